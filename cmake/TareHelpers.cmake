@@ -1,0 +1,19 @@
+# tare_test(NAME name SOURCES a_test.cc ... LIBS tare_x ...)
+# A GoogleTest binary registered with ctest (each TEST becomes its own ctest entry).
+include(GoogleTest)
+function(tare_test)
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${T_NAME} ${T_SOURCES})
+  target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main)
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  if(NOT T_LABELS)
+    set(T_LABELS unit)
+  endif()
+  gtest_discover_tests(${T_NAME}
+    WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}
+    DISCOVERY_TIMEOUT 60
+    PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}"
+    ENVIRONMENT "TARE_SOURCE_DIR=${CMAKE_SOURCE_DIR};TARE_BINARY_DIR=${CMAKE_BINARY_DIR}")
+endfunction()

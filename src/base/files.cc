@@ -1,0 +1,126 @@
+#include "base/files.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace tare {
+
+StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::NotFound(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Status WriteFileAtomic(const std::string& path, const std::string& contents) {
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      return Status::InvalidArgument(
+          fmt::format("cannot write '{}': {}; check that the directory exists and is writable",
+                      path, std::strerror(errno)));
+    }
+    out << contents;
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      return Status::DataLoss(fmt::format("write to '{}' failed (disk full?)", path));
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    int e = errno;
+    std::remove(tmp.c_str());
+    return Status::InvalidArgument(fmt::format("cannot write '{}': {}", path, std::strerror(e)));
+  }
+  return Status::Ok();
+}
+
+std::string ReadTail(const std::string& path, size_t max_bytes) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return "";
+  std::streamoff size = in.tellg();
+  std::streamoff start = size > static_cast<std::streamoff>(max_bytes)
+                             ? size - static_cast<std::streamoff>(max_bytes) : 0;
+  in.seekg(start);
+  std::string out(static_cast<size_t>(size - start), '\0');
+  in.read(out.data(), static_cast<std::streamsize>(out.size()));
+  return out;
+}
+
+std::optional<std::string> ReadFirstLine(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::string line;
+  std::getline(in, line);
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  return line;
+}
+
+StatusOr<std::string> ResolveExecutable(const std::string& name) {
+  auto check = [](const std::string& p) -> Status {
+    struct stat st;
+    if (stat(p.c_str(), &st) != 0) {
+      return Status::NotFound(fmt::format("'{}' does not exist; check the path", p));
+    }
+    if (S_ISDIR(st.st_mode)) return Status::InvalidArgument(fmt::format("'{}' is a directory, not a program", p));
+    if (access(p.c_str(), X_OK) != 0) {
+      return Status::InvalidArgument(fmt::format("'{}' is not executable; run chmod +x '{}'", p, p));
+    }
+    return Status::Ok();
+  };
+  if (name.empty()) return Status::InvalidArgument("empty program name");
+  if (name.find('/') != std::string::npos) {
+    TARE_RETURN_IF_ERROR(check(name));
+    return std::filesystem::absolute(name).lexically_normal().string();
+  }
+  const char* path_env = std::getenv("PATH");
+  std::string path = path_env ? path_env : "/usr/local/bin:/usr/bin:/bin";
+  size_t pos = 0;
+  while (pos <= path.size()) {
+    size_t end = path.find(':', pos);
+    if (end == std::string::npos) end = path.size();
+    std::string dir = path.substr(pos, end - pos);
+    if (dir.empty()) dir = ".";
+    std::string candidate = dir + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) {
+      struct stat st;
+      if (stat(candidate.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
+        return std::filesystem::absolute(candidate).lexically_normal().string();
+      }
+    }
+    pos = end + 1;
+  }
+  return Status::NotFound(fmt::format(
+      "'{}' was not found on PATH; give a path such as ./{} or install it", name, name));
+}
+
+StatusOr<std::string> MakeTempDir(const std::string& prefix) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string templ = fmt::format("{}/{}-XXXXXX", tmp && *tmp ? tmp : "/tmp", prefix);
+  std::vector<char> buf(templ.begin(), templ.end());
+  buf.push_back('\0');
+  if (mkdtemp(buf.data()) == nullptr) {
+    return Status::FailedPrecondition(
+        fmt::format("cannot create a temporary directory from '{}': {}; set TMPDIR to a writable "
+                    "directory", templ, std::strerror(errno)));
+  }
+  return std::string(buf.data());
+}
+
+void RemoveTree(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
+}
+
+}  // namespace tare

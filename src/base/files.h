@@ -1,0 +1,24 @@
+// Small filesystem helpers that return errors as values with messages a user can act on.
+#pragma once
+
+#include <string>
+
+#include "base/status.h"
+
+namespace tare {
+
+StatusOr<std::string> ReadFile(const std::string& path);
+// Writes via a temporary file in the same directory and rename(), so readers never see half a file.
+Status WriteFileAtomic(const std::string& path, const std::string& contents);
+// Last `max_bytes` of a file (whole file if shorter); "" if it cannot be read.
+std::string ReadTail(const std::string& path, size_t max_bytes);
+// Trimmed first line of a small file such as /proc/sys/kernel/randomize_va_space; nullopt if absent.
+std::optional<std::string> ReadFirstLine(const std::string& path);
+// Resolves a program name the way execvp would (PATH search when it has no '/').
+StatusOr<std::string> ResolveExecutable(const std::string& name);
+// Creates a fresh private directory under $TMPDIR (or /tmp): "/tmp/tare-XXXXXX".
+StatusOr<std::string> MakeTempDir(const std::string& prefix);
+// rm -rf; errors are ignored (used for temp dirs only).
+void RemoveTree(const std::string& path);
+
+}  // namespace tare

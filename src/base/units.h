@@ -1,0 +1,27 @@
+// Parsing and formatting of the units tare shows to people: durations and byte sizes.
+// Values are carried in base units (nanoseconds, bytes) as doubles; unit names live in metric
+// definitions, never in bare numbers.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+
+namespace tare {
+
+// "250ms", "1.5s", "10us", "2m", "300" (seconds when no suffix) -> nanoseconds.
+StatusOr<double> ParseDurationNs(std::string_view text);
+// "64MiB", "1.5GB", "4096" (bytes) -> bytes.
+StatusOr<double> ParseBytes(std::string_view text);
+
+// 3 significant digits with an adaptive unit: "1.23 ms", "850 ns", "2.00 s".
+std::string FormatDurationNs(double ns);
+// "1.20 MiB", "512 B".
+std::string FormatBytes(double bytes);
+// A value in the named unit ("ns", "bytes", "count", "ratio", "percent", anything else verbatim).
+std::string FormatValue(double value, std::string_view unit);
+// Count with 3-4 significant digits and SI-ish suffix for large values: "128,070", "1.23e+09".
+std::string FormatCount(double value);
+
+}  // namespace tare
