@@ -1,0 +1,154 @@
+#include "proc/perf_counters.h"
+
+#include <fmt/format.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+
+namespace tare::proc {
+namespace {
+
+struct EventSpec {
+  const char* name;
+  uint32_t type;
+  uint64_t config;
+};
+
+constexpr EventSpec kEvents[] = {
+    {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+    {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+    {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
+    {"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
+    {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+    {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+    {"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+    {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
+};
+
+const EventSpec* FindEvent(const std::string& name) {
+  for (const auto& e : kEvents) {
+    if (name == e.name) return &e;
+  }
+  return nullptr;
+}
+
+int OpenCounter(pid_t pid, const EventSpec& spec, bool user_only) {
+  perf_event_attr attr;
+  std::memset(&attr, 0, sizeof(attr));
+  attr.size = sizeof(attr);
+  attr.type = spec.type;
+  attr.config = spec.config;
+  attr.disabled = 1;
+  attr.enable_on_exec = 1;
+  attr.inherit = 1;
+  attr.exclude_kernel = user_only ? 1 : 0;
+  attr.exclude_hv = user_only ? 1 : 0;
+  attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+  return static_cast<int>(syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC));
+}
+
+std::string Paranoid() {
+  std::ifstream in("/proc/sys/kernel/perf_event_paranoid");
+  std::string v;
+  in >> v;
+  return v.empty() ? "unknown" : v;
+}
+
+std::string Explain(const std::string& event, const EventSpec& spec, int err) {
+  bool hardware = spec.type == PERF_TYPE_HARDWARE;
+  switch (err) {
+    case ENOENT:
+    case EOPNOTSUPP:
+    case ENODEV:
+      if (hardware) {
+        return fmt::format(
+            "{}: hardware counters are not supported on this host (perf_event_open: {}; common on "
+            "VMs); use --instrument sim for exact instruction counts",
+            event, strerrorname_np(err) ? strerrorname_np(err) : std::strerror(err));
+      }
+      return fmt::format("{}: not supported by this kernel (perf_event_open: {})", event,
+                         std::strerror(err));
+    case EACCES:
+    case EPERM:
+      return fmt::format(
+          "{}: not permitted (perf_event_paranoid={}); allow it with "
+          "'sudo sysctl kernel.perf_event_paranoid=1' or grant CAP_PERFMON",
+          event, Paranoid());
+    case ENOSYS:
+      return fmt::format("{}: perf_event_open is not available in this kernel or sandbox", event);
+    default:
+      return fmt::format("{}: perf_event_open failed: {}", event, std::strerror(err));
+  }
+}
+
+}  // namespace
+
+bool IsKnownPerfEvent(const std::string& name) { return FindEvent(name) != nullptr; }
+
+PerfCounters::PerfCounters(pid_t pid, const std::vector<std::string>& events) {
+  for (const auto& name : events) {
+    Counter c;
+    c.event = name;
+    const EventSpec* spec = FindEvent(name);
+    if (spec == nullptr) {
+      c.unavailable = fmt::format("{}: unknown perf event", name);
+      counters_.push_back(c);
+      continue;
+    }
+    // Try all privilege levels first; with perf_event_paranoid >= 2 only user-space counting is
+    // allowed, so retry with exclude_kernel (what `perf stat` does with its ":u" fallback).
+    int fd = OpenCounter(pid, *spec, /*user_only=*/false);
+    if (fd < 0 && (errno == EACCES || errno == EPERM)) fd = OpenCounter(pid, *spec, /*user_only=*/true);
+    if (fd < 0) {
+      c.unavailable = Explain(name, *spec, errno);
+    } else {
+      c.fd = fd;
+    }
+    counters_.push_back(c);
+  }
+}
+
+PerfCounters::~PerfCounters() {
+  for (auto& c : counters_) {
+    if (c.fd >= 0) close(c.fd);
+  }
+}
+
+std::vector<PerfReading> PerfCounters::ReadAndClose() {
+  std::vector<PerfReading> out;
+  for (auto& c : counters_) {
+    PerfReading r;
+    r.event = c.event;
+    r.unavailable = c.unavailable;
+    if (c.fd >= 0) {
+      uint64_t buf[3] = {0, 0, 0};  // value, time_enabled, time_running
+      ssize_t n = read(c.fd, buf, sizeof(buf));
+      if (n == static_cast<ssize_t>(sizeof(buf))) {
+        double value = static_cast<double>(buf[0]);
+        if (buf[2] > 0 && buf[2] < buf[1]) {
+          // Multiplexed: scale by enabled/running, as perf stat does.
+          r.running_fraction = static_cast<double>(buf[2]) / static_cast<double>(buf[1]);
+          value = value / r.running_fraction;
+        } else if (buf[1] > 0 && buf[2] == 0) {
+          r.running_fraction = 0;
+          r.unavailable = fmt::format("{}: counter never got scheduled on the PMU (0% running)", c.event);
+          value = -1;
+        }
+        if (value >= 0) r.value = value;
+      } else {
+        r.unavailable = fmt::format("{}: reading the counter failed: {}", c.event, std::strerror(errno));
+      }
+      close(c.fd);
+      c.fd = -1;
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace tare::proc

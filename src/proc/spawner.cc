@@ -1,0 +1,132 @@
+#include "proc/spawner.h"
+
+#include <fmt/format.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "proc/wire.h"
+
+extern char** environ;
+
+namespace tare::proc {
+namespace {
+
+std::atomic<int> g_helper_pid{0};
+volatile sig_atomic_t g_interrupted = 0;
+
+void OnSignal(int) {
+  g_interrupted = 1;
+  int pid = g_helper_pid.load();
+  if (pid > 0) kill(pid, SIGINT);
+}
+
+std::string LocateHelper(const std::string& explicit_path) {
+  if (!explicit_path.empty()) return explicit_path;
+  if (const char* env = std::getenv("TARE_SPAWN_HELPER"); env && *env) return env;
+  std::error_code ec;
+  auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    auto beside = self.parent_path() / "tare-spawn-helper";
+    if (access(beside.c_str(), X_OK) == 0) return beside.string();
+  }
+#ifdef TARE_SPAWN_HELPER_BUILD_PATH
+  return TARE_SPAWN_HELPER_BUILD_PATH;
+#else
+  return "tare-spawn-helper";
+#endif
+}
+
+}  // namespace
+
+std::string SpawnResult::Describe() const {
+  if (!started) return spawn_error.empty() ? "could not be started" : spawn_error;
+  if (interrupted) return "interrupted";
+  if (timed_out) return fmt::format("timed out after {:.3g} s (process group killed)", wall_ns / 1e9);
+  if (term_signal != 0) {
+    const char* name = sigdescr_np(term_signal);
+    return fmt::format("killed by signal {} ({})", term_signal, name ? name : "unknown");
+  }
+  if (exited && exit_code != 0) return fmt::format("exit status {}", exit_code);
+  return "ok";
+}
+
+StatusOr<std::unique_ptr<Spawner>> Spawner::Start(const std::string& helper_path) {
+  std::string path = LocateHelper(helper_path);
+  if (access(path.c_str(), X_OK) != 0) {
+    return Status::FailedPrecondition(fmt::format(
+        "the spawn helper '{}' is missing; it is built next to the tare binary "
+        "(tare-spawn-helper) — rebuild tare, or set TARE_SPAWN_HELPER to its path", path));
+  }
+  int to_child[2], from_child[2];
+  if (pipe2(to_child, O_CLOEXEC) != 0 || pipe2(from_child, O_CLOEXEC) != 0) {
+    return Status::Internal(fmt::format("pipe: {}", std::strerror(errno)));
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, to_child[0], 0);
+  posix_spawn_file_actions_adddup2(&fa, from_child[1], 1);
+  char* argv[] = {const_cast<char*>("tare-spawn-helper"), nullptr};
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, path.c_str(), &fa, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(to_child[0]);
+  close(from_child[1]);
+  if (rc != 0) {
+    close(to_child[1]);
+    close(from_child[0]);
+    return Status::FailedPrecondition(
+        fmt::format("cannot start the spawn helper '{}': {}", path, std::strerror(rc)));
+  }
+  g_helper_pid.store(pid);
+  return std::unique_ptr<Spawner>(new Spawner(pid, to_child[1], from_child[0]));
+}
+
+Spawner::~Spawner() {
+  close(to_helper_);
+  close(from_helper_);
+  int status;
+  waitpid(helper_pid_, &status, 0);
+  g_helper_pid.compare_exchange_strong(helper_pid_, 0);
+}
+
+StatusOr<SpawnResult> Spawner::Run(const SpawnRequest& request) {
+  // The parent's SIGPIPE would kill tare if the helper died; treat it as an error instead.
+  signal(SIGPIPE, SIG_IGN);
+  TARE_RETURN_IF_ERROR(wire::WriteMessage(to_helper_, wire::ToJson(request))
+                           .WithContext("sending a request to the spawn helper"));
+  auto reply = wire::ReadMessage(from_helper_);
+  if (!reply.ok()) {
+    return Status::Internal(fmt::format("the spawn helper (pid {}) stopped answering: {}",
+                                        helper_pid_, reply.status().message()));
+  }
+  return wire::ResultFromJson(*reply);
+}
+
+void InstallInterruptHandler() {
+  struct sigaction sa {};
+  sa.sa_handler = OnSignal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+bool Interrupted() { return g_interrupted != 0; }
+void ClearInterruptForTest() { g_interrupted = 0; }
+
+const std::vector<std::string>& DefaultPerfEvents() {
+  static const std::vector<std::string> kEvents = {
+      "task-clock", "page-faults", "context-switches", "cpu-migrations",
+      "instructions", "cycles", "branches", "branch-misses"};
+  return kEvents;
+}
+
+}  // namespace tare::proc
