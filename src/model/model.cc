@@ -2,6 +2,7 @@
 
 #include "base/sha256.h"
 #include "model/fingerprint.h"
+#include "model/run.h"
 #include "model/sample.h"
 
 namespace tare {
@@ -14,6 +15,16 @@ const char* SampleOutcomeName(SampleOutcome o) {
     case SampleOutcome::kTimedOut: return "timed_out";
     case SampleOutcome::kInterrupted: return "interrupted";
     case SampleOutcome::kSpawnError: return "spawn_error";
+  }
+  return "failed";
+}
+
+const char* RunStatusName(RunStatus s) {
+  switch (s) {
+    case RunStatus::kRunning: return "running";
+    case RunStatus::kComplete: return "complete";
+    case RunStatus::kInterrupted: return "interrupted";
+    case RunStatus::kFailed: return "failed";
   }
   return "failed";
 }

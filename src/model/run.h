@@ -1,0 +1,67 @@
+// Run: one execution of a plan (`tare run`, one cohort of `tare ab`), with everything needed to
+// judge and reproduce it: the fingerprint, the executables and their hashes, the command line,
+// tare's version, and (in the store) every raw sample.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/fingerprint.h"
+#include "model/metric.h"
+#include "model/sample.h"
+
+namespace tare {
+
+enum class RunStatus { kRunning, kComplete, kInterrupted, kFailed };
+const char* RunStatusName(RunStatus s);  // "running", "complete", "interrupted", "failed"
+
+struct RunRecord {
+  int64_t id = 0;
+  std::string kind = "run";                // "run" | "ab" | "oracle"
+  RunStatus status = RunStatus::kRunning;
+  int64_t started_unix_ns = 0;
+  int64_t ended_unix_ns = 0;
+  std::string tare_version;
+  std::vector<std::string> command_line;   // tare's own argv
+  std::string options_json;                // the resolved options, as JSON text
+  std::string fingerprint_json;            // env::FingerprintToJson(...) text
+  std::string fingerprint_digest;          // Fingerprint::HardDigest()
+};
+
+struct ExecutableRecord {
+  std::string role;       // "target", "base", "head", "null"...
+  std::string path;       // absolute path as run
+  std::string sha256;
+  std::string info_json;  // build id, compiler, ... (env::ExecutableInfo as JSON)
+};
+
+struct BenchmarkRecord {
+  int64_t id = 0;
+  std::string uri;        // "<target-name>::<benchmark-name>"
+  std::string name;       // benchmark name inside the target ("BM_Sort/1024", or the command)
+  std::string kind;       // "command" | "gbench" | "tare"
+};
+
+struct NoteRecord {
+  std::string level;      // "info" | "warn" | "error"
+  std::string message;    // one line, with the fix
+};
+
+struct StoredSample {
+  int64_t id = 0;
+  int64_t benchmark_id = 0;
+  Sample sample;
+};
+
+// Everything stored for one run.
+struct RunData {
+  RunRecord run;
+  std::vector<ExecutableRecord> executables;
+  std::vector<BenchmarkRecord> benchmarks;
+  std::vector<MetricDef> metrics;
+  std::vector<NoteRecord> notes;
+  std::vector<StoredSample> samples;  // in seq order
+};
+
+}  // namespace tare

@@ -1,0 +1,180 @@
+#include "store/store.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace tare::store {
+namespace {
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "store_test_" + std::to_string(getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+    path_ = dir_ + "/nested/tare.db";
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  static RunRecord MakeRun() {
+    RunRecord r;
+    r.kind = "run";
+    r.started_unix_ns = 1'700'000'000'000'000'000;
+    r.tare_version = "0.1.0";
+    r.command_line = {"tare", "run", "--", "/bin/true"};
+    r.options_json = R"({"samples":3})";
+    r.fingerprint_json = R"({"keys":[]})";
+    r.fingerprint_digest = "abc";
+    return r;
+  }
+
+  static Sample MakeSample(int seq, double wall) {
+    Sample s;
+    s.seq = seq;
+    s.started_unix_ns = 10 + seq;
+    s.ended_unix_ns = 20 + seq;
+    s.values = {{"wall_ns", wall}, {"peak_rss_bytes", 1234567.0}};
+    return s;
+  }
+
+  std::string dir_;
+  std::string path_;
+};
+
+TEST_F(StoreTest, RoundTripsARunThroughARealFile) {
+  int64_t run_id = 0;
+  {
+    auto store = Store::Open(path_);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    EXPECT_EQ((*store)->schema_version(), kSchemaVersion);
+    auto id = (*store)->BeginRun(MakeRun());
+    ASSERT_TRUE(id.ok());
+    run_id = *id;
+    ASSERT_TRUE((*store)->AddExecutable(run_id, {"target", "/bin/true", "deadbeef", R"({"build_id":"x"})"}).ok());
+    auto bench = (*store)->AddBenchmark(run_id, {0, "true::true", "true", "command"});
+    ASSERT_TRUE(bench.ok());
+    auto again = (*store)->AddBenchmark(run_id, {0, "true::true", "true", "command"});
+    EXPECT_EQ(*again, *bench) << "benchmarks are unique per run and uri";
+    ASSERT_TRUE((*store)->AddMetric(run_id, LookupMetric("wall_ns")).ok());
+    ASSERT_TRUE((*store)->AddMetric(run_id, LookupMetric("wall_ns")).ok());
+    ASSERT_TRUE((*store)->AddNote(run_id, {"info", "instructions: not supported"}).ok());
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE((*store)->AppendSample(run_id, *bench, MakeSample(i, 100.0 + i)).ok());
+    Sample failed = MakeSample(3, 0);
+    failed.outcome = SampleOutcome::kSignaled;
+    failed.signal = 11;
+    failed.error = "killed by signal 11";
+    failed.stderr_tail = "boom\n";
+    failed.values.clear();
+    ASSERT_TRUE((*store)->AppendSample(run_id, *bench, failed).ok());
+    ASSERT_TRUE((*store)->AddArtifact(run_id, *bench, "callgrind", std::string("a\0b", 3)).ok());
+    ASSERT_TRUE((*store)->FinishRun(run_id, RunStatus::kComplete, 99).ok());
+  }
+  auto store = Store::Open(path_);
+  ASSERT_TRUE(store.ok());
+  auto latest = (*store)->ResolveRun("latest");
+  ASSERT_TRUE(latest.ok());
+  EXPECT_EQ(*latest, run_id);
+  auto data = (*store)->LoadRun(run_id);
+  ASSERT_TRUE(data.ok()) << data.status().message();
+  EXPECT_EQ(data->run.status, RunStatus::kComplete);
+  EXPECT_EQ(data->run.ended_unix_ns, 99);
+  EXPECT_EQ(data->run.command_line, (std::vector<std::string>{"tare", "run", "--", "/bin/true"}));
+  ASSERT_EQ(data->executables.size(), 1u);
+  EXPECT_EQ(data->executables[0].sha256, "deadbeef");
+  ASSERT_EQ(data->benchmarks.size(), 1u);
+  EXPECT_EQ(data->metrics.size(), 1u);
+  EXPECT_EQ(data->notes.size(), 1u);
+  ASSERT_EQ(data->samples.size(), 4u);
+  EXPECT_DOUBLE_EQ(data->samples[2].sample.values.at("wall_ns"), 102.0);
+  EXPECT_DOUBLE_EQ(data->samples[0].sample.values.at("peak_rss_bytes"), 1234567.0);
+  EXPECT_EQ(data->samples[3].sample.outcome, SampleOutcome::kSignaled);
+  EXPECT_EQ(data->samples[3].sample.stderr_tail, "boom\n");
+  EXPECT_TRUE(data->samples[3].sample.values.empty());
+  auto art = (*store)->LoadArtifact(run_id, data->benchmarks[0].id, "callgrind");
+  ASSERT_TRUE(art.ok());
+  EXPECT_EQ(*art, std::string("a\0b", 3));
+}
+
+// Each sample is committed as it completes: a writer killed mid-run loses nothing it stored.
+TEST_F(StoreTest, SamplesSurviveAWriterKilledMidRun) {
+  ASSERT_TRUE(Store::Open(path_).ok());
+  pid_t pid = fork();
+  if (pid == 0) {
+    auto store = Store::Open(path_);
+    if (!store.ok()) _exit(1);
+    auto id = (*store)->BeginRun(MakeRun());
+    auto bench = (*store)->AddBenchmark(*id, {0, "x::x", "x", "command"});
+    for (int i = 0; i < 5; ++i) (void)(*store)->AppendSample(*id, *bench, MakeSample(i, i));
+    raise(SIGKILL);  // no FinishRun, no destructors
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  auto store = Store::Open(path_);
+  ASSERT_TRUE(store.ok());
+  auto data = (*store)->LoadRun(*(*store)->ResolveRun("latest"));
+  ASSERT_TRUE(data.ok());
+  EXPECT_EQ(data->samples.size(), 5u);
+  EXPECT_EQ(data->run.status, RunStatus::kRunning) << "an unfinished run stays visibly unfinished";
+}
+
+TEST_F(StoreTest, RefusesPathsItCannotUse) {
+  std::filesystem::create_directories(dir_);
+  // A directory where the file should be.
+  std::filesystem::create_directories(dir_ + "/isdir.db");
+  auto d = Store::Open(dir_ + "/isdir.db");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.status().message().find("--store"), std::string::npos) << d.status().message();
+  // A parent that is a file.
+  { std::ofstream(dir_ + "/afile") << "x"; }
+  auto p = Store::Open(dir_ + "/afile/tare.db");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("--store"), std::string::npos);
+  // Not a SQLite file at all: refused, and left byte-for-byte as it was.
+  { std::ofstream(dir_ + "/notes.txt") << "my precious notes\n"; }
+  auto t = Store::Open(dir_ + "/notes.txt");
+  ASSERT_FALSE(t.ok());
+  std::ifstream in(dir_ + "/notes.txt");
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "my precious notes");
+}
+
+TEST_F(StoreTest, RefusesSomeoneElsesDatabaseAndNewerSchemas) {
+  std::filesystem::create_directories(dir_);
+  {
+    SQLite::Database other(dir_ + "/other.db", SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    other.exec("CREATE TABLE customers (name TEXT)");
+  }
+  auto o = Store::Open(dir_ + "/other.db");
+  ASSERT_FALSE(o.ok());
+  EXPECT_NE(o.status().message().find("not a tare store"), std::string::npos);
+  {
+    SQLite::Database newer(dir_ + "/newer.db", SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    newer.exec("PRAGMA user_version = 99");
+  }
+  auto n = Store::Open(dir_ + "/newer.db");
+  ASSERT_FALSE(n.ok());
+  EXPECT_NE(n.status().message().find("upgrade tare"), std::string::npos);
+}
+
+TEST_F(StoreTest, ResolvesRunSelectorsWithClearErrors) {
+  auto store = Store::Open(path_);
+  ASSERT_TRUE(store.ok());
+  auto none = (*store)->ResolveRun("latest");
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().message().find("no runs yet"), std::string::npos);
+  EXPECT_FALSE((*store)->ResolveRun("banana").ok());
+  EXPECT_FALSE((*store)->ResolveRun("42").ok());
+  auto id = (*store)->BeginRun(MakeRun());
+  EXPECT_EQ(*(*store)->ResolveRun(std::to_string(*id)), *id);
+}
+
+}  // namespace
+}  // namespace tare::store
