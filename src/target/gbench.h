@@ -1,0 +1,38 @@
+// Google Benchmark binaries, unmodified, driven through their own flags. Each benchmark runs in
+// its own fresh process per sample with --benchmark_filter=^<escaped name>$ and JSON written to a
+// file (--benchmark_out), so one benchmark's allocator or cache state never leaks into another's.
+// Works with Google Benchmark 1.7.1 (Debian 12): only flags that version accepts are used.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+
+namespace tare::target {
+
+// Escapes regex metacharacters so a benchmark name matches itself only: "BM_x/8" stays,
+// "BM<int>(1)" -> "BM<int>\(1\)".
+std::string EscapeRegex(const std::string& name);
+
+// The extra argv for one sample of one benchmark.
+std::vector<std::string> GbenchSampleArgs(const std::string& benchmark, const std::string& json_out);
+
+// What one process reported for one benchmark.
+struct GbenchReading {
+  bool error = false;             // error_occurred (or skipped in newer versions)
+  std::string error_message;
+  double iterations = 0;
+  double real_time_ns = 0;        // per iteration, converted from time_unit
+  double cpu_time_ns = 0;
+  std::map<std::string, double> counters;  // user counters (flat numeric keys)
+};
+
+// Parses --benchmark_out JSON for `benchmark`. Errors name the benchmark and the problem.
+StatusOr<GbenchReading> ParseGbenchJson(const std::string& json_text, const std::string& benchmark);
+
+// Parses --benchmark_list_tests output: one name per non-empty line.
+std::vector<std::string> ParseGbenchList(const std::string& text);
+
+}  // namespace tare::target

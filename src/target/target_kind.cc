@@ -1,0 +1,60 @@
+#include "target/target_kind.h"
+
+#include <fmt/format.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <string_view>
+
+namespace tare::target {
+
+const char* TargetKindName(TargetKind k) {
+  switch (k) {
+    case TargetKind::kCommand: return "command";
+    case TargetKind::kGbench: return "gbench";
+    case TargetKind::kTare: return "tare";
+  }
+  return "command";
+}
+
+StatusOr<TargetKind> ParseTargetKind(const std::string& name) {
+  if (name == "command") return TargetKind::kCommand;
+  if (name == "gbench") return TargetKind::kGbench;
+  if (name == "tare") return TargetKind::kTare;
+  return Status::InvalidArgument(
+      fmt::format("unknown target kind '{}'; use auto, command, gbench or tare", name));
+}
+
+StatusOr<TargetKind> DetectTargetKind(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return Status::NotFound(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || st.st_size < 4) {
+    close(fd);
+    return TargetKind::kCommand;
+  }
+  void* map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (map == MAP_FAILED) {
+    return Status::NotFound(fmt::format("cannot map '{}': {}", path, std::strerror(errno)));
+  }
+  std::string_view bytes(static_cast<const char*>(map), static_cast<size_t>(st.st_size));
+  TargetKind kind = TargetKind::kCommand;
+  if (bytes.substr(0, 4) == "\x7f" "ELF") {
+    if (bytes.find("TARE_CHILD_PROTOCOL_V1") != std::string_view::npos) {
+      kind = TargetKind::kTare;
+    } else if (bytes.find("_ZN9benchmark") != std::string_view::npos ||
+               bytes.find("benchmark_list_tests") != std::string_view::npos) {
+      kind = TargetKind::kGbench;
+    }
+  }
+  munmap(map, static_cast<size_t>(st.st_size));
+  return kind;
+}
+
+}  // namespace tare::target

@@ -1,0 +1,138 @@
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "base/files.h"
+#include "target/gbench.h"
+#include "target/measure.h"
+#include "target/target_kind.h"
+
+extern char** environ;
+
+namespace tare::target {
+namespace {
+
+TEST(TargetKind, DetectsWithoutRunning) {
+  EXPECT_EQ(*DetectTargetKind(GBENCH_CASES_PATH), TargetKind::kGbench);
+  EXPECT_EQ(*DetectTargetKind("/bin/true"), TargetKind::kCommand);
+  std::string script = ::testing::TempDir() + "/script.sh";
+  // A script that would misbehave if run with Google Benchmark flags: it is never run here.
+  { std::ofstream(script) << "#!/bin/sh\n# _ZN9benchmark appears in a comment only\nexit 9\n"; }
+  EXPECT_EQ(*DetectTargetKind(script), TargetKind::kCommand) << "only ELF files can be gbench";
+  EXPECT_FALSE(DetectTargetKind("/no/such/file").ok());
+}
+
+TEST(Gbench, EscapesRegexMetacharacters) {
+  EXPECT_EQ(EscapeRegex("BM_x/8"), "BM_x/8");
+  EXPECT_EQ(EscapeRegex("BM_Template<int>"), "BM_Template<int>");
+  EXPECT_EQ(EscapeRegex("BM_Counter.dot"), "BM_Counter\\.dot");
+  EXPECT_EQ(EscapeRegex("a(b)[c]+*?"), "a\\(b\\)\\[c\\]\\+\\*\\?");
+}
+
+TEST(Gbench, ParsesJsonWithUnitsAndCounters) {
+  const char* json = R"({"context":{},"benchmarks":[
+    {"name":"BM_a/8","run_name":"BM_a/8","run_type":"iteration","iterations":1000,
+     "real_time":2.5,"cpu_time":2.0,"time_unit":"us","bytes_per_second":1e9,"widgets":42},
+    {"name":"BM_a/8_mean","run_name":"BM_a/8","run_type":"aggregate","iterations":3,
+     "real_time":9,"cpu_time":9,"time_unit":"us"}]})";
+  auto r = ParseGbenchJson(json, "BM_a/8");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_DOUBLE_EQ(r->real_time_ns, 2500);
+  EXPECT_DOUBLE_EQ(r->cpu_time_ns, 2000);
+  EXPECT_DOUBLE_EQ(r->iterations, 1000);
+  EXPECT_DOUBLE_EQ(r->counters.at("widgets"), 42);
+  EXPECT_DOUBLE_EQ(r->counters.at("bytes_per_second"), 1e9);
+  EXPECT_EQ(r->counters.count("time_unit"), 0u);
+}
+
+TEST(Gbench, MalformedJsonNamesTheBenchmark) {
+  for (const char* bad : {"", "{\"benchmarks\": [", "[]", "{\"context\":{}}",
+                          R"({"benchmarks":[{"name":"BM_a","run_type":"iteration","iterations":1}]})",
+                          R"({"benchmarks":[{"name":"BM_a","run_type":"iteration","iterations":1,"real_time":1,"cpu_time":1,"time_unit":"fortnights"}]})"}) {
+    auto r = ParseGbenchJson(bad, "BM_a");
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find("BM_a"), std::string::npos) << r.status().message();
+  }
+  auto missing = ParseGbenchJson(R"({"benchmarks":[]})", "BM_b");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("no result row"), std::string::npos);
+}
+
+class GbenchBinary : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto s = proc::Spawner::Start();
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    spawner_ = std::move(*s);
+    auto dir = MakeTempDir("tare-target-test");
+    ASSERT_TRUE(dir.ok());
+    options_.workdir = *dir;
+    options_.perf_events = {"task-clock", "instructions"};
+    target_.name = "gbench_cases";
+    target_.argv = {GBENCH_CASES_PATH, "--benchmark_min_time=0.01"};
+    target_.kind = TargetKind::kGbench;
+    for (char** e = environ; *e; ++e) target_.env.push_back(*e);
+  }
+  void TearDown() override { RemoveTree(options_.workdir); }
+
+  std::unique_ptr<proc::Spawner> spawner_;
+  TargetSpec target_;
+  MeasureOptions options_;
+};
+
+TEST_F(GbenchBinary, ListsAndMeasuresEachBenchmarkInItsOwnProcess) {
+  auto list = ListBenchmarks(*spawner_, target_, options_);
+  ASSERT_TRUE(list.ok()) << list.status().message();
+  std::vector<std::string> names;
+  for (const auto& b : *list) names.push_back(b.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"BM_Template<int>", "BM_Template<double>", "BM_Counter",
+                                              "BM_Counter.dot", "BM_Errors", "BM_Crashes"}));
+  EXPECT_EQ((*list)[0].uri, "gbench_cases::BM_Template<int>");
+
+  std::vector<std::string> unavailable;
+  auto s = MeasureOnce(*spawner_, target_, (*list)[2], options_, &unavailable);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  ASSERT_TRUE(s->ok()) << s->error;
+  EXPECT_GT(s->values.at("gb.real_time_ns"), 0);
+  EXPECT_GT(s->values.at("gb.iterations"), 0);
+  EXPECT_DOUBLE_EQ(s->values.at("gb.counter.widgets"), 42);
+  EXPECT_GT(s->values.at("wall_ns"), 0);
+  EXPECT_GT(s->values.at("peak_rss_bytes"), 0);
+  // The filter is anchored and escaped: "BM_Counter" must not also run "BM_Counter.dot".
+  EXPECT_EQ(s->stdout_tail.find("BM_Counter.dot"), std::string::npos) << s->stdout_tail;
+  EXPECT_TRUE(s->values.count("perf.instructions") == 1 || !unavailable.empty());
+}
+
+TEST_F(GbenchBinary, ErrorsAndCrashesAreFailedSamplesNamingTheBenchmark) {
+  std::vector<std::string> unavailable;
+  auto e = MeasureOnce(*spawner_, target_, {"BM_Errors", "x::BM_Errors"}, options_, &unavailable);
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e->outcome, SampleOutcome::kFailed);
+  EXPECT_NE(e->error.find("BM_Errors"), std::string::npos);
+  EXPECT_NE(e->error.find("the fixture file is missing"), std::string::npos) << e->error;
+
+  auto c = MeasureOnce(*spawner_, target_, {"BM_Crashes", "x::BM_Crashes"}, options_, &unavailable);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->outcome, SampleOutcome::kSignaled);
+  EXPECT_EQ(c->signal, 11);
+  EXPECT_TRUE(c->values.count("gb.real_time_ns") == 0);
+}
+
+TEST_F(GbenchBinary, CommandsAreOneBenchmark) {
+  TargetSpec cmd;
+  cmd.name = "true";
+  cmd.argv = {"/bin/true"};
+  auto list = ListBenchmarks(*spawner_, cmd, options_);
+  ASSERT_TRUE(list.ok());
+  ASSERT_EQ(list->size(), 1u);
+  EXPECT_EQ((*list)[0].uri, "true::/bin/true");
+  auto s = MeasureOnce(*spawner_, cmd, (*list)[0], options_, nullptr);
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(s->ok());
+  EXPECT_EQ(s->values.count("gb.real_time_ns"), 0u);
+}
+
+}  // namespace
+}  // namespace tare::target
