@@ -1,0 +1,102 @@
+#include "cli/export_command.h"
+
+#include <fmt/format.h>
+
+#include <ctime>
+#include <filesystem>
+#include <memory>
+
+#include "base/files.h"
+#include "cli/exit_codes.h"
+#include "report/run_report.h"
+#include "store/store.h"
+
+namespace tare::cli {
+namespace {
+
+struct ExportOptions {
+  std::string run = "latest";
+  std::string format = "json";
+  std::string store_path = ".tare/tare.db";
+  std::string output;
+};
+
+// Reading commands must not create a store where there is none.
+Status RequireStore(const std::string& path) {
+  if (!std::filesystem::exists(path)) {
+    return Status::NotFound(fmt::format(
+        "no store at '{}'; run `tare run` first, or point to one with --store PATH", path));
+  }
+  return Status::Ok();
+}
+
+int Export(const ExportOptions& o) {
+  if (o.format != "json") {
+    return ReportError(Status::InvalidArgument(
+        fmt::format("--format {} is not supported; use --format json", o.format)));
+  }
+  if (Status s = RequireStore(o.store_path); !s.ok()) return ReportError(s);
+  auto store = store::Store::Open(o.store_path);
+  if (!store.ok()) return ReportError(store.status());
+  auto id = (*store)->ResolveRun(o.run);
+  if (!id.ok()) return ReportError(id.status());
+  auto data = (*store)->LoadRun(*id);
+  if (!data.ok()) return ReportError(data.status());
+  std::string text = report::RunToJson(*data).dump(2) + "\n";
+  if (o.output.empty() || o.output == "-") {
+    fmt::print("{}", text);
+    return kExitOk;
+  }
+  Status w = WriteFileAtomic(o.output, text);
+  return w.ok() ? kExitOk : ReportError(w);
+}
+
+int ListRuns(const std::string& store_path, int limit) {
+  if (Status s = RequireStore(store_path); !s.ok()) return ReportError(s);
+  auto store = store::Store::Open(store_path);
+  if (!store.ok()) return ReportError(store.status());
+  auto runs = (*store)->ListRuns(limit);
+  if (!runs.ok()) return ReportError(runs.status());
+  fmt::print("{:>5}  {:<6} {:<12} {:<20} {}\n", "id", "kind", "status", "started (UTC)", "command");
+  for (const auto& r : *runs) {
+    std::time_t t = static_cast<std::time_t>(r.started_unix_ns / 1000000000);
+    char when[32];
+    std::strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", std::gmtime(&t));
+    std::string cmd;
+    for (const auto& a : r.command_line) cmd += (cmd.empty() ? "" : " ") + a;
+    fmt::print("{:>5}  {:<6} {:<12} {:<20} {}\n", r.id, r.kind, RunStatusName(r.status), when, cmd);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddExportCommand(CLI::App& app, int* exit_code) {
+  auto opts = std::make_shared<ExportOptions>();
+  CLI::App* sub = app.add_subcommand("export", "Write everything stored for a run as JSON");
+  sub->footer(R"(
+The JSON (schema tare.run/1, documented in docs/json.md) holds the run's options, tare's
+version and command line, the host fingerprint, each executable's sha256 and build facts, every
+sample with every metric value (failed samples too, with exit status and stderr tail), notes,
+and per-benchmark summaries.
+
+Examples:
+  tare export --run latest --format json > run.json
+  tare export --run 12 -o run12.json)");
+  sub->add_option("--run", opts->run, "'latest' (default) or a run id from `tare runs`");
+  sub->add_option("--format", opts->format, "json (default)");
+  sub->add_option("--store", opts->store_path, "SQLite store (default .tare/tare.db)");
+  sub->add_option("-o,--output", opts->output, "Write to FILE instead of stdout");
+  sub->callback([opts, exit_code]() { *exit_code = Export(*opts); });
+}
+
+void AddRunsCommand(CLI::App& app, int* exit_code) {
+  auto store_path = std::make_shared<std::string>(".tare/tare.db");
+  auto limit = std::make_shared<int>(20);
+  CLI::App* sub = app.add_subcommand("runs", "List the runs in the store, newest first");
+  sub->add_option("--store", *store_path, "SQLite store (default .tare/tare.db)");
+  sub->add_option("--limit", *limit, "How many runs to list (default 20)");
+  sub->callback([store_path, limit, exit_code]() { *exit_code = ListRuns(*store_path, *limit); });
+}
+
+}  // namespace tare::cli

@@ -1,0 +1,73 @@
+// tare: a benchmark harness and performance-regression gate for native code.
+// main reads as the table of contents: one subcommand per question a user asks.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/exit_codes.h"
+#include "cli/export_command.h"
+#include "cli/run_command.h"
+#include "cli/target_setup.h"
+#ifdef TARE_HAVE_ENV_COMMAND
+#include "cli/env_command.h"
+#endif
+#ifdef TARE_HAVE_ORACLE_COMMAND
+#include "cli/oracle_command.h"
+#endif
+#ifdef TARE_HAVE_AB_COMMAND
+#include "cli/ab_command.h"
+#endif
+
+int main(int argc, char** argv) {
+  using namespace tare::cli;
+  SetInvocation(argc, argv);
+  CLI::App app{"tare " TARE_VERSION " - measure native benchmarks and gate merges on performance"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "tare " TARE_VERSION);
+  app.footer(R"(
+Start here:
+  tare run ./build/my_bench          measure every benchmark in fresh processes, store the samples
+  tare env                           what this host is, and what makes its timings unstable
+  tare export --run latest           everything stored for a run, as JSON
+
+Exit status: 0 success; 1 failed samples / FAIL verdict / mismatch; 2 bad input (nothing was
+measured); 3 INCONCLUSIVE; 4 sanity gate violated; 70 internal error; 130 interrupted.
+Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
+
+  // The target's own argv is cut off before CLI11 parses tare's options (see SplitAtTarget).
+  std::vector<std::string> args(argv, argv + argc);
+  std::vector<std::string> target_argv;
+  if (args.size() > 1 && args[1] == "run") {
+    SplitArgs split = SplitAtTarget(args, 2, RunValueOptions());
+    args = split.tare;
+    target_argv = split.target;
+  }
+
+  int exit_code = kExitOk;
+  AddRunCommand(app, &exit_code, &target_argv);
+  AddExportCommand(app, &exit_code);
+  AddRunsCommand(app, &exit_code);
+#ifdef TARE_HAVE_ENV_COMMAND
+  AddEnvCommand(app, &exit_code);
+#endif
+#ifdef TARE_HAVE_ORACLE_COMMAND
+  AddOracleCommand(app, &exit_code);
+#endif
+#ifdef TARE_HAVE_AB_COMMAND
+  AddAbCommand(app, &exit_code);
+#endif
+
+  try {
+    std::vector<std::string> reversed(args.rbegin(), args.rend() - 1);  // CLI11 wants it reversed, without argv[0]
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "tare: error: {}\nRun `tare --help` (or `tare SUBCOMMAND --help`) for usage.\n", e.what());
+    return kExitUsage;
+  }
+  return exit_code;
+}

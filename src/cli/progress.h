@@ -1,0 +1,25 @@
+// Live progress on stderr for long work. On a terminal: one line rewritten in place. Elsewhere
+// (CI logs, pipes): silent, so logs stay readable; warnings and errors are printed separately.
+#pragma once
+
+#include <string>
+
+namespace tare::cli {
+
+class Progress {
+ public:
+  explicit Progress(bool quiet);
+  ~Progress();
+  // "[12/40] gbench_basic::BM_Sort/1024 sample 3/10"
+  void Update(const std::string& line);
+  // Clears the progress line (before printing anything else to stderr or stdout).
+  void Clear();
+  // Whether colour may be used on stdout (a TTY and NO_COLOR unset).
+  static bool ColorStdout();
+
+ private:
+  bool enabled_;
+  bool dirty_ = false;
+};
+
+}  // namespace tare::cli

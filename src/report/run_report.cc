@@ -1,0 +1,157 @@
+#include "report/run_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "base/units.h"
+
+namespace tare::report {
+
+bool IsDefaultMetric(const std::string& name, const std::string& kind) {
+  if (name.rfind("gb.counter.", 0) == 0 || name.rfind("bench.", 0) == 0 ||
+      name.rfind("sim.", 0) == 0 || name.rfind("mem.", 0) == 0) {
+    return true;
+  }
+  if (kind == "gbench" || kind == "tare") {
+    return name == "gb.real_time_ns" || name == "gb.cpu_time_ns" || name == "wall_ns" ||
+           name == "peak_rss_bytes" || name == "perf.instructions";
+  }
+  return name == "wall_ns" || name == "user_ns" || name == "sys_ns" || name == "peak_rss_bytes" ||
+         name == "perf.instructions" || name == "perf.cycles";
+}
+
+namespace {
+
+// Display order: the target's own figures first, then process-level ones, then the rest.
+int MetricRank(const std::string& name) {
+  static const std::vector<std::string> kOrder = {
+      "bench.wall_ns", "bench.cpu_ns", "sim.Ir", "sim.est_cycles", "gb.real_time_ns",
+      "gb.cpu_time_ns", "wall_ns", "user_ns", "sys_ns", "peak_rss_bytes", "perf.instructions",
+      "perf.cycles"};
+  auto it = std::find(kOrder.begin(), kOrder.end(), name);
+  return it == kOrder.end() ? static_cast<int>(kOrder.size()) : static_cast<int>(it - kOrder.begin());
+}
+
+}  // namespace
+
+RunReport BuildRunReport(const RunData& data) {
+  RunReport report;
+  report.run = data.run;
+  report.notes = data.notes;
+  std::map<std::string, MetricDef> defs;
+  for (const auto& m : data.metrics) defs[m.name] = m;
+  for (const auto& b : data.benchmarks) {
+    BenchmarkReport br;
+    br.bench = b;
+    std::map<std::string, std::vector<double>> values;
+    std::map<std::string, int> failure_counts;
+    for (const auto& ss : data.samples) {
+      if (ss.benchmark_id != b.id || ss.sample.warmup) continue;
+      if (!ss.sample.ok()) {
+        if (ss.sample.outcome == SampleOutcome::kInterrupted) continue;
+        ++br.failed_samples;
+        ++failure_counts[ss.sample.error.empty() ? SampleOutcomeName(ss.sample.outcome) : ss.sample.error];
+        continue;
+      }
+      ++br.ok_samples;
+      for (const auto& [k, v] : ss.sample.values) values[k].push_back(v);
+    }
+    for (const auto& [msg, count] : failure_counts) br.failures.push_back(fmt::format("{} x{}", msg, count));
+    for (auto& [name, vs] : values) {
+      auto it = defs.find(name);
+      br.metrics.push_back({it != defs.end() ? it->second : LookupMetric(name), stats::Summarize(vs)});
+    }
+    std::stable_sort(br.metrics.begin(), br.metrics.end(), [](const MetricSummary& a, const MetricSummary& c) {
+      return MetricRank(a.metric.name) < MetricRank(c.metric.name);
+    });
+    report.total_failed += br.failed_samples;
+    report.benchmarks.push_back(std::move(br));
+  }
+  return report;
+}
+
+std::string RenderConsole(const RunReport& report, const ConsoleOptions& options) {
+  std::string out;
+  for (const auto& b : report.benchmarks) {
+    out += fmt::format("{}\n", b.bench.uri);
+    if (b.ok_samples == 0) {
+      out += "  no successful samples\n";
+    } else {
+      out += fmt::format("  {:<26} {:>4} {:>12} {:>11} {:>7} {:>12} {:>12}\n", "metric", "n",
+                         "median", "MAD", "CV", "min", "max");
+      for (const auto& m : b.metrics) {
+        bool shown = options.all_metrics ||
+                     (options.metrics.empty() ? IsDefaultMetric(m.metric.name, b.bench.kind)
+                                              : std::find(options.metrics.begin(), options.metrics.end(),
+                                                          m.metric.name) != options.metrics.end());
+        if (!shown) continue;
+        const auto& s = m.summary;
+        std::string cv = std::isnan(s.cv) ? "-" : fmt::format("{:.2f}%", s.cv * 100);
+        out += fmt::format("  {:<26} {:>4} {:>12} {:>11} {:>7} {:>12} {:>12}\n", m.metric.name, s.n,
+                           FormatValue(s.median, m.metric.unit), FormatValue(s.mad, m.metric.unit), cv,
+                           FormatValue(s.min, m.metric.unit), FormatValue(s.max, m.metric.unit));
+      }
+    }
+    for (const auto& f : b.failures) out += fmt::format("  FAILED: {}\n", f);
+  }
+  return out;
+}
+
+nlohmann::json RunToJson(const RunData& data) {
+  using nlohmann::json;
+  RunReport report = BuildRunReport(data);
+  json run = {{"id", data.run.id},
+              {"kind", data.run.kind},
+              {"status", RunStatusName(data.run.status)},
+              {"started_unix_ns", data.run.started_unix_ns},
+              {"ended_unix_ns", data.run.ended_unix_ns},
+              {"tare_version", data.run.tare_version},
+              {"command_line", data.run.command_line},
+              {"options", json::parse(data.run.options_json.empty() ? "{}" : data.run.options_json, nullptr, false)}};
+  json fingerprint = json::parse(data.run.fingerprint_json.empty() ? "{}" : data.run.fingerprint_json, nullptr, false);
+  json executables = json::array();
+  for (const auto& e : data.executables) {
+    executables.push_back({{"role", e.role}, {"path", e.path}, {"sha256", e.sha256},
+                           {"info", json::parse(e.info_json.empty() ? "{}" : e.info_json, nullptr, false)}});
+  }
+  json metrics = json::array();
+  for (const auto& m : data.metrics) {
+    metrics.push_back({{"name", m.name}, {"unit", m.unit}, {"direction", DirectionName(m.direction)},
+                       {"kind", MetricKindName(m.kind)}, {"description", m.description}});
+  }
+  json notes = json::array();
+  for (const auto& n : data.notes) notes.push_back({{"level", n.level}, {"message", n.message}});
+  auto num = [](double v) { return std::isnan(v) ? json(nullptr) : json(v); };
+  json benchmarks = json::array();
+  for (const auto& br : report.benchmarks) {
+    json summary = json::object();
+    for (const auto& m : br.metrics) {
+      const auto& s = m.summary;
+      summary[m.metric.name] = {{"n", s.n}, {"median", num(s.median)}, {"mad", num(s.mad)},
+                                {"mean", num(s.mean)}, {"stddev", num(s.stddev)}, {"cv", num(s.cv)},
+                                {"min", num(s.min)}, {"max", num(s.max)}, {"p95", num(s.p95)},
+                                {"p99", num(s.p99)}};
+    }
+    json samples = json::array();
+    for (const auto& ss : data.samples) {
+      if (ss.benchmark_id != br.bench.id) continue;
+      const Sample& x = ss.sample;
+      samples.push_back({{"seq", x.seq}, {"arm", x.arm}, {"block", x.block}, {"warmup", x.warmup},
+                         {"outcome", SampleOutcomeName(x.outcome)}, {"exit_code", x.exit_code},
+                         {"signal", x.signal}, {"error", x.error},
+                         {"started_unix_ns", x.started_unix_ns}, {"ended_unix_ns", x.ended_unix_ns},
+                         {"stdout_tail", x.stdout_tail}, {"stderr_tail", x.stderr_tail},
+                         {"values", x.values}});
+    }
+    benchmarks.push_back({{"uri", br.bench.uri}, {"name", br.bench.name}, {"kind", br.bench.kind},
+                          {"ok_samples", br.ok_samples}, {"failed_samples", br.failed_samples},
+                          {"summary", summary}, {"samples", samples}});
+  }
+  return {{"schema", kRunJsonSchema}, {"run", run}, {"fingerprint", fingerprint},
+          {"executables", executables}, {"metrics", metrics}, {"notes", notes},
+          {"benchmarks", benchmarks}};
+}
+
+}  // namespace tare::report

@@ -1,0 +1,54 @@
+// The report of one run, built from what the store holds (RunData) and rendered as a console
+// table or as JSON ("tare.run/1", documented in docs/json.md). Rendering never touches the store.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/run.h"
+#include "stats/summary.h"
+
+namespace tare::report {
+
+struct MetricSummary {
+  MetricDef metric;
+  stats::Summary summary;  // over the measured (non-warm-up, successful) samples
+};
+
+struct BenchmarkReport {
+  BenchmarkRecord bench;
+  int64_t ok_samples = 0;
+  int64_t failed_samples = 0;             // measured samples that failed (not warm-ups)
+  std::vector<std::string> failures;      // distinct failure descriptions with counts
+  std::vector<MetricSummary> metrics;     // in display order
+};
+
+struct RunReport {
+  RunRecord run;
+  std::vector<BenchmarkReport> benchmarks;
+  std::vector<NoteRecord> notes;
+  int64_t total_failed = 0;
+};
+
+RunReport BuildRunReport(const RunData& data);
+
+struct ConsoleOptions {
+  // Metric names to show; empty = a sensible default per target kind (see DefaultMetrics).
+  std::vector<std::string> metrics;
+  bool all_metrics = false;
+};
+
+// The table: one block per benchmark, one row per metric: n, median, MAD, CV, min, max.
+std::string RenderConsole(const RunReport& report, const ConsoleOptions& options);
+
+// Whether `name` is shown by default for a benchmark of `kind` ("command" | "gbench" | "tare").
+bool IsDefaultMetric(const std::string& name, const std::string& kind);
+
+// Everything stored for a run, with summaries: schema "tare.run/1".
+nlohmann::json RunToJson(const RunData& data);
+inline constexpr char kRunJsonSchema[] = "tare.run/1";
+
+}  // namespace tare::report
