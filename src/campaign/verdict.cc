@@ -1,0 +1,139 @@
+#include "campaign/verdict.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include <fmt/core.h>
+
+namespace tare::campaign {
+namespace {
+
+// "+2.13%": changes in the ledger's unit.
+std::string Percent(double fraction) { return fmt::format("{:+.2f}%", fraction * 100.0); }
+
+}  // namespace
+
+std::string_view VerdictName(Verdict v) {
+  switch (v) {
+    case Verdict::kPass:
+      return "PASS";
+    case Verdict::kInconclusive:
+      return "INCONCLUSIVE";
+    case Verdict::kFail:
+      return "FAIL";
+  }
+  return "UNKNOWN";
+}
+
+Verdict WorstVerdict(std::span<const Verdict> verdicts) {
+  if (verdicts.empty()) return Verdict::kInconclusive;
+  Verdict worst = Verdict::kPass;
+  for (Verdict v : verdicts) {
+    if (v == Verdict::kFail) return Verdict::kFail;
+    if (v == Verdict::kInconclusive) worst = Verdict::kInconclusive;
+  }
+  return worst;
+}
+
+StatusOr<Allowance> ParseAllowance(std::string_view text) {
+  if (text == "noise") return Allowance::Noise();
+  if (text.size() >= 2 && text.back() == '%') {
+    const std::string_view number = text.substr(0, text.size() - 1);
+    double percent = 0;
+    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), percent);
+    if (ec == std::errc() && end == number.data() + number.size() && std::isfinite(percent) &&
+        percent >= 0) {
+      return Allowance::Fraction(percent / 100.0);
+    }
+  }
+  return Status::InvalidArgument(fmt::format(
+      "allowance '{}' is not understood; write a percentage such as \"2%\" (head may be up to 2% "
+      "worse) or \"noise\" (only the null arm's noise floor)",
+      text));
+}
+
+std::string AllowanceText(const Allowance& a) {
+  if (a.noise) return "noise";
+  return fmt::format("{:g}%", a.fraction * 100.0);
+}
+
+NullArm ReadNullArm(const stats::Interval& base_vs_null, const Allowance& allowance) {
+  NullArm n;
+  n.change = base_vs_null;
+  const double declared = allowance.declared();
+  if (std::isnan(base_vs_null.lo) || std::isnan(base_vs_null.hi)) {
+    n.floor = std::numeric_limits<double>::infinity();
+    n.host_too_noisy = true;
+    n.reason = "the null arm has no interval (too few pairs or failed samples), so the host's "
+               "noise is unknown; rerun with more pairs";
+    return n;
+  }
+  n.floor = std::max(std::fabs(base_vs_null.lo), std::fabs(base_vs_null.hi));
+  if (base_vs_null.lo > declared || base_vs_null.hi < -declared) {
+    n.host_too_noisy = true;
+    n.reason = fmt::format(
+        "host too noisy: two copies of the base program differ by [{}, {}], beyond the declared "
+        "allowance {}; quiet the host (tare env shows how) or run the arms in random order",
+        Percent(base_vs_null.lo), Percent(base_vs_null.hi), AllowanceText(allowance));
+  }
+  return n;
+}
+
+MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction direction,
+                          const Allowance& allowance, const std::optional<NullArm>& null_arm) {
+  MetricVerdict out;
+  out.noise_floor = null_arm ? null_arm->floor : 0.0;
+  out.host_too_noisy = null_arm && null_arm->host_too_noisy;
+  out.delta = std::max(allowance.declared(), out.noise_floor);
+  if (std::isnan(head_vs_base.lo) || std::isnan(head_vs_base.hi) ||
+      head_vs_base.lo > head_vs_base.hi) {
+    out.verdict = Verdict::kInconclusive;
+    out.reasons.push_back("no interval for the change (too few pairs?), so no verdict");
+    return out;
+  }
+  const bool lower_is_better = direction == Direction::kLowerIsBetter;
+  // The interval in the worse direction: positive = worse.
+  const double w_lo = lower_is_better ? head_vs_base.lo : -head_vs_base.hi;
+  const double w_hi = lower_is_better ? head_vs_base.hi : -head_vs_base.lo;
+  const std::string interval =
+      fmt::format("[{}, {}]", Percent(head_vs_base.lo), Percent(head_vs_base.hi));
+  const std::string limit =
+      fmt::format("{}{:.2f}%", lower_is_better ? "+" : "-", out.delta * 100.0);
+
+  if (w_lo > out.delta) {
+    out.verdict = Verdict::kFail;
+    out.reasons.push_back(fmt::format("the whole interval {} is worse than the allowance {}",
+                                      interval, limit));
+  } else if (w_hi <= out.delta) {
+    out.verdict = Verdict::kPass;
+    out.reasons.push_back(fmt::format("the whole interval {} is within the allowance {}",
+                                      interval, limit));
+  } else {
+    out.verdict = Verdict::kInconclusive;
+    out.reasons.push_back(fmt::format(
+        "the interval {} straddles the allowance {}; more pairs may decide it", interval, limit));
+  }
+  out.supported_gain = w_hi < -out.noise_floor;
+  if (out.supported_gain) {
+    out.reasons.push_back(fmt::format("supported gain: the whole interval {} is better than 0{}",
+                                      interval,
+                                      out.noise_floor > 0
+                                          ? fmt::format(" and beyond the noise floor {:.2f}%",
+                                                        out.noise_floor * 100.0)
+                                          : std::string()));
+  }
+  if (out.host_too_noisy) {
+    if (out.verdict == Verdict::kPass) {
+      out.verdict = Verdict::kInconclusive;
+      out.reasons.push_back(
+          "not a PASS: the null arm shows the host itself differs beyond the declared "
+          "allowance, so 'within the allowance' cannot be confirmed");
+    }
+    out.reasons.push_back(null_arm->reason);
+  }
+  return out;
+}
+
+}  // namespace tare::campaign

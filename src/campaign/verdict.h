@@ -1,0 +1,93 @@
+// Verdicts: PASS / INCONCLUSIVE / FAIL for one cell and metric, from the interval on the paired
+// change of head against base, the metric's direction, the declared allowance and the null arm.
+//
+// All changes are fractions (+0.03 = head 3% higher than base), e.g. stats::PairedChange lo/hi.
+// "Worse" follows the metric: higher is worse for times (kLowerIsBetter), lower is worse for
+// throughputs (kHigherIsBetter). Write the interval in the worse direction as [w_lo, w_hi]
+// ([lo, hi] for lower-is-better, [-hi, -lo] for higher-is-better) and
+//     delta = max(declared allowance, noise floor)          (allowance "noise": declared = 0)
+//   FAIL          if w_lo >  delta   the whole interval is worse than delta
+//   PASS          if w_hi <= delta   no part of the interval is worse than delta
+//   INCONCLUSIVE  otherwise          the data cannot tell yet. INCONCLUSIVE IS NOT A PASS.
+//   supported gain  if w_hi < -floor   the whole interval is better than 0 and beyond the noise
+//                                      floor (floor 0 without a null arm: better than 0)
+// A cell's verdict is its worst metric's (FAIL > INCONCLUSIVE > PASS); nothing is averaged.
+//
+// The null arm (the base executable again, under another path) measures what the host alone does
+// to two identical programs. From the base-vs-null paired change interval [n_lo, n_hi]:
+//   noise floor      = max(|n_lo|, |n_hi|): the largest A/A difference the data cannot rule out
+//                      at the look's confidence.
+//   host too noisy   when the null interval excludes 0 by more than the declared allowance
+//                      (n_lo > declared or n_hi < -declared): the host itself shows a systematic
+//                      difference between identical programs. Then the floor has raised delta
+//                      above what was declared, so a PASS would certify less than asked: a PASS
+//                      becomes INCONCLUSIVE (reason given). FAIL and supported gains stand: they
+//                      clear the raised delta. The flag is data for the report to say loudly.
+//                      On a clean host it still fires at about the rate 1 - per-look confidence
+//                      per cell and metric when the allowance is "noise" (declared 0).
+// Why this keeps the error rate: under A/A (no real change) delta >= 0 and floor >= 0, so a FAIL
+// or a supported gain needs the interval to exclude 0 -- the event whose probability the look
+// scheme (sampling.h) bounds.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "model/metric.h"
+#include "stats/binomial.h"
+
+namespace tare::campaign {
+
+enum class Verdict { kPass, kInconclusive, kFail };
+
+std::string_view VerdictName(Verdict v);  // "PASS", "INCONCLUSIVE", "FAIL"
+
+// FAIL if any is FAIL, else INCONCLUSIVE if any is INCONCLUSIVE or the list is empty (nothing
+// judged is not a pass), else PASS.
+Verdict WorstVerdict(std::span<const Verdict> verdicts);
+
+// The declared allowance of a metric: a fraction (0.02 = 2% worse is acceptable) or "noise".
+struct Allowance {
+  bool noise = true;    // "noise": delta is the null-arm floor alone (0 without a null arm)
+  double fraction = 0;  // when !noise, >= 0
+
+  static Allowance Noise() { return {true, 0.0}; }
+  static Allowance Fraction(double f) { return {false, f}; }
+  double declared() const { return noise ? 0.0 : fraction; }
+};
+
+// "noise", "2%", "0.5%" -> Allowance. Bare numbers are refused (is "2" 2% or 200%?).
+StatusOr<Allowance> ParseAllowance(std::string_view text);
+// "noise" or "2%" (shortest form that round-trips through ParseAllowance).
+std::string AllowanceText(const Allowance& a);
+
+// The null arm's reading for one cell and metric.
+struct NullArm {
+  stats::Interval change{0, 0};  // base-vs-null paired change interval (fractions)
+  double floor = 0;              // max(|lo|, |hi|)
+  bool host_too_noisy = false;
+  std::string reason;            // set when host_too_noisy: what was seen and what to do
+};
+// A NaN end gives floor = +infinity and host_too_noisy (nothing can PASS against it).
+NullArm ReadNullArm(const stats::Interval& base_vs_null, const Allowance& allowance);
+
+struct MetricVerdict {
+  Verdict verdict = Verdict::kInconclusive;
+  bool supported_gain = false;
+  double delta = 0;         // max(declared, floor): what the interval was judged against
+  double noise_floor = 0;   // 0 without a null arm
+  bool host_too_noisy = false;
+  // One line each, for the ledger: why this verdict (and why not PASS when downgraded).
+  std::vector<std::string> reasons;
+};
+
+// head_vs_base: the paired change interval (fractions, lo <= hi). An interval with a NaN end or
+// lo > hi is INCONCLUSIVE with a reason (e.g. the caller had too few pairs for an interval).
+MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction direction,
+                          const Allowance& allowance, const std::optional<NullArm>& null_arm);
+
+}  // namespace tare::campaign

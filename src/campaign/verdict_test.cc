@@ -1,0 +1,124 @@
+#include "campaign/verdict.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+namespace tare::campaign {
+namespace {
+
+constexpr Direction kLower = Direction::kLowerIsBetter;
+constexpr Direction kHigher = Direction::kHigherIsBetter;
+
+Verdict V(double lo, double hi, Direction d, Allowance a, std::optional<NullArm> null_arm = {}) {
+  return JudgeMetric({lo, hi}, d, a, null_arm).verdict;
+}
+
+TEST(Verdict, LowerIsBetterAgainstADeclaredAllowance) {
+  const Allowance two = Allowance::Fraction(0.02);
+  EXPECT_EQ(V(0.025, 0.04, kLower, two), Verdict::kFail);          // all worse than +2%
+  EXPECT_EQ(V(-0.01, 0.015, kLower, two), Verdict::kPass);         // all within +2%
+  EXPECT_EQ(V(0.01, 0.03, kLower, two), Verdict::kInconclusive);   // straddles +2%
+  EXPECT_EQ(V(-0.05, -0.03, kLower, two), Verdict::kPass);         // faster is within
+  EXPECT_EQ(V(0.0, 0.02, kLower, two), Verdict::kPass);            // on the limit: not worse
+  EXPECT_EQ(V(0.02, 0.05, kLower, two), Verdict::kInconclusive);   // lo == delta: not all worse
+}
+
+TEST(Verdict, HigherIsBetterMirrors) {
+  const Allowance two = Allowance::Fraction(0.02);
+  EXPECT_EQ(V(-0.04, -0.025, kHigher, two), Verdict::kFail);       // throughput down > 2%
+  EXPECT_EQ(V(-0.015, 0.01, kHigher, two), Verdict::kPass);
+  EXPECT_EQ(V(-0.03, -0.01, kHigher, two), Verdict::kInconclusive);
+  EXPECT_EQ(V(0.03, 0.05, kHigher, two), Verdict::kPass);
+  EXPECT_TRUE(JudgeMetric({0.03, 0.05}, kHigher, two, std::nullopt).supported_gain);
+  EXPECT_FALSE(JudgeMetric({0.03, 0.05}, kLower, two, std::nullopt).supported_gain);
+}
+
+TEST(Verdict, NoiseAllowanceWithoutNullArmMeansAnyConfirmedChange) {
+  // Deterministic instruction counts (sim): +0.5% every time -> the interval is [0.005, 0.005].
+  EXPECT_EQ(V(0.005, 0.005, kLower, Allowance::Noise()), Verdict::kFail);
+  EXPECT_EQ(V(0.0, 0.0, kLower, Allowance::Noise()), Verdict::kPass);  // A/A under sim
+  EXPECT_EQ(V(-0.001, 0.002, kLower, Allowance::Noise()), Verdict::kInconclusive);
+  const MetricVerdict gain = JudgeMetric({-0.005, -0.005}, kLower, Allowance::Noise(), {});
+  EXPECT_EQ(gain.verdict, Verdict::kPass);
+  EXPECT_TRUE(gain.supported_gain);
+}
+
+TEST(Verdict, NullArmFloorRaisesDelta) {
+  const NullArm null_arm = ReadNullArm({-0.012, 0.008}, Allowance::Fraction(0.005));
+  EXPECT_DOUBLE_EQ(null_arm.floor, 0.012);
+  EXPECT_FALSE(null_arm.host_too_noisy);  // the null interval contains 0
+  const MetricVerdict m = JudgeMetric({0.006, 0.011}, kLower, Allowance::Fraction(0.005), null_arm);
+  EXPECT_DOUBLE_EQ(m.delta, 0.012);
+  EXPECT_DOUBLE_EQ(m.noise_floor, 0.012);
+  EXPECT_EQ(m.verdict, Verdict::kPass);  // within the floor, though beyond the declared 0.5%
+  EXPECT_EQ(JudgeMetric({0.013, 0.02}, kLower, Allowance::Fraction(0.005), null_arm).verdict,
+            Verdict::kFail);
+  // A gain must clear the floor to be supported.
+  EXPECT_FALSE(JudgeMetric({-0.02, -0.01}, kLower, Allowance::Noise(), null_arm).supported_gain);
+  EXPECT_TRUE(JudgeMetric({-0.03, -0.013}, kLower, Allowance::Noise(), null_arm).supported_gain);
+}
+
+TEST(Verdict, HostTooNoisyTurnsPassIntoInconclusiveButKeepsFail) {
+  const NullArm noisy = ReadNullArm({0.01, 0.03}, Allowance::Fraction(0.005));
+  ASSERT_TRUE(noisy.host_too_noisy);
+  EXPECT_NE(noisy.reason.find("host too noisy"), std::string::npos);
+  EXPECT_NE(noisy.reason.find("[+1.00%, +3.00%]"), std::string::npos) << noisy.reason;
+  EXPECT_DOUBLE_EQ(noisy.floor, 0.03);
+  const MetricVerdict pass = JudgeMetric({0.0, 0.02}, kLower, Allowance::Fraction(0.005), noisy);
+  EXPECT_EQ(pass.verdict, Verdict::kInconclusive);
+  EXPECT_TRUE(pass.host_too_noisy);
+  ASSERT_GE(pass.reasons.size(), 2u);
+  EXPECT_NE(pass.reasons.back().find("host too noisy"), std::string::npos);
+  EXPECT_EQ(JudgeMetric({0.04, 0.06}, kLower, Allowance::Fraction(0.005), noisy).verdict,
+            Verdict::kFail);
+  // Either direction of a null difference counts.
+  EXPECT_TRUE(ReadNullArm({-0.03, -0.01}, Allowance::Fraction(0.005)).host_too_noisy);
+  // Within the declared allowance it is not flagged even if the interval excludes 0.
+  EXPECT_FALSE(ReadNullArm({0.001, 0.004}, Allowance::Fraction(0.005)).host_too_noisy);
+  EXPECT_TRUE(ReadNullArm({0.001, 0.004}, Allowance::Noise()).host_too_noisy);
+}
+
+TEST(Verdict, MissingIntervalIsInconclusive) {
+  const MetricVerdict m = JudgeMetric({NAN, NAN}, kLower, Allowance::Noise(), std::nullopt);
+  EXPECT_EQ(m.verdict, Verdict::kInconclusive);
+  EXPECT_FALSE(m.supported_gain);
+  EXPECT_EQ(V(0.02, 0.01, kLower, Allowance::Noise()), Verdict::kInconclusive);  // lo > hi
+  const NullArm unknown = ReadNullArm({NAN, NAN}, Allowance::Noise());
+  EXPECT_TRUE(unknown.host_too_noisy);
+  EXPECT_TRUE(std::isinf(unknown.floor));
+}
+
+TEST(Verdict, ReasonsSayWhatWasCompared) {
+  const MetricVerdict m = JudgeMetric({0.025, 0.04}, kLower, Allowance::Fraction(0.02), {});
+  ASSERT_EQ(m.reasons.size(), 1u);
+  EXPECT_EQ(m.reasons[0], "the whole interval [+2.50%, +4.00%] is worse than the allowance +2.00%");
+}
+
+TEST(Verdict, CellTakesItsWorstMetric) {
+  using enum Verdict;
+  EXPECT_EQ(WorstVerdict(std::vector<Verdict>{kPass, kPass}), kPass);
+  EXPECT_EQ(WorstVerdict(std::vector<Verdict>{kPass, kInconclusive}), kInconclusive);
+  EXPECT_EQ(WorstVerdict(std::vector<Verdict>{kInconclusive, kFail, kPass}), kFail);
+  EXPECT_EQ(WorstVerdict({}), kInconclusive);
+  EXPECT_EQ(VerdictName(kPass), "PASS");
+  EXPECT_EQ(VerdictName(kInconclusive), "INCONCLUSIVE");
+  EXPECT_EQ(VerdictName(kFail), "FAIL");
+}
+
+TEST(Allowance, ParsesPercentOrNoise) {
+  EXPECT_TRUE(ParseAllowance("noise")->noise);
+  EXPECT_DOUBLE_EQ(ParseAllowance("2%")->fraction, 0.02);
+  EXPECT_DOUBLE_EQ(ParseAllowance("0.5%")->fraction, 0.005);
+  EXPECT_FALSE(ParseAllowance("2%")->noise);
+  for (const char* bad : {"2", "", "%", "-1%", "two%", "2 %"}) {
+    auto a = ParseAllowance(bad);
+    ASSERT_FALSE(a.ok()) << bad;
+    EXPECT_NE(a.status().message().find("\"2%\""), std::string::npos);
+  }
+  EXPECT_EQ(AllowanceText(Allowance::Fraction(0.015)), "1.5%");
+  EXPECT_EQ(AllowanceText(Allowance::Noise()), "noise");
+}
+
+}  // namespace
+}  // namespace tare::campaign
