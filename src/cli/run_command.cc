@@ -100,8 +100,6 @@ int Run(const RunOptions& o) {
   if (!timeout_ns.ok()) return ReportError(timeout_ns.status().WithContext("--timeout"));
   auto spec = ResolveTarget(o.target);
   if (!spec.ok()) return ReportError(spec.status());
-  auto store = store::Store::Open(o.store_path);
-  if (!store.ok()) return ReportError(store.status());
   auto workdir = MakeTempDir("tare-run");
   if (!workdir.ok()) return ReportError(workdir.status());
   struct Cleanup {
@@ -136,6 +134,10 @@ int Run(const RunOptions& o) {
           spec->argv[0], names, listed->size() > 10 ? "\n  ..." : "")));
     }
   }
+
+  // Opened only once the input is known to be good: a usage error creates no store.
+  auto store = store::Store::Open(o.store_path);
+  if (!store.ok()) return ReportError(store.status());
 
   // The run exists in the store from here on: everything below is recorded, even on failure.
   Fingerprint fp = env::CollectFingerprint(env::FingerprintOptions{});

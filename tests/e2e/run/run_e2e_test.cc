@@ -1,0 +1,236 @@
+// `tare run` end to end: the real binary, real processes, a real Google Benchmark binary, a real
+// SQLite store reopened afterwards, SIGINT sent to a running tare, and the CLI's error messages.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "store/store.h"
+
+namespace {
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class RunE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "tare_e2e_" + std::to_string(getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    store_ = dir_ + "/store/tare.db";
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // Runs tare with argv (no shell), capturing stdout and stderr.
+  Result Tare(std::vector<std::string> args) {
+    pid_t pid = StartTare(args);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return Collect(status);
+  }
+
+  pid_t StartTare(std::vector<std::string> args) {
+    args.insert(args.begin(), TARE_BIN);
+    pid_t pid = fork();
+    if (pid == 0) {
+      freopen((dir_ + "/out").c_str(), "w", stdout);
+      freopen((dir_ + "/err").c_str(), "w", stderr);
+      if (chdir(dir_.c_str()) != 0) _exit(99);
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(argv[0], argv.data());
+      _exit(98);
+    }
+    return pid;
+  }
+
+  Result Collect(int status) {
+    Result r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = Slurp(dir_ + "/out");
+    r.err = Slurp(dir_ + "/err");
+    return r;
+  }
+
+  tare::RunData LoadLatest() {
+    auto store = tare::store::Store::Open(store_);
+    EXPECT_TRUE(store.ok()) << store.status().message();
+    auto id = (*store)->ResolveRun("latest");
+    EXPECT_TRUE(id.ok()) << id.status().message();
+    auto data = (*store)->LoadRun(*id);
+    EXPECT_TRUE(data.ok());
+    return *data;
+  }
+
+  std::string dir_;
+  std::string store_;
+};
+
+TEST_F(RunE2E, GoogleBenchmarkBinaryEachBenchmarkInItsOwnProcess) {
+  Result r = Tare({"run", "--samples", "2", "--warmup", "1", "--store", store_, "--json",
+                   dir_ + "/run.json", GBENCH_BASIC, "--benchmark_min_time=0.01"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* uri : {"gbench_basic::BM_StringCopy/64", "gbench_basic::BM_StringCopy/4096",
+                          "gbench_basic::BM_SortVector/1024"}) {
+    EXPECT_NE(r.out.find(uri), std::string::npos) << r.out;
+  }
+  EXPECT_NE(r.out.find("gb.real_time_ns"), std::string::npos);
+  EXPECT_EQ(r.out.find("Benchmark                 Time"), std::string::npos)
+      << "the child's own stdout is kept with the sample, not printed";
+
+  // The store, reopened from the file: 3 benchmarks x (1 warm-up + 2 samples), each its own process.
+  tare::RunData data = LoadLatest();
+  EXPECT_EQ(data.run.status, tare::RunStatus::kComplete);
+  ASSERT_EQ(data.benchmarks.size(), 3u);
+  ASSERT_EQ(data.samples.size(), 9u);
+  int warmups = 0;
+  for (const auto& s : data.samples) {
+    EXPECT_TRUE(s.sample.ok()) << s.sample.error;
+    warmups += s.sample.warmup;
+    EXPECT_GT(s.sample.values.at("gb.real_time_ns"), 0);
+    EXPECT_GT(s.sample.values.at("peak_rss_bytes"), 0);
+    // Each process ran exactly one benchmark: its console output names no other.
+    const auto& bench = *std::find_if(data.benchmarks.begin(), data.benchmarks.end(),
+                                      [&](const auto& b) { return b.id == s.benchmark_id; });
+    for (const auto& other : data.benchmarks) {
+      if (other.id != bench.id) EXPECT_EQ(s.sample.stdout_tail.find(other.name + " "), std::string::npos);
+    }
+  }
+  EXPECT_EQ(warmups, 3);
+  ASSERT_EQ(data.executables.size(), 1u);
+  EXPECT_EQ(data.executables[0].sha256.size(), 64u);
+  EXPECT_FALSE(data.run.fingerprint_json.empty());
+
+  auto j = nlohmann::json::parse(Slurp(dir_ + "/run.json"));
+  EXPECT_EQ(j["schema"], "tare.run/1");
+  EXPECT_EQ(j["benchmarks"].size(), 3u);
+  EXPECT_EQ(j["benchmarks"][0]["summary"]["gb.real_time_ns"]["n"], 2);
+
+  Result e = Tare({"export", "--run", "latest", "--store", store_});
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  auto exported = nlohmann::json::parse(e.out);
+  EXPECT_EQ(exported["benchmarks"], j["benchmarks"]);
+}
+
+TEST_F(RunE2E, PeakRssIsTheChildsOwn) {
+  Result r = Tare({"run", "-n", "3", "-q", "--store", store_, "--", TEST_CHILD, "alloc", "64"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  tare::RunData data = LoadLatest();
+  for (const auto& s : data.samples) {
+    double rss = s.sample.values.at("peak_rss_bytes");
+    EXPECT_GT(rss, 64.0 * 1024 * 1024 * 0.98);
+    EXPECT_LT(rss, 64.0 * 1024 * 1024 * 1.08);
+  }
+}
+
+TEST_F(RunE2E, FailedSamplesAreStoredAndTheRunSaysSo) {
+  Result r = Tare({"run", "-n", "3", "--warmup", "0", "--store", store_, "--", TEST_CHILD, "exit", "3"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("exit status 3"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("FAILED: exit status 3 x3"), std::string::npos) << r.out;
+  tare::RunData data = LoadLatest();
+  ASSERT_EQ(data.samples.size(), 3u);
+  for (const auto& s : data.samples) {
+    EXPECT_EQ(s.sample.outcome, tare::SampleOutcome::kFailed);
+    EXPECT_EQ(s.sample.exit_code, 3);
+  }
+
+  Result c = Tare({"run", "-n", "2", "--warmup", "0", "--fail-fast", "--store", store_, "--", TEST_CHILD, "crash"});
+  EXPECT_EQ(c.exit_code, 1);
+  tare::RunData crashed = LoadLatest();
+  ASSERT_EQ(crashed.samples.size(), 1u) << "--fail-fast stops at the first failure";
+  EXPECT_EQ(crashed.samples[0].sample.outcome, tare::SampleOutcome::kSignaled);
+  EXPECT_EQ(crashed.samples[0].sample.signal, SIGSEGV);
+}
+
+TEST_F(RunE2E, TimeoutKillsTheChildAndIsRecorded) {
+  auto t0 = std::chrono::steady_clock::now();
+  Result r = Tare({"run", "-n", "1", "--warmup", "0", "--timeout", "200ms", "--store", store_, "--",
+                   TEST_CHILD, "sleep", "30"});
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_LT(secs, 10);
+  EXPECT_NE(r.err.find("timed out"), std::string::npos) << r.err;
+  tare::RunData data = LoadLatest();
+  ASSERT_EQ(data.samples.size(), 1u);
+  EXPECT_EQ(data.samples[0].sample.outcome, tare::SampleOutcome::kTimedOut);
+}
+
+TEST_F(RunE2E, CtrlCKeepsCompletedSamplesAndPrintsThePartialTable) {
+  pid_t pid = StartTare({"run", "-n", "200", "--warmup", "0", "--store", store_, "--", TEST_CHILD, "spin", "20"});
+  // Wait until some samples are stored, then interrupt.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Result r = Collect(status);
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("wall_ns"), std::string::npos) << "partial table printed: " << r.out;
+  tare::RunData data = LoadLatest();
+  EXPECT_EQ(data.run.status, tare::RunStatus::kInterrupted);
+  EXPECT_GT(data.samples.size(), 2u);
+  EXPECT_LT(data.samples.size(), 200u);
+}
+
+TEST_F(RunE2E, BadInputIsAOneLineErrorExitTwoAndNothingWritten) {
+  { std::ofstream(dir_ + "/not_exec") << "#!/bin/sh\n"; }
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  std::vector<Case> cases = {
+      {{"run", "--store", store_, "--", dir_ + "/missing"}, "does not exist"},
+      {{"run", "--store", store_, "--", dir_ + "/not_exec"}, "chmod +x"},
+      {{"run", "--store", store_, "--bogus", "/bin/true"}, "--bogus"},
+      {{"run", "--store", store_, "--filter", "(", GBENCH_BASIC}, "not a valid regular expression"},
+      {{"run", "--store", store_, "--filter", "NoSuchBench", GBENCH_BASIC}, "matches none"},
+      {{"run", "--store", store_, "--samples", "0", "/bin/true"}, "--samples"},
+      {{"run", "--store", store_, "--timeout", "soon", "/bin/true"}, "--timeout"},
+      {{"run", "--store", store_}, "no target given"},
+      {{"run", "--store", "/proc/forbidden/tare.db", "/bin/true"}, "--store"},
+      {{"export", "--store", store_}, "no store"},
+  };
+  for (const auto& c : cases) {
+    Result r = Tare(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args[c.args.size() - 1] << ": " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("tare: error:"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(store_)) << "a usage error creates no store";
+}
+
+TEST_F(RunE2E, AnExistingStoreKeepsItsRunsWhenALaterRunFails) {
+  ASSERT_EQ(Tare({"run", "-n", "2", "-q", "--store", store_, "/bin/true"}).exit_code, 0);
+  tare::RunData first = LoadLatest();
+  ASSERT_EQ(Tare({"run", "--store", store_, "--filter", "(", GBENCH_BASIC}).exit_code, 2);
+  ASSERT_EQ(Tare({"run", "-n", "1", "-q", "--store", store_, "--", TEST_CHILD, "crash"}).exit_code, 1);
+  auto store = tare::store::Store::Open(store_);
+  ASSERT_TRUE(store.ok());
+  auto again = (*store)->LoadRun(first.run.id);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->samples.size(), first.samples.size());
+}
+
+}  // namespace
