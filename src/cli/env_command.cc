@@ -1,0 +1,37 @@
+#include "cli/env_command.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "env/fingerprint.h"
+#include "env/fingerprint_json.h"
+#include "env/fingerprint_text.h"
+
+namespace tare::cli {
+
+void AddEnvCommand(CLI::App& app, int* exit_code) {
+  struct Flags {
+    bool json = false;
+    bool sim = false;
+  };
+  // Owned by the callback, which CLI11 keeps alive as long as the app.
+  auto flags = std::make_shared<Flags>();
+  CLI::App* command = app.add_subcommand(
+      "env", "Show the host fingerprint (hard keys marked *) and stability checks with their fixes");
+  command->add_flag("--json", flags->json, "Print the fingerprint as JSON (schema tare.fingerprint/1)");
+  command->add_flag("--sim", flags->sim,
+                "Also record the valgrind version, a hard key for --instrument sim "
+                "(runs valgrind --version)");
+  command->callback([flags, exit_code] {
+    Fingerprint fp = env::CollectFingerprint({.probe_valgrind = flags->sim});
+    std::string out = flags->json ? env::FingerprintToJson(fp).dump(2) + "\n"
+                                  : env::FormatFingerprintText(fp);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    *exit_code = 0;
+  });
+}
+
+}  // namespace tare::cli
