@@ -59,24 +59,48 @@ std::string AllowanceText(const Allowance& a) {
   return fmt::format("{:g}%", a.fraction * 100.0);
 }
 
-NullArm ReadNullArm(const stats::Interval& base_vs_null, const Allowance& allowance) {
+std::string_view NoiseFloorRuleName(NoiseFloorRule rule) {
+  switch (rule) {
+    case NoiseFloorRule::kIntervalEdge:
+      return kNullIntervalEdgeV1;
+    case NoiseFloorRule::kEstimate:
+      return kNullEstimateV1;
+  }
+  return "unknown";
+}
+
+StatusOr<NoiseFloorRule> ParseNoiseFloorRule(std::string_view name) {
+  if (name == kNullIntervalEdgeV1 || name == "null-interval-edge") {
+    return NoiseFloorRule::kIntervalEdge;
+  }
+  if (name == kNullEstimateV1 || name == "null-estimate") return NoiseFloorRule::kEstimate;
+  return Status::InvalidArgument(fmt::format(
+      "unknown noise floor rule '{}'; use '{}' (default) or '{}'", name, kNullIntervalEdgeV1,
+      kNullEstimateV1));
+}
+
+NullArm ReadNullArm(double estimate, const stats::Interval& interval, const Allowance& allowance,
+                    NoiseFloorRule rule) {
   NullArm n;
-  n.change = base_vs_null;
+  n.estimate = estimate;
+  n.change = interval;
   const double declared = allowance.declared();
-  if (std::isnan(base_vs_null.lo) || std::isnan(base_vs_null.hi)) {
+  if (std::isnan(estimate) || std::isnan(interval.lo) || std::isnan(interval.hi)) {
     n.floor = std::numeric_limits<double>::infinity();
     n.host_too_noisy = true;
     n.reason = "the null arm has no interval (too few pairs or failed samples), so the host's "
                "noise is unknown; rerun with more pairs";
     return n;
   }
-  n.floor = std::max(std::fabs(base_vs_null.lo), std::fabs(base_vs_null.hi));
-  if (base_vs_null.lo > declared || base_vs_null.hi < -declared) {
+  n.floor = rule == NoiseFloorRule::kEstimate
+                ? std::fabs(estimate)
+                : std::max(std::fabs(interval.lo), std::fabs(interval.hi));
+  if (interval.lo > declared || interval.hi < -declared) {
     n.host_too_noisy = true;
     n.reason = fmt::format(
         "host too noisy: two copies of the base program differ by [{}, {}], beyond the declared "
         "allowance {}; quiet the host (tare env shows how) or run the arms in random order",
-        Percent(base_vs_null.lo), Percent(base_vs_null.hi), AllowanceText(allowance));
+        Percent(interval.lo), Percent(interval.hi), AllowanceText(allowance));
   }
   return n;
 }

@@ -45,7 +45,7 @@ TEST(Verdict, NoiseAllowanceWithoutNullArmMeansAnyConfirmedChange) {
 }
 
 TEST(Verdict, NullArmFloorRaisesDelta) {
-  const NullArm null_arm = ReadNullArm({-0.012, 0.008}, Allowance::Fraction(0.005));
+  const NullArm null_arm = ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Fraction(0.005));
   EXPECT_DOUBLE_EQ(null_arm.floor, 0.012);
   EXPECT_FALSE(null_arm.host_too_noisy);  // the null interval contains 0
   const MetricVerdict m = JudgeMetric({0.006, 0.011}, kLower, Allowance::Fraction(0.005), null_arm);
@@ -59,8 +59,25 @@ TEST(Verdict, NullArmFloorRaisesDelta) {
   EXPECT_TRUE(JudgeMetric({-0.03, -0.013}, kLower, Allowance::Noise(), null_arm).supported_gain);
 }
 
+TEST(Verdict, EstimateRuleUsesTheNullArmsPointEstimate) {
+  const NullArm edge = ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Noise());
+  const NullArm estimate =
+      ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Noise(), NoiseFloorRule::kEstimate);
+  EXPECT_DOUBLE_EQ(edge.floor, 0.012);
+  EXPECT_DOUBLE_EQ(estimate.floor, 0.002);
+  // +0.6%..+1.1% is within the edge floor but beyond the estimate floor.
+  EXPECT_EQ(JudgeMetric({0.006, 0.011}, kLower, Allowance::Noise(), edge).verdict, Verdict::kPass);
+  EXPECT_EQ(JudgeMetric({0.006, 0.011}, kLower, Allowance::Noise(), estimate).verdict,
+            Verdict::kFail);
+  EXPECT_EQ(NoiseFloorRuleName(NoiseFloorRule::kIntervalEdge), "null-interval-edge-v1");
+  EXPECT_EQ(NoiseFloorRuleName(NoiseFloorRule::kEstimate), "null-estimate-v1");
+  EXPECT_EQ(*ParseNoiseFloorRule("null-estimate-v1"), NoiseFloorRule::kEstimate);
+  EXPECT_EQ(*ParseNoiseFloorRule("null-interval-edge"), NoiseFloorRule::kIntervalEdge);
+  EXPECT_FALSE(ParseNoiseFloorRule("edge").ok());
+}
+
 TEST(Verdict, HostTooNoisyTurnsPassIntoInconclusiveButKeepsFail) {
-  const NullArm noisy = ReadNullArm({0.01, 0.03}, Allowance::Fraction(0.005));
+  const NullArm noisy = ReadNullArm(0.02, {0.01, 0.03}, Allowance::Fraction(0.005));
   ASSERT_TRUE(noisy.host_too_noisy);
   EXPECT_NE(noisy.reason.find("host too noisy"), std::string::npos);
   EXPECT_NE(noisy.reason.find("[+1.00%, +3.00%]"), std::string::npos) << noisy.reason;
@@ -73,10 +90,10 @@ TEST(Verdict, HostTooNoisyTurnsPassIntoInconclusiveButKeepsFail) {
   EXPECT_EQ(JudgeMetric({0.04, 0.06}, kLower, Allowance::Fraction(0.005), noisy).verdict,
             Verdict::kFail);
   // Either direction of a null difference counts.
-  EXPECT_TRUE(ReadNullArm({-0.03, -0.01}, Allowance::Fraction(0.005)).host_too_noisy);
+  EXPECT_TRUE(ReadNullArm(-0.02, {-0.03, -0.01}, Allowance::Fraction(0.005)).host_too_noisy);
   // Within the declared allowance it is not flagged even if the interval excludes 0.
-  EXPECT_FALSE(ReadNullArm({0.001, 0.004}, Allowance::Fraction(0.005)).host_too_noisy);
-  EXPECT_TRUE(ReadNullArm({0.001, 0.004}, Allowance::Noise()).host_too_noisy);
+  EXPECT_FALSE(ReadNullArm(0.0025, {0.001, 0.004}, Allowance::Fraction(0.005)).host_too_noisy);
+  EXPECT_TRUE(ReadNullArm(0.0025, {0.001, 0.004}, Allowance::Noise()).host_too_noisy);
 }
 
 TEST(Verdict, MissingIntervalIsInconclusive) {
@@ -84,7 +101,7 @@ TEST(Verdict, MissingIntervalIsInconclusive) {
   EXPECT_EQ(m.verdict, Verdict::kInconclusive);
   EXPECT_FALSE(m.supported_gain);
   EXPECT_EQ(V(0.02, 0.01, kLower, Allowance::Noise()), Verdict::kInconclusive);  // lo > hi
-  const NullArm unknown = ReadNullArm({NAN, NAN}, Allowance::Noise());
+  const NullArm unknown = ReadNullArm(NAN, {NAN, NAN}, Allowance::Noise());
   EXPECT_TRUE(unknown.host_too_noisy);
   EXPECT_TRUE(std::isinf(unknown.floor));
 }

@@ -100,7 +100,7 @@ def binomial_cases():
 def sign_test_ranks():
     out = []
     for conf in [0.95, 0.9, 0.99, 0.995]:
-        for n in list(range(1, 41)) + [50, 75, 100, 120, 250, 1000]:
+        for n in list(range(1, 41)) + [50, 75, 100, 120, 250, 1000, 1001, 2500]:
             best = None
             for k in range(1, (n + 1) // 2 + 1):
                 cov = 1.0 - 2.0 * float(stats.binom.cdf(k - 1, n, 0.5))
