@@ -4,7 +4,7 @@
 // i <= j, M = n(n+1)/2 of them. The HL estimate is their median; the interval is
 // [A(c), A(M + 1 - c)] in the sorted averages, where c - 1 is the largest t with
 // P(T+ <= t) <= alpha / 2 for the signed-rank statistic T+ (Hollander & Wolfe, Nonparametric
-// Statistical Methods, 2nd ed. 1999, §3.2, eq. 3.21–3.25; Hodges & Lehmann 1963). It is the set
+// Statistical Methods, 2nd ed. 1999, §3.2–3.3; Hodges & Lehmann 1963). It is the set
 // of shifts the two-sided Wilcoxon signed-rank test does not reject.
 //
 // Assumption beyond the sign test: the d are symmetric about their centre. In exchange the

@@ -3,7 +3,7 @@
 // Distribution-free and exact: for n independent values from any continuous distribution with
 // median m, the number below m is Binomial(n, 1/2), so the order statistics d(k) < m < d(n+1-k)
 // (1-based) bracket m with probability 1 - 2 P(B <= k - 1), B ~ Binomial(n, 1/2) (Conover,
-// Practical Nonparametric Statistics, 3rd ed. 1999, section 3.2; Hollander & Wolfe 1999 §3.6).
+// Practical Nonparametric Statistics, 3rd ed. 1999, §3.2; Hollander & Wolfe 1999, §3.6).
 // With ties the coverage is at least that. The interval takes the LARGEST k (the narrowest
 // interval) whose coverage is still >= the confidence asked for; the coverage actually achieved is
 // returned because the binomial is discrete (n = 10 at 95% achieves 97.85%).
