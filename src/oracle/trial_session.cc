@@ -137,23 +137,23 @@ StatusOr<std::string> TrialSession::RunOne(const std::string& subdir, const std:
   if (!outcome.ok) {
     return Status::FailedPrecondition(fmt::format(
         "trial {} failed: {}{}\nA failing command is an error, not a vote, so no retry was "
-        "spent; fix the command and rerun. Raw output: {}.stdout/.stderr",
-        where, outcome.failure, Tail(spec.stderr_path), base));
+        "spent; fix the command and rerun. Raw output: {}.stdout, {}.stderr",
+        where, outcome.failure, Tail(spec.stderr_path), base, base));
   }
   if (source_ == ReportSource::kFixedFile) {
     if (!fs::exists(command_.report_path, ec)) {
       return Status::FailedPrecondition(fmt::format(
           "trial {} exited 0 but wrote no report at '{}' (--report){}\nCheck the path the command "
-          "writes to. Raw output: {}.stdout/.stderr",
-          where, command_.report_path, Tail(spec.stderr_path), base));
+          "writes to. Raw output: {}.stdout, {}.stderr",
+          where, command_.report_path, Tail(spec.stderr_path), base, base));
     }
     report_path = base + ".report";
     TARE_RETURN_IF_ERROR(MoveFile(command_.report_path, report_path));
   } else if (source_ == ReportSource::kPlaceholder && !fs::exists(report_path, ec)) {
     return Status::FailedPrecondition(fmt::format(
         "trial {} exited 0 but wrote no report at '{}' (the {} argument){}\nRaw output: "
-        "{}.stdout/.stderr",
-        where, report_path, kReportPlaceholder, Tail(spec.stderr_path), base));
+        "{}.stdout, {}.stderr",
+        where, report_path, kReportPlaceholder, Tail(spec.stderr_path), base, base));
   }
   TARE_ASSIGN_OR_RETURN(std::string report, ReadFile(report_path));
   if (Blank(report)) {

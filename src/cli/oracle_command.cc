@@ -1,0 +1,299 @@
+#include "cli/oracle_command.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/files.h"
+#include "base/units.h"
+#include "cli/exit_codes.h"
+#include "oracle/check.h"
+#include "oracle/counters.h"
+#include "oracle/quarantine.h"
+#include "oracle/run_directory.h"
+#include "oracle/spawner_trial_runner.h"
+#include "oracle/stability.h"
+#include "oracle/trial_session.h"
+#include "proc/spawner.h"
+
+namespace tare::cli {
+namespace {
+
+using namespace tare::oracle;
+
+// 3 is shared with `ab`'s INCONCLUSIVE: in both, no verdict can be formed from what ran.
+constexpr int kExitNondeterministic = 3;
+
+constexpr const char* kExitStatusHelp = R"(
+Exit status: 0 match / nothing flagged / --accept wrote the golden; 1 mismatch (a real change;
+stability: an item cannot be pinned); 2 usage error or broken command (non-zero exit, crash,
+timeout, missing or empty report: no verdict, and no retry is spent on it); 3 nondeterministic
+(header lines differ between trials; counters: the two runs differ); 70 internal error;
+130 interrupted.)";
+
+constexpr const char* kReportHelp = R"(
+Report syntax (docs/oracle.md): lines starting with # are header lines and must be identical in
+every trial; ## lines are notes and ignored; every other non-empty line is one item. Whitespace is
+normalized. The report is the command's stdout, or the file passed as {report} in its arguments,
+or the file named by --report.
+Raw output of every trial: .tare/oracle/<UTC timestamp>/ (or --run-dir), named in the report.)";
+
+// Options every mode shares: how to run the command and where its raw output goes.
+struct CommonOptions {
+  std::string run_dir;
+  std::string report_path;
+  std::string timeout;
+  std::vector<std::string> argv;
+};
+
+void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
+  sub->add_option("--run-dir", o->run_dir,
+                  "Keep every trial's raw output here (absent or empty; default .tare/oracle/<UTC timestamp>)");
+  sub->add_option("--report", o->report_path,
+                  "The command writes its report to this file (removed before each trial) instead of stdout");
+  sub->add_option("--timeout", o->timeout, "Per-trial limit, e.g. 30s or 2m (default none); a timeout is an error");
+  sub->prefix_command();
+}
+
+// The command and its arguments. CLI11 (2.1) hands them to different apps depending on the form:
+// `check [OPTIONS] CMD ARGS` leaves them in the subcommand's remaining() (prefix_command), while
+// after `--` a nested subcommand without positionals returns to its parent, so `oracle` (also a
+// prefix command) collects them. Either way nothing after CMD is read as tare's option.
+std::vector<std::string> CommandArgs(CLI::App* sub, CLI::App* oracle) {
+  std::vector<std::string> argv = sub->remaining();
+  if (argv.empty()) argv = oracle->remaining();
+  if (!argv.empty() && argv.front() == "--") argv.erase(argv.begin());
+  return argv;
+}
+
+// Everything a mode needs to run trials. Owns the runner; the session points at it.
+struct Prepared {
+  std::unique_ptr<SpawnerTrialRunner> runner;
+  std::optional<TrialSession> session;
+};
+
+void PrintProgress(const std::string& line) { fmt::print(stderr, "{}\n", line); }
+
+StatusOr<std::unique_ptr<Prepared>> Prepare(const CommonOptions& o) {
+  OracleCommand command;
+  command.argv = o.argv;
+  command.report_path = o.report_path;
+  if (!o.timeout.empty()) {
+    TARE_ASSIGN_OR_RETURN(double ns, ParseDurationNs(o.timeout));
+    if (ns <= 0) return Status::InvalidArgument(fmt::format("--timeout {} must be positive", o.timeout));
+    command.timeout_ns = static_cast<int64_t>(ns);
+  }
+  if (command.argv.empty()) {
+    return Status::InvalidArgument(
+        "no command given; put it after `--`, e.g. `tare oracle check --golden g.txt -- ./bench/trace`");
+  }
+  TARE_RETURN_IF_ERROR(ResolveExecutable(command.argv[0]).status());
+  proc::InstallInterruptHandler();
+  auto p = std::make_unique<Prepared>();
+  TARE_ASSIGN_OR_RETURN(p->runner, SpawnerTrialRunner::Create());
+  TARE_ASSIGN_OR_RETURN(std::string run_dir, CreateRunDirectory(o.run_dir));
+  auto session = TrialSession::Create(p->runner.get(), std::move(command), run_dir, PrintProgress);
+  if (!session.ok()) {
+    std::error_code ec;
+    std::filesystem::remove(run_dir, ec);  // only if still empty
+    return session.status();
+  }
+  p->session.emplace(std::move(session).value());
+  return p;
+}
+
+// An error after the session exists: say where the raw output so far is, and drop the run
+// directory when nothing ran (a usage error leaves no litter).
+int Fail(const Status& status, const TrialSession& session) {
+  int code = ReportError(status);
+  if (session.processes() == 0) {
+    std::error_code ec;
+    std::filesystem::remove(session.run_dir(), ec);
+  } else {
+    fmt::print(stderr, "tare: raw output of the {} {} that ran: {}/\n", session.processes(),
+               session.processes() == 1 ? "process" : "processes", session.run_dir());
+  }
+  return code;
+}
+
+// Prints the report on stdout and keeps a copy next to the raw output.
+void Emit(const std::string& report, const std::string& run_dir) {
+  std::fwrite(report.data(), 1, report.size(), stdout);
+  std::fflush(stdout);
+  Status kept = WriteFileAtomic(run_dir + "/report.txt", report);
+  if (!kept.ok()) fmt::print(stderr, "tare: warning: the report was not kept: {}\n", kept.message());
+}
+
+Status LoadQuarantine(const std::string& path, std::optional<Quarantine>* out) {
+  if (path.empty()) return Status::Ok();
+  TARE_ASSIGN_OR_RETURN(Quarantine q, Quarantine::Read(path));
+  out->emplace(std::move(q));
+  return Status::Ok();
+}
+
+struct CheckFlags {
+  CommonOptions common;
+  CheckOptions check;
+  std::string quarantine_path;
+};
+
+int RunCheckCommand(CheckFlags& f) {
+  std::optional<Quarantine> quarantine;
+  if (Status s = LoadQuarantine(f.quarantine_path, &quarantine); !s.ok()) return ReportError(s);
+  f.check.quarantine = quarantine ? &*quarantine : nullptr;
+  // Refuse bad counts before creating anything.
+  if (Status s = ValidateVoteTrials(f.check.trials, "--trials"); !s.ok()) return ReportError(s);
+  auto prepared = Prepare(f.common);
+  if (!prepared.ok()) return ReportError(prepared.status());
+  TrialSession& session = *(*prepared)->session;
+  auto result = RunCheck(session, f.check);
+  if (!result.ok()) return Fail(result.status(), session);
+  Emit(FormatCheckResult(*result), session.run_dir());
+  switch (result->verdict) {
+    case CheckVerdict::kMatch:
+    case CheckVerdict::kAccepted: return kExitOk;
+    case CheckVerdict::kMismatch: return kExitFailed;
+    case CheckVerdict::kNondeterministicHeader: return kExitNondeterministic;
+  }
+  return kExitInternal;
+}
+
+struct StabilityFlags {
+  CommonOptions common;
+  StabilityOptions stability;
+  std::string quarantine_path;
+};
+
+int RunStabilityCommand(StabilityFlags& f) {
+  std::optional<Quarantine> quarantine;
+  if (Status s = LoadQuarantine(f.quarantine_path, &quarantine); !s.ok()) return ReportError(s);
+  f.stability.quarantine = quarantine ? &*quarantine : nullptr;
+  if (Status s = ValidateVoteTrials(f.stability.vote_trials, "--vote-trials"); !s.ok()) return ReportError(s);
+  auto prepared = Prepare(f.common);
+  if (!prepared.ok()) return ReportError(prepared.status());
+  TrialSession& session = *(*prepared)->session;
+  auto result = RunStability(session, f.stability);
+  if (!result.ok()) return Fail(result.status(), session);
+  const std::string suggestion = SuggestedQuarantine(*result);
+  if (!suggestion.empty()) {
+    Status s = WriteFileAtomic(session.run_dir() + "/suggested-quarantine.txt", suggestion);
+    if (!s.ok()) fmt::print(stderr, "tare: warning: {}\n", s.message());
+  }
+  Emit(FormatStabilityResult(*result), session.run_dir());
+  if (!result->header_agrees()) return kExitNondeterministic;
+  return result->flagged() > 0 ? kExitFailed : kExitOk;
+}
+
+struct CountersFlags {
+  CommonOptions common;
+  CountersOptions counters;
+};
+
+int RunCountersCommand(CountersFlags& f) {
+  auto prepared = Prepare(f.common);
+  if (!prepared.ok()) return ReportError(prepared.status());
+  TrialSession& session = *(*prepared)->session;
+  auto result = RunCounters(session, f.counters);
+  if (!result.ok()) return Fail(result.status(), session);
+  Emit(FormatCountersResult(*result), session.run_dir());
+  switch (result->verdict) {
+    case CountersVerdict::kMatch:
+    case CountersVerdict::kAccepted: return kExitOk;
+    case CountersVerdict::kMismatch: return kExitFailed;
+    case CountersVerdict::kNotByteStable: return kExitNondeterministic;
+  }
+  return kExitInternal;
+}
+
+}  // namespace
+
+void AddOracleCommand(CLI::App& app, int* exit_code) {
+  CLI::App* oracle = app.add_subcommand(
+      "oracle", "Golden checks for discrete signals: majority votes, retries, quarantine, flip odds");
+  oracle->require_subcommand(1);
+  oracle->prefix_command();  // collects CMD ARGS after `--` (see CommandArgs)
+  oracle->footer(std::string(R"(
+Discrete signals (which lines a JIT compiled, which paths ran, counter censuses) pinned in golden
+files. A nondeterministic signal is pinned by a majority vote over fresh processes; a vote on an
+item whose per-process probability p is near 1/2 flips by luck (9 trials: p = 0.6 -> 27% of runs),
+so a mismatch is re-voted, and items no vote can pin are quarantined with a reason.
+  check      vote, compare with the golden, retry on mismatch
+  stability  measure each item's p and the odds that the check goes red because of it
+  counters   exact golden for signals that are pure functions of the artifact
+)") + kExitStatusHelp);
+
+  auto check = std::make_shared<CheckFlags>();
+  CLI::App* c = oracle->add_subcommand("check", "Majority-vote golden check with retries and quarantine");
+  c->add_option("--golden,-g", check->check.golden_path, "Golden file (created by --accept)")->required();
+  c->add_option("--trials,-n", check->check.trials, "Fresh processes per vote; odd (default 9)");
+  c->add_option("--retries,-r", check->check.retries,
+                "Re-votes after a mismatch; passes if any attempt matches (default 1)");
+  c->add_option("--quarantine,-q", check->quarantine_path,
+                "Reviewed list of items left out of the comparison, each with a reason");
+  c->add_flag("--accept", check->check.accept, "Vote once and write the result as the golden");
+  AddCommonOptions(c, &check->common);
+  c->footer(std::string(R"(
+Examples:
+  tare oracle check --golden bench/trace.golden -- ./bench/trace_report RefLoop.lua
+  tare oracle check --golden g.txt --quarantine bench/trace.quarantine --retries 1 -- ./trace --out {report}
+  tare oracle check --golden g.txt --accept -- ./trace      # write the golden (review the diff)
+An attempt runs --trials processes; an item is voted present when more than half show it. On a
+mismatch a fresh attempt runs, up to --retries times: a flip of a marginal item is luck, a real
+change fails every attempt. A header that differs from the golden's is never retried.)") +
+                kReportHelp + kExitStatusHelp);
+  c->callback([check, exit_code, c, oracle]() {
+    check->common.argv = CommandArgs(c, oracle);
+    *exit_code = RunCheckCommand(*check);
+  });
+
+  auto stability = std::make_shared<StabilityFlags>();
+  CLI::App* s = oracle->add_subcommand(
+      "stability", "Each item's per-process probability, and the odds a vote goes red because of it");
+  s->add_option("--trials,-n", stability->stability.trials, "Fresh processes to measure (default 100)");
+  s->add_option("--vote-trials", stability->stability.vote_trials, "Trials per vote of the check being judged (default 9)");
+  s->add_option("--retries,-r", stability->stability.retries, "Retries of the check being judged (default 1)");
+  s->add_option("--golden,-g", stability->stability.golden_path, "Judge against this golden's sides (default: the majority side)");
+  s->add_option("--quarantine,-q", stability->quarantine_path, "Quarantine file: its items are shown but not flagged");
+  s->add_option("--confidence", stability->stability.confidence, "Of the Clopper–Pearson intervals (default 0.95)");
+  s->add_option("--max-red", stability->stability.max_red,
+                "Flag an item when P(check goes red because of it) exceeds this (default 0.001)");
+  AddCommonOptions(s, &stability->common);
+  s->footer(std::string(R"(
+For every item: k of M processes showed it, p = k/M with a Clopper–Pearson interval, the
+probability q that one N-trial vote lands on the wrong side (P(Binom(N, p) <= N/2) for an item
+pinned present), and P(red) = q^(R+1) with R retries -- exact binomial arithmetic, no simulation,
+at p and at the interval's worst end. Flagged items get suggested quarantine entries (printed and
+kept in the run directory as suggested-quarantine.txt).
+Example:
+  tare oracle stability --trials 200 --golden bench/trace.golden -- ./bench/trace_report RefLoop.lua)") +
+                kReportHelp + kExitStatusHelp);
+  s->callback([stability, exit_code, s, oracle]() {
+    stability->common.argv = CommandArgs(s, oracle);
+    *exit_code = RunStabilityCommand(*stability);
+  });
+
+  auto counters = std::make_shared<CountersFlags>();
+  CLI::App* k = oracle->add_subcommand(
+      "counters", "Exact golden for deterministic signals: run twice, require byte-stable, compare");
+  k->add_option("--golden,-g", counters->counters.golden_path, "Counters golden (created by --accept)")->required();
+  k->add_flag("--accept", counters->counters.accept, "Write the (byte-stable) report as the golden");
+  AddCommonOptions(k, &counters->common);
+  k->footer(std::string(R"(
+For signals that are pure functions of the artifact (instruction counts, opcode censuses): the
+command runs twice, the two reports must be byte for byte identical, and the report must equal the
+golden exactly (a line diff is shown otherwise). No vote, no retry.
+Example:
+  tare oracle counters --golden bench/census.golden -- ./bench/census RefLoop.lua)") +
+                kExitStatusHelp);
+  k->callback([counters, exit_code, k, oracle]() {
+    counters->common.argv = CommandArgs(k, oracle);
+    *exit_code = RunCountersCommand(*counters);
+  });
+}
+
+}  // namespace tare::cli
