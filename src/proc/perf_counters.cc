@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <map>
 
 namespace tare::proc {
 namespace {
@@ -91,6 +92,15 @@ std::string Explain(const std::string& event, const EventSpec& spec, int err) {
 bool IsKnownPerfEvent(const std::string& name) { return FindEvent(name) != nullptr; }
 
 PerfCounters::PerfCounters(pid_t pid, const std::vector<std::string>& events) {
+  // What the first attempt at each event taught us, for the life of this process: an event the
+  // host does not support is not re-probed on every sample, and one that needs user-space-only
+  // counting goes straight there (each failed perf_event_open costs a syscall per sample).
+  struct Probe {
+    bool known = false;
+    bool user_only = false;
+    std::string unavailable;  // set: never opens here
+  };
+  static std::map<std::string, Probe> probes;
   for (const auto& name : events) {
     Counter c;
     c.event = name;
@@ -100,15 +110,30 @@ PerfCounters::PerfCounters(pid_t pid, const std::vector<std::string>& events) {
       counters_.push_back(c);
       continue;
     }
+    Probe& probe = probes[name];
+    if (probe.known && !probe.unavailable.empty()) {
+      c.unavailable = probe.unavailable;
+      counters_.push_back(c);
+      continue;
+    }
     // Try all privilege levels first; with perf_event_paranoid >= 2 only user-space counting is
     // allowed, so retry with exclude_kernel (what `perf stat` does with its ":u" fallback).
-    int fd = OpenCounter(pid, *spec, /*user_only=*/false);
-    if (fd < 0 && (errno == EACCES || errno == EPERM)) fd = OpenCounter(pid, *spec, /*user_only=*/true);
+    int fd = OpenCounter(pid, *spec, probe.user_only);
+    if (fd < 0 && !probe.user_only && (errno == EACCES || errno == EPERM)) {
+      fd = OpenCounter(pid, *spec, /*user_only=*/true);
+      if (fd >= 0) probe.user_only = true;
+    }
     if (fd < 0) {
       c.unavailable = Explain(name, *spec, errno);
+      // Only "the host cannot do this" is remembered; transient errors (EMFILE...) are retried.
+      if (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV || errno == EACCES ||
+          errno == EPERM || errno == ENOSYS) {
+        probe.unavailable = c.unavailable;
+      }
     } else {
       c.fd = fd;
     }
+    probe.known = true;
     counters_.push_back(c);
   }
 }

@@ -55,8 +55,7 @@ TEST_F(SpawnerTest, RunsAProgramAndMeasuresIt) {
   SpawnResult r = Run({"spin", "50"});
   ASSERT_TRUE(r.ok()) << r.Describe();
   EXPECT_GE(r.wall_ns, 50'000'000);
-  EXPECT_LT(r.wall_ns, 5'000'000'000);
-  EXPECT_GT(r.user_ns + r.sys_ns, 20'000'000);  // it burned CPU for ~50 ms
+  EXPECT_GE(r.user_ns + r.sys_ns, 45'000'000);  // it burned 50 ms of CPU (rusage has 1-4 ms ticks)
   EXPECT_GT(r.peak_rss_bytes, 0);
   EXPECT_GT(r.minor_faults, 0);
   EXPECT_GT(r.start_unix_ns, 0);
@@ -159,7 +158,7 @@ TEST_F(SpawnerTest, PerfCountersAreReadOrExplained) {
   for (const auto& p : r.perf) {
     EXPECT_TRUE(p.value.has_value() != !p.unavailable.empty()) << p.event << ": " << p.unavailable;
     if (p.event == "task-clock" && p.value) {
-      EXPECT_GT(*p.value, 20e6) << "task-clock should cover ~30 ms of spinning";
+      EXPECT_GT(*p.value, 29e6) << "task-clock should cover the 30 ms of CPU the child burned";
     }
     if (!p.value) {
       EXPECT_EQ(p.unavailable.find('\n'), std::string::npos);

@@ -56,13 +56,13 @@ int main(int argc, char** argv) {
     std::string line = std::string(argv[3]) + "\n";
     return write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size()) ? 0 : 5;
   }
-  if (mode == "spin") {  // burn CPU for N ms
+  if (mode == "spin") {  // burn N ms of CPU time (not wall time: the host may be loaded)
     timespec start, now;
-    clock_gettime(CLOCK_MONOTONIC, &start);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &start);
     volatile unsigned long x = 0;
     do {
       for (int i = 0; i < 10000; ++i) x += i;
-      clock_gettime(CLOCK_MONOTONIC, &now);
+      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
     } while ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 <
              std::atol(argv[2]));
     return 0;

@@ -179,8 +179,17 @@ TEST_F(RunE2E, TimeoutKillsTheChildAndIsRecorded) {
 
 TEST_F(RunE2E, CtrlCKeepsCompletedSamplesAndPrintsThePartialTable) {
   pid_t pid = StartTare({"run", "-n", "200", "--warmup", "0", "--store", store_, "--", TEST_CHILD, "spin", "20"});
-  // Wait until some samples are stored, then interrupt.
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  // Wait until some samples are stored (however loaded the host), then interrupt.
+  for (int i = 0; i < 600; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (!std::filesystem::exists(store_)) continue;
+    auto store = tare::store::Store::Open(store_);
+    if (!store.ok()) continue;
+    auto id = (*store)->ResolveRun("latest");
+    if (!id.ok()) continue;
+    auto data = (*store)->LoadRun(*id);
+    if (data.ok() && data->samples.size() >= 3) break;
+  }
   kill(pid, SIGINT);
   int status = 0;
   waitpid(pid, &status, 0);
