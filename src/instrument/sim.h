@@ -84,7 +84,7 @@ std::vector<std::string> SimValgrindOptions(const SimOptions& options);
 // The environment for the program under valgrind: `env` ("KEY=VALUE") without VALGRIND_OPTS
 // (which would add options behind tare's back), plus LD_BIND_NOW=1 for windowed targets so the
 // dynamic linker resolves every symbol at start-up instead of inside the first window that calls
-// it (about 800 instructions per symbol, measured).
+// it (~870 instructions of _dl_runtime_resolve per symbol, measured; docs/sim.md).
 std::vector<std::string> SimEnvironment(const SimOptions& options, std::vector<std::string> env);
 
 // {"setarch", "<machine>", "-R"}: the argv prefix that turns ASLR off, for runners that cannot
