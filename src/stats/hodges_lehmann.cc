@@ -103,7 +103,7 @@ StatusOr<HodgesLehmannInterval> HodgesLehmann(std::span<const double> values, do
   walsh.reserve(static_cast<size_t>(m));
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t j = i; j < n; ++j) {
-      // a + (b - a) / 2 would be the overflow-proof form; both are exact enough for log ratios.
+      // Halve before adding: no overflow even for values near DBL_MAX.
       walsh.push_back(0.5 * values[static_cast<size_t>(i)] + 0.5 * values[static_cast<size_t>(j)]);
     }
   }

@@ -10,7 +10,11 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 
 std::vector<double> Sorted(std::span<const double> values) {
-  std::vector<double> v(values.begin(), values.end());
+  std::vector<double> v;
+  v.reserve(values.size());
+  for (double x : values) {
+    if (!std::isnan(x)) v.push_back(x);
+  }
   std::sort(v.begin(), v.end());
   return v;
 }
@@ -31,8 +35,8 @@ double Median(std::span<const double> values) {
 }
 
 double MedianAbsoluteDeviation(std::span<const double> values) {
-  if (values.empty()) return kNaN;
   const double m = Median(values);
+  if (std::isnan(m)) return kNaN;
   std::vector<double> dev;
   dev.reserve(values.size());
   for (double x : values) dev.push_back(std::fabs(x - m));
@@ -40,13 +44,13 @@ double MedianAbsoluteDeviation(std::span<const double> values) {
 }
 
 Summary Summarize(std::span<const double> values) {
+  const std::vector<double> v = Sorted(values);
   Summary s;
-  s.n = static_cast<int64_t>(values.size());
-  if (values.empty()) {
+  s.n = static_cast<int64_t>(v.size());
+  if (v.empty()) {
     s.mean = s.median = s.mad = s.stddev = s.cv = s.min = s.max = s.p95 = s.p99 = kNaN;
     return s;
   }
-  const std::vector<double> v = Sorted(values);
   // Two-pass mean and variance: accurate for values far from zero (e.g. 1e9 ns +- 10 ns), where
   // the one-pass sum-of-squares formula cancels catastrophically. The deviations are scaled by the
   // largest one before squaring so 1e200 does not overflow and 1e-300 does not underflow.

@@ -31,8 +31,8 @@ struct Summary {
   double p99 = 0;  // Quantile(.., 0.99), type 7
 };
 
-// Summarizes values in any order (copies and sorts internally). NaN inputs are not allowed: the
-// caller filters failed samples first (a NaN makes the order statistics meaningless).
+// Summarizes values in any order (copies and sorts internally). NaN values (a failed reading
+// that slipped through) are skipped, and n counts the values used.
 Summary Summarize(std::span<const double> values);
 
 // The q-quantile (0 <= q <= 1) of ascending-sorted values by linear interpolation between order
@@ -42,13 +42,14 @@ Summary Summarize(std::span<const double> values);
 double Quantile(std::span<const double> sorted, double q);
 
 // Median of values in any order (type 7 at q = 0.5: the mean of the two middle values for even
-// n). NaN for empty input.
+// n), NaN values skipped. NaN for empty input.
 double Median(std::span<const double> values);
 
 // Raw median absolute deviation of values in any order (see Summary::mad). NaN for empty input.
 double MedianAbsoluteDeviation(std::span<const double> values);
 
-// Ascending copy of values.
+// Ascending copy of values without the NaNs (sorting with a NaN in the range is undefined
+// behaviour for std::sort).
 std::vector<double> Sorted(std::span<const double> values);
 
 }  // namespace tare::stats

@@ -79,6 +79,17 @@ TEST(Summary, AllEqualValuesAreExact) {
   EXPECT_EQ(halves.cv, 0.0);
 }
 
+TEST(Summary, SkipsNaNReadings) {
+  const std::vector<double> v = {3.0, std::nan(""), 1.0, 2.0, std::nan("")};
+  const Summary s = Summarize(v);
+  EXPECT_EQ(s.n, 3);
+  EXPECT_EQ(s.median, 2.0);
+  EXPECT_EQ(s.mean, 2.0);
+  EXPECT_EQ(s.max, 3.0);
+  EXPECT_EQ(s.mad, 1.0);
+  EXPECT_EQ(Summarize(std::vector<double>{std::nan("")}).n, 0);
+}
+
 TEST(Summary, ZeroMeanHasNoCoefficientOfVariation) {
   const std::vector<double> v = {-1.0, 1.0};
   EXPECT_TRUE(std::isnan(Summarize(v).cv));
