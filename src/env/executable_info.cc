@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "base/sha256.h"
+#include "env/printable.h"
 
 namespace tare::env {
 namespace {
@@ -127,7 +128,7 @@ std::string NotElfReason(const std::string& head) {
     size_t e = line.find_last_not_of(" \t\r");
     line = b == std::string::npos ? "" : line.substr(b, e - b + 1);
     return line.empty() ? "not an ELF executable: a script with an empty #! line"
-                        : "not an ELF executable: a script for " + line;
+                        : "not an ELF executable: a script for " + Printable(line);
   }
   if (head.size() < SELFMAG || std::memcmp(head.data(), ELFMAG, SELFMAG) != 0) {
     return "not an ELF executable: no ELF magic number (neither a binary nor a #! script)";
@@ -178,7 +179,7 @@ void ReadDynamic(const FileReader& file, const Segments& segments, const Elf64_P
   for (uint64_t offset : needed_offsets) {
     if (strtab_size != 0 && offset >= strtab_size) continue;
     uint64_t limit = strtab_size != 0 ? *strtab + strtab_size : file.size();
-    if (auto name = file.ReadString(*strtab + offset, limit)) info->needed.push_back(*name);
+    if (auto name = file.ReadString(*strtab + offset, limit)) info->needed.push_back(Printable(*name));
   }
 }
 
@@ -196,7 +197,8 @@ std::string ReadElf(const FileReader& file, ExecutableInfo* info) {
   }
   for (const auto& p : segments.all) {
     if (p.p_type == PT_INTERP) {
-      if (auto interp = file.ReadString(p.p_offset, p.p_offset + p.p_filesz)) info->interpreter = *interp;
+      auto interp = file.ReadString(p.p_offset, p.p_offset + p.p_filesz);
+      if (interp) info->interpreter = Printable(*interp);
     } else if (p.p_type == PT_NOTE && info->build_id.empty()) {
       info->build_id = FindBuildId(file, p.p_offset, p.p_filesz, p.p_align);
     } else if (p.p_type == PT_DYNAMIC) {
@@ -243,7 +245,7 @@ std::string ReadElf(const FileReader& file, ExecutableInfo* info) {
       while (pos < text->size()) {
         size_t nul = text->find('\0', pos);
         if (nul == std::string::npos) nul = text->size();
-        std::string entry = text->substr(pos, nul - pos);
+        std::string entry = Printable(text->substr(pos, nul - pos));
         pos = nul + 1;
         if (entry.empty()) continue;
         bool seen = false;
@@ -297,7 +299,8 @@ StatusOr<ExecutableInfo> DescribeExecutable(const std::string& path) {
 }
 
 nlohmann::json ExecutableInfoToJson(const ExecutableInfo& info) {
-  return {{"path", info.path},
+  // Printable(): a file name need not be UTF-8, and dump() throws on anything else.
+  return {{"path", Printable(info.path)},
           {"sha256", info.sha256},
           {"size_bytes", info.size_bytes},
           {"is_elf", info.is_elf},

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "base/sha256.h"
+#include "env/printable.h"
 #include "env/stability_checks.h"
 
 namespace tare::env {
@@ -141,7 +142,7 @@ bool IsHardKey(std::string_view key) {
 Fingerprint FingerprintFromFacts(const HostFacts& f) {
   Fingerprint fp;
   auto add = [&fp](std::string_view key, std::string value) {
-    fp.keys.push_back({std::string(key), std::move(value), IsHardKey(key)});
+    fp.keys.push_back({std::string(key), Printable(value), IsHardKey(key)});
   };
   const CpuInfo& cpu = f.cpuinfo;
   add("cpu.vendor", Or(cpu.vendor));

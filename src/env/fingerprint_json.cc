@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "env/printable.h"
 #include "env/stability_checks.h"
 
 namespace tare::env {
@@ -36,13 +37,16 @@ StatusOr<CheckLevel> ParseLevel(const std::string& name, const std::string& wher
 
 json FingerprintToJson(const Fingerprint& fp) {
   json keys = json::array();
-  for (const auto& k : fp.keys) keys.push_back({{"key", k.key}, {"value", k.value}, {"hard", k.hard}});
+  // Printable(): dump() throws on invalid UTF-8, and values come from the host.
+  for (const auto& k : fp.keys) {
+    keys.push_back({{"key", Printable(k.key)}, {"value", Printable(k.value)}, {"hard", k.hard}});
+  }
   json checks = json::array();
   for (const auto& c : fp.checks) {
-    checks.push_back({{"name", c.name},
+    checks.push_back({{"name", Printable(c.name)},
                       {"level", CheckLevelName(c.level)},
-                      {"finding", c.finding},
-                      {"fix", c.fix}});
+                      {"finding", Printable(c.finding)},
+                      {"fix", Printable(c.fix)}});
   }
   return {{"schema", kFingerprintSchema},
           {"hard_digest", fp.HardDigest()},

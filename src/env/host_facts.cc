@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "base/sha256.h"
+#include "env/printable.h"
 
 namespace tare::env {
 namespace {
@@ -272,7 +273,7 @@ std::vector<std::string> RunnableProcesses(const Host& host, size_t limit) {
         }
       }
     }
-    if (running) runnable.push_back(comm + " (pid " + pid + ")");
+    if (running) runnable.push_back(Printable(comm) + " (pid " + pid + ")");
   }
   return runnable;
 }

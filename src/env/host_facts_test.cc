@@ -2,6 +2,9 @@
 // src/env/testdata/hosts/ (see the README there for what each machine is).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include "base/files.h"
 #include "base/sha256.h"
 #include "env/fingerprint.h"
 #include "env/fingerprint_json.h"
@@ -190,6 +193,26 @@ TEST(HostFactsTest, HardDigestSeparatesMachinesButNotMoments) {
     if (k.key == "cpu.governor") k.value = "powersave";
   }
   EXPECT_EQ(a.HardDigest(), a2.HardDigest());
+}
+
+}  // namespace
+}  // namespace tare::env
+
+namespace tare::env {
+namespace {
+
+TEST(FingerprintDocsTest, DocsListEveryKeyWithItsClassAndEveryCheck) {
+  auto doc = ReadFile(TARE_ENV_DOCS);
+  ASSERT_TRUE(doc.ok()) << doc.status().ToString();
+  for (const auto& spec : FingerprintKeySpecs()) {
+    std::string row = fmt::format("| `{}` | {} |", spec.key, spec.hard ? "hard" : "soft");
+    EXPECT_NE(doc->find(row), std::string::npos) << "docs/fingerprint.md lacks the row " << row;
+  }
+  Fingerprint fp = CollectFingerprint(
+      DirectoryHost(std::string(TARE_ENV_TESTDATA) + "/hosts/baremetal-turbo"), {.probe_valgrind = true});
+  for (const auto& check : fp.checks) {
+    EXPECT_NE(doc->find("| `" + check.name + "` |"), std::string::npos) << check.name;
+  }
 }
 
 }  // namespace
