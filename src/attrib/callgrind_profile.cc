@@ -21,8 +21,9 @@ std::string_view Trim(std::string_view s) {
   return s.substr(b, e - b + 1);
 }
 
-std::vector<std::string_view> SplitWords(std::string_view s) {
-  std::vector<std::string_view> out;
+void SplitWordsInto(std::string_view s, std::vector<std::string_view>* words) {
+  std::vector<std::string_view>& out = *words;
+  out.clear();
   size_t i = 0;
   while (i < s.size()) {
     while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
@@ -30,6 +31,11 @@ std::vector<std::string_view> SplitWords(std::string_view s) {
     while (i < s.size() && s[i] != ' ' && s[i] != '\t' && s[i] != '\r') ++i;
     if (i > start) out.push_back(s.substr(start, i - start));
   }
+}
+
+std::vector<std::string_view> SplitWords(std::string_view s) {
+  std::vector<std::string_view> out;
+  SplitWordsInto(s, &out);
   return out;
 }
 
@@ -64,6 +70,27 @@ void AddInto(CostVector* acc, const CostVector& add) {
 // once per process, so the tables are per kind, not per keyword.
 enum NameKind { kObjectName = 0, kFileName = 1, kFunctionName = 2 };
 const char* const kNameKindWords[] = {"object", "file", "function"};
+
+struct LineKey {
+  size_t fn = 0;
+  size_t file = 0;  // index into the parser's file names
+  uint64_t line = 0;
+  uint64_t instr = 0;
+  bool operator==(const LineKey&) const = default;
+};
+
+struct LineKeyHash {
+  // splitmix64's finaliser, chained over the fields.
+  static uint64_t Mix(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  }
+  size_t operator()(const LineKey& k) const {
+    return static_cast<size_t>(Mix(k.fn ^ Mix(k.file ^ Mix(k.line ^ Mix(k.instr)))));
+  }
+};
 
 struct PendingCall {
   bool active = false;
@@ -115,10 +142,7 @@ class Parser {
       return AssociationLine(line);
     }
     if (line.empty()) return Status::Ok();
-    if (line[0] == '#') {
-      if (line_no_ == 1 && line.rfind("# callgrind format", 0) == 0) format_line_ = true;
-      return Status::Ok();
-    }
+    if (line[0] == '#') return Status::Ok();  // comments, "# callgrind format" included
     char c = line[0];
     if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '*') return CostLine(line);
     size_t colon = line.find(':');
@@ -197,6 +221,11 @@ class Parser {
       }
       if (positions.empty()) return Error(line_no_, "positions: lists nothing");
       cur_.positions = std::move(positions);
+      line_slot_ = instr_slot_ = -1;
+      for (size_t i = 0; i < cur_.positions.size(); ++i) {
+        if (cur_.positions[i] == "line") line_slot_ = static_cast<int>(i);
+        if (cur_.positions[i] == "instr") instr_slot_ = static_cast<int>(i);
+      }
     } else if (key == "events") {
       if (!cur_.events.empty()) return Error(line_no_, "a second events: line in one part");
       for (auto w : SplitWords(value)) {
@@ -366,8 +395,7 @@ class Parser {
       return Error(line_no_, fmt::format("line {} (calls=/jump=) must be followed by its cost line, "
                                          "got '{}'", pending_.line_no, Shorten(line)));
     }
-    std::vector<uint64_t> pos;
-    TARE_ASSIGN_OR_RETURN(CostVector costs, ParseCostLine(line, &pos));
+    TARE_RETURN_IF_ERROR(ParseCostLine(line));
     PendingCall call = pending_;
     pending_.active = false;
     if (!call.is_call) return Status::Ok();
@@ -382,7 +410,7 @@ class Parser {
     }
     CallEdge& edge = cur_.calls[it->second];
     edge.calls += call.count;
-    AddInto(&edge.inclusive, costs);
+    AddInto(&edge.inclusive, costs_);
     return Status::Ok();
   }
 
@@ -405,55 +433,76 @@ class Parser {
   }
 
   StatusOr<CostVector> Costs(const std::vector<std::string_view>& words, const char* what) const {
-    if (words.size() > cur_.events.size()) {
-      return Error(line_no_, fmt::format("{} has {} values but events: lists {} ({})", what,
-                                         words.size(), cur_.events.size(), Join(cur_.events)));
-    }
-    CostVector costs(cur_.events.size(), 0);  // missing trailing values are zero
-    for (size_t i = 0; i < words.size(); ++i) {
-      auto v = ParseNumber(words[i]);
-      if (!v) {
-        return Error(line_no_, fmt::format("{}: '{}' is not a count (event {})", what,
-                                           Shorten(words[i]), cur_.events[i]));
-      }
-      costs[i] = *v;
-    }
+    CostVector costs;
+    TARE_RETURN_IF_ERROR(CostsInto(words.data(), words.data() + words.size(), what, &costs));
     return costs;
   }
 
-  // Subpositions then costs. `pos` receives the absolute subpositions.
-  StatusOr<CostVector> ParseCostLine(std::string_view line, std::vector<uint64_t>* pos) {
-    TARE_RETURN_IF_ERROR(NeedEvents("cost line"));
-    std::vector<std::string_view> words = SplitWords(line);
-    size_t n = cur_.positions.size();
-    if (words.size() < n) {
-      return Error(line_no_, fmt::format("cost line has {} subpositions, positions: ({}) needs {}",
-                                         words.size(), Join(cur_.positions), n));
+  // Missing trailing values are zero.
+  Status CostsInto(const std::string_view* begin, const std::string_view* end, const char* what,
+                   CostVector* costs) const {
+    size_t n = static_cast<size_t>(end - begin);
+    if (n > cur_.events.size()) {
+      return Error(line_no_, fmt::format("{} has {} values but events: lists {} ({})", what, n,
+                                         cur_.events.size(), Join(cur_.events)));
     }
-    pos->resize(n);
+    costs->assign(cur_.events.size(), 0);
     for (size_t i = 0; i < n; ++i) {
-      TARE_ASSIGN_OR_RETURN((*pos)[i], SubPosition(words[i], last_pos_[i]));
+      auto v = ParseNumber(begin[i]);
+      if (!v) {
+        return Error(line_no_, fmt::format("{}: '{}' is not a count (event {})", what,
+                                           Shorten(begin[i]), cur_.events[i]));
+      }
+      (*costs)[i] = *v;
     }
-    return Costs(std::vector<std::string_view>(words.begin() + n, words.end()), "cost line");
+    return Status::Ok();
+  }
+
+  // Subpositions then costs, into pos_ and costs_ (reused: this is the hot path).
+  Status ParseCostLine(std::string_view line) {
+    TARE_RETURN_IF_ERROR(NeedEvents("cost line"));
+    SplitWordsInto(line, &words_);
+    size_t n = cur_.positions.size();
+    if (words_.size() < n) {
+      return Error(line_no_, fmt::format("cost line has {} subpositions, positions: ({}) needs {}",
+                                         words_.size(), Join(cur_.positions), n));
+    }
+    pos_.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      TARE_ASSIGN_OR_RETURN(pos_[i], SubPosition(words_[i], last_pos_[i]));
+    }
+    return CostsInto(words_.data() + n, words_.data() + words_.size(), "cost line", &costs_);
   }
 
   Status CostLine(std::string_view line) {
     in_body_ = true;
-    std::vector<uint64_t> pos;
-    TARE_ASSIGN_OR_RETURN(CostVector costs, ParseCostLine(line, &pos));
+    TARE_RETURN_IF_ERROR(ParseCostLine(line));
     if (!fn_) return Error(line_no_, "cost line before any fn= (no function to charge it to)");
-    last_pos_ = pos;
+    for (size_t i = 0; i < pos_.size(); ++i) last_pos_[i] = pos_[i];
     cost_file_ = cur_file_;
     FunctionCost& f = cur_.functions[*fn_];
-    AddInto(&f.self, costs);
-    AddInto(&cur_.totals, costs);
-    LineKey key{*fn_, cur_file_, 0, 0};
-    for (size_t i = 0; i < cur_.positions.size(); ++i) {
-      if (cur_.positions[i] == "line") std::get<2>(key) = pos[i];
-      if (cur_.positions[i] == "instr") std::get<3>(key) = pos[i];
-    }
-    AddInto(&line_costs_[key], costs);
+    AddInto(&f.self, costs_);
+    AddInto(&cur_.totals, costs_);
+    LineKey key{*fn_, FileId(cur_file_), line_slot_ >= 0 ? pos_[line_slot_] : 0,
+                instr_slot_ >= 0 ? pos_[instr_slot_] : 0};
+    AddLineCost(key, costs_.data());
     return Status::Ok();
+  }
+
+  void AddLineCost(const LineKey& key, const uint64_t* costs) {
+    size_t e = cur_.events.size();
+    size_t index;
+    auto it = line_index_.find(key);
+    if (it != line_index_.end()) {
+      index = it->second;
+    } else {
+      index = line_keys_.size();
+      line_index_.emplace(key, index);
+      line_keys_.push_back(key);
+      line_pool_.resize(line_pool_.size() + e, 0);
+    }
+    uint64_t* slot = line_pool_.data() + index * e;
+    for (size_t i = 0; i < e; ++i) slot[i] += costs[i];
   }
 
   // ---- parts -----------------------------------------------------------------------------------
@@ -469,6 +518,8 @@ class Parser {
     cur_ = Profile{};
     cur_.part = next_index;
     cur_.positions = {"line"};
+    line_slot_ = 0;
+    instr_slot_ = -1;
     last_pos_.assign(3, 0);
     in_body_ = false;
     part_started_ = false;
@@ -484,7 +535,9 @@ class Parser {
     fn_index_.clear();
     defined_.clear();
     edge_index_.clear();
-    line_costs_.clear();
+    line_index_.clear();
+    line_keys_.clear();
+    line_pool_.clear();
   }
 
   Status FinishPart() {
@@ -568,27 +621,49 @@ class Parser {
         AddInto(&edges[it->second].inclusive, e.inclusive);
       }
     }
-    // Line costs are keyed by the old indices.
-    std::map<LineKey, CostVector> lines;
-    for (auto& [key, cost] : line_costs_) {
-      LineKey k = key;
-      std::get<0>(k) = new_index[remap[std::get<0>(key)]];
-      AddInto(&lines[k], cost);
+    // Line costs are keyed by the old indices; rebuild them only if a function moved.
+    bool moved = false;
+    for (size_t i = 0; i < remap.size(); ++i) moved |= new_index[remap[i]] != i;
+    if (moved) {
+      std::vector<LineKey> keys = std::move(line_keys_);
+      std::vector<uint64_t> pool = std::move(line_pool_);
+      line_index_.clear();
+      line_keys_.clear();
+      line_pool_.clear();
+      for (size_t i = 0; i < keys.size(); ++i) {
+        LineKey k = keys[i];
+        k.fn = new_index[remap[k.fn]];
+        AddLineCost(k, pool.data() + i * cur_.events.size());
+      }
     }
-    line_costs_ = std::move(lines);
     cur_.functions = std::move(kept);
     cur_.calls = std::move(edges);
   }
 
   void BuildLines() {
-    for (auto& [key, cost] : line_costs_) {
+    size_t e = cur_.events.size();
+    // Files in name order, so lines sort by name without comparing strings per pair.
+    std::vector<size_t> by_name(file_names_.size()), rank(file_names_.size());
+    for (size_t i = 0; i < by_name.size(); ++i) by_name[i] = i;
+    std::sort(by_name.begin(), by_name.end(),
+              [&](size_t a, size_t b) { return file_names_[a] < file_names_[b]; });
+    for (size_t i = 0; i < by_name.size(); ++i) rank[by_name[i]] = i;
+    std::vector<size_t> order(line_keys_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      const LineKey& x = line_keys_[a];
+      const LineKey& y = line_keys_[b];
+      return std::tie(x.fn, rank[x.file], x.line, x.instr) <
+             std::tie(y.fn, rank[y.file], y.line, y.instr);
+    });
+    for (size_t i : order) {
+      const LineKey& k = line_keys_[i];
       LineCost lc;
-      lc.file = std::get<1>(key);
-      lc.line = std::get<2>(key);
-      lc.instr = std::get<3>(key);
-      lc.self = cost;
-      lc.self.resize(cur_.events.size(), 0);
-      cur_.functions[std::get<0>(key)].lines.push_back(std::move(lc));
+      lc.file = file_names_[k.file];
+      lc.line = k.line;
+      lc.instr = k.instr;
+      lc.self.assign(line_pool_.begin() + i * e, line_pool_.begin() + (i + 1) * e);
+      cur_.functions[k.fn].lines.push_back(std::move(lc));
     }
   }
 
@@ -603,13 +678,20 @@ class Parser {
     }
   }
 
-  // (function index, file, line, instr)
-  using LineKey = std::tuple<size_t, std::string, uint64_t, uint64_t>;
+  size_t FileId(const std::string& file) {
+    if (file == last_file_name_ && last_file_id_ < file_names_.size()) return last_file_id_;
+    auto [it, inserted] = file_ids_.emplace(file, file_names_.size());
+    if (inserted) file_names_.push_back(file);
+    last_file_name_ = file;
+    last_file_id_ = it->second;
+    return it->second;
+  }
+
+
 
   std::string_view text_;
   std::string path_;
   size_t line_no_ = 0;
-  bool format_line_ = false;
 
   // Per file.
   std::string creator_;
@@ -636,7 +718,19 @@ class Parser {
   std::unordered_map<std::string, size_t> fn_index_;
   std::vector<bool> defined_;
   std::map<std::pair<size_t, size_t>, size_t> edge_index_;
-  std::map<LineKey, CostVector> line_costs_;
+  // Self cost per (function, file, line, instr): keys in first-seen order, costs in one flat pool.
+  std::unordered_map<LineKey, size_t, LineKeyHash> line_index_;
+  std::vector<LineKey> line_keys_;
+  std::vector<uint64_t> line_pool_;
+  std::vector<std::string_view> words_;
+  std::vector<uint64_t> pos_;
+  CostVector costs_;
+  std::unordered_map<std::string, size_t> file_ids_;
+  std::vector<std::string> file_names_;
+  std::string last_file_name_;
+  size_t last_file_id_ = SIZE_MAX;
+  int line_slot_ = 0;    // index of "line" in positions, -1 if absent
+  int instr_slot_ = -1;  // index of "instr" in positions, -1 if absent
   std::vector<uint64_t> last_pos_ = std::vector<uint64_t>(3, 0);
   PendingCall pending_;
 };

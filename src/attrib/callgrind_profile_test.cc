@@ -20,10 +20,7 @@ namespace {
 
 // ---- helpers -----------------------------------------------------------------------------------
 
-std::string SourceDir() {
-  const char* s = std::getenv("TARE_SOURCE_DIR");
-  return s ? s : ".";
-}
+std::string StoredProfilePath() { return std::string(ATTRIB_TESTDATA_DIR) + "/demo_compute.callgrind"; }
 
 uint64_t Ir(const CostVector& c) { return c.empty() ? 0 : c[0]; }
 
@@ -316,7 +313,7 @@ TEST_F(CallgrindRun, WholeProcessProfile) {
 // wrote it (built -O2 -g by g++ 12 / gcc 12 on Debian 12). The expected numbers below were read
 // off the file by hand and agree with `callgrind_annotate --inclusive=no`.
 TEST(CallgrindStoredProfile, KnownCosts) {
-  auto parts = ReadCallgrindProfile(SourceDir() + "/src/attrib/testdata/demo_compute.callgrind");
+  auto parts = ReadCallgrindProfile(StoredProfilePath());
   ASSERT_TRUE(parts.ok()) << parts.status().message();
   ASSERT_EQ(parts->size(), 1u);
   const Profile& p = (*parts)[0];
@@ -332,7 +329,7 @@ TEST(CallgrindStoredProfile, KnownCosts) {
 
 // The truncated copies of the stored profile fail with a message naming the file and line.
 TEST(CallgrindStoredProfile, TruncatedCopiesAreRejected) {
-  auto text = ReadFile(SourceDir() + "/src/attrib/testdata/demo_compute.callgrind");
+  auto text = ReadFile(StoredProfilePath());
   ASSERT_TRUE(text.ok());
   // Cut after every line in turn; only the complete file parses.
   size_t rejected = 0, cuts = 0;
