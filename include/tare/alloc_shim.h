@@ -30,6 +30,7 @@
 #ifndef TARE_ALLOC_SHIM_H_
 #define TARE_ALLOC_SHIM_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -51,6 +52,10 @@ void tare_alloc_window_begin(void);
 void tare_alloc_window_end(struct tare_alloc_stats* out);
 /* Whole-process figures so far (peak_live_bytes: the process's highest live heap). */
 void tare_alloc_totals(struct tare_alloc_stats* out);
+/* Diagnostic: bytes served from the static bootstrap buffer while the shim resolved the real
+ * allocator (dlsym may allocate; those blocks are never counted). 0 on glibc >= 2.34 unless
+ * TARE_ALLOC_SELFTEST_BOOTSTRAP=1 forces a failing lookup at start-up. */
+size_t tare_alloc_bootstrap_bytes(void);
 
 #ifdef __cplusplus
 }  /* extern "C" */

@@ -75,6 +75,14 @@ static size_t bootstrap_size(const void* p) { return ((const size_t*)p)[-1]; }
 static void resolve(void) {
   int expected = kUnresolved;
   if (!atomic_compare_exchange_strong(&resolve_state, &expected, kResolving)) return;
+  /* Self-test of the bootstrap (glibc >= 2.34 no longer allocates in a successful dlsym, so the
+   * path would otherwise go untested here): a failing lookup makes dlsym allocate its error
+   * message through this very malloc. */
+  const char* selftest = getenv("TARE_ALLOC_SELFTEST_BOOTSTRAP");
+  if (selftest && selftest[0] == '1') {
+    (void)dlsym(RTLD_NEXT, "tare_alloc_no_such_symbol");
+    (void)dlerror();
+  }
   real_malloc = (void* (*)(size_t))dlsym(RTLD_NEXT, "malloc");
   real_calloc = (void* (*)(size_t, size_t))dlsym(RTLD_NEXT, "calloc");
   real_realloc = (void* (*)(void*, size_t))dlsym(RTLD_NEXT, "realloc");
@@ -269,6 +277,8 @@ SHIM_EXPORT size_t malloc_usable_size(void* p) {
 /* ---- window and totals -------------------------------------------------------------------- */
 
 SHIM_EXPORT int tare_alloc_abi_version(void) { return TARE_ALLOC_ABI_VERSION; }
+
+SHIM_EXPORT size_t tare_alloc_bootstrap_bytes(void) { return atomic_load(&bootstrap_used); }
 
 SHIM_EXPORT void tare_alloc_window_begin(void) {
   window_allocs0 = atomic_load(&total_allocs);

@@ -5,6 +5,7 @@
  *   window   the pattern inside tare_alloc_window_begin/end; prints the window's figures
  *   threads  4 threads x 10000 malloc(32)/free inside a window; prints the window's figures
  *   fork     the pattern, then a child process that mallocs one 100-byte block
+ *   bootstrap  prints tare_alloc_bootstrap_bytes(), then runs the pattern (whole process)
  * The pattern (requested bytes; glibc usable sizes are chosen to equal them where noted):
  *   malloc(24), malloc(40), calloc(10, 100) [usable 1000], realloc(p24 -> 200) [usable 200],
  *   aligned_alloc(64, 256), posix_memalign(128, 512), memalign(32, 96), valloc(4000),
@@ -129,6 +130,14 @@ int main(int argc, char** argv) {
     for (int t = 0; t < 4; ++t) pthread_join(threads[t], NULL);
     print_stats(&s);
     fflush(stdout);
+    return 0;
+  }
+  if (strcmp(mode, "bootstrap") == 0) {
+    size_t (*bootstrap_bytes)(void) = (size_t(*)(void))dlsym(RTLD_DEFAULT, "tare_alloc_bootstrap_bytes");
+    if (!bootstrap_bytes) return 2;
+    size_t used = bootstrap_bytes();
+    pattern();
+    fprintf(stderr, "bootstrap_bytes=%zu\n", used);
     return 0;
   }
   if (strcmp(mode, "fork") == 0) {
