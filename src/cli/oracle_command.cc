@@ -63,9 +63,15 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
 // The command and its arguments. CLI11 (2.1) hands them to different apps depending on the form:
 // `check [OPTIONS] CMD ARGS` leaves them in the subcommand's remaining() (prefix_command), while
 // after `--` a nested subcommand without positionals returns to its parent, so `oracle` (also a
-// prefix command) collects them. Either way nothing after CMD is read as tare's option.
-std::vector<std::string> CommandArgs(CLI::App* sub, CLI::App* oracle) {
+// prefix command) collects them. Either way nothing after CMD is read as tare's option. An unknown
+// option before CMD also lands in remaining(): it is reported as such, not run as a program.
+StatusOr<std::vector<std::string>> CommandArgs(CLI::App* sub, CLI::App* oracle) {
   std::vector<std::string> argv = sub->remaining();
+  if (!argv.empty() && argv.front() != "--" && argv.front().size() > 1 && argv.front()[0] == '-') {
+    return Status::InvalidArgument(fmt::format(
+        "unknown option '{}' for `tare oracle {}`; see `tare oracle {} --help`", argv.front(),
+        sub->get_name(), sub->get_name()));
+  }
   if (argv.empty()) argv = oracle->remaining();
   if (!argv.empty() && argv.front() == "--") argv.erase(argv.begin());
   return argv;
@@ -247,7 +253,12 @@ mismatch a fresh attempt runs, up to --retries times: a flip of a marginal item 
 change fails every attempt. A header that differs from the golden's is never retried.)") +
                 kReportHelp + kExitStatusHelp);
   c->callback([check, exit_code, c, oracle]() {
-    check->common.argv = CommandArgs(c, oracle);
+    auto argv = CommandArgs(c, oracle);
+    if (!argv.ok()) {
+      *exit_code = ReportError(argv.status());
+      return;
+    }
+    check->common.argv = std::move(argv).value();
     *exit_code = RunCheckCommand(*check);
   });
 
@@ -273,7 +284,12 @@ Example:
   tare oracle stability --trials 200 --golden bench/trace.golden -- ./bench/trace_report RefLoop.lua)") +
                 kReportHelp + kExitStatusHelp);
   s->callback([stability, exit_code, s, oracle]() {
-    stability->common.argv = CommandArgs(s, oracle);
+    auto argv = CommandArgs(s, oracle);
+    if (!argv.ok()) {
+      *exit_code = ReportError(argv.status());
+      return;
+    }
+    stability->common.argv = std::move(argv).value();
     *exit_code = RunStabilityCommand(*stability);
   });
 
@@ -291,7 +307,12 @@ Example:
   tare oracle counters --golden bench/census.golden -- ./bench/census RefLoop.lua)") +
                 kExitStatusHelp);
   k->callback([counters, exit_code, k, oracle]() {
-    counters->common.argv = CommandArgs(k, oracle);
+    auto argv = CommandArgs(k, oracle);
+    if (!argv.ok()) {
+      *exit_code = ReportError(argv.status());
+      return;
+    }
+    counters->common.argv = std::move(argv).value();
     *exit_code = RunCountersCommand(*counters);
   });
 }

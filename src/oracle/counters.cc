@@ -72,8 +72,8 @@ std::string FormatCountersResult(const CountersResult& r) {
       out += fmt::format(
           "result: NOT BYTE-STABLE ({} processes): this output is not a pure function of the "
           "artifact, so an exact golden would redden CI by luck. Pin it with a vote "
-          "(`tare oracle check`) or measure it statistically instead; or move the varying text to "
-          "notes the command does not print.\n",
+          "(`tare oracle check`) or measure it statistically instead, or stop the command printing "
+          "the part that varies. Both runs' raw output is in the run directory.\n",
           r.processes);
       break;
     case CountersVerdict::kAccepted:

@@ -204,14 +204,20 @@ std::string FormatStabilityResult(const StabilityResult& r) {
   out += "  (≤x: the same figure at the worst end of the interval, since p can drift between batches)\n";
 
   const int retries = o.retries;
+  // "27%" when the bounds agree (one item can flip), "27%–35%" otherwise.
+  auto range = [](double lo, double hi) {
+    return FormatProbability(lo) == FormatProbability(hi)
+               ? FormatProbability(lo)
+               : fmt::format("{}–{}", FormatProbability(lo), FormatProbability(hi));
+  };
   out += fmt::format(
-      "whole check ({} items not quarantined): one vote mismatches with probability {}–{} "
-      "(≈{} if items are independent); P(red) with {} = {}–{} (≈{})\n",
+      "whole check ({} items not quarantined): one vote mismatches with probability {} (≈{} if "
+      "items are independent); P(red) with {} = {} (≈{})\n",
       std::count_if(r.items.begin(), r.items.end(), [](const ItemStability& s) { return !s.quarantined; }),
-      FormatProbability(r.attempt_mismatch_lo), FormatProbability(r.attempt_mismatch_hi),
+      range(r.attempt_mismatch_lo, r.attempt_mismatch_hi),
       FormatProbability(r.attempt_mismatch_independent), RetriesPhrase(retries),
-      FormatProbability(WrongOnEveryAttempt(r.attempt_mismatch_lo, retries)),
-      FormatProbability(WrongOnEveryAttempt(r.attempt_mismatch_hi, retries)),
+      range(WrongOnEveryAttempt(r.attempt_mismatch_lo, retries),
+            WrongOnEveryAttempt(r.attempt_mismatch_hi, retries)),
       FormatProbability(WrongOnEveryAttempt(r.attempt_mismatch_independent, retries)));
 
   const std::string suggestion = SuggestedQuarantine(r);

@@ -130,6 +130,9 @@ TEST_F(OracleCliTest, UsageErrorsRunNothingAndLeaveNoRunDirectory) {
   EXPECT_EQ(Tare(Args({"check", "--run-dir", run_dir}, Fixture("stable"))), 2);  // no --golden
   EXPECT_EQ(Tare(Args({"check", "-g", golden_, "--run-dir", run_dir}, {"--", "./no/such/program"})), 2);
   EXPECT_EQ(Tare(Args({"check", "-g", golden_, "--timeout", "soon", "--run-dir", run_dir}, Fixture("stable"))), 2);
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(Tare(Args({"check", "-g", golden_, "--bogus", "--run-dir", run_dir}, Fixture("stable"))), 2);
+  EXPECT_NE(::testing::internal::GetCapturedStderr().find("unknown option '--bogus'"), std::string::npos);
   // A quarantine entry without a reason is refused before anything runs.
   { std::ofstream(dir_ + "/q.txt") << "tare-oracle-quarantine v1\nitem: Bench.RefLoop.lua:32 JFUNCF\n"; }
   EXPECT_EQ(Tare(Args({"check", "-g", golden_, "-q", dir_ + "/q.txt", "--run-dir", run_dir}, Fixture("stable"))), 2);
