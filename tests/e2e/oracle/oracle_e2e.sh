@@ -72,6 +72,22 @@ expect "header differs from golden"   1 9  oracle check -g fx.golden -- "${FX[@]
 expect "crash on the 3rd process"     2 3  oracle check -g fx.golden -- "${FX[@]}" crash --crash-at 3
 expect "timeout"                      2 1  oracle check -g fx.golden --timeout 300ms -- "${FX[@]}" hang
 
+# Ctrl-C while a trial runs: the child is stopped, tare exits 130 and says where the output is.
+rm -f "$WORK/count"
+"$TARE" oracle check -g fx.golden -- "${FX[@]}" hang > "$WORK/stdout" 2> "$WORK/stderr" &
+pid=$!
+for _ in $(seq 50); do [ -s "$WORK/count" ] && break; sleep 0.1; done
+kill -INT "$pid"
+wait "$pid"
+status=$?
+runs=$(wc -l < "$WORK/count")
+if [ "$status" = 130 ] && [ "$runs" = 1 ] && grep -q "raw output of the 1 process" "$WORK/stderr"; then
+  echo "ok    Ctrl-C: exit 130, 1 process"
+else
+  echo "FAIL  Ctrl-C: exit $status (want 130), $runs processes (want 1)"; cat "$WORK/stderr"
+  failures=$((failures + 1))
+fi
+
 echo "== usage errors run nothing"
 expect "even --trials"                2 0  oracle check -g fx.golden --trials 8 -- "${FX[@]}" stable
 expect "unknown flag"                 2 0  oracle check -g fx.golden --bogus -- "${FX[@]}" stable
