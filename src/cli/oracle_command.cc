@@ -34,7 +34,8 @@ Exit status: 0 match / nothing flagged / --accept wrote the golden; 1 mismatch (
 stability: an item cannot be pinned); 2 usage error or broken command (non-zero exit, crash,
 timeout, missing or empty report: no verdict, and no retry is spent on it); 3 nondeterministic
 (header lines differ between trials; counters: the two runs differ); 70 internal error;
-130 interrupted.)";
+130 interrupted.
+)";
 
 constexpr const char* kReportHelp = R"(
 Report syntax (docs/oracle.md): lines starting with # are header lines and must be identical in
