@@ -3,6 +3,16 @@
 include(GoogleTest)
 function(tare_test)
   cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  # Several sessions share one working tree: a test whose sources are still being written is
+  # skipped with a warning instead of breaking everyone's configure.
+  foreach(src ${T_SOURCES})
+    if(NOT IS_ABSOLUTE ${src} AND NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${src})
+      message(WARNING "test ${T_NAME} skipped: ${src} does not exist yet")
+      # A placeholder target, so the caller's target_* lines still apply; never registered.
+      add_executable(${T_NAME} EXCLUDE_FROM_ALL ${CMAKE_SOURCE_DIR}/cmake/placeholder_main.cc)
+      return()
+    endif()
+  endforeach()
   add_executable(${T_NAME} ${T_SOURCES})
   target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main)
   if(NOT T_TIMEOUT)

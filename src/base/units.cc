@@ -79,7 +79,8 @@ std::string FormatBytes(double bytes) {
 std::string FormatCount(double value) {
   if (std::isnan(value)) return "-";
   if (std::fabs(value) >= 1e12) return fmt::format("{:.4g}", value);
-  if (value != std::floor(value)) return fmt::format("{:.4g}", value);
+  if (value != std::floor(value) && std::fabs(value) < 1000) return fmt::format("{:.4g}", value);
+  value = std::round(value);
   // Integers get thousands separators: 128,070 reads faster than 128070.
   std::string digits = fmt::format("{}", static_cast<long long>(std::fabs(value)));
   std::string out;

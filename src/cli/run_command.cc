@@ -15,6 +15,7 @@
 #include "cli/target_setup.h"
 #include "env/fingerprint.h"
 #include "env/fingerprint_json.h"
+#include "instrument/sim.h"
 #include "proc/spawner.h"
 #include "report/run_report.h"
 #include "store/store.h"
@@ -22,10 +23,13 @@
 namespace tare::cli {
 namespace {
 
+// tare binaries are calibrated so one sample's window lasts at least this long.
+constexpr uint64_t kCalibrationWindowNs = 20'000'000;
+
 struct RunOptions {
   TargetArgs target;
-  int samples = 10;
-  int warmup = 1;
+  int samples = -1;  // -1: 10, or 3 under sim (its counts are identical on every rerun)
+  int warmup = -1;   // -1: 1, or 0 under sim
   std::string timeout = "10m";
   std::string filter;
   std::string instrument = "wall";
@@ -35,6 +39,8 @@ struct RunOptions {
   bool fail_fast = false;
   bool no_perf = false;
   bool all_metrics = false;
+  bool no_isolation = false;
+  int64_t iterations = 0;  // tare binaries: fixed count instead of calibration
   std::vector<std::string> metrics;
 };
 
@@ -42,10 +48,7 @@ struct RunOptions {
 Status Validate(const RunOptions& o) {
   if (o.samples < 1) return Status::InvalidArgument("--samples must be at least 1");
   if (o.warmup < 0) return Status::InvalidArgument("--warmup must be 0 or more");
-  if (o.instrument != "wall") {
-    return Status::Unavailable(fmt::format(
-        "--instrument {} is not available in this build; use --instrument wall", o.instrument));
-  }
+  TARE_RETURN_IF_ERROR(target::ParseInstrument(o.instrument).status().WithContext("--instrument"));
   if (!o.filter.empty()) {
     try {
       std::regex re(o.filter);
@@ -55,6 +58,7 @@ Status Validate(const RunOptions& o) {
           o.filter, e.what()));
     }
   }
+  if (o.iterations < 0) return Status::InvalidArgument("--iterations must be positive");
   if (!o.json_path.empty()) {
     auto parent = std::filesystem::path(o.json_path).parent_path();
     if (!parent.empty() && !std::filesystem::is_directory(parent)) {
@@ -78,7 +82,12 @@ std::string OptionsJson(const RunOptions& o, int64_t timeout_ns, const target::T
 // printed, events that share a reason share a line.
 std::vector<std::string> GroupNotes(const std::vector<NoteRecord>& notes) {
   std::vector<std::pair<std::string, std::string>> grouped;  // reason -> events
+  std::vector<std::string> warnings;
   for (const auto& n : notes) {
+    if (n.level == "warn") {
+      warnings.push_back("warning: " + n.message);
+      continue;
+    }
     size_t colon = n.message.find(": ");
     std::string event = colon == std::string::npos ? "" : n.message.substr(0, colon);
     std::string reason = colon == std::string::npos ? n.message : n.message.substr(colon + 2);
@@ -90,11 +99,15 @@ std::vector<std::string> GroupNotes(const std::vector<NoteRecord>& notes) {
     }
   }
   std::vector<std::string> out;
-  for (const auto& [reason, events] : grouped) out.push_back(events.empty() ? reason : events + ": " + reason);
+  for (const auto& [reason, events] : grouped) out.push_back("note: " + (events.empty() ? reason : events + ": " + reason));
+  out.insert(out.end(), warnings.begin(), warnings.end());
   return out;
 }
 
-int Run(const RunOptions& o) {
+int Run(RunOptions o) {
+  const bool sim = o.instrument == "sim";
+  if (o.samples == -1) o.samples = sim ? 3 : 10;
+  if (o.warmup == -1) o.warmup = sim ? 0 : 1;
   if (Status s = Validate(o); !s.ok()) return ReportError(s);
   auto timeout_ns = ParseDurationNs(o.timeout);
   if (!timeout_ns.ok()) return ReportError(timeout_ns.status().WithContext("--timeout"));
@@ -115,6 +128,21 @@ int Run(const RunOptions& o) {
   mopts.workdir = *workdir;
   mopts.timeout_ns = static_cast<int64_t>(*timeout_ns);
   if (!o.no_perf) mopts.perf_events = proc::DefaultPerfEvents();
+  mopts.instrument = *target::ParseInstrument(o.instrument);
+  if (mopts.instrument == target::Instrument::kSim) {
+    auto valgrind = instrument::FindValgrind();
+    if (!valgrind.ok()) return ReportError(valgrind.status());
+    mopts.valgrind = *valgrind;
+    if (spec->kind == target::TargetKind::kGbench) {
+      auto flags = target::ProbeGbenchFlags(**spawner, *spec, mopts);
+      if (!flags.ok()) return ReportError(flags.status().WithContext("asking the benchmark for --help"));
+      mopts.gbench_flags = *flags;
+    }
+  } else if (mopts.instrument == target::Instrument::kMem) {
+    auto shim = target::FindAllocShim();
+    if (!shim.ok()) return ReportError(shim.status());
+    mopts.alloc_shim = *shim;
+  }
 
   auto listed = target::ListBenchmarks(**spawner, *spec, mopts);
   if (!listed.ok()) return ReportError(listed.status());
@@ -135,12 +163,28 @@ int Run(const RunOptions& o) {
     }
   }
 
+  if ((o.no_isolation || o.iterations > 0) && spec->kind != target::TargetKind::kTare) {
+    return ReportError(Status::InvalidArgument(fmt::format(
+        "{} needs a tare benchmark binary; '{}' is a {} target",
+        o.no_isolation ? "--no-isolation" : "--iterations", spec->argv[0],
+        target::TargetKindName(spec->kind))));
+  }
+  // tare binaries: one iteration count per benchmark, fixed before the first sample.
+  for (auto& b : benches) {
+    if (o.iterations > 0) {
+      b.iterations = static_cast<uint64_t>(o.iterations);
+      continue;
+    }
+    Status c = target::Calibrate(**spawner, *spec, mopts, kCalibrationWindowNs, &b);
+    if (!c.ok()) return ReportError(c.WithContext("calibrating " + b.uri));
+  }
+
   // Opened only once the input is known to be good: a usage error creates no store.
   auto store = store::Store::Open(o.store_path);
   if (!store.ok()) return ReportError(store.status());
 
   // The run exists in the store from here on: everything below is recorded, even on failure.
-  Fingerprint fp = env::CollectFingerprint(env::FingerprintOptions{});
+  Fingerprint fp = env::CollectFingerprint(env::FingerprintOptions{.probe_valgrind = sim});
   RunRecord record;
   record.kind = "run";
   record.started_unix_ns = UnixNowNs();
@@ -164,7 +208,7 @@ int Run(const RunOptions& o) {
   }
 
   Progress progress(o.quiet);
-  std::set<std::string> seen_metrics, seen_notes;
+  std::set<std::string> seen_metrics, seen_notes, kept_profiles;
   int64_t seq = 0, failed = 0;
   const int rounds = o.warmup + o.samples;
   const int64_t total = static_cast<int64_t>(rounds) * static_cast<int64_t>(benches.size());
@@ -173,8 +217,21 @@ int Run(const RunOptions& o) {
   // Round-robin over benchmarks: sample i of every benchmark before sample i+1 of any, so slow
   // drift of the machine spreads over all benchmarks instead of biasing the last ones.
   for (int round = 0; round < rounds && !interrupted && !stopped; ++round) {
+    // --no-isolation: all benchmarks of the round share one process, measured up front.
+    std::vector<Sample> shared;
+    std::vector<std::string> shared_unavailable;
+    std::vector<target::MeasureExtras> shared_extras;
+    if (o.no_isolation && !proc::Interrupted()) {
+      progress.Update(fmt::format("[{}/{}] all {} benchmarks in one process", seq + 1, total, benches.size()));
+      auto together = target::MeasureTogether(**spawner, *spec, benches, mopts, &shared_unavailable, &shared_extras);
+      if (!together.ok()) {
+        store_error = together.status();
+        break;
+      }
+      shared = std::move(*together);
+    }
     for (size_t i = 0; i < benches.size(); ++i) {
-      if (proc::Interrupted()) {
+      if (proc::Interrupted() && shared.empty()) {
         interrupted = true;
         break;
       }
@@ -183,8 +240,12 @@ int Run(const RunOptions& o) {
                                   warmup ? "warm-up" : "sample",
                                   warmup ? round + 1 : round - o.warmup + 1,
                                   warmup ? o.warmup : o.samples));
-      std::vector<std::string> unavailable;
-      auto sample = target::MeasureOnce(**spawner, *spec, benches[i], mopts, &unavailable);
+      std::vector<std::string> unavailable = i == 0 ? shared_unavailable : std::vector<std::string>{};
+      target::MeasureExtras extras;
+      if (i < shared_extras.size()) extras = shared_extras[i];
+      auto sample = shared.empty()
+          ? target::MeasureOnce(**spawner, *spec, benches[i], mopts, &unavailable, &extras)
+          : StatusOr<Sample>(shared[i]);
       if (!sample.ok()) {
         store_error = sample.status();
         stopped = true;
@@ -197,6 +258,19 @@ int Run(const RunOptions& o) {
       }
       for (const auto& reason : unavailable) {
         if (seen_notes.insert(reason).second) (void)db.AddNote(*run_id, {"info", reason});
+      }
+      for (std::string w : extras.warnings) {
+        // Warnings may start with the benchmark's own name; the note names it by URI.
+        if (w.rfind(benches[i].name + ": ", 0) == 0) w.erase(0, benches[i].name.size() + 2);
+        // One warning of a kind per benchmark: the figures in it vary by sample.
+        std::string kind = w.substr(0, w.find(':'));
+        if (seen_notes.insert(benches[i].uri + "\x1f" + kind).second) {
+          (void)db.AddNote(*run_id, {"warn", benches[i].uri + ": " + w});
+        }
+      }
+      // Raw profiles are kept once per benchmark (sim counts repeat exactly; attribution reads them).
+      if (!extras.artifacts.empty() && sample->ok() && kept_profiles.insert(benches[i].uri).second) {
+        for (const auto& [name, content] : extras.artifacts) (void)db.AddArtifact(*run_id, bench_ids[i], name, content);
       }
       auto stored = db.AppendSample(*run_id, bench_ids[i], *sample);
       if (!stored.ok()) {
@@ -233,7 +307,7 @@ int Run(const RunOptions& o) {
     copts.metrics = o.metrics;
     copts.all_metrics = o.all_metrics;
     fmt::print("{}", report::RenderConsole(rep, copts));
-    for (const auto& line : GroupNotes(data->notes)) fmt::print(stderr, "note: {}\n", line);
+    for (const auto& line : GroupNotes(data->notes)) fmt::print(stderr, "{}\n", line);
   }
   if (!o.json_path.empty()) {
     Status w = WriteFileAtomic(o.json_path, report::RunToJson(*data).dump(2) + "\n");
@@ -257,7 +331,7 @@ int Run(const RunOptions& o) {
 const std::vector<std::string>& RunValueOptions() {
   static const std::vector<std::string> kOptions = {
       "--samples", "-n", "--warmup", "-w", "--timeout", "--filter", "-f", "--kind", "--cwd",
-      "--env", "--instrument", "-i", "--store", "--json", "--metrics"};
+      "--env", "--instrument", "-i", "--store", "--json", "--metrics", "--iterations"};
   return kOptions;
 }
 
@@ -288,20 +362,26 @@ gb.iterations and user counters (gb.counter.NAME).
 
 Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measured);
 130 interrupted (completed samples are kept in the store).)");
-  sub->add_option("--samples,-n", opts->samples, "Measured samples per benchmark (default 10)");
-  sub->add_option("--warmup,-w", opts->warmup, "Discarded samples per benchmark before measuring (default 1)");
+  sub->add_option("--samples,-n", opts->samples, "Measured samples per benchmark (default 10; 3 under sim)");
+  sub->add_option("--warmup,-w", opts->warmup, "Discarded samples per benchmark before measuring (default 1; 0 under sim)");
   sub->add_option("--timeout", opts->timeout, "Per-sample limit, e.g. 30s or 2m; the process group is killed (default 10m)");
   sub->add_option("--filter,-f", opts->filter, "Only benchmarks whose name matches this regular expression");
   sub->add_option("--kind", opts->target.kind, "auto | command | gbench | tare (default auto)");
   sub->add_flag("--shell", opts->target.shell, "Run the command line through /bin/sh -c");
   sub->add_option("--cwd", opts->target.cwd, "Working directory for the target");
   sub->add_option("--env", opts->target.env, "Set KEY=VALUE in the target's environment (repeatable)");
-  sub->add_option("--instrument,-i", opts->instrument, "wall (default)");
+  sub->add_option("--instrument,-i", opts->instrument,
+                  "wall (default): clocks, rusage, perf counters | sim: valgrind instruction counts and "
+                  "simulated caches, identical on every rerun | mem: allocation counts via an LD_PRELOAD shim");
   sub->add_option("--store", opts->store_path, "SQLite store (default .tare/tare.db)");
   sub->add_option("--json", opts->json_path, "Also write the results as JSON (schema tare.run/1) to FILE");
   sub->add_option("--metrics", opts->metrics, "Metrics to show in the table (default: a per-kind selection)")->delimiter(',');
   sub->add_flag("--all-metrics", opts->all_metrics, "Show every metric in the table");
   sub->add_flag("--no-perf", opts->no_perf, "Do not open perf_event counters");
+  sub->add_flag("--no-isolation", opts->no_isolation,
+                "tare binaries: run all benchmarks in ONE process per sample, to see what isolation removes");
+  sub->add_option("--iterations", opts->iterations,
+                  "tare binaries: iterations per sample (default: calibrated to a 20 ms window; 10 under sim)");
   sub->add_flag("--fail-fast", opts->fail_fast, "Stop at the first failed sample");
   sub->add_flag("--quiet,-q", opts->quiet, "No table, progress or notes (use with --json)");
   sub->callback([opts, exit_code, target_argv]() {

@@ -118,6 +118,7 @@ SpawnResult RunOne(SpawnRequest req, int request_fd, bool* parent_gone) {
     ChildMain(req, argv.data(), envp.data(), go_pipe[0], err_pipe[1]);
   }
   setpgid(pid, pid);  // also in the child: whichever runs first wins the race
+  res.pid = pid;
   close(go_pipe[0]);
   close(err_pipe[1]);
   PerfCounters perf(pid, req.perf_events);

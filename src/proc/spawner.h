@@ -48,6 +48,7 @@ struct PerfReading {
 
 struct SpawnResult {
   bool started = false;          // false: exec failed; see spawn_error
+  int pid = 0;                   // the child's pid (e.g. to pick its line from a shared log)
   std::string spawn_error;       // "cannot execute './x': No such file or directory"
   bool exited = false;           // exited normally; exit_code valid
   int exit_code = 0;

@@ -89,7 +89,7 @@ nlohmann::json ToJson(const SpawnResult& r) {
     if (p.value) e["value"] = *p.value;
     perf.push_back(e);
   }
-  return {{"started", r.started}, {"spawn_error", r.spawn_error}, {"exited", r.exited},
+  return {{"started", r.started}, {"pid", r.pid}, {"spawn_error", r.spawn_error}, {"exited", r.exited},
           {"exit_code", r.exit_code}, {"term_signal", r.term_signal}, {"timed_out", r.timed_out},
           {"interrupted", r.interrupted}, {"wall_ns", r.wall_ns},
           {"start_unix_ns", r.start_unix_ns}, {"end_unix_ns", r.end_unix_ns},
@@ -102,6 +102,7 @@ nlohmann::json ToJson(const SpawnResult& r) {
 SpawnResult ResultFromJson(const nlohmann::json& j) {
   SpawnResult r;
   r.started = j.value("started", false);
+  r.pid = j.value("pid", 0);
   r.spawn_error = j.value("spawn_error", "");
   r.exited = j.value("exited", false);
   r.exit_code = j.value("exit_code", 0);

@@ -10,8 +10,13 @@
 namespace tare::report {
 
 bool IsDefaultMetric(const std::string& name, const std::string& kind) {
+  if (name.rfind("sim.", 0) == 0) {
+    return name == "sim.Ir" || name == "sim.est_cycles" || name == "sim.D1mr" ||
+           name == "sim.DLmr" || name == "sim.syscalls";
+  }
+  if (name == "bench.iterations") return false;
   if (name.rfind("gb.counter.", 0) == 0 || name.rfind("bench.", 0) == 0 ||
-      name.rfind("sim.", 0) == 0 || name.rfind("mem.", 0) == 0) {
+      name.rfind("mem.", 0) == 0) {
     return true;
   }
   if (kind == "gbench" || kind == "tare") {

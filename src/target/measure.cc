@@ -2,11 +2,20 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+
 #include <filesystem>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "base/files.h"
 #include "instrument/process_metrics.h"
 #include "target/gbench.h"
+#include "target/tare_protocol.h"
 
 namespace tare::target {
 namespace {
@@ -55,7 +64,79 @@ void RecordOutcome(const proc::SpawnResult& r, const MeasureOptions& o, Sample* 
   if (s->outcome != SampleOutcome::kOk) s->error = r.Describe();
 }
 
+protocol::Instrument ProtocolInstrument(Instrument i) {
+  switch (i) {
+    case Instrument::kSim: return protocol::Instrument::kSim;
+    case Instrument::kMem: return protocol::Instrument::kMem;
+    case Instrument::kWall: break;
+  }
+  return protocol::Instrument::kWall;
+}
+
+// Runs a tare binary for a list or calibrate request and returns its one result line.
+StatusOr<std::string> RunProtocol(proc::Spawner& spawner, const TargetSpec& target,
+                                  const MeasureOptions& options, const protocol::Request& request) {
+  proc::SpawnRequest req = BaseRequest(target, options);
+  TARE_ASSIGN_OR_RETURN(auto env, protocol::ChildEnv(request));
+  for (auto& kv : env) req.env.push_back(kv);
+  req.result_fd = request.result_fd;
+  req.result_path = options.workdir + "/result";
+  if (req.timeout_ns == 0) req.timeout_ns = 600'000'000'000;
+  TARE_ASSIGN_OR_RETURN(proc::SpawnResult r, spawner.Run(req));
+  std::string text = ReadFile(req.result_path).ok() ? *ReadFile(req.result_path) : "";
+  auto lines = protocol::ResultLines(text);
+  if (!r.ok() && lines.empty()) {
+    return Status::FailedPrecondition(fmt::format(
+        "'{}' failed to answer a {} request ({}); stderr: {}", target.argv[0],
+        protocol::ModeName(request.mode), r.Describe(), ReadTail(req.stderr_path, 400)));
+  }
+  if (lines.empty()) {
+    return Status::DataLoss(fmt::format("'{}' wrote no result for a {} request", target.argv[0],
+                                        protocol::ModeName(request.mode)));
+  }
+  return std::string(lines.front());
+}
+
+// Below this a window's time per iteration is not work any CPU does (about one cycle).
+constexpr double kNoWorkNsPerIteration = 0.5;
+// System time above this share of the process's CPU time: the kernel dominates.
+constexpr double kSyscallHeavyShare = 0.3;
+
+void AddWallWarnings(const Sample& s, std::vector<std::string>* warnings) {
+  auto it = s.values.find("bench.wall_ns");
+  if (it != s.values.end() && it->second < kNoWorkNsPerIteration) {
+    warnings->push_back(fmt::format(
+        "measured no work: {:.3g} ns per iteration is below one CPU cycle; the loop body was "
+        "likely optimised away; use tare::do_not_optimize on its result", it->second));
+  }
+  double user = s.values.count("user_ns") ? s.values.at("user_ns") : 0;
+  double sys = s.values.count("sys_ns") ? s.values.at("sys_ns") : 0;
+  if (user + sys > 0 && sys / (user + sys) > kSyscallHeavyShare && sys > 1e6) {
+    warnings->push_back(fmt::format(
+        "syscall-heavy: system time is {:.0f}% of the process's CPU time; kernel work varies "
+        "more than user code and `--instrument sim` does not count it, so compare with wall",
+        100 * sys / (user + sys)));
+  }
+}
+
 }  // namespace
+
+Status Calibrate(proc::Spawner& spawner, const TargetSpec& target, const MeasureOptions& options,
+                 uint64_t window_ns, Benchmark* bench) {
+  if (target.kind != TargetKind::kTare) return Status::Ok();
+  if (options.instrument == Instrument::kSim) {
+    bench->iterations = kSimIterations;
+    return Status::Ok();
+  }
+  protocol::Request request;
+  request.mode = protocol::Mode::kCalibrate;
+  request.benches = {bench->name};
+  request.calibrate_ns = window_ns;
+  TARE_ASSIGN_OR_RETURN(std::string line, RunProtocol(spawner, target, options, request));
+  TARE_ASSIGN_OR_RETURN(protocol::Calibration c, protocol::ParseCalibration(line, bench->name));
+  bench->iterations = std::max<uint64_t>(c.iters, 1);
+  return Status::Ok();
+}
 
 StatusOr<std::vector<Benchmark>> ListBenchmarks(proc::Spawner& spawner, const TargetSpec& target,
                                                 const MeasureOptions& options) {
@@ -63,9 +144,16 @@ StatusOr<std::vector<Benchmark>> ListBenchmarks(proc::Spawner& spawner, const Ta
     return std::vector<Benchmark>{{Join(target.argv), target.name + "::" + Join(target.argv)}};
   }
   if (target.kind == TargetKind::kTare) {
-    return Status::Unavailable(fmt::format(
-        "'{}' is a tare benchmark binary, which this build cannot drive yet; run it with "
-        "--kind command to measure it as a whole process", target.argv[0]));
+    protocol::Request request;
+    request.mode = protocol::Mode::kList;
+    TARE_ASSIGN_OR_RETURN(std::string line, RunProtocol(spawner, target, options, request));
+    TARE_ASSIGN_OR_RETURN(auto listed, protocol::ParseList(line));
+    std::vector<Benchmark> out;
+    for (const auto& b : listed) out.push_back({b.name, target.name + "::" + b.name});
+    if (out.empty()) {
+      return Status::FailedPrecondition(fmt::format("'{}' registers no benchmarks", target.argv[0]));
+    }
+    return out;
   }
   proc::SpawnRequest req = BaseRequest(target, options);
   req.argv.push_back("--benchmark_list_tests=true");
@@ -86,21 +174,143 @@ StatusOr<std::vector<Benchmark>> ListBenchmarks(proc::Spawner& spawner, const Ta
   return out;
 }
 
-StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, const Benchmark& bench,
-                             const MeasureOptions& options, std::vector<std::string>* unavailable) {
+StatusOr<Instrument> ParseInstrument(const std::string& name) {
+  if (name == "wall") return Instrument::kWall;
+  if (name == "sim") return Instrument::kSim;
+  if (name == "mem") return Instrument::kMem;
+  return Status::InvalidArgument(
+      fmt::format("unknown instrument '{}'; use wall, sim or mem", name));
+}
+
+const char* InstrumentName(Instrument i) {
+  switch (i) {
+    case Instrument::kWall: return "wall";
+    case Instrument::kSim: return "sim";
+    case Instrument::kMem: return "mem";
+  }
+  return "wall";
+}
+
+StatusOr<instrument::GbenchFlagSupport> ProbeGbenchFlags(proc::Spawner& spawner, const TargetSpec& target,
+                                                         const MeasureOptions& options) {
   proc::SpawnRequest req = BaseRequest(target, options);
-  req.perf_events = options.perf_events;
+  req.argv = {target.argv[0], "--help"};
+  req.timeout_ns = 60'000'000'000;
+  TARE_ASSIGN_OR_RETURN(proc::SpawnResult r, spawner.Run(req));
+  if (!r.started) return Status::FailedPrecondition(r.Describe());
+  auto text = ReadFile(req.stdout_path);
+  return instrument::DetectGbenchFlagSupport(text.ok() ? *text : "");
+}
+
+StatusOr<std::string> FindAllocShim() {
+  std::vector<std::string> candidates;
+  if (const char* env = std::getenv("TARE_ALLOC_SHIM"); env && *env) candidates.push_back(env);
+  std::error_code ec;
+  auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    candidates.push_back((self.parent_path() / "libtare_alloc.so").string());
+    candidates.push_back((self.parent_path() / "../lib/tare/libtare_alloc.so").string());
+  }
+#ifdef TARE_ALLOC_SHIM_BUILD_PATH
+  candidates.push_back(TARE_ALLOC_SHIM_BUILD_PATH);
+#endif
+  for (const auto& c : candidates) {
+    if (access(c.c_str(), R_OK) == 0) return std::filesystem::absolute(c).lexically_normal().string();
+  }
+  return Status::FailedPrecondition(
+      "the allocation shim libtare_alloc.so was not found next to tare; rebuild tare "
+      "(scripts/build.sh) or set TARE_ALLOC_SHIM to its path");
+}
+
+namespace {
+
+// The shim appends one line per process at exit; ours is the one with the child's pid.
+Status ReadAllocTotals(const std::string& path, int pid, std::map<std::string, double>* values) {
+  auto text = ReadFile(path);
+  if (!text.ok()) {
+    return Status::DataLoss(
+        "the allocation shim wrote no figures (the process may have exited with _exit or a "
+        "signal, or be statically linked so LD_PRELOAD cannot reach its allocator)");
+  }
+  std::istringstream in(*text);
+  std::string line;
+  while (std::getline(in, line)) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_object() || j.value("pid", -1) != pid) continue;
+    for (const char* key : {"allocs", "frees", "bytes_allocated", "peak_live_bytes"}) {
+      (*values)[std::string("mem.") + key] = j.value(key, 0.0);
+    }
+    return Status::Ok();
+  }
+  return Status::DataLoss("the allocation shim's output has no line for the measured process");
+}
+
+}  // namespace
+
+StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, const Benchmark& bench,
+                             const MeasureOptions& options, std::vector<std::string>* unavailable,
+                             MeasureExtras* extras) {
+  proc::SpawnRequest req = BaseRequest(target, options);
+  const bool sim = options.instrument == Instrument::kSim;
+  const bool mem = options.instrument == Instrument::kMem;
+  if (!sim) req.perf_events = options.perf_events;
   std::string json_path = options.workdir + "/gbench.json";
   if (target.kind == TargetKind::kGbench) {
     std::filesystem::remove(json_path);
     for (auto& a : GbenchSampleArgs(bench.name, json_path)) req.argv.push_back(a);
+    if (sim) {
+      // One exactly-timed run instead of Google Benchmark's calibration (docs/sim.md).
+      for (auto& a : instrument::GoogleBenchmarkSimFlags(options.gbench_flags)) req.argv.push_back(a);
+    }
   } else if (target.kind == TargetKind::kTare) {
-    return Status::Unavailable("tare benchmark binaries are not supported by this build yet");
+    if (bench.iterations == 0) {
+      return Status::Internal(fmt::format("benchmark '{}' was not calibrated", bench.name));
+    }
+    protocol::Request request;
+    request.mode = protocol::Mode::kMeasure;
+    request.instrument = ProtocolInstrument(options.instrument);
+    request.benches = {bench.name};
+    request.iters = bench.iterations;
+    TARE_ASSIGN_OR_RETURN(auto env, protocol::ChildEnv(request));
+    for (auto& kv : env) req.env.push_back(kv);
+    req.result_fd = request.result_fd;
+    req.result_path = options.workdir + "/result";
+    std::filesystem::remove(req.result_path);
+  }
+  instrument::SimOptions sim_options;
+  std::string profile_dir = options.workdir + "/callgrind";
+  if (sim) {
+    std::filesystem::remove_all(profile_dir);
+    std::filesystem::create_directories(profile_dir);
+    sim_options.target = target.kind == TargetKind::kGbench ? instrument::SimTarget::kGoogleBenchmark
+                       : target.kind == TargetKind::kTare   ? instrument::SimTarget::kTareBinary
+                                                            : instrument::SimTarget::kCommand;
+    sim_options.valgrind = options.valgrind;
+    sim_options.profile_dir = profile_dir;
+    req.argv = instrument::SimCommand(sim_options, req.argv);
+    req.env = instrument::SimEnvironment(sim_options, req.env);
+    req.disable_aslr = sim_options.disable_aslr;
+  }
+  std::string alloc_out = options.workdir + "/alloc.jsonl";
+  if (mem) {
+    req.env.push_back("LD_PRELOAD=" + options.alloc_shim);
+    // tare binaries report their own window's allocations; others are counted for the whole
+    // process, which the shim writes at exit.
+    if (target.kind != TargetKind::kTare) {
+      std::filesystem::remove(alloc_out);
+      req.env.push_back("TARE_ALLOC_OUT=" + alloc_out);
+    }
   }
   TARE_ASSIGN_OR_RETURN(proc::SpawnResult r, spawner.Run(req));
   Sample s;
   RecordOutcome(r, options, &s);
-  if (r.started) instrument::AddProcessMetrics(r, &s.values, unavailable);
+  if (r.started && !sim) instrument::AddProcessMetrics(r, &s.values, unavailable);
+  auto fail = [&](const std::string& why) {
+    s.outcome = SampleOutcome::kFailed;
+    s.error = why;
+  };
+  GbenchReading gb;
+  int gb_threads = 1;
   if (target.kind == TargetKind::kGbench && s.ok()) {
     auto text = ReadFile(json_path);
     StatusOr<GbenchReading> reading =
@@ -108,19 +318,183 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
                   : StatusOr<GbenchReading>(Status::DataLoss(fmt::format(
                         "benchmark '{}' wrote no JSON output to {}", bench.name, json_path)));
     if (!reading.ok()) {
-      s.outcome = SampleOutcome::kFailed;
-      s.error = reading.status().message();
+      fail(reading.status().message());
     } else if (reading->error) {
-      s.outcome = SampleOutcome::kFailed;
-      s.error = fmt::format("benchmark '{}' reported an error: {}", bench.name, reading->error_message);
+      fail(fmt::format("benchmark '{}' reported an error: {}", bench.name, reading->error_message));
     } else {
-      s.values["gb.real_time_ns"] = reading->real_time_ns;
-      s.values["gb.cpu_time_ns"] = reading->cpu_time_ns;
-      s.values["gb.iterations"] = reading->iterations;
-      for (const auto& [k, v] : reading->counters) s.values["gb.counter." + k] = v;
+      gb = *reading;
+      if (text.ok()) {
+        auto doc = nlohmann::json::parse(*text, nullptr, false);
+        if (doc.is_object() && doc.contains("benchmarks")) {
+          for (const auto& row : doc["benchmarks"]) {
+            if (row.value("run_name", "") == bench.name || row.value("name", "") == bench.name) {
+              gb_threads = row.value("threads", 1);
+            }
+          }
+        }
+      }
+      if (sim) {
+        s.values["gb.iterations"] = gb.iterations;
+      } else {
+        s.values["gb.real_time_ns"] = gb.real_time_ns;
+        s.values["gb.cpu_time_ns"] = gb.cpu_time_ns;
+        s.values["gb.iterations"] = gb.iterations;
+        for (const auto& [k, v] : gb.counters) s.values["gb.counter." + k] = v;
+      }
     }
   }
+  if (target.kind == TargetKind::kTare && (s.ok() || s.outcome == SampleOutcome::kFailed)) {
+    auto read = ReadFile(req.result_path);
+    const std::string text = read.ok() ? *read : "";
+    auto lines = protocol::ResultLines(text);  // views into `text`
+    if (lines.empty()) {
+      if (s.ok()) fail(fmt::format("benchmark '{}' wrote no result line", bench.name));
+    } else {
+      auto m = protocol::ParseMeasurement(lines.front(), bench.name);
+      if (!m.ok()) {
+        fail(m.status().message());  // the child's own error, naming the benchmark
+      } else if (s.ok()) {
+        s.values["bench.iterations"] = static_cast<double>(m->iters);
+        if (!sim) {
+          for (const auto& metric : protocol::PerIterationMetrics(*m)) s.values[metric.name] = metric.value;
+        }
+      }
+    }
+  }
+  if (sim && s.ok()) {
+    auto files = instrument::SimProfileFiles(profile_dir);
+    int64_t iterations = target.kind == TargetKind::kGbench ? static_cast<int64_t>(gb.iterations)
+                       : target.kind == TargetKind::kTare   ? static_cast<int64_t>(bench.iterations)
+                                                            : 0;
+    StatusOr<instrument::SimReadings> readings =
+        files.ok() ? instrument::ReadSimResults(sim_options.target, *files, iterations, gb_threads)
+                   : StatusOr<instrument::SimReadings>(files.status());
+    if (!readings.ok()) {
+      fail(fmt::format("benchmark '{}': {}", bench.name, readings.status().message()));
+    } else if (readings->benchmarks.empty()) {
+      fail(fmt::format("benchmark '{}': valgrind wrote no measurement window", bench.name));
+    } else {
+      const auto& reading = readings->benchmarks.front();
+      for (const auto& [k, v] : reading.values) s.values[k] = v;
+      if (extras != nullptr) {
+        for (const auto& w : reading.warnings) extras->warnings.push_back(w.message);
+        for (const auto& path : *files) {
+          auto content = ReadFile(path);
+          if (content.ok()) {
+            extras->artifacts.push_back(
+                {"callgrind/" + std::filesystem::path(path).filename().string(), *content});
+          }
+        }
+      }
+    }
+  }
+  if (extras != nullptr && s.ok() && !sim) AddWallWarnings(s, &extras->warnings);
+  if (mem && s.ok() && target.kind != TargetKind::kTare) {
+    Status st = ReadAllocTotals(alloc_out, r.pid, &s.values);
+    if (!st.ok()) fail(fmt::format("benchmark '{}': {}", bench.name, st.message()));
+  }
   return s;
+}
+
+StatusOr<std::vector<Sample>> MeasureTogether(proc::Spawner& spawner, const TargetSpec& target,
+                                              const std::vector<Benchmark>& benches,
+                                              const MeasureOptions& options,
+                                              std::vector<std::string>* unavailable,
+                                              std::vector<MeasureExtras>* extras) {
+  if (extras != nullptr) extras->assign(benches.size(), MeasureExtras{});
+  if (target.kind != TargetKind::kTare) {
+    return Status::InvalidArgument(
+        "running several benchmarks in one process needs a tare benchmark binary");
+  }
+  protocol::Request request;
+  request.mode = protocol::Mode::kMeasure;
+  request.instrument = ProtocolInstrument(options.instrument);
+  for (const auto& b : benches) request.benches.push_back(b.name);
+  request.iters = benches.empty() ? 1 : benches.front().iterations;  // replaced per name below
+  proc::SpawnRequest req = BaseRequest(target, options);
+  TARE_ASSIGN_OR_RETURN(auto env, protocol::ChildEnv(request));
+  for (auto& kv : env) {
+    if (kv.rfind("TARE_ITERS=", 0) == 0) {
+      // One count per benchmark, newline-separated, in TARE_BENCH's order (docs/protocol.md).
+      kv = "TARE_ITERS=";
+      for (size_t i = 0; i < benches.size(); ++i) {
+        kv += (i ? "\n" : "") + std::to_string(benches[i].iterations);
+      }
+    }
+    req.env.push_back(kv);
+  }
+  req.result_fd = request.result_fd;
+  req.result_path = options.workdir + "/result";
+  std::filesystem::remove(req.result_path);
+  const bool sim = options.instrument == Instrument::kSim;
+  std::string profile_dir = options.workdir + "/callgrind";
+  instrument::SimOptions sim_options;
+  if (sim) {
+    std::filesystem::remove_all(profile_dir);
+    std::filesystem::create_directories(profile_dir);
+    sim_options.target = instrument::SimTarget::kTareBinary;
+    sim_options.valgrind = options.valgrind;
+    sim_options.profile_dir = profile_dir;
+    req.argv = instrument::SimCommand(sim_options, req.argv);
+    req.env = instrument::SimEnvironment(sim_options, req.env);
+    req.disable_aslr = sim_options.disable_aslr;
+  } else {
+    req.perf_events = options.perf_events;
+  }
+  if (options.instrument == Instrument::kMem) req.env.push_back("LD_PRELOAD=" + options.alloc_shim);
+  TARE_ASSIGN_OR_RETURN(proc::SpawnResult r, spawner.Run(req));
+  Sample shared;
+  RecordOutcome(r, options, &shared);
+  if (r.started && !sim) instrument::AddProcessMetrics(r, &shared.values, unavailable);
+  auto read = ReadFile(req.result_path);
+  const std::string text = read.ok() ? *read : "";
+  auto lines = protocol::ResultLines(text);
+  std::map<std::string, instrument::SimReading> sim_by_name;
+  if (sim && r.ok()) {
+    auto files = instrument::SimProfileFiles(profile_dir);
+    if (files.ok()) {
+      auto readings = instrument::ReadSimResults(sim_options.target, *files, 0);
+      if (readings.ok()) {
+        for (auto& reading : readings->benchmarks) sim_by_name[reading.benchmark] = reading;
+      }
+    }
+  }
+  std::vector<Sample> out;
+  for (size_t i = 0; i < benches.size(); ++i) {
+    Sample s = shared;
+    const Benchmark& bench = benches[i];
+    if (s.ok()) {
+      if (i >= lines.size()) {
+        s.outcome = SampleOutcome::kFailed;
+        s.error = fmt::format("benchmark '{}' wrote no result line", bench.name);
+      } else if (auto m = protocol::ParseMeasurement(lines[i], bench.name); !m.ok()) {
+        s.outcome = SampleOutcome::kFailed;
+        s.error = m.status().message();
+      } else {
+        s.values["bench.iterations"] = static_cast<double>(m->iters);
+        if (!sim) {
+          for (const auto& metric : protocol::PerIterationMetrics(*m)) s.values[metric.name] = metric.value;
+        }
+      }
+    }
+    if (sim && s.ok()) {
+      auto it = sim_by_name.find(bench.name);
+      if (it == sim_by_name.end()) {
+        s.outcome = SampleOutcome::kFailed;
+        s.error = fmt::format("benchmark '{}': valgrind wrote no measurement window for it", bench.name);
+      } else {
+        instrument::SimReading reading = it->second;
+        reading.iterations = static_cast<int64_t>(bench.iterations);
+        instrument::ComputeSimMetrics(&reading);
+        for (const auto& [k, v] : reading.values) s.values[k] = v;
+        if (extras != nullptr) {
+          for (const auto& w : reading.warnings) (*extras)[i].warnings.push_back(w.message);
+        }
+      }
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
 }
 
 }  // namespace tare::target

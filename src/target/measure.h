@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "instrument/sim.h"
 #include "model/sample.h"
 #include "proc/spawner.h"
 #include "target/target_kind.h"
@@ -24,14 +25,65 @@ struct TargetSpec {
 struct Benchmark {
   std::string name;  // inside the target: "BM_Sort/1024"; for commands the command line
   std::string uri;   // "<target>::<name>"
+  // tare binaries: the iteration count every sample runs, fixed once by Calibrate() so that
+  // every sample (and every arm of a campaign) times the same amount of work.
+  uint64_t iterations = 0;
 };
+
+// The instruments a sample can be measured with:
+//   wall  the process clock, rusage and perf counters (+ Google Benchmark's own times)
+//   sim   valgrind callgrind: deterministic instruction counts and simulated cache misses
+//         (docs/sim.md); process-level figures are valgrind's and are not recorded
+//   mem   the LD_PRELOAD allocation shim: allocations, frees, bytes, peak live heap
+//         (whole process for commands and Google Benchmark binaries) plus the wall metrics
+enum class Instrument { kWall, kSim, kMem };
+StatusOr<Instrument> ParseInstrument(const std::string& name);
+const char* InstrumentName(Instrument i);
 
 struct MeasureOptions {
   std::string workdir;            // private scratch directory for captured output
   int64_t timeout_ns = 0;
   std::vector<std::string> perf_events;
   size_t tail_bytes = 4096;       // how much of stdout/stderr to keep with each sample
+  Instrument instrument = Instrument::kWall;
+  std::string valgrind;           // sim: absolute path (instrument::FindValgrind)
+  instrument::GbenchFlagSupport gbench_flags;  // sim on Google Benchmark: ProbeGbenchFlags
+  std::string alloc_shim;         // mem: absolute path of libtare_alloc.so (FindAllocShim)
 };
+
+// What a sample leaves besides its values: raw profiles to keep with the run, and warnings
+// (one line each, with the fix) to show once per benchmark.
+struct MeasureExtras {
+  std::vector<std::pair<std::string, std::string>> artifacts;  // name -> content
+  std::vector<std::string> warnings;
+};
+
+// tare binaries only: every benchmark of `benches` in ONE process (protocol: several names in
+// TARE_BENCH), one sample each, in order. This is what process isolation removes — allocator
+// state, caches and lazily initialised globals leak from one benchmark into the next — and exists
+// to show it (`tare run --no-isolation`). The process-level metrics are the shared process's.
+StatusOr<std::vector<Sample>> MeasureTogether(proc::Spawner& spawner, const TargetSpec& target,
+                                              const std::vector<Benchmark>& benches,
+                                              const MeasureOptions& options,
+                                              std::vector<std::string>* unavailable,
+                                              std::vector<MeasureExtras>* extras = nullptr);
+
+// tare binaries: asks the child for the smallest iteration count whose window lasts at least
+// `window_ns` under the wall clock and stores it in bench->iterations. Under sim nothing is timed:
+// the count is kSimIterations, fixed, because a count chosen by a clock varies from run to run
+// and with it the per-iteration share of the window's fixed cost — the same binary must give the
+// same counts on every rerun. No-op for other kinds.
+inline constexpr uint64_t kSimIterations = 10;
+Status Calibrate(proc::Spawner& spawner, const TargetSpec& target, const MeasureOptions& options,
+                 uint64_t window_ns, Benchmark* bench);
+
+// sim on a Google Benchmark binary: which of the newer flags it accepts (from its --help).
+StatusOr<instrument::GbenchFlagSupport> ProbeGbenchFlags(proc::Spawner& spawner, const TargetSpec& target,
+                                                         const MeasureOptions& options);
+
+// libtare_alloc.so: $TARE_ALLOC_SHIM, then beside the running executable (and ../lib/tare/), then
+// the build tree. FailedPrecondition naming what to do when it is missing.
+StatusOr<std::string> FindAllocShim();
 
 // Commands have one benchmark; Google Benchmark binaries are asked with --benchmark_list_tests.
 StatusOr<std::vector<Benchmark>> ListBenchmarks(proc::Spawner& spawner, const TargetSpec& target,
@@ -40,6 +92,7 @@ StatusOr<std::vector<Benchmark>> ListBenchmarks(proc::Spawner& spawner, const Ta
 // One fresh process for one benchmark. `unavailable` collects one-line reasons for metrics the
 // host cannot provide (hardware counters on a VM, ...).
 StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, const Benchmark& bench,
-                             const MeasureOptions& options, std::vector<std::string>* unavailable);
+                             const MeasureOptions& options, std::vector<std::string>* unavailable,
+                             MeasureExtras* extras = nullptr);
 
 }  // namespace tare::target

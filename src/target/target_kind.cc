@@ -1,5 +1,7 @@
 #include "target/target_kind.h"
 
+#include "target/tare_protocol.h"
+
 #include <fmt/format.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -46,7 +48,8 @@ StatusOr<TargetKind> DetectTargetKind(const std::string& path) {
   std::string_view bytes(static_cast<const char*>(map), static_cast<size_t>(st.st_size));
   TargetKind kind = TargetKind::kCommand;
   if (bytes.substr(0, 4) == "\x7f" "ELF") {
-    if (bytes.find("TARE_CHILD_PROTOCOL_V1") != std::string_view::npos) {
+    // The marker is checked first: gbench_compat binaries also carry Google Benchmark's names.
+    if (protocol::HasProtocolMarker(bytes)) {
       kind = TargetKind::kTare;
     } else if (bytes.find("_ZN9benchmark") != std::string_view::npos ||
                bytes.find("benchmark_list_tests") != std::string_view::npos) {
