@@ -242,4 +242,20 @@ TEST_F(RunE2E, AnExistingStoreKeepsItsRunsWhenALaterRunFails) {
   EXPECT_EQ(again->samples.size(), first.samples.size());
 }
 
+TEST_F(RunE2E, EnvPrintsTheFingerprintAndChecks) {
+  Result r = Tare({"env"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("kernel"), std::string::npos) << r.out;
+  Result j = Tare({"env", "--json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["schema"], "tare.fingerprint/1");
+  EXPECT_FALSE(doc["keys"].empty());
+  EXPECT_FALSE(doc["checks"].empty());
+  for (const auto& c : doc["checks"]) {
+    if (c["level"] == "warn") EXPECT_FALSE(c["fix"].get<std::string>().empty()) << c.dump();
+  }
+  EXPECT_EQ(Tare({"env", "--nope"}).exit_code, 2);
+}
+
 }  // namespace
