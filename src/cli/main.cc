@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cli/exit_codes.h"
 #include "cli/export_command.h"
 #include "cli/run_command.h"
@@ -40,6 +42,13 @@ Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
     SplitArgs split = SplitAtTarget(args, 2, RunValueOptions());
     args = split.tare;
     target_argv = split.target;
+  } else if (args.size() > 1 && args[1] == "ab") {
+    // `tare ab ... -- ARGS`: everything after "--" is passed to every arm.
+    auto dashes = std::find(args.begin() + 2, args.end(), std::string("--"));
+    if (dashes != args.end()) {
+      target_argv.assign(dashes + 1, args.end());
+      args.erase(dashes, args.end());
+    }
   }
 
   int exit_code = kExitOk;
@@ -53,7 +62,7 @@ Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
   AddOracleCommand(app, &exit_code);
 #endif
 #ifdef TARE_HAVE_AB_COMMAND
-  AddAbCommand(app, &exit_code);
+  AddAbCommand(app, &exit_code, &target_argv);
 #endif
 
   try {

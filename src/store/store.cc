@@ -90,6 +90,78 @@ CREATE TABLE artifacts (
   PRIMARY KEY (run_id, benchmark_id, name)
 );
 )sql",
+    // v1 -> v2: campaigns (`tare ab`). A cohort is a run of kind "ab"; these tables hold what a
+    // run does not: the campaign and its lock, the cells, the verdicts of every look, the gates
+    // and bounds, and the samples a resume set aside. docs/store.md, "Schema version 2".
+    R"sql(
+CREATE TABLE ab_cohorts (
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id),
+  campaign_sha256 TEXT NOT NULL,
+  campaign_name TEXT NOT NULL,
+  campaign_source TEXT NOT NULL,
+  campaign_text TEXT NOT NULL,
+  spec TEXT NOT NULL,
+  lock TEXT NOT NULL,
+  lock_sha256 TEXT NOT NULL,
+  cohort INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  stop_reason TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  resumed INTEGER NOT NULL
+);
+CREATE INDEX ab_cohorts_by_campaign ON ab_cohorts(campaign_sha256, cohort);
+CREATE TABLE ab_cells (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  cell INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  role TEXT NOT NULL,
+  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id),
+  params TEXT NOT NULL,
+  PRIMARY KEY (run_id, cell)
+);
+CREATE TABLE ab_verdicts (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  cell INTEGER NOT NULL,
+  head TEXT NOT NULL,
+  metric TEXT NOT NULL,
+  look INTEGER NOT NULL,
+  final INTEGER NOT NULL,
+  pairs INTEGER NOT NULL,
+  confidence REAL NOT NULL,
+  estimate REAL,
+  lo REAL,
+  hi REAL,
+  base_median REAL,
+  head_median REAL,
+  allowance TEXT NOT NULL,
+  delta REAL,
+  noise_floor REAL,
+  null_estimate REAL,
+  null_lo REAL,
+  null_hi REAL,
+  host_too_noisy INTEGER NOT NULL,
+  verdict TEXT NOT NULL,
+  supported_gain INTEGER NOT NULL,
+  reasons TEXT NOT NULL,
+  PRIMARY KEY (run_id, cell, head, metric, look)
+);
+CREATE TABLE ab_checks (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  kind TEXT NOT NULL,
+  rule TEXT NOT NULL,
+  cell TEXT NOT NULL,
+  arm TEXT NOT NULL,
+  value REAL,
+  limit_value REAL,
+  ok INTEGER NOT NULL,
+  PRIMARY KEY (run_id, kind, rule, cell, arm)
+);
+CREATE TABLE ab_discarded_samples (
+  sample_id INTEGER PRIMARY KEY REFERENCES samples(id),
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  reason TEXT NOT NULL
+);
+)sql",
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
 

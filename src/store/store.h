@@ -18,7 +18,7 @@ namespace SQLite { class Database; }
 
 namespace tare::store {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;  // 2: campaign tables (tare ab)
 
 class Store {
  public:

@@ -1,0 +1,162 @@
+#include "campaign/analysis.h"
+
+#include <cmath>
+
+#include <fmt/core.h>
+
+#include "stats/sign_test.h"
+#include "stats/summary.h"
+
+namespace tare::campaign {
+namespace {
+
+const Sample* Find(const CellSamples& samples, const std::string& arm, int64_t block) {
+  auto a = samples.find(arm);
+  if (a == samples.end()) return nullptr;
+  auto b = a->second.find(block);
+  return b == a->second.end() ? nullptr : &b->second;
+}
+
+bool Has(const Sample* s, const std::string& metric) {
+  if (s == nullptr || !s->ok()) return false;
+  auto it = s->values.find(metric);
+  return it != s->values.end();
+}
+
+}  // namespace
+
+MetricDef ResolvedMetric(const MetricSpec& m) {
+  MetricDef def = LookupMetric(m.name);
+  if (m.direction) def.direction = *m.direction;
+  return def;
+}
+
+std::vector<report::AbComparison> JudgeCell(const CellSamples& samples, const std::string& cell,
+                                            const std::string& role, int64_t blocks, int64_t looks,
+                                            double confidence, const AnalysisSettings& settings) {
+  std::vector<report::AbComparison> out;
+  // Failures, per arm, over the blocks judged.
+  std::map<std::string, int64_t> failed;
+  std::string first_error;
+  for (const auto& [arm, by_block] : samples) {
+    for (const auto& [block, s] : by_block) {
+      if (block >= blocks || s.ok()) continue;
+      ++failed[arm];
+      if (first_error.empty()) first_error = fmt::format("{} block {}: {}", arm, block, s.error);
+    }
+  }
+  int64_t failed_total = 0;
+  for (const auto& [arm, n] : failed) failed_total += n;
+
+  for (const std::string& head : settings.heads) {
+    report::AbComparison c;
+    c.cell = cell;
+    c.role = role;
+    c.head = head;
+    c.blocks = blocks;
+    c.looks = looks;
+    c.failed_samples = failed_total;
+
+    std::vector<Verdict> verdicts;
+    for (const MetricSpec& spec : settings.metrics) {
+      const MetricDef def = ResolvedMetric(spec);
+      report::AbMetricResult m;
+      m.metric = spec.name;
+      m.unit = def.unit;
+      m.direction = def.direction;
+      m.allowance = AllowanceText(spec.allowance);
+      m.declared = spec.allowance.declared();
+      m.confidence = confidence;
+      m.has_null = settings.null_arm;
+
+      std::vector<double> base, head_values, null_values;
+      for (int64_t b = 0; b < blocks; ++b) {
+        const Sample* sb = Find(samples, "base", b);
+        const Sample* sh = Find(samples, head, b);
+        const Sample* sn = settings.null_arm ? Find(samples, "null", b) : nullptr;
+        if (!Has(sb, spec.name) || !Has(sh, spec.name)) continue;
+        if (settings.null_arm && !Has(sn, spec.name)) continue;
+        base.push_back(sb->values.at(spec.name));
+        head_values.push_back(sh->values.at(spec.name));
+        if (sn != nullptr) null_values.push_back(sn->values.at(spec.name));
+      }
+      m.pairs = static_cast<int64_t>(base.size());
+      m.base_median = stats::Median(base);
+      m.head_median = stats::Median(head_values);
+
+      stats::Interval interval{report::kNaN, report::kNaN};
+      std::string no_interval;
+      auto change = stats::SignTestPairedChange(base, head_values, confidence);
+      if (change.ok()) {
+        m.estimate = change->estimate;
+        m.lo = change->lo;
+        m.hi = change->hi;
+        interval = {change->lo, change->hi};
+      } else {
+        no_interval = change.status().message();
+        if (!base.empty()) m.estimate = m.head_median / m.base_median - 1.0;
+      }
+      std::optional<NullArm> null_arm;
+      if (settings.null_arm) {
+        auto null_change = stats::SignTestPairedChange(base, null_values, confidence);
+        null_arm = null_change.ok()
+                       ? ReadNullArm(null_change->estimate, {null_change->lo, null_change->hi},
+                                     spec.allowance, settings.noise_floor)
+                       : ReadNullArm(report::kNaN, {report::kNaN, report::kNaN}, spec.allowance, settings.noise_floor);
+        m.null_estimate = null_arm->estimate;
+        m.null_lo = null_arm->change.lo;
+        m.null_hi = null_arm->change.hi;
+      }
+      MetricVerdict v = JudgeMetric(interval, def.direction, spec.allowance, null_arm);
+      m.verdict = v.verdict;
+      m.supported_gain = v.supported_gain;
+      m.delta = v.delta;
+      m.noise_floor = v.noise_floor;
+      m.host_too_noisy = v.host_too_noisy;
+      m.reasons = v.reasons;
+      if (!no_interval.empty()) m.reasons.insert(m.reasons.begin(), no_interval);
+      verdicts.push_back(m.verdict);
+      c.metrics.push_back(std::move(m));
+    }
+
+    c.verdict = WorstVerdict(verdicts);
+    const int64_t head_failed = failed.count(head) ? failed.at(head) : 0;
+    const int64_t base_failed = failed.count("base") ? failed.at("base") : 0;
+    if (head_failed > 0 && base_failed == 0) {
+      c.verdict = Verdict::kFail;
+      c.reasons.push_back(fmt::format(
+          "FAIL: {} failed {} of {} samples where base failed none (first: {})", head, head_failed,
+          blocks, first_error));
+    } else if (failed_total > 0) {
+      if (c.verdict == Verdict::kPass) c.verdict = Verdict::kInconclusive;
+      c.reasons.push_back(fmt::format(
+          "{} failed sample{} in this cell (first: {}); blocks with a failed sample are left out "
+          "of the pairs, and no PASS is certified",
+          failed_total, failed_total == 1 ? "" : "s", first_error));
+    }
+    for (const auto& m : c.metrics) c.supported_gain = c.supported_gain || m.supported_gain;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+bool GainUndecided(const report::AbMetricResult& m) {
+  if (std::isnan(m.estimate) || std::isnan(m.lo) || std::isnan(m.hi) || m.supported_gain) return false;
+  const bool lower_is_better = m.direction == Direction::kLowerIsBetter;
+  const double w_estimate = lower_is_better ? m.estimate : -m.estimate;
+  const double w_hi = lower_is_better ? m.hi : -m.lo;
+  return w_estimate < -m.noise_floor && w_hi >= -m.noise_floor;
+}
+
+bool NeedsMorePairs(const std::vector<report::AbComparison>& comparisons) {
+  for (const auto& c : comparisons) {
+    if (c.verdict == Verdict::kInconclusive) return true;
+    if (c.verdict == Verdict::kFail) continue;
+    for (const auto& m : c.metrics) {
+      if (GainUndecided(m)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace tare::campaign

@@ -1,0 +1,55 @@
+// Analysis of one cell at one look: from the samples of its first `blocks` blocks to a verdict per
+// head and metric (report::AbComparison). Pure: the runner calls it at every planned look, and a
+// resumed cohort replays its looks from the stored samples with the same result.
+//
+// Pairs. Block b gives one pair (base_b, head_b) and, with a null arm, (base_b, null_b). A block is
+// used only when every arm's sample in it succeeded and has the metric, so the head and the null
+// comparison always have the same n (the noise floor is measured on exactly the blocks the
+// verdict uses). Values must be > 0 (they are compared as ratios).
+//
+// Failed samples. A head that fails where base succeeds is a regression in the most basic sense:
+// the comparison is FAIL, whatever the timings. Otherwise any failed sample in the cell keeps a
+// PASS from being certified (it becomes INCONCLUSIVE, with the count and the first error).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "campaign/campaign_spec.h"
+#include "model/sample.h"
+#include "report/ab_report.h"
+
+namespace tare::campaign {
+
+// One cell's samples: arm name -> block -> sample (kept samples only: discarded ones are not here).
+using CellSamples = std::map<std::string, std::map<int64_t, Sample>>;
+
+struct AnalysisSettings {
+  std::vector<std::string> heads;    // head arm names, in arm order
+  bool null_arm = false;
+  std::vector<MetricSpec> metrics;   // resolved: never empty
+  NoiseFloorRule noise_floor = NoiseFloorRule::kIntervalEdge;
+};
+
+// The metric's definition with the campaign's direction override applied.
+MetricDef ResolvedMetric(const MetricSpec& m);
+
+// Judges blocks [0, blocks) of a cell at `confidence` (the look's per-look confidence), one
+// comparison per head. `looks` is recorded in the result.
+std::vector<report::AbComparison> JudgeCell(const CellSamples& samples, const std::string& cell,
+                                            const std::string& role, int64_t blocks, int64_t looks,
+                                            double confidence, const AnalysisSettings& settings);
+
+// Whether a metric's gain is undecided: its estimate is better than the noise floor, but its
+// interval still reaches back across it, so more pairs may support the gain (or not).
+bool GainUndecided(const report::AbMetricResult& m);
+
+// Whether a cell gets more pairs at its next planned look: some comparison is INCONCLUSIVE, or is
+// not a FAIL and has a metric whose gain is undecided. Spending pairs on the gain question keeps
+// the error rate: the look schemes bound the chance that ANY planned look's interval misses, so
+// the rule deciding which looks happen does not matter (sampling.h).
+bool NeedsMorePairs(const std::vector<report::AbComparison>& comparisons);
+
+}  // namespace tare::campaign

@@ -1,0 +1,168 @@
+#include "campaign/analysis.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace tare::campaign {
+namespace {
+
+Sample Ok(double wall_ns) {
+  Sample s;
+  s.values["wall_ns"] = wall_ns;
+  return s;
+}
+
+// `blocks` blocks: base ~ 10 ms with 1% noise, head = base-like * (1 + change), null like base.
+CellSamples Synthetic(int64_t blocks, double change, uint64_t seed = 1) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> noise(0.0, 0.01);
+  CellSamples s;
+  for (int64_t b = 0; b < blocks; ++b) {
+    s["base"][b] = Ok(10e6 * (1 + noise(rng)));
+    s["head"][b] = Ok(10e6 * (1 + change) * (1 + noise(rng)));
+    s["null"][b] = Ok(10e6 * (1 + noise(rng)));
+  }
+  return s;
+}
+
+AnalysisSettings Settings(const std::string& allowance, bool null_arm = true) {
+  AnalysisSettings a;
+  a.heads = {"head"};
+  a.null_arm = null_arm;
+  a.metrics = {{"wall_ns", *ParseAllowance(allowance), std::nullopt}};
+  return a;
+}
+
+TEST(Analysis, AClearRegressionFails) {
+  auto c = JudgeCell(Synthetic(40, 0.05), "cell", "target", 40, 4, 0.9875, Settings("noise"));
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].verdict, Verdict::kFail);
+  ASSERT_EQ(c[0].metrics.size(), 1u);
+  const auto& m = c[0].metrics[0];
+  EXPECT_EQ(m.pairs, 40);
+  EXPECT_NEAR(m.estimate, 0.05, 0.01);
+  EXPECT_LT(m.lo, m.estimate);
+  EXPECT_GT(m.hi, m.estimate);
+  EXPECT_GT(m.noise_floor, 0.0);
+  EXPECT_DOUBLE_EQ(m.delta, m.noise_floor);
+  EXPECT_NEAR(m.base_median, 10e6, 0.2e6);
+  EXPECT_FALSE(c[0].supported_gain);
+}
+
+TEST(Analysis, AClearGainIsSupportedAndPasses) {
+  auto c = JudgeCell(Synthetic(40, -0.05), "cell", "target", 40, 4, 0.9875, Settings("noise"));
+  EXPECT_EQ(c[0].verdict, Verdict::kPass);
+  EXPECT_TRUE(c[0].supported_gain);
+  EXPECT_TRUE(c[0].metrics[0].supported_gain);
+}
+
+TEST(Analysis, AnUndecidedGainAsksForMorePairs) {
+  report::AbMetricResult m;
+  m.direction = Direction::kLowerIsBetter;
+  m.noise_floor = 0.015;
+  m.estimate = -0.025;
+  m.lo = -0.04;
+  m.hi = -0.01;  // reaches back across -1.5%
+  report::AbComparison c;
+  c.verdict = Verdict::kPass;
+  c.metrics = {m};
+  EXPECT_TRUE(GainUndecided(m));
+  EXPECT_TRUE(NeedsMorePairs({c}));
+  c.metrics[0].hi = -0.02;  // all beyond the floor: JudgeMetric would call it supported
+  c.metrics[0].supported_gain = true;
+  EXPECT_FALSE(NeedsMorePairs({c}));
+  c.metrics[0] = m;
+  c.metrics[0].estimate = -0.01;  // the estimate itself is within the noise: no gain to chase
+  EXPECT_FALSE(NeedsMorePairs({c}));
+  c.metrics[0] = m;
+  c.verdict = Verdict::kFail;  // final whatever the gains
+  EXPECT_FALSE(NeedsMorePairs({c}));
+  m.direction = Direction::kHigherIsBetter;  // throughput: +2.5% better
+  m.estimate = 0.025;
+  m.lo = 0.01;
+  m.hi = 0.04;
+  EXPECT_TRUE(GainUndecided(m));
+}
+
+TEST(Analysis, OnlyTheFirstBlocksAreJudged) {
+  CellSamples s = Synthetic(40, 0.05);
+  auto c = JudgeCell(s, "cell", "target", 10, 1, 0.9875, Settings("noise"));
+  EXPECT_EQ(c[0].metrics[0].pairs, 10);
+  EXPECT_EQ(c[0].blocks, 10);
+  EXPECT_EQ(c[0].looks, 1);
+}
+
+TEST(Analysis, TooFewPairsIsInconclusiveWithTheReason) {
+  auto c = JudgeCell(Synthetic(5, 0.5), "cell", "target", 5, 1, 0.95, Settings("2%"));
+  EXPECT_EQ(c[0].verdict, Verdict::kInconclusive);
+  EXPECT_TRUE(std::isnan(c[0].metrics[0].lo));
+  EXPECT_NE(c[0].metrics[0].reasons[0].find("n=5 pairs cannot give a 95% sign-test interval"), std::string::npos)
+      << c[0].metrics[0].reasons[0];
+  EXPECT_TRUE(NeedsMorePairs(c));
+}
+
+TEST(Analysis, AHeadThatFailsWhereBaseRunsIsAFail) {
+  CellSamples s = Synthetic(20, 0.0);
+  s["head"][3].outcome = SampleOutcome::kFailed;
+  s["head"][3].error = "exit status 3";
+  auto c = JudgeCell(s, "cell", "target", 20, 2, 0.9875, Settings("5%"));
+  EXPECT_EQ(c[0].verdict, Verdict::kFail);
+  ASSERT_EQ(c[0].reasons.size(), 1u);
+  EXPECT_EQ(c[0].reasons[0], "FAIL: head failed 1 of 20 samples where base failed none (first: head block 3: exit status 3)");
+  EXPECT_EQ(c[0].metrics[0].pairs, 19) << "the block with the failure is left out";
+  EXPECT_FALSE(NeedsMorePairs(c));
+}
+
+TEST(Analysis, OtherFailuresKeepAPassFromBeingCertified) {
+  CellSamples s = Synthetic(20, 0.0);
+  s["null"][0].outcome = SampleOutcome::kSignaled;
+  s["null"][0].error = "killed by signal 9";
+  auto c = JudgeCell(s, "cell", "target", 20, 2, 0.9875, Settings("5%"));
+  EXPECT_EQ(c[0].metrics[0].verdict, Verdict::kPass);
+  EXPECT_EQ(c[0].verdict, Verdict::kInconclusive);
+  EXPECT_EQ(c[0].failed_samples, 1);
+}
+
+TEST(Analysis, WithoutANullArmTheAllowanceAloneCounts) {
+  auto c = JudgeCell(Synthetic(40, 0.0), "cell", "target", 40, 4, 0.9875, Settings("3%", false));
+  EXPECT_EQ(c[0].verdict, Verdict::kPass);
+  EXPECT_FALSE(c[0].metrics[0].has_null);
+  EXPECT_DOUBLE_EQ(c[0].metrics[0].delta, 0.03);
+  EXPECT_TRUE(std::isnan(c[0].metrics[0].null_lo));
+}
+
+TEST(Analysis, EveryHeadIsJudgedOnItsOwn) {
+  CellSamples s = Synthetic(30, 0.05);
+  std::mt19937_64 rng(9);
+  std::normal_distribution<double> noise(0.0, 0.01);
+  for (int64_t b = 0; b < 30; ++b) s["hd02"][b] = Ok(10e6 * (1 + noise(rng)));
+  AnalysisSettings a = Settings("2%");
+  a.heads = {"head", "hd02"};
+  auto c = JudgeCell(s, "cell", "target", 30, 3, 0.9875, a);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].head, "head");
+  EXPECT_EQ(c[0].verdict, Verdict::kFail);
+  EXPECT_EQ(c[1].head, "hd02");
+  EXPECT_EQ(c[1].verdict, Verdict::kPass);
+}
+
+TEST(Analysis, DirectionOverridesAreHonoured) {
+  CellSamples s;
+  for (int64_t b = 0; b < 20; ++b) {
+    s["base"][b].values["gb.counter.items_per_second"] = 1000 + b;
+    s["head"][b].values["gb.counter.items_per_second"] = (1000 + b) * 0.9;  // 10% fewer items/s
+  }
+  AnalysisSettings a;
+  a.heads = {"head"};
+  a.metrics = {{"gb.counter.items_per_second", Allowance::Fraction(0.02), Direction::kHigherIsBetter}};
+  auto c = JudgeCell(s, "cell", "target", 20, 1, 0.95, a);
+  EXPECT_EQ(c[0].verdict, Verdict::kFail);
+  a.metrics[0].direction = Direction::kLowerIsBetter;
+  c = JudgeCell(s, "cell", "target", 20, 1, 0.95, a);
+  EXPECT_EQ(c[0].verdict, Verdict::kPass);
+  EXPECT_TRUE(c[0].supported_gain);
+}
+
+}  // namespace
+}  // namespace tare::campaign

@@ -1,0 +1,285 @@
+#include "campaign/campaign_file.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace tare::campaign {
+namespace {
+
+constexpr char kMinimal[] = R"toml(
+[arms]
+base = "old/bench"
+head = "new/bench"
+)toml";
+
+TEST(CampaignFile, MinimalFileGetsTheDefaults) {
+  auto spec = ParseCampaignToml(kMinimal, "c.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  EXPECT_EQ(spec->base, "old/bench");
+  EXPECT_EQ(spec->heads, std::vector<std::string>{"new/bench"});
+  EXPECT_FALSE(spec->null_arm);
+  EXPECT_EQ(spec->sampling.initial, 20);
+  EXPECT_EQ(spec->sampling.step, 20);
+  EXPECT_EQ(spec->sampling.cap, 60);
+  EXPECT_DOUBLE_EQ(spec->confidence, 0.95);
+  EXPECT_EQ(spec->order, ArmOrder::kRotatingReversedBlocks);
+  EXPECT_EQ(spec->look_scheme, LookScheme::kBonferroni);
+  EXPECT_FALSE(spec->gates.has_value()) << "no gates key: the default gate applies";
+  EXPECT_TRUE(spec->metrics.empty());
+  EXPECT_TRUE(spec->cells.empty());
+}
+
+TEST(CampaignFile, EveryKeyIsRead) {
+  constexpr char kFull[] = R"toml(
+format = "tare.campaign/1"
+name = "sort: +3%"
+kind = "command"
+args = ["--work", "8"]
+env = { MALLOC_ARENA_MAX = "2" }
+cwd = "data"
+timeout = "30s"
+seed = 7
+order = "random-v1"
+confidence = 0.9
+look_scheme = "sign-test-calibrated-v1"
+noise_floor = "null-estimate-v1"
+gates = ["peak_rss_bytes(head) <= 2 * peak_rss_bytes(base)"]
+bounds = ["p95(wall_ns, head) <= 25ms", "max(peak_rss_bytes, base) <= 64MiB"]
+
+[arms]
+base = "build-old/prog"
+heads = ["build-new/prog", "build-alt/prog"]
+null = true
+
+[sampling]
+initial = 12
+step = 6
+cap = 30
+
+[metrics]
+wall_ns = "2%"
+user_ns = "noise"
+"gb.counter.items_per_second" = { allowance = "1.5%", direction = "higher" }
+
+[[cells]]
+name = "small"
+args = ["--size", "10"]
+
+[[cells]]
+name = "large"
+role = "control"
+env = { SIZE = "large" }
+)toml";
+  auto spec = ParseCampaignToml(kFull, "full.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  EXPECT_EQ(spec->name, "sort: +3%");
+  EXPECT_EQ(spec->kind, "command");
+  EXPECT_EQ(spec->args, (std::vector<std::string>{"--work", "8"}));
+  EXPECT_EQ(spec->env, std::vector<std::string>{"MALLOC_ARENA_MAX=2"});
+  EXPECT_EQ(spec->cwd, "data");
+  EXPECT_EQ(spec->timeout_ns, 30'000'000'000);
+  EXPECT_EQ(spec->seed, 7u);
+  EXPECT_EQ(spec->order, ArmOrder::kRandom);
+  EXPECT_DOUBLE_EQ(spec->confidence, 0.9);
+  EXPECT_EQ(spec->look_scheme, LookScheme::kSignTestCalibrated);
+  EXPECT_EQ(spec->noise_floor, NoiseFloorRule::kEstimate);
+  ASSERT_TRUE(spec->gates.has_value());
+  ASSERT_EQ(spec->gates->size(), 1u);
+  EXPECT_DOUBLE_EQ((*spec->gates)[0].factor, 2.0);
+  ASSERT_EQ(spec->bounds.size(), 2u);
+  EXPECT_DOUBLE_EQ(spec->bounds[0].limit, 25e6);
+  EXPECT_DOUBLE_EQ(spec->bounds[1].limit, 64.0 * 1024 * 1024);
+  EXPECT_EQ(spec->heads, (std::vector<std::string>{"build-new/prog", "build-alt/prog"}));
+  EXPECT_TRUE(spec->null_arm);
+  EXPECT_EQ(spec->sampling.initial, 12);
+  EXPECT_EQ(spec->sampling.step, 6);
+  EXPECT_EQ(spec->sampling.cap, 30);
+  ASSERT_EQ(spec->metrics.size(), 3u);
+  // toml++ keeps keys sorted.
+  EXPECT_EQ(spec->metrics[0].name, "gb.counter.items_per_second");
+  EXPECT_DOUBLE_EQ(spec->metrics[0].allowance.fraction, 0.015);
+  EXPECT_EQ(spec->metrics[0].direction, Direction::kHigherIsBetter);
+  EXPECT_EQ(spec->metrics[1].name, "user_ns");
+  EXPECT_TRUE(spec->metrics[1].allowance.noise);
+  EXPECT_EQ(spec->metrics[2].name, "wall_ns");
+  EXPECT_DOUBLE_EQ(spec->metrics[2].allowance.fraction, 0.02);
+  ASSERT_EQ(spec->cells.size(), 2u);
+  EXPECT_EQ(spec->cells[0].name, "small");
+  EXPECT_EQ(spec->cells[0].role, "target");
+  EXPECT_EQ(spec->cells[0].args, (std::vector<std::string>{"--size", "10"}));
+  EXPECT_EQ(spec->cells[1].role, "control");
+  EXPECT_EQ(spec->cells[1].env, std::vector<std::string>{"SIZE=large"});
+}
+
+TEST(CampaignFile, TheExampleCampaignParses) {
+  std::ifstream in(std::string(TARE_CAMPAIGN_TESTDATA) + "/../../../examples/ab_knob/campaign.toml");
+  ASSERT_TRUE(in.good());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto spec = ParseCampaignToml(ss.str(), "examples/ab_knob/campaign.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  EXPECT_TRUE(spec->null_arm);
+  // Paths are the runner's to check; the metrics must suit commands.
+  ASSERT_EQ(spec->metrics.size(), 2u);
+  for (const auto& m : spec->metrics) {
+    EXPECT_TRUE(m.name == "wall_ns" || m.name == "perf.task_clock_ns") << m.name;
+  }
+  EXPECT_EQ(spec->cells.size(), 2u);
+}
+
+struct BadCase {
+  const char* what;
+  std::string text;
+  std::string expected;  // a substring of the message
+};
+
+class BadCampaignFile : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(BadCampaignFile, IsRefusedWithAMessageNamingTheField) {
+  const BadCase& c = GetParam();
+  auto spec = ParseCampaignToml(c.text, "bad.toml");
+  ASSERT_FALSE(spec.ok()) << c.what;
+  EXPECT_EQ(spec.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(spec.status().message().find(c.expected), std::string::npos)
+      << c.what << ": " << spec.status().message();
+  EXPECT_EQ(spec.status().message().rfind("bad.toml", 0), 0u) << spec.status().message();
+}
+
+const std::string kArms = "[arms]\nbase = \"a\"\nhead = \"b\"\n";
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryKindOfMistake, BadCampaignFile,
+    ::testing::Values(
+        BadCase{"not TOML", "[arms\nbase = 1", "bad.toml:1:6: not valid TOML"},
+        BadCase{"unknown top-level key", "sampels = 3\n" + kArms,
+                "bad.toml:1: sampels: unknown key; the keys here are: "},
+        BadCase{"no arms", "name = \"x\"\n", "bad.toml: arms: missing; declare [arms]"},
+        BadCase{"arms not a table", "arms = 3\n", "bad.toml:1: arms: expected a table, got an integer"},
+        BadCase{"no base", "[arms]\nhead = \"b\"\n", "arms.base: missing"},
+        BadCase{"no head", "[arms]\nbase = \"a\"\n", "arms.head: missing"},
+        BadCase{"unknown arm key", "[arms]\nbase = \"a\"\nhead = \"b\"\nnul = true\n",
+                "bad.toml:4: arms.nul: unknown key"},
+        BadCase{"base not a string", "[arms]\nbase = 3\nhead = \"b\"\n",
+                "bad.toml:2: arms.base: expected a string, got an integer"},
+        BadCase{"head and heads", "[arms]\nbase = \"a\"\nhead = \"b\"\nheads = [\"c\"]\n",
+                "arms.heads: give the heads once"},
+        BadCase{"heads empty", "[arms]\nbase = \"a\"\nheads = []\n", "arms.heads: needs at least one head"},
+        BadCase{"null not bool", "[arms]\nbase = \"a\"\nhead = \"b\"\nnull = \"yes\"\n",
+                "bad.toml:4: arms.null: expected true or false, got a string"},
+        BadCase{"cap as string", kArms + "[sampling]\ncap = \"40\"\n",
+                "bad.toml:5: sampling.cap: expected an integer, got a string"},
+        BadCase{"unknown sampling key", kArms + "[sampling]\nmax = 40\n", "sampling.max: unknown key"},
+        BadCase{"cap below initial", kArms + "[sampling]\ninitial = 20\ncap = 10\n",
+                "sampling: sampling.cap = 10 is below sampling.initial = 20"},
+        BadCase{"initial zero", kArms + "[sampling]\ninitial = 0\n", "sampling.initial = 0"},
+        BadCase{"bare number allowance", kArms + "[metrics]\nwall_ns = \"2\"\n",
+                "bad.toml:5: metrics.wall_ns: allowance '2' is not understood"},
+        BadCase{"allowance as number", kArms + "[metrics]\nwall_ns = 2\n",
+                "metrics.wall_ns: expected an allowance"},
+        BadCase{"bad direction", kArms + "[metrics]\nwall_ns = { direction = \"down\" }\n",
+                "metrics.wall_ns.direction: 'down' is not 'lower' or 'higher'"},
+        BadCase{"unknown metric key", kArms + "[metrics]\nwall_ns = { allow = \"2%\" }\n",
+                "metrics.wall_ns.allow: unknown key"},
+        BadCase{"empty metrics", kArms + "[metrics]\n", "metrics: the table is empty"},
+        BadCase{"bad order", "order = \"abba\"\n" + kArms, "bad.toml:1: order: unknown arm order 'abba'"},
+        BadCase{"bad look scheme", "look_scheme = \"pocock\"\n" + kArms,
+                "look_scheme: unknown look scheme 'pocock'"},
+        BadCase{"bad noise floor", "noise_floor = \"max\"\n" + kArms,
+                "noise_floor: unknown noise floor rule 'max'"},
+        BadCase{"confidence as percent", "confidence = 95\n" + kArms,
+                "bad.toml:1: confidence: 95 is not between 0 and 1"},
+        BadCase{"bad timeout", "timeout = \"soon\"\n" + kArms, "timeout: 'soon' is not a positive duration"},
+        BadCase{"negative seed", "seed = -1\n" + kArms, "seed: must be 0 or more"},
+        BadCase{"bad kind", "kind = \"python\"\n" + kArms, "kind: 'python' is not auto, command, gbench or tare"},
+        BadCase{"bad format", "format = \"tare.campaign/9\"\n" + kArms,
+                "format: 'tare.campaign/9' is not a format this tare reads"},
+        BadCase{"args not strings", "args = [\"--n\", 3]\n" + kArms,
+                "bad.toml:1: args[1]: expected a string, got an integer"},
+        BadCase{"env not a table", "env = [\"A=1\"]\n" + kArms, "env: expected a table"},
+        BadCase{"bad gate", "gates = [\"rss(head) < 2\"]\n" + kArms, "gates[0]: gate \"rss(head) < 2\": expected '<='"},
+        BadCase{"gate unit mismatch", "gates = [\"peak_rss_bytes(head) <= peak_rss_bytes(base) + 8ms\"]\n" + kArms,
+                "the unit 'ms' does not suit peak_rss_bytes"},
+        BadCase{"bad bound statistic", "bounds = [\"p42(wall_ns, head) <= 1ms\"]\n" + kArms,
+                "bounds[0]: bound \"p42(wall_ns, head) <= 1ms\": 'p42' is not a statistic"},
+        BadCase{"bound unknown unit", "bounds = [\"p95(wall_ns, head) <= 3 fortnights\"]\n" + kArms,
+                "bounds[0]"},
+        BadCase{"cells as a table", kArms + "[cells]\nname = \"x\"\n", "cells: expected [[cells]] tables"},
+        BadCase{"cell without name", kArms + "[[cells]]\nrole = \"target\"\n", "cells[0].name: missing"},
+        BadCase{"cell bad role", kArms + "[[cells]]\nname = \"x\"\nrole = \"baseline\"\n",
+                "cells[0].role: 'baseline' is not 'target' or 'control'"},
+        BadCase{"cell unknown key", kArms + "[[cells]]\nname = \"x\"\nargv = []\n", "cells[0].argv: unknown key"},
+        BadCase{"filter and cells", "filter = \"BM_.*\"\n" + kArms + "[[cells]]\nname = \"x\"\n",
+                "filter: give either [[cells]] or filter, not both"}));
+
+TEST(CampaignSpec, ValidationNamesTheFieldAndTheFix) {
+  CampaignSpec spec;
+  spec.base = "/a";
+  spec.heads = {"/b"};
+  EXPECT_TRUE(ValidateSpec(spec, "command").ok());
+
+  CampaignSpec metric = spec;
+  metric.metrics = {{"gb.real_time_ns", Allowance::Noise(), std::nullopt}};
+  Status s = ValidateSpec(metric, "command");
+  EXPECT_NE(s.message().find("metric 'gb.real_time_ns' is not measured for command targets; choose from wall_ns"),
+            std::string::npos) << s.message();
+  metric.metrics = {{"gb.counter.items", Allowance::Noise(), std::nullopt}};
+  EXPECT_TRUE(ValidateSpec(metric, "gbench").ok());
+
+  CampaignSpec looks = spec;
+  looks.sampling = {6, 6, 30};
+  s = ValidateSpec(looks, "command");
+  EXPECT_NE(s.message().find("initial=6 pairs cannot give the 99% per-look"), std::string::npos) << s.message();
+
+  CampaignSpec twice = spec;
+  twice.cells = {{"a", "target", {}, {}}, {"a", "target", {}, {}}};
+  s = ValidateSpec(twice, "command");
+  EXPECT_NE(s.message().find("cells[1]: the name 'a' is used twice"), std::string::npos) << s.message();
+
+  CampaignSpec null_rule = spec;
+  null_rule.bounds = {*ParseBound("p95(wall_ns, null) <= 1ms")};
+  s = ValidateSpec(null_rule, "command");
+  EXPECT_NE(s.message().find("names the arm 'null', which this campaign does not have (arms: base, head; add "
+                             "the null arm"), std::string::npos) << s.message();
+}
+
+TEST(CampaignSpec, ArmNamesAllHaveFourCharacters) {
+  CampaignSpec spec;
+  spec.heads = {"a", "b", "c"};
+  spec.null_arm = true;
+  EXPECT_EQ(ArmNames(spec), (std::vector<std::string>{"base", "head", "hd02", "hd03", "null"}));
+  for (const auto& name : ArmNames(spec)) EXPECT_EQ(name.size(), 4u);
+  EXPECT_EQ(ArmRole("hd03"), "head");
+  EXPECT_EQ(ArmRole("null"), "null");
+}
+
+TEST(CampaignSpec, CanonicalJsonDependsOnEveryDeclaredSetting) {
+  CampaignSpec a;
+  a.base = "/x/base";
+  a.heads = {"/x/head"};
+  CampaignSpec b = a;
+  EXPECT_EQ(SpecToJson(a).dump(), SpecToJson(b).dump());
+  b.sampling.cap = 80;
+  EXPECT_NE(SpecToJson(a).dump(), SpecToJson(b).dump());
+  b = a;
+  b.null_arm = true;
+  EXPECT_NE(SpecToJson(a).dump(), SpecToJson(b).dump());
+  b = a;
+  b.args = {"--input", "x"};
+  EXPECT_NE(SpecToJson(a).dump(), SpecToJson(b).dump());
+}
+
+TEST(CampaignSpec, RelativePathsAreTakenFromTheCampaignDirectory) {
+  CampaignSpec spec;
+  spec.base = "../build/base";
+  spec.heads = {"/abs/head"};
+  spec.cwd = "data";
+  CampaignSpec r = ResolveSpecPaths(spec, "/work/campaigns");
+  EXPECT_EQ(r.base, "/work/build/base");
+  EXPECT_EQ(r.heads[0], "/abs/head");
+  EXPECT_EQ(r.cwd, "/work/campaigns/data");
+}
+
+}  // namespace
+}  // namespace tare::campaign

@@ -1,0 +1,165 @@
+#include "campaign/campaign_runner.h"
+
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+
+#include <fmt/core.h>
+
+#include "base/files.h"
+#include "campaign/campaign_setup.h"
+
+namespace tare::campaign {
+
+CampaignRunner::CampaignRunner(CampaignInput input, proc::Spawner& spawner, RunnerOptions options)
+    : input_(std::move(input)), spawner_(spawner), options_(std::move(options)) {}
+
+CampaignRunner::~CampaignRunner() {
+  stage_.reset();
+  if (!workdir_.empty()) RemoveTree(workdir_);
+}
+
+std::vector<std::string> CampaignRunner::CellNames() const {
+  std::vector<std::string> names;
+  for (const auto& c : cells_) names.push_back(c.name);
+  return names;
+}
+
+target::TargetSpec CampaignRunner::ArmTarget(const std::string& arm, const Cell& cell) const {
+  target::TargetSpec t;
+  t.name = std::filesystem::path(input_.spec.base).filename().string();
+  t.kind = kind_ == "gbench" ? target::TargetKind::kGbench : target::TargetKind::kCommand;
+  t.argv.push_back(stage_->PathOf(arm));
+  t.argv.insert(t.argv.end(), input_.spec.args.begin(), input_.spec.args.end());
+  t.argv.insert(t.argv.end(), cell.args.begin(), cell.args.end());
+  t.cwd = input_.spec.cwd;
+  t.env = ApplyEnvOverrides(ApplyEnvOverrides(options_.base_env, input_.spec.env), cell.env);
+  return t;
+}
+
+Status CampaignRunner::Prepare() {
+  CampaignSpec& spec = input_.spec;
+  // The executables: each must be a file we can read and run.
+  for (const std::string* exe : [&] {
+         std::vector<const std::string*> all = {&spec.base};
+         for (const auto& h : spec.heads) all.push_back(&h);
+         return all;
+       }()) {
+    TARE_RETURN_IF_ERROR(CheckExecutable(*exe));
+  }
+  TARE_ASSIGN_OR_RETURN(kind_, ResolveKind(spec));
+  TARE_RETURN_IF_ERROR(ValidateSpec(spec, kind_));
+  if (spec.name.empty()) spec.name = DefaultCampaignName(spec);
+  TARE_ASSIGN_OR_RETURN(workdir_, MakeTempDir("tare-ab"));
+  if (spec.metrics.empty()) {
+    std::string why;
+    const bool task_clock = kind_ == "gbench" || TaskClockAvailable(spawner_, workdir_, &why);
+    metrics_ = DefaultMetrics(kind_, task_clock);
+    if (!task_clock) {
+      notes_.push_back(fmt::format(
+          "Metric: wall_ns by default, because this host cannot count perf task-clock ({}); wall "
+          "time includes time spent waiting for a CPU, so a loaded host widens every interval",
+          why));
+    }
+  } else {
+    metrics_ = spec.metrics;
+  }
+  if (spec.gates) {
+    gates_ = *spec.gates;
+  } else {
+    TARE_ASSIGN_OR_RETURN(GateRule g, ParseGate(kDefaultGate));
+    gates_ = {g};
+  }
+  arms_ = ArmNames(spec);
+
+  measure_.workdir = workdir_;
+  measure_.timeout_ns = spec.timeout_ns;
+  measure_.perf_events = PerfEventsFor(metrics_);
+
+  std::vector<std::pair<std::string, std::string>> sources;
+  for (const auto& arm : arms_) {
+    const std::string role = ArmRole(arm);
+    if (role == "base" || role == "null") {
+      sources.emplace_back(arm, spec.base);
+    } else {
+      size_t head_index = arm == "head" ? 0 : static_cast<size_t>(std::stoi(arm.substr(2))) - 1;
+      sources.emplace_back(arm, spec.heads[head_index]);
+    }
+  }
+  TARE_ASSIGN_OR_RETURN(stage_, ArmStage::Create(options_.stage_dir, sources));
+
+  // The cells.
+  Cell probe;  // no cell parameters: what every arm lists
+  if (kind_ == "command") {
+    if (spec.cells.empty()) {
+      Cell c;
+      c.name = DefaultCommandCellName(spec);
+      c.role = "target";
+      cells_.push_back(c);
+    } else {
+      for (const auto& cs : spec.cells) cells_.push_back({cs.name, cs.role, {}, cs.args, cs.env, 0});
+    }
+    for (auto& c : cells_) {
+      c.bench.name = c.name;
+      c.bench.uri = fmt::format("{}::{}", ArmTarget("base", c).name, c.name);
+    }
+  } else {
+    std::map<std::string, std::vector<target::Benchmark>> listed;
+    for (const auto& arm : arms_) {
+      if (arm == "null") continue;
+      auto list = target::ListBenchmarks(spawner_, ArmTarget(arm, probe), measure_);
+      if (!list.ok()) return list.status().WithContext(fmt::format("the {} arm", arm));
+      listed[arm] = *list;
+    }
+    auto has = [&](const std::string& arm, const std::string& name) {
+      for (const auto& b : listed[arm]) {
+        if (b.name == name) return true;
+      }
+      return false;
+    };
+    if (spec.cells.empty()) {
+      std::regex filter(spec.filter.empty() ? ".*" : spec.filter);
+      std::regex control(spec.control_filter.empty() ? "$^" : spec.control_filter);
+      for (const auto& b : listed["base"]) {
+        if (!spec.filter.empty() && !std::regex_search(b.name, filter)) continue;
+        Cell c;
+        c.name = b.name;
+        c.role = !spec.control_filter.empty() && std::regex_search(b.name, control) ? "control" : "target";
+        c.bench = b;
+        cells_.push_back(c);
+      }
+      if (cells_.empty()) {
+        return Status::InvalidArgument(fmt::format(
+            "filter '{}' matches none of the {} benchmarks of the base executable '{}'{}",
+            spec.filter, listed["base"].size(), spec.base, ListSome(listed["base"])));
+      }
+    } else {
+      for (const auto& cs : spec.cells) {
+        if (!has("base", cs.name)) {
+          return Status::InvalidArgument(fmt::format(
+              "cell '{}' is not a benchmark of the base executable '{}'; its benchmarks are:{}",
+              cs.name, spec.base, ListSome(listed["base"])));
+        }
+        Cell c{cs.name, cs.role, {}, cs.args, cs.env, 0};
+        for (const auto& b : listed["base"]) {
+          if (b.name == cs.name) c.bench = b;
+        }
+        cells_.push_back(c);
+      }
+    }
+    for (const auto& c : cells_) {
+      for (const auto& arm : arms_) {
+        if (arm == "null" || arm == "base" || has(arm, c.name)) continue;
+        return Status::InvalidArgument(fmt::format(
+            "the {} executable does not have the benchmark '{}' that base has; compare builds of "
+            "the same benchmarks, or choose cells both have with --filter or [[cells]]",
+            arm, c.name));
+      }
+    }
+    notes_.push_back(IterationCountNote(spawner_, ArmTarget("base", probe), measure_));
+  }
+  return Status::Ok();
+}
+
+}  // namespace tare::campaign

@@ -1,0 +1,105 @@
+// CampaignRunner: runs one cohort of a campaign — fresh processes, paired blocks, looks at the
+// planned pair counts, adaptive sampling for INCONCLUSIVE cells only — and streams every sample
+// to the store as it completes.
+//
+//   CampaignRunner runner(input, spawner, options);
+//   TARE_RETURN_IF_ERROR(runner.Prepare());   // usage errors: nothing stored yet
+//   TARE_ASSIGN_OR_RETURN(CampaignResult r, runner.Run(store));
+//   print(report::RenderLedger(r.report));
+//
+// Prepare() does everything that can fail on bad input before the store is opened: resolves the
+// target kind, validates the campaign, copies the arms to their same-length paths (ArmStage),
+// lists the benchmarks and builds the cells. Run() opens a cohort (or, with resume, continues the
+// latest interrupted one of the same campaign), writes the lock before the first sample, and
+// then, per round, runs one block of every cell that needs more pairs:
+//   block b of a cell runs every arm once, back to back, in BlockArmOrder(order, arms, b, seed);
+//   after every round the arm copies and their sources are checked (ArmStage::CheckUnchanged);
+//   after the first round the sanity gates are checked on block 0 (every arm's first sample must
+//   also succeed and carry every metric);
+//   when a cell reaches a planned look it is judged at the plan's per-look confidence; a cell
+//   with an INCONCLUSIVE comparison gets `step` more blocks, the others are final.
+// Ctrl-C (proc::Interrupted) stops between samples; the sample in flight is recorded as
+// interrupted and the cohort can be resumed.
+//
+// Not thread-safe. The Spawner and Store must outlive the runner.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "campaign/arm_stage.h"
+#include "campaign/campaign_spec.h"
+#include "proc/spawner.h"
+#include "report/ab_report.h"
+#include "store/store.h"
+#include "target/measure.h"
+
+namespace tare::campaign {
+
+struct CampaignInput {
+  CampaignSpec spec;             // paths absolute (ResolveSpecPaths)
+  std::string campaign_sha256;   // of the file's bytes, or of SpecToJson(spec).dump()
+  std::string campaign_source;   // "file:<absolute path>" | "flags"
+  std::string campaign_text;     // the file's bytes, or SpecToJson(spec).dump(2)
+};
+
+struct RunnerOptions {
+  std::string stage_dir;                    // where the arm copies go: <store dir>/bin
+  bool resume = false;
+  std::vector<std::string> base_env;        // tare's environment, KEY=VALUE (spec.env is added)
+  std::vector<std::string> command_line;    // tare's argv, recorded with the run
+  std::string tare_version;
+  std::function<void(const std::string&)> progress;  // a status line (may be overwritten)
+  std::function<void(const std::string&)> notice;    // a line worth keeping in the log
+};
+
+enum class StopKind { kNone, kInterrupted, kGate, kExecutableChanged };
+
+struct CampaignResult {
+  report::AbReport report;
+  StopKind stop = StopKind::kNone;
+};
+
+class CampaignRunner {
+ public:
+  CampaignRunner(CampaignInput input, proc::Spawner& spawner, RunnerOptions options);
+  ~CampaignRunner();
+
+  Status Prepare();
+  StatusOr<CampaignResult> Run(store::Store& store);
+
+  // After Prepare(): the resolved target kind ("command" | "gbench") and the cells' names.
+  const std::string& kind() const { return kind_; }
+  std::vector<std::string> CellNames() const;
+
+ private:
+  struct Cell {
+    std::string name;
+    std::string role;
+    target::Benchmark bench;           // the benchmark each arm runs (name and URI)
+    std::vector<std::string> args;     // cell parameters
+    std::vector<std::string> env;
+    int64_t benchmark_id = 0;          // in the store
+  };
+  class Session;  // the state of one Run()
+
+  target::TargetSpec ArmTarget(const std::string& arm, const Cell& cell) const;
+
+  CampaignInput input_;
+  proc::Spawner& spawner_;
+  RunnerOptions options_;
+  std::string kind_;
+  std::vector<std::string> arms_;
+  std::vector<MetricSpec> metrics_;
+  std::vector<GateRule> gates_;
+  std::vector<Cell> cells_;
+  std::unique_ptr<ArmStage> stage_;
+  std::string workdir_;
+  target::MeasureOptions measure_;
+  std::vector<std::string> notes_;
+};
+
+}  // namespace tare::campaign

@@ -1,0 +1,146 @@
+#include "campaign/campaign_setup.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+
+#include <fmt/core.h>
+
+#include "instrument/process_metrics.h"
+#include "target/target_kind.h"
+
+namespace tare::campaign {
+
+Status CheckExecutable(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) {
+    return Status::NotFound(fmt::format("executable '{}' does not exist; build it first or fix the path", path));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return Status::InvalidArgument(fmt::format("'{}' is not a regular file; name the executable itself", path));
+  }
+  if (access(path.c_str(), X_OK) != 0) {
+    return Status::InvalidArgument(fmt::format("'{}' is not executable; chmod +x it", path));
+  }
+  return Status::Ok();
+}
+
+StatusOr<std::string> ResolveKind(const CampaignSpec& spec) {
+  auto refuse_tare = [](const std::string& path) {
+    return Status::Unavailable(fmt::format(
+        "'{}' is a tare benchmark binary, which this build cannot drive yet; measure it as a "
+        "whole process with kind = \"command\" (or --kind command)", path));
+  };
+  if (spec.kind == "command" || spec.kind == "gbench") return spec.kind;
+  if (spec.kind == "tare") return refuse_tare(spec.base);
+  TARE_ASSIGN_OR_RETURN(target::TargetKind base_kind, target::DetectTargetKind(spec.base));
+  if (base_kind == target::TargetKind::kTare) return refuse_tare(spec.base);
+  for (const auto& head : spec.heads) {
+    TARE_ASSIGN_OR_RETURN(target::TargetKind head_kind, target::DetectTargetKind(head));
+    if (head_kind != base_kind) {
+      return Status::InvalidArgument(fmt::format(
+          "base '{}' is a {} target but head '{}' is a {} target; compare builds of the same "
+          "program, or force one kind with --kind (kind = \"...\" in the campaign file)",
+          spec.base, target::TargetKindName(base_kind), head,
+          target::TargetKindName(head_kind)));
+    }
+  }
+  return std::string(target::TargetKindName(base_kind));
+}
+
+std::string DefaultCampaignName(const CampaignSpec& spec) {
+  auto name = [](const std::string& p) { return std::filesystem::path(p).filename().string(); };
+  std::string heads;
+  for (const auto& h : spec.heads) heads += (heads.empty() ? "" : ", ") + name(h);
+  return fmt::format("{} vs {}", name(spec.base), heads);
+}
+
+std::string DefaultCommandCellName(const CampaignSpec& spec) {
+  if (spec.args.empty()) return "whole process";
+  std::string out;
+  for (const auto& a : spec.args) out += (out.empty() ? "" : " ") + a;
+  return out;
+}
+
+std::vector<std::string> ApplyEnvOverrides(std::vector<std::string> env,
+                                           const std::vector<std::string>& overrides) {
+  for (const auto& kv : overrides) {
+    const std::string key = kv.substr(0, kv.find('='));
+    bool replaced = false;
+    for (auto& e : env) {
+      if (e.compare(0, key.size() + 1, key + "=") == 0) {
+        e = kv;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) env.push_back(kv);
+  }
+  return env;
+}
+
+std::string ListSome(const std::vector<target::Benchmark>& benches) {
+  std::string out;
+  for (size_t i = 0; i < benches.size() && i < 10; ++i) out += "\n  " + benches[i].name;
+  if (benches.size() > 10) out += "\n  ...";
+  return out;
+}
+
+bool TaskClockAvailable(proc::Spawner& spawner, const std::string& workdir, std::string* why) {
+  proc::SpawnRequest req;
+  req.argv = {"/bin/true"};
+  req.stdout_path = workdir + "/probe.out";
+  req.stderr_path = workdir + "/probe.err";
+  req.timeout_ns = 10'000'000'000;
+  req.perf_events = {"task-clock"};
+  auto r = spawner.Run(req);
+  if (!r.ok()) {
+    *why = r.status().message();
+    return false;
+  }
+  for (const auto& p : r->perf) {
+    if (p.event == "task-clock" && p.value) return true;
+    if (p.event == "task-clock") *why = p.unavailable;
+  }
+  if (why->empty()) *why = r->ok() ? "no task-clock reading" : r->Describe();
+  return false;
+}
+
+std::vector<std::string> PerfEventsFor(const std::vector<MetricSpec>& metrics) {
+  std::vector<std::string> events;
+  for (const auto& event : proc::DefaultPerfEvents()) {
+    for (const auto& m : metrics) {
+      if (m.name == instrument::PerfMetricName(event)) events.push_back(event);
+    }
+  }
+  return events;
+}
+
+std::string IterationCountNote(proc::Spawner& spawner, const target::TargetSpec& base,
+                               const target::MeasureOptions& options) {
+  proc::SpawnRequest req;
+  req.argv = base.argv;
+  req.argv.push_back("--benchmark_list_tests=true");
+  req.argv.push_back("--benchmark_min_time=1x");
+  req.env = base.env;
+  req.cwd = base.cwd;
+  req.stdout_path = options.workdir + "/probe.out";
+  req.stderr_path = options.workdir + "/probe.err";
+  req.timeout_ns = 30'000'000'000;
+  auto r = spawner.Run(req);
+  const bool accepts = r.ok() && r->ok();
+  if (accepts) {
+    return "Iteration counts: this Google Benchmark build accepts --benchmark_min_time=<N>x, which "
+           "could fix one count for every arm, but tare does not use it yet: each process still "
+           "picks its own count. Times are compared per iteration (gb.real_time_ns), so the "
+           "comparison is unbiased unless the code's per-iteration cost depends on the count.";
+  }
+  return "Iteration counts: Google Benchmark chooses its own count in every process and this build "
+         "cannot be told otherwise (1.7.1 has no --benchmark_min_time=<N>x; 1.8 and later do), so "
+         "arms may run different counts. Times are compared per iteration (gb.real_time_ns), so "
+         "the comparison is unbiased unless the code's per-iteration cost depends on the count.";
+}
+
+}  // namespace tare::campaign

@@ -1,0 +1,51 @@
+// Small pieces of preparing a campaign, shared by the runner and its tests: checking the
+// executables, deciding the target kind, default names, environments, and the note on Google
+// Benchmark iteration counts.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "campaign/campaign_spec.h"
+#include "proc/spawner.h"
+#include "target/measure.h"
+
+namespace tare::campaign {
+
+// NotFound / InvalidArgument naming the file when it does not exist, is not a regular file, or
+// is not executable.
+Status CheckExecutable(const std::string& path);
+
+// "command" or "gbench": spec.kind when given, else detected from the base executable (scanned,
+// never run). Every head must be of the same kind. "tare" binaries are refused until the target
+// module can drive them (Unavailable, with the workaround).
+StatusOr<std::string> ResolveKind(const CampaignSpec& spec);
+
+// "ab_knob_base vs ab_knob_plus3" (and ", ..." for further heads).
+std::string DefaultCampaignName(const CampaignSpec& spec);
+// A command's single cell: its arguments ("--work 8"), or "whole process" without any.
+std::string DefaultCommandCellName(const CampaignSpec& spec);
+
+// env with KEY=VALUE overrides applied (a KEY already present is replaced in place).
+std::vector<std::string> ApplyEnvOverrides(std::vector<std::string> env,
+                                           const std::vector<std::string>& overrides);
+
+// "\n  BM_a\n  BM_b\n  ..." (at most ten names).
+std::string ListSome(const std::vector<target::Benchmark>& benches);
+
+// Whether perf can count task-clock on this host for a child (one run of /bin/true through the
+// spawner). When it cannot, `why` says why (perf_event_paranoid, seccomp in a container...).
+bool TaskClockAvailable(proc::Spawner& spawner, const std::string& workdir, std::string* why);
+
+// The perf events to open for a campaign's metrics (perf.task_clock_ns -> task-clock...).
+std::vector<std::string> PerfEventsFor(const std::vector<MetricSpec>& metrics);
+
+// One line for the ledger on Google Benchmark's iteration counts. Google Benchmark chooses the
+// count itself in every process; 1.7.1 (Debian 12) has no flag to fix it, newer versions accept
+// --benchmark_min_time=<N>x. Probed cheaply: one run of the base executable with
+// --benchmark_list_tests and that flag (1.7.1 rejects the value and exits non-zero).
+std::string IterationCountNote(proc::Spawner& spawner, const target::TargetSpec& base,
+                               const target::MeasureOptions& options);
+
+}  // namespace tare::campaign

@@ -1,0 +1,222 @@
+#include "campaign/campaign_spec.h"
+
+#include <filesystem>
+#include <regex>
+#include <set>
+
+#include <fmt/core.h>
+
+namespace tare::campaign {
+namespace {
+
+bool IsKnownMetric(const std::string& name) {
+  for (const auto& m : KnownMetrics()) {
+    if (m.name == name) return true;
+  }
+  return false;
+}
+
+std::string KnownMetricList(const std::string& kind) {
+  std::string out;
+  for (const auto& m : KnownMetrics()) {
+    if (kind != "gbench" && m.name.rfind("gb.", 0) == 0) continue;
+    out += (out.empty() ? "" : ", ") + m.name;
+  }
+  if (kind == "gbench") out += ", gb.counter.NAME";
+  return out;
+}
+
+Status ValidateEnv(const std::vector<std::string>& env, const std::string& field) {
+  for (const auto& kv : env) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return Status::InvalidArgument(fmt::format("{}: '{}' must look like KEY=VALUE", field, kv));
+    }
+  }
+  return Status::Ok();
+}
+
+Status ValidateRegex(const std::string& re, const std::string& field) {
+  if (re.empty()) return Status::Ok();
+  try {
+    std::regex compiled(re);
+  } catch (const std::regex_error& e) {
+    return Status::InvalidArgument(fmt::format(
+        "{} '{}' is not a valid regular expression ({}); e.g. 'BM_Sort/.*'", field, re, e.what()));
+  }
+  return Status::Ok();
+}
+
+Status ValidateRuleArms(const std::string& rule, const std::vector<std::string>& rule_arms,
+                        const std::vector<std::string>& arms) {
+  for (const auto& arm : rule_arms) {
+    if (ExpandRuleArm(arm, arms).empty()) {
+      std::string names;
+      for (const auto& a : arms) names += (names.empty() ? "" : ", ") + a;
+      return Status::InvalidArgument(fmt::format(
+          "\"{}\" names the arm '{}', which this campaign does not have (arms: {}{})", rule, arm,
+          names, arm == "null" ? "; add the null arm with null = true or --null" : ""));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::vector<std::string> ArmNames(const CampaignSpec& spec) {
+  std::vector<std::string> names = {"base"};
+  for (size_t i = 0; i < spec.heads.size(); ++i) {
+    names.push_back(i == 0 ? "head" : fmt::format("hd{:02d}", i + 1));
+  }
+  if (spec.null_arm) names.push_back("null");
+  return names;
+}
+
+std::string ArmRole(const std::string& arm) {
+  if (arm == "base" || arm == "null") return arm;
+  return "head";
+}
+
+std::vector<MetricSpec> DefaultMetrics(const std::string& resolved_kind, bool task_clock_available) {
+  MetricSpec m;
+  if (resolved_kind == "gbench") {
+    m.name = "gb.cpu_time_ns";
+  } else {
+    m.name = task_clock_available ? "perf.task_clock_ns" : "wall_ns";
+  }
+  return {m};
+}
+
+Status ValidateSpec(const CampaignSpec& spec, const std::string& resolved_kind) {
+  if (spec.base.empty()) {
+    return Status::InvalidArgument(
+        "no base executable; give --base PATH (or base = \"PATH\" under [arms] in the campaign "
+        "file)");
+  }
+  if (spec.heads.empty()) {
+    return Status::InvalidArgument(
+        "no head executable; give --head PATH (or head = \"PATH\" under [arms] in the campaign "
+        "file)");
+  }
+  if (spec.heads.size() > 98) {
+    return Status::InvalidArgument(fmt::format(
+        "{} heads: at most 98 (arm names hd02..hd99 keep every path the same length)",
+        spec.heads.size()));
+  }
+  auto looks = PlanLooks(spec.sampling, spec.confidence, spec.look_scheme);
+  if (!looks.ok()) return looks.status();
+  if (spec.timeout_ns <= 0) {
+    return Status::InvalidArgument("timeout must be positive, e.g. \"30s\" or \"2m\"");
+  }
+  TARE_RETURN_IF_ERROR(ValidateEnv(spec.env, "env"));
+  TARE_RETURN_IF_ERROR(ValidateRegex(spec.filter, "filter"));
+  TARE_RETURN_IF_ERROR(ValidateRegex(spec.control_filter, "control"));
+  if (!spec.cwd.empty() && !std::filesystem::is_directory(spec.cwd)) {
+    return Status::InvalidArgument(fmt::format("cwd '{}' is not a directory", spec.cwd));
+  }
+
+  std::set<std::string> cell_names;
+  for (size_t i = 0; i < spec.cells.size(); ++i) {
+    const CellSpec& c = spec.cells[i];
+    if (c.name.empty()) {
+      return Status::InvalidArgument(fmt::format(
+          "cells[{}]: name is empty; give the benchmark's name (Google Benchmark) or a label "
+          "for this parameter set (commands)", i));
+    }
+    if (!cell_names.insert(c.name).second) {
+      return Status::InvalidArgument(fmt::format(
+          "cells[{}]: the name '{}' is used twice; every cell needs its own name", i, c.name));
+    }
+    if (c.role != "target" && c.role != "control") {
+      return Status::InvalidArgument(fmt::format(
+          "cells[{}] '{}': role '{}' is not 'target' or 'control'", i, c.name, c.role));
+    }
+    TARE_RETURN_IF_ERROR(ValidateEnv(c.env, fmt::format("cells[{}] '{}' env", i, c.name)));
+  }
+
+  const auto metrics = spec.metrics.empty() ? DefaultMetrics(resolved_kind) : spec.metrics;
+  std::set<std::string> metric_names;
+  for (const auto& m : metrics) {
+    if (!metric_names.insert(m.name).second) {
+      return Status::InvalidArgument(fmt::format("metric '{}' is listed twice", m.name));
+    }
+    bool counter = m.name.rfind("gb.counter.", 0) == 0 && m.name.size() > 11;
+    bool known = IsKnownMetric(m.name) && (resolved_kind == "gbench" || m.name.rfind("gb.", 0) != 0);
+    if (!known && !(counter && resolved_kind == "gbench")) {
+      return Status::InvalidArgument(fmt::format(
+          "metric '{}' is not measured for {} targets; choose from {}", m.name, resolved_kind,
+          KnownMetricList(resolved_kind)));
+    }
+  }
+
+  const std::vector<std::string> arms = ArmNames(spec);
+  const std::vector<GateRule> gates = spec.gates ? *spec.gates : std::vector<GateRule>{};
+  for (const auto& g : gates) {
+    TARE_RETURN_IF_ERROR(ValidateRuleArms(g.text, {g.arm, g.ref_arm}, arms));
+  }
+  for (const auto& b : spec.bounds) {
+    TARE_RETURN_IF_ERROR(ValidateRuleArms(b.text, {b.arm}, arms));
+  }
+  return Status::Ok();
+}
+
+CampaignSpec ResolveSpecPaths(CampaignSpec spec, const std::string& dir) {
+  auto absolute = [&](const std::string& p) -> std::string {
+    if (p.empty()) return p;
+    std::filesystem::path path(p);
+    if (path.is_relative()) path = std::filesystem::path(dir) / path;
+    return path.lexically_normal().string();
+  };
+  spec.base = absolute(spec.base);
+  for (auto& h : spec.heads) h = absolute(h);
+  spec.cwd = absolute(spec.cwd);
+  return spec;
+}
+
+nlohmann::json SpecToJson(const CampaignSpec& spec) {
+  nlohmann::json cells = nlohmann::json::array();
+  for (const auto& c : spec.cells) {
+    cells.push_back({{"name", c.name}, {"role", c.role}, {"args", c.args}, {"env", c.env}});
+  }
+  nlohmann::json metrics = nlohmann::json::array();
+  for (const auto& m : spec.metrics) {
+    nlohmann::json j = {{"name", m.name}, {"allowance", AllowanceText(m.allowance)}};
+    if (m.direction) j["direction"] = DirectionName(*m.direction);
+    metrics.push_back(j);
+  }
+  nlohmann::json gates = nullptr;
+  if (spec.gates) {
+    gates = nlohmann::json::array();
+    for (const auto& g : *spec.gates) gates.push_back(g.text);
+  }
+  nlohmann::json bounds = nlohmann::json::array();
+  for (const auto& b : spec.bounds) bounds.push_back(b.text);
+  // nlohmann::json objects keep keys sorted, so the dump is canonical.
+  return {
+      {"format", kCampaignFormat},
+      {"name", spec.name},
+      {"kind", spec.kind},
+      {"base", spec.base},
+      {"heads", spec.heads},
+      {"null", spec.null_arm},
+      {"args", spec.args},
+      {"env", spec.env},
+      {"cwd", spec.cwd},
+      {"filter", spec.filter},
+      {"control", spec.control_filter},
+      {"cells", cells},
+      {"metrics", metrics},
+      {"sampling",
+       {{"initial", spec.sampling.initial}, {"step", spec.sampling.step}, {"cap", spec.sampling.cap}}},
+      {"confidence", spec.confidence},
+      {"look_scheme", LookSchemeName(spec.look_scheme)},
+      {"noise_floor", NoiseFloorRuleName(spec.noise_floor)},
+      {"order", ArmOrderName(spec.order)},
+      {"seed", spec.seed},
+      {"timeout_ns", spec.timeout_ns},
+      {"gates", gates},
+      {"bounds", bounds},
+  };
+}
+
+}  // namespace tare::campaign

@@ -1,0 +1,108 @@
+// CampaignSpec: everything a campaign declares before it runs — the arms and their executables,
+// the cells, the metrics with their allowances, the sampling plan, the confidence, the arm order,
+// the sanity gates and the release bounds. It comes from a TOML file (campaign_file.h) or from
+// `tare ab` flags; either way it is validated here before a single process starts, and its
+// canonical JSON is what a flags-built campaign is identified and locked by.
+//
+// Paths in a spec are as declared; ResolveSpecPaths() makes them absolute (relative to the
+// campaign file's directory, or to the working directory for flags). Format: docs/campaign.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/status.h"
+#include "campaign/arm_order.h"
+#include "campaign/rules.h"
+#include "campaign/sampling.h"
+#include "campaign/verdict.h"
+#include "model/metric.h"
+
+namespace tare::campaign {
+
+inline constexpr char kCampaignFormat[] = "tare.campaign/1";
+
+// The defaults: 20 pairs, then 20 more per look for cells still undecided, up to 60: 3 looks, each
+// at 98.33% under Bonferroni. The first look's sign-test interval is then [d(5), d(16)], which four
+// outliers on either side cannot move; a first look at 10 pairs would be [d(1), d(10)] (the whole
+// range: one stray sample decides), and on the development VM it left a -3% gain unsupported in
+// 1 campaign of 8 against 0 of 8 with this plan.
+inline constexpr SamplingPlan kDefaultSampling{20, 20, 60};
+inline constexpr double kDefaultConfidence = 0.95;
+inline constexpr int64_t kDefaultTimeoutNs = 600'000'000'000;  // 10 min per sample
+
+struct CellSpec {
+  // Google Benchmark: the benchmark's exact name ("BM_Sort/1024"). Commands: a label for this
+  // parameter set ("input=small").
+  std::string name;
+  std::string role = "target";     // "target" | "control"
+  std::vector<std::string> args;   // appended to every arm's argv for this cell
+  std::vector<std::string> env;    // KEY=VALUE, added to every arm's environment for this cell
+};
+
+struct MetricSpec {
+  std::string name;                     // "wall_ns", "gb.real_time_ns", "gb.counter.items"...
+  Allowance allowance = Allowance::Noise();
+  std::optional<Direction> direction;   // overrides the metric's known direction
+};
+
+struct CampaignSpec {
+  std::string name;                     // shown in the ledger; default "<base> vs <head>"
+  std::string kind = "auto";            // auto | command | gbench
+  std::string base;                     // executable of the base arm
+  std::vector<std::string> heads;       // one or more head executables
+  bool null_arm = false;                // a second copy of base, run as its own arm
+  std::vector<std::string> args;        // argv after the executable, the same for every arm
+  std::vector<std::string> env;         // KEY=VALUE set for every arm
+  std::string cwd;                      // "" = tare's working directory
+  std::string filter;                   // Google Benchmark: which benchmarks become cells (regex)
+  std::string control_filter;           // those matching this become role "control"
+  std::vector<CellSpec> cells;          // empty: every (filtered) benchmark / the command itself
+  std::vector<MetricSpec> metrics;      // empty: DefaultMetrics(kind)
+  SamplingPlan sampling = kDefaultSampling;
+  double confidence = kDefaultConfidence;
+  LookScheme look_scheme = LookScheme::kBonferroni;
+  NoiseFloorRule noise_floor = NoiseFloorRule::kIntervalEdge;
+  ArmOrder order = ArmOrder::kRotatingReversedBlocks;
+  uint64_t seed = 0;
+  int64_t timeout_ns = kDefaultTimeoutNs;
+  std::optional<std::vector<GateRule>> gates;  // nullopt: DefaultGates(); empty: none
+  std::vector<BoundRule> bounds;
+};
+
+// Arm names, in declaration order: "base", "head" (then "hd02", "hd03"... for further heads: every
+// name has four characters, so every copy's path has the same length), and "null" last.
+std::vector<std::string> ArmNames(const CampaignSpec& spec);
+// "base", "head" or "null" for an arm name from ArmNames.
+std::string ArmRole(const std::string& arm);
+
+// Metrics judged when the campaign names none, with allowance "noise": CPU time, because it does
+// not count the time a process waits for a CPU, which on a shared or loaded host swamps the
+// change being measured (on the 2-CPU development VM, with other builds running, the null arm's
+// 95% interval on wall_ns reached +-20..80% while perf task-clock stayed within +-1..2%).
+//   Google Benchmark: gb.cpu_time_ns, its per-iteration CPU time.
+//   commands: perf.task_clock_ns, the perf task-clock of the process (and its children), when the
+//   host can count it; otherwise wall_ns (the ledger says which and why).
+// Declare wall_ns (or gb.real_time_ns) to judge wall time: it also sees waiting (I/O, sleeps,
+// lock contention) that CPU time does not.
+std::vector<MetricSpec> DefaultMetrics(const std::string& resolved_kind, bool task_clock_available = true);
+
+// Everything that can be checked without touching the file system: sampling plan and looks,
+// confidence, arm counts, unique cell names, metric names (known for the kind, or a Google
+// Benchmark user counter), gate and bound arms, KEY=VALUE forms. Errors name the field and the fix.
+Status ValidateSpec(const CampaignSpec& spec, const std::string& resolved_kind);
+
+// Makes base, heads and cwd absolute: relative paths are taken from `dir` (the campaign file's
+// directory, or the working directory). Executables are not looked up on PATH: a campaign names
+// files.
+CampaignSpec ResolveSpecPaths(CampaignSpec spec, const std::string& dir);
+
+// The canonical JSON of a spec: every field, in a fixed order, defaults written out. Flags-built
+// campaigns are identified (and their lock's campaign hash taken) from its dump().
+nlohmann::json SpecToJson(const CampaignSpec& spec);
+
+}  // namespace tare::campaign

@@ -1,0 +1,95 @@
+#include "campaign/lock.h"
+
+#include <fmt/core.h>
+
+#include "base/sha256.h"
+
+namespace tare::campaign {
+
+nlohmann::json LockToJson(const Lock& lock) {
+  nlohmann::json exes = nlohmann::json::array();
+  for (const auto& e : lock.executables) {
+    exes.push_back({{"arm", e.arm}, {"source", e.source}, {"path", e.path}, {"sha256", e.sha256}});
+  }
+  return {{"schema", kLockSchema},
+          {"campaign",
+           {{"sha256", lock.campaign_sha256},
+            {"source", lock.campaign_source},
+            {"name", lock.campaign_name}}},
+          {"executables", exes},
+          {"fingerprint", lock.fingerprint.is_null() ? nlohmann::json::object() : lock.fingerprint},
+          {"fingerprint_digest", lock.fingerprint_digest},
+          {"tare_version", lock.tare_version},
+          {"created_unix_ns", lock.created_unix_ns}};
+}
+
+StatusOr<Lock> LockFromJson(const nlohmann::json& j) {
+  auto bad = [](const std::string& field) {
+    return Status::DataLoss(fmt::format("the stored lock is damaged or not {}: field '{}'",
+                                        kLockSchema, field));
+  };
+  if (!j.is_object() || j.value("schema", "") != kLockSchema) return bad("schema");
+  Lock lock;
+  try {
+    const auto& c = j.at("campaign");
+    lock.campaign_sha256 = c.at("sha256").get<std::string>();
+    lock.campaign_source = c.at("source").get<std::string>();
+    lock.campaign_name = c.at("name").get<std::string>();
+    for (const auto& e : j.at("executables")) {
+      lock.executables.push_back({e.at("arm").get<std::string>(), e.at("source").get<std::string>(),
+                                  e.at("path").get<std::string>(), e.at("sha256").get<std::string>()});
+    }
+    lock.fingerprint = j.at("fingerprint");
+    lock.fingerprint_digest = j.at("fingerprint_digest").get<std::string>();
+    lock.tare_version = j.at("tare_version").get<std::string>();
+    lock.created_unix_ns = j.at("created_unix_ns").get<int64_t>();
+  } catch (const nlohmann::json::exception& e) {
+    return bad(e.what());
+  }
+  return lock;
+}
+
+std::string LockSha256(const Lock& lock) { return Sha256Hex(LockToJson(lock).dump()); }
+
+std::string ShortHash(const std::string& sha256) { return sha256.substr(0, 12); }
+
+Status CheckResumable(const Lock& locked, const std::vector<LockedExecutable>& now,
+                      const std::string& fingerprint_digest_now, const std::string& tare_version_now) {
+  std::vector<std::string> differences;
+  for (const auto& l : locked.executables) {
+    const LockedExecutable* n = nullptr;
+    for (const auto& e : now) {
+      if (e.arm == l.arm) n = &e;
+    }
+    if (n == nullptr) {
+      differences.push_back(fmt::format("arm {} is no longer in the campaign", l.arm));
+    } else if (n->sha256 != l.sha256) {
+      differences.push_back(fmt::format("{} '{}' is sha256 {} now, {} at the lock", l.arm, n->source,
+                                        ShortHash(n->sha256), ShortHash(l.sha256)));
+    }
+  }
+  for (const auto& e : now) {
+    bool found = false;
+    for (const auto& l : locked.executables) found = found || l.arm == e.arm;
+    if (!found) differences.push_back(fmt::format("arm {} was not in the locked campaign", e.arm));
+  }
+  if (fingerprint_digest_now != locked.fingerprint_digest) {
+    differences.push_back(fmt::format(
+        "the host's hard fingerprint is {} now, {} at the lock (another CPU, microcode, kernel or "
+        "C library: samples from both must never be pooled)",
+        ShortHash(fingerprint_digest_now), ShortHash(locked.fingerprint_digest)));
+  }
+  if (tare_version_now != locked.tare_version) {
+    differences.push_back(fmt::format("tare is version {} now, {} at the lock", tare_version_now,
+                                      locked.tare_version));
+  }
+  if (differences.empty()) return Status::Ok();
+  std::string list;
+  for (const auto& d : differences) list += "\n  " + d;
+  return Status::FailedPrecondition(fmt::format(
+      "cannot resume: the cohort's lock no longer holds:{}\nrun without --resume to measure what "
+      "is there now as a new cohort (the interrupted one stays in the store and the ledger)",
+      list));
+}
+
+}  // namespace tare::campaign

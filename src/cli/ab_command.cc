@@ -1,0 +1,388 @@
+#include "cli/ab_command.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <memory>
+
+#include "base/files.h"
+#include "base/sha256.h"
+#include "base/units.h"
+#include "campaign/campaign_file.h"
+#include "campaign/campaign_runner.h"
+#include "campaign/campaign_spec.h"
+#include "cli/exit_codes.h"
+#include "cli/progress.h"
+#include "cli/target_setup.h"
+#include "proc/spawner.h"
+#include "report/ab_json.h"
+#include "report/ledger.h"
+#include "store/store.h"
+
+namespace tare::cli {
+namespace {
+
+struct AbOptions {
+  std::string campaign_file;
+  // The campaign, from flags.
+  std::string base;
+  std::vector<std::string> heads;
+  bool null_arm = false;
+  int64_t initial = campaign::kDefaultSampling.initial;
+  int64_t step = campaign::kDefaultSampling.step;
+  int64_t cap = campaign::kDefaultSampling.cap;
+  double confidence = campaign::kDefaultConfidence;
+  std::vector<std::string> metrics;
+  std::string order = std::string(campaign::kRotatingReversedBlocksV1);
+  uint64_t seed = 0;
+  std::string look_scheme = std::string(campaign::kBonferroniV1);
+  std::string noise_floor = std::string(campaign::kNullIntervalEdgeV1);
+  std::string filter;
+  std::string control;
+  std::string kind = "auto";
+  std::string timeout = "10m";
+  std::vector<std::string> env;
+  std::string cwd;
+  std::vector<std::string> gates;
+  bool no_gates = false;
+  std::vector<std::string> bounds;
+  std::string name;
+  // Where results go.
+  std::string store_path = ".tare/tare.db";
+  std::string ledger_path;
+  std::string json_path;
+  bool resume = false;
+  bool inconclusive_ok = false;
+  bool quiet = false;
+  std::vector<std::string> args;  // after --
+  // Which campaign-defining flags were given (they conflict with a campaign file).
+  std::vector<std::string> given;
+};
+
+// NAME[=ALLOWANCE][:higher|:lower]
+StatusOr<campaign::MetricSpec> ParseMetricFlag(const std::string& text) {
+  campaign::MetricSpec m;
+  std::string rest = text;
+  size_t colon = rest.rfind(':');
+  if (colon != std::string::npos) {
+    std::string dir = rest.substr(colon + 1);
+    if (dir == "higher") {
+      m.direction = Direction::kHigherIsBetter;
+    } else if (dir == "lower") {
+      m.direction = Direction::kLowerIsBetter;
+    } else {
+      return Status::InvalidArgument(fmt::format(
+          "--metric '{}': '{}' is not 'higher' or 'lower' (which values are better)", text, dir));
+    }
+    rest = rest.substr(0, colon);
+  }
+  size_t eq = rest.find('=');
+  m.name = rest.substr(0, eq);
+  if (m.name.empty()) {
+    return Status::InvalidArgument(fmt::format(
+        "--metric '{}': write NAME=ALLOWANCE, e.g. --metric wall_ns=2% or --metric wall_ns=noise", text));
+  }
+  if (eq != std::string::npos) {
+    auto allowance = campaign::ParseAllowance(rest.substr(eq + 1));
+    if (!allowance.ok()) return allowance.status().WithContext("--metric " + text);
+    m.allowance = *allowance;
+  }
+  return m;
+}
+
+StatusOr<campaign::CampaignSpec> SpecFromFlags(const AbOptions& o) {
+  campaign::CampaignSpec spec;
+  spec.name = o.name;
+  spec.kind = o.kind;
+  spec.base = o.base;
+  spec.heads = o.heads;
+  spec.null_arm = o.null_arm;
+  spec.args = o.args;
+  spec.env = o.env;
+  spec.cwd = o.cwd;
+  spec.filter = o.filter;
+  spec.control_filter = o.control;
+  spec.sampling = {o.initial, o.step, o.cap};
+  spec.confidence = o.confidence;
+  spec.seed = o.seed;
+  if (o.kind != "auto" && o.kind != "command" && o.kind != "gbench" && o.kind != "tare") {
+    return Status::InvalidArgument(fmt::format("--kind '{}' is not auto, command, gbench or tare", o.kind));
+  }
+  for (const auto& m : o.metrics) {
+    TARE_ASSIGN_OR_RETURN(campaign::MetricSpec parsed, ParseMetricFlag(m));
+    spec.metrics.push_back(parsed);
+  }
+  TARE_ASSIGN_OR_RETURN(spec.order, campaign::ParseArmOrder(o.order));
+  TARE_ASSIGN_OR_RETURN(spec.look_scheme, campaign::ParseLookScheme(o.look_scheme));
+  TARE_ASSIGN_OR_RETURN(spec.noise_floor, campaign::ParseNoiseFloorRule(o.noise_floor));
+  auto timeout = ParseDurationNs(o.timeout);
+  if (!timeout.ok()) return timeout.status().WithContext("--timeout");
+  spec.timeout_ns = static_cast<int64_t>(*timeout);
+  if (o.no_gates) {
+    spec.gates.emplace();
+  } else if (!o.gates.empty()) {
+    spec.gates.emplace();
+    for (const auto& g : o.gates) {
+      TARE_ASSIGN_OR_RETURN(campaign::GateRule rule, campaign::ParseGate(g));
+      spec.gates->push_back(rule);
+    }
+  }
+  for (const auto& b : o.bounds) {
+    TARE_ASSIGN_OR_RETURN(campaign::BoundRule rule, campaign::ParseBound(b));
+    spec.bounds.push_back(rule);
+  }
+  return campaign::ResolveSpecPaths(spec, std::filesystem::current_path().string());
+}
+
+// The campaign, identified: from the file's bytes or from the canonical JSON of the flags.
+StatusOr<campaign::CampaignInput> BuildInput(const AbOptions& o) {
+  campaign::CampaignInput in;
+  if (!o.campaign_file.empty()) {
+    if (!o.given.empty()) {
+      std::string flags;
+      for (const auto& g : o.given) flags += (flags.empty() ? "" : ", ") + g;
+      return Status::InvalidArgument(fmt::format(
+          "{} cannot be combined with a campaign file: the file declares the whole campaign (and "
+          "is what the lock hashes); edit '{}' instead", flags, o.campaign_file));
+    }
+    if (!o.args.empty()) {
+      return Status::InvalidArgument(fmt::format(
+          "arguments after -- cannot be combined with a campaign file; declare them with "
+          "args = [...] in '{}'", o.campaign_file));
+    }
+    auto text = ReadFile(o.campaign_file);
+    if (!text.ok()) return text.status().WithContext("campaign file");
+    TARE_ASSIGN_OR_RETURN(campaign::CampaignSpec spec, campaign::ParseCampaignToml(*text, o.campaign_file));
+    const std::filesystem::path path = std::filesystem::absolute(o.campaign_file).lexically_normal();
+    in.spec = campaign::ResolveSpecPaths(spec, path.parent_path().string());
+    in.campaign_sha256 = Sha256Hex(*text);
+    in.campaign_source = "file:" + path.string();
+    in.campaign_text = *text;
+    return in;
+  }
+  if (o.base.empty() && o.heads.empty()) {
+    return Status::InvalidArgument(
+        "nothing to compare; write `tare ab --base OLD --head NEW [--null]` or `tare ab "
+        "campaign.toml` (see tare ab --help)");
+  }
+  TARE_ASSIGN_OR_RETURN(in.spec, SpecFromFlags(o));
+  const nlohmann::json canonical = campaign::SpecToJson(in.spec);
+  in.campaign_sha256 = Sha256Hex(canonical.dump());
+  in.campaign_source = "flags";
+  in.campaign_text = canonical.dump(2);
+  return in;
+}
+
+Status CheckOutputPath(const std::string& path, const std::string& flag) {
+  if (path.empty()) return Status::Ok();
+  auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent)) {
+    return Status::InvalidArgument(fmt::format("{} '{}': directory '{}' does not exist", flag, path,
+                                               parent.string()));
+  }
+  return Status::Ok();
+}
+
+std::string ResumeCommand() {
+  std::string out;
+  for (const auto& a : Invocation()) {
+    bool plain = a.find_first_of(" \t'\"$`\\") == std::string::npos && !a.empty();
+    out += (out.empty() ? "" : " ") + (plain ? a : "'" + a + "'");
+  }
+  if (out.find(" --resume") == std::string::npos) out += " --resume";
+  return out;
+}
+
+int ExitFor(const campaign::CampaignResult& result, bool inconclusive_ok) {
+  switch (result.stop) {
+    case campaign::StopKind::kInterrupted: return kExitInterrupted;
+    case campaign::StopKind::kGate:
+    case campaign::StopKind::kExecutableChanged: return kExitGate;
+    case campaign::StopKind::kNone: break;
+  }
+  const report::AbReport& r = result.report;
+  if (!r.BoundsOk()) return kExitGate;
+  if (!r.has_verdicts) return inconclusive_ok ? kExitOk : kExitInconclusive;
+  if (r.outcome == campaign::Verdict::kFail) return kExitFailed;
+  if (r.outcome == campaign::Verdict::kInconclusive) return inconclusive_ok ? kExitOk : kExitInconclusive;
+  return kExitOk;
+}
+
+int Ab(const AbOptions& o) {
+  // Everything that can be checked before a process runs or the store is touched.
+  auto input = BuildInput(o);
+  if (!input.ok()) return ReportError(input.status());
+  if (Status s = CheckOutputPath(o.json_path, "--json"); !s.ok()) return ReportError(s);
+  if (Status s = CheckOutputPath(o.ledger_path, "--ledger"); !s.ok()) return ReportError(s);
+  if (o.resume && !std::filesystem::exists(o.store_path)) {
+    return ReportError(Status::NotFound(fmt::format(
+        "--resume: there is no store at '{}' to resume from; run without --resume, or give the "
+        "store the campaign used with --store", o.store_path)));
+  }
+  auto base_env = ChildEnvironment({});
+  if (!base_env.ok()) return ReportError(base_env.status());
+
+  proc::InstallInterruptHandler();
+  auto spawner = proc::Spawner::Start();
+  if (!spawner.ok()) return ReportError(spawner.status());
+
+  Progress progress(o.quiet);
+  campaign::RunnerOptions ropts;
+  std::filesystem::path store_dir = std::filesystem::path(o.store_path).parent_path();
+  ropts.stage_dir = ((store_dir.empty() ? std::filesystem::path(".") : store_dir) / "bin").string();
+  ropts.resume = o.resume;
+  ropts.base_env = *base_env;
+  ropts.command_line = Invocation();
+  ropts.tare_version = TARE_VERSION;
+  ropts.progress = [&progress](const std::string& line) {
+    if (line.empty()) {
+      progress.Clear();
+    } else {
+      progress.Update(line);
+    }
+  };
+  ropts.notice = [&progress, quiet = o.quiet](const std::string& line) {
+    if (quiet) return;
+    progress.Clear();
+    fmt::print(stderr, "tare: {}\n", line);
+  };
+
+  campaign::CampaignRunner runner(std::move(*input), **spawner, ropts);
+  if (Status s = runner.Prepare(); !s.ok()) return ReportError(s);
+
+  // Opened only once the campaign is known to be good: a usage error creates no store.
+  auto store = store::Store::Open(o.store_path);
+  if (!store.ok()) return ReportError(store.status());
+  auto result = runner.Run(**store);
+  progress.Clear();
+  if (!result.ok()) return ReportError(result.status());
+  const report::AbReport& rep = result->report;
+
+  const std::string ledger = report::RenderLedger(rep);
+  if (!o.quiet) fmt::print("{}", ledger);
+  if (!o.ledger_path.empty()) {
+    if (Status w = WriteFileAtomic(o.ledger_path, ledger); !w.ok()) return ReportError(w);
+  }
+  if (!o.json_path.empty()) {
+    if (Status w = WriteFileAtomic(o.json_path, report::AbReportToJson(rep).dump(2) + "\n"); !w.ok()) {
+      return ReportError(w);
+    }
+  }
+
+  // The loud part, on stderr even with --quiet: what makes the verdicts untrustworthy or stopped.
+  if (rep.AnyHostTooNoisy()) {
+    fmt::print(stderr,
+               "tare: WARNING: HOST TOO NOISY: two copies of the same base program differ beyond "
+               "the declared allowance, so no PASS is certified (see the ledger's null-arm "
+               "table). Quiet the host (`tare env` lists what to fix) and run again.\n");
+  }
+  switch (result->stop) {
+    case campaign::StopKind::kInterrupted:
+      fmt::print(stderr, "tare: interrupted: cohort {} (run {}) keeps its {} samples in {}. "
+                         "Continue it with:\n  {}\n",
+                 rep.cohort, rep.run_id, rep.samples, o.store_path, ResumeCommand());
+      break;
+    case campaign::StopKind::kGate:
+    case campaign::StopKind::kExecutableChanged:
+      fmt::print(stderr, "tare: STOPPED: {}\n", rep.stop_reason);
+      break;
+    case campaign::StopKind::kNone:
+      if (!rep.BoundsOk()) {
+        for (const auto& c : rep.checks) {
+          if (c.kind == "bound" && !c.ok) {
+            fmt::print(stderr, "tare: release bound violated: {} in cell '{}' for {}: {} > {}\n", c.rule,
+                       c.cell, c.arm, FormatValue(c.value, c.unit), FormatValue(c.limit, c.unit));
+          }
+        }
+      }
+      if (!o.quiet) {
+        fmt::print(stderr, "tare: cohort {} (run {}) stored in {}: {} samples; outcome {}\n", rep.cohort,
+                   rep.run_id, o.store_path, rep.samples,
+                   rep.has_verdicts ? std::string(campaign::VerdictName(rep.outcome)) : "none");
+      }
+      break;
+  }
+  return ExitFor(*result, o.inconclusive_ok);
+}
+
+}  // namespace
+
+void AddAbCommand(CLI::App& app, int* exit_code, const std::vector<std::string>* target_args) {
+  auto o = std::make_shared<AbOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "ab", "Compare a base build with head builds: paired, interleaved, with a null A/A arm\n"
+            "Usage: tare ab [OPTIONS] --base OLD --head NEW [--null] [-- ARGS...]\n"
+            "       tare ab [OPTIONS] CAMPAIGN.toml");
+  sub->footer(R"(
+Each block runs every arm once, back to back, in fresh processes, from copies of the executables
+under <store dir>/bin/ (base, head, null: paths of equal length, the same argv and environment).
+The change of head against base is the median of ln(head/base) over the pairs with an exact
+sign-test interval; the null arm (a second copy of base) measures the host's own noise. Verdict
+per cell and metric: FAIL when the whole interval is worse than the allowance, PASS when it is
+all within it, INCONCLUSIVE otherwise -- INCONCLUSIVE IS NOT A PASS. INCONCLUSIVE cells get more
+blocks (--step) up to --cap, with every look at a stricter confidence so the error rate holds.
+
+Examples:
+  tare ab --base old/bench --head new/bench --null              # Google Benchmark: every benchmark
+  tare ab --base old/prog --head new/prog --null -- --input x   # commands: ARGS for every arm
+  tare ab --base a --head b --metric wall_ns=2% --metric peak_rss_bytes=noise --cap 60
+  tare ab campaign.toml --ledger ledger.md --json result.json   # declared in a file (docs/campaign.md)
+  tare ab campaign.toml --resume                                # continue an interrupted cohort
+
+Before the first sample tare writes the lock (sha256 of the campaign and of every executable,
+host fingerprint, tare version) to the store; an executable that changes mid-campaign stops it.
+Running a campaign again makes a new cohort; the ledger lists them all.
+
+Exit status (the first that applies): 130 interrupted (resume with --resume); 2 bad input, nothing
+measured; 4 stopped by a sanity gate or a changed executable, or a release bound violated;
+1 some cell FAIL; 3 some cell INCONCLUSIVE (0 with --inconclusive-ok); 0 every cell PASS.)");
+  sub->add_option("campaign", o->campaign_file, "Campaign file (TOML, docs/campaign.md)");
+  // Campaign-defining options, to refuse them next to a campaign file.
+  auto defining = std::make_shared<std::vector<std::pair<CLI::Option*, std::string>>>();
+  auto track = [defining](CLI::Option* opt, const std::string& name) {
+    defining->emplace_back(opt, name);
+    return opt;
+  };
+  track(sub->add_option("--base", o->base, "The base executable"), "--base");
+  track(sub->add_option("--head", o->heads, "A head executable (repeatable: several heads)"), "--head");
+  track(sub->add_flag("--null", o->null_arm, "Add the null arm: a second copy of base, to measure the host's noise"),
+        "--null");
+  track(sub->add_option("--samples,--initial,-n", o->initial, "Pairs per cell before the first look (default 20)"), "--initial");
+  track(sub->add_option("--step", o->step, "Pairs added per look to a cell still undecided (default 20)"), "--step");
+  track(sub->add_option("--cap", o->cap, "Most pairs a cell gets (default 60)"), "--cap");
+  track(sub->add_option("--confidence", o->confidence, "Per cell and metric, over all looks (default 0.95)"), "--confidence");
+  track(sub->add_option("--metric", o->metrics,
+                        "NAME[=ALLOWANCE][:higher|:lower], repeatable: wall_ns=2%, gb.real_time_ns=noise "
+                        "(default: gb.real_time_ns for Google Benchmark, wall_ns for commands; allowance noise)"),
+        "--metric");
+  track(sub->add_option("--order", o->order, "rotating-reversed-blocks-v1 (default) | random-v1"), "--order");
+  track(sub->add_option("--seed", o->seed, "Seed for --order random-v1 (default 0)"), "--seed");
+  track(sub->add_option("--look-scheme", o->look_scheme, "bonferroni-v1 (default) | sign-test-calibrated-v1"), "--look-scheme");
+  track(sub->add_option("--noise-floor", o->noise_floor, "null-interval-edge-v1 (default) | null-estimate-v1"), "--noise-floor");
+  track(sub->add_option("--filter,-f", o->filter, "Google Benchmark: only benchmarks matching this regex become cells"), "--filter");
+  track(sub->add_option("--control", o->control, "Cells matching this regex have role control"), "--control");
+  track(sub->add_option("--kind", o->kind, "auto | command | gbench (default auto: detected from base)"), "--kind");
+  track(sub->add_option("--timeout", o->timeout, "Per-sample limit, e.g. 30s (default 10m)"), "--timeout");
+  track(sub->add_option("--env", o->env, "KEY=VALUE for every arm (repeatable)"), "--env");
+  track(sub->add_option("--cwd", o->cwd, "Working directory for every arm"), "--cwd");
+  track(sub->add_option("--gate", o->gates, "Sanity gate checked on the first block (repeatable; replaces the default "
+                                            "\"peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB\")"), "--gate");
+  track(sub->add_flag("--no-gates", o->no_gates, "No sanity gates"), "--no-gates");
+  track(sub->add_option("--bound", o->bounds, "Release bound, e.g. \"p95(wall_ns, head) <= 25ms\" (repeatable)"), "--bound");
+  track(sub->add_option("--name", o->name, "Campaign name shown in the ledger"), "--name");
+  sub->add_option("--store", o->store_path, "SQLite store (default .tare/tare.db); arm copies go to its directory's bin/");
+  sub->add_option("--ledger", o->ledger_path, "Also write the ledger (Markdown) to FILE");
+  sub->add_option("--json", o->json_path, "Also write the results as JSON (schema tare.ab/1) to FILE");
+  sub->add_flag("--resume", o->resume, "Continue the latest interrupted cohort of this campaign");
+  sub->add_flag("--inconclusive-ok", o->inconclusive_ok, "Exit 0 instead of 3 when some cell is INCONCLUSIVE");
+  sub->add_flag("--quiet,-q", o->quiet, "No ledger on stdout, no progress (use with --ledger/--json)");
+  sub->callback([o, exit_code, target_args, defining]() {
+    o->args = *target_args;
+    for (const auto& [opt, name] : *defining) {
+      if (opt->count() > 0) o->given.push_back(name);
+    }
+    *exit_code = Ab(*o);
+  });
+}
+
+}  // namespace tare::cli

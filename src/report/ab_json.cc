@@ -1,0 +1,112 @@
+#include "report/ab_json.h"
+
+#include <cmath>
+
+namespace tare::report {
+namespace {
+
+// NaN and infinities are not JSON numbers: they are written as null.
+nlohmann::json Num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+nlohmann::json MetricJson(const AbMetricResult& m) {
+  return {{"metric", m.metric},
+          {"unit", m.unit},
+          {"direction", DirectionName(m.direction)},
+          {"allowance", m.allowance},
+          {"declared_allowance", m.declared},
+          {"pairs", m.pairs},
+          {"confidence", m.confidence},
+          {"change", {{"estimate", Num(m.estimate)}, {"lo", Num(m.lo)}, {"hi", Num(m.hi)}}},
+          {"base_median", Num(m.base_median)},
+          {"head_median", Num(m.head_median)},
+          {"null",
+           m.has_null ? nlohmann::json{{"estimate", Num(m.null_estimate)},
+                                       {"lo", Num(m.null_lo)},
+                                       {"hi", Num(m.null_hi)},
+                                       {"noise_floor", Num(m.noise_floor)},
+                                       {"host_too_noisy", m.host_too_noisy}}
+                      : nlohmann::json(nullptr)},
+          {"delta", Num(m.delta)},
+          {"verdict", campaign::VerdictName(m.verdict)},
+          {"supported_gain", m.supported_gain},
+          {"reasons", m.reasons}};
+}
+
+}  // namespace
+
+nlohmann::json AbReportToJson(const AbReport& r) {
+  nlohmann::json arms = nlohmann::json::array();
+  for (const auto& a : r.arms) {
+    arms.push_back({{"name", a.name}, {"role", a.role}, {"source", a.source}, {"path", a.path},
+                    {"sha256", a.sha256}});
+  }
+  nlohmann::json comparisons = nlohmann::json::array();
+  for (const auto& c : r.comparisons) {
+    nlohmann::json metrics = nlohmann::json::array();
+    for (const auto& m : c.metrics) metrics.push_back(MetricJson(m));
+    comparisons.push_back({{"cell", c.cell},
+                           {"role", c.role},
+                           {"head", c.head},
+                           {"blocks", c.blocks},
+                           {"looks", c.looks},
+                           {"verdict", campaign::VerdictName(c.verdict)},
+                           {"supported_gain", c.supported_gain},
+                           {"failed_samples", c.failed_samples},
+                           {"reasons", c.reasons},
+                           {"metrics", metrics}});
+  }
+  nlohmann::json checks = nlohmann::json::array();
+  for (const auto& c : r.checks) {
+    checks.push_back({{"kind", c.kind}, {"rule", c.rule}, {"cell", c.cell}, {"arm", c.arm},
+                      {"value", Num(c.value)}, {"limit", Num(c.limit)}, {"unit", c.unit},
+                      {"ok", c.ok}});
+  }
+  nlohmann::json cohorts = nlohmann::json::array();
+  for (const auto& c : r.cohorts) {
+    cohorts.push_back({{"cohort", c.cohort}, {"run_id", c.run_id},
+                       {"started_unix_ns", c.started_unix_ns}, {"state", c.state},
+                       {"stop_reason", c.stop_reason},
+                       {"outcome", c.outcome.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.outcome)},
+                       {"lock_sha256", c.lock_sha256}, {"head_sha256", c.head_sha256},
+                       {"samples", c.samples}, {"current", c.current}});
+  }
+  return {
+      {"schema", kAbJsonSchema},
+      {"campaign", {{"name", r.campaign_name}, {"sha256", r.campaign_sha256}, {"source", r.campaign_source}}},
+      {"cohort", r.cohort},
+      {"run_id", r.run_id},
+      {"state", r.state},
+      {"stop_reason", r.stop_reason},
+      {"resumed", r.resumed},
+      {"lock_sha256", r.lock_sha256},
+      {"lock", r.lock_json.empty() ? nlohmann::json(nullptr)
+                                   : nlohmann::json::parse(r.lock_json, nullptr, false)},
+      {"tare_version", r.tare_version},
+      {"started_unix_ns", r.started_unix_ns},
+      {"ended_unix_ns", r.ended_unix_ns},
+      {"host", {{"summary", r.host}, {"fingerprint_digest", r.fingerprint_digest},
+                {"warnings", r.host_warnings}}},
+      {"kind", r.kind},
+      {"args", r.args},
+      {"arm_order", r.arm_order},
+      {"seed", r.seed},
+      {"sampling", {{"initial", r.sampling.initial}, {"step", r.sampling.step}, {"cap", r.sampling.cap}}},
+      {"confidence", r.confidence},
+      {"look_scheme", r.look_scheme},
+      {"per_look_confidence", r.per_look_confidence},
+      {"look_pairs", r.look_pairs},
+      {"noise_floor_rule", r.noise_floor_rule},
+      {"arms", arms},
+      {"outcome", r.has_verdicts ? nlohmann::json(campaign::VerdictName(r.outcome)) : nlohmann::json(nullptr)},
+      {"host_too_noisy", r.AnyHostTooNoisy()},
+      {"gates_ok", r.GatesOk()},
+      {"bounds_ok", r.BoundsOk()},
+      {"samples", r.samples},
+      {"comparisons", comparisons},
+      {"checks", checks},
+      {"cohorts", cohorts},
+      {"notes", r.notes},
+  };
+}
+
+}  // namespace tare::report

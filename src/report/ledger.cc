@@ -1,0 +1,303 @@
+#include "report/ledger.h"
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+
+#include <fmt/core.h>
+
+#include "base/units.h"
+
+namespace tare::report {
+namespace {
+
+std::string Short(const std::string& sha) { return sha.substr(0, 12); }
+
+std::string UtcTime(int64_t unix_ns) {
+  if (unix_ns <= 0) return "—";
+  std::time_t t = static_cast<std::time_t>(unix_ns / 1'000'000'000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
+  return std::string(buf) + " UTC";
+}
+
+std::string Percent2(double fraction) { return fmt::format("{:.2f}%", fraction * 100.0); }
+
+// "98.75%", "95%": confidences without trailing zeros.
+std::string Confidence(double c) {
+  std::string s = fmt::format("{:.4f}", c * 100.0);
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s + "%";
+}
+
+std::string Value(double v, const std::string& unit) {
+  if (std::isnan(v)) return "n/a";
+  return FormatValue(v, unit);
+}
+
+std::string JoinInts(const std::vector<int64_t>& v) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i > 0) out += i + 1 == v.size() ? " and " : ", ";
+    out += std::to_string(v[i]);
+  }
+  return out;
+}
+
+std::string Basename(const std::string& path) {
+  return std::filesystem::path(path).filename().string();
+}
+
+std::string VerdictText(campaign::Verdict v) { return std::string(campaign::VerdictName(v)); }
+
+// "+3.02% [+2.41%, +3.70%] / noise (δ 0.61%) FAIL<br>12.1 ms → 12.5 ms"
+std::string MetricText(const AbMetricResult& m) {
+  std::string change =
+      std::isnan(m.lo) || std::isnan(m.hi)
+          ? fmt::format("{} [no interval at {} pairs]", SignedPercent(m.estimate), m.pairs)
+          : fmt::format("{} [{}, {}]", SignedPercent(m.estimate), SignedPercent(m.lo),
+                        SignedPercent(m.hi));
+  std::string allowance = m.allowance;
+  if (m.allowance == "noise" || !(m.delta <= m.declared)) {
+    allowance += fmt::format(" (δ {})", std::isinf(m.delta) ? "unknown" : Percent2(m.delta));
+  }
+  return fmt::format("{} / {} **{}**<br>{} → {}", change, allowance, VerdictText(m.verdict),
+                     Value(m.base_median, m.unit), Value(m.head_median, m.unit));
+}
+
+std::string GainText(const AbComparison& c) {
+  std::string out;
+  for (const auto& m : c.metrics) {
+    if (!m.supported_gain) continue;
+    if (!out.empty()) out += "<br>";
+    out += fmt::format("yes: {} {}", m.metric, SignedPercent(m.estimate));
+  }
+  return out.empty() ? "—" : out;
+}
+
+void Header(const AbReport& r, std::string& out) {
+  out += fmt::format("## tare ab: {} — {}\n\n", r.campaign_name,
+                     r.has_verdicts ? "**" + VerdictText(r.outcome) + "**" : "no verdict");
+  if (r.state == "stopped") {
+    out += fmt::format("> **STOPPED:** {}\n\n", r.stop_reason);
+  } else if (r.state == "interrupted") {
+    out += "> **INTERRUPTED:** the cohort is incomplete; its samples are stored. Continue it with "
+           "`tare ab ... --resume`. The verdicts below are from the samples so far.\n\n";
+  }
+  if (r.AnyHostTooNoisy()) {
+    std::string where;
+    for (const auto& c : r.comparisons) {
+      for (const auto& m : c.metrics) {
+        if (!m.host_too_noisy) continue;
+        if (!where.empty()) where += "; ";
+        where += fmt::format("`{}` {}: null vs base [{}, {}]", c.cell, m.metric,
+                             SignedPercent(m.null_lo), SignedPercent(m.null_hi));
+      }
+    }
+    out += fmt::format(
+        "> **HOST TOO NOISY.** Two copies of the same base program differ beyond the declared "
+        "allowance ({}). No PASS can be certified on this host: verdicts that would have been "
+        "PASS are INCONCLUSIVE; FAIL and supported gains stand, since they clear the raised "
+        "allowance. Quiet the host (`tare env` lists what to fix) and run again.\n\n",
+        where);
+  }
+
+  // A PASS against a wide noise floor certifies little: say how little, where it happens.
+  std::string wide;
+  for (const auto& c : r.comparisons) {
+    for (const auto& m : c.metrics) {
+      if (m.verdict != campaign::Verdict::kPass || !(m.noise_floor > kWideNoiseFloor) ||
+          !(m.noise_floor > m.declared)) {
+        continue;
+      }
+      if (!wide.empty()) wide += "; ";
+      wide += fmt::format("`{}` {}: within {}", c.cell, m.metric,
+                          std::isinf(m.noise_floor) ? "an unknown floor" : Percent2(m.noise_floor));
+    }
+  }
+  if (!wide.empty()) {
+    out += fmt::format(
+        "> **WIDE NOISE FLOOR.** Some PASS verdicts only say that head is within a wide noise floor "
+        "of base ({}): the null arm could not rule out differences that large between two copies "
+        "of the same program. Quiet the host, add pairs (--cap), or judge a steadier metric.\n\n",
+        wide);
+  }
+
+  std::string source = r.campaign_source == "flags"
+                           ? "built from flags"
+                           : fmt::format("file `{}`", r.campaign_source.substr(5));
+  out += fmt::format("- **Campaign** `{}`: {}, sha256 `{}`\n", r.campaign_name, source,
+                     Short(r.campaign_sha256));
+  out += fmt::format("- **Cohort** {} (run {}): {}, {} samples, started {}{}\n", r.cohort, r.run_id,
+                     r.state, r.samples, UtcTime(r.started_unix_ns),
+                     r.resumed > 0 ? fmt::format(", resumed {} time{}", r.resumed, r.resumed == 1 ? "" : "s") : "");
+  out += fmt::format("- **Lock** `{}` (sha256 of its tare.lock/1 record, written before the first "
+                     "sample) · tare {}\n", Short(r.lock_sha256), r.tare_version);
+  out += fmt::format("- **Host** {} · fingerprint `{}`\n", r.host, Short(r.fingerprint_digest));
+  std::string arms;
+  for (const auto& a : r.arms) {
+    if (!arms.empty()) arms += " · ";
+    if (a.role == "null") {
+      arms += "null: a second copy of base";
+    } else {
+      arms += fmt::format("{} `{}` `{}`", a.name, Basename(a.source), Short(a.sha256));
+    }
+  }
+  out += fmt::format("- **Arms** {}; each runs from its own copy `<store>/bin/<arm>` (paths of "
+                     "equal length) with the same argv and environment\n", arms);
+  if (!r.args.empty()) {
+    std::string args;
+    for (const auto& a : r.args) args += (args.empty() ? "" : " ") + a;
+    out += fmt::format("- **Argv** `{}` after the executable, for every arm\n", args);
+  }
+  out += fmt::format("- **Arm order** {} (seed {}), all arms of a cell back to back in every block\n",
+                     r.arm_order, r.seed);
+  if (r.sampling.cap > r.sampling.initial) {
+    out += fmt::format("- **Sampling** {} pairs per cell, then {} more for each INCONCLUSIVE cell "
+                       "up to {}; looks at {} pairs\n",
+                       r.sampling.initial, r.sampling.step, r.sampling.cap, JoinInts(r.look_pairs));
+  } else {
+    out += fmt::format("- **Sampling** {} pairs per cell, one look\n", r.sampling.initial);
+  }
+  out += fmt::format("- **Confidence** {} per cell and metric ({}: every look's interval at {})\n",
+                     Confidence(r.confidence), r.look_scheme, Confidence(r.per_look_confidence));
+  out += "\n";
+}
+
+void CellTable(const AbReport& r, std::string& out) {
+  bool several_heads = false;
+  std::vector<std::string> metrics;
+  for (const auto& c : r.comparisons) {
+    several_heads = several_heads || c.head != "head";
+    for (const auto& m : c.metrics) {
+      if (std::find(metrics.begin(), metrics.end(), m.metric) == metrics.end()) metrics.push_back(m.metric);
+    }
+  }
+  out += several_heads ? "| cell | head | role | verdict | supported gain | pairs |"
+                       : "| cell | role | verdict | supported gain | pairs |";
+  for (const auto& m : metrics) out += fmt::format(" {} |", m);
+  out += several_heads ? "\n|---|---|---|---|---|---:|" : "\n|---|---|---|---|---:|";
+  for (size_t i = 0; i < metrics.size(); ++i) out += "---|";
+  out += "\n";
+  for (const auto& c : r.comparisons) {
+    int64_t pairs = c.metrics.empty() ? 0 : c.metrics.front().pairs;
+    out += fmt::format("| `{}` |", c.cell);
+    if (several_heads) out += fmt::format(" {} |", c.head);
+    out += fmt::format(" {} | **{}** | {} | {} |", c.role, VerdictText(c.verdict), GainText(c), pairs);
+    for (const auto& name : metrics) {
+      auto it = std::find_if(c.metrics.begin(), c.metrics.end(),
+                             [&](const AbMetricResult& m) { return m.metric == name; });
+      out += it == c.metrics.end() ? " — |" : " " + MetricText(*it) + " |";
+    }
+    out += "\n";
+  }
+  out += "\n";
+  // Reasons that are not visible in the numbers: failures, downgrades.
+  for (const auto& c : r.comparisons) {
+    for (const auto& reason : c.reasons) {
+      out += fmt::format("- `{}`{}: {}\n", c.cell, several_heads ? " " + c.head : "", reason);
+    }
+  }
+}
+
+void NullArm(const AbReport& r, std::string& out) {
+  bool has_null = false;
+  for (const auto& a : r.arms) has_null = has_null || a.role == "null";
+  out += "\n### Null arm: the host's own noise\n\n";
+  if (!has_null) {
+    out += "No null arm: this host's noise was not measured, so every verdict is read against the "
+           "declared allowance alone (\"noise\" means 0: any change the interval confirms counts). "
+           "Add `--null` (or `null = true` under `[arms]`) to measure it.\n";
+    return;
+  }
+  out += fmt::format(
+      "Base against a second copy of itself, over the same blocks and at the same confidence. The "
+      "noise floor ({}) is added to what every verdict allows: δ = max(declared allowance, floor).\n\n",
+      r.noise_floor_rule);
+  out += "| cell | metric | null vs base | noise floor | host |\n|---|---|---|---:|---|\n";
+  for (const auto& c : r.comparisons) {
+    if (c.head != "head") continue;  // the null arm does not depend on the head
+    for (const auto& m : c.metrics) {
+      std::string interval = std::isnan(m.null_lo)
+                                 ? "no interval"
+                                 : fmt::format("{} [{}, {}]", SignedPercent(m.null_estimate),
+                                               SignedPercent(m.null_lo), SignedPercent(m.null_hi));
+      out += fmt::format("| `{}` | {} | {} | {} | {} |\n", c.cell, m.metric, interval,
+                         std::isinf(m.noise_floor) ? "unknown" : Percent2(m.noise_floor),
+                         m.host_too_noisy ? "**too noisy**" : "ok");
+    }
+  }
+}
+
+void Checks(const AbReport& r, std::string& out) {
+  out += "\n### Sanity gates and release bounds\n\n";
+  if (r.checks.empty()) {
+    out += "None declared.\n";
+    return;
+  }
+  out += "| check | rule | cell | arm | value | limit | result |\n|---|---|---|---|---:|---:|---|\n";
+  for (const auto& c : r.checks) {
+    out += fmt::format("| {} | `{}` | `{}` | {} | {} | {} | {} |\n",
+                       c.kind == "gate" ? "gate (first block)" : "release bound", c.rule, c.cell,
+                       c.arm, Value(c.value, c.unit), Value(c.limit, c.unit),
+                       c.ok ? "ok" : "**VIOLATED**");
+  }
+}
+
+void Cohorts(const AbReport& r, std::string& out) {
+  out += "\n### Cohorts of this campaign\n\n"
+         "Every run of the campaign is a cohort of its own; none is overwritten or left out, "
+         "rejected ones included.\n\n"
+         "| cohort | run | started | state | lock | head sha256 | samples | outcome |\n"
+         "|---|---:|---|---|---|---|---:|---|\n";
+  for (const auto& c : r.cohorts) {
+    std::string heads;
+    for (const auto& h : c.head_sha256) heads += (heads.empty() ? "" : " ") + ("`" + Short(h) + "`");
+    std::string state = c.state;
+    if (!c.stop_reason.empty()) state += ": " + c.stop_reason;
+    out += fmt::format("| {} | {} | {} | {} | `{}` | {} | {} | {} |\n",
+                       c.current ? fmt::format("**{}** (this)", c.cohort) : std::to_string(c.cohort),
+                       c.run_id, UtcTime(c.started_unix_ns), state, Short(c.lock_sha256), heads,
+                       c.samples, c.outcome.empty() ? "—" : c.outcome);
+  }
+}
+
+}  // namespace
+
+std::string SignedPercent(double fraction) {
+  if (std::isnan(fraction)) return "n/a";
+  return fmt::format("{:+.2f}%", fraction * 100.0);
+}
+
+std::string RenderLedger(const AbReport& r) {
+  std::string out;
+  Header(r, out);
+  if (r.comparisons.empty()) {
+    out += "No cell was judged: the cohort stopped before its first look.\n";
+  } else {
+    CellTable(r, out);
+  }
+  NullArm(r, out);
+  Checks(r, out);
+  Cohorts(r, out);
+  if (!r.notes.empty() || !r.host_warnings.empty()) {
+    out += "\n### Notes\n\n";
+    for (const auto& n : r.notes) out += "- " + n + "\n";
+    for (const auto& w : r.host_warnings) out += "- host: " + w + "\n";
+  }
+  out += "\n---\n"
+         "Each metric: the median paired change of head against base, exp(median ln(head/base)) − 1, "
+         "with its exact sign-test interval [lo, hi] at the look's confidence; then the allowance "
+         "(δ = max(declared allowance, null-arm noise floor)) and the verdict in the metric's worse "
+         "direction, then the base → head medians. **FAIL**: the whole interval is worse than δ. "
+         "**PASS**: the whole interval is within δ. **INCONCLUSIVE**: neither; the data cannot tell "
+         "yet. **INCONCLUSIVE is not a pass.** A supported gain: the whole interval is better than "
+         "0 and beyond the noise floor. A cell's verdict is its worst metric's; nothing is averaged "
+         "across cells or hosts.\n";
+  return out;
+}
+
+}  // namespace tare::report

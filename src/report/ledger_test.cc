@@ -1,0 +1,194 @@
+// The ledger's exact text is its contract: a fixed report is rendered and compared with the golden
+// files in testdata/. After an intended change, regenerate them with
+//   TARE_UPDATE_GOLDEN=1 build-dir/src/report/ab_report_test
+// and read the diff before committing.
+#include "report/ledger.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "report/ab_json.h"
+
+namespace tare::report {
+namespace {
+
+std::string Golden(const std::string& name) {
+  return std::string(std::getenv("TARE_SOURCE_DIR") ? std::getenv("TARE_SOURCE_DIR") : ".") +
+         "/src/report/testdata/" + name;
+}
+
+void ExpectGolden(const std::string& name, const std::string& text) {
+  const std::string path = Golden(name);
+  if (std::getenv("TARE_UPDATE_GOLDEN") != nullptr) {
+    std::ofstream(path) << text;
+  }
+  std::ifstream in(path);
+  ASSERT_TRUE(in.good()) << "missing golden file " << path;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_EQ(text, ss.str()) << "the ledger differs from " << path;
+}
+
+AbMetricResult Wall(double est, double lo, double hi, campaign::Verdict v) {
+  AbMetricResult m;
+  m.metric = "wall_ns";
+  m.unit = "ns";
+  m.allowance = "noise";
+  m.pairs = 40;
+  m.confidence = 0.9875;
+  m.estimate = est;
+  m.lo = lo;
+  m.hi = hi;
+  m.base_median = 12.1e6;
+  m.head_median = 12.1e6 * (1 + est);
+  m.has_null = true;
+  m.null_estimate = 0.0005;
+  m.null_lo = -0.0040;
+  m.null_hi = 0.0061;
+  m.noise_floor = 0.0061;
+  m.delta = 0.0061;
+  m.verdict = v;
+  return m;
+}
+
+AbReport Fixed() {
+  AbReport r;
+  r.campaign_name = "ab_knob: +3% extra work";
+  r.campaign_sha256 = "3f2a9c1e4b7d2a0f3f2a9c1e4b7d2a0f3f2a9c1e4b7d2a0f3f2a9c1e4b7d2a0f";
+  r.campaign_source = "file:/src/tare/examples/ab_knob/campaign.toml";
+  r.run_id = 14;
+  r.cohort = 2;
+  r.state = "complete";
+  r.resumed = 1;
+  r.lock_sha256 = "9c1e4b7d2a0f9c1e4b7d2a0f9c1e4b7d2a0f9c1e4b7d2a0f9c1e4b7d2a0f9c1e";
+  r.tare_version = "0.1.0";
+  r.started_unix_ns = 1735787045000000000;  // 2025-01-02 03:04:05 UTC
+  r.ended_unix_ns = 1735787105000000000;
+  r.host = "AMD EPYC 7B13, 2 logical CPUs, Linux 6.1.0-18-cloud-amd64";
+  r.fingerprint_digest = "4d5e6f7a8b9c4d5e6f7a8b9c4d5e6f7a8b9c4d5e6f7a8b9c4d5e6f7a8b9c4d5e";
+  r.host_warnings = {"load average 2.1 on 2 CPUs; stop other work while measuring"};
+  r.kind = "command";
+  r.args = {"--work", "8"};
+  r.arm_order = "rotating-reversed-blocks-v1";
+  r.sampling = {10, 10, 40};
+  r.confidence = 0.95;
+  r.look_scheme = "bonferroni-v1";
+  r.per_look_confidence = 0.9875;
+  r.look_pairs = {10, 20, 30, 40};
+  r.noise_floor_rule = "null-interval-edge-v1";
+  r.arms = {{"base", "base", "/b/ab_knob_base", "/w/.tare/bin/base", std::string(64, 'a')},
+            {"head", "head", "/b/ab_knob_plus3", "/w/.tare/bin/head", std::string(64, 'b')},
+            {"null", "null", "/b/ab_knob_base", "/w/.tare/bin/null", std::string(64, 'a')}};
+  AbComparison fail;
+  fail.cell = "--work 8";
+  fail.head = "head";
+  fail.blocks = 40;
+  fail.looks = 4;
+  fail.verdict = campaign::Verdict::kFail;
+  fail.metrics = {Wall(0.0302, 0.0241, 0.0370, campaign::Verdict::kFail)};
+  AbComparison control;
+  control.cell = "--work 2";
+  control.role = "control";
+  control.head = "head";
+  control.blocks = 10;
+  control.looks = 1;
+  control.verdict = campaign::Verdict::kInconclusive;
+  control.failed_samples = 1;
+  control.reasons = {"1 failed sample in this cell (first: null block 4: killed by signal 9); blocks with a "
+                     "failed sample are left out of the pairs, and no PASS is certified"};
+  AbMetricResult m = Wall(-0.0012, -0.0090, 0.0071, campaign::Verdict::kPass);
+  m.pairs = 9;
+  m.allowance = "2%";
+  m.declared = 0.02;
+  m.delta = 0.02;
+  m.base_median = 3.2e6;
+  m.head_median = 3.1962e6;
+  control.metrics = {m};
+  r.comparisons = {fail, control};
+  r.checks = {{"gate", "peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB", "--work 8", "head",
+               1.5e6, 10.6e6, "bytes", true},
+              {"bound", "p95(wall_ns, head) <= 25ms", "--work 8", "head", 12.9e6, 25e6, "ns", true}};
+  r.cohorts = {{1, 12, 1735786000000000000, "interrupted", "", "", std::string(64, '1'), {std::string(64, 'b')}, 45, false},
+               {2, 14, 1735787045000000000, "complete", "", "FAIL", r.lock_sha256, {std::string(64, 'b')}, 240, true}};
+  r.notes = {"Iteration counts: fixed by the target (whole-process commands)."};
+  r.samples = 240;
+  r.outcome = campaign::Verdict::kFail;
+  r.has_verdicts = true;
+  return r;
+}
+
+TEST(Ledger, MatchesTheGoldenFile) { ExpectGolden("ledger_fail.md", RenderLedger(Fixed())); }
+
+TEST(Ledger, ANoisyHostIsSaidLoudlyAtTheTop) {
+  AbReport r = Fixed();
+  r.comparisons[0].metrics[0].host_too_noisy = true;
+  r.comparisons[0].metrics[0].null_lo = 0.012;
+  r.comparisons[0].metrics[0].null_hi = 0.034;
+  const std::string text = RenderLedger(r);
+  const size_t banner = text.find("> **HOST TOO NOISY.**");
+  ASSERT_NE(banner, std::string::npos) << text;
+  EXPECT_LT(banner, text.find("- **Campaign**"));
+  EXPECT_NE(text.find("`--work 8` wall_ns: null vs base [+1.20%, +3.40%]"), std::string::npos);
+  EXPECT_NE(text.find("| **too noisy** |"), std::string::npos);
+}
+
+TEST(Ledger, APassWithinAWideNoiseFloorIsCalledOut) {
+  AbReport r = Fixed();
+  EXPECT_EQ(RenderLedger(r).find("WIDE NOISE FLOOR"), std::string::npos);
+  AbMetricResult& m = r.comparisons[0].metrics[0];
+  m.verdict = campaign::Verdict::kPass;
+  m.noise_floor = m.delta = 0.8441;
+  const std::string text = RenderLedger(r);
+  EXPECT_NE(text.find("> **WIDE NOISE FLOOR.** Some PASS verdicts only say that head is within a wide noise "
+                      "floor of base (`--work 8` wall_ns: within 84.41%)"),
+            std::string::npos) << text;
+}
+
+TEST(Ledger, StoppedAndHeadlessStatesAreExplained) {
+  AbReport r = Fixed();
+  r.state = "stopped";
+  r.stop_reason = "sanity gate \"x\" is violated";
+  r.comparisons.clear();
+  r.has_verdicts = false;
+  const std::string text = RenderLedger(r);
+  EXPECT_NE(text.find("## tare ab: ab_knob: +3% extra work — no verdict"), std::string::npos) << text;
+  EXPECT_NE(text.find("> **STOPPED:** sanity gate \"x\" is violated"), std::string::npos);
+  EXPECT_NE(text.find("No cell was judged"), std::string::npos);
+  r.arms.pop_back();  // no null arm
+  EXPECT_NE(RenderLedger(r).find("No null arm: this host's noise was not measured"), std::string::npos);
+}
+
+TEST(Ledger, SeveralHeadsGetAHeadColumn) {
+  AbReport r = Fixed();
+  AbComparison second = r.comparisons[0];
+  second.head = "hd02";
+  second.verdict = campaign::Verdict::kPass;
+  second.supported_gain = true;
+  second.metrics[0].supported_gain = true;
+  second.metrics[0].estimate = -0.031;
+  r.comparisons.insert(r.comparisons.begin() + 1, second);
+  const std::string text = RenderLedger(r);
+  EXPECT_NE(text.find("| cell | head | role | verdict | supported gain | pairs | wall_ns |"), std::string::npos) << text;
+  EXPECT_NE(text.find("| `--work 8` | hd02 | target | **PASS** | yes: wall_ns -3.10% | 40 |"), std::string::npos);
+}
+
+TEST(AbJson, CarriesTheSchemaAndNullsForMissingValues) {
+  AbReport r = Fixed();
+  r.comparisons[1].metrics[0].lo = kNaN;
+  nlohmann::json j = AbReportToJson(r);
+  EXPECT_EQ(j["schema"], "tare.ab/1");
+  EXPECT_EQ(j["outcome"], "FAIL");
+  EXPECT_EQ(j["comparisons"][0]["metrics"][0]["verdict"], "FAIL");
+  EXPECT_DOUBLE_EQ(j["comparisons"][0]["metrics"][0]["change"]["lo"].get<double>(), 0.0241);
+  EXPECT_TRUE(j["comparisons"][1]["metrics"][0]["change"]["lo"].is_null());
+  EXPECT_EQ(j["cohorts"].size(), 2u);
+  EXPECT_EQ(j["look_pairs"], nlohmann::json({10, 20, 30, 40}));
+  EXPECT_EQ(j["gates_ok"], true);
+  EXPECT_EQ(j["host_too_noisy"], false);
+}
+
+}  // namespace
+}  // namespace tare::report

@@ -1,0 +1,365 @@
+// `tare ab` end to end: the real binary against real programs with known changes (the ab_knob
+// builds: +3%, -3%, the same build twice, 64 MiB more memory), a real Google Benchmark binary,
+// SIGINT and --resume, an executable replaced in the middle of a campaign, and bad input. The
+// store is reopened from its file afterwards and read with plain SQL.
+//
+// Timing: the workload is sized so one process takes about 15 ms here (kWork = 12 million loop
+// iterations); the default budget (20 pairs, +20 per undecided look, cap 60) then runs 60 to 180
+// processes per campaign, 1-4 s. The default metric for commands is perf.task_clock_ns (CPU time):
+// on this 2-CPU VM shared with other builds, wall time's noise floor reached 20-80% and no +3%
+// could be told apart; task-clock caught +3% in 20 of 20 campaigns (10 at 6M, 10 at 12M
+// iterations), and at 12M supported the -3% gain in 10 of 10, with 0 FAIL in 20 A/A campaigns.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <tuple>
+
+namespace {
+
+// Millions of loop iterations per ab_knob process in these tests.
+constexpr const char* kWork = "12";
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string Knob(const std::string& variant) { return std::string(AB_KNOB_DIR) + "/ab_knob_" + variant; }
+
+class AbE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "tare_ab_e2e_" + std::to_string(getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    store_ = dir_ + "/store/tare.db";
+  }
+  void TearDown() override {
+    if (!HasFailure()) std::filesystem::remove_all(dir_);
+  }
+
+  Result Tare(std::vector<std::string> args) {
+    pid_t pid = StartTare(std::move(args));
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return Collect(status);
+  }
+
+  pid_t StartTare(std::vector<std::string> args) {
+    args.insert(args.begin(), TARE_BIN);
+    pid_t pid = fork();
+    if (pid == 0) {
+      freopen((dir_ + "/out").c_str(), "w", stdout);
+      freopen((dir_ + "/err").c_str(), "w", stderr);
+      if (chdir(dir_.c_str()) != 0) _exit(99);
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(argv[0], argv.data());
+      _exit(98);
+    }
+    return pid;
+  }
+
+  Result Collect(int status) {
+    Result r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = Slurp(dir_ + "/out");
+    r.err = Slurp(dir_ + "/err");
+    return r;
+  }
+
+  // tare ab --base B --head H [--null] [extra...] -- --work kWork, JSON to dir/result.json.
+  Result Ab(const std::string& base, const std::string& head, std::vector<std::string> extra = {},
+            bool null_arm = true) {
+    std::vector<std::string> args = {"ab", "--base", base, "--head", head, "--store", store_,
+                                     "--json", dir_ + "/result.json", "--ledger", dir_ + "/ledger.md"};
+    if (null_arm) args.push_back("--null");
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.end(), {"--", "--work", kWork});
+    return Tare(args);
+  }
+
+  nlohmann::json Json() { return nlohmann::json::parse(Slurp(dir_ + "/result.json")); }
+
+  // Samples the latest cohort uses: (cell, arm, block) -> count, from the store file itself.
+  std::map<std::tuple<int64_t, std::string, int64_t>, int> UsedSamples(int64_t* run_id = nullptr) {
+    SQLite::Database db(store_, SQLite::OPEN_READONLY);
+    int64_t run = db.execAndGet("SELECT max(run_id) FROM ab_cohorts").getInt64();
+    if (run_id) *run_id = run;
+    SQLite::Statement q(db,
+        "SELECT c.cell, s.arm, s.block FROM samples s JOIN ab_cells c ON c.run_id = s.run_id AND "
+        "c.benchmark_id = s.benchmark_id WHERE s.run_id = ? AND s.id NOT IN "
+        "(SELECT sample_id FROM ab_discarded_samples)");
+    q.bind(1, static_cast<int64_t>(run));
+    std::map<std::tuple<int64_t, std::string, int64_t>, int> out;
+    while (q.executeStep()) {
+      ++out[{q.getColumn(0).getInt64(), q.getColumn(1).getString(), q.getColumn(2).getInt64()}];
+    }
+    return out;
+  }
+
+  int64_t SampleCount() {
+    if (!std::filesystem::exists(store_)) return 0;
+    try {
+      SQLite::Database db(store_, SQLite::OPEN_READONLY);
+      db.setBusyTimeout(2000);
+      return db.execAndGet("SELECT count(*) FROM samples").getInt64();
+    } catch (const std::exception&) {
+      return 0;
+    }
+  }
+
+  std::string dir_;
+  std::string store_;
+};
+
+TEST_F(AbE2E, SameBinaryAsBaseAndHeadNeverFails) {
+  Result r = Ab(Knob("base"), Knob("base"));
+  ASSERT_NE(r.exit_code, 1) << r.out << r.err;
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 3) << r.err;
+  nlohmann::json j = Json();
+  EXPECT_EQ(j["schema"], "tare.ab/1");
+  EXPECT_NE(j["outcome"], "FAIL");
+  EXPECT_EQ(j["comparisons"][0]["metrics"][0]["metric"], "perf.task_clock_ns");
+  // The ledger went to stdout and to the file.
+  EXPECT_NE(r.out.find("## tare ab: ab_knob_base vs ab_knob_base"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out, Slurp(dir_ + "/ledger.md"));
+  EXPECT_NE(r.out.find("INCONCLUSIVE is not a pass"), std::string::npos);
+  // Every arm ran from its own same-length copy.
+  std::set<size_t> lengths;
+  for (const auto& arm : j["arms"]) lengths.insert(arm["path"].get<std::string>().size());
+  EXPECT_EQ(lengths.size(), 1u);
+  EXPECT_EQ(j["arms"].size(), 3u);
+}
+
+TEST_F(AbE2E, ThreePercentMoreWorkFailsAtTheDefaultBudget) {
+  Result r = Ab(Knob("base"), Knob("plus3"));
+  nlohmann::json j = Json();
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(j["outcome"], "FAIL");
+  const auto& m = j["comparisons"][0]["metrics"][0];
+  EXPECT_EQ(m["verdict"], "FAIL");
+  EXPECT_GT(m["change"]["lo"].get<double>(), 0.0);
+  EXPECT_NE(r.out.find("**FAIL**"), std::string::npos);
+}
+
+TEST_F(AbE2E, ThreePercentLessWorkIsASupportedGain) {
+  Result r = Ab(Knob("base"), Knob("minus3"));
+  nlohmann::json j = Json();
+  EXPECT_NE(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(j["comparisons"][0]["supported_gain"], true) << r.out;
+  EXPECT_LT(j["comparisons"][0]["metrics"][0]["change"]["hi"].get<double>(), 0.0);
+  EXPECT_NE(r.out.find("yes: perf.task_clock_ns -"), std::string::npos) << r.out;
+}
+
+TEST_F(AbE2E, InterruptedCohortResumesAndEndsWithEverySampleOnce) {
+  // A plan with one look at 24 pairs: long enough to interrupt in the middle.
+  std::vector<std::string> args = {"ab", "--base", Knob("base"), "--head", Knob("plus0_5"), "--null",
+                                   "--store", store_, "--samples", "24", "--cap", "24",
+                                   "--json", dir_ + "/result.json", "--", "--work", kWork};
+  pid_t pid = StartTare(args);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (SampleCount() < 20 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Result first = Collect(status);
+  ASSERT_EQ(first.exit_code, 130) << first.err;
+  EXPECT_NE(first.err.find("--resume"), std::string::npos) << first.err;
+  const int64_t stored_at_interrupt = SampleCount();
+  EXPECT_LT(stored_at_interrupt, 72);
+
+  args.insert(args.begin() + 1, "--resume");
+  Result second = Tare(args);
+  ASSERT_TRUE(second.exit_code == 0 || second.exit_code == 1 || second.exit_code == 3) << second.err;
+  EXPECT_NE(second.err.find("resuming cohort 1"), std::string::npos) << second.err;
+
+  int64_t run_id = 0;
+  auto used = UsedSamples(&run_id);
+  ASSERT_EQ(used.size(), 24u * 3u) << "24 blocks x 3 arms";
+  for (const auto& [key, count] : used) {
+    EXPECT_EQ(count, 1) << std::get<1>(key) << " block " << std::get<2>(key);
+    EXPECT_LT(std::get<2>(key), 24);
+  }
+  SQLite::Database db(store_, SQLite::OPEN_READONLY);
+  EXPECT_EQ(db.execAndGet("SELECT count(*) FROM ab_cohorts").getInt(), 1) << "resumed, not a new cohort";
+  EXPECT_EQ(db.execAndGet("SELECT state FROM ab_cohorts").getString(), "complete");
+  EXPECT_EQ(db.execAndGet("SELECT resumed FROM ab_cohorts").getInt(), 1);
+  EXPECT_EQ(db.execAndGet("SELECT status FROM runs").getString(), "complete");
+  // Every sample ever taken is still stored; the ones set aside say why.
+  const int64_t discarded = db.execAndGet("SELECT count(*) FROM ab_discarded_samples").getInt64();
+  EXPECT_EQ(db.execAndGet("SELECT count(*) FROM samples").getInt64(), 72 + discarded);
+  if (discarded > 0) {
+    EXPECT_NE(db.execAndGet("SELECT reason FROM ab_discarded_samples LIMIT 1").getString().find("interruption"),
+              std::string::npos);
+  }
+  nlohmann::json j = Json();
+  EXPECT_EQ(j["resumed"], 1);
+  EXPECT_EQ(j["state"], "complete");
+  EXPECT_EQ(j["comparisons"][0]["metrics"][0]["pairs"], 24);
+}
+
+TEST_F(AbE2E, AnExecutableReplacedMidCampaignStopsIt) {
+  const std::string head = dir_ + "/head_build";
+  std::filesystem::copy_file(Knob("base"), head);
+  std::vector<std::string> args = {"ab", "--base", Knob("base"), "--head", head, "--store", store_,
+                                    "--samples", "30", "--cap", "30", "--", "--work", kWork};
+  pid_t pid = StartTare(args);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (SampleCount() < 6 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  // A rebuild: the new file replaces the old one.
+  std::filesystem::copy_file(Knob("plus3"), head + ".new");
+  std::filesystem::rename(head + ".new", head);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Result r = Collect(status);
+  ASSERT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_NE(r.err.find("STOPPED: the head executable '" + head + "' changed during the campaign"),
+            std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("> **STOPPED:**"), std::string::npos) << r.out;
+  EXPECT_LT(SampleCount(), 60);
+  SQLite::Database db(store_, SQLite::OPEN_READONLY);
+  EXPECT_EQ(db.execAndGet("SELECT state FROM ab_cohorts").getString(), "stopped");
+  // A stopped cohort is not resumable: the lock no longer holds.
+  args.insert(args.begin() + 1, "--resume");
+  Result resumed = Tare(args);
+  EXPECT_EQ(resumed.exit_code, 2) << resumed.err;
+  EXPECT_NE(resumed.err.find("no interrupted cohort of this campaign"), std::string::npos) << resumed.err;
+}
+
+TEST_F(AbE2E, AHeadThatNeedsFarMoreMemoryTripsTheSanityGate) {
+  Result r = Ab(Knob("base"), Knob("fat"), {}, false);
+  ASSERT_EQ(r.exit_code, 4) << r.out << r.err;
+  EXPECT_NE(r.err.find("STOPPED: sanity gate \"peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB\" "
+                       "is violated in cell '--work " + std::string(kWork) + "': head is "),
+            std::string::npos) << r.err;
+  EXPECT_EQ(SampleCount(), 2) << "stopped after the first block: one sample per arm";
+  EXPECT_NE(Slurp(dir_ + "/ledger.md").find("**VIOLATED**"), std::string::npos);
+}
+
+TEST_F(AbE2E, AViolatedReleaseBoundExitsFour) {
+  Result r = Ab(Knob("base"), Knob("base"),
+                {"--samples", "8", "--cap", "8", "--bound", "p95(wall_ns, head) <= 1us"});
+  ASSERT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_NE(r.err.find("release bound violated: p95(wall_ns, head) <= 1us"), std::string::npos) << r.err;
+  EXPECT_EQ(Json()["bounds_ok"], false);
+}
+
+TEST_F(AbE2E, BadInputExitsTwoAndStoresNothing) {
+  std::ofstream(dir_ + "/bad.toml") << "[arms]\nbase = \"x\"\nhead = \"y\"\n[sampling]\ncap = \"40\"\n";
+  Result r = Tare({"ab", dir_ + "/bad.toml", "--store", store_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("bad.toml:5: sampling.cap: expected an integer, got a string"), std::string::npos) << r.err;
+
+  std::ofstream(dir_ + "/missing.toml") << "[arms]\nbase = \"nowhere/base\"\nhead = \"nowhere/head\"\n";
+  r = Tare({"ab", dir_ + "/missing.toml", "--store", store_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("nowhere/base' does not exist"), std::string::npos) << r.err;
+
+  r = Tare({"ab", "--base", Knob("base"), "--head", Knob("plus3"), "--metric", "wall_ns=2", "--store", store_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("allowance '2' is not understood"), std::string::npos) << r.err;
+
+  r = Tare({"ab", "--base", Knob("base"), "--store", store_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no head executable"), std::string::npos) << r.err;
+
+  r = Tare({"ab", "--base", Knob("base"), "--head", Knob("plus3"), "--samples", "4", "--store", store_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("initial=4 pairs cannot give"), std::string::npos) << r.err;
+
+  r = Tare({"ab", dir_ + "/missing.toml", "--cap", "60", "--store", store_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--cap cannot be combined with a campaign file"), std::string::npos) << r.err;
+
+  r = Tare({"ab", "--base", Knob("base"), "--head", Knob("plus3"), "--resume", "--store", store_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--resume: there is no store"), std::string::npos) << r.err;
+
+  EXPECT_FALSE(std::filesystem::exists(store_)) << "a usage error must leave no store behind";
+}
+
+TEST_F(AbE2E, ACampaignFileRunTwiceMakesTwoCohortsAndTheLedgerListsBoth) {
+  std::ofstream(dir_ + "/c.toml") << "name = \"knob twice\"\n"
+                                  << "[arms]\nbase = \"" << Knob("base") << "\"\nhead = \"" << Knob("plus3")
+                                  << "\"\nnull = true\n"
+                                  << "[sampling]\ninitial = 8\ncap = 8\n"
+                                  << "[metrics]\nwall_ns = \"noise\"\nuser_ns = \"10%\"\n"
+                                  << "[[cells]]\nname = \"small\"\nargs = [\"--work\", \"2\"]\n";
+  Result first = Tare({"ab", "c.toml", "--store", store_, "--quiet", "--json", "first.json"});
+  ASSERT_TRUE(first.exit_code == 0 || first.exit_code == 1 || first.exit_code == 3) << first.err;
+  EXPECT_TRUE(first.out.empty()) << "--quiet: no ledger on stdout";
+  Result second = Tare({"ab", "c.toml", "--store", store_, "--ledger", "ledger.md", "--json", "second.json"});
+  ASSERT_TRUE(second.exit_code == 0 || second.exit_code == 1 || second.exit_code == 3) << second.err;
+  nlohmann::json j1 = nlohmann::json::parse(Slurp(dir_ + "/first.json"));
+  nlohmann::json j2 = nlohmann::json::parse(Slurp(dir_ + "/second.json"));
+  EXPECT_EQ(j1["cohort"], 1);
+  EXPECT_EQ(j2["cohort"], 2);
+  EXPECT_EQ(j1["campaign"]["sha256"], j2["campaign"]["sha256"]);
+  EXPECT_NE(j1["lock_sha256"], j2["lock_sha256"]) << "each cohort has its own lock (time, host state)";
+  EXPECT_EQ(j2["cohorts"].size(), 2u);
+  EXPECT_EQ(j2["comparisons"][0]["metrics"].size(), 2u);
+  EXPECT_EQ(j2["lock"]["executables"][1]["arm"], "head");
+  const std::string ledger = Slurp(dir_ + "/ledger.md");
+  EXPECT_NE(ledger.find("| **2** (this) |"), std::string::npos) << ledger;
+  EXPECT_NE(ledger.find("| 1 | "), std::string::npos) << ledger;
+  EXPECT_NE(ledger.find(j2["lock_sha256"].get<std::string>().substr(0, 12)), std::string::npos);
+  EXPECT_NE(ledger.find("file `" + std::filesystem::canonical(dir_).string() + "/c.toml`"), std::string::npos)
+      << ledger;
+}
+
+TEST_F(AbE2E, GoogleBenchmarkBinariesAreComparedPerBenchmark) {
+  Result r = Tare({"ab", "--base", GBENCH_BASIC, "--head", GBENCH_BASIC, "--filter", "BM_StringCopy/64",
+                   "--samples", "6", "--cap", "6", "--store", store_, "--json", dir_ + "/result.json", "--",
+                   "--benchmark_min_time=0.01"});
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 3) << r.out << r.err;
+  nlohmann::json j = Json();
+  EXPECT_EQ(j["kind"], "gbench");
+  ASSERT_EQ(j["comparisons"].size(), 1u);
+  EXPECT_EQ(j["comparisons"][0]["cell"], "BM_StringCopy/64");
+  EXPECT_EQ(j["comparisons"][0]["metrics"][0]["metric"], "gb.cpu_time_ns");
+  EXPECT_NE(r.out.find("Iteration counts: Google Benchmark chooses its own count"), std::string::npos) << r.out;
+}
+
+TEST_F(AbE2E, InconclusiveOkTurnsExitThreeIntoZero) {
+  // Six pairs at 95% give the interval [d(1), d(6)]. With a 0% allowance and no null arm, A/A is
+  // INCONCLUSIVE unless all six log ratios share a sign (probability 2/64).
+  Result r = Ab(Knob("base"), Knob("base"), {"--samples", "6", "--cap", "6", "--metric", "wall_ns=0%"}, false);
+  if (r.exit_code == 3) {
+    Result ok = Ab(Knob("base"), Knob("base"),
+                   {"--samples", "6", "--cap", "6", "--metric", "wall_ns=0%", "--inconclusive-ok"}, false);
+    EXPECT_TRUE(ok.exit_code == 0 || ok.exit_code == 1) << ok.err;
+    EXPECT_NE(ok.exit_code, 3);
+  } else {
+    GTEST_SKIP() << "the A/A run was conclusive (exit " << r.exit_code << "); nothing to turn around";
+  }
+}
+
+}  // namespace
