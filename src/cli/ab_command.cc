@@ -173,9 +173,12 @@ StatusOr<campaign::CampaignInput> BuildInput(const AbOptions& o) {
   return in;
 }
 
-Status CheckOutputPath(const std::string& path, const std::string& flag) {
+// The output's directory must exist, unless it is the store's own (created with the store).
+Status CheckOutputPath(const std::string& path, const std::string& flag, const std::string& store_path) {
   if (path.empty()) return Status::Ok();
   auto parent = std::filesystem::path(path).parent_path();
+  auto store_dir = std::filesystem::path(store_path).parent_path();
+  if (!parent.empty() && parent.lexically_normal() == store_dir.lexically_normal()) return Status::Ok();
   if (!parent.empty() && !std::filesystem::is_directory(parent)) {
     return Status::InvalidArgument(fmt::format("{} '{}': directory '{}' does not exist", flag, path,
                                                parent.string()));
@@ -212,8 +215,8 @@ int Ab(const AbOptions& o) {
   // Everything that can be checked before a process runs or the store is touched.
   auto input = BuildInput(o);
   if (!input.ok()) return ReportError(input.status());
-  if (Status s = CheckOutputPath(o.json_path, "--json"); !s.ok()) return ReportError(s);
-  if (Status s = CheckOutputPath(o.ledger_path, "--ledger"); !s.ok()) return ReportError(s);
+  if (Status s = CheckOutputPath(o.json_path, "--json", o.store_path); !s.ok()) return ReportError(s);
+  if (Status s = CheckOutputPath(o.ledger_path, "--ledger", o.store_path); !s.ok()) return ReportError(s);
   if (o.resume && !std::filesystem::exists(o.store_path)) {
     return ReportError(Status::NotFound(fmt::format(
         "--resume: there is no store at '{}' to resume from; run without --resume, or give the "
@@ -319,8 +322,10 @@ under <store dir>/bin/ (base, head, null: paths of equal length, the same argv a
 The change of head against base is the median of ln(head/base) over the pairs with an exact
 sign-test interval; the null arm (a second copy of base) measures the host's own noise. Verdict
 per cell and metric: FAIL when the whole interval is worse than the allowance, PASS when it is
-all within it, INCONCLUSIVE otherwise -- INCONCLUSIVE IS NOT A PASS. INCONCLUSIVE cells get more
+all within it, INCONCLUSIVE otherwise -- INCONCLUSIVE IS NOT A PASS. Undecided cells get more
 blocks (--step) up to --cap, with every look at a stricter confidence so the error rate holds.
+By default CPU time is judged (it ignores time spent waiting for a CPU); add --metric wall_ns to
+judge wall time too.
 
 Examples:
   tare ab --base old/bench --head new/bench --null              # Google Benchmark: every benchmark
@@ -353,7 +358,8 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   track(sub->add_option("--confidence", o->confidence, "Per cell and metric, over all looks (default 0.95)"), "--confidence");
   track(sub->add_option("--metric", o->metrics,
                         "NAME[=ALLOWANCE][:higher|:lower], repeatable: wall_ns=2%, gb.real_time_ns=noise "
-                        "(default: gb.real_time_ns for Google Benchmark, wall_ns for commands; allowance noise)"),
+                        "(default: CPU time with allowance noise: gb.cpu_time_ns for Google Benchmark, "
+                        "perf.task_clock_ns for commands)"),
         "--metric");
   track(sub->add_option("--order", o->order, "rotating-reversed-blocks-v1 (default) | random-v1"), "--order");
   track(sub->add_option("--seed", o->seed, "Seed for --order random-v1 (default 0)"), "--seed");

@@ -27,7 +27,7 @@ std::string Percent2(double fraction) { return fmt::format("{:.2f}%", fraction *
 
 // "98.75%", "95%": confidences without trailing zeros.
 std::string Confidence(double c) {
-  std::string s = fmt::format("{:.4f}", c * 100.0);
+  std::string s = fmt::format("{:.2f}", c * 100.0);
   while (s.back() == '0') s.pop_back();
   if (s.back() == '.') s.pop_back();
   return s + "%";
@@ -156,8 +156,8 @@ void Header(const AbReport& r, std::string& out) {
   out += fmt::format("- **Arm order** {} (seed {}), all arms of a cell back to back in every block\n",
                      r.arm_order, r.seed);
   if (r.sampling.cap > r.sampling.initial) {
-    out += fmt::format("- **Sampling** {} pairs per cell, then {} more for each INCONCLUSIVE cell "
-                       "up to {}; looks at {} pairs\n",
+    out += fmt::format("- **Sampling** {} pairs per cell, then {} more per look for each cell still "
+                       "undecided, up to {}; looks at {} pairs\n",
                        r.sampling.initial, r.sampling.step, r.sampling.cap, JoinInts(r.look_pairs));
   } else {
     out += fmt::format("- **Sampling** {} pairs per cell, one look\n", r.sampling.initial);
