@@ -236,7 +236,7 @@ StatusOr<CampaignSpec> ParseCampaignToml(std::string_view text, const std::strin
   Reader r(path);
   TARE_RETURN_IF_ERROR(r.OnlyKeys(
       root, "",
-      {"format", "name", "kind", "args", "env", "cwd", "filter", "control", "timeout", "seed",
+      {"format", "name", "kind", "instrument", "args", "env", "cwd", "filter", "control", "timeout", "seed",
        "order", "confidence", "look_scheme", "noise_floor", "gates", "bounds", "arms", "sampling",
        "metrics", "cells"}));
   CampaignSpec spec;
@@ -254,6 +254,12 @@ StatusOr<CampaignSpec> ParseCampaignToml(std::string_view text, const std::strin
     TARE_ASSIGN_OR_RETURN(spec.kind, r.String(*n, "kind"));
     if (spec.kind != "auto" && spec.kind != "command" && spec.kind != "gbench" && spec.kind != "tare") {
       return r.Error(*n, "kind", fmt::format("'{}' is not auto, command, gbench or tare", spec.kind));
+    }
+  }
+  if (const toml::node* n = root.get("instrument")) {
+    TARE_ASSIGN_OR_RETURN(spec.instrument, r.String(*n, "instrument"));
+    if (spec.instrument != "wall" && spec.instrument != "sim" && spec.instrument != "mem") {
+      return r.Error(*n, "instrument", fmt::format("'{}' is not wall, sim or mem", spec.instrument));
     }
   }
   if (const toml::node* n = root.get("args")) {

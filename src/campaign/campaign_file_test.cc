@@ -222,10 +222,23 @@ TEST(CampaignSpec, ValidationNamesTheFieldAndTheFix) {
   CampaignSpec metric = spec;
   metric.metrics = {{"gb.real_time_ns", Allowance::Noise(), std::nullopt}};
   Status s = ValidateSpec(metric, "command");
-  EXPECT_NE(s.message().find("metric 'gb.real_time_ns' is not measured for command targets; choose from wall_ns"),
+  EXPECT_NE(s.message().find("metric 'gb.real_time_ns' is not measured for command targets under the wall "
+                             "instrument; choose from wall_ns"),
             std::string::npos) << s.message();
   metric.metrics = {{"gb.counter.items", Allowance::Noise(), std::nullopt}};
   EXPECT_TRUE(ValidateSpec(metric, "gbench").ok());
+  metric.metrics = {{"bench.items", Allowance::Noise(), std::nullopt}};
+  EXPECT_TRUE(ValidateSpec(metric, "tare").ok());
+  metric.instrument = "sim";
+  metric.metrics = {{"sim.Ir", Allowance::Noise(), std::nullopt}};
+  EXPECT_TRUE(ValidateSpec(metric, "command").ok());
+  metric.metrics = {{"wall_ns", Allowance::Noise(), std::nullopt}};
+  s = ValidateSpec(metric, "command");
+  EXPECT_NE(s.message().find("metric 'wall_ns' is not measured for command targets under the sim instrument; "
+                             "choose from sim.Ir"), std::string::npos) << s.message();
+  EXPECT_EQ(DefaultMetrics("command", "sim")[0].name, "sim.Ir");
+  EXPECT_EQ(DefaultMetrics("command", "wall", false)[0].name, "wall_ns");
+  EXPECT_EQ(DefaultMetrics("tare")[0].name, "bench.cpu_ns");
 
   CampaignSpec looks = spec;
   looks.sampling = {6, 6, 30};

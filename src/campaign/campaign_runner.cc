@@ -9,6 +9,7 @@
 
 #include "base/files.h"
 #include "campaign/campaign_setup.h"
+#include "instrument/sim.h"
 
 namespace tare::campaign {
 
@@ -29,7 +30,7 @@ std::vector<std::string> CampaignRunner::CellNames() const {
 target::TargetSpec CampaignRunner::ArmTarget(const std::string& arm, const Cell& cell) const {
   target::TargetSpec t;
   t.name = std::filesystem::path(input_.spec.base).filename().string();
-  t.kind = kind_ == "gbench" ? target::TargetKind::kGbench : target::TargetKind::kCommand;
+  t.kind = *target::ParseTargetKind(kind_);
   t.argv.push_back(stage_->PathOf(arm));
   t.argv.insert(t.argv.end(), input_.spec.args.begin(), input_.spec.args.end());
   t.argv.insert(t.argv.end(), cell.args.begin(), cell.args.end());
@@ -52,10 +53,12 @@ Status CampaignRunner::Prepare() {
   TARE_RETURN_IF_ERROR(ValidateSpec(spec, kind_));
   if (spec.name.empty()) spec.name = DefaultCampaignName(spec);
   TARE_ASSIGN_OR_RETURN(workdir_, MakeTempDir("tare-ab"));
+  TARE_ASSIGN_OR_RETURN(measure_.instrument, target::ParseInstrument(spec.instrument));
   if (spec.metrics.empty()) {
     std::string why;
-    const bool task_clock = kind_ == "gbench" || TaskClockAvailable(spawner_, workdir_, &why);
-    metrics_ = DefaultMetrics(kind_, task_clock);
+    const bool task_clock = kind_ != "command" || spec.instrument == "sim" ||
+                            TaskClockAvailable(spawner_, workdir_, &why);
+    metrics_ = DefaultMetrics(kind_, spec.instrument, task_clock);
     if (!task_clock) {
       notes_.push_back(fmt::format(
           "Metric: wall_ns by default, because this host cannot count perf task-clock ({}); wall "
@@ -67,6 +70,8 @@ Status CampaignRunner::Prepare() {
   }
   if (spec.gates) {
     gates_ = *spec.gates;
+  } else if (spec.instrument == "sim") {
+    gates_.clear();  // under valgrind no process-level figures are recorded: nothing to gate on
   } else {
     TARE_ASSIGN_OR_RETURN(GateRule g, ParseGate(kDefaultGate));
     gates_ = {g};
@@ -89,8 +94,19 @@ Status CampaignRunner::Prepare() {
   }
   TARE_ASSIGN_OR_RETURN(stage_, ArmStage::Create(options_.stage_dir, sources));
 
-  // The cells.
   Cell probe;  // no cell parameters: what every arm lists
+  if (measure_.instrument == target::Instrument::kSim) {
+    TARE_ASSIGN_OR_RETURN(measure_.valgrind, instrument::FindValgrind());
+    if (kind_ == "gbench") {
+      auto flags = target::ProbeGbenchFlags(spawner_, ArmTarget("base", probe), measure_);
+      if (!flags.ok()) return flags.status().WithContext("asking the base benchmark for --help");
+      measure_.gbench_flags = *flags;
+    }
+  } else if (measure_.instrument == target::Instrument::kMem) {
+    TARE_ASSIGN_OR_RETURN(measure_.alloc_shim, target::FindAllocShim());
+  }
+
+  // The cells.
   if (kind_ == "command") {
     if (spec.cells.empty()) {
       Cell c;
@@ -157,7 +173,21 @@ Status CampaignRunner::Prepare() {
             arm, c.name));
       }
     }
-    notes_.push_back(IterationCountNote(spawner_, ArmTarget("base", probe), measure_));
+    if (kind_ == "gbench") notes_.push_back(IterationCountNote(spawner_, ArmTarget("base", probe), measure_));
+  }
+  // tare binaries: one iteration count per cell, calibrated once on base and run by every arm, so
+  // every arm times the same amount of work (different counts would bias the ratio).
+  if (kind_ == "tare") {
+    std::string counts;
+    for (auto& c : cells_) {
+      Status s = target::Calibrate(spawner_, ArmTarget("base", c), measure_, kCalibrationWindowNs, &c.bench);
+      if (!s.ok()) return s.WithContext("calibrating " + c.name + " on base");
+      counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", c.name, c.bench.iterations);
+    }
+    notes_.push_back(fmt::format(
+        "Iteration counts: fixed per cell, the same for every arm ({}; {}).", counts,
+        measure_.instrument == target::Instrument::kSim ? "fixed for the sim instrument"
+                                                        : "calibrated once on base for a 20 ms window"));
   }
   return Status::Ok();
 }

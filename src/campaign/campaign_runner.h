@@ -71,7 +71,10 @@ class CampaignRunner {
   Status Prepare();
   StatusOr<CampaignResult> Run(store::Store& store);
 
-  // After Prepare(): the resolved target kind ("command" | "gbench") and the cells' names.
+  // tare binaries: the window each cell's iteration count is calibrated for (as `tare run`).
+  static constexpr uint64_t kCalibrationWindowNs = 20'000'000;
+
+  // After Prepare(): the resolved target kind ("command" | "gbench" | "tare") and the cells' names.
   const std::string& kind() const { return kind_; }
   std::vector<std::string> CellNames() const;
 

@@ -257,7 +257,7 @@ Status CampaignRunner::Session::Resume() {
 
 StatusOr<CampaignResult> CampaignRunner::Session::Run() {
   TARE_ASSIGN_OR_RETURN(plan_, PlanLooks(spec_.sampling, spec_.confidence, spec_.look_scheme));
-  fingerprint_ = env::CollectFingerprint(env::FingerprintOptions{});
+  fingerprint_ = env::CollectFingerprint(env::FingerprintOptions{.probe_valgrind = spec_.instrument == "sim"});
   cells_.assign(r_.cells_.size(), CellState{});
   TARE_RETURN_IF_ERROR(r_.options_.resume ? Resume() : Open());
   ReplayLooks();
@@ -521,6 +521,7 @@ StatusOr<report::AbReport> CampaignRunner::Session::BuildReport(const std::vecto
     if (check.level == CheckLevel::kWarn) rep.host_warnings.push_back(check.finding + "; " + check.fix);
   }
   rep.kind = r_.kind_;
+  rep.instrument = spec_.instrument;
   rep.args = spec_.args;
   rep.arm_order = std::string(ArmOrderName(spec_.order));
   rep.seed = spec_.seed;

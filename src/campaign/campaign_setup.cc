@@ -28,15 +28,8 @@ Status CheckExecutable(const std::string& path) {
 }
 
 StatusOr<std::string> ResolveKind(const CampaignSpec& spec) {
-  auto refuse_tare = [](const std::string& path) {
-    return Status::Unavailable(fmt::format(
-        "'{}' is a tare benchmark binary, which this build cannot drive yet; measure it as a "
-        "whole process with kind = \"command\" (or --kind command)", path));
-  };
-  if (spec.kind == "command" || spec.kind == "gbench") return spec.kind;
-  if (spec.kind == "tare") return refuse_tare(spec.base);
+  if (spec.kind == "command" || spec.kind == "gbench" || spec.kind == "tare") return spec.kind;
   TARE_ASSIGN_OR_RETURN(target::TargetKind base_kind, target::DetectTargetKind(spec.base));
-  if (base_kind == target::TargetKind::kTare) return refuse_tare(spec.base);
   for (const auto& head : spec.heads) {
     TARE_ASSIGN_OR_RETURN(target::TargetKind head_kind, target::DetectTargetKind(head));
     if (head_kind != base_kind) {

@@ -17,9 +17,8 @@ namespace tare::campaign {
 // is not executable.
 Status CheckExecutable(const std::string& path);
 
-// "command" or "gbench": spec.kind when given, else detected from the base executable (scanned,
-// never run). Every head must be of the same kind. "tare" binaries are refused until the target
-// module can drive them (Unavailable, with the workaround).
+// "command", "gbench" or "tare": spec.kind when given, else detected from the base executable
+// (scanned, never run). Every head must be of the same kind.
 StatusOr<std::string> ResolveKind(const CampaignSpec& spec);
 
 // "ab_knob_base vs ab_knob_plus3" (and ", ..." for further heads).

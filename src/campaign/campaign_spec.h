@@ -52,7 +52,8 @@ struct MetricSpec {
 
 struct CampaignSpec {
   std::string name;                     // shown in the ledger; default "<base> vs <head>"
-  std::string kind = "auto";            // auto | command | gbench
+  std::string kind = "auto";            // auto | command | gbench | tare
+  std::string instrument = "wall";      // wall | sim | mem (target/measure.h)
   std::string base;                     // executable of the base arm
   std::vector<std::string> heads;       // one or more head executables
   bool null_arm = false;                // a second copy of base, run as its own arm
@@ -87,9 +88,13 @@ std::string ArmRole(const std::string& arm);
 //   Google Benchmark: gb.cpu_time_ns, its per-iteration CPU time.
 //   commands: perf.task_clock_ns, the perf task-clock of the process (and its children), when the
 //   host can count it; otherwise wall_ns (the ledger says which and why).
+//   tare benchmark binaries: bench.cpu_ns, CPU time per iteration of the measured window.
+//   --instrument sim: sim.Ir, simulated instructions (deterministic: any confirmed change counts).
+//   --instrument mem: mem.allocs and mem.peak_live_bytes.
 // Declare wall_ns (or gb.real_time_ns) to judge wall time: it also sees waiting (I/O, sleeps,
 // lock contention) that CPU time does not.
-std::vector<MetricSpec> DefaultMetrics(const std::string& resolved_kind, bool task_clock_available = true);
+std::vector<MetricSpec> DefaultMetrics(const std::string& resolved_kind, const std::string& instrument = "wall",
+                                       bool task_clock_available = true);
 
 // Everything that can be checked without touching the file system: sampling plan and looks,
 // confidence, arm counts, unique cell names, metric names (known for the kind, or a Google

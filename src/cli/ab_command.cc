@@ -40,6 +40,7 @@ struct AbOptions {
   std::string filter;
   std::string control;
   std::string kind = "auto";
+  std::string instrument = "wall";
   std::string timeout = "10m";
   std::vector<std::string> env;
   std::string cwd;
@@ -94,6 +95,7 @@ StatusOr<campaign::CampaignSpec> SpecFromFlags(const AbOptions& o) {
   campaign::CampaignSpec spec;
   spec.name = o.name;
   spec.kind = o.kind;
+  spec.instrument = o.instrument;
   spec.base = o.base;
   spec.heads = o.heads;
   spec.null_arm = o.null_arm;
@@ -330,7 +332,8 @@ judge wall time too.
 Examples:
   tare ab --base old/bench --head new/bench --null              # Google Benchmark: every benchmark
   tare ab --base old/prog --head new/prog --null -- --input x   # commands: ARGS for every arm
-  tare ab --base a --head b --metric wall_ns=2% --metric peak_rss_bytes=noise --cap 60
+  tare ab --base a --head b --metric wall_ns=2% --metric peak_rss_bytes=noise --cap 80
+  tare ab --base a --head b --null --instrument sim --samples 6 --cap 6   # instructions, deterministic
   tare ab campaign.toml --ledger ledger.md --json result.json   # declared in a file (docs/campaign.md)
   tare ab campaign.toml --resume                                # continue an interrupted cohort
 
@@ -367,7 +370,10 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   track(sub->add_option("--noise-floor", o->noise_floor, "null-interval-edge-v1 (default) | null-estimate-v1"), "--noise-floor");
   track(sub->add_option("--filter,-f", o->filter, "Google Benchmark: only benchmarks matching this regex become cells"), "--filter");
   track(sub->add_option("--control", o->control, "Cells matching this regex have role control"), "--control");
-  track(sub->add_option("--kind", o->kind, "auto | command | gbench (default auto: detected from base)"), "--kind");
+  track(sub->add_option("--kind", o->kind, "auto | command | gbench | tare (default auto: detected from base)"), "--kind");
+  track(sub->add_option("--instrument,-i", o->instrument,
+                        "wall (default) | sim (valgrind: deterministic instruction counts) | mem (allocation shim)"),
+        "--instrument");
   track(sub->add_option("--timeout", o->timeout, "Per-sample limit, e.g. 30s (default 10m)"), "--timeout");
   track(sub->add_option("--env", o->env, "KEY=VALUE for every arm (repeatable)"), "--env");
   track(sub->add_option("--cwd", o->cwd, "Working directory for every arm"), "--cwd");

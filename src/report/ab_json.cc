@@ -87,6 +87,7 @@ nlohmann::json AbReportToJson(const AbReport& r) {
       {"host", {{"summary", r.host}, {"fingerprint_digest", r.fingerprint_digest},
                 {"warnings", r.host_warnings}}},
       {"kind", r.kind},
+      {"instrument", r.instrument},
       {"args", r.args},
       {"arm_order", r.arm_order},
       {"seed", r.seed},

@@ -106,7 +106,8 @@ struct AbReport {
   std::string host;                // "AMD EPYC 7B13, 2 logical CPUs, Linux 6.1.0-18-amd64"
   std::string fingerprint_digest;
   std::vector<std::string> host_warnings;  // stability checks that warned, each with its fix
-  std::string kind;                // command | gbench
+  std::string kind;                // command | gbench | tare
+  std::string instrument = "wall"; // wall | sim | mem
   std::vector<std::string> args;   // common argv after the executable
   std::string arm_order;
   uint64_t seed = 0;

@@ -148,6 +148,9 @@ void Header(const AbReport& r, std::string& out) {
   }
   out += fmt::format("- **Arms** {}; each runs from its own copy `<store>/bin/<arm>` (paths of "
                      "equal length) with the same argv and environment\n", arms);
+  out += fmt::format("- **Instrument** {} ({} target{})\n", r.instrument, r.kind,
+                     r.instrument == "sim" ? "; valgrind callgrind: simulated counts, identical on every rerun of the same binary"
+                     : r.instrument == "mem" ? "; allocation shim: allocations and heap bytes" : "");
   if (!r.args.empty()) {
     std::string args;
     for (const auto& a : r.args) args += (args.empty() ? "" : " ") + a;

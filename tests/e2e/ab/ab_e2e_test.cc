@@ -348,6 +348,47 @@ TEST_F(AbE2E, GoogleBenchmarkBinariesAreComparedPerBenchmark) {
   EXPECT_NE(r.out.find("Iteration counts: Google Benchmark chooses its own count"), std::string::npos) << r.out;
 }
 
+TEST_F(AbE2E, HalfAPercentMoreInstructionsFailsUnderSimEveryTime) {
+  // Under valgrind the counts are deterministic: the null arm reads exactly 0, the head's interval
+  // has no width, and a second campaign (a new cohort) reads the very same numbers.
+  std::vector<std::string> args = {"ab", "--base", Knob("base"), "--head", Knob("plus0_5"), "--null",
+                                   "--instrument", "sim", "--samples", "6", "--cap", "6", "--store", store_,
+                                   "--json", dir_ + "/result.json", "--", "--work", "1"};
+  std::vector<nlohmann::json> metrics;
+  for (int run = 0; run < 2; ++run) {
+    Result r = Tare(args);
+    ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+    nlohmann::json j = Json();
+    EXPECT_EQ(j["instrument"], "sim");
+    EXPECT_EQ(j["cohort"], run + 1);
+    const auto& m = j["comparisons"][0]["metrics"][0];
+    EXPECT_EQ(m["metric"], "sim.Ir");
+    EXPECT_EQ(m["verdict"], "FAIL");
+    EXPECT_EQ(m["change"]["lo"], m["change"]["hi"]) << "every pair has the same ratio";
+    EXPECT_GT(m["change"]["lo"].get<double>(), 0.003);
+    EXPECT_EQ(m["null"]["lo"], 0.0);
+    EXPECT_EQ(m["null"]["hi"], 0.0);
+    metrics.push_back(m);
+  }
+  EXPECT_EQ(metrics[0]["base_median"], metrics[1]["base_median"]);
+  EXPECT_EQ(metrics[0]["head_median"], metrics[1]["head_median"]);
+}
+
+TEST_F(AbE2E, TareBinariesRunTheSameIterationCountInEveryArm) {
+  Result r = Tare({"ab", "--base", TARE_BASIC, "--head", TARE_BASIC, "--filter", "sort_ints/512", "--samples", "6",
+                   "--cap", "6", "--store", store_, "--json", dir_ + "/result.json"});
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 3) << r.out << r.err;
+  nlohmann::json j = Json();
+  EXPECT_EQ(j["kind"], "tare");
+  EXPECT_EQ(j["comparisons"][0]["metrics"][0]["metric"], "bench.cpu_ns");
+  EXPECT_NE(r.out.find("Iteration counts: fixed per cell, the same for every arm (sort_ints/512 "), std::string::npos)
+      << r.out;
+  SQLite::Database db(store_, SQLite::OPEN_READONLY);
+  SQLite::Statement q(db, "SELECT count(DISTINCT v.value) FROM sample_values v WHERE v.metric = 'bench.iterations'");
+  ASSERT_TRUE(q.executeStep());
+  EXPECT_EQ(q.getColumn(0).getInt(), 1) << "one iteration count for every sample of every arm";
+}
+
 TEST_F(AbE2E, InconclusiveOkTurnsExitThreeIntoZero) {
   // Six pairs at 95% give the interval [d(1), d(6)]. With a 0% allowance and no null arm, A/A is
   // INCONCLUSIVE unless all six log ratios share a sign (probability 2/64).
