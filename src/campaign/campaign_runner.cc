@@ -59,6 +59,13 @@ Status CampaignRunner::Prepare() {
     const bool task_clock = kind_ != "command" || spec.instrument == "sim" ||
                             TaskClockAvailable(spawner_, workdir_, &why);
     metrics_ = DefaultMetrics(kind_, spec.instrument, task_clock);
+    if (task_clock && spec.instrument == "wall") {
+      notes_.push_back(fmt::format(
+          "Metric: {} by default, CPU time, which leaves out time spent waiting for a CPU (the "
+          "largest noise on a loaded host); judge wall time too with --metric wall_ns (or "
+          "[metrics] in the campaign file)",
+          metrics_.front().name));
+    }
     if (!task_clock) {
       notes_.push_back(fmt::format(
           "Metric: wall_ns by default, because this host cannot count perf task-clock ({}); wall "

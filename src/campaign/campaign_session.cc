@@ -390,7 +390,7 @@ Status CampaignRunner::Session::Look(size_t cell) {
   Progress("");
   Notice(fmt::format("look {}/{} at {} pairs: {}: {}{}", st.look_index, plan_.pairs.size(), pairs,
                      c.name, CountVerdicts(st.comparisons),
-                     final ? "" : fmt::format("; INCONCLUSIVE, continuing to {} pairs", st.target)));
+                     final ? "" : fmt::format("; undecided, continuing to {} pairs", st.target)));
   return Status::Ok();
 }
 
