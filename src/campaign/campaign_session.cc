@@ -11,6 +11,7 @@
 #include "base/sha256.h"
 #include "base/units.h"
 #include "campaign/analysis.h"
+#include "campaign/campaign_setup.h"
 #include "campaign/campaign_runner.h"
 #include "campaign/cohort_store.h"
 #include "campaign/lock.h"
@@ -31,6 +32,13 @@ int64_t NowNs() {
 std::string HostSummary(const Fingerprint& fp) {
   return fmt::format("{}, {} logical CPUs, Linux {}", fp.Get("cpu.model_name"), fp.Get("cpu.logical"),
                      fp.Get("os.kernel"));
+}
+
+// "cell (arm): kind" of a warning note "cell (arm): kind: figures...".
+std::string WarningKind(const std::string& note) {
+  size_t arm_end = note.find("): ");
+  size_t kind_end = arm_end == std::string::npos ? std::string::npos : note.find(':', arm_end + 3);
+  return note.substr(0, kind_end);
 }
 
 std::string CountVerdicts(const std::vector<report::AbComparison>& comps) {
@@ -98,7 +106,8 @@ class CampaignRunner::Session {
   int64_t started_unix_ns_ = 0;
   int64_t seq_ = 0;
   std::vector<CellState> cells_;
-  std::set<std::string> seen_metrics_, seen_notes_;
+  std::set<std::string> seen_metrics_, seen_notes_, seen_warnings_, kept_profiles_;
+  std::vector<std::string> warnings_;  // the target's own warnings (sim), one per kind
   std::vector<report::AbCheck> gate_checks_;
   bool gates_checked_ = false;
   StopKind stop_ = StopKind::kNone;
@@ -227,7 +236,13 @@ Status CampaignRunner::Session::Resume() {
     by_id[s.id] = &s.sample;
   }
   for (const auto& m : data.metrics) seen_metrics_.insert(m.name);
-  for (const auto& n : data.notes) seen_notes_.insert(n.message);
+  for (const auto& n : data.notes) {
+    if (n.level == "warn") {
+      if (seen_warnings_.insert(WarningKind(n.message)).second) warnings_.push_back(n.message);
+    } else {
+      seen_notes_.insert(n.message);
+    }
+  }
   ResumePoint point = FindResumePoint(stored, static_cast<int64_t>(r_.cells_.size()), r_.arms_);
   seq_ = std::max(seq_, point.next_seq);
   if (!point.discard.empty()) {
@@ -339,8 +354,9 @@ Status CampaignRunner::Session::RunBlock(size_t cell, int64_t block) {
     }
     Progress(fmt::format("[sample {}] {} block {}/{} {}", seq_ + 1, c.name, block + 1, st.target, arm));
     std::vector<std::string> unavailable;
-    TARE_ASSIGN_OR_RETURN(Sample sample,
-                          target::MeasureOnce(r_.spawner_, r_.ArmTarget(arm, c), c.bench, r_.measure_, &unavailable));
+    target::MeasureExtras extras;
+    TARE_ASSIGN_OR_RETURN(Sample sample, target::MeasureOnce(r_.spawner_, r_.ArmTarget(arm, c), c.bench,
+                                                             r_.measure_, &unavailable, &extras));
     sample.seq = seq_++;
     sample.arm = arm;
     sample.block = block;
@@ -350,8 +366,23 @@ Status CampaignRunner::Session::RunBlock(size_t cell, int64_t block) {
     for (const auto& reason : unavailable) {
       if (seen_notes_.insert(reason).second) (void)store_.AddNote(run_id_, {"info", reason});
     }
-    TARE_ASSIGN_OR_RETURN(int64_t id, store_.AppendSample(run_id_, c.benchmark_id, sample));
-    (void)id;
+    for (const auto& w : extras.warnings) {
+      // One warning of a kind per cell and arm: the figures in it vary by sample.
+      const std::string note = fmt::format("{} ({}): {}", c.name, arm, w);
+      if (seen_warnings_.insert(WarningKind(note)).second) {
+        (void)store_.AddNote(run_id_, {"warn", note});
+        warnings_.push_back(note);
+      }
+    }
+    // Raw profiles (sim) are kept once per cell and arm: the counts repeat exactly, and `tare
+    // attribute` can compare base's with head's.
+    if (!extras.artifacts.empty() && sample.ok() && kept_profiles_.insert(c.bench.uri + "\x1f" + arm).second) {
+      for (const auto& [name, content] : extras.artifacts) {
+        (void)store_.AddArtifact(run_id_, c.benchmark_id, arm + "/" + name, content);
+      }
+    }
+    auto stored = store_.AppendSample(run_id_, c.benchmark_id, sample);
+    if (!stored.ok()) return stored.status();
     const bool interrupted = sample.outcome == SampleOutcome::kInterrupted;
     if (!sample.ok() && !interrupted) {
       Progress("");
@@ -431,9 +462,12 @@ void CampaignRunner::Session::CheckGates() {
       }
       for (const auto& m : r_.metrics_) {
         if (s.values.count(m.name)) continue;
+        // Perf events the host cannot count leave a note "<event>: <why>".
         std::string why;
-        for (const auto& note : seen_notes_) {
-          if (note.find(m.name.substr(m.name.find('.') + 1)) != std::string::npos) why = ": " + note;
+        for (const auto& event : PerfEventsFor({m})) {
+          for (const auto& note : seen_notes_) {
+            if (note.rfind(event + ":", 0) == 0) why = " (" + note + ")";
+          }
         }
         violation = fmt::format("metric {} was not measured for the {} arm in cell '{}'{}; remove it "
                                 "from the campaign's metrics", m.name, arm, r_.cells_[c].name, why);
@@ -548,6 +582,7 @@ StatusOr<report::AbReport> CampaignRunner::Session::BuildReport(const std::vecto
   rep.checks.insert(rep.checks.end(), bounds.begin(), bounds.end());
   rep.notes = r_.notes_;
   for (const auto& n : seen_notes_) rep.notes.push_back("not measured: " + n);
+  for (const auto& w : warnings_) rep.notes.push_back("warning: " + w);
   TARE_ASSIGN_OR_RETURN(std::vector<CohortRecord> cohorts, cohorts_.CohortsOf(r_.input_.campaign_sha256));
   for (const auto& c : cohorts) {
     report::AbCohort row;
