@@ -103,7 +103,9 @@ constexpr double kNoWorkNsPerIteration = 0.5;
 constexpr double kSyscallHeavyShare = 0.3;
 
 void AddWallWarnings(const Sample& s, std::vector<std::string>* warnings) {
-  auto it = s.values.find("bench.wall_ns");
+  // CPU time, not wall time: a preempted window must not hide (or fake) an empty loop.
+  auto it = s.values.find("bench.cpu_ns");
+  if (it == s.values.end()) it = s.values.find("bench.wall_ns");
   if (it != s.values.end() && it->second < kNoWorkNsPerIteration) {
     warnings->push_back(fmt::format(
         "measured no work: {:.3g} ns per iteration is below one CPU cycle; the loop body was "
