@@ -22,17 +22,22 @@
 int main(int argc, char** argv) {
   using namespace tare::cli;
   SetInvocation(argc, argv);
-  CLI::App app{"tare " TARE_VERSION " - measure native benchmarks and gate merges on performance"};
+  CLI::App app{"tare " TARE_VERSION " - measure native benchmarks and gate merges on performance", "tare"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tare " TARE_VERSION);
   app.footer(R"(
 Start here:
-  tare run ./build/my_bench          measure every benchmark in fresh processes, store the samples
-  tare env                           what this host is, and what makes its timings unstable
-  tare export --run latest           everything stored for a run, as JSON
+  tare run ./build/my_bench                  measure every benchmark in fresh processes, store the samples
+  tare run --instrument sim ./build/my_bench instruction counts that repeat exactly (valgrind)
+  tare ab --base old/bench --head new/bench --null
+                                             did my change regress? PASS / INCONCLUSIVE / FAIL
+  tare oracle check --golden G -- ./report   golden outputs of nondeterministic signals, voted
+  tare env                                   what this host is, and what makes its timings unstable
+  tare export --run latest                   everything stored for a run, as JSON
 
-Exit status: 0 success; 1 failed samples / FAIL verdict / mismatch; 2 bad input (nothing was
-measured); 3 INCONCLUSIVE; 4 sanity gate violated; 70 internal error; 130 interrupted.
+Exit status: 0 success; 1 failed samples / FAIL verdict / golden mismatch; 2 bad input (nothing
+was measured); 3 INCONCLUSIVE / nondeterministic output; 4 sanity gate or release bound violated;
+70 internal error; 130 interrupted (completed samples are kept).
 Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
 
   // The target's own argv is cut off before CLI11 parses tare's options (see SplitAtTarget).
