@@ -53,6 +53,32 @@ int OpenCounter(pid_t pid, const EventSpec& spec, bool user_only) {
   return static_cast<int>(syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC));
 }
 
+// Keeps the kernel's per-event switch for a software event turned on for the life of this process.
+// Opening the first software event of a kind (page-faults, context-switches, cpu-migrations...)
+// flips a static key (perf_swevent_init -> static_key_slow_inc(&perf_swevent_enabled[id])), and
+// closing the last one flips it back (sw_perf_event_destroy): each flip rewrites kernel text on
+// every CPU. Opened and closed per sample, that cost ~90 us of the helper's system time per event
+// per sample on this project's 2-vCPU VM (bench/README.md); one disabled event of each kind held
+// open on the helper itself (never enabled, never inherited, so it counts nothing) keeps the key on,
+// and the per-sample counters only move its reference count.
+void KeepSoftwareEventEnabled(const EventSpec& spec) {
+  if (spec.type != PERF_TYPE_SOFTWARE) return;
+  static std::map<uint64_t, int> kept;  // config -> fd, held until the helper exits
+  if (kept.count(spec.config)) return;
+  perf_event_attr attr;
+  std::memset(&attr, 0, sizeof(attr));
+  attr.size = sizeof(attr);
+  attr.type = spec.type;
+  attr.config = spec.config;
+  attr.disabled = 1;
+  attr.exclude_kernel = 1;  // allowed at every perf_event_paranoid level that allows any event
+  attr.exclude_hv = 1;
+  int saved = errno;
+  kept[spec.config] =
+      static_cast<int>(syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
+  errno = saved;
+}
+
 std::string Paranoid() {
   std::ifstream in("/proc/sys/kernel/perf_event_paranoid");
   std::string v;
@@ -132,6 +158,7 @@ PerfCounters::PerfCounters(pid_t pid, const std::vector<std::string>& events) {
       }
     } else {
       c.fd = fd;
+      KeepSoftwareEventEnabled(*spec);
     }
     probe.known = true;
     counters_.push_back(c);
