@@ -2,19 +2,38 @@
 // See spawner.h for why it exists (the ru_maxrss inheritance trap). Protocol: framed JSON requests
 // on stdin, framed JSON results on stdout (wire.h). It exits when tare closes the pipe, killing a
 // running child's process group first, so a crashed tare leaves no orphaned benchmarks behind.
+//
+// One sample, and why each step is where it is (bench/README.md has the measured costs):
+//   1. perf counters are opened on the helper itself: disabled, enable_on_exec, inherit. fork()
+//      copies them into the child switched off; the kernel switches the child's copies on at its
+//      execve, so they count the target from its first instruction and nothing of the helper or of
+//      the child's set-up. No handshake with the child is needed (an earlier design stopped the
+//      child on a pipe until counters opened on its pid were in place: two more wake-ups per sample).
+//   2. Output files are opened here, not in the child, and kept open from one sample to the next:
+//      emptied (only when something was written) instead of re-created with O_TRUNC.
+//   3. fork (not vfork or posix_spawn: a child sharing our address space would inherit the helper's
+//      RSS high-water mark at exec, the trap this process exists to avoid). The child sets its
+//      process group, signals and stdio with a handful of system calls, stamps the clock into a page
+//      shared with the helper, and execs. wall_ns starts at that stamp.
+//   4. The helper sleeps in poll() on a pidfd until the child exits (or a timeout, Ctrl-C, tare
+//      going away), reaps it with wait4, reads the counters and answers.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/personality.h>
-#include <sys/syscall.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <algorithm>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -49,9 +68,90 @@ void DrainInterrupts() {
   }
 }
 
-// Runs in the forked child: set up stdio, wait for the go byte, exec. Only async-signal-safe calls.
-[[noreturn]] void ChildMain(const SpawnRequest& req, char* const* argv, char* const* envp, int go_fd,
-                            int err_fd) {
+// What the child tells the helper without a pipe: a page mapped MAP_SHARED before fork, so the
+// child's stores are visible to the helper once wait4 has returned.
+struct ExecReport {
+  std::atomic<int64_t> exec_ns;   // CLOCK_MONOTONIC just before execve; 0 = never got there
+  std::atomic<int32_t> exec_errno;  // execve (or the set-up before it) failed with this
+};
+ExecReport* g_report = nullptr;
+
+// Helper-side descriptors are moved at or above this number, so the child's dup2 onto 0, 1, 2 and
+// the protocol's result fd can never overwrite a source it has yet to duplicate.
+constexpr int kFirstHelperFd = 100;
+
+int MoveHigh(int fd) {
+  if (fd < 0 || fd >= kFirstHelperFd) return fd;
+  int high = fcntl(fd, F_DUPFD_CLOEXEC, kFirstHelperFd);
+  close(fd);
+  return high;
+}
+
+// A file the child writes (stdout, stderr, a result file), opened by the helper and reused by the
+// next sample that names the same path. Reuse is checked against the path (same device and inode):
+// tare may delete a result file between samples, and then it is created afresh.
+struct OutputFile {
+  std::string path;
+  int fd = -1;
+  dev_t dev = 0;
+  ino_t ino = 0;
+
+  // Returns an fd whose file is empty and whose offset is 0, or -1 with errno set.
+  int Prepare(const std::string& want) {
+    struct stat st;
+    if (fd >= 0 && want == path && stat(want.c_str(), &st) == 0 && st.st_dev == dev &&
+        st.st_ino == ino) {
+      if ((st.st_size == 0 || ftruncate(fd, 0) == 0) && lseek(fd, 0, SEEK_SET) == 0) return fd;
+    }
+    Close();
+    int opened = MoveHigh(open(want.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    if (opened < 0) return -1;
+    if (fstat(opened, &st) != 0) {
+      int saved = errno;
+      close(opened);
+      errno = saved;
+      return -1;
+    }
+    fd = opened;
+    path = want;
+    dev = st.st_dev;
+    ino = st.st_ino;
+    return fd;
+  }
+  // Size of what the child left in the file; -1 if unknown.
+  int64_t Size() const {
+    struct stat st;
+    return fd >= 0 && fstat(fd, &st) == 0 ? static_cast<int64_t>(st.st_size) : -1;
+  }
+  void Close() {
+    if (fd >= 0) close(fd);
+    fd = -1;
+    path.clear();
+  }
+};
+
+OutputFile g_stdout, g_stderr, g_result;
+int g_dev_null_read = -1, g_dev_null_write = -1;
+
+int DevNull(int flags) {
+  int& fd = flags == O_RDONLY ? g_dev_null_read : g_dev_null_write;
+  if (fd < 0) fd = MoveHigh(open("/dev/null", flags | O_CLOEXEC));
+  return fd;
+}
+
+struct Redirect {
+  int from;  // helper's fd (>= kFirstHelperFd)
+  int to;    // the child's fd number
+};
+
+[[noreturn]] void ChildFailed(int err) {
+  g_report->exec_errno.store(err != 0 ? err : EINVAL);
+  _exit(127);
+}
+
+// Runs in the forked child: process group, signals, stdio, exec. Only async-signal-safe calls.
+[[noreturn]] void ChildMain(const SpawnRequest& req, char* const* argv, char* const* envp,
+                            const Redirect* redirects, int redirect_count) {
   setpgid(0, 0);
   sigset_t none;
   sigemptyset(&none);
@@ -59,29 +159,15 @@ void DrainInterrupts() {
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
   signal(SIGPIPE, SIG_DFL);
-  auto fail = [&](int err) {
-    (void)!write(err_fd, &err, sizeof(err));
-    _exit(127);
-  };
-  auto redirect = [&](const std::string& path, int target, int flags) {
-    const char* p = path.empty() ? "/dev/null" : path.c_str();
-    int fd = open(p, flags, 0644);
-    if (fd < 0) fail(errno);
-    if (fd != target) {
-      if (dup2(fd, target) < 0) fail(errno);
-      close(fd);
-    }
-  };
-  redirect(req.stdin_path, 0, O_RDONLY);
-  redirect(req.stdout_path, 1, O_WRONLY | O_CREAT | O_TRUNC);
-  redirect(req.stderr_path, 2, O_WRONLY | O_CREAT | O_TRUNC);
-  if (req.result_fd >= 0) redirect(req.result_path, req.result_fd, O_WRONLY | O_CREAT | O_TRUNC);
-  if (!req.cwd.empty() && chdir(req.cwd.c_str()) != 0) fail(errno);
+  for (int i = 0; i < redirect_count; ++i) {
+    // The copy is not close-on-exec; sources are all >= kFirstHelperFd, so none is overwritten.
+    if (dup2(redirects[i].from, redirects[i].to) < 0) ChildFailed(errno);
+  }
+  if (!req.cwd.empty() && chdir(req.cwd.c_str()) != 0) ChildFailed(errno);
   if (req.disable_aslr) personality(ADDR_NO_RANDOMIZE);
-  char go = 0;
-  if (read(go_fd, &go, 1) != 1) _exit(127);  // helper died before releasing us
+  g_report->exec_ns.store(NowNs(CLOCK_MONOTONIC));
   execve(argv[0], argv, envp);
-  fail(errno);
+  ChildFailed(errno);
 }
 
 std::vector<char*> CStrings(std::vector<std::string>& v) {
@@ -93,67 +179,89 @@ std::vector<char*> CStrings(std::vector<std::string>& v) {
 
 void KillGroup(pid_t pgid, int sig) { kill(-pgid, sig); }
 
+std::string CannotOpen(const std::string& path, const char* what) {
+  return std::string("cannot open '") + path + "' for the child's " + what + ": " +
+         std::strerror(errno);
+}
+
 SpawnResult RunOne(SpawnRequest req, int request_fd, bool* parent_gone) {
   SpawnResult res;
   if (req.argv.empty()) {
     res.spawn_error = "empty argv";
     return res;
   }
-  std::vector<char*> argv = CStrings(req.argv);
-  std::vector<char*> envp = CStrings(req.env);
-  int go_pipe[2], err_pipe[2];
-  if (pipe2(go_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
-    res.spawn_error = std::string("pipe: ") + std::strerror(errno);
+  if (req.result_fd >= kFirstHelperFd) {
+    res.spawn_error = "result_fd must be below " + std::to_string(kFirstHelperFd);
     return res;
   }
+  std::vector<char*> argv = CStrings(req.argv);
+  std::vector<char*> envp = CStrings(req.env);
+
+  // stdio and the result file, opened (or reused) here.
+  Redirect redirects[4];
+  int redirect_count = 0;
+  int stdin_fd = -1;  // opened for this sample only (a stdin other than /dev/null has an offset)
+  if (req.stdin_path.empty() || req.stdin_path == "/dev/null") {
+    int fd = DevNull(O_RDONLY);
+    if (fd < 0) {
+      res.spawn_error = CannotOpen("/dev/null", "stdin");
+      return res;
+    }
+    redirects[redirect_count++] = {fd, 0};
+  } else {
+    stdin_fd = MoveHigh(open(req.stdin_path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (stdin_fd < 0) {
+      res.spawn_error = CannotOpen(req.stdin_path, "stdin");
+      return res;
+    }
+    redirects[redirect_count++] = {stdin_fd, 0};
+  }
+  struct Output {
+    OutputFile* file;
+    const std::string& path;
+    int to;
+    const char* what;
+  };
+  const Output outputs[] = {{&g_stdout, req.stdout_path, 1, "stdout"},
+                            {&g_stderr, req.stderr_path, 2, "stderr"},
+                            {&g_result, req.result_path, req.result_fd, "result file"}};
+  for (const auto& o : outputs) {
+    if (o.to < 0) continue;
+    int fd = o.path.empty() ? DevNull(O_WRONLY) : o.file->Prepare(o.path);
+    if (fd < 0) {
+      res.spawn_error = CannotOpen(o.path.empty() ? "/dev/null" : o.path, o.what);
+      if (stdin_fd >= 0) close(stdin_fd);
+      return res;
+    }
+    redirects[redirect_count++] = {fd, o.to};
+  }
+
+  // Inherited by the child at fork, switched on at its exec (see the top of this file).
+  PerfCounters perf(0, req.perf_events);
+  g_report->exec_ns.store(0);
+  g_report->exec_errno.store(0);
   DrainInterrupts();
+  int64_t fork_ns = NowNs(CLOCK_MONOTONIC);
   pid_t pid = fork();
   if (pid < 0) {
     res.spawn_error = std::string("fork: ") + std::strerror(errno);
+    if (stdin_fd >= 0) close(stdin_fd);
     return res;
   }
-  if (pid == 0) {
-    close(go_pipe[1]);
-    close(err_pipe[0]);
-    ChildMain(req, argv.data(), envp.data(), go_pipe[0], err_pipe[1]);
-  }
+  if (pid == 0) ChildMain(req, argv.data(), envp.data(), redirects, redirect_count);
   setpgid(pid, pid);  // also in the child: whichever runs first wins the race
   res.pid = pid;
-  close(go_pipe[0]);
-  close(err_pipe[1]);
-  PerfCounters perf(pid, req.perf_events);
+  if (stdin_fd >= 0) close(stdin_fd);
   int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
 
-  res.start_unix_ns = NowNs(CLOCK_REALTIME);
-  int64_t start_ns = NowNs(CLOCK_MONOTONIC);
-  char go = 'g';
-  (void)!write(go_pipe[1], &go, 1);
-  close(go_pipe[1]);
-  int exec_errno = 0;
-  ssize_t n;
-  do {
-    n = read(err_pipe[0], &exec_errno, sizeof(exec_errno));
-  } while (n < 0 && errno == EINTR);
-  close(err_pipe[0]);
-  if (n == static_cast<ssize_t>(sizeof(exec_errno))) {
-    rusage ru;
-    int status;
-    wait4(pid, &status, 0, &ru);
-    if (pidfd >= 0) close(pidfd);
-    perf.ReadAndClose();
-    res.spawn_error = std::string("cannot execute '") + req.argv[0] + "': " + std::strerror(exec_errno);
-    return res;
-  }
-  res.started = true;
-
-  // Wait for exit, a timeout, Ctrl-C, or tare going away.
+  // Wait for exit, a timeout, Ctrl-C, or tare going away. The timeout counts from fork.
   bool child_done = false;
   int64_t interrupt_deadline = -1;
   while (!child_done) {
     int timeout_ms = -1;
     int64_t now = NowNs(CLOCK_MONOTONIC);
     if (req.timeout_ns > 0 && !res.timed_out) {
-      int64_t left = start_ns + req.timeout_ns - now;
+      int64_t left = fork_ns + req.timeout_ns - now;
       if (left <= 0) {
         res.timed_out = true;
         KillGroup(pid, SIGKILL);
@@ -206,12 +314,24 @@ SpawnResult RunOne(SpawnRequest req, int request_fd, bool* parent_gone) {
   do {
     waited = wait4(pid, &status, 0, &ru);
   } while (waited < 0 && errno == EINTR);
-  res.wall_ns = NowNs(CLOCK_MONOTONIC) - start_ns;
+  int64_t end_ns = NowNs(CLOCK_MONOTONIC);
   res.end_unix_ns = NowNs(CLOCK_REALTIME);
   if (pidfd >= 0) close(pidfd);
   // Leftover members of the child's process group (daemons it started) would disturb the next
   // sample: they go with their parent.
   KillGroup(pid, SIGKILL);
+  res.stdout_bytes = req.stdout_path.empty() ? 0 : g_stdout.Size();
+  res.stderr_bytes = req.stderr_path.empty() ? 0 : g_stderr.Size();
+  if (int err = g_report->exec_errno.load(); err != 0) {
+    res.spawn_error = std::string("cannot execute '") + req.argv[0] + "': " + std::strerror(err);
+    res.interrupted = false;
+    res.timed_out = false;
+    return res;
+  }
+  res.started = true;
+  int64_t exec_ns = g_report->exec_ns.load();
+  res.wall_ns = end_ns - (exec_ns > 0 ? exec_ns : fork_ns);
+  res.start_unix_ns = res.end_unix_ns - res.wall_ns;
   res.perf = perf.ReadAndClose();
   if (WIFEXITED(status)) {
     res.exited = true;
@@ -231,6 +351,9 @@ SpawnResult RunOne(SpawnRequest req, int request_fd, bool* parent_gone) {
 
 int HelperMain() {
   if (pipe2(g_interrupt_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return 1;
+  void* page = mmap(nullptr, sizeof(ExecReport), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED) return 1;
+  g_report = new (page) ExecReport{};
   struct sigaction sa {};
   sa.sa_handler = OnInterrupt;
   sigemptyset(&sa.sa_mask);

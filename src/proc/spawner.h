@@ -6,8 +6,9 @@
 // holding 200 MB reports ru_maxrss ~ 205 MB. The helper (`tare-spawn-helper`, a separate small
 // executable) forks the target from its own small address space, so ru_maxrss is the child's own
 // even after tare has loaded a large store. The helper also opens the perf counters (inherit,
-// enable-on-exec) between fork and exec, enforces timeouts by killing the child's process group,
-// and forwards Ctrl-C to the child.
+// enable-on-exec: the child's copies switch on at its exec), enforces timeouts by killing the
+// child's process group, and forwards Ctrl-C to the child. spawn_helper_main.cc walks through one
+// sample step by step.
 //
 // Ownership: a Spawner owns its helper process; destroying it closes the pipe and the helper exits.
 // Thread-safety: not thread-safe; one Run() at a time.
@@ -28,8 +29,10 @@ struct SpawnRequest {
   std::vector<std::string> env;      // the child's whole environment, "KEY=VALUE"
   std::string cwd;                   // "" = inherit
   std::string stdin_path = "/dev/null";
-  std::string stdout_path;           // file to capture stdout into; "" = /dev/null
-  std::string stderr_path;           // file to capture stderr into; "" = /dev/null
+  // Files to capture stdout and stderr into ("" = /dev/null). Each is emptied (or created) when the
+  // request starts; the helper keeps it open for the next request naming the same file.
+  std::string stdout_path;
+  std::string stderr_path;
   int result_fd = -1;                // when >= 0: this fd is opened on result_path for writing
   std::string result_path;
   int64_t timeout_ns = 0;            // 0 = no timeout
@@ -55,8 +58,8 @@ struct SpawnResult {
   int term_signal = 0;           // killed by this signal (includes the timeout's SIGKILL)
   bool timed_out = false;        // exceeded timeout_ns; the process group was killed
   bool interrupted = false;      // Ctrl-C reached the helper while the child ran
-  int64_t wall_ns = 0;           // exec release to wait4 return, CLOCK_MONOTONIC
-  int64_t start_unix_ns = 0;
+  int64_t wall_ns = 0;           // CLOCK_MONOTONIC from the child's execve call to wait4's return
+  int64_t start_unix_ns = 0;     // end_unix_ns - wall_ns
   int64_t end_unix_ns = 0;
   int64_t user_ns = 0;           // wait4 rusage of this child (and its waited-for descendants)
   int64_t sys_ns = 0;
@@ -66,6 +69,10 @@ struct SpawnResult {
   int64_t voluntary_ctx_switches = 0;
   int64_t involuntary_ctx_switches = 0;
   std::vector<PerfReading> perf;
+  // Bytes the child left in stdout_path / stderr_path (0 for /dev/null; -1 = unknown), so that a
+  // caller reads a tail only when there is one.
+  int64_t stdout_bytes = -1;
+  int64_t stderr_bytes = -1;
 
   bool ok() const { return started && exited && exit_code == 0 && !timed_out && !interrupted; }
   // "exit status 3", "killed by signal 11 (Segmentation fault)", "timed out after 2 s"...

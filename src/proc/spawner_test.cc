@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -155,6 +156,50 @@ TEST_F(SpawnerTest, CapturesOutputAndPassesEnvCwdAndResultFd) {
   EXPECT_EQ(Slurp(dir_ + "/result"), "{\"x\":1}\n");
 }
 
+// The helper keeps output files open from one request to the next and empties them instead of
+// re-creating them: a shorter second output must not show the end of the first, a file deleted in
+// between (tare removes result files) is created afresh, and the byte counts match the files.
+TEST_F(SpawnerTest, ReusedOutputFilesHoldOnlyTheLatestRequest) {
+  SpawnResult first = Run({"print", "a-long-first-line"});
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(first.stdout_bytes, 18);
+  EXPECT_EQ(first.stderr_bytes, 22);
+  SpawnResult second = Run({"print", "x"});
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(Slurp(dir_ + "/out"), "x\n");
+  EXPECT_EQ(Slurp(dir_ + "/err"), "err:x\n");
+  EXPECT_EQ(second.stdout_bytes, 2);
+  SpawnResult quiet = Run({"exit", "0"});
+  EXPECT_EQ(Slurp(dir_ + "/out"), "");
+  EXPECT_EQ(quiet.stdout_bytes, 0);
+  EXPECT_EQ(quiet.stderr_bytes, 0);
+  ASSERT_EQ(std::remove((dir_ + "/out").c_str()), 0);
+  SpawnResult again = Run({"print", "y"});
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(Slurp(dir_ + "/out"), "y\n");
+
+  SpawnRequest req;
+  req.argv = {TEST_CHILD_PATH, "fdwrite", "7", "second"};
+  req.result_fd = 7;
+  req.result_path = dir_ + "/result";
+  ASSERT_TRUE(spawner_->Run(req).ok());
+  req.argv = {TEST_CHILD_PATH, "exit", "0"};
+  ASSERT_TRUE(spawner_->Run(req).ok());
+  EXPECT_EQ(Slurp(dir_ + "/result"), "") << "a result file must not outlive its request";
+}
+
+TEST_F(SpawnerTest, AnOutputFileThatCannotBeOpenedIsNamed) {
+  SpawnRequest req;
+  req.argv = {TEST_CHILD_PATH, "exit", "0"};
+  req.stdout_path = dir_ + "/no-such-dir/out";
+  auto r = spawner_->Run(req);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r->started);
+  EXPECT_NE(r->spawn_error.find("no-such-dir/out"), std::string::npos) << r->spawn_error;
+  EXPECT_NE(r->spawn_error.find("stdout"), std::string::npos) << r->spawn_error;
+  EXPECT_TRUE(Run({"exit", "0"}).ok());
+}
+
 TEST_F(SpawnerTest, ExecFailureIsAResultNotAnError) {
   SpawnRequest req;
   req.argv = {dir_ + "/no-such-program"};
@@ -182,6 +227,26 @@ TEST_F(SpawnerTest, PerfCountersAreReadOrExplained) {
       EXPECT_EQ(p.unavailable.rfind(p.event, 0), 0u) << "reason names the event: " << p.unavailable;
     }
   }
+}
+
+// Counters are opened per request and inherited by that child only: a second child's counts are
+// its own, not a running total, and a child's CPU time shows in them.
+TEST_F(SpawnerTest, PerfCountersCountEachChildOnItsOwn) {
+  auto task_clock = [](const SpawnResult& r) -> double {
+    for (const auto& p : r.perf) {
+      if (p.event == "task-clock" && p.value) return *p.value;
+    }
+    return -1;
+  };
+  SpawnResult a = Run({"spin", "40"});
+  SpawnResult b = Run({"spin", "40"});
+  ASSERT_TRUE(a.ok() && b.ok());
+  if (task_clock(a) < 0) GTEST_SKIP() << "task-clock cannot be opened on this host";
+  EXPECT_GT(task_clock(b), 39e6);
+  EXPECT_LT(task_clock(b), 70e6) << "the second child's task-clock includes the first one's";
+  SpawnResult tiny = Run({"exit", "0"});
+  ASSERT_TRUE(tiny.ok());
+  EXPECT_LT(task_clock(tiny), 20e6);
 }
 
 TEST_F(SpawnerTest, InterruptStopsTheChild) {

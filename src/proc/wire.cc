@@ -96,7 +96,8 @@ nlohmann::json ToJson(const SpawnResult& r) {
           {"user_ns", r.user_ns}, {"sys_ns", r.sys_ns}, {"peak_rss_bytes", r.peak_rss_bytes},
           {"minor_faults", r.minor_faults}, {"major_faults", r.major_faults},
           {"voluntary_ctx_switches", r.voluntary_ctx_switches},
-          {"involuntary_ctx_switches", r.involuntary_ctx_switches}, {"perf", perf}};
+          {"involuntary_ctx_switches", r.involuntary_ctx_switches}, {"perf", perf},
+          {"stdout_bytes", r.stdout_bytes}, {"stderr_bytes", r.stderr_bytes}};
 }
 
 SpawnResult ResultFromJson(const nlohmann::json& j) {
@@ -119,6 +120,8 @@ SpawnResult ResultFromJson(const nlohmann::json& j) {
   r.major_faults = j.value("major_faults", int64_t{0});
   r.voluntary_ctx_switches = j.value("voluntary_ctx_switches", int64_t{0});
   r.involuntary_ctx_switches = j.value("involuntary_ctx_switches", int64_t{0});
+  r.stdout_bytes = j.value("stdout_bytes", int64_t{-1});
+  r.stderr_bytes = j.value("stderr_bytes", int64_t{-1});
   for (const auto& e : j.value("perf", nlohmann::json::array())) {
     PerfReading p;
     p.event = e.value("event", "");
