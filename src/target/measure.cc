@@ -46,8 +46,10 @@ void RecordOutcome(const proc::SpawnResult& r, const MeasureOptions& o, Sample* 
   s->ended_unix_ns = r.end_unix_ns;
   s->exit_code = r.exit_code;
   s->signal = r.term_signal;
-  s->stdout_tail = ReadTail(o.workdir + "/stdout", o.tail_bytes);
-  s->stderr_tail = ReadTail(o.workdir + "/stderr", o.tail_bytes);
+  // The helper reports how much the child wrote; most benchmarks print nothing, and then there is
+  // no file to open (bytes -1 = not reported: read it).
+  if (r.stdout_bytes != 0) s->stdout_tail = ReadTail(o.workdir + "/stdout", o.tail_bytes);
+  if (r.stderr_bytes != 0) s->stderr_tail = ReadTail(o.workdir + "/stderr", o.tail_bytes);
   if (!r.started) {
     s->outcome = SampleOutcome::kSpawnError;
   } else if (r.interrupted) {
@@ -276,8 +278,7 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
     TARE_ASSIGN_OR_RETURN(auto env, protocol::ChildEnv(request));
     for (auto& kv : env) req.env.push_back(kv);
     req.result_fd = request.result_fd;
-    req.result_path = options.workdir + "/result";
-    std::filesystem::remove(req.result_path);
+    req.result_path = options.workdir + "/result";  // emptied by the helper for each request
   }
   instrument::SimOptions sim_options;
   std::string profile_dir = options.workdir + "/callgrind";
@@ -426,8 +427,7 @@ StatusOr<std::vector<Sample>> MeasureTogether(proc::Spawner& spawner, const Targ
     req.env.push_back(kv);
   }
   req.result_fd = request.result_fd;
-  req.result_path = options.workdir + "/result";
-  std::filesystem::remove(req.result_path);
+  req.result_path = options.workdir + "/result";  // emptied by the helper for each request
   const bool sim = options.instrument == Instrument::kSim;
   std::string profile_dir = options.workdir + "/callgrind";
   instrument::SimOptions sim_options;
