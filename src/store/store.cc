@@ -210,11 +210,32 @@ constexpr const char* kRunColumns =
     "id, kind, status, started_unix_ns, ended_unix_ns, tare_version, command_line, options, "
     "fingerprint, fingerprint_digest";
 
+constexpr const char* kInsertSample =
+    "INSERT INTO samples (run_id, benchmark_id, seq, arm, block, warmup, started_unix_ns, "
+    "ended_unix_ns, outcome, exit_code, signal, error, stdout_tail, stderr_tail) "
+    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+constexpr const char* kInsertValue =
+    "INSERT INTO sample_values (sample_id, metric, value) VALUES (?,?,?)";
+constexpr const char* kInsertMetric =
+    "INSERT OR IGNORE INTO metrics (run_id, name, unit, direction, kind, description) "
+    "VALUES (?,?,?,?,?,?)";
+constexpr const char* kInsertNote = "INSERT OR IGNORE INTO notes (run_id, level, message) VALUES (?,?,?)";
+
 }  // namespace
 
 Store::Store(std::string path, std::unique_ptr<SQLite::Database> db)
     : path_(std::move(path)), db_(std::move(db)) {}
 Store::~Store() = default;
+
+SQLite::Statement& Store::Cached(const char* sql) {
+  auto& slot = statements_[sql];
+  if (slot == nullptr) {
+    slot = std::make_unique<SQLite::Statement>(*db_, sql);
+  } else {
+    slot->tryReset();  // also after a step that threw; every parameter is bound again
+  }
+  return *slot;
+}
 
 StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
   std::error_code ec;
@@ -340,9 +361,7 @@ StatusOr<int64_t> Store::AddBenchmark(int64_t run_id, const BenchmarkRecord& ben
 
 Status Store::AddMetric(int64_t run_id, const MetricDef& m) {
   return Guard("recording a metric", path_, [&]() -> Status {
-    SQLite::Statement q(*db_,
-        "INSERT OR IGNORE INTO metrics (run_id, name, unit, direction, kind, description) "
-        "VALUES (?,?,?,?,?,?)");
+    SQLite::Statement& q = Cached(kInsertMetric);
     q.bind(1, static_cast<int64_t>(run_id));
     q.bind(2, m.name);
     q.bind(3, m.unit);
@@ -356,7 +375,7 @@ Status Store::AddMetric(int64_t run_id, const MetricDef& m) {
 
 Status Store::AddNote(int64_t run_id, const NoteRecord& note) {
   return Guard("recording a note", path_, [&]() -> Status {
-    SQLite::Statement q(*db_, "INSERT OR IGNORE INTO notes (run_id, level, message) VALUES (?,?,?)");
+    SQLite::Statement& q = Cached(kInsertNote);
     q.bind(1, static_cast<int64_t>(run_id));
     q.bind(2, note.level);
     q.bind(3, note.message);
@@ -368,10 +387,7 @@ Status Store::AddNote(int64_t run_id, const NoteRecord& note) {
 StatusOr<int64_t> Store::AppendSample(int64_t run_id, int64_t benchmark_id, const Sample& s) {
   return Guard("storing a sample", path_, [&]() -> StatusOr<int64_t> {
     SQLite::Transaction tx(*db_);
-    SQLite::Statement q(*db_,
-        "INSERT INTO samples (run_id, benchmark_id, seq, arm, block, warmup, started_unix_ns, "
-        "ended_unix_ns, outcome, exit_code, signal, error, stdout_tail, stderr_tail) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    SQLite::Statement& q = Cached(kInsertSample);
     q.bind(1, static_cast<int64_t>(run_id));
     q.bind(2, static_cast<int64_t>(benchmark_id));
     q.bind(3, static_cast<int64_t>(s.seq));
@@ -388,7 +404,7 @@ StatusOr<int64_t> Store::AppendSample(int64_t run_id, int64_t benchmark_id, cons
     q.bind(14, s.stderr_tail);
     q.exec();
     int64_t sample_id = db_->getLastInsertRowid();
-    SQLite::Statement v(*db_, "INSERT INTO sample_values (sample_id, metric, value) VALUES (?,?,?)");
+    SQLite::Statement& v = Cached(kInsertValue);
     for (const auto& [metric, value] : s.values) {
       v.bind(1, static_cast<int64_t>(sample_id));
       v.bind(2, metric);

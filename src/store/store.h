@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,7 +15,10 @@
 #include "base/status.h"
 #include "model/run.h"
 
-namespace SQLite { class Database; }
+namespace SQLite {
+class Database;
+class Statement;
+}  // namespace SQLite
 
 namespace tare::store {
 
@@ -54,8 +58,12 @@ class Store {
  private:
   Store(std::string path, std::unique_ptr<SQLite::Database> db);
   Status Migrate();
+  // The statement for `sql` (a string constant), prepared on first use and reset for reuse: the
+  // per-sample writes would otherwise parse and plan the same SQL for every sample.
+  SQLite::Statement& Cached(const char* sql);
   std::string path_;
   std::unique_ptr<SQLite::Database> db_;
+  std::map<const char*, std::unique_ptr<SQLite::Statement>> statements_;  // finalized before db_
 };
 
 }  // namespace tare::store
