@@ -362,12 +362,14 @@ int HelperMain() {
   signal(SIGPIPE, SIG_IGN);
   const int in = 0, out = 1;
   bool parent_gone = false;
+  std::string message;
   while (!parent_gone) {
-    auto msg = wire::ReadMessage(in);
-    if (!msg.ok()) return 0;  // tare closed the pipe
-    SpawnResult res = RunOne(wire::RequestFromJson(*msg), in, &parent_gone);
+    if (!wire::ReadMessage(in, &message).ok()) return 0;  // tare closed the pipe
+    auto request = wire::DecodeRequest(message);
+    if (!request.ok()) return 1;  // not from this build's tare: it reports the pipe closing
+    SpawnResult res = RunOne(std::move(*request), in, &parent_gone);
     if (parent_gone) return 0;
-    if (!wire::WriteMessage(out, wire::ToJson(res)).ok()) return 0;
+    if (!wire::WriteMessage(out, wire::EncodeResult(res)).ok()) return 0;
   }
   return 0;
 }

@@ -100,14 +100,15 @@ Spawner::~Spawner() {
 StatusOr<SpawnResult> Spawner::Run(const SpawnRequest& request) {
   // The parent's SIGPIPE would kill tare if the helper died; treat it as an error instead.
   signal(SIGPIPE, SIG_IGN);
-  TARE_RETURN_IF_ERROR(wire::WriteMessage(to_helper_, wire::ToJson(request))
+  TARE_RETURN_IF_ERROR(wire::WriteMessage(to_helper_, wire::EncodeRequest(request))
                            .WithContext("sending a request to the spawn helper"));
-  auto reply = wire::ReadMessage(from_helper_);
-  if (!reply.ok()) {
+  std::string reply;
+  Status read = wire::ReadMessage(from_helper_, &reply);
+  if (!read.ok()) {
     return Status::Internal(fmt::format("the spawn helper (pid {}) stopped answering: {}",
-                                        helper_pid_, reply.status().message()));
+                                        helper_pid_, read.message()));
   }
-  return wire::ResultFromJson(*reply);
+  return wire::DecodeResult(reply);
 }
 
 void InstallInterruptHandler() {
