@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -214,8 +215,8 @@ constexpr const char* kInsertSample =
     "INSERT INTO samples (run_id, benchmark_id, seq, arm, block, warmup, started_unix_ns, "
     "ended_unix_ns, outcome, exit_code, signal, error, stdout_tail, stderr_tail) "
     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-constexpr const char* kInsertValue =
-    "INSERT INTO sample_values (sample_id, metric, value) VALUES (?,?,?)";
+// A sample's values go in with one statement per this many rows instead of one per value.
+constexpr size_t kValuesPerInsert = 32;
 constexpr const char* kInsertMetric =
     "INSERT OR IGNORE INTO metrics (run_id, name, unit, direction, kind, description) "
     "VALUES (?,?,?,?,?,?)";
@@ -226,6 +227,18 @@ constexpr const char* kInsertNote = "INSERT OR IGNORE INTO notes (run_id, level,
 Store::Store(std::string path, std::unique_ptr<SQLite::Database> db)
     : path_(std::move(path)), db_(std::move(db)) {}
 Store::~Store() = default;
+
+SQLite::Statement& Store::InsertValues(size_t rows) {
+  auto& slot = value_inserts_[rows];
+  if (slot == nullptr) {
+    std::string sql = "INSERT INTO sample_values (sample_id, metric, value) VALUES (?,?,?)";
+    for (size_t r = 1; r < rows; ++r) sql += ",(?,?,?)";
+    slot = std::make_unique<SQLite::Statement>(*db_, sql);
+  } else {
+    slot->tryReset();
+  }
+  return *slot;
+}
 
 SQLite::Statement& Store::Cached(const char* sql) {
   auto& slot = statements_[sql];
@@ -404,13 +417,18 @@ StatusOr<int64_t> Store::AppendSample(int64_t run_id, int64_t benchmark_id, cons
     q.bind(14, s.stderr_tail);
     q.exec();
     int64_t sample_id = db_->getLastInsertRowid();
-    SQLite::Statement& v = Cached(kInsertValue);
-    for (const auto& [metric, value] : s.values) {
-      v.bind(1, static_cast<int64_t>(sample_id));
-      v.bind(2, metric);
-      v.bind(3, value);
+    auto it = s.values.begin();
+    for (size_t left = s.values.size(); left > 0;) {
+      size_t rows = std::min(left, kValuesPerInsert);
+      SQLite::Statement& v = InsertValues(rows);
+      int param = 1;
+      for (size_t r = 0; r < rows; ++r, ++it) {
+        v.bind(param++, static_cast<int64_t>(sample_id));
+        v.bind(param++, it->first);
+        v.bind(param++, it->second);
+      }
       v.exec();
-      v.reset();
+      left -= rows;
     }
     tx.commit();
     return sample_id;

@@ -61,9 +61,13 @@ class Store {
   // The statement for `sql` (a string constant), prepared on first use and reset for reuse: the
   // per-sample writes would otherwise parse and plan the same SQL for every sample.
   SQLite::Statement& Cached(const char* sql);
+  // INSERT INTO sample_values with `rows` rows of (sample_id, metric, value), cached the same way.
+  SQLite::Statement& InsertValues(size_t rows);
   std::string path_;
   std::unique_ptr<SQLite::Database> db_;
-  std::map<const char*, std::unique_ptr<SQLite::Statement>> statements_;  // finalized before db_
+  // Declared after db_, so they are finalized before it closes.
+  std::map<const char*, std::unique_ptr<SQLite::Statement>> statements_;
+  std::map<size_t, std::unique_ptr<SQLite::Statement>> value_inserts_;
 };
 
 }  // namespace tare::store

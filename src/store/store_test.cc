@@ -101,6 +101,37 @@ TEST_F(StoreTest, RoundTripsARunThroughARealFile) {
   EXPECT_EQ(*art, std::string("a\0b", 3));
 }
 
+// Values go in with one statement per batch of rows, kept prepared across samples: samples with
+// more values than a batch, with different counts, and after a failed insert must all come back.
+TEST_F(StoreTest, EveryValueOfEverySampleComesBackWhateverItsCount) {
+  auto store = Store::Open(path_);
+  ASSERT_TRUE(store.ok());
+  auto id = (*store)->BeginRun(MakeRun());
+  auto bench = (*store)->AddBenchmark(*id, {0, "x::x", "x", "command"});
+  const int counts[] = {0, 1, 32, 33, 70, 12, 70};
+  for (int i = 0; i < 7; ++i) {
+    Sample s = MakeSample(i, 0);
+    s.values.clear();
+    for (int k = 0; k < counts[i]; ++k) s.values["gb.counter.c" + std::to_string(k)] = i * 1000 + k;
+    ASSERT_TRUE((*store)->AppendSample(*id, *bench, s).ok());
+  }
+  // A sample that cannot be stored (a benchmark id that does not exist) is an error...
+  EXPECT_FALSE((*store)->AppendSample(*id, 999, MakeSample(7, 1)).ok());
+  // ...and leaves the cached statements usable.
+  ASSERT_TRUE((*store)->AppendSample(*id, *bench, MakeSample(8, 8)).ok());
+  auto data = (*store)->LoadRun(*id);
+  ASSERT_TRUE(data.ok());
+  ASSERT_EQ(data->samples.size(), 8u);
+  for (int i = 0; i < 7; ++i) {
+    const auto& values = data->samples[i].sample.values;
+    ASSERT_EQ(values.size(), static_cast<size_t>(counts[i])) << "sample " << i;
+    for (int k = 0; k < counts[i]; ++k) {
+      EXPECT_EQ(values.at("gb.counter.c" + std::to_string(k)), i * 1000 + k);
+    }
+  }
+  EXPECT_DOUBLE_EQ(data->samples[7].sample.values.at("wall_ns"), 8.0);
+}
+
 // Each sample is committed as it completes: a writer killed mid-run loses nothing it stored.
 TEST_F(StoreTest, SamplesSurviveAWriterKilledMidRun) {
   ASSERT_TRUE(Store::Open(path_).ok());
