@@ -299,10 +299,13 @@ int Run(RunOptions o) {
                          : RunStatus::kComplete;
   (void)db.FinishRun(*run_id, final_status, UnixNowNs());
 
-  auto data = db.LoadRun(*run_id);
+  // Read back only for what is shown or written: `--quiet` without `--json` needs nothing, and a
+  // long run's load is milliseconds.
+  StatusOr<RunData> data = RunData{};
+  if (!o.quiet || !o.json_path.empty()) data = db.LoadRun(*run_id);
   if (!data.ok()) return ReportError(data.status());
-  report::RunReport rep = report::BuildRunReport(*data);
   if (!o.quiet) {
+    report::RunReport rep = report::BuildRunReport(*data);
     report::ConsoleOptions copts;
     copts.metrics = o.metrics;
     copts.all_metrics = o.all_metrics;
