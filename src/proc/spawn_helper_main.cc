@@ -1,7 +1,7 @@
 // tare-spawn-helper: the small process that forks, measures and reaps every child tare runs.
-// See spawner.h for why it exists (the ru_maxrss inheritance trap). Protocol: framed JSON requests
-// on stdin, framed JSON results on stdout (wire.h). It exits when tare closes the pipe, killing a
-// running child's process group first, so a crashed tare leaves no orphaned benchmarks behind.
+// See spawner.h for why it exists (the ru_maxrss inheritance trap). Protocol: framed requests on
+// stdin, framed results on stdout, in wire.h's binary encoding. It exits when tare closes the pipe,
+// killing a running child's process group first, so a crashed tare leaves no orphaned benchmarks.
 //
 // One sample, and why each step is where it is (bench/README.md has the measured costs):
 //   1. perf counters are opened on the helper itself: disabled, enable_on_exec, inherit. fork()
