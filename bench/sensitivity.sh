@@ -18,6 +18,7 @@
 #   bench/sensitivity.sh --campaigns 10 --runs "120" --work 12 --out /tmp/sens
 #   bench/sensitivity.sh --variant est="--noise-floor null-estimate-v1"   # also a tare setting
 #   bench/sensitivity.sh --tools "" --variant wall="--metric wall_ns" --runs 120   # that alone
+#   bench/sensitivity.sh --cells "aa plus1"                     # only A/A and +1%
 #   bench/sensitivity_analyze.py OUT     # re-read a finished (or interrupted) run's directory
 #
 # Needs: build/tare, build/tare-spawn-helper and the ab_knob builds (cmake --build build --target
@@ -28,6 +29,7 @@ cd "$(dirname "$0")/.."
 repo=$(pwd)
 
 campaigns=20; runs="40 120"; work=12; out=""; variants=(); tools=(tare hyperfine)
+cells=(aa plus0_5 plus1 plus2 plus5)   # "aa" is A/A: base against a copy of itself
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) campaigns=3; runs="40" ;;
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift ;;
     --variant) variants+=("$2"); shift ;;   # LABEL=ARGS: tare ab with these extra arguments too
     --tools) read -r -a tools <<< "$2"; shift ;;  # "tare hyperfine" (default), or either alone
+    --cells) read -r -a cells <<< "$2"; shift ;;  # a subset of "aa plus0_5 plus1 plus2 plus5"
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "sensitivity.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -59,13 +62,13 @@ mkdir -p "$out/bin" "$out/raw"
 # this machine) must not change what is measured halfway through.
 cp "$BUILD/tare" "$BUILD/tare-spawn-helper" "$knob"/ab_knob_{base,plus0_5,plus1,plus2,plus5} "$out/bin/"
 TARE="$out/bin/tare"
-# cell label -> head build ("aa" is A/A: base against itself)
-cells=(aa plus0_5 plus1 plus2 plus5)
+# cell label -> head build
 head_of() { if [ "$1" = aa ]; then echo ab_knob_base; else echo "ab_knob_$1"; fi; }
 # hyperfine gets per-cell copies at paths of equal length (arms/<cell>/base, arms/<cell>/head), as
 # tare does for its arms: path length moves the initial stack (Mytkowicz et al. 2009), and that is
 # not what this study compares.
 for c in "${cells[@]}"; do
+  [ -x "$out/bin/$(head_of "$c")" ] || { echo "sensitivity.sh: unknown cell '$c' (aa plus0_5 plus1 plus2 plus5)" >&2; exit 2; }
   mkdir -p "$out/arms/$c"
   cp "$out/bin/ab_knob_base" "$out/arms/$c/base"
   cp "$out/bin/$(head_of "$c")" "$out/arms/$c/head"

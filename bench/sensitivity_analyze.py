@@ -116,10 +116,12 @@ def main(out):
     for r in rows:
         key = (int(r["runs"]), r["cell"], r["tool"])
         try:
+            # tare exits 0 (PASS, or INCONCLUSIVE with --inconclusive-ok) or 1 (FAIL); anything
+            # else (130 interrupted, 2 bad input, 4 gate) is a broken campaign, not a verdict.
+            if r["exit"] not in (("0",) if r["tool"] == "hyperfine" else ("0", "1")):
+                raise ValueError(f"exit {r['exit']} (see {r['file'][:-5]}.log)")
             path = os.path.join(out, r["file"])
             o = hyperfine_outcome(path) if r["tool"] == "hyperfine" else tare_outcome(path)
-            if r["tool"] != "hyperfine" and r["exit"] not in ("0", "1"):
-                raise ValueError(f"exit {r['exit']}")
         except (OSError, ValueError, KeyError, IndexError, json.JSONDecodeError) as e:
             errors.setdefault(key, []).append(f"round {r['round']}: {e}")
             continue
@@ -160,6 +162,27 @@ def main(out):
                 ch = [o["change"] for o in os_ if o["change"] is not None]
                 changes.append(f"{statistics.median(ch):+.2%}" if ch else "—")
             print(line + " " + ", ".join(changes) + " |")
+        print()
+    tare_tools = [t for t in tools if t != "hyperfine"]
+    if tare_tools:
+        print("tare verdicts per cell (PASS / INCONCLUSIVE / FAIL; +g = of them with a supported "
+              "gain):\n")
+        print("| R | change |" + "".join(f" {t} |" for t in tare_tools))
+        print("|---|---|" + "---|" * len(tare_tools))
+        for runs in sorted({k[0] for k in cells}):
+            for cell in CELL_ORDER:
+                line = f"| {runs} | {CELL_LABEL[cell]} |"
+                if not any((runs, cell, t) in cells for t in tare_tools):
+                    continue
+                for tool in tare_tools:
+                    os_ = cells.get((runs, cell, tool), [])
+                    count = {v: sum(o["verdict"] == v for o in os_)
+                             for v in ("PASS", "INCONCLUSIVE", "FAIL")}
+                    gains = sum(o["gain"] for o in os_)
+                    g = f" (+g {gains})" if gains else ""
+                    line += (f" {count['PASS']} / {count['INCONCLUSIVE']} / {count['FAIL']}{g} |"
+                             if os_ else " — |")
+                print(line)
         print()
     loads = [o["load1"] for v in cells.values() for o in v]
     if loads:
