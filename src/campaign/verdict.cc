@@ -139,6 +139,20 @@ MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction directi
     out.reasons.push_back(fmt::format(
         "the interval {} straddles the allowance {}; more pairs may decide it", interval, limit));
   }
+  // A detected change is never certified by the floor alone: when the whole interval is worse
+  // than what was declared, it is "within delta" only because a wide null arm raised delta.
+  // Passing it would certify a regression (bench/README.md: +1% PASSed at the first look against
+  // a 1.8-4.2% floor). It stays INCONCLUSIVE so the cell gets more pairs, which narrow the floor.
+  // Under A/A this needs the interval to exclude 0, so it turns at most the look's alpha of A/A
+  // PASSes into INCONCLUSIVE and adds no FAIL.
+  if (out.verdict == Verdict::kPass && w_lo > allowance.declared() && out.noise_floor > allowance.declared()) {
+    out.verdict = Verdict::kInconclusive;
+    out.reasons.push_back(fmt::format(
+        "not a PASS: the whole interval {} is worse than the declared allowance {}{:.2f}%; it "
+        "is within {} only because the null arm's noise floor is {:.2f}%; more pairs narrow the floor",
+        interval, lower_is_better ? "+" : "-", allowance.declared() * 100.0, limit,
+        out.noise_floor * 100.0));
+  }
   out.supported_gain = w_hi < -out.noise_floor;
   if (out.supported_gain) {
     out.reasons.push_back(fmt::format("supported gain: the whole interval {} is better than 0{}",

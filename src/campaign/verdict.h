@@ -7,7 +7,9 @@
 // ([lo, hi] for lower-is-better, [-hi, -lo] for higher-is-better) and
 //     delta = max(declared allowance, noise floor)          (allowance "noise": declared = 0)
 //   FAIL          if w_lo >  delta   the whole interval is worse than delta
-//   PASS          if w_hi <= delta   no part of the interval is worse than delta
+//   PASS          if w_hi <= delta   no part of the interval is worse than delta, unless
+//                                    w_lo > declared while the floor raised delta (a detected
+//                                    change inside the floor is INCONCLUSIVE, not certified)
 //   INCONCLUSIVE  otherwise          the data cannot tell yet. INCONCLUSIVE IS NOT A PASS.
 //   supported gain  if w_hi < -floor   the whole interval is better than 0 and beyond the noise
 //                                      floor (floor 0 without a null arm: better than 0)

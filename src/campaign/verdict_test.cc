@@ -51,7 +51,16 @@ TEST(Verdict, NullArmFloorRaisesDelta) {
   const MetricVerdict m = JudgeMetric({0.006, 0.011}, kLower, Allowance::Fraction(0.005), null_arm);
   EXPECT_DOUBLE_EQ(m.delta, 0.012);
   EXPECT_DOUBLE_EQ(m.noise_floor, 0.012);
-  EXPECT_EQ(m.verdict, Verdict::kPass);  // within the floor, though beyond the declared 0.5%
+  // Within the floor, but the whole interval is beyond the declared 0.5%: a detected change the
+  // floor alone would certify. Not a PASS: more pairs narrow the floor.
+  EXPECT_EQ(m.verdict, Verdict::kInconclusive);
+  EXPECT_NE(m.reasons.back().find("not a PASS"), std::string::npos) << m.reasons.back();
+  // Within the floor and not wholly beyond what was declared: a PASS.
+  EXPECT_EQ(JudgeMetric({0.002, 0.011}, kLower, Allowance::Fraction(0.005), null_arm).verdict,
+            Verdict::kPass);
+  // Without a floor above the declared allowance, the rule never applies.
+  EXPECT_EQ(JudgeMetric({0.006, 0.011}, kLower, Allowance::Fraction(0.02), null_arm).verdict,
+            Verdict::kPass);
   EXPECT_EQ(JudgeMetric({0.013, 0.02}, kLower, Allowance::Fraction(0.005), null_arm).verdict,
             Verdict::kFail);
   // A gain must clear the floor to be supported.
@@ -65,8 +74,10 @@ TEST(Verdict, EstimateRuleUsesTheNullArmsPointEstimate) {
       ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Noise(), NoiseFloorRule::kEstimate);
   EXPECT_DOUBLE_EQ(edge.floor, 0.012);
   EXPECT_DOUBLE_EQ(estimate.floor, 0.002);
-  // +0.6%..+1.1% is within the edge floor but beyond the estimate floor.
-  EXPECT_EQ(JudgeMetric({0.006, 0.011}, kLower, Allowance::Noise(), edge).verdict, Verdict::kPass);
+  // +0.6%..+1.1% is within the edge floor (so not certified: INCONCLUSIVE, a detected change
+  // inside the floor) but beyond the estimate floor (FAIL).
+  EXPECT_EQ(JudgeMetric({0.006, 0.011}, kLower, Allowance::Noise(), edge).verdict,
+            Verdict::kInconclusive);
   EXPECT_EQ(JudgeMetric({0.006, 0.011}, kLower, Allowance::Noise(), estimate).verdict,
             Verdict::kFail);
   EXPECT_EQ(NoiseFloorRuleName(NoiseFloorRule::kIntervalEdge), "null-interval-edge-v1");
