@@ -10,6 +10,8 @@
 // could be told apart; task-clock caught +3% in 20 of 20 campaigns (10 at 6M, 10 at 12M
 // iterations), and at 12M supported the -3% gain in 10 of 10, with 0 FAIL in 20 A/A campaigns.
 #include <gtest/gtest.h>
+
+#include "../tare_process.h"
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -32,18 +34,8 @@ namespace {
 // Millions of loop iterations per ab_knob process in these tests.
 constexpr const char* kWork = "12";
 
-struct Result {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using tare::e2e::Result;
+using tare::e2e::Slurp;
 
 std::string Knob(const std::string& variant) { return std::string(AB_KNOB_DIR) + "/ab_knob_" + variant; }
 
@@ -67,29 +59,9 @@ class AbE2E : public ::testing::Test {
     return Collect(status);
   }
 
-  pid_t StartTare(std::vector<std::string> args) {
-    args.insert(args.begin(), TARE_BIN);
-    pid_t pid = fork();
-    if (pid == 0) {
-      freopen((dir_ + "/out").c_str(), "w", stdout);
-      freopen((dir_ + "/err").c_str(), "w", stderr);
-      if (chdir(dir_.c_str()) != 0) _exit(99);
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(argv[0], argv.data());
-      _exit(98);
-    }
-    return pid;
-  }
+  pid_t StartTare(std::vector<std::string> args) { return tare::e2e::StartTare(TARE_BIN, dir_, std::move(args)); }
 
-  Result Collect(int status) {
-    Result r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = Slurp(dir_ + "/out");
-    r.err = Slurp(dir_ + "/err");
-    return r;
-  }
+  Result Collect(int status) { return tare::e2e::CollectTare(dir_, status); }
 
   // tare ab --base B --head H [--null] [extra...] -- --work kWork, JSON to dir/result.json.
   Result Ab(const std::string& base, const std::string& head, std::vector<std::string> extra = {},

@@ -1,6 +1,8 @@
 // `tare run` end to end: the real binary, real processes, a real Google Benchmark binary, a real
 // SQLite store reopened afterwards, SIGINT sent to a running tare, and the CLI's error messages.
 #include <gtest/gtest.h>
+
+#include "../tare_process.h"
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -17,18 +19,8 @@
 
 namespace {
 
-struct Result {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using tare::e2e::Result;
+using tare::e2e::Slurp;
 
 class RunE2E : public ::testing::Test {
  protected:
@@ -49,29 +41,9 @@ class RunE2E : public ::testing::Test {
     return Collect(status);
   }
 
-  pid_t StartTare(std::vector<std::string> args) {
-    args.insert(args.begin(), TARE_BIN);
-    pid_t pid = fork();
-    if (pid == 0) {
-      freopen((dir_ + "/out").c_str(), "w", stdout);
-      freopen((dir_ + "/err").c_str(), "w", stderr);
-      if (chdir(dir_.c_str()) != 0) _exit(99);
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(argv[0], argv.data());
-      _exit(98);
-    }
-    return pid;
-  }
+  pid_t StartTare(std::vector<std::string> args) { return tare::e2e::StartTare(TARE_BIN, dir_, std::move(args)); }
 
-  Result Collect(int status) {
-    Result r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = Slurp(dir_ + "/out");
-    r.err = Slurp(dir_ + "/err");
-    return r;
-  }
+  Result Collect(int status) { return tare::e2e::CollectTare(dir_, status); }
 
   tare::RunData LoadLatest() {
     auto store = tare::store::Store::Open(store_);
