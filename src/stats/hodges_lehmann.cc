@@ -118,16 +118,7 @@ StatusOr<PairedChange> HodgesLehmannPairedChange(std::span<const double> base,
                                                  std::span<const double> head, double confidence) {
   TARE_ASSIGN_OR_RETURN(std::vector<double> d, LogRatios(base, head));
   TARE_ASSIGN_OR_RETURN(HodgesLehmannInterval hl, HodgesLehmann(d, confidence));
-  PairedChange c;
-  c.log_estimate = hl.estimate;
-  c.log_lo = hl.lo;
-  c.log_hi = hl.hi;
-  c.estimate = std::expm1(hl.estimate);
-  c.lo = std::expm1(hl.lo);
-  c.hi = std::expm1(hl.hi);
-  c.n = hl.n;
-  c.requested_confidence = confidence;
-  c.confidence = hl.coverage;
+  PairedChange c = FromLogInterval(hl.estimate, hl.lo, hl.hi, hl.n, confidence, hl.coverage);
   c.rank_lo = hl.c;
   c.rank_hi = hl.n * (hl.n + 1) / 2 + 1 - hl.c;
   c.method = hl.exact ? "hodges-lehmann-exact" : "hodges-lehmann-normal";

@@ -34,4 +34,19 @@ StatusOr<std::vector<double>> LogRatios(std::span<const double> base,
   return d;
 }
 
+PairedChange FromLogInterval(double log_estimate, double log_lo, double log_hi, int64_t n,
+                             double requested_confidence, double achieved_confidence) {
+  PairedChange c;
+  c.log_estimate = log_estimate;
+  c.log_lo = log_lo;
+  c.log_hi = log_hi;
+  c.estimate = std::expm1(log_estimate);
+  c.lo = std::expm1(log_lo);
+  c.hi = std::expm1(log_hi);
+  c.n = n;
+  c.requested_confidence = requested_confidence;
+  c.confidence = achieved_confidence;
+  return c;
+}
+
 }  // namespace tare::stats

@@ -41,4 +41,10 @@ struct PairedChange {
 // count (e.g. 0 allocations) must be compared some other way than as a percentage.
 StatusOr<std::vector<double>> LogRatios(std::span<const double> base, std::span<const double> head);
 
+// A PairedChange from a location estimate and interval on the log scale (d units): fills the
+// log_* fields and their back-transformed fractions (expm1, which keeps the precision of small
+// changes: a 0.01% change is 1e-4, not 1.0001 - 1). The caller sets ranks and method.
+PairedChange FromLogInterval(double log_estimate, double log_lo, double log_hi, int64_t n,
+                             double requested_confidence, double achieved_confidence);
+
 }  // namespace tare::stats

@@ -98,17 +98,7 @@ StatusOr<PairedChange> SignTestPairedChange(std::span<const double> base,
                                             std::span<const double> head, double confidence) {
   TARE_ASSIGN_OR_RETURN(std::vector<double> d, LogRatios(base, head));
   TARE_ASSIGN_OR_RETURN(MedianInterval m, SignTestMedianInterval(d, confidence));
-  PairedChange c;
-  c.log_estimate = m.median;
-  c.log_lo = m.lo;
-  c.log_hi = m.hi;
-  // expm1 keeps the precision of small changes (a 0.01% change is 1e-4, not 1.0001 - 1).
-  c.estimate = std::expm1(m.median);
-  c.lo = std::expm1(m.lo);
-  c.hi = std::expm1(m.hi);
-  c.n = m.ranks.n;
-  c.requested_confidence = confidence;
-  c.confidence = m.ranks.coverage;
+  PairedChange c = FromLogInterval(m.median, m.lo, m.hi, m.ranks.n, confidence, m.ranks.coverage);
   c.rank_lo = m.ranks.k;
   c.rank_hi = m.ranks.n + 1 - m.ranks.k;
   c.method = "sign-test";
