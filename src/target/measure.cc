@@ -123,6 +123,24 @@ void AddWallWarnings(const Sample& s, std::vector<std::string>* warnings) {
   }
 }
 
+// Runs `req` under valgrind callgrind instead: a fresh profile directory
+// (<workdir>/callgrind), the valgrind argv and environment, ASLR off in the spawn helper.
+instrument::SimOptions WrapForSim(TargetKind kind, const MeasureOptions& options,
+                                  proc::SpawnRequest* req) {
+  instrument::SimOptions sim;
+  sim.target = kind == TargetKind::kGbench ? instrument::SimTarget::kGoogleBenchmark
+             : kind == TargetKind::kTare   ? instrument::SimTarget::kTareBinary
+                                           : instrument::SimTarget::kCommand;
+  sim.valgrind = options.valgrind;
+  sim.profile_dir = options.workdir + "/callgrind";
+  std::filesystem::remove_all(sim.profile_dir);
+  std::filesystem::create_directories(sim.profile_dir);
+  req->argv = instrument::SimCommand(sim, req->argv);
+  req->env = instrument::SimEnvironment(sim, req->env);
+  req->disable_aslr = sim.disable_aslr;
+  return sim;
+}
+
 }  // namespace
 
 Status Calibrate(proc::Spawner& spawner, const TargetSpec& target, const MeasureOptions& options,
@@ -281,19 +299,8 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
     req.result_path = options.workdir + "/result";  // emptied by the helper for each request
   }
   instrument::SimOptions sim_options;
-  std::string profile_dir = options.workdir + "/callgrind";
-  if (sim) {
-    std::filesystem::remove_all(profile_dir);
-    std::filesystem::create_directories(profile_dir);
-    sim_options.target = target.kind == TargetKind::kGbench ? instrument::SimTarget::kGoogleBenchmark
-                       : target.kind == TargetKind::kTare   ? instrument::SimTarget::kTareBinary
-                                                            : instrument::SimTarget::kCommand;
-    sim_options.valgrind = options.valgrind;
-    sim_options.profile_dir = profile_dir;
-    req.argv = instrument::SimCommand(sim_options, req.argv);
-    req.env = instrument::SimEnvironment(sim_options, req.env);
-    req.disable_aslr = sim_options.disable_aslr;
-  }
+  const std::string profile_dir = options.workdir + "/callgrind";
+  if (sim) sim_options = WrapForSim(target.kind, options, &req);
   std::string alloc_out = options.workdir + "/alloc.jsonl";
   if (mem) {
     req.env.push_back("LD_PRELOAD=" + options.alloc_shim);
@@ -429,17 +436,10 @@ StatusOr<std::vector<Sample>> MeasureTogether(proc::Spawner& spawner, const Targ
   req.result_fd = request.result_fd;
   req.result_path = options.workdir + "/result";  // emptied by the helper for each request
   const bool sim = options.instrument == Instrument::kSim;
-  std::string profile_dir = options.workdir + "/callgrind";
+  const std::string profile_dir = options.workdir + "/callgrind";
   instrument::SimOptions sim_options;
   if (sim) {
-    std::filesystem::remove_all(profile_dir);
-    std::filesystem::create_directories(profile_dir);
-    sim_options.target = instrument::SimTarget::kTareBinary;
-    sim_options.valgrind = options.valgrind;
-    sim_options.profile_dir = profile_dir;
-    req.argv = instrument::SimCommand(sim_options, req.argv);
-    req.env = instrument::SimEnvironment(sim_options, req.env);
-    req.disable_aslr = sim_options.disable_aslr;
+    sim_options = WrapForSim(target.kind, options, &req);
   } else {
     req.perf_events = options.perf_events;
   }
