@@ -31,10 +31,10 @@ MetricDef ResolvedMetric(const MetricSpec& m) {
   return def;
 }
 
-std::vector<report::AbComparison> JudgeCell(const CellSamples& samples, const std::string& cell,
+std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::string& cell,
                                             const std::string& role, int64_t blocks, int64_t looks,
                                             double confidence, const AnalysisSettings& settings) {
-  std::vector<report::AbComparison> out;
+  std::vector<AbComparison> out;
   // Failures, per arm, over the blocks judged.
   std::map<std::string, int64_t> failed;
   std::string first_error;
@@ -49,7 +49,7 @@ std::vector<report::AbComparison> JudgeCell(const CellSamples& samples, const st
   for (const auto& [arm, n] : failed) failed_total += n;
 
   for (const std::string& head : settings.heads) {
-    report::AbComparison c;
+    AbComparison c;
     c.cell = cell;
     c.role = role;
     c.head = head;
@@ -60,7 +60,7 @@ std::vector<report::AbComparison> JudgeCell(const CellSamples& samples, const st
     std::vector<Verdict> verdicts;
     for (const MetricSpec& spec : settings.metrics) {
       const MetricDef def = ResolvedMetric(spec);
-      report::AbMetricResult m;
+      AbMetricResult m;
       m.metric = spec.name;
       m.unit = def.unit;
       m.direction = def.direction;
@@ -84,7 +84,7 @@ std::vector<report::AbComparison> JudgeCell(const CellSamples& samples, const st
       m.base_median = stats::Median(base);
       m.head_median = stats::Median(head_values);
 
-      stats::Interval interval{report::kNaN, report::kNaN};
+      stats::Interval interval{kNaN, kNaN};
       std::string no_interval;
       auto change = stats::SignTestPairedChange(base, head_values, confidence);
       if (change.ok()) {
@@ -102,7 +102,7 @@ std::vector<report::AbComparison> JudgeCell(const CellSamples& samples, const st
         null_arm = null_change.ok()
                        ? ReadNullArm(null_change->estimate, {null_change->lo, null_change->hi},
                                      spec.allowance, settings.noise_floor)
-                       : ReadNullArm(report::kNaN, {report::kNaN, report::kNaN}, spec.allowance, settings.noise_floor);
+                       : ReadNullArm(kNaN, {kNaN, kNaN}, spec.allowance, settings.noise_floor);
         m.null_estimate = null_arm->estimate;
         m.null_lo = null_arm->change.lo;
         m.null_hi = null_arm->change.hi;
@@ -140,7 +140,7 @@ std::vector<report::AbComparison> JudgeCell(const CellSamples& samples, const st
   return out;
 }
 
-bool GainUndecided(const report::AbMetricResult& m) {
+bool GainUndecided(const AbMetricResult& m) {
   if (std::isnan(m.estimate) || std::isnan(m.lo) || std::isnan(m.hi) || m.supported_gain) return false;
   const bool lower_is_better = m.direction == Direction::kLowerIsBetter;
   const double w_estimate = lower_is_better ? m.estimate : -m.estimate;
@@ -148,7 +148,7 @@ bool GainUndecided(const report::AbMetricResult& m) {
   return w_estimate < -m.noise_floor && w_hi >= -m.noise_floor;
 }
 
-bool NeedsMorePairs(const std::vector<report::AbComparison>& comparisons) {
+bool NeedsMorePairs(const std::vector<AbComparison>& comparisons) {
   for (const auto& c : comparisons) {
     if (c.verdict == Verdict::kInconclusive) return true;
     if (c.verdict == Verdict::kFail) continue;

@@ -1,5 +1,5 @@
 // Analysis of one cell at one look: from the samples of its first `blocks` blocks to a verdict per
-// head and metric (report::AbComparison). Pure: the runner calls it at every planned look, and a
+// head and metric (AbComparison). Pure: the runner calls it at every planned look, and a
 // resumed cohort replays its looks from the stored samples with the same result.
 //
 // Pairs. Block b gives one pair (base_b, head_b) and, with a null arm, (base_b, null_b). A block is
@@ -38,18 +38,18 @@ MetricDef ResolvedMetric(const MetricSpec& m);
 
 // Judges blocks [0, blocks) of a cell at `confidence` (the look's per-look confidence), one
 // comparison per head. `looks` is recorded in the result.
-std::vector<report::AbComparison> JudgeCell(const CellSamples& samples, const std::string& cell,
+std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::string& cell,
                                             const std::string& role, int64_t blocks, int64_t looks,
                                             double confidence, const AnalysisSettings& settings);
 
 // Whether a metric's gain is undecided: its estimate is better than the noise floor, but its
 // interval still reaches back across it, so more pairs may support the gain (or not).
-bool GainUndecided(const report::AbMetricResult& m);
+bool GainUndecided(const AbMetricResult& m);
 
 // Whether a cell gets more pairs at its next planned look: some comparison is INCONCLUSIVE, or is
 // not a FAIL and has a metric whose gain is undecided. Spending pairs on the gain question keeps
 // the error rate: the look schemes bound the chance that ANY planned look's interval misses, so
 // the rule deciding which looks happen does not matter (sampling.h).
-bool NeedsMorePairs(const std::vector<report::AbComparison>& comparisons);
+bool NeedsMorePairs(const std::vector<AbComparison>& comparisons);
 
 }  // namespace tare::campaign

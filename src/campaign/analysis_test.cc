@@ -58,13 +58,13 @@ TEST(Analysis, AClearGainIsSupportedAndPasses) {
 }
 
 TEST(Analysis, AnUndecidedGainAsksForMorePairs) {
-  report::AbMetricResult m;
+  AbMetricResult m;
   m.direction = Direction::kLowerIsBetter;
   m.noise_floor = 0.015;
   m.estimate = -0.025;
   m.lo = -0.04;
   m.hi = -0.01;  // reaches back across -1.5%
-  report::AbComparison c;
+  AbComparison c;
   c.verdict = Verdict::kPass;
   c.metrics = {m};
   EXPECT_TRUE(GainUndecided(m));

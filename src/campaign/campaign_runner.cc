@@ -30,7 +30,7 @@ std::vector<std::string> CampaignRunner::CellNames() const {
 target::TargetSpec CampaignRunner::ArmTarget(const std::string& arm, const Cell& cell) const {
   target::TargetSpec t;
   t.name = std::filesystem::path(input_.spec.base).filename().string();
-  t.kind = *target::ParseTargetKind(kind_);
+  t.kind = *ParseTargetKind(kind_);
   t.argv.push_back(stage_->PathOf(arm));
   t.argv.insert(t.argv.end(), input_.spec.args.begin(), input_.spec.args.end());
   t.argv.insert(t.argv.end(), cell.args.begin(), cell.args.end());
@@ -53,7 +53,7 @@ Status CampaignRunner::Prepare() {
   TARE_RETURN_IF_ERROR(ValidateSpec(spec, kind_));
   if (spec.name.empty()) spec.name = DefaultCampaignName(spec);
   TARE_ASSIGN_OR_RETURN(workdir_, MakeTempDir("tare-ab"));
-  TARE_ASSIGN_OR_RETURN(measure_.instrument, target::ParseInstrument(spec.instrument));
+  TARE_ASSIGN_OR_RETURN(measure_.instrument, ParseInstrument(spec.instrument));
   if (spec.metrics.empty()) {
     std::string why;
     const bool task_clock = kind_ != "command" || spec.instrument == "sim" ||
@@ -102,14 +102,14 @@ Status CampaignRunner::Prepare() {
   TARE_ASSIGN_OR_RETURN(stage_, ArmStage::Create(options_.stage_dir, sources));
 
   Cell probe;  // no cell parameters: what every arm lists
-  if (measure_.instrument == target::Instrument::kSim) {
+  if (measure_.instrument == Instrument::kSim) {
     TARE_ASSIGN_OR_RETURN(measure_.valgrind, instrument::FindValgrind());
     if (kind_ == "gbench") {
       auto flags = target::ProbeGbenchFlags(spawner_, ArmTarget("base", probe), measure_);
       if (!flags.ok()) return flags.status().WithContext("asking the base benchmark for --help");
       measure_.gbench_flags = *flags;
     }
-  } else if (measure_.instrument == target::Instrument::kMem) {
+  } else if (measure_.instrument == Instrument::kMem) {
     TARE_ASSIGN_OR_RETURN(measure_.alloc_shim, target::FindAllocShim());
   }
 
@@ -193,7 +193,7 @@ Status CampaignRunner::Prepare() {
     }
     notes_.push_back(fmt::format(
         "Iteration counts: fixed per cell, the same for every arm ({}; {}).", counts,
-        measure_.instrument == target::Instrument::kSim ? "fixed for the sim instrument"
+        measure_.instrument == Instrument::kSim ? "fixed for the sim instrument"
                                                         : "calibrated once on base for a 20 ms window"));
   }
   return Status::Ok();

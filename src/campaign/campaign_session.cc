@@ -13,7 +13,6 @@
 #include "campaign/analysis.h"
 #include "campaign/campaign_setup.h"
 #include "campaign/campaign_runner.h"
-#include "campaign/cohort_store.h"
 #include "campaign/lock.h"
 #include "campaign/resume.h"
 #include "env/executable_info.h"
@@ -41,7 +40,7 @@ std::string WarningKind(const std::string& note) {
   return note.substr(0, kind_end);
 }
 
-std::string CountVerdicts(const std::vector<report::AbComparison>& comps) {
+std::string CountVerdicts(const std::vector<AbComparison>& comps) {
   int pass = 0, inconclusive = 0, fail = 0;
   for (const auto& c : comps) {
     (c.verdict == Verdict::kPass ? pass : c.verdict == Verdict::kFail ? fail : inconclusive)++;
@@ -60,7 +59,7 @@ std::string CountVerdicts(const std::vector<report::AbComparison>& comps) {
 class CampaignRunner::Session {
  public:
   Session(CampaignRunner& runner, store::Store& store)
-      : r_(runner), spec_(runner.input_.spec), store_(store), cohorts_(store) {}
+      : r_(runner), spec_(runner.input_.spec), store_(store) {}
 
   StatusOr<CampaignResult> Run();
 
@@ -71,7 +70,7 @@ class CampaignRunner::Session {
     int64_t target = 0;
     size_t look_index = 0;  // next planned look
     bool active = true;
-    std::vector<report::AbComparison> comparisons;  // the latest look's
+    std::vector<AbComparison> comparisons;  // the latest look's
   };
 
   Status Open();
@@ -80,14 +79,14 @@ class CampaignRunner::Session {
   Status Look(size_t cell);
   void ReplayLooks();
   void CheckGates();
-  std::vector<report::AbCheck> EvaluateBounds() const;
+  std::vector<AbCheck> EvaluateBounds() const;
   void Stop(StopKind kind, const std::string& reason) {
     if (stop_ == StopKind::kNone) {
       stop_ = kind;
       stop_reason_ = reason;
     }
   }
-  StatusOr<report::AbReport> BuildReport(const std::vector<report::AbCheck>& bounds);
+  StatusOr<report::AbReport> BuildReport(const std::vector<AbCheck>& bounds);
   void Progress(const std::string& line) { if (r_.options_.progress) r_.options_.progress(line); }
   void Notice(const std::string& line) { if (r_.options_.notice) r_.options_.notice(line); }
   AnalysisSettings Settings() const;
@@ -95,7 +94,6 @@ class CampaignRunner::Session {
   CampaignRunner& r_;
   const CampaignSpec& spec_;
   store::Store& store_;
-  CohortStore cohorts_;
   LookPlan plan_;
   Fingerprint fingerprint_;
   Lock lock_;
@@ -108,7 +106,7 @@ class CampaignRunner::Session {
   std::vector<CellState> cells_;
   std::set<std::string> seen_metrics_, seen_notes_, seen_warnings_, kept_profiles_;
   std::vector<std::string> warnings_;  // the target's own warnings (sim), one per kind
-  std::vector<report::AbCheck> gate_checks_;
+  std::vector<AbCheck> gate_checks_;
   bool gates_checked_ = false;
   StopKind stop_ = StopKind::kNone;
   std::string stop_reason_;
@@ -150,7 +148,7 @@ Status CampaignRunner::Session::Open() {
   for (size_t i = 0; i < r_.cells_.size(); ++i) {
     Cell& c = r_.cells_[i];
     TARE_ASSIGN_OR_RETURN(c.benchmark_id, store_.AddBenchmark(run_id_, {0, c.bench.uri, c.bench.name, r_.kind_}));
-    TARE_RETURN_IF_ERROR(cohorts_.AddCell(
+    TARE_RETURN_IF_ERROR(store_.AddCell(
         run_id_, {static_cast<int64_t>(i), c.name, c.role, c.benchmark_id, c.args, c.env}));
   }
   for (const auto& m : r_.metrics_) TARE_RETURN_IF_ERROR(store_.AddMetric(run_id_, ResolvedMetric(m)));
@@ -166,7 +164,7 @@ Status CampaignRunner::Session::Open() {
   lock_.tare_version = r_.options_.tare_version;
   lock_.created_unix_ns = started_unix_ns_;
   lock_sha256_ = LockSha256(lock_);
-  TARE_ASSIGN_OR_RETURN(cohort_, cohorts_.NextCohort(lock_.campaign_sha256));
+  TARE_ASSIGN_OR_RETURN(cohort_, store_.NextCohort(lock_.campaign_sha256));
   CohortRecord c;
   c.run_id = run_id_;
   c.campaign_sha256 = lock_.campaign_sha256;
@@ -178,13 +176,13 @@ Status CampaignRunner::Session::Open() {
   c.lock_sha256 = lock_sha256_;
   c.cohort = cohort_;
   c.state = "running";
-  TARE_RETURN_IF_ERROR(cohorts_.AddCohort(c));
+  TARE_RETURN_IF_ERROR(store_.AddCohort(c));
   for (auto& s : cells_) s.target = plan_.pairs.front();
   return Status::Ok();
 }
 
 Status CampaignRunner::Session::Resume() {
-  TARE_ASSIGN_OR_RETURN(std::vector<CohortRecord> all, cohorts_.CohortsOf(r_.input_.campaign_sha256));
+  TARE_ASSIGN_OR_RETURN(std::vector<CohortRecord> all, store_.CohortsOf(r_.input_.campaign_sha256));
   const CohortRecord* open = nullptr;
   for (const auto& c : all) {
     if (c.state == "running" || c.state == "interrupted") open = &c;
@@ -205,7 +203,7 @@ Status CampaignRunner::Session::Resume() {
   resumed_ = open->resumed + 1;
   started_unix_ns_ = open->started_unix_ns;
 
-  TARE_ASSIGN_OR_RETURN(std::vector<CellRecord> stored_cells, cohorts_.CellsOf(run_id_));
+  TARE_ASSIGN_OR_RETURN(std::vector<CellRecord> stored_cells, store_.CellsOf(run_id_));
   if (stored_cells.size() != r_.cells_.size()) {
     return Status::FailedPrecondition(fmt::format(
         "cannot resume cohort {}: it has {} cells, the campaign now gives {}; run without --resume",
@@ -222,7 +220,7 @@ Status CampaignRunner::Session::Resume() {
     cell_of_benchmark[stored_cells[i].benchmark_id] = static_cast<int64_t>(i);
   }
   TARE_ASSIGN_OR_RETURN(RunData data, store_.LoadRun(run_id_));
-  TARE_ASSIGN_OR_RETURN(std::set<int64_t> discarded, cohorts_.DiscardedOf(run_id_));
+  TARE_ASSIGN_OR_RETURN(std::set<int64_t> discarded, store_.DiscardedSamplesOf(run_id_));
   std::vector<StoredCampaignSample> stored;
   std::map<int64_t, const Sample*> by_id;
   for (const auto& s : data.samples) {
@@ -246,7 +244,7 @@ Status CampaignRunner::Session::Resume() {
   ResumePoint point = FindResumePoint(stored, static_cast<int64_t>(r_.cells_.size()), r_.arms_);
   seq_ = std::max(seq_, point.next_seq);
   if (!point.discard.empty()) {
-    TARE_RETURN_IF_ERROR(cohorts_.Discard(
+    TARE_RETURN_IF_ERROR(store_.DiscardSamples(
         run_id_, point.discard,
         "block cut by an interruption: run again whole on resume, so its arms run back to back"));
     Notice(fmt::format("resume: {} sample{} of blocks cut by the interruption set aside (kept in "
@@ -262,7 +260,7 @@ Status CampaignRunner::Session::Resume() {
     cells_[i].blocks_done = point.complete_blocks[static_cast<int64_t>(i)];
     cells_[i].target = plan_.pairs.front();
   }
-  TARE_RETURN_IF_ERROR(cohorts_.MarkResumed(run_id_));
+  TARE_RETURN_IF_ERROR(store_.MarkCohortResumed(run_id_));
   int64_t kept = 0;
   for (const auto& c : cells_) kept += c.blocks_done;
   Notice(fmt::format("resuming cohort {} (run {}): {} complete block{} kept", cohort_, run_id_, kept,
@@ -309,9 +307,9 @@ StatusOr<CampaignResult> CampaignRunner::Session::Run() {
   }
   if (r_.options_.progress) r_.options_.progress("");
 
-  std::vector<report::AbCheck> bounds;
+  std::vector<AbCheck> bounds;
   if (stop_ == StopKind::kNone && error.ok()) bounds = EvaluateBounds();
-  if (!bounds.empty()) (void)cohorts_.SaveChecks(run_id_, "bound", bounds);
+  if (!bounds.empty()) (void)store_.SaveChecks(run_id_, "bound", bounds);
 
   const std::string state = !error.ok()                         ? "stopped"
                             : stop_ == StopKind::kInterrupted   ? "interrupted"
@@ -324,7 +322,7 @@ StatusOr<CampaignResult> CampaignRunner::Session::Run() {
   report->stop_reason = stop_reason_;
   const std::string outcome =
       state == "complete" && report->has_verdicts ? std::string(VerdictName(report->outcome)) : "";
-  (void)cohorts_.SetState(run_id_, state, stop_reason_, outcome);
+  (void)store_.SetCohortState(run_id_, state, stop_reason_, outcome);
   (void)store_.FinishRun(run_id_,
                          state == "complete"      ? RunStatus::kComplete
                          : state == "interrupted" ? RunStatus::kInterrupted
@@ -411,7 +409,7 @@ Status CampaignRunner::Session::Look(size_t cell) {
   ++st.look_index;
   const bool last = st.look_index >= plan_.pairs.size();
   const bool final = last || !NeedsMorePairs(st.comparisons);
-  TARE_RETURN_IF_ERROR(cohorts_.SaveVerdicts(run_id_, static_cast<int64_t>(cell),
+  TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(cell),
                                              static_cast<int64_t>(st.look_index), final, st.comparisons));
   if (final) {
     st.active = false;
@@ -457,7 +455,7 @@ void CampaignRunner::Session::CheckGates() {
                                 r_.cells_[c].name, s.error,
                                 tail.empty() ? "" : "; its stderr ends: " + tail);
         gate_checks_.push_back({"gate", "every arm's first sample succeeds", r_.cells_[c].name, arm,
-                                report::kNaN, report::kNaN, "", false});
+                                kNaN, kNaN, "", false});
         break;
       }
       for (const auto& m : r_.metrics_) {
@@ -472,7 +470,7 @@ void CampaignRunner::Session::CheckGates() {
         violation = fmt::format("metric {} was not measured for the {} arm in cell '{}'{}; remove it "
                                 "from the campaign's metrics", m.name, arm, r_.cells_[c].name, why);
         gate_checks_.push_back({"gate", "every metric is measured", r_.cells_[c].name, arm,
-                                report::kNaN, report::kNaN, "", false});
+                                kNaN, kNaN, "", false});
         break;
       }
       if (!violation.empty()) break;
@@ -488,14 +486,14 @@ void CampaignRunner::Session::CheckGates() {
           const auto& samples = cells_[c].samples;
           auto value_of = [&](const std::string& a, const std::string& metric) {
             auto s = samples.find(a);
-            if (s == samples.end()) return report::kNaN;
+            if (s == samples.end()) return kNaN;
             auto b = s->second.find(0);
-            if (b == s->second.end()) return report::kNaN;
+            if (b == s->second.end()) return kNaN;
             auto v = b->second.values.find(metric);
-            return v == b->second.values.end() ? report::kNaN : v->second;
+            return v == b->second.values.end() ? kNaN : v->second;
           };
           const double value = value_of(arm, g.metric);
-          const double limit = refs.empty() ? report::kNaN : GateLimit(g, value_of(refs.front(), g.ref_metric));
+          const double limit = refs.empty() ? kNaN : GateLimit(g, value_of(refs.front(), g.ref_metric));
           const bool ok = !(value > limit);  // a missing value cannot violate
           gate_checks_.push_back({"gate", g.text, r_.cells_[c].name, arm, value, limit, def.unit, ok});
           if (!ok && violation.empty()) {
@@ -507,14 +505,14 @@ void CampaignRunner::Session::CheckGates() {
       }
     }
   }
-  (void)cohorts_.SaveChecks(run_id_, "gate", gate_checks_);
+  (void)store_.SaveChecks(run_id_, "gate", gate_checks_);
   if (!violation.empty()) {
     Stop(StopKind::kGate, violation + "; the campaign stopped after its first block");
   }
 }
 
-std::vector<report::AbCheck> CampaignRunner::Session::EvaluateBounds() const {
-  std::vector<report::AbCheck> out;
+std::vector<AbCheck> CampaignRunner::Session::EvaluateBounds() const {
+  std::vector<AbCheck> out;
   for (const auto& b : spec_.bounds) {
     const MetricDef def = LookupMetric(b.metric);
     for (size_t c = 0; c < cells_.size(); ++c) {
@@ -536,7 +534,7 @@ std::vector<report::AbCheck> CampaignRunner::Session::EvaluateBounds() const {
   return out;
 }
 
-StatusOr<report::AbReport> CampaignRunner::Session::BuildReport(const std::vector<report::AbCheck>& bounds) {
+StatusOr<report::AbReport> CampaignRunner::Session::BuildReport(const std::vector<AbCheck>& bounds) {
   report::AbReport rep;
   rep.campaign_name = spec_.name;
   rep.campaign_sha256 = r_.input_.campaign_sha256;
@@ -583,7 +581,7 @@ StatusOr<report::AbReport> CampaignRunner::Session::BuildReport(const std::vecto
   rep.notes = r_.notes_;
   for (const auto& n : seen_notes_) rep.notes.push_back("not measured: " + n);
   for (const auto& w : warnings_) rep.notes.push_back("warning: " + w);
-  TARE_ASSIGN_OR_RETURN(std::vector<CohortRecord> cohorts, cohorts_.CohortsOf(r_.input_.campaign_sha256));
+  TARE_ASSIGN_OR_RETURN(std::vector<CohortRecord> cohorts, store_.CohortsOf(r_.input_.campaign_sha256));
   for (const auto& c : cohorts) {
     report::AbCohort row;
     row.cohort = c.cohort;

@@ -29,18 +29,18 @@ Status CheckExecutable(const std::string& path) {
 
 StatusOr<std::string> ResolveKind(const CampaignSpec& spec) {
   if (spec.kind == "command" || spec.kind == "gbench" || spec.kind == "tare") return spec.kind;
-  TARE_ASSIGN_OR_RETURN(target::TargetKind base_kind, target::DetectTargetKind(spec.base));
+  TARE_ASSIGN_OR_RETURN(TargetKind base_kind, target::DetectTargetKind(spec.base));
   for (const auto& head : spec.heads) {
-    TARE_ASSIGN_OR_RETURN(target::TargetKind head_kind, target::DetectTargetKind(head));
+    TARE_ASSIGN_OR_RETURN(TargetKind head_kind, target::DetectTargetKind(head));
     if (head_kind != base_kind) {
       return Status::InvalidArgument(fmt::format(
           "base '{}' is a {} target but head '{}' is a {} target; compare builds of the same "
           "program, or force one kind with --kind (kind = \"...\" in the campaign file)",
-          spec.base, target::TargetKindName(base_kind), head,
-          target::TargetKindName(head_kind)));
+          spec.base, TargetKindName(base_kind), head,
+          TargetKindName(head_kind)));
     }
   }
-  return std::string(target::TargetKindName(base_kind));
+  return std::string(TargetKindName(base_kind));
 }
 
 std::string DefaultCampaignName(const CampaignSpec& spec) {

@@ -31,14 +31,9 @@
 #include <vector>
 
 #include "base/status.h"
+#include "model/verdict.h"
 
 namespace tare::campaign {
-
-struct SamplingPlan {
-  int64_t initial = 0;  // pairs before the first look, >= 1
-  int64_t step = 0;     // pairs added to an INCONCLUSIVE cell per look, >= 1 (unless cap == initial)
-  int64_t cap = 0;      // most pairs a cell gets, >= initial
-};
 
 enum class LookScheme { kBonferroni, kSignTestCalibrated };
 

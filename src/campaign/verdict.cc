@@ -15,28 +15,6 @@ std::string Percent(double fraction) { return fmt::format("{:+.2f}%", fraction *
 
 }  // namespace
 
-std::string_view VerdictName(Verdict v) {
-  switch (v) {
-    case Verdict::kPass:
-      return "PASS";
-    case Verdict::kInconclusive:
-      return "INCONCLUSIVE";
-    case Verdict::kFail:
-      return "FAIL";
-  }
-  return "UNKNOWN";
-}
-
-Verdict WorstVerdict(std::span<const Verdict> verdicts) {
-  if (verdicts.empty()) return Verdict::kInconclusive;
-  Verdict worst = Verdict::kPass;
-  for (Verdict v : verdicts) {
-    if (v == Verdict::kFail) return Verdict::kFail;
-    if (v == Verdict::kInconclusive) worst = Verdict::kInconclusive;
-  }
-  return worst;
-}
-
 StatusOr<Allowance> ParseAllowance(std::string_view text) {
   if (text == "noise") return Allowance::Noise();
   if (text.size() >= 2 && text.back() == '%') {

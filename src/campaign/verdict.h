@@ -49,17 +49,10 @@
 
 #include "base/status.h"
 #include "model/metric.h"
+#include "model/verdict.h"
 #include "stats/binomial.h"
 
 namespace tare::campaign {
-
-enum class Verdict { kPass, kInconclusive, kFail };
-
-std::string_view VerdictName(Verdict v);  // "PASS", "INCONCLUSIVE", "FAIL"
-
-// FAIL if any is FAIL, else INCONCLUSIVE if any is INCONCLUSIVE or the list is empty (nothing
-// judged is not a pass), else PASS.
-Verdict WorstVerdict(std::span<const Verdict> verdicts);
 
 // The declared allowance of a metric: a fraction (0.02 = 2% worse is acceptable) or "noise".
 struct Allowance {

@@ -208,8 +208,8 @@ int ExitFor(const campaign::CampaignResult& result, bool inconclusive_ok) {
   const report::AbReport& r = result.report;
   if (!r.BoundsOk()) return kExitGate;
   if (!r.has_verdicts) return inconclusive_ok ? kExitOk : kExitInconclusive;
-  if (r.outcome == campaign::Verdict::kFail) return kExitFailed;
-  if (r.outcome == campaign::Verdict::kInconclusive) return inconclusive_ok ? kExitOk : kExitInconclusive;
+  if (r.outcome == Verdict::kFail) return kExitFailed;
+  if (r.outcome == Verdict::kInconclusive) return inconclusive_ok ? kExitOk : kExitInconclusive;
   return kExitOk;
 }
 
@@ -303,7 +303,7 @@ int Ab(const AbOptions& o) {
       if (!o.quiet) {
         fmt::print(stderr, "tare: cohort {} (run {}) stored in {}: {} samples; outcome {}\n", rep.cohort,
                    rep.run_id, o.store_path, rep.samples,
-                   rep.has_verdicts ? std::string(campaign::VerdictName(rep.outcome)) : "none");
+                   rep.has_verdicts ? std::string(VerdictName(rep.outcome)) : "none");
       }
       break;
   }

@@ -48,7 +48,7 @@ struct RunOptions {
 Status Validate(const RunOptions& o) {
   if (o.samples < 1) return Status::InvalidArgument("--samples must be at least 1");
   if (o.warmup < 0) return Status::InvalidArgument("--warmup must be 0 or more");
-  TARE_RETURN_IF_ERROR(target::ParseInstrument(o.instrument).status().WithContext("--instrument"));
+  TARE_RETURN_IF_ERROR(ParseInstrument(o.instrument).status().WithContext("--instrument"));
   if (!o.filter.empty()) {
     try {
       std::regex re(o.filter);
@@ -72,7 +72,7 @@ Status Validate(const RunOptions& o) {
 std::string OptionsJson(const RunOptions& o, int64_t timeout_ns, const target::TargetSpec& t) {
   nlohmann::json j = {{"samples", o.samples}, {"warmup", o.warmup}, {"timeout_ns", timeout_ns},
                       {"filter", o.filter}, {"instrument", o.instrument},
-                      {"kind", target::TargetKindName(t.kind)}, {"argv", t.argv}, {"cwd", t.cwd},
+                      {"kind", TargetKindName(t.kind)}, {"argv", t.argv}, {"cwd", t.cwd},
                       {"env_overrides", o.target.env}, {"shell", o.target.shell},
                       {"order", "round-robin-v1"}};
   return j.dump();
@@ -128,17 +128,17 @@ int Run(RunOptions o) {
   mopts.workdir = *workdir;
   mopts.timeout_ns = static_cast<int64_t>(*timeout_ns);
   if (!o.no_perf) mopts.perf_events = proc::DefaultPerfEvents();
-  mopts.instrument = *target::ParseInstrument(o.instrument);
-  if (mopts.instrument == target::Instrument::kSim) {
+  mopts.instrument = *ParseInstrument(o.instrument);
+  if (mopts.instrument == Instrument::kSim) {
     auto valgrind = instrument::FindValgrind();
     if (!valgrind.ok()) return ReportError(valgrind.status());
     mopts.valgrind = *valgrind;
-    if (spec->kind == target::TargetKind::kGbench) {
+    if (spec->kind == TargetKind::kGbench) {
       auto flags = target::ProbeGbenchFlags(**spawner, *spec, mopts);
       if (!flags.ok()) return ReportError(flags.status().WithContext("asking the benchmark for --help"));
       mopts.gbench_flags = *flags;
     }
-  } else if (mopts.instrument == target::Instrument::kMem) {
+  } else if (mopts.instrument == Instrument::kMem) {
     auto shim = target::FindAllocShim();
     if (!shim.ok()) return ReportError(shim.status());
     mopts.alloc_shim = *shim;
@@ -163,11 +163,11 @@ int Run(RunOptions o) {
     }
   }
 
-  if ((o.no_isolation || o.iterations > 0) && spec->kind != target::TargetKind::kTare) {
+  if ((o.no_isolation || o.iterations > 0) && spec->kind != TargetKind::kTare) {
     return ReportError(Status::InvalidArgument(fmt::format(
         "{} needs a tare benchmark binary; '{}' is a {} target",
         o.no_isolation ? "--no-isolation" : "--iterations", spec->argv[0],
-        target::TargetKindName(spec->kind))));
+        TargetKindName(spec->kind))));
   }
   // tare binaries: one iteration count per benchmark, fixed before the first sample.
   for (auto& b : benches) {
@@ -202,7 +202,7 @@ int Run(RunOptions o) {
   }
   std::vector<int64_t> bench_ids;
   for (const auto& b : benches) {
-    auto id = db.AddBenchmark(*run_id, {0, b.uri, b.name, target::TargetKindName(spec->kind)});
+    auto id = db.AddBenchmark(*run_id, {0, b.uri, b.name, TargetKindName(spec->kind)});
     if (!id.ok()) return ReportError(id.status());
     bench_ids.push_back(*id);
   }

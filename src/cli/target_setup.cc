@@ -91,7 +91,7 @@ StatusOr<target::TargetSpec> ResolveTarget(const TargetArgs& args) {
     for (const auto& a : args.argv) line += (line.empty() ? "" : " ") + a;
     spec.argv = {"/bin/sh", "-c", line};
     spec.name = "sh";
-    spec.kind = target::TargetKind::kCommand;
+    spec.kind = TargetKind::kCommand;
     if (args.kind != "auto" && args.kind != "command") {
       return Status::InvalidArgument("--shell runs a command line; it cannot be combined with --kind " + args.kind);
     }
@@ -110,7 +110,7 @@ StatusOr<target::TargetSpec> ResolveTarget(const TargetArgs& args) {
   if (args.kind == "auto") {
     TARE_ASSIGN_OR_RETURN(spec.kind, target::DetectTargetKind(path));
   } else {
-    TARE_ASSIGN_OR_RETURN(spec.kind, target::ParseTargetKind(args.kind));
+    TARE_ASSIGN_OR_RETURN(spec.kind, ParseTargetKind(args.kind));
   }
   return spec;
 }

@@ -27,7 +27,7 @@ nlohmann::json MetricJson(const AbMetricResult& m) {
                                        {"host_too_noisy", m.host_too_noisy}}
                       : nlohmann::json(nullptr)},
           {"delta", Num(m.delta)},
-          {"verdict", campaign::VerdictName(m.verdict)},
+          {"verdict", VerdictName(m.verdict)},
           {"supported_gain", m.supported_gain},
           {"reasons", m.reasons}};
 }
@@ -49,7 +49,7 @@ nlohmann::json AbReportToJson(const AbReport& r) {
                            {"head", c.head},
                            {"blocks", c.blocks},
                            {"looks", c.looks},
-                           {"verdict", campaign::VerdictName(c.verdict)},
+                           {"verdict", VerdictName(c.verdict)},
                            {"supported_gain", c.supported_gain},
                            {"failed_samples", c.failed_samples},
                            {"reasons", c.reasons},
@@ -98,7 +98,7 @@ nlohmann::json AbReportToJson(const AbReport& r) {
       {"look_pairs", r.look_pairs},
       {"noise_floor_rule", r.noise_floor_rule},
       {"arms", arms},
-      {"outcome", r.has_verdicts ? nlohmann::json(campaign::VerdictName(r.outcome)) : nlohmann::json(nullptr)},
+      {"outcome", r.has_verdicts ? nlohmann::json(VerdictName(r.outcome)) : nlohmann::json(nullptr)},
       {"host_too_noisy", r.AnyHostTooNoisy()},
       {"gates_ok", r.GatesOk()},
       {"bounds_ok", r.BoundsOk()},

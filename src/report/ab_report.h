@@ -12,67 +12,18 @@
 #include <string>
 #include <vector>
 
-#include "campaign/sampling.h"
-#include "campaign/verdict.h"
+#include "model/verdict.h"
 #include "model/metric.h"
 
 namespace tare::report {
 
-inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// One metric of one cell for one head: the paired change, the null arm, the verdict.
-struct AbMetricResult {
-  std::string metric;
-  std::string unit;                          // for the medians: "ns", "bytes", "count"
-  Direction direction = Direction::kLowerIsBetter;
-  std::string allowance = "noise";           // as declared: "noise" or "2%"
-  double declared = 0;                       // the declared allowance as a fraction (noise: 0)
-  int64_t pairs = 0;                         // pairs the interval was taken over
-  double confidence = 0;                     // the look's confidence the interval was taken at
-  double estimate = kNaN, lo = kNaN, hi = kNaN;  // head vs base
-  double base_median = kNaN, head_median = kNaN;
-  bool has_null = false;
-  double null_estimate = kNaN, null_lo = kNaN, null_hi = kNaN;  // null vs base
-  double noise_floor = 0;                    // 0 without a null arm
-  double delta = 0;                          // max(declared allowance, noise floor)
-  bool host_too_noisy = false;
-  campaign::Verdict verdict = campaign::Verdict::kInconclusive;
-  bool supported_gain = false;
-  std::vector<std::string> reasons;
-};
-
-// One cell against one head.
-struct AbComparison {
-  std::string cell;                // the cell's name
-  std::string role = "target";     // target | control
-  std::string head = "head";       // arm name
-  int64_t blocks = 0;              // blocks run for this cell
-  int64_t looks = 0;               // looks taken
-  campaign::Verdict verdict = campaign::Verdict::kInconclusive;  // worst metric's
-  bool supported_gain = false;     // some metric has a supported gain
-  int64_t failed_samples = 0;      // failed samples of any arm in this cell
-  std::vector<std::string> reasons;  // cell-level: failed samples
-  std::vector<AbMetricResult> metrics;
-};
-
+// Arms, checks and comparisons are model/verdict.h records.
 struct AbArm {
   std::string name;    // base, head, hd02..., null
   std::string role;    // base | head | null
   std::string source;  // the declared executable
   std::string path;    // the copy that ran
   std::string sha256;
-};
-
-// A sanity gate (checked on the first block) or a release bound (over the cohort).
-struct AbCheck {
-  std::string kind;    // "gate" | "bound"
-  std::string rule;    // as declared
-  std::string cell;
-  std::string arm;
-  double value = kNaN;
-  double limit = kNaN;
-  std::string unit;
-  bool ok = true;
 };
 
 // One cohort of the campaign, for the ledger's history table.
@@ -111,7 +62,7 @@ struct AbReport {
   std::vector<std::string> args;   // common argv after the executable
   std::string arm_order;
   uint64_t seed = 0;
-  campaign::SamplingPlan sampling;
+  SamplingPlan sampling;
   double confidence = 0.95;
   std::string look_scheme;
   double per_look_confidence = 0;
@@ -123,7 +74,7 @@ struct AbReport {
   std::vector<AbCohort> cohorts;          // every cohort of this campaign in the store
   std::vector<std::string> notes;         // e.g. iteration counts, failed samples
   int64_t samples = 0;                    // samples used by this cohort
-  campaign::Verdict outcome = campaign::Verdict::kInconclusive;  // worst comparison's
+  Verdict outcome = Verdict::kInconclusive;  // worst comparison's
   bool has_verdicts = false;              // false when the cohort stopped before any look
 
   bool AnyHostTooNoisy() const;

@@ -51,7 +51,7 @@ std::string Basename(const std::string& path) {
   return std::filesystem::path(path).filename().string();
 }
 
-std::string VerdictText(campaign::Verdict v) { return std::string(campaign::VerdictName(v)); }
+std::string VerdictText(Verdict v) { return std::string(VerdictName(v)); }
 
 // "+3.02% [+2.41%, +3.70%] / noise (δ 0.61%) FAIL<br>12.1 ms → 12.5 ms"
 std::string MetricText(const AbMetricResult& m) {
@@ -109,7 +109,7 @@ void Header(const AbReport& r, std::string& out) {
   std::string wide;
   for (const auto& c : r.comparisons) {
     for (const auto& m : c.metrics) {
-      if (m.verdict != campaign::Verdict::kPass || !(m.noise_floor > kWideNoiseFloor) ||
+      if (m.verdict != Verdict::kPass || !(m.noise_floor > kWideNoiseFloor) ||
           !(m.noise_floor > m.declared)) {
         continue;
       }

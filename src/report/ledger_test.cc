@@ -32,7 +32,7 @@ void ExpectGolden(const std::string& name, const std::string& text) {
   EXPECT_EQ(text, ss.str()) << "the ledger differs from " << path;
 }
 
-AbMetricResult Wall(double est, double lo, double hi, campaign::Verdict v) {
+AbMetricResult Wall(double est, double lo, double hi, Verdict v) {
   AbMetricResult m;
   m.metric = "wall_ns";
   m.unit = "ns";
@@ -87,19 +87,19 @@ AbReport Fixed() {
   fail.head = "head";
   fail.blocks = 40;
   fail.looks = 4;
-  fail.verdict = campaign::Verdict::kFail;
-  fail.metrics = {Wall(0.0302, 0.0241, 0.0370, campaign::Verdict::kFail)};
+  fail.verdict = Verdict::kFail;
+  fail.metrics = {Wall(0.0302, 0.0241, 0.0370, Verdict::kFail)};
   AbComparison control;
   control.cell = "--work 2";
   control.role = "control";
   control.head = "head";
   control.blocks = 10;
   control.looks = 1;
-  control.verdict = campaign::Verdict::kInconclusive;
+  control.verdict = Verdict::kInconclusive;
   control.failed_samples = 1;
   control.reasons = {"1 failed sample in this cell (first: null block 4: killed by signal 9); blocks with a "
                      "failed sample are left out of the pairs, and no PASS is certified"};
-  AbMetricResult m = Wall(-0.0012, -0.0090, 0.0071, campaign::Verdict::kPass);
+  AbMetricResult m = Wall(-0.0012, -0.0090, 0.0071, Verdict::kPass);
   m.pairs = 9;
   m.allowance = "2%";
   m.declared = 0.02;
@@ -115,7 +115,7 @@ AbReport Fixed() {
                {2, 14, 1735787045000000000, "complete", "", "FAIL", r.lock_sha256, {std::string(64, 'b')}, 240, true}};
   r.notes = {"Iteration counts: fixed by the target (whole-process commands)."};
   r.samples = 240;
-  r.outcome = campaign::Verdict::kFail;
+  r.outcome = Verdict::kFail;
   r.has_verdicts = true;
   return r;
 }
@@ -139,7 +139,7 @@ TEST(Ledger, APassWithinAWideNoiseFloorIsCalledOut) {
   AbReport r = Fixed();
   EXPECT_EQ(RenderLedger(r).find("WIDE NOISE FLOOR"), std::string::npos);
   AbMetricResult& m = r.comparisons[0].metrics[0];
-  m.verdict = campaign::Verdict::kPass;
+  m.verdict = Verdict::kPass;
   m.noise_floor = m.delta = 0.8441;
   const std::string text = RenderLedger(r);
   EXPECT_NE(text.find("> **WIDE NOISE FLOOR.** Some PASS verdicts only say that head is within a wide noise "
@@ -165,7 +165,7 @@ TEST(Ledger, SeveralHeadsGetAHeadColumn) {
   AbReport r = Fixed();
   AbComparison second = r.comparisons[0];
   second.head = "hd02";
-  second.verdict = campaign::Verdict::kPass;
+  second.verdict = Verdict::kPass;
   second.supported_gain = true;
   second.metrics[0].supported_gain = true;
   second.metrics[0].estimate = -0.031;

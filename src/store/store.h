@@ -1,73 +1,93 @@
-// Store: the embedded SQLite database every run writes (default .tare/tare.db). WAL mode, schema
-// versioned with migrations (PRAGMA user_version), and each sample committed in its own
-// transaction as it completes, so a crash or Ctrl-C loses at most the sample in flight.
-// This module is the only code that talks to SQLite. Schema: docs/store.md.
+// Store: where every run, sample, verdict and profile is kept. The interface below is all the rest
+// of tare sees; the SQLite backend (the embedded default, .tare/tare.db) implements it, and a
+// second backend (PostgreSQL, for many CI hosts) implements the same interface with the same
+// schema. Only this module holds SQL. Schema and migrations: docs/store.md.
+//
+// Durability: each call below is its own committed transaction, so a crash or Ctrl-C loses at most
+// the sample in flight. Every write returns a Status; a caller that drops one loses data silently,
+// so none does.
+//
+// RunWriter is the narrow part a measurement session writes through (fakes implement it in tests);
+// Store adds reading and the campaign tables.
 //
 // Thread-safety: one Store per thread.
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "base/status.h"
+#include "model/cohort.h"
 #include "model/run.h"
-
-namespace SQLite {
-class Database;
-class Statement;
-}  // namespace SQLite
+#include "model/verdict.h"
 
 namespace tare::store {
 
 inline constexpr int kSchemaVersion = 2;  // 2: campaign tables (tare ab)
 
-class Store {
+// Writing one run's records as they happen.
+class RunWriter {
  public:
-  // Opens (creating parent directories and the file) and migrates to kSchemaVersion. Fails with a
-  // clear message when the path is unwritable, not a tare store, or from a newer tare.
-  static StatusOr<std::unique_ptr<Store>> Open(const std::string& path);
-  ~Store();
+  virtual ~RunWriter() = default;
 
-  const std::string& path() const { return path_; }
-  int schema_version() const;
+  // Where the data goes, for messages ("store '.tare/tare.db'").
+  virtual const std::string& path() const = 0;
 
-  // Writing a run. Each call is its own committed transaction.
-  StatusOr<int64_t> BeginRun(const RunRecord& run);
-  Status AddExecutable(int64_t run_id, const ExecutableRecord& exe);
-  StatusOr<int64_t> AddBenchmark(int64_t run_id, const BenchmarkRecord& bench);
-  Status AddMetric(int64_t run_id, const MetricDef& metric);  // idempotent per (run, name)
-  Status AddNote(int64_t run_id, const NoteRecord& note);     // idempotent per (run, message)
-  StatusOr<int64_t> AppendSample(int64_t run_id, int64_t benchmark_id, const Sample& sample);
+  virtual StatusOr<int64_t> BeginRun(const RunRecord& run) = 0;
+  virtual Status AddExecutable(int64_t run_id, const ExecutableRecord& exe) = 0;
+  // Idempotent per (run, uri): returns the existing id.
+  virtual StatusOr<int64_t> AddBenchmark(int64_t run_id, const BenchmarkRecord& bench) = 0;
+  virtual Status AddMetric(int64_t run_id, const MetricDef& metric) = 0;  // idempotent per name
+  virtual Status AddNote(int64_t run_id, const NoteRecord& note) = 0;     // idempotent per message
+  virtual StatusOr<int64_t> AppendSample(int64_t run_id, int64_t benchmark_id, const Sample& sample) = 0;
   // Named blobs kept with a run, e.g. a benchmark's raw callgrind profile.
-  Status AddArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name,
-                     const std::string& content);
-  Status FinishRun(int64_t run_id, RunStatus status, int64_t ended_unix_ns);
+  virtual Status AddArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name,
+                             const std::string& content) = 0;
+  virtual Status FinishRun(int64_t run_id, RunStatus status, int64_t ended_unix_ns) = 0;
+};
+
+class Store : public RunWriter {
+ public:
+  // Opens the store at `location` (a file path: SQLite, creating parent directories and the file)
+  // and migrates it to kSchemaVersion. Fails with a clear message when the path is unwritable, not
+  // a tare store, or from a newer tare; a refused file is left as it was.
+  static StatusOr<std::unique_ptr<Store>> Open(const std::string& location);
+
+  virtual int schema_version() const = 0;
 
   // Reading. `selector` is "latest" or a run id.
-  StatusOr<int64_t> ResolveRun(const std::string& selector);
-  StatusOr<RunData> LoadRun(int64_t run_id);
-  StatusOr<std::vector<RunRecord>> ListRuns(int limit);
-  StatusOr<std::string> LoadArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name);
+  virtual StatusOr<int64_t> ResolveRun(const std::string& selector) = 0;
+  virtual StatusOr<RunData> LoadRun(int64_t run_id) = 0;
+  virtual StatusOr<std::vector<RunRecord>> ListRuns(int limit) = 0;
+  virtual StatusOr<std::string> LoadArtifact(int64_t run_id, int64_t benchmark_id,
+                                             const std::string& name) = 0;
 
-  // Escape hatch for modules that add their own tables through migrations here (campaigns).
-  SQLite::Database& db() { return *db_; }
-
- private:
-  Store(std::string path, std::unique_ptr<SQLite::Database> db);
-  Status Migrate();
-  // The statement for `sql` (a string constant), prepared on first use and reset for reuse: the
-  // per-sample writes would otherwise parse and plan the same SQL for every sample.
-  SQLite::Statement& Cached(const char* sql);
-  // INSERT INTO sample_values with `rows` rows of (sample_id, metric, value), cached the same way.
-  SQLite::Statement& InsertValues(size_t rows);
-  std::string path_;
-  std::unique_ptr<SQLite::Database> db_;
-  // Declared after db_, so they are finalized before it closes.
-  std::map<const char*, std::unique_ptr<SQLite::Statement>> statements_;
-  std::map<size_t, std::unique_ptr<SQLite::Statement>> value_inserts_;
+  // Campaigns (schema version 2): cohorts with their campaign and lock, cells, the verdicts of
+  // every look, gates and bounds, and samples set aside by a resume.
+  virtual Status AddCohort(const CohortRecord& c) = 0;
+  virtual Status SetCohortState(int64_t run_id, const std::string& state,
+                                const std::string& stop_reason, const std::string& outcome) = 0;
+  // Counts a resume and marks the cohort and its run running again.
+  virtual Status MarkCohortResumed(int64_t run_id) = 0;
+  // The next cohort number for a campaign (1 for a new one).
+  virtual StatusOr<int64_t> NextCohort(const std::string& campaign_sha256) = 0;
+  // Every cohort of a campaign, oldest first.
+  virtual StatusOr<std::vector<CohortRecord>> CohortsOf(const std::string& campaign_sha256) = 0;
+  virtual Status AddCell(int64_t run_id, const CellRecord& cell) = 0;
+  virtual StatusOr<std::vector<CellRecord>> CellsOf(int64_t run_id) = 0;
+  virtual Status DiscardSamples(int64_t run_id, const std::vector<int64_t>& sample_ids,
+                                const std::string& reason) = 0;
+  virtual StatusOr<std::set<int64_t>> DiscardedSamplesOf(int64_t run_id) = 0;
+  // One look's verdicts for a cell (replacing that look's earlier rows, if any); `final` marks
+  // the cell's last look.
+  virtual Status SaveVerdicts(int64_t run_id, int64_t cell, int64_t look, bool final,
+                              const std::vector<AbComparison>& comparisons) = 0;
+  // Replaces the cohort's checks of that kind ("gate" | "bound").
+  virtual Status SaveChecks(int64_t run_id, const std::string& kind,
+                            const std::vector<AbCheck>& checks) = 0;
 };
 
 }  // namespace tare::store

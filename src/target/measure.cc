@@ -196,23 +196,6 @@ StatusOr<std::vector<Benchmark>> ListBenchmarks(proc::Spawner& spawner, const Ta
   return out;
 }
 
-StatusOr<Instrument> ParseInstrument(const std::string& name) {
-  if (name == "wall") return Instrument::kWall;
-  if (name == "sim") return Instrument::kSim;
-  if (name == "mem") return Instrument::kMem;
-  return Status::InvalidArgument(
-      fmt::format("unknown instrument '{}'; use wall, sim or mem", name));
-}
-
-const char* InstrumentName(Instrument i) {
-  switch (i) {
-    case Instrument::kWall: return "wall";
-    case Instrument::kSim: return "sim";
-    case Instrument::kMem: return "mem";
-  }
-  return "wall";
-}
-
 StatusOr<instrument::GbenchFlagSupport> ProbeGbenchFlags(proc::Spawner& spawner, const TargetSpec& target,
                                                          const MeasureOptions& options) {
   proc::SpawnRequest req = BaseRequest(target, options);

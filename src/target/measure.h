@@ -10,6 +10,7 @@
 #include "instrument/sim.h"
 #include "model/sample.h"
 #include "proc/spawner.h"
+#include "model/target.h"
 #include "target/target_kind.h"
 
 namespace tare::target {
@@ -29,16 +30,6 @@ struct Benchmark {
   // every sample (and every arm of a campaign) times the same amount of work.
   uint64_t iterations = 0;
 };
-
-// The instruments a sample can be measured with:
-//   wall  the process clock, rusage and perf counters (+ Google Benchmark's own times)
-//   sim   valgrind callgrind: deterministic instruction counts and simulated cache misses
-//         (docs/sim.md); process-level figures are valgrind's and are not recorded
-//   mem   the LD_PRELOAD allocation shim: allocations, frees, bytes, peak live heap
-//         (whole process for commands and Google Benchmark binaries) plus the wall metrics
-enum class Instrument { kWall, kSim, kMem };
-StatusOr<Instrument> ParseInstrument(const std::string& name);
-const char* InstrumentName(Instrument i);
 
 struct MeasureOptions {
   std::string workdir;            // private scratch directory for captured output

@@ -13,23 +13,6 @@
 
 namespace tare::target {
 
-const char* TargetKindName(TargetKind k) {
-  switch (k) {
-    case TargetKind::kCommand: return "command";
-    case TargetKind::kGbench: return "gbench";
-    case TargetKind::kTare: return "tare";
-  }
-  return "command";
-}
-
-StatusOr<TargetKind> ParseTargetKind(const std::string& name) {
-  if (name == "command") return TargetKind::kCommand;
-  if (name == "gbench") return TargetKind::kGbench;
-  if (name == "tare") return TargetKind::kTare;
-  return Status::InvalidArgument(
-      fmt::format("unknown target kind '{}'; use auto, command, gbench or tare", name));
-}
-
 StatusOr<TargetKind> DetectTargetKind(const std::string& path) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {

@@ -10,13 +10,9 @@
 #include <string>
 
 #include "base/status.h"
+#include "model/target.h"
 
 namespace tare::target {
-
-enum class TargetKind { kCommand, kGbench, kTare };
-
-const char* TargetKindName(TargetKind k);  // "command" | "gbench" | "tare"
-StatusOr<TargetKind> ParseTargetKind(const std::string& name);
 
 // Scans the file at `path` (which must exist). Never executes it.
 StatusOr<TargetKind> DetectTargetKind(const std::string& path);

@@ -1,180 +1,15 @@
-#include "store/store.h"
-
-#include <SQLiteCpp/SQLiteCpp.h>
-#include <fmt/format.h>
+// SqliteStore: runs and everything recorded with them (executables, benchmarks, metrics, notes,
+// samples and their values, artifacts), written and read back.
 #include <nlohmann/json.hpp>
-#include <sqlite3.h>
 
 #include <algorithm>
-#include <filesystem>
+#include <cstdlib>
 #include <map>
+
+#include "internal/sqlite_store.h"
 
 namespace tare::store {
 namespace {
-
-// Migration i brings the schema from version i to i+1. Never edit a shipped migration: add one.
-const char* const kMigrations[] = {
-    // v0 -> v1
-    R"sql(
-CREATE TABLE runs (
-  id INTEGER PRIMARY KEY,
-  kind TEXT NOT NULL,
-  status TEXT NOT NULL,
-  started_unix_ns INTEGER NOT NULL,
-  ended_unix_ns INTEGER,
-  tare_version TEXT NOT NULL,
-  command_line TEXT NOT NULL,
-  options TEXT NOT NULL,
-  fingerprint TEXT NOT NULL,
-  fingerprint_digest TEXT NOT NULL
-);
-CREATE TABLE executables (
-  run_id INTEGER NOT NULL REFERENCES runs(id),
-  role TEXT NOT NULL,
-  path TEXT NOT NULL,
-  sha256 TEXT NOT NULL,
-  info TEXT NOT NULL,
-  PRIMARY KEY (run_id, role, path)
-);
-CREATE TABLE benchmarks (
-  id INTEGER PRIMARY KEY,
-  run_id INTEGER NOT NULL REFERENCES runs(id),
-  uri TEXT NOT NULL,
-  name TEXT NOT NULL,
-  kind TEXT NOT NULL,
-  UNIQUE (run_id, uri)
-);
-CREATE TABLE metrics (
-  run_id INTEGER NOT NULL REFERENCES runs(id),
-  name TEXT NOT NULL,
-  unit TEXT NOT NULL,
-  direction TEXT NOT NULL,
-  kind TEXT NOT NULL,
-  description TEXT NOT NULL,
-  PRIMARY KEY (run_id, name)
-);
-CREATE TABLE notes (
-  run_id INTEGER NOT NULL REFERENCES runs(id),
-  level TEXT NOT NULL,
-  message TEXT NOT NULL,
-  PRIMARY KEY (run_id, message)
-);
-CREATE TABLE samples (
-  id INTEGER PRIMARY KEY,
-  run_id INTEGER NOT NULL REFERENCES runs(id),
-  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id),
-  seq INTEGER NOT NULL,
-  arm TEXT NOT NULL,
-  block INTEGER NOT NULL,
-  warmup INTEGER NOT NULL,
-  started_unix_ns INTEGER NOT NULL,
-  ended_unix_ns INTEGER NOT NULL,
-  outcome TEXT NOT NULL,
-  exit_code INTEGER NOT NULL,
-  signal INTEGER NOT NULL,
-  error TEXT NOT NULL,
-  stdout_tail TEXT NOT NULL,
-  stderr_tail TEXT NOT NULL
-);
-CREATE INDEX samples_by_run ON samples(run_id, seq);
-CREATE TABLE sample_values (
-  sample_id INTEGER NOT NULL REFERENCES samples(id),
-  metric TEXT NOT NULL,
-  value REAL NOT NULL,
-  PRIMARY KEY (sample_id, metric)
-) WITHOUT ROWID;
-CREATE TABLE artifacts (
-  run_id INTEGER NOT NULL REFERENCES runs(id),
-  benchmark_id INTEGER NOT NULL,
-  name TEXT NOT NULL,
-  content BLOB NOT NULL,
-  PRIMARY KEY (run_id, benchmark_id, name)
-);
-)sql",
-    // v1 -> v2: campaigns (`tare ab`). A cohort is a run of kind "ab"; these tables hold what a
-    // run does not: the campaign and its lock, the cells, the verdicts of every look, the gates
-    // and bounds, and the samples a resume set aside. docs/store.md, "Schema version 2".
-    R"sql(
-CREATE TABLE ab_cohorts (
-  run_id INTEGER PRIMARY KEY REFERENCES runs(id),
-  campaign_sha256 TEXT NOT NULL,
-  campaign_name TEXT NOT NULL,
-  campaign_source TEXT NOT NULL,
-  campaign_text TEXT NOT NULL,
-  spec TEXT NOT NULL,
-  lock TEXT NOT NULL,
-  lock_sha256 TEXT NOT NULL,
-  cohort INTEGER NOT NULL,
-  state TEXT NOT NULL,
-  stop_reason TEXT NOT NULL,
-  outcome TEXT NOT NULL,
-  resumed INTEGER NOT NULL
-);
-CREATE INDEX ab_cohorts_by_campaign ON ab_cohorts(campaign_sha256, cohort);
-CREATE TABLE ab_cells (
-  run_id INTEGER NOT NULL REFERENCES runs(id),
-  cell INTEGER NOT NULL,
-  name TEXT NOT NULL,
-  role TEXT NOT NULL,
-  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id),
-  params TEXT NOT NULL,
-  PRIMARY KEY (run_id, cell)
-);
-CREATE TABLE ab_verdicts (
-  run_id INTEGER NOT NULL REFERENCES runs(id),
-  cell INTEGER NOT NULL,
-  head TEXT NOT NULL,
-  metric TEXT NOT NULL,
-  look INTEGER NOT NULL,
-  final INTEGER NOT NULL,
-  pairs INTEGER NOT NULL,
-  confidence REAL NOT NULL,
-  estimate REAL,
-  lo REAL,
-  hi REAL,
-  base_median REAL,
-  head_median REAL,
-  allowance TEXT NOT NULL,
-  delta REAL,
-  noise_floor REAL,
-  null_estimate REAL,
-  null_lo REAL,
-  null_hi REAL,
-  host_too_noisy INTEGER NOT NULL,
-  verdict TEXT NOT NULL,
-  supported_gain INTEGER NOT NULL,
-  reasons TEXT NOT NULL,
-  PRIMARY KEY (run_id, cell, head, metric, look)
-);
-CREATE TABLE ab_checks (
-  run_id INTEGER NOT NULL REFERENCES runs(id),
-  kind TEXT NOT NULL,
-  rule TEXT NOT NULL,
-  cell TEXT NOT NULL,
-  arm TEXT NOT NULL,
-  value REAL,
-  limit_value REAL,
-  ok INTEGER NOT NULL,
-  PRIMARY KEY (run_id, kind, rule, cell, arm)
-);
-CREATE TABLE ab_discarded_samples (
-  sample_id INTEGER PRIMARY KEY REFERENCES samples(id),
-  run_id INTEGER NOT NULL REFERENCES runs(id),
-  reason TEXT NOT NULL
-);
-)sql",
-};
-static_assert(std::size(kMigrations) == kSchemaVersion);
-
-// SQLiteCpp reports errors by exception; nothing of that crosses this module's boundary.
-template <typename F>
-auto Guard(const std::string& what, const std::string& path, F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const std::exception& e) {
-    return Status::DataLoss(fmt::format("store '{}': {} failed: {}", path, what, e.what()));
-  }
-}
 
 RunStatus ParseRunStatus(const std::string& s) {
   if (s == "running") return RunStatus::kRunning;
@@ -224,11 +59,11 @@ constexpr const char* kInsertNote = "INSERT OR IGNORE INTO notes (run_id, level,
 
 }  // namespace
 
-Store::Store(std::string path, std::unique_ptr<SQLite::Database> db)
+SqliteStore::SqliteStore(std::string path, std::unique_ptr<SQLite::Database> db)
     : path_(std::move(path)), db_(std::move(db)) {}
-Store::~Store() = default;
+SqliteStore::~SqliteStore() = default;
 
-SQLite::Statement& Store::InsertValues(size_t rows) {
+SQLite::Statement& SqliteStore::InsertValues(size_t rows) {
   auto& slot = value_inserts_[rows];
   if (slot == nullptr) {
     std::string sql = "INSERT INTO sample_values (sample_id, metric, value) VALUES (?,?,?)";
@@ -240,7 +75,7 @@ SQLite::Statement& Store::InsertValues(size_t rows) {
   return *slot;
 }
 
-SQLite::Statement& Store::Cached(const char* sql) {
+SQLite::Statement& SqliteStore::Cached(const char* sql) {
   auto& slot = statements_[sql];
   if (slot == nullptr) {
     slot = std::make_unique<SQLite::Statement>(*db_, sql);
@@ -250,81 +85,7 @@ SQLite::Statement& Store::Cached(const char* sql) {
   return *slot;
 }
 
-StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& path) {
-  std::error_code ec;
-  auto parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) {
-    std::filesystem::create_directories(parent, ec);
-    if (ec) {
-      return Status::InvalidArgument(fmt::format(
-          "cannot create the store directory '{}': {}; choose another with --store PATH",
-          parent.string(), ec.message()));
-    }
-  }
-  std::unique_ptr<SQLite::Database> db;
-  try {
-    db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-    db->setBusyTimeout(10000);
-    // Reading the schema is the first real I/O: it fails here for a directory or a non-SQLite file.
-    db->exec("PRAGMA journal_mode=WAL");
-    db->exec("PRAGMA synchronous=NORMAL");
-    db->exec("PRAGMA foreign_keys=ON");
-  } catch (const std::exception& e) {
-    return Status::InvalidArgument(fmt::format(
-        "cannot open the store '{}': {}; check the path is a writable tare store or choose "
-        "another with --store PATH", path, e.what()));
-  }
-  std::unique_ptr<Store> store(new Store(path, std::move(db)));
-  TARE_RETURN_IF_ERROR(store->Migrate());
-  return store;
-}
-
-int Store::schema_version() const {
-  try {
-    return db_->execAndGet("PRAGMA user_version").getInt();
-  } catch (const std::exception&) {
-    return -1;
-  }
-}
-
-Status Store::Migrate() {
-  int version = schema_version();
-  if (version < 0) {
-    return Status::InvalidArgument(fmt::format(
-        "'{}' is not a SQLite database tare can read; choose another path with --store", path_));
-  }
-  if (version > kSchemaVersion) {
-    return Status::FailedPrecondition(fmt::format(
-        "the store '{}' has schema version {}, newer than this tare understands ({}); upgrade tare",
-        path_, version, kSchemaVersion));
-  }
-  if (version == 0) {
-    // A version-0 file must be empty: refuse to scribble tables into someone else's database.
-    int tables = 0;
-    try {
-      tables = db_->execAndGet("SELECT count(*) FROM sqlite_master").getInt();
-    } catch (const std::exception& e) {
-      return Status::InvalidArgument(fmt::format(
-          "'{}' is not a tare store ({}); choose another path with --store", path_, e.what()));
-    }
-    if (tables > 0) {
-      return Status::InvalidArgument(fmt::format(
-          "'{}' is a SQLite database but not a tare store; choose another path with --store", path_));
-    }
-  }
-  for (int v = version; v < kSchemaVersion; ++v) {
-    TARE_RETURN_IF_ERROR(Guard("schema migration", path_, [&]() -> Status {
-      SQLite::Transaction tx(*db_);
-      db_->exec(kMigrations[v]);
-      db_->exec(fmt::format("PRAGMA user_version = {}", v + 1));
-      tx.commit();
-      return Status::Ok();
-    }));
-  }
-  return Status::Ok();
-}
-
-StatusOr<int64_t> Store::BeginRun(const RunRecord& run) {
+StatusOr<int64_t> SqliteStore::BeginRun(const RunRecord& run) {
   return Guard("starting a run", path_, [&]() -> StatusOr<int64_t> {
     SQLite::Statement q(*db_,
         "INSERT INTO runs (kind, status, started_unix_ns, tare_version, command_line, options, "
@@ -342,7 +103,7 @@ StatusOr<int64_t> Store::BeginRun(const RunRecord& run) {
   });
 }
 
-Status Store::AddExecutable(int64_t run_id, const ExecutableRecord& exe) {
+Status SqliteStore::AddExecutable(int64_t run_id, const ExecutableRecord& exe) {
   return Guard("recording an executable", path_, [&]() -> Status {
     SQLite::Statement q(*db_,
         "INSERT OR REPLACE INTO executables (run_id, role, path, sha256, info) VALUES (?,?,?,?,?)");
@@ -356,7 +117,7 @@ Status Store::AddExecutable(int64_t run_id, const ExecutableRecord& exe) {
   });
 }
 
-StatusOr<int64_t> Store::AddBenchmark(int64_t run_id, const BenchmarkRecord& bench) {
+StatusOr<int64_t> SqliteStore::AddBenchmark(int64_t run_id, const BenchmarkRecord& bench) {
   return Guard("recording a benchmark", path_, [&]() -> StatusOr<int64_t> {
     SQLite::Statement find(*db_, "SELECT id FROM benchmarks WHERE run_id = ? AND uri = ?");
     find.bind(1, static_cast<int64_t>(run_id));
@@ -372,7 +133,7 @@ StatusOr<int64_t> Store::AddBenchmark(int64_t run_id, const BenchmarkRecord& ben
   });
 }
 
-Status Store::AddMetric(int64_t run_id, const MetricDef& m) {
+Status SqliteStore::AddMetric(int64_t run_id, const MetricDef& m) {
   return Guard("recording a metric", path_, [&]() -> Status {
     SQLite::Statement& q = Cached(kInsertMetric);
     q.bind(1, static_cast<int64_t>(run_id));
@@ -386,7 +147,7 @@ Status Store::AddMetric(int64_t run_id, const MetricDef& m) {
   });
 }
 
-Status Store::AddNote(int64_t run_id, const NoteRecord& note) {
+Status SqliteStore::AddNote(int64_t run_id, const NoteRecord& note) {
   return Guard("recording a note", path_, [&]() -> Status {
     SQLite::Statement& q = Cached(kInsertNote);
     q.bind(1, static_cast<int64_t>(run_id));
@@ -397,7 +158,7 @@ Status Store::AddNote(int64_t run_id, const NoteRecord& note) {
   });
 }
 
-StatusOr<int64_t> Store::AppendSample(int64_t run_id, int64_t benchmark_id, const Sample& s) {
+StatusOr<int64_t> SqliteStore::AppendSample(int64_t run_id, int64_t benchmark_id, const Sample& s) {
   return Guard("storing a sample", path_, [&]() -> StatusOr<int64_t> {
     SQLite::Transaction tx(*db_);
     SQLite::Statement& q = Cached(kInsertSample);
@@ -435,7 +196,7 @@ StatusOr<int64_t> Store::AppendSample(int64_t run_id, int64_t benchmark_id, cons
   });
 }
 
-Status Store::AddArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name,
+Status SqliteStore::AddArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name,
                           const std::string& content) {
   return Guard("storing an artifact", path_, [&]() -> Status {
     SQLite::Statement q(*db_,
@@ -449,7 +210,7 @@ Status Store::AddArtifact(int64_t run_id, int64_t benchmark_id, const std::strin
   });
 }
 
-Status Store::FinishRun(int64_t run_id, RunStatus status, int64_t ended_unix_ns) {
+Status SqliteStore::FinishRun(int64_t run_id, RunStatus status, int64_t ended_unix_ns) {
   return Guard("finishing a run", path_, [&]() -> Status {
     SQLite::Statement q(*db_, "UPDATE runs SET status = ?, ended_unix_ns = ? WHERE id = ?");
     q.bind(1, RunStatusName(status));
@@ -460,7 +221,7 @@ Status Store::FinishRun(int64_t run_id, RunStatus status, int64_t ended_unix_ns)
   });
 }
 
-StatusOr<int64_t> Store::ResolveRun(const std::string& selector) {
+StatusOr<int64_t> SqliteStore::ResolveRun(const std::string& selector) {
   return Guard("finding a run", path_, [&]() -> StatusOr<int64_t> {
     if (selector == "latest") {
       SQLite::Statement q(*db_, "SELECT max(id) FROM runs");
@@ -482,7 +243,7 @@ StatusOr<int64_t> Store::ResolveRun(const std::string& selector) {
   });
 }
 
-StatusOr<std::vector<RunRecord>> Store::ListRuns(int limit) {
+StatusOr<std::vector<RunRecord>> SqliteStore::ListRuns(int limit) {
   return Guard("listing runs", path_, [&]() -> StatusOr<std::vector<RunRecord>> {
     SQLite::Statement q(*db_, fmt::format("SELECT {} FROM runs ORDER BY id DESC LIMIT ?", kRunColumns));
     q.bind(1, limit);
@@ -492,7 +253,7 @@ StatusOr<std::vector<RunRecord>> Store::ListRuns(int limit) {
   });
 }
 
-StatusOr<RunData> Store::LoadRun(int64_t run_id) {
+StatusOr<RunData> SqliteStore::LoadRun(int64_t run_id) {
   return Guard("loading a run", path_, [&]() -> StatusOr<RunData> {
     RunData d;
     SQLite::Statement r(*db_, fmt::format("SELECT {} FROM runs WHERE id = ?", kRunColumns));
@@ -566,7 +327,7 @@ StatusOr<RunData> Store::LoadRun(int64_t run_id) {
   });
 }
 
-StatusOr<std::string> Store::LoadArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name) {
+StatusOr<std::string> SqliteStore::LoadArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name) {
   return Guard("loading an artifact", path_, [&]() -> StatusOr<std::string> {
     SQLite::Statement q(*db_, "SELECT content FROM artifacts WHERE run_id = ? AND benchmark_id = ? AND name = ?");
     q.bind(1, static_cast<int64_t>(run_id));

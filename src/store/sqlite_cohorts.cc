@@ -1,37 +1,15 @@
-#include "campaign/cohort_store.h"
-
-#include <SQLiteCpp/SQLiteCpp.h>
-#include <fmt/core.h>
+// SqliteStore: the campaign tables of schema version 2 (docs/store.md): cohorts with their campaign
+// and lock, cells, the verdicts of every look, gates and bounds, and samples set aside by a resume.
 #include <nlohmann/json.hpp>
 
-#include <cmath>
+#include "internal/sqlite_store.h"
 
-namespace tare::campaign {
-namespace {
+namespace tare::store {
 
-// SQLiteCpp reports errors by exception; none crosses this module's boundary.
-template <typename F>
-auto Guard(const std::string& what, const std::string& path, F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const std::exception& e) {
-    return Status::DataLoss(fmt::format("store '{}': {} failed: {}", path, what, e.what()));
-  }
-}
 
-void BindNumber(SQLite::Statement& q, int index, double v) {
-  if (std::isfinite(v)) {
-    q.bind(index, v);
-  } else {
-    q.bind(index);  // NULL: SQLite has no NaN
-  }
-}
-
-}  // namespace
-
-Status CohortStore::AddCohort(const CohortRecord& c) {
-  return Guard("recording a cohort", store_.path(), [&]() -> Status {
-    SQLite::Statement q(store_.db(),
+Status SqliteStore::AddCohort(const CohortRecord& c) {
+  return Guard("recording a cohort", path_, [&]() -> Status {
+    SQLite::Statement q(*db_,
         "INSERT INTO ab_cohorts (run_id, campaign_sha256, campaign_name, campaign_source, "
         "campaign_text, spec, lock, lock_sha256, cohort, state, stop_reason, outcome, resumed) "
         "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
@@ -53,10 +31,10 @@ Status CohortStore::AddCohort(const CohortRecord& c) {
   });
 }
 
-Status CohortStore::SetState(int64_t run_id, const std::string& state, const std::string& stop_reason,
+Status SqliteStore::SetCohortState(int64_t run_id, const std::string& state, const std::string& stop_reason,
                              const std::string& outcome) {
-  return Guard("updating a cohort", store_.path(), [&]() -> Status {
-    SQLite::Statement q(store_.db(),
+  return Guard("updating a cohort", path_, [&]() -> Status {
+    SQLite::Statement q(*db_,
         "UPDATE ab_cohorts SET state = ?, stop_reason = ?, outcome = ? WHERE run_id = ?");
     q.bind(1, state);
     q.bind(2, stop_reason);
@@ -67,22 +45,22 @@ Status CohortStore::SetState(int64_t run_id, const std::string& state, const std
   });
 }
 
-Status CohortStore::MarkResumed(int64_t run_id) {
-  return Guard("updating a cohort", store_.path(), [&]() -> Status {
-    SQLite::Statement q(store_.db(),
+Status SqliteStore::MarkCohortResumed(int64_t run_id) {
+  return Guard("updating a cohort", path_, [&]() -> Status {
+    SQLite::Statement q(*db_,
         "UPDATE ab_cohorts SET resumed = resumed + 1, state = 'running' WHERE run_id = ?");
     q.bind(1, static_cast<int64_t>(run_id));
     q.exec();
-    SQLite::Statement r(store_.db(), "UPDATE runs SET status = 'running' WHERE id = ?");
+    SQLite::Statement r(*db_, "UPDATE runs SET status = 'running' WHERE id = ?");
     r.bind(1, static_cast<int64_t>(run_id));
     r.exec();
     return Status::Ok();
   });
 }
 
-StatusOr<int64_t> CohortStore::NextCohort(const std::string& campaign_sha256) {
-  return Guard("numbering a cohort", store_.path(), [&]() -> StatusOr<int64_t> {
-    SQLite::Statement q(store_.db(),
+StatusOr<int64_t> SqliteStore::NextCohort(const std::string& campaign_sha256) {
+  return Guard("numbering a cohort", path_, [&]() -> StatusOr<int64_t> {
+    SQLite::Statement q(*db_,
                         "SELECT coalesce(max(cohort), 0) + 1 FROM ab_cohorts WHERE campaign_sha256 = ?");
     q.bind(1, campaign_sha256);
     q.executeStep();
@@ -90,9 +68,9 @@ StatusOr<int64_t> CohortStore::NextCohort(const std::string& campaign_sha256) {
   });
 }
 
-StatusOr<std::vector<CohortRecord>> CohortStore::CohortsOf(const std::string& campaign_sha256) {
-  return Guard("listing cohorts", store_.path(), [&]() -> StatusOr<std::vector<CohortRecord>> {
-    SQLite::Statement q(store_.db(),
+StatusOr<std::vector<CohortRecord>> SqliteStore::CohortsOf(const std::string& campaign_sha256) {
+  return Guard("listing cohorts", path_, [&]() -> StatusOr<std::vector<CohortRecord>> {
+    SQLite::Statement q(*db_,
         "SELECT c.run_id, c.campaign_sha256, c.campaign_name, c.campaign_source, c.campaign_text, "
         "c.spec, c.lock, c.lock_sha256, c.cohort, c.state, c.stop_reason, c.outcome, c.resumed, "
         "r.started_unix_ns, "
@@ -125,9 +103,9 @@ StatusOr<std::vector<CohortRecord>> CohortStore::CohortsOf(const std::string& ca
   });
 }
 
-Status CohortStore::AddCell(int64_t run_id, const CellRecord& cell) {
-  return Guard("recording a cell", store_.path(), [&]() -> Status {
-    SQLite::Statement q(store_.db(),
+Status SqliteStore::AddCell(int64_t run_id, const CellRecord& cell) {
+  return Guard("recording a cell", path_, [&]() -> Status {
+    SQLite::Statement q(*db_,
         "INSERT INTO ab_cells (run_id, cell, name, role, benchmark_id, params) VALUES (?,?,?,?,?,?)");
     q.bind(1, static_cast<int64_t>(run_id));
     q.bind(2, static_cast<int64_t>(cell.cell));
@@ -140,9 +118,9 @@ Status CohortStore::AddCell(int64_t run_id, const CellRecord& cell) {
   });
 }
 
-StatusOr<std::vector<CellRecord>> CohortStore::CellsOf(int64_t run_id) {
-  return Guard("loading cells", store_.path(), [&]() -> StatusOr<std::vector<CellRecord>> {
-    SQLite::Statement q(store_.db(),
+StatusOr<std::vector<CellRecord>> SqliteStore::CellsOf(int64_t run_id) {
+  return Guard("loading cells", path_, [&]() -> StatusOr<std::vector<CellRecord>> {
+    SQLite::Statement q(*db_,
         "SELECT cell, name, role, benchmark_id, params FROM ab_cells WHERE run_id = ? ORDER BY cell");
     q.bind(1, static_cast<int64_t>(run_id));
     std::vector<CellRecord> out;
@@ -163,11 +141,11 @@ StatusOr<std::vector<CellRecord>> CohortStore::CellsOf(int64_t run_id) {
   });
 }
 
-Status CohortStore::Discard(int64_t run_id, const std::vector<int64_t>& sample_ids,
+Status SqliteStore::DiscardSamples(int64_t run_id, const std::vector<int64_t>& sample_ids,
                             const std::string& reason) {
-  return Guard("setting samples aside", store_.path(), [&]() -> Status {
-    SQLite::Transaction tx(store_.db());
-    SQLite::Statement q(store_.db(),
+  return Guard("setting samples aside", path_, [&]() -> Status {
+    SQLite::Transaction tx(*db_);
+    SQLite::Statement q(*db_,
         "INSERT OR IGNORE INTO ab_discarded_samples (sample_id, run_id, reason) VALUES (?,?,?)");
     for (int64_t id : sample_ids) {
       q.bind(1, static_cast<int64_t>(id));
@@ -181,9 +159,9 @@ Status CohortStore::Discard(int64_t run_id, const std::vector<int64_t>& sample_i
   });
 }
 
-StatusOr<std::set<int64_t>> CohortStore::DiscardedOf(int64_t run_id) {
-  return Guard("loading set-aside samples", store_.path(), [&]() -> StatusOr<std::set<int64_t>> {
-    SQLite::Statement q(store_.db(), "SELECT sample_id FROM ab_discarded_samples WHERE run_id = ?");
+StatusOr<std::set<int64_t>> SqliteStore::DiscardedSamplesOf(int64_t run_id) {
+  return Guard("loading set-aside samples", path_, [&]() -> StatusOr<std::set<int64_t>> {
+    SQLite::Statement q(*db_, "SELECT sample_id FROM ab_discarded_samples WHERE run_id = ?");
     q.bind(1, static_cast<int64_t>(run_id));
     std::set<int64_t> out;
     while (q.executeStep()) out.insert(q.getColumn(0).getInt64());
@@ -191,17 +169,17 @@ StatusOr<std::set<int64_t>> CohortStore::DiscardedOf(int64_t run_id) {
   });
 }
 
-Status CohortStore::SaveVerdicts(int64_t run_id, int64_t cell, int64_t look, bool final,
-                                 const std::vector<report::AbComparison>& comparisons) {
-  return Guard("storing verdicts", store_.path(), [&]() -> Status {
-    SQLite::Transaction tx(store_.db());
+Status SqliteStore::SaveVerdicts(int64_t run_id, int64_t cell, int64_t look, bool final,
+                                 const std::vector<AbComparison>& comparisons) {
+  return Guard("storing verdicts", path_, [&]() -> Status {
+    SQLite::Transaction tx(*db_);
     if (final) {
-      SQLite::Statement clear(store_.db(), "UPDATE ab_verdicts SET final = 0 WHERE run_id = ? AND cell = ?");
+      SQLite::Statement clear(*db_, "UPDATE ab_verdicts SET final = 0 WHERE run_id = ? AND cell = ?");
       clear.bind(1, static_cast<int64_t>(run_id));
       clear.bind(2, static_cast<int64_t>(cell));
       clear.exec();
     }
-    SQLite::Statement q(store_.db(),
+    SQLite::Statement q(*db_,
         "INSERT OR REPLACE INTO ab_verdicts (run_id, cell, head, metric, look, final, pairs, "
         "confidence, estimate, lo, hi, base_median, head_median, allowance, delta, noise_floor, "
         "null_estimate, null_lo, null_hi, host_too_noisy, verdict, supported_gain, reasons) "
@@ -242,15 +220,15 @@ Status CohortStore::SaveVerdicts(int64_t run_id, int64_t cell, int64_t look, boo
   });
 }
 
-Status CohortStore::SaveChecks(int64_t run_id, const std::string& kind,
-                               const std::vector<report::AbCheck>& checks) {
-  return Guard("storing checks", store_.path(), [&]() -> Status {
-    SQLite::Transaction tx(store_.db());
-    SQLite::Statement clear(store_.db(), "DELETE FROM ab_checks WHERE run_id = ? AND kind = ?");
+Status SqliteStore::SaveChecks(int64_t run_id, const std::string& kind,
+                               const std::vector<AbCheck>& checks) {
+  return Guard("storing checks", path_, [&]() -> Status {
+    SQLite::Transaction tx(*db_);
+    SQLite::Statement clear(*db_, "DELETE FROM ab_checks WHERE run_id = ? AND kind = ?");
     clear.bind(1, static_cast<int64_t>(run_id));
     clear.bind(2, kind);
     clear.exec();
-    SQLite::Statement q(store_.db(),
+    SQLite::Statement q(*db_,
         "INSERT OR REPLACE INTO ab_checks (run_id, kind, rule, cell, arm, value, limit_value, ok) "
         "VALUES (?,?,?,?,?,?,?,?)");
     for (const auto& c : checks) {
@@ -270,4 +248,4 @@ Status CohortStore::SaveChecks(int64_t run_id, const std::string& kind,
   });
 }
 
-}  // namespace tare::campaign
+}  // namespace tare::store

@@ -1,0 +1,39 @@
+// A cohort is one run of a `tare ab` campaign (a run of kind "ab"); these records hold what a run
+// does not: the campaign and its lock, and the cells. Written and read through store::Store.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tare {
+
+struct CohortRecord {
+  int64_t run_id = 0;
+  std::string campaign_sha256;
+  std::string campaign_name;
+  std::string campaign_source;  // "file:<path>" | "flags"
+  std::string campaign_text;    // the file's bytes, or the canonical flags JSON
+  std::string spec_json;        // SpecToJson of the resolved campaign
+  std::string lock_json;        // tare.lock/1
+  std::string lock_sha256;
+  int64_t cohort = 0;           // 1, 2, ... within the campaign
+  std::string state;            // running | complete | interrupted | stopped
+  std::string stop_reason;
+  std::string outcome;          // PASS | FAIL | INCONCLUSIVE | ""
+  int64_t resumed = 0;
+  // From the runs table, when loaded.
+  int64_t started_unix_ns = 0;
+  int64_t samples = 0;          // samples used (stored minus discarded)
+};
+
+struct CellRecord {
+  int64_t cell = 0;
+  std::string name;
+  std::string role;
+  int64_t benchmark_id = 0;
+  std::vector<std::string> args;
+  std::vector<std::string> env;
+};
+
+}  // namespace tare

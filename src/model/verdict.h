@@ -1,0 +1,86 @@
+// The verdict vocabulary of `tare ab`, shared by the campaign that decides verdicts, the store
+// that keeps them and the reports that print them. How a verdict is decided: campaign/verdict.h.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "model/metric.h"
+
+namespace tare {
+
+// A value a comparison could not compute (no pairs yet, a failed arm). Stored as NULL.
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+enum class Verdict { kPass, kInconclusive, kFail };
+
+std::string_view VerdictName(Verdict v);  // "PASS", "INCONCLUSIVE", "FAIL"
+StatusOr<Verdict> ParseVerdict(std::string_view name);
+
+// FAIL if any is FAIL, else INCONCLUSIVE if any is INCONCLUSIVE, else PASS (INCONCLUSIVE when
+// empty: no verdict is not a pass).
+Verdict WorstVerdict(std::span<const Verdict> verdicts);
+
+// Adaptive sampling, as declared (pairs per cell): `initial` before the first look, `step` more
+// per look for a cell that is still INCONCLUSIVE, at most `cap`. campaign/sampling.h plans the
+// looks and their per-look confidence.
+struct SamplingPlan {
+  int64_t initial = 0;  // pairs before the first look, >= 1
+  int64_t step = 0;     // pairs added to an INCONCLUSIVE cell per look, >= 1 (unless cap == initial)
+  int64_t cap = 0;      // most pairs a cell gets, >= initial
+};
+
+// One metric of one head against base in one cell, at one look.
+struct AbMetricResult {
+  std::string metric;
+  std::string unit;                          // for the medians: "ns", "bytes", "count"
+  Direction direction = Direction::kLowerIsBetter;
+  std::string allowance = "noise";           // as declared: "noise" or "2%"
+  double declared = 0;                       // the declared allowance as a fraction (noise: 0)
+  int64_t pairs = 0;                         // pairs the interval was taken over
+  double confidence = 0;                     // the look's confidence the interval was taken at
+  double estimate = kNaN, lo = kNaN, hi = kNaN;  // head vs base
+  double base_median = kNaN, head_median = kNaN;
+  bool has_null = false;
+  double null_estimate = kNaN, null_lo = kNaN, null_hi = kNaN;  // null vs base
+  double noise_floor = 0;                    // 0 without a null arm
+  double delta = 0;                          // max(declared allowance, noise floor)
+  bool host_too_noisy = false;
+  Verdict verdict = Verdict::kInconclusive;
+  bool supported_gain = false;
+  std::vector<std::string> reasons;
+};
+
+// One head against base in one cell: its metrics' results and the worst of their verdicts.
+struct AbComparison {
+  std::string cell;                // the cell's name
+  std::string role = "target";     // target | control
+  std::string head = "head";       // arm name
+  int64_t blocks = 0;              // blocks run for this cell
+  int64_t looks = 0;               // looks taken
+  Verdict verdict = Verdict::kInconclusive;  // worst metric's
+  bool supported_gain = false;     // some metric has a supported gain
+  int64_t failed_samples = 0;      // failed samples of any arm in this cell
+  std::vector<std::string> reasons;  // cell-level: failed samples
+  std::vector<AbMetricResult> metrics;
+};
+
+// One evaluation of a sanity gate (after the first block) or a release bound (at the end).
+struct AbCheck {
+  std::string kind;    // "gate" | "bound"
+  std::string rule;    // as declared
+  std::string cell;
+  std::string arm;
+  double value = kNaN;
+  double limit = kNaN;
+  std::string unit;
+  bool ok = true;
+};
+
+}  // namespace tare
