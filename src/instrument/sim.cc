@@ -6,12 +6,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <tuple>
 
-#include "attrib/callgrind_profile.h"
+#include "instrument/callgrind_profile.h"
 
 namespace tare::instrument {
 namespace {
@@ -28,14 +29,26 @@ constexpr char kGbResumeTiming[] = "benchmark::State::ResumeTiming()";
 std::string DumpAfter(const char* fn) { return fmt::format("--dump-after={}", fn); }
 std::string DumpBefore(const char* fn) { return fmt::format("--dump-before={}", fn); }
 
-// Integers without decimals, fractions with three.
+// Integers without decimals, fractions with three. The range check comes first: converting a
+// double outside int64_t's range is undefined behaviour, and the values come from the profile's
+// totals, which a hostile profile can set anywhere up to 2^64 - 1.
 std::string Num(double v) {
-  return v == static_cast<double>(static_cast<int64_t>(v)) ? fmt::format("{}", static_cast<int64_t>(v))
-                                                          : fmt::format("{:.3f}", v);
+  bool integral = std::fabs(v) < 0x1p63 && v == std::trunc(v);
+  return integral ? fmt::format("{}", static_cast<int64_t>(v)) : fmt::format("{:.3f}", v);
 }
 
-bool IsDigits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+// The pid or dump number in a profile's file name, or nullopt for anything valgrind cannot have
+// written: digits only, and within 64 bits. The benchmark can create files in its profile
+// directory, so the name is input: a 23-digit "pid" once aborted tare through std::stoull's
+// out_of_range exception.
+std::optional<uint64_t> FileNameNumber(std::string_view s) {
+  if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return std::nullopt;
+  }
+  uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  return v;
 }
 
 // Events whose metric names differ from "sim.<event>".
@@ -47,7 +60,7 @@ const std::map<std::string, std::string>& MetricNames() {
 
 // callgrind states the unit of its time events in their long names: "sysTime (elapsed ns)",
 // "(elapsed us)", "(elapsed ms)" for --collect-systime=nsec/usec/msec; "(system cpu ns)".
-uint64_t NanosPerUnit(const attrib::Profile& p, const std::string& event) {
+uint64_t NanosPerUnit(const Profile& p, const std::string& event) {
   auto it = p.event_long_names.find(event);
   if (it == p.event_long_names.end()) return 1;
   const std::string& name = it->second;
@@ -57,7 +70,7 @@ uint64_t NanosPerUnit(const attrib::Profile& p, const std::string& event) {
 }
 
 // A window's totals by event name, time events in ns.
-std::map<std::string, uint64_t> WindowTotals(const attrib::Profile& p) {
+std::map<std::string, uint64_t> WindowTotals(const Profile& p) {
   std::map<std::string, uint64_t> out;
   for (size_t i = 0; i < p.events.size(); ++i) {
     uint64_t v = i < p.totals.size() ? p.totals[i] : 0;
@@ -71,7 +84,7 @@ void Add(std::map<std::string, uint64_t>* acc, const std::map<std::string, uint6
   for (const auto& [k, v] : add) (*acc)[k] += v;
 }
 
-void AddProfile(SimReading* r, const attrib::Profile& p) {
+void AddProfile(SimReading* r, const Profile& p) {
   Add(&r->window_totals, WindowTotals(p));
   if (std::find(r->profiles.begin(), r->profiles.end(), p.path) == r->profiles.end()) {
     r->profiles.push_back(p.path);
@@ -84,7 +97,7 @@ std::string FileList(const std::vector<std::string>& paths) {
   return out;
 }
 
-StatusOr<SimReadings> ReadTareWindows(const std::vector<attrib::Profile>& parts,
+StatusOr<SimReadings> ReadTareWindows(const std::vector<Profile>& parts,
                                       const std::vector<std::string>& paths) {
   SimReadings out;
   std::map<std::string, size_t> index;
@@ -119,7 +132,7 @@ StatusOr<SimReadings> ReadTareWindows(const std::vector<attrib::Profile>& parts,
 //   before FinishKeepRunning                      the loop: kept; closes the run
 //   before PauseTiming (inside FinishKeepRunning) -> dropped
 // The last complete run is the one Google Benchmark reports.
-StatusOr<SimReadings> ReadGbenchWindows(const std::vector<attrib::Profile>& parts,
+StatusOr<SimReadings> ReadGbenchWindows(const std::vector<Profile>& parts,
                                         const std::vector<std::string>& paths) {
   const std::string after_start = DumpAfter(kGbStartKeepRunning);
   const std::string after_resume = DumpAfter(kGbResumeTiming);
@@ -281,23 +294,28 @@ std::vector<std::string> GoogleBenchmarkSimFlags(const GbenchFlagSupport& suppor
 StatusOr<std::vector<std::string>> SimProfileFiles(const std::string& profile_dir) {
   std::error_code ec;
   std::filesystem::directory_iterator it(profile_dir, ec);
-  if (ec) {
-    return Status::NotFound(fmt::format("cannot read the profile directory '{}': {}", profile_dir,
-                                        ec.message()));
-  }
   // (pid, dump number; the exit dump, which has no number, comes last), path
   std::vector<std::tuple<uint64_t, uint64_t, std::string>> found;
-  for (const auto& entry : it) {
-    if (!entry.is_regular_file()) continue;
+  // The error_code forms throughout: the benchmark controls this directory, and a symlink loop
+  // makes the throwing forms of is_regular_file() throw (ELOOP).
+  for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const std::filesystem::directory_entry& entry = *it;
+    std::error_code type_ec;
+    if (!entry.is_regular_file(type_ec)) continue;
     std::string name = entry.path().filename().string();
     if (name.rfind(kProfilePrefix, 0) != 0) continue;
     std::string rest = name.substr(sizeof(kProfilePrefix) - 1);
     size_t dot = rest.find('.');
-    std::string pid = rest.substr(0, dot);
-    std::string dump = dot == std::string::npos ? "" : rest.substr(dot + 1);
-    if (!IsDigits(pid) || (dot != std::string::npos && !IsDigits(dump))) continue;
-    found.emplace_back(std::stoull(pid), dump.empty() ? UINT64_MAX : std::stoull(dump),
-                       entry.path().string());
+    std::optional<uint64_t> pid = FileNameNumber(rest.substr(0, dot));
+    std::optional<uint64_t> dump =
+        dot == std::string::npos ? std::optional<uint64_t>(UINT64_MAX)  // the exit dump: last
+                                 : FileNameNumber(rest.substr(dot + 1));
+    if (!pid || !dump) continue;  // not a name valgrind writes
+    found.emplace_back(*pid, *dump, entry.path().string());
+  }
+  if (ec) {
+    return Status::NotFound(fmt::format("cannot read the profile directory '{}': {}", profile_dir,
+                                        ec.message()));
   }
   if (found.empty()) {
     return Status::NotFound(fmt::format(
@@ -386,13 +404,13 @@ StatusOr<SimReadings> ReadSimResults(SimTarget target, const std::vector<std::st
           "its JSON output)");
     }
   }
-  std::vector<attrib::Profile> parts;
+  std::vector<Profile> parts;
   for (const auto& path : profile_paths) {
-    TARE_ASSIGN_OR_RETURN(auto file_parts, attrib::ReadCallgrindProfile(path));
+    TARE_ASSIGN_OR_RETURN(auto file_parts, ReadCallgrindProfile(path));
     for (auto& p : file_parts) parts.push_back(std::move(p));
   }
   // Dump order: by process, then valgrind's part number.
-  std::stable_sort(parts.begin(), parts.end(), [](const attrib::Profile& a, const attrib::Profile& b) {
+  std::stable_sort(parts.begin(), parts.end(), [](const Profile& a, const Profile& b) {
     return std::tie(a.pid, a.part) < std::tie(b.pid, b.part);
   });
 

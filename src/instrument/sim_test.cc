@@ -143,6 +143,38 @@ TEST(SimProfiles, FilesAreOrderedByProcessThenDump) {
   std::filesystem::remove_all(dir);
 }
 
+// The benchmark can create files in its profile directory, so file names are input. Numbers past
+// 64 bits (a 23-digit "pid" once aborted tare through std::stoull's out_of_range) are skipped.
+TEST(SimProfiles, HugeNumbersInFileNamesAreSkipped) {
+  std::string dir = TempDir() + "sim_huge_names_" + std::to_string(getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  for (const char* name : {"callgrind.out.12345678901234567890123", "callgrind.out.7.1",
+                           "callgrind.out.7.99999999999999999999999", "callgrind.out.7"}) {
+    std::ofstream(dir + "/" + name) << "x";
+  }
+  auto files = SimProfileFiles(dir);
+  ASSERT_TRUE(files.ok()) << files.status().message();
+  std::vector<std::string> names;
+  for (const auto& f : *files) names.push_back(std::filesystem::path(f).filename());
+  EXPECT_EQ(names, (std::vector<std::string>{"callgrind.out.7.1", "callgrind.out.7"}));
+  std::filesystem::remove_all(dir);
+}
+
+// A symlink loop made the throwing directory_entry::is_regular_file() throw (ELOOP).
+TEST(SimProfiles, SymlinkLoopIsSkipped) {
+  std::string dir = TempDir() + "sim_symlink_loop_" + std::to_string(getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/callgrind.out.7") << "x";
+  std::filesystem::create_symlink("callgrind.out.8", dir + "/callgrind.out.8");
+  auto files = SimProfileFiles(dir);
+  ASSERT_TRUE(files.ok()) << files.status().message();
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_EQ(std::filesystem::path(files->front()).filename(), "callgrind.out.7");
+  std::filesystem::remove_all(dir);
+}
+
 // iai-v1 on hand-picked counts: RAM = 2+4+1 = 7, LL = (10+20+5) - 7 = 28,
 // L1 = (1000+300+200) - 28 - 7 = 1465, cycles = 1465 + 5*28 + 35*7 = 1850.
 TEST(SimCycleModel, IaiV1) {
@@ -196,6 +228,17 @@ TEST(SimWarnings, ThresholdsAndMessages) {
             "b/1: syscall-heavy: 1 system calls took 10% of the estimated time (112 ns against "
             "1000 ns of simulated work at 3 GHz); simulation does not count kernel work; compare "
             "with the wall instrument");
+  // Totals near 2^64 (a hostile profile can declare any) are printed, not converted to int64_t
+  // out of range (undefined behaviour; -fsanitize=float-cast-overflow catches it).
+  r.window_totals = {{"Ir", 3000}, {"sysCount", 18446744073709551615ULL},
+                     {"sysTime", 18446744073709551615ULL}};
+  ComputeSimMetrics(&r);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].message,
+            "b/1: syscall-heavy: 18446744073709551616.000 system calls took 100% of the "
+            "estimated time (18446744073709551616.000 ns against 1000 ns of simulated work at 3 "
+            "GHz); simulation does not count kernel work; compare with the wall instrument");
+  r.window_totals = {{"Ir", 3000}, {"sysCount", 1}, {"sysTime", 112}};
   r.window_totals["sysTime"] = 111;  // 9.99%
   ComputeSimMetrics(&r);
   EXPECT_TRUE(r.warnings.empty());

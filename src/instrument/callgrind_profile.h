@@ -19,8 +19,16 @@
 //    around (2^64 - x) after CALLGRIND_ZERO_STATS, so it is recorded but never trusted; "totals:"
 //    is written at the end of every part and must equal the sum of its cost lines.
 //
-// Errors: malformed input is a DataLoss Status "<path>:<line>: <what is wrong>". Thread-safety: the
-// functions are pure; a Profile is a plain value.
+// Errors: malformed input is a DataLoss Status "<path>:<line>: <what is wrong>". A profile is input
+// the benchmark controls (it can write into its profile directory), so every index and number
+// taken from the text is checked; no input makes the reader throw or touch memory out of bounds.
+// Thread-safety: the functions are pure; a Profile is a plain value.
+//
+// Implementation (library tare_callgrind, which needs only tare_base): callgrind_text (words and
+// numbers of the format), callgrind_reader (the line loop, header lines, parts) with
+// callgrind_body.cc (position specifications, name compression, calls=, cost lines and their
+// subpositions), callgrind_part_builder (one part's functions, lines, call edges and inclusive
+// costs), callgrind_profile.cc (the Profile queries, reading a file).
 #pragma once
 
 #include <cstdint>
@@ -32,7 +40,7 @@
 
 #include "base/status.h"
 
-namespace tare::attrib {
+namespace tare::instrument {
 
 // One value per event, in Profile::events order.
 using CostVector = std::vector<uint64_t>;
@@ -114,4 +122,4 @@ StatusOr<std::vector<Profile>> ParseCallgrindProfile(std::string_view text, cons
 // Reads and parses a file.
 StatusOr<std::vector<Profile>> ReadCallgrindProfile(const std::string& path);
 
-}  // namespace tare::attrib
+}  // namespace tare::instrument
