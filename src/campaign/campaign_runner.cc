@@ -9,7 +9,8 @@
 
 #include "base/files.h"
 #include "campaign/campaign_setup.h"
-#include "instrument/sim.h"
+#include "session/environment.h"
+#include "session/measurement_setup.h"
 
 namespace tare::campaign {
 
@@ -30,12 +31,12 @@ std::vector<std::string> CampaignRunner::CellNames() const {
 target::TargetSpec CampaignRunner::ArmTarget(const std::string& arm, const Cell& cell) const {
   target::TargetSpec t;
   t.name = std::filesystem::path(input_.spec.base).filename().string();
-  t.kind = *ParseTargetKind(kind_);
+  t.kind = kind_;
   t.argv.push_back(stage_->PathOf(arm));
   t.argv.insert(t.argv.end(), input_.spec.args.begin(), input_.spec.args.end());
   t.argv.insert(t.argv.end(), cell.args.begin(), cell.args.end());
   t.cwd = input_.spec.cwd;
-  t.env = ApplyEnvOverrides(ApplyEnvOverrides(options_.base_env, input_.spec.env), cell.env);
+  t.env = session::ApplyEnvOverrides(session::ApplyEnvOverrides(options_.base_env, input_.spec.env), cell.env);
   return t;
 }
 
@@ -49,16 +50,17 @@ Status CampaignRunner::Prepare() {
        }()) {
     TARE_RETURN_IF_ERROR(CheckExecutable(*exe));
   }
-  TARE_ASSIGN_OR_RETURN(kind_, ResolveKind(spec));
-  TARE_RETURN_IF_ERROR(ValidateSpec(spec, kind_));
+  TARE_ASSIGN_OR_RETURN(const std::string kind, ResolveKind(spec));
+  TARE_RETURN_IF_ERROR(ValidateSpec(spec, kind));
+  TARE_ASSIGN_OR_RETURN(kind_, ParseTargetKind(kind));
   if (spec.name.empty()) spec.name = DefaultCampaignName(spec);
   TARE_ASSIGN_OR_RETURN(workdir_, MakeTempDir("tare-ab"));
   TARE_ASSIGN_OR_RETURN(measure_.instrument, ParseInstrument(spec.instrument));
   if (spec.metrics.empty()) {
     std::string why;
-    const bool task_clock = kind_ != "command" || spec.instrument == "sim" ||
+    const bool task_clock = kind_ != TargetKind::kCommand || spec.instrument == "sim" ||
                             TaskClockAvailable(spawner_, workdir_, &why);
-    metrics_ = DefaultMetrics(kind_, spec.instrument, task_clock);
+    metrics_ = DefaultMetrics(kind, spec.instrument, task_clock);
     if (task_clock && spec.instrument == "wall") {
       notes_.push_back(fmt::format(
           "Metric: {} by default, CPU time, which leaves out time spent waiting for a CPU (the "
@@ -102,19 +104,11 @@ Status CampaignRunner::Prepare() {
   TARE_ASSIGN_OR_RETURN(stage_, ArmStage::Create(options_.stage_dir, sources));
 
   Cell probe;  // no cell parameters: what every arm lists
-  if (measure_.instrument == Instrument::kSim) {
-    TARE_ASSIGN_OR_RETURN(measure_.valgrind, instrument::FindValgrind());
-    if (kind_ == "gbench") {
-      auto flags = target::ProbeGbenchFlags(spawner_, ArmTarget("base", probe), measure_);
-      if (!flags.ok()) return flags.status().WithContext("asking the base benchmark for --help");
-      measure_.gbench_flags = *flags;
-    }
-  } else if (measure_.instrument == Instrument::kMem) {
-    TARE_ASSIGN_OR_RETURN(measure_.alloc_shim, target::FindAllocShim());
-  }
+  TARE_RETURN_IF_ERROR(
+      session::PrepareInstrument(spawner_, ArmTarget("base", probe), &measure_).WithContext("the base arm"));
 
   // The cells.
-  if (kind_ == "command") {
+  if (kind_ == TargetKind::kCommand) {
     if (spec.cells.empty()) {
       Cell c;
       c.name = DefaultCommandCellName(spec);
@@ -180,14 +174,14 @@ Status CampaignRunner::Prepare() {
             arm, c.name));
       }
     }
-    if (kind_ == "gbench") notes_.push_back(IterationCountNote(spawner_, ArmTarget("base", probe), measure_));
+    if (kind_ == TargetKind::kGbench) notes_.push_back(IterationCountNote(spawner_, ArmTarget("base", probe), measure_));
   }
   // tare binaries: one iteration count per cell, calibrated once on base and run by every arm, so
   // every arm times the same amount of work (different counts would bias the ratio).
-  if (kind_ == "tare") {
+  if (kind_ == TargetKind::kTare) {
     std::string counts;
     for (auto& c : cells_) {
-      Status s = target::Calibrate(spawner_, ArmTarget("base", c), measure_, kCalibrationWindowNs, &c.bench);
+      Status s = session::FixIterations(spawner_, ArmTarget("base", c), measure_, 0, &c.bench);
       if (!s.ok()) return s.WithContext("calibrating " + c.name + " on base");
       counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", c.name, c.bench.iterations);
     }

@@ -32,8 +32,10 @@
 #include "base/status.h"
 #include "campaign/arm_stage.h"
 #include "campaign/campaign_spec.h"
+#include "model/target.h"
 #include "proc/spawner.h"
 #include "report/ab_report.h"
+#include "session/session.h"
 #include "store/store.h"
 #include "target/measure.h"
 
@@ -50,13 +52,15 @@ struct RunnerOptions {
   std::string stage_dir;                    // where the arm copies go: <store dir>/bin
   bool resume = false;
   std::vector<std::string> base_env;        // tare's environment, KEY=VALUE (spec.env is added)
+  const session::Clock* clock = &session::SystemClock();
   std::vector<std::string> command_line;    // tare's argv, recorded with the run
   std::string tare_version;
   std::function<void(const std::string&)> progress;  // a status line (may be overwritten)
   std::function<void(const std::string&)> notice;    // a line worth keeping in the log
 };
 
-enum class StopKind { kNone, kInterrupted, kGate, kExecutableChanged };
+// Why a cohort stopped early (session::StopKind; kFailFast never happens in a campaign).
+using StopKind = session::StopKind;
 
 struct CampaignResult {
   report::AbReport report;
@@ -71,11 +75,8 @@ class CampaignRunner {
   Status Prepare();
   StatusOr<CampaignResult> Run(store::Store& store);
 
-  // tare binaries: the window each cell's iteration count is calibrated for (as `tare run`).
-  static constexpr uint64_t kCalibrationWindowNs = 20'000'000;
-
-  // After Prepare(): the resolved target kind ("command" | "gbench" | "tare") and the cells' names.
-  const std::string& kind() const { return kind_; }
+  // After Prepare(): the resolved target kind and the cells' names.
+  TargetKind kind() const { return kind_; }
   std::vector<std::string> CellNames() const;
 
  private:
@@ -87,14 +88,14 @@ class CampaignRunner {
     std::vector<std::string> env;
     int64_t benchmark_id = 0;          // in the store
   };
-  class Session;  // the state of one Run()
+  class Cohort;  // the state of one Run(): cohort.h
 
   target::TargetSpec ArmTarget(const std::string& arm, const Cell& cell) const;
 
   CampaignInput input_;
   proc::Spawner& spawner_;
   RunnerOptions options_;
-  std::string kind_;
+  TargetKind kind_ = TargetKind::kCommand;
   std::vector<std::string> arms_;
   std::vector<MetricSpec> metrics_;
   std::vector<GateRule> gates_;

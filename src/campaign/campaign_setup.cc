@@ -57,23 +57,6 @@ std::string DefaultCommandCellName(const CampaignSpec& spec) {
   return out;
 }
 
-std::vector<std::string> ApplyEnvOverrides(std::vector<std::string> env,
-                                           const std::vector<std::string>& overrides) {
-  for (const auto& kv : overrides) {
-    const std::string key = kv.substr(0, kv.find('='));
-    bool replaced = false;
-    for (auto& e : env) {
-      if (e.compare(0, key.size() + 1, key + "=") == 0) {
-        e = kv;
-        replaced = true;
-        break;
-      }
-    }
-    if (!replaced) env.push_back(kv);
-  }
-  return env;
-}
-
 std::string ListSome(const std::vector<target::Benchmark>& benches) {
   std::string out;
   for (size_t i = 0; i < benches.size() && i < 10; ++i) out += "\n  " + benches[i].name;

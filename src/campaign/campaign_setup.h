@@ -26,10 +26,6 @@ std::string DefaultCampaignName(const CampaignSpec& spec);
 // A command's single cell: its arguments ("--work 8"), or "whole process" without any.
 std::string DefaultCommandCellName(const CampaignSpec& spec);
 
-// env with KEY=VALUE overrides applied (a KEY already present is replaced in place).
-std::vector<std::string> ApplyEnvOverrides(std::vector<std::string> env,
-                                           const std::vector<std::string>& overrides);
-
 // "\n  BM_a\n  BM_b\n  ..." (at most ten names).
 std::string ListSome(const std::vector<target::Benchmark>& benches);
 

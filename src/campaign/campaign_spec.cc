@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "instrument/sim.h"
+#include "session/environment.h"
 
 namespace tare::campaign {
 namespace {
@@ -48,16 +49,6 @@ std::string KnownMetricList(const std::string& kind, const std::string& instrume
   if (kind == "tare") out += ", bench.wall_ns, bench.cpu_ns, bench.NAME";
   if (instrument == "mem") out += ", mem.allocs, mem.frees, mem.bytes_allocated, mem.peak_live_bytes";
   return out;
-}
-
-Status ValidateEnv(const std::vector<std::string>& env, const std::string& field) {
-  for (const auto& kv : env) {
-    size_t eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      return Status::InvalidArgument(fmt::format("{}: '{}' must look like KEY=VALUE", field, kv));
-    }
-  }
-  return Status::Ok();
 }
 
 Status ValidateRegex(const std::string& re, const std::string& field) {
@@ -136,7 +127,7 @@ Status ValidateSpec(const CampaignSpec& spec, const std::string& resolved_kind) 
   if (spec.timeout_ns <= 0) {
     return Status::InvalidArgument("timeout must be positive, e.g. \"30s\" or \"2m\"");
   }
-  TARE_RETURN_IF_ERROR(ValidateEnv(spec.env, "env"));
+  TARE_RETURN_IF_ERROR(session::ValidateEnvOverrides(spec.env, "env"));
   TARE_RETURN_IF_ERROR(ValidateRegex(spec.filter, "filter"));
   TARE_RETURN_IF_ERROR(ValidateRegex(spec.control_filter, "control"));
   if (!spec.cwd.empty() && !std::filesystem::is_directory(spec.cwd)) {
@@ -159,7 +150,7 @@ Status ValidateSpec(const CampaignSpec& spec, const std::string& resolved_kind) 
       return Status::InvalidArgument(fmt::format(
           "cells[{}] '{}': role '{}' is not 'target' or 'control'", i, c.name, c.role));
     }
-    TARE_RETURN_IF_ERROR(ValidateEnv(c.env, fmt::format("cells[{}] '{}' env", i, c.name)));
+    TARE_RETURN_IF_ERROR(session::ValidateEnvOverrides(c.env, fmt::format("cells[{}] '{}' env", i, c.name)));
   }
 
   if (spec.instrument != "wall" && spec.instrument != "sim" && spec.instrument != "mem") {

@@ -13,7 +13,8 @@
 #include "campaign/campaign_spec.h"
 #include "cli/exit_codes.h"
 #include "cli/progress.h"
-#include "cli/target_setup.h"
+#include "cli/invocation.h"
+#include "session/environment.h"
 #include "proc/spawner.h"
 #include "report/ab_json.h"
 #include "report/ledger.h"
@@ -203,6 +204,7 @@ int ExitFor(const campaign::CampaignResult& result, bool inconclusive_ok) {
     case campaign::StopKind::kInterrupted: return kExitInterrupted;
     case campaign::StopKind::kGate:
     case campaign::StopKind::kExecutableChanged: return kExitGate;
+    case campaign::StopKind::kFailFast: return kExitFailed;
     case campaign::StopKind::kNone: break;
   }
   const report::AbReport& r = result.report;
@@ -224,8 +226,6 @@ int Ab(const AbOptions& o) {
         "--resume: there is no store at '{}' to resume from; run without --resume, or give the "
         "store the campaign used with --store", o.store_path)));
   }
-  auto base_env = ChildEnvironment({});
-  if (!base_env.ok()) return ReportError(base_env.status());
 
   proc::InstallInterruptHandler();
   auto spawner = proc::Spawner::Start();
@@ -236,7 +236,7 @@ int Ab(const AbOptions& o) {
   std::filesystem::path store_dir = std::filesystem::path(o.store_path).parent_path();
   ropts.stage_dir = ((store_dir.empty() ? std::filesystem::path(".") : store_dir) / "bin").string();
   ropts.resume = o.resume;
-  ropts.base_env = *base_env;
+  ropts.base_env = session::ProcessEnvironment();
   ropts.command_line = Invocation();
   ropts.tare_version = TARE_VERSION;
   ropts.progress = [&progress](const std::string& line) {

@@ -8,7 +8,7 @@
 #include "cli/exit_codes.h"
 #include "cli/export_command.h"
 #include "cli/run_command.h"
-#include "cli/target_setup.h"
+#include "cli/invocation.h"
 #ifdef TARE_HAVE_ENV_COMMAND
 #include "cli/env_command.h"
 #endif

@@ -4,30 +4,24 @@
 
 #include <algorithm>
 #include <fstream>
+#include <filesystem>
 #include <memory>
-#include <regex>
-#include <set>
 
 #include "base/files.h"
 #include "base/units.h"
 #include "cli/exit_codes.h"
 #include "cli/progress.h"
-#include "cli/target_setup.h"
-#include "env/fingerprint.h"
-#include "env/fingerprint_json.h"
-#include "instrument/sim.h"
+#include "cli/invocation.h"
 #include "proc/spawner.h"
 #include "report/run_report.h"
+#include "session/plain_run.h"
 #include "store/store.h"
 
 namespace tare::cli {
 namespace {
 
-// tare binaries are calibrated so one sample's window lasts at least this long.
-constexpr uint64_t kCalibrationWindowNs = 20'000'000;
-
 struct RunOptions {
-  TargetArgs target;
+  session::TargetArgs target;
   int samples = -1;  // -1: 10, or 3 under sim (its counts are identical on every rerun)
   int warmup = -1;   // -1: 1, or 0 under sim
   std::string timeout = "10m";
@@ -44,21 +38,26 @@ struct RunOptions {
   std::vector<std::string> metrics;
 };
 
-// Everything that can be checked before a single process runs; a usage error leaves no trace.
-Status Validate(const RunOptions& o) {
-  if (o.samples < 1) return Status::InvalidArgument("--samples must be at least 1");
-  if (o.warmup < 0) return Status::InvalidArgument("--warmup must be 0 or more");
-  TARE_RETURN_IF_ERROR(ParseInstrument(o.instrument).status().WithContext("--instrument"));
-  if (!o.filter.empty()) {
-    try {
-      std::regex re(o.filter);
-    } catch (const std::regex_error& e) {
-      return Status::InvalidArgument(fmt::format(
-          "--filter '{}' is not a valid regular expression ({}); e.g. --filter 'BM_Sort/.*'",
-          o.filter, e.what()));
-    }
-  }
-  if (o.iterations < 0) return Status::InvalidArgument("--iterations must be positive");
+// Flags to the spec PlainRun runs; a usage error leaves no trace.
+StatusOr<session::RunSpec> ToSpec(const RunOptions& o) {
+  session::RunSpec spec;
+  spec.target = o.target;
+  spec.samples = o.samples;
+  spec.warmup = o.warmup;
+  auto timeout_ns = ParseDurationNs(o.timeout);
+  if (!timeout_ns.ok()) return timeout_ns.status().WithContext("--timeout");
+  spec.timeout_ns = static_cast<int64_t>(*timeout_ns);
+  spec.filter = o.filter;
+  auto instrument = ParseInstrument(o.instrument);
+  if (!instrument.ok()) return instrument.status().WithContext("--instrument");
+  spec.instrument = *instrument;
+  spec.perf = !o.no_perf;
+  spec.shared_process = o.no_isolation;
+  spec.fail_fast = o.fail_fast;
+  spec.iterations = o.iterations;
+  spec.command_line = Invocation();
+  spec.tare_version = TARE_VERSION;
+  TARE_RETURN_IF_ERROR(session::ValidateRunSpec(&spec));
   if (!o.json_path.empty()) {
     auto parent = std::filesystem::path(o.json_path).parent_path();
     if (!parent.empty() && !std::filesystem::is_directory(parent)) {
@@ -66,16 +65,7 @@ Status Validate(const RunOptions& o) {
           "--json '{}': directory '{}' does not exist", o.json_path, parent.string()));
     }
   }
-  return Status::Ok();
-}
-
-std::string OptionsJson(const RunOptions& o, int64_t timeout_ns, const target::TargetSpec& t) {
-  nlohmann::json j = {{"samples", o.samples}, {"warmup", o.warmup}, {"timeout_ns", timeout_ns},
-                      {"filter", o.filter}, {"instrument", o.instrument},
-                      {"kind", TargetKindName(t.kind)}, {"argv", t.argv}, {"cwd", t.cwd},
-                      {"env_overrides", o.target.env}, {"shell", o.target.shell},
-                      {"order", "round-robin-v1"}};
-  return j.dump();
+  return spec;
 }
 
 // Notes are stored one per event ("instructions: hardware counters are not supported...");
@@ -104,205 +94,39 @@ std::vector<std::string> GroupNotes(const std::vector<NoteRecord>& notes) {
   return out;
 }
 
-int Run(RunOptions o) {
-  const bool sim = o.instrument == "sim";
-  if (o.samples == -1) o.samples = sim ? 3 : 10;
-  if (o.warmup == -1) o.warmup = sim ? 0 : 1;
-  if (Status s = Validate(o); !s.ok()) return ReportError(s);
-  auto timeout_ns = ParseDurationNs(o.timeout);
-  if (!timeout_ns.ok()) return ReportError(timeout_ns.status().WithContext("--timeout"));
-  auto spec = ResolveTarget(o.target);
+int Run(const RunOptions& o) {
+  auto spec = ToSpec(o);
   if (!spec.ok()) return ReportError(spec.status());
-  auto workdir = MakeTempDir("tare-run");
-  if (!workdir.ok()) return ReportError(workdir.status());
-  struct Cleanup {
-    std::string dir;
-    ~Cleanup() { RemoveTree(dir); }
-  } cleanup{*workdir};
-
   proc::InstallInterruptHandler();
   auto spawner = proc::Spawner::Start();
   if (!spawner.ok()) return ReportError(spawner.status());
-
-  target::MeasureOptions mopts;
-  mopts.workdir = *workdir;
-  mopts.timeout_ns = static_cast<int64_t>(*timeout_ns);
-  if (!o.no_perf) mopts.perf_events = proc::DefaultPerfEvents();
-  mopts.instrument = *ParseInstrument(o.instrument);
-  if (mopts.instrument == Instrument::kSim) {
-    auto valgrind = instrument::FindValgrind();
-    if (!valgrind.ok()) return ReportError(valgrind.status());
-    mopts.valgrind = *valgrind;
-    if (spec->kind == TargetKind::kGbench) {
-      auto flags = target::ProbeGbenchFlags(**spawner, *spec, mopts);
-      if (!flags.ok()) return ReportError(flags.status().WithContext("asking the benchmark for --help"));
-      mopts.gbench_flags = *flags;
+  Progress progress(o.quiet);
+  session::PlainRun run(std::move(*spec), **spawner);
+  run.progress = [&progress](const std::string& line) {
+    if (line.empty()) {
+      progress.Clear();
+    } else {
+      progress.Update(line);
     }
-  } else if (mopts.instrument == Instrument::kMem) {
-    auto shim = target::FindAllocShim();
-    if (!shim.ok()) return ReportError(shim.status());
-    mopts.alloc_shim = *shim;
-  }
-
-  auto listed = target::ListBenchmarks(**spawner, *spec, mopts);
-  if (!listed.ok()) return ReportError(listed.status());
-  std::vector<target::Benchmark> benches;
-  if (o.filter.empty()) {
-    benches = *listed;
-  } else {
-    std::regex re(o.filter);
-    for (const auto& b : *listed) {
-      if (std::regex_search(b.name, re)) benches.push_back(b);
-    }
-    if (benches.empty()) {
-      std::string names;
-      for (size_t i = 0; i < listed->size() && i < 10; ++i) names += "\n  " + (*listed)[i].name;
-      return ReportError(Status::InvalidArgument(fmt::format(
-          "--filter '{}' matches none of the {} benchmarks in '{}':{}{}", o.filter, listed->size(),
-          spec->argv[0], names, listed->size() > 10 ? "\n  ..." : "")));
-    }
-  }
-
-  if ((o.no_isolation || o.iterations > 0) && spec->kind != TargetKind::kTare) {
-    return ReportError(Status::InvalidArgument(fmt::format(
-        "{} needs a tare benchmark binary; '{}' is a {} target",
-        o.no_isolation ? "--no-isolation" : "--iterations", spec->argv[0],
-        TargetKindName(spec->kind))));
-  }
-  // tare binaries: one iteration count per benchmark, fixed before the first sample.
-  for (auto& b : benches) {
-    if (o.iterations > 0) {
-      b.iterations = static_cast<uint64_t>(o.iterations);
-      continue;
-    }
-    Status c = target::Calibrate(**spawner, *spec, mopts, kCalibrationWindowNs, &b);
-    if (!c.ok()) return ReportError(c.WithContext("calibrating " + b.uri));
-  }
+  };
+  run.notice = [&progress, quiet = o.quiet](const std::string& line) {
+    if (quiet) return;
+    progress.Clear();
+    fmt::print(stderr, "tare: {}\n", line);
+  };
+  if (Status s = run.Prepare(); !s.ok()) return ReportError(s);
 
   // Opened only once the input is known to be good: a usage error creates no store.
   auto store = store::Store::Open(o.store_path);
   if (!store.ok()) return ReportError(store.status());
-
-  // The run exists in the store from here on: everything below is recorded, even on failure.
-  Fingerprint fp = env::CollectFingerprint(env::FingerprintOptions{.probe_valgrind = sim});
-  RunRecord record;
-  record.kind = "run";
-  record.started_unix_ns = UnixNowNs();
-  record.tare_version = TARE_VERSION;
-  record.command_line = Invocation();
-  record.options_json = OptionsJson(o, mopts.timeout_ns, *spec);
-  record.fingerprint_json = env::FingerprintToJson(fp).dump();
-  record.fingerprint_digest = fp.HardDigest();
-  auto run_id = (*store)->BeginRun(record);
-  if (!run_id.ok()) return ReportError(run_id.status());
-  store::Store& db = **store;
-  if (spec->argv[0] != "/bin/sh" || !o.target.shell) {
-    auto exe = DescribeForStore("target", spec->argv[0]);
-    if (exe.ok()) (void)db.AddExecutable(*run_id, *exe);
-  }
-  std::vector<int64_t> bench_ids;
-  for (const auto& b : benches) {
-    auto id = db.AddBenchmark(*run_id, {0, b.uri, b.name, TargetKindName(spec->kind)});
-    if (!id.ok()) return ReportError(id.status());
-    bench_ids.push_back(*id);
-  }
-
-  Progress progress(o.quiet);
-  std::set<std::string> seen_metrics, seen_notes, kept_profiles;
-  int64_t seq = 0, failed = 0;
-  const int rounds = o.warmup + o.samples;
-  const int64_t total = static_cast<int64_t>(rounds) * static_cast<int64_t>(benches.size());
-  bool interrupted = false, stopped = false;
-  Status store_error;
-  // Round-robin over benchmarks: sample i of every benchmark before sample i+1 of any, so slow
-  // drift of the machine spreads over all benchmarks instead of biasing the last ones.
-  for (int round = 0; round < rounds && !interrupted && !stopped; ++round) {
-    // --no-isolation: all benchmarks of the round share one process, measured up front.
-    std::vector<Sample> shared;
-    std::vector<std::string> shared_unavailable;
-    std::vector<target::MeasureExtras> shared_extras;
-    if (o.no_isolation && !proc::Interrupted()) {
-      progress.Update(fmt::format("[{}/{}] all {} benchmarks in one process", seq + 1, total, benches.size()));
-      auto together = target::MeasureTogether(**spawner, *spec, benches, mopts, &shared_unavailable, &shared_extras);
-      if (!together.ok()) {
-        store_error = together.status();
-        break;
-      }
-      shared = std::move(*together);
-    }
-    for (size_t i = 0; i < benches.size(); ++i) {
-      if (proc::Interrupted() && shared.empty()) {
-        interrupted = true;
-        break;
-      }
-      bool warmup = round < o.warmup;
-      progress.Update(fmt::format("[{}/{}] {} {} {}/{}", seq + 1, total, benches[i].uri,
-                                  warmup ? "warm-up" : "sample",
-                                  warmup ? round + 1 : round - o.warmup + 1,
-                                  warmup ? o.warmup : o.samples));
-      std::vector<std::string> unavailable = i == 0 ? shared_unavailable : std::vector<std::string>{};
-      target::MeasureExtras extras;
-      if (i < shared_extras.size()) extras = shared_extras[i];
-      auto sample = shared.empty()
-          ? target::MeasureOnce(**spawner, *spec, benches[i], mopts, &unavailable, &extras)
-          : StatusOr<Sample>(shared[i]);
-      if (!sample.ok()) {
-        store_error = sample.status();
-        stopped = true;
-        break;
-      }
-      sample->seq = seq++;
-      sample->warmup = warmup;
-      for (const auto& [name, value] : sample->values) {
-        if (seen_metrics.insert(name).second) (void)db.AddMetric(*run_id, LookupMetric(name));
-      }
-      for (const auto& reason : unavailable) {
-        if (seen_notes.insert(reason).second) (void)db.AddNote(*run_id, {"info", reason});
-      }
-      for (std::string w : extras.warnings) {
-        // Warnings may start with the benchmark's own name; the note names it by URI.
-        if (w.rfind(benches[i].name + ": ", 0) == 0) w.erase(0, benches[i].name.size() + 2);
-        // One warning of a kind per benchmark: the figures in it vary by sample.
-        std::string kind = w.substr(0, w.find(':'));
-        if (seen_notes.insert(benches[i].uri + "\x1f" + kind).second) {
-          (void)db.AddNote(*run_id, {"warn", benches[i].uri + ": " + w});
-        }
-      }
-      // Raw profiles are kept once per benchmark (sim counts repeat exactly; attribution reads them).
-      if (!extras.artifacts.empty() && sample->ok() && kept_profiles.insert(benches[i].uri).second) {
-        for (const auto& [name, content] : extras.artifacts) (void)db.AddArtifact(*run_id, bench_ids[i], name, content);
-      }
-      auto stored = db.AppendSample(*run_id, bench_ids[i], *sample);
-      if (!stored.ok()) {
-        store_error = stored.status();
-        stopped = true;
-        break;
-      }
-      if (sample->outcome == SampleOutcome::kInterrupted || proc::Interrupted()) {
-        interrupted = true;
-        break;
-      }
-      if (!sample->ok()) {
-        if (!warmup) ++failed;
-        progress.Clear();
-        if (!o.quiet) fmt::print(stderr, "tare: {} {}: {}\n", benches[i].uri, warmup ? "warm-up failed" : "sample failed", sample->error);
-        if (o.fail_fast) {
-          stopped = true;
-          break;
-        }
-      }
-    }
-  }
+  auto outcome = run.Run(**store);
   progress.Clear();
-  RunStatus final_status = interrupted ? RunStatus::kInterrupted
-                         : !store_error.ok() ? RunStatus::kFailed
-                         : RunStatus::kComplete;
-  (void)db.FinishRun(*run_id, final_status, UnixNowNs());
+  if (!outcome.ok()) return ReportError(outcome.status());
 
   // Read back only for what is shown or written: `--quiet` without `--json` needs nothing, and a
   // long run's load is milliseconds.
   StatusOr<RunData> data = RunData{};
-  if (!o.quiet || !o.json_path.empty()) data = db.LoadRun(*run_id);
+  if (!o.quiet || !o.json_path.empty()) data = (*store)->LoadRun(outcome->run_id);
   if (!data.ok()) return ReportError(data.status());
   if (!o.quiet) {
     report::RunReport rep = report::BuildRunReport(*data);
@@ -317,13 +141,14 @@ int Run(RunOptions o) {
     if (!w.ok()) return ReportError(w);
   }
   if (!o.quiet) {
-    fmt::print(stderr, "tare: run {} {}: {} samples in {}\n", *run_id,
-               interrupted ? "interrupted; completed samples stored" : "stored", seq, o.store_path);
+    fmt::print(stderr, "tare: run {} {}: {} samples in {}\n", outcome->run_id,
+               outcome->interrupted ? "interrupted; completed samples stored" : "stored",
+               outcome->samples, o.store_path);
   }
-  if (!store_error.ok()) return ReportError(store_error);
-  if (interrupted) return kExitInterrupted;
-  if (failed > 0) {
-    fmt::print(stderr, "tare: {} of the measured samples failed (see FAILED lines above)\n", failed);
+  if (!outcome->error.ok()) return ReportError(outcome->error);
+  if (outcome->interrupted) return kExitInterrupted;
+  if (outcome->failed > 0) {
+    fmt::print(stderr, "tare: {} of the measured samples failed (see FAILED lines above)\n", outcome->failed);
     return kExitFailed;
   }
   return kExitOk;

@@ -1,0 +1,325 @@
+// CampaignRunner::Cohort: opening or resuming a cohort, the loop's hooks and the looks
+// (internal/cohort.h; the loop itself is session::Session's).
+#include "internal/cohort.h"
+
+#include <fmt/core.h>
+
+#include <map>
+#include <set>
+
+#include "campaign/campaign_setup.h"
+#include "campaign/resume.h"
+#include "env/executable_info.h"
+#include "env/fingerprint.h"
+#include "env/fingerprint_json.h"
+
+namespace tare::campaign {
+namespace {
+
+std::string CountVerdicts(const std::vector<AbComparison>& comps) {
+  int pass = 0, inconclusive = 0, fail = 0;
+  for (const auto& c : comps) {
+    (c.verdict == Verdict::kPass ? pass : c.verdict == Verdict::kFail ? fail : inconclusive)++;
+  }
+  std::vector<std::string> parts;
+  if (pass) parts.push_back(fmt::format("{} PASS", pass));
+  if (fail) parts.push_back(fmt::format("{} FAIL", fail));
+  if (inconclusive) parts.push_back(fmt::format("{} INCONCLUSIVE", inconclusive));
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : ", ") + p;
+  return out;
+}
+
+}  // namespace
+
+StatusOr<CampaignResult> CampaignRunner::Run(store::Store& store) {
+  Cohort cohort(*this, store);
+  return cohort.Run();
+}
+
+AnalysisSettings CampaignRunner::Cohort::Settings() const {
+  AnalysisSettings s;
+  for (const auto& arm : r_.arms_) {
+    if (ArmRole(arm) == "head") s.heads.push_back(arm);
+  }
+  s.null_arm = spec_.null_arm;
+  s.metrics = r_.metrics_;
+  s.noise_floor = spec_.noise_floor;
+  return s;
+}
+
+session::Plan CampaignRunner::Cohort::MakePlan() const {
+  session::Plan plan;
+  plan.arms = r_.arms_;
+  for (const auto& c : r_.cells_) {
+    session::Cell cell;
+    cell.name = c.name;
+    cell.bench = c.bench;
+    cell.benchmark_id = c.benchmark_id;
+    for (const auto& arm : r_.arms_) cell.targets.push_back(r_.ArmTarget(arm, c));
+    plan.cells.push_back(std::move(cell));
+  }
+  plan.arm_order = [order = spec_.order, arms = static_cast<int>(r_.arms_.size()), seed = spec_.seed](int64_t block) {
+    return BlockArmOrder(order, arms, block, seed);
+  };
+  return plan;
+}
+
+Status CampaignRunner::Cohort::Open() {
+  RunRecord record;
+  record.kind = "ab";
+  record.started_unix_ns = started_unix_ns_ = r_.options_.clock->UnixNowNs();
+  record.tare_version = r_.options_.tare_version;
+  record.command_line = r_.options_.command_line;
+  record.options_json = SpecToJson(spec_).dump();
+  record.fingerprint_json = env::FingerprintToJson(fingerprint_).dump();
+  record.fingerprint_digest = fingerprint_.HardDigest();
+  TARE_ASSIGN_OR_RETURN(run_id_, store_.BeginRun(record));
+  for (const auto& e : r_.stage_->executables()) {
+    auto info = env::DescribeExecutable(e.path);
+    nlohmann::json j = info.ok() ? env::ExecutableInfoToJson(*info) : nlohmann::json::object();
+    j["source"] = e.source;
+    TARE_RETURN_IF_ERROR(store_.AddExecutable(run_id_, {e.arm, e.path, e.sha256, j.dump()}));
+  }
+  for (size_t i = 0; i < r_.cells_.size(); ++i) {
+    Cell& c = r_.cells_[i];
+    TARE_ASSIGN_OR_RETURN(c.benchmark_id,
+                          store_.AddBenchmark(run_id_, {0, c.bench.uri, c.bench.name, TargetKindName(r_.kind_)}));
+    TARE_RETURN_IF_ERROR(store_.AddCell(
+        run_id_, {static_cast<int64_t>(i), c.name, c.role, c.benchmark_id, c.args, c.env}));
+  }
+  for (const auto& m : r_.metrics_) TARE_RETURN_IF_ERROR(store_.AddMetric(run_id_, ResolvedMetric(m)));
+
+  // The lock, before the first sample.
+  lock_.campaign_sha256 = r_.input_.campaign_sha256;
+  lock_.campaign_source = r_.input_.campaign_source;
+  lock_.campaign_name = spec_.name;
+  lock_.executables = r_.stage_->executables();
+  lock_.fingerprint = env::FingerprintToJson(fingerprint_);
+  lock_.fingerprint_digest = fingerprint_.HardDigest();
+  lock_.tare_version = r_.options_.tare_version;
+  lock_.created_unix_ns = started_unix_ns_;
+  lock_sha256_ = LockSha256(lock_);
+  TARE_ASSIGN_OR_RETURN(cohort_, store_.NextCohort(lock_.campaign_sha256));
+  CohortRecord c;
+  c.run_id = run_id_;
+  c.campaign_sha256 = lock_.campaign_sha256;
+  c.campaign_name = spec_.name;
+  c.campaign_source = lock_.campaign_source;
+  c.campaign_text = r_.input_.campaign_text;
+  c.spec_json = SpecToJson(spec_).dump();
+  c.lock_json = LockToJson(lock_).dump();
+  c.lock_sha256 = lock_sha256_;
+  c.cohort = cohort_;
+  c.state = "running";
+  TARE_RETURN_IF_ERROR(store_.AddCohort(c));
+  return Status::Ok();
+}
+
+Status CampaignRunner::Cohort::Resume(RunData* stored_run, std::vector<int64_t>* blocks_done) {
+  TARE_ASSIGN_OR_RETURN(std::vector<CohortRecord> all, store_.CohortsOf(r_.input_.campaign_sha256));
+  const CohortRecord* open = nullptr;
+  for (const auto& c : all) {
+    if (c.state == "running" || c.state == "interrupted") open = &c;
+  }
+  if (open == nullptr) {
+    return Status::FailedPrecondition(fmt::format(
+        "--resume: the store '{}' holds no interrupted cohort of this campaign ({} cohort{} "
+        "found, none interrupted); run without --resume to start a new cohort",
+        store_.path(), all.size(), all.size() == 1 ? "" : "s"));
+  }
+  auto parsed = nlohmann::json::parse(open->lock_json, nullptr, false);
+  TARE_ASSIGN_OR_RETURN(lock_, LockFromJson(parsed));
+  TARE_RETURN_IF_ERROR(CheckResumable(lock_, r_.stage_->executables(), fingerprint_.HardDigest(),
+                                      r_.options_.tare_version));
+  run_id_ = open->run_id;
+  cohort_ = open->cohort;
+  lock_sha256_ = open->lock_sha256;
+  resumed_ = open->resumed + 1;
+  started_unix_ns_ = open->started_unix_ns;
+
+  TARE_ASSIGN_OR_RETURN(std::vector<CellRecord> stored_cells, store_.CellsOf(run_id_));
+  if (stored_cells.size() != r_.cells_.size()) {
+    return Status::FailedPrecondition(fmt::format(
+        "cannot resume cohort {}: it has {} cells, the campaign now gives {}; run without --resume",
+        cohort_, stored_cells.size(), r_.cells_.size()));
+  }
+  std::map<int64_t, int64_t> cell_of_benchmark;
+  for (size_t i = 0; i < stored_cells.size(); ++i) {
+    if (stored_cells[i].name != r_.cells_[i].name) {
+      return Status::FailedPrecondition(fmt::format(
+          "cannot resume cohort {}: its cell {} is '{}', the campaign now gives '{}'; run without "
+          "--resume", cohort_, i, stored_cells[i].name, r_.cells_[i].name));
+    }
+    r_.cells_[i].benchmark_id = stored_cells[i].benchmark_id;
+    cell_of_benchmark[stored_cells[i].benchmark_id] = static_cast<int64_t>(i);
+  }
+  TARE_ASSIGN_OR_RETURN(*stored_run, store_.LoadRun(run_id_));
+  TARE_ASSIGN_OR_RETURN(std::set<int64_t> discarded, store_.DiscardedSamplesOf(run_id_));
+  std::vector<StoredCampaignSample> stored;
+  std::map<int64_t, const Sample*> by_id;
+  for (const auto& s : stored_run->samples) {
+    if (discarded.count(s.id)) {
+      next_seq_ = std::max(next_seq_, s.sample.seq + 1);
+      continue;
+    }
+    auto cell = cell_of_benchmark.find(s.benchmark_id);
+    stored.push_back({s.id, cell == cell_of_benchmark.end() ? -1 : cell->second, s.sample.arm,
+                      s.sample.block, s.sample.seq, s.sample.outcome});
+    by_id[s.id] = &s.sample;
+  }
+  ResumePoint point = FindResumePoint(stored, static_cast<int64_t>(r_.cells_.size()), r_.arms_);
+  next_seq_ = std::max(next_seq_, point.next_seq);
+  if (!point.discard.empty()) {
+    TARE_RETURN_IF_ERROR(store_.DiscardSamples(
+        run_id_, point.discard,
+        "block cut by an interruption: run again whole on resume, so its arms run back to back"));
+    Notice(fmt::format("resume: {} sample{} of blocks cut by the interruption set aside (kept in "
+                       "the store); those blocks run again whole",
+                       point.discard.size(), point.discard.size() == 1 ? "" : "s"));
+  }
+  std::set<int64_t> dropped(point.discard.begin(), point.discard.end());
+  for (const auto& s : stored) {
+    if (dropped.count(s.id) || s.cell < 0) continue;
+    cells_[static_cast<size_t>(s.cell)].samples[s.arm][s.block] = *by_id[s.id];
+  }
+  blocks_done->assign(cells_.size(), 0);
+  int64_t kept = 0;
+  for (size_t i = 0; i < cells_.size(); ++i) {
+    (*blocks_done)[i] = point.complete_blocks[static_cast<int64_t>(i)];
+    kept += (*blocks_done)[i];
+  }
+  TARE_RETURN_IF_ERROR(store_.MarkCohortResumed(run_id_));
+  Notice(fmt::format("resuming cohort {} (run {}): {} complete block{} kept", cohort_, run_id_, kept,
+                     kept == 1 ? "" : "s"));
+  return Status::Ok();
+}
+
+StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
+  TARE_ASSIGN_OR_RETURN(plan_, PlanLooks(spec_.sampling, spec_.confidence, spec_.look_scheme));
+  fingerprint_ = env::CollectFingerprint(env::FingerprintOptions{.probe_valgrind = spec_.instrument == "sim"});
+  cells_.assign(r_.cells_.size(), CellState{});
+  for (auto& st : cells_) st.target = plan_.pairs.front();
+  RunData stored;
+  std::vector<int64_t> blocks_done;
+  TARE_RETURN_IF_ERROR(r_.options_.resume ? Resume(&stored, &blocks_done) : Open());
+
+  session::SpawnerMeasurer measurer(r_.spawner_, r_.measure_);
+  session_ = std::make_unique<session::Session>(MakePlan(), measurer, store_, run_id_, *this);
+  session_->set_progress(r_.options_.progress);
+  session_->recorder().Seed(stored);
+  session_->Resume(next_seq_, blocks_done);
+
+  Status error = ReplayLooks();
+  if (error.ok()) error = session_->Run();
+
+  std::vector<AbCheck> bounds;
+  if (session_->stop() == StopKind::kNone && error.ok()) {
+    bounds = EvaluateBounds();
+    if (!bounds.empty()) error = store_.SaveChecks(run_id_, "bound", bounds);
+  }
+  const StopKind stop = session_->stop();
+  const std::string state = !error.ok()                      ? "stopped"
+                            : stop == StopKind::kInterrupted ? "interrupted"
+                            : stop != StopKind::kNone        ? "stopped"
+                                                             : "complete";
+  const std::string stop_reason = !error.ok() ? error.message() : session_->stop_reason();
+  auto report = BuildReport(bounds);
+  if (!report.ok()) return report.status();
+  report->state = state;
+  report->stop_reason = stop_reason;
+  const std::string outcome =
+      state == "complete" && report->has_verdicts ? std::string(VerdictName(report->outcome)) : "";
+  // The cohort's final state is written even after an error; if that write fails too, the first
+  // error is the one reported.
+  Status saved = store_.SetCohortState(run_id_, state, stop_reason, outcome);
+  Status finished = store_.FinishRun(run_id_,
+                                     state == "complete"      ? RunStatus::kComplete
+                                     : state == "interrupted" ? RunStatus::kInterrupted
+                                                              : RunStatus::kFailed,
+                                     report->ended_unix_ns);
+  for (auto& c : report->cohorts) {
+    if (c.current) {
+      c.state = state;
+      c.stop_reason = stop_reason;
+      c.outcome = outcome;
+    }
+  }
+  if (!error.ok()) return error;
+  if (!saved.ok()) return saved;
+  if (!finished.ok()) return finished;
+  return CampaignResult{std::move(*report), stop};
+}
+
+int64_t CampaignRunner::Cohort::TargetBlocks(size_t cell) const {
+  return cells_[cell].active ? cells_[cell].target : 0;
+}
+
+std::string CampaignRunner::Cohort::ProgressLine(const session::Session& session, size_t cell,
+                                                 const std::string& arm, int64_t block) const {
+  return fmt::format("[sample {}] {} block {}/{} {}", session.next_seq() + 1, r_.cells_[cell].name,
+                     block + 1, cells_[cell].target, arm);
+}
+
+void CampaignRunner::Cohort::OnSample(session::Session& session, size_t cell, const Sample& sample) {
+  const Cell& c = r_.cells_[cell];
+  if (!sample.ok() && sample.outcome != SampleOutcome::kInterrupted) {
+    Progress("");
+    Notice(fmt::format("{} {} block {}: sample failed: {}", c.name, sample.arm, sample.block, sample.error));
+  }
+  cells_[cell].samples[sample.arm][sample.block] = sample;
+  Status unchanged = r_.stage_->CheckUnchanged();
+  if (!unchanged.ok()) session.Stop(StopKind::kExecutableChanged, unchanged.message());
+}
+
+Status CampaignRunner::Cohort::AfterRound(session::Session& session) {
+  if (!gates_checked_) {
+    bool all_started = true;
+    for (size_t c = 0; c < cells_.size(); ++c) all_started = all_started && BlocksDone(c) >= 1;
+    if (all_started) TARE_RETURN_IF_ERROR(CheckGates());
+    if (session.stop() != StopKind::kNone) return Status::Ok();
+  }
+  for (size_t c = 0; c < cells_.size(); ++c) {
+    if (cells_[c].active && BlocksDone(c) >= cells_[c].target) TARE_RETURN_IF_ERROR(Look(c));
+  }
+  return Status::Ok();
+}
+
+Status CampaignRunner::Cohort::Look(size_t cell) {
+  CellState& st = cells_[cell];
+  const Cell& c = r_.cells_[cell];
+  const int64_t pairs = plan_.pairs[st.look_index];
+  st.comparisons = JudgeCell(st.samples, c.name, c.role, pairs, static_cast<int64_t>(st.look_index) + 1,
+                             plan_.per_look_confidence, Settings());
+  ++st.look_index;
+  const bool last = st.look_index >= plan_.pairs.size();
+  const bool final = last || !NeedsMorePairs(st.comparisons);
+  TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(cell),
+                                           static_cast<int64_t>(st.look_index), final, st.comparisons));
+  if (final) {
+    st.active = false;
+  } else {
+    st.target = plan_.pairs[st.look_index];
+  }
+  Progress("");
+  Notice(fmt::format("look {}/{} at {} pairs: {}: {}{}", st.look_index, plan_.pairs.size(), pairs,
+                     c.name, CountVerdicts(st.comparisons),
+                     final ? "" : fmt::format("; undecided, continuing to {} pairs", st.target)));
+  return Status::Ok();
+}
+
+Status CampaignRunner::Cohort::ReplayLooks() {
+  bool all_started = !cells_.empty();
+  for (size_t c = 0; c < cells_.size(); ++c) all_started = all_started && BlocksDone(c) >= 1;
+  if (all_started) TARE_RETURN_IF_ERROR(CheckGates());
+  for (size_t c = 0; c < cells_.size(); ++c) {
+    CellState& st = cells_[c];
+    while (st.active && st.look_index < plan_.pairs.size() &&
+           BlocksDone(c) >= plan_.pairs[st.look_index]) {
+      TARE_RETURN_IF_ERROR(Look(c));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace tare::campaign

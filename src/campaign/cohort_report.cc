@@ -1,0 +1,87 @@
+// CampaignRunner::Cohort: the report model of the cohort, which the ledger (Markdown) and the
+// tare.ab/1 JSON are rendered from (internal/cohort.h).
+#include "internal/cohort.h"
+
+#include <fmt/core.h>
+
+namespace tare::campaign {
+namespace {
+
+std::string HostSummary(const Fingerprint& fp) {
+  return fmt::format("{}, {} logical CPUs, Linux {}", fp.Get("cpu.model_name"), fp.Get("cpu.logical"),
+                     fp.Get("os.kernel"));
+}
+
+}  // namespace
+
+StatusOr<report::AbReport> CampaignRunner::Cohort::BuildReport(const std::vector<AbCheck>& bounds) {
+  report::AbReport rep;
+  rep.campaign_name = spec_.name;
+  rep.campaign_sha256 = r_.input_.campaign_sha256;
+  rep.campaign_source = r_.input_.campaign_source;
+  rep.run_id = run_id_;
+  rep.cohort = cohort_;
+  rep.resumed = resumed_;
+  rep.lock_sha256 = lock_sha256_;
+  rep.lock_json = LockToJson(lock_).dump();
+  rep.tare_version = r_.options_.tare_version;
+  rep.started_unix_ns = started_unix_ns_;
+  rep.ended_unix_ns = r_.options_.clock->UnixNowNs();
+  rep.host = HostSummary(fingerprint_);
+  rep.fingerprint_digest = fingerprint_.HardDigest();
+  for (const auto& check : fingerprint_.checks) {
+    if (check.level == CheckLevel::kWarn) rep.host_warnings.push_back(check.finding + "; " + check.fix);
+  }
+  rep.kind = TargetKindName(r_.kind_);
+  rep.instrument = spec_.instrument;
+  rep.args = spec_.args;
+  rep.arm_order = std::string(ArmOrderName(spec_.order));
+  rep.seed = spec_.seed;
+  rep.sampling = spec_.sampling;
+  rep.confidence = spec_.confidence;
+  rep.look_scheme = std::string(LookSchemeName(plan_.scheme));
+  rep.per_look_confidence = plan_.per_look_confidence;
+  rep.look_pairs = plan_.pairs;
+  rep.noise_floor_rule = std::string(NoiseFloorRuleName(spec_.noise_floor));
+  for (const auto& e : lock_.executables) rep.arms.push_back({e.arm, ArmRole(e.arm), e.source, e.path, e.sha256});
+  std::vector<Verdict> verdicts;
+  for (const auto& st : cells_) {
+    for (const auto& comp : st.comparisons) {
+      rep.comparisons.push_back(comp);
+      verdicts.push_back(comp.verdict);
+    }
+    for (const auto& [arm, by_block] : st.samples) {
+      rep.samples += static_cast<int64_t>(by_block.size());
+    }
+  }
+  rep.has_verdicts = !verdicts.empty();
+  rep.outcome = WorstVerdict(verdicts);
+  rep.checks = gate_checks_;
+  rep.checks.insert(rep.checks.end(), bounds.begin(), bounds.end());
+  rep.notes = r_.notes_;
+  for (const auto& n : session_->recorder().unavailable()) rep.notes.push_back("not measured: " + n);
+  for (const auto& w : session_->recorder().warnings()) rep.notes.push_back("warning: " + w);
+  TARE_ASSIGN_OR_RETURN(std::vector<CohortRecord> cohorts, store_.CohortsOf(r_.input_.campaign_sha256));
+  for (const auto& c : cohorts) {
+    report::AbCohort row;
+    row.cohort = c.cohort;
+    row.run_id = c.run_id;
+    row.started_unix_ns = c.started_unix_ns;
+    row.state = c.state;
+    row.stop_reason = c.stop_reason;
+    row.outcome = c.outcome;
+    row.lock_sha256 = c.lock_sha256;
+    row.samples = c.samples;
+    row.current = c.run_id == run_id_;
+    auto lock = LockFromJson(nlohmann::json::parse(c.lock_json, nullptr, false));
+    if (lock.ok()) {
+      for (const auto& e : lock->executables) {
+        if (ArmRole(e.arm) == "head") row.head_sha256.push_back(e.sha256);
+      }
+    }
+    rep.cohorts.push_back(row);
+  }
+  return rep;
+}
+
+}  // namespace tare::campaign

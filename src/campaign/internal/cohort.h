@@ -1,0 +1,79 @@
+// CampaignRunner::Cohort: the state of one CampaignRunner::Run() — one cohort, from the lock to the
+// report. The measuring is session::Session's (this is its Observer): blocks of every arm in the
+// campaign's arm order, each sample stored as it completes. What a campaign adds lives here:
+//   cohort.cc         opening a cohort (run, cells, lock) or resuming one, the looks, the loop's hooks
+//   cohort_checks.cc  sanity gates (after the first round) and release bounds (at the end)
+//   cohort_report.cc  the report model the ledger and the JSON are rendered from
+// Private to src/campaign.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "campaign/analysis.h"
+#include "campaign/campaign_runner.h"
+#include "campaign/lock.h"
+#include "campaign/sampling.h"
+#include "model/fingerprint.h"
+#include "session/session.h"
+
+namespace tare::campaign {
+
+class CampaignRunner::Cohort final : public session::Observer {
+ public:
+  Cohort(CampaignRunner& runner, store::Store& store)
+      : r_(runner), spec_(runner.input_.spec), store_(store) {}
+
+  StatusOr<CampaignResult> Run();
+
+  // session::Observer
+  int64_t TargetBlocks(size_t cell) const override;
+  void OnSample(session::Session& session, size_t cell, const Sample& sample) override;
+  Status AfterRound(session::Session& session) override;
+  std::string ProgressLine(const session::Session& session, size_t cell, const std::string& arm,
+                           int64_t block) const override;
+
+ private:
+  struct CellState {
+    CellSamples samples;
+    int64_t target = 0;
+    size_t look_index = 0;  // next planned look
+    bool active = true;
+    std::vector<AbComparison> comparisons;  // the latest look's
+  };
+
+  Status Open();
+  // Continues the latest interrupted cohort; `stored` is its run as stored.
+  Status Resume(RunData* stored, std::vector<int64_t>* blocks_done);
+  session::Plan MakePlan() const;
+  Status Look(size_t cell);
+  Status ReplayLooks();
+  Status CheckGates();
+  std::vector<AbCheck> EvaluateBounds() const;
+  StatusOr<report::AbReport> BuildReport(const std::vector<AbCheck>& bounds);
+  void Progress(const std::string& line) const { if (r_.options_.progress) r_.options_.progress(line); }
+  void Notice(const std::string& line) const { if (r_.options_.notice) r_.options_.notice(line); }
+  AnalysisSettings Settings() const;
+  int64_t BlocksDone(size_t cell) const { return session_->blocks_done(cell); }
+
+  CampaignRunner& r_;
+  const CampaignSpec& spec_;
+  store::Store& store_;
+  std::unique_ptr<session::Session> session_;
+  LookPlan plan_;
+  Fingerprint fingerprint_;
+  Lock lock_;
+  std::string lock_sha256_;
+  int64_t run_id_ = 0;
+  int64_t cohort_ = 0;
+  int64_t resumed_ = 0;
+  int64_t started_unix_ns_ = 0;
+  int64_t next_seq_ = 0;
+  std::vector<CellState> cells_;
+  std::vector<AbCheck> gate_checks_;
+  bool gates_checked_ = false;
+};
+
+}  // namespace tare::campaign

@@ -1,0 +1,119 @@
+#include "session/session.h"
+
+#include <numeric>
+
+namespace tare::session {
+
+Session::Session(Plan plan, Measurer& measurer, store::RunWriter& writer, int64_t run_id,
+                 Observer& observer)
+    : plan_(std::move(plan)),
+      measurer_(measurer),
+      recorder_(writer, run_id),
+      observer_(observer),
+      blocks_done_(plan_.cells.size(), 0) {}
+
+void Session::Resume(int64_t next_seq, std::vector<int64_t> blocks_done) {
+  next_seq_ = next_seq;
+  blocks_done.resize(plan_.cells.size(), 0);
+  blocks_done_ = std::move(blocks_done);
+}
+
+void Session::Stop(StopKind kind, const std::string& reason) {
+  if (stop_ != StopKind::kNone) return;
+  stop_ = kind;
+  stop_reason_ = reason;
+}
+
+Status Session::Run() {
+  while (stop_ == StopKind::kNone) {
+    bool ran = false;
+    if (plan_.shared_process) {
+      // Every cell runs the same number of blocks; one process per round measures them all.
+      if (!plan_.cells.empty() && blocks_done_[0] < observer_.TargetBlocks(0)) {
+        TARE_RETURN_IF_ERROR(RunSharedRound(blocks_done_[0]));
+        if (stop_ == StopKind::kNone) {
+          for (auto& done : blocks_done_) ++done;
+          ran = true;
+        }
+      }
+    } else {
+      for (size_t c = 0; c < plan_.cells.size() && stop_ == StopKind::kNone; ++c) {
+        if (blocks_done_[c] >= observer_.TargetBlocks(c)) continue;
+        TARE_RETURN_IF_ERROR(RunBlock(c, blocks_done_[c]));
+        if (stop_ == StopKind::kNone) {
+          ++blocks_done_[c];
+          ran = true;
+        }
+      }
+    }
+    if (stop_ != StopKind::kNone) break;
+    if (ran) TARE_RETURN_IF_ERROR(observer_.AfterRound(*this));
+    bool below = false;
+    for (size_t c = 0; c < plan_.cells.size(); ++c) below = below || blocks_done_[c] < observer_.TargetBlocks(c);
+    // Done when every cell reached its target; a round that ran nothing cannot make progress.
+    if (!below || !ran) break;
+  }
+  if (progress_) progress_("");
+  return Status::Ok();
+}
+
+Status Session::RunBlock(size_t cell, int64_t block) {
+  std::vector<int> order;
+  if (plan_.arm_order) {
+    order = plan_.arm_order(block);
+  } else {
+    order.resize(plan_.arms.size());
+    std::iota(order.begin(), order.end(), 0);
+  }
+  const Cell& c = plan_.cells[cell];
+  for (int arm_index : order) {
+    if (measurer_.Interrupted()) {
+      Stop(StopKind::kInterrupted, "interrupted (Ctrl-C)");
+      return Status::Ok();
+    }
+    const std::string& arm = plan_.arms[static_cast<size_t>(arm_index)];
+    if (progress_) progress_(observer_.ProgressLine(*this, cell, arm, block));
+    TARE_ASSIGN_OR_RETURN(Measured m, measurer_.Measure(c.targets[static_cast<size_t>(arm_index)], c.bench));
+    m.sample.arm = arm;
+    m.sample.block = block;
+    TARE_RETURN_IF_ERROR(Record(cell, std::move(m)));
+    if (stop_ != StopKind::kNone) return Status::Ok();
+  }
+  return Status::Ok();
+}
+
+Status Session::RunSharedRound(int64_t block) {
+  if (measurer_.Interrupted()) {
+    Stop(StopKind::kInterrupted, "interrupted (Ctrl-C)");
+    return Status::Ok();
+  }
+  if (progress_) progress_(observer_.ProgressLine(*this, 0, plan_.arms.front(), block));
+  std::vector<target::Benchmark> benches;
+  for (const auto& c : plan_.cells) benches.push_back(c.bench);
+  TARE_ASSIGN_OR_RETURN(std::vector<Measured> all,
+                        measurer_.MeasureTogether(plan_.cells.front().targets.front(), benches));
+  for (size_t cell = 0; cell < all.size() && cell < plan_.cells.size(); ++cell) {
+    all[cell].sample.arm = plan_.arms.front();
+    all[cell].sample.block = block;
+    TARE_RETURN_IF_ERROR(Record(cell, std::move(all[cell])));
+    if (stop_ != StopKind::kNone) return Status::Ok();
+  }
+  return Status::Ok();
+}
+
+Status Session::Record(size_t cell, Measured m) {
+  const Cell& c = plan_.cells[cell];
+  m.sample.seq = next_seq_++;
+  m.sample.warmup = m.sample.block < plan_.warmup_blocks;
+  const std::string label = m.sample.arm.empty() ? c.bench.uri : c.name + " (" + m.sample.arm + ")";
+  auto stored = recorder_.Record(c.benchmark_id, c.bench.uri, c.bench.name, label, m);
+  if (!stored.ok()) return stored.status();
+  ++samples_taken_;
+  observer_.OnSample(*this, cell, m.sample);
+  if (m.sample.outcome == SampleOutcome::kInterrupted || measurer_.Interrupted()) {
+    Stop(StopKind::kInterrupted, "interrupted (Ctrl-C)");
+  }
+  return Status::Ok();
+}
+
+}  // namespace tare::session

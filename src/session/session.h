@@ -1,0 +1,113 @@
+// Session: the measurement loop shared by `tare run` and `tare ab` — plan → arms × cells →
+// samples → store.
+//
+//   Plan plan{.arms = {"base", "head", "null"}, .cells = ..., .arm_order = ...};
+//   Session session(plan, measurer, store, run_id, observer);
+//   TARE_RETURN_IF_ERROR(session.Run());
+//
+// The loop runs in rounds. In each round every cell below its target (Observer::TargetBlocks) runs
+// one block: each arm once, back to back, in the plan's arm order for that block. Every sample is
+// recorded (SampleRecorder) the moment it completes, so a crash loses at most the sample in flight.
+// After the round the observer may look at the data (a campaign's gates and verdicts), raise a
+// cell's target or stop the session; the session ends when no cell is below its target. `tare
+// run` is one arm, warm-up blocks first, a fixed target and no looks: rounds are then the
+// round-robin order (sample i of every benchmark before sample i+1 of any), which spreads slow
+// drift of the host over all benchmarks instead of biasing the last ones.
+//
+// Stopping: Ctrl-C (Measurer::Interrupted, or a sample that came back interrupted) stops between
+// samples with StopKind::kInterrupted; the observer stops for its own reasons (Stop()). Run()
+// returns an error only when tare could not do its job (the spawn helper died, the store refused a
+// write); the samples stored until then stay stored.
+//
+// Not thread-safe. The Measurer, RunWriter and Observer must outlive the session.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "session/measurer.h"
+#include "session/sample_recorder.h"
+#include "store/store.h"
+#include "target/measure.h"
+
+namespace tare::session {
+
+struct Cell {
+  std::string name;                         // shown in progress lines and warnings
+  target::Benchmark bench;                  // what every arm runs (name, URI, iterations)
+  int64_t benchmark_id = 0;                 // in the store
+  std::vector<target::TargetSpec> targets;  // one per arm, in Plan::arms order
+};
+
+struct Plan {
+  std::vector<std::string> arms = {""};     // "" for a plain run (one arm)
+  std::vector<Cell> cells;
+  int64_t warmup_blocks = 0;                // the first blocks' samples are stored as warm-ups
+  // Indexes into `arms` for block b; empty: the declared order every time.
+  std::function<std::vector<int>(int64_t block)> arm_order;
+  // tare binaries, one arm: every cell of a round in ONE process (`tare run --no-isolation`).
+  bool shared_process = false;
+};
+
+enum class StopKind { kNone, kInterrupted, kGate, kExecutableChanged, kFailFast };
+
+class Session;
+
+// What makes a session a plain run or a campaign.
+class Observer {
+ public:
+  virtual ~Observer() = default;
+  // The blocks `cell` should have completed when it stops; the loop runs one block per round of
+  // each cell below it.
+  virtual int64_t TargetBlocks(size_t cell) const = 0;
+  // After each sample is stored (failed ones too).
+  virtual void OnSample(Session& session, size_t cell, const Sample& sample) {}
+  // After each round in which any block ran.
+  virtual Status AfterRound(Session& session) { return Status::Ok(); }
+  // The progress line before a sample ("" for none).
+  virtual std::string ProgressLine(const Session& session, size_t cell, const std::string& arm,
+                                   int64_t block) const { return ""; }
+};
+
+class Session {
+ public:
+  Session(Plan plan, Measurer& measurer, store::RunWriter& writer, int64_t run_id, Observer& observer);
+
+  // Continue a stored run: the next sample's sequence number and each cell's complete blocks.
+  void Resume(int64_t next_seq, std::vector<int64_t> blocks_done);
+  void set_progress(std::function<void(const std::string&)> progress) { progress_ = std::move(progress); }
+
+  Status Run();
+  // Ends the session after the current sample; the first reason given is kept.
+  void Stop(StopKind kind, const std::string& reason);
+
+  const Plan& plan() const { return plan_; }
+  SampleRecorder& recorder() { return recorder_; }
+  StopKind stop() const { return stop_; }
+  const std::string& stop_reason() const { return stop_reason_; }
+  int64_t blocks_done(size_t cell) const { return blocks_done_[cell]; }
+  int64_t next_seq() const { return next_seq_; }
+  int64_t samples_taken() const { return samples_taken_; }  // by this Run(), warm-ups included
+
+ private:
+  Status RunBlock(size_t cell, int64_t block);
+  Status RunSharedRound(int64_t block);
+  // Stores one measured sample and tells the observer; stops on Ctrl-C.
+  Status Record(size_t cell, Measured m);
+
+  Plan plan_;
+  Measurer& measurer_;
+  SampleRecorder recorder_;
+  Observer& observer_;
+  std::function<void(const std::string&)> progress_;
+  std::vector<int64_t> blocks_done_;
+  int64_t next_seq_ = 0;
+  int64_t samples_taken_ = 0;
+  StopKind stop_ = StopKind::kNone;
+  std::string stop_reason_;
+};
+
+}  // namespace tare::session

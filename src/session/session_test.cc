@@ -1,0 +1,308 @@
+// The run loop in-process: a scripted Measurer (values, failures, Ctrl-C at a chosen sample) and a
+// RunWriter that records every call and can refuse a write. End-to-end tests of `tare run` and
+// `tare ab` cover the same loop with real processes and a real store.
+#include "session/session.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace tare::session {
+namespace {
+
+// Every call the session makes on the store, in order.
+class FakeWriter final : public store::RunWriter {
+ public:
+  const std::string& path() const override { return path_; }
+  StatusOr<int64_t> BeginRun(const RunRecord&) override { return 1; }
+  Status AddExecutable(int64_t, const ExecutableRecord&) override { return Status::Ok(); }
+  StatusOr<int64_t> AddBenchmark(int64_t, const BenchmarkRecord&) override { return 1; }
+  Status AddMetric(int64_t, const MetricDef& m) override {
+    metrics.push_back(m.name);
+    return Status::Ok();
+  }
+  Status AddNote(int64_t, const NoteRecord& n) override {
+    notes.push_back(n.level + "|" + n.message);
+    return Status::Ok();
+  }
+  StatusOr<int64_t> AppendSample(int64_t, int64_t benchmark_id, const Sample& s) override {
+    if (fail_at_sample >= 0 && static_cast<int64_t>(samples.size()) == fail_at_sample) {
+      return Status::DataLoss("store 'fake': storing a sample failed: disk I/O error");
+    }
+    samples.push_back({benchmark_id, s});
+    return static_cast<int64_t>(samples.size());
+  }
+  Status AddArtifact(int64_t, int64_t benchmark_id, const std::string& name, const std::string&) override {
+    artifacts.push_back(std::to_string(benchmark_id) + "|" + name);
+    return Status::Ok();
+  }
+  Status FinishRun(int64_t, RunStatus, int64_t) override { return Status::Ok(); }
+
+  std::string path_ = "fake";
+  int64_t fail_at_sample = -1;
+  std::vector<std::string> metrics, notes, artifacts;
+  std::vector<std::pair<int64_t, Sample>> samples;
+};
+
+// Returns wall_ns = 100 * (call number); `failures` makes chosen calls fail, `interrupt_after`
+// presses Ctrl-C once that many samples were taken.
+class FakeMeasurer final : public Measurer {
+ public:
+  StatusOr<Measured> Measure(const target::TargetSpec& t, const target::Benchmark& b) override {
+    if (helper_dies_at == calls) return Status::Internal("the spawn helper exited unexpectedly");
+    Measured m;
+    m.sample.values["wall_ns"] = 100.0 * static_cast<double>(++calls);
+    m.sample.values[b.name + ".only"] = 1;
+    if (failures.count(calls)) {
+      m.sample.outcome = SampleOutcome::kFailed;
+      m.sample.error = "exit status 3";
+    }
+    m.unavailable = {"instructions: hardware counters are not supported on this host"};
+    m.extras.warnings = {b.name + ": no-work: the loop body took 0 ns (call " + std::to_string(calls) + ")"};
+    m.extras.artifacts = {{"callgrind.out", "profile of call " + std::to_string(calls)}};
+    order.push_back(t.argv.front() + " " + b.name);
+    return m;
+  }
+  StatusOr<std::vector<Measured>> MeasureTogether(const target::TargetSpec& t,
+                                                  const std::vector<target::Benchmark>& benches) override {
+    ++together_calls;
+    std::vector<Measured> out;
+    for (const auto& b : benches) {
+      TARE_ASSIGN_OR_RETURN(Measured m, Measure(t, b));
+      out.push_back(std::move(m));
+    }
+    return out;
+  }
+  bool Interrupted() const override { return interrupt_after >= 0 && calls >= interrupt_after; }
+
+  int64_t calls = 0;
+  int64_t interrupt_after = -1;
+  int64_t helper_dies_at = -1;
+  int64_t together_calls = 0;
+  std::set<int64_t> failures;
+  std::vector<std::string> order;
+};
+
+// A fixed number of blocks per cell, or a per-cell script; records what it saw.
+class ScriptedObserver final : public Observer {
+ public:
+  explicit ScriptedObserver(std::vector<int64_t> targets) : targets(std::move(targets)) {}
+  int64_t TargetBlocks(size_t cell) const override { return targets[cell]; }
+  void OnSample(Session& session, size_t, const Sample& s) override {
+    seen.push_back(s.seq);
+    if (!s.ok() && stop_on_failure) session.Stop(StopKind::kFailFast, "failed: " + s.error);
+  }
+  Status AfterRound(Session& session) override {
+    ++rounds;
+    if (raise_after_round == rounds) targets[0] += 2;
+    return Status::Ok();
+  }
+  std::vector<int64_t> targets;
+  std::vector<int64_t> seen;
+  int rounds = 0;
+  int raise_after_round = -1;
+  bool stop_on_failure = false;
+};
+
+Plan MakePlan(std::vector<std::string> arms, std::vector<std::string> cells) {
+  Plan plan;
+  plan.arms = std::move(arms);
+  int64_t id = 10;
+  for (const auto& name : cells) {
+    Cell c;
+    c.name = name;
+    c.bench.name = name;
+    c.bench.uri = "t::" + name;
+    c.benchmark_id = id++;
+    for (const auto& arm : plan.arms) {
+      target::TargetSpec t;
+      t.argv = {arm.empty() ? "prog" : arm};
+      c.targets.push_back(t);
+    }
+    plan.cells.push_back(c);
+  }
+  return plan;
+}
+
+TEST(Session, PlainRunIsRoundRobinWithWarmupsFirst) {
+  FakeWriter writer;
+  FakeMeasurer measurer;
+  ScriptedObserver observer({3, 3});
+  Plan plan = MakePlan({""}, {"a", "b"});
+  plan.warmup_blocks = 1;
+  Session session(plan, measurer, writer, 1, observer);
+  ASSERT_TRUE(session.Run().ok());
+  EXPECT_EQ(measurer.order, (std::vector<std::string>{"prog a", "prog b", "prog a", "prog b", "prog a", "prog b"}));
+  ASSERT_EQ(writer.samples.size(), 6u);
+  for (size_t i = 0; i < 6; ++i) {
+    const Sample& s = writer.samples[i].second;
+    EXPECT_EQ(s.seq, static_cast<int64_t>(i));
+    EXPECT_EQ(s.block, static_cast<int64_t>(i / 2));
+    EXPECT_EQ(s.warmup, i < 2) << i;
+    EXPECT_EQ(writer.samples[i].first, i % 2 == 0 ? 10 : 11);
+    EXPECT_EQ(s.values.at("wall_ns"), 100.0 * static_cast<double>(i + 1));
+  }
+  EXPECT_EQ(session.stop(), StopKind::kNone);
+  EXPECT_EQ(session.samples_taken(), 6);
+  EXPECT_EQ(observer.rounds, 3);
+}
+
+TEST(Session, EachBlockRunsEveryArmInThePlannedOrder) {
+  FakeWriter writer;
+  FakeMeasurer measurer;
+  ScriptedObserver observer({2});
+  Plan plan = MakePlan({"base", "head"}, {"x"});
+  plan.arm_order = [](int64_t block) { return block % 2 == 0 ? std::vector<int>{0, 1} : std::vector<int>{1, 0}; };
+  Session session(plan, measurer, writer, 1, observer);
+  ASSERT_TRUE(session.Run().ok());
+  EXPECT_EQ(measurer.order, (std::vector<std::string>{"base x", "head x", "head x", "base x"}));
+  std::vector<std::string> arms;
+  for (const auto& [id, s] : writer.samples) arms.push_back(s.arm + "/" + std::to_string(s.block));
+  EXPECT_EQ(arms, (std::vector<std::string>{"base/0", "head/0", "head/1", "base/1"}));
+}
+
+TEST(Session, MetricsNotesWarningsAndProfilesAreWrittenOnce) {
+  FakeWriter writer;
+  FakeMeasurer measurer;
+  ScriptedObserver observer({3, 3});
+  Session session(MakePlan({"base", "head"}, {"a", "b"}), measurer, writer, 1, observer);
+  ASSERT_TRUE(session.Run().ok());
+  EXPECT_EQ(writer.samples.size(), 12u);
+  // wall_ns once, each cell's own metric once.
+  EXPECT_EQ(writer.metrics, (std::vector<std::string>{"a.only", "wall_ns", "b.only"}));
+  // The reason once; one warning per cell and arm (its figures vary, its kind does not), the
+  // benchmark's name taken off the front because the label names the cell.
+  EXPECT_EQ(writer.notes,
+            (std::vector<std::string>{"info|instructions: hardware counters are not supported on this host",
+                                      "warn|a (base): no-work: the loop body took 0 ns (call 1)",
+                                      "warn|a (head): no-work: the loop body took 0 ns (call 2)",
+                                      "warn|b (base): no-work: the loop body took 0 ns (call 3)",
+                                      "warn|b (head): no-work: the loop body took 0 ns (call 4)"}));
+  EXPECT_EQ(writer.artifacts, (std::vector<std::string>{"10|base/callgrind.out", "10|head/callgrind.out",
+                                                        "11|base/callgrind.out", "11|head/callgrind.out"}));
+  EXPECT_EQ(session.recorder().unavailable().size(), 1u);
+  EXPECT_EQ(session.recorder().warnings().size(), 4u);
+}
+
+TEST(Session, CtrlCStopsBetweenSamplesAndKeepsWhatWasMeasured) {
+  FakeWriter writer;
+  FakeMeasurer measurer;
+  measurer.interrupt_after = 3;
+  ScriptedObserver observer({5, 5});
+  Session session(MakePlan({""}, {"a", "b"}), measurer, writer, 1, observer);
+  ASSERT_TRUE(session.Run().ok());
+  EXPECT_EQ(session.stop(), StopKind::kInterrupted);
+  EXPECT_EQ(measurer.calls, 3);
+  EXPECT_EQ(writer.samples.size(), 3u);  // the third, taken as Ctrl-C came, is kept too
+  EXPECT_EQ(session.blocks_done(0), 1);   // a's second block was cut: not counted
+  EXPECT_EQ(session.blocks_done(1), 1);
+}
+
+TEST(Session, AStoreThatRefusesAWriteStopsTheLoopWithItsError) {
+  FakeWriter writer;
+  writer.fail_at_sample = 2;
+  FakeMeasurer measurer;
+  ScriptedObserver observer({4});
+  Session session(MakePlan({""}, {"a"}), measurer, writer, 1, observer);
+  Status s = session.Run();
+  EXPECT_EQ(s.code(), StatusCode::kDataLoss);
+  EXPECT_NE(s.message().find("disk I/O error"), std::string::npos);
+  EXPECT_EQ(writer.samples.size(), 2u);
+  EXPECT_EQ(measurer.calls, 3);  // nothing measured after the refused write
+}
+
+TEST(Session, AHelperThatDiesIsAnErrorNotAFailedSample) {
+  FakeWriter writer;
+  FakeMeasurer measurer;
+  measurer.helper_dies_at = 1;
+  ScriptedObserver observer({3});
+  Session session(MakePlan({""}, {"a"}), measurer, writer, 1, observer);
+  Status s = session.Run();
+  EXPECT_EQ(s.code(), StatusCode::kInternal);
+  EXPECT_EQ(writer.samples.size(), 1u);
+}
+
+TEST(Session, FailedSamplesAreStoredAndTheObserverMayStop) {
+  FakeWriter writer;
+  FakeMeasurer measurer;
+  measurer.failures = {2};
+  ScriptedObserver observer({3, 3});
+  observer.stop_on_failure = true;
+  Session session(MakePlan({""}, {"a", "b"}), measurer, writer, 1, observer);
+  ASSERT_TRUE(session.Run().ok());
+  EXPECT_EQ(session.stop(), StopKind::kFailFast);
+  EXPECT_EQ(session.stop_reason(), "failed: exit status 3");
+  ASSERT_EQ(writer.samples.size(), 2u);
+  EXPECT_EQ(writer.samples[1].second.outcome, SampleOutcome::kFailed);
+}
+
+TEST(Session, RaisedTargetsRunMoreRoundsAndOnlyForThatCell) {
+  FakeWriter writer;
+  FakeMeasurer measurer;
+  ScriptedObserver observer({1, 1});
+  observer.raise_after_round = 1;  // a look found cell 0 undecided: two more blocks
+  Session session(MakePlan({""}, {"a", "b"}), measurer, writer, 1, observer);
+  ASSERT_TRUE(session.Run().ok());
+  EXPECT_EQ(measurer.order, (std::vector<std::string>{"prog a", "prog b", "prog a", "prog a"}));
+  EXPECT_EQ(session.blocks_done(0), 3);
+  EXPECT_EQ(session.blocks_done(1), 1);
+}
+
+TEST(Session, ResumeContinuesSequenceAndBlocks) {
+  FakeWriter writer;
+  FakeMeasurer measurer;
+  ScriptedObserver observer({3, 3});
+  Session session(MakePlan({""}, {"a", "b"}), measurer, writer, 1, observer);
+  session.Resume(/*next_seq=*/7, {2, 1});
+  ASSERT_TRUE(session.Run().ok());
+  EXPECT_EQ(measurer.order, (std::vector<std::string>{"prog a", "prog b", "prog b"}));
+  EXPECT_EQ(writer.samples.front().second.seq, 7);
+  EXPECT_EQ(writer.samples.front().second.block, 2);
+  EXPECT_EQ(writer.samples.back().second.seq, 9);
+}
+
+TEST(Session, SharedProcessRoundsMeasureEveryCellInOneCall) {
+  FakeWriter writer;
+  FakeMeasurer measurer;
+  ScriptedObserver observer({2, 2, 2});
+  Plan plan = MakePlan({""}, {"a", "b", "c"});
+  plan.shared_process = true;
+  Session session(plan, measurer, writer, 1, observer);
+  ASSERT_TRUE(session.Run().ok());
+  EXPECT_EQ(measurer.together_calls, 2);
+  ASSERT_EQ(writer.samples.size(), 6u);
+  EXPECT_EQ(writer.samples[3].first, 10);
+  EXPECT_EQ(writer.samples[3].second.block, 1);
+}
+
+TEST(Session, NothingToDoEndsAtOnce) {
+  FakeWriter writer;
+  FakeMeasurer measurer;
+  ScriptedObserver observer({0, 0});
+  Session session(MakePlan({""}, {"a", "b"}), measurer, writer, 1, observer);
+  ASSERT_TRUE(session.Run().ok());
+  EXPECT_EQ(measurer.calls, 0);
+  EXPECT_EQ(observer.rounds, 0);
+}
+
+TEST(SampleRecorder, SeededFromAResumedRunWritesNothingTwice) {
+  FakeWriter writer;
+  SampleRecorder recorder(writer, 1);
+  RunData stored;
+  stored.metrics.push_back(LookupMetric("wall_ns"));
+  stored.notes = {{"info", "cycles: not supported"}, {"warn", "a (base): no-work: 0 ns"}};
+  recorder.Seed(stored);
+  Measured m;
+  m.sample.arm = "base";
+  m.sample.values = {{"wall_ns", 1}, {"user_ns", 2}};
+  m.unavailable = {"cycles: not supported", "branches: not supported"};
+  m.extras.warnings = {"no-work: 5 ns", "syscall-heavy: 80%"};
+  ASSERT_TRUE(recorder.Record(10, "t::a", "a", "a (base)", m).ok());
+  EXPECT_EQ(writer.metrics, (std::vector<std::string>{"user_ns"}));
+  EXPECT_EQ(writer.notes, (std::vector<std::string>{"info|branches: not supported",
+                                                    "warn|a (base): syscall-heavy: 80%"}));
+  EXPECT_EQ(recorder.unavailable(), (std::vector<std::string>{"cycles: not supported", "branches: not supported"}));
+}
+
+}  // namespace
+}  // namespace tare::session

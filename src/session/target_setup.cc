@@ -1,0 +1,59 @@
+#include "session/target_setup.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "base/files.h"
+#include "env/executable_info.h"
+#include "session/environment.h"
+
+namespace tare::session {
+
+StatusOr<target::TargetSpec> ResolveTarget(const TargetArgs& args) {
+  if (args.argv.empty()) {
+    return Status::InvalidArgument(
+        "no target given; write `tare run ./my_bench` or `tare run -- ./prog arg1 arg2`");
+  }
+  target::TargetSpec spec;
+  if (!args.cwd.empty() && !std::filesystem::is_directory(args.cwd)) {
+    return Status::InvalidArgument(fmt::format("--cwd '{}' is not a directory", args.cwd));
+  }
+  spec.cwd = args.cwd;
+  TARE_RETURN_IF_ERROR(ValidateEnvOverrides(args.env, "--env"));
+  spec.env = ApplyEnvOverrides(ProcessEnvironment(), args.env);
+  if (args.shell) {
+    std::string line;
+    for (const auto& a : args.argv) line += (line.empty() ? "" : " ") + a;
+    spec.argv = {"/bin/sh", "-c", line};
+    spec.name = "sh";
+    spec.kind = TargetKind::kCommand;
+    if (args.kind != "auto" && args.kind != "command") {
+      return Status::InvalidArgument("--shell runs a command line; it cannot be combined with --kind " + args.kind);
+    }
+    return spec;
+  }
+  // Relative program paths are relative to --cwd when given, as they would be for the child.
+  std::string program = args.argv[0];
+  if (!args.cwd.empty() && program.find('/') != std::string::npos && program[0] != '/') {
+    std::string in_cwd = args.cwd + "/" + program;
+    if (std::filesystem::exists(in_cwd) || !std::filesystem::exists(program)) program = in_cwd;
+  }
+  TARE_ASSIGN_OR_RETURN(std::string path, ResolveExecutable(program));
+  spec.argv = args.argv;
+  spec.argv[0] = path;
+  spec.name = std::filesystem::path(path).filename().string();
+  if (args.kind == "auto") {
+    TARE_ASSIGN_OR_RETURN(spec.kind, target::DetectTargetKind(path));
+  } else {
+    TARE_ASSIGN_OR_RETURN(spec.kind, ParseTargetKind(args.kind));
+  }
+  return spec;
+}
+
+StatusOr<ExecutableRecord> DescribeForStore(const std::string& role, const std::string& path) {
+  TARE_ASSIGN_OR_RETURN(env::ExecutableInfo info, env::DescribeExecutable(path));
+  return ExecutableRecord{role, path, info.sha256, env::ExecutableInfoToJson(info).dump()};
+}
+
+}  // namespace tare::session

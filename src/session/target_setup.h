@@ -1,0 +1,30 @@
+// Turning what the user named into a runnable target, for `tare run` and `tare ab` alike: resolve
+// the program, decide its kind without running it, build the child's environment, and describe
+// the executable for the store (sha256, build id, compiler).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "model/run.h"
+#include "target/measure.h"
+
+namespace tare::session {
+
+struct TargetArgs {
+  std::vector<std::string> argv;       // as typed: program then its arguments
+  std::string kind = "auto";           // auto | command | gbench | tare
+  bool shell = false;                  // run argv joined through /bin/sh -c
+  std::string cwd;
+  std::vector<std::string> env;        // --env KEY=VALUE overrides
+};
+
+// The program resolved (relative to --cwd when given), its kind detected (scanned, never run),
+// and its environment: tare's with the overrides applied.
+StatusOr<target::TargetSpec> ResolveTarget(const TargetArgs& args);
+
+// The executable's record for the store (sha256 and ELF facts as JSON).
+StatusOr<ExecutableRecord> DescribeForStore(const std::string& role, const std::string& path);
+
+}  // namespace tare::session
