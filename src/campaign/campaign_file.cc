@@ -251,16 +251,18 @@ StatusOr<CampaignSpec> ParseCampaignToml(std::string_view text, const std::strin
     TARE_ASSIGN_OR_RETURN(spec.name, r.String(*n, "name"));
   }
   if (const toml::node* n = root.get("kind")) {
-    TARE_ASSIGN_OR_RETURN(spec.kind, r.String(*n, "kind"));
-    if (spec.kind != "auto" && spec.kind != "command" && spec.kind != "gbench" && spec.kind != "tare") {
-      return r.Error(*n, "kind", fmt::format("'{}' is not auto, command, gbench or tare", spec.kind));
+    TARE_ASSIGN_OR_RETURN(std::string kind, r.String(*n, "kind"));
+    if (kind != "auto") {
+      auto parsed = ParseTargetKind(kind);
+      if (!parsed.ok()) return r.Error(*n, "kind", fmt::format("'{}' is not auto, command, gbench or tare", kind));
+      spec.kind = *parsed;
     }
   }
   if (const toml::node* n = root.get("instrument")) {
-    TARE_ASSIGN_OR_RETURN(spec.instrument, r.String(*n, "instrument"));
-    if (spec.instrument != "wall" && spec.instrument != "sim" && spec.instrument != "mem") {
-      return r.Error(*n, "instrument", fmt::format("'{}' is not wall, sim or mem", spec.instrument));
-    }
+    TARE_ASSIGN_OR_RETURN(std::string instrument, r.String(*n, "instrument"));
+    auto parsed = ParseInstrument(instrument);
+    if (!parsed.ok()) return r.Error(*n, "instrument", fmt::format("'{}' is not wall, sim or mem", instrument));
+    spec.instrument = *parsed;
   }
   if (const toml::node* n = root.get("args")) {
     TARE_ASSIGN_OR_RETURN(spec.args, r.Strings(*n, "args"));

@@ -75,7 +75,7 @@ env = { SIZE = "large" }
   auto spec = ParseCampaignToml(kFull, "full.toml");
   ASSERT_TRUE(spec.ok()) << spec.status().message();
   EXPECT_EQ(spec->name, "sort: +3%");
-  EXPECT_EQ(spec->kind, "command");
+  EXPECT_EQ(spec->kind, TargetKind::kCommand);
   EXPECT_EQ(spec->args, (std::vector<std::string>{"--work", "8"}));
   EXPECT_EQ(spec->env, std::vector<std::string>{"MALLOC_ARENA_MAX=2"});
   EXPECT_EQ(spec->cwd, "data");
@@ -217,42 +217,42 @@ TEST(CampaignSpec, ValidationNamesTheFieldAndTheFix) {
   CampaignSpec spec;
   spec.base = "/a";
   spec.heads = {"/b"};
-  EXPECT_TRUE(ValidateSpec(spec, "command").ok());
+  EXPECT_TRUE(ValidateSpec(spec, TargetKind::kCommand).ok());
 
   CampaignSpec metric = spec;
   metric.metrics = {{"gb.real_time_ns", Allowance::Noise(), std::nullopt}};
-  Status s = ValidateSpec(metric, "command");
+  Status s = ValidateSpec(metric, TargetKind::kCommand);
   EXPECT_NE(s.message().find("metric 'gb.real_time_ns' is not measured for command targets under the wall "
                              "instrument; choose from wall_ns"),
             std::string::npos) << s.message();
   metric.metrics = {{"gb.counter.items", Allowance::Noise(), std::nullopt}};
-  EXPECT_TRUE(ValidateSpec(metric, "gbench").ok());
+  EXPECT_TRUE(ValidateSpec(metric, TargetKind::kGbench).ok());
   metric.metrics = {{"bench.items", Allowance::Noise(), std::nullopt}};
-  EXPECT_TRUE(ValidateSpec(metric, "tare").ok());
-  metric.instrument = "sim";
+  EXPECT_TRUE(ValidateSpec(metric, TargetKind::kTare).ok());
+  metric.instrument = Instrument::kSim;
   metric.metrics = {{"sim.Ir", Allowance::Noise(), std::nullopt}};
-  EXPECT_TRUE(ValidateSpec(metric, "command").ok());
+  EXPECT_TRUE(ValidateSpec(metric, TargetKind::kCommand).ok());
   metric.metrics = {{"wall_ns", Allowance::Noise(), std::nullopt}};
-  s = ValidateSpec(metric, "command");
+  s = ValidateSpec(metric, TargetKind::kCommand);
   EXPECT_NE(s.message().find("metric 'wall_ns' is not measured for command targets under the sim instrument; "
                              "choose from sim.Ir"), std::string::npos) << s.message();
-  EXPECT_EQ(DefaultMetrics("command", "sim")[0].name, "sim.Ir");
-  EXPECT_EQ(DefaultMetrics("command", "wall", false)[0].name, "wall_ns");
-  EXPECT_EQ(DefaultMetrics("tare")[0].name, "bench.cpu_ns");
+  EXPECT_EQ(DefaultMetrics(TargetKind::kCommand, Instrument::kSim)[0].name, "sim.Ir");
+  EXPECT_EQ(DefaultMetrics(TargetKind::kCommand, Instrument::kWall, false)[0].name, "wall_ns");
+  EXPECT_EQ(DefaultMetrics(TargetKind::kTare)[0].name, "bench.cpu_ns");
 
   CampaignSpec looks = spec;
   looks.sampling = {6, 6, 30};
-  s = ValidateSpec(looks, "command");
+  s = ValidateSpec(looks, TargetKind::kCommand);
   EXPECT_NE(s.message().find("initial=6 pairs cannot give the 99% per-look"), std::string::npos) << s.message();
 
   CampaignSpec twice = spec;
   twice.cells = {{"a", "target", {}, {}}, {"a", "target", {}, {}}};
-  s = ValidateSpec(twice, "command");
+  s = ValidateSpec(twice, TargetKind::kCommand);
   EXPECT_NE(s.message().find("cells[1]: the name 'a' is used twice"), std::string::npos) << s.message();
 
   CampaignSpec null_rule = spec;
   null_rule.bounds = {*ParseBound("p95(wall_ns, null) <= 1ms")};
-  s = ValidateSpec(null_rule, "command");
+  s = ValidateSpec(null_rule, TargetKind::kCommand);
   EXPECT_NE(s.message().find("names the arm 'null', which this campaign does not have (arms: base, head; add "
                              "the null arm"), std::string::npos) << s.message();
 }

@@ -50,18 +50,17 @@ Status CampaignRunner::Prepare() {
        }()) {
     TARE_RETURN_IF_ERROR(CheckExecutable(*exe));
   }
-  TARE_ASSIGN_OR_RETURN(const std::string kind, ResolveKind(spec));
-  TARE_RETURN_IF_ERROR(ValidateSpec(spec, kind));
-  TARE_ASSIGN_OR_RETURN(kind_, ParseTargetKind(kind));
+  TARE_ASSIGN_OR_RETURN(kind_, ResolveKind(spec));
+  TARE_RETURN_IF_ERROR(ValidateSpec(spec, kind_));
   if (spec.name.empty()) spec.name = DefaultCampaignName(spec);
   TARE_ASSIGN_OR_RETURN(workdir_, MakeTempDir("tare-ab"));
-  TARE_ASSIGN_OR_RETURN(measure_.instrument, ParseInstrument(spec.instrument));
+  measure_.instrument = spec.instrument;
   if (spec.metrics.empty()) {
     std::string why;
-    const bool task_clock = kind_ != TargetKind::kCommand || spec.instrument == "sim" ||
+    const bool task_clock = kind_ != TargetKind::kCommand || spec.instrument == Instrument::kSim ||
                             TaskClockAvailable(spawner_, workdir_, &why);
-    metrics_ = DefaultMetrics(kind, spec.instrument, task_clock);
-    if (task_clock && spec.instrument == "wall") {
+    metrics_ = DefaultMetrics(kind_, spec.instrument, task_clock);
+    if (task_clock && spec.instrument == Instrument::kWall) {
       notes_.push_back(fmt::format(
           "Metric: {} by default, CPU time, which leaves out time spent waiting for a CPU (the "
           "largest noise on a loaded host); judge wall time too with --metric wall_ns (or "
@@ -79,7 +78,7 @@ Status CampaignRunner::Prepare() {
   }
   if (spec.gates) {
     gates_ = *spec.gates;
-  } else if (spec.instrument == "sim") {
+  } else if (spec.instrument == Instrument::kSim) {
     gates_.clear();  // under valgrind no process-level figures are recorded: nothing to gate on
   } else {
     TARE_ASSIGN_OR_RETURN(GateRule g, ParseGate(kDefaultGate));

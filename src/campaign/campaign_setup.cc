@@ -27,8 +27,8 @@ Status CheckExecutable(const std::string& path) {
   return Status::Ok();
 }
 
-StatusOr<std::string> ResolveKind(const CampaignSpec& spec) {
-  if (spec.kind == "command" || spec.kind == "gbench" || spec.kind == "tare") return spec.kind;
+StatusOr<TargetKind> ResolveKind(const CampaignSpec& spec) {
+  if (spec.kind) return *spec.kind;
   TARE_ASSIGN_OR_RETURN(TargetKind base_kind, target::DetectTargetKind(spec.base));
   for (const auto& head : spec.heads) {
     TARE_ASSIGN_OR_RETURN(TargetKind head_kind, target::DetectTargetKind(head));
@@ -40,7 +40,7 @@ StatusOr<std::string> ResolveKind(const CampaignSpec& spec) {
           TargetKindName(head_kind)));
     }
   }
-  return std::string(TargetKindName(base_kind));
+  return base_kind;
 }
 
 std::string DefaultCampaignName(const CampaignSpec& spec) {

@@ -17,9 +17,9 @@ namespace tare::campaign {
 // is not executable.
 Status CheckExecutable(const std::string& path);
 
-// "command", "gbench" or "tare": spec.kind when given, else detected from the base executable
+// spec.kind when given, else detected from the base executable
 // (scanned, never run). Every head must be of the same kind.
-StatusOr<std::string> ResolveKind(const CampaignSpec& spec);
+StatusOr<TargetKind> ResolveKind(const CampaignSpec& spec);
 
 // "ab_knob_base vs ab_knob_plus3" (and ", ..." for further heads).
 std::string DefaultCampaignName(const CampaignSpec& spec);

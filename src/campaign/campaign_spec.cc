@@ -6,50 +6,10 @@
 
 #include <fmt/core.h>
 
-#include "instrument/sim.h"
 #include "session/environment.h"
 
 namespace tare::campaign {
 namespace {
-
-bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
-
-// Whether `name` is measured for this kind of target under this instrument (target/measure.cc).
-bool IsMeasured(const std::string& name, const std::string& kind, const std::string& instrument) {
-  if (instrument == "sim") {
-    for (const auto& m : instrument::SimMetricDefs()) {
-      if (m.name == name) return true;
-    }
-    return false;  // under valgrind the process-level figures are valgrind's, not recorded
-  }
-  if (instrument == "mem" &&
-      (name == "mem.allocs" || name == "mem.frees" || name == "mem.bytes_allocated" ||
-       name == "mem.peak_live_bytes")) {
-    return true;
-  }
-  if (kind == "gbench" && StartsWith(name, "gb.counter.") && name.size() > 11) return true;
-  if (kind == "tare" && StartsWith(name, "bench.") && name.size() > 6) return true;
-  for (const auto& m : KnownMetrics()) {
-    if (m.name == name) return kind == "gbench" || !StartsWith(name, "gb.");
-  }
-  return false;
-}
-
-std::string KnownMetricList(const std::string& kind, const std::string& instrument) {
-  std::string out;
-  if (instrument == "sim") {
-    for (const auto& m : instrument::SimMetricDefs()) out += (out.empty() ? "" : ", ") + m.name;
-    return out;
-  }
-  for (const auto& m : KnownMetrics()) {
-    if (kind != "gbench" && StartsWith(m.name, "gb.")) continue;
-    out += (out.empty() ? "" : ", ") + m.name;
-  }
-  if (kind == "gbench") out += ", gb.counter.NAME";
-  if (kind == "tare") out += ", bench.wall_ns, bench.cpu_ns, bench.NAME";
-  if (instrument == "mem") out += ", mem.allocs, mem.frees, mem.bytes_allocated, mem.peak_live_bytes";
-  return out;
-}
 
 Status ValidateRegex(const std::string& re, const std::string& field) {
   if (re.empty()) return Status::Ok();
@@ -92,21 +52,21 @@ std::string ArmRole(const std::string& arm) {
   return "head";
 }
 
-std::vector<MetricSpec> DefaultMetrics(const std::string& resolved_kind, const std::string& instrument,
+std::vector<MetricSpec> DefaultMetrics(TargetKind resolved_kind, Instrument instrument,
                                        bool task_clock_available) {
   auto one = [](const char* name) {
     MetricSpec m;
     m.name = name;
     return m;
   };
-  if (instrument == "sim") return {one("sim.Ir")};
-  if (instrument == "mem") return {one("mem.allocs"), one("mem.peak_live_bytes")};
-  if (resolved_kind == "gbench") return {one("gb.cpu_time_ns")};
-  if (resolved_kind == "tare") return {one("bench.cpu_ns")};
+  if (instrument == Instrument::kSim) return {one("sim.Ir")};
+  if (instrument == Instrument::kMem) return {one("mem.allocs"), one("mem.peak_live_bytes")};
+  if (resolved_kind == TargetKind::kGbench) return {one("gb.cpu_time_ns")};
+  if (resolved_kind == TargetKind::kTare) return {one("bench.cpu_ns")};
   return {one(task_clock_available ? "perf.task_clock_ns" : "wall_ns")};
 }
 
-Status ValidateSpec(const CampaignSpec& spec, const std::string& resolved_kind) {
+Status ValidateSpec(const CampaignSpec& spec, TargetKind kind) {
   if (spec.base.empty()) {
     return Status::InvalidArgument(
         "no base executable; give --base PATH (or base = \"PATH\" under [arms] in the campaign "
@@ -153,21 +113,17 @@ Status ValidateSpec(const CampaignSpec& spec, const std::string& resolved_kind) 
     TARE_RETURN_IF_ERROR(session::ValidateEnvOverrides(c.env, fmt::format("cells[{}] '{}' env", i, c.name)));
   }
 
-  if (spec.instrument != "wall" && spec.instrument != "sim" && spec.instrument != "mem") {
-    return Status::InvalidArgument(fmt::format(
-        "instrument '{}' is not wall, sim or mem", spec.instrument));
-  }
   const auto metrics =
-      spec.metrics.empty() ? DefaultMetrics(resolved_kind, spec.instrument) : spec.metrics;
+      spec.metrics.empty() ? DefaultMetrics(kind, spec.instrument) : spec.metrics;
   std::set<std::string> metric_names;
   for (const auto& m : metrics) {
     if (!metric_names.insert(m.name).second) {
       return Status::InvalidArgument(fmt::format("metric '{}' is listed twice", m.name));
     }
-    if (!IsMeasured(m.name, resolved_kind, spec.instrument)) {
+    if (!IsMeasured(m.name, kind, spec.instrument)) {
       return Status::InvalidArgument(fmt::format(
           "metric '{}' is not measured for {} targets under the {} instrument; choose from {}",
-          m.name, resolved_kind, spec.instrument, KnownMetricList(resolved_kind, spec.instrument)));
+          m.name, TargetKindName(kind), InstrumentName(spec.instrument), MeasuredMetricList(kind, spec.instrument)));
     }
   }
 
@@ -217,8 +173,8 @@ nlohmann::json SpecToJson(const CampaignSpec& spec) {
   return {
       {"format", kCampaignFormat},
       {"name", spec.name},
-      {"kind", spec.kind},
-      {"instrument", spec.instrument},
+      {"kind", spec.kind ? TargetKindName(*spec.kind) : "auto"},
+      {"instrument", InstrumentName(spec.instrument)},
       {"base", spec.base},
       {"heads", spec.heads},
       {"null", spec.null_arm},

@@ -21,6 +21,7 @@
 #include "campaign/sampling.h"
 #include "campaign/verdict.h"
 #include "model/metric.h"
+#include "model/target.h"
 
 namespace tare::campaign {
 
@@ -52,8 +53,8 @@ struct MetricSpec {
 
 struct CampaignSpec {
   std::string name;                     // shown in the ledger; default "<base> vs <head>"
-  std::string kind = "auto";            // auto | command | gbench | tare
-  std::string instrument = "wall";      // wall | sim | mem (target/measure.h)
+  std::optional<TargetKind> kind;       // nullopt: detected from the base executable ("auto")
+  Instrument instrument = Instrument::kWall;
   std::string base;                     // executable of the base arm
   std::vector<std::string> heads;       // one or more head executables
   bool null_arm = false;                // a second copy of base, run as its own arm
@@ -93,13 +94,13 @@ std::string ArmRole(const std::string& arm);
 //   --instrument mem: mem.allocs and mem.peak_live_bytes.
 // Declare wall_ns (or gb.real_time_ns) to judge wall time: it also sees waiting (I/O, sleeps,
 // lock contention) that CPU time does not.
-std::vector<MetricSpec> DefaultMetrics(const std::string& resolved_kind, const std::string& instrument = "wall",
+std::vector<MetricSpec> DefaultMetrics(TargetKind resolved_kind, Instrument instrument = Instrument::kWall,
                                        bool task_clock_available = true);
 
 // Everything that can be checked without touching the file system: sampling plan and looks,
 // confidence, arm counts, unique cell names, metric names (known for the kind, or a Google
 // Benchmark user counter), gate and bound arms, KEY=VALUE forms. Errors name the field and the fix.
-Status ValidateSpec(const CampaignSpec& spec, const std::string& resolved_kind);
+Status ValidateSpec(const CampaignSpec& spec, TargetKind resolved_kind);
 
 // Makes base, heads and cwd absolute: relative paths are taken from `dir` (the campaign file's
 // directory, or the working directory). Executables are not looked up on PATH: a campaign names

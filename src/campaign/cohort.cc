@@ -197,7 +197,7 @@ Status CampaignRunner::Cohort::Resume(RunData* stored_run, std::vector<int64_t>*
 
 StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
   TARE_ASSIGN_OR_RETURN(plan_, PlanLooks(spec_.sampling, spec_.confidence, spec_.look_scheme));
-  fingerprint_ = env::CollectFingerprint(env::FingerprintOptions{.probe_valgrind = spec_.instrument == "sim"});
+  fingerprint_ = env::CollectFingerprint(env::FingerprintOptions{.probe_valgrind = spec_.instrument == Instrument::kSim});
   cells_.assign(r_.cells_.size(), CellState{});
   for (auto& st : cells_) st.target = plan_.pairs.front();
   RunData stored;

@@ -33,7 +33,7 @@ StatusOr<report::AbReport> CampaignRunner::Cohort::BuildReport(const std::vector
     if (check.level == CheckLevel::kWarn) rep.host_warnings.push_back(check.finding + "; " + check.fix);
   }
   rep.kind = TargetKindName(r_.kind_);
-  rep.instrument = spec_.instrument;
+  rep.instrument = InstrumentName(spec_.instrument);
   rep.args = spec_.args;
   rep.arm_order = std::string(ArmOrderName(spec_.order));
   rep.seed = spec_.seed;

@@ -95,8 +95,6 @@ StatusOr<campaign::MetricSpec> ParseMetricFlag(const std::string& text) {
 StatusOr<campaign::CampaignSpec> SpecFromFlags(const AbOptions& o) {
   campaign::CampaignSpec spec;
   spec.name = o.name;
-  spec.kind = o.kind;
-  spec.instrument = o.instrument;
   spec.base = o.base;
   spec.heads = o.heads;
   spec.null_arm = o.null_arm;
@@ -108,9 +106,16 @@ StatusOr<campaign::CampaignSpec> SpecFromFlags(const AbOptions& o) {
   spec.sampling = {o.initial, o.step, o.cap};
   spec.confidence = o.confidence;
   spec.seed = o.seed;
-  if (o.kind != "auto" && o.kind != "command" && o.kind != "gbench" && o.kind != "tare") {
-    return Status::InvalidArgument(fmt::format("--kind '{}' is not auto, command, gbench or tare", o.kind));
+  if (o.kind != "auto") {
+    auto kind = ParseTargetKind(o.kind);
+    if (!kind.ok()) {
+      return Status::InvalidArgument(fmt::format("--kind '{}' is not auto, command, gbench or tare", o.kind));
+    }
+    spec.kind = *kind;
   }
+  auto instrument = ParseInstrument(o.instrument);
+  if (!instrument.ok()) return instrument.status().WithContext("--instrument");
+  spec.instrument = *instrument;
   for (const auto& m : o.metrics) {
     TARE_ASSIGN_OR_RETURN(campaign::MetricSpec parsed, ParseMetricFlag(m));
     spec.metrics.push_back(parsed);

@@ -5,8 +5,8 @@
 
 #include <limits>
 
-#include "instrument/callgrind_reader.h"
-#include "instrument/callgrind_text.h"
+#include "instrument/internal/callgrind_reader.h"
+#include "instrument/internal/callgrind_text.h"
 
 namespace tare::instrument::callgrind_internal {
 namespace {

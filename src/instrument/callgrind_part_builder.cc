@@ -1,4 +1,4 @@
-#include "instrument/callgrind_part_builder.h"
+#include "instrument/internal/callgrind_part_builder.h"
 
 #include <algorithm>
 #include <optional>

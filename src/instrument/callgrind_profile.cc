@@ -3,7 +3,7 @@
 #include "instrument/callgrind_profile.h"
 
 #include "base/files.h"
-#include "instrument/callgrind_part_builder.h"
+#include "instrument/internal/callgrind_part_builder.h"
 
 namespace tare::instrument {
 

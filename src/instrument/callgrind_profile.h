@@ -24,11 +24,11 @@
 // taken from the text is checked; no input makes the reader throw or touch memory out of bounds.
 // Thread-safety: the functions are pure; a Profile is a plain value.
 //
-// Implementation (library tare_callgrind, which needs only tare_base): callgrind_text (words and
-// numbers of the format), callgrind_reader (the line loop, header lines, parts) with
-// callgrind_body.cc (position specifications, name compression, calls=, cost lines and their
-// subpositions), callgrind_part_builder (one part's functions, lines, call edges and inclusive
-// costs), callgrind_profile.cc (the Profile queries, reading a file).
+// Implementation (library tare_callgrind, which needs only tare_base; private headers in
+// internal/): callgrind_text (words and numbers of the format), callgrind_reader (the line loop,
+// header lines, parts) with callgrind_body.cc (position specifications, name compression, calls=,
+// cost lines and their subpositions), callgrind_part_builder (one part's functions, lines, call
+// edges and inclusive costs), callgrind_profile.cc (the Profile queries, reading a file).
 #pragma once
 
 #include <cstdint>

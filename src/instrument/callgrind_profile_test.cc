@@ -8,7 +8,7 @@
 #include <string>
 
 #include "base/files.h"
-#include "instrument/callgrind_test_util.h"
+#include "instrument/internal/callgrind_test_util.h"
 
 namespace tare::instrument {
 namespace {

@@ -1,13 +1,13 @@
 // The line loop, header lines and parts of CallgrindReader (callgrind_reader.h), and
 // ParseCallgrindProfile (callgrind_profile.h).
-#include "instrument/callgrind_reader.h"
+#include "instrument/internal/callgrind_reader.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <limits>
 
-#include "instrument/callgrind_text.h"
+#include "instrument/internal/callgrind_text.h"
 
 namespace tare::instrument {
 namespace callgrind_internal {

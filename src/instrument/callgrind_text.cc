@@ -1,4 +1,4 @@
-#include "instrument/callgrind_text.h"
+#include "instrument/internal/callgrind_text.h"
 
 #include <charconv>
 

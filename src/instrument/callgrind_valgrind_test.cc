@@ -12,7 +12,7 @@
 
 #include "base/files.h"
 #include "instrument/callgrind_profile.h"
-#include "instrument/callgrind_test_util.h"
+#include "instrument/internal/callgrind_test_util.h"
 #include "proc/spawner.h"
 
 namespace tare::instrument {

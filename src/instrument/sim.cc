@@ -454,28 +454,4 @@ StatusOr<SimReadings> ReadSimResults(SimTarget target, const std::vector<std::st
   return out;
 }
 
-const std::vector<MetricDef>& SimMetricDefs() {
-  using D = Direction;
-  using K = MetricKind;
-  static const std::vector<MetricDef> kDefs = {
-      {"sim.Ir", "count", D::kLowerIsBetter, K::kCount, "instructions executed (callgrind Ir)"},
-      {"sim.Dr", "count", D::kLowerIsBetter, K::kCount, "data reads (callgrind Dr)"},
-      {"sim.Dw", "count", D::kLowerIsBetter, K::kCount, "data writes (callgrind Dw)"},
-      {"sim.I1mr", "count", D::kLowerIsBetter, K::kCount, "simulated L1 instruction cache misses"},
-      {"sim.D1mr", "count", D::kLowerIsBetter, K::kCount, "simulated L1 data cache read misses"},
-      {"sim.D1mw", "count", D::kLowerIsBetter, K::kCount, "simulated L1 data cache write misses"},
-      {"sim.ILmr", "count", D::kLowerIsBetter, K::kCount, "simulated last-level instruction misses"},
-      {"sim.DLmr", "count", D::kLowerIsBetter, K::kCount, "simulated last-level data read misses"},
-      {"sim.DLmw", "count", D::kLowerIsBetter, K::kCount, "simulated last-level data write misses"},
-      {"sim.syscalls", "count", D::kLowerIsBetter, K::kCount, "system calls made in the window"},
-      {"sim.syscall_ns", "ns", D::kLowerIsBetter, K::kTime,
-       "elapsed time in system calls (real, not simulated: varies between runs)"},
-      {"sim.syscall_cpu_ns", "ns", D::kLowerIsBetter, K::kTime,
-       "system CPU time in system calls (real, not simulated: varies between runs)"},
-      {"sim.est_cycles", "count", D::kLowerIsBetter, K::kCount,
-       "estimated cycles, model iai-v1: L1 hits + 5 x LL hits + 35 x RAM hits"},
-  };
-  return kDefs;
-}
-
 }  // namespace tare::instrument

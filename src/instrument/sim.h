@@ -166,7 +166,5 @@ std::optional<CycleEstimate> EstimateCyclesIaiV1(const std::map<std::string, uin
 // Fills values, cycle_model and warnings of a reading from its window_totals and iterations.
 void ComputeSimMetrics(SimReading* reading);
 
-// Definitions of the sim.* metrics (unit, direction, description) for the metric registry.
-const std::vector<MetricDef>& SimMetricDefs();
 
 }  // namespace tare::instrument

@@ -1,15 +1,30 @@
-// Metric: the name, unit and direction of one measured quantity. Samples carry values keyed by
-// metric name; the definitions say how to read them (which way is worse, how to format them).
+// Metric: the name, unit and direction of one measured quantity, and the one catalogue of every
+// metric tare produces. Samples carry values keyed by metric name; the definitions say how to read
+// them (which way is worse, how to format them, whether a rerun gives the same value), and which
+// targets and instruments produce them.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "model/target.h"
+
 namespace tare {
 
 enum class Direction { kLowerIsBetter, kHigherIsBetter };
 enum class MetricKind { kTime, kCount, kBytes, kRatio };
+
+// Where a metric comes from, which decides which samples carry it.
+enum class MetricSource {
+  kProcess,  // wait4 of the child and the spawn helper's clock (wall and mem instruments)
+  kPerf,     // perf_event counters on the child, where the host has them (wall and mem)
+  kGbench,   // Google Benchmark's own report (Google Benchmark targets, wall and mem)
+  kBench,    // the tare library's measurement window (tare binaries, wall and mem)
+  kSim,      // valgrind callgrind (sim instrument, every kind)
+  kMem,      // the allocation shim (mem instrument, every kind)
+  kOther,    // not in the catalogue: a name tare does not know
+};
 
 struct MetricDef {
   std::string name;         // stable key, e.g. "wall_ns", "perf.instructions", "gb.real_time_ns"
@@ -17,13 +32,24 @@ struct MetricDef {
   Direction direction = Direction::kLowerIsBetter;
   MetricKind kind = MetricKind::kCount;
   std::string description;  // one line for --help and reports
+  // Identical on every rerun of the same binary (sim counts, allocation counts), so one sample
+  // decides and any difference between builds is real.
+  bool deterministic = false;
+  MetricSource source = MetricSource::kOther;
 };
 
-// The metrics tare knows by name. User counters (Google Benchmark, tare library) are added at run
-// time with unit "count" and direction taken from the benchmark where it says.
+// Every metric tare knows by name, in display order within each source. Families whose names are
+// chosen at run time are described by their prefix: "gb.counter." (Google Benchmark user
+// counters) and "bench." (the tare library's counters and gauges).
 const std::vector<MetricDef>& KnownMetrics();
-// Definition for a name; unknown names get a generic count definition.
+// Definition for a name: a known metric, a member of a family (unit from the name's suffix: _ns
+// time, _bytes bytes, else count), or a generic count.
 MetricDef LookupMetric(const std::string& name);
+
+// Whether samples of `kind` taken with `instrument` carry `name` (families included).
+bool IsMeasured(const std::string& name, TargetKind kind, Instrument instrument);
+// "wall_ns, user_ns, ..., gb.counter.NAME": what a campaign may name for that kind and instrument.
+std::string MeasuredMetricList(TargetKind kind, Instrument instrument);
 
 const char* DirectionName(Direction d);  // "lower" / "higher"
 const char* MetricKindName(MetricKind k);  // "time" / "count" / "bytes" / "ratio"

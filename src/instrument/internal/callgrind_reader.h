@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "instrument/callgrind_part_builder.h"
+#include "instrument/internal/callgrind_part_builder.h"
 #include "instrument/callgrind_profile.h"
 
 namespace tare::instrument::callgrind_internal {

@@ -1,0 +1,24 @@
+# cmake -DSOURCE_DIR=<repo> -P check_sources.cmake
+# Fails, naming each file and line, when
+#  - a source outside src/store includes an SQL client (sqlite3.h, SQLiteCpp, libpq, pqxx);
+#  - a source in src/stats (tests aside) includes a header that does I/O.
+file(GLOB_RECURSE sources ${SOURCE_DIR}/src/*.cc ${SOURCE_DIR}/src/*.h ${SOURCE_DIR}/src/*.c)
+set(problems "")
+foreach(f ${sources})
+  file(RELATIVE_PATH rel ${SOURCE_DIR} ${f})
+  file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include")
+  foreach(line ${lines})
+    if(NOT rel MATCHES "^src/store/" AND line MATCHES "sqlite3\\.h|SQLiteCpp|libpq|pqxx")
+      string(APPEND problems "\n  ${rel}: ${line}  (only src/store may talk SQL)")
+    endif()
+    if(rel MATCHES "^src/stats/" AND NOT rel MATCHES "_test\\.cc$|test_vectors"
+       AND line MATCHES "<(fstream|iostream|cstdio|stdio\\.h|filesystem|unistd\\.h|fcntl\\.h)>")
+      string(APPEND problems "\n  ${rel}: ${line}  (src/stats does no I/O)")
+    endif()
+  endforeach()
+endforeach()
+if(problems)
+  message(FATAL_ERROR "module rules broken:${problems}")
+endif()
+list(LENGTH sources n)
+message(STATUS "module rules: ${n} sources checked, none breaks a rule")
