@@ -1,8 +1,10 @@
-# tare_test(NAME name SOURCES a_test.cc ... LIBS tare_x ...)
-# A GoogleTest binary registered with ctest (each TEST becomes its own ctest entry).
+# tare_test(NAME name SOURCES a_test.cc ... LIBS tare_x ... [SERIAL])
+# A GoogleTest binary registered with ctest (each TEST becomes its own ctest entry). SERIAL: its
+# tests judge timings (a 3% change must show), so ctest runs each alone instead of beside others
+# on the same cores.
 include(GoogleTest)
 function(tare_test)
-  cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "SERIAL" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
   # Several sessions share one working tree: a test whose sources are still being written is
   # skipped with a warning instead of breaking everyone's configure.
   foreach(src ${T_SOURCES})
@@ -26,9 +28,13 @@ function(tare_test)
   if(NOT T_LABELS)
     set(T_LABELS unit)
   endif()
+  set(serial FALSE)
+  if(T_SERIAL)
+    set(serial TRUE)
+  endif()
   gtest_discover_tests(${T_NAME}
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}
     DISCOVERY_TIMEOUT 60
-    PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}"
+    PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}" RUN_SERIAL ${serial}
     ENVIRONMENT "TARE_SOURCE_DIR=${CMAKE_SOURCE_DIR};TARE_BINARY_DIR=${CMAKE_BINARY_DIR}")
 endfunction()

@@ -26,7 +26,7 @@
 
 #include "campaign/sampling.h"
 #include "campaign/verdict.h"
-#include "stats/sign_test.h"
+#include "stats/sign_interval.h"
 
 namespace tare::campaign {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <fmt/core.h>
 
-#include "stats/sign_test.h"
+#include "stats/sign_interval.h"
 #include "stats/summary.h"
 
 namespace tare::campaign {

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "campaign/campaign_spec.h"
+#include "campaign/campaign_definition.h"
 #include "model/sample.h"
 #include "report/ab_report.h"
 

@@ -22,7 +22,7 @@
 #include <string_view>
 
 #include "base/status.h"
-#include "campaign/campaign_spec.h"
+#include "campaign/campaign_definition.h"
 
 namespace tare::campaign {
 

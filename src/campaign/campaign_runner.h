@@ -31,7 +31,7 @@
 
 #include "base/status.h"
 #include "campaign/arm_stage.h"
-#include "campaign/campaign_spec.h"
+#include "campaign/campaign_definition.h"
 #include "model/target.h"
 #include "proc/spawner.h"
 #include "report/ab_report.h"

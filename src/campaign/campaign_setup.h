@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "campaign/campaign_spec.h"
+#include "campaign/campaign_definition.h"
 #include "proc/spawner.h"
 #include "target/measure.h"
 

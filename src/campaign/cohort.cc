@@ -10,7 +10,7 @@
 #include "campaign/campaign_setup.h"
 #include "campaign/resume.h"
 #include "env/executable_info.h"
-#include "env/fingerprint.h"
+#include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
 
 namespace tare::campaign {

@@ -6,7 +6,7 @@
 #include <fmt/core.h>
 
 #include "stats/binomial.h"
-#include "stats/sign_test.h"
+#include "stats/sign_interval.h"
 
 namespace tare::campaign {
 

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "stats/sign_test.h"
+#include "stats/sign_interval.h"
 
 namespace tare::campaign {
 namespace {

@@ -10,7 +10,7 @@
 #include "base/units.h"
 #include "campaign/campaign_file.h"
 #include "campaign/campaign_runner.h"
-#include "campaign/campaign_spec.h"
+#include "campaign/campaign_definition.h"
 #include "cli/exit_codes.h"
 #include "cli/progress.h"
 #include "cli/invocation.h"

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "env/fingerprint.h"
+#include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
 #include "env/fingerprint_text.h"
 

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "env/fingerprint.h"
+#include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
 
 namespace tare::env {

@@ -16,7 +16,7 @@
 #include "base/files.h"
 #include "base/sha256.h"
 #include "env/executable_info.h"
-#include "env/fingerprint.h"
+#include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
 
 namespace tare::env {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "env/fingerprint.h"
+#include "env/host_fingerprint.h"
 
 namespace tare::env {
 namespace {

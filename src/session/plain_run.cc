@@ -7,7 +7,7 @@
 #include <regex>
 
 #include "base/files.h"
-#include "env/fingerprint.h"
+#include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
 #include "session/measurement_setup.h"
 #include "session/session.h"

@@ -7,7 +7,7 @@
 #include <boost/math/distributions/normal.hpp>
 #include <fmt/core.h>
 
-#include "stats/sign_test.h"
+#include "stats/sign_interval.h"
 #include "stats/summary.h"
 
 namespace tare::stats {

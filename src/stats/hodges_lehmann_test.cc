@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "stats/sign_test.h"
+#include "stats/sign_interval.h"
 #include "stats/test_vectors.h"
 
 namespace tare::stats {

@@ -1,4 +1,4 @@
-#include "env/fingerprint.h"
+#include "env/host_fingerprint.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "stats/sign_test.h"
+#include "stats/sign_interval.h"
 
 #include <cmath>
 

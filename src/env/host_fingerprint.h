@@ -6,7 +6,7 @@
 //
 // Every key, its class (hard: results are not comparable when it differs; soft: worth a warning)
 // and where it is read from is listed in docs/fingerprint.md; keep that table and kKeySpecs in
-// fingerprint.cc in step. Unknown values are the string "unknown", never an absent key, so two
+// host_fingerprint.cc in step. Unknown values are the string "unknown", never an absent key, so two
 // fingerprints from the same tare version always have the same keys (valgrind.version only when
 // probed). Arbitrary environment variables are never read: only the allocator's (MALLOC_*,
 // GLIBC_TUNABLES).

@@ -1,4 +1,4 @@
-#include "campaign/campaign_spec.h"
+#include "campaign/campaign_definition.h"
 
 #include <filesystem>
 #include <regex>
