@@ -107,10 +107,11 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
         m.null_lo = null_arm->change.lo;
         m.null_hi = null_arm->change.hi;
       }
-      MetricVerdict v = JudgeMetric(interval, def.direction, spec.allowance, null_arm);
+      MetricVerdict v = JudgeMetric(interval, def.direction, spec.allowance, null_arm, settings.noise_cap);
       m.verdict = v.verdict;
       m.supported_gain = v.supported_gain;
       m.delta = v.delta;
+      m.pass_bound = v.pass_bound;
       m.noise_floor = v.noise_floor;
       m.host_too_noisy = v.host_too_noisy;
       m.reasons = v.reasons;

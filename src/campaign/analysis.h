@@ -31,6 +31,7 @@ struct AnalysisSettings {
   bool null_arm = false;
   std::vector<MetricSpec> metrics;   // resolved: never empty
   NoiseFloorRule noise_floor = NoiseFloorRule::kIntervalEdge;
+  double noise_cap = kDefaultNoiseCap;
 };
 
 // The metric's definition with the campaign's direction override applied.

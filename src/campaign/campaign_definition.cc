@@ -82,6 +82,10 @@ Status ValidateSpec(const CampaignSpec& spec, TargetKind kind) {
         "{} heads: at most 98 (arm names hd02..hd99 keep every path the same length)",
         spec.heads.size()));
   }
+  if (!(spec.noise_cap > 0 && spec.noise_cap < 1)) {
+    return Status::InvalidArgument(fmt::format(
+        "noise cap {:.4g}% is not between 0% and 100%; e.g. --noise-cap 2%", spec.noise_cap * 100));
+  }
   auto looks = PlanLooks(spec.sampling, spec.confidence, spec.look_scheme);
   if (!looks.ok()) return looks.status();
   if (spec.timeout_ns <= 0) {
@@ -188,6 +192,7 @@ nlohmann::json SpecToJson(const CampaignSpec& spec) {
       {"sampling",
        {{"initial", spec.sampling.initial}, {"step", spec.sampling.step}, {"cap", spec.sampling.cap}}},
       {"confidence", spec.confidence},
+      {"noise_cap", spec.noise_cap},
       {"look_scheme", LookSchemeName(spec.look_scheme)},
       {"noise_floor", NoiseFloorRuleName(spec.noise_floor)},
       {"order", ArmOrderName(spec.order)},

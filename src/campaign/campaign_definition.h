@@ -69,6 +69,8 @@ struct CampaignSpec {
   double confidence = kDefaultConfidence;
   LookScheme look_scheme = LookScheme::kBonferroni;
   NoiseFloorRule noise_floor = NoiseFloorRule::kIntervalEdge;
+  // Under the allowance "noise", the widest null-arm floor a PASS may certify (verdict.h).
+  double noise_cap = kDefaultNoiseCap;
   ArmOrder order = ArmOrder::kRotatingReversedBlocks;
   uint64_t seed = 0;
   int64_t timeout_ns = kDefaultTimeoutNs;

@@ -237,7 +237,7 @@ StatusOr<CampaignSpec> ParseCampaignToml(std::string_view text, const std::strin
   TARE_RETURN_IF_ERROR(r.OnlyKeys(
       root, "",
       {"format", "name", "kind", "instrument", "args", "env", "cwd", "filter", "control", "timeout", "seed",
-       "order", "confidence", "look_scheme", "noise_floor", "gates", "bounds", "arms", "sampling",
+       "order", "confidence", "look_scheme", "noise_floor", "noise_cap", "gates", "bounds", "arms", "sampling",
        "metrics", "cells"}));
   CampaignSpec spec;
   if (const toml::node* n = root.get("format")) {
@@ -316,6 +316,14 @@ StatusOr<CampaignSpec> ParseCampaignToml(std::string_view text, const std::strin
     auto parsed = ParseNoiseFloorRule(rule);
     if (!parsed.ok()) return r.Error(*n, "noise_floor", parsed.status().message());
     spec.noise_floor = *parsed;
+  }
+  if (const toml::node* n = root.get("noise_cap")) {
+    TARE_ASSIGN_OR_RETURN(std::string text, r.String(*n, "noise_cap"));
+    auto parsed = ParseAllowance(text);
+    if (!parsed.ok() || parsed->noise) {
+      return r.Error(*n, "noise_cap", fmt::format("'{}' is not a percentage like \"2%\"", text));
+    }
+    spec.noise_cap = parsed->fraction;
   }
   if (const toml::node* n = root.get("gates")) {
     TARE_ASSIGN_OR_RETURN(std::vector<std::string> rules, r.Strings(*n, "gates"));

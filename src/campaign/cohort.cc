@@ -45,6 +45,7 @@ AnalysisSettings CampaignRunner::Cohort::Settings() const {
   s.null_arm = spec_.null_arm;
   s.metrics = r_.metrics_;
   s.noise_floor = spec_.noise_floor;
+  s.noise_cap = spec_.noise_cap;
   return s;
 }
 

@@ -84,11 +84,13 @@ NullArm ReadNullArm(double estimate, const stats::Interval& interval, const Allo
 }
 
 MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction direction,
-                          const Allowance& allowance, const std::optional<NullArm>& null_arm) {
+                          const Allowance& allowance, const std::optional<NullArm>& null_arm,
+                          double noise_cap) {
   MetricVerdict out;
   out.noise_floor = null_arm ? null_arm->floor : 0.0;
   out.host_too_noisy = null_arm && null_arm->host_too_noisy;
   out.delta = std::max(allowance.declared(), out.noise_floor);
+  out.pass_bound = allowance.noise ? out.noise_floor : allowance.declared();
   if (std::isnan(head_vs_base.lo) || std::isnan(head_vs_base.hi) ||
       head_vs_base.lo > head_vs_base.hi) {
     out.verdict = Verdict::kInconclusive;
@@ -96,40 +98,55 @@ MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction directi
     return out;
   }
   const bool lower_is_better = direction == Direction::kLowerIsBetter;
+  const char* worse = lower_is_better ? "+" : "-";
   // The interval in the worse direction: positive = worse.
   const double w_lo = lower_is_better ? head_vs_base.lo : -head_vs_base.hi;
   const double w_hi = lower_is_better ? head_vs_base.hi : -head_vs_base.lo;
   const std::string interval =
       fmt::format("[{}, {}]", Percent(head_vs_base.lo), Percent(head_vs_base.hi));
-  const std::string limit =
-      fmt::format("{}{:.2f}%", lower_is_better ? "+" : "-", out.delta * 100.0);
+  const std::string limit = fmt::format("{}{:.2f}%", worse, out.delta * 100.0);
+  const std::string bound = fmt::format("{}{:.2f}%", worse, out.pass_bound * 100.0);
+  const std::string floor =
+      std::isinf(out.noise_floor) ? std::string("unknown") : fmt::format("{:.2f}%", out.noise_floor * 100.0);
 
   if (w_lo > out.delta) {
     out.verdict = Verdict::kFail;
     out.reasons.push_back(fmt::format("the whole interval {} is worse than the allowance {}",
                                       interval, limit));
-  } else if (w_hi <= out.delta) {
-    out.verdict = Verdict::kPass;
-    out.reasons.push_back(fmt::format("the whole interval {} is within the allowance {}",
-                                      interval, limit));
-  } else {
+  } else if (w_hi > out.delta) {
     out.verdict = Verdict::kInconclusive;
     out.reasons.push_back(fmt::format(
         "the interval {} straddles the allowance {}; more pairs may decide it", interval, limit));
-  }
-  // A detected change is never certified by the floor alone: when the whole interval is worse
-  // than what was declared, it is "within delta" only because a wide null arm raised delta.
-  // Passing it would certify a regression (bench/README.md: +1% PASSed at the first look against
-  // a 1.8-4.2% floor). It stays INCONCLUSIVE so the cell gets more pairs, which narrow the floor.
-  // Under A/A this needs the interval to exclude 0, so it turns at most the look's alpha of A/A
-  // PASSes into INCONCLUSIVE and adds no FAIL.
-  if (out.verdict == Verdict::kPass && w_lo > allowance.declared() && out.noise_floor > allowance.declared()) {
+  } else if (allowance.noise && !(out.noise_floor <= noise_cap)) {
+    // A PASS would certify only the floor, and the floor is wider than the campaign accepts.
     out.verdict = Verdict::kInconclusive;
     out.reasons.push_back(fmt::format(
-        "not a PASS: the whole interval {} is worse than the declared allowance {}{:.2f}%; it "
-        "is within {} only because the null arm's noise floor is {:.2f}%; more pairs narrow the floor",
-        interval, lower_is_better ? "+" : "-", allowance.declared() * 100.0, limit,
-        out.noise_floor * 100.0));
+        "not a PASS: host too noisy for a verdict within the noise cap {:.2f}%: two copies of base "
+        "differ by up to {} here, so no bound tighter than that can be certified; more pairs "
+        "(--cap) narrow the floor, a quieter host lowers it, --instrument sim removes it",
+        noise_cap * 100.0, floor));
+  } else if (!allowance.noise && !(out.noise_floor <= allowance.declared())) {
+    out.verdict = Verdict::kInconclusive;
+    out.reasons.push_back(fmt::format(
+        "not a PASS: host too noisy for a verdict within the declared allowance {}: two copies of "
+        "base differ by up to {} here; more pairs (--cap) narrow the floor, a quieter host lowers "
+        "it, --instrument sim removes it",
+        bound, floor));
+  } else if (allowance.noise && w_lo > 0 && out.noise_floor > 0) {
+    // A detected change is never certified by the floor alone: the whole interval is worse than
+    // base, and "within the floor" would pass it (bench/README.md: +1% PASSed at the first look
+    // against a 1.8-4.2% floor). It stays INCONCLUSIVE so the cell gets more pairs, which narrow
+    // the floor. Under A/A this needs the interval to exclude 0, so it turns at most the look's
+    // alpha of A/A PASSes into INCONCLUSIVE and adds no FAIL.
+    out.verdict = Verdict::kInconclusive;
+    out.reasons.push_back(fmt::format(
+        "not a PASS: the whole interval {} is worse than base; it is within {} only because the "
+        "null arm's noise floor is {}; more pairs narrow the floor",
+        interval, limit, floor));
+  } else {
+    out.verdict = Verdict::kPass;
+    out.reasons.push_back(fmt::format("no regression beyond {}: the whole interval {} is within it",
+                                      bound, interval));
   }
   out.supported_gain = w_hi < -out.noise_floor;
   if (out.supported_gain) {

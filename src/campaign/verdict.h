@@ -7,10 +7,17 @@
 // ([lo, hi] for lower-is-better, [-hi, -lo] for higher-is-better) and
 //     delta = max(declared allowance, noise floor)          (allowance "noise": declared = 0)
 //   FAIL          if w_lo >  delta   the whole interval is worse than delta
-//   PASS          if w_hi <= delta   no part of the interval is worse than delta, unless
-//                                    w_lo > declared while the floor raised delta (a detected
-//                                    change inside the floor is INCONCLUSIVE, not certified)
+//   PASS          if w_hi <= B and floor <= B, where B, the bound a PASS certifies ("head is not
+//                                    worse than base by more than B"), is the declared allowance,
+//                                    or for "noise" the floor itself when it is at most the
+//                                    campaign's noise cap (default 2%); and not when w_lo > 0
+//                                    under "noise" (a detected change inside the floor)
 //   INCONCLUSIVE  otherwise          the data cannot tell yet. INCONCLUSIVE IS NOT A PASS.
+// So no PASS is wider than what was declared: a host whose null arm cannot rule out differences
+// larger than B between two copies of base cannot certify B. Such a cell keeps sampling (more pairs
+// narrow the floor) and ends INCONCLUSIVE at the cap with the reason; the floor still keeps noise
+// from becoming a FAIL (delta = max(declared, floor)). bench/README.md: before this rule a +3%
+// build PASSed a 1% allowance against a 63.8% floor.
 //   supported gain  if w_hi < -floor   the whole interval is better than 0 and beyond the noise
 //                                      floor (floor 0 without a null arm: better than 0)
 // A cell's verdict is its worst metric's (FAIL > INCONCLUSIVE > PASS); nothing is averaged.
@@ -89,10 +96,18 @@ struct NullArm {
 NullArm ReadNullArm(double estimate, const stats::Interval& interval, const Allowance& allowance,
                     NoiseFloorRule rule = NoiseFloorRule::kIntervalEdge);
 
+// The noise cap's default: under the allowance "noise" a PASS certifies the null arm's floor, and
+// only when that floor is at most this. Why 2%: in bench/README.md's study (perf.task_clock_ns, a
+// 25 ms program, a loaded 2-CPU VM) the median floor was 0.5%; the floors that let +1% PASS were
+// 1.8-4.2% at the first look. A cap of 2% keeps every certified bound at 2% or less and sends the
+// wide first looks on to more pairs.
+inline constexpr double kDefaultNoiseCap = 0.02;
+
 struct MetricVerdict {
   Verdict verdict = Verdict::kInconclusive;
   bool supported_gain = false;
-  double delta = 0;         // max(declared, floor): what the interval was judged against
+  double delta = 0;         // max(declared, floor): a FAIL's whole interval is worse than this
+  double pass_bound = 0;    // B: what a PASS certifies (declared, or the floor under "noise")
   double noise_floor = 0;   // 0 without a null arm
   bool host_too_noisy = false;
   // One line each, for the ledger: why this verdict (and why not PASS when downgraded).
@@ -102,6 +117,7 @@ struct MetricVerdict {
 // head_vs_base: the paired change interval (fractions, lo <= hi). An interval with a NaN end or
 // lo > hi is INCONCLUSIVE with a reason (e.g. the caller had too few pairs for an interval).
 MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction direction,
-                          const Allowance& allowance, const std::optional<NullArm>& null_arm);
+                          const Allowance& allowance, const std::optional<NullArm>& null_arm,
+                          double noise_cap = kDefaultNoiseCap);
 
 }  // namespace tare::campaign

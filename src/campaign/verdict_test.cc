@@ -55,9 +55,13 @@ TEST(Verdict, NullArmFloorRaisesDelta) {
   // floor alone would certify. Not a PASS: more pairs narrow the floor.
   EXPECT_EQ(m.verdict, Verdict::kInconclusive);
   EXPECT_NE(m.reasons.back().find("not a PASS"), std::string::npos) << m.reasons.back();
-  // Within the floor and not wholly beyond what was declared: a PASS.
-  EXPECT_EQ(JudgeMetric({0.002, 0.011}, kLower, Allowance::Fraction(0.005), null_arm).verdict,
-            Verdict::kPass);
+  // Within the floor and not wholly beyond what was declared: still not a PASS, since a PASS
+  // would certify 1.2%, not the 0.5% declared.
+  const MetricVerdict wide = JudgeMetric({0.002, 0.004}, kLower, Allowance::Fraction(0.005), null_arm);
+  EXPECT_EQ(wide.verdict, Verdict::kInconclusive);
+  EXPECT_NE(wide.reasons.back().find("host too noisy for a verdict within the declared allowance +0.50%"),
+            std::string::npos) << wide.reasons.back();
+  EXPECT_NE(wide.reasons.back().find("up to 1.20%"), std::string::npos) << wide.reasons.back();
   // Without a floor above the declared allowance, the rule never applies.
   EXPECT_EQ(JudgeMetric({0.006, 0.011}, kLower, Allowance::Fraction(0.02), null_arm).verdict,
             Verdict::kPass);
@@ -66,6 +70,50 @@ TEST(Verdict, NullArmFloorRaisesDelta) {
   // A gain must clear the floor to be supported.
   EXPECT_FALSE(JudgeMetric({-0.02, -0.01}, kLower, Allowance::Noise(), null_arm).supported_gain);
   EXPECT_TRUE(JudgeMetric({-0.03, -0.013}, kLower, Allowance::Noise(), null_arm).supported_gain);
+}
+
+// Issue 10 §1: a PASS never certifies more than the allowance it prints.
+TEST(Verdict, APassCertifiesItsBoundAndNeverMore) {
+  // Declared 1%, a 63.8% floor (seen on a loaded host): a +3% build used to PASS here.
+  const NullArm loud = ReadNullArm(0.01, {-0.20, 0.638}, Allowance::Fraction(0.01));
+  EXPECT_FALSE(loud.host_too_noisy);  // the null interval contains 0
+  const MetricVerdict plus3 = JudgeMetric({0.01, 0.05}, kLower, Allowance::Fraction(0.01), loud);
+  EXPECT_EQ(plus3.verdict, Verdict::kInconclusive);
+  EXPECT_DOUBLE_EQ(plus3.pass_bound, 0.01);
+  // The floor still keeps noise from becoming a FAIL...
+  EXPECT_EQ(JudgeMetric({0.10, 0.30}, kLower, Allowance::Fraction(0.01), loud).verdict,
+            Verdict::kInconclusive);
+  // ...and does not hide a change beyond it.
+  EXPECT_EQ(JudgeMetric({0.70, 0.90}, kLower, Allowance::Fraction(0.01), loud).verdict, Verdict::kFail);
+
+  // A quiet null arm: the declared bound is certified exactly.
+  const NullArm quiet = ReadNullArm(0.0, {-0.004, 0.006}, Allowance::Fraction(0.01));
+  const MetricVerdict ok = JudgeMetric({-0.003, 0.009}, kLower, Allowance::Fraction(0.01), quiet);
+  EXPECT_EQ(ok.verdict, Verdict::kPass);
+  EXPECT_DOUBLE_EQ(ok.pass_bound, 0.01);
+  EXPECT_NE(ok.reasons.front().find("no regression beyond +1.00%"), std::string::npos) << ok.reasons.front();
+  EXPECT_EQ(JudgeMetric({-0.003, 0.011}, kLower, Allowance::Fraction(0.01), quiet).verdict,
+            Verdict::kInconclusive);
+
+  // "noise": the bound is the floor, and only up to the noise cap.
+  const NullArm small = ReadNullArm(0.0, {-0.015, 0.012}, Allowance::Noise());
+  const MetricVerdict noise = JudgeMetric({-0.01, 0.014}, kLower, Allowance::Noise(), small);
+  EXPECT_EQ(noise.verdict, Verdict::kPass);
+  EXPECT_DOUBLE_EQ(noise.pass_bound, 0.015);
+  EXPECT_EQ(JudgeMetric({-0.01, 0.014}, kLower, Allowance::Noise(), small, /*noise_cap=*/0.01).verdict,
+            Verdict::kInconclusive);
+  const NullArm big = ReadNullArm(0.0, {-0.03, 0.075}, Allowance::Noise());
+  const MetricVerdict capped = JudgeMetric({-0.02, 0.05}, kLower, Allowance::Noise(), big);
+  EXPECT_EQ(capped.verdict, Verdict::kInconclusive);
+  EXPECT_NE(capped.reasons.back().find("host too noisy for a verdict within the noise cap 2.00%"),
+            std::string::npos) << capped.reasons.back();
+  EXPECT_NE(capped.reasons.back().find("--instrument sim"), std::string::npos);
+  // A raised cap lets the same data PASS, certifying 7.5%.
+  const MetricVerdict raised = JudgeMetric({-0.02, 0.05}, kLower, Allowance::Noise(), big, 0.10);
+  EXPECT_EQ(raised.verdict, Verdict::kPass);
+  EXPECT_DOUBLE_EQ(raised.pass_bound, 0.075);
+  // Higher is better mirrors: a throughput drop of up to 1.4% against a 1.5% floor.
+  EXPECT_EQ(JudgeMetric({-0.014, 0.01}, kHigher, Allowance::Noise(), small).verdict, Verdict::kPass);
 }
 
 TEST(Verdict, EstimateRuleUsesTheNullArmsPointEstimate) {

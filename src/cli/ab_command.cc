@@ -38,6 +38,7 @@ struct AbOptions {
   uint64_t seed = 0;
   std::string look_scheme = std::string(campaign::kBonferroniV1);
   std::string noise_floor = std::string(campaign::kNullIntervalEdgeV1);
+  std::string noise_cap = "2%";
   std::string filter;
   std::string control;
   std::string kind = "auto";
@@ -123,6 +124,11 @@ StatusOr<campaign::CampaignSpec> SpecFromFlags(const AbOptions& o) {
   TARE_ASSIGN_OR_RETURN(spec.order, campaign::ParseArmOrder(o.order));
   TARE_ASSIGN_OR_RETURN(spec.look_scheme, campaign::ParseLookScheme(o.look_scheme));
   TARE_ASSIGN_OR_RETURN(spec.noise_floor, campaign::ParseNoiseFloorRule(o.noise_floor));
+  auto cap = campaign::ParseAllowance(o.noise_cap);
+  if (!cap.ok() || cap->noise) {
+    return Status::InvalidArgument(fmt::format("--noise-cap '{}' is not a percentage like 2%", o.noise_cap));
+  }
+  spec.noise_cap = cap->fraction;
   auto timeout = ParseDurationNs(o.timeout);
   if (!timeout.ok()) return timeout.status().WithContext("--timeout");
   spec.timeout_ns = static_cast<int64_t>(*timeout);
@@ -373,6 +379,9 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   track(sub->add_option("--seed", o->seed, "Seed for --order random-v1 (default 0)"), "--seed");
   track(sub->add_option("--look-scheme", o->look_scheme, "bonferroni-v1 (default) | sign-test-calibrated-v1"), "--look-scheme");
   track(sub->add_option("--noise-floor", o->noise_floor, "null-interval-edge-v1 (default) | null-estimate-v1"), "--noise-floor");
+  track(sub->add_option("--noise-cap", o->noise_cap,
+                        "Under the allowance noise, the widest null-arm floor a PASS may certify (default 2%); "
+                        "a wider floor keeps the cell sampling, then INCONCLUSIVE"), "--noise-cap");
   track(sub->add_option("--filter,-f", o->filter, "Google Benchmark: only benchmarks matching this regex become cells"), "--filter");
   track(sub->add_option("--control", o->control, "Cells matching this regex have role control"), "--control");
   track(sub->add_option("--kind", o->kind, "auto | command | gbench | tare (default auto: detected from base)"), "--kind");

@@ -27,6 +27,7 @@ nlohmann::json MetricJson(const AbMetricResult& m) {
                                        {"host_too_noisy", m.host_too_noisy}}
                       : nlohmann::json(nullptr)},
           {"delta", Num(m.delta)},
+          {"pass_bound", Num(m.pass_bound)},
           {"verdict", VerdictName(m.verdict)},
           {"supported_gain", m.supported_gain},
           {"reasons", m.reasons}};
@@ -97,6 +98,7 @@ nlohmann::json AbReportToJson(const AbReport& r) {
       {"per_look_confidence", r.per_look_confidence},
       {"look_pairs", r.look_pairs},
       {"noise_floor_rule", r.noise_floor_rule},
+      {"noise_cap", r.noise_cap},
       {"arms", arms},
       {"outcome", r.has_verdicts ? nlohmann::json(VerdictName(r.outcome)) : nlohmann::json(nullptr)},
       {"host_too_noisy", r.AnyHostTooNoisy()},

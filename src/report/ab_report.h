@@ -68,6 +68,7 @@ struct AbReport {
   double per_look_confidence = 0;
   std::vector<int64_t> look_pairs;
   std::string noise_floor_rule;
+  double noise_cap = 0;            // under "noise", the widest floor a PASS may certify
   std::vector<AbArm> arms;
   std::vector<AbComparison> comparisons;  // cell-major, heads in arm order
   std::vector<AbCheck> checks;

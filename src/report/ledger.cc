@@ -64,8 +64,14 @@ std::string MetricText(const AbMetricResult& m) {
   if (m.allowance == "noise" || !(m.delta <= m.declared)) {
     allowance += fmt::format(" (δ {})", std::isinf(m.delta) ? "unknown" : Percent2(m.delta));
   }
-  return fmt::format("{} / {} **{}**<br>{} → {}", change, allowance, VerdictText(m.verdict),
-                     Value(m.base_median, m.unit), Value(m.head_median, m.unit));
+  // A PASS says what it certifies: "not worse by more than B".
+  std::string certified;
+  if (m.verdict == Verdict::kPass && std::isfinite(m.pass_bound)) {
+    certified = fmt::format(" ≤ {}{}", m.direction == Direction::kLowerIsBetter ? "+" : "−",
+                            Percent2(m.pass_bound));
+  }
+  return fmt::format("{} / {} **{}**{}<br>{} → {}", change, allowance, VerdictText(m.verdict),
+                     certified, Value(m.base_median, m.unit), Value(m.head_median, m.unit));
 }
 
 std::string GainText(const AbComparison& c) {
@@ -78,9 +84,22 @@ std::string GainText(const AbComparison& c) {
   return out.empty() ? "—" : out;
 }
 
+// "no regression beyond 1.00% (95%)": the widest bound any PASS of the report certifies.
+std::string PassClaim(const AbReport& r) {
+  double widest = 0;
+  for (const auto& c : r.comparisons) {
+    for (const auto& m : c.metrics) {
+      if (m.verdict == Verdict::kPass && std::isfinite(m.pass_bound)) widest = std::max(widest, m.pass_bound);
+    }
+  }
+  return fmt::format(": no regression beyond {} ({})", Percent2(widest), Confidence(r.confidence));
+}
+
 void Header(const AbReport& r, std::string& out) {
   out += fmt::format("## tare ab: {} — {}\n\n", r.campaign_name,
-                     r.has_verdicts ? "**" + VerdictText(r.outcome) + "**" : "no verdict");
+                     !r.has_verdicts ? std::string("no verdict")
+                     : r.outcome == Verdict::kPass ? "**PASS**" + PassClaim(r)
+                                                   : "**" + VerdictText(r.outcome) + "**");
   if (r.state == "stopped") {
     out += fmt::format("> **STOPPED:** {}\n\n", r.stop_reason);
   } else if (r.state == "interrupted") {
@@ -167,6 +186,10 @@ void Header(const AbReport& r, std::string& out) {
   }
   out += fmt::format("- **Confidence** {} per cell and metric ({}: every look's interval at {})\n",
                      Confidence(r.confidence), r.look_scheme, Confidence(r.per_look_confidence));
+  out += fmt::format("- **A PASS certifies** its printed bound: the declared allowance, or under "
+                     "`noise` the null arm's floor when that is at most {} (the noise cap); a "
+                     "host noisier than the bound gets more pairs, then INCONCLUSIVE\n",
+                     Percent2(r.noise_cap));
   out += "\n";
 }
 
@@ -296,8 +319,10 @@ std::string RenderLedger(const AbReport& r) {
          "with its exact sign-test interval [lo, hi] at the look's confidence; then the allowance "
          "(δ = max(declared allowance, null-arm noise floor)) and the verdict in the metric's worse "
          "direction, then the base → head medians. **FAIL**: the whole interval is worse than δ. "
-         "**PASS**: the whole interval is within δ. **INCONCLUSIVE**: neither; the data cannot tell "
-         "yet. **INCONCLUSIVE is not a pass.** A supported gain: the whole interval is better than "
+         "**PASS** ≤ B: head is not worse than base by more than B — the whole interval is within B, "
+         "and so is the null arm's floor (B is the declared allowance, or under `noise` the floor, "
+         "at most the noise cap). **INCONCLUSIVE**: neither; the data cannot tell yet, or the host "
+         "is too noisy for a verdict within B. **INCONCLUSIVE is not a pass.** A supported gain: the whole interval is better than "
          "0 and beyond the noise floor. A cell's verdict is its worst metric's; nothing is averaged "
          "across cells or hosts.\n";
   return out;

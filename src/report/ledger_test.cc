@@ -50,6 +50,7 @@ AbMetricResult Wall(double est, double lo, double hi, Verdict v) {
   m.null_hi = 0.0061;
   m.noise_floor = 0.0061;
   m.delta = 0.0061;
+  m.pass_bound = 0.0061;
   m.verdict = v;
   return m;
 }
@@ -79,6 +80,7 @@ AbReport Fixed() {
   r.per_look_confidence = 0.9875;
   r.look_pairs = {10, 20, 30, 40};
   r.noise_floor_rule = "null-interval-edge-v1";
+  r.noise_cap = 0.02;
   r.arms = {{"base", "base", "/b/ab_knob_base", "/w/.tare/bin/base", std::string(64, 'a')},
             {"head", "head", "/b/ab_knob_plus3", "/w/.tare/bin/head", std::string(64, 'b')},
             {"null", "null", "/b/ab_knob_base", "/w/.tare/bin/null", std::string(64, 'a')}};
@@ -104,6 +106,7 @@ AbReport Fixed() {
   m.allowance = "2%";
   m.declared = 0.02;
   m.delta = 0.02;
+  m.pass_bound = 0.02;
   m.base_median = 3.2e6;
   m.head_median = 3.1962e6;
   control.metrics = {m};
@@ -121,6 +124,18 @@ AbReport Fixed() {
 }
 
 TEST(Ledger, MatchesTheGoldenFile) { ExpectGolden("ledger_fail.md", RenderLedger(Fixed())); }
+
+TEST(Ledger, APassSaysTheBoundItCertifies) {
+  AbReport r = Fixed();
+  r.comparisons.erase(r.comparisons.begin());  // only the PASS of the control cell is left
+  r.comparisons[0].verdict = Verdict::kPass;
+  r.outcome = Verdict::kPass;
+  const std::string text = RenderLedger(r);
+  EXPECT_NE(text.find("## tare ab: ab_knob: +3% extra work — **PASS**: no regression beyond 2.00% (95%)"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("2% **PASS** ≤ +2.00%"), std::string::npos) << text;
+  EXPECT_NE(text.find("the noise cap"), std::string::npos);
+}
 
 TEST(Ledger, ANoisyHostIsSaidLoudlyAtTheTop) {
   AbReport r = Fixed();
