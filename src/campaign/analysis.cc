@@ -31,6 +31,26 @@ MetricDef ResolvedMetric(const MetricSpec& m) {
   return def;
 }
 
+Allowance EffectiveAllowance(const MetricSpec& metric, const std::string& cell,
+                             const AnalysisSettings& settings, std::string* note) {
+  Allowance a = metric.allowance;
+  auto c = settings.cell_allowances.find(cell);
+  if (c != settings.cell_allowances.end()) {
+    auto m = c->second.find(metric.name);
+    if (m != c->second.end()) a = m->second;
+  }
+  if (a.noise && LookupMetric(metric.name).deterministic) {
+    a = Allowance::Fraction(kDeterministicAllowance);
+    if (note != nullptr) {
+      *note = fmt::format("{} is deterministic (identical on every rerun), so its allowance noise "
+                          "means {}: smaller changes are reported as changed, not failed; set "
+                          "another with --metric {}=P or per cell",
+                          metric.name, AllowanceText(a), metric.name);
+    }
+  }
+  return a;
+}
+
 std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::string& cell,
                                             const std::string& role, int64_t blocks, int64_t looks,
                                             double confidence, const AnalysisSettings& settings) {
@@ -60,12 +80,14 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
     std::vector<Verdict> verdicts;
     for (const MetricSpec& spec : settings.metrics) {
       const MetricDef def = ResolvedMetric(spec);
+      std::string allowance_note;
+      const Allowance allowance = EffectiveAllowance(spec, cell, settings, &allowance_note);
       AbMetricResult m;
       m.metric = spec.name;
       m.unit = def.unit;
       m.direction = def.direction;
-      m.allowance = AllowanceText(spec.allowance);
-      m.declared = spec.allowance.declared();
+      m.allowance = AllowanceText(allowance);
+      m.declared = allowance.declared();
       m.confidence = confidence;
       m.has_null = settings.null_arm;
 
@@ -101,13 +123,13 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
         auto null_change = stats::SignTestPairedChange(base, null_values, confidence);
         null_arm = null_change.ok()
                        ? ReadNullArm(null_change->estimate, {null_change->lo, null_change->hi},
-                                     spec.allowance, settings.noise_floor)
-                       : ReadNullArm(kNaN, {kNaN, kNaN}, spec.allowance, settings.noise_floor);
+                                     allowance, settings.noise_floor)
+                       : ReadNullArm(kNaN, {kNaN, kNaN}, allowance, settings.noise_floor);
         m.null_estimate = null_arm->estimate;
         m.null_lo = null_arm->change.lo;
         m.null_hi = null_arm->change.hi;
       }
-      MetricVerdict v = JudgeMetric(interval, def.direction, spec.allowance, null_arm, settings.noise_cap);
+      MetricVerdict v = JudgeMetric(interval, def.direction, allowance, null_arm, settings.noise_cap);
       m.verdict = v.verdict;
       m.supported_gain = v.supported_gain;
       m.delta = v.delta;
@@ -115,6 +137,8 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
       m.noise_floor = v.noise_floor;
       m.host_too_noisy = v.host_too_noisy;
       m.reasons = v.reasons;
+      m.changed = v.changed;
+      if (!allowance_note.empty()) m.reasons.insert(m.reasons.begin(), allowance_note);
       if (!no_interval.empty()) m.reasons.insert(m.reasons.begin(), no_interval);
       verdicts.push_back(m.verdict);
       c.metrics.push_back(std::move(m));

@@ -32,7 +32,14 @@ struct AnalysisSettings {
   std::vector<MetricSpec> metrics;   // resolved: never empty
   NoiseFloorRule noise_floor = NoiseFloorRule::kIntervalEdge;
   double noise_cap = kDefaultNoiseCap;
+  // cell name -> metric -> allowance: the cells' own allowances ([[cells]] allowances).
+  std::map<std::string, std::map<std::string, Allowance>> cell_allowances;
 };
+
+// The allowance a metric is judged with in a cell: the cell's own, else the campaign's; "noise" of
+// a deterministic metric is kDeterministicAllowance. `note` says so when the default applied.
+Allowance EffectiveAllowance(const MetricSpec& metric, const std::string& cell,
+                             const AnalysisSettings& settings, std::string* note);
 
 // The metric's definition with the campaign's direction override applied.
 MetricDef ResolvedMetric(const MetricSpec& m);

@@ -164,5 +164,59 @@ TEST(Analysis, DirectionOverridesAreHonoured) {
   EXPECT_TRUE(c[0].supported_gain);
 }
 
+// Issue 10 §5: under --instrument sim the null arm is exactly 0, so "noise" would FAIL any change
+// at all. A deterministic metric's "noise" is kDeterministicAllowance (0.1%); changes within it are
+// reported as changed, not failed, and a cell may set its own.
+CellSamples Exact(int64_t blocks, double change) {
+  CellSamples s;
+  for (int64_t b = 0; b < blocks; ++b) {
+    for (const char* arm : {"base", "null"}) s[arm][b].values["sim.Ir"] = 1e9;
+    s["head"][b].values["sim.Ir"] = 1e9 * (1 + change);
+  }
+  return s;
+}
+
+AnalysisSettings SimSettings() {
+  AnalysisSettings a;
+  a.heads = {"head"};
+  a.null_arm = true;
+  a.metrics = {{"sim.Ir", Allowance::Noise(), std::nullopt}};
+  return a;
+}
+
+TEST(Analysis, DeterministicMetricsGetASmallDefaultAllowance) {
+  // +0.03%: an untouched cell whose code moved. Changed, within 0.1%: a PASS that says so.
+  auto small = JudgeCell(Exact(8, 0.0003), "decompress", "target", 8, 1, 0.95, SimSettings());
+  const auto& m = small[0].metrics[0];
+  EXPECT_EQ(m.verdict, Verdict::kPass);
+  EXPECT_TRUE(m.changed);
+  EXPECT_EQ(m.allowance, "0.1%");
+  EXPECT_DOUBLE_EQ(m.pass_bound, kDeterministicAllowance);
+  EXPECT_NE(m.reasons.front().find("sim.Ir is deterministic"), std::string::npos) << m.reasons.front();
+  EXPECT_NE(m.reasons.back().find("changed: the whole interval [+0.03%, +0.03%]"), std::string::npos)
+      << m.reasons.back();
+  // +0.5% is a real change: FAIL.
+  EXPECT_EQ(JudgeCell(Exact(8, 0.005), "compress", "target", 8, 1, 0.95, SimSettings())[0].verdict,
+            Verdict::kFail);
+  // Identical counts: a PASS, not changed.
+  auto same = JudgeCell(Exact(8, 0.0), "x", "target", 8, 1, 0.95, SimSettings());
+  EXPECT_EQ(same[0].verdict, Verdict::kPass);
+  EXPECT_FALSE(same[0].metrics[0].changed);
+  // Timing metrics keep "noise" as it is.
+  std::string note;
+  EXPECT_TRUE(EffectiveAllowance({"wall_ns", Allowance::Noise(), std::nullopt}, "x", SimSettings(), &note).noise);
+  EXPECT_TRUE(note.empty());
+}
+
+TEST(Analysis, ACellsOwnAllowanceWins) {
+  AnalysisSettings s = SimSettings();
+  s.cell_allowances["compress"]["sim.Ir"] = Allowance::Fraction(0.01);
+  EXPECT_EQ(JudgeCell(Exact(8, 0.005), "compress", "target", 8, 1, 0.95, s)[0].verdict, Verdict::kPass);
+  EXPECT_EQ(JudgeCell(Exact(8, 0.005), "other", "target", 8, 1, 0.95, s)[0].verdict, Verdict::kFail);
+  // A declared allowance on the metric replaces the deterministic default.
+  s.metrics[0].allowance = Allowance::Fraction(0.0);
+  EXPECT_EQ(JudgeCell(Exact(8, 0.0003), "other", "target", 8, 1, 0.95, s)[0].verdict, Verdict::kFail);
+}
+
 }  // namespace
 }  // namespace tare::campaign

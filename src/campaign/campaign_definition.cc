@@ -115,6 +115,16 @@ Status ValidateSpec(const CampaignSpec& spec, TargetKind kind) {
           "cells[{}] '{}': role '{}' is not 'target' or 'control'", i, c.name, c.role));
     }
     TARE_RETURN_IF_ERROR(session::ValidateEnvOverrides(c.env, fmt::format("cells[{}] '{}' env", i, c.name)));
+    for (const auto& [metric, allowance] : c.allowances) {
+      const auto& judged = spec.metrics.empty() ? DefaultMetrics(kind, spec.instrument) : spec.metrics;
+      bool found = false;
+      for (const auto& m : judged) found = found || m.name == metric;
+      if (!found) {
+        return Status::InvalidArgument(fmt::format(
+            "cells[{}] '{}': allowances names '{}', which the campaign does not judge; add it to "
+            "[metrics] or remove the allowance", i, c.name, metric));
+      }
+    }
   }
 
   const auto metrics =
@@ -158,7 +168,13 @@ CampaignSpec ResolveSpecPaths(CampaignSpec spec, const std::string& dir) {
 nlohmann::json SpecToJson(const CampaignSpec& spec) {
   nlohmann::json cells = nlohmann::json::array();
   for (const auto& c : spec.cells) {
-    cells.push_back({{"name", c.name}, {"role", c.role}, {"args", c.args}, {"env", c.env}});
+    nlohmann::json cell = {{"name", c.name}, {"role", c.role}, {"args", c.args}, {"env", c.env}};
+    if (!c.allowances.empty()) {
+      nlohmann::json allowances = nlohmann::json::object();
+      for (const auto& [metric, a] : c.allowances) allowances[metric] = AllowanceText(a);
+      cell["allowances"] = allowances;
+    }
+    cells.push_back(cell);
   }
   nlohmann::json metrics = nlohmann::json::array();
   for (const auto& m : spec.metrics) {

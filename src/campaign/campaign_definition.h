@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,8 @@ struct CellSpec {
   std::string role = "target";     // "target" | "control"
   std::vector<std::string> args;   // appended to every arm's argv for this cell
   std::vector<std::string> env;    // KEY=VALUE, added to every arm's environment for this cell
+  // metric -> allowance for this cell only (campaign file: allowances = { "sim.Ir" = "0.5%" }).
+  std::map<std::string, Allowance> allowances;
 };
 
 struct MetricSpec {

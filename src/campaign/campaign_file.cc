@@ -197,7 +197,7 @@ Status ReadCells(const Reader& r, const toml::node& n, CampaignSpec* spec) {
   for (const auto& el : *n.as_array()) {
     const std::string field = fmt::format("cells[{}]", i++);
     const toml::table& t = *el.as_table();
-    TARE_RETURN_IF_ERROR(r.OnlyKeys(t, field + ".", {"name", "role", "args", "env"}));
+    TARE_RETURN_IF_ERROR(r.OnlyKeys(t, field + ".", {"name", "role", "args", "env", "allowances"}));
     CellSpec c;
     if (const toml::node* v = t.get("name")) {
       TARE_ASSIGN_OR_RETURN(c.name, r.String(*v, field + ".name"));
@@ -216,6 +216,19 @@ Status ReadCells(const Reader& r, const toml::node& n, CampaignSpec* spec) {
     }
     if (const toml::node* v = t.get("env")) {
       TARE_ASSIGN_OR_RETURN(c.env, r.Env(*v, field + ".env"));
+    }
+    if (const toml::node* v = t.get("allowances")) {
+      if (!v->is_table()) {
+        return r.Error(*v, field + ".allowances",
+                       "expected a table of metric = \"allowance\", e.g. { \"sim.Ir\" = \"0.5%\" }");
+      }
+      for (const auto& [metric, value] : *v->as_table()) {
+        const std::string key(metric.str());
+        TARE_ASSIGN_OR_RETURN(std::string text, r.String(value, field + ".allowances." + key));
+        auto allowance = ParseAllowance(text);
+        if (!allowance.ok()) return r.Error(value, field + ".allowances." + key, allowance.status().message());
+        c.allowances[key] = *allowance;
+      }
     }
     spec->cells.push_back(std::move(c));
   }

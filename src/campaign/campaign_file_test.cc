@@ -31,6 +31,34 @@ TEST(CampaignFile, MinimalFileGetsTheDefaults) {
   EXPECT_TRUE(spec->cells.empty());
 }
 
+TEST(CampaignFile, CellsMayCarryTheirOwnAllowancesAndANoiseCap) {
+  const std::string text = R"(
+instrument = "sim"
+noise_cap = "1.5%"
+)" + std::string(kMinimal) + R"(
+[[cells]]
+name = "BM_Decompress"
+allowances = { "sim.Ir" = "0.5%" }
+)";
+  auto spec = ParseCampaignToml(text, "c.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  EXPECT_DOUBLE_EQ(spec->noise_cap, 0.015);
+  ASSERT_EQ(spec->cells.size(), 1u);
+  ASSERT_EQ(spec->cells[0].allowances.count("sim.Ir"), 1u);
+  EXPECT_DOUBLE_EQ(spec->cells[0].allowances.at("sim.Ir").fraction, 0.005);
+  EXPECT_TRUE(ValidateSpec(*spec, TargetKind::kGbench).ok());
+  EXPECT_EQ(SpecToJson(*spec)["cells"][0]["allowances"]["sim.Ir"], "0.5%");
+  // An allowance for a metric the campaign does not judge is refused, naming both.
+  spec->cells[0].allowances["wall_ns"] = Allowance::Fraction(0.01);
+  Status s = ValidateSpec(*spec, TargetKind::kGbench);
+  EXPECT_NE(s.message().find("allowances names 'wall_ns', which the campaign does not judge"),
+            std::string::npos) << s.message();
+  auto bad = ParseCampaignToml("noise_cap = \"lots\"\n" + std::string(kMinimal), "c.toml");
+  EXPECT_FALSE(bad.ok());
+  auto bad_cell = ParseCampaignToml(std::string(kMinimal) + "[[cells]]\nname = \"x\"\nallowances = { \"sim.Ir\" = \"2\" }\n", "c.toml");
+  EXPECT_FALSE(bad_cell.ok());
+}
+
 TEST(CampaignFile, EveryKeyIsRead) {
   constexpr char kFull[] = R"toml(
 format = "tare.campaign/1"

@@ -46,6 +46,9 @@ AnalysisSettings CampaignRunner::Cohort::Settings() const {
   s.metrics = r_.metrics_;
   s.noise_floor = spec_.noise_floor;
   s.noise_cap = spec_.noise_cap;
+  for (const auto& c : spec_.cells) {
+    if (!c.allowances.empty()) s.cell_allowances[c.name] = c.allowances;
+  }
   return s;
 }
 

@@ -148,6 +148,11 @@ MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction directi
     out.reasons.push_back(fmt::format("no regression beyond {}: the whole interval {} is within it",
                                       bound, interval));
   }
+  if (out.verdict == Verdict::kPass && (head_vs_base.lo > 0 || head_vs_base.hi < 0)) {
+    out.changed = true;
+    out.reasons.push_back(fmt::format("changed: the whole interval {} is off 0, within the allowance {}",
+                                      interval, bound));
+  }
   out.supported_gain = w_hi < -out.noise_floor;
   if (out.supported_gain) {
     out.reasons.push_back(fmt::format("supported gain: the whole interval {} is better than 0{}",

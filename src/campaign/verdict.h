@@ -103,6 +103,14 @@ NullArm ReadNullArm(double estimate, const stats::Interval& interval, const Allo
 // wide first looks on to more pairs.
 inline constexpr double kDefaultNoiseCap = 0.02;
 
+// The allowance "noise" of a deterministic metric (sim.*, mem.*: identical on every rerun, so the
+// null arm's floor is exactly 0 and any change at all would FAIL). Code that did not change still
+// moves by a few hundredths of a percent of instructions when an unrelated edit shifts its
+// alignment (a +0.03% Ir change in an untouched cell, issue 10); 0.1% lets that through and still
+// fails a real change. Changes within it are reported ("changed, within the allowance"), never
+// hidden. Set another per metric (--metric sim.Ir=0.5%) or per cell ([[cells]] allowances).
+inline constexpr double kDeterministicAllowance = 0.001;
+
 struct MetricVerdict {
   Verdict verdict = Verdict::kInconclusive;
   bool supported_gain = false;
@@ -110,6 +118,7 @@ struct MetricVerdict {
   double pass_bound = 0;    // B: what a PASS certifies (declared, or the floor under "noise")
   double noise_floor = 0;   // 0 without a null arm
   bool host_too_noisy = false;
+  bool changed = false;     // a PASS whose interval excludes 0: changed, within the allowance
   // One line each, for the ledger: why this verdict (and why not PASS when downgraded).
   std::vector<std::string> reasons;
 };

@@ -57,6 +57,7 @@ struct AbMetricResult {
   bool host_too_noisy = false;
   Verdict verdict = Verdict::kInconclusive;
   bool supported_gain = false;
+  bool changed = false;                      // a PASS whose interval excludes 0 (within the allowance)
   std::vector<std::string> reasons;
 };
 

@@ -28,6 +28,7 @@ nlohmann::json MetricJson(const AbMetricResult& m) {
                       : nlohmann::json(nullptr)},
           {"delta", Num(m.delta)},
           {"pass_bound", Num(m.pass_bound)},
+          {"changed", m.changed},
           {"verdict", VerdictName(m.verdict)},
           {"supported_gain", m.supported_gain},
           {"reasons", m.reasons}};

@@ -69,6 +69,7 @@ std::string MetricText(const AbMetricResult& m) {
   if (m.verdict == Verdict::kPass && std::isfinite(m.pass_bound)) {
     certified = fmt::format(" ≤ {}{}", m.direction == Direction::kLowerIsBetter ? "+" : "−",
                             Percent2(m.pass_bound));
+    if (m.changed) certified += ", changed";
   }
   return fmt::format("{} / {} **{}**{}<br>{} → {}", change, allowance, VerdictText(m.verdict),
                      certified, Value(m.base_median, m.unit), Value(m.head_median, m.unit));
