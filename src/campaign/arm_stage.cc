@@ -29,12 +29,16 @@ std::string Describe(const std::string& arm) {
 }  // namespace
 
 ArmStage::~ArmStage() {
+  if (!keep_) {
+    for (const auto& copy : copies_) unlink(copy.c_str());
+  }
   if (lock_fd_ >= 0) close(lock_fd_);  // releases the flock
 }
 
 StatusOr<std::unique_ptr<ArmStage>> ArmStage::Create(
-    const std::string& dir, const std::vector<std::pair<std::string, std::string>>& arms) {
+    const std::string& requested_dir, const std::vector<std::pair<std::string, std::string>>& arms) {
   std::error_code ec;
+  const std::string dir = std::filesystem::absolute(requested_dir, ec).lexically_normal().string();
   std::filesystem::create_directories(dir, ec);
   if (ec) {
     return Status::InvalidArgument(fmt::format(
@@ -74,6 +78,7 @@ StatusOr<std::unique_ptr<ArmStage>> ArmStage::Create(
       unlink(tmp.c_str());
       return Status::InvalidArgument(fmt::format("cannot install the {} copy '{}': {}", arm, copy, err));
     }
+    stage->copies_.push_back(copy);
     const std::string copy_sha = Sha256Hex(bytes);
     TARE_ASSIGN_OR_RETURN(std::string copy_on_disk, Sha256File(copy));
     TARE_ASSIGN_OR_RETURN(std::string source_sha, Sha256File(source));

@@ -33,7 +33,9 @@ class ArmStage {
   // `arms`: (arm name, source file) in arm order. Creates `dir`, takes the lock (Unavailable
   // naming the holder when another campaign has it), copies each source to dir/<arm> (mode 0755)
   // and hashes the copy and the source (they must agree: a source rewritten while being copied is
-  // an error).
+  // an error). `dir` is made absolute: the arms may run in another working directory (--cwd).
+  // The copies are removed again when the stage is destroyed, unless Keep() was called: a usage
+  // error found after staging leaves nothing behind.
   static StatusOr<std::unique_ptr<ArmStage>> Create(
       const std::string& dir, const std::vector<std::pair<std::string, std::string>>& arms);
   ~ArmStage();
@@ -49,6 +51,9 @@ class ArmStage {
   // 3c4d... now)", with what to do.
   Status CheckUnchanged();
 
+  // The campaign ran: keep the copies (the ledger and the lock name them).
+  void Keep() { keep_ = true; }
+
  private:
   struct Watched {
     std::string arm;
@@ -60,6 +65,8 @@ class ArmStage {
   };
   explicit ArmStage(int lock_fd) : lock_fd_(lock_fd) {}
   int lock_fd_;
+  bool keep_ = false;
+  std::vector<std::string> copies_;  // made by this stage, removed unless kept
   std::vector<LockedExecutable> executables_;
   std::vector<Watched> watched_;
 };

@@ -33,6 +33,7 @@ std::string CountVerdicts(const std::vector<AbComparison>& comps) {
 }  // namespace
 
 StatusOr<CampaignResult> CampaignRunner::Run(store::Store& store) {
+  stage_->Keep();
   Cohort cohort(*this, store);
   return cohort.Run();
 }

@@ -57,25 +57,37 @@ Status CampaignRunner::Cohort::CheckGates() {
     for (const auto& g : r_.gates_) {
       const MetricDef def = LookupMetric(g.metric);
       for (size_t c = 0; c < cells_.size(); ++c) {
+        const auto& samples = cells_[c].samples;
+        auto value_of = [&](const std::string& a, const std::string& metric) {
+          auto s = samples.find(a);
+          if (s == samples.end()) return kNaN;
+          auto b = s->second.find(0);
+          if (b == s->second.end()) return kNaN;
+          auto v = b->second.values.find(metric);
+          return v == b->second.values.end() ? kNaN : v->second;
+        };
         const auto refs = ExpandRuleArm(g.ref_arm, r_.arms_);
         for (const auto& arm : ExpandRuleArm(g.arm, r_.arms_)) {
-          const auto& samples = cells_[c].samples;
-          auto value_of = [&](const std::string& a, const std::string& metric) {
-            auto s = samples.find(a);
-            if (s == samples.end()) return kNaN;
-            auto b = s->second.find(0);
-            if (b == s->second.end()) return kNaN;
-            auto v = b->second.values.find(metric);
-            return v == b->second.values.end() ? kNaN : v->second;
-          };
-          const double value = value_of(arm, g.metric);
-          const double limit = refs.empty() ? kNaN : GateLimit(g, value_of(refs.front(), g.ref_metric));
-          const bool ok = !(value > limit);  // a missing value cannot violate
-          gate_checks_.push_back({"gate", g.text, r_.cells_[c].name, arm, value, limit, def.unit, ok});
-          if (!ok && violation.empty()) {
-            violation = fmt::format("sanity gate \"{}\" is violated in cell '{}': {} is {}, the limit is {}",
-                                    g.text, r_.cells_[c].name, arm, FormatValue(value, def.unit),
-                                    FormatValue(limit, def.unit));
+          // "head" on both sides means each head against itself; "head" on the right side alone
+          // means every head, each its own check.
+          std::vector<std::string> against;
+          if (g.ref_arm == "head" && ArmRole(arm) == "head") {
+            against = {arm};
+          } else {
+            against = refs;
+          }
+          if (against.empty()) against.push_back("");
+          for (const auto& ref : against) {
+            const double value = value_of(arm, g.metric);
+            const double limit = ref.empty() ? kNaN : GateLimit(g, value_of(ref, g.ref_metric));
+            const bool ok = !(value > limit);  // a missing value cannot violate
+            const std::string who = against.size() > 1 ? fmt::format("{} vs {}", arm, ref) : arm;
+            gate_checks_.push_back({"gate", g.text, r_.cells_[c].name, who, value, limit, def.unit, ok});
+            if (!ok && violation.empty()) {
+              violation = fmt::format("sanity gate \"{}\" is violated in cell '{}': {} is {}, the limit is {}",
+                                      g.text, r_.cells_[c].name, who, FormatValue(value, def.unit),
+                                      FormatValue(limit, def.unit));
+            }
           }
         }
       }
