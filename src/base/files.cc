@@ -15,6 +15,13 @@
 namespace tare {
 
 StatusOr<std::string> ReadFile(const std::string& path) {
+  // An ifstream opens a directory without complaint and reads it as empty, which would pass a
+  // directory off as an empty campaign, golden or report.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return Status::InvalidArgument(
+        fmt::format("'{}' is a directory; give the path of a file", path));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::NotFound(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
   std::ostringstream ss;

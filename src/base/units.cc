@@ -42,6 +42,19 @@ StatusOr<double> ParseDurationNs(std::string_view text) {
       "unknown duration unit '{}' in '{}'; use ns, us, ms, s, m or h", unit, text));
 }
 
+StatusOr<int64_t> ParseTimeoutNs(std::string_view text) {
+  TARE_ASSIGN_OR_RETURN(double ns, ParseDurationNs(text));
+  if (ns < 1) {
+    return Status::InvalidArgument(fmt::format(
+        "'{}' is no time at all; give a positive limit such as 30s or 10m", text));
+  }
+  if (ns > static_cast<double>(kMaxTimeoutNs)) {
+    return Status::InvalidArgument(fmt::format(
+        "'{}' is longer than 7 days, the longest limit tare accepts; give e.g. 2h", text));
+  }
+  return static_cast<int64_t>(ns);
+}
+
 StatusOr<double> ParseBytes(std::string_view text) {
   TARE_ASSIGN_OR_RETURN(auto parts, SplitNumber(text, "byte size"));
   const auto& [v, unit] = parts;

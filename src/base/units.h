@@ -3,6 +3,7 @@
 // definitions, never in bare numbers.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -12,6 +13,10 @@ namespace tare {
 
 // "250ms", "1.5s", "10us", "2m", "300" (seconds when no suffix) -> nanoseconds.
 StatusOr<double> ParseDurationNs(std::string_view text);
+// A per-process time limit (--timeout): a duration above zero and at most kMaxTimeoutNs. The bound
+// keeps the nanosecond count far inside int64 ("1e99s" would otherwise wrap to no limit at all).
+inline constexpr int64_t kMaxTimeoutNs = int64_t{7} * 24 * 3600 * 1000000000;  // 7 days
+StatusOr<int64_t> ParseTimeoutNs(std::string_view text);
 // "64MiB", "1.5GB", "4096" (bytes) -> bytes.
 StatusOr<double> ParseBytes(std::string_view text);
 

@@ -23,6 +23,18 @@ TEST(Units, RejectsBadDurationsWithAHint) {
   EXPECT_FALSE(ParseDurationNs("-1s").ok());
 }
 
+// Regression (issue 9, item 13): "1e99s" converted to int64 wrapped to 0, which means no limit.
+TEST(Units, TimeoutsArePositiveAndAtMostSevenDays) {
+  EXPECT_EQ(*ParseTimeoutNs("30s"), int64_t{30} * 1000000000);
+  EXPECT_EQ(*ParseTimeoutNs("168h"), kMaxTimeoutNs);
+  for (const char* bad : {"0", "0s", "0.1ns", "169h", "1e99s", "1e300"}) {
+    auto r = ParseTimeoutNs(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find(bad), std::string::npos) << r.status().message();
+  }
+  EXPECT_NE(ParseTimeoutNs("1e99s").status().message().find("7 days"), std::string::npos);
+}
+
 TEST(Units, ParsesBytes) {
   EXPECT_DOUBLE_EQ(*ParseBytes("64MiB"), 64.0 * 1024 * 1024);
   EXPECT_DOUBLE_EQ(*ParseBytes("8 MiB"), 8.0 * 1024 * 1024);

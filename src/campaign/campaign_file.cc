@@ -294,11 +294,9 @@ StatusOr<CampaignSpec> ParseCampaignToml(std::string_view text, const std::strin
   }
   if (const toml::node* n = root.get("timeout")) {
     TARE_ASSIGN_OR_RETURN(std::string t, r.String(*n, "timeout"));
-    auto ns = ParseDurationNs(t);
-    if (!ns.ok() || !(*ns > 0)) {
-      return r.Error(*n, "timeout", fmt::format("'{}' is not a positive duration such as \"30s\" or \"2m\"", t));
-    }
-    spec.timeout_ns = static_cast<int64_t>(*ns);
+    auto ns = ParseTimeoutNs(t);
+    if (!ns.ok()) return r.Error(*n, "timeout", ns.status().message());
+    spec.timeout_ns = *ns;
   }
   if (const toml::node* n = root.get("seed")) {
     TARE_ASSIGN_OR_RETURN(int64_t seed, r.Integer(*n, "seed"));

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "base/json_text.h"
 #include "campaign/campaign_setup.h"
 #include "campaign/resume.h"
 #include "env/executable_info.h"
@@ -76,15 +77,15 @@ Status CampaignRunner::Cohort::Open() {
   record.started_unix_ns = started_unix_ns_ = r_.options_.clock->UnixNowNs();
   record.tare_version = r_.options_.tare_version;
   record.command_line = r_.options_.command_line;
-  record.options_json = SpecToJson(spec_).dump();
-  record.fingerprint_json = env::FingerprintToJson(fingerprint_).dump();
+  record.options_json = DumpJson(SpecToJson(spec_));
+  record.fingerprint_json = DumpJson(env::FingerprintToJson(fingerprint_));
   record.fingerprint_digest = fingerprint_.HardDigest();
   TARE_ASSIGN_OR_RETURN(run_id_, store_.BeginRun(record));
   for (const auto& e : r_.stage_->executables()) {
     auto info = env::DescribeExecutable(e.path);
     nlohmann::json j = info.ok() ? env::ExecutableInfoToJson(*info) : nlohmann::json::object();
     j["source"] = e.source;
-    TARE_RETURN_IF_ERROR(store_.AddExecutable(run_id_, {e.arm, e.path, e.sha256, j.dump()}));
+    TARE_RETURN_IF_ERROR(store_.AddExecutable(run_id_, {e.arm, e.path, e.sha256, DumpJson(j)}));
   }
   for (size_t i = 0; i < r_.cells_.size(); ++i) {
     Cell& c = r_.cells_[i];
@@ -112,8 +113,8 @@ Status CampaignRunner::Cohort::Open() {
   c.campaign_name = spec_.name;
   c.campaign_source = lock_.campaign_source;
   c.campaign_text = r_.input_.campaign_text;
-  c.spec_json = SpecToJson(spec_).dump();
-  c.lock_json = LockToJson(lock_).dump();
+  c.spec_json = DumpJson(SpecToJson(spec_));
+  c.lock_json = DumpJson(LockToJson(lock_));
   c.lock_sha256 = lock_sha256_;
   c.cohort = cohort_;
   c.state = "running";

@@ -4,6 +4,8 @@
 
 #include <fmt/core.h>
 
+#include "base/json_text.h"
+
 namespace tare::campaign {
 namespace {
 
@@ -23,7 +25,7 @@ StatusOr<report::AbReport> CampaignRunner::Cohort::BuildReport(const std::vector
   rep.cohort = cohort_;
   rep.resumed = resumed_;
   rep.lock_sha256 = lock_sha256_;
-  rep.lock_json = LockToJson(lock_).dump();
+  rep.lock_json = DumpJson(LockToJson(lock_));
   rep.tare_version = r_.options_.tare_version;
   rep.started_unix_ns = started_unix_ns_;
   rep.ended_unix_ns = r_.options_.clock->UnixNowNs();

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include "base/json_text.h"
 #include "base/sha256.h"
 
 namespace tare::campaign {
@@ -49,7 +50,7 @@ StatusOr<Lock> LockFromJson(const nlohmann::json& j) {
   return lock;
 }
 
-std::string LockSha256(const Lock& lock) { return Sha256Hex(LockToJson(lock).dump()); }
+std::string LockSha256(const Lock& lock) { return Sha256Hex(DumpJson(LockToJson(lock))); }
 
 std::string ShortHash(const std::string& sha256) { return sha256.substr(0, 12); }
 

@@ -6,12 +6,15 @@
 #include <memory>
 
 #include "base/files.h"
+#include "base/json_text.h"
 #include "base/sha256.h"
 #include "base/units.h"
 #include "campaign/campaign_file.h"
 #include "campaign/campaign_runner.h"
 #include "campaign/campaign_definition.h"
 #include "cli/exit_codes.h"
+#include "cli/flag_checks.h"
+#include "cli/output_path.h"
 #include "cli/progress.h"
 #include "cli/invocation.h"
 #include "session/environment.h"
@@ -129,9 +132,9 @@ StatusOr<campaign::CampaignSpec> SpecFromFlags(const AbOptions& o) {
     return Status::InvalidArgument(fmt::format("--noise-cap '{}' is not a percentage like 2%", o.noise_cap));
   }
   spec.noise_cap = cap->fraction;
-  auto timeout = ParseDurationNs(o.timeout);
+  auto timeout = ParseTimeoutNs(o.timeout);
   if (!timeout.ok()) return timeout.status().WithContext("--timeout");
-  spec.timeout_ns = static_cast<int64_t>(*timeout);
+  spec.timeout_ns = *timeout;
   if (o.no_gates) {
     spec.gates.emplace();
   } else if (!o.gates.empty()) {
@@ -179,25 +182,36 @@ StatusOr<campaign::CampaignInput> BuildInput(const AbOptions& o) {
         "nothing to compare; write `tare ab --base OLD --head NEW [--null]` or `tare ab "
         "campaign.toml` (see tare ab --help)");
   }
+  if (o.base.empty()) {
+    return Status::InvalidArgument(
+        "--base is required: --head is compared with it; write `tare ab --base OLD --head NEW`");
+  }
+  std::vector<std::pair<std::string, std::string>> executables = {{"--base", o.base}};
+  for (const auto& h : o.heads) executables.emplace_back("--head", h);
+  for (const auto& [flag, path] : executables) {
+    if (std::filesystem::is_directory(path)) {
+      return Status::InvalidArgument(
+          fmt::format("{} '{}' is a directory; name the executable itself", flag, path));
+    }
+  }
   TARE_ASSIGN_OR_RETURN(in.spec, SpecFromFlags(o));
   const nlohmann::json canonical = campaign::SpecToJson(in.spec);
-  in.campaign_sha256 = Sha256Hex(canonical.dump());
+  in.campaign_sha256 = Sha256Hex(DumpJson(canonical));
   in.campaign_source = "flags";
-  in.campaign_text = canonical.dump(2);
+  in.campaign_text = DumpJson(canonical, 2);
   return in;
 }
 
-// The output's directory must exist, unless it is the store's own (created with the store).
-Status CheckOutputPath(const std::string& path, const std::string& flag, const std::string& store_path) {
-  if (path.empty()) return Status::Ok();
-  auto parent = std::filesystem::path(path).parent_path();
-  auto store_dir = std::filesystem::path(store_path).parent_path();
-  if (!parent.empty() && parent.lexically_normal() == store_dir.lexically_normal()) return Status::Ok();
-  if (!parent.empty() && !std::filesystem::is_directory(parent)) {
-    return Status::InvalidArgument(fmt::format("{} '{}': directory '{}' does not exist", flag, path,
-                                               parent.string()));
-  }
-  return Status::Ok();
+// --ledger and --json must not replace the store or any input of the campaign. The store's own
+// directory may be missing: it is created with the store.
+Status CheckOutputs(const AbOptions& o, const campaign::CampaignSpec& spec) {
+  std::vector<KeptFile> kept = StoreFiles(o.store_path);
+  kept.push_back({o.campaign_file, "the campaign file"});
+  kept.push_back({spec.base, "the base executable"});
+  for (const auto& h : spec.heads) kept.push_back({h, "a head executable"});
+  const std::string store_dir = std::filesystem::path(o.store_path).parent_path().string();
+  TARE_RETURN_IF_ERROR(CheckOutputPath("--json", o.json_path, kept, store_dir));
+  return CheckOutputPath("--ledger", o.ledger_path, kept, store_dir);
 }
 
 std::string ResumeCommand() {
@@ -230,8 +244,7 @@ int Ab(const AbOptions& o) {
   // Everything that can be checked before a process runs or the store is touched.
   auto input = BuildInput(o);
   if (!input.ok()) return ReportError(input.status());
-  if (Status s = CheckOutputPath(o.json_path, "--json", o.store_path); !s.ok()) return ReportError(s);
-  if (Status s = CheckOutputPath(o.ledger_path, "--ledger", o.store_path); !s.ok()) return ReportError(s);
+  if (Status s = CheckOutputs(o, input->spec); !s.ok()) return ReportError(s);
   if (o.resume && !std::filesystem::exists(o.store_path)) {
     return ReportError(Status::NotFound(fmt::format(
         "--resume: there is no store at '{}' to resume from; run without --resume, or give the "
@@ -280,7 +293,7 @@ int Ab(const AbOptions& o) {
     if (Status w = WriteFileAtomic(o.ledger_path, ledger); !w.ok()) return ReportError(w);
   }
   if (!o.json_path.empty()) {
-    if (Status w = WriteFileAtomic(o.json_path, report::AbReportToJson(rep).dump(2) + "\n"); !w.ok()) {
+    if (Status w = WriteFileAtomic(o.json_path, DumpJson(report::AbReportToJson(rep), 2) + "\n"); !w.ok()) {
       return ReportError(w);
     }
   }
@@ -376,7 +389,7 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
                         "perf.task_clock_ns for commands)"),
         "--metric");
   track(sub->add_option("--order", o->order, "rotating-reversed-blocks-v1 (default) | random-v1"), "--order");
-  track(sub->add_option("--seed", o->seed, "Seed for --order random-v1 (default 0)"), "--seed");
+  track(sub->add_option("--seed", o->seed, "Seed for --order random-v1 (default 0)")->check(WholeNumberAtLeast(0)), "--seed");
   track(sub->add_option("--look-scheme", o->look_scheme, "bonferroni-v1 (default) | sign-test-calibrated-v1"), "--look-scheme");
   track(sub->add_option("--noise-floor", o->noise_floor, "null-interval-edge-v1 (default) | null-estimate-v1"), "--noise-floor");
   track(sub->add_option("--noise-cap", o->noise_cap,
@@ -388,7 +401,7 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   track(sub->add_option("--instrument,-i", o->instrument,
                         "wall (default) | sim (valgrind: deterministic instruction counts) | mem (allocation shim)"),
         "--instrument");
-  track(sub->add_option("--timeout", o->timeout, "Per-sample limit, e.g. 30s (default 10m)"), "--timeout");
+  track(sub->add_option("--timeout", o->timeout, "Per-sample limit, e.g. 30s, at most 7 days (default 10m)"), "--timeout");
   track(sub->add_option("--env", o->env, "KEY=VALUE for every arm (repeatable)"), "--env");
   track(sub->add_option("--cwd", o->cwd, "Working directory for every arm"), "--cwd");
   track(sub->add_option("--gate", o->gates, "Sanity gate checked on the first block (repeatable; replaces the default "
@@ -397,7 +410,7 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   track(sub->add_option("--bound", o->bounds, "Release bound, e.g. \"p95(wall_ns, head) <= 25ms\" (repeatable)"), "--bound");
   track(sub->add_option("--name", o->name, "Campaign name shown in the ledger"), "--name");
   sub->add_option("--store", o->store_path, "SQLite store (default .tare/tare.db); arm copies go to its directory's bin/");
-  sub->add_option("--ledger", o->ledger_path, "Also write the ledger (Markdown) to FILE");
+  sub->add_option("--ledger", o->ledger_path, "Also write the ledger (Markdown) to FILE (never the store or an input)");
   sub->add_option("--json", o->json_path, "Also write the results as JSON (schema tare.ab/1) to FILE");
   sub->add_flag("--resume", o->resume, "Continue the latest interrupted cohort of this campaign");
   sub->add_flag("--inconclusive-ok", o->inconclusive_ok, "Exit 0 instead of 3 when some cell is INCONCLUSIVE");

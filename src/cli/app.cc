@@ -60,6 +60,22 @@ Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
   AddOracleCommand(app, &exit_code);
   AddAbCommand(app, &exit_code, &target_argv);
 
+  // CLI11 reads an unknown first word as a stray positional and says only "A subcommand is
+  // required"; name the word and the choices instead.
+  if (args.size() > 1 && !args[1].empty() && args[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      known = known || sub->check_name(args[1]);
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      fmt::print(stderr, "tare: error: unknown subcommand '{}'; the subcommands are: {}\n"
+                         "Run `tare --help` for usage.\n", args[1], names);
+      return kExitUsage;
+    }
+  }
+
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend() - 1);  // CLI11 wants it reversed, without argv[0]
     app.parse(reversed);

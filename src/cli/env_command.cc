@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "base/json_text.h"
 #include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
 #include "env/fingerprint_text.h"
@@ -26,7 +27,7 @@ void AddEnvCommand(CLI::App& app, int* exit_code) {
                 "(runs valgrind --version)");
   command->callback([flags, exit_code] {
     Fingerprint fp = env::CollectFingerprint({.probe_valgrind = flags->sim});
-    std::string out = flags->json ? env::FingerprintToJson(fp).dump(2) + "\n"
+    std::string out = flags->json ? DumpJson(env::FingerprintToJson(fp), 2) + "\n"
                                   : env::FormatFingerprintText(fp);
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);

@@ -7,7 +7,10 @@
 #include <memory>
 
 #include "base/files.h"
+#include "base/json_text.h"
 #include "cli/exit_codes.h"
+#include "cli/flag_checks.h"
+#include "cli/output_path.h"
 #include "report/run_report.h"
 #include "store/store.h"
 
@@ -36,13 +39,16 @@ int Export(const ExportOptions& o) {
         fmt::format("--format {} is not supported; use --format json", o.format)));
   }
   if (Status s = RequireStore(o.store_path); !s.ok()) return ReportError(s);
+  if (o.output != "-") {
+    if (Status s = CheckOutputPath("--output", o.output, StoreFiles(o.store_path)); !s.ok()) return ReportError(s);
+  }
   auto store = store::Store::Open(o.store_path);
   if (!store.ok()) return ReportError(store.status());
   auto id = (*store)->ResolveRun(o.run);
   if (!id.ok()) return ReportError(id.status());
   auto data = (*store)->LoadRun(*id);
   if (!data.ok()) return ReportError(data.status());
-  std::string text = report::RunToJson(*data).dump(2) + "\n";
+  std::string text = DumpJson(report::RunToJson(*data), 2) + "\n";
   if (o.output.empty() || o.output == "-") {
     fmt::print("{}", text);
     return kExitOk;
@@ -86,7 +92,7 @@ Examples:
   sub->add_option("--run", opts->run, "'latest' (default) or a run id from `tare runs`");
   sub->add_option("--format", opts->format, "json (default)");
   sub->add_option("--store", opts->store_path, "SQLite store (default .tare/tare.db)");
-  sub->add_option("-o,--output", opts->output, "Write to FILE instead of stdout");
+  sub->add_option("-o,--output", opts->output, "Write to FILE instead of stdout (never the store)");
   sub->callback([opts, exit_code]() { *exit_code = Export(*opts); });
 }
 
@@ -95,7 +101,7 @@ void AddRunsCommand(CLI::App& app, int* exit_code) {
   auto limit = std::make_shared<int>(20);
   CLI::App* sub = app.add_subcommand("runs", "List the runs in the store, newest first");
   sub->add_option("--store", *store_path, "SQLite store (default .tare/tare.db)");
-  sub->add_option("--limit", *limit, "How many runs to list (default 20)");
+  sub->add_option("--limit", *limit, "How many runs to list, at least 1 (default 20)")->check(WholeNumberAtLeast(1));
   sub->callback([store_path, limit, exit_code]() { *exit_code = ListRuns(*store_path, *limit); });
 }
 

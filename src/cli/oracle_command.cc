@@ -12,6 +12,7 @@
 #include "base/files.h"
 #include "base/units.h"
 #include "cli/exit_codes.h"
+#include "cli/output_path.h"
 #include "oracle/check.h"
 #include "oracle/counters.h"
 #include "oracle/quarantine.h"
@@ -56,8 +57,9 @@ void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
   sub->add_option("--run-dir", o->run_dir,
                   "Keep every trial's raw output here (absent or empty; default .tare/oracle/<UTC timestamp>)");
   sub->add_option("--report", o->report_path,
-                  "The command writes its report to this file (removed before each trial) instead of stdout");
-  sub->add_option("--timeout", o->timeout, "Per-trial limit, e.g. 30s or 2m (default none); a timeout is an error");
+                  "The command writes its report to this file instead of stdout; it must not exist beforehand (moved away after each trial)");
+  sub->add_option("--timeout", o->timeout,
+                  "Per-trial limit, e.g. 30s or 2m, at most 7 days (default none); a timeout is an error");
   sub->prefix_command();
 }
 
@@ -91,9 +93,9 @@ StatusOr<std::unique_ptr<Prepared>> Prepare(const CommonOptions& o) {
   command.argv = o.argv;
   command.report_path = o.report_path;
   if (!o.timeout.empty()) {
-    TARE_ASSIGN_OR_RETURN(double ns, ParseDurationNs(o.timeout));
-    if (ns <= 0) return Status::InvalidArgument(fmt::format("--timeout {} must be positive", o.timeout));
-    command.timeout_ns = static_cast<int64_t>(ns);
+    auto timeout_ns = ParseTimeoutNs(o.timeout);
+    if (!timeout_ns.ok()) return timeout_ns.status().WithContext("--timeout");
+    command.timeout_ns = *timeout_ns;
   }
   if (command.argv.empty()) {
     return Status::InvalidArgument(
@@ -136,6 +138,16 @@ void Emit(const std::string& report, const std::string& run_dir) {
   if (!kept.ok()) fmt::print(stderr, "tare: warning: the report was not kept: {}\n", kept.message());
 }
 
+// --accept writes the golden: checked before the first trial, and never onto an input, the
+// --report file, or the default store.
+Status CheckGoldenOutput(const std::string& golden, const CommonOptions& common,
+                         const std::string& quarantine) {
+  std::vector<KeptFile> kept = StoreFiles(".tare/tare.db");
+  kept.push_back({quarantine, "the quarantine file"});
+  kept.push_back({common.report_path, "the --report file"});
+  return CheckOutputPath("--golden", golden, kept);
+}
+
 Status LoadQuarantine(const std::string& path, std::optional<Quarantine>* out) {
   if (path.empty()) return Status::Ok();
   TARE_ASSIGN_OR_RETURN(Quarantine q, Quarantine::Read(path));
@@ -153,8 +165,11 @@ int RunCheckCommand(CheckFlags& f) {
   std::optional<Quarantine> quarantine;
   if (Status s = LoadQuarantine(f.quarantine_path, &quarantine); !s.ok()) return ReportError(s);
   f.check.quarantine = quarantine ? &*quarantine : nullptr;
-  // Refuse bad counts before creating anything.
+  // Refuse bad counts and a golden that cannot be written before creating anything.
   if (Status s = ValidateVoteTrials(f.check.trials, "--trials"); !s.ok()) return ReportError(s);
+  if (f.check.accept) {
+    if (Status s = CheckGoldenOutput(f.check.golden_path, f.common, f.quarantine_path); !s.ok()) return ReportError(s);
+  }
   auto prepared = Prepare(f.common);
   if (!prepared.ok()) return ReportError(prepared.status());
   TrialSession& session = *(*prepared)->session;
@@ -202,6 +217,9 @@ struct CountersFlags {
 };
 
 int RunCountersCommand(CountersFlags& f) {
+  if (f.counters.accept) {
+    if (Status s = CheckGoldenOutput(f.counters.golden_path, f.common, ""); !s.ok()) return ReportError(s);
+  }
   auto prepared = Prepare(f.common);
   if (!prepared.ok()) return ReportError(prepared.status());
   TrialSession& session = *(*prepared)->session;

@@ -168,6 +168,66 @@ TEST_F(OracleCliTest, ReportFlagNamesAFileTheCommandWrites) {
   EXPECT_EQ(Ran(), 1);
 }
 
+// Regression (issue 9, item 4): --report PATH was removed before every trial, whatever it was: an
+// empty directory, the golden, the store. Something already at PATH is now refused before the
+// first trial and left exactly as it was.
+TEST_F(OracleCliTest, ReportPathThatAlreadyExistsIsRefusedAndLeftAlone) {
+  Accept();
+  const std::string golden_bytes = *ReadFile(golden_);
+  const std::string empty_dir = dir_ + "/empty_dir";
+  fs::create_directories(empty_dir);
+  const std::string precious = dir_ + "/precious.db";
+  { std::ofstream(precious) << "not tare's"; }
+  for (const std::string& path : {empty_dir, golden_, precious}) {
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(Tare(Args({"check", "-g", golden_, "--report", path, "--run-dir", RunDir()},
+                        Fixture("marginal", {"--p", "1", "--out", path}))),
+              2) << path;
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("--report '" + path + "' already exists"), std::string::npos) << err;
+    EXPECT_EQ(Ran(), 0) << path;
+  }
+  EXPECT_TRUE(fs::is_directory(empty_dir));
+  EXPECT_EQ(*ReadFile(golden_), golden_bytes);
+  EXPECT_EQ(*ReadFile(precious), "not tare's");
+  // A path that does not exist works, and tare moves each trial's report away again.
+  const std::string fresh = dir_ + "/fresh.report";
+  EXPECT_EQ(Tare(Args({"check", "-g", golden_, "--report", fresh, "--run-dir", RunDir()},
+                      Fixture("marginal", {"--p", "1", "--out", fresh}))),
+            0) << out_;
+  EXPECT_EQ(Ran(), 9);
+  EXPECT_FALSE(fs::exists(fresh));
+}
+
+// Regression (issue 9, items 12 and 13): --accept with a golden that cannot be written ran every
+// trial first; --timeout 1e99s wrapped to no limit. Both are refused before anything runs.
+TEST_F(OracleCliTest, BadGoldenOrTimeoutIsRefusedBeforeTheFirstTrial) {
+  const std::string run_dir = dir_ + "/unused";
+  const std::string quarantine = dir_ + "/q.txt";
+  { std::ofstream(quarantine) << "tare-oracle-quarantine v1\n"; }
+  fs::create_directories(dir_ + "/a_dir");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"check", "--accept", "-g", dir_ + "/missing/g.golden"}, "does not exist"},
+      {{"check", "--accept", "-g", dir_ + "/a_dir"}, "is a directory"},
+      {{"check", "--accept", "-g", quarantine, "-q", quarantine}, "the quarantine file"},
+      {{"counters", "--accept", "-g", dir_ + "/missing/c.golden"}, "does not exist"},
+      {{"check", "-g", dir_ + "/a_dir"}, "is a directory"},
+      {{"check", "-g", dir_ + "/g", "--timeout", "1e99s"}, "7 days"},
+      {{"check", "-g", dir_ + "/g", "--timeout", "0"}, "--timeout"},
+  };
+  for (const auto& [flags, message] : cases) {
+    std::vector<std::string> args = flags;
+    args.insert(args.end(), {"--run-dir", run_dir});
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(Tare(Args(args, Fixture("stable"))), 2) << message;
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find(message), std::string::npos) << err;
+    EXPECT_EQ(Ran(), 0) << message;
+    EXPECT_FALSE(fs::exists(run_dir)) << message;
+  }
+  EXPECT_TRUE(fs::is_directory(dir_ + "/a_dir"));
+}
+
 TEST_F(OracleCliTest, StabilityFlagsTheMarginalSpot) {
   Accept();
   const std::string run_dir = RunDir();

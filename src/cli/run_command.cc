@@ -8,10 +8,13 @@
 #include <memory>
 
 #include "base/files.h"
+#include "base/json_text.h"
 #include "base/units.h"
 #include "cli/exit_codes.h"
+#include "cli/flag_checks.h"
 #include "cli/progress.h"
 #include "cli/invocation.h"
+#include "cli/output_path.h"
 #include "proc/spawner.h"
 #include "report/run_report.h"
 #include "session/plain_run.h"
@@ -44,9 +47,9 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& o) {
   spec.target = o.target;
   spec.samples = o.samples;
   spec.warmup = o.warmup;
-  auto timeout_ns = ParseDurationNs(o.timeout);
+  auto timeout_ns = ParseTimeoutNs(o.timeout);
   if (!timeout_ns.ok()) return timeout_ns.status().WithContext("--timeout");
-  spec.timeout_ns = static_cast<int64_t>(*timeout_ns);
+  spec.timeout_ns = *timeout_ns;
   spec.filter = o.filter;
   auto instrument = ParseInstrument(o.instrument);
   if (!instrument.ok()) return instrument.status().WithContext("--instrument");
@@ -58,13 +61,9 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& o) {
   spec.command_line = Invocation();
   spec.tare_version = TARE_VERSION;
   TARE_RETURN_IF_ERROR(session::ValidateRunSpec(&spec));
-  if (!o.json_path.empty()) {
-    auto parent = std::filesystem::path(o.json_path).parent_path();
-    if (!parent.empty() && !std::filesystem::is_directory(parent)) {
-      return Status::InvalidArgument(fmt::format(
-          "--json '{}': directory '{}' does not exist", o.json_path, parent.string()));
-    }
-  }
+  // Before the first sample: a run must never be measured only to fail at writing its output.
+  TARE_RETURN_IF_ERROR(CheckOutputPath("--json", o.json_path, StoreFiles(o.store_path),
+                                       std::filesystem::path(o.store_path).parent_path().string()));
   return spec;
 }
 
@@ -137,7 +136,7 @@ int Run(const RunOptions& o) {
     for (const auto& line : GroupNotes(data->notes)) fmt::print(stderr, "{}\n", line);
   }
   if (!o.json_path.empty()) {
-    Status w = WriteFileAtomic(o.json_path, report::RunToJson(*data).dump(2) + "\n");
+    Status w = WriteFileAtomic(o.json_path, DumpJson(report::RunToJson(*data), 2) + "\n");
     if (!w.ok()) return ReportError(w);
   }
   if (!o.quiet) {
@@ -190,9 +189,12 @@ gb.iterations and user counters (gb.counter.NAME).
 
 Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measured);
 130 interrupted (completed samples are kept in the store).)");
-  sub->add_option("--samples,-n", opts->samples, "Measured samples per benchmark (default 10; 3 under sim)");
-  sub->add_option("--warmup,-w", opts->warmup, "Discarded samples per benchmark before measuring (default 1; 0 under sim)");
-  sub->add_option("--timeout", opts->timeout, "Per-sample limit, e.g. 30s or 2m; the process group is killed (default 10m)");
+  sub->add_option("--samples,-n", opts->samples, "Measured samples per benchmark (default 10; 3 under sim)")
+      ->check(WholeNumberAtLeast(1));
+  sub->add_option("--warmup,-w", opts->warmup, "Discarded samples per benchmark before measuring (default 1; 0 under sim)")
+      ->check(WholeNumberAtLeast(0));
+  sub->add_option("--timeout", opts->timeout,
+                  "Per-sample limit, e.g. 30s or 2m, above 0 and at most 7 days; the process group is killed (default 10m)");
   sub->add_option("--filter,-f", opts->filter, "Only benchmarks whose name matches this regular expression");
   sub->add_option("--kind", opts->target.kind, "auto | command | gbench | tare (default auto)");
   sub->add_flag("--shell", opts->target.shell, "Run the command line through /bin/sh -c");
@@ -202,14 +204,16 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
                   "wall (default): clocks, rusage, perf counters | sim: valgrind instruction counts and "
                   "simulated caches, identical on every rerun | mem: allocation counts via an LD_PRELOAD shim");
   sub->add_option("--store", opts->store_path, "SQLite store (default .tare/tare.db)");
-  sub->add_option("--json", opts->json_path, "Also write the results as JSON (schema tare.run/1) to FILE");
+  sub->add_option("--json", opts->json_path,
+                  "Also write the results as JSON (schema tare.run/1) to FILE (checked before measuring; never the store)");
   sub->add_option("--metrics", opts->metrics, "Metrics to show in the table (default: a per-kind selection)")->delimiter(',');
   sub->add_flag("--all-metrics", opts->all_metrics, "Show every metric in the table");
   sub->add_flag("--no-perf", opts->no_perf, "Do not open perf_event counters");
   sub->add_flag("--no-isolation", opts->no_isolation,
                 "tare binaries: run all benchmarks in ONE process per sample, to see what isolation removes");
   sub->add_option("--iterations", opts->iterations,
-                  "tare binaries: iterations per sample (default: calibrated to a 20 ms window; 10 under sim)");
+                  "tare binaries: iterations per sample, at least 1 (default: calibrated to a 20 ms window; 10 under sim)")
+      ->check(WholeNumberAtLeast(1));
   sub->add_flag("--fail-fast", opts->fail_fast, "Stop at the first failed sample");
   sub->add_flag("--quiet,-q", opts->quiet, "No table, progress or notes (use with --json)");
   sub->callback([opts, exit_code, target_argv]() {

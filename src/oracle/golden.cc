@@ -62,6 +62,7 @@ std::string FormatGolden(const Golden& golden) {
 
 StatusOr<Golden> ReadGolden(const std::string& path) {
   auto text = ReadFile(path);
+  if (!text.ok() && text.status().code() != StatusCode::kNotFound) return text.status();  // a directory
   if (!text.ok()) {
     return Status::NotFound(fmt::format(
         "{}; create the golden with `tare oracle check --accept --golden {} -- CMD`",
@@ -90,6 +91,7 @@ std::string FormatCountersGolden(std::string_view report) {
 
 StatusOr<std::string> ReadCountersGolden(const std::string& path) {
   auto text = ReadFile(path);
+  if (!text.ok() && text.status().code() != StatusCode::kNotFound) return text.status();  // a directory
   if (!text.ok()) {
     return Status::NotFound(fmt::format(
         "{}; create the golden with `tare oracle counters --accept --golden {} -- CMD`",

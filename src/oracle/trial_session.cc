@@ -121,12 +121,16 @@ StatusOr<std::string> TrialSession::RunOne(const std::string& subdir, const std:
     report_path = base + ".report";
     for (std::string& a : spec.argv) a = Substitute(a, report_path);
   } else if (source_ == ReportSource::kFixedFile) {
-    fs::remove(command_.report_path, ec);
-    if (ec) {
+    // Nothing may be at --report before a trial, so a stale file never passes as this trial's
+    // report. tare moves each trial's report away itself; whatever is there now tare did not
+    // create (the golden, the store, a directory, another run's report), so it is refused and
+    // left alone, never deleted.
+    if (fs::symlink_status(command_.report_path, ec).type() != fs::file_type::not_found) {
       return Status::FailedPrecondition(fmt::format(
-          "cannot remove the previous report '{}' before the trial: {}; tare removes it so a stale "
-          "file never passes as this trial's report",
-          command_.report_path, ec.message()));
+          "--report '{}' already exists{}; tare never deletes a file it did not create, and a "
+          "stale file must not pass as a trial's report. Remove it yourself, or name a path that "
+          "does not exist (the command's report is moved into the run directory after each trial)",
+          command_.report_path, fs::is_directory(command_.report_path, ec) ? " and is a directory" : ""));
     }
   }
   ++processes_;

@@ -3,8 +3,9 @@
 //
 //   * where the report comes from: the command's stdout (default); a file the oracle chooses per
 //     trial, substituted for the placeholder "{report}" in any argument; or a fixed file named by
-//     --report, which is removed before each trial (so a stale file can never pass as a report) and
-//     moved into the run directory after it;
+//     --report, which must not exist before each trial (so a stale file can never pass as a
+//     report; tare refuses rather than deletes what it did not create) and is moved into the run
+//     directory after it;
 //   * a trial that exits non-zero, crashes, times out, writes no report or an empty one is an
 //     ERROR, not a vote: the check stops at once and no retry is spent, because retries exist to
 //     absorb luck, and a broken command is not luck.

@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "base/files.h"
+#include "base/json_text.h"
 #include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
 #include "session/measurement_setup.h"
@@ -21,7 +22,7 @@ std::string OptionsJson(const RunSpec& o, const target::TargetSpec& t) {
                       {"kind", TargetKindName(t.kind)}, {"argv", t.argv}, {"cwd", t.cwd},
                       {"env_overrides", o.target.env}, {"shell", o.target.shell},
                       {"order", "round-robin-v1"}};
-  return j.dump();
+  return DumpJson(j);
 }
 
 // A plain run: every benchmark gets warm-up + samples blocks; failed samples are told and
@@ -140,7 +141,7 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
   record.tare_version = spec_.tare_version;
   record.command_line = spec_.command_line;
   record.options_json = OptionsJson(spec_, target_);
-  record.fingerprint_json = env::FingerprintToJson(fp).dump();
+  record.fingerprint_json = DumpJson(env::FingerprintToJson(fp));
   record.fingerprint_digest = fp.HardDigest();
   RunOutcome out;
   TARE_ASSIGN_OR_RETURN(out.run_id, store.BeginRun(record));

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "base/files.h"
+#include "base/json_text.h"
 #include "env/executable_info.h"
 #include "session/environment.h"
 
@@ -25,6 +26,10 @@ StatusOr<target::TargetSpec> ResolveTarget(const TargetArgs& args) {
   if (args.shell) {
     std::string line;
     for (const auto& a : args.argv) line += (line.empty() ? "" : " ") + a;
+    if (line.find_first_not_of(" \t\r\n") == std::string::npos) {
+      return Status::InvalidArgument(
+          "--shell was given an empty command line; write e.g. `tare run --shell 'grep -c x big.txt'`");
+    }
     spec.argv = {"/bin/sh", "-c", line};
     spec.name = "sh";
     spec.kind = TargetKind::kCommand;
@@ -32,6 +37,9 @@ StatusOr<target::TargetSpec> ResolveTarget(const TargetArgs& args) {
       return Status::InvalidArgument("--shell runs a command line; it cannot be combined with --kind " + args.kind);
     }
     return spec;
+  }
+  if (args.argv[0].empty()) {
+    return Status::InvalidArgument("the target is an empty string; name a program, e.g. `tare run ./my_bench`");
   }
   // Relative program paths are relative to --cwd when given, as they would be for the child.
   std::string program = args.argv[0];
@@ -53,7 +61,7 @@ StatusOr<target::TargetSpec> ResolveTarget(const TargetArgs& args) {
 
 StatusOr<ExecutableRecord> DescribeForStore(const std::string& role, const std::string& path) {
   TARE_ASSIGN_OR_RETURN(env::ExecutableInfo info, env::DescribeExecutable(path));
-  return ExecutableRecord{role, path, info.sha256, env::ExecutableInfoToJson(info).dump()};
+  return ExecutableRecord{role, path, info.sha256, DumpJson(env::ExecutableInfoToJson(info))};
 }
 
 }  // namespace tare::session

@@ -2,6 +2,7 @@
 // and lock, cells, the verdicts of every look, gates and bounds, and samples set aside by a resume.
 #include <nlohmann/json.hpp>
 
+#include "base/json_text.h"
 #include "internal/sqlite_store.h"
 
 namespace tare::store {
@@ -112,7 +113,7 @@ Status SqliteStore::AddCell(int64_t run_id, const CellRecord& cell) {
     q.bind(3, cell.name);
     q.bind(4, cell.role);
     q.bind(5, static_cast<int64_t>(cell.benchmark_id));
-    q.bind(6, nlohmann::json{{"args", cell.args}, {"env", cell.env}}.dump());
+    q.bind(6, DumpJson(nlohmann::json{{"args", cell.args}, {"env", cell.env}}));
     q.exec();
     return Status::Ok();
   });
@@ -210,7 +211,7 @@ Status SqliteStore::SaveVerdicts(int64_t run_id, int64_t cell, int64_t look, boo
         q.bind(22, m.supported_gain ? 1 : 0);
         std::vector<std::string> reasons = c.reasons;
         reasons.insert(reasons.end(), m.reasons.begin(), m.reasons.end());
-        q.bind(23, nlohmann::json(reasons).dump());
+        q.bind(23, DumpJson(nlohmann::json(reasons)));
         q.exec();
         q.reset();
       }

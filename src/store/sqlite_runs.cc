@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "base/json_text.h"
 #include "internal/sqlite_store.h"
 
 namespace tare::store {
@@ -94,7 +95,7 @@ StatusOr<int64_t> SqliteStore::BeginRun(const RunRecord& run) {
     q.bind(2, RunStatusName(run.status));
     q.bind(3, static_cast<int64_t>(run.started_unix_ns));
     q.bind(4, run.tare_version);
-    q.bind(5, nlohmann::json(run.command_line).dump());
+    q.bind(5, DumpJson(nlohmann::json(run.command_line)));
     q.bind(6, run.options_json.empty() ? "{}" : run.options_json);
     q.bind(7, run.fingerprint_json.empty() ? "{}" : run.fingerprint_json);
     q.bind(8, run.fingerprint_digest);

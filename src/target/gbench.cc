@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <set>
 #include <sstream>
+
+#include "base/json_text.h"
 
 namespace tare::target {
 
@@ -57,6 +60,45 @@ const std::set<std::string>& ReservedKeys() {
   return kKeys;
 }
 
+// Typed access to one row of --benchmark_out JSON. The file is written by the program under
+// test, so any field may hold any JSON type: a field of the wrong type is DataLoss naming the
+// benchmark and the field, never an exception (nlohmann's value()/get() throw type_error).
+struct RowFields {
+  const nlohmann::json& row;
+  const std::string& benchmark;
+
+  Status WrongType(const char* key, const char* expected) const {
+    return Status::DataLoss(fmt::format(
+        "benchmark '{}': Google Benchmark's JSON field \"{}\" is {} ({}), expected {}", benchmark,
+        key, row[key].type_name(), Shown(row[key]), expected));
+  }
+  static std::string Shown(const nlohmann::json& v) {
+    std::string text = DumpJson(v);
+    return text.size() > 60 ? text.substr(0, 60) + "..." : text;
+  }
+  StatusOr<std::string> String(const char* key, const std::string& fallback) const {
+    if (!row.contains(key)) return fallback;
+    if (!row[key].is_string()) return WrongType(key, "a string");
+    return row[key].get<std::string>();
+  }
+  StatusOr<bool> Bool(const char* key, bool fallback) const {
+    if (!row.contains(key)) return fallback;
+    if (!row[key].is_boolean()) return WrongType(key, "true or false");
+    return row[key].get<bool>();
+  }
+  // Required and finite.
+  StatusOr<double> Number(const char* key) const {
+    if (!row.contains(key)) {
+      return Status::DataLoss(fmt::format(
+          "benchmark '{}': Google Benchmark's JSON row lacks a numeric \"{}\"", benchmark, key));
+    }
+    if (!row[key].is_number()) return WrongType(key, "a number");
+    double v = row[key].get<double>();
+    if (!std::isfinite(v)) return WrongType(key, "a finite number");
+    return v;
+  }
+};
+
 }  // namespace
 
 StatusOr<GbenchReading> ParseGbenchJson(const std::string& json_text, const std::string& benchmark) {
@@ -72,26 +114,37 @@ StatusOr<GbenchReading> ParseGbenchJson(const std::string& json_text, const std:
   }
   for (const auto& row : doc["benchmarks"]) {
     if (!row.is_object()) continue;
-    std::string run_name = row.value("run_name", row.value("name", ""));
-    if (row.value("run_type", "iteration") != "iteration") continue;
-    if (run_name != benchmark && row.value("name", "") != benchmark) continue;
+    const RowFields f{row, benchmark};
+    TARE_ASSIGN_OR_RETURN(std::string name, f.String("name", ""));
+    TARE_ASSIGN_OR_RETURN(std::string run_name, f.String("run_name", name));
+    TARE_ASSIGN_OR_RETURN(std::string run_type, f.String("run_type", "iteration"));
+    if (run_type != "iteration") continue;
+    if (run_name != benchmark && name != benchmark) continue;
     GbenchReading r;
-    bool skipped = row.contains("skipped") && row["skipped"].is_boolean() && row["skipped"].get<bool>();
-    if (row.value("error_occurred", false) || skipped) {
+    TARE_ASSIGN_OR_RETURN(bool error, f.Bool("error_occurred", false));
+    TARE_ASSIGN_OR_RETURN(bool skipped, f.Bool("skipped", false));
+    if (error || skipped) {
+      TARE_ASSIGN_OR_RETURN(std::string skip_message, f.String("skip_message", "(no message)"));
+      TARE_ASSIGN_OR_RETURN(r.error_message, f.String("error_message", skip_message));
       r.error = true;
-      r.error_message = row.value("error_message", row.value("skip_message", "(no message)"));
       return r;
     }
-    for (const char* key : {"real_time", "cpu_time", "iterations"}) {
-      if (!row.contains(key) || !row[key].is_number()) {
+    TARE_ASSIGN_OR_RETURN(r.iterations, f.Number("iterations"));
+    TARE_ASSIGN_OR_RETURN(r.real_time_ns, f.Number("real_time"));
+    TARE_ASSIGN_OR_RETURN(r.cpu_time_ns, f.Number("cpu_time"));
+    TARE_ASSIGN_OR_RETURN(std::string unit, f.String("time_unit", "ns"));
+    TARE_ASSIGN_OR_RETURN(double scale, UnitToNs(unit, benchmark));
+    r.real_time_ns *= scale;
+    r.cpu_time_ns *= scale;
+    if (row.contains("threads")) {
+      TARE_ASSIGN_OR_RETURN(double threads, f.Number("threads"));
+      if (threads < 1 || threads > 1e6 || threads != static_cast<double>(static_cast<int>(threads))) {
         return Status::DataLoss(fmt::format(
-            "benchmark '{}': Google Benchmark's JSON row lacks a numeric \"{}\"", benchmark, key));
+            "benchmark '{}': Google Benchmark's JSON field \"threads\" is {}, not a thread count",
+            benchmark, threads));
       }
+      r.threads = static_cast<int>(threads);
     }
-    TARE_ASSIGN_OR_RETURN(double scale, UnitToNs(row.value("time_unit", "ns"), benchmark));
-    r.iterations = row["iterations"].get<double>();
-    r.real_time_ns = row["real_time"].get<double>() * scale;
-    r.cpu_time_ns = row["cpu_time"].get<double>() * scale;
     for (const auto& [key, value] : row.items()) {
       if (ReservedKeys().count(key) == 0 && value.is_number()) r.counters[key] = value.get<double>();
     }

@@ -26,10 +26,13 @@ struct GbenchReading {
   double iterations = 0;
   double real_time_ns = 0;        // per iteration, converted from time_unit
   double cpu_time_ns = 0;
+  int threads = 1;                // "threads": the benchmark's thread count
   std::map<std::string, double> counters;  // user counters (flat numeric keys)
 };
 
-// Parses --benchmark_out JSON for `benchmark`. Errors name the benchmark and the problem.
+// Parses --benchmark_out JSON for `benchmark`. The program under test writes it, so nothing in it is
+// trusted: malformed JSON, a missing row and a field of the wrong type are each DataLoss naming the
+// benchmark and the field.
 StatusOr<GbenchReading> ParseGbenchJson(const std::string& json_text, const std::string& benchmark);
 
 // Parses --benchmark_list_tests output: one name per non-empty line.

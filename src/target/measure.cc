@@ -240,10 +240,21 @@ Status ReadAllocTotals(const std::string& path, int pid, std::map<std::string, d
   std::istringstream in(*text);
   std::string line;
   while (std::getline(in, line)) {
+    // The file is writable by the measured process: check every field's type (value() throws).
     auto j = nlohmann::json::parse(line, nullptr, false);
-    if (!j.is_object() || j.value("pid", -1) != pid) continue;
+    if (!j.is_object() || !j.contains("pid") || !j["pid"].is_number_integer() ||
+        j["pid"].get<int64_t>() != pid) {
+      continue;
+    }
     for (const char* key : {"allocs", "frees", "bytes_allocated", "peak_live_bytes"}) {
-      (*values)[std::string("mem.") + key] = j.value(key, 0.0);
+      if (!j.contains(key)) {
+        (*values)[std::string("mem.") + key] = 0;
+      } else if (j[key].is_number()) {
+        (*values)[std::string("mem.") + key] = j[key].get<double>();
+      } else {
+        return Status::DataLoss(fmt::format(
+            "the allocation shim's line for the measured process has a non-numeric \"{}\"", key));
+      }
     }
     return Status::Ok();
   }
@@ -316,16 +327,7 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
       fail(fmt::format("benchmark '{}' reported an error: {}", bench.name, reading->error_message));
     } else {
       gb = *reading;
-      if (text.ok()) {
-        auto doc = nlohmann::json::parse(*text, nullptr, false);
-        if (doc.is_object() && doc.contains("benchmarks")) {
-          for (const auto& row : doc["benchmarks"]) {
-            if (row.value("run_name", "") == bench.name || row.value("name", "") == bench.name) {
-              gb_threads = row.value("threads", 1);
-            }
-          }
-        }
-      }
+      gb_threads = gb.threads;
       if (sim) {
         s.values["gb.iterations"] = gb.iterations;
       } else {

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/json_text.h"
+
 namespace tare::protocol {
 namespace {
 
@@ -41,7 +43,7 @@ StatusOr<json> ParseObject(std::string_view line, std::string_view what) {
 std::optional<Status> ChildError(const json& j, std::string_view what) {
   if (!j.contains("error")) return std::nullopt;
   const std::string message = j["error"].is_string() ? j["error"].get<std::string>()
-                                                     : j["error"].dump();
+                                                     : DumpJson(j["error"]);
   return Status::FailedPrecondition(fmt::format("{} failed in the child: {}", what, message));
 }
 
@@ -63,7 +65,7 @@ StatusOr<uint64_t> Unsigned(const json& obj, const char* key, std::string_view w
   const json& v = obj[key];
   if (!v.is_number_unsigned()) {
     return Status::DataLoss(
-        fmt::format("{}: \"{}\" must be a non-negative integer, got {}", what, key, v.dump()));
+        fmt::format("{}: \"{}\" must be a non-negative integer, got {}", what, key, DumpJson(v)));
   }
   return v.get<uint64_t>();
 }
@@ -81,7 +83,7 @@ StatusOr<std::map<std::string, double>> Numbers(const json& obj, const char* key
   for (const auto& [name, v] : obj[key].items()) {
     if (!v.is_number() || !std::isfinite(v.get<double>())) {
       return Status::DataLoss(
-          fmt::format("{}: {} '{}' must be a finite number, got {}", what, key, name, v.dump()));
+          fmt::format("{}: {} '{}' must be a finite number, got {}", what, key, name, DumpJson(v)));
     }
     out[name] = v.get<double>();
   }
@@ -189,7 +191,7 @@ StatusOr<std::vector<ListedBenchmark>> ParseList(std::string_view line) {
   for (const auto& b : j["benchmarks"]) {
     if (!b.is_object() || !b.contains("name") || !b["name"].is_string() ||
         !ValidName(b["name"].get<std::string>())) {
-      return Status::DataLoss(fmt::format("{}: an entry has no valid \"name\": {}", what, b.dump()));
+      return Status::DataLoss(fmt::format("{}: an entry has no valid \"name\": {}", what, DumpJson(b)));
     }
     ListedBenchmark lb;
     lb.name = b["name"].get<std::string>();
@@ -206,7 +208,7 @@ StatusOr<std::vector<ListedBenchmark>> ParseList(std::string_view line) {
     for (const auto& a : b["args"]) {
       if (!a.is_number_integer()) {
         return Status::DataLoss(
-            fmt::format("{}: {} has a non-integer argument {}", what, Quoted(lb.name), a.dump()));
+            fmt::format("{}: {} has a non-integer argument {}", what, Quoted(lb.name), DumpJson(a)));
       }
       lb.args.push_back(a.get<int64_t>());
     }

@@ -60,6 +60,51 @@ TEST(Gbench, MalformedJsonNamesTheBenchmark) {
   EXPECT_NE(missing.status().message().find("no result row"), std::string::npos);
 }
 
+// Regression (issue 9, item 3): the JSON is written by the program under test; a field of the
+// wrong type threw nlohmann's type_error out of the parser, aborting tare and leaving the run
+// `running`. Each case must be a DataLoss that names the benchmark and the field.
+TEST(Gbench, WronglyTypedFieldsAreDataLossNamingBenchmarkAndField) {
+  const std::string good =
+      R"("name":"BM_a","run_name":"BM_a","run_type":"iteration","iterations":10,"real_time":1,"cpu_time":1,"time_unit":"ns","threads":1)";
+  struct Case {
+    std::string field;
+    std::string value;
+  };
+  const std::vector<Case> cases = {
+      {"real_time", R"("fast")"},     {"cpu_time", "null"},        {"iterations", "[1]"},
+      {"time_unit", "3"},             {"time_unit", "{}"},         {"run_name", "7"},
+      {"name", "false"},              {"run_type", "1"},           {"error_occurred", R"("yes")"},
+      {"skipped", "1"},               {"threads", R"("four")"},    {"threads", "0"},
+      {"threads", "2.5"},
+  };
+  for (const Case& c : cases) {
+    // The crafted field replaces the good one (a later duplicate key wins in nlohmann).
+    const std::string json =
+        R"({"benchmarks":[{)" + good + ",\"" + c.field + "\":" + c.value + "}]}";
+    StatusOr<GbenchReading> r = StatusOr<GbenchReading>(Status::Ok());
+    ASSERT_NO_THROW(r = ParseGbenchJson(json, "BM_a")) << json;
+    ASSERT_FALSE(r.ok()) << json;
+    EXPECT_EQ(r.status().code(), StatusCode::kDataLoss) << json;
+    EXPECT_NE(r.status().message().find("BM_a"), std::string::npos) << r.status().message();
+    EXPECT_NE(r.status().message().find("\"" + c.field + "\""), std::string::npos) << r.status().message();
+  }
+  // An error row with a non-string message is also refused, not thrown.
+  auto error_row = ParseGbenchJson(
+      R"({"benchmarks":[{"name":"BM_a","run_type":"iteration","error_occurred":true,"error_message":5}]})",
+      "BM_a");
+  ASSERT_FALSE(error_row.ok());
+  EXPECT_NE(error_row.status().message().find("\"error_message\""), std::string::npos);
+  // A number too large for a double is refused, not taken as infinity.
+  auto huge = ParseGbenchJson(
+      R"({"benchmarks":[{"name":"BM_a","iterations":1,"real_time":1e999,"cpu_time":1}]})", "BM_a");
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.status().message().find("BM_a"), std::string::npos);
+  // The well-typed row still parses, threads included.
+  auto ok = ParseGbenchJson(R"({"benchmarks":[{)" + good + R"(,"threads":4}]})", "BM_a");
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_EQ(ok->threads, 4);
+}
+
 class GbenchBinary : public ::testing::Test {
  protected:
   void SetUp() override {

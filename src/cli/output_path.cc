@@ -1,0 +1,67 @@
+#include "cli/output_path.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <system_error>
+
+namespace tare::cli {
+namespace fs = std::filesystem;
+namespace {
+
+// The same file: by inode when both exist (hard links, symlinks, bind mounts), else by the path
+// with symlinks and `..` resolved as far as it exists. String equality would miss `./.tare/tare.db`.
+bool SameFile(const fs::path& a, const fs::path& b) {
+  std::error_code ec;
+  if (fs::exists(a, ec) && fs::exists(b, ec)) {
+    bool same = fs::equivalent(a, b, ec);
+    if (!ec) return same;
+  }
+  fs::path ca = fs::weakly_canonical(fs::absolute(a, ec), ec);
+  if (ec) return false;
+  fs::path cb = fs::weakly_canonical(fs::absolute(b, ec), ec);
+  if (ec) return false;
+  return ca == cb;
+}
+
+}  // namespace
+
+std::vector<KeptFile> StoreFiles(const std::string& store_path) {
+  return {{store_path, "the store"},
+          {store_path + "-wal", "the store's write-ahead log"},
+          {store_path + "-shm", "the store's shared-memory index"},
+          {store_path + "-journal", "the store's rollback journal"}};
+}
+
+Status CheckOutputPath(const std::string& flag, const std::string& path,
+                       const std::vector<KeptFile>& kept, const std::string& created_dir) {
+  if (path.empty()) return Status::Ok();
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    return Status::InvalidArgument(fmt::format(
+        "{} '{}' is a directory; give a file name, e.g. {} {}/out.json", flag, path, flag,
+        fs::path(path).lexically_normal().string()));
+  }
+  const fs::path parent = fs::path(path).parent_path();
+  const bool created = !created_dir.empty() && !parent.empty() &&
+                       parent.lexically_normal() == fs::path(created_dir).lexically_normal();
+  if (!parent.empty() && !created) {
+    if (!fs::exists(parent, ec)) {
+      return Status::InvalidArgument(fmt::format(
+          "{} '{}': directory '{}' does not exist; create it first", flag, path, parent.string()));
+    }
+    if (!fs::is_directory(parent, ec)) {
+      return Status::InvalidArgument(fmt::format(
+          "{} '{}': '{}' is not a directory", flag, path, parent.string()));
+    }
+  }
+  for (const KeptFile& k : kept) {
+    if (k.path.empty() || !SameFile(path, k.path)) continue;
+    return Status::InvalidArgument(fmt::format(
+        "{} '{}' is {} ('{}'); writing there would destroy it. Choose another file", flag, path,
+        k.what, k.path));
+  }
+  return Status::Ok();
+}
+
+}  // namespace tare::cli
