@@ -37,6 +37,8 @@ target::TargetSpec CampaignRunner::ArmTarget(const std::string& arm, const Cell&
   t.argv.insert(t.argv.end(), cell.args.begin(), cell.args.end());
   t.cwd = input_.spec.cwd;
   t.env = session::ApplyEnvOverrides(session::ApplyEnvOverrides(options_.base_env, input_.spec.env), cell.env);
+  auto library_path = arm_env_.find(arm);
+  if (library_path != arm_env_.end()) t.env = session::ApplyEnvOverrides(t.env, {library_path->second});
   return t;
 }
 
@@ -101,6 +103,15 @@ Status CampaignRunner::Prepare() {
     }
   }
   TARE_ASSIGN_OR_RETURN(stage_, ArmStage::Create(options_.stage_dir, sources));
+  {
+    std::string inherited;
+    for (const auto& kv : session::ApplyEnvOverrides(options_.base_env, spec.env)) {
+      if (kv.rfind("LD_LIBRARY_PATH=", 0) == 0) inherited = kv.substr(16);
+    }
+    std::string note;
+    arm_env_ = OriginLibraryPaths(sources, inherited, &note);
+    if (!note.empty()) notes_.push_back(note);
+  }
 
   Cell probe;  // no cell parameters: what every arm lists
   TARE_RETURN_IF_ERROR(

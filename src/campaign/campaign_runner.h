@@ -25,6 +25,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -104,6 +105,7 @@ class CampaignRunner {
   std::string workdir_;
   target::MeasureOptions measure_;
   std::vector<std::string> notes_;
+  std::map<std::string, std::string> arm_env_;  // arm -> "LD_LIBRARY_PATH=..." ($ORIGIN binaries)
 };
 
 }  // namespace tare::campaign

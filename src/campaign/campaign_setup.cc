@@ -8,6 +8,7 @@
 
 #include <fmt/core.h>
 
+#include "env/executable_info.h"
 #include "instrument/process_metrics.h"
 #include "target/target_kind.h"
 
@@ -17,6 +18,9 @@ Status CheckExecutable(const std::string& path) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) {
     return Status::NotFound(fmt::format("executable '{}' does not exist; build it first or fix the path", path));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    return Status::InvalidArgument(fmt::format("'{}' is a directory; name the executable in it", path));
   }
   if (!S_ISREG(st.st_mode)) {
     return Status::InvalidArgument(fmt::format("'{}' is not a regular file; name the executable itself", path));
@@ -117,6 +121,47 @@ std::string IterationCountNote(proc::Spawner& spawner, const target::TargetSpec&
          "cannot be told otherwise (1.7.1 has no --benchmark_min_time=<N>x; 1.8 and later do), so "
          "arms may run different counts. Times are compared per iteration (gb.real_time_ns), so "
          "the comparison is unbiased unless the code's per-iteration cost depends on the count.";
+}
+
+std::map<std::string, std::string> OriginLibraryPaths(
+    const std::vector<std::pair<std::string, std::string>>& sources, const std::string& inherited,
+    std::string* note) {
+  std::map<std::string, std::string> value;  // arm -> directories
+  bool any = false;
+  for (const auto& [arm, source] : sources) {
+    auto info = env::DescribeExecutable(source);
+    const std::string origin =
+        std::filesystem::absolute(std::filesystem::path(source)).parent_path().lexically_normal().string();
+    std::string dirs;
+    for (const auto& entry : info.ok() ? info->runpath : std::vector<std::string>{}) {
+      std::string expanded = entry;
+      bool uses_origin = false;
+      for (const char* token : {"${ORIGIN}", "$ORIGIN"}) {
+        for (size_t at; (at = expanded.find(token)) != std::string::npos;) {
+          expanded.replace(at, std::string(token).size(), origin);
+          uses_origin = true;
+        }
+      }
+      if (!uses_origin) continue;
+      any = true;
+      dirs += (dirs.empty() ? "" : ":") + expanded;
+    }
+    value[arm] = dirs.empty() ? origin : dirs;
+  }
+  std::map<std::string, std::string> out;
+  if (!any) return out;
+  size_t longest = 0;
+  for (const auto& [arm, dirs] : value) longest = std::max(longest, dirs.size());
+  for (auto& [arm, dirs] : value) {
+    dirs.append(longest - dirs.size(), '/');  // "/a/lib//" is "/a/lib": same search, same length
+    out[arm] = "LD_LIBRARY_PATH=" + dirs + (inherited.empty() ? "" : ":" + inherited);
+  }
+  if (note != nullptr) {
+    *note = "Shared libraries: the executables find theirs through $ORIGIN, which would point at "
+            "the arm copies; every arm runs with LD_LIBRARY_PATH set to its own source's "
+            "directories (padded to one length, so the arms' environments stay the same size)";
+  }
+  return out;
 }
 
 }  // namespace tare::campaign

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <map>
 #include <vector>
 
 #include "base/status.h"
@@ -25,6 +26,18 @@ StatusOr<TargetKind> ResolveKind(const CampaignSpec& spec);
 std::string DefaultCampaignName(const CampaignSpec& spec);
 // A command's single cell: its arguments ("--work 8"), or "whole process" without any.
 std::string DefaultCommandCellName(const CampaignSpec& spec);
+
+// Executables that find their shared libraries through $ORIGIN (DT_RUNPATH / DT_RPATH entries
+// such as "$ORIGIN" or "$ORIGIN/../lib") cannot run from the arm copies: $ORIGIN would be the
+// copies' directory. For such campaigns every arm gets LD_LIBRARY_PATH with its own source's
+// $ORIGIN entries expanded (searched before DT_RUNPATH, after DT_RPATH), then `inherited` (the
+// LD_LIBRARY_PATH the arms would have had). The values are padded with trailing '/' to one length,
+// so the arms' environments stay the same size (the initial stack moves with it). Returns
+// arm -> "LD_LIBRARY_PATH=..." (empty when no arm uses $ORIGIN) and, in `note`, a line for the
+// ledger. `sources`: (arm, source executable).
+std::map<std::string, std::string> OriginLibraryPaths(
+    const std::vector<std::pair<std::string, std::string>>& sources, const std::string& inherited,
+    std::string* note);
 
 // "\n  BM_a\n  BM_b\n  ..." (at most ten names).
 std::string ListSome(const std::vector<target::Benchmark>& benches);

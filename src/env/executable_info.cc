@@ -164,6 +164,7 @@ struct Segments {
 void ReadDynamic(const FileReader& file, const Segments& segments, const Elf64_Phdr& dynamic,
                  ExecutableInfo* info) {
   std::vector<uint64_t> needed_offsets;
+  std::optional<uint64_t> runpath_offset, rpath_offset;
   uint64_t strtab_vaddr = 0;
   uint64_t strtab_size = 0;
   uint64_t count = dynamic.p_filesz / sizeof(Elf64_Dyn);
@@ -171,6 +172,8 @@ void ReadDynamic(const FileReader& file, const Segments& segments, const Elf64_P
     Elf64_Dyn d;
     if (!file.Read(dynamic.p_offset + i * sizeof d, sizeof d, &d) || d.d_tag == DT_NULL) break;
     if (d.d_tag == DT_NEEDED) needed_offsets.push_back(d.d_un.d_val);
+    if (d.d_tag == DT_RUNPATH) runpath_offset = d.d_un.d_val;
+    if (d.d_tag == DT_RPATH) rpath_offset = d.d_un.d_val;
     if (d.d_tag == DT_STRTAB) strtab_vaddr = d.d_un.d_ptr;
     if (d.d_tag == DT_STRSZ) strtab_size = d.d_un.d_val;
   }
@@ -180,6 +183,20 @@ void ReadDynamic(const FileReader& file, const Segments& segments, const Elf64_P
     if (strtab_size != 0 && offset >= strtab_size) continue;
     uint64_t limit = strtab_size != 0 ? *strtab + strtab_size : file.size();
     if (auto name = file.ReadString(*strtab + offset, limit)) info->needed.push_back(Printable(*name));
+  }
+  // The loader ignores DT_RPATH when DT_RUNPATH is present.
+  if (auto offset = runpath_offset ? runpath_offset : rpath_offset;
+      offset && (strtab_size == 0 || *offset < strtab_size)) {
+    uint64_t limit = strtab_size != 0 ? *strtab + strtab_size : file.size();
+    if (auto path = file.ReadString(*strtab + *offset, limit)) {
+      std::string entries = Printable(*path);
+      for (size_t start = 0; start <= entries.size();) {
+        size_t colon = entries.find(':', start);
+        if (colon == std::string::npos) colon = entries.size();
+        if (colon > start) info->runpath.push_back(entries.substr(start, colon - start));
+        start = colon + 1;
+      }
+    }
   }
 }
 
@@ -312,7 +329,8 @@ nlohmann::json ExecutableInfoToJson(const ExecutableInfo& info) {
           {"stripped", info.stripped},
           {"has_debug_info", info.has_debug_info},
           {"interpreter", info.interpreter},
-          {"needed", info.needed}};
+          {"needed", info.needed},
+          {"runpath", info.runpath}};
 }
 
 StatusOr<ExecutableInfo> ExecutableInfoFromJson(const nlohmann::json& j) {
@@ -331,6 +349,7 @@ StatusOr<ExecutableInfo> ExecutableInfoFromJson(const nlohmann::json& j) {
     info.has_debug_info = j.at("has_debug_info").get<bool>();
     info.interpreter = j.at("interpreter").get<std::string>();
     info.needed = j.at("needed").get<std::vector<std::string>>();
+    if (j.contains("runpath")) info.runpath = j.at("runpath").get<std::vector<std::string>>();
   } catch (const nlohmann::json::exception& e) {
     return Status::DataLoss(fmt::format("executable JSON: {}; the stored run may be damaged", e.what()));
   }

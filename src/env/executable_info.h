@@ -35,6 +35,8 @@ struct ExecutableInfo {
   bool has_debug_info = false;  // a .debug_info section is present
   std::string interpreter;      // PT_INTERP ("/lib64/ld-linux-x86-64.so.2"); "" when static
   std::vector<std::string> needed;  // DT_NEEDED, in order
+  // DT_RUNPATH (or, without one, DT_RPATH) entries as written, e.g. {"$ORIGIN/../lib"}.
+  std::vector<std::string> runpath;
 
   // The .comment strings joined with "; " ("" when none).
   std::string Compiler() const;

@@ -278,6 +278,15 @@ TEST_F(AbE2E, AUsageErrorFoundAfterStagingLeavesNoCopies) {
   }
 }
 
+TEST_F(AbE2E, ExecutablesThatLoadLibrariesThroughOriginRun) {
+  Result r = Tare({"ab", "--base", ORIGIN_APP, "--head", ORIGIN_APP, "--null", "--store", store_,
+                   "--json", dir_ + "/result.json", "--samples", "6", "--cap", "6", "--metric", "wall_ns"});
+  EXPECT_NE(r.exit_code, 4) << r.out << r.err;
+  EXPECT_EQ(r.err.find("error while loading shared libraries"), std::string::npos) << r.err;
+  const auto notes = Json()["notes"].dump();
+  EXPECT_NE(notes.find("through $ORIGIN"), std::string::npos) << notes;
+}
+
 TEST_F(AbE2E, AViolatedReleaseBoundExitsFour) {
   Result r = Ab(Knob("base"), Knob("base"),
                 {"--samples", "8", "--cap", "8", "--bound", "p95(wall_ns, head) <= 1us"});
