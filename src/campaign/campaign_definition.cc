@@ -1,11 +1,11 @@
 #include "campaign/campaign_definition.h"
 
 #include <filesystem>
-#include <regex>
 #include <set>
 
 #include <fmt/core.h>
 
+#include "base/regex.h"
 #include "session/environment.h"
 
 namespace tare::campaign {
@@ -13,13 +13,7 @@ namespace {
 
 Status ValidateRegex(const std::string& re, const std::string& field) {
   if (re.empty()) return Status::Ok();
-  try {
-    std::regex compiled(re);
-  } catch (const std::regex_error& e) {
-    return Status::InvalidArgument(fmt::format(
-        "{} '{}' is not a valid regular expression ({}); e.g. 'BM_Sort/.*'", field, re, e.what()));
-  }
-  return Status::Ok();
+  return Regex::Compile(re, field).status();
 }
 
 Status ValidateRuleArms(const std::string& rule, const std::vector<std::string>& rule_arms,

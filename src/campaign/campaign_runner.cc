@@ -2,12 +2,12 @@
 
 #include <filesystem>
 #include <map>
-#include <regex>
 #include <set>
 
 #include <fmt/core.h>
 
 #include "base/files.h"
+#include "base/regex.h"
 #include "campaign/campaign_setup.h"
 #include "session/environment.h"
 #include "session/measurement_setup.h"
@@ -146,13 +146,13 @@ Status CampaignRunner::Prepare() {
       return false;
     };
     if (spec.cells.empty()) {
-      std::regex filter(spec.filter.empty() ? ".*" : spec.filter);
-      std::regex control(spec.control_filter.empty() ? "$^" : spec.control_filter);
+      TARE_ASSIGN_OR_RETURN(Regex filter, Regex::Compile(spec.filter.empty() ? ".*" : spec.filter, "filter"));
+      TARE_ASSIGN_OR_RETURN(Regex control, Regex::Compile(spec.control_filter.empty() ? "$^" : spec.control_filter, "control"));
       for (const auto& b : listed["base"]) {
-        if (!spec.filter.empty() && !std::regex_search(b.name, filter)) continue;
+        if (!spec.filter.empty() && !filter.Search(b.name)) continue;
         Cell c;
         c.name = b.name;
-        c.role = !spec.control_filter.empty() && std::regex_search(b.name, control) ? "control" : "target";
+        c.role = !spec.control_filter.empty() && control.Search(b.name) ? "control" : "target";
         c.bench = b;
         cells_.push_back(c);
       }

@@ -11,7 +11,7 @@ namespace tare::oracle {
 
 bool QuarantineEntry::Matches(const std::string& item) const {
   if (kind == Kind::kItem) return item == pattern;
-  return std::regex_match(item, *regex);
+  return regex && regex->Match(item);
 }
 
 std::string QuarantineEntry::Describe() const {
@@ -77,11 +77,9 @@ StatusOr<Quarantine> Quarantine::Parse(std::string_view text, const std::string&
       }
     } else {
       entry.kind = QuarantineEntry::Kind::kClass;
-      try {
-        entry.regex = std::make_shared<const std::regex>(value, std::regex::ECMAScript);
-      } catch (const std::regex_error& e) {
-        return error(fmt::format("class /{}/ is not a valid regular expression: {}", value, e.what()));
-      }
+      auto compiled = Regex::Compile(value, "class", "'.* J[A-Z]*FUNCF'");
+      if (!compiled.ok()) return error(fmt::format("class /{}/: {}", value, compiled.status().message()));
+      entry.regex = std::move(*compiled);
     }
     q.entries_.push_back(std::move(entry));
     open = static_cast<int>(q.entries_.size()) - 1;

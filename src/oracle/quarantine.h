@@ -19,11 +19,12 @@
 #pragma once
 
 #include <memory>
-#include <regex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/regex.h"
 #include "base/status.h"
 
 namespace tare::oracle {
@@ -36,7 +37,7 @@ struct QuarantineEntry {
   std::string pattern;  // the item, or the regular expression of a class
   std::string reason;
   int line = 0;         // 1-based line of the `item:` / `class:` key, for messages
-  std::shared_ptr<const std::regex> regex;  // set for kClass
+  std::optional<Regex> regex;  // set for kClass (RE2 syntax, matched against the whole item)
 
   bool Matches(const std::string& item) const;
   // "item 'X'" or "class /X/".

@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <regex>
 
 #include "base/files.h"
+#include "base/regex.h"
 #include "base/json_text.h"
 #include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
@@ -72,15 +72,7 @@ Status ValidateRunSpec(RunSpec* o) {
   if (o->warmup == -1) o->warmup = sim ? 0 : 1;
   if (o->samples < 1) return Status::InvalidArgument("--samples must be at least 1");
   if (o->warmup < 0) return Status::InvalidArgument("--warmup must be 0 or more");
-  if (!o->filter.empty()) {
-    try {
-      std::regex re(o->filter);
-    } catch (const std::regex_error& e) {
-      return Status::InvalidArgument(fmt::format(
-          "--filter '{}' is not a valid regular expression ({}); e.g. --filter 'BM_Sort/.*'",
-          o->filter, e.what()));
-    }
-  }
+  if (!o->filter.empty()) TARE_RETURN_IF_ERROR(Regex::Compile(o->filter, "--filter", "--filter 'BM_Sort/.*'").status());
   if (o->iterations < 0) return Status::InvalidArgument("--iterations must be positive");
   return Status::Ok();
 }
@@ -113,9 +105,9 @@ Status PlainRun::Prepare() {
   if (spec_.filter.empty()) {
     benches_ = listed;
   } else {
-    std::regex re(spec_.filter);
+    TARE_ASSIGN_OR_RETURN(Regex re, Regex::Compile(spec_.filter, "--filter"));
     for (const auto& b : listed) {
-      if (std::regex_search(b.name, re)) benches_.push_back(b);
+      if (re.Search(b.name)) benches_.push_back(b);
     }
     if (benches_.empty()) {
       std::string names;
