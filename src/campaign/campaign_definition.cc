@@ -5,7 +5,9 @@
 
 #include <fmt/core.h>
 
+#include "base/json_text.h"
 #include "base/regex.h"
+#include "base/sha256.h"
 #include "session/environment.h"
 
 namespace tare::campaign {
@@ -212,5 +214,7 @@ nlohmann::json SpecToJson(const CampaignSpec& spec) {
       {"bounds", bounds},
   };
 }
+
+std::string CampaignIdentity(const CampaignSpec& spec) { return Sha256Hex(DumpJson(SpecToJson(spec))); }
 
 }  // namespace tare::campaign

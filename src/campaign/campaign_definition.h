@@ -81,6 +81,12 @@ struct CampaignSpec {
   std::vector<BoundRule> bounds;
 };
 
+// What identifies a campaign: the sha256 of its canonical declaration (SpecToJson: every setting,
+// defaults written out, executables as absolute paths), whether it came from a file or from flags.
+// Comments, whitespace and key order in a campaign file do not change it; any declared setting
+// does. Cohorts of one identity are one campaign's: the ledger lists them all.
+std::string CampaignIdentity(const CampaignSpec& spec);
+
 // Arm names, in declaration order: "base", "head" (then "hd02", "hd03"... for further heads: every
 // name has four characters, so every copy's path has the same length), and "null" last.
 std::vector<std::string> ArmNames(const CampaignSpec& spec);

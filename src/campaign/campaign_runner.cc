@@ -44,6 +44,8 @@ target::TargetSpec CampaignRunner::ArmTarget(const std::string& arm, const Cell&
 
 Status CampaignRunner::Prepare() {
   CampaignSpec& spec = input_.spec;
+  // Before any default is filled in: the declaration as given is the campaign's identity.
+  input_.campaign_sha256 = CampaignIdentity(spec);
   // The executables: each must be a file we can read and run.
   for (const std::string* exe : [&] {
          std::vector<const std::string*> all = {&spec.base};

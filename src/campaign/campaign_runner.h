@@ -44,7 +44,7 @@ namespace tare::campaign {
 
 struct CampaignInput {
   CampaignSpec spec;             // paths absolute (ResolveSpecPaths)
-  std::string campaign_sha256;   // of the file's bytes, or of SpecToJson(spec).dump()
+  std::string campaign_sha256;   // CampaignIdentity(spec); Prepare() sets it
   std::string campaign_source;   // "file:<absolute path>" | "flags"
   std::string campaign_text;     // the file's bytes, or SpecToJson(spec).dump(2)
 };

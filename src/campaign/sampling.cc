@@ -49,6 +49,19 @@ Status ValidatePlan(const SamplingPlan& plan) {
         "step >= 1 or cap = initial",
         plan.step));
   }
+  if (plan.cap > kMaxPairs) {
+    return Status::InvalidArgument(fmt::format(
+        "sampling.cap = {} is more than {} pairs per cell ({} processes or more); a change that "
+        "needs more is below what one host can resolve: use --instrument sim, or a larger allowance",
+        plan.cap, kMaxPairs, 2 * kMaxPairs));
+  }
+  if (PlannedLooks(plan) > kMaxLooks) {
+    return Status::InvalidArgument(fmt::format(
+        "sampling: initial {}, step {}, cap {} plan {} looks, more than {}; every look costs "
+        "confidence, so take larger steps (e.g. step {})",
+        plan.initial, plan.step, plan.cap, PlannedLooks(plan), kMaxLooks,
+        (plan.cap - plan.initial + kMaxLooks - 2) / (kMaxLooks - 1)));
+  }
   return Status::Ok();
 }
 

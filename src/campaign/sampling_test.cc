@@ -39,6 +39,14 @@ TEST(SamplingPlan, ValidationNamesTheFieldAndTheFix) {
             std::string::npos);
   s = ValidatePlan({20, 0, 40});
   EXPECT_NE(s.message().find("sampling.step = 0"), std::string::npos);
+  // Issue 9 item 6: a huge cap burned minutes of CPU planning its looks, then ran out of memory.
+  s = ValidatePlan({20, 20, 1'000'000});
+  EXPECT_NE(s.message().find("sampling.cap = 1000000 is more than 10000 pairs"), std::string::npos) << s.message();
+  s = ValidatePlan({20, 1, 10'000});
+  EXPECT_NE(s.message().find("plan 9981 looks, more than 100"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("e.g. step 101"), std::string::npos) << s.message();
+  EXPECT_TRUE(ValidatePlan({20, 101, 10'000}).ok());
+  EXPECT_FALSE(ValidatePlan({20, 100, 10'000}).ok());
 }
 
 TEST(PlanLooks, BonferroniSplitsAlphaOverTheLooks) {

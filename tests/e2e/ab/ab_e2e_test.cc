@@ -287,6 +287,42 @@ TEST_F(AbE2E, ExecutablesThatLoadLibrariesThroughOriginRun) {
   EXPECT_NE(notes.find("through $ORIGIN"), std::string::npos) << notes;
 }
 
+TEST_F(AbE2E, AHugeCapIsRefusedAtOnce) {
+  const auto start = std::chrono::steady_clock::now();
+  Result r = Tare({"ab", "--base", Knob("base"), "--head", Knob("base"), "--store", store_,
+                   "--cap", "1000000"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("more than 10000 pairs"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(store_)) << "a usage error creates no store";
+  // Not a timing assertion on tare's speed: the refusal happens before any planning at all.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+}
+
+TEST_F(AbE2E, ACommentOnlyEditKeepsTheCampaignAndItsCohorts) {
+  const std::string file = dir_ + "/campaign.toml";
+  const std::string body = "args = [\"--work\", \"" + std::string(kWork) + "\"]\n"
+                           "[arms]\nbase = \"" + Knob("base") + "\"\nhead = \"" + Knob("base") + "\"\n"
+                           "[sampling]\ninitial = 6\nstep = 6\ncap = 6\n";
+  std::ofstream(file) << body;
+  const std::vector<std::string> args = {"ab", file, "--store", store_, "--json", dir_ + "/result.json", "--quiet"};
+  Result first = Tare(args);
+  ASSERT_NE(first.exit_code, 2) << first.err;
+  const std::string identity = Json()["campaign"]["sha256"];
+  std::ofstream(file) << "# a comment, and the keys reflowed\n\n" << body;
+  Result second = Tare(args);
+  ASSERT_NE(second.exit_code, 2) << second.err;
+  nlohmann::json j = Json();
+  EXPECT_EQ(j["campaign"]["sha256"], identity);
+  EXPECT_EQ(j["cohort"], 2);
+  EXPECT_EQ(j["cohorts"].size(), 2u);
+  // A declared setting is a new campaign.
+  std::ofstream(file) << body << "[metrics]\nwall_ns = \"5%\"\n";
+  Result third = Tare(args);
+  ASSERT_NE(third.exit_code, 2) << third.err;
+  EXPECT_NE(Json()["campaign"]["sha256"], identity);
+  EXPECT_EQ(Json()["cohort"], 1);
+}
+
 TEST_F(AbE2E, AViolatedReleaseBoundExitsFour) {
   Result r = Ab(Knob("base"), Knob("base"),
                 {"--samples", "8", "--cap", "8", "--bound", "p95(wall_ns, head) <= 1us"});
