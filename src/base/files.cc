@@ -1,6 +1,7 @@
 #include "base/files.h"
 
 #include <fmt/format.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -112,9 +113,36 @@ StatusOr<std::string> ResolveExecutable(const std::string& name) {
       "'{}' was not found on PATH; give a path such as ./{} or install it", name, name));
 }
 
+namespace {
+
+// Work directories of tare processes that died without cleaning up (SIGKILL, a crash, a lost
+// machine) carry their owner's pid: "<prefix>-p<pid>-XXXXXX". One whose owner no longer exists
+// is removed by the next tare that makes one with the same prefix. Only this user's directories;
+// a pid reused by a live process keeps its directory (it is removed later).
+void RemoveStaleTempDirs(const std::string& dir, const std::string& prefix) {
+  std::error_code ec;
+  const std::string head = prefix + "-p";
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind(head, 0) != 0) continue;
+    char* stop = nullptr;
+    const long pid = std::strtol(name.c_str() + head.size(), &stop, 10);
+    if (pid <= 0 || stop == nullptr || *stop != '-') continue;
+    struct stat st {};
+    if (lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid()) continue;
+    if (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    std::error_code ignored;
+    std::filesystem::remove_all(it->path(), ignored);
+  }
+}
+
+}  // namespace
+
 StatusOr<std::string> MakeTempDir(const std::string& prefix) {
   const char* tmp = std::getenv("TMPDIR");
-  std::string templ = fmt::format("{}/{}-XXXXXX", tmp && *tmp ? tmp : "/tmp", prefix);
+  const std::string dir = tmp && *tmp ? tmp : "/tmp";
+  RemoveStaleTempDirs(dir, prefix);
+  std::string templ = fmt::format("{}/{}-p{}-XXXXXX", dir, prefix, getpid());
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');
   if (mkdtemp(buf.data()) == nullptr) {

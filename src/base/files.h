@@ -16,7 +16,9 @@ std::string ReadTail(const std::string& path, size_t max_bytes);
 std::optional<std::string> ReadFirstLine(const std::string& path);
 // Resolves a program name the way execvp would (PATH search when it has no '/').
 StatusOr<std::string> ResolveExecutable(const std::string& name);
-// Creates a fresh private directory under $TMPDIR (or /tmp): "/tmp/tare-XXXXXX".
+// Creates a fresh private directory under $TMPDIR (or /tmp): "/tmp/<prefix>-p<pid>-XXXXXX". First
+// removes this user's "<prefix>-p<pid>-*" directories whose process no longer exists, so a tare
+// killed by SIGKILL or a crash leaves nothing behind for long.
 StatusOr<std::string> MakeTempDir(const std::string& prefix);
 // rm -rf; errors are ignored (used for temp dirs only).
 void RemoveTree(const std::string& path);

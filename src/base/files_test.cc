@@ -1,8 +1,10 @@
 #include "base/files.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 namespace tare {
@@ -18,6 +20,29 @@ TEST(Files, ReadingADirectorySaysItIsADirectory) {
   EXPECT_NE(r.status().message().find("'" + dir + "' is a directory"), std::string::npos)
       << r.status().message();
   std::filesystem::remove_all(dir);
+}
+
+// Issue 9 item 15: a work directory per crash or SIGKILL was never cleaned.
+TEST(Files, TempDirsOfDeadProcessesAreRemovedByTheNextOne) {
+  const std::string root = ::testing::TempDir() + "tare_tmpdirs_" + std::to_string(getpid());
+  std::filesystem::create_directories(root);
+  setenv("TMPDIR", root.c_str(), 1);
+  pid_t dead = fork();
+  if (dead == 0) _exit(0);
+  ASSERT_GT(dead, 0);
+  waitpid(dead, nullptr, 0);  // reaped: the pid names no process now
+  const std::string stale = root + "/tare-x-p" + std::to_string(dead) + "-AbCdEf";
+  const std::string live = root + "/tare-x-p" + std::to_string(getpid()) + "-GhIjKl";
+  const std::string other = root + "/tare-y-p" + std::to_string(dead) + "-MnOpQr";
+  for (const auto& d : {stale, live, other}) std::filesystem::create_directories(d + "/inside");
+  auto made = MakeTempDir("tare-x");
+  unsetenv("TMPDIR");
+  ASSERT_TRUE(made.ok()) << made.status().message();
+  EXPECT_EQ(made->rfind(root + "/tare-x-p" + std::to_string(getpid()) + "-", 0), 0u) << *made;
+  EXPECT_FALSE(std::filesystem::exists(stale)) << "the dead process's directory stays";
+  EXPECT_TRUE(std::filesystem::exists(live)) << "a live process's directory was removed";
+  EXPECT_TRUE(std::filesystem::exists(other)) << "another prefix's directory was removed";
+  std::filesystem::remove_all(root);
 }
 
 TEST(Files, WritesAndReadsBack) {

@@ -22,6 +22,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -32,6 +33,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
@@ -179,6 +181,43 @@ std::vector<char*> CStrings(std::vector<std::string>& v) {
 
 void KillGroup(pid_t pgid, int sig) { kill(-pgid, sig); }
 
+// The helper's children other than the sample it is running: descendants of earlier samples that
+// outlived their parents (the helper is a child subreaper, so they are reparented here).
+std::vector<pid_t> Children() {
+  std::vector<pid_t> out;
+  const std::string path = "/proc/self/task/" + std::to_string(getpid()) + "/children";
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  char buf[4096];
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return out;
+  buf[n] = '\0';
+  for (char* p = buf; *p != '\0';) {
+    char* end = nullptr;
+    long pid = std::strtol(p, &end, 10);
+    if (end == p) break;
+    if (pid > 0) out.push_back(static_cast<pid_t>(pid));
+    p = end;
+  }
+  return out;
+}
+
+// Ends every descendant a sample left behind: a grandchild that called setsid() is in no process
+// group tare knows, but once its parent is gone it is the helper's child (PR_SET_CHILD_SUBREAPER).
+// Killing one may orphan its own children to the helper, hence the rounds.
+void EndLeftovers() {
+  for (int round = 0; round < 64; ++round) {
+    std::vector<pid_t> children = Children();
+    if (children.empty()) return;
+    for (pid_t c : children) kill(c, SIGKILL);
+    for (pid_t c : children) {
+      while (waitpid(c, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
+  }
+}
+
 std::string CannotOpen(const std::string& path, const char* what) {
   return std::string("cannot open '") + path + "' for the child's " + what + ": " +
          std::strerror(errno);
@@ -318,8 +357,9 @@ SpawnResult RunOne(SpawnRequest req, int request_fd, bool* parent_gone) {
   res.end_unix_ns = NowNs(CLOCK_REALTIME);
   if (pidfd >= 0) close(pidfd);
   // Leftover members of the child's process group (daemons it started) would disturb the next
-  // sample: they go with their parent.
+  // sample: they go with their parent, and so do descendants that left the group (setsid).
   KillGroup(pid, SIGKILL);
+  EndLeftovers();
   res.stdout_bytes = req.stdout_path.empty() ? 0 : g_stdout.Size();
   res.stderr_bytes = req.stderr_path.empty() ? 0 : g_stderr.Size();
   if (int err = g_report->exec_errno.load(); err != 0) {
@@ -360,6 +400,9 @@ int HelperMain() {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);
+  // Orphaned descendants of a sample are reparented to the helper instead of init, so that none
+  // escapes the timeout kill (EndLeftovers).
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
   const int in = 0, out = 1;
   bool parent_gone = false;
   std::string message;

@@ -127,6 +127,19 @@ TEST_F(SpawnerTest, TimeoutKillsTheWholeProcessGroup) {
   EXPECT_NE(WEXITSTATUS(found), 0) << "a grandchild survived the timeout";
 }
 
+// Issue 9 item 15: a grandchild that left the process group (setsid) survived the timeout kill.
+// The helper is a child subreaper: orphans of the sample become its children, and it ends them.
+TEST_F(SpawnerTest, TimeoutAlsoEndsDescendantsThatLeftTheProcessGroup) {
+  SpawnResult r = Run({"escape-sleep", "31"}, /*timeout_ns=*/300'000'000);
+  EXPECT_TRUE(r.timed_out);
+  usleep(100000);
+  int found = std::system("pgrep -f 'proc_test_child escape-slee[p] 31' >/dev/null");
+  EXPECT_NE(WEXITSTATUS(found), 0) << "a grandchild in its own session survived the timeout";
+  // And a sample that exits normally leaves no daemon behind either.
+  SpawnResult quick = Run({"escape-sleep", "0"});
+  EXPECT_TRUE(quick.ok()) << quick.Describe();
+}
+
 TEST_F(SpawnerTest, CapturesOutputAndPassesEnvCwdAndResultFd) {
   SpawnResult p = Run({"print", "hello"});
   ASSERT_TRUE(p.ok());

@@ -36,6 +36,15 @@ int main(int argc, char** argv) {
     sleep(static_cast<unsigned>(std::atoi(argv[2])));
     return 0;
   }
+  if (mode == "escape-sleep") {  // a grandchild in a session of its own (setsid), then sleep
+    if (fork() == 0) {
+      setsid();
+      sleep(static_cast<unsigned>(std::atoi(argv[2])));
+      _exit(0);
+    }
+    sleep(static_cast<unsigned>(std::atoi(argv[2])));
+    return 0;
+  }
   if (mode == "print") {
     std::printf("%s\n", argv[2]);
     std::fprintf(stderr, "err:%s\n", argv[2]);
