@@ -205,6 +205,7 @@ nlohmann::json SpecToJson(const CampaignSpec& spec) {
        {{"initial", spec.sampling.initial}, {"step", spec.sampling.step}, {"cap", spec.sampling.cap}}},
       {"confidence", spec.confidence},
       {"noise_cap", spec.noise_cap},
+      {"budget_ns", spec.budget_ns},
       {"look_scheme", LookSchemeName(spec.look_scheme)},
       {"noise_floor", NoiseFloorRuleName(spec.noise_floor)},
       {"order", ArmOrderName(spec.order)},

@@ -77,6 +77,9 @@ struct CampaignSpec {
   ArmOrder order = ArmOrder::kRotatingReversedBlocks;
   uint64_t seed = 0;
   int64_t timeout_ns = kDefaultTimeoutNs;
+  // Wall time the cohort may take (0: none). Cells still undecided when it is spent stop there,
+  // INCONCLUSIVE with that reason.
+  int64_t budget_ns = 0;
   std::optional<std::vector<GateRule>> gates;  // nullopt: DefaultGates(); empty: none
   std::vector<BoundRule> bounds;
 };

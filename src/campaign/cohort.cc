@@ -8,6 +8,7 @@
 #include <set>
 
 #include "base/json_text.h"
+#include "base/units.h"
 #include "campaign/campaign_setup.h"
 #include "campaign/resume.h"
 #include "env/executable_info.h"
@@ -216,6 +217,8 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
   session_->recorder().Seed(stored);
   session_->Resume(next_seq_, blocks_done);
 
+  session_started_ns_ = r_.options_.clock->UnixNowNs();
+  NoticePlanCost();
   Status error = ReplayLooks();
   if (error.ok()) error = session_->Run();
 
@@ -282,11 +285,91 @@ Status CampaignRunner::Cohort::AfterRound(session::Session& session) {
   if (!gates_checked_) {
     bool all_started = true;
     for (size_t c = 0; c < cells_.size(); ++c) all_started = all_started && BlocksDone(c) >= 1;
-    if (all_started) TARE_RETURN_IF_ERROR(CheckGates());
+    if (all_started) {
+      TARE_RETURN_IF_ERROR(CheckGates());
+      NoticeEstimate();
+    }
     if (session.stop() != StopKind::kNone) return Status::Ok();
+  }
+  if (spec_.budget_ns > 0 && !budget_spent_ &&
+      r_.options_.clock->UnixNowNs() - session_started_ns_ >= spec_.budget_ns) {
+    return SpendBudget();
   }
   for (size_t c = 0; c < cells_.size(); ++c) {
     if (cells_[c].active && BlocksDone(c) >= cells_[c].target) TARE_RETURN_IF_ERROR(Look(c));
+  }
+  return Status::Ok();
+}
+
+void CampaignRunner::Cohort::NoticePlanCost() const {
+  const int64_t cells = static_cast<int64_t>(cells_.size());
+  const int64_t arms = static_cast<int64_t>(r_.arms_.size());
+  const int64_t lo = cells * arms * plan_.pairs.front();
+  const int64_t hi = cells * arms * plan_.pairs.back();
+  Notice(fmt::format("plan: {} cell{} x {} arms x {} pairs = {} processes{}", cells,
+                     cells == 1 ? "" : "s", arms,
+                     lo == hi ? std::to_string(plan_.pairs.front())
+                              : fmt::format("{} to {}", plan_.pairs.front(), plan_.pairs.back()),
+                     lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi),
+                     spec_.budget_ns > 0 ? fmt::format("; budget {}", FormatDurationNs(static_cast<double>(spec_.budget_ns))) : ""));
+}
+
+void CampaignRunner::Cohort::NoticeEstimate() const {
+  // Each sample's own start-to-end time, over every arm of every cell's first block: what a block
+  // costs, tare's own work between samples left out.
+  double total_ns = 0;
+  int64_t n = 0;
+  for (const auto& st : cells_) {
+    for (const auto& [arm, by_block] : st.samples) {
+      auto first = by_block.find(0);
+      if (first == by_block.end() || first->second.ended_unix_ns <= first->second.started_unix_ns) continue;
+      total_ns += static_cast<double>(first->second.ended_unix_ns - first->second.started_unix_ns);
+      ++n;
+    }
+  }
+  if (n == 0) return;
+  const double per_sample = total_ns / static_cast<double>(n);
+  const double arms_cells = static_cast<double>(cells_.size() * r_.arms_.size());
+  const double lo = per_sample * arms_cells * static_cast<double>(plan_.pairs.front());
+  const double hi = per_sample * arms_cells * static_cast<double>(plan_.pairs.back());
+  Notice(fmt::format("first block: {} per sample; the plan takes about {}{}", FormatDurationNs(per_sample),
+                     FormatDurationNs(lo), hi > lo ? fmt::format(" (at most {})", FormatDurationNs(hi)) : ""));
+}
+
+Status CampaignRunner::Cohort::SpendBudget() {
+  budget_spent_ = true;
+  const std::string reason = fmt::format(
+      "budget of {} spent: undecided when it ran out, so INCONCLUSIVE; a larger --budget, a quieter "
+      "host or --instrument sim would decide it",
+      FormatDurationNs(static_cast<double>(spec_.budget_ns)));
+  int stopped = 0;
+  for (size_t c = 0; c < cells_.size(); ++c) {
+    CellState& st = cells_[c];
+    if (!st.active) continue;
+    st.active = false;
+    ++stopped;
+    if (st.comparisons.empty()) {
+      // No look yet: judge what there is, but decide nothing — this look was not planned, so its
+      // PASS or FAIL would not be covered by the look scheme's error bound.
+      st.comparisons = JudgeCell(st.samples, r_.cells_[c].name, r_.cells_[c].role, BlocksDone(c),
+                                 static_cast<int64_t>(st.look_index), plan_.per_look_confidence, Settings());
+      for (auto& comp : st.comparisons) {
+        comp.verdict = Verdict::kInconclusive;
+        comp.supported_gain = false;
+        for (auto& m : comp.metrics) {
+          m.verdict = Verdict::kInconclusive;
+          m.supported_gain = false;
+        }
+      }
+    }
+    // The last planned look's verdicts stand (INCONCLUSIVE, or a PASS whose gain was undecided).
+    for (auto& comp : st.comparisons) comp.reasons.push_back(reason);
+    TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(c),
+                                             static_cast<int64_t>(st.look_index) + 1, true, st.comparisons));
+  }
+  if (stopped > 0) {
+    Progress("");
+    Notice(fmt::format("{} cell{} undecided when the {}", stopped, stopped == 1 ? "" : "s", reason));
   }
   return Status::Ok();
 }

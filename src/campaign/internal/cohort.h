@@ -51,6 +51,11 @@ class CampaignRunner::Cohort final : public session::Observer {
   Status Look(size_t cell);
   Status ReplayLooks();
   Status CheckGates();
+  // Before the first sample: the plan's cost in processes; after the first round: in time.
+  void NoticePlanCost() const;
+  void NoticeEstimate() const;
+  // The budget is spent: cells still undecided stop, INCONCLUSIVE with that reason.
+  Status SpendBudget();
   std::vector<AbCheck> EvaluateBounds() const;
   StatusOr<report::AbReport> BuildReport(const std::vector<AbCheck>& bounds);
   void Progress(const std::string& line) const { if (r_.options_.progress) r_.options_.progress(line); }
@@ -74,6 +79,8 @@ class CampaignRunner::Cohort final : public session::Observer {
   std::vector<CellState> cells_;
   std::vector<AbCheck> gate_checks_;
   bool gates_checked_ = false;
+  int64_t session_started_ns_ = 0;  // this Run's start (a resumed cohort's budget restarts)
+  bool budget_spent_ = false;
 };
 
 }  // namespace tare::campaign

@@ -323,6 +323,23 @@ TEST_F(AbE2E, ACommentOnlyEditKeepsTheCampaignAndItsCohorts) {
   EXPECT_EQ(Json()["cohort"], 1);
 }
 
+TEST_F(AbE2E, ThePlansCostIsSaidAndABudgetEndsUndecidedCells) {
+  const std::string file = dir_ + "/budget.toml";
+  std::ofstream(file) << "args = [\"--work\", \"" << kWork << "\"]\nbudget = \"1ms\"\n"
+                      << "[arms]\nbase = \"" << Knob("base") << "\"\nhead = \"" << Knob("base") << "\"\n";
+  Result r = Tare({"ab", file, "--store", store_, "--json", dir_ + "/result.json"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("plan: 1 cell x 2 arms x 20 to 60 pairs = 40 to 120 processes; budget 1 ms"),
+            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("first block: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the plan takes about"), std::string::npos) << r.err;
+  nlohmann::json j = Json();
+  EXPECT_EQ(j["outcome"], "INCONCLUSIVE");
+  EXPECT_EQ(j["samples"], 2) << "one block, then the budget was spent";
+  EXPECT_NE(j["comparisons"][0]["reasons"].dump().find("budget of 1 ms spent"), std::string::npos)
+      << j["comparisons"][0].dump();
+}
+
 TEST_F(AbE2E, AViolatedReleaseBoundExitsFour) {
   Result r = Ab(Knob("base"), Knob("base"),
                 {"--samples", "8", "--cap", "8", "--bound", "p95(wall_ns, head) <= 1us"});
