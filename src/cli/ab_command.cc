@@ -7,7 +7,7 @@
 
 #include "base/files.h"
 #include "base/json_text.h"
-#include "base/sha256.h"
+#include "base/terminal_text.h"
 #include "base/units.h"
 #include "campaign/campaign_file.h"
 #include "campaign/campaign_runner.h"
@@ -17,6 +17,7 @@
 #include "cli/output_path.h"
 #include "cli/progress.h"
 #include "cli/invocation.h"
+#include "cli/resume_command.h"
 #include "session/environment.h"
 #include "proc/spawner.h"
 #include "report/ab_json.h"
@@ -47,6 +48,7 @@ struct AbOptions {
   std::string kind = "auto";
   std::string instrument = "wall";
   std::string timeout = "10m";
+  std::string budget;
   std::vector<std::string> env;
   std::string cwd;
   std::vector<std::string> gates;
@@ -135,6 +137,11 @@ StatusOr<campaign::CampaignSpec> SpecFromFlags(const AbOptions& o) {
   auto timeout = ParseTimeoutNs(o.timeout);
   if (!timeout.ok()) return timeout.status().WithContext("--timeout");
   spec.timeout_ns = *timeout;
+  if (!o.budget.empty()) {
+    auto budget = ParseTimeoutNs(o.budget);
+    if (!budget.ok()) return budget.status().WithContext("--budget");
+    spec.budget_ns = *budget;
+  }
   if (o.no_gates) {
     spec.gates.emplace();
   } else if (!o.gates.empty()) {
@@ -172,7 +179,6 @@ StatusOr<campaign::CampaignInput> BuildInput(const AbOptions& o) {
     TARE_ASSIGN_OR_RETURN(campaign::CampaignSpec spec, campaign::ParseCampaignToml(*text, o.campaign_file));
     const std::filesystem::path path = std::filesystem::absolute(o.campaign_file).lexically_normal();
     in.spec = campaign::ResolveSpecPaths(spec, path.parent_path().string());
-    in.campaign_sha256 = Sha256Hex(*text);
     in.campaign_source = "file:" + path.string();
     in.campaign_text = *text;
     return in;
@@ -195,8 +201,8 @@ StatusOr<campaign::CampaignInput> BuildInput(const AbOptions& o) {
     }
   }
   TARE_ASSIGN_OR_RETURN(in.spec, SpecFromFlags(o));
+  // The campaign's identity (campaign::CampaignIdentity) is set by the runner, for files and flags alike.
   const nlohmann::json canonical = campaign::SpecToJson(in.spec);
-  in.campaign_sha256 = Sha256Hex(DumpJson(canonical));
   in.campaign_source = "flags";
   in.campaign_text = DumpJson(canonical, 2);
   return in;
@@ -212,16 +218,6 @@ Status CheckOutputs(const AbOptions& o, const campaign::CampaignSpec& spec) {
   const std::string store_dir = std::filesystem::path(o.store_path).parent_path().string();
   TARE_RETURN_IF_ERROR(CheckOutputPath("--json", o.json_path, kept, store_dir));
   return CheckOutputPath("--ledger", o.ledger_path, kept, store_dir);
-}
-
-std::string ResumeCommand() {
-  std::string out;
-  for (const auto& a : Invocation()) {
-    bool plain = a.find_first_of(" \t'\"$`\\") == std::string::npos && !a.empty();
-    out += (out.empty() ? "" : " ") + (plain ? a : "'" + a + "'");
-  }
-  if (out.find(" --resume") == std::string::npos) out += " --resume";
-  return out;
 }
 
 int ExitFor(const campaign::CampaignResult& result, bool inconclusive_ok) {
@@ -273,7 +269,7 @@ int Ab(const AbOptions& o) {
   ropts.notice = [&progress, quiet = o.quiet](const std::string& line) {
     if (quiet) return;
     progress.Clear();
-    fmt::print(stderr, "tare: {}\n", line);
+    fmt::print(stderr, "tare: {}\n", TerminalText(line));
   };
 
   campaign::CampaignRunner runner(std::move(*input), **spawner, ropts);
@@ -288,7 +284,7 @@ int Ab(const AbOptions& o) {
   const report::AbReport& rep = result->report;
 
   const std::string ledger = report::RenderLedger(rep);
-  if (!o.quiet) fmt::print("{}", ledger);
+  if (!o.quiet) fmt::print("{}", ledger);  // terminal-safe: every name in it is escaped
   if (!o.ledger_path.empty()) {
     if (Status w = WriteFileAtomic(o.ledger_path, ledger); !w.ok()) return ReportError(w);
   }
@@ -309,24 +305,27 @@ int Ab(const AbOptions& o) {
     case campaign::StopKind::kInterrupted:
       fmt::print(stderr, "tare: interrupted: cohort {} (run {}) keeps its {} samples in {}. "
                          "Continue it with:\n  {}\n",
-                 rep.cohort, rep.run_id, rep.samples, o.store_path, ResumeCommand());
+                 rep.cohort, rep.run_id, rep.samples, TerminalText(o.store_path),
+                 TerminalText(ResumeCommand(Invocation())));
       break;
     case campaign::StopKind::kGate:
     case campaign::StopKind::kExecutableChanged:
-      fmt::print(stderr, "tare: STOPPED: {}\n", rep.stop_reason);
+    case campaign::StopKind::kFailFast:
+      fmt::print(stderr, "tare: STOPPED: {}\n", TerminalText(rep.stop_reason));
       break;
     case campaign::StopKind::kNone:
       if (!rep.BoundsOk()) {
         for (const auto& c : rep.checks) {
           if (c.kind == "bound" && !c.ok) {
-            fmt::print(stderr, "tare: release bound violated: {} in cell '{}' for {}: {} > {}\n", c.rule,
-                       c.cell, c.arm, FormatValue(c.value, c.unit), FormatValue(c.limit, c.unit));
+            fmt::print(stderr, "tare: release bound violated: {} in cell '{}' for {}: {} > {}\n",
+                       SingleLineText(c.rule), SingleLineText(c.cell), SingleLineText(c.arm),
+                       FormatValue(c.value, c.unit), FormatValue(c.limit, c.unit));
           }
         }
       }
       if (!o.quiet) {
         fmt::print(stderr, "tare: cohort {} (run {}) stored in {}: {} samples; outcome {}\n", rep.cohort,
-                   rep.run_id, o.store_path, rep.samples,
+                   rep.run_id, TerminalText(o.store_path), rep.samples,
                    rep.has_verdicts ? std::string(VerdictName(rep.outcome)) : "none");
       }
       break;
@@ -402,6 +401,9 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
                         "wall (default) | sim (valgrind: deterministic instruction counts) | mem (allocation shim)"),
         "--instrument");
   track(sub->add_option("--timeout", o->timeout, "Per-sample limit, e.g. 30s, at most 7 days (default 10m)"), "--timeout");
+  track(sub->add_option("--budget", o->budget,
+                        "Wall time for the whole cohort, e.g. 15m; cells still undecided then are INCONCLUSIVE"),
+        "--budget");
   track(sub->add_option("--env", o->env, "KEY=VALUE for every arm (repeatable)"), "--env");
   track(sub->add_option("--cwd", o->cwd, "Working directory for every arm"), "--cwd");
   track(sub->add_option("--gate", o->gates, "Sanity gate checked on the first block (repeatable; replaces the default "

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "base/json_text.h"
+#include "base/terminal_text.h"
 #include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
 #include "env/fingerprint_text.h"
@@ -28,7 +29,7 @@ void AddEnvCommand(CLI::App& app, int* exit_code) {
   command->callback([flags, exit_code] {
     Fingerprint fp = env::CollectFingerprint({.probe_valgrind = flags->sim});
     std::string out = flags->json ? DumpJson(env::FingerprintToJson(fp), 2) + "\n"
-                                  : env::FormatFingerprintText(fp);
+                                  : TerminalText(env::FormatFingerprintText(fp));  // host strings, as read
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
     *exit_code = 0;

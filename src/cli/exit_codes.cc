@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "base/terminal_text.h"
+
 namespace tare::cli {
 
 int ExitCodeFor(const Status& status) {
@@ -23,7 +25,9 @@ int ExitCodeFor(const Status& status) {
 }
 
 int ReportError(const Status& status) {
-  fmt::print(stderr, "tare: error: {}\n", status.message());
+  // Messages quote what tare was given or read (paths, names, golden and report lines): shown with
+  // their control bytes made visible, never sent to the terminal raw.
+  fmt::print(stderr, "tare: error: {}\n", TerminalText(status.message()));
   return ExitCodeFor(status);
 }
 

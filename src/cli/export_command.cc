@@ -8,6 +8,7 @@
 
 #include "base/files.h"
 #include "base/json_text.h"
+#include "base/terminal_text.h"
 #include "cli/exit_codes.h"
 #include "cli/flag_checks.h"
 #include "cli/output_path.h"
@@ -70,7 +71,8 @@ int ListRuns(const std::string& store_path, int limit) {
     std::strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", std::gmtime(&t));
     std::string cmd;
     for (const auto& a : r.command_line) cmd += (cmd.empty() ? "" : " ") + a;
-    fmt::print("{:>5}  {:<6} {:<12} {:<20} {}\n", r.id, r.kind, RunStatusName(r.status), when, cmd);
+    fmt::print("{:>5}  {:<6} {:<12} {:<20} {}\n", r.id, SingleLineText(r.kind), RunStatusName(r.status), when,
+               SingleLineText(cmd));
   }
   return kExitOk;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/files.h"
+#include "base/terminal_text.h"
 #include "base/units.h"
 #include "cli/exit_codes.h"
 #include "cli/output_path.h"
@@ -86,7 +87,10 @@ struct Prepared {
   std::optional<TrialSession> session;
 };
 
-void PrintProgress(const std::string& line) { fmt::print(stderr, "{}\n", line); }
+// Progress, the report and errors quote golden, quarantine and report lines: what the command
+// under test wrote. Printed with their control bytes made visible (base/terminal_text.h); the
+// copy kept in the run directory is the report as it was.
+void PrintProgress(const std::string& line) { fmt::print(stderr, "{}\n", TerminalText(line)); }
 
 StatusOr<std::unique_ptr<Prepared>> Prepare(const CommonOptions& o) {
   OracleCommand command;
@@ -125,17 +129,18 @@ int Fail(const Status& status, const TrialSession& session) {
     std::filesystem::remove(session.run_dir(), ec);
   } else {
     fmt::print(stderr, "tare: raw output of the {} {} that ran: {}/\n", session.processes(),
-               session.processes() == 1 ? "process" : "processes", session.run_dir());
+               session.processes() == 1 ? "process" : "processes", TerminalText(session.run_dir()));
   }
   return code;
 }
 
 // Prints the report on stdout and keeps a copy next to the raw output.
 void Emit(const std::string& report, const std::string& run_dir) {
-  std::fwrite(report.data(), 1, report.size(), stdout);
+  const std::string shown = TerminalText(report);
+  std::fwrite(shown.data(), 1, shown.size(), stdout);
   std::fflush(stdout);
   Status kept = WriteFileAtomic(run_dir + "/report.txt", report);
-  if (!kept.ok()) fmt::print(stderr, "tare: warning: the report was not kept: {}\n", kept.message());
+  if (!kept.ok()) fmt::print(stderr, "tare: warning: the report was not kept: {}\n", TerminalText(kept.message()));
 }
 
 // --accept writes the golden: checked before the first trial, and never onto an input, the
@@ -204,7 +209,7 @@ int RunStabilityCommand(StabilityFlags& f) {
   const std::string suggestion = SuggestedQuarantine(*result);
   if (!suggestion.empty()) {
     Status s = WriteFileAtomic(session.run_dir() + "/suggested-quarantine.txt", suggestion);
-    if (!s.ok()) fmt::print(stderr, "tare: warning: {}\n", s.message());
+    if (!s.ok()) fmt::print(stderr, "tare: warning: {}\n", TerminalText(s.message()));
   }
   Emit(FormatStabilityResult(*result), session.run_dir());
   if (!result->header_agrees()) return kExitNondeterministic;

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "base/terminal_text.h"
+
 namespace tare::cli {
 
 Progress::Progress(bool quiet) : enabled_(!quiet && isatty(STDERR_FILENO)) {}
@@ -13,7 +15,7 @@ Progress::~Progress() { Clear(); }
 
 void Progress::Update(const std::string& line) {
   if (!enabled_) return;
-  fmt::print(stderr, "\r\033[K{}", line);
+  fmt::print(stderr, "\r\033[K{}", SingleLineText(line));  // names in it come from the target
   std::fflush(stderr);
   dirty_ = true;
 }

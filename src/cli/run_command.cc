@@ -9,6 +9,7 @@
 
 #include "base/files.h"
 #include "base/json_text.h"
+#include "base/terminal_text.h"
 #include "base/units.h"
 #include "cli/exit_codes.h"
 #include "cli/flag_checks.h"
@@ -111,7 +112,7 @@ int Run(const RunOptions& o) {
   run.notice = [&progress, quiet = o.quiet](const std::string& line) {
     if (quiet) return;
     progress.Clear();
-    fmt::print(stderr, "tare: {}\n", line);
+    fmt::print(stderr, "tare: {}\n", TerminalText(line));
   };
   if (Status s = run.Prepare(); !s.ok()) return ReportError(s);
 
@@ -133,7 +134,7 @@ int Run(const RunOptions& o) {
     copts.metrics = o.metrics;
     copts.all_metrics = o.all_metrics;
     fmt::print("{}", report::RenderConsole(rep, copts));
-    for (const auto& line : GroupNotes(data->notes)) fmt::print(stderr, "{}\n", line);
+    for (const auto& line : GroupNotes(data->notes)) fmt::print(stderr, "{}\n", SingleLineText(line));
   }
   if (!o.json_path.empty()) {
     Status w = WriteFileAtomic(o.json_path, DumpJson(report::RunToJson(*data), 2) + "\n");
@@ -142,7 +143,7 @@ int Run(const RunOptions& o) {
   if (!o.quiet) {
     fmt::print(stderr, "tare: run {} {}: {} samples in {}\n", outcome->run_id,
                outcome->interrupted ? "interrupted; completed samples stored" : "stored",
-               outcome->samples, o.store_path);
+               outcome->samples, TerminalText(o.store_path));
   }
   if (!outcome->error.ok()) return ReportError(outcome->error);
   if (outcome->interrupted) return kExitInterrupted;

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "base/units.h"
+#include "report/escape.h"
 
 namespace tare::report {
 namespace {
@@ -60,7 +61,7 @@ std::string MetricText(const AbMetricResult& m) {
           ? fmt::format("{} [no interval at {} pairs]", SignedPercent(m.estimate), m.pairs)
           : fmt::format("{} [{}, {}]", SignedPercent(m.estimate), SignedPercent(m.lo),
                         SignedPercent(m.hi));
-  std::string allowance = m.allowance;
+  std::string allowance = MarkdownText(m.allowance);
   if (m.allowance == "noise" || !(m.delta <= m.declared)) {
     allowance += fmt::format(" (δ {})", std::isinf(m.delta) ? "unknown" : Percent2(m.delta));
   }
@@ -80,7 +81,7 @@ std::string GainText(const AbComparison& c) {
   for (const auto& m : c.metrics) {
     if (!m.supported_gain) continue;
     if (!out.empty()) out += "<br>";
-    out += fmt::format("yes: {} {}", m.metric, SignedPercent(m.estimate));
+    out += fmt::format("yes: {} {}", MarkdownText(m.metric), SignedPercent(m.estimate));
   }
   return out.empty() ? "—" : out;
 }
@@ -97,12 +98,12 @@ std::string PassClaim(const AbReport& r) {
 }
 
 void Header(const AbReport& r, std::string& out) {
-  out += fmt::format("## tare ab: {} — {}\n\n", r.campaign_name,
+  out += fmt::format("## tare ab: {} — {}\n\n", MarkdownText(r.campaign_name),
                      !r.has_verdicts ? std::string("no verdict")
                      : r.outcome == Verdict::kPass ? "**PASS**" + PassClaim(r)
                                                    : "**" + VerdictText(r.outcome) + "**");
   if (r.state == "stopped") {
-    out += fmt::format("> **STOPPED:** {}\n\n", r.stop_reason);
+    out += fmt::format("> **STOPPED:** {}\n\n", MarkdownText(r.stop_reason));
   } else if (r.state == "interrupted") {
     out += "> **INTERRUPTED:** the cohort is incomplete; its samples are stored. Continue it with "
            "`tare ab ... --resume`. The verdicts below are from the samples so far.\n\n";
@@ -113,7 +114,7 @@ void Header(const AbReport& r, std::string& out) {
       for (const auto& m : c.metrics) {
         if (!m.host_too_noisy) continue;
         if (!where.empty()) where += "; ";
-        where += fmt::format("`{}` {}: null vs base [{}, {}]", c.cell, m.metric,
+        where += fmt::format("{} {}: null vs base [{}, {}]", MarkdownCode(c.cell), MarkdownText(m.metric),
                              SignedPercent(m.null_lo), SignedPercent(m.null_hi));
       }
     }
@@ -134,7 +135,7 @@ void Header(const AbReport& r, std::string& out) {
         continue;
       }
       if (!wide.empty()) wide += "; ";
-      wide += fmt::format("`{}` {}: within {}", c.cell, m.metric,
+      wide += fmt::format("{} {}: within {}", MarkdownCode(c.cell), MarkdownText(m.metric),
                           std::isinf(m.noise_floor) ? "an unknown floor" : Percent2(m.noise_floor));
     }
   }
@@ -148,22 +149,22 @@ void Header(const AbReport& r, std::string& out) {
 
   std::string source = r.campaign_source == "flags"
                            ? "built from flags"
-                           : fmt::format("file `{}`", r.campaign_source.substr(5));
-  out += fmt::format("- **Campaign** `{}`: {}, sha256 `{}`\n", r.campaign_name, source,
+                           : "file " + MarkdownCode(r.campaign_source.substr(5));
+  out += fmt::format("- **Campaign** {}: {}, sha256 `{}`\n", MarkdownCode(r.campaign_name), source,
                      Short(r.campaign_sha256));
   out += fmt::format("- **Cohort** {} (run {}): {}, {} samples, started {}{}\n", r.cohort, r.run_id,
                      r.state, r.samples, UtcTime(r.started_unix_ns),
                      r.resumed > 0 ? fmt::format(", resumed {} time{}", r.resumed, r.resumed == 1 ? "" : "s") : "");
   out += fmt::format("- **Lock** `{}` (sha256 of its tare.lock/1 record, written before the first "
                      "sample) · tare {}\n", Short(r.lock_sha256), r.tare_version);
-  out += fmt::format("- **Host** {} · fingerprint `{}`\n", r.host, Short(r.fingerprint_digest));
+  out += fmt::format("- **Host** {} · fingerprint `{}`\n", MarkdownText(r.host), Short(r.fingerprint_digest));
   std::string arms;
   for (const auto& a : r.arms) {
     if (!arms.empty()) arms += " · ";
     if (a.role == "null") {
       arms += "null: a second copy of base";
     } else {
-      arms += fmt::format("{} `{}` `{}`", a.name, Basename(a.source), Short(a.sha256));
+      arms += fmt::format("{} {} `{}`", MarkdownText(a.name), MarkdownCode(Basename(a.source)), Short(a.sha256));
     }
   }
   out += fmt::format("- **Arms** {}; each runs from its own copy `<store>/bin/<arm>` (paths of "
@@ -174,7 +175,7 @@ void Header(const AbReport& r, std::string& out) {
   if (!r.args.empty()) {
     std::string args;
     for (const auto& a : r.args) args += (args.empty() ? "" : " ") + a;
-    out += fmt::format("- **Argv** `{}` after the executable, for every arm\n", args);
+    out += fmt::format("- **Argv** {} after the executable, for every arm\n", MarkdownCode(args));
   }
   out += fmt::format("- **Arm order** {} (seed {}), all arms of a cell back to back in every block\n",
                      r.arm_order, r.seed);
@@ -205,15 +206,15 @@ void CellTable(const AbReport& r, std::string& out) {
   }
   out += several_heads ? "| cell | head | role | verdict | supported gain | pairs |"
                        : "| cell | role | verdict | supported gain | pairs |";
-  for (const auto& m : metrics) out += fmt::format(" {} |", m);
+  for (const auto& m : metrics) out += fmt::format(" {} |", MarkdownText(m));
   out += several_heads ? "\n|---|---|---|---|---|---:|" : "\n|---|---|---|---|---:|";
   for (size_t i = 0; i < metrics.size(); ++i) out += "---|";
   out += "\n";
   for (const auto& c : r.comparisons) {
     int64_t pairs = c.metrics.empty() ? 0 : c.metrics.front().pairs;
-    out += fmt::format("| `{}` |", c.cell);
-    if (several_heads) out += fmt::format(" {} |", c.head);
-    out += fmt::format(" {} | **{}** | {} | {} |", c.role, VerdictText(c.verdict), GainText(c), pairs);
+    out += fmt::format("| {} |", MarkdownCode(c.cell));
+    if (several_heads) out += fmt::format(" {} |", MarkdownText(c.head));
+    out += fmt::format(" {} | **{}** | {} | {} |", MarkdownText(c.role), VerdictText(c.verdict), GainText(c), pairs);
     for (const auto& name : metrics) {
       auto it = std::find_if(c.metrics.begin(), c.metrics.end(),
                              [&](const AbMetricResult& m) { return m.metric == name; });
@@ -225,7 +226,8 @@ void CellTable(const AbReport& r, std::string& out) {
   // Reasons that are not visible in the numbers: failures, downgrades.
   for (const auto& c : r.comparisons) {
     for (const auto& reason : c.reasons) {
-      out += fmt::format("- `{}`{}: {}\n", c.cell, several_heads ? " " + c.head : "", reason);
+      out += fmt::format("- {}{}: {}\n", MarkdownCode(c.cell), several_heads ? " " + MarkdownText(c.head) : "",
+                         MarkdownText(reason));
     }
   }
 }
@@ -252,7 +254,7 @@ void NullArm(const AbReport& r, std::string& out) {
                                  ? "no interval"
                                  : fmt::format("{} [{}, {}]", SignedPercent(m.null_estimate),
                                                SignedPercent(m.null_lo), SignedPercent(m.null_hi));
-      out += fmt::format("| `{}` | {} | {} | {} | {} |\n", c.cell, m.metric, interval,
+      out += fmt::format("| {} | {} | {} | {} | {} |\n", MarkdownCode(c.cell), MarkdownText(m.metric), interval,
                          std::isinf(m.noise_floor) ? "unknown" : Percent2(m.noise_floor),
                          m.host_too_noisy ? "**too noisy**" : "ok");
     }
@@ -267,9 +269,9 @@ void Checks(const AbReport& r, std::string& out) {
   }
   out += "| check | rule | cell | arm | value | limit | result |\n|---|---|---|---|---:|---:|---|\n";
   for (const auto& c : r.checks) {
-    out += fmt::format("| {} | `{}` | `{}` | {} | {} | {} | {} |\n",
-                       c.kind == "gate" ? "gate (first block)" : "release bound", c.rule, c.cell,
-                       c.arm, Value(c.value, c.unit), Value(c.limit, c.unit),
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n",
+                       c.kind == "gate" ? "gate (first block)" : "release bound", MarkdownCode(c.rule),
+                       MarkdownCode(c.cell), MarkdownText(c.arm), Value(c.value, c.unit), Value(c.limit, c.unit),
                        c.ok ? "ok" : "**VIOLATED**");
   }
 }
@@ -283,8 +285,8 @@ void Cohorts(const AbReport& r, std::string& out) {
   for (const auto& c : r.cohorts) {
     std::string heads;
     for (const auto& h : c.head_sha256) heads += (heads.empty() ? "" : " ") + ("`" + Short(h) + "`");
-    std::string state = c.state;
-    if (!c.stop_reason.empty()) state += ": " + c.stop_reason;
+    std::string state = MarkdownText(c.state);
+    if (!c.stop_reason.empty()) state += ": " + MarkdownText(c.stop_reason);
     out += fmt::format("| {} | {} | {} | {} | `{}` | {} | {} | {} |\n",
                        c.current ? fmt::format("**{}** (this)", c.cohort) : std::to_string(c.cohort),
                        c.run_id, UtcTime(c.started_unix_ns), state, Short(c.lock_sha256), heads,
@@ -312,8 +314,8 @@ std::string RenderLedger(const AbReport& r) {
   Cohorts(r, out);
   if (!r.notes.empty() || !r.host_warnings.empty()) {
     out += "\n### Notes\n\n";
-    for (const auto& n : r.notes) out += "- " + n + "\n";
-    for (const auto& w : r.host_warnings) out += "- host: " + w + "\n";
+    for (const auto& n : r.notes) out += "- " + MarkdownText(n) + "\n";
+    for (const auto& w : r.host_warnings) out += "- host: " + MarkdownText(w) + "\n";
   }
   out += "\n---\n"
          "Each metric: the median paired change of head against base, exp(median ln(head/base)) − 1, "

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -188,6 +189,59 @@ TEST(Ledger, SeveralHeadsGetAHeadColumn) {
   const std::string text = RenderLedger(r);
   EXPECT_NE(text.find("| cell | head | role | verdict | supported gain | pairs | wall_ns |"), std::string::npos) << text;
   EXPECT_NE(text.find("| `--work 8` | hd02 | target | **PASS** | yes: wall_ns -3.10% | 40 |"), std::string::npos);
+}
+
+// Cell and benchmark names come from the head binary, i.e. from the pull request under test; the
+// campaign name, argv and rules from the campaign. None of them may add a table column, a heading,
+// raw HTML or a comment that hides the rest of the ledger.
+TEST(Ledger, HostileNamesCannotChangeTheLedgersStructure) {
+  const std::string hostile = "a|b\n# H <img src=x onerror=alert(1)> <!-- `x`";
+  AbReport r = Fixed();
+  r.campaign_name = hostile;
+  r.campaign_source = "file:" + hostile;
+  r.args = {hostile};
+  r.stop_reason = hostile;
+  r.state = "stopped";
+  r.host = hostile;
+  r.notes = {hostile};
+  r.host_warnings = {hostile};
+  r.arms[1].source = "/b/" + hostile;
+  for (auto& c : r.comparisons) {
+    c.cell = hostile;
+    c.reasons.push_back(hostile);
+    for (auto& m : c.metrics) m.metric = "gb.counter." + hostile;
+    c.metrics[0].verdict = Verdict::kPass;
+    c.metrics[0].noise_floor = 0.5;  // the WIDE NOISE FLOOR banner names the cell
+    c.metrics[0].host_too_noisy = true;  // and so does HOST TOO NOISY
+  }
+  for (auto& c : r.checks) {
+    c.rule = hostile;
+    c.cell = hostile;
+  }
+  r.cohorts[0].stop_reason = hostile;
+  const std::string text = RenderLedger(r);
+
+  EXPECT_EQ(text.find("<img"), std::string::npos) << text;
+  EXPECT_EQ(text.find("<!--"), std::string::npos) << text;
+  // Every line starting with # is one of tare's own headings.
+  std::istringstream lines(text);
+  std::string line;
+  int table_columns = 0;  // of the table being read; 0 outside tables
+  while (std::getline(lines, line)) {
+    if (line.rfind('#', 0) == 0) {
+      EXPECT_TRUE(line.rfind("## tare ab: ", 0) == 0 || line.rfind("### ", 0) == 0) << line;
+    }
+    if (line.rfind('|', 0) != 0) {
+      table_columns = 0;
+      continue;
+    }
+    const int columns = static_cast<int>(std::count(line.begin(), line.end(), '|')) - 1;
+    if (table_columns == 0) table_columns = columns;  // the header row
+    EXPECT_EQ(columns, table_columns) << "a row with a different column count: " << line;
+  }
+  // The names are still there for a reader, escaped.
+  EXPECT_NE(text.find("a&#124;b\\\\n\\# H &lt;img src=x onerror=alert(1)&gt; &lt;!-- \\`x\\`"), std::string::npos)
+      << text;
 }
 
 TEST(AbJson, CarriesTheSchemaAndNullsForMissingValues) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/terminal_text.h"
 #include "base/units.h"
 
 namespace tare::report {
@@ -77,10 +78,13 @@ RunReport BuildRunReport(const RunData& data) {
   return report;
 }
 
+// Benchmark and metric names come from the target (a Google Benchmark binary names its own
+// benchmarks and counters) and failures quote its output: each is printed as one line with its
+// controls made visible (base/terminal_text.h), so no escape sequence reaches the terminal.
 std::string RenderConsole(const RunReport& report, const ConsoleOptions& options) {
   std::string out;
   for (const auto& b : report.benchmarks) {
-    out += fmt::format("{}\n", b.bench.uri);
+    out += fmt::format("{}\n", SingleLineText(b.bench.uri));
     if (b.ok_samples == 0) {
       out += "  no successful samples\n";
     } else {
@@ -94,12 +98,12 @@ std::string RenderConsole(const RunReport& report, const ConsoleOptions& options
         if (!shown) continue;
         const auto& s = m.summary;
         std::string cv = std::isnan(s.cv) ? "-" : fmt::format("{:.2f}%", s.cv * 100);
-        out += fmt::format("  {:<26} {:>4} {:>12} {:>11} {:>7} {:>12} {:>12}\n", m.metric.name, s.n,
+        out += fmt::format("  {:<26} {:>4} {:>12} {:>11} {:>7} {:>12} {:>12}\n", SingleLineText(m.metric.name), s.n,
                            FormatValue(s.median, m.metric.unit), FormatValue(s.mad, m.metric.unit), cv,
                            FormatValue(s.min, m.metric.unit), FormatValue(s.max, m.metric.unit));
       }
     }
-    for (const auto& f : b.failures) out += fmt::format("  FAILED: {}\n", f);
+    for (const auto& f : b.failures) out += fmt::format("  FAILED: {}\n", SingleLineText(f));
   }
   return out;
 }

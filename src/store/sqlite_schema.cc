@@ -5,11 +5,16 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <map>
+#include <thread>
 
 namespace tare::store {
 namespace {
+
+// How long an opener waits for another process's write lock before giving up.
+constexpr int kBusyTimeoutMs = 10000;
 
 // Migration i brings the schema from version i to i+1. Never edit a shipped migration: add one.
 const char* const kMigrations[] = {
@@ -165,6 +170,22 @@ CREATE TABLE ab_discarded_samples (
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
+// Switching to WAL needs an exclusive lock. When another process opening the same new file holds
+// a lock that is waiting for ours, SQLite answers SQLITE_BUSY at once instead of calling the busy
+// handler (it would deadlock), so the switch is retried here for as long as the busy timeout.
+void SwitchToWal(SQLite::Database& db) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  for (;;) {
+    try {
+      db.exec("PRAGMA journal_mode=WAL");
+      return;
+    } catch (const SQLite::Exception& e) {
+      if (e.getErrorCode() != SQLITE_BUSY || std::chrono::steady_clock::now() > give_up) throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
 }  // namespace
 
 StatusOr<std::unique_ptr<Store>> SqliteStore::Open(const std::string& path) {
@@ -181,9 +202,9 @@ StatusOr<std::unique_ptr<Store>> SqliteStore::Open(const std::string& path) {
   std::unique_ptr<SQLite::Database> db;
   try {
     db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-    db->setBusyTimeout(10000);
+    db->setBusyTimeout(kBusyTimeoutMs);
     // Reading the schema is the first real I/O: it fails here for a directory or a non-SQLite file.
-    db->exec("PRAGMA journal_mode=WAL");
+    SwitchToWal(*db);
     db->exec("PRAGMA synchronous=NORMAL");
     db->exec("PRAGMA foreign_keys=ON");
   } catch (const std::exception& e) {
@@ -204,41 +225,44 @@ int SqliteStore::schema_version() const {
   }
 }
 
+// Reads user_version and migrates inside one BEGIN IMMEDIATE transaction, so processes that
+// create the same new store at once serialize on SQLite's write lock: the first migrates, the
+// others wait (busy timeout), then read the new version and find nothing to do. Reading the
+// version before taking the lock let several of them run the v0 -> v1 migration ("table runs
+// already exists"). A store that is already current never takes the write lock.
 Status SqliteStore::Migrate() {
   int version = schema_version();
+  if (version == kSchemaVersion) return Status::Ok();
   if (version < 0) {
     return Status::InvalidArgument(fmt::format(
         "'{}' is not a SQLite database tare can read; choose another path with --store", path_));
   }
-  if (version > kSchemaVersion) {
-    return Status::FailedPrecondition(fmt::format(
-        "the store '{}' has schema version {}, newer than this tare understands ({}); upgrade tare",
-        path_, version, kSchemaVersion));
-  }
-  if (version == 0) {
-    // A version-0 file must be empty: refuse to scribble tables into someone else's database.
-    int tables = 0;
-    try {
-      tables = db_->execAndGet("SELECT count(*) FROM sqlite_master").getInt();
-    } catch (const std::exception& e) {
-      return Status::InvalidArgument(fmt::format(
-          "'{}' is not a tare store ({}); choose another path with --store", path_, e.what()));
+  if (version > kSchemaVersion) return NewerSchema(version);
+  return Guard("schema migration", path_, [&]() -> Status {
+    SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+    // Under the write lock: another process may have migrated since the first read.
+    const int locked_version = db_->execAndGet("PRAGMA user_version").getInt();
+    if (locked_version > kSchemaVersion) return NewerSchema(locked_version);
+    if (locked_version == 0) {
+      // A version-0 file must be empty: refuse to scribble tables into someone else's database.
+      if (db_->execAndGet("SELECT count(*) FROM sqlite_master").getInt() > 0) {
+        return Status::InvalidArgument(fmt::format(
+            "'{}' is a SQLite database but not a tare store; choose another path with --store", path_));
+      }
     }
-    if (tables > 0) {
-      return Status::InvalidArgument(fmt::format(
-          "'{}' is a SQLite database but not a tare store; choose another path with --store", path_));
-    }
-  }
-  for (int v = version; v < kSchemaVersion; ++v) {
-    TARE_RETURN_IF_ERROR(Guard("schema migration", path_, [&]() -> Status {
-      SQLite::Transaction tx(*db_);
+    for (int v = locked_version; v < kSchemaVersion; ++v) {
       db_->exec(kMigrations[v]);
       db_->exec(fmt::format("PRAGMA user_version = {}", v + 1));
-      tx.commit();
-      return Status::Ok();
-    }));
-  }
-  return Status::Ok();
+    }
+    tx.commit();
+    return Status::Ok();
+  });
+}
+
+Status SqliteStore::NewerSchema(int version) const {
+  return Status::FailedPrecondition(fmt::format(
+      "the store '{}' has schema version {}, newer than this tare understands ({}); upgrade tare",
+      path_, version, kSchemaVersion));
 }
 
 StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& location) {

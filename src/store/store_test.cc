@@ -155,6 +155,51 @@ TEST_F(StoreTest, SamplesSurviveAWriterKilledMidRun) {
   EXPECT_EQ(data->run.status, RunStatus::kRunning) << "an unfinished run stays visibly unfinished";
 }
 
+// Several processes creating the same new store at once (parallel CI jobs, `tare run` started
+// twice): every one opens it, and the schema is migrated exactly once. Before migrations ran
+// under one write lock, a third of such processes failed with "table runs already exists".
+TEST_F(StoreTest, ProcessesCreatingTheSameNewStoreAtOnceAllSucceed) {
+  constexpr int kProcesses = 8;
+  constexpr int kRounds = 5;  // a fresh file each round: the race is at creation only
+  std::filesystem::create_directories(dir_);
+  for (int round = 0; round < kRounds; ++round) {
+    const std::string path = dir_ + "/round" + std::to_string(round) + "/tare.db";
+    int go[2];
+    ASSERT_EQ(pipe(go), 0);
+    std::vector<pid_t> children;
+    for (int i = 0; i < kProcesses; ++i) {
+      pid_t pid = fork();
+      ASSERT_GE(pid, 0);
+      if (pid == 0) {
+        close(go[1]);
+        char c;
+        (void)!read(go[0], &c, 1);  // returns 0 when the parent closes the pipe: all start together
+        auto store = Store::Open(path);
+        if (!store.ok()) {
+          fprintf(stderr, "process %d: %s\n", i, store.status().message().c_str());
+          _exit(1);
+        }
+        _exit((*store)->schema_version() == kSchemaVersion ? 0 : 3);
+      }
+      children.push_back(pid);
+    }
+    close(go[0]);
+    close(go[1]);
+    int failed = 0;
+    for (pid_t pid : children) {
+      int status = 0;
+      waitpid(pid, &status, 0);
+      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) ++failed;
+    }
+    EXPECT_EQ(failed, 0) << "round " << round << ": " << failed << " of " << kProcesses
+                         << " processes could not open a new store created at the same time";
+    auto store = Store::Open(path);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    EXPECT_EQ((*store)->schema_version(), kSchemaVersion);
+    ASSERT_TRUE((*store)->BeginRun(MakeRun()).ok());
+  }
+}
+
 TEST_F(StoreTest, RefusesPathsItCannotUse) {
   std::filesystem::create_directories(dir_);
   // A directory where the file should be.

@@ -456,7 +456,8 @@ TEST_F(AbE2E, TareBinariesRunTheSameIterationCountInEveryArm) {
 #else
   Result r = Tare({"ab", "--base", TARE_BASIC, "--head", TARE_BASIC, "--filter", "sort_ints/512", "--samples", "6",
                    "--cap", "6", "--store", store_, "--json", dir_ + "/result.json"});
-  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 3) << r.out << r.err;
+  // Any verdict will do (an A/A FAIL happens at the error rate α); this is about the counts.
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
   nlohmann::json j = Json();
   EXPECT_EQ(j["kind"], "tare");
   EXPECT_EQ(j["comparisons"][0]["metrics"][0]["metric"], "bench.cpu_ns");

@@ -21,6 +21,7 @@ case "$2" in
   shifted) printf '# shell-trace v1 artifact=loop.lua\nloop.lua:4 JLOOP\nloop.lua:9 JFUNCF\n' ;;
   segv)    kill -SEGV $$ ;;
   silent)  ;;
+  esc)     printf '# shell-trace v1 artifact=loop.lua\nloop.lua:3 \033]0;pwned\007JLOOP\nloop.lua:9 JFUNCF\n' ;;
 esac
 SH
 chmod +x trace.sh
@@ -49,6 +50,14 @@ expect_output() {
     echo "FAIL  $1: stdout lacks '$2'"; sed 's/^/      /' "$WORK/stdout"; failures=$((failures + 1)); fi
 }
 
+# expect_no_escape NAME: the last command printed no ESC or BEL byte, on stdout or stderr.
+expect_no_escape() {
+  if grep -q "$(printf '[\033\007]')" "$WORK/stdout" "$WORK/stderr"; then
+    echo "FAIL  $1: a raw escape sequence reached the terminal"; cat -v "$WORK/stdout" "$WORK/stderr" | sed 's/^/      /'
+    failures=$((failures + 1))
+  else echo "ok    $1"; fi
+}
+
 SH_CMD=("$WORK/trace.sh" "$WORK/count")
 FX=("$FIXTURE" --counter "$WORK/count" --mode)
 
@@ -61,6 +70,15 @@ expect_output "diff shows the shift" "+ loop.lua:4 JLOOP"
 expect "crashing command"             2 1  oracle check --golden sh.golden -- "${SH_CMD[@]}" segv
 expect "missing report"               2 1  oracle check --golden sh.golden -- "${SH_CMD[@]}" silent
 expect "no -- before the command"     0 9  oracle check --golden sh.golden "${SH_CMD[@]}" ok
+
+echo "== report lines holding a terminal escape (ESC ] 0 ; title BEL) are shown escaped"
+expect "a line with ESC differs from the golden" 1 18 oracle check --golden sh.golden -- "${SH_CMD[@]}" esc
+expect_output "the diff shows the escape" '+ loop.lua:3 \x1b]0;pwned\x07JLOOP'
+expect_no_escape "no raw ESC in the diff"
+expect "accept a golden holding ESC"  0 9  oracle check --accept --golden esc.golden -- "${SH_CMD[@]}" esc
+expect_no_escape "no raw ESC when accepting"
+expect "the golden holding ESC differs from the plain report" 1 18 oracle check --golden esc.golden -- "${SH_CMD[@]}" ok
+expect_no_escape "no raw ESC from golden lines"
 
 echo "== check, seeded fixture"
 expect "accept the golden"            0 9  oracle check --accept -g fx.golden -- "${FX[@]}" marginal --p 1

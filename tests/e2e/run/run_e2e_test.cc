@@ -105,6 +105,25 @@ TEST_F(RunE2E, GoogleBenchmarkBinaryEachBenchmarkInItsOwnProcess) {
   EXPECT_EQ(exported["benchmarks"], j["benchmarks"]);
 }
 
+// A command named with a terminal escape (ESC ] 0 ; title BEL retitles the window): the table, the
+// failure lines and `tare runs` show it with the escape made visible, never the raw bytes.
+TEST_F(RunE2E, EscapeSequencesInNamesNeverReachTheTerminalRaw) {
+  const std::string title = "\x1b]0;pwned\x07";
+  Result r = Tare({"run", "-n", "2", "--warmup", "0", "--store", store_, "--shell",
+                   "echo '" + title + "' >&2; exit 3 # " + title});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("exit 3 # \\x1b]0;pwned\\x07"), std::string::npos) << r.out;
+  EXPECT_EQ(LoadLatest().benchmarks.at(0).name.find(title) != std::string::npos, true)
+      << "the store keeps the name as it was";
+
+  Result runs = Tare({"runs", "--store", store_});
+  ASSERT_EQ(runs.exit_code, 0) << runs.err;
+  EXPECT_EQ(runs.out.find('\x1b'), std::string::npos) << runs.out;
+  EXPECT_NE(runs.out.find("\\x1b]0;pwned\\x07"), std::string::npos) << runs.out;
+}
+
 TEST_F(RunE2E, PeakRssIsTheChildsOwn) {
   Result r = Tare({"run", "-n", "3", "-q", "--store", store_, "--", TEST_CHILD, "alloc", "64"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

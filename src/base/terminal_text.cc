@@ -1,0 +1,85 @@
+#include "base/terminal_text.h"
+
+#include <cstdint>
+#include <cstdio>
+
+namespace tare {
+namespace {
+
+// Length of the valid UTF-8 sequence at text[i] (1 to 4), or 0 when the bytes there are not UTF-8
+// (a stray continuation byte, an overlong form, a surrogate, past U+10FFFF, or truncated).
+size_t Utf8Length(std::string_view text, size_t i) {
+  const auto byte = [&](size_t k) { return static_cast<uint8_t>(text[k]); };
+  const uint8_t b = byte(i);
+  if (b < 0x80) return 1;
+  size_t n = 0;
+  uint8_t lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
+  if (b >= 0xC2 && b <= 0xDF) {
+    n = 2;
+  } else if (b >= 0xE0 && b <= 0xEF) {
+    n = 3;
+    if (b == 0xE0) lo = 0xA0;  // overlong
+    if (b == 0xED) hi = 0x9F;  // UTF-16 surrogates
+  } else if (b >= 0xF0 && b <= 0xF4) {
+    n = 4;
+    if (b == 0xF0) lo = 0x90;  // overlong
+    if (b == 0xF4) hi = 0x8F;  // past U+10FFFF
+  } else {
+    return 0;
+  }
+  if (i + n > text.size()) return 0;
+  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+  for (size_t k = 2; k < n; ++k) {
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  }
+  return n;
+}
+
+void AppendEscape(std::string& out, const char* format, unsigned value) {
+  char buf[8];
+  std::snprintf(buf, sizeof(buf), format, value);
+  out += buf;
+}
+
+std::string Escape(std::string_view text, bool keep_newline_and_tab) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const auto b = static_cast<uint8_t>(text[i]);
+    if (b < 0x20 || b == 0x7F) {
+      if (keep_newline_and_tab && (b == '\n' || b == '\t')) {
+        out += static_cast<char>(b);
+      } else if (b == '\n') {
+        out += "\\n";
+      } else if (b == '\t') {
+        out += "\\t";
+      } else if (b == '\r') {
+        out += "\\r";
+      } else {
+        AppendEscape(out, "\\x%02x", b);
+      }
+      ++i;
+      continue;
+    }
+    const size_t n = Utf8Length(text, i);
+    if (n == 0) {
+      AppendEscape(out, "\\x%02x", b);
+      ++i;
+    } else if (n == 2 && b == 0xC2 && static_cast<uint8_t>(text[i + 1]) <= 0x9F) {
+      AppendEscape(out, "\\u%04x", static_cast<uint8_t>(text[i + 1]));  // C1: U+0080..U+009F
+      i += 2;
+    } else {
+      out.append(text.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string TerminalText(std::string_view text) { return Escape(text, /*keep_newline_and_tab=*/true); }
+
+std::string SingleLineText(std::string_view text) { return Escape(text, /*keep_newline_and_tab=*/false); }
+
+}  // namespace tare

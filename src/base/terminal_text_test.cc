@@ -1,0 +1,37 @@
+#include "base/terminal_text.h"
+
+#include <gtest/gtest.h>
+
+namespace tare {
+namespace {
+
+TEST(TerminalText, ARetitlingSequenceIsShownNotObeyed) {
+  EXPECT_EQ(TerminalText("BM_\x1b]0;pwned\x07x"), "BM_\\x1b]0;pwned\\x07x");
+  EXPECT_EQ(TerminalText("a\x1b[2Jb"), "a\\x1b[2Jb");
+  EXPECT_EQ(TerminalText("over\rwrite"), "over\\rwrite");
+  EXPECT_EQ(TerminalText(std::string("nul\0byte", 8)), "nul\\x00byte");
+  EXPECT_EQ(TerminalText("del\x7f"), "del\\x7f");
+}
+
+TEST(TerminalText, KeepsLinesTabsAndUtf8) {
+  EXPECT_EQ(TerminalText("line 1\n\tline 2\n"), "line 1\n\tline 2\n");
+  EXPECT_EQ(TerminalText("δ 0.61% → 12.5 ms ✓ 😀"), "δ 0.61% → 12.5 ms ✓ 😀");
+  EXPECT_EQ(TerminalText("C:\\path"), "C:\\path");
+}
+
+TEST(TerminalText, C1ControlsAndBytesThatAreNotUtf8AreEscaped) {
+  EXPECT_EQ(TerminalText("a\xc2\x9b" "31mred"), "a\\u009b31mred");  // U+009B, CSI
+  EXPECT_EQ(TerminalText("\xc2\xa0"), "\xc2\xa0");                    // U+00A0 is printable
+  EXPECT_EQ(TerminalText("raw \x9b" "31m"), "raw \\x9b31m");           // a lone C1 byte
+  EXPECT_EQ(TerminalText("\xff\xfe"), "\\xff\\xfe");
+  EXPECT_EQ(TerminalText("\xc0\xaf"), "\\xc0\\xaf");                  // overlong '/'
+  EXPECT_EQ(TerminalText("\xed\xa0\x80"), "\\xed\\xa0\\x80");         // a surrogate
+  EXPECT_EQ(TerminalText("cut \xe2\x86"), "cut \\xe2\\x86");          // truncated at the end
+}
+
+TEST(SingleLineText, EscapesNewlinesAndTabsToo) {
+  EXPECT_EQ(SingleLineText("a\nb\tc\x1b"), "a\\nb\\tc\\x1b");
+}
+
+}  // namespace
+}  // namespace tare

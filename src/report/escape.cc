@@ -1,0 +1,71 @@
+#include "report/escape.h"
+
+#include <cctype>
+
+#include "base/terminal_text.h"
+
+namespace tare::report {
+namespace {
+
+bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+// A code span holds these verbatim; anything else goes through MarkdownText.
+bool CodeSpanSafe(std::string_view text) {
+  if (text.empty() || text.front() == ' ' || text.back() == ' ') return false;
+  for (char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || b == 0x7F || c == '`' || c == '|' || c == '<' || c == '>' || c == '&') return false;
+  }
+  return SingleLineText(text) == text;  // no C1 control, every byte UTF-8
+}
+
+}  // namespace
+
+std::string MarkdownText(std::string_view text) {
+  const std::string line = SingleLineText(text);  // controls and newlines made visible first
+  std::string out;
+  out.reserve(line.size() + 8);
+  // At the start of a line Markdown reads "-", "+", "=" and "1." as structure; the ledger puts
+  // text after "- " (a list item), where "- x" would open a nested list.
+  size_t digits = 0;
+  while (digits < line.size() && std::isdigit(static_cast<unsigned char>(line[digits]))) ++digits;
+  const bool ordered = digits > 0 && digits < line.size() && (line[digits] == '.' || line[digits] == ')');
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    switch (c) {
+      case '&': out += "&amp;"; continue;
+      case '<': out += "&lt;"; continue;
+      case '>': out += "&gt;"; continue;
+      case '|': out += "&#124;"; continue;
+      case '\\': case '`': case '*': case '[': case ']': case '#': case '~': case '$':
+        out += '\\';
+        out += c;
+        continue;
+      case '_': {
+        // Inside a word ("ab_knob", "BM_Sort") an underscore cannot open emphasis: left as it is.
+        const bool inside_word = i > 0 && i + 1 < line.size() && IsAlnum(line[i - 1]) && IsAlnum(line[i + 1]);
+        if (!inside_word) out += '\\';
+        out += c;
+        continue;
+      }
+      case '-': case '+': case '=':
+        if (i == 0) out += '\\';
+        out += c;
+        continue;
+      case '.': case ')':
+        if (ordered && i == digits) out += '\\';
+        out += c;
+        continue;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string MarkdownCode(std::string_view text) {
+  if (CodeSpanSafe(text)) return "`" + std::string(text) + "`";
+  return "<code>" + MarkdownText(text) + "</code>";
+}
+
+}  // namespace tare::report

@@ -1,0 +1,31 @@
+// Untrusted text, escaped for the formats tare writes: the one place per format where a name, a
+// note, an error, a stop reason or an argv becomes output. Campaign, cell and benchmark names
+// come from the campaign and from the head binary — the pull request under test — so each is
+// escaped where it is printed, never trusted to be plain:
+//
+//   Markdown (the ledger)  MarkdownText for prose and table cells, MarkdownCode for code
+//   terminal               TerminalText / SingleLineText (base/terminal_text.h), used by the
+//                          console table here and by cli for everything else it prints
+//   JSON                   nlohmann's serializer escapes (base/json_text.h)
+//
+// In Markdown no raw HTML survives (`<`, `>`, `&` become entities), a `|` cannot split a table
+// cell, a newline cannot start a heading or end a table row (controls are shown as visible
+// escapes, \n, \x1b), and Markdown's own punctuation is backslash-escaped so a name cannot open
+// emphasis, a link or a code span. The rendered text reads as the original string. Pure.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace tare::report {
+
+// Prose and table cells: "a|b <img>" -> "a&#124;b &lt;img&gt;". One line, always.
+std::string MarkdownText(std::string_view text);
+
+// Inline code: "`--work 8`". Text a code span cannot hold verbatim (a backtick, `|`, `<`, `>`,
+// `&`, a control, or nothing at all) becomes <code>MarkdownText(text)</code> instead, which renders
+// the same monospace text: inside a code span entities and backslash escapes are not decoded,
+// and a backtick would end the span early.
+std::string MarkdownCode(std::string_view text);
+
+}  // namespace tare::report

@@ -1,0 +1,38 @@
+#include "report/escape.h"
+
+#include <gtest/gtest.h>
+
+namespace tare::report {
+namespace {
+
+TEST(MarkdownText, NoRawHtmlNoTableSplitNoNewLine) {
+  EXPECT_EQ(MarkdownText("a|b"), "a&#124;b");
+  EXPECT_EQ(MarkdownText("<img src=x onerror=alert(1)>"), "&lt;img src=x onerror=alert(1)&gt;");
+  EXPECT_EQ(MarkdownText("<!-- hide"), "&lt;!-- hide");
+  EXPECT_EQ(MarkdownText("x & y"), "x &amp; y");
+  EXPECT_EQ(MarkdownText("a\n# H"), "a\\\\n\\# H");  // renders as a\n# H, on one line
+  EXPECT_EQ(MarkdownText("t\x1b]0;pwned\x07"), "t\\\\x1b\\]0;pwned\\\\x07");
+}
+
+TEST(MarkdownText, MarkdownPunctuationCannotFormat) {
+  EXPECT_EQ(MarkdownText("`code` *em* [l](u) ~s~ $m$ \\"), "\\`code\\` \\*em\\* \\[l\\](u) \\~s\\~ \\$m\\$ \\\\");
+  EXPECT_EQ(MarkdownText("_em_ ab_knob BM_Sort"), "\\_em\\_ ab_knob BM_Sort");
+  EXPECT_EQ(MarkdownText("- item"), "\\- item");
+  EXPECT_EQ(MarkdownText("12. item"), "12\\. item");
+  EXPECT_EQ(MarkdownText("ab_knob: +3% extra work"), "ab_knob: +3% extra work");
+}
+
+TEST(MarkdownCode, PlainTextIsACodeSpanAnythingElseEscapedCode) {
+  EXPECT_EQ(MarkdownCode("--work 8"), "`--work 8`");
+  EXPECT_EQ(MarkdownCode("BM_Sort/1024"), "`BM_Sort/1024`");
+  EXPECT_EQ(MarkdownCode("BM_Sort<int>/8"), "<code>BM_Sort&lt;int&gt;/8</code>");
+  EXPECT_EQ(MarkdownCode("a`<img src=x onerror=alert(1)>`"),
+            "<code>a\\`&lt;img src=x onerror=alert(1)&gt;\\`</code>");
+  EXPECT_EQ(MarkdownCode("a|b"), "<code>a&#124;b</code>");
+  EXPECT_EQ(MarkdownCode("a\nb"), "<code>a\\\\nb</code>");
+  EXPECT_EQ(MarkdownCode(""), "<code></code>");
+  EXPECT_EQ(MarkdownCode("\xc2\x9b"), "<code>\\\\u009b</code>");
+}
+
+}  // namespace
+}  // namespace tare::report

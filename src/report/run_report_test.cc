@@ -1,0 +1,50 @@
+// The console table of `tare run`, rendered from a fixed RunData.
+#include "report/run_report.h"
+
+#include <gtest/gtest.h>
+
+namespace tare::report {
+namespace {
+
+RunData HostileRun() {
+  RunData data;
+  data.benchmarks = {{1, "bench::BM_\x1b]0;pwned\x07x", "BM_\x1b]0;pwned\x07x", "gbench"}};
+  MetricDef counter;
+  counter.name = "gb.counter.\x1b[2Jitems";
+  counter.unit = "count";
+  data.metrics = {counter};
+  for (int i = 0; i < 3; ++i) {
+    StoredSample s;
+    s.benchmark_id = 1;
+    s.sample.seq = i;
+    s.sample.values = {{"gb.counter.\x1b[2Jitems", 10.0 + i}, {"wall_ns", 1e6}};
+    data.samples.push_back(s);
+  }
+  StoredSample failed;
+  failed.benchmark_id = 1;
+  failed.sample.seq = 3;
+  failed.sample.outcome = SampleOutcome::kFailed;
+  failed.sample.error = "exit status 1: \x1b]0;pwned\x07\nsecond line";
+  data.samples.push_back(failed);
+  return data;
+}
+
+TEST(RenderConsole, NamesAndFailuresFromTheTargetCannotDriveTheTerminal) {
+  const std::string text = RenderConsole(BuildRunReport(HostileRun()), {});
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_EQ(text.find('\x07'), std::string::npos) << text;
+  EXPECT_NE(text.find("bench::BM_\\x1b]0;pwned\\x07x\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("gb.counter.\\x1b[2Jitems"), std::string::npos) << text;
+  // A failure is one line, whatever its text held.
+  EXPECT_NE(text.find("  FAILED: exit status 1: \\x1b]0;pwned\\x07\\nsecond line x1\n"), std::string::npos) << text;
+}
+
+TEST(RenderConsole, PlainNamesAreUnchanged) {
+  RunData data = HostileRun();
+  data.benchmarks[0].uri = "bench::BM_Sort<int>/8";
+  const std::string text = RenderConsole(BuildRunReport(data), {});
+  EXPECT_EQ(text.rfind("bench::BM_Sort<int>/8\n", 0), 0u) << text;
+}
+
+}  // namespace
+}  // namespace tare::report
