@@ -173,6 +173,17 @@ static_assert(std::size(kMigrations) == kSchemaVersion);
 // Switching to WAL needs an exclusive lock. When another process opening the same new file holds
 // a lock that is waiting for ours, SQLite answers SQLITE_BUSY at once instead of calling the busy
 // handler (it would deadlock), so the switch is retried here for as long as the busy timeout.
+Status NewerSchema(const std::string& path, int version) {
+  return Status::FailedPrecondition(fmt::format(
+      "the store '{}' has schema version {}, newer than this tare understands ({}); upgrade tare",
+      path, version, kSchemaVersion));
+}
+
+Status NotATareStore(const std::string& path) {
+  return Status::InvalidArgument(fmt::format(
+      "'{}' is a SQLite database but not a tare store; choose another path with --store", path));
+}
+
 void SwitchToWal(SQLite::Database& db) {
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
   for (;;) {
@@ -204,6 +215,16 @@ StatusOr<std::unique_ptr<Store>> SqliteStore::Open(const std::string& path) {
     db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     db->setBusyTimeout(kBusyTimeoutMs);
     // Reading the schema is the first real I/O: it fails here for a directory or a non-SQLite file.
+    // A file tare refuses must be left exactly as it was, and switching to WAL rewrites its header:
+    // someone else's database and a newer tare's store are refused before anything is written.
+    // One statement, one snapshot: another process may be creating this store right now.
+    SQLite::Statement state(*db, "SELECT user_version, (SELECT count(*) FROM sqlite_master) FROM pragma_user_version");
+    state.executeStep();
+    const int version = state.getColumn(0).getInt();
+    const int tables = state.getColumn(1).getInt();
+    state.reset();
+    if (version == 0 && tables > 0) return NotATareStore(path);
+    if (version > kSchemaVersion) return NewerSchema(path, version);
     SwitchToWal(*db);
     db->exec("PRAGMA synchronous=NORMAL");
     db->exec("PRAGMA foreign_keys=ON");
@@ -237,17 +258,16 @@ Status SqliteStore::Migrate() {
     return Status::InvalidArgument(fmt::format(
         "'{}' is not a SQLite database tare can read; choose another path with --store", path_));
   }
-  if (version > kSchemaVersion) return NewerSchema(version);
+  if (version > kSchemaVersion) return NewerSchema(path_, version);
   return Guard("schema migration", path_, [&]() -> Status {
     SQLite::Transaction tx(*db_, SQLite::TransactionBehavior::IMMEDIATE);
     // Under the write lock: another process may have migrated since the first read.
     const int locked_version = db_->execAndGet("PRAGMA user_version").getInt();
-    if (locked_version > kSchemaVersion) return NewerSchema(locked_version);
+    if (locked_version > kSchemaVersion) return NewerSchema(path_, locked_version);
     if (locked_version == 0) {
       // A version-0 file must be empty: refuse to scribble tables into someone else's database.
       if (db_->execAndGet("SELECT count(*) FROM sqlite_master").getInt() > 0) {
-        return Status::InvalidArgument(fmt::format(
-            "'{}' is a SQLite database but not a tare store; choose another path with --store", path_));
+        return NotATareStore(path_);
       }
     }
     for (int v = locked_version; v < kSchemaVersion; ++v) {
@@ -259,11 +279,6 @@ Status SqliteStore::Migrate() {
   });
 }
 
-Status SqliteStore::NewerSchema(int version) const {
-  return Status::FailedPrecondition(fmt::format(
-      "the store '{}' has schema version {}, newer than this tare understands ({}); upgrade tare",
-      path_, version, kSchemaVersion));
-}
 
 StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& location) {
   // One backend today; a URL scheme (postgresql://) will choose another here.

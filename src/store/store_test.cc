@@ -231,6 +231,11 @@ TEST_F(StoreTest, RefusesSomeoneElsesDatabaseAndNewerSchemas) {
   auto o = Store::Open(dir_ + "/other.db");
   ASSERT_FALSE(o.ok());
   EXPECT_NE(o.status().message().find("not a tare store"), std::string::npos);
+  // Refused and left as it was: not even switched to WAL (issue 9 item 14).
+  {
+    SQLite::Database other(dir_ + "/other.db", SQLite::OPEN_READONLY);
+    EXPECT_EQ(other.execAndGet("PRAGMA journal_mode").getString(), "delete");
+  }
   {
     SQLite::Database newer(dir_ + "/newer.db", SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     newer.exec("PRAGMA user_version = 99");
@@ -238,6 +243,10 @@ TEST_F(StoreTest, RefusesSomeoneElsesDatabaseAndNewerSchemas) {
   auto n = Store::Open(dir_ + "/newer.db");
   ASSERT_FALSE(n.ok());
   EXPECT_NE(n.status().message().find("upgrade tare"), std::string::npos);
+  {
+    SQLite::Database newer(dir_ + "/newer.db", SQLite::OPEN_READONLY);
+    EXPECT_EQ(newer.execAndGet("PRAGMA journal_mode").getString(), "delete");
+  }
 }
 
 TEST_F(StoreTest, ResolvesRunSelectorsWithClearErrors) {

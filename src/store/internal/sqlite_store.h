@@ -82,7 +82,6 @@ class SqliteStore final : public Store {
   SqliteStore(std::string path, std::unique_ptr<SQLite::Database> db);
   // Brings the schema to kSchemaVersion under one write lock (safe with concurrent openers).
   Status Migrate();
-  Status NewerSchema(int version) const;  // the error for a store written by a newer tare
   // The statement for `sql` (a string constant), prepared on first use and reset for reuse: the
   // per-sample writes would otherwise parse and plan the same SQL for every sample.
   SQLite::Statement& Cached(const char* sql);
