@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <vector>
 
 #include "base/files.h"
 #include "base/regex.h"
@@ -25,6 +26,24 @@ std::string OptionsJson(const RunSpec& o, const target::TargetSpec& t) {
   return DumpJson(j);
 }
 
+// "; its stderr ends:\n  <last lines>" (at most 5 lines, 600 bytes), or "" when it wrote nothing:
+// why a sample failed is usually in what it said, not in its exit status.
+std::string StderrTail(const std::string& tail) {
+  std::string text = tail.size() > 600 ? tail.substr(tail.size() - 600) : tail;
+  std::vector<std::string> lines;
+  for (size_t i = 0; i <= text.size();) {
+    size_t nl = text.find('\n', i);
+    if (nl == std::string::npos) nl = text.size();
+    lines.push_back(text.substr(i, nl - i));
+    i = nl + 1;
+  }
+  while (!lines.empty() && lines.back().find_first_not_of(" \t\r") == std::string::npos) lines.pop_back();
+  if (lines.empty()) return "";
+  std::string out = "; its stderr ends:";
+  for (size_t i = lines.size() > 5 ? lines.size() - 5 : 0; i < lines.size(); ++i) out += "\n  " + lines[i];
+  return out;
+}
+
 // A plain run: every benchmark gets warm-up + samples blocks; failed samples are told and
 // counted; --fail-fast stops at the first.
 class RunObserver final : public Observer {
@@ -39,7 +58,10 @@ class RunObserver final : public Observer {
     if (sample.ok() || sample.outcome == SampleOutcome::kInterrupted) return;
     if (!sample.warmup) ++failed_;
     const auto& uri = session.plan().cells[cell].bench.uri;
-    if (notice_) notice_(fmt::format("{} {}: {}", uri, sample.warmup ? "warm-up failed" : "sample failed", sample.error));
+    if (notice_) {
+      notice_(fmt::format("{} {}: {}{}", uri, sample.warmup ? "warm-up failed" : "sample failed",
+                          sample.error, StderrTail(sample.stderr_tail)));
+    }
     if (spec_.fail_fast) session.Stop(StopKind::kFailFast, "--fail-fast: " + uri + ": " + sample.error);
   }
 

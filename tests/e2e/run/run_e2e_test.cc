@@ -155,6 +155,14 @@ TEST_F(RunE2E, FailedSamplesAreStoredAndTheRunSaysSo) {
   EXPECT_EQ(crashed.samples[0].sample.signal, SIGSEGV);
 }
 
+TEST_F(RunE2E, AFailedSampleShowsTheEndOfItsStderr) {
+  Result r = Tare({"run", "-n", "1", "--warmup", "0", "--store", store_, "--shell",
+                   "echo one >&2; echo two >&2; echo 'config.ini: no such key' >&2; exit 4"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("sample failed: exit status 4; its stderr ends:\n  one\n  two\n  config.ini: no such key"),
+            std::string::npos) << r.err;
+}
+
 TEST_F(RunE2E, TimeoutKillsTheChildAndIsRecorded) {
   auto t0 = std::chrono::steady_clock::now();
   Result r = Tare({"run", "-n", "1", "--warmup", "0", "--timeout", "200ms", "--store", store_, "--",
