@@ -115,6 +115,13 @@ int Run(const RunOptions& o) {
     fmt::print(stderr, "tare: {}\n", TerminalText(line));
   };
   if (Status s = run.Prepare(); !s.ok()) return ReportError(s);
+  // --metrics names what the table shows: a name no sample of this target will carry is a typo.
+  for (const auto& name : o.metrics) {
+    if (IsMeasured(name, run.kind(), *ParseInstrument(o.instrument))) continue;
+    return ReportError(Status::InvalidArgument(fmt::format(
+        "--metrics: '{}' is not measured for {} targets under the {} instrument; choose from {}",
+        name, TargetKindName(run.kind()), o.instrument, MeasuredMetricList(run.kind(), *ParseInstrument(o.instrument)))));
+  }
 
   // Opened only once the input is known to be good: a usage error creates no store.
   auto store = store::Store::Open(o.store_path);
@@ -207,7 +214,7 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   sub->add_option("--store", opts->store_path, "SQLite store (default .tare/tare.db)");
   sub->add_option("--json", opts->json_path,
                   "Also write the results as JSON (schema tare.run/1) to FILE (checked before measuring; never the store)");
-  sub->add_option("--metrics", opts->metrics, "Metrics to show in the table (default: a per-kind selection)")->delimiter(',');
+  sub->add_option("--metrics", opts->metrics, "Metrics to show in the table (default: a per-kind selection); a name this target and instrument never measure is an error that lists those it does")->delimiter(',');
   sub->add_flag("--all-metrics", opts->all_metrics, "Show every metric in the table");
   sub->add_flag("--no-perf", opts->no_perf, "Do not open perf_event counters");
   sub->add_flag("--no-isolation", opts->no_isolation,

@@ -59,6 +59,8 @@ class PlainRun {
   ~PlainRun();
 
   Status Prepare();
+  // After Prepare(): what was resolved.
+  TargetKind kind() const { return target_.kind; }
   // The run is in the store from the first line on; even a failed run is finished with its status.
   StatusOr<RunOutcome> Run(store::RunWriter& store);
 

@@ -163,6 +163,14 @@ TEST_F(RunE2E, AFailedSampleShowsTheEndOfItsStderr) {
             std::string::npos) << r.err;
 }
 
+TEST_F(RunE2E, AnUnknownMetricToShowIsAnErrorListingTheKnownOnes) {
+  Result r = Tare({"run", "-n", "1", "--store", store_, "--metrics", "wall_ns,wal_ns", "--", TEST_CHILD, "exit", "0"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--metrics: 'wal_ns' is not measured for command targets under the wall instrument; "
+                       "choose from wall_ns, user_ns"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(store_)) << "nothing measured, nothing stored";
+}
+
 TEST_F(RunE2E, TimeoutKillsTheChildAndIsRecorded) {
   auto t0 = std::chrono::steady_clock::now();
   Result r = Tare({"run", "-n", "1", "--warmup", "0", "--timeout", "200ms", "--store", store_, "--",
