@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "cli/ab_command.h"
 #include "cli/env_command.h"
@@ -15,6 +16,51 @@
 #include "cli/run_command.h"
 
 namespace tare::cli {
+namespace {
+
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// "unknown flag '--sampels' for `tare run`; did you mean --samples?" for the first flag among
+// `args` that `sub` does not have; "" when every flag is known.
+std::string UnknownFlagHint(const CLI::App& sub, const std::vector<std::string>& args) {
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : sub.get_options()) {
+    for (const auto& l : opt->get_lnames()) names.push_back("--" + l);
+    for (const auto& s : opt->get_snames()) names.push_back("-" + s);
+  }
+  for (const auto& arg : args) {
+    if (arg.size() < 2 || arg[0] != '-' || arg == "--") continue;
+    const std::string flag = arg.substr(0, arg.find('='));
+    if (std::find(names.begin(), names.end(), flag) != names.end()) continue;
+    std::string best;
+    size_t best_distance = 3;  // further than two edits is not a typo
+    for (const auto& n : names) {
+      const size_t d = EditDistance(flag, n);
+      if (d < best_distance) {
+        best_distance = d;
+        best = n;
+      }
+    }
+    return fmt::format("unknown flag '{}' for `tare {}`{}", flag, sub.get_name(),
+                       best.empty() ? "; see `tare " + sub.get_name() + " --help`" : "; did you mean " + best + "?");
+  }
+  return "";
+}
+
+}  // namespace
 
 int Main(int argc, char** argv) {
   SetInvocation(argc, argv);
@@ -86,7 +132,17 @@ Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "tare: error: {}\nRun `tare --help` (or `tare SUBCOMMAND --help`) for usage.\n", e.what());
+    std::string hint;
+    // Unknown arguments of a subcommand without subcommands of its own: name the nearest flag.
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr && args.size() > 1) {
+      for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+        if (sub->check_name(args[1]) && sub->get_subcommands({}).empty()) {
+          hint = UnknownFlagHint(*sub, {args.begin() + 2, args.end()});
+        }
+      }
+    }
+    fmt::print(stderr, "tare: error: {}\nRun `tare --help` (or `tare SUBCOMMAND --help`) for usage.\n",
+               hint.empty() ? std::string(e.what()) : hint);
     return kExitUsage;
   }
   return exit_code;

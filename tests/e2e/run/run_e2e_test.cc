@@ -171,6 +171,16 @@ TEST_F(RunE2E, AnUnknownMetricToShowIsAnErrorListingTheKnownOnes) {
   EXPECT_FALSE(std::filesystem::exists(store_)) << "nothing measured, nothing stored";
 }
 
+TEST_F(RunE2E, AMistypedFlagGetsDidYouMean) {
+  Result r = Tare({"run", "--sampels", "3", "--store", store_, "--", TEST_CHILD, "exit", "0"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("unknown flag '--sampels' for `tare run`; did you mean --samples?"), std::string::npos) << r.err;
+  Result far = Tare({"ab", "--frobnicate", "--base", TEST_CHILD, "--head", TEST_CHILD});
+  EXPECT_EQ(far.exit_code, 2) << far.err;
+  EXPECT_NE(far.err.find("unknown flag '--frobnicate' for `tare ab`; see `tare ab --help`"), std::string::npos) << far.err;
+  EXPECT_FALSE(std::filesystem::exists(store_));
+}
+
 TEST_F(RunE2E, TimeoutKillsTheChildAndIsRecorded) {
   auto t0 = std::chrono::steady_clock::now();
   Result r = Tare({"run", "-n", "1", "--warmup", "0", "--timeout", "200ms", "--store", store_, "--",
