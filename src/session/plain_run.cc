@@ -48,7 +48,7 @@ std::string StderrTail(const std::string& tail) {
 // counted; --fail-fast stops at the first.
 class RunObserver final : public Observer {
  public:
-  RunObserver(const RunSpec& spec, const PlainRun& run, std::function<void(const std::string&)> notice,
+  RunObserver(const RunSpec& spec, std::function<void(const std::string&)> notice,
               int64_t total)
       : spec_(spec), notice_(std::move(notice)), total_(total) {}
 
@@ -181,7 +181,7 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
     }
     const int64_t total = static_cast<int64_t>(spec_.warmup + spec_.samples) *
                           static_cast<int64_t>(benches_.size());
-    RunObserver observer(spec_, *this, notice, total);
+    RunObserver observer(spec_, notice, total);
     SpawnerMeasurer measurer(spawner_, measure_);
     Session session(std::move(plan), measurer, store, out.run_id, observer);
     session.set_progress(progress);
