@@ -25,7 +25,9 @@ set(kTareModuleMap
   "campaign:session,target,store,env,report,stats,instrument,proc,model,base"
   "oracle:stats,proc,base"
   "lib:"
-  "cli:campaign,session,oracle,report,store,target,env,instrument,stats,proc,model,base")
+  "attribute:instrument,proc,report,model,base"
+  "compare:report,store,env,stats,model,base"
+  "cli:campaign,session,oracle,report,store,target,env,instrument,stats,proc,model,base,attribute,compare")
 
 # tare_module_library(TARGET MODULE): TARGET is a library of src/MODULE. It publishes MODULE's
 # public headers and reads MODULE's own headers (internal/ included) privately.

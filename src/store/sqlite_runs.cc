@@ -342,4 +342,17 @@ StatusOr<std::string> SqliteStore::LoadArtifact(int64_t run_id, int64_t benchmar
   });
 }
 
+StatusOr<std::vector<ArtifactInfo>> SqliteStore::ArtifactsOf(int64_t run_id) {
+  return Guard("listing artifacts", path_, [&]() -> StatusOr<std::vector<ArtifactInfo>> {
+    SQLite::Statement q(*db_, "SELECT benchmark_id, name, length(content) FROM artifacts WHERE run_id = ? "
+                              "ORDER BY benchmark_id, name");
+    q.bind(1, static_cast<int64_t>(run_id));
+    std::vector<ArtifactInfo> out;
+    while (q.executeStep()) {
+      out.push_back({q.getColumn(0).getInt64(), q.getColumn(1).getString(), q.getColumn(2).getInt64()});
+    }
+    return out;
+  });
+}
+
 }  // namespace tare::store

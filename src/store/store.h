@@ -28,6 +28,12 @@ namespace tare::store {
 
 inline constexpr int kSchemaVersion = 2;  // 2: campaign tables (tare ab)
 
+struct ArtifactInfo {
+  int64_t benchmark_id = 0;
+  std::string name;   // e.g. "callgrind.out", or "base/callgrind.out" in a campaign
+  int64_t size = 0;   // bytes
+};
+
 // Writing one run's records as they happen.
 class RunWriter {
  public:
@@ -64,6 +70,8 @@ class Store : public RunWriter {
   virtual StatusOr<std::vector<RunRecord>> ListRuns(int limit) = 0;
   virtual StatusOr<std::string> LoadArtifact(int64_t run_id, int64_t benchmark_id,
                                              const std::string& name) = 0;
+  // The artifacts kept with a run (names and sizes, not contents), by benchmark then name.
+  virtual StatusOr<std::vector<ArtifactInfo>> ArtifactsOf(int64_t run_id) = 0;
 
   // Campaigns (schema version 2): cohorts with their campaign and lock, cells, the verdicts of
   // every look, gates and bounds, and samples set aside by a resume.

@@ -99,6 +99,15 @@ TEST_F(StoreTest, RoundTripsARunThroughARealFile) {
   auto art = (*store)->LoadArtifact(run_id, data->benchmarks[0].id, "callgrind");
   ASSERT_TRUE(art.ok());
   EXPECT_EQ(*art, std::string("a\0b", 3));
+  auto listed = (*store)->ArtifactsOf(run_id);
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ((*listed)[0].benchmark_id, data->benchmarks[0].id);
+  EXPECT_EQ((*listed)[0].name, "callgrind");
+  EXPECT_EQ((*listed)[0].size, 3);
+  auto none = (*store)->ArtifactsOf(run_id + 100);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
 }
 
 // Values go in with one statement per batch of rows, kept prepared across samples: samples with

@@ -61,6 +61,7 @@ class SqliteStore final : public Store {
   StatusOr<std::vector<RunRecord>> ListRuns(int limit) override;
   StatusOr<std::string> LoadArtifact(int64_t run_id, int64_t benchmark_id,
                                      const std::string& name) override;
+  StatusOr<std::vector<ArtifactInfo>> ArtifactsOf(int64_t run_id) override;
 
   Status AddCohort(const CohortRecord& c) override;
   Status SetCohortState(int64_t run_id, const std::string& state, const std::string& stop_reason,
