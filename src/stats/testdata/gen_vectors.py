@@ -281,6 +281,41 @@ def spearman_cases():
     return {"drift": drift, "pairs": pairs}
 
 
+# ---------------------------------------------------------------- two-sample shift
+def shift_case(x, y, conf):
+    """Median of y_j - x_i; interval: shifts theta whose scipy.stats.mannwhitneyu(y - theta, x,
+    method='auto') p-value exceeds 1 - conf, probing below, between and above the distinct
+    differences (None = unbounded)."""
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    d = np.sort((y[None, :] - x[:, None]).ravel())
+    distinct = np.unique(d)
+    probes = [distinct[0] - 1.0 - abs(distinct[0])]
+    probes += [(a + b) / 2 for a, b in zip(distinct[:-1], distinct[1:])]
+    probes += [distinct[-1] + 1.0 + abs(distinct[-1])]
+    ok = [stats.mannwhitneyu(y - t, x, alternative="two-sided", method="auto",
+                             use_continuity=True).pvalue > 1 - conf for t in probes]
+    first = ok.index(True)
+    last = len(ok) - 1 - ok[::-1].index(True)
+    lo = None if first == 0 else float(distinct[first - 1])
+    hi = None if last == len(probes) - 1 else float(distinct[last])
+    return {"x": fl(x), "y": fl(y), "confidence": conf, "estimate": float(np.median(d)),
+            "lo": lo, "hi": hi}
+
+
+def two_sample_shift_cases():
+    cases = []
+    for m, n, conf, shift in [(5, 5, 0.95, 0.3), (8, 6, 0.9, 0.0), (3, 3, 0.95, 1.0),
+                              (10, 12, 0.95, 0.05), (20, 20, 0.95, 0.02), (30, 25, 0.99, -0.1),
+                              (40, 40, 0.95, 0.0)]:
+        x = RNG.normal(1.0, 0.05, m)
+        y = RNG.normal(1.0 + shift, 0.05, n)
+        cases.append(shift_case(x, y, conf))
+    # Ties (rounded values), and a deterministic pair (every value equal on each side).
+    cases.append(shift_case(fl(np.round(RNG.normal(10, 1, 15))), fl(np.round(RNG.normal(11, 1, 15))), 0.95))
+    return cases
+
+
 def main():
     out = {
         "generator": "src/stats/testdata/gen_vectors.py",
@@ -304,6 +339,9 @@ def main():
         "outliers": {"source": "numpy.quantile (linear), scipy.stats.median_abs_deviation",
                      "cases": outlier_cases()},
         "spearman": {"source": "scipy.stats.spearmanr", **spearman_cases()},
+        "two_sample_shift": {"source": "numpy.median of y_j - x_i; interval: inversion of "
+                                       "scipy.stats.mannwhitneyu(method='auto', use_continuity=True)",
+                             "cases": two_sample_shift_cases()},
     }
     json.dump(out, sys.stdout, indent=1, allow_nan=False)
     sys.stdout.write("\n")
