@@ -33,6 +33,7 @@
 #include "base/status.h"
 #include "campaign/arm_stage.h"
 #include "campaign/campaign_definition.h"
+#include "model/run.h"
 #include "model/target.h"
 #include "proc/spawner.h"
 #include "report/ab_report.h"
@@ -56,6 +57,7 @@ struct RunnerOptions {
   const session::Clock* clock = &session::SystemClock();
   std::vector<std::string> command_line;    // tare's argv, recorded with the run
   std::string tare_version;
+  Provenance provenance;                    // recorded with the cohort's run
   std::function<void(const std::string&)> progress;  // a status line (may be overwritten)
   std::function<void(const std::string&)> notice;    // a line worth keeping in the log
 };

@@ -81,6 +81,7 @@ Status CampaignRunner::Cohort::Open() {
   record.options_json = DumpJson(SpecToJson(spec_));
   record.fingerprint_json = DumpJson(env::FingerprintToJson(fingerprint_));
   record.fingerprint_digest = fingerprint_.HardDigest();
+  record.provenance = r_.options_.provenance;
   TARE_ASSIGN_OR_RETURN(run_id_, store_.BeginRun(record));
   for (const auto& e : r_.stage_->executables()) {
     auto info = env::DescribeExecutable(e.path);

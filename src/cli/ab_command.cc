@@ -12,6 +12,7 @@
 #include "campaign/campaign_file.h"
 #include "campaign/campaign_runner.h"
 #include "campaign/campaign_definition.h"
+#include "cli/common_flags.h"
 #include "cli/exit_codes.h"
 #include "cli/flag_checks.h"
 #include "cli/output_path.h"
@@ -56,13 +57,14 @@ struct AbOptions {
   std::vector<std::string> bounds;
   std::string name;
   // Where results go.
-  std::string store_path = ".tare/tare.db";
+  std::string store_path = DefaultStorePath();
   std::string ledger_path;
   std::string json_path;
   bool resume = false;
   bool inconclusive_ok = false;
   bool quiet = false;
   std::vector<std::string> args;  // after --
+  env::DeclaredProvenance provenance;
   // Which campaign-defining flags were given (they conflict with a campaign file).
   std::vector<std::string> given;
 };
@@ -241,6 +243,7 @@ int Ab(const AbOptions& o) {
   auto input = BuildInput(o);
   if (!input.ok()) return ReportError(input.status());
   if (Status s = CheckOutputs(o, input->spec); !s.ok()) return ReportError(s);
+  if (Status s = env::ValidateDeclaredProvenance(o.provenance); !s.ok()) return ReportError(s);
   if (o.resume && !std::filesystem::exists(o.store_path)) {
     return ReportError(Status::NotFound(fmt::format(
         "--resume: there is no store at '{}' to resume from; run without --resume, or give the "
@@ -259,6 +262,7 @@ int Ab(const AbOptions& o) {
   ropts.base_env = session::ProcessEnvironment();
   ropts.command_line = Invocation();
   ropts.tare_version = TARE_VERSION;
+  ropts.provenance = env::ResolveProvenance(o.provenance, ".");
   ropts.progress = [&progress](const std::string& line) {
     if (line.empty()) {
       progress.Clear();
@@ -411,12 +415,13 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   track(sub->add_flag("--no-gates", o->no_gates, "No sanity gates"), "--no-gates");
   track(sub->add_option("--bound", o->bounds, "Release bound, e.g. \"p95(wall_ns, head) <= 25ms\" (repeatable)"), "--bound");
   track(sub->add_option("--name", o->name, "Campaign name shown in the ledger"), "--name");
-  sub->add_option("--store", o->store_path, "SQLite store (default .tare/tare.db); arm copies go to its directory's bin/");
+  sub->add_option("--store", o->store_path, "SQLite store (default: $TARE_STORE, else .tare/tare.db); arm copies go to its directory's bin/");
   sub->add_option("--ledger", o->ledger_path, "Also write the ledger (Markdown) to FILE (never the store or an input)");
   sub->add_option("--json", o->json_path, "Also write the results as JSON (schema tare.ab/1) to FILE");
   sub->add_flag("--resume", o->resume, "Continue the latest interrupted cohort of this campaign");
   sub->add_flag("--inconclusive-ok", o->inconclusive_ok, "Exit 0 instead of 3 when some cell is INCONCLUSIVE");
   sub->add_flag("--quiet,-q", o->quiet, "No ledger on stdout, no progress (use with --ledger/--json)");
+  AddProvenanceFlags(sub, &o->provenance);
   sub->callback([o, exit_code, target_args, defining]() {
     o->args = *target_args;
     for (const auto& [opt, name] : *defining) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "base/terminal_text.h"
 #include "cli/ab_command.h"
 #include "cli/env_command.h"
 #include "cli/exit_codes.h"
@@ -82,11 +83,29 @@ was measured); 3 INCONCLUSIVE / nondeterministic output; 4 sanity gate or releas
 70 internal error; 130 interrupted (completed samples are kept).
 Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
 
-  // The target's own argv is cut off before CLI11 parses tare's options (see SplitAtTarget).
   std::vector<std::string> args(argv, argv + argc);
   std::vector<std::string> target_argv;
+  int exit_code = kExitOk;
+  AddRunCommand(app, &exit_code, &target_argv);
+  AddExportCommand(app, &exit_code);
+  AddRunsCommand(app, &exit_code);
+  AddEnvCommand(app, &exit_code);
+  AddOracleCommand(app, &exit_code);
+  AddAbCommand(app, &exit_code, &target_argv);
+
+  // The target's own argv is cut off before CLI11 parses tare's options (see SplitAtTarget); which
+  // of run's options take a value is read from the options themselves, so a new one cannot be missed.
   if (args.size() > 1 && args[1] == "run") {
-    SplitArgs split = SplitAtTarget(args, 2, RunValueOptions());
+    const CLI::App& run = *app.get_subcommand("run");
+    SplitArgs split = SplitAtTarget(args, 2, ValueOptionNames(run));
+    if (std::string a = AmbiguousTargetArgument(split, OptionNames(run)); !a.empty()) {
+      fmt::print(stderr,
+                 "tare: error: '{}' after the target '{}' is also an option of `tare run`; it is not clear "
+                 "whose it is. Put it before the target for tare, or put `--` before the target to pass "
+                 "everything after it to the target: tare run [OPTIONS] -- {} ...\n",
+                 TerminalText(a), TerminalText(split.target[0]), TerminalText(split.target[0]));
+      return kExitUsage;
+    }
     args = split.tare;
     target_argv = split.target;
   } else if (args.size() > 1 && args[1] == "ab") {
@@ -98,13 +117,6 @@ Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
     }
   }
 
-  int exit_code = kExitOk;
-  AddRunCommand(app, &exit_code, &target_argv);
-  AddExportCommand(app, &exit_code);
-  AddRunsCommand(app, &exit_code);
-  AddEnvCommand(app, &exit_code);
-  AddOracleCommand(app, &exit_code);
-  AddAbCommand(app, &exit_code, &target_argv);
 
   // CLI11 reads an unknown first word as a stray positional and says only "A subcommand is
   // required"; name the word and the choices instead.

@@ -9,6 +9,7 @@
 #include "base/files.h"
 #include "base/json_text.h"
 #include "base/terminal_text.h"
+#include "cli/common_flags.h"
 #include "cli/exit_codes.h"
 #include "cli/flag_checks.h"
 #include "cli/output_path.h"
@@ -21,7 +22,7 @@ namespace {
 struct ExportOptions {
   std::string run = "latest";
   std::string format = "json";
-  std::string store_path = ".tare/tare.db";
+  std::string store_path = DefaultStorePath();
   std::string output;
 };
 
@@ -64,15 +65,39 @@ int ListRuns(const std::string& store_path, int limit) {
   if (!store.ok()) return ReportError(store.status());
   auto runs = (*store)->ListRuns(limit);
   if (!runs.ok()) return ReportError(runs.status());
-  fmt::print("{:>5}  {:<6} {:<12} {:<20} {}\n", "id", "kind", "status", "started (UTC)", "command");
+  // Columns sized to their content: branch names and tags are as long as users make them.
+  struct Row {
+    std::string id, kind, status, when, code, cmd;
+  };
+  std::vector<Row> rows;
   for (const auto& r : *runs) {
     std::time_t t = static_cast<std::time_t>(r.started_unix_ns / 1000000000);
     char when[32];
     std::strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", std::gmtime(&t));
     std::string cmd;
     for (const auto& a : r.command_line) cmd += (cmd.empty() ? "" : " ") + a;
-    fmt::print("{:>5}  {:<6} {:<12} {:<20} {}\n", r.id, SingleLineText(r.kind), RunStatusName(r.status), when,
-               SingleLineText(cmd));
+    // Where the code came from: "main@1a2b3c4d5e6f+" (+ = uncommitted changes), tags after.
+    const Provenance& p = r.provenance;
+    std::string code = p.branch;
+    if (!p.commit.empty()) code += (code.empty() ? "" : "@") + p.commit.substr(0, 12);
+    if (p.dirty && *p.dirty) code += "+";
+    for (const auto& [k, v] : p.tags) code += (code.empty() ? "" : " ") + k + "=" + v;
+    if (code.empty()) code = "-";
+    rows.push_back({std::to_string(r.id), SingleLineText(r.kind), RunStatusName(r.status), when,
+                    SingleLineText(code), SingleLineText(cmd)});
+  }
+  size_t wid = 2, wkind = 4, wstatus = 6, wcode = 4;
+  for (const auto& r : rows) {
+    wid = std::max(wid, r.id.size());
+    wkind = std::max(wkind, r.kind.size());
+    wstatus = std::max(wstatus, r.status.size());
+    wcode = std::max(wcode, r.code.size());
+  }
+  fmt::print("{:>{}}  {:<{}}  {:<{}}  {:<19}  {:<{}}  {}\n", "id", wid, "kind", wkind, "status", wstatus,
+             "started (UTC)", "code", wcode, "command");
+  for (const auto& r : rows) {
+    fmt::print("{:>{}}  {:<{}}  {:<{}}  {:<19}  {:<{}}  {}\n", r.id, wid, r.kind, wkind, r.status, wstatus, r.when,
+               r.code, wcode, r.cmd);
   }
   return kExitOk;
 }
@@ -91,18 +116,19 @@ and per-benchmark summaries.
 Examples:
   tare export --run latest --format json > run.json
   tare export --run 12 -o run12.json)");
-  sub->add_option("--run", opts->run, "'latest' (default) or a run id from `tare runs`");
+  sub->add_option("--run", opts->run,
+                  "'latest' (default), a run id from `tare runs`, commit:HEX, branch:NAME, tag:KEY=VALUE, or a bare branch/tag/commit");
   sub->add_option("--format", opts->format, "json (default)");
-  sub->add_option("--store", opts->store_path, "SQLite store (default .tare/tare.db)");
+  sub->add_option("--store", opts->store_path, kStoreHelp);
   sub->add_option("-o,--output", opts->output, "Write to FILE instead of stdout (never the store)");
   sub->callback([opts, exit_code]() { *exit_code = Export(*opts); });
 }
 
 void AddRunsCommand(CLI::App& app, int* exit_code) {
-  auto store_path = std::make_shared<std::string>(".tare/tare.db");
+  auto store_path = std::make_shared<std::string>(DefaultStorePath());
   auto limit = std::make_shared<int>(20);
   CLI::App* sub = app.add_subcommand("runs", "List the runs in the store, newest first");
-  sub->add_option("--store", *store_path, "SQLite store (default .tare/tare.db)");
+  sub->add_option("--store", *store_path, kStoreHelp);
   sub->add_option("--limit", *limit, "How many runs to list, at least 1 (default 20)")->check(WholeNumberAtLeast(1));
   sub->callback([store_path, limit, exit_code]() { *exit_code = ListRuns(*store_path, *limit); });
 }

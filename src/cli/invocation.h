@@ -5,6 +5,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace tare::cli {
 
 // tare's own argv, recorded with every run (set once by main).
@@ -13,14 +17,27 @@ const std::vector<std::string>& Invocation();
 
 // Splits `tare <sub> [OPTIONS] TARGET [ARGS...]` at the target: the first token that is neither
 // one of the subcommand's options nor an option's value, or whatever follows a "--". Everything
-// from the target on belongs to the target, even tokens that look like tare's flags
-// (`tare run ./bench --benchmark_min_time=0.1 -n 3` passes -n 3 to ./bench). `first` is the index
-// of the first token after the subcommand name; `value_options` lists options that take a value.
+// from the target on belongs to the target. `first` is the index of the first token after the
+// subcommand name; `value_options` lists options that take a value (ValueOptionNames).
 struct SplitArgs {
   std::vector<std::string> tare;    // argv for CLI11 (program, subcommand, tare's options)
   std::vector<std::string> target;  // TARGET [ARGS...]
+  bool after_dashes = false;        // the target followed an explicit "--"
 };
 SplitArgs SplitAtTarget(const std::vector<std::string>& argv, size_t first,
                         const std::vector<std::string>& value_options);
+
+// Without "--", `tare run sort f -n 2` is ambiguous: did the user mean tare's -n or sort's? The
+// first of the target's arguments that is also one of `options` ("-n", "--samples",
+// "--samples=3"), or "" when there is none (or the target followed "--").
+std::string AmbiguousTargetArgument(const SplitArgs& split, const std::vector<std::string>& options);
+
+}  // namespace tare::cli
+
+namespace tare::cli {
+
+// Every name ("--samples", "-n") of the subcommand's options, and of those that take a value.
+std::vector<std::string> OptionNames(const CLI::App& sub);
+std::vector<std::string> ValueOptionNames(const CLI::App& sub);
 
 }  // namespace tare::cli

@@ -12,6 +12,7 @@
 #include "base/files.h"
 #include "base/terminal_text.h"
 #include "base/units.h"
+#include "cli/common_flags.h"
 #include "cli/exit_codes.h"
 #include "cli/output_path.h"
 #include "oracle/check.h"
@@ -147,7 +148,7 @@ void Emit(const std::string& report, const std::string& run_dir) {
 // --report file, or the default store.
 Status CheckGoldenOutput(const std::string& golden, const CommonOptions& common,
                          const std::string& quarantine) {
-  std::vector<KeptFile> kept = StoreFiles(".tare/tare.db");
+  std::vector<KeptFile> kept = StoreFiles(DefaultStorePath());
   kept.push_back({quarantine, "the quarantine file"});
   kept.push_back({common.report_path, "the --report file"});
   return CheckOutputPath("--golden", golden, kept);

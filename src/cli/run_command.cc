@@ -11,6 +11,7 @@
 #include "base/json_text.h"
 #include "base/terminal_text.h"
 #include "base/units.h"
+#include "cli/common_flags.h"
 #include "cli/exit_codes.h"
 #include "cli/flag_checks.h"
 #include "cli/progress.h"
@@ -31,7 +32,7 @@ struct RunOptions {
   std::string timeout = "10m";
   std::string filter;
   std::string instrument = "wall";
-  std::string store_path = ".tare/tare.db";
+  std::string store_path = DefaultStorePath();
   std::string json_path;
   bool quiet = false;
   bool fail_fast = false;
@@ -40,6 +41,7 @@ struct RunOptions {
   bool no_isolation = false;
   int64_t iterations = 0;  // tare binaries: fixed count instead of calibration
   std::vector<std::string> metrics;
+  env::DeclaredProvenance provenance;
 };
 
 // Flags to the spec PlainRun runs; a usage error leaves no trace.
@@ -61,6 +63,8 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& o) {
   spec.iterations = o.iterations;
   spec.command_line = Invocation();
   spec.tare_version = TARE_VERSION;
+  TARE_RETURN_IF_ERROR(env::ValidateDeclaredProvenance(o.provenance));
+  spec.provenance = env::ResolveProvenance(o.provenance, ".");
   TARE_RETURN_IF_ERROR(session::ValidateRunSpec(&spec));
   // Before the first sample: a run must never be measured only to fail at writing its output.
   TARE_RETURN_IF_ERROR(CheckOutputPath("--json", o.json_path, StoreFiles(o.store_path),
@@ -163,13 +167,6 @@ int Run(const RunOptions& o) {
 
 }  // namespace
 
-const std::vector<std::string>& RunValueOptions() {
-  static const std::vector<std::string> kOptions = {
-      "--samples", "-n", "--warmup", "-w", "--timeout", "--filter", "-f", "--kind", "--cwd",
-      "--env", "--instrument", "-i", "--store", "--json", "--metrics", "--iterations"};
-  return kOptions;
-}
-
 void AddRunCommand(CLI::App& app, int* exit_code, const std::vector<std::string>* target_argv) {
   auto opts = std::make_shared<RunOptions>();
   CLI::App* sub = app.add_subcommand(
@@ -211,7 +208,7 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   sub->add_option("--instrument,-i", opts->instrument,
                   "wall (default): clocks, rusage, perf counters | sim: valgrind instruction counts and "
                   "simulated caches, identical on every rerun | mem: allocation counts via an LD_PRELOAD shim");
-  sub->add_option("--store", opts->store_path, "SQLite store (default .tare/tare.db)");
+  sub->add_option("--store", opts->store_path, kStoreHelp);
   sub->add_option("--json", opts->json_path,
                   "Also write the results as JSON (schema tare.run/1) to FILE (checked before measuring; never the store)");
   sub->add_option("--metrics", opts->metrics, "Metrics to show in the table (default: a per-kind selection); a name this target and instrument never measure is an error that lists those it does")->delimiter(',');
@@ -224,6 +221,7 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
       ->check(WholeNumberAtLeast(1));
   sub->add_flag("--fail-fast", opts->fail_fast, "Stop at the first failed sample");
   sub->add_flag("--quiet,-q", opts->quiet, "No table, progress or notes (use with --json)");
+  AddProvenanceFlags(sub, &opts->provenance);
   sub->callback([opts, exit_code, target_argv]() {
     opts->target.argv = *target_argv;
     *exit_code = Run(*opts);

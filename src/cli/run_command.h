@@ -9,7 +9,5 @@ namespace tare::cli {
 // `target_argv` is TARGET [ARGS...], cut from argv before CLI11 sees it (SplitAtTarget).
 void AddRunCommand(CLI::App& app, int* exit_code, const std::vector<std::string>* target_argv);
 
-// Options of `tare run` that take a value (for SplitAtTarget).
-const std::vector<std::string>& RunValueOptions();
 
 }  // namespace tare::cli

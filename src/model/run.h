@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/fingerprint.h"
@@ -15,6 +17,16 @@ namespace tare {
 
 enum class RunStatus { kRunning, kComplete, kInterrupted, kFailed };
 const char* RunStatusName(RunStatus s);  // "running", "complete", "interrupted", "failed"
+
+// Where the measured code came from, so runs can be selected by commit, branch or tag
+// (`tare compare main feature-x`). Read from the git checkout tare runs in (env/provenance.h),
+// and from --commit / --branch / --tag, which win over what git says.
+struct Provenance {
+  std::string commit;         // full hex id; "" unknown
+  std::string branch;         // "" unknown or detached HEAD
+  std::optional<bool> dirty;  // tracked files modified; nullopt unknown
+  std::vector<std::pair<std::string, std::string>> tags;  // --tag K=V, sorted by key, keys unique
+};
 
 struct RunRecord {
   int64_t id = 0;
@@ -27,6 +39,7 @@ struct RunRecord {
   std::string options_json;                // the resolved options, as JSON text
   std::string fingerprint_json;            // env::FingerprintToJson(...) text
   std::string fingerprint_digest;          // Fingerprint::HardDigest()
+  Provenance provenance;                   // schema version 3
 };
 
 struct ExecutableRecord {

@@ -119,6 +119,15 @@ nlohmann::json RunToJson(const RunData& data) {
               {"tare_version", data.run.tare_version},
               {"command_line", data.run.command_line},
               {"options", json::parse(data.run.options_json.empty() ? "{}" : data.run.options_json, nullptr, false)}};
+  {
+    const Provenance& p = data.run.provenance;
+    json tags = json::object();
+    for (const auto& [k, v] : p.tags) tags[k] = v;
+    run["provenance"] = {{"commit", p.commit.empty() ? json(nullptr) : json(p.commit)},
+                         {"branch", p.branch.empty() ? json(nullptr) : json(p.branch)},
+                         {"dirty", p.dirty ? json(*p.dirty) : json(nullptr)},
+                         {"tags", tags}};
+  }
   json fingerprint = json::parse(data.run.fingerprint_json.empty() ? "{}" : data.run.fingerprint_json, nullptr, false);
   json executables = json::array();
   for (const auto& e : data.executables) {

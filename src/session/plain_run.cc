@@ -157,6 +157,7 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
   record.options_json = OptionsJson(spec_, target_);
   record.fingerprint_json = DumpJson(env::FingerprintToJson(fp));
   record.fingerprint_digest = fp.HardDigest();
+  record.provenance = spec_.provenance;
   RunOutcome out;
   TARE_ASSIGN_OR_RETURN(out.run_id, store.BeginRun(record));
 

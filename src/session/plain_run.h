@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "model/run.h"
 #include "base/status.h"
 #include "proc/spawner.h"
 #include "session/measurer.h"
@@ -38,6 +39,7 @@ struct RunSpec {
   int64_t iterations = 0;    // tare binaries: fixed count instead of calibration
   std::vector<std::string> command_line;  // tare's argv, recorded with the run
   std::string tare_version;
+  Provenance provenance;     // recorded with the run (env::ResolveProvenance)
 };
 
 // Fills the defaults that depend on the instrument and checks everything that can be checked

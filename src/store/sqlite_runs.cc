@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
+#include <optional>
 #include <cstdlib>
 #include <map>
 
@@ -40,12 +42,32 @@ RunRecord ReadRunRow(SQLite::Statement& q) {
   r.options_json = q.getColumn(7).getString();
   r.fingerprint_json = q.getColumn(8).getString();
   r.fingerprint_digest = q.getColumn(9).getString();
+  r.provenance.commit = q.getColumn(10).getString();
+  r.provenance.branch = q.getColumn(11).getString();
+  if (!q.getColumn(12).isNull()) r.provenance.dirty = q.getColumn(12).getInt() != 0;
   return r;
+}
+
+void ReadTags(SQLite::Database& db, RunRecord& r) {
+  SQLite::Statement t(db, "SELECT key, value FROM run_tags WHERE run_id = ? ORDER BY key");
+  t.bind(1, static_cast<int64_t>(r.id));
+  while (t.executeStep()) r.provenance.tags.emplace_back(t.getColumn(0).getString(), t.getColumn(1).getString());
+}
+
+bool IsHex(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  });
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 constexpr const char* kRunColumns =
     "id, kind, status, started_unix_ns, ended_unix_ns, tare_version, command_line, options, "
-    "fingerprint, fingerprint_digest";
+    "fingerprint, fingerprint_digest, git_commit, git_branch, git_dirty";
 
 constexpr const char* kInsertSample =
     "INSERT INTO samples (run_id, benchmark_id, seq, arm, block, warmup, started_unix_ns, "
@@ -90,7 +112,8 @@ StatusOr<int64_t> SqliteStore::BeginRun(const RunRecord& run) {
   return Guard("starting a run", path_, [&]() -> StatusOr<int64_t> {
     SQLite::Statement q(*db_,
         "INSERT INTO runs (kind, status, started_unix_ns, tare_version, command_line, options, "
-        "fingerprint, fingerprint_digest) VALUES (?,?,?,?,?,?,?,?)");
+        "fingerprint, fingerprint_digest, git_commit, git_branch, git_dirty) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+    SQLite::Transaction tx(*db_);
     q.bind(1, run.kind);
     q.bind(2, RunStatusName(run.status));
     q.bind(3, static_cast<int64_t>(run.started_unix_ns));
@@ -99,8 +122,25 @@ StatusOr<int64_t> SqliteStore::BeginRun(const RunRecord& run) {
     q.bind(6, run.options_json.empty() ? "{}" : run.options_json);
     q.bind(7, run.fingerprint_json.empty() ? "{}" : run.fingerprint_json);
     q.bind(8, run.fingerprint_digest);
+    q.bind(9, run.provenance.commit);
+    q.bind(10, run.provenance.branch);
+    if (run.provenance.dirty) {
+      q.bind(11, *run.provenance.dirty ? 1 : 0);
+    } else {
+      q.bind(11);
+    }
     q.exec();
-    return static_cast<int64_t>(db_->getLastInsertRowid());
+    const auto id = static_cast<int64_t>(db_->getLastInsertRowid());
+    SQLite::Statement t(*db_, "INSERT OR REPLACE INTO run_tags (run_id, key, value) VALUES (?,?,?)");
+    for (const auto& [key, value] : run.provenance.tags) {
+      t.bind(1, id);
+      t.bind(2, key);
+      t.bind(3, value);
+      t.exec();
+      t.reset();
+    }
+    tx.commit();
+    return id;
   });
 }
 
@@ -224,23 +264,90 @@ Status SqliteStore::FinishRun(int64_t run_id, RunStatus status, int64_t ended_un
 
 StatusOr<int64_t> SqliteStore::ResolveRun(const std::string& selector) {
   return Guard("finding a run", path_, [&]() -> StatusOr<int64_t> {
+    auto newest = [&](const std::string& sql, const std::vector<std::string>& binds) -> std::optional<int64_t> {
+      SQLite::Statement q(*db_, sql);
+      for (size_t i = 0; i < binds.size(); ++i) q.bind(static_cast<int>(i + 1), binds[i]);
+      if (q.executeStep() && !q.getColumn(0).isNull()) return q.getColumn(0).getInt64();
+      return std::nullopt;
+    };
+    auto by_branch = [&](const std::string& b) { return newest("SELECT max(id) FROM runs WHERE git_branch = ?", {b}); };
+    auto by_tag = [&](const std::string& key, std::optional<std::string> value) {
+      return value ? newest("SELECT max(run_id) FROM run_tags WHERE key = ? AND value = ?", {key, *value})
+                   : newest("SELECT max(run_id) FROM run_tags WHERE key = ?", {key});
+    };
+    auto by_tag_value = [&](const std::string& v) { return newest("SELECT max(run_id) FROM run_tags WHERE value = ?", {v}); };
+    // A commit prefix: the newest run of the one commit it names; an error if it names several.
+    auto by_commit = [&](const std::string& prefix) -> StatusOr<std::optional<int64_t>> {
+      SQLite::Statement q(*db_,
+          "SELECT git_commit, max(id) FROM runs WHERE git_commit != '' AND substr(git_commit, 1, ?) = ? "
+          "GROUP BY git_commit ORDER BY max(id) DESC LIMIT 6");
+      q.bind(1, static_cast<int>(prefix.size()));
+      q.bind(2, Lower(prefix));
+      std::vector<std::pair<std::string, int64_t>> found;
+      while (q.executeStep()) found.emplace_back(q.getColumn(0).getString(), q.getColumn(1).getInt64());
+      if (found.size() > 1) {
+        std::string list;
+        for (const auto& [c, id] : found) list += fmt::format("{}{} (run {})", list.empty() ? "" : ", ", c.substr(0, 12), id);
+        return Status::InvalidArgument(fmt::format(
+            "commit prefix '{}' names more than one commit in the store: {}; give more digits", prefix, list));
+      }
+      if (found.empty()) return std::optional<int64_t>();
+      return std::optional<int64_t>(found[0].second);
+    };
+    auto not_found = [&](const std::string& what) {
+      return Status::NotFound(fmt::format("no run in the store '{}' {}; see `tare runs`", path_, what));
+    };
+
     if (selector == "latest") {
-      SQLite::Statement q(*db_, "SELECT max(id) FROM runs");
-      if (q.executeStep() && !q.getColumn(0).isNull()) return static_cast<int64_t>(q.getColumn(0).getInt64());
+      if (auto id = newest("SELECT max(id) FROM runs", {})) return *id;
       return Status::NotFound(fmt::format("the store '{}' has no runs yet; run `tare run` first", path_));
     }
-    char* end = nullptr;
-    long long id = std::strtoll(selector.c_str(), &end, 10);
-    if (selector.empty() || *end != '\0' || id <= 0) {
-      return Status::InvalidArgument(
-          fmt::format("'{}' is not a run; use 'latest' or a run id (see `tare runs`)", selector));
-    }
-    SQLite::Statement q(*db_, "SELECT id FROM runs WHERE id = ?");
-    q.bind(1, static_cast<int64_t>(id));
-    if (!q.executeStep()) {
+    if (!selector.empty() && std::all_of(selector.begin(), selector.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      char* end = nullptr;
+      long long id = std::strtoll(selector.c_str(), &end, 10);
+      if (id <= 0 || *end != '\0') {
+        return Status::InvalidArgument(fmt::format("'{}' is not a run id (ids start at 1; see `tare runs`)", selector));
+      }
+      if (newest("SELECT id FROM runs WHERE id = ?", {selector})) return static_cast<int64_t>(id);
       return Status::NotFound(fmt::format("run {} is not in the store '{}'", id, path_));
     }
-    return static_cast<int64_t>(id);
+    const auto colon = selector.find(':');
+    if (colon != std::string::npos) {
+      const std::string kind = selector.substr(0, colon), arg = selector.substr(colon + 1);
+      if (kind == "branch" && !arg.empty()) {
+        if (auto id = by_branch(arg)) return *id;
+        return not_found(fmt::format("was measured on branch '{}'", arg));
+      }
+      if (kind == "tag" && !arg.empty()) {
+        const auto eq = arg.find('=');
+        const std::string key = arg.substr(0, eq);
+        std::optional<std::string> value;
+        if (eq != std::string::npos) value = arg.substr(eq + 1);
+        if (auto id = by_tag(key, value)) return *id;
+        return not_found(fmt::format("has the tag '{}'", arg));
+      }
+      if (kind == "commit" && !arg.empty()) {
+        if (!IsHex(arg) || arg.size() < 4) {
+          return Status::InvalidArgument(fmt::format("'{}': a commit is at least 4 hex digits", selector));
+        }
+        TARE_ASSIGN_OR_RETURN(auto id, by_commit(arg));
+        if (id) return *id;
+        return not_found(fmt::format("was measured at a commit starting '{}'", arg));
+      }
+      return Status::InvalidArgument(fmt::format(
+          "'{}' is not a run selector; use latest, a run id, commit:HEX, branch:NAME or tag:KEY=VALUE", selector));
+    }
+    if (!selector.empty()) {
+      if (auto id = by_branch(selector)) return *id;
+      if (auto id = by_tag_value(selector)) return *id;
+      if (IsHex(selector) && selector.size() >= 4) {
+        TARE_ASSIGN_OR_RETURN(auto id, by_commit(selector));
+        if (id) return *id;
+      }
+    }
+    return Status::NotFound(fmt::format(
+        "'{}' names no run in the store '{}': it is not 'latest', a run id, a branch, a tag value or a "
+        "commit of a stored run; see `tare runs`", selector, path_));
   });
 }
 
@@ -250,6 +357,7 @@ StatusOr<std::vector<RunRecord>> SqliteStore::ListRuns(int limit) {
     q.bind(1, limit);
     std::vector<RunRecord> out;
     while (q.executeStep()) out.push_back(ReadRunRow(q));
+    for (auto& r : out) ReadTags(*db_, r);
     return out;
   });
 }
@@ -261,6 +369,7 @@ StatusOr<RunData> SqliteStore::LoadRun(int64_t run_id) {
     r.bind(1, static_cast<int64_t>(run_id));
     if (!r.executeStep()) return Status::NotFound(fmt::format("run {} is not in the store '{}'", run_id, path_));
     d.run = ReadRunRow(r);
+    ReadTags(*db_, d.run);
 
     SQLite::Statement e(*db_, "SELECT role, path, sha256, info FROM executables WHERE run_id = ? ORDER BY role, path");
     e.bind(1, static_cast<int64_t>(run_id));

@@ -167,6 +167,22 @@ CREATE TABLE ab_discarded_samples (
   reason TEXT NOT NULL
 );
 )sql",
+    // v2 -> v3: where each run's code came from (git commit, branch, dirty state, --tag K=V), so
+    // that runs are selected by commit, branch or tag. docs/store.md, "Schema version 3".
+    R"sql(
+ALTER TABLE runs ADD COLUMN git_commit TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN git_branch TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN git_dirty INTEGER;
+CREATE INDEX runs_by_commit ON runs(git_commit, id);
+CREATE INDEX runs_by_branch ON runs(git_branch, id);
+CREATE TABLE run_tags (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (run_id, key)
+);
+CREATE INDEX run_tags_by_value ON run_tags(key, value, run_id);
+)sql",
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
 

@@ -26,7 +26,7 @@
 
 namespace tare::store {
 
-inline constexpr int kSchemaVersion = 2;  // 2: campaign tables (tare ab)
+inline constexpr int kSchemaVersion = 3;  // 2: campaign tables (tare ab); 3: run provenance
 
 struct ArtifactInfo {
   int64_t benchmark_id = 0;
@@ -64,7 +64,11 @@ class Store : public RunWriter {
 
   virtual int schema_version() const = 0;
 
-  // Reading. `selector` is "latest" or a run id.
+  // Reading. `selector` names one run (docs/store.md, "Selecting runs"):
+  //   latest | N (a run id) | commit:HEX | branch:NAME | tag:KEY=VALUE | tag:KEY
+  //   | a bare word: a branch, else a tag value, else a commit prefix (>= 4 hex digits).
+  // Everything but an id means the newest run that matches. NotFound / InvalidArgument name the
+  // selector and say what would match; an ambiguous commit prefix lists the commits.
   virtual StatusOr<int64_t> ResolveRun(const std::string& selector) = 0;
   virtual StatusOr<RunData> LoadRun(int64_t run_id) = 0;
   virtual StatusOr<std::vector<RunRecord>> ListRuns(int limit) = 0;

@@ -82,6 +82,13 @@ TEST_F(BadInputE2E, EveryCaseExitsTwoNamesTheFlagAndLeavesTheStoreAsItWas) {
       {{"ab", "--store", store_, "--head", head}, "--base is required"},
       {{"ab", "--store", store_, "--base", dir_ + "/a_dir", "--head", head}, "--base '" + dir_ + "/a_dir' is a directory"},
       {{"ab", "--store", store_, dir_ + "/a_dir"}, "is a directory"},
+      // Issue 13: a tare flag after the target is ambiguous without `--`.
+      {{"run", "--store", store_, "sort", "f", "-n", "2"}, "'-n' after the target 'sort' is also an option"},
+      {{"run", "--store", store_, "/bin/true", "--samples=3"}, "put `--` before the target"},
+      // Issue 11: provenance flags.
+      {{"run", "--store", store_, "--commit", "xyz", "/bin/true"}, "--commit 'xyz' is not a commit id"},
+      {{"run", "--store", store_, "--tag", "novalue", "/bin/true"}, "--tag 'novalue' is not KEY=VALUE"},
+      {{"ab", "--store", store_, "--tag", "k=1", "--tag", "k=2", "--base", "/bin/true", "--head", head}, "given twice"},
   };
   for (const Case& c : cases) {
     std::string shown;

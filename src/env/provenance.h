@@ -1,0 +1,42 @@
+// Provenance: which commit, branch and working-tree state the measured code came from, read from
+// the git checkout tare runs in, and merged with what the user declares (--commit, --branch,
+// --tag K=V; docs/compare.md, "Which runs"). Runs carry it so that `tare compare main feature-x`
+// and `tare runs` can select and show them by commit, branch or tag.
+//
+// Detection runs `git` (found on PATH) three times in `dir`, each with a 5 s limit and
+// GIT_OPTIONAL_LOCKS=0 so that it never takes the index lock of a checkout someone is using:
+//   git rev-parse HEAD                                  -> commit
+//   git symbolic-ref --short -q HEAD                    -> branch ("" when detached)
+//   git status --porcelain --untracked-files=no         -> dirty when it prints anything
+// No git, no checkout, or a git that fails: the fields stay unknown — provenance is a nicety that
+// never stops a measurement. CI systems check out detached heads: the branch then comes from
+// $GITHUB_HEAD_REF, $GITHUB_REF_NAME, $CI_COMMIT_REF_NAME (GitLab) or $BRANCH_NAME (Jenkins),
+// in that order, when set.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "model/run.h"
+
+namespace tare::env {
+
+// What git says about `dir` (see above). Never fails; unknown fields are empty / nullopt.
+Provenance DetectGitProvenance(const std::string& dir);
+
+struct DeclaredProvenance {
+  std::string commit;             // --commit (hex, 4..64 digits)
+  std::string branch;             // --branch
+  std::vector<std::string> tags;  // --tag KEY=VALUE, repeatable
+  bool no_git = false;            // --no-git: do not ask git
+};
+
+// Checks the declared values: InvalidArgument naming the flag (a commit that is not hex, a tag
+// without '=', an empty key, a key given twice, control characters).
+Status ValidateDeclaredProvenance(const DeclaredProvenance& declared);
+
+// Detected (unless no_git) then overridden by what was declared; tags sorted by key.
+Provenance ResolveProvenance(const DeclaredProvenance& declared, const std::string& dir);
+
+}  // namespace tare::env
