@@ -26,7 +26,7 @@ set(kTareModuleMap
   "oracle:stats,proc,base"
   "lib:"
   "attribute:instrument,proc,report,model,base"
-  "compare:report,store,env,stats,model,base"
+  "compare:report,env,stats,model,base"
   "cli:campaign,session,oracle,report,store,target,env,instrument,stats,proc,model,base,attribute,compare")
 
 # tare_module_library(TARGET MODULE): TARGET is a library of src/MODULE. It publishes MODULE's

@@ -9,6 +9,8 @@
 
 #include "base/terminal_text.h"
 #include "cli/ab_command.h"
+#include "cli/compare_command.h"
+#include "cli/attribute_command.h"
 #include "cli/env_command.h"
 #include "cli/exit_codes.h"
 #include "cli/export_command.h"
@@ -89,16 +91,28 @@ Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
   AddRunCommand(app, &exit_code, &target_argv);
   AddExportCommand(app, &exit_code);
   AddRunsCommand(app, &exit_code);
+  AddCompareCommand(app, &exit_code);
   AddEnvCommand(app, &exit_code);
   AddOracleCommand(app, &exit_code);
   AddAbCommand(app, &exit_code, &target_argv);
+  AddAttributeCommand(app, &exit_code);
 
   // The target's own argv is cut off before CLI11 parses tare's options (see SplitAtTarget); which
   // of run's options take a value is read from the options themselves, so a new one cannot be missed.
   if (args.size() > 1 && args[1] == "run") {
     const CLI::App& run = *app.get_subcommand("run");
     SplitArgs split = SplitAtTarget(args, 2, ValueOptionNames(run));
-    if (std::string a = AmbiguousTargetArgument(split, OptionNames(run)); !a.empty()) {
+    // An unknown flag before the target (a typo) is CLI11's to report, with "did you mean".
+    const auto names = OptionNames(run);
+    bool all_known = true;
+    for (size_t i = 2; i < split.tare.size(); ++i) {
+      const std::string& t = split.tare[i];
+      if (t.size() > 1 && t[0] == '-' && std::find(names.begin(), names.end(), t.substr(0, t.find('='))) == names.end() &&
+          t != "-h" && t != "--help") {
+        all_known = false;
+      }
+    }
+    if (std::string a = all_known ? AmbiguousTargetArgument(split, names) : ""; !a.empty()) {
       fmt::print(stderr,
                  "tare: error: '{}' after the target '{}' is also an option of `tare run`; it is not clear "
                  "whose it is. Put it before the target for tare, or put `--` before the target to pass "

@@ -1,0 +1,269 @@
+#include "attribute/attribution.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+#include <utility>
+
+namespace tare::attribute {
+namespace {
+
+using instrument::BaseFunctionName;
+using instrument::Profile;
+
+using Key = std::pair<std::string, std::string>;  // object, BaseFunctionName
+
+struct EdgeCost {
+  uint64_t calls = 0;
+  uint64_t inclusive = 0;
+};
+
+// One side, summed over its parts.
+struct Side {
+  std::map<Key, SideCost> functions;
+  std::map<std::pair<Key, Key>, EdgeCost> edges;  // caller -> callee, different keys only
+  uint64_t total = 0;
+};
+
+std::string Join(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+  return out.empty() ? "(none)" : out;
+}
+
+// The event's index in every part of a side, or an error naming the part and its events.
+StatusOr<std::vector<size_t>> EventIndices(const std::vector<Profile>& parts, const std::string& side,
+                                           const std::string& event) {
+  std::vector<size_t> out;
+  for (const auto& p : parts) {
+    auto i = p.EventIndex(event);
+    if (!i) {
+      return Status::InvalidArgument(fmt::format(
+          "the {} profile '{}' (part {}) has no event '{}'; its events are: {}; choose one with "
+          "--event",
+          side, p.path, p.part, event, Join(p.events)));
+    }
+    out.push_back(*i);
+  }
+  return out;
+}
+
+// The object of the profiled program itself: the one named like the first word of "cmd:" (the
+// same path, or failing that the same file name). Two builds of a program live at different paths
+// (and a campaign's arms at <dir>/base and <dir>/head), so their functions are matched under one
+// key, kProgram, instead of as two unrelated objects.
+constexpr char kProgram[] = "\x01program";
+
+std::string FileName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string ProgramObject(const std::vector<Profile>& parts) {
+  for (const auto& p : parts) {
+    const std::string program = p.cmd.substr(0, p.cmd.find(' '));
+    if (program.empty()) continue;
+    std::string by_name;
+    for (const auto& f : p.functions) {
+      if (f.object == program) return program;
+      if (by_name.empty() && !f.object.empty() && FileName(f.object) == FileName(program)) by_name = f.object;
+    }
+    if (!by_name.empty()) return by_name;
+  }
+  return "";
+}
+
+Side Sum(const std::vector<Profile>& parts, const std::vector<size_t>& event_index, std::string* program) {
+  Side side;
+  *program = ProgramObject(parts);
+  for (size_t k = 0; k < parts.size(); ++k) {
+    const Profile& p = parts[k];
+    const size_t ev = event_index[k];
+    side.total += p.totals[ev];
+    std::vector<Key> keys;
+    keys.reserve(p.functions.size());
+    for (const auto& f : p.functions) {
+      keys.emplace_back(!program->empty() && f.object == *program ? kProgram : f.object, BaseFunctionName(f.name));
+      SideCost& c = side.functions[keys.back()];
+      if (!c.present) c.file = f.file;
+      c.present = true;
+      c.self += f.self[ev];
+      c.inclusive += f.self[ev];
+    }
+    for (const auto& e : p.calls) {
+      const Key& caller = keys[e.caller];
+      const Key& callee = keys[e.callee];
+      if (caller == callee) continue;  // recursion levels of one function
+      side.functions[caller].inclusive += e.inclusive[ev];
+      side.functions[callee].calls += e.calls;
+      EdgeCost& edge = side.edges[{caller, callee}];
+      edge.calls += e.calls;
+      edge.inclusive += e.inclusive[ev];
+    }
+  }
+  return side;
+}
+
+double Delta(uint64_t base, uint64_t head) {
+  return static_cast<double>(head) - static_cast<double>(base);
+}
+
+void Split(FunctionRow* row) {
+  const uint64_t n0 = row->base.calls, n1 = row->head.calls;
+  if (n0 == 0 && n1 == 0) return;
+  if (n0 == 0) {  // c0 taken as c1: the whole change is calls
+    row->calls_part = row->inclusive_delta;
+    row->per_call_part = 0.0;
+    return;
+  }
+  const double c0 = *row->base.PerCall();
+  row->calls_part = Delta(n0, n1) * c0;
+  row->per_call_part = n1 == 0 ? 0.0 : static_cast<double>(n1) * (*row->head.PerCall() - c0);
+}
+
+// The inlining rule (attribution.h). `from` is the side where F is called, `to` the side where it
+// is not (or far less): base->head for "inlined into", head->base for "no longer inlined".
+void FindInlining(const Side& from, const Side& to, const std::map<Key, size_t>& row_of,
+                  std::vector<FunctionRow>* rows, const AttributeOptions& o, bool inlined) {
+  for (auto& row : *rows) {
+    if (row.inlining) continue;
+    const SideCost& f_from = inlined ? row.base : row.head;
+    const SideCost& f_to = inlined ? row.head : row.base;
+    if (f_from.calls == 0) continue;
+    if (f_to.present && static_cast<double>(f_to.calls) > o.far_less_calls * static_cast<double>(f_from.calls)) {
+      continue;
+    }
+    const Key key{row.in_program ? kProgram : row.object, row.name};
+    const double self_share = f_from.inclusive == 0 ? 0 : static_cast<double>(f_from.self) /
+                                                              static_cast<double>(f_from.inclusive);
+    std::optional<InliningFinding> best;
+    double best_moved = 0;
+    for (const auto& [edge_key, edge] : from.edges) {
+      if (edge_key.second != key) continue;
+      const Key& caller = edge_key.first;
+      auto other = to.edges.find(edge_key);
+      const double moved = static_cast<double>(edge.inclusive) -
+                           (other == to.edges.end() ? 0.0 : static_cast<double>(other->second.inclusive));
+      if (moved <= 0 || moved <= best_moved) continue;
+      auto r = row_of.find(caller);
+      if (r == row_of.end()) continue;
+      // The caller's self change, signed so that "gained the moved cost" is positive.
+      const double gained = inlined ? (*rows)[r->second].self_delta : -(*rows)[r->second].self_delta;
+      for (double expected : {moved, moved * self_share}) {
+        if (expected > 0 && std::fabs(gained - expected) <= o.inline_tolerance * expected) {
+          InliningFinding found;
+          found.kind = inlined ? InliningFinding::Kind::kInlinedInto : InliningFinding::Kind::kNoLongerInlined;
+          found.caller_object = caller.first == kProgram ? (*rows)[r->second].object : caller.first;
+          found.caller = caller.second;
+          found.expected = inlined ? expected : -expected;
+          found.caller_self_delta = (*rows)[r->second].self_delta;
+          best = found;
+          best_moved = moved;
+          break;
+        }
+      }
+    }
+    row.inlining = best;
+  }
+}
+
+}  // namespace
+
+std::optional<double> SideCost::PerCall() const {
+  if (calls == 0) return std::nullopt;
+  return static_cast<double>(inclusive) / static_cast<double>(calls);
+}
+
+const char* PresenceName(Presence p) {
+  switch (p) {
+    case Presence::kBoth: return "both";
+    case Presence::kNew: return "new";
+    case Presence::kGone: return "gone";
+  }
+  return "?";
+}
+
+double AttributionResult::SelfDeltaOfTop(size_t n) const {
+  double sum = 0;
+  for (size_t i = 0; i < std::min(n, rows.size()); ++i) sum += rows[i].self_delta;
+  return sum;
+}
+
+double AttributionResult::GrossShareOfTop(size_t n) const {
+  double top = 0, all = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    all += std::fabs(rows[i].self_delta);
+    if (i < n) top += std::fabs(rows[i].self_delta);
+  }
+  return all == 0 ? 1.0 : top / all;
+}
+
+StatusOr<AttributionResult> Attribute(const std::vector<Profile>& base, const std::vector<Profile>& head,
+                                      const AttributeOptions& options) {
+  if (base.empty() || head.empty()) {
+    return Status::InvalidArgument(fmt::format("the {} side has no profile to attribute",
+                                               base.empty() ? "base" : "head"));
+  }
+  const std::string& event = options.event;
+  auto in_base = EventIndices(base, "base", event);
+  auto in_head = EventIndices(head, "head", event);
+  if (!in_base.ok() || !in_head.ok()) {
+    // Name the events both sides have, so the user can pick one that works.
+    std::vector<std::string> common;
+    for (const auto& e : base[0].events) {
+      if (head[0].EventIndex(e)) common.push_back(e);
+    }
+    const Status& s = !in_base.ok() ? in_base.status() : in_head.status();
+    return Status::InvalidArgument(fmt::format("{}; events in both profiles: {}", s.message(), Join(common)));
+  }
+  std::string base_program, head_program;
+  const Side b = Sum(base, *in_base, &base_program);
+  const Side h = Sum(head, *in_head, &head_program);
+
+  AttributionResult out;
+  out.event = event;
+  out.base_events = base[0].events;
+  out.head_events = head[0].events;
+  out.base_parts = base.size();
+  out.head_parts = head.size();
+  out.base_total = b.total;
+  out.head_total = h.total;
+  out.total_delta = Delta(b.total, h.total);
+
+  std::map<Key, std::pair<SideCost, SideCost>> all;
+  for (const auto& [k, c] : b.functions) all[k].first = c;
+  for (const auto& [k, c] : h.functions) all[k].second = c;
+  for (auto& [k, sides] : all) {
+    FunctionRow row;
+    row.object = k.first != kProgram ? k.first : sides.first.present ? base_program : head_program;
+    row.in_program = k.first == kProgram;
+    row.name = k.second;
+    row.base = sides.first;
+    row.head = sides.second;
+    row.presence = !row.base.present ? Presence::kNew : !row.head.present ? Presence::kGone : Presence::kBoth;
+    row.self_delta = Delta(row.base.self, row.head.self);
+    row.inclusive_delta = Delta(row.base.inclusive, row.head.inclusive);
+    row.share = out.total_delta == 0 ? 0 : row.self_delta / out.total_delta;
+    Split(&row);
+    out.rows.push_back(std::move(row));
+  }
+  std::sort(out.rows.begin(), out.rows.end(), [](const FunctionRow& x, const FunctionRow& y) {
+    const double ax = std::fabs(x.self_delta), ay = std::fabs(y.self_delta);
+    if (ax != ay) return ax > ay;
+    const double ix = std::fabs(x.inclusive_delta), iy = std::fabs(y.inclusive_delta);
+    if (ix != iy) return ix > iy;
+    return std::tie(x.name, x.object) < std::tie(y.name, y.object);
+  });
+  std::map<Key, size_t> row_of;
+  for (size_t i = 0; i < out.rows.size(); ++i) {
+    row_of[{out.rows[i].in_program ? kProgram : out.rows[i].object, out.rows[i].name}] = i;
+  }
+  FindInlining(b, h, row_of, &out.rows, options, /*inlined=*/true);
+  FindInlining(h, b, row_of, &out.rows, options, /*inlined=*/false);
+  return out;
+}
+
+}  // namespace tare::attribute

@@ -1,0 +1,332 @@
+#include "attribute/render.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "base/json_text.h"
+#include "base/terminal_text.h"
+#include "report/escape.h"
+
+namespace tare::attribute {
+namespace {
+
+using report::MarkdownCode;
+using report::MarkdownText;
+
+// Costs are integers; per-call costs and split parts are shown with one decimal when they have a
+// fraction. The range check comes first: a hostile profile can hold counts up to 2^64 - 1.
+std::string Num(double v) {
+  if (std::fabs(v) < 0x1p63 && v == std::trunc(v)) return fmt::format("{}", static_cast<int64_t>(v));
+  return fmt::format("{:.1f}", v);
+}
+std::string Signed(double v) { return v > 0 ? "+" + Num(v) : Num(v); }
+std::string Percent(double fraction) { return fmt::format("{:+.1f}%", 100 * fraction); }
+
+std::string Side(const SideCost& c, uint64_t SideCost::*field) {
+  return c.present ? Num(static_cast<double>(c.*field)) : "-";
+}
+std::string PerCall(const SideCost& c) {
+  auto v = c.PerCall();
+  return v ? Num(std::round(*v * 10) / 10) : "-";
+}
+std::string Arrow(const std::string& a, const std::string& b, const char* arrow) {
+  return a + arrow + b;
+}
+std::string Opt(const std::optional<double>& v) { return v ? Signed(std::round(*v * 10) / 10) : "-"; }
+
+// "libc.so.6" out of "/usr/lib/x86_64-linux-gnu/libc.so.6".
+std::string Basename(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Names that more than one object defines: those rows show their object.
+std::set<std::string> AmbiguousNames(const AttributionResult& r) {
+  std::map<std::string, int> count;
+  for (const auto& row : r.rows) ++count[row.name];
+  std::set<std::string> out;
+  for (const auto& [name, n] : count) {
+    if (n > 1) out.insert(name);
+  }
+  return out;
+}
+
+std::string FunctionLabel(const FunctionRow& row, const std::set<std::string>& ambiguous) {
+  std::string label = row.name;
+  if (ambiguous.count(row.name)) label += " [" + Basename(row.object) + "]";
+  if (row.presence != Presence::kBoth) label += fmt::format(" ({})", PresenceName(row.presence));
+  return label;
+}
+
+size_t Shown(const AttributionReport& r) { return std::min(r.top, r.result.rows.size()); }
+
+// `event` is escaped by the caller's format.
+std::string ChangeLine(const AttributionResult& r, const std::string& event, const char* arrow) {
+  const double pct = r.base_total == 0 ? 0 : r.total_delta / static_cast<double>(r.base_total);
+  return fmt::format("{}: base {} {} head {}, change {} ({})", event, r.base_total, arrow, r.head_total,
+                     Signed(r.total_delta), Percent(pct));
+}
+
+std::string Parts(size_t n) { return fmt::format("{} part{}", n, n == 1 ? "" : "s"); }
+
+// "inlined into `Work()`" in Markdown.
+std::string InliningMarkdown(const InliningFinding& f) {
+  return f.kind == InliningFinding::Kind::kInlinedInto ? "inlined into " + MarkdownCode(f.caller)
+                                                        : "no longer inlined (out of " + MarkdownCode(f.caller) + ")";
+}
+
+// "top 20 of 512 functions: their self changes sum to -119992 of the total -119997; the other rows
+// -5 (0.0% of the total change); they hold 99.9% of all movement (sum of |self change|)".
+std::string ExplainedLine(const AttributionReport& report) {
+  const AttributionResult& r = report.result;
+  const size_t shown = Shown(report);
+  const double top = r.SelfDeltaOfTop(shown);
+  const double rest = r.total_delta - top;
+  std::string rest_share = r.total_delta == 0 ? "" : fmt::format(" ({:.1f}% of the total change)",
+                                                                  100 * std::fabs(rest) / std::fabs(r.total_delta));
+  return fmt::format(
+      "The top {} of {} functions: self changes sum to {} of the total {}; the rows not shown {}{}. "
+      "The rows shown hold {:.1f}% of all movement (sum of |self change|).",
+      shown, r.rows.size(), Signed(top), Signed(r.total_delta), Signed(rest), rest_share,
+      100 * r.GrossShareOfTop(shown));
+}
+
+std::string FindingText(const FunctionRow& row, const InliningFinding& f, bool markdown) {
+  auto name = [&](const std::string& s) { return markdown ? MarkdownCode(s) : SingleLineText(s); };
+  const bool inlined = f.kind == InliningFinding::Kind::kInlinedInto;
+  std::string text = fmt::format(
+      "{} was {} {}: the caller's self cost changed by {}, against {} expected from the calls that {}",
+      name(row.name), inlined ? "inlined into" : "no longer inlined, out of", name(f.caller),
+      Signed(f.caller_self_delta), Signed(f.expected), inlined ? "went away" : "appeared");
+  std::string note = f.symbol_note.empty() ? "symbol tables not checked (no executables)" : f.symbol_note;
+  return text + "; " + (markdown ? MarkdownText(note) : SingleLineText(note));
+}
+
+// A table with right-aligned columns, the last one left-aligned, each as wide as its content.
+std::string Table(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> width;
+  for (const auto& r : rows) {
+    width.resize(std::max(width.size(), r.size()));
+    for (size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
+  }
+  std::string out;
+  for (const auto& r : rows) {
+    std::string line;
+    for (size_t i = 0; i < r.size(); ++i) {
+      if (i + 1 == r.size()) {
+        line += r[i];
+      } else {
+        line += fmt::format("{:>{}}  ", r[i], width[i]);
+      }
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+// A Markdown code fence longer than any run of backticks in `lines`.
+std::string Fence(const std::vector<std::string>& lines) {
+  size_t longest = 0;
+  for (const auto& l : lines) {
+    size_t run = 0;
+    for (char c : l) {
+      run = c == '`' ? run + 1 : 0;
+      longest = std::max(longest, run);
+    }
+  }
+  return std::string(std::max<size_t>(3, longest + 1), '`');
+}
+
+std::vector<std::string> AsmLines(const AsmComparison& a) {
+  std::vector<std::string> out;
+  for (const auto& l : ChangedHunks(a.diff)) out.push_back(std::string(1, l.op) + " " + SingleLineText(l.text));
+  return out;
+}
+
+std::string AsmHeadline(const AsmComparison& a) {
+  return fmt::format("Assembly of {} (base {} bytes, {} normalised lines; head {} bytes, {} lines): ",
+                     a.function, a.base_bytes, a.base_lines, a.head_bytes, a.head_lines);
+}
+
+size_t ChangedCount(const AsmComparison& a) {
+  return static_cast<size_t>(std::count_if(a.diff.begin(), a.diff.end(), [](const DiffLine& l) { return l.op != ' '; }));
+}
+
+nlohmann::json SideJson(const SideCost& c) {
+  nlohmann::json j = {{"present", c.present}, {"self", c.self}, {"inclusive", c.inclusive}, {"calls", c.calls},
+                      {"file", c.file}};
+  auto pc = c.PerCall();
+  j["inclusive_per_call"] = pc ? nlohmann::json(*pc) : nlohmann::json(nullptr);
+  return j;
+}
+
+nlohmann::json OptJson(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+}  // namespace
+
+std::string InliningSummary(const InliningFinding& f) {
+  return f.kind == InliningFinding::Kind::kInlinedInto ? "inlined into " + f.caller
+                                                        : "no longer inlined (out of " + f.caller + ")";
+}
+
+std::string RenderConsole(const AttributionReport& report) {
+  const AttributionResult& r = report.result;
+  std::string out = ChangeLine(r, SingleLineText(r.event), "->") + "\n";
+  out += fmt::format("base: {} ({})\nhead: {} ({})\n\n", SingleLineText(report.base_label), Parts(r.base_parts),
+                     SingleLineText(report.head_label), Parts(r.head_parts));
+  const auto ambiguous = AmbiguousNames(r);
+  std::vector<std::vector<std::string>> rows = {{"self change", "share", "self base -> head", "incl. base -> head",
+                                                 "calls base -> head", "incl./call base -> head", "calls part",
+                                                 "per-call part", "function"}};
+  for (size_t i = 0; i < Shown(report); ++i) {
+    const FunctionRow& row = r.rows[i];
+    std::string label = FunctionLabel(row, ambiguous);
+    if (row.inlining) label += "  <- " + InliningSummary(*row.inlining);
+    rows.push_back({Signed(row.self_delta), r.total_delta == 0 ? "-" : Percent(row.share),
+                    Arrow(Side(row.base, &SideCost::self), Side(row.head, &SideCost::self), " -> "),
+                    Arrow(Side(row.base, &SideCost::inclusive), Side(row.head, &SideCost::inclusive), " -> "),
+                    Arrow(Side(row.base, &SideCost::calls), Side(row.head, &SideCost::calls), " -> "),
+                    Arrow(PerCall(row.base), PerCall(row.head), " -> "), Opt(row.calls_part), Opt(row.per_call_part),
+                    SingleLineText(label)});
+  }
+  out += Table(rows);
+  out += "\n" + ExplainedLine(report) + "\n";
+  out += "Self changes sum to the total; calls part + per-call part = the inclusive change (docs/attribute.md).\n";
+  bool any = false;
+  for (const auto& row : r.rows) {
+    if (!row.inlining) continue;
+    if (!any) out += "\nInlining:\n";
+    any = true;
+    out += "  " + FindingText(row, *row.inlining, false) + "\n";
+  }
+  for (const auto& n : r.notes) out += "\nnote: " + SingleLineText(n) + "\n";
+  if (report.asm_comparison) {
+    const AsmComparison& a = *report.asm_comparison;
+    out += "\n" + SingleLineText(AsmHeadline(a));
+    if (a.identical) {
+      out += "no difference (the code is the same; it may have moved)\n";
+    } else {
+      out += fmt::format("{} changed lines (- base, + head)\n", ChangedCount(a));
+      for (const auto& l : AsmLines(a)) out += "  " + l + "\n";
+    }
+  }
+  return out;
+}
+
+std::string RenderJson(const AttributionReport& report) {
+  const AttributionResult& r = report.result;
+  const size_t shown = Shown(report);
+  nlohmann::json j;
+  j["schema"] = "tare.attribute/1";
+  j["event"] = r.event;
+  j["base"] = {{"source", report.base_label}, {"parts", r.base_parts}, {"total", r.base_total}, {"events", r.base_events}};
+  j["head"] = {{"source", report.head_label}, {"parts", r.head_parts}, {"total", r.head_total}, {"events", r.head_events}};
+  j["total_delta"] = r.total_delta;
+  j["functions"] = r.rows.size();
+  j["shown"] = {{"rows", shown},
+                {"self_delta_sum", r.SelfDeltaOfTop(shown)},
+                {"rest_self_delta", r.total_delta - r.SelfDeltaOfTop(shown)},
+                {"gross_share", r.GrossShareOfTop(shown)}};
+  auto finding = [](const InliningFinding& f) {
+    const char* check = f.symbol_check == InliningFinding::SymbolCheck::kConfirmed      ? "confirmed"
+                        : f.symbol_check == InliningFinding::SymbolCheck::kNotConfirmed ? "not_confirmed"
+                                                                                        : "not_checked";
+    return nlohmann::json{{"kind", f.kind == InliningFinding::Kind::kInlinedInto ? "inlined_into" : "no_longer_inlined"},
+                          {"caller", f.caller},
+                          {"caller_object", f.caller_object},
+                          {"expected", f.expected},
+                          {"caller_self_delta", f.caller_self_delta},
+                          {"symbol_check", check},
+                          {"symbol_note", f.symbol_note}};
+  };
+  nlohmann::json rows = nlohmann::json::array();
+  for (size_t i = 0; i < shown; ++i) {
+    const FunctionRow& row = r.rows[i];
+    nlohmann::json x = {{"object", row.object},
+                        {"name", row.name},
+                        {"presence", PresenceName(row.presence)},
+                        {"base", SideJson(row.base)},
+                        {"head", SideJson(row.head)},
+                        {"self_delta", row.self_delta},
+                        {"inclusive_delta", row.inclusive_delta},
+                        {"calls_part", OptJson(row.calls_part)},
+                        {"per_call_part", OptJson(row.per_call_part)},
+                        {"share", row.share}};
+    x["inlining"] = row.inlining ? finding(*row.inlining) : nlohmann::json(nullptr);
+    rows.push_back(std::move(x));
+  }
+  j["rows"] = std::move(rows);
+  nlohmann::json inlining = nlohmann::json::array();
+  for (const auto& row : r.rows) {
+    if (!row.inlining) continue;
+    nlohmann::json f = finding(*row.inlining);
+    f["function"] = row.name;
+    f["object"] = row.object;
+    inlining.push_back(std::move(f));
+  }
+  j["inlining"] = std::move(inlining);
+  j["notes"] = r.notes;
+  if (report.asm_comparison) {
+    const AsmComparison& a = *report.asm_comparison;
+    nlohmann::json diff = nlohmann::json::array();
+    for (const auto& l : a.diff) diff.push_back(std::string(1, l.op) + l.text);
+    j["asm"] = {{"function", a.function}, {"base_symbol", a.base_symbol}, {"head_symbol", a.head_symbol},
+                {"base_bytes", a.base_bytes}, {"head_bytes", a.head_bytes}, {"identical", a.identical},
+                {"changed_lines", ChangedCount(a)}, {"diff", std::move(diff)}};
+  }
+  return DumpJson(j, 2) + "\n";
+}
+
+std::string RenderMarkdown(const AttributionReport& report) {
+  const AttributionResult& r = report.result;
+  std::string out = fmt::format("### tare attribute: {}\n\n", ChangeLine(r, MarkdownText(r.event), "→"));
+  out += fmt::format("Base: {} ({}). Head: {} ({}).\n\n", MarkdownCode(report.base_label), Parts(r.base_parts),
+                     MarkdownCode(report.head_label), Parts(r.head_parts));
+  out += "| self change | share | self base → head | incl. base → head | calls base → head | incl./call base → head "
+         "| calls part | per-call part | function |\n";
+  out += "|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+  const auto ambiguous = AmbiguousNames(r);
+  for (size_t i = 0; i < Shown(report); ++i) {
+    const FunctionRow& row = r.rows[i];
+    std::string label = MarkdownCode(row.name);
+    if (ambiguous.count(row.name)) label += " in " + MarkdownCode(Basename(row.object));
+    if (row.presence != Presence::kBoth) label += fmt::format(" ({})", PresenceName(row.presence));
+    if (row.inlining) label += " — " + InliningMarkdown(*row.inlining);
+    out += fmt::format("| {} | {} | {} → {} | {} → {} | {} → {} | {} → {} | {} | {} | {} |\n", Signed(row.self_delta),
+                       r.total_delta == 0 ? "—" : Percent(row.share), Side(row.base, &SideCost::self),
+                       Side(row.head, &SideCost::self), Side(row.base, &SideCost::inclusive),
+                       Side(row.head, &SideCost::inclusive), Side(row.base, &SideCost::calls),
+                       Side(row.head, &SideCost::calls), PerCall(row.base), PerCall(row.head), Opt(row.calls_part),
+                       Opt(row.per_call_part), label);
+  }
+  out += "\n" + MarkdownText(ExplainedLine(report)) + "\n";
+  bool any = false;
+  for (const auto& row : r.rows) {
+    if (!row.inlining) continue;
+    if (!any) out += "\n**Inlining**\n\n";
+    any = true;
+    out += "- " + FindingText(row, *row.inlining, true) + "\n";
+  }
+  for (const auto& n : r.notes) out += "\n> " + MarkdownText(n) + "\n";
+  if (report.asm_comparison) {
+    const AsmComparison& a = *report.asm_comparison;
+    out += "\n" + MarkdownText(AsmHeadline(a));
+    if (a.identical) {
+      out += "no difference.\n";
+    } else {
+      std::vector<std::string> lines = AsmLines(a);
+      const std::string fence = Fence(lines);
+      out += fmt::format("{} changed lines.\n\n{}diff\n", ChangedCount(a), fence);
+      for (const auto& l : lines) out += l + "\n";
+      out += fence + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace tare::attribute

@@ -1,0 +1,378 @@
+#include "compare/compare.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "env/fingerprint_json.h"
+#include "model/metric.h"
+#include "stats/summary.h"
+#include "stats/two_sample_shift.h"
+
+namespace tare::compare {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+int Severity(ChangeClass c) {
+  switch (c) {
+    case ChangeClass::kFailed: return 7;
+    case ChangeClass::kRegressed: return 6;
+    case ChangeClass::kInconclusive: return 5;
+    case ChangeClass::kImproved: return 4;
+    case ChangeClass::kMissing: return 3;
+    case ChangeClass::kNew: return 2;
+    case ChangeClass::kUntouched: return 1;
+    case ChangeClass::kSkipped: return 0;
+  }
+  return 0;
+}
+
+struct BenchSamples {
+  std::string name;
+  std::string kind;
+  int64_t measured = 0;        // non-warm-up samples
+  int64_t failed = 0;
+  std::string first_failure;   // "exit status 1: <stderr line>"
+  std::map<std::string, std::vector<double>> values;  // successful measured samples only
+};
+
+// Benchmarks of a `tare run` run by name, in stored order.
+std::vector<BenchSamples> Collect(const RunData& d) {
+  std::vector<BenchSamples> out;
+  std::map<int64_t, size_t> index;
+  for (const auto& b : d.benchmarks) {
+    index[b.id] = out.size();
+    out.push_back({b.name, b.kind, 0, 0, "", {}});
+  }
+  for (const auto& s : d.samples) {
+    auto it = index.find(s.benchmark_id);
+    if (it == index.end() || s.sample.warmup) continue;
+    BenchSamples& b = out[it->second];
+    ++b.measured;
+    if (!s.sample.ok()) {
+      ++b.failed;
+      if (b.first_failure.empty()) b.first_failure = s.sample.error.empty() ? SampleOutcomeName(s.sample.outcome) : s.sample.error;
+      continue;
+    }
+    for (const auto& [m, v] : s.sample.values) b.values[m].push_back(v);
+  }
+  return out;
+}
+
+std::map<std::string, std::string> Keys(const RunRecord& r, bool hard) {
+  std::map<std::string, std::string> out;
+  auto j = nlohmann::json::parse(r.fingerprint_json.empty() ? "{}" : r.fingerprint_json, nullptr, false);
+  if (j.is_discarded()) return out;
+  auto fp = env::FingerprintFromJson(j);
+  if (!fp.ok()) return out;
+  for (const auto& k : fp->keys) {
+    if (k.hard == hard) out[k.key] = k.value;
+  }
+  return out;
+}
+std::map<std::string, std::string> HardKeys(const RunRecord& r) { return Keys(r, true); }
+
+// The 1-minute load average when the run started, or NaN.
+double LoadAverage(const RunRecord& r) {
+  auto soft = Keys(r, false);
+  auto it = soft.find("os.loadavg");
+  if (it == soft.end()) return kNaN;
+  char* end = nullptr;
+  const double v = std::strtod(it->second.c_str(), &end);
+  return end == it->second.c_str() ? kNaN : v;
+}
+
+double LogicalCpus(const RunRecord& r) {
+  auto hard = HardKeys(r);
+  auto it = hard.find("cpu.logical");
+  if (it == hard.end()) return kNaN;
+  char* end = nullptr;
+  const double v = std::strtod(it->second.c_str(), &end);
+  return end == it->second.c_str() || v <= 0 ? kNaN : v;
+}
+
+// Warnings about the host, for timing comparisons of independent runs.
+std::vector<std::string> HostWarnings(const RunData& base, const RunData& head) {
+  std::vector<std::string> out;
+  const double la = LoadAverage(base.run), lb = LoadAverage(head.run);
+  const double cpus = LogicalCpus(head.run);
+  if (std::isfinite(la) && std::isfinite(lb)) {
+    const double busy = std::isfinite(cpus) ? 0.5 * cpus : 1.0;
+    if (std::max(la, lb) > busy || std::fabs(la - lb) > busy) {
+      out.push_back(fmt::format(
+          "the host was busy or its load changed: 1-minute load {:.2f} at run {}, {:.2f} at run {}{}; timings of "
+          "independent runs carry that difference. Compare runs from a quiet host, or use `tare ab`, which "
+          "interleaves base and head and measures the host's noise with a null arm",
+          la, base.run.id, lb, head.run.id, std::isfinite(cpus) ? fmt::format(" ({:g} CPUs)", cpus) : ""));
+    }
+  }
+  std::set<std::string> ea, eb;
+  for (const auto& e : base.executables) ea.insert(e.sha256);
+  for (const auto& e : head.executables) eb.insert(e.sha256);
+  if (!ea.empty() && ea == eb) {
+    out.push_back(fmt::format(
+        "both runs measured the same executable{} (sha256 {}): any change in their timings is the host's, not the code's",
+        ea.size() > 1 ? "s" : "", ea.begin()->substr(0, 12)));
+  }
+  return out;
+}
+
+bool AllEqual(const std::vector<double>& v) {
+  return std::all_of(v.begin(), v.end(), [&](double x) { return x == v.front(); });
+}
+
+
+// Classifies one metric of one benchmark present in both runs.
+MetricChange Judge(const std::string& bench, const std::string& metric, const std::vector<double>& base,
+                   const std::vector<double>& head, const MetricDef& def, const CompareConfig& config,
+                   double confidence) {
+  MetricChange m;
+  m.metric = metric;
+  m.unit = def.unit;
+  m.higher_is_better = def.direction == Direction::kHigherIsBetter;
+  m.n_base = static_cast<int64_t>(base.size());
+  m.n_head = static_cast<int64_t>(head.size());
+  m.base_median = stats::Median(base);
+  m.head_median = stats::Median(head);
+  const bool deterministic = LookupMetric(metric).deterministic;
+  std::tie(m.threshold, m.threshold_source) = config.ThresholdFor(bench, metric, deterministic);
+  m.change = m.lo = m.hi = kNaN;
+
+  const bool positive = std::all_of(base.begin(), base.end(), [](double v) { return v > 0 && std::isfinite(v); }) &&
+                        std::all_of(head.begin(), head.end(), [](double v) { return v > 0 && std::isfinite(v); });
+  if (AllEqual(base) && AllEqual(head)) {
+    m.method = "exact";
+    if (base.front() == head.front()) {
+      m.change = m.lo = m.hi = 0;
+    } else if (base.front() > 0 && head.front() >= 0) {
+      m.change = m.lo = m.hi = head.front() / base.front() - 1;
+    } else {
+      // From zero (e.g. 0 allocations -> 5): no ratio, but certainly a change in one direction.
+      const bool up = head.front() > base.front();
+      m.change = m.lo = m.hi = up ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+      m.reason = fmt::format("from {:g} to {:g}", base.front(), head.front());
+    }
+  } else if (!positive) {
+    m.cls = ChangeClass::kSkipped;
+    m.method = "";
+    m.reason = "values that are zero or negative have no ratio; compare them with --metric on another metric";
+    return m;
+  } else {
+    std::vector<double> lb, lh;
+    for (double v : base) lb.push_back(std::log(v));
+    for (double v : head) lh.push_back(std::log(v));
+    auto shift = stats::TwoSampleShift(lb, lh, confidence);
+    if (!shift.ok()) {
+      m.cls = ChangeClass::kSkipped;
+      m.reason = std::string(shift.status().message());
+      return m;
+    }
+    m.method = "mann-whitney";
+    m.change = std::expm1(shift->estimate);
+    m.lo = std::expm1(shift->lo);
+    m.hi = std::expm1(shift->hi);
+  }
+  // Orient so that positive = worse.
+  double c = m.change, lo = m.lo, hi = m.hi;
+  if (m.higher_is_better) {
+    c = -c;
+    std::swap(lo, hi);
+    lo = -lo;
+    hi = -hi;
+  }
+  const double t = m.threshold;
+  if (lo > 0 && c > t) {
+    m.cls = ChangeClass::kRegressed;
+  } else if (hi < 0 && c < -t) {
+    m.cls = ChangeClass::kImproved;
+  } else if (lo >= -t && hi <= t) {
+    m.cls = ChangeClass::kUntouched;
+  } else {
+    m.cls = ChangeClass::kInconclusive;
+    if (!std::isfinite(lo) || !std::isfinite(hi)) {
+      m.reason = fmt::format("{} and {} samples are too few for an interval at {:g}% confidence; add samples",
+                             m.n_base, m.n_head, confidence * 100);
+    } else {
+      m.reason = fmt::format("the interval reaches past ±{:g}%: add samples (--samples) or quiet the host", t * 100);
+    }
+  }
+  return m;
+}
+
+}  // namespace
+
+const char* ChangeClassName(ChangeClass c) {
+  switch (c) {
+    case ChangeClass::kRegressed: return "regressed";
+    case ChangeClass::kImproved: return "improved";
+    case ChangeClass::kUntouched: return "untouched";
+    case ChangeClass::kInconclusive: return "inconclusive";
+    case ChangeClass::kNew: return "new";
+    case ChangeClass::kMissing: return "missing";
+    case ChangeClass::kFailed: return "failed";
+    case ChangeClass::kSkipped: return "skipped";
+  }
+  return "?";
+}
+
+int64_t SuiteComparison::Count(ChangeClass c) const {
+  return std::count_if(benchmarks.begin(), benchmarks.end(), [c](const BenchmarkChange& b) { return b.cls == c; });
+}
+
+std::string SuiteComparison::Headline() const {
+  std::string out;
+  for (ChangeClass c : {ChangeClass::kFailed, ChangeClass::kRegressed, ChangeClass::kInconclusive, ChangeClass::kImproved,
+                        ChangeClass::kUntouched, ChangeClass::kNew, ChangeClass::kMissing, ChangeClass::kSkipped}) {
+    if (int64_t n = Count(c); n > 0) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", n, ChangeClassName(c));
+  }
+  return out.empty() ? "no benchmarks" : out;
+}
+
+std::string PrimaryMetric(const std::vector<std::string>& names) {
+  for (const char* m : {"sim.Ir", "bench.wall_ns", "gb.real_time_ns", "wall_ns"}) {
+    if (std::find(names.begin(), names.end(), m) != names.end()) return m;
+  }
+  // Anything else the benchmark reports (a user counter alone): the first by name.
+  return names.empty() ? "" : *std::min_element(names.begin(), names.end());
+}
+
+StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, const CompareOptions& o) {
+  for (const RunData* d : {&base, &head}) {
+    if (d->run.kind == "ab") {
+      return Status::InvalidArgument(fmt::format(
+          "run {} is a `tare ab` cohort: its arms were measured paired and judged in its ledger "
+          "(`tare export --run {}`); `tare compare` takes runs of `tare run`", d->run.id, d->run.id));
+    }
+  }
+  SuiteComparison out;
+  out.base = base.run;
+  out.head = head.run;
+  out.confidence = o.config.confidence.value_or(kDefaultConfidence);
+  out.config_source = o.config.source;
+
+  if (base.run.fingerprint_digest != head.run.fingerprint_digest) {
+    auto a = HardKeys(base.run), b = HardKeys(head.run);
+    std::set<std::string> keys;
+    for (const auto& [k, v] : a) keys.insert(k);
+    for (const auto& [k, v] : b) keys.insert(k);
+    for (const auto& k : keys) {
+      const std::string va = a.count(k) ? a[k] : "(absent)", vb = b.count(k) ? b[k] : "(absent)";
+      if (va != vb) out.host_differences.push_back(fmt::format("{}: {} -> {}", k, va, vb));
+    }
+    if (out.host_differences.empty()) out.host_differences.push_back("the hard fingerprint digests differ");
+    out.different_hosts = true;
+    if (!o.allow_different_hosts) {
+      std::string list;
+      for (size_t i = 0; i < out.host_differences.size() && i < 5; ++i) list += "\n  " + out.host_differences[i];
+      return Status::FailedPrecondition(fmt::format(
+          "runs {} and {} were measured on different hosts (hard fingerprint keys differ):{}\n"
+          "their timings are not comparable; rerun both on one host, or pass --allow-different-hosts to "
+          "see the comparison with every line marked", base.run.id, head.run.id, list));
+    }
+  }
+
+  out.warnings = HostWarnings(base, head);
+  std::map<std::string, MetricDef> defs;
+  for (const RunData* d : {&base, &head}) {
+    for (const auto& m : d->metrics) defs.emplace(m.name, m);
+  }
+  for (const auto& m : o.metrics) {
+    if (!defs.count(m)) {
+      std::string known;
+      for (const auto& [name, def] : defs) known += (known.empty() ? "" : ", ") + name;
+      return Status::InvalidArgument(fmt::format(
+          "--metric '{}' is in neither run {} nor run {}; they have {}", m, base.run.id, head.run.id, known));
+    }
+  }
+
+  const auto bs = Collect(base), hs = Collect(head);
+  std::map<std::string, const BenchSamples*> head_by_name;
+  for (const auto& h : hs) head_by_name.emplace(h.name, &h);
+  std::set<std::string> seen;
+  auto judge_bench = [&](const BenchSamples* b, const BenchSamples* h) {
+    BenchmarkChange bc;
+    bc.name = b ? b->name : h->name;
+    if (auto why = o.config.IgnoredBy(bc.name)) {
+      bc.cls = ChangeClass::kSkipped;
+      bc.reason = fmt::format("ignored ('{}')", *why);
+      return bc;
+    }
+    if (!h) {
+      bc.cls = ChangeClass::kMissing;
+      bc.reason = fmt::format("in run {} only", base.run.id);
+      return bc;
+    }
+    if (!b) {
+      bc.cls = ChangeClass::kNew;
+      bc.reason = fmt::format("in run {} only", head.run.id);
+      return bc;
+    }
+    if (h->failed > 0) {
+      bc.cls = ChangeClass::kFailed;
+      bc.reason = fmt::format("{} of {} samples failed in run {}: {}", h->failed, h->measured, head.run.id, h->first_failure);
+      return bc;
+    }
+    std::vector<std::string> metrics = o.metrics;
+    if (metrics.empty()) {
+      std::vector<std::string> both;
+      for (const auto& [m, v] : b->values) {
+        if (h->values.count(m)) both.push_back(m);
+      }
+      if (auto p = PrimaryMetric(both); !p.empty()) metrics.push_back(p);
+    }
+    if (metrics.empty()) {
+      bc.cls = ChangeClass::kSkipped;
+      bc.reason = b->failed > 0 ? fmt::format("every sample failed in run {}: {}", base.run.id, b->first_failure)
+                                : "no metric measured in both runs";
+      return bc;
+    }
+    bc.cls = ChangeClass::kSkipped;
+    for (const auto& m : metrics) {
+      auto vb = b->values.find(m), vh = h->values.find(m);
+      if (vb == b->values.end() || vh == h->values.end() || vb->second.empty() || vh->second.empty()) {
+        MetricChange mc;
+        mc.metric = m;
+        mc.cls = ChangeClass::kSkipped;
+        mc.change = mc.lo = mc.hi = kNaN;
+        mc.reason = fmt::format("not measured in run {}", vb == b->values.end() || vb->second.empty() ? base.run.id : head.run.id);
+        bc.metrics.push_back(mc);
+        continue;
+      }
+      MetricDef def = defs.count(m) ? defs[m] : LookupMetric(m);
+      bc.metrics.push_back(Judge(bc.name, m, vb->second, vh->second, def, o.config, out.confidence));
+    }
+    for (const auto& mc : bc.metrics) {
+      if (Severity(mc.cls) > Severity(bc.cls)) bc.cls = mc.cls;
+    }
+    if (b->failed > 0) {
+      bc.reason = fmt::format("{} of {} samples failed in run {} (base); judged on the rest", b->failed, b->measured, base.run.id);
+    }
+    return bc;
+  };
+  // Two runs of one command each (e.g. ./base/prog and ./head/prog) are that command's before and
+  // after, whatever their names.
+  if (bs.size() == 1 && hs.size() == 1 && bs[0].name != hs[0].name && bs[0].kind == "command" && hs[0].kind == "command") {
+    BenchmarkChange bc = judge_bench(&bs[0], &hs[0]);
+    bc.name = bs[0].name == hs[0].name ? bs[0].name : bs[0].name + " -> " + hs[0].name;
+    out.benchmarks.push_back(std::move(bc));
+    return out;
+  }
+  for (const auto& b : bs) {
+    if (!seen.insert(b.name).second) continue;  // a second target with the same name: first wins
+    auto it = head_by_name.find(b.name);
+    out.benchmarks.push_back(judge_bench(&b, it == head_by_name.end() ? nullptr : it->second));
+  }
+  for (const auto& h : hs) {
+    if (seen.insert(h.name).second) out.benchmarks.push_back(judge_bench(nullptr, &h));
+  }
+  return out;
+}
+
+}  // namespace tare::compare

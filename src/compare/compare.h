@@ -1,0 +1,98 @@
+// `tare compare`: the suite-level report of what changed between two stored runs — every
+// benchmark × metric classified regressed / improved / untouched / inconclusive / new / missing /
+// failed / skipped, with the change, its interval and the threshold it was judged against
+// (docs/compare.md).
+//
+// Two runs of `tare run` are independent: no sample of one belongs with a sample of the other, so
+// the change is the two-sample Hodges–Lehmann shift of log values with the Mann–Whitney interval
+// (stats/two_sample_shift.h), reported as a ratio: exp(shift) - 1 is the change of the typical
+// head/base ratio. Metrics identical on every rerun (every sample equal on both sides) are
+// compared exactly. Campaigns (`tare ab`) are paired and keep their own verdicts; they are not
+// inputs here.
+//
+// With the change c (positive = worse: slower, more instructions; for higher-is-better metrics
+// the sign is flipped), its interval [lo, hi] and the threshold T:
+//   regressed     lo > 0 and c > T      (surely worse, and most likely by more than T)
+//   improved      hi < 0 and c < -T
+//   untouched     -T <= lo and hi <= T  (any change is within the threshold)
+//   inconclusive  otherwise: the interval reaches past the threshold without settling it (or
+//                 the samples are too few for an interval at this confidence)
+// A benchmark's class is its worst metric's (failed > regressed > inconclusive > improved >
+// untouched). Runs from hosts whose hard fingerprint keys differ are refused unless allowed, and
+// then every line says so; samples are never pooled across runs or hosts.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "compare/thresholds.h"
+#include "model/run.h"
+
+namespace tare::compare {
+
+enum class ChangeClass { kRegressed, kImproved, kUntouched, kInconclusive, kNew, kMissing, kFailed, kSkipped };
+const char* ChangeClassName(ChangeClass c);  // "regressed", "improved", ...
+
+struct MetricChange {
+  std::string metric;
+  std::string unit;
+  bool higher_is_better = false;
+  ChangeClass cls = ChangeClass::kUntouched;
+  int64_t n_base = 0;       // measured, successful samples used
+  int64_t n_head = 0;
+  double base_median = 0;
+  double head_median = 0;
+  // head against base as a fraction (+0.03 = head's values are 3% higher), with its interval;
+  // NaN when not computed (skipped). lo/hi are +-inf when the samples are too few.
+  double change = 0;
+  double lo = 0;
+  double hi = 0;
+  double threshold = 0;
+  std::string threshold_source;  // "default", "rule 'BM_.*'", "--threshold"...
+  std::string method;            // "mann-whitney" | "exact" (identical samples)
+  std::string reason;            // why skipped / inconclusive / failed, one line
+};
+
+struct BenchmarkChange {
+  std::string name;
+  ChangeClass cls = ChangeClass::kUntouched;
+  std::string reason;                 // for new / missing / failed / skipped
+  std::vector<MetricChange> metrics;  // empty for new / missing / skipped-by-ignore
+};
+
+struct CompareOptions {
+  CompareConfig config;
+  std::vector<std::string> metrics;   // empty: each benchmark's primary metric (PrimaryMetric)
+  bool allow_different_hosts = false;
+};
+
+struct SuiteComparison {
+  RunRecord base;
+  RunRecord head;
+  double confidence = kDefaultConfidence;
+  std::string config_source;                 // tare.toml used, "" none
+  bool different_hosts = false;
+  std::vector<std::string> host_differences; // "cpu.model: X -> Y" for each differing hard key
+  std::vector<BenchmarkChange> benchmarks;   // base's order, then head's new ones
+  // What makes timings of these two runs less comparable than their intervals say: a host load
+  // that differed (or was high), the same executable in both runs (any change is the host's).
+  std::vector<std::string> warnings;
+
+  int64_t Count(ChangeClass c) const;
+  // "2 regressed, 1 improved, 63 untouched, 1 new" (classes with a count only).
+  std::string Headline() const;
+};
+
+// The metric judged when none is named: the benchmark's own measurement first — sim.Ir, then
+// bench.wall_ns (tare binaries), gb.real_time_ns (Google Benchmark), wall_ns (commands) — the
+// first one both runs carry for it; else the first by name. "" when none.
+std::string PrimaryMetric(const std::vector<std::string>& names_present);
+
+// FailedPrecondition when the hosts differ and that is not allowed (naming the keys);
+// InvalidArgument when a run is a campaign cohort or a named metric is in neither run.
+StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, const CompareOptions& options);
+
+}  // namespace tare::compare

@@ -1,0 +1,251 @@
+#include "compare/compare.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "compare/compare_report.h"
+#include "base/json_text.h"
+#include "env/fingerprint_json.h"
+
+namespace tare::compare {
+namespace {
+
+// A stored run built by hand: benchmarks with their measured samples.
+struct Builder {
+  RunData d;
+  int64_t next_bench = 1;
+  Builder(int64_t id, const std::string& digest = "host-a") {
+    d.run.id = id;
+    d.run.kind = "run";
+    d.run.fingerprint_digest = digest;
+    d.metrics.push_back({"wall_ns", "ns", Direction::kLowerIsBetter, MetricKind::kTime, "", false, {}});
+    d.metrics.push_back({"sim.Ir", "count", Direction::kLowerIsBetter, MetricKind::kCount, "", true, {}});
+    d.metrics.push_back({"gb.counter.items_per_second", "1/s", Direction::kHigherIsBetter, MetricKind::kCount, "", false, {}});
+  }
+  Builder& Bench(const std::string& name, const std::string& metric, const std::vector<double>& values,
+                 int failed = 0, const std::string& kind = "gbench") {
+    const int64_t id = next_bench++;
+    d.benchmarks.push_back({id, "t::" + name, name, kind});
+    int64_t seq = static_cast<int64_t>(d.samples.size());
+    StoredSample warm{seq, id, {}};
+    warm.sample.warmup = true;
+    warm.sample.values[metric] = 1e12;  // a warm-up must never be used
+    d.samples.push_back(warm);
+    for (double v : values) {
+      StoredSample s{++seq, id, {}};
+      s.sample.values[metric] = v;
+      d.samples.push_back(s);
+    }
+    for (int i = 0; i < failed; ++i) {
+      StoredSample s{++seq, id, {}};
+      s.sample.outcome = SampleOutcome::kFailed;
+      s.sample.error = "exit status 1";
+      d.samples.push_back(s);
+    }
+    return *this;
+  }
+};
+
+std::vector<double> Ten(double scale = 1) {
+  std::vector<double> v;
+  for (int i = 0; i < 10; ++i) v.push_back((100 + i) * scale);
+  return v;
+}
+
+const BenchmarkChange& Find(const SuiteComparison& c, const std::string& name) {
+  for (const auto& b : c.benchmarks) {
+    if (b.name == name) return b;
+  }
+  ADD_FAILURE() << "no benchmark " << name;
+  static BenchmarkChange none;
+  return none;
+}
+
+TEST(Compare, ClassifiesEveryKindOfChange) {
+  Builder base(1), head(2);
+  base.Bench("slower", "wall_ns", Ten()).Bench("faster", "wall_ns", Ten()).Bench("same", "wall_ns", Ten())
+      .Bench("few", "wall_ns", {100, 101, 102}).Bench("gone", "wall_ns", Ten()).Bench("crashes", "wall_ns", Ten())
+      .Bench("ir", "sim.Ir", {1000, 1000, 1000}).Bench("rate", "gb.counter.items_per_second", Ten())
+      .Bench("flaky", "wall_ns", Ten());
+  head.Bench("slower", "wall_ns", Ten(1.10)).Bench("faster", "wall_ns", Ten(0.80)).Bench("same", "wall_ns", Ten())
+      .Bench("few", "wall_ns", {110, 111, 112}).Bench("crashes", "wall_ns", Ten(), 2)
+      .Bench("ir", "sim.Ir", {1002, 1002, 1002}).Bench("rate", "gb.counter.items_per_second", Ten(0.5))
+      .Bench("flaky", "wall_ns", Ten(3)).Bench("added", "wall_ns", Ten());
+  CompareOptions o;
+  ASSERT_TRUE(ApplyFlags(&o.config, {}, {"fla.*"}, std::nullopt).ok());
+  auto c = CompareRuns(base.d, head.d, o);
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+
+  // Head = base x 1.10 exactly: the differences of logs are ln 1.1 plus a part symmetric about 0,
+  // so their median is ln 1.1 and the change +10%.
+  const auto& slower = Find(*c, "slower");
+  ASSERT_EQ(slower.metrics.size(), 1u);
+  EXPECT_EQ(slower.cls, ChangeClass::kRegressed);
+  EXPECT_NEAR(slower.metrics[0].change, 0.10, 1e-12);
+  EXPECT_GT(slower.metrics[0].lo, 0);
+  EXPECT_EQ(slower.metrics[0].threshold, kDefaultThreshold);
+  EXPECT_EQ(slower.metrics[0].method, "mann-whitney");
+  EXPECT_EQ(slower.metrics[0].n_base, 10);  // the warm-up is not used
+  EXPECT_DOUBLE_EQ(slower.metrics[0].base_median, 104.5);
+  EXPECT_NEAR(Find(*c, "faster").metrics[0].change, -0.20, 1e-12);
+  EXPECT_EQ(Find(*c, "faster").cls, ChangeClass::kImproved);
+  EXPECT_EQ(Find(*c, "same").cls, ChangeClass::kUntouched);
+  EXPECT_EQ(Find(*c, "same").metrics[0].change, 0);
+  // 3 against 3 at 95%: no two-sided Mann–Whitney test can reject (p >= 0.1), no interval.
+  EXPECT_EQ(Find(*c, "few").cls, ChangeClass::kInconclusive);
+  EXPECT_NE(Find(*c, "few").metrics[0].reason.find("too few"), std::string::npos);
+  EXPECT_EQ(Find(*c, "gone").cls, ChangeClass::kMissing);
+  EXPECT_EQ(Find(*c, "added").cls, ChangeClass::kNew);
+  EXPECT_EQ(Find(*c, "crashes").cls, ChangeClass::kFailed);
+  EXPECT_NE(Find(*c, "crashes").reason.find("2 of 12 samples failed"), std::string::npos);
+  // Identical counts: exact, +0.2% beyond the 0.1% default for deterministic metrics.
+  const auto& ir = Find(*c, "ir");
+  EXPECT_EQ(ir.cls, ChangeClass::kRegressed);
+  EXPECT_EQ(ir.metrics[0].method, "exact");
+  EXPECT_NEAR(ir.metrics[0].change, 0.002, 1e-12);
+  EXPECT_EQ(ir.metrics[0].threshold, kDefaultDeterministicThreshold);
+  // A rate halved is worse although the number went down.
+  EXPECT_EQ(Find(*c, "rate").cls, ChangeClass::kRegressed);
+  EXPECT_NEAR(Find(*c, "rate").metrics[0].change, -0.5, 1e-12);
+  EXPECT_EQ(Find(*c, "flaky").cls, ChangeClass::kSkipped);
+  EXPECT_EQ(c->Headline(), "1 failed, 3 regressed, 1 inconclusive, 1 improved, 1 untouched, 1 new, 1 missing, 1 skipped");
+
+  // Every format carries every benchmark; hostile names are escaped.
+  const std::string md = RenderCompareMarkdown(*c);
+  EXPECT_NE(md.find("1 failed, 3 regressed"), std::string::npos);
+  const std::string csv = RenderCompareCsv(*c);
+  EXPECT_NE(csv.find("\"slower\",\"wall_ns\",regressed,104.5,"), std::string::npos) << csv;
+  auto j = CompareToJson(*c);
+  EXPECT_EQ(j["schema"], "tare.compare/1");
+  EXPECT_EQ(j["counts"]["regressed"], 3);
+  EXPECT_EQ(j["benchmarks"].size(), 10u);
+  const std::string console = RenderCompareConsole(*c, {});
+  EXPECT_EQ(console.find("same"), std::string::npos) << "untouched rows are hidden by default";
+  EXPECT_NE(RenderCompareConsole(*c, {false, true}).find("same"), std::string::npos);
+  EXPECT_EQ(console.find("\x1b["), std::string::npos);
+  EXPECT_NE(RenderCompareConsole(*c, {true, false}).find("\x1b[1;31mregressed"), std::string::npos);
+}
+
+TEST(Compare, ThresholdsDecideWhatCounts) {
+  Builder base(1), head(2);
+  base.Bench("a", "wall_ns", Ten());
+  head.Bench("a", "wall_ns", Ten(1.10));
+  CompareOptions o;
+  ASSERT_TRUE(ApplyFlags(&o.config, {"15%"}, {}, std::nullopt).ok());
+  auto c = CompareRuns(base.d, head.d, o);
+  ASSERT_TRUE(c.ok());
+  // +10%, interval [+6.857%, +13.235%] (scipy: the inversion of mannwhitneyu on these logs):
+  // within 15% -> untouched; against 12% it reaches past the threshold -> inconclusive; against
+  // 5% it is surely beyond -> regressed.
+  EXPECT_EQ(c->benchmarks[0].cls, ChangeClass::kUntouched);
+  EXPECT_NEAR(c->benchmarks[0].metrics[0].lo, 0.0685714285714, 1e-9);
+  EXPECT_NEAR(c->benchmarks[0].metrics[0].hi, 0.1323529411765, 1e-9);
+  EXPECT_EQ(c->benchmarks[0].metrics[0].threshold_source, "--threshold");
+  EXPECT_EQ(c->benchmarks[0].metrics[0].threshold, 0.15);
+  ASSERT_TRUE(ApplyFlags(&o.config, {"12%"}, {}, std::nullopt).ok());
+  EXPECT_EQ(CompareRuns(base.d, head.d, o)->benchmarks[0].cls, ChangeClass::kInconclusive);
+  ASSERT_TRUE(ApplyFlags(&o.config, {"5%"}, {}, std::nullopt).ok());
+  EXPECT_EQ(CompareRuns(base.d, head.d, o)->benchmarks[0].cls, ChangeClass::kRegressed);
+}
+
+TEST(Compare, DifferentHostsAreRefusedUnlessAllowedAndThenMarked) {
+  Builder base(1, "host-a"), head(2, "host-b");
+  base.d.run.fingerprint_json = R"({"keys":[{"key":"cpu.model","value":"A","hard":true}]})";
+  head.d.run.fingerprint_json = R"({"keys":[{"key":"cpu.model","value":"B","hard":true}]})";
+  base.Bench("a", "wall_ns", Ten());
+  head.Bench("a", "wall_ns", Ten());
+  auto refused = CompareRuns(base.d, head.d, {});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("different hosts"), std::string::npos);
+  EXPECT_NE(refused.status().message().find("--allow-different-hosts"), std::string::npos);
+  CompareOptions o;
+  o.allow_different_hosts = true;
+  auto c = CompareRuns(base.d, head.d, o);
+  ASSERT_TRUE(c.ok());
+  EXPECT_TRUE(c->different_hosts);
+  EXPECT_NE(RenderCompareConsole(*c, {}).find("DIFFERENT HOSTS"), std::string::npos);
+  EXPECT_NE(RenderCompareMarkdown(*c).find("Different hosts"), std::string::npos);
+}
+
+TEST(Compare, RefusesCampaignsAndUnknownMetrics) {
+  Builder base(1), head(2);
+  base.Bench("a", "wall_ns", Ten());
+  head.Bench("a", "wall_ns", Ten());
+  CompareOptions o;
+  o.metrics = {"nope"};
+  auto bad = CompareRuns(base.d, head.d, o);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("--metric 'nope'"), std::string::npos);
+  head.d.run.kind = "ab";
+  auto ab = CompareRuns(base.d, head.d, {});
+  ASSERT_FALSE(ab.ok());
+  EXPECT_NE(ab.status().message().find("tare ab"), std::string::npos);
+}
+
+TEST(Compare, OneCommandAgainstAnotherIsItsBeforeAndAfter) {
+  Builder base(1), head(2);
+  base.Bench("./old/prog --x", "wall_ns", Ten(), 0, "command");
+  head.Bench("./new/prog --x", "wall_ns", Ten(1.2), 0, "command");
+  auto c = CompareRuns(base.d, head.d, {});
+  ASSERT_TRUE(c.ok());
+  ASSERT_EQ(c->benchmarks.size(), 1u);
+  EXPECT_EQ(c->benchmarks[0].cls, ChangeClass::kRegressed);
+  EXPECT_EQ(c->benchmarks[0].name, "./old/prog --x -> ./new/prog --x");
+}
+
+TEST(CompareReport, HostileNamesAreEscapedInEveryFormat) {
+  Builder base(1), head(2);
+  const std::string evil = "BM_|x\x1b]0;pwn\a<script>=1";
+  base.Bench(evil, "wall_ns", Ten());
+  head.Bench(evil, "wall_ns", Ten(1.5));
+  auto c = CompareRuns(base.d, head.d, {});
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(RenderCompareConsole(*c, {}).find('\x1b'), std::string::npos);
+  const std::string md = RenderCompareMarkdown(*c);
+  EXPECT_EQ(md.find("<script>"), std::string::npos) << md;
+  EXPECT_EQ(md.find('\x1b'), std::string::npos);
+  const std::string csv = RenderCompareCsv(*c);
+  EXPECT_NE(csv.find("\"BM_|x"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tare::compare
+
+namespace tare::compare {
+namespace {
+
+TEST(Compare, WarnsWhenTheHostWasBusyOrTheExecutableIsTheSame) {
+  Builder base(1), head(2);
+  auto with_load = [](const char* load) {
+    Fingerprint fp;
+    fp.keys = {{"cpu.logical", "2", true}, {"os.loadavg", std::string(load) + " 1.00 1.00", false}};
+    return DumpJson(env::FingerprintToJson(fp));
+  };
+  base.d.run.fingerprint_json = with_load("0.10");
+  head.d.run.fingerprint_json = with_load("0.20");
+  base.Bench("a", "wall_ns", Ten());
+  head.Bench("a", "wall_ns", Ten());
+  base.d.executables.push_back({"target", "/x/a", "aaaa1111bbbb2222", ""});
+  head.d.executables.push_back({"target", "/y/a", "cccc3333", ""});
+  auto quiet = CompareRuns(base.d, head.d, {});
+  ASSERT_TRUE(quiet.ok());
+  EXPECT_TRUE(quiet->warnings.empty());
+  // Load 3.9 on 2 CPUs at the head run.
+  head.d.run.fingerprint_json = with_load("3.90");
+  auto busy = CompareRuns(base.d, head.d, {});
+  ASSERT_TRUE(busy.ok());
+  ASSERT_EQ(busy->warnings.size(), 1u);
+  EXPECT_NE(busy->warnings[0].find("1-minute load 0.10 at run 1, 3.90 at run 2 (2 CPUs)"), std::string::npos) << busy->warnings[0];
+  EXPECT_NE(RenderCompareConsole(*busy, {}).find("WARNING: the host was busy"), std::string::npos);
+  // The same executable on both sides: an A/A comparison.
+  head.d.run.fingerprint_json = with_load("0.20");
+  head.d.executables[0].sha256 = "aaaa1111bbbb2222";
+  auto same = CompareRuns(base.d, head.d, {});
+  ASSERT_TRUE(same.ok());
+  ASSERT_EQ(same->warnings.size(), 1u);
+  EXPECT_NE(same->warnings[0].find("same executable (sha256 aaaa1111bbbb)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tare::compare

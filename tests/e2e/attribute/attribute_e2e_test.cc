@@ -1,0 +1,243 @@
+// `tare attribute` end to end: the real tare binary on profiles real valgrind wrote of the
+// examples/inline_toggle builds, the symbol tables and code real binutils read, a real
+// `tare ab --instrument sim` cohort in a real store, and bad input.
+//
+// The builds (examples/inline_toggle/inline_toggle.cc): _outline calls Checksum() from Work() in
+// every round; _inline has it forced inline (no call, no symbol); _moved is _outline plus an unused
+// function, so Work() is the same code at another address.
+#include <gtest/gtest.h>
+
+#include "../tare_process.h"
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace {
+
+using tare::e2e::Result;
+using tare::e2e::Slurp;
+
+constexpr const char* kRounds = "20000";
+const std::string kChecksum = "Checksum(unsigned char const*, unsigned long, unsigned long)";
+const std::string kWork = "Work(unsigned char const*, unsigned long, long)";
+
+// Runs argv (PATH searched) with stdout to `out` and stderr to /dev/null; the exit status.
+int RunProgram(std::vector<std::string> argv, const std::string& out) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int null = open("/dev/null", O_WRONLY);
+    if (fd < 0 || null < 0) _exit(97);
+    dup2(fd, 1);
+    dup2(null, 2);
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(a.data());
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(98);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+class AttributeE2E : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = ::testing::TempDir() + "tare_attribute_e2e_" + std::to_string(getpid());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    for (const auto& [name, exe] : {std::pair{"outline", TOGGLE_OUTLINE}, {"inline", TOGGLE_INLINE}, {"moved", TOGGLE_MOVED}}) {
+      int rc = RunProgram({"valgrind", "--tool=callgrind", "--callgrind-out-file=" + Profile(name), exe, kRounds},
+                          dir_ + "/" + name + ".stdout");
+      ASSERT_EQ(rc, 0) << "valgrind on " << exe;
+    }
+  }
+  static void TearDownTestSuite() { std::filesystem::remove_all(dir_); }
+
+  static std::string Profile(const std::string& name) { return dir_ + "/" + name + ".callgrind"; }
+
+  Result Tare(std::vector<std::string> args) { return tare::e2e::RunTare(TARE_BIN, dir_, std::move(args)); }
+
+  static std::string dir_;
+};
+std::string AttributeE2E::dir_;
+
+// The headline: the function is named, said to be inlined into its caller (confirmed by the
+// symbol tables), and the rows shown account for at least 95% of the total change in Ir.
+TEST_F(AttributeE2E, NamesTheInlinedFunctionAndItsCaller) {
+  Result r = Tare({"attribute", Profile("outline"), Profile("inline"), "--top", "5", "--json", dir_ + "/a.json",
+                   "--markdown", dir_ + "/a.md"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find(kChecksum + " (gone)  <- inlined into " + kWork), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("confirmed by the symbol tables: base defines it"), std::string::npos) << r.out;
+
+  nlohmann::json j = nlohmann::json::parse(Slurp(dir_ + "/a.json"));
+  EXPECT_EQ(j["event"], "Ir");
+  const double total = j["total_delta"];
+  // 20000 calls saved, a few instructions each.
+  EXPECT_LT(total, -20000);
+  EXPECT_EQ(j["base"]["total"].get<double>() + total, j["head"]["total"].get<double>());
+  const double rest = j["shown"]["rest_self_delta"];
+  EXPECT_LE(std::fabs(rest), 0.05 * std::fabs(total)) << "rows shown explain under 95% of the change";
+  double shown = 0;
+  for (const auto& row : j["rows"]) shown += row["self_delta"].get<double>();
+  EXPECT_EQ(shown + rest, total);
+
+  const auto& checksum = j["rows"][0];
+  EXPECT_EQ(checksum["name"], kChecksum);
+  EXPECT_EQ(checksum["presence"], "gone");
+  EXPECT_EQ(checksum["base"]["calls"], 20000);
+  EXPECT_EQ(checksum["inlining"]["kind"], "inlined_into");
+  EXPECT_EQ(checksum["inlining"]["caller"], kWork);
+  EXPECT_EQ(checksum["inlining"]["symbol_check"], "confirmed");
+  // Work's self cost took in (about) what Checksum's calls cost.
+  const auto& work = j["rows"][1];
+  EXPECT_EQ(work["name"], kWork);
+  EXPECT_EQ(work["presence"], "both");
+  EXPECT_GT(work["self_delta"].get<double>(), 0.75 * checksum["base"]["inclusive"].get<double>());
+  // calls part + per-call part = inclusive change, for every row with a split.
+  for (const auto& row : j["rows"]) {
+    if (row["calls_part"].is_null()) continue;
+    EXPECT_NEAR(row["calls_part"].get<double>() + row["per_call_part"].get<double>(),
+                row["inclusive_delta"].get<double>(), 1e-6)
+        << row.dump();
+  }
+  std::string md = Slurp(dir_ + "/a.md");
+  EXPECT_NE(md.find("### tare attribute: Ir"), std::string::npos) << md;
+  EXPECT_NE(md.find("(gone) — inlined into `" + kWork + "`"), std::string::npos) << md;
+}
+
+// Reversed, the same change reads as "no longer inlined".
+TEST_F(AttributeE2E, ReversedIsNoLongerInlined) {
+  Result r = Tare({"attribute", Profile("inline"), Profile("outline"), "--top", "3"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find(kChecksum + " (new)  <- no longer inlined (out of " + kWork + ")"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("confirmed by the symbol tables: head defines it"), std::string::npos) << r.out;
+}
+
+std::string AddressOf(const std::string& exe, const std::string& name) {
+  std::string out = ::testing::TempDir() + "nm_" + std::to_string(getpid());
+  EXPECT_EQ(RunProgram({"nm", "-C", "--defined-only", exe}, out), 0);
+  std::string text = Slurp(out);
+  size_t at = text.find(" " + name + "\n");
+  if (at == std::string::npos) return "";
+  size_t start = text.rfind('\n', at);
+  return text.substr(start == std::string::npos ? 0 : start + 1, 16);
+}
+
+TEST_F(AttributeE2E, AsmOfAFunctionThatOnlyMovedShowsNoDifference) {
+  // The premise: Work() really is at another address in the _moved build.
+  const std::string a = AddressOf(TOGGLE_OUTLINE, kWork), b = AddressOf(TOGGLE_MOVED, kWork);
+  ASSERT_FALSE(a.empty());
+  ASSERT_FALSE(b.empty());
+  ASSERT_NE(a, b) << "Work() did not move; the test would prove nothing";
+  Result r = Tare({"attribute", Profile("outline"), Profile("moved"), "--asm", "Work", "--json", dir_ + "/m.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("Assembly of Work (base "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("no difference"), std::string::npos) << r.out;
+  nlohmann::json j = nlohmann::json::parse(Slurp(dir_ + "/m.json"));
+  EXPECT_EQ(j["asm"]["identical"], true);
+  EXPECT_EQ(j["asm"]["changed_lines"], 0);
+  EXPECT_GT(j["asm"]["diff"].size(), 10u);
+  EXPECT_EQ(j["total_delta"], 0);
+}
+
+TEST_F(AttributeE2E, AsmOfAChangedFunctionShowsTheChangedLines) {
+  Result r = Tare({"attribute", Profile("outline"), Profile("inline"), "--asm", kWork});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("changed lines (- base, + head)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  - call <" + kChecksum + ">"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  + imul "), std::string::npos) << r.out;  // FNV's multiply, now in Work()
+}
+
+TEST_F(AttributeE2E, StrippedExecutableIsAClearError) {
+  const std::string stripped = dir_ + "/stripped";
+  std::filesystem::copy_file(TOGGLE_INLINE, stripped, std::filesystem::copy_options::overwrite_existing);
+  ASSERT_EQ(RunProgram({"strip", stripped}, dir_ + "/strip.out"), 0);
+  Result r = Tare({"attribute", Profile("outline"), Profile("inline"), "--head-exe", stripped, "--asm", "Work"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("has no symbol table (it is stripped); build it with -g and do not strip"), std::string::npos)
+      << r.err;
+}
+
+TEST_F(AttributeE2E, EventsAreCheckedAndListed) {
+  Result r = Tare({"attribute", Profile("outline"), Profile("inline"), "--event", "D1mr"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("has no event 'D1mr'; its events are: Ir"), std::string::npos) << r.err;
+}
+
+TEST_F(AttributeE2E, BadInput) {
+  std::FILE* f = std::fopen((dir_ + "/not_a_profile.txt").c_str(), "w");
+  std::fputs("hello, I am not a profile\n", f);
+  std::fclose(f);
+  Result r = Tare({"attribute", dir_ + "/not_a_profile.txt", Profile("inline")});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("not_a_profile.txt' is not a callgrind profile"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+
+  Result missing = Tare({"attribute", dir_ + "/nowhere.out", Profile("inline")});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("nowhere.out' does not exist"), std::string::npos) << missing.err;
+
+  Result one = Tare({"attribute", Profile("inline")});
+  EXPECT_EQ(one.exit_code, 2);
+  EXPECT_NE(one.err.find("give exactly two profiles, base then head (1 given)"), std::string::npos) << one.err;
+
+  Result none = Tare({"attribute"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("give two profile files, or --run ID --cell NAME"), std::string::npos) << none.err;
+
+  Result no_store = Tare({"attribute", "--run", "latest", "--store", dir_ + "/none/tare.db"});
+  EXPECT_EQ(no_store.exit_code, 2);
+  EXPECT_NE(no_store.err.find("no store at"), std::string::npos) << no_store.err;
+}
+
+// A real cohort: `tare ab --instrument sim` keeps each arm's profiles in the store; `tare attribute
+// --run` reads them back. A run measured without sim has none, and says so.
+TEST_F(AttributeE2E, CohortFromTheStore) {
+  const std::string store = dir_ + "/store/tare.db";
+  Result ab = Tare({"ab", "--instrument", "sim", "--base", TOGGLE_OUTLINE, "--head", TOGGLE_INLINE, "--samples", "6",
+                    "--cap", "6", "--store", store, "--", kRounds});
+  ASSERT_TRUE(ab.exit_code == 0 || ab.exit_code == 3) << ab.out << ab.err;
+  Result r = Tare({"attribute", "--run", "latest", "--cell", kRounds, "--store", store, "--json", "-"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["base"]["source"], "run 1 base, cell 20000");
+  EXPECT_EQ(j["rows"][0]["name"], kChecksum);
+  EXPECT_EQ(j["rows"][0]["inlining"]["caller"], kWork);
+  EXPECT_EQ(j["rows"][0]["inlining"]["symbol_check"], "confirmed");
+  // The cohort's profiles are whole processes of the same builds: the same change as the files,
+  // up to start-up work that depends on the paths the processes ran from (the cohort runs
+  // same-length copies, the files come from the build tree, whose names differ in length): a
+  // few instructions of ld.so, against a change of about 120,000.
+  Result files = Tare({"attribute", Profile("outline"), Profile("inline"), "--json", "-"});
+  ASSERT_EQ(files.exit_code, 0);
+  const double from_files = nlohmann::json::parse(files.out)["total_delta"].get<double>();
+  const double from_store = j["total_delta"].get<double>();
+  EXPECT_LT(from_store, -100000);
+  EXPECT_NEAR(from_files, from_store, 0.001 * std::abs(from_store));
+
+  Result cell = Tare({"attribute", "--run", "latest", "--cell", "BM_Nope", "--store", store});
+  EXPECT_EQ(cell.exit_code, 2);
+  EXPECT_NE(cell.err.find("run 1 has no cell 'BM_Nope'; its cells are: 20000"), std::string::npos) << cell.err;
+
+  Result plain = Tare({"run", "--samples", "1", "--store", store, "--", TOGGLE_OUTLINE, "10"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.out << plain.err;
+  Result not_ab = Tare({"attribute", "--run", "latest", "--store", store});
+  EXPECT_EQ(not_ab.exit_code, 2);
+  EXPECT_NE(not_ab.err.find("run 2 is a `tare run`, not a `tare ab` cohort"), std::string::npos) << not_ab.err;
+  Result no_sim = Tare({"attribute", "--base-run", "2", "--head-run", "2", "--store", store});
+  EXPECT_EQ(no_sim.exit_code, 2);
+  EXPECT_NE(no_sim.err.find("run 2 has no callgrind profiles: measure with --instrument sim"), std::string::npos)
+      << no_sim.err;
+}
+
+}  // namespace

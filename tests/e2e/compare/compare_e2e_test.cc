@@ -1,0 +1,117 @@
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "../tare_process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using tare::e2e::Result;
+
+// One git checkout per test; runs are recorded with its commit and branch.
+class CompareE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "compare_e2e_" + std::to_string(getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    const std::string git = "cd '" + dir_ + "' && git init -q -b main . && git config user.email t@e && "
+                            "git config user.name t && echo v1 > src.txt && git add src.txt && git commit -q -m one";
+    ASSERT_EQ(std::system((git + " >/dev/null 2>&1").c_str()), 0) << "git is needed (scripts/deps.sh installs it)";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  Result Tare(std::vector<std::string> args) { return tare::e2e::RunTare(TARE_BIN, dir_, std::move(args)); }
+  // Base on main at the first commit; +5% on feature-x at a second commit.
+  void TwoRuns() {
+    Result a = Tare({"run", "-q", "--instrument", "sim", "-n", "2", "--", KNOB_BASE, "--work", "1"});
+    ASSERT_EQ(a.exit_code, 0) << a.err;
+    ASSERT_EQ(std::system(("cd '" + dir_ + "' && git checkout -q -b feature-x && echo v2 > src.txt && "
+                           "git commit -q -am two >/dev/null 2>&1").c_str()), 0);
+    Result b = Tare({"run", "-q", "--instrument", "sim", "-n", "2", "--tag", "pr=42", "--", KNOB_PLUS5, "--work", "1"});
+    ASSERT_EQ(b.exit_code, 0) << b.err;
+  }
+  std::string dir_;
+};
+
+TEST_F(CompareE2E, BranchesOfAGitCheckoutAreComparedAndARegressionExitsOne) {
+  TwoRuns();
+  Result runs = Tare({"runs"});
+  EXPECT_NE(runs.out.find("main@"), std::string::npos) << runs.out;
+  EXPECT_NE(runs.out.find("feature-x@"), std::string::npos) << runs.out;
+  EXPECT_NE(runs.out.find("pr=42"), std::string::npos) << runs.out;
+
+  // +5% more loop iterations: more instructions, counted exactly; the whole process's change is a
+  // little smaller (start-up is not scaled), but far beyond the 0.1% default for sim.Ir.
+  Result r = Tare({"compare", "main", "feature-x"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("1 regressed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("sim.Ir"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(exact)"), std::string::npos) << r.out;
+
+  Result j = Tare({"compare", "branch:main", "tag:pr=42", "--format", "json", "-o", "cmp.json"});
+  EXPECT_EQ(j.exit_code, 1) << j.err;
+  std::ifstream in(dir_ + "/cmp.json");
+  auto doc = nlohmann::json::parse(in);
+  EXPECT_EQ(doc["schema"], "tare.compare/1");
+  EXPECT_EQ(doc["base"]["branch"], "main");
+  EXPECT_EQ(doc["head"]["branch"], "feature-x");
+  EXPECT_EQ(doc["head"]["commit"].get<std::string>().size(), 40u);
+  EXPECT_EQ(doc["counts"]["regressed"], 1);
+  const auto& m = doc["benchmarks"][0]["metrics"][0];
+  EXPECT_EQ(m["metric"], "sim.Ir");
+  EXPECT_EQ(m["method"], "exact");
+  EXPECT_GT(m["change"].get<double>(), 0.03);
+  EXPECT_LT(m["change"].get<double>(), 0.0501);
+
+  // A threshold in the repository's tare.toml decides: +5% is within 10%.
+  std::ofstream(dir_ + "/tare.toml") << "[compare]\nthreshold = \"10%\"\n";
+  Result ok = Tare({"compare", "main", "feature-x", "--format", "markdown"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("1 untouched"), std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find("tare.toml"), std::string::npos) << ok.out;
+  // ... and a flag beats it.
+  EXPECT_EQ(Tare({"compare", "main", "feature-x", "--threshold", "sim.Ir=1%"}).exit_code, 1);
+
+  // GitHub Actions: the Markdown lands in the job summary too.
+  setenv("GITHUB_STEP_SUMMARY", (dir_ + "/summary.md").c_str(), 1);
+  Result csv = Tare({"compare", "main", "feature-x", "--format", "csv", "--no-config"});
+  unsetenv("GITHUB_STEP_SUMMARY");
+  EXPECT_EQ(csv.exit_code, 1);
+  EXPECT_NE(csv.out.find(",\"sim.Ir\",regressed,"), std::string::npos) << csv.out;
+  EXPECT_NE(tare::e2e::Slurp(dir_ + "/summary.md").find("### tare compare: 1 regressed"), std::string::npos);
+}
+
+TEST_F(CompareE2E, MistakesAreUsageErrorsThatChangeNothing) {
+  TwoRuns();
+  const auto before = fs::file_size(dir_ + "/.tare/tare.db");
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  std::ofstream(dir_ + "/bad.toml") << "[compare]\nthreshhold = \"5%\"\n";
+  for (const Case& c : std::vector<Case>{
+           {{"compare", "main", "nope"}, "HEAD: 'nope' names no run"},
+           {{"compare", "main", "main"}, "are the same run"},
+           {{"compare", "main", "feature-x", "--threshold", "five"}, "--threshold 'five' is not a threshold"},
+           {{"compare", "main", "feature-x", "--config", "bad.toml"}, "unknown key 'compare.threshhold'"},
+           {{"compare", "main", "feature-x", "--metric", "wall_nss"}, "--metric 'wall_nss' is in neither run"},
+           {{"compare", "main", "feature-x", "--format", "html"}, "--format 'html'"},
+           {{"compare", "main", "feature-x", "-o", ".tare/tare.db"}, "is the store"},
+           {{"compare", "main", "feature-x", "--store", "missing.db"}, "no store at 'missing.db'"},
+           {{"compare", "main"}, "HEAD is required"}}) {
+    Result r = Tare(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.message << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(fs::file_size(dir_ + "/.tare/tare.db"), before);
+  EXPECT_FALSE(fs::exists(dir_ + "/missing.db"));
+}
+
+}  // namespace
