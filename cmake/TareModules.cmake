@@ -23,11 +23,12 @@ set(kTareModuleMap
   "report:model,stats,base"
   "session:target,store,env,instrument,proc,model,base"
   "campaign:session,target,store,env,report,stats,instrument,proc,model,base"
+  "html:compare,report,env,stats,model,base"
   "oracle:stats,proc,base"
   "lib:"
   "attribute:instrument,proc,report,model,base"
   "compare:report,env,stats,model,base"
-  "cli:campaign,session,oracle,report,store,target,env,instrument,stats,proc,model,base,attribute,compare")
+  "cli:campaign,session,oracle,report,store,target,env,instrument,stats,proc,model,base,attribute,compare,html")
 
 # tare_module_library(TARGET MODULE): TARGET is a library of src/MODULE. It publishes MODULE's
 # public headers and reads MODULE's own headers (internal/ included) privately.
