@@ -13,6 +13,7 @@
 #include "cli/attribute_command.h"
 #include "cli/env_command.h"
 #include "cli/exit_codes.h"
+#include "cli/history_command.h"
 #include "cli/export_command.h"
 #include "cli/invocation.h"
 #include "cli/oracle_command.h"
@@ -92,6 +93,7 @@ Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
   AddExportCommand(app, &exit_code);
   AddRunsCommand(app, &exit_code);
   AddCompareCommand(app, &exit_code);
+  AddHistoryCommand(app, &exit_code);
   AddEnvCommand(app, &exit_code);
   AddOracleCommand(app, &exit_code);
   AddAbCommand(app, &exit_code, &target_argv);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <string_view>
 #include <cstdlib>
 #include <map>
 
@@ -460,6 +461,74 @@ StatusOr<std::vector<ArtifactInfo>> SqliteStore::ArtifactsOf(int64_t run_id) {
     while (q.executeStep()) {
       out.push_back({q.getColumn(0).getInt64(), q.getColumn(1).getString(), q.getColumn(2).getInt64()});
     }
+    return out;
+  });
+}
+
+StatusOr<std::vector<HistoryPoint>> SqliteStore::History(const HistoryQuery& q) {
+  return Guard("reading a history", path_, [&]() -> StatusOr<std::vector<HistoryPoint>> {
+    // The newest runs of kind "run" that measured the benchmark (one benchmark row per run: the
+    // first if a run has two targets with the same benchmark name).
+    std::string sql =
+        "SELECT r.id, r.kind, r.status, r.started_unix_ns, r.ended_unix_ns, r.tare_version, r.fingerprint_digest, "
+        "r.git_commit, r.git_branch, r.git_dirty, min(b.id) FROM benchmarks b JOIN runs r ON r.id = b.run_id "
+        "WHERE b.name = ? AND r.kind = 'run'";
+    if (!q.branch.empty()) sql += " AND r.git_branch = ?";
+    if (!q.fingerprint_digest.empty()) sql += " AND r.fingerprint_digest = ?";
+    sql += " GROUP BY r.id ORDER BY r.id DESC LIMIT ?";
+    SQLite::Statement runs(*db_, sql);
+    int k = 1;
+    runs.bind(k++, q.benchmark);
+    if (!q.branch.empty()) runs.bind(k++, q.branch);
+    if (!q.fingerprint_digest.empty()) runs.bind(k++, q.fingerprint_digest);
+    runs.bind(k, std::max(1, q.limit));
+    std::vector<HistoryPoint> points;
+    std::vector<int64_t> bench_ids;
+    while (runs.executeStep()) {
+      HistoryPoint p;
+      p.run.id = runs.getColumn(0).getInt64();
+      p.run.kind = runs.getColumn(1).getString();
+      p.run.status = ParseRunStatus(runs.getColumn(2).getString());
+      p.run.started_unix_ns = runs.getColumn(3).getInt64();
+      p.run.ended_unix_ns = runs.getColumn(4).isNull() ? 0 : runs.getColumn(4).getInt64();
+      p.run.tare_version = runs.getColumn(5).getString();
+      p.run.fingerprint_digest = runs.getColumn(6).getString();
+      p.run.provenance.commit = runs.getColumn(7).getString();
+      p.run.provenance.branch = runs.getColumn(8).getString();
+      if (!runs.getColumn(9).isNull()) p.run.provenance.dirty = runs.getColumn(9).getInt() != 0;
+      bench_ids.push_back(runs.getColumn(10).getInt64());
+      points.push_back(std::move(p));
+    }
+    // Their samples, one statement per run: the (benchmark_id) index, then the values' primary key.
+    SQLite::Statement v(*db_,
+        "SELECT s.outcome, v.value FROM samples s LEFT JOIN sample_values v ON v.sample_id = s.id AND v.metric = ? "
+        "WHERE s.benchmark_id = ? AND s.warmup = 0 ORDER BY s.seq");
+    for (size_t i = 0; i < points.size(); ++i) {
+      v.bind(1, q.metric);
+      v.bind(2, static_cast<int64_t>(bench_ids[i]));
+      while (v.executeStep()) {
+        if (std::string_view(v.getColumn(0).getText()) != "ok") {
+          ++points[i].failed;
+        } else if (!v.getColumn(1).isNull()) {
+          points[i].values.push_back(v.getColumn(1).getDouble());
+        }
+      }
+      v.reset();
+    }
+    std::erase_if(points, [](const HistoryPoint& p) { return p.values.empty() && p.failed == 0; });
+    std::reverse(points.begin(), points.end());
+    return points;
+  });
+}
+
+StatusOr<std::vector<std::pair<std::string, int64_t>>> SqliteStore::HostsOf(const std::string& benchmark) {
+  return Guard("listing hosts", path_, [&]() -> StatusOr<std::vector<std::pair<std::string, int64_t>>> {
+    SQLite::Statement q(*db_,
+        "SELECT r.fingerprint_digest, count(DISTINCT r.id), max(r.id) FROM benchmarks b JOIN runs r ON r.id = b.run_id "
+        "WHERE b.name = ? AND r.kind = 'run' GROUP BY r.fingerprint_digest ORDER BY max(r.id) DESC");
+    q.bind(1, benchmark);
+    std::vector<std::pair<std::string, int64_t>> out;
+    while (q.executeStep()) out.emplace_back(q.getColumn(0).getString(), q.getColumn(1).getInt64());
     return out;
   });
 }

@@ -168,7 +168,8 @@ CREATE TABLE ab_discarded_samples (
 );
 )sql",
     // v2 -> v3: where each run's code came from (git commit, branch, dirty state, --tag K=V), so
-    // that runs are selected by commit, branch or tag. docs/store.md, "Schema version 3".
+    // that runs are selected by commit, branch or tag; indexes for a benchmark's history.
+    // docs/store.md, "Schema version 3".
     R"sql(
 ALTER TABLE runs ADD COLUMN git_commit TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN git_branch TEXT NOT NULL DEFAULT '';
@@ -182,6 +183,8 @@ CREATE TABLE run_tags (
   PRIMARY KEY (run_id, key)
 );
 CREATE INDEX run_tags_by_value ON run_tags(key, value, run_id);
+CREATE INDEX benchmarks_by_name ON benchmarks(name, run_id);
+CREATE INDEX samples_by_benchmark ON samples(benchmark_id);
 )sql",
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);

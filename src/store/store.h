@@ -55,6 +55,21 @@ class RunWriter {
   virtual Status FinishRun(int64_t run_id, RunStatus status, int64_t ended_unix_ns) = 0;
 };
 
+// One benchmark's metric over stored runs of `tare run` (tare history). A run's values are its
+// measured (not warm-up), successful samples.
+struct HistoryQuery {
+  std::string benchmark;           // the benchmark's name inside its target, exactly
+  std::string metric;
+  std::string branch;              // "" = any
+  std::string fingerprint_digest;  // "" = any host (callers pick one: never pool hosts)
+  int limit = 200;                 // the newest runs
+};
+struct HistoryPoint {
+  RunRecord run;                   // without command line, options and fingerprint text
+  std::vector<double> values;      // in sample order
+  int64_t failed = 0;              // measured samples that failed
+};
+
 class Store : public RunWriter {
  public:
   // Opens the store at `location` (a file path: SQLite, creating parent directories and the file)
@@ -74,6 +89,10 @@ class Store : public RunWriter {
   virtual StatusOr<std::vector<RunRecord>> ListRuns(int limit) = 0;
   virtual StatusOr<std::string> LoadArtifact(int64_t run_id, int64_t benchmark_id,
                                              const std::string& name) = 0;
+  // Oldest first. Runs in which the benchmark exists but no sample carries the metric are left out.
+  virtual StatusOr<std::vector<HistoryPoint>> History(const HistoryQuery& query) = 0;
+  // The fingerprint digests of the runs that measured `benchmark`, newest first, with their counts.
+  virtual StatusOr<std::vector<std::pair<std::string, int64_t>>> HostsOf(const std::string& benchmark) = 0;
   // The artifacts kept with a run (names and sizes, not contents), by benchmark then name.
   virtual StatusOr<std::vector<ArtifactInfo>> ArtifactsOf(int64_t run_id) = 0;
 

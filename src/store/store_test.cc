@@ -369,6 +369,66 @@ TEST_F(StoreTest, MigratesAVersion2Store) {
   EXPECT_EQ(*found, *id);
 }
 
+// A benchmark's history: newest runs of kind "run" that measured it, oldest first, filtered by
+// branch and host; warm-ups never used; failed samples counted.
+TEST_F(StoreTest, HistoryOfABenchmarkAcrossRuns) {
+  auto store = Store::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  auto add_run = [&](const std::string& branch, const std::string& digest, const std::string& kind,
+                     std::vector<double> values, bool with_failure) {
+    RunRecord r = MakeRun();
+    r.kind = kind;
+    r.fingerprint_digest = digest;
+    r.provenance.branch = branch;
+    auto id = (*store)->BeginRun(r);
+    EXPECT_TRUE(id.ok());
+    auto b = (*store)->AddBenchmark(*id, {0, "t::BM_X", "BM_X", "gbench"});
+    auto other = (*store)->AddBenchmark(*id, {0, "t::BM_Y", "BM_Y", "gbench"});
+    int seq = 0;
+    Sample warm = MakeSample(seq++, 1e9);
+    warm.warmup = true;
+    EXPECT_TRUE((*store)->AppendSample(*id, *b, warm).ok());
+    for (double v : values) EXPECT_TRUE((*store)->AppendSample(*id, *b, MakeSample(seq++, v)).ok());
+    EXPECT_TRUE((*store)->AppendSample(*id, *other, MakeSample(seq++, 5.0)).ok());
+    if (with_failure) {
+      Sample f = MakeSample(seq++, 0);
+      f.outcome = SampleOutcome::kFailed;
+      f.values.clear();
+      EXPECT_TRUE((*store)->AppendSample(*id, *b, f).ok());
+    }
+    return *id;
+  };
+  const int64_t r1 = add_run("main", "h1", "run", {10, 11, 12}, false);
+  const int64_t r2 = add_run("feat", "h1", "run", {20, 21}, true);
+  add_run("main", "h1", "ab", {30}, false);  // campaigns are not history
+  const int64_t r4 = add_run("main", "h2", "run", {40}, false);
+  const int64_t r5 = add_run("main", "h1", "run", {50, 51}, false);
+
+  auto all = (*store)->History({"BM_X", "wall_ns", "", "", 200});
+  ASSERT_TRUE(all.ok()) << all.status().message();
+  ASSERT_EQ(all->size(), 4u);
+  EXPECT_EQ((*all)[0].run.id, r1);
+  EXPECT_EQ((*all)[0].values, (std::vector<double>{10, 11, 12}));
+  EXPECT_EQ((*all)[1].failed, 1);
+  EXPECT_EQ((*all)[1].run.provenance.branch, "feat");
+  auto main_h1 = (*store)->History({"BM_X", "wall_ns", "main", "h1", 200});
+  ASSERT_TRUE(main_h1.ok());
+  ASSERT_EQ(main_h1->size(), 2u);
+  EXPECT_EQ((*main_h1)[0].run.id, r1);
+  EXPECT_EQ((*main_h1)[1].run.id, r5);
+  auto newest = (*store)->History({"BM_X", "wall_ns", "", "", 2});
+  ASSERT_TRUE(newest.ok());
+  ASSERT_EQ(newest->size(), 2u);
+  EXPECT_EQ((*newest)[0].run.id, r4);
+  auto none = (*store)->History({"BM_X", "no_such_metric", "", "", 200});
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->size(), 1u);  // only the run whose failed sample counts
+  EXPECT_EQ((*none)[0].run.id, r2);
+  auto hosts = (*store)->HostsOf("BM_X");
+  ASSERT_TRUE(hosts.ok());
+  EXPECT_EQ(*hosts, (std::vector<std::pair<std::string, int64_t>>{{"h1", 3}, {"h2", 1}}));
+}
+
 }  // namespace
 }  // namespace tare::store
 

@@ -62,6 +62,8 @@ class SqliteStore final : public Store {
   StatusOr<std::string> LoadArtifact(int64_t run_id, int64_t benchmark_id,
                                      const std::string& name) override;
   StatusOr<std::vector<ArtifactInfo>> ArtifactsOf(int64_t run_id) override;
+  StatusOr<std::vector<HistoryPoint>> History(const HistoryQuery& query) override;
+  StatusOr<std::vector<std::pair<std::string, int64_t>>> HostsOf(const std::string& benchmark) override;
 
   Status AddCohort(const CohortRecord& c) override;
   Status SetCohortState(int64_t run_id, const std::string& state, const std::string& stop_reason,

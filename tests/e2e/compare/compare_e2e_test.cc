@@ -114,4 +114,46 @@ TEST_F(CompareE2E, MistakesAreUsageErrorsThatChangeNothing) {
   EXPECT_FALSE(fs::exists(dir_ + "/missing.db"));
 }
 
+// History: the build at one path, measured after each "commit"; the +5% build lands at the 4th
+// run. Under the sim instrument the counts are exact, so the change point is certain.
+TEST_F(CompareE2E, HistoryFindsTheCommitThatChangedTheCount) {
+  for (int i = 0; i < 6; ++i) {
+    fs::copy_file(i < 3 ? KNOB_BASE : KNOB_PLUS5, dir_ + "/prog", fs::copy_options::overwrite_existing);
+    ASSERT_EQ(std::system(("cd '" + dir_ + "' && echo " + std::to_string(i) + " > src.txt && git commit -q -am c" +
+                           std::to_string(i) + " >/dev/null 2>&1").c_str()), 0);
+    Result r = Tare({"run", "-q", "--instrument", "sim", "-n", "1", "--", "./prog", "--work", "1"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  // A command's benchmark name is its command line with the program's absolute path.
+  const std::string name = dir_ + "/prog --work 1";
+  Result h = Tare({"history", name, "--min-segment", "3"});
+  ASSERT_EQ(h.exit_code, 0) << h.err << h.out;
+  EXPECT_NE(h.out.find("6 runs, 1 change point"), std::string::npos) << h.out;
+  EXPECT_NE(h.out.find("change point between run 3"), std::string::npos) << h.out;
+  EXPECT_NE(h.out.find("git log "), std::string::npos) << h.out;
+  Result j = Tare({"history", name, "--min-segment", "3", "--format", "json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["schema"], "tare.history/1");
+  EXPECT_EQ(doc["metric"], "sim.Ir");
+  ASSERT_EQ(doc["change_points"].size(), 1u);
+  EXPECT_EQ(doc["change_points"][0]["before"]["id"], 3);
+  EXPECT_EQ(doc["change_points"][0]["after"]["id"], 4);
+  EXPECT_NEAR(doc["change_points"][0]["change"].get<double>(), 0.044, 0.01);
+  // The after-commit is the one that swapped the build in: HEAD~2 at the end.
+  std::string out;
+  FILE* f = popen(("cd '" + dir_ + "' && git rev-parse HEAD~2").c_str(), "r");
+  char buf[64] = {};
+  if (f != nullptr && fgets(buf, sizeof buf, f) != nullptr) out = buf;
+  if (f != nullptr) pclose(f);
+  EXPECT_EQ(doc["change_points"][0]["after"]["commit"].get<std::string>() + "\n", out);
+
+  Result bad = Tare({"history", "./nothing"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("no run of `tare run`"), std::string::npos) << bad.err;
+  Result metric = Tare({"history", name, "--metric", "wall_nss"});
+  EXPECT_EQ(metric.exit_code, 2);
+  EXPECT_NE(metric.err.find("check --metric"), std::string::npos) << metric.err;
+}
+
 }  // namespace

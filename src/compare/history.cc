@@ -1,0 +1,195 @@
+#include "compare/history.h"
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <limits>
+
+#include <fmt/core.h>
+
+#include "base/terminal_text.h"
+#include "base/units.h"
+#include "stats/change_point.h"
+#include "stats/outliers.h"
+#include "stats/summary.h"
+#include "stats/two_sample_shift.h"
+
+namespace tare::compare {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string Code(const RunRecord& r) {
+  const Provenance& p = r.provenance;
+  std::string code = p.branch;
+  if (!p.commit.empty()) code += (code.empty() ? "" : "@") + p.commit.substr(0, 12);
+  if (p.dirty && *p.dirty) code += "+";
+  return code.empty() ? "-" : code;
+}
+
+std::string When(int64_t unix_ns) {
+  std::time_t t = static_cast<std::time_t>(unix_ns / 1000000000);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", std::gmtime(&t));
+  return buf;
+}
+
+std::string Pct(double f) {
+  if (std::isinf(f)) return f > 0 ? "+inf" : "-inf";
+  return fmt::format("{:+.2f}%", f * 100);
+}
+
+}  // namespace
+
+History BuildHistory(std::vector<HistoryInput> inputs, const HistoryOptions& o) {
+  History h;
+  std::vector<double> series;       // medians of the runs that have values
+  std::vector<size_t> series_rows;  // their row index
+  for (auto& in : inputs) {
+    HistoryRow row;
+    row.run = std::move(in.run);
+    row.n = static_cast<int64_t>(in.values.size());
+    row.failed = in.failed;
+    row.median = in.values.empty() ? kNaN : stats::Median(in.values);
+    if (!in.values.empty()) {
+      series.push_back(row.median);
+      series_rows.push_back(h.rows.size());
+    }
+    h.rows.push_back(std::move(row));
+  }
+  stats::ChangePointOptions cpo;
+  cpo.min_segment = std::max<int64_t>(1, o.min_segment);
+  cpo.threshold = o.threshold;
+  cpo.min_relative_change = o.min_change;
+  const auto cps = stats::DetectChangePoints(series, cpo);
+
+  // Segments of the series: [starts[i], starts[i+1]).
+  std::vector<size_t> starts = {0};
+  for (const auto& cp : cps) starts.push_back(static_cast<size_t>(cp.index));
+  starts.push_back(series.size());
+  for (size_t s = 0; s + 1 < starts.size(); ++s) {
+    std::vector<double> seg(series.begin() + static_cast<std::ptrdiff_t>(starts[s]),
+                            series.begin() + static_cast<std::ptrdiff_t>(starts[s + 1]));
+    const auto mad = stats::CountMadOutliers(seg);
+    for (size_t i = starts[s]; i < starts[s + 1]; ++i) {
+      HistoryRow& row = h.rows[series_rows[i]];
+      row.segment = static_cast<int64_t>(s);
+      row.outlier = seg.size() >= 3 && std::fabs(series[i] - mad.median) > mad.threshold &&
+                    (mad.mad > 0 || series[i] != mad.median);
+    }
+    if (s == 0) continue;
+    // The step into segment s, against segment s - 1.
+    std::vector<double> before, after;
+    for (size_t i = starts[s - 1]; i < starts[s]; ++i) before.push_back(std::log(series[i]));
+    for (size_t i = starts[s]; i < starts[s + 1]; ++i) after.push_back(std::log(series[i]));
+    HistoryStep st;
+    st.index = static_cast<int64_t>(series_rows[starts[s]]);
+    st.before = h.rows[series_rows[starts[s] - 1]].run;
+    st.after = h.rows[series_rows[starts[s]]].run;
+    st.median_before = cps[s - 1].median_before;
+    st.median_after = cps[s - 1].median_after;
+    st.score = cps[s - 1].score;
+    st.change = st.median_before != 0 ? st.median_after / st.median_before - 1 : kNaN;
+    st.lo = st.hi = kNaN;
+    const bool positive = std::all_of(series.begin() + static_cast<std::ptrdiff_t>(starts[s - 1]),
+                                      series.begin() + static_cast<std::ptrdiff_t>(starts[s + 1]),
+                                      [](double v) { return v > 0; });
+    if (positive) {
+      auto shift = stats::TwoSampleShift(before, after, 0.95);
+      if (shift.ok()) {
+        st.lo = std::expm1(shift->lo);
+        st.hi = std::expm1(shift->hi);
+      }
+    }
+    h.steps.push_back(st);
+  }
+  return h;
+}
+
+std::string RenderHistoryConsole(const History& h) {
+  std::string out = fmt::format("{} {} on host {}{}: {} runs, {} change point{}\n", SingleLineText(h.benchmark),
+                                SingleLineText(h.metric), h.host.substr(0, 12),
+                                h.branch.empty() ? "" : fmt::format(" (branch {})", SingleLineText(h.branch)),
+                                h.rows.size(), h.steps.size(), h.steps.size() == 1 ? "" : "s");
+  if (h.other_hosts_runs > 0) {
+    out += fmt::format("({} runs on other hosts not shown: results are never pooled across hosts; --host DIGEST)\n",
+                       h.other_hosts_runs);
+  }
+  struct Row {
+    std::string id, when, code, n, median, note;
+  };
+  std::vector<Row> rows;
+  size_t step = 0;
+  for (size_t i = 0; i < h.rows.size(); ++i) {
+    const auto& r = h.rows[i];
+    std::string note;
+    if (step < h.steps.size() && static_cast<size_t>(h.steps[step].index) == i) {
+      const auto& s = h.steps[step++];
+      note = fmt::format("<- change point: {} [{}, {}]", Pct(s.change), Pct(s.lo), Pct(s.hi));
+    }
+    if (r.outlier) note += std::string(note.empty() ? "" : "; ") + "outlier";
+    if (r.failed > 0) note += std::string(note.empty() ? "" : "; ") + fmt::format("{} failed", r.failed);
+    rows.push_back({std::to_string(r.run.id), When(r.run.started_unix_ns), SingleLineText(Code(r.run)),
+                    std::to_string(r.n), std::isnan(r.median) ? "-" : FormatValue(r.median, h.unit), note});
+  }
+  size_t w[5] = {3, 16, 4, 1, 6};
+  for (const auto& r : rows) {
+    w[0] = std::max(w[0], r.id.size());
+    w[2] = std::max(w[2], r.code.size());
+    w[3] = std::max(w[3], r.n.size());
+    w[4] = std::max(w[4], r.median.size());
+  }
+  out += fmt::format("\n{:>{}}  {:<{}}  {:<{}}  {:>{}}  {:>{}}\n", "run", w[0], "started (UTC)", w[1], "code", w[2], "n",
+                     w[3], "median", w[4]);
+  for (const auto& r : rows) {
+    std::string line = fmt::format("{:>{}}  {:<{}}  {:<{}}  {:>{}}  {:>{}}  {}", r.id, w[0], r.when, w[1], r.code, w[2],
+                                   r.n, w[3], r.median, w[4], r.note);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  for (const auto& s : h.steps) {
+    out += fmt::format("\nchange point between run {} ({}) and run {} ({}): {} -> {}, {} [{}, {}], score {:.1f}",
+                       s.before.id, SingleLineText(Code(s.before)), s.after.id, SingleLineText(Code(s.after)),
+                       FormatValue(s.median_before, h.unit), FormatValue(s.median_after, h.unit), Pct(s.change),
+                       Pct(s.lo), Pct(s.hi), s.score);
+    if (!s.before.provenance.commit.empty() && !s.after.provenance.commit.empty()) {
+      out += fmt::format("\n  commits: git log {}..{}", s.before.provenance.commit.substr(0, 12),
+                         s.after.provenance.commit.substr(0, 12));
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+nlohmann::json HistoryToJson(const History& h) {
+  using nlohmann::json;
+  auto num = [](double v) { return std::isfinite(v) ? json(v) : (std::isnan(v) ? json(nullptr) : json(v > 0 ? "inf" : "-inf")); };
+  auto run = [](const RunRecord& r) {
+    return json{{"id", r.id},
+                {"started_unix_ns", r.started_unix_ns},
+                {"commit", r.provenance.commit.empty() ? json(nullptr) : json(r.provenance.commit)},
+                {"branch", r.provenance.branch.empty() ? json(nullptr) : json(r.provenance.branch)},
+                {"dirty", r.provenance.dirty ? json(*r.provenance.dirty) : json(nullptr)}};
+  };
+  json rows = json::array();
+  for (const auto& r : h.rows) {
+    json j = run(r.run);
+    j["n"] = r.n;
+    j["failed"] = r.failed;
+    j["median"] = num(r.median);
+    j["outlier"] = r.outlier;
+    j["segment"] = r.segment;
+    rows.push_back(j);
+  }
+  json steps = json::array();
+  for (const auto& s : h.steps) {
+    steps.push_back({{"before", run(s.before)}, {"after", run(s.after)}, {"median_before", num(s.median_before)},
+                     {"median_after", num(s.median_after)}, {"change", num(s.change)}, {"lo", num(s.lo)},
+                     {"hi", num(s.hi)}, {"score", num(s.score)}});
+  }
+  return {{"schema", kHistoryJsonSchema}, {"benchmark", h.benchmark}, {"metric", h.metric}, {"unit", h.unit},
+          {"host", h.host}, {"branch", h.branch.empty() ? json(nullptr) : json(h.branch)},
+          {"other_hosts_runs", h.other_hosts_runs}, {"runs", rows}, {"change_points", steps}};
+}
+
+}  // namespace tare::compare
