@@ -18,6 +18,7 @@
 #include "cli/invocation.h"
 #include "cli/oracle_command.h"
 #include "cli/run_command.h"
+#include "cli/variance_command.h"
 
 namespace tare::cli {
 namespace {
@@ -94,6 +95,7 @@ Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
   AddRunsCommand(app, &exit_code);
   AddCompareCommand(app, &exit_code);
   AddHistoryCommand(app, &exit_code);
+  AddVarianceCommand(app, &exit_code);
   AddEnvCommand(app, &exit_code);
   AddOracleCommand(app, &exit_code);
   AddAbCommand(app, &exit_code, &target_argv);

@@ -148,6 +148,20 @@ TEST_F(CompareE2E, HistoryFindsTheCommitThatChangedTheCount) {
   if (f != nullptr) pclose(f);
   EXPECT_EQ(doc["change_points"][0]["after"]["commit"].get<std::string>() + "\n", out);
 
+  // Variance: the newest run and its reruns of the same executable (the +5% build: runs 4-6);
+  // exact counts do not vary.
+  Result v = Tare({"variance", "--format", "json"});
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  auto var = nlohmann::json::parse(v.out);
+  EXPECT_EQ(var["schema"], "tare.variance/1");
+  EXPECT_EQ(var["runs"], nlohmann::json::array({4, 5, 6}));
+  EXPECT_EQ(var["benchmarks"][0]["metric"], "sim.Ir");
+  EXPECT_EQ(var["benchmarks"][0]["across_cv"], 0.0);
+  EXPECT_EQ(var["too_noisy"], 0);
+  Result mixed = Tare({"variance", "1", "6", "--all"});
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
+  EXPECT_NE(mixed.out.find("too noisy to gate: 1"), std::string::npos) << mixed.out;  // +4.4% between them
+
   Result bad = Tare({"history", "./nothing"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("no run of `tare run`"), std::string::npos) << bad.err;

@@ -1,0 +1,133 @@
+#include "cli/variance_command.h"
+
+#include <filesystem>
+#include <memory>
+#include <set>
+
+#include <fmt/core.h>
+
+#include "base/files.h"
+#include "base/json_text.h"
+#include "cli/common_flags.h"
+#include "cli/exit_codes.h"
+#include "cli/flag_checks.h"
+#include "compare/thresholds.h"
+#include "compare/variance.h"
+#include "store/store.h"
+
+namespace tare::cli {
+namespace {
+
+struct VarianceFlags {
+  std::vector<std::string> runs;
+  int last = 10;
+  std::vector<std::string> metrics;
+  std::vector<std::string> thresholds;
+  bool all = false;
+  std::string format = "console";
+  std::string store_path = DefaultStorePath();
+};
+
+std::set<std::string> Executables(const RunData& d) {
+  std::set<std::string> out;
+  for (const auto& e : d.executables) out.insert(e.sha256);
+  return out;
+}
+
+int Variance(const VarianceFlags& f) {
+  if (f.format != "console" && f.format != "json") {
+    return ReportError(Status::InvalidArgument(fmt::format("--format '{}' is not one of console, json", f.format)));
+  }
+  if (!std::filesystem::exists(f.store_path)) {
+    return ReportError(Status::NotFound(fmt::format(
+        "no store at '{}'; run `tare run` first, or point to one with --store PATH (or $TARE_STORE)", f.store_path)));
+  }
+  compare::CompareConfig config;
+  if (std::string file = compare::FindConfigFile("."); !file.empty()) {
+    auto text = ReadFile(file);
+    if (!text.ok()) return ReportError(text.status());
+    auto parsed = compare::ParseCompareConfig(*text, file);
+    if (!parsed.ok()) return ReportError(parsed.status());
+    config = std::move(*parsed);
+  }
+  if (Status s = compare::ApplyFlags(&config, f.thresholds, {}, std::nullopt); !s.ok()) return ReportError(s);
+  auto store = store::Store::Open(f.store_path);
+  if (!store.ok()) return ReportError(store.status());
+
+  std::vector<RunData> runs;
+  if (!f.runs.empty()) {
+    for (const auto& sel : f.runs) {
+      auto id = (*store)->ResolveRun(sel);
+      if (!id.ok()) return ReportError(id.status());
+      auto d = (*store)->LoadRun(*id);
+      if (!d.ok()) return ReportError(d.status());
+      if (d->run.kind != "run") {
+        return ReportError(Status::InvalidArgument(fmt::format(
+            "run {} is a `tare {}` run; variance takes runs of `tare run`", d->run.id, d->run.kind)));
+      }
+      if (!runs.empty() && d->run.fingerprint_digest != runs.front().run.fingerprint_digest) {
+        return ReportError(Status::FailedPrecondition(fmt::format(
+            "runs {} and {} were measured on different hosts (hard fingerprint keys differ); variance never pools "
+            "hosts: give runs of one host", runs.front().run.id, d->run.id)));
+      }
+      runs.push_back(std::move(*d));
+    }
+  } else {
+    // The newest run of `tare run`, and the reruns of its executables on its host before it.
+    auto listed = (*store)->ListRuns(500);
+    if (!listed.ok()) return ReportError(listed.status());
+    std::set<std::string> exes;
+    for (const auto& r : *listed) {
+      if (r.kind != "run" || static_cast<int>(runs.size()) >= f.last) continue;
+      if (!runs.empty() && r.fingerprint_digest != runs.front().run.fingerprint_digest) continue;
+      auto d = (*store)->LoadRun(r.id);
+      if (!d.ok()) return ReportError(d.status());
+      if (runs.empty()) {
+        exes = Executables(*d);
+      } else if (Executables(*d) != exes) {
+        continue;
+      }
+      runs.push_back(std::move(*d));
+    }
+    if (runs.empty()) {
+      return ReportError(Status::NotFound(fmt::format("the store '{}' has no run of `tare run`", f.store_path)));
+    }
+    std::reverse(runs.begin(), runs.end());
+  }
+  compare::SuiteVariance v = compare::AnalyzeVariance(runs, f.metrics, config);
+  if (f.format == "json") {
+    fmt::print("{}\n", DumpJson(compare::VarianceToJson(v), 2));
+  } else {
+    fmt::print("{}", compare::RenderVarianceConsole(v, f.all));
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddVarianceCommand(CLI::App& app, int* exit_code) {
+  auto f = std::make_shared<VarianceFlags>();
+  CLI::App* sub = app.add_subcommand("variance", "How much each benchmark varies within a run and across reruns");
+  sub->footer(R"(
+Without RUN: the newest run of `tare run` and the runs before it that measured the same
+executables (sha256) on the same host, up to --last (10). Per benchmark: the coefficient of
+variation within each run (median over runs) and across the runs' medians (what a rerun moves);
+for the suite, the median, p90 and max CV and how many exceed 1% and 0. A benchmark is too noisy
+to gate when 2 x its CV exceeds its threshold (tare.toml or --threshold, as in `tare compare`);
+the reason is named when known (drift over the run, syscall-heavy, few samples).
+
+Examples:
+  tare variance                      # the latest run and its reruns
+  tare variance 12 13 14 --all       # these runs, every benchmark
+Docs: docs/compare.md, "Variance")");
+  sub->add_option("RUN", f->runs, "Runs of one host (selectors as in `tare compare`)");
+  sub->add_option("--last", f->last, "Without RUN: at most this many reruns (default 10)")->check(WholeNumberAtLeast(1));
+  sub->add_option("--metric,-m", f->metrics, "Metrics (repeatable; default: each benchmark's own measurement)");
+  sub->add_option("--threshold,-t", f->thresholds, "T or METRIC=T, as in `tare compare` (beats tare.toml)");
+  sub->add_flag("--all", f->all, "List every benchmark, not only those too noisy to gate");
+  sub->add_option("--format", f->format, "console (default) | json");
+  sub->add_option("--store", f->store_path, kStoreHelp);
+  sub->callback([f, exit_code]() { *exit_code = Variance(*f); });
+}
+
+}  // namespace tare::cli

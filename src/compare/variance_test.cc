@@ -1,0 +1,87 @@
+#include "compare/variance.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+namespace tare::compare {
+namespace {
+
+void AddBench(RunData& d, int64_t id, const std::string& name, const std::string& metric, const std::vector<double>& values,
+              double user = 0, double sys = 0) {
+  d.benchmarks.push_back({id, "t::" + name, name, "gbench"});
+  for (double v : values) {
+    StoredSample s{static_cast<int64_t>(d.samples.size()), id, {}};
+    s.sample.values[metric] = v;
+    if (user + sys > 0) {
+      s.sample.values["user_ns"] = user;
+      s.sample.values["sys_ns"] = sys;
+    }
+    d.samples.push_back(s);
+  }
+}
+
+// Expected values worked by hand:
+//   A: each run {100, 102, 98, 100, 100}: mean 100, sum of squares 8, sd sqrt(8/4) = 1.41421 ->
+//      within CV 1.41421%; run medians all 100 -> across CV 0.
+//   B: run medians 100, 110, 90 (each run {m, m}) -> across CV = sd(100, 110, 90) / 100 = 10%;
+//      within 0. 2 x 10% > 5%: too noisy.
+//   C: sim.Ir 1000 everywhere: 0 and 0.
+// Suite CVs (across) sorted {0, 0, 0.1}: median 0, p90 (type 7) = 0.8 x 0.1 = 0.08, max 0.1.
+TEST(Variance, CoefficientsOfVariationWithinAndAcrossRuns) {
+  std::vector<RunData> runs(3);
+  const double b_levels[] = {100, 110, 90};
+  for (int r = 0; r < 3; ++r) {
+    runs[r].run.id = r + 1;
+    runs[r].run.fingerprint_digest = "host";
+    AddBench(runs[r], 1, "A", "gb.real_time_ns", {100, 102, 98, 100, 100});
+    AddBench(runs[r], 2, "B", "gb.real_time_ns", {b_levels[r], b_levels[r], b_levels[r], b_levels[r], b_levels[r]});
+    AddBench(runs[r], 3, "C", "sim.Ir", {1000, 1000, 1000});
+  }
+  auto v = AnalyzeVariance(runs, {}, CompareConfig{});
+  ASSERT_EQ(v.benchmarks.size(), 3u);
+  EXPECT_TRUE(v.across);
+  const auto& a = v.benchmarks[0];
+  EXPECT_EQ(a.name, "A");
+  EXPECT_EQ(a.runs, 3);
+  EXPECT_EQ(a.samples, 15);
+  EXPECT_NEAR(a.within_cv, 0.0141421356237, 1e-12);
+  EXPECT_EQ(a.across_cv, 0);
+  EXPECT_FALSE(a.too_noisy);
+  const auto& b = v.benchmarks[1];
+  EXPECT_NEAR(b.across_cv, 0.10, 1e-12);
+  EXPECT_EQ(b.within_cv, 0);
+  EXPECT_TRUE(b.too_noisy);
+  const auto& c = v.benchmarks[2];
+  EXPECT_EQ(c.threshold, kDefaultDeterministicThreshold);
+  EXPECT_FALSE(c.too_noisy);
+  EXPECT_TRUE(std::find(c.reasons.begin(), c.reasons.end(), "few samples") != c.reasons.end());
+  EXPECT_NEAR(v.median_cv, 0, 1e-12);
+  EXPECT_NEAR(v.p90_cv, 0.08, 1e-12);
+  EXPECT_NEAR(v.max_cv, 0.10, 1e-12);
+  EXPECT_EQ(v.over_1pct, 1);
+  EXPECT_EQ(v.over_0, 1);
+  EXPECT_EQ(v.too_noisy, 1);
+  const std::string text = RenderVarianceConsole(v, false);
+  EXPECT_NE(text.find("too noisy to gate: 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("10.000%"), std::string::npos) << text;
+  EXPECT_EQ(text.find("\nok "), std::string::npos) << "only the noisy ones without --all";
+  EXPECT_EQ(VarianceToJson(v)["benchmarks"].size(), 3u);
+}
+
+TEST(Variance, NamesDriftAndSyscallHeavyOnOneRun) {
+  RunData d;
+  d.run.id = 7;
+  AddBench(d, 1, "rising", "wall_ns", {100, 101, 102, 103, 104, 105, 106, 107, 108, 109});
+  AddBench(d, 2, "kernel", "wall_ns", {100, 100, 100, 100, 100, 100}, 1000, 3000);
+  auto v = AnalyzeVariance({d}, {}, CompareConfig{});
+  EXPECT_FALSE(v.across);
+  ASSERT_EQ(v.benchmarks.size(), 2u);
+  EXPECT_EQ(v.benchmarks[0].reasons, std::vector<std::string>{"drift"});
+  EXPECT_TRUE(std::isnan(v.benchmarks[0].across_cv));
+  EXPECT_EQ(v.benchmarks[1].reasons, std::vector<std::string>{"syscall-heavy"});
+  EXPECT_NE(RenderVarianceConsole(v, true).find("one run: CVs are within it"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tare::compare
