@@ -1,5 +1,9 @@
 #include "session/sample_recorder.h"
 
+#include <algorithm>
+
+#include <fmt/core.h>
+
 namespace tare::session {
 
 void SampleRecorder::Seed(const RunData& stored) {
@@ -43,6 +47,14 @@ StatusOr<int64_t> SampleRecorder::Record(int64_t benchmark_id, const std::string
     TARE_RETURN_IF_ERROR(writer_.AddNote(run_id_, {"warn", note}));
     warnings_.push_back(note);
   }
+  if (!m.sample.warmup && m.sample.ok()) {
+    auto u = m.sample.values.find("user_ns"), y = m.sample.values.find("sys_ns");
+    if (u != m.sample.values.end() && y != m.sample.values.end()) {
+      if (!cpu_.count(label)) cpu_order_.push_back(label);
+      cpu_[label].first.push_back(u->second);
+      cpu_[label].second.push_back(y->second);
+    }
+  }
   const std::string& arm = m.sample.arm;
   if (!m.extras.artifacts.empty() && m.sample.ok() && !profiles_.count(uri + "\x1f" + arm)) {
     for (const auto& [name, content] : m.extras.artifacts) {
@@ -51,6 +63,29 @@ StatusOr<int64_t> SampleRecorder::Record(int64_t benchmark_id, const std::string
     profiles_.insert(uri + "\x1f" + arm);
   }
   return writer_.AppendSample(run_id_, benchmark_id, m.sample);
+}
+
+Status SampleRecorder::WriteRunWarnings() {
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  };
+  for (const auto& label : cpu_order_) {
+    const auto& [user, sys] = cpu_[label];
+    if (user.empty()) continue;
+    const double mu = median(user), ms = median(sys);
+    if (mu + ms < kSyscallJudgedCpuNs || ms / (mu + ms) <= kSyscallHeavyShare) continue;
+    const std::string key = label + ": syscall-heavy";
+    if (HaveWarning(key)) continue;
+    const std::string note = fmt::format(
+        "{}: syscall-heavy: the median system time is {:.0f}% of the process's CPU time over {} samples; kernel "
+        "work varies more than user code and `--instrument sim` does not count it, so compare with wall",
+        label, 100 * ms / (mu + ms), user.size());
+    TARE_RETURN_IF_ERROR(writer_.AddNote(run_id_, {"warn", note}));
+    warnings_.push_back(note);
+  }
+  return Status::Ok();
 }
 
 }  // namespace tare::session

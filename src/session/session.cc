@@ -54,7 +54,7 @@ Status Session::Run() {
     if (!below || !ran) break;
   }
   if (progress_) progress_("");
-  return Status::Ok();
+  return recorder_.WriteRunWarnings();
 }
 
 Status Session::RunBlock(size_t cell, int64_t block) {

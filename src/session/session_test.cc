@@ -304,5 +304,33 @@ TEST(SampleRecorder, SeededFromAResumedRunWritesNothingTwice) {
   EXPECT_EQ(recorder.unavailable(), (std::vector<std::string>{"cycles: not supported", "branches: not supported"}));
 }
 
+// Syscall-heavy is judged once per label on the medians of measured, successful samples: one
+// wild sample or a warm-up does not make it (the old per-sample rule fired on /bin/true).
+TEST(SampleRecorder, SyscallHeavyIsJudgedOnTheRunsMedians) {
+  FakeWriter writer;
+  SampleRecorder recorder(writer, 1);
+  auto record = [&](const std::string& label, double user_ms, double sys_ms, bool warmup) {
+    Measured m;
+    m.sample.warmup = warmup;
+    m.sample.values = {{"wall_ns", 1}, {"user_ns", user_ms * 1e6}, {"sys_ns", sys_ms * 1e6}};
+    ASSERT_TRUE(recorder.Record(10, "t::" + label, label, label, m).ok());
+  };
+  record("quiet", 10, 990, true);  // a warm-up: never judged
+  record("quiet", 90, 10, false);
+  record("quiet", 90, 10, false);
+  record("quiet", 10, 90, false);  // one wild sample
+  record("kernel", 40, 60, false);
+  record("kernel", 40, 60, false);
+  record("kernel", 50, 50, false);
+  record("tiny", 0, 4, false);  // 100% of one 4 ms tick, as /bin/true: the split is noise
+  record("tiny", 0, 4, false);
+  ASSERT_TRUE(recorder.WriteRunWarnings().ok());
+  ASSERT_EQ(recorder.warnings().size(), 1u);
+  EXPECT_EQ(recorder.warnings()[0].rfind("kernel: syscall-heavy: the median system time is 60% of the process's CPU time over 3 samples", 0), 0u)
+      << recorder.warnings()[0];
+  ASSERT_TRUE(recorder.WriteRunWarnings().ok());  // once per label
+  EXPECT_EQ(recorder.warnings().size(), 1u);
+}
+
 }  // namespace
 }  // namespace tare::session

@@ -101,8 +101,6 @@ StatusOr<std::string> RunProtocol(proc::Spawner& spawner, const TargetSpec& targ
 
 // Below this a window's time per iteration is not work any CPU does (about one cycle).
 constexpr double kNoWorkNsPerIteration = 0.5;
-// System time above this share of the process's CPU time: the kernel dominates.
-constexpr double kSyscallHeavyShare = 0.3;
 
 void AddWallWarnings(const Sample& s, std::vector<std::string>* warnings) {
   // CPU time, not wall time: a preempted window must not hide (or fake) an empty loop.
@@ -113,14 +111,7 @@ void AddWallWarnings(const Sample& s, std::vector<std::string>* warnings) {
         "measured no work: {:.3g} ns per iteration is below one CPU cycle; the loop body was "
         "likely optimised away; use tare::do_not_optimize on its result", it->second));
   }
-  double user = s.values.count("user_ns") ? s.values.at("user_ns") : 0;
-  double sys = s.values.count("sys_ns") ? s.values.at("sys_ns") : 0;
-  if (user + sys > 0 && sys / (user + sys) > kSyscallHeavyShare && sys > 1e6) {
-    warnings->push_back(fmt::format(
-        "syscall-heavy: system time is {:.0f}% of the process's CPU time; kernel work varies "
-        "more than user code and `--instrument sim` does not count it, so compare with wall",
-        100 * sys / (user + sys)));
-  }
+  // Syscall-heavy is judged on a whole run's medians: session::SampleRecorder::WriteRunWarnings.
 }
 
 // Runs `req` under valgrind callgrind instead: a fresh profile directory
