@@ -17,6 +17,8 @@
 #include "cli/progress.h"
 #include "cli/invocation.h"
 #include "cli/output_path.h"
+#include "compare/thresholds.h"
+#include "compare/variance.h"
 #include "proc/spawner.h"
 #include "report/run_report.h"
 #include "session/plain_run.h"
@@ -43,6 +45,8 @@ struct RunOptions {
   std::vector<std::string> metrics;
   env::DeclaredProvenance provenance;
 };
+
+std::vector<std::string> UnstableWarnings(const RunData& data);
 
 // Flags to the spec PlainRun runs; a usage error leaves no trace.
 StatusOr<session::RunSpec> ToSpec(const RunOptions& o) {
@@ -146,6 +150,7 @@ int Run(const RunOptions& o) {
     copts.all_metrics = o.all_metrics;
     fmt::print("{}", report::RenderConsole(rep, copts));
     for (const auto& line : GroupNotes(data->notes)) fmt::print(stderr, "{}\n", SingleLineText(line));
+    for (const auto& line : UnstableWarnings(*data)) fmt::print(stderr, "{}\n", SingleLineText(line));
   }
   if (!o.json_path.empty()) {
     Status w = WriteFileAtomic(o.json_path, DumpJson(report::RunToJson(*data), 2) + "\n");
@@ -163,6 +168,30 @@ int Run(const RunOptions& o) {
     return kExitFailed;
   }
   return kExitOk;
+}
+
+// Benchmarks whose samples varied too much within this run to gate a change of their threshold
+// (`tare variance`'s rule on one run: 2 x CV above the threshold of tare.toml or the default).
+std::vector<std::string> UnstableWarnings(const RunData& data) {
+  compare::CompareConfig config;
+  if (std::string file = compare::FindConfigFile("."); !file.empty()) {
+    auto text = ReadFile(file);
+    auto parsed = text.ok() ? compare::ParseCompareConfig(*text, file) : StatusOr<compare::CompareConfig>(text.status());
+    if (!parsed.ok()) return {fmt::format("warning: {} was not read for thresholds: {}", file, parsed.status().message())};
+    config = std::move(*parsed);
+  }
+  std::vector<std::string> out;
+  const compare::SuiteVariance v = compare::AnalyzeVariance({data}, {}, config);
+  for (const auto& b : v.benchmarks) {
+    if (!b.too_noisy || b.samples < 5) continue;
+    std::string why;
+    for (const auto& r : b.reasons) why += (why.empty() ? " (" : ", ") + r;
+    if (!why.empty()) why += ")";
+    out.push_back(fmt::format("warning: {}: {} varied by CV {:.1f}% within this run{}: too noisy to gate a change of "
+                              "{:g}% (2 x CV is more); see `tare variance`, docs/compare.md",
+                              b.name, b.metric, 100 * b.within_cv, why, 100 * b.threshold));
+  }
+  return out;
 }
 
 }  // namespace
