@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build g++ pkg-config make
   libcli11-dev nlohmann-json3-dev libfmt-dev libsqlite3-dev libsqlitecpp-dev
   libboost-math-dev libtomlplusplus-dev libre2-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
-  valgrind sqlite3 hyperfine procps binutils perl git
+  valgrind sqlite3 hyperfine procps binutils perl git zlib1g-dev
 )
 # Extra packages for a target, e.g. `scripts/deps.sh chromium` for the HTML report tests.
 packages+=("$@")

@@ -19,6 +19,7 @@
 #include "cli/progress.h"
 #include "cli/invocation.h"
 #include "cli/resume_command.h"
+#include "html/ab_page.h"
 #include "session/environment.h"
 #include "proc/spawner.h"
 #include "report/ab_json.h"
@@ -60,6 +61,7 @@ struct AbOptions {
   std::string store_path = DefaultStorePath();
   std::string ledger_path;
   std::string json_path;
+  std::string html_path;
   bool resume = false;
   bool inconclusive_ok = false;
   bool quiet = false;
@@ -210,7 +212,7 @@ StatusOr<campaign::CampaignInput> BuildInput(const AbOptions& o) {
   return in;
 }
 
-// --ledger and --json must not replace the store or any input of the campaign. The store's own
+// --ledger, --json and --html must not replace the store or any input of the campaign. The store's own
 // directory may be missing: it is created with the store.
 Status CheckOutputs(const AbOptions& o, const campaign::CampaignSpec& spec) {
   std::vector<KeptFile> kept = StoreFiles(o.store_path);
@@ -219,6 +221,7 @@ Status CheckOutputs(const AbOptions& o, const campaign::CampaignSpec& spec) {
   for (const auto& h : spec.heads) kept.push_back({h, "a head executable"});
   const std::string store_dir = std::filesystem::path(o.store_path).parent_path().string();
   TARE_RETURN_IF_ERROR(CheckOutputPath("--json", o.json_path, kept, store_dir));
+  TARE_RETURN_IF_ERROR(CheckOutputPath("--html", o.html_path, kept, store_dir));
   return CheckOutputPath("--ledger", o.ledger_path, kept, store_dir);
 }
 
@@ -296,6 +299,19 @@ int Ab(const AbOptions& o) {
     if (Status w = WriteFileAtomic(o.json_path, DumpJson(report::AbReportToJson(rep), 2) + "\n"); !w.ok()) {
       return ReportError(w);
     }
+  }
+  if (!o.html_path.empty()) {
+    // The cohort's samples and cells, for the plots; without them the page still has the verdicts.
+    auto run = (*store)->LoadRun(rep.run_id);
+    auto cells = (*store)->CellsOf(rep.run_id);
+    if (!run.ok() || !cells.ok()) {
+      fmt::print(stderr, "tare: warning: --html: the cohort's samples could not be read back ({}); the page "
+                         "shows the verdicts without sample plots\n",
+                 TerminalText(!run.ok() ? run.status().message() : cells.status().message()));
+    }
+    const std::string page = html::RenderAbHtml(rep, run.ok() ? *run : RunData{},
+                                                cells.ok() ? *cells : std::vector<CellRecord>{});
+    if (Status w = WriteFileAtomic(o.html_path, page); !w.ok()) return ReportError(w);
   }
 
   // The loud part, on stderr even with --quiet: what makes the verdicts untrustworthy or stopped.
@@ -418,6 +434,7 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   sub->add_option("--store", o->store_path, "SQLite store (default: $TARE_STORE, else .tare/tare.db); arm copies go to its directory's bin/");
   sub->add_option("--ledger", o->ledger_path, "Also write the ledger (Markdown) to FILE (never the store or an input)");
   sub->add_option("--json", o->json_path, "Also write the results as JSON (schema tare.ab/1) to FILE");
+  sub->add_option("--html", o->html_path, "Also write the cohort's HTML report (forest plots, samples) to FILE");
   sub->add_flag("--resume", o->resume, "Continue the latest interrupted cohort of this campaign");
   sub->add_flag("--inconclusive-ok", o->inconclusive_ok, "Exit 0 instead of 3 when some cell is INCONCLUSIVE");
   sub->add_flag("--quiet,-q", o->quiet, "No ledger on stdout, no progress (use with --ledger/--json)");

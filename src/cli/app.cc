@@ -17,6 +17,7 @@
 #include "cli/export_command.h"
 #include "cli/invocation.h"
 #include "cli/oracle_command.h"
+#include "cli/report_command.h"
 #include "cli/run_command.h"
 #include "cli/variance_command.h"
 
@@ -100,6 +101,7 @@ Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
   AddOracleCommand(app, &exit_code);
   AddAbCommand(app, &exit_code, &target_argv);
   AddAttributeCommand(app, &exit_code);
+  AddReportCommand(app, &exit_code);
 
   // The target's own argv is cut off before CLI11 parses tare's options (see SplitAtTarget); which
   // of run's options take a value is read from the options themselves, so a new one cannot be missed.

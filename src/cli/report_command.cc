@@ -1,0 +1,150 @@
+#include "cli/report_command.h"
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include <fmt/core.h>
+
+#include "base/files.h"
+#include "cli/common_flags.h"
+#include "cli/exit_codes.h"
+#include "cli/output_path.h"
+#include "compare/compare.h"
+#include "compare/thresholds.h"
+#include "html/compare_page.h"
+#include "html/run_page.h"
+#include "store/store.h"
+
+namespace tare::cli {
+namespace {
+
+struct ReportFlags {
+  std::string run;
+  std::vector<std::string> compare;  // BASE HEAD
+  std::string output;
+  std::string store_path = DefaultStorePath();
+  // As `tare compare` takes them.
+  std::vector<std::string> metrics;
+  std::vector<std::string> thresholds;
+  std::vector<std::string> ignore;
+  std::optional<double> confidence;
+  std::string config;
+  bool no_config = false;
+  bool allow_different_hosts = false;
+};
+
+// The thresholds `tare compare` would use: --config, else the nearest tare.toml, then the flags.
+StatusOr<compare::CompareConfig> LoadCompareConfig(const ReportFlags& f) {
+  if (!f.config.empty() && f.no_config) {
+    return Status::InvalidArgument("--config and --no-config contradict each other; give one");
+  }
+  std::string path = f.config;
+  if (path.empty() && !f.no_config) path = compare::FindConfigFile(".");
+  compare::CompareConfig config;
+  if (!path.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+      return Status::NotFound(fmt::format("--config '{}' is not a file", path));
+    }
+    TARE_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+    TARE_ASSIGN_OR_RETURN(config, compare::ParseCompareConfig(text, path));
+  }
+  TARE_RETURN_IF_ERROR(compare::ApplyFlags(&config, f.thresholds, f.ignore, f.confidence));
+  return config;
+}
+
+StatusOr<std::string> RunPage(store::Store& store, const std::string& selector) {
+  TARE_ASSIGN_OR_RETURN(int64_t id, store.ResolveRun(selector));
+  TARE_ASSIGN_OR_RETURN(RunData data, store.LoadRun(id));
+  return html::RenderRunHtml(data);
+}
+
+StatusOr<std::string> ComparePage(store::Store& store, const ReportFlags& f, compare::CompareConfig config) {
+  auto base_id = store.ResolveRun(f.compare[0]);
+  if (!base_id.ok()) return base_id.status().WithContext("BASE");
+  auto head_id = store.ResolveRun(f.compare[1]);
+  if (!head_id.ok()) return head_id.status().WithContext("HEAD");
+  if (*base_id == *head_id) {
+    return Status::InvalidArgument(fmt::format(
+        "BASE '{}' and HEAD '{}' are the same run ({}); name two runs (see `tare runs`)", f.compare[0], f.compare[1],
+        *base_id));
+  }
+  TARE_ASSIGN_OR_RETURN(RunData base, store.LoadRun(*base_id));
+  TARE_ASSIGN_OR_RETURN(RunData head, store.LoadRun(*head_id));
+  compare::CompareOptions options;
+  options.config = std::move(config);
+  options.metrics = f.metrics;
+  options.allow_different_hosts = f.allow_different_hosts;
+  TARE_ASSIGN_OR_RETURN(compare::SuiteComparison result, compare::CompareRuns(base, head, options));
+  return html::RenderCompareHtml(result, base, head);
+}
+
+int Report(const ReportFlags& f) {
+  const bool compare_mode = !f.compare.empty();
+  if (compare_mode == !f.run.empty()) {
+    return ReportError(Status::InvalidArgument(
+        "name what to report: --run SELECTOR (one run) or --compare BASE HEAD (two runs), not both"));
+  }
+  std::optional<compare::CompareConfig> config;
+  if (compare_mode) {
+    auto loaded = LoadCompareConfig(f);
+    if (!loaded.ok()) return ReportError(loaded.status());
+    config = std::move(*loaded);
+  }
+  // Reading commands must not create a store where there is none.
+  if (!std::filesystem::exists(f.store_path)) {
+    return ReportError(Status::NotFound(fmt::format(
+        "no store at '{}'; run `tare run` first, or point to one with --store PATH (or $TARE_STORE)", f.store_path)));
+  }
+  const bool to_stdout = f.output.empty() || f.output == "-";
+  if (!to_stdout) {
+    if (Status s = CheckOutputPath("--output", f.output, StoreFiles(f.store_path)); !s.ok()) return ReportError(s);
+  }
+  auto store = store::Store::Open(f.store_path);
+  if (!store.ok()) return ReportError(store.status());
+  auto page = compare_mode ? ComparePage(**store, f, std::move(*config)) : RunPage(**store, f.run);
+  if (!page.ok()) return ReportError(page.status());
+  if (to_stdout) {
+    fmt::print("{}", *page);
+    return kExitOk;
+  }
+  if (Status w = WriteFileAtomic(f.output, *page); !w.ok()) return ReportError(w);
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddReportCommand(CLI::App& app, int* exit_code) {
+  auto f = std::make_shared<ReportFlags>();
+  CLI::App* sub = app.add_subcommand("report", "A stored run, or two compared, as one HTML page with plots");
+  sub->footer(R"(
+One self-contained HTML file (inline SVG and CSS, no scripts, nothing fetched): the run's code,
+tare version, start time and host; per benchmark every sample in the order taken (warm-ups hollow,
+failed samples marked with their reason) beside each arm's distribution, and the summaries.
+--compare adds what `tare compare` judges: per benchmark a forest plot of each metric's change and
+95% interval against +-threshold, coloured by class, with the headline and warnings.
+A `tare ab` cohort's verdicts: `tare ab ... --html FILE`. How to read the plots: docs/report.md.
+Exit status: 0 written; 2 bad input (no store, no such run, an output that is the store).
+
+Examples:
+  tare report --run latest -o run.html
+  tare report --compare main feature-x -o compare.html
+  tare report --run 12 > run12.html)");
+  sub->add_option("--run", f->run,
+                  "One run: 'latest', a run id, commit:HEX, branch:NAME, tag:KEY=VALUE, or a bare branch/tag/commit");
+  sub->add_option("--compare", f->compare, "Two runs, BASE HEAD (selectors as for --run), judged as `tare compare` does")
+      ->expected(2);
+  sub->add_option("-o,--output", f->output, "Write the page to FILE (default, or '-': stdout; never the store)");
+  sub->add_option("--store", f->store_path, kStoreHelp);
+  sub->add_option("--metric,-m", f->metrics, "--compare: judge this metric (repeatable)");
+  sub->add_option("--threshold,-t", f->thresholds, "--compare: T or METRIC=T, as for `tare compare` (repeatable)");
+  sub->add_option("--ignore", f->ignore, "--compare: skip benchmarks matching this RE2 pattern (repeatable)");
+  sub->add_option("--confidence", f->confidence, "--compare: of the intervals, in (0, 1) (default 0.95)");
+  sub->add_option("--config", f->config, "--compare: thresholds file (default: the nearest tare.toml upwards)");
+  sub->add_flag("--no-config", f->no_config, "--compare: ignore any tare.toml");
+  sub->add_flag("--allow-different-hosts", f->allow_different_hosts, "--compare: runs from different hosts, marked");
+  sub->callback([f, exit_code]() { *exit_code = Report(*f); });
+}
+
+}  // namespace tare::cli

@@ -1,0 +1,229 @@
+#include "html/ab_page.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "base/units.h"
+#include "html/html_text.h"
+#include "html/page.h"
+#include "html/plots.h"
+#include "html/run_page.h"
+
+namespace tare::html {
+namespace {
+
+std::string Short(const std::string& sha) { return sha.substr(0, 12); }
+
+std::string VerdictWord(Verdict v) { return std::string(VerdictName(v)); }
+
+// δ sits on the worse side: above 0 when lower is better (times), below 0 when higher is better.
+double WorseSide(const AbMetricResult& m, double fraction) {
+  return m.direction == Direction::kHigherIsBetter ? -fraction : fraction;
+}
+
+ForestRow RowFor(const AbComparison& c, const AbMetricResult& m, bool several_heads) {
+  ForestRow row;
+  row.label = several_heads ? fmt::format("{} · {}", c.head, m.metric) : m.metric;
+  row.cls = BadgeClass(VerdictWord(m.verdict));
+  row.estimate = m.estimate;
+  row.lo = m.lo;
+  row.hi = m.hi;
+  row.limits = {WorseSide(m, m.delta)};
+  if (m.has_null) {
+    row.band_lo = m.null_lo;
+    row.band_hi = m.null_hi;
+    row.band_tooltip = fmt::format("null arm (base against its own copy): {} [{}, {}]; noise floor {}",
+                                   Percent(m.null_estimate), Percent(m.null_lo), Percent(m.null_hi),
+                                   UnsignedPercent(m.noise_floor));
+  }
+  row.value_text = fmt::format("{} [{}, {}] {}", Percent(m.estimate), Percent(m.lo), Percent(m.hi),
+                               VerdictWord(m.verdict));
+  row.tooltip = fmt::format("{} {}: {} [{}, {}] over {} pairs at {:.2f}% confidence; allowance {} (δ {}); {} → {}",
+                            c.head, m.metric, Percent(m.estimate), Percent(m.lo), Percent(m.hi), m.pairs,
+                            m.confidence * 100, m.allowance, UnsignedPercent(m.delta),
+                            FormatValue(m.base_median, m.unit), FormatValue(m.head_median, m.unit));
+  return row;
+}
+
+std::string CellTable(const std::vector<const AbComparison*>& comparisons) {
+  std::string rows;
+  for (const AbComparison* c : comparisons) {
+    for (const AbMetricResult& m : c->metrics) {
+      std::string reasons;
+      for (const auto& r : m.reasons) reasons += (reasons.empty() ? "" : "; ") + r;
+      const std::string null_text =
+          m.has_null ? fmt::format("[{}, {}] floor {}", Percent(m.null_lo), Percent(m.null_hi),
+                                   UnsignedPercent(m.noise_floor))
+                     : "no null arm";
+      rows += fmt::format(
+          "<tr><td>{}</td><td><code>{}</code>{}</td><td>{}{}</td><td class=\"num\">{} [{}, {}]</td>"
+          "<td class=\"num\">{} (δ {})</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+          "<td class=\"num\">{} → {}</td><td class=\"reasons\">{}</td></tr>\n",
+          HtmlText(c->head), HtmlText(m.metric), m.direction == Direction::kHigherIsBetter ? " (higher is better)" : "",
+          Badge(VerdictWord(m.verdict)), m.supported_gain ? " gain" : "", HtmlText(Percent(m.estimate)),
+          HtmlText(Percent(m.lo)), HtmlText(Percent(m.hi)), HtmlText(m.allowance), HtmlText(UnsignedPercent(m.delta)),
+          HtmlText(null_text), m.pairs, HtmlText(FormatValue(m.base_median, m.unit)),
+          HtmlText(FormatValue(m.head_median, m.unit)), HtmlText(reasons));
+    }
+  }
+  return "<table><tr><th>head</th><th>metric</th><th>verdict</th><th>change [interval]</th><th>allowance</th>"
+         "<th>null arm</th><th>pairs</th><th>base → head median</th><th>reasons</th></tr>\n" +
+         rows + "</table>\n";
+}
+
+std::string SamplesFigure(const std::string& cell, const std::string& metric, const report::AbReport& r,
+                          const RunData& run, const std::vector<CellRecord>& cells) {
+  int64_t bench_id = -1;
+  for (const auto& c : cells) {
+    if (c.name == cell) bench_id = c.benchmark_id;
+  }
+  if (bench_id < 0) {
+    for (const auto& b : run.benchmarks) {
+      if (b.name == cell) bench_id = b.id;
+    }
+  }
+  if (bench_id < 0 || metric.empty()) return "";
+  std::vector<std::string> arms;
+  for (const auto& a : r.arms) arms.push_back(a.name);
+  if (arms.empty()) arms = ArmsOf(run);
+  SamplePlotSpec spec = SamplesOf(run, bench_id, metric, arms);
+  if (spec.points.empty()) return "";
+  return "<figure>" + SamplePlot(spec) +
+         fmt::format("<figcaption>{} of every sample of this cell in the order taken, one colour per arm (the arms of "
+                     "a block run back to back); right: each arm's distribution.</figcaption></figure>\n",
+                     HtmlText(metric));
+}
+
+std::string Facts(const report::AbReport& r, const RunData& run) {
+  std::string args;
+  for (const auto& a : r.args) args += (args.empty() ? "" : " ") + a;
+  std::string looks;
+  for (int64_t p : r.look_pairs) looks += (looks.empty() ? "" : ", ") + std::to_string(p);
+  std::string f = "<dl class=\"facts\">\n";
+  f += fmt::format("<dt>Campaign</dt><dd>{} · {} · sha256 <code>{}</code></dd>\n", HtmlText(r.campaign_name),
+                   HtmlText(r.campaign_source), HtmlText(Short(r.campaign_sha256)));
+  f += fmt::format("<dt>Cohort</dt><dd>{} (run {}): {}, {} samples, started {}{}</dd>\n", r.cohort, r.run_id,
+                   HtmlText(r.state), r.samples, HtmlText(FormatUnixTime(r.started_unix_ns)),
+                   r.resumed > 0 ? fmt::format(", resumed {} times", r.resumed) : "");
+  f += fmt::format("<dt>Lock</dt><dd><code title=\"{}\">{}</code> (sha256 of its tare.lock/1 record, written before "
+                   "the first sample) · tare {}</dd>\n",
+                   HtmlAttr(r.lock_sha256), HtmlText(Short(r.lock_sha256)), HtmlText(r.tare_version));
+  if (!run.run.command_line.empty()) {
+    f += fmt::format("<dt>Code</dt><dd>{}</dd>\n", HtmlText(ProvenanceText(run.run.provenance)));
+  }
+  f += fmt::format("<dt>Host</dt><dd>{} · fingerprint <code>{}</code></dd>\n", HtmlText(r.host),
+                   HtmlText(Short(r.fingerprint_digest)));
+  f += fmt::format("<dt>Target</dt><dd>{}, instrument {}{}</dd>\n", HtmlText(r.kind), HtmlText(r.instrument),
+                   args.empty() ? "" : fmt::format(", argv <code>{}</code>", HtmlText(args)));
+  f += fmt::format("<dt>Arm order</dt><dd>{} (seed {})</dd>\n", HtmlText(r.arm_order), r.seed);
+  f += fmt::format("<dt>Sampling</dt><dd>{} pairs per cell, then {} more per look while undecided, up to {}; looks at "
+                   "{} pairs</dd>\n",
+                   r.sampling.initial, r.sampling.step, r.sampling.cap, HtmlText(looks));
+  f += fmt::format("<dt>Confidence</dt><dd>{:.0f}% per cell and metric ({}: every look at {:.2f}%)</dd>\n",
+                   r.confidence * 100, HtmlText(r.look_scheme), r.per_look_confidence * 100);
+  f += fmt::format("<dt>Noise floor</dt><dd>{} (cap {})</dd>\n", HtmlText(r.noise_floor_rule),
+                   HtmlText(UnsignedPercent(r.noise_cap)));
+  return f + "</dl>\n";
+}
+
+}  // namespace
+
+std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const std::vector<CellRecord>& cells) {
+  const std::string outcome = r.has_verdicts ? VerdictWord(r.outcome) : "no verdict";
+  std::string html = PageStart(fmt::format("tare ab: {} — {}", r.campaign_name, outcome));
+  html += fmt::format("<p class=\"headline\">Outcome {}</p>\n", Badge(outcome));
+  if (r.state != "complete") {
+    html += fmt::format("<p class=\"banner\">{}{}</p>\n", HtmlText(r.state == "stopped" ? "STOPPED" : r.state == "interrupted" ? "INTERRUPTED" : r.state),
+                        r.stop_reason.empty() ? "" : ": " + HtmlText(r.stop_reason));
+  }
+  if (r.AnyHostTooNoisy()) {
+    html += "<p class=\"banner\">HOST TOO NOISY: two copies of the same base program differ beyond the declared "
+            "allowance, so no PASS is certified. Quiet the host (<code>tare env</code> lists what to fix) and run "
+            "again.</p>\n";
+  }
+  for (const auto& w : r.host_warnings) html += fmt::format("<p class=\"warn\">host: {}</p>\n", HtmlText(w));
+  html += Facts(r, run);
+  html += "<table><tr><th>arm</th><th>role</th><th>executable</th><th>sha256</th></tr>\n";
+  for (const auto& a : r.arms) {
+    html += fmt::format("<tr><td>{}</td><td>{}</td><td><code>{}</code></td><td><code title=\"{}\">{}</code></td></tr>\n",
+                        HtmlText(a.name), HtmlText(a.role), HtmlText(a.source), HtmlAttr(a.sha256),
+                        HtmlText(Short(a.sha256)));
+  }
+  html += "</table>\n";
+
+  html += "<h2>Cells</h2>\n<p class=\"note\">Forest plots: the dot is the median paired change of head against base, "
+          "the bar its interval at the look's confidence; the dashed line is δ, the allowance (or the noise floor, when "
+          "larger) on the worse side; the grey band is the null arm's interval — what two copies of base differ by on "
+          "this host. FAIL: the whole bar is beyond δ. PASS: the whole bar is on the better side of the bound a PASS "
+          "certifies. Otherwise INCONCLUSIVE, which is not a pass.</p>\n";
+  std::vector<std::string> order;
+  for (const auto& c : r.comparisons) {
+    if (std::find(order.begin(), order.end(), c.cell) == order.end()) order.push_back(c.cell);
+  }
+  for (const auto& cell : order) {
+    std::vector<const AbComparison*> comparisons;
+    std::vector<Verdict> verdicts;
+    for (const auto& c : r.comparisons) {
+      if (c.cell == cell) {
+        comparisons.push_back(&c);
+        verdicts.push_back(c.verdict);
+      }
+    }
+    const AbComparison& first = *comparisons.front();
+    html += fmt::format("<h3>{} <span class=\"note\">({}, {} blocks, {} looks)</span> {}</h3>\n", HtmlText(cell),
+                        HtmlText(first.role), first.blocks, first.looks, Badge(VerdictWord(WorstVerdict(verdicts))));
+    for (const AbComparison* c : comparisons) {
+      for (const auto& reason : c->reasons) html += fmt::format("<p class=\"warn\">{}</p>\n", HtmlText(reason));
+    }
+    std::vector<ForestRow> rows;
+    for (const AbComparison* c : comparisons) {
+      for (const auto& m : c->metrics) rows.push_back(RowFor(*c, m, comparisons.size() > 1));
+    }
+    if (!rows.empty()) html += "<figure>" + ForestPlot(rows, "changes in cell " + cell) + "</figure>\n";
+    html += CellTable(comparisons);
+    const std::string metric = first.metrics.empty() ? "" : first.metrics[0].metric;
+    html += SamplesFigure(cell, metric, r, run, cells);
+  }
+  if (order.empty()) html += "<p class=\"note\">No cell was judged.</p>\n";
+
+  if (!r.checks.empty()) {
+    html += "<h2>Sanity gates and release bounds</h2>\n<table><tr><th>kind</th><th>rule</th><th>cell</th><th>arm</th>"
+            "<th>value</th><th>limit</th><th>ok</th></tr>\n";
+    for (const auto& c : r.checks) {
+      html += fmt::format("<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
+                          "<td class=\"num\">{}</td><td>{}</td></tr>\n",
+                          HtmlText(c.kind), HtmlText(c.rule), HtmlText(c.cell), HtmlText(c.arm),
+                          HtmlText(FormatValue(c.value, c.unit)), HtmlText(FormatValue(c.limit, c.unit)),
+                          c.ok ? "ok" : Badge("FAIL"));
+    }
+    html += "</table>\n";
+  }
+  if (!r.cohorts.empty()) {
+    html += "<h2>Cohorts of this campaign</h2>\n<table><tr><th>cohort</th><th>run</th><th>started</th><th>state</th>"
+            "<th>outcome</th><th>lock</th><th>heads</th><th>samples</th></tr>\n";
+    for (const auto& c : r.cohorts) {
+      std::string heads;
+      for (const auto& h : c.head_sha256) heads += (heads.empty() ? "" : " ") + Short(h);
+      html += fmt::format("<tr><td>{}{}</td><td>{}</td><td>{}</td><td>{}{}</td><td>{}</td><td><code>{}</code></td>"
+                          "<td><code>{}</code></td><td class=\"num\">{}</td></tr>\n",
+                          c.cohort, c.current ? " (this)" : "", c.run_id, HtmlText(FormatUnixTime(c.started_unix_ns)),
+                          HtmlText(c.state), c.stop_reason.empty() ? "" : ": " + HtmlText(c.stop_reason),
+                          c.outcome.empty() ? "—" : Badge(c.outcome), HtmlText(Short(c.lock_sha256)), HtmlText(heads),
+                          c.samples);
+    }
+    html += "</table>\n";
+  }
+  if (!r.notes.empty()) {
+    html += "<h2>Notes</h2>\n<ul>\n";
+    for (const auto& n : r.notes) html += "<li>" + HtmlText(n) + "</li>\n";
+    html += "</ul>\n";
+  }
+  if (!run.run.fingerprint_json.empty()) html += FingerprintBlock(run.run.fingerprint_json, run.run.fingerprint_digest);
+  html += "<p class=\"note\">PASS: head is not worse than base by more than the bound it certifies. FAIL: head is worse "
+          "by more than δ. INCONCLUSIVE: the data cannot tell yet — it is not a pass. A supported gain: the whole "
+          "interval is better than the noise floor.</p>\n";
+  return html + PageEnd();
+}
+
+}  // namespace tare::html

@@ -1,0 +1,192 @@
+// The three pages from synthetic runs, comparisons and cohorts whose every name is hostile: the
+// pages must show the names as text and contain no element, attribute or script of theirs. The
+// real binary's pages, rendered by a real browser, are tested in tests/e2e/report.
+#include <gtest/gtest.h>
+
+#include "base/json_text.h"
+#include "env/fingerprint_json.h"
+#include "html/ab_page.h"
+#include "html/compare_page.h"
+#include "html/run_page.h"
+
+namespace tare::html {
+namespace {
+
+const std::string kHostile = "<script>alert(1)</script>";
+const std::string kHostileText = "&lt;script&gt;alert(1)&lt;/script&gt;";
+
+void ExpectSafe(const std::string& html) {
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  // Every '<' on the page opens one of tare's own tags: none carries an event handler attribute.
+  for (size_t at = html.find('<'); at != std::string::npos; at = html.find('<', at + 1)) {
+    const std::string tag = html.substr(at, html.find('>', at) - at);
+    EXPECT_EQ(tag.find("onerror"), std::string::npos) << tag;
+    EXPECT_EQ(tag.find("onmouseover"), std::string::npos) << tag;
+  }
+  EXPECT_EQ(html.find('\x1b'), std::string::npos);
+  EXPECT_EQ(html.find("nan\""), std::string::npos);
+  EXPECT_EQ(html.find("=\"inf"), std::string::npos);
+  EXPECT_NE(html.find("Content-Security-Policy"), std::string::npos);
+  EXPECT_EQ(html.rfind("</html>\n"), html.size() - 8);
+}
+
+RunData HostileRun(int64_t id, const std::string& arm_a, const std::string& arm_b) {
+  RunData d;
+  d.run.id = id;
+  d.run.kind = arm_a.empty() ? "run" : "ab";
+  d.run.status = RunStatus::kComplete;
+  d.run.tare_version = "0.1.0";
+  d.run.started_unix_ns = 1735787045000000000;
+  d.run.command_line = {"tare", "run", kHostile};
+  d.run.provenance = {"0123456789abcdef0123", "feat/<b>x</b>", true, {{"pr", "\"><img src=x onerror=alert(1)>"}}};
+  Fingerprint fp;
+  fp.keys = {{"cpu.model", "<i>CPU</i>", true}, {"os.loadavg", "0.5", false}};
+  fp.checks = {{"governor", CheckLevel::kWarn, "<u>", "fix"}};
+  d.run.fingerprint_json = DumpJson(env::FingerprintToJson(fp));
+  d.run.fingerprint_digest = fp.HardDigest();
+  d.executables = {{"target", "/bin/" + kHostile, "abcdef0123456789", "{}"}};
+  d.benchmarks = {{1, "x::" + kHostile, kHostile, "command"}, {2, "x::BM_Ok", "BM_Ok", "command"}};
+  d.metrics = {{"wall_ns", "ns", Direction::kLowerIsBetter, MetricKind::kTime, "", false, MetricSource::kProcess}};
+  d.notes = {{"warn", "note \x1b[2J " + kHostile}};
+  int64_t seq = 0;
+  for (int64_t bench : {1, 2}) {
+    for (int i = 0; i < 6; ++i) {
+      Sample s;
+      s.seq = seq++;
+      s.arm = i % 2 == 0 ? arm_a : arm_b;
+      s.block = i / 2;
+      s.warmup = arm_a.empty() && i == 0;
+      if (i == 3) {
+        s.outcome = SampleOutcome::kFailed;
+        s.exit_code = 3;
+        s.error = "exit status 3 " + kHostile;
+      } else {
+        s.values["wall_ns"] = bench == 2 ? 5e6 : 1e6 + 1e4 * i;  // BM_Ok: constant values
+      }
+      d.samples.push_back({s.seq, bench, s});
+    }
+  }
+  return d;
+}
+
+TEST(RunPage, HostileNamesAreTextAndEverySampleIsDrawn) {
+  const std::string html = RenderRunHtml(HostileRun(7, "", ""));
+  ExpectSafe(html);
+  EXPECT_NE(html.find("<h3>" + kHostileText + "</h3>"), std::string::npos);
+  EXPECT_NE(html.find("&lt;i&gt;CPU&lt;/i&gt;"), std::string::npos) << "hard keys shown";
+  EXPECT_NE(html.find("<details>"), std::string::npos) << "soft keys folded";
+  EXPECT_NE(html.find("\\x1b[2J"), std::string::npos);
+  EXPECT_NE(html.find("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"), std::string::npos) << "a tag value, as text";
+  EXPECT_NE(html.find("failed: exit status 3 " + kHostileText), std::string::npos) << "the reason in a tooltip";
+  EXPECT_NE(html.find("feat/&lt;b&gt;x&lt;/b&gt;@0123456789ab, uncommitted changes"), std::string::npos);
+  EXPECT_NE(html.find("class=\"pt warm s0\""), std::string::npos);
+  EXPECT_NE(html.find("2 measured samples failed"), std::string::npos);
+}
+
+TEST(RunPage, AnAbCohortsSamplesAreShownPerArm) {
+  const std::string html = RenderRunHtml(HostileRun(8, "base", "head"));
+  ExpectSafe(html);
+  EXPECT_NE(html.find("class=\"pt strip s1\""), std::string::npos);
+  EXPECT_NE(html.find(">head</text>"), std::string::npos);
+}
+
+TEST(RunPage, AnUnreadableFingerprintIsSaidNotFatal) {
+  RunData d = HostileRun(9, "", "");
+  d.run.fingerprint_json = "{not json";
+  const std::string html = RenderRunHtml(d);
+  EXPECT_NE(html.find("The stored fingerprint cannot be read"), std::string::npos);
+  d.samples.clear();
+  d.benchmarks.clear();
+  EXPECT_NE(RenderRunHtml(d).find("This run has no benchmarks"), std::string::npos);
+}
+
+TEST(ComparePage, ForestPerBenchmarkAgainstTheThreshold) {
+  const RunData base = HostileRun(1, "", ""), head = HostileRun(2, "", "");
+  compare::SuiteComparison c;
+  c.base = base.run;
+  c.head = head.run;
+  c.warnings = {"the host was busy " + kHostile};
+  compare::BenchmarkChange b;
+  b.name = kHostile;
+  b.cls = compare::ChangeClass::kRegressed;
+  compare::MetricChange m;
+  m.metric = "wall_ns";
+  m.unit = "ns";
+  m.cls = compare::ChangeClass::kRegressed;
+  m.n_base = m.n_head = 5;
+  m.base_median = 1e6;
+  m.head_median = 1.1e6;
+  m.change = 0.1;
+  m.lo = 0.07;
+  m.hi = std::numeric_limits<double>::infinity();
+  m.threshold = 0.05;
+  m.threshold_source = "default";
+  m.method = "mann-whitney";
+  b.metrics = {m};
+  compare::BenchmarkChange gone;
+  gone.name = "BM_Gone";
+  gone.cls = compare::ChangeClass::kMissing;
+  gone.reason = "only in base";
+  c.benchmarks = {b, gone};
+  const std::string html = RenderCompareHtml(c, base, head);
+  ExpectSafe(html);
+  EXPECT_NE(html.find("1 regressed, 1 missing"), std::string::npos) << html.substr(0, 3000);
+  EXPECT_NE(html.find("class=\"ci regressed\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"band threshold\""), std::string::npos);
+  EXPECT_NE(html.find("WARNING: the host was busy " + kHostileText), std::string::npos);
+  EXPECT_NE(html.find("base (run 1)"), std::string::npos) << "both runs' samples are plotted";
+}
+
+TEST(AbPage, ForestPerCellColouredByVerdict) {
+  const RunData run = HostileRun(3, "base", "head");
+  report::AbReport r;
+  r.campaign_name = kHostile;
+  r.campaign_source = "flags";
+  r.run_id = 3;
+  r.cohort = 1;
+  r.lock_sha256 = "d4d402680ebc0000";
+  r.has_verdicts = true;
+  r.outcome = Verdict::kFail;
+  r.arms = {{"base", "base", "/b/" + kHostile, "/s/bin/base", "aa"}, {"head", "head", "/h", "/s/bin/head", "bb"}};
+  AbComparison c;
+  c.cell = kHostile;
+  c.verdict = Verdict::kFail;
+  AbMetricResult m;
+  m.metric = "wall_ns";
+  m.unit = "ns";
+  m.estimate = 0.03;
+  m.lo = 0.02;
+  m.hi = 0.04;
+  m.has_null = true;
+  m.null_lo = -0.004;
+  m.null_hi = 0.005;
+  m.null_estimate = 0;
+  m.noise_floor = 0.005;
+  m.delta = 0.005;
+  m.verdict = Verdict::kFail;
+  m.reasons = {"worse " + kHostile};
+  c.metrics = {m};
+  AbComparison pass = c;
+  pass.cell = "BM_Ok";
+  pass.verdict = Verdict::kPass;
+  pass.metrics[0].verdict = Verdict::kPass;
+  pass.metrics[0].estimate = pass.metrics[0].lo = pass.metrics[0].hi = 0;  // sim: exactly 0
+  r.comparisons = {c, pass};
+  r.checks = {{"gate", "failed_samples == 0", kHostile, "head", 0, 0, "count", true}};
+  r.cohorts = {{1, 3, 0, "complete", "", "FAIL", "d4d4", {"bb"}, 12, true}};
+  r.notes = {"iteration counts " + kHostile};
+  const std::string html = RenderAbHtml(r, run, {{0, kHostile, "target", 1, {}, {}}, {1, "BM_Ok", "target", 2, {}, {}}});
+  ExpectSafe(html);
+  EXPECT_NE(html.find("class=\"ci fail\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"ci pass\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"band\""), std::string::npos) << "the null arm's interval";
+  EXPECT_NE(html.find("class=\"limit\""), std::string::npos) << "δ";
+  EXPECT_NE(html.find("class=\"pt strip s1\""), std::string::npos) << "the cell's samples per arm";
+  EXPECT_NE(html.find("tare ab: " + kHostileText + " — FAIL"), std::string::npos);
+  // Without the run, the page still renders (no sample plots).
+  ExpectSafe(RenderAbHtml(r, RunData{}, {}));
+}
+
+}  // namespace
+}  // namespace tare::html

@@ -1,0 +1,65 @@
+// The report's plots, as SVG: a benchmark's samples (a timeline in sample order beside the
+// distribution of each arm) and a forest plot of changes with their intervals. Pure functions of
+// plain data; the pages (run_page.h, compare_page.h, ab_page.h) fill the data from runs, comparisons
+// and cohorts. Every string in the data may come from the program under test: the plots escape it.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace tare::html {
+
+inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
+
+struct PlotPoint {
+  double x = 0;            // sample order (0, 1, 2, ...)
+  double y = kNoValue;     // the metric's value; NaN for a failed sample that has none
+  int series = 0;          // index into SamplePlotSpec::series (the arm)
+  bool warmup = false;     // drawn hollow, left out of the distribution
+  bool failed = false;     // drawn as a triangle on the x axis, left out of the distribution
+  std::string tooltip;     // "sample 3 (head, block 1): 1.23 ms", "failed: exit status 3"
+};
+
+struct SamplePlotSpec {
+  std::string metric;               // "wall_ns"
+  std::string unit;                 // "ns", "bytes", "count"... (base/units.h FormatValue)
+  std::vector<std::string> series;  // one per arm; a plain run has one, "samples"
+  std::vector<PlotPoint> points;
+};
+
+// Left: the timeline, x = sample order, y = value; warm-ups hollow, failed samples as triangles on
+// the x axis with their reason as a tooltip; one colour per series (CSS classes s0, s1, ...).
+// Right, on the same y axis: each series' measured successful values as a strip (jittered
+// deterministically) with its median as a bar. Zero points, one point and identical values
+// all draw.
+std::string SamplePlot(const SamplePlotSpec& spec);
+
+// One row of a forest plot: a change as a fraction of base (+0.03 = +3%) with its interval.
+struct ForestRow {
+  std::string label;           // "head · sim.Ir"
+  double estimate = kNoValue;  // NaN: no point (not computed)
+  double lo = kNoValue;        // may be -inf / +inf: unbounded (too few samples), drawn as an arrow
+  double hi = kNoValue;
+  std::string cls;             // CSS class of the verdict/class colour: pass, fail, inconclusive, regressed...
+  std::string value_text;      // shown right of the plot: "+4.37% [+4.10%, +4.60%] FAIL"
+  std::string tooltip;
+  // A shaded band behind the row (NaN: none): tare ab's null-arm interval; tare compare's ±threshold.
+  double band_lo = kNoValue;
+  double band_hi = kNoValue;
+  std::string band_cls = "band";
+  std::string band_tooltip;
+  // Dashed limits across the row: the allowance δ on the worse side, or ±threshold.
+  std::vector<double> limits;
+};
+
+// Rows top to bottom, a shared x axis in percent with 0 marked; `caption` is the aria label.
+std::string ForestPlot(const std::vector<ForestRow>& rows, const std::string& caption);
+
+// "+3.02%" with `decimals` decimals; "n/a" for NaN, "+inf"/"-inf" for an unbounded end.
+std::string Percent(double fraction, int decimals = 2);
+// A size as a percentage, without a sign: "0.44%" for 0.0044 or -0.0044; "n/a" for NaN.
+std::string UnsignedPercent(double fraction);
+
+}  // namespace tare::html

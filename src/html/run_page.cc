@@ -1,0 +1,152 @@
+#include "html/run_page.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "base/units.h"
+#include "compare/compare.h"
+#include "html/html_text.h"
+#include "html/page.h"
+#include "report/run_report.h"
+
+namespace tare::html {
+namespace {
+
+int ArmRank(const std::string& arm) {
+  if (arm == "base") return 0;
+  if (arm == "null") return 2;
+  return 1;
+}
+
+std::string UnitOf(const RunData& data, const std::string& metric) {
+  for (const auto& m : data.metrics) {
+    if (m.name == metric) return m.unit;
+  }
+  return LookupMetric(metric).unit;
+}
+
+std::string FailureText(const Sample& s) {
+  std::string why = SampleOutcomeName(s.outcome);
+  if (!s.error.empty()) why += ": " + s.error;
+  return why;
+}
+
+std::string SummaryTable(const report::BenchmarkReport& b) {
+  std::string rows;
+  for (const auto& m : b.metrics) {
+    if (!report::IsDefaultMetric(m.metric.name, b.bench.kind)) continue;
+    const auto& s = m.summary;
+    auto v = [&m](double x) { return HtmlText(FormatValue(x, m.metric.unit)); };
+    rows += fmt::format(
+        "<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+        HtmlText(m.metric.name), s.n, v(s.median), v(s.mad),
+        std::isfinite(s.cv) ? fmt::format("{:.2f}%", s.cv * 100) : "—", v(s.min), v(s.max));
+  }
+  if (rows.empty()) return "";
+  return "<table><tr><th>metric</th><th>n</th><th>median</th><th>MAD</th><th>CV</th><th>min</th><th>max</th></tr>\n" +
+         rows + "</table>\n";
+}
+
+}  // namespace
+
+std::string PlottedMetric(const RunData& data, int64_t benchmark_id) {
+  std::set<std::string> names;
+  for (const auto& s : data.samples) {
+    if (s.benchmark_id != benchmark_id) continue;
+    for (const auto& [name, value] : s.sample.values) names.insert(name);
+  }
+  return compare::PrimaryMetric({names.begin(), names.end()});
+}
+
+std::vector<std::string> ArmsOf(const RunData& data) {
+  std::vector<std::string> arms;
+  for (const auto& s : data.samples) {
+    if (std::find(arms.begin(), arms.end(), s.sample.arm) == arms.end()) arms.push_back(s.sample.arm);
+  }
+  std::stable_sort(arms.begin(), arms.end(),
+                   [](const std::string& a, const std::string& b) { return ArmRank(a) < ArmRank(b); });
+  if (arms.empty()) arms.push_back("");
+  return arms;
+}
+
+SamplePlotSpec SamplesOf(const RunData& data, int64_t benchmark_id, const std::string& metric,
+                         const std::vector<std::string>& arms) {
+  SamplePlotSpec spec;
+  spec.metric = metric;
+  spec.unit = UnitOf(data, metric);
+  for (const auto& a : arms) spec.series.push_back(a.empty() ? "samples" : a);
+  double order = 0;
+  for (const auto& stored : data.samples) {
+    if (stored.benchmark_id != benchmark_id) continue;
+    const Sample& s = stored.sample;
+    auto arm = std::find(arms.begin(), arms.end(), s.arm);
+    if (arm == arms.end()) continue;
+    PlotPoint p;
+    p.x = order++;
+    p.series = static_cast<int>(arm - arms.begin());
+    p.warmup = s.warmup;
+    p.failed = !s.ok();
+    auto value = s.values.find(metric);
+    if (value != s.values.end()) p.y = value->second;
+    std::string where = fmt::format("sample {}", static_cast<int64_t>(p.x));
+    if (!s.arm.empty()) where += fmt::format(" ({}, block {})", s.arm, s.block);
+    if (s.warmup) where += ", warm-up";
+    if (p.failed) {
+      p.tooltip = fmt::format("{}: {}", where, FailureText(s));
+    } else if (value != s.values.end()) {
+      p.tooltip = fmt::format("{}: {}", where, FormatValue(value->second, spec.unit));
+    } else {
+      p.tooltip = fmt::format("{}: no {}", where, metric);
+    }
+    spec.points.push_back(std::move(p));
+  }
+  return spec;
+}
+
+std::string RenderRunHtml(const RunData& data) {
+  const RunRecord& run = data.run;
+  const report::RunReport rep = report::BuildRunReport(data);
+  std::string html = PageStart(fmt::format("tare run {}: {}", run.id, ProvenanceText(run.provenance)));
+  html += "<dl class=\"facts\">\n" + RunFactRows(run);
+  html += fmt::format("<dt>Benchmarks</dt><dd>{}, {} samples, {} failed</dd>\n", data.benchmarks.size(),
+                      data.samples.size(), rep.total_failed);
+  html += "</dl>\n";
+  if (rep.total_failed > 0) {
+    html += fmt::format("<p class=\"banner\">{} measured samples failed; they are marked ▲ on the timelines, with "
+                        "their reason on hover, and left out of every summary.</p>\n",
+                        rep.total_failed);
+  }
+  if (run.kind == "ab") {
+    html += "<p class=\"warn\">This run is a <code>tare ab</code> cohort: its samples are shown raw, one colour per "
+            "arm. Its verdicts are in the cohort's report (<code>tare ab ... --html FILE</code>) and ledger.</p>\n";
+  }
+  html += ExecutablesBlock(data.executables);
+  html += FingerprintBlock(run.fingerprint_json, run.fingerprint_digest);
+  html += NotesBlock(data.notes);
+
+  const std::vector<std::string> arms = ArmsOf(data);
+  html += "<h2>Benchmarks</h2>\n";
+  for (const auto& b : rep.benchmarks) {
+    html += fmt::format("<h3>{}</h3>\n", HtmlText(b.bench.name));
+    html += fmt::format("<p class=\"note\"><code>{}</code> · {} · {} ok, {} failed</p>\n", HtmlText(b.bench.uri),
+                        HtmlText(b.bench.kind), b.ok_samples, b.failed_samples);
+    for (const auto& f : b.failures) html += fmt::format("<p class=\"warn\">FAILED: {}</p>\n", HtmlText(f));
+    const std::string metric = PlottedMetric(data, b.bench.id);
+    if (!metric.empty() || b.failed_samples > 0) {
+      SamplePlotSpec spec = SamplesOf(data, b.bench.id, metric.empty() ? "wall_ns" : metric, arms);
+      html += "<figure>" + SamplePlot(spec) +
+              fmt::format("<figcaption>{} of every sample in the order taken; right: the measured samples' "
+                          "distribution{}.</figcaption></figure>\n",
+                          HtmlText(spec.metric), arms.size() > 1 ? " per arm" : "");
+    }
+    html += SummaryTable(b);
+  }
+  if (rep.benchmarks.empty()) html += "<p class=\"note\">This run has no benchmarks.</p>\n";
+  return html + PageEnd();
+}
+
+}  // namespace tare::html

@@ -1,0 +1,32 @@
+// The HTML report of one stored run (`tare report --run`): the run's facts and host, then per
+// benchmark its samples in order and their distribution, with the summaries of its metrics. A plain
+// run has one series; a `tare ab` cohort is shown raw, one colour per arm (its verdicts are in the
+// cohort's own report, ab_page.h). Pure: RunData in, one self-contained HTML page out.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "html/plots.h"
+#include "model/run.h"
+
+namespace tare::html {
+
+// The metric a benchmark's plot shows: its own measurement (compare::PrimaryMetric: sim.Ir,
+// bench.wall_ns, gb.real_time_ns, wall_ns), among the metrics its samples carry.
+std::string PlottedMetric(const RunData& data, int64_t benchmark_id);
+
+// The arms of a run's samples in display order: base, heads (in order of appearance), null;
+// {""} for a plain run.
+std::vector<std::string> ArmsOf(const RunData& data);
+
+// A benchmark's samples of `metric` in run order, one series per arm of `arms` (x: the sample's
+// position among this benchmark's samples; tooltips name the sample, its arm, block and value, or
+// why it failed). A sample of an arm not in `arms` is left out.
+SamplePlotSpec SamplesOf(const RunData& data, int64_t benchmark_id, const std::string& metric,
+                         const std::vector<std::string>& arms);
+
+// The whole page.
+std::string RenderRunHtml(const RunData& data);
+
+}  // namespace tare::html

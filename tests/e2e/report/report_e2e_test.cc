@@ -1,0 +1,250 @@
+// `tare report` and `tare ab --html` on real runs, each page opened by a real headless browser:
+// the browser must load it without an error, its DOM must show every benchmark name as text (the
+// hostile `<script>` name too, with no element made of it), nothing may reach the console (the
+// page has no script; a script that slipped in would log a Content-Security-Policy violation), and
+// the screenshot must be a drawn page, not a blank one (docs/report.md, "The browser test").
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "../tare_process.h"
+#include "png_pixels.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using tare::e2e::Result;
+using tare::e2e::Slurp;
+
+const std::string kHostile = "<script>alert(1)</script>";
+
+// Text as chromium's --dump-dom serialises a text node: &, <, > escaped (quotes are not).
+std::string DomText(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '&') {
+      out += "&amp;";
+    } else if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// Debian's chromium, or $TARE_CHROMIUM; "" when there is none.
+std::string FindChromium() {
+  if (const char* env = std::getenv("TARE_CHROMIUM"); env != nullptr && *env != '\0') return env;
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    for (const char* name : {"chromium", "chromium-browser"}) {
+      const fs::path p = fs::path(dir) / name;
+      if (access(p.c_str(), X_OK) == 0) return p.string();
+    }
+  }
+  return "";
+}
+
+struct Page {
+  int exit_code = -1;
+  std::string dom;
+  std::vector<std::string> console;  // lines the page wrote to the console (none expected)
+  tare::e2e::PngStats png;
+  std::string log;
+};
+
+class ReportE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "report_e2e_" + std::to_string(getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+  Result Tare(std::vector<std::string> args) { return tare::e2e::RunTare(TARE_BIN, dir_, std::move(args)); }
+
+  // Opens `file` (in dir_) in headless chromium: the DOM after loading, a 1200x2000 screenshot,
+  // and the browser's log, which carries every console message as an "INFO:CONSOLE" line.
+  Page Browse(const std::string& file) {
+    Page page;
+    const std::string chromium = FindChromium();
+    if (chromium.empty()) {
+      ADD_FAILURE() << "chromium is not installed; the HTML reports are tested in a real browser. Install it "
+                       "with `scripts/deps.sh chromium` (scripts/test.sh does), or set TARE_CHROMIUM to one.";
+      return page;
+    }
+    const std::string png = dir_ + "/" + file + ".png";
+    const std::string dom = dir_ + "/" + file + ".dom";
+    const std::string log = dir_ + "/" + file + ".log";
+    std::vector<std::string> args = {"timeout", "-k", "5", "90", chromium, "--headless=new", "--no-sandbox",
+                                     "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--disable-extensions",
+                                     "--user-data-dir=" + dir_ + "/chromium-profile", "--enable-logging=stderr",
+                                     "--v=0", "--window-size=1200,2000", "--screenshot=" + png, "--dump-dom",
+                                     "file://" + dir_ + "/" + file};
+    pid_t pid = fork();
+    if (pid == 0) {
+      if (!freopen(dom.c_str(), "w", stdout) || !freopen(log.c_str(), "w", stderr)) _exit(97);
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execvp(argv[0], argv.data());
+      _exit(98);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    page.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    page.dom = Slurp(dom);
+    page.log = Slurp(log);
+    std::stringstream lines(page.log);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find(":CONSOLE") != std::string::npos) page.console.push_back(line);
+    }
+    page.png = tare::e2e::AnalysePng(Slurp(png));
+    return page;
+  }
+
+  // What every report must be in the browser.
+  void ExpectRendered(const Page& page, const std::vector<std::string>& names) {
+    EXPECT_EQ(page.exit_code, 0) << page.log;
+    EXPECT_NE(page.dom.find("</html>"), std::string::npos) << "the DOM was dumped";
+    for (const auto& name : names) {
+      EXPECT_NE(page.dom.find(DomText(name)), std::string::npos) << "missing: " << name;
+    }
+    EXPECT_EQ(page.dom.find("<script"), std::string::npos) << "no script element, from a name or otherwise";
+    EXPECT_EQ(page.dom.find("<img"), std::string::npos);
+    for (const auto& line : page.console) ADD_FAILURE() << "console: " << line;
+    ASSERT_TRUE(page.png.ok) << page.png.error;
+    EXPECT_EQ(page.png.width, 1200u);
+    // A blank page is one colour, all white (TheBrowserCheckSeesScriptsAndBlankPages); a report has
+    // text, axes and coloured points: thousands of colours once anti-aliased, a tenth not white.
+    EXPECT_GT(page.png.distinct_colours, 100u);
+    EXPECT_GT(page.png.non_white, 0.03);
+  }
+
+  std::string dir_;
+};
+
+// The checks themselves can fail: a page with a script is seen logging, a blank page is blank.
+TEST_F(ReportE2E, TheBrowserCheckSeesScriptsAndBlankPages) {
+  std::ofstream(dir_ + "/probe.html")
+      << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body>"
+         "<script>console.log('tare-probe')</script></body></html>";
+  Page page = Browse("probe.html");
+  ASSERT_EQ(page.exit_code, 0) << page.log;
+  ASSERT_EQ(page.console.size(), 1u) << page.log;
+  EXPECT_NE(page.console[0].find("tare-probe"), std::string::npos);
+  ASSERT_TRUE(page.png.ok) << page.png.error;
+  EXPECT_LE(page.png.distinct_colours, 2u);
+  EXPECT_LT(page.png.non_white, 0.001);
+}
+
+TEST_F(ReportE2E, RunReportsOfAGoogleBenchmarkAndOfACommandThatFails) {
+  Result g = Tare({"run", "-q", "-n", "3", "--filter", "BM_StringCopy", GBENCH_BASIC});
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  // A command whose third sample (the second measured one) fails, named with a script.
+  Result f = Tare({"run", "-q", "-n", "4", "--warmup", "1", "--shell",
+                   "n=$(cat count 2>/dev/null || echo 0); echo $((n+1)) > count; test $n -ne 2 # " + kHostile});
+  ASSERT_EQ(f.exit_code, 1) << f.err;
+
+  Result r1 = Tare({"report", "--run", "1", "-o", "gbench.html"});
+  ASSERT_EQ(r1.exit_code, 0) << r1.err;
+  Result r2 = Tare({"report", "--run", "latest", "-o", "failing.html"});
+  ASSERT_EQ(r2.exit_code, 0) << r2.err;
+  const std::string html = Slurp(dir_ + "/failing.html");
+  EXPECT_EQ(html.find(kHostile), std::string::npos) << "the name is escaped in the file";
+  EXPECT_NE(html.find("<title>sample 2: failed: exit status 1"), std::string::npos)
+      << "the failed sample is marked with its reason";
+  Result out = Tare({"report", "--run", "1", "-o", "-"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_EQ(out.out.rfind("<!DOCTYPE html>", 0), 0u) << "-o - writes to stdout";
+
+  ExpectRendered(Browse("gbench.html"), {"BM_StringCopy/64", "BM_StringCopy/4096", "gb.real_time_ns"});
+  Page failing = Browse("failing.html");
+  ExpectRendered(failing, {kHostile, "1 measured samples failed", "wall_ns"});
+}
+
+TEST_F(ReportE2E, CompareReportPlotsTheRegression) {
+  Result a = Tare({"run", "-q", "--instrument", "sim", "-n", "2", "--", KNOB_BASE, "--work", "1"});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  Result b = Tare({"run", "-q", "--instrument", "sim", "-n", "2", "--", KNOB_PLUS5, "--work", "1"});
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  Result r = Tare({"report", "--compare", "1", "2", "-o", "compare.html"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << "\na report is not a gate: it exits 0 whatever the classes";
+  const std::string html = Slurp(dir_ + "/compare.html");
+  EXPECT_NE(html.find("class=\"ci regressed\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"band threshold\""), std::string::npos);
+  // The same thresholds as `tare compare`: a tare.toml's 10% makes +4.4% untouched.
+  std::ofstream(dir_ + "/tare.toml") << "[compare]\nthreshold = \"10%\"\n";
+  Result t = Tare({"report", "--compare", "1", "2", "-o", "compare10.html"});
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_NE(Slurp(dir_ + "/compare10.html").find("class=\"ci untouched\""), std::string::npos);
+
+  ExpectRendered(Browse("compare.html"),
+                 {"1 regressed", "sim.Ir", "ab_knob_base --work 1 -> ", "ab_knob_plus5 --work 1", "(exact)"});
+}
+
+TEST_F(ReportE2E, AbCohortHtmlHasAForestPlotPerCell) {
+  Result r = Tare({"ab", "-q", "--base", KNOB_BASE, "--head", KNOB_PLUS5, "--null", "--instrument", "sim",
+                   "--samples", "6", "--cap", "6", "--name", kHostile, "--html", "cohort.html", "--ledger",
+                   "ledger.md", "--", "--work", "1"});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err << "\n+5% more work FAILs under sim";
+  const std::string html = Slurp(dir_ + "/cohort.html");
+  EXPECT_NE(html.find("class=\"ci fail\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"band\""), std::string::npos) << "the null arm's interval";
+  EXPECT_NE(html.find("class=\"limit\""), std::string::npos) << "the allowance δ";
+  EXPECT_NE(html.find("class=\"pt strip s2\""), std::string::npos) << "the null arm's samples";
+  // The lock the ledger cites is the page's.
+  const std::string ledger = Slurp(dir_ + "/ledger.md");
+  const size_t lock = ledger.find("**Lock** `");
+  ASSERT_NE(lock, std::string::npos) << ledger;
+  EXPECT_NE(html.find(">" + ledger.substr(lock + 10, 12) + "</code>"), std::string::npos);
+
+  // The cohort's raw samples per arm, from the store.
+  Result run = Tare({"report", "--run", "latest", "-o", "cohort-run.html"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(Slurp(dir_ + "/cohort-run.html").find("class=\"pt strip s2\""), std::string::npos);
+
+  ExpectRendered(Browse("cohort.html"), {kHostile, "FAIL", "sim.Ir", "base", "head", "null"});
+}
+
+TEST_F(ReportE2E, MistakesAreUsageErrorsThatWriteNothing) {
+  Result a = Tare({"run", "-q", "-n", "1", "--warmup", "0", "--", "/bin/true"});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  fs::create_directories(dir_ + "/adir");
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{"report", "--run", "latest", "--store", "missing.db"}, "no store at 'missing.db'"},
+           {{"report", "--run", "nope"}, "'nope'"},
+           {{"report", "--run", "1", "-o", ".tare/tare.db"}, "is the store"},
+           {{"report", "--run", "1", "-o", "adir"}, "--output"},
+           {{"report", "--run", "1", "-o", "no/such/dir/r.html"}, "--output"},
+           {{"report"}, "--run SELECTOR"},
+           {{"report", "--run", "1", "--compare", "1", "2"}, "not both"},
+           {{"report", "--compare", "1", "1"}, "are the same run"},
+           {{"report", "--compare", "1", "2"}, "HEAD"},
+           {{"ab", "--base", "/bin/true", "--head", "/bin/true", "--html", ".tare/tare.db"}, "--html"}}) {
+    Result r = Tare(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.message << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_FALSE(fs::exists(dir_ + "/missing.db")) << "a report never creates a store";
+  EXPECT_FALSE(fs::exists(dir_ + "/no")) << "nothing written";
+}
+
+}  // namespace
