@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 
 #include "base/files.h"
@@ -291,9 +295,30 @@ int Ab(const AbOptions& o) {
   const report::AbReport& rep = result->report;
 
   const std::string ledger = report::RenderLedger(rep);
-  if (!o.quiet) fmt::print("{}", ledger);  // terminal-safe: every name in it is escaped
-  if (!o.ledger_path.empty()) {
-    if (Status w = WriteFileAtomic(o.ledger_path, ledger); !w.ok()) return ReportError(w);
+  // On a terminal, a short summary; the whole ledger goes to --ledger, or next to the store.
+  // Piped (CI logs, scripts), the whole ledger as always.
+  const bool terminal = isatty(STDOUT_FILENO) == 1;
+  std::string ledger_path = o.ledger_path;
+  if (ledger_path.empty() && terminal && !o.quiet) {
+    const std::filesystem::path dir = std::filesystem::path(o.store_path).parent_path() / "ledgers";
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    ledger_path = (dir / fmt::format("cohort-{}.md", rep.run_id)).string();
+  }
+  if (!ledger_path.empty()) {
+    if (Status w = WriteFileAtomic(ledger_path, ledger); !w.ok()) return ReportError(w);
+  }
+  if (!o.quiet) {
+    // Terminal-safe: every name in either is escaped.
+    fmt::print("{}", terminal ? report::RenderAbSummary(rep, ledger_path) : ledger);
+  }
+  // GitHub Actions: the ledger goes to the job summary too.
+  if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary != nullptr && *summary != '\0') {
+    std::ofstream out(summary, std::ios::app);
+    out << ledger << "\n";
+    if (!out.good()) {
+      fmt::print(stderr, "tare: warning: could not append the ledger to $GITHUB_STEP_SUMMARY '{}'\n", TerminalText(summary));
+    }
   }
   if (!o.json_path.empty()) {
     if (Status w = WriteFileAtomic(o.json_path, DumpJson(report::AbReportToJson(rep), 2) + "\n"); !w.ok()) {

@@ -1,11 +1,13 @@
 #include "report/ledger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <filesystem>
 
 #include <fmt/core.h>
 
+#include "base/terminal_text.h"
 #include "base/units.h"
 #include "report/escape.h"
 
@@ -328,6 +330,53 @@ std::string RenderLedger(const AbReport& r) {
          "is too noisy for a verdict within B. **INCONCLUSIVE is not a pass.** A supported gain: the whole interval is better than "
          "0 and beyond the noise floor. A cell's verdict is its worst metric's; nothing is averaged "
          "across cells or hosts.\n";
+  return out;
+}
+
+std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) {
+  int64_t pass = 0, fail = 0, inconclusive = 0;
+  for (const auto& c : r.comparisons) {
+    if (c.verdict == Verdict::kPass) ++pass;
+    else if (c.verdict == Verdict::kFail) ++fail;
+    else ++inconclusive;
+  }
+  std::string out = fmt::format("tare ab: {} cohort {} (run {}): {}{} — {} PASS, {} FAIL, {} INCONCLUSIVE\n",
+                                SingleLineText(r.campaign_name.empty() ? "campaign" : "'" + r.campaign_name + "'"),
+                                r.cohort, r.run_id, r.has_verdicts ? std::string(VerdictName(r.outcome)) : "no verdict",
+                                r.state == "complete" ? "" : " (" + r.state + ")", pass, fail, inconclusive);
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& c : r.comparisons) {
+    for (const auto& m : c.metrics) {
+      std::string verdict(VerdictName(m.verdict));
+      if (m.verdict == Verdict::kPass && !std::isnan(m.pass_bound)) verdict += " <= " + SignedPercent(m.pass_bound);
+      if (m.supported_gain) verdict += " (gain)";
+      const std::string change = std::isnan(m.lo) ? SignedPercent(m.estimate)
+                                                  : fmt::format("{} [{}, {}]", SignedPercent(m.estimate),
+                                                                SignedPercent(m.lo), SignedPercent(m.hi));
+      std::string allowance = m.allowance == "noise" && m.noise_floor > 0
+                                  ? fmt::format("noise (floor {})", SignedPercent(m.noise_floor))
+                                  : m.allowance;
+      std::string cell = c.cell;
+      if (r.arms.size() > 3 || c.head != "head") cell += " / " + c.head;
+      rows.push_back({verdict, SingleLineText(cell), SingleLineText(m.metric), change, allowance,
+                      fmt::format("{} pairs", m.pairs)});
+    }
+  }
+  std::vector<size_t> w(6, 0);
+  for (const auto& row : rows) {
+    for (size_t i = 0; i < row.size(); ++i) w[i] = std::max(w[i], row[i].size());
+  }
+  for (const auto& row : rows) {
+    std::string line = "  ";
+    for (size_t i = 0; i < row.size(); ++i) line += fmt::format("{:<{}}  ", row[i], w[i]);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  for (const auto& ch : r.checks) {
+    if (!ch.ok) out += fmt::format("  {} violated: {} ({} {})\n", ch.kind, SingleLineText(ch.rule), SingleLineText(ch.cell), SingleLineText(ch.arm));
+  }
+  if (!r.stop_reason.empty()) out += "  stopped: " + SingleLineText(r.stop_reason) + "\n";
+  out += "INCONCLUSIVE is not a pass. Full ledger (lock, host, plan, every look): " + SingleLineText(ledger_where) + "\n";
   return out;
 }
 

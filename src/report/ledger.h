@@ -21,6 +21,12 @@ inline constexpr double kWideNoiseFloor = 0.05;
 
 std::string RenderLedger(const AbReport& report);
 
+// What `tare ab` prints on a terminal instead of the whole ledger: the outcome, one line per cell,
+// head and metric (verdict with what a PASS certifies, the change and its interval, the
+// allowance), gates and bounds that failed, and where the full ledger went (`ledger_where`).
+// Names are made safe for a terminal.
+std::string RenderAbSummary(const AbReport& report, const std::string& ledger_where);
+
 // "+3.02%": a fraction as a signed percentage with two decimals ("n/a" for NaN).
 std::string SignedPercent(double fraction);
 

@@ -170,4 +170,30 @@ TEST_F(CompareE2E, HistoryFindsTheCommitThatChangedTheCount) {
   EXPECT_NE(metric.err.find("check --metric"), std::string::npos) << metric.err;
 }
 
+// `tare ab` on a terminal prints a short summary and writes the whole ledger next to the store;
+// piped, it prints the whole ledger. A pseudo-terminal comes from util-linux's `script`.
+TEST_F(CompareE2E, AbOnATerminalPrintsASummaryAndKeepsTheLedger) {
+  const std::string ab = std::string(TARE_BIN) + " ab --instrument sim --null --base " + KNOB_BASE + " --head " +
+                         KNOB_PLUS5 + " --samples 6 --cap 6 -- --work 1";
+  const std::string cmd = "cd '" + dir_ + "' && script -qec '" + ab + "' /dev/null > tty.txt 2>&1";
+  ASSERT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 1);  // FAIL: +4.4% instructions against 0.1%
+  const std::string tty = tare::e2e::Slurp(dir_ + "/tty.txt");
+  EXPECT_NE(tty.find("cohort 1 (run 1): FAIL"), std::string::npos) << tty;
+  EXPECT_NE(tty.find("Full ledger (lock, host, plan, every look): .tare/ledgers/cohort-1.md"), std::string::npos) << tty;
+  EXPECT_EQ(tty.find("**Lock**"), std::string::npos) << "the whole ledger is not printed on a terminal";
+  const std::string ledger = tare::e2e::Slurp(dir_ + "/.tare/ledgers/cohort-1.md");
+  EXPECT_NE(ledger.find("FAIL"), std::string::npos);
+  EXPECT_GT(ledger.size(), tty.size() / 4);
+  // Piped: the whole ledger on stdout, as before; GitHub's job summary gets it too.
+  setenv("GITHUB_STEP_SUMMARY", (dir_ + "/summary.md").c_str(), 1);
+  Result piped = Tare({"ab", "--instrument", "sim", "--null", "--base", KNOB_BASE, "--head", KNOB_PLUS5, "--samples",
+                       "6", "--cap", "6", "--", "--work", "1"});
+  unsetenv("GITHUB_STEP_SUMMARY");
+  EXPECT_EQ(piped.exit_code, 1) << piped.err;
+  EXPECT_EQ(piped.out.find("Full ledger (lock"), std::string::npos);
+  EXPECT_NE(piped.out.find("**Lock**"), std::string::npos) << piped.out;
+  EXPECT_NE(tare::e2e::Slurp(dir_ + "/summary.md").find("FAIL"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ + "/.tare/ledgers/cohort-2.md"));
+}
+
 }  // namespace
