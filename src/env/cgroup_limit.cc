@@ -142,8 +142,10 @@ CgroupCpuLimit ReadCgroupCpuLimit(const Host& host) {
           words >> quota >> period;
           long long quota_us = 0;
           long long period_us = 0;
+          // The kernel never holds a quota below 1 ms; 0 or a negative one is not a limit of
+          // zero CPUs but a file that is not what the kernel writes (tests/fuzz/crashes/cgroup).
           if (quota == "max" || !ParseLong(quota, &quota_us) || !ParseLong(period, &period_us) ||
-              period_us <= 0) {
+              quota_us <= 0 || period_us <= 0) {
             return;
           }
           Tighten(&limit, static_cast<double>(quota_us) / static_cast<double>(period_us),
@@ -155,9 +157,9 @@ CgroupCpuLimit ReadCgroupCpuLimit(const Host& host) {
           limit.found = true;
           long long quota_us = 0;
           long long period_us = 0;
-          if (!ParseLong(*quota, &quota_us) || !ParseLong(*period, &period_us) || quota_us < 0 ||
+          if (!ParseLong(*quota, &quota_us) || !ParseLong(*period, &period_us) || quota_us <= 0 ||
               period_us <= 0) {
-            return;  // -1 = no limit at this level
+            return;  // -1 = no limit at this level; 0 ("-0") is not a setting the kernel accepts
           }
           Tighten(&limit, static_cast<double>(quota_us) / static_cast<double>(period_us),
                   fmt::format("cpu.cfs_quota_us {} / cpu.cfs_period_us {}", quota_us, period_us), d);

@@ -74,6 +74,26 @@ TEST_F(CgroupTree, MountPointWithEscapedSpace) {
   EXPECT_DOUBLE_EQ(*limit.cpus, 0.25);
 }
 
+// Found by tests/fuzz/cgroup_fuzz.cc (tests/fuzz/crashes/cgroup/): a quota of 0 ("-0") or below
+// was reported as a limit of 0 (or fewer) CPUs. The kernel never holds such a quota; a level that
+// shows one sets no limit.
+TEST_F(CgroupTree, ZeroOrNegativeQuotaIsNoLimit) {
+  Write("/proc/self/mountinfo", "32 31 0:29 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu\n");
+  Write("/proc/self/cgroup", "1:cpu:/\n");
+  Write("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "-0\n");
+  Write("/sys/fs/cgroup/cpu/cpu.cfs_period_us", "100000\n");
+  CgroupCpuLimit v1 = ReadCgroupCpuLimit(DirectoryHost(root_));
+  EXPECT_TRUE(v1.found);
+  EXPECT_FALSE(v1.cpus.has_value()) << *v1.cpus;
+
+  Write("/proc/self/mountinfo", "35 24 0:30 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
+  Write("/proc/self/cgroup", "0::/a\n");
+  Write("/sys/fs/cgroup/a/cpu.max", "-50000 100000\n");
+  CgroupCpuLimit v2 = ReadCgroupCpuLimit(DirectoryHost(root_));
+  EXPECT_TRUE(v2.found);
+  EXPECT_FALSE(v2.cpus.has_value()) << *v2.cpus;
+}
+
 TEST_F(CgroupTree, NothingReadableIsNotFound) {
   CgroupCpuLimit limit = ReadCgroupCpuLimit(DirectoryHost(root_));
   EXPECT_FALSE(limit.found);

@@ -136,6 +136,12 @@ StatusOr<GbenchReading> ParseGbenchJson(const std::string& json_text, const std:
     TARE_ASSIGN_OR_RETURN(double scale, UnitToNs(unit, benchmark));
     r.real_time_ns *= scale;
     r.cpu_time_ns *= scale;
+    // Finite in the file, infinite in ns: 1e300 s is a value no sample can hold.
+    if (!std::isfinite(r.real_time_ns) || !std::isfinite(r.cpu_time_ns)) {
+      return Status::DataLoss(fmt::format(
+          "benchmark '{}': Google Benchmark's JSON times ({} / {} {}) overflow when converted to ns",
+          benchmark, row["real_time"].get<double>(), row["cpu_time"].get<double>(), unit));
+    }
     if (row.contains("threads")) {
       TARE_ASSIGN_OR_RETURN(double threads, f.Number("threads"));
       if (threads < 1 || threads > 1e6 || threads != static_cast<double>(static_cast<int>(threads))) {

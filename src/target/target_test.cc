@@ -105,6 +105,23 @@ TEST(Gbench, WronglyTypedFieldsAreDataLossNamingBenchmarkAndField) {
   EXPECT_EQ(ok->threads, 4);
 }
 
+// Found by tests/fuzz/gbench_fuzz.cc (tests/fuzz/crashes/gbench/): a time that is finite in its
+// unit but not in ns would have been recorded as infinity. (A counter cannot be: JSON numbers too
+// large for a double make the whole document malformed.)
+TEST(Gbench, ValuesThatAreNotFiniteAfterConversionAreDataLoss) {
+  auto seconds = ParseGbenchJson(
+      R"({"benchmarks":[{"name":"BM_a","iterations":1,"real_time":1e300,"cpu_time":1,"time_unit":"s"}]})",
+      "BM_a");
+  ASSERT_FALSE(seconds.ok());
+  EXPECT_NE(seconds.status().message().find("overflow when converted to ns"), std::string::npos)
+      << seconds.status().message();
+  EXPECT_NE(seconds.status().message().find("BM_a"), std::string::npos);
+  auto counter = ParseGbenchJson(
+      R"({"benchmarks":[{"name":"BM_a","iterations":1,"real_time":1,"cpu_time":1,"items":1e999}]})",
+      "BM_a");
+  ASSERT_FALSE(counter.ok());
+}
+
 class GbenchBinary : public ::testing::Test {
  protected:
   void SetUp() override {
