@@ -39,26 +39,39 @@ int History(const HistoryFlags& f) {
   }
   auto store = store::Store::Open(f.store_path);
   if (!store.ok()) return ReportError(store.status());
-  auto hosts = (*store)->HostsOf(f.benchmark);
-  if (!hosts.ok()) return ReportError(hosts.status());
+  auto h = LoadHistory(**store, {f.benchmark, f.metric, f.branch, f.host, f.limit, f.min_segment});
+  if (!h.ok()) return ReportError(h.status());
+  if (f.format == "json") {
+    fmt::print("{}\n", DumpJson(compare::HistoryToJson(*h), 2));
+  } else {
+    fmt::print("{}", compare::RenderHistoryConsole(*h));
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+StatusOr<compare::History> LoadHistory(store::Store& store, const HistoryRequest& r) {
+  auto hosts = store.HostsOf(r.benchmark);
+  if (!hosts.ok()) return hosts.status();
   if (hosts->empty()) {
-    return ReportError(Status::NotFound(fmt::format(
+    return Status::NotFound(fmt::format(
         "no run of `tare run` in '{}' measured a benchmark named '{}'; names are as `tare runs`/`tare export` show "
-        "them (e.g. BM_Sort/1024, or a command line)", f.store_path, f.benchmark)));
+        "them (e.g. BM_Sort/1024, or a command line)", store.path(), r.benchmark));
   }
   // One host type at a time: the newest run's, or the one named.
   std::string host = hosts->front().first;
-  if (!f.host.empty()) {
+  if (!r.host.empty()) {
     std::vector<std::string> matches;
     for (const auto& [digest, n] : *hosts) {
-      if (digest.rfind(f.host, 0) == 0) matches.push_back(digest);
+      if (digest.rfind(r.host, 0) == 0) matches.push_back(digest);
     }
     if (matches.size() != 1) {
       std::string list;
       for (const auto& [digest, n] : *hosts) list += fmt::format("\n  {} ({} runs)", digest.substr(0, 16), n);
-      return ReportError(Status::InvalidArgument(fmt::format(
-          "--host '{}' names {} of the hosts that ran '{}'; they are:{}", f.host,
-          matches.empty() ? "none" : "more than one", f.benchmark, list)));
+      return Status::InvalidArgument(fmt::format(
+          "--host '{}' names {} of the hosts that ran '{}'; they are:{}", r.host,
+          matches.empty() ? "none" : "more than one", r.benchmark, list));
     }
     host = matches[0];
   }
@@ -67,48 +80,41 @@ int History(const HistoryFlags& f) {
     if (digest != host) others += n;
   }
   // The metric: the one named, else the benchmark's own measurement in its newest run.
-  std::string metric = f.metric;
+  std::string metric = r.metric;
   if (metric.empty()) {
     for (const char* m : {"sim.Ir", "bench.wall_ns", "gb.real_time_ns", "wall_ns"}) {
-      auto p = (*store)->History({f.benchmark, m, f.branch, host, 1});
-      if (!p.ok()) return ReportError(p.status());
+      auto p = store.History({r.benchmark, m, r.branch, host, 1});
+      if (!p.ok()) return p.status();
       if (!p->empty() && !p->back().values.empty()) {
         metric = m;
         break;
       }
     }
     if (metric.empty()) {
-      return ReportError(Status::NotFound(fmt::format(
-          "'{}' has none of sim.Ir, bench.wall_ns, gb.real_time_ns, wall_ns; name one with --metric", f.benchmark)));
+      return Status::NotFound(fmt::format(
+          "'{}' has none of sim.Ir, bench.wall_ns, gb.real_time_ns, wall_ns; name one with --metric", r.benchmark));
     }
   }
-  auto points = (*store)->History({f.benchmark, metric, f.branch, host, f.limit});
-  if (!points.ok()) return ReportError(points.status());
+  auto points = store.History({r.benchmark, metric, r.branch, host, r.limit});
+  if (!points.ok()) return points.status();
   if (points->empty()) {
-    return ReportError(Status::NotFound(fmt::format("no run on host {}{} has '{}' of '{}'; check --metric and --branch",
-                                                    host.substr(0, 12), f.branch.empty() ? "" : " branch " + f.branch,
-                                                    metric, f.benchmark)));
+    return Status::NotFound(fmt::format("no run on host {}{} has '{}' of '{}'; check --metric and --branch",
+                                                    host.substr(0, 12), r.branch.empty() ? "" : " branch " + r.branch,
+                                                    metric, r.benchmark));
   }
   std::vector<compare::HistoryInput> inputs;
   for (auto& p : *points) inputs.push_back({std::move(p.run), std::move(p.values), p.failed});
   compare::HistoryOptions options;
-  options.min_segment = f.min_segment;
+  options.min_segment = r.min_segment;
   compare::History h = compare::BuildHistory(std::move(inputs), options);
-  h.benchmark = f.benchmark;
+  h.benchmark = r.benchmark;
   h.metric = metric;
   h.unit = LookupMetric(metric).unit;
   h.host = host;
-  h.branch = f.branch;
+  h.branch = r.branch;
   h.other_hosts_runs = others;
-  if (f.format == "json") {
-    fmt::print("{}\n", DumpJson(compare::HistoryToJson(h), 2));
-  } else {
-    fmt::print("{}", compare::RenderHistoryConsole(h));
-  }
-  return kExitOk;
+  return h;
 }
-
-}  // namespace
 
 void AddHistoryCommand(CLI::App& app, int* exit_code) {
   auto f = std::make_shared<HistoryFlags>();

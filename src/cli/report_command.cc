@@ -8,11 +8,13 @@
 
 #include "base/files.h"
 #include "cli/common_flags.h"
+#include "cli/history_command.h"
 #include "cli/exit_codes.h"
 #include "cli/output_path.h"
 #include "compare/compare.h"
 #include "compare/thresholds.h"
 #include "html/compare_page.h"
+#include "html/history_page.h"
 #include "html/run_page.h"
 #include "store/store.h"
 
@@ -22,6 +24,10 @@ namespace {
 struct ReportFlags {
   std::string run;
   std::vector<std::string> compare;  // BASE HEAD
+  std::string history;               // BENCH
+  std::string branch;                // --history: only this branch
+  std::string host;                  // --history: host digest prefix
+  int min_segment = 5;               // --history: runs on each side of a change point
   std::string output;
   std::string store_path = DefaultStorePath();
   // As `tare compare` takes them.
@@ -82,9 +88,11 @@ StatusOr<std::string> ComparePage(store::Store& store, const ReportFlags& f, com
 
 int Report(const ReportFlags& f) {
   const bool compare_mode = !f.compare.empty();
-  if (compare_mode == !f.run.empty()) {
+  const bool history_mode = !f.history.empty();
+  if (int(compare_mode) + int(history_mode) + int(!f.run.empty()) != 1) {
     return ReportError(Status::InvalidArgument(
-        "name what to report: --run SELECTOR (one run) or --compare BASE HEAD (two runs), not both"));
+        "name one thing to report: --run SELECTOR (one run), --compare BASE HEAD (two runs) or --history BENCH "
+        "(one benchmark over runs)"));
   }
   std::optional<compare::CompareConfig> config;
   if (compare_mode) {
@@ -103,7 +111,13 @@ int Report(const ReportFlags& f) {
   }
   auto store = store::Store::Open(f.store_path);
   if (!store.ok()) return ReportError(store.status());
-  auto page = compare_mode ? ComparePage(**store, f, std::move(*config)) : RunPage(**store, f.run);
+  StatusOr<std::string> page = std::string();
+  if (history_mode) {
+    auto h = LoadHistory(**store, {f.history, f.metrics.empty() ? "" : f.metrics.front(), f.branch, f.host, 200, f.min_segment});
+    page = h.ok() ? StatusOr<std::string>(html::RenderHistoryHtml(*h)) : StatusOr<std::string>(h.status());
+  } else {
+    page = compare_mode ? ComparePage(**store, f, std::move(*config)) : RunPage(**store, f.run);
+  }
   if (!page.ok()) return ReportError(page.status());
   if (to_stdout) {
     fmt::print("{}", *page);
@@ -130,14 +144,20 @@ Exit status: 0 written; 2 bad input (no store, no such run, an output that is th
 Examples:
   tare report --run latest -o run.html
   tare report --compare main feature-x -o compare.html
+  tare report --history BM_Sort/1024 --branch main -o history.html
   tare report --run 12 > run12.html)");
   sub->add_option("--run", f->run,
                   "One run: 'latest', a run id, commit:HEX, branch:NAME, tag:KEY=VALUE, or a bare branch/tag/commit");
   sub->add_option("--compare", f->compare, "Two runs, BASE HEAD (selectors as for --run), judged as `tare compare` does")
       ->expected(2);
+  sub->add_option("--history", f->history, "One benchmark over stored runs of one host type, with its change points (as `tare history`)");
+  sub->add_option("--branch", f->branch, "--history: only runs of this branch");
+  sub->add_option("--min-segment", f->min_segment, "--history: runs on each side of a change point (default 5)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--host", f->host, "--history: the host's fingerprint digest (prefix); default: the newest run's");
   sub->add_option("-o,--output", f->output, "Write the page to FILE (default, or '-': stdout; never the store)");
   sub->add_option("--store", f->store_path, kStoreHelp);
-  sub->add_option("--metric,-m", f->metrics, "--compare: judge this metric (repeatable)");
+  sub->add_option("--metric,-m", f->metrics, "--compare: judge this metric (repeatable); --history: the metric");
   sub->add_option("--threshold,-t", f->thresholds, "--compare: T or METRIC=T, as for `tare compare` (repeatable)");
   sub->add_option("--ignore", f->ignore, "--compare: skip benchmarks matching this RE2 pattern (repeatable)");
   sub->add_option("--confidence", f->confidence, "--compare: of the intervals, in (0, 1) (default 0.95)");

@@ -3,6 +3,7 @@
 // hostile `<script>` name too, with no element made of it), nothing may reach the console (the
 // page has no script; a script that slipped in would log a Content-Security-Policy violation), and
 // the screenshot must be a drawn page, not a blank one (docs/report.md, "The browser test").
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -193,6 +194,30 @@ TEST_F(ReportE2E, CompareReportPlotsTheRegression) {
 
   ExpectRendered(Browse("compare.html"),
                  {"1 regressed", "sim.Ir", "ab_knob_base --work 1 -> ", "ab_knob_plus5 --work 1", "(exact)"});
+}
+
+// The history page: one build at one path, swapped for the +5% build after three runs; the page
+// shows the change point between runs 3 and 4 and their commits' range (commits declared here).
+TEST_F(ReportE2E, HistoryPageShowsTheChangePoint) {
+  for (int i = 0; i < 6; ++i) {
+    std::filesystem::copy_file(i < 3 ? KNOB_BASE : KNOB_PLUS5, dir_ + "/prog",
+                               std::filesystem::copy_options::overwrite_existing);
+    Result r = Tare({"run", "-q", "--instrument", "sim", "-n", "1", "--no-git", "--branch", "main", "--commit",
+                     std::to_string(i + 1) + std::string(39, '0'), "--", "./prog", "--work", "1"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const std::string bench = dir_ + "/prog --work 1";
+  Result r = Tare({"report", "--history", bench, "--min-segment", "3", "-o", "history.html"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string html = Slurp(dir_ + "/history.html");
+  EXPECT_NE(html.find("main@100000000000"), std::string::npos);
+  EXPECT_NE(html.find("main@600000000000"), std::string::npos);
+  EXPECT_NE(html.find("<h2>Change points</h2>"), std::string::npos);
+  EXPECT_NE(html.find("git log 300000000000..400000000000"), std::string::npos);
+  ExpectRendered(Browse("history.html"), {"Run medians", "sim.Ir", "level 1", "level 2", "run 3 → 4"});
+  Result bad = Tare({"report", "--history", "./nothing", "-o", "x.html"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/x.html"));
 }
 
 TEST_F(ReportE2E, AbCohortHtmlHasAForestPlotPerCell) {
