@@ -147,7 +147,10 @@ TEST_F(AttributeE2E, AsmOfAFunctionThatOnlyMovedShowsNoDifference) {
   EXPECT_EQ(j["asm"]["identical"], true);
   EXPECT_EQ(j["asm"]["changed_lines"], 0);
   EXPECT_GT(j["asm"]["diff"].size(), 10u);
-  EXPECT_EQ(j["total_delta"], 0);
+  // The whole processes differ only by start-up work that depends on the executables' paths
+  // (ld.so reads them; "_outline" and "_moved" differ in length): a handful of instructions out of
+  // millions, never the work itself.
+  EXPECT_LE(std::abs(j["total_delta"].get<double>()), 100.0) << j["total_delta"];
 }
 
 TEST_F(AttributeE2E, AsmOfAChangedFunctionShowsTheChangedLines) {

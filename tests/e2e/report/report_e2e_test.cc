@@ -259,7 +259,8 @@ TEST_F(ReportE2E, MistakesAreUsageErrorsThatWriteNothing) {
            {{"report", "--run", "1", "-o", "adir"}, "--output"},
            {{"report", "--run", "1", "-o", "no/such/dir/r.html"}, "--output"},
            {{"report"}, "--run SELECTOR"},
-           {{"report", "--run", "1", "--compare", "1", "2"}, "not both"},
+           {{"report", "--run", "1", "--compare", "1", "2"}, "name one thing to report"},
+           {{"report", "--run", "1", "--history", "BM_x"}, "name one thing to report"},
            {{"report", "--compare", "1", "1"}, "are the same run"},
            {{"report", "--compare", "1", "2"}, "HEAD"},
            {{"ab", "--base", "/bin/true", "--head", "/bin/true", "--html", ".tare/tare.db"}, "--html"}}) {
