@@ -1,6 +1,11 @@
 #include "cli/common_flags.h"
 
 #include <cstdlib>
+#include <filesystem>
+
+#include <fmt/core.h>
+
+#include "base/files.h"
 
 namespace tare::cli {
 
@@ -17,6 +22,21 @@ void AddProvenanceFlags(CLI::App* sub, env::DeclaredProvenance* d) {
                   "Record this branch instead of git's (CI checks out detached heads); select with branch:NAME");
   sub->add_option("--tag", d->tags, "Record KEY=VALUE with the run (repeatable); select with tag:KEY=VALUE");
   sub->add_flag("--no-git", d->no_git, "Do not ask git for the commit, branch and dirty state");
+}
+
+StatusOr<compare::CompareConfig> LoadCompareConfig(const std::string& config_path, bool no_config) {
+  if (!config_path.empty() && no_config) {
+    return Status::InvalidArgument("--config and --no-config contradict each other; give one");
+  }
+  std::string path = config_path;
+  if (path.empty() && !no_config) path = compare::FindConfigFile(".");
+  if (path.empty()) return compare::CompareConfig{};
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return Status::NotFound(fmt::format("--config '{}' is not a file", path));
+  }
+  TARE_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+  return compare::ParseCompareConfig(text, path);
 }
 
 }  // namespace tare::cli

@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "base/status.h"
+#include "compare/thresholds.h"
 #include "env/provenance.h"
 
 namespace tare::cli {
@@ -17,5 +19,9 @@ inline constexpr char kStoreHelp[] = "SQLite store (default: $TARE_STORE, else .
 // --commit, --branch, --tag KEY=VALUE (repeatable), --no-git: what a run records about the code
 // it measured (env/provenance.h). Checked with env::ValidateDeclaredProvenance before measuring.
 void AddProvenanceFlags(CLI::App* sub, env::DeclaredProvenance* declared);
+
+// The thresholds of `tare compare` (and report, variance, run's warnings): `config_path` when
+// given (it must be a file), else the nearest tare.toml upwards unless `no_config`, else none.
+StatusOr<compare::CompareConfig> LoadCompareConfig(const std::string& config_path, bool no_config);
 
 }  // namespace tare::cli

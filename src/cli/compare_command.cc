@@ -42,18 +42,6 @@ struct CompareFlags {
   std::string store_path = DefaultStorePath();
 };
 
-StatusOr<compare::CompareConfig> LoadConfig(const CompareFlags& f) {
-  std::string path = f.config;
-  if (path.empty() && !f.no_config) path = compare::FindConfigFile(".");
-  if (path.empty()) return compare::CompareConfig{};
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return Status::NotFound(fmt::format("--config '{}' is not a file", path));
-  }
-  TARE_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
-  return compare::ParseCompareConfig(text, path);
-}
-
 bool UseColor(const std::string& mode) {
   if (mode == "always") return true;
   if (mode == "never") return false;
@@ -72,10 +60,7 @@ int Compare(const CompareFlags& f) {
   if (f.color != "auto" && f.color != "always" && f.color != "never") {
     return ReportError(Status::InvalidArgument(fmt::format("--color '{}' is not one of auto, always, never", f.color)));
   }
-  if (!f.config.empty() && f.no_config) {
-    return ReportError(Status::InvalidArgument("--config and --no-config contradict each other; give one"));
-  }
-  auto config = LoadConfig(f);
+  auto config = LoadCompareConfig(f.config, f.no_config);
   if (!config.ok()) return ReportError(config.status());
   if (Status s = compare::ApplyFlags(&*config, f.thresholds, f.ignore, f.confidence); !s.ok()) return ReportError(s);
   if (!std::filesystem::exists(f.store_path)) {

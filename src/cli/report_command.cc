@@ -41,21 +41,8 @@ struct ReportFlags {
 };
 
 // The thresholds `tare compare` would use: --config, else the nearest tare.toml, then the flags.
-StatusOr<compare::CompareConfig> LoadCompareConfig(const ReportFlags& f) {
-  if (!f.config.empty() && f.no_config) {
-    return Status::InvalidArgument("--config and --no-config contradict each other; give one");
-  }
-  std::string path = f.config;
-  if (path.empty() && !f.no_config) path = compare::FindConfigFile(".");
-  compare::CompareConfig config;
-  if (!path.empty()) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
-      return Status::NotFound(fmt::format("--config '{}' is not a file", path));
-    }
-    TARE_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
-    TARE_ASSIGN_OR_RETURN(config, compare::ParseCompareConfig(text, path));
-  }
+StatusOr<compare::CompareConfig> ReportThresholds(const ReportFlags& f) {
+  TARE_ASSIGN_OR_RETURN(compare::CompareConfig config, LoadCompareConfig(f.config, f.no_config));
   TARE_RETURN_IF_ERROR(compare::ApplyFlags(&config, f.thresholds, f.ignore, f.confidence));
   return config;
 }
@@ -96,7 +83,7 @@ int Report(const ReportFlags& f) {
   }
   std::optional<compare::CompareConfig> config;
   if (compare_mode) {
-    auto loaded = LoadCompareConfig(f);
+    auto loaded = ReportThresholds(f);
     if (!loaded.ok()) return ReportError(loaded.status());
     config = std::move(*loaded);
   }

@@ -173,13 +173,9 @@ int Run(const RunOptions& o) {
 // Benchmarks whose samples varied too much within this run to gate a change of their threshold
 // (`tare variance`'s rule on one run: 2 x CV above the threshold of tare.toml or the default).
 std::vector<std::string> UnstableWarnings(const RunData& data) {
-  compare::CompareConfig config;
-  if (std::string file = compare::FindConfigFile("."); !file.empty()) {
-    auto text = ReadFile(file);
-    auto parsed = text.ok() ? compare::ParseCompareConfig(*text, file) : StatusOr<compare::CompareConfig>(text.status());
-    if (!parsed.ok()) return {fmt::format("warning: {} was not read for thresholds: {}", file, parsed.status().message())};
-    config = std::move(*parsed);
-  }
+  auto loaded = LoadCompareConfig("", false);
+  if (!loaded.ok()) return {fmt::format("warning: tare.toml was not read for thresholds: {}", loaded.status().message())};
+  const compare::CompareConfig config = std::move(*loaded);
   std::vector<std::string> out;
   const compare::SuiteVariance v = compare::AnalyzeVariance({data}, {}, config);
   for (const auto& b : v.benchmarks) {

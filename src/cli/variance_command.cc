@@ -42,14 +42,9 @@ int Variance(const VarianceFlags& f) {
     return ReportError(Status::NotFound(fmt::format(
         "no store at '{}'; run `tare run` first, or point to one with --store PATH (or $TARE_STORE)", f.store_path)));
   }
-  compare::CompareConfig config;
-  if (std::string file = compare::FindConfigFile("."); !file.empty()) {
-    auto text = ReadFile(file);
-    if (!text.ok()) return ReportError(text.status());
-    auto parsed = compare::ParseCompareConfig(*text, file);
-    if (!parsed.ok()) return ReportError(parsed.status());
-    config = std::move(*parsed);
-  }
+  auto loaded = LoadCompareConfig("", false);
+  if (!loaded.ok()) return ReportError(loaded.status());
+  compare::CompareConfig config = std::move(*loaded);
   if (Status s = compare::ApplyFlags(&config, f.thresholds, {}, std::nullopt); !s.ok()) return ReportError(s);
   auto store = store::Store::Open(f.store_path);
   if (!store.ok()) return ReportError(store.status());
