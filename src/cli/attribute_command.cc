@@ -76,7 +76,7 @@ std::string ExecutableOf(const std::vector<Profile>& parts) {
   return "";
 }
 
-Status RequireStore(const std::string& path) {
+Status RequireSimStore(const std::string& path) {
   if (!std::filesystem::exists(path)) {
     return Status::NotFound(fmt::format(
         "no store at '{}'; measure with `tare ab --instrument sim` or `tare run --instrument sim` first, or "
@@ -144,7 +144,7 @@ struct Loaded {
 };
 
 StatusOr<Loaded> LoadCohort(const AttributeFlags& f) {
-  TARE_RETURN_IF_ERROR(RequireStore(f.store_path));
+  TARE_RETURN_IF_ERROR(RequireSimStore(f.store_path));
   TARE_ASSIGN_OR_RETURN(auto store, store::Store::Open(f.store_path));
   TARE_ASSIGN_OR_RETURN(int64_t id, store->ResolveRun(f.run));
   TARE_ASSIGN_OR_RETURN(RunData data, store->LoadRun(id));
@@ -244,7 +244,7 @@ StatusOr<Loaded> Load(const AttributeFlags& f) {
   if (f.base_run.empty() || f.head_run.empty()) {
     return Status::InvalidArgument("give both --base-run and --head-run");
   }
-  TARE_RETURN_IF_ERROR(RequireStore(f.store_path));
+  TARE_RETURN_IF_ERROR(RequireSimStore(f.store_path));
   TARE_ASSIGN_OR_RETURN(auto store, store::Store::Open(f.store_path));
   Loaded out;
   TARE_ASSIGN_OR_RETURN(out.base, LoadRunSide(*store, f.base_run, f.cell, "base"));

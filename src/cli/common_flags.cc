@@ -24,6 +24,14 @@ void AddProvenanceFlags(CLI::App* sub, env::DeclaredProvenance* d) {
   sub->add_flag("--no-git", d->no_git, "Do not ask git for the commit, branch and dirty state");
 }
 
+Status RequireStore(const std::string& path) {
+  if (!std::filesystem::exists(path)) {
+    return Status::NotFound(fmt::format(
+        "no store at '{}'; run `tare run` first, or point to one with --store PATH (or $TARE_STORE)", path));
+  }
+  return Status::Ok();
+}
+
 StatusOr<compare::CompareConfig> LoadCompareConfig(const std::string& config_path, bool no_config) {
   if (!config_path.empty() && no_config) {
     return Status::InvalidArgument("--config and --no-config contradict each other; give one");

@@ -20,6 +20,10 @@ inline constexpr char kStoreHelp[] = "SQLite store (default: $TARE_STORE, else .
 // it measured (env/provenance.h). Checked with env::ValidateDeclaredProvenance before measuring.
 void AddProvenanceFlags(CLI::App* sub, env::DeclaredProvenance* declared);
 
+// Reading commands must not create a store where there is none: NotFound naming the path and
+// what to do, when nothing is at `path`.
+Status RequireStore(const std::string& path);
+
 // The thresholds of `tare compare` (and report, variance, run's warnings): `config_path` when
 // given (it must be a file), else the nearest tare.toml upwards unless `no_config`, else none.
 StatusOr<compare::CompareConfig> LoadCompareConfig(const std::string& config_path, bool no_config);

@@ -63,10 +63,7 @@ int Compare(const CompareFlags& f) {
   auto config = LoadCompareConfig(f.config, f.no_config);
   if (!config.ok()) return ReportError(config.status());
   if (Status s = compare::ApplyFlags(&*config, f.thresholds, f.ignore, f.confidence); !s.ok()) return ReportError(s);
-  if (!std::filesystem::exists(f.store_path)) {
-    return ReportError(Status::NotFound(fmt::format(
-        "no store at '{}'; run `tare run` first, or point to one with --store PATH (or $TARE_STORE)", f.store_path)));
-  }
+  if (Status s = RequireStore(f.store_path); !s.ok()) return ReportError(s);
   if (!f.output.empty() && f.output != "-") {
     if (Status s = CheckOutputPath("--output", f.output, StoreFiles(f.store_path)); !s.ok()) return ReportError(s);
   }

@@ -26,15 +26,6 @@ struct ExportOptions {
   std::string output;
 };
 
-// Reading commands must not create a store where there is none.
-Status RequireStore(const std::string& path) {
-  if (!std::filesystem::exists(path)) {
-    return Status::NotFound(fmt::format(
-        "no store at '{}'; run `tare run` first, or point to one with --store PATH", path));
-  }
-  return Status::Ok();
-}
-
 int Export(const ExportOptions& o) {
   if (o.format != "json") {
     return ReportError(Status::InvalidArgument(

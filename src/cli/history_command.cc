@@ -33,10 +33,7 @@ int History(const HistoryFlags& f) {
   if (f.format != "console" && f.format != "json") {
     return ReportError(Status::InvalidArgument(fmt::format("--format '{}' is not one of console, json", f.format)));
   }
-  if (!std::filesystem::exists(f.store_path)) {
-    return ReportError(Status::NotFound(fmt::format(
-        "no store at '{}'; run `tare run` first, or point to one with --store PATH (or $TARE_STORE)", f.store_path)));
-  }
+  if (Status s = RequireStore(f.store_path); !s.ok()) return ReportError(s);
   auto store = store::Store::Open(f.store_path);
   if (!store.ok()) return ReportError(store.status());
   auto h = LoadHistory(**store, {f.benchmark, f.metric, f.branch, f.host, f.limit, f.min_segment});

@@ -88,10 +88,7 @@ int Report(const ReportFlags& f) {
     config = std::move(*loaded);
   }
   // Reading commands must not create a store where there is none.
-  if (!std::filesystem::exists(f.store_path)) {
-    return ReportError(Status::NotFound(fmt::format(
-        "no store at '{}'; run `tare run` first, or point to one with --store PATH (or $TARE_STORE)", f.store_path)));
-  }
+  if (Status s = RequireStore(f.store_path); !s.ok()) return ReportError(s);
   const bool to_stdout = f.output.empty() || f.output == "-";
   if (!to_stdout) {
     if (Status s = CheckOutputPath("--output", f.output, StoreFiles(f.store_path)); !s.ok()) return ReportError(s);

@@ -38,10 +38,7 @@ int Variance(const VarianceFlags& f) {
   if (f.format != "console" && f.format != "json") {
     return ReportError(Status::InvalidArgument(fmt::format("--format '{}' is not one of console, json", f.format)));
   }
-  if (!std::filesystem::exists(f.store_path)) {
-    return ReportError(Status::NotFound(fmt::format(
-        "no store at '{}'; run `tare run` first, or point to one with --store PATH (or $TARE_STORE)", f.store_path)));
-  }
+  if (Status s = RequireStore(f.store_path); !s.ok()) return ReportError(s);
   auto loaded = LoadCompareConfig("", false);
   if (!loaded.ok()) return ReportError(loaded.status());
   compare::CompareConfig config = std::move(*loaded);
