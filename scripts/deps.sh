@@ -8,6 +8,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libsqlite3-dev libsqlitecpp-dev
   libboost-math-dev libtomlplusplus-dev libre2-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
   valgrind sqlite3 hyperfine procps binutils perl git zlib1g-dev
+  libpq-dev postgresql postgresql-client
 )
 # Extra packages for a target, e.g. `scripts/deps.sh chromium` for the HTML report tests.
 packages+=("$@")

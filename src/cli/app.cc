@@ -14,6 +14,8 @@
 #include "cli/env_command.h"
 #include "cli/exit_codes.h"
 #include "cli/history_command.h"
+#include "cli/merge_command.h"
+#include "cli/push_command.h"
 #include "cli/export_command.h"
 #include "cli/invocation.h"
 #include "cli/oracle_command.h"
@@ -102,6 +104,8 @@ Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
   AddAbCommand(app, &exit_code, &target_argv);
   AddAttributeCommand(app, &exit_code);
   AddReportCommand(app, &exit_code);
+  AddMergeCommand(app, &exit_code);
+  AddPushCommand(app, &exit_code);
 
   // The target's own argv is cut off before CLI11 parses tare's options (see SplitAtTarget); which
   // of run's options take a value is read from the options themselves, so a new one cannot be missed.

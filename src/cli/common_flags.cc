@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "base/files.h"
+#include "store/store.h"
 
 namespace tare::cli {
 
@@ -25,7 +26,7 @@ void AddProvenanceFlags(CLI::App* sub, env::DeclaredProvenance* d) {
 }
 
 Status RequireStore(const std::string& path) {
-  if (!std::filesystem::exists(path)) {
+  if (!store::IsStoreUrl(path) && !std::filesystem::exists(path)) {
     return Status::NotFound(fmt::format(
         "no store at '{}'; run `tare run` first, or point to one with --store PATH (or $TARE_STORE)", path));
   }

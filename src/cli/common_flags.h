@@ -11,10 +11,11 @@
 
 namespace tare::cli {
 
-// $TARE_STORE when set and not empty, else ".tare/tare.db".
+// $TARE_STORE when set and not empty (a SQLite path or a postgresql:// URL), else ".tare/tare.db".
 std::string DefaultStorePath();
 // The --store help text, naming the default.
-inline constexpr char kStoreHelp[] = "SQLite store (default: $TARE_STORE, else .tare/tare.db)";
+inline constexpr char kStoreHelp[] =
+    "SQLite file or postgresql:// URL (default: $TARE_STORE, else .tare/tare.db)";
 
 // --commit, --branch, --tag KEY=VALUE (repeatable), --no-git: what a run records about the code
 // it measured (env/provenance.h). Checked with env::ValidateDeclaredProvenance before measuring.

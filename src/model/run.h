@@ -29,7 +29,11 @@ struct Provenance {
 };
 
 struct RunRecord {
-  int64_t id = 0;
+  int64_t id = 0;                          // this store's id
+  // The run's global id (schema version 4): 32 lowercase hex digits from the kernel's random
+  // source, given by store::RunWriter::BeginRun when empty. The same run keeps it in every store
+  // it is merged, pushed or imported into, which is how copying a run twice adds nothing.
+  std::string uid;
   std::string kind = "run";                // "run" | "ab" | "oracle"
   RunStatus status = RunStatus::kRunning;
   int64_t started_unix_ns = 0;

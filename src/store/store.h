@@ -14,9 +14,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/status.h"
@@ -26,7 +30,25 @@
 
 namespace tare::store {
 
-inline constexpr int kSchemaVersion = 3;  // 2: campaign tables (tare ab); 3: run provenance
+// 2: campaign tables (tare ab); 3: run provenance; 4: global run ids (runs.uid)
+inline constexpr int kSchemaVersion = 4;
+
+// Whether `location` names a database server (postgresql:// or postgres://) rather than a file.
+bool IsStoreUrl(const std::string& location);
+
+// A fresh run uid: 16 bytes from getrandom(2), as 32 lowercase hex digits.
+std::string NewRunUid();
+// Whether `uid` is 32 lowercase hex digits.
+bool IsRunUid(std::string_view uid);
+
+// One look of one cell, as Store::SaveVerdicts took it (read back by Store::LooksOf; moving runs
+// between stores: store/transfer.h).
+struct StoredLook {
+  int64_t cell = 0;
+  int64_t look = 0;
+  bool final = false;
+  std::vector<AbComparison> comparisons;
+};
 
 struct ArtifactInfo {
   int64_t benchmark_id = 0;
@@ -42,6 +64,8 @@ class RunWriter {
   // Where the data goes, for messages ("store '.tare/tare.db'").
   virtual const std::string& path() const = 0;
 
+  // Starts a run with run.uid, or a fresh uid (NewRunUid) when it is empty; InvalidArgument for a
+  // uid that is not 32 lowercase hex digits, FailedPrecondition for one the store already holds.
   virtual StatusOr<int64_t> BeginRun(const RunRecord& run) = 0;
   virtual Status AddExecutable(int64_t run_id, const ExecutableRecord& exe) = 0;
   // Idempotent per (run, uri): returns the existing id.
@@ -49,6 +73,9 @@ class RunWriter {
   virtual Status AddMetric(int64_t run_id, const MetricDef& metric) = 0;  // idempotent per name
   virtual Status AddNote(int64_t run_id, const NoteRecord& note) = 0;     // idempotent per message
   virtual StatusOr<int64_t> AppendSample(int64_t run_id, int64_t benchmark_id, const Sample& sample) = 0;
+  // Many samples of one run at once, in one transaction (copying runs between stores; PostgreSQL
+  // takes them with COPY). Each StoredSample's benchmark_id is this store's; ids returned in order.
+  virtual StatusOr<std::vector<int64_t>> AppendSamples(int64_t run_id, const std::vector<StoredSample>& samples) = 0;
   // Named blobs kept with a run, e.g. a benchmark's raw callgrind profile.
   virtual Status AddArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name,
                              const std::string& content) = 0;
@@ -72,15 +99,17 @@ struct HistoryPoint {
 
 class Store : public RunWriter {
  public:
-  // Opens the store at `location` (a file path: SQLite, creating parent directories and the file)
-  // and migrates it to kSchemaVersion. Fails with a clear message when the path is unwritable, not
-  // a tare store, or from a newer tare; a refused file is left as it was.
+  // Opens the store at `location` and migrates it to kSchemaVersion: a file path is SQLite (parent
+  // directories and the file are created), a postgresql:// URL a PostgreSQL database (libpq's
+  // connection URI; the database must exist). Fails with a clear message when the path is
+  // unwritable, the server unreachable, not a tare store, or from a newer tare; a refused file or
+  // database is left as it was.
   static StatusOr<std::unique_ptr<Store>> Open(const std::string& location);
 
   virtual int schema_version() const = 0;
 
   // Reading. `selector` names one run (docs/store.md, "Selecting runs"):
-  //   latest | N (a run id) | commit:HEX | branch:NAME | tag:KEY=VALUE | tag:KEY
+  //   latest | N (a run id) | commit:HEX | branch:NAME | tag:KEY=VALUE | tag:KEY | uid:HEX (a prefix)
   //   | a bare word: a branch, else a tag value, else a commit prefix (>= 4 hex digits).
   // Everything but an id means the newest run that matches. NotFound / InvalidArgument name the
   // selector and say what would match; an ambiguous commit prefix lists the commits.
@@ -95,6 +124,13 @@ class Store : public RunWriter {
   virtual StatusOr<std::vector<std::pair<std::string, int64_t>>> HostsOf(const std::string& benchmark) = 0;
   // The artifacts kept with a run (names and sizes, not contents), by benchmark then name.
   virtual StatusOr<std::vector<ArtifactInfo>> ArtifactsOf(int64_t run_id) = 0;
+  // The id of the run with this uid in this store, if it holds one.
+  virtual StatusOr<std::optional<int64_t>> FindRunByUid(const std::string& uid) = 0;
+
+  // Runs `body` as one transaction: everything it wrote is committed together, or nothing is when
+  // it returns an error (or the process dies). The calls above nest inside it. Takes the write
+  // lock at once, so concurrent writers queue instead of failing half-way.
+  virtual Status InTransaction(const std::function<Status()>& body) = 0;
 
   // Campaigns (schema version 2): cohorts with their campaign and lock, cells, the verdicts of
   // every look, gates and bounds, and samples set aside by a resume.
@@ -112,6 +148,10 @@ class Store : public RunWriter {
   virtual Status DiscardSamples(int64_t run_id, const std::vector<int64_t>& sample_ids,
                                 const std::string& reason) = 0;
   virtual StatusOr<std::set<int64_t>> DiscardedSamplesOf(int64_t run_id) = 0;
+  // Sample id -> the reason it was set aside.
+  virtual StatusOr<std::map<int64_t, std::string>> DiscardReasonsOf(int64_t run_id) = 0;
+  // The cohort record of a run of kind "ab" (nullopt for other runs).
+  virtual StatusOr<std::optional<CohortRecord>> CohortOf(int64_t run_id) = 0;
   // One look's verdicts for a cell (replacing that look's earlier rows, if any); `final` marks
   // the cell's last look.
   virtual Status SaveVerdicts(int64_t run_id, int64_t cell, int64_t look, bool final,
@@ -119,6 +159,13 @@ class Store : public RunWriter {
   // Replaces the cohort's checks of that kind ("gate" | "bound").
   virtual Status SaveChecks(int64_t run_id, const std::string& kind,
                             const std::vector<AbCheck>& checks) = 0;
+  // Every look SaveVerdicts stored, in (cell, look) order; within a look the comparisons and their
+  // metrics in the order they were saved. Each comparison carries what the store keeps: its cell's
+  // name, head, and per metric the stored fields (reasons all on the metric; verdict and gain of
+  // the comparison recomputed from its metrics).
+  virtual StatusOr<std::vector<StoredLook>> LooksOf(int64_t run_id) = 0;
+  // Every gate and bound, by kind then as saved.
+  virtual StatusOr<std::vector<AbCheck>> ChecksOf(int64_t run_id) = 0;
 };
 
 }  // namespace tare::store

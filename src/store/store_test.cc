@@ -369,6 +369,88 @@ TEST_F(StoreTest, MigratesAVersion2Store) {
   EXPECT_EQ(*found, *id);
 }
 
+// A store written by the previous schema (version 3, a real file from tare at d0245d0) migrates to
+// version 4: its runs keep their ids, provenance and tags, and each gets its own fresh uid.
+TEST_F(StoreTest, MigratesAVersion3StoreGivingEachRunAUid) {
+  std::filesystem::create_directories(dir_);
+  const std::string old = dir_ + "/v3.db";
+  {
+    std::ifstream in(std::string(std::getenv("TARE_SOURCE_DIR")) + "/src/store/testdata/v3_store.sql");
+    ASSERT_TRUE(in.good());
+    std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    SQLite::Database db(old, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    db.exec(sql);
+    ASSERT_EQ(db.execAndGet("PRAGMA user_version").getInt(), 3);
+  }
+  auto store = Store::Open(old);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  EXPECT_EQ((*store)->schema_version(), 4);
+  auto runs = (*store)->ListRuns(10);
+  ASSERT_TRUE(runs.ok()) << runs.status().message();
+  ASSERT_EQ(runs->size(), 2u);
+  const RunRecord& echo = (*runs)[0];
+  const RunRecord& truth = (*runs)[1];
+  EXPECT_EQ(truth.id, 1);
+  EXPECT_EQ(truth.provenance.commit, "0123456789abcdef0123456789abcdef01234567");
+  EXPECT_EQ(truth.provenance.branch, "main");
+  EXPECT_EQ(truth.provenance.tags, (std::vector<std::pair<std::string, std::string>>{{"pr", "42"}}));
+  EXPECT_TRUE(IsRunUid(truth.uid)) << truth.uid;
+  EXPECT_TRUE(IsRunUid(echo.uid)) << echo.uid;
+  EXPECT_NE(truth.uid, echo.uid);
+  auto data = (*store)->LoadRun(truth.id);
+  ASSERT_TRUE(data.ok());
+  EXPECT_EQ(data->samples.size(), 3u);  // a warm-up and two samples
+  EXPECT_EQ(data->run.uid, truth.uid);
+  auto found = (*store)->FindRunByUid(echo.uid);
+  ASSERT_TRUE(found.ok());
+  EXPECT_EQ(*found, std::optional<int64_t>(echo.id));
+
+  // Reopening does not draw new uids: the migration ran once.
+  store->reset();
+  auto again = Store::Open(old);
+  ASSERT_TRUE(again.ok());
+  auto reread = (*again)->ListRuns(10);
+  ASSERT_TRUE(reread.ok());
+  EXPECT_EQ((*reread)[1].uid, truth.uid);
+}
+
+// BeginRun draws a uid when none is given, keeps one that is, and refuses a malformed or
+// duplicate one without writing.
+TEST_F(StoreTest, RunUidsAreDrawnKeptAndUnique) {
+  auto store = Store::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  auto a = (*store)->BeginRun(MakeRun());
+  auto b = (*store)->BeginRun(MakeRun());
+  ASSERT_TRUE(a.ok() && b.ok());
+  auto ra = (*store)->LoadRun(*a);
+  auto rb = (*store)->LoadRun(*b);
+  ASSERT_TRUE(ra.ok() && rb.ok());
+  EXPECT_TRUE(IsRunUid(ra->run.uid)) << ra->run.uid;
+  EXPECT_NE(ra->run.uid, rb->run.uid);
+
+  RunRecord given = MakeRun();
+  given.uid = "0123456789abcdef0123456789abcdef";
+  auto c = (*store)->BeginRun(given);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  auto rc = (*store)->LoadRun(*c);
+  ASSERT_TRUE(rc.ok());
+  EXPECT_EQ(rc->run.uid, given.uid);
+  auto dup = (*store)->BeginRun(given);
+  ASSERT_FALSE(dup.ok());
+  EXPECT_EQ(dup.status().code(), StatusCode::kFailedPrecondition) << dup.status().message();
+  for (const std::string bad : {"0123456789ABCDEF0123456789ABCDEF", "abc", "0123456789abcdef0123456789abcdeg"}) {
+    given.uid = bad;
+    auto r = (*store)->BeginRun(given);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument) << bad;
+  }
+  auto all = (*store)->ListRuns(100);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), 3u);
+  EXPECT_FALSE(IsRunUid(""));
+  EXPECT_TRUE(IsRunUid(NewRunUid()));
+}
+
 // A benchmark's history: newest runs of kind "run" that measured it, oldest first, filtered by
 // branch and host; warm-ups never used; failed samples counted.
 TEST_F(StoreTest, HistoryOfABenchmarkAcrossRuns) {

@@ -1,4 +1,4 @@
-// SqliteStore: runs and everything recorded with them (executables, benchmarks, metrics, notes,
+// SqlStore: runs and everything recorded with them (executables, benchmarks, metrics, notes,
 // samples and their values, artifacts), written and read back.
 #include <nlohmann/json.hpp>
 
@@ -10,7 +10,8 @@
 #include <map>
 
 #include "base/json_text.h"
-#include "internal/sqlite_store.h"
+#include "internal/pg_connection.h"
+#include "internal/sql_store.h"
 
 namespace tare::store {
 namespace {
@@ -30,7 +31,7 @@ SampleOutcome ParseOutcome(const std::string& s) {
   return SampleOutcome::kFailed;
 }
 
-RunRecord ReadRunRow(SQLite::Statement& q) {
+RunRecord ReadRunRow(Statement& q) {
   RunRecord r;
   r.id = q.getColumn(0).getInt64();
   r.kind = q.getColumn(1).getString();
@@ -46,11 +47,12 @@ RunRecord ReadRunRow(SQLite::Statement& q) {
   r.provenance.commit = q.getColumn(10).getString();
   r.provenance.branch = q.getColumn(11).getString();
   if (!q.getColumn(12).isNull()) r.provenance.dirty = q.getColumn(12).getInt() != 0;
+  r.uid = q.getColumn(13).getString();
   return r;
 }
 
-void ReadTags(SQLite::Database& db, RunRecord& r) {
-  SQLite::Statement t(db, "SELECT key, value FROM run_tags WHERE run_id = ? ORDER BY key");
+void ReadTags(Connection& db, RunRecord& r) {
+  Statement t(db, "SELECT key, value FROM run_tags WHERE run_id = ? ORDER BY key");
   t.bind(1, static_cast<int64_t>(r.id));
   while (t.executeStep()) r.provenance.tags.emplace_back(t.getColumn(0).getString(), t.getColumn(1).getString());
 }
@@ -68,53 +70,59 @@ std::string Lower(std::string s) {
 
 constexpr const char* kRunColumns =
     "id, kind, status, started_unix_ns, ended_unix_ns, tare_version, command_line, options, "
-    "fingerprint, fingerprint_digest, git_commit, git_branch, git_dirty";
+    "fingerprint, fingerprint_digest, git_commit, git_branch, git_dirty, uid";
 
 constexpr const char* kInsertSample =
     "INSERT INTO samples (run_id, benchmark_id, seq, arm, block, warmup, started_unix_ns, "
     "ended_unix_ns, outcome, exit_code, signal, error, stdout_tail, stderr_tail) "
-    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id";
+constexpr const char* kFindSample =
+    "SELECT id FROM samples WHERE run_id = ? AND benchmark_id = ? AND seq = ? AND arm = ?";
 // A sample's values go in with one statement per this many rows instead of one per value.
 constexpr size_t kValuesPerInsert = 32;
 constexpr const char* kInsertMetric =
-    "INSERT OR IGNORE INTO metrics (run_id, name, unit, direction, kind, description) "
-    "VALUES (?,?,?,?,?,?)";
-constexpr const char* kInsertNote = "INSERT OR IGNORE INTO notes (run_id, level, message) VALUES (?,?,?)";
+    "INSERT INTO metrics (run_id, name, unit, direction, kind, description) "
+    "VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING";
+constexpr const char* kInsertNote = "INSERT INTO notes (run_id, level, message) VALUES (?,?,?) ON CONFLICT DO NOTHING";
 
 }  // namespace
 
-SqliteStore::SqliteStore(std::string path, std::unique_ptr<SQLite::Database> db)
+SqlStore::SqlStore(std::string path, std::unique_ptr<Connection> db)
     : path_(std::move(path)), db_(std::move(db)) {}
-SqliteStore::~SqliteStore() = default;
+SqlStore::~SqlStore() {
+  value_inserts_.clear();  // statements before their connection
+}
 
-SQLite::Statement& SqliteStore::InsertValues(size_t rows) {
+Statement& SqlStore::InsertValues(size_t rows) {
   auto& slot = value_inserts_[rows];
   if (slot == nullptr) {
     std::string sql = "INSERT INTO sample_values (sample_id, metric, value) VALUES (?,?,?)";
     for (size_t r = 1; r < rows; ++r) sql += ",(?,?,?)";
-    slot = std::make_unique<SQLite::Statement>(*db_, sql);
+    slot = std::make_unique<Statement>(*db_, sql);
   } else {
     slot->tryReset();
   }
   return *slot;
 }
 
-SQLite::Statement& SqliteStore::Cached(const char* sql) {
-  auto& slot = statements_[sql];
-  if (slot == nullptr) {
-    slot = std::make_unique<SQLite::Statement>(*db_, sql);
-  } else {
-    slot->tryReset();  // also after a step that threw; every parameter is bound again
+StatusOr<int64_t> SqlStore::BeginRun(const RunRecord& run) {
+  const std::string uid = run.uid.empty() ? NewRunUid() : run.uid;
+  if (!IsRunUid(uid)) {
+    return Status::InvalidArgument(fmt::format(
+        "run uid '{}' is not 32 lowercase hex digits; leave it empty for a fresh one", run.uid));
   }
-  return *slot;
-}
-
-StatusOr<int64_t> SqliteStore::BeginRun(const RunRecord& run) {
-  return Guard("starting a run", path_, [&]() -> StatusOr<int64_t> {
-    SQLite::Statement q(*db_,
+  return Guard("starting a run", [&](bool) -> StatusOr<int64_t> {
+    WriteScope tx(*db_);
+    Statement exists(*db_, "SELECT id FROM runs WHERE uid = ?");
+    exists.bind(1, uid);
+    if (exists.executeStep()) {
+      return Status::FailedPrecondition(fmt::format(
+          "the store '{}' already holds run {} with uid {}", path_, exists.getColumn(0).getInt64(), uid));
+    }
+    Statement q(*db_,
         "INSERT INTO runs (kind, status, started_unix_ns, tare_version, command_line, options, "
-        "fingerprint, fingerprint_digest, git_commit, git_branch, git_dirty) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
-    SQLite::Transaction tx(*db_);
+        "fingerprint, fingerprint_digest, git_commit, git_branch, git_dirty, uid) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) "
+        "RETURNING id");
     q.bind(1, run.kind);
     q.bind(2, RunStatusName(run.status));
     q.bind(3, static_cast<int64_t>(run.started_unix_ns));
@@ -130,9 +138,12 @@ StatusOr<int64_t> SqliteStore::BeginRun(const RunRecord& run) {
     } else {
       q.bind(11);
     }
+    q.bind(12, uid);
+    q.executeStep();
+    const int64_t id = q.getColumn(0).getInt64();
     q.exec();
-    const auto id = static_cast<int64_t>(db_->getLastInsertRowid());
-    SQLite::Statement t(*db_, "INSERT OR REPLACE INTO run_tags (run_id, key, value) VALUES (?,?,?)");
+    Statement t(*db_, "INSERT INTO run_tags (run_id, key, value) VALUES (?,?,?) "
+                      "ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value");
     for (const auto& [key, value] : run.provenance.tags) {
       t.bind(1, id);
       t.bind(2, key);
@@ -140,15 +151,25 @@ StatusOr<int64_t> SqliteStore::BeginRun(const RunRecord& run) {
       t.exec();
       t.reset();
     }
-    tx.commit();
+    tx.Release();
     return id;
   });
 }
 
-Status SqliteStore::AddExecutable(int64_t run_id, const ExecutableRecord& exe) {
-  return Guard("recording an executable", path_, [&]() -> Status {
-    SQLite::Statement q(*db_,
-        "INSERT OR REPLACE INTO executables (run_id, role, path, sha256, info) VALUES (?,?,?,?,?)");
+StatusOr<std::optional<int64_t>> SqlStore::FindRunByUid(const std::string& uid) {
+  return Guard("finding a run by uid", [&](bool) -> StatusOr<std::optional<int64_t>> {
+    Statement q(*db_, "SELECT id FROM runs WHERE uid = ?");
+    q.bind(1, uid);
+    if (q.executeStep()) return std::optional<int64_t>(q.getColumn(0).getInt64());
+    return std::optional<int64_t>();
+  });
+}
+
+Status SqlStore::AddExecutable(int64_t run_id, const ExecutableRecord& exe) {
+  return Guard("recording an executable", [&](bool) -> Status {
+    Statement q(*db_,
+        "INSERT INTO executables (run_id, role, path, sha256, info) VALUES (?,?,?,?,?) "
+        "ON CONFLICT (run_id, role, path) DO UPDATE SET sha256 = excluded.sha256, info = excluded.info");
     q.bind(1, static_cast<int64_t>(run_id));
     q.bind(2, exe.role);
     q.bind(3, exe.path);
@@ -159,25 +180,27 @@ Status SqliteStore::AddExecutable(int64_t run_id, const ExecutableRecord& exe) {
   });
 }
 
-StatusOr<int64_t> SqliteStore::AddBenchmark(int64_t run_id, const BenchmarkRecord& bench) {
-  return Guard("recording a benchmark", path_, [&]() -> StatusOr<int64_t> {
-    SQLite::Statement find(*db_, "SELECT id FROM benchmarks WHERE run_id = ? AND uri = ?");
+StatusOr<int64_t> SqlStore::AddBenchmark(int64_t run_id, const BenchmarkRecord& bench) {
+  return Guard("recording a benchmark", [&](bool) -> StatusOr<int64_t> {
+    Statement find(*db_, "SELECT id FROM benchmarks WHERE run_id = ? AND uri = ?");
     find.bind(1, static_cast<int64_t>(run_id));
     find.bind(2, bench.uri);
     if (find.executeStep()) return static_cast<int64_t>(find.getColumn(0).getInt64());
-    SQLite::Statement q(*db_, "INSERT INTO benchmarks (run_id, uri, name, kind) VALUES (?,?,?,?)");
+    Statement q(*db_, "INSERT INTO benchmarks (run_id, uri, name, kind) VALUES (?,?,?,?) RETURNING id");
     q.bind(1, static_cast<int64_t>(run_id));
     q.bind(2, bench.uri);
     q.bind(3, bench.name);
     q.bind(4, bench.kind);
+    q.executeStep();
+    const int64_t id = q.getColumn(0).getInt64();
     q.exec();
-    return static_cast<int64_t>(db_->getLastInsertRowid());
+    return id;
   });
 }
 
-Status SqliteStore::AddMetric(int64_t run_id, const MetricDef& m) {
-  return Guard("recording a metric", path_, [&]() -> Status {
-    SQLite::Statement& q = Cached(kInsertMetric);
+Status SqlStore::AddMetric(int64_t run_id, const MetricDef& m) {
+  return Guard("recording a metric", [&](bool) -> Status {
+    Statement& q = db_->Cached(kInsertMetric);
     q.bind(1, static_cast<int64_t>(run_id));
     q.bind(2, m.name);
     q.bind(3, m.unit);
@@ -189,9 +212,9 @@ Status SqliteStore::AddMetric(int64_t run_id, const MetricDef& m) {
   });
 }
 
-Status SqliteStore::AddNote(int64_t run_id, const NoteRecord& note) {
-  return Guard("recording a note", path_, [&]() -> Status {
-    SQLite::Statement& q = Cached(kInsertNote);
+Status SqlStore::AddNote(int64_t run_id, const NoteRecord& note) {
+  return Guard("recording a note", [&](bool) -> Status {
+    Statement& q = db_->Cached(kInsertNote);
     q.bind(1, static_cast<int64_t>(run_id));
     q.bind(2, note.level);
     q.bind(3, note.message);
@@ -200,49 +223,112 @@ Status SqliteStore::AddNote(int64_t run_id, const NoteRecord& note) {
   });
 }
 
-StatusOr<int64_t> SqliteStore::AppendSample(int64_t run_id, int64_t benchmark_id, const Sample& s) {
-  return Guard("storing a sample", path_, [&]() -> StatusOr<int64_t> {
-    SQLite::Transaction tx(*db_);
-    SQLite::Statement& q = Cached(kInsertSample);
-    q.bind(1, static_cast<int64_t>(run_id));
-    q.bind(2, static_cast<int64_t>(benchmark_id));
-    q.bind(3, static_cast<int64_t>(s.seq));
-    q.bind(4, s.arm);
-    q.bind(5, static_cast<int64_t>(s.block));
-    q.bind(6, s.warmup ? 1 : 0);
-    q.bind(7, static_cast<int64_t>(s.started_unix_ns));
-    q.bind(8, static_cast<int64_t>(s.ended_unix_ns));
-    q.bind(9, SampleOutcomeName(s.outcome));
-    q.bind(10, s.exit_code);
-    q.bind(11, s.signal);
-    q.bind(12, s.error);
-    q.bind(13, s.stdout_tail);
-    q.bind(14, s.stderr_tail);
-    q.exec();
-    int64_t sample_id = db_->getLastInsertRowid();
-    auto it = s.values.begin();
-    for (size_t left = s.values.size(); left > 0;) {
-      size_t rows = std::min(left, kValuesPerInsert);
-      SQLite::Statement& v = InsertValues(rows);
-      int param = 1;
-      for (size_t r = 0; r < rows; ++r, ++it) {
-        v.bind(param++, static_cast<int64_t>(sample_id));
-        v.bind(param++, it->first);
-        v.bind(param++, it->second);
-      }
-      v.exec();
-      left -= rows;
+int64_t SqlStore::InsertSample(int64_t run_id, int64_t benchmark_id, const Sample& s) {
+  Statement& q = db_->Cached(kInsertSample);
+  q.bind(1, static_cast<int64_t>(run_id));
+  q.bind(2, static_cast<int64_t>(benchmark_id));
+  q.bind(3, static_cast<int64_t>(s.seq));
+  q.bind(4, s.arm);
+  q.bind(5, static_cast<int64_t>(s.block));
+  q.bind(6, s.warmup ? 1 : 0);
+  q.bind(7, static_cast<int64_t>(s.started_unix_ns));
+  q.bind(8, static_cast<int64_t>(s.ended_unix_ns));
+  q.bind(9, SampleOutcomeName(s.outcome));
+  q.bind(10, s.exit_code);
+  q.bind(11, s.signal);
+  q.bindBytes(12, s.error);
+  q.bindBytes(13, s.stdout_tail);
+  q.bindBytes(14, s.stderr_tail);
+  q.executeStep();
+  const int64_t sample_id = q.getColumn(0).getInt64();
+  q.exec();
+  auto it = s.values.begin();
+  for (size_t left = s.values.size(); left > 0;) {
+    size_t rows = std::min(left, kValuesPerInsert);
+    Statement& v = InsertValues(rows);
+    int param = 1;
+    for (size_t r = 0; r < rows; ++r, ++it) {
+      v.bind(param++, static_cast<int64_t>(sample_id));
+      v.bind(param++, it->first);
+      v.bind(param++, it->second);
     }
-    tx.commit();
-    return sample_id;
+    v.exec();
+    left -= rows;
+  }
+  return sample_id;
+}
+
+StatusOr<int64_t> SqlStore::AppendSample(int64_t run_id, int64_t benchmark_id, const Sample& s) {
+  return Guard(fmt::format("storing sample {} (benchmark {})", s.seq, benchmark_id), [&](bool retry) -> StatusOr<int64_t> {
+    if (retry) {
+      // The connection was lost: if it went while committing, the sample may be there already.
+      Statement& find = db_->Cached(kFindSample);
+      find.bind(1, static_cast<int64_t>(run_id));
+      find.bind(2, static_cast<int64_t>(benchmark_id));
+      find.bind(3, static_cast<int64_t>(s.seq));
+      find.bind(4, s.arm);
+      if (find.executeStep()) return find.getColumn(0).getInt64();
+    }
+    WriteScope tx(*db_);
+    const int64_t id = InsertSample(run_id, benchmark_id, s);
+    tx.Release();
+    return id;
   });
 }
 
-Status SqliteStore::AddArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name,
+std::vector<int64_t> SqlStore::CopySamples(int64_t run_id, const std::vector<StoredSample>& samples) {
+  std::vector<int64_t> ids;
+  ids.reserve(samples.size());
+  Statement next(*db_, "SELECT nextval(pg_get_serial_sequence('samples', 'id')) FROM generate_series(1, ?)");
+  next.bind(1, static_cast<int64_t>(samples.size()));
+  while (next.executeStep()) ids.push_back(next.getColumn(0).getInt64());
+  if (ids.size() != samples.size()) throw SqlError("the samples' id sequence gave too few ids");
+  std::string rows, values;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const Sample& s = samples[i].sample;
+    rows += fmt::format("{}\t{}\t{}\t{}\t", ids[i], run_id, samples[i].benchmark_id, s.seq);
+    AppendCopyText(rows, s.arm);
+    rows += fmt::format("\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t", s.block, s.warmup ? 1 : 0, s.started_unix_ns,
+                        s.ended_unix_ns, SampleOutcomeName(s.outcome), s.exit_code, s.signal);
+    AppendCopyBytes(rows, s.error);
+    rows += '\t';
+    AppendCopyBytes(rows, s.stdout_tail);
+    rows += '\t';
+    AppendCopyBytes(rows, s.stderr_tail);
+    rows += '\n';
+    for (const auto& [metric, value] : s.values) {
+      values += fmt::format("{}\t", ids[i]);
+      AppendCopyText(values, metric);
+      values += fmt::format("\t{}\n", value);
+    }
+  }
+  db_->CopyIn("COPY samples (id, run_id, benchmark_id, seq, arm, block, warmup, started_unix_ns, ended_unix_ns, "
+              "outcome, exit_code, signal, error, stdout_tail, stderr_tail) FROM STDIN", rows);
+  db_->CopyIn("COPY sample_values (sample_id, metric, value) FROM STDIN", values);
+  return ids;
+}
+
+StatusOr<std::vector<int64_t>> SqlStore::AppendSamples(int64_t run_id, const std::vector<StoredSample>& samples) {
+  return Guard(fmt::format("storing {} samples of run {}", samples.size(), run_id), [&](bool) -> StatusOr<std::vector<int64_t>> {
+    WriteScope tx(*db_);
+    std::vector<int64_t> ids;
+    if (db_->dialect() == Dialect::kPostgres) {
+      ids = CopySamples(run_id, samples);
+    } else {
+      ids.reserve(samples.size());
+      for (const auto& s : samples) ids.push_back(InsertSample(run_id, s.benchmark_id, s.sample));
+    }
+    tx.Release();
+    return ids;
+  });
+}
+
+Status SqlStore::AddArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name,
                           const std::string& content) {
-  return Guard("storing an artifact", path_, [&]() -> Status {
-    SQLite::Statement q(*db_,
-        "INSERT OR REPLACE INTO artifacts (run_id, benchmark_id, name, content) VALUES (?,?,?,?)");
+  return Guard("storing an artifact", [&](bool) -> Status {
+    Statement q(*db_,
+        "INSERT INTO artifacts (run_id, benchmark_id, name, content) VALUES (?,?,?,?) "
+        "ON CONFLICT (run_id, benchmark_id, name) DO UPDATE SET content = excluded.content");
     q.bind(1, static_cast<int64_t>(run_id));
     q.bind(2, static_cast<int64_t>(benchmark_id));
     q.bind(3, name);
@@ -252,9 +338,9 @@ Status SqliteStore::AddArtifact(int64_t run_id, int64_t benchmark_id, const std:
   });
 }
 
-Status SqliteStore::FinishRun(int64_t run_id, RunStatus status, int64_t ended_unix_ns) {
-  return Guard("finishing a run", path_, [&]() -> Status {
-    SQLite::Statement q(*db_, "UPDATE runs SET status = ?, ended_unix_ns = ? WHERE id = ?");
+Status SqlStore::FinishRun(int64_t run_id, RunStatus status, int64_t ended_unix_ns) {
+  return Guard("finishing a run", [&](bool) -> Status {
+    Statement q(*db_, "UPDATE runs SET status = ?, ended_unix_ns = ? WHERE id = ?");
     q.bind(1, RunStatusName(status));
     q.bind(2, static_cast<int64_t>(ended_unix_ns));
     q.bind(3, static_cast<int64_t>(run_id));
@@ -263,10 +349,10 @@ Status SqliteStore::FinishRun(int64_t run_id, RunStatus status, int64_t ended_un
   });
 }
 
-StatusOr<int64_t> SqliteStore::ResolveRun(const std::string& selector) {
-  return Guard("finding a run", path_, [&]() -> StatusOr<int64_t> {
+StatusOr<int64_t> SqlStore::ResolveRun(const std::string& selector) {
+  return Guard("finding a run", [&](bool) -> StatusOr<int64_t> {
     auto newest = [&](const std::string& sql, const std::vector<std::string>& binds) -> std::optional<int64_t> {
-      SQLite::Statement q(*db_, sql);
+      Statement q(*db_, sql);
       for (size_t i = 0; i < binds.size(); ++i) q.bind(static_cast<int>(i + 1), binds[i]);
       if (q.executeStep() && !q.getColumn(0).isNull()) return q.getColumn(0).getInt64();
       return std::nullopt;
@@ -279,7 +365,7 @@ StatusOr<int64_t> SqliteStore::ResolveRun(const std::string& selector) {
     auto by_tag_value = [&](const std::string& v) { return newest("SELECT max(run_id) FROM run_tags WHERE value = ?", {v}); };
     // A commit prefix: the newest run of the one commit it names; an error if it names several.
     auto by_commit = [&](const std::string& prefix) -> StatusOr<std::optional<int64_t>> {
-      SQLite::Statement q(*db_,
+      Statement q(*db_,
           "SELECT git_commit, max(id) FROM runs WHERE git_commit != '' AND substr(git_commit, 1, ?) = ? "
           "GROUP BY git_commit ORDER BY max(id) DESC LIMIT 6");
       q.bind(1, static_cast<int>(prefix.size()));
@@ -327,6 +413,22 @@ StatusOr<int64_t> SqliteStore::ResolveRun(const std::string& selector) {
         if (auto id = by_tag(key, value)) return *id;
         return not_found(fmt::format("has the tag '{}'", arg));
       }
+      if (kind == "uid" && !arg.empty()) {
+        if (!IsHex(arg) || arg.size() < 4 || arg.size() > 32) {
+          return Status::InvalidArgument(fmt::format("'{}': a run uid is 4 to 32 hex digits", selector));
+        }
+        Statement q(*db_, "SELECT id FROM runs WHERE substr(uid, 1, ?) = ? ORDER BY id DESC LIMIT 2");
+        q.bind(1, static_cast<int>(arg.size()));
+        q.bind(2, Lower(arg));
+        std::vector<int64_t> ids;
+        while (q.executeStep()) ids.push_back(q.getColumn(0).getInt64());
+        if (ids.size() > 1) {
+          return Status::InvalidArgument(fmt::format(
+              "uid prefix '{}' names more than one run (runs {} and {}, at least); give more digits", arg, ids[0], ids[1]));
+        }
+        if (ids.size() == 1) return ids[0];
+        return not_found(fmt::format("has a uid starting '{}'", arg));
+      }
       if (kind == "commit" && !arg.empty()) {
         if (!IsHex(arg) || arg.size() < 4) {
           return Status::InvalidArgument(fmt::format("'{}': a commit is at least 4 hex digits", selector));
@@ -336,7 +438,7 @@ StatusOr<int64_t> SqliteStore::ResolveRun(const std::string& selector) {
         return not_found(fmt::format("was measured at a commit starting '{}'", arg));
       }
       return Status::InvalidArgument(fmt::format(
-          "'{}' is not a run selector; use latest, a run id, commit:HEX, branch:NAME or tag:KEY=VALUE", selector));
+          "'{}' is not a run selector; use latest, a run id, commit:HEX, branch:NAME, tag:KEY=VALUE or uid:HEX", selector));
     }
     if (!selector.empty()) {
       if (auto id = by_branch(selector)) return *id;
@@ -352,9 +454,9 @@ StatusOr<int64_t> SqliteStore::ResolveRun(const std::string& selector) {
   });
 }
 
-StatusOr<std::vector<RunRecord>> SqliteStore::ListRuns(int limit) {
-  return Guard("listing runs", path_, [&]() -> StatusOr<std::vector<RunRecord>> {
-    SQLite::Statement q(*db_, fmt::format("SELECT {} FROM runs ORDER BY id DESC LIMIT ?", kRunColumns));
+StatusOr<std::vector<RunRecord>> SqlStore::ListRuns(int limit) {
+  return Guard("listing runs", [&](bool) -> StatusOr<std::vector<RunRecord>> {
+    Statement q(*db_, fmt::format("SELECT {} FROM runs ORDER BY id DESC LIMIT ?", kRunColumns));
     q.bind(1, limit);
     std::vector<RunRecord> out;
     while (q.executeStep()) out.push_back(ReadRunRow(q));
@@ -363,28 +465,28 @@ StatusOr<std::vector<RunRecord>> SqliteStore::ListRuns(int limit) {
   });
 }
 
-StatusOr<RunData> SqliteStore::LoadRun(int64_t run_id) {
-  return Guard("loading a run", path_, [&]() -> StatusOr<RunData> {
+StatusOr<RunData> SqlStore::LoadRun(int64_t run_id) {
+  return Guard("loading a run", [&](bool) -> StatusOr<RunData> {
     RunData d;
-    SQLite::Statement r(*db_, fmt::format("SELECT {} FROM runs WHERE id = ?", kRunColumns));
+    Statement r(*db_, fmt::format("SELECT {} FROM runs WHERE id = ?", kRunColumns));
     r.bind(1, static_cast<int64_t>(run_id));
     if (!r.executeStep()) return Status::NotFound(fmt::format("run {} is not in the store '{}'", run_id, path_));
     d.run = ReadRunRow(r);
     ReadTags(*db_, d.run);
 
-    SQLite::Statement e(*db_, "SELECT role, path, sha256, info FROM executables WHERE run_id = ? ORDER BY role, path");
+    Statement e(*db_, "SELECT role, path, sha256, info FROM executables WHERE run_id = ? ORDER BY role, path");
     e.bind(1, static_cast<int64_t>(run_id));
     while (e.executeStep()) {
       d.executables.push_back({e.getColumn(0).getString(), e.getColumn(1).getString(),
                                e.getColumn(2).getString(), e.getColumn(3).getString()});
     }
-    SQLite::Statement b(*db_, "SELECT id, uri, name, kind FROM benchmarks WHERE run_id = ? ORDER BY id");
+    Statement b(*db_, "SELECT id, uri, name, kind FROM benchmarks WHERE run_id = ? ORDER BY id");
     b.bind(1, static_cast<int64_t>(run_id));
     while (b.executeStep()) {
       d.benchmarks.push_back({b.getColumn(0).getInt64(), b.getColumn(1).getString(),
                               b.getColumn(2).getString(), b.getColumn(3).getString()});
     }
-    SQLite::Statement m(*db_, "SELECT name, unit, direction, kind, description FROM metrics WHERE run_id = ? ORDER BY rowid");
+    Statement m(*db_, "SELECT name, unit, direction, kind, description FROM metrics WHERE run_id = ? ORDER BY rowid");
     m.bind(1, static_cast<int64_t>(run_id));
     while (m.executeStep()) {
       MetricDef def;
@@ -397,11 +499,11 @@ StatusOr<RunData> SqliteStore::LoadRun(int64_t run_id) {
       def.description = m.getColumn(4).getString();
       d.metrics.push_back(def);
     }
-    SQLite::Statement n(*db_, "SELECT level, message FROM notes WHERE run_id = ? ORDER BY rowid");
+    Statement n(*db_, "SELECT level, message FROM notes WHERE run_id = ? ORDER BY rowid");
     n.bind(1, static_cast<int64_t>(run_id));
     while (n.executeStep()) d.notes.push_back({n.getColumn(0).getString(), n.getColumn(1).getString()});
 
-    SQLite::Statement s(*db_,
+    Statement s(*db_,
         "SELECT id, benchmark_id, seq, arm, block, warmup, started_unix_ns, ended_unix_ns, outcome, "
         "exit_code, signal, error, stdout_tail, stderr_tail FROM samples WHERE run_id = ? ORDER BY seq, id");
     s.bind(1, static_cast<int64_t>(run_id));
@@ -420,13 +522,13 @@ StatusOr<RunData> SqliteStore::LoadRun(int64_t run_id) {
       x.outcome = ParseOutcome(s.getColumn(8).getString());
       x.exit_code = s.getColumn(9).getInt();
       x.signal = s.getColumn(10).getInt();
-      x.error = s.getColumn(11).getString();
-      x.stdout_tail = s.getColumn(12).getString();
-      x.stderr_tail = s.getColumn(13).getString();
+      x.error = s.getColumn(11).getByteString();
+      x.stdout_tail = s.getColumn(12).getByteString();
+      x.stderr_tail = s.getColumn(13).getByteString();
       index[ss.id] = d.samples.size();
       d.samples.push_back(std::move(ss));
     }
-    SQLite::Statement v(*db_,
+    Statement v(*db_,
         "SELECT v.sample_id, v.metric, v.value FROM sample_values v JOIN samples s ON s.id = v.sample_id "
         "WHERE s.run_id = ?");
     v.bind(1, static_cast<int64_t>(run_id));
@@ -438,23 +540,22 @@ StatusOr<RunData> SqliteStore::LoadRun(int64_t run_id) {
   });
 }
 
-StatusOr<std::string> SqliteStore::LoadArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name) {
-  return Guard("loading an artifact", path_, [&]() -> StatusOr<std::string> {
-    SQLite::Statement q(*db_, "SELECT content FROM artifacts WHERE run_id = ? AND benchmark_id = ? AND name = ?");
+StatusOr<std::string> SqlStore::LoadArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name) {
+  return Guard("loading an artifact", [&](bool) -> StatusOr<std::string> {
+    Statement q(*db_, "SELECT content FROM artifacts WHERE run_id = ? AND benchmark_id = ? AND name = ?");
     q.bind(1, static_cast<int64_t>(run_id));
     q.bind(2, static_cast<int64_t>(benchmark_id));
     q.bind(3, name);
     if (!q.executeStep()) {
       return Status::NotFound(fmt::format("run {} has no artifact '{}'", run_id, name));
     }
-    auto col = q.getColumn(0);
-    return std::string(static_cast<const char*>(col.getBlob()), static_cast<size_t>(col.getBytes()));
+    return q.getColumn(0).getBlobString();
   });
 }
 
-StatusOr<std::vector<ArtifactInfo>> SqliteStore::ArtifactsOf(int64_t run_id) {
-  return Guard("listing artifacts", path_, [&]() -> StatusOr<std::vector<ArtifactInfo>> {
-    SQLite::Statement q(*db_, "SELECT benchmark_id, name, length(content) FROM artifacts WHERE run_id = ? "
+StatusOr<std::vector<ArtifactInfo>> SqlStore::ArtifactsOf(int64_t run_id) {
+  return Guard("listing artifacts", [&](bool) -> StatusOr<std::vector<ArtifactInfo>> {
+    Statement q(*db_, "SELECT benchmark_id, name, length(content) FROM artifacts WHERE run_id = ? "
                               "ORDER BY benchmark_id, name");
     q.bind(1, static_cast<int64_t>(run_id));
     std::vector<ArtifactInfo> out;
@@ -465,8 +566,8 @@ StatusOr<std::vector<ArtifactInfo>> SqliteStore::ArtifactsOf(int64_t run_id) {
   });
 }
 
-StatusOr<std::vector<HistoryPoint>> SqliteStore::History(const HistoryQuery& q) {
-  return Guard("reading a history", path_, [&]() -> StatusOr<std::vector<HistoryPoint>> {
+StatusOr<std::vector<HistoryPoint>> SqlStore::History(const HistoryQuery& q) {
+  return Guard("reading a history", [&](bool) -> StatusOr<std::vector<HistoryPoint>> {
     // The newest runs of kind "run" that measured the benchmark (one benchmark row per run: the
     // first if a run has two targets with the same benchmark name).
     std::string sql =
@@ -476,7 +577,7 @@ StatusOr<std::vector<HistoryPoint>> SqliteStore::History(const HistoryQuery& q) 
     if (!q.branch.empty()) sql += " AND r.git_branch = ?";
     if (!q.fingerprint_digest.empty()) sql += " AND r.fingerprint_digest = ?";
     sql += " GROUP BY r.id ORDER BY r.id DESC LIMIT ?";
-    SQLite::Statement runs(*db_, sql);
+    Statement runs(*db_, sql);
     int k = 1;
     runs.bind(k++, q.benchmark);
     if (!q.branch.empty()) runs.bind(k++, q.branch);
@@ -500,14 +601,14 @@ StatusOr<std::vector<HistoryPoint>> SqliteStore::History(const HistoryQuery& q) 
       points.push_back(std::move(p));
     }
     // Their samples, one statement per run: the (benchmark_id) index, then the values' primary key.
-    SQLite::Statement v(*db_,
+    Statement v(*db_,
         "SELECT s.outcome, v.value FROM samples s LEFT JOIN sample_values v ON v.sample_id = s.id AND v.metric = ? "
         "WHERE s.benchmark_id = ? AND s.warmup = 0 ORDER BY s.seq");
     for (size_t i = 0; i < points.size(); ++i) {
       v.bind(1, q.metric);
       v.bind(2, static_cast<int64_t>(bench_ids[i]));
       while (v.executeStep()) {
-        if (std::string_view(v.getColumn(0).getText()) != "ok") {
+        if (std::string_view(v.getColumn(0).getString()) != "ok") {
           ++points[i].failed;
         } else if (!v.getColumn(1).isNull()) {
           points[i].values.push_back(v.getColumn(1).getDouble());
@@ -521,9 +622,9 @@ StatusOr<std::vector<HistoryPoint>> SqliteStore::History(const HistoryQuery& q) 
   });
 }
 
-StatusOr<std::vector<std::pair<std::string, int64_t>>> SqliteStore::HostsOf(const std::string& benchmark) {
-  return Guard("listing hosts", path_, [&]() -> StatusOr<std::vector<std::pair<std::string, int64_t>>> {
-    SQLite::Statement q(*db_,
+StatusOr<std::vector<std::pair<std::string, int64_t>>> SqlStore::HostsOf(const std::string& benchmark) {
+  return Guard("listing hosts", [&](bool) -> StatusOr<std::vector<std::pair<std::string, int64_t>>> {
+    Statement q(*db_,
         "SELECT r.fingerprint_digest, count(DISTINCT r.id), max(r.id) FROM benchmarks b JOIN runs r ON r.id = b.run_id "
         "WHERE b.name = ? AND r.kind = 'run' GROUP BY r.fingerprint_digest ORDER BY max(r.id) DESC");
     q.bind(1, benchmark);

@@ -1,0 +1,119 @@
+#include "cli/merge_command.h"
+
+#include <algorithm>
+#include <climits>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "base/terminal_text.h"
+#include "cli/common_flags.h"
+#include "cli/exit_codes.h"
+#include "store/store.h"
+#include "store/transfer.h"
+
+namespace tare::cli {
+namespace {
+
+struct MergeFlags {
+  std::string out;
+  std::vector<std::string> inputs;
+};
+
+bool SameFile(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return std::filesystem::equivalent(a, b, ec) && !ec;
+}
+
+int Merge(const MergeFlags& f) {
+  // Every input is opened (and so checked to be a tare store) before OUT is touched.
+  std::vector<std::unique_ptr<store::Store>> inputs;
+  for (const auto& in : f.inputs) {
+    if (SameFile(in, f.out) || in == f.out) {
+      return ReportError(Status::InvalidArgument(fmt::format(
+          "'{}' is both OUT and an input; merge into another store", in)));
+    }
+    if (Status s = RequireStore(in); !s.ok()) {
+      return ReportError(Status::NotFound(fmt::format("no store at '{}' to merge; check the path", in)));
+    }
+    auto store = store::Store::Open(in);
+    if (!store.ok()) {
+      return ReportError(Status::InvalidArgument(fmt::format(
+          "cannot merge '{}': {}", in, store.status().message())));
+    }
+    inputs.push_back(std::move(*store));
+  }
+  auto out = store::Store::Open(f.out);
+  if (!out.ok()) return ReportError(out.status());
+
+  CopyCounts total;
+  for (auto& in : inputs) {
+    auto runs = in->ListRuns(INT_MAX);
+    if (!runs.ok()) return ReportError(runs.status());
+    std::reverse(runs->begin(), runs->end());  // oldest first: OUT numbers them in the order made
+    auto copied = CopyRuns(*in, **out, *runs, "merge");
+    if (!copied.ok()) return ReportError(copied.status());
+    total.added += copied->added;
+    total.present += copied->present;
+  }
+  fmt::print("{} runs added to {}, {} were already there\n", total.added, TerminalText((*out)->path()),
+             total.present);
+  return kExitOk;
+}
+
+}  // namespace
+
+StatusOr<CopyCounts> CopyRuns(store::Store& in, store::Store& out, const std::vector<RunRecord>& runs,
+                              const std::string& command) {
+  CopyCounts n;
+  for (const RunRecord& r : runs) {
+    auto full = store::ReadFullRun(in, r.id);
+    Status failed = full.status();
+    if (full.ok()) {
+      auto written = store::WriteFullRun(out, *full);
+      if (written.ok()) {
+        ++(written->added ? n.added : n.present);
+        continue;
+      }
+      failed = written.status();
+    }
+    // Runs already copied are committed whole; this one was rolled back whole.
+    fmt::print(stderr,
+               "tare {}: {}: {} runs added, {} already in '{}' before run {} failed; nothing of run {} was "
+               "written and the runs copied before it are kept: fix the cause and run the same command again "
+               "(it skips what is there)\n",
+               command, TerminalText(in.path()), n.added, n.present, TerminalText(out.path()), r.id, r.id);
+    return failed.WithContext(fmt::format("copying run {} (uid {}) of '{}'", r.id, r.uid, in.path()));
+  }
+  fmt::print(stderr, "tare {}: {}: {} runs added, {} already in '{}'\n", command, TerminalText(in.path()), n.added,
+             n.present, TerminalText(out.path()));
+  return n;
+}
+
+void AddMergeCommand(CLI::App& app, int* exit_code) {
+  auto f = std::make_shared<MergeFlags>();
+  CLI::App* sub = app.add_subcommand("merge", "Copy every run of several stores into one, without duplicates");
+  sub->footer(R"(
+Copies whole runs (samples, artifacts, campaign verdicts...) from each IN store into OUT, which is
+created when it does not exist. A run is identified by its global uid (`tare runs --json`), so a run
+already in OUT is skipped: merging the same stores again adds nothing. Each run keeps its host
+fingerprint, provenance and tags; run ids are renumbered in OUT (select runs there by uid:HEX,
+commit:, branch: or tag:). Each run is written as one transaction: if a merge stops half-way, OUT
+keeps the runs merged before the failure and nothing of the failing one; run it again to finish.
+Input stores of an older schema are migrated in place first (as any tare command does).
+
+Exit status: 0 merged; 2 an input is missing or not a tare store, OUT is unusable (nothing
+written), or a run could not be read or written (the runs merged before it are kept); 70 internal.
+
+Examples:
+  tare merge all.db shard-1/tare.db shard-2/tare.db shard-3/tare.db
+  tare merge .tare/tare.db ~/Downloads/ci-run-4411.db      (CI's runs into your own store))");
+  sub->add_option("OUT", f->out, "The store to merge into (created if absent)")->required();
+  sub->add_option("IN", f->inputs, "Stores to copy runs from")->required();
+  sub->callback([f, exit_code]() { *exit_code = Merge(*f); });
+}
+
+}  // namespace tare::cli

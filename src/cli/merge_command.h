@@ -1,0 +1,30 @@
+// `tare merge OUT IN...`: whole runs from several stores into one (docs/scale-out.md). Runs are
+// identified by their global uid, so merging twice adds nothing; each run keeps its host
+// fingerprint, so nothing is pooled across hosts by merging.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "model/run.h"
+#include "store/store.h"
+
+namespace tare::cli {
+
+void AddMergeCommand(CLI::App& app, int* exit_code);
+
+// Copies `runs` of `in` (in the order given) into `out`, each run as one transaction (store/
+// transfer.h); a run `out` already holds is skipped. Says on stderr how many were added from `in`,
+// and on a failure which run failed and that the ones before it are kept.
+struct CopyCounts {
+  int64_t added = 0;
+  int64_t present = 0;
+};
+StatusOr<CopyCounts> CopyRuns(store::Store& in, store::Store& out, const std::vector<RunRecord>& runs,
+                              const std::string& command);
+
+}  // namespace tare::cli

@@ -1,0 +1,145 @@
+// SqlStore: store::Store written once in SQL, over either backend's connection (internal/sql.h):
+// SQLite (the embedded default, WAL mode, schema version in PRAGMA user_version) or PostgreSQL
+// (a shared server, schema version in the table tare_schema). Private to src/store: the rest of
+// tare opens it through Store::Open.
+//   sql_schema.cc     the one list of migrations, rendered for each dialect; migrating
+//   sqlite_open.cc    opening a SQLite file (refusing foreign and newer files untouched)
+//   pg_open.cc        opening a PostgreSQL database
+//   sql_runs.cc       runs, executables, benchmarks, metrics, notes, samples, artifacts
+//   sql_cohorts.cc    the campaign tables
+#pragma once
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "store/internal/sql.h"
+#include "store/store.h"
+
+namespace tare::store {
+
+// The one migration list rendered for `dialect`: migration `from_version` brings the schema from
+// that version to the next.
+std::string RenderMigration(int from_version, Dialect dialect);
+
+StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path);
+StatusOr<std::unique_ptr<Store>> OpenPostgres(const std::string& url);
+
+Status NewerSchema(const std::string& path, int version);
+Status NotATareStore(const std::string& path);
+
+class SqlStore final : public Store {
+ public:
+  // `path` names the store in messages.
+  SqlStore(std::string path, std::unique_ptr<Connection> db);
+  ~SqlStore() override;
+  // Brings the schema to kSchemaVersion under one write lock (safe with concurrent openers).
+  Status Migrate();
+
+  const std::string& path() const override { return path_; }
+  int schema_version() const override;
+
+  StatusOr<int64_t> BeginRun(const RunRecord& run) override;
+  Status AddExecutable(int64_t run_id, const ExecutableRecord& exe) override;
+  StatusOr<int64_t> AddBenchmark(int64_t run_id, const BenchmarkRecord& bench) override;
+  Status AddMetric(int64_t run_id, const MetricDef& metric) override;
+  Status AddNote(int64_t run_id, const NoteRecord& note) override;
+  StatusOr<int64_t> AppendSample(int64_t run_id, int64_t benchmark_id, const Sample& sample) override;
+  StatusOr<std::vector<int64_t>> AppendSamples(int64_t run_id, const std::vector<StoredSample>& samples) override;
+  Status AddArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name,
+                     const std::string& content) override;
+  Status FinishRun(int64_t run_id, RunStatus status, int64_t ended_unix_ns) override;
+
+  StatusOr<int64_t> ResolveRun(const std::string& selector) override;
+  StatusOr<RunData> LoadRun(int64_t run_id) override;
+  StatusOr<std::vector<RunRecord>> ListRuns(int limit) override;
+  StatusOr<std::string> LoadArtifact(int64_t run_id, int64_t benchmark_id,
+                                     const std::string& name) override;
+  StatusOr<std::vector<ArtifactInfo>> ArtifactsOf(int64_t run_id) override;
+  StatusOr<std::optional<int64_t>> FindRunByUid(const std::string& uid) override;
+  Status InTransaction(const std::function<Status()>& body) override;
+  StatusOr<std::vector<HistoryPoint>> History(const HistoryQuery& query) override;
+  StatusOr<std::vector<std::pair<std::string, int64_t>>> HostsOf(const std::string& benchmark) override;
+
+  Status AddCohort(const CohortRecord& c) override;
+  Status SetCohortState(int64_t run_id, const std::string& state, const std::string& stop_reason,
+                        const std::string& outcome) override;
+  Status MarkCohortResumed(int64_t run_id) override;
+  StatusOr<int64_t> NextCohort(const std::string& campaign_sha256) override;
+  StatusOr<std::vector<CohortRecord>> CohortsOf(const std::string& campaign_sha256) override;
+  Status AddCell(int64_t run_id, const CellRecord& cell) override;
+  StatusOr<std::vector<CellRecord>> CellsOf(int64_t run_id) override;
+  Status DiscardSamples(int64_t run_id, const std::vector<int64_t>& sample_ids,
+                        const std::string& reason) override;
+  StatusOr<std::set<int64_t>> DiscardedSamplesOf(int64_t run_id) override;
+  StatusOr<std::map<int64_t, std::string>> DiscardReasonsOf(int64_t run_id) override;
+  StatusOr<std::optional<CohortRecord>> CohortOf(int64_t run_id) override;
+  Status SaveVerdicts(int64_t run_id, int64_t cell, int64_t look, bool final,
+                      const std::vector<AbComparison>& comparisons) override;
+  Status SaveChecks(int64_t run_id, const std::string& kind,
+                    const std::vector<AbCheck>& checks) override;
+  StatusOr<std::vector<StoredLook>> LooksOf(int64_t run_id) override;
+  StatusOr<std::vector<AbCheck>> ChecksOf(int64_t run_id) override;
+
+  Connection& connection() { return *db_; }
+
+ private:
+  // Runs `f(retry)` (the statements of one store call), turning exceptions into DataLoss naming
+  // the store and `what`: none crosses this module's boundary. A PostgreSQL connection lost
+  // outside an InTransaction is re-established (for up to kReconnectSeconds) and `f` run again
+  // with retry = true: a call whose transaction was cut off was rolled back whole; one cut off
+  // while committing may have landed, which a non-idempotent `f` checks when retry is set.
+  template <typename F>
+  auto Guard(const std::string& what, F&& f) -> decltype(f(false));
+  // One sample's rows, inside the caller's transaction.
+  int64_t InsertSample(int64_t run_id, int64_t benchmark_id, const Sample& s);
+  // PostgreSQL: samples and their values by COPY, inside the caller's transaction.
+  std::vector<int64_t> CopySamples(int64_t run_id, const std::vector<StoredSample>& samples);
+  // INSERT INTO sample_values with `rows` rows of (sample_id, metric, value), cached.
+  Statement& InsertValues(size_t rows);
+  int ReadSchemaVersion();
+
+  std::string path_;
+  std::unique_ptr<Connection> db_;
+  std::map<size_t, std::unique_ptr<Statement>> value_inserts_;
+  bool lost_in_transaction_ = false;
+};
+
+inline constexpr int kReconnectSeconds = 60;
+
+template <typename F>
+auto SqlStore::Guard(const std::string& what, F&& f) -> decltype(f(false)) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(kReconnectSeconds);
+  bool retry = false;
+  for (;;) {
+    std::string error;
+    try {
+      return f(retry);
+    } catch (const SqlError& e) {
+      if (!e.connection_lost() || db_->depth() > 0) {
+        // Inside InTransaction the whole transaction is gone with the connection; it decides.
+        if (e.connection_lost()) lost_in_transaction_ = true;
+        return Status::DataLoss(fmt::format("store '{}': {} failed: {}", path_, what, e.what()));
+      }
+      error = e.what();
+    } catch (const std::exception& e) {
+      return Status::DataLoss(fmt::format("store '{}': {} failed: {}", path_, what, e.what()));
+    }
+    value_inserts_.clear();
+    while (!db_->Reconnect()) {
+      if (std::chrono::steady_clock::now() > give_up) {
+        return Status::DataLoss(fmt::format(
+            "store '{}': {} failed: the connection was lost ({}) and the server did not come back "
+            "within {} s; check the server and run again", path_, what, error, kReconnectSeconds));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    }
+    retry = true;
+  }
+}
+
+}  // namespace tare::store

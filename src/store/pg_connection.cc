@@ -1,0 +1,237 @@
+// internal/sql.h over libpq. Parameters go as text (binary for blobs) and results come back as
+// text, which PostgreSQL renders exactly for integers and, since version 12, as the shortest text
+// that reads back to the same double.
+#include "internal/pg_connection.h"
+
+#include <fmt/format.h>
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/terminal_text.h"
+
+namespace tare::store {
+namespace {
+
+constexpr Oid kByteaOid = 17;
+
+// libpq sends text parameters NUL-terminated, and the server refuses invalid UTF-8: either would
+// lose or garble the value, so it is refused here, loudly, instead.
+bool IsUtf8(const std::string& v) {
+  // nlohmann's serializer checks UTF-8 strictly (RFC 3629) and throws on the first bad byte.
+  try {
+    (void)nlohmann::json(v).dump();
+    return true;
+  } catch (const nlohmann::json::type_error&) {
+    return false;
+  }
+}
+
+void RequireText(const std::string& v) {
+  if (v.find('\0') != std::string::npos || !IsUtf8(v)) {
+    throw SqlError(fmt::format("a text value is not NUL-free UTF-8 (it starts '{}'); PostgreSQL cannot keep it",
+                               TerminalText(v.substr(0, 40))));
+  }
+}
+
+bool ConnectionLost(PGconn* conn) { return conn == nullptr || PQstatus(conn) != CONNECTION_OK; }
+
+// Throws SqlError for a failed result (connection_lost when the session is gone), clearing it.
+void CheckResult(PGconn* conn, PGresult* result) {
+  const ExecStatusType s = result == nullptr ? PGRES_FATAL_ERROR : PQresultStatus(result);
+  if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK || s == PGRES_COPY_IN) return;
+  const char* state = result == nullptr ? nullptr : PQresultErrorField(result, PG_DIAG_SQLSTATE);
+  std::string message = result != nullptr ? PQresultErrorMessage(result) : PQerrorMessage(conn);
+  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+  const bool unique = state != nullptr && std::string(state) == "23505";
+  // Class 08 (connection exception) and 57P01..03 (the server shutting down) mean the session is
+  // gone; so does a connection libpq reports bad.
+  const bool lost = ConnectionLost(conn) ||
+                    (state != nullptr && (std::string(state).rfind("08", 0) == 0 || std::string(state).rfind("57P0", 0) == 0));
+  if (result != nullptr) PQclear(result);
+  throw SqlError(message.empty() ? "the server closed the connection" : message, lost, unique);
+}
+
+
+class PgStatement final : public StatementImpl {
+ public:
+  PgStatement(PGconn* conn, std::string sql) : conn_(conn), sql_(NumberParameters(sql)) {}
+  ~PgStatement() override { Clear(); }
+
+  void BindInt(int i, int64_t v) override { Set(i, std::to_string(v), false); }
+  void BindDouble(int i, double v) override { Set(i, fmt::format("{}", v), false); }
+  void BindText(int i, const std::string& v) override {
+    RequireText(v);
+    Set(i, v, false);
+  }
+  void BindBytes(int i, const std::string& v) override { Set(i, v, true); }
+  std::string Bytes(int c) override { return Blob(c); }
+  void BindBlob(int i, const void* data, size_t size) override {
+    Set(i, std::string(static_cast<const char*>(data), size), true);
+  }
+  void BindNull(int i) override {
+    Grow(i);
+    null_[i - 1] = true;
+  }
+
+  bool Step() override {
+    if (result_ == nullptr) Execute();
+    ++row_;
+    return row_ < PQntuples(result_);
+  }
+  void Reset() override {
+    Clear();
+    row_ = -1;
+  }
+  bool IsNull(int c) override { return PQgetisnull(result_, row_, c) != 0; }
+  int64_t Int(int c) override { return IsNull(c) ? 0 : std::strtoll(PQgetvalue(result_, row_, c), nullptr, 10); }
+  double Double(int c) override { return IsNull(c) ? 0 : std::strtod(PQgetvalue(result_, row_, c), nullptr); }
+  std::string Text(int c) override {
+    return std::string(PQgetvalue(result_, row_, c), static_cast<size_t>(PQgetlength(result_, row_, c)));
+  }
+  std::string Blob(int c) override {
+    size_t n = 0;
+    unsigned char* bytes = PQunescapeBytea(reinterpret_cast<const unsigned char*>(PQgetvalue(result_, row_, c)), &n);
+    if (bytes == nullptr) throw SqlError("reading a bytea value: out of memory");
+    std::string out(reinterpret_cast<const char*>(bytes), n);
+    PQfreemem(bytes);
+    return out;
+  }
+
+ private:
+  void Grow(int i) {
+    if (static_cast<size_t>(i) > values_.size()) {
+      values_.resize(i);
+      null_.resize(i, true);
+      binary_.resize(i, false);
+    }
+  }
+  void Set(int i, std::string v, bool binary) {
+    Grow(i);
+    values_[i - 1] = std::move(v);
+    null_[i - 1] = false;
+    binary_[i - 1] = binary;
+  }
+  void Execute() {
+    const int n = static_cast<int>(values_.size());
+    std::vector<const char*> values(n);
+    std::vector<int> lengths(n), formats(n);
+    std::vector<Oid> types(n);
+    for (int i = 0; i < n; ++i) {
+      values[i] = null_[i] ? nullptr : values_[i].data();
+      lengths[i] = static_cast<int>(values_[i].size());
+      formats[i] = binary_[i] ? 1 : 0;
+      types[i] = binary_[i] ? kByteaOid : 0;
+    }
+    result_ = PQexecParams(conn_, sql_.c_str(), n, types.data(), values.data(), lengths.data(), formats.data(), 0);
+    CheckResult(conn_, result_);
+    row_ = -1;
+  }
+  void Clear() {
+    if (result_ != nullptr) PQclear(result_);
+    result_ = nullptr;
+  }
+
+  PGconn* conn_;
+  std::string sql_;
+  std::vector<std::string> values_;
+  std::vector<bool> null_, binary_;
+  PGresult* result_ = nullptr;
+  int row_ = -1;
+};
+
+}  // namespace
+
+std::string NumberParameters(const std::string& sql) {
+  std::string out;
+  out.reserve(sql.size() + 16);
+  int n = 0;
+  char quote = 0;
+  for (char c : sql) {
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+      out += c;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      out += c;
+    } else if (c == '?') {
+      out += fmt::format("${}", ++n);
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+PgConnection::PgConnection(const std::string& url) {
+  conn_ = PQconnectdb(url.c_str());
+  if (ConnectionLost(conn_)) {
+    std::string message = conn_ != nullptr ? PQerrorMessage(conn_) : "out of memory";
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+    throw SqlError(message, true);
+  }
+  // Notices (e.g. "relation already exists, skipping") are not the user's business.
+  PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
+}
+
+PgConnection::~PgConnection() {
+  ClearCache();
+  if (conn_ != nullptr) PQfinish(conn_);
+}
+
+std::unique_ptr<StatementImpl> PgConnection::Prepare(const std::string& sql) {
+  return std::make_unique<PgStatement>(conn_, sql);
+}
+
+void PgConnection::Exec(const std::string& sql) { CheckResult(conn_, PQexec(conn_, sql.c_str())); }
+
+void PgConnection::CopyIn(const std::string& copy_sql, const std::string& data) {
+  CheckResult(conn_, PQexec(conn_, copy_sql.c_str()));  // PGRES_COPY_IN
+  // libpq takes the data in pieces; 1 MiB at a time keeps its buffer small.
+  constexpr size_t kChunk = 1 << 20;
+  for (size_t at = 0; at < data.size(); at += kChunk) {
+    const size_t n = std::min(kChunk, data.size() - at);
+    if (PQputCopyData(conn_, data.data() + at, static_cast<int>(n)) != 1) {
+      throw SqlError(PQerrorMessage(conn_), ConnectionLost(conn_));
+    }
+  }
+  if (PQputCopyEnd(conn_, nullptr) != 1) throw SqlError(PQerrorMessage(conn_), ConnectionLost(conn_));
+  CheckResult(conn_, PQgetResult(conn_));
+  // The COPY's result is followed by a null one.
+  while (PGresult* r = PQgetResult(conn_)) PQclear(r);
+}
+
+void AppendCopyText(std::string& line, const std::string& v) {
+  RequireText(v);
+  for (char c : v) {
+    switch (c) {
+      case '\\': line += "\\\\"; break;
+      case '\t': line += "\\t"; break;
+      case '\n': line += "\\n"; break;
+      case '\r': line += "\\r"; break;
+      default: line += c;
+    }
+  }
+}
+
+void AppendCopyBytes(std::string& line, const std::string& v) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  line += "\\\\x";  // COPY unescapes \\x to \x, bytea's hex format
+  for (unsigned char c : v) {
+    line += kHex[c >> 4];
+    line += kHex[c & 15];
+  }
+}
+
+bool PgConnection::Reconnect() {
+  ClearCache();
+  ForgetTransaction();
+  PQreset(conn_);
+  return !ConnectionLost(conn_);
+}
+
+}  // namespace tare::store

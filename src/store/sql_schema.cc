@@ -1,0 +1,387 @@
+// SqlStore: the one schema description (a list of migrations) rendered for each dialect, migrating
+// a store to the current version, transactions, and choosing the backend from the location.
+#include <fmt/format.h>
+
+#include <regex>
+#include <sstream>
+
+#include "internal/sql_store.h"
+
+namespace tare::store {
+namespace {
+
+// Migration i brings the schema from version i to i+1. Never edit a shipped migration: add one.
+// Written in SQLite's dialect, which is also what a SQLite store runs, byte for byte; RenderMigration
+// derives PostgreSQL's from it (docs/store.md, "Backends").
+const char* const kMigrations[] = {
+    // v0 -> v1
+    R"sql(
+CREATE TABLE runs (
+  id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL,
+  status TEXT NOT NULL,
+  started_unix_ns INTEGER NOT NULL,
+  ended_unix_ns INTEGER,
+  tare_version TEXT NOT NULL,
+  command_line TEXT NOT NULL,
+  options TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  fingerprint_digest TEXT NOT NULL
+);
+CREATE TABLE executables (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  role TEXT NOT NULL,
+  path TEXT NOT NULL,
+  sha256 TEXT NOT NULL,
+  info TEXT NOT NULL,
+  PRIMARY KEY (run_id, role, path)
+);
+CREATE TABLE benchmarks (
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  uri TEXT NOT NULL,
+  name TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  UNIQUE (run_id, uri)
+);
+CREATE TABLE metrics (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  name TEXT NOT NULL,
+  unit TEXT NOT NULL,
+  direction TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  description TEXT NOT NULL,
+  PRIMARY KEY (run_id, name)
+);
+CREATE TABLE notes (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  level TEXT NOT NULL,
+  message TEXT NOT NULL,
+  PRIMARY KEY (run_id, message)
+);
+CREATE TABLE samples (
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id),
+  seq INTEGER NOT NULL,
+  arm TEXT NOT NULL,
+  block INTEGER NOT NULL,
+  warmup INTEGER NOT NULL,
+  started_unix_ns INTEGER NOT NULL,
+  ended_unix_ns INTEGER NOT NULL,
+  outcome TEXT NOT NULL,
+  exit_code INTEGER NOT NULL,
+  signal INTEGER NOT NULL,
+  error TEXT NOT NULL,
+  stdout_tail TEXT NOT NULL,
+  stderr_tail TEXT NOT NULL
+);
+CREATE INDEX samples_by_run ON samples(run_id, seq);
+CREATE TABLE sample_values (
+  sample_id INTEGER NOT NULL REFERENCES samples(id),
+  metric TEXT NOT NULL,
+  value REAL NOT NULL,
+  PRIMARY KEY (sample_id, metric)
+) WITHOUT ROWID;
+CREATE TABLE artifacts (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  benchmark_id INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  content BLOB NOT NULL,
+  PRIMARY KEY (run_id, benchmark_id, name)
+);
+)sql",
+    // v1 -> v2: campaigns (`tare ab`). A cohort is a run of kind "ab"; these tables hold what a
+    // run does not: the campaign and its lock, the cells, the verdicts of every look, the gates
+    // and bounds, and the samples a resume set aside. docs/store.md, "Schema version 2".
+    R"sql(
+CREATE TABLE ab_cohorts (
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id),
+  campaign_sha256 TEXT NOT NULL,
+  campaign_name TEXT NOT NULL,
+  campaign_source TEXT NOT NULL,
+  campaign_text TEXT NOT NULL,
+  spec TEXT NOT NULL,
+  lock TEXT NOT NULL,
+  lock_sha256 TEXT NOT NULL,
+  cohort INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  stop_reason TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  resumed INTEGER NOT NULL
+);
+CREATE INDEX ab_cohorts_by_campaign ON ab_cohorts(campaign_sha256, cohort);
+CREATE TABLE ab_cells (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  cell INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  role TEXT NOT NULL,
+  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id),
+  params TEXT NOT NULL,
+  PRIMARY KEY (run_id, cell)
+);
+CREATE TABLE ab_verdicts (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  cell INTEGER NOT NULL,
+  head TEXT NOT NULL,
+  metric TEXT NOT NULL,
+  look INTEGER NOT NULL,
+  final INTEGER NOT NULL,
+  pairs INTEGER NOT NULL,
+  confidence REAL NOT NULL,
+  estimate REAL,
+  lo REAL,
+  hi REAL,
+  base_median REAL,
+  head_median REAL,
+  allowance TEXT NOT NULL,
+  delta REAL,
+  noise_floor REAL,
+  null_estimate REAL,
+  null_lo REAL,
+  null_hi REAL,
+  host_too_noisy INTEGER NOT NULL,
+  verdict TEXT NOT NULL,
+  supported_gain INTEGER NOT NULL,
+  reasons TEXT NOT NULL,
+  PRIMARY KEY (run_id, cell, head, metric, look)
+);
+CREATE TABLE ab_checks (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  kind TEXT NOT NULL,
+  rule TEXT NOT NULL,
+  cell TEXT NOT NULL,
+  arm TEXT NOT NULL,
+  value REAL,
+  limit_value REAL,
+  ok INTEGER NOT NULL,
+  PRIMARY KEY (run_id, kind, rule, cell, arm)
+);
+CREATE TABLE ab_discarded_samples (
+  sample_id INTEGER PRIMARY KEY REFERENCES samples(id),
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  reason TEXT NOT NULL
+);
+)sql",
+    // v2 -> v3: where each run's code came from (git commit, branch, dirty state, --tag K=V), so
+    // that runs are selected by commit, branch or tag; indexes for a benchmark's history.
+    // docs/store.md, "Schema version 3".
+    R"sql(
+ALTER TABLE runs ADD COLUMN git_commit TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN git_branch TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN git_dirty INTEGER;
+CREATE INDEX runs_by_commit ON runs(git_commit, id);
+CREATE INDEX runs_by_branch ON runs(git_branch, id);
+CREATE TABLE run_tags (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (run_id, key)
+);
+CREATE INDEX run_tags_by_value ON run_tags(key, value, run_id);
+CREATE INDEX benchmarks_by_name ON benchmarks(name, run_id);
+CREATE INDEX samples_by_benchmark ON samples(benchmark_id);
+)sql",
+    // v3 -> v4: a global id per run, so that merging, pushing or importing a run into another
+    // store twice adds it once. Existing runs get a fresh one ({random_uid}: SQLite's randomblob
+    // draws from a ChaCha20 generator the unix VFS seeds from /dev/urandom; PostgreSQL's
+    // gen_random_uuid from its strong random source). docs/store.md, "Schema version 4".
+    R"sql(
+ALTER TABLE runs ADD COLUMN uid TEXT;
+UPDATE runs SET uid = {random_uid} WHERE uid IS NULL;
+CREATE UNIQUE INDEX runs_by_uid ON runs(uid);
+)sql",
+};
+static_assert(std::size(kMigrations) == kSchemaVersion);
+
+// SQLite's migration text in PostgreSQL's dialect. Integers are 64-bit (BIGINT: times are ns since
+// 1970), REAL is DOUBLE PRECISION, BLOB is BYTEA; an `id INTEGER PRIMARY KEY` (SQLite's rowid
+// alias) is a BIGSERIAL. SQLite keeps every other table's insertion order in its hidden rowid,
+// which the store orders by (metrics, notes, verdicts, checks as written): those tables get an
+// explicit `rowid BIGSERIAL` column, except the WITHOUT ROWID ones, which have none in SQLite either.
+// A sample's error and output tails are BYTEA: PostgreSQL's text holds neither NUL nor invalid UTF-8.
+std::string ToPostgres(const std::string& sqlite) {
+  std::istringstream in(sqlite);
+  std::string out, line;
+  const std::regex serial_id(R"(^(\s*)id INTEGER PRIMARY KEY\b)");
+  const std::regex integer(R"(\bINTEGER\b)"), real(R"(\bREAL\b)"), blob(R"(\bBLOB\b)");
+  const std::regex child_bytes(R"(\b(error|stdout_tail|stderr_tail) TEXT\b)");
+  std::string table;  // the CREATE TABLE being copied, until its closing line
+  size_t table_start = 0;
+  bool has_id = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("CREATE TABLE ", 0) == 0) {
+      table = line;
+      table_start = out.size();
+      has_id = false;
+    }
+    if (std::regex_search(line, serial_id)) {
+      line = std::regex_replace(line, serial_id, "$1id BIGSERIAL PRIMARY KEY");
+      has_id = true;
+    }
+    // What the measured program wrote is bytes, not necessarily text (internal/sql.h, BindBytes).
+    if (table.rfind("CREATE TABLE samples ", 0) == 0) line = std::regex_replace(line, child_bytes, "$1 BYTEA");
+    line = std::regex_replace(line, integer, "BIGINT");
+    line = std::regex_replace(line, real, "DOUBLE PRECISION");
+    line = std::regex_replace(line, blob, "BYTEA");
+    if (!table.empty() && line.rfind(")", 0) == 0) {
+      const bool without_rowid = line.find("WITHOUT ROWID") != std::string::npos;
+      if (without_rowid) line = ");";
+      if (!has_id && !without_rowid) {
+        const size_t first_column = out.find('\n', table_start) + 1;
+        out.insert(first_column, "  rowid BIGSERIAL NOT NULL,\n");
+      }
+      table.clear();
+    }
+    out += line;
+    out += '\n';
+  }
+  return out;
+}
+
+std::string ReplaceAll(std::string s, const std::string& from, const std::string& to) {
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  return s;
+}
+
+}  // namespace
+
+std::string RenderMigration(int from_version, Dialect dialect) {
+  const std::string generic = kMigrations[from_version];
+  if (dialect == Dialect::kSqlite) return ReplaceAll(generic, "{random_uid}", "lower(hex(randomblob(16)))");
+  return ReplaceAll(ToPostgres(generic), "{random_uid}", "replace(gen_random_uuid()::text, '-', '')");
+}
+
+Status NewerSchema(const std::string& path, int version) {
+  return Status::FailedPrecondition(fmt::format(
+      "the store '{}' has schema version {}, newer than this tare understands ({}); upgrade tare",
+      path, version, kSchemaVersion));
+}
+
+Status NotATareStore(const std::string& path) {
+  return Status::InvalidArgument(fmt::format(
+      "'{}' is a SQLite database but not a tare store; choose another path with --store", path));
+}
+
+// The schema version as stored: PRAGMA user_version on SQLite; on PostgreSQL the row of
+// tare_schema (0 when the table does not exist yet). -1 when it cannot be read.
+int SqlStore::ReadSchemaVersion() {
+  if (db_->dialect() == Dialect::kSqlite) {
+    Statement q(*db_, "PRAGMA user_version");
+    q.executeStep();
+    return q.getColumn(0).getInt();
+  }
+  Statement exists(*db_, "SELECT to_regclass('tare_schema') IS NOT NULL");
+  exists.executeStep();
+  if (exists.getColumn(0).getString() != "t") return 0;
+  Statement q(*db_, "SELECT max(version) FROM tare_schema");
+  if (!q.executeStep() || q.getColumn(0).isNull()) return 0;
+  return q.getColumn(0).getInt();
+}
+
+int SqlStore::schema_version() const {
+  try {
+    return const_cast<SqlStore*>(this)->ReadSchemaVersion();
+  } catch (const std::exception&) {
+    return -1;
+  }
+}
+
+// Reads the version and migrates inside one transaction that holds the write lock (SQLite: BEGIN
+// IMMEDIATE; PostgreSQL: an advisory lock), so processes that create the same new store at once
+// serialize: the first migrates, the others wait, then read the new version and find nothing to
+// do. Reading the version before taking the lock let several of them run the v0 -> v1 migration
+// ("table runs already exists"). A store that is already current never takes the write lock.
+Status SqlStore::Migrate() {
+  int version = schema_version();
+  if (version == kSchemaVersion) return Status::Ok();
+  if (version < 0) {
+    return Status::InvalidArgument(fmt::format(
+        "'{}' is not a database tare can read; choose another with --store", path_));
+  }
+  if (version > kSchemaVersion) return NewerSchema(path_, version);
+  const Dialect dialect = db_->dialect();
+  return Guard("schema migration", [&](bool) -> Status {
+    WriteScope tx(*db_);
+    if (dialect == Dialect::kPostgres) {
+      // Any constant will do, as long as every tare uses the same one: "tare" in ASCII.
+      db_->Exec("SELECT pg_advisory_xact_lock(1952543333)");
+    }
+    // Under the write lock: another process may have migrated since the first read.
+    const int locked_version = ReadSchemaVersion();
+    if (locked_version > kSchemaVersion) return NewerSchema(path_, locked_version);
+    if (locked_version == 0) {
+      // A version-0 database must be empty: refuse to scribble tables into someone else's.
+      Statement tables(*db_, dialect == Dialect::kSqlite
+                                 ? "SELECT count(*) FROM sqlite_master"
+                                 : "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()");
+      tables.executeStep();
+      if (tables.getColumn(0).getInt64() > 0) {
+        return dialect == Dialect::kSqlite
+                   ? NotATareStore(path_)
+                   : Status::InvalidArgument(fmt::format(
+                         "the database '{}' already has tables but is not a tare store; give tare a database "
+                         "(or schema) of its own", path_));
+      }
+      if (dialect == Dialect::kPostgres) db_->Exec("CREATE TABLE tare_schema (version INTEGER NOT NULL)");
+    }
+    for (int v = locked_version; v < kSchemaVersion; ++v) {
+      db_->Exec(RenderMigration(v, dialect));
+      if (dialect == Dialect::kSqlite) {
+        db_->Exec(fmt::format("PRAGMA user_version = {}", v + 1));
+      } else {
+        db_->Exec(fmt::format("DELETE FROM tare_schema; INSERT INTO tare_schema (version) VALUES ({})", v + 1));
+      }
+    }
+    tx.Release();
+    return Status::Ok();
+  });
+}
+
+Status SqlStore::InTransaction(const std::function<Status()>& body) {
+  for (int attempt = 0;; ++attempt) {
+    lost_in_transaction_ = false;
+    TARE_RETURN_IF_ERROR(Guard("beginning a transaction", [&](bool) -> Status {
+      db_->Begin();
+      return Status::Ok();
+    }));
+    const Status result = body();
+    const Status ended = Guard(result.ok() ? "committing a transaction" : "rolling back a transaction",
+                               [&](bool) -> Status {
+                                 if (result.ok()) {
+                                   db_->Commit();
+                                 } else {
+                                   db_->Rollback();
+                                 }
+                                 return Status::Ok();
+                               });
+    if (db_->depth() > 0) {
+      // COMMIT failed (SQLite leaves the transaction open): end it.
+      try {
+        db_->Rollback();
+      } catch (const std::exception&) {
+      }
+    }
+    // A PostgreSQL connection lost inside the body: the server rolled everything back; once the
+    // connection is back, the body runs once more (it must be safe to repeat: WriteFullRun is).
+    if (!result.ok() && lost_in_transaction_ && attempt == 0) {
+      value_inserts_.clear();
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(kReconnectSeconds);
+      while (!db_->Reconnect() && std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      }
+      continue;
+    }
+    return result.ok() ? ended : result;
+  }
+}
+
+bool IsStoreUrl(const std::string& location) {
+  return location.rfind("postgresql://", 0) == 0 || location.rfind("postgres://", 0) == 0;
+}
+
+StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& location) {
+  return IsStoreUrl(location) ? OpenPostgres(location) : OpenSqlite(location);
+}
+
+}  // namespace tare::store
