@@ -5,20 +5,27 @@
 include(GoogleTest)
 function(tare_test)
   cmake_parse_arguments(T "SERIAL" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  # Without the tests (-DTARE_BUILD_TESTS=OFF, the default under add_subdirectory) the same
+  # placeholder as below: the caller's target_* lines still apply, nothing is built or registered,
+  # and GoogleTest is not needed.
+  if(NOT TARE_BUILD_TESTS)
+    add_executable(${T_NAME} EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/cmake/placeholder_main.cc)
+    return()
+  endif()
   # Several sessions share one working tree: a test whose sources are still being written is
   # skipped with a warning instead of breaking everyone's configure.
   foreach(src ${T_SOURCES})
     if(NOT IS_ABSOLUTE ${src} AND NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${src})
       message(WARNING "test ${T_NAME} skipped: ${src} does not exist yet")
       # A placeholder target, so the caller's target_* lines still apply; never registered.
-      add_executable(${T_NAME} EXCLUDE_FROM_ALL ${CMAKE_SOURCE_DIR}/cmake/placeholder_main.cc)
+      add_executable(${T_NAME} EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/cmake/placeholder_main.cc)
       return()
     endif()
   endforeach()
   add_executable(${T_NAME} ${T_SOURCES})
   target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main)
   # A test beside a module's code may read that module's internal headers.
-  file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
+  file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
   if(rel MATCHES "^src/([^/]+)")
     tare_module_private(${T_NAME} ${CMAKE_MATCH_1})
   endif()
@@ -36,5 +43,5 @@ function(tare_test)
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}
     DISCOVERY_TIMEOUT 60
     PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}" RUN_SERIAL ${serial}
-    ENVIRONMENT "TARE_SOURCE_DIR=${CMAKE_SOURCE_DIR};TARE_BINARY_DIR=${CMAKE_BINARY_DIR}")
+    ENVIRONMENT "TARE_SOURCE_DIR=${PROJECT_SOURCE_DIR};TARE_BINARY_DIR=${PROJECT_BINARY_DIR}")
 endfunction()

@@ -33,9 +33,9 @@ set(kTareModuleMap
 # tare_module_library(TARGET MODULE): TARGET is a library of src/MODULE. It publishes MODULE's
 # public headers and reads MODULE's own headers (internal/ included) privately.
 function(tare_module_library target module)
-  set(src ${CMAKE_SOURCE_DIR}/src/${module})
-  set(pub ${CMAKE_BINARY_DIR}/modules/${module}/public)
-  set(priv ${CMAKE_BINARY_DIR}/modules/${module}/private)
+  set(src ${PROJECT_SOURCE_DIR}/src/${module})
+  set(pub ${PROJECT_BINARY_DIR}/modules/${module}/public)
+  set(priv ${PROJECT_BINARY_DIR}/modules/${module}/private)
   get_property(done GLOBAL PROPERTY tare_module_headers_${module})
   if(NOT done)
     # Made afresh at every configure; a new header changes the glob and reconfigures.
@@ -55,10 +55,10 @@ endfunction()
 
 # A program or test of src/MODULE that reads the module's own (internal) headers.
 function(tare_module_private target module)
-  set(priv ${CMAKE_BINARY_DIR}/modules/${module}/private)
+  set(priv ${PROJECT_BINARY_DIR}/modules/${module}/private)
   if(NOT EXISTS ${priv}/${module})
     file(MAKE_DIRECTORY ${priv})
-    file(CREATE_LINK ${CMAKE_SOURCE_DIR}/src/${module} ${priv}/${module} SYMBOLIC)
+    file(CREATE_LINK ${PROJECT_SOURCE_DIR}/src/${module} ${priv}/${module} SYMBOLIC)
   endif()
   target_include_directories(${target} PRIVATE ${priv})
 endfunction()

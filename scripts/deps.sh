@@ -9,6 +9,7 @@ packages=(
   libboost-math-dev libtomlplusplus-dev libre2-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
   valgrind sqlite3 hyperfine procps binutils perl git zlib1g-dev
   libpq-dev postgresql postgresql-client
+  dpkg-dev file   # the Debian package: cpack -G DEB reads its dependencies with dpkg-shlibdeps
 )
 # Extra packages for a target, e.g. `scripts/deps.sh chromium` for the HTML report tests.
 packages+=("$@")

@@ -114,13 +114,15 @@ std::string IterationCountNote(proc::Spawner& spawner, const target::TargetSpec&
   if (accepts) {
     return "Iteration counts: this Google Benchmark build accepts --benchmark_min_time=<N>x, which "
            "could fix one count for every arm, but tare does not use it yet: each process still "
-           "picks its own count. Times are compared per iteration (gb.real_time_ns), so the "
-           "comparison is unbiased unless the code's per-iteration cost depends on the count.";
+           "picks its own count. Times are compared per iteration (gb.cpu_time_ns unless the "
+           "campaign names another metric), so the comparison is unbiased unless the code's "
+           "per-iteration cost depends on the count.";
   }
   return "Iteration counts: Google Benchmark chooses its own count in every process and this build "
          "cannot be told otherwise (1.7.1 has no --benchmark_min_time=<N>x; 1.8 and later do), so "
-         "arms may run different counts. Times are compared per iteration (gb.real_time_ns), so "
-         "the comparison is unbiased unless the code's per-iteration cost depends on the count.";
+         "arms may run different counts. Times are compared per iteration (gb.cpu_time_ns unless "
+         "the campaign names another metric), so the comparison is unbiased unless the code's "
+         "per-iteration cost depends on the count.";
 }
 
 std::map<std::string, std::string> OriginLibraryPaths(

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 #include "base/terminal_text.h"
@@ -25,6 +26,9 @@
 
 namespace tare::cli {
 namespace {
+
+// Thrown by the parse-complete callback under TARE_PARSE_ONLY (below); never leaves Main.
+struct ParsedOnly {};
 
 size_t EditDistance(const std::string& a, const std::string& b) {
   std::vector<size_t> row(b.size() + 1);
@@ -158,9 +162,19 @@ Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
     }
   }
 
+  // TARE_PARSE_ONLY=1: stop once the command line has parsed — every subcommand and flag known,
+  // every value accepted by its option — before any subcommand does its work, and exit 0. How
+  // tests/e2e/docs checks each command line shown in README.md and docs/ (docs/testing.md). CLI11
+  // runs the top-level parse-complete callback after its own checks and before any subcommand's.
+  if (const char* p = std::getenv("TARE_PARSE_ONLY"); p && std::string(p) == "1") {
+    app.parse_complete_callback([] { throw ParsedOnly{}; });
+  }
+
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend() - 1);  // CLI11 wants it reversed, without argv[0]
     app.parse(reversed);
+  } catch (const ParsedOnly&) {
+    return kExitOk;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

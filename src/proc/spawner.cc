@@ -33,15 +33,28 @@ std::string LocateHelper(const std::string& explicit_path) {
   if (const char* env = std::getenv("TARE_SPAWN_HELPER"); env && *env) return env;
   std::error_code ec;
   auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    auto beside = self.parent_path() / "tare-spawn-helper";
-    if (access(beside.c_str(), X_OK) == 0) return beside.string();
+  if (ec) {
+#ifdef TARE_SPAWN_HELPER_BUILD_PATH
+    return TARE_SPAWN_HELPER_BUILD_PATH;
+#else
+    return "tare-spawn-helper";
+#endif
+  }
+  // Beside the executable (a build tree), then where `cmake --install` and the Debian package
+  // put it: <prefix>/bin/tare -> <prefix>/lib/tare/ (cmake/TarePackage.cmake).
+  const auto installed = (self.parent_path() / "../lib/tare/tare-spawn-helper").lexically_normal();
+  for (const auto& candidate : {self.parent_path() / "tare-spawn-helper", installed}) {
+    if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
   }
 #ifdef TARE_SPAWN_HELPER_BUILD_PATH
-  return TARE_SPAWN_HELPER_BUILD_PATH;
-#else
-  return "tare-spawn-helper";
+  // The build tree's helper, for the build tree's own programs that do not sit beside it (tests).
+  // Never for a tare outside its build tree: an installed tare whose helper is missing says so
+  // (naming where it looked) instead of borrowing a build's, which may be another version.
+  const std::filesystem::path build_helper = TARE_SPAWN_HELPER_BUILD_PATH;
+  const std::string build_dir = build_helper.parent_path().string() + "/";
+  if (self.string().compare(0, build_dir.size(), build_dir) == 0) return build_helper.string();
 #endif
+  return installed.string();
 }
 
 }  // namespace

@@ -82,7 +82,7 @@ struct SpawnResult {
 class Spawner {
  public:
   // Starts the helper. `helper_path` "" = locate it: $TARE_SPAWN_HELPER, then next to the running
-  // executable, then the build tree.
+  // executable, then in <its directory>/../lib/tare/ (an install), then the build tree.
   static StatusOr<std::unique_ptr<Spawner>> Start(const std::string& helper_path = "");
   ~Spawner();
   Spawner(const Spawner&) = delete;

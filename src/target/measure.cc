@@ -207,15 +207,19 @@ StatusOr<std::string> FindAllocShim() {
     candidates.push_back((self.parent_path() / "libtare_alloc.so").string());
     candidates.push_back((self.parent_path() / "../lib/tare/libtare_alloc.so").string());
   }
-#ifdef TARE_ALLOC_SHIM_BUILD_PATH
-  candidates.push_back(TARE_ALLOC_SHIM_BUILD_PATH);
+#if defined(TARE_ALLOC_SHIM_BUILD_PATH) && defined(TARE_BUILD_DIR)
+  // The build tree's shim only for the build tree's own programs (tests): an installed tare whose
+  // shim is missing says so instead of preloading another build's.
+  if (ec || self.string().rfind(TARE_BUILD_DIR "/", 0) == 0) candidates.push_back(TARE_ALLOC_SHIM_BUILD_PATH);
 #endif
+  std::string looked;
   for (const auto& c : candidates) {
     if (access(c.c_str(), R_OK) == 0) return std::filesystem::absolute(c).lexically_normal().string();
+    looked += (looked.empty() ? "" : ", ") + std::filesystem::path(c).lexically_normal().string();
   }
-  return Status::FailedPrecondition(
-      "the allocation shim libtare_alloc.so was not found next to tare; rebuild tare "
-      "(scripts/build.sh) or set TARE_ALLOC_SHIM to its path");
+  return Status::FailedPrecondition(fmt::format(
+      "the allocation shim libtare_alloc.so was not found (looked at {}); rebuild tare "
+      "(scripts/build.sh), reinstall it, or set TARE_ALLOC_SHIM to its path", looked));
 }
 
 namespace {
