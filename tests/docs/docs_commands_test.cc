@@ -3,65 +3,31 @@
 // after the command line is parsed and before any work (src/cli/app.cc; docs/testing.md). So a
 // renamed flag or subcommand fails here until the docs follow.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "doc_commands.h"
+#include "tare_process.h"
 
 namespace tare::docs {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-struct Outcome {
-  int exit_code = -1;
-  std::string err;
-};
-
-// `argv` with argv[0] replaced by the tare under test, TARE_PARSE_ONLY=1, in `dir`.
-Outcome ParseOnly(std::vector<std::string> argv, const fs::path& dir) {
-  argv[0] = TARE_BIN;
-  const fs::path err = dir / "err";
-  pid_t pid = fork();
-  if (pid == 0) {
-    if (!freopen("/dev/null", "w", stdout) || !freopen(err.c_str(), "w", stderr)) _exit(97);
-    if (chdir(dir.c_str()) != 0) _exit(99);
-    setenv("TARE_PARSE_ONLY", "1", 1);
-    std::vector<char*> args;
-    for (auto& a : argv) args.push_back(a.data());
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(98);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), Slurp(err)};
-}
-
 // One line per command that does not parse: "file:line: `command` -> exit N: tare's message".
 std::vector<std::string> CommandsThatDoNotParse(const std::vector<DocCommand>& commands, const fs::path& dir) {
   std::vector<std::string> failures;
   for (const auto& c : commands) {
-    const auto argv = SplitCommand(c.text);
-    const Outcome o = ParseOnly(argv, dir);
-    if (o.exit_code != 0) {
+    auto argv = SplitCommand(c.text);
+    argv.erase(argv.begin());  // tare or build/tare: the tare under test runs instead
+    const e2e::Result r = e2e::RunTare(TARE_BIN, dir.string(), argv);
+    if (r.exit_code != 0) {
       failures.push_back(c.file + ":" + std::to_string(c.line) + ": `" + c.text + "` -> exit " +
-                         std::to_string(o.exit_code) + ": " + o.err);
+                         std::to_string(r.exit_code) + ": " + r.err);
     }
   }
   return failures;
@@ -76,7 +42,7 @@ std::vector<DocCommand> DocumentedCommands() {
   std::sort(files.begin(), files.end());
   std::vector<DocCommand> all;
   for (const auto& f : files) {
-    auto found = ExtractCommands(fs::relative(f, root).string(), Slurp(f));
+    auto found = ExtractCommands(fs::relative(f, root).string(), e2e::Slurp(f.string()));
     all.insert(all.end(), found.begin(), found.end());
   }
   return all;
@@ -88,6 +54,7 @@ class DocsCommands : public ::testing::Test {
     char tmpl[] = "/tmp/tare-docs-XXXXXX";
     ASSERT_NE(mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
+    setenv("TARE_PARSE_ONLY", "1", 1);  // inherited by every tare the test starts
   }
   void TearDown() override { fs::remove_all(dir_); }
   fs::path dir_;
