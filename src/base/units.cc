@@ -108,6 +108,8 @@ std::string FormatValue(double value, std::string_view unit) {
   if (unit == "ns") return FormatDurationNs(value);
   if (unit == "bytes") return FormatBytes(value);
   if (unit == "count" || unit.empty()) return FormatCount(value);
+  if (unit == "bytes/s") return FormatBytes(value) + "/s";
+  if (unit == "/s") return FormatCount(value) + "/s";
   if (unit == "percent") return fmt::format("{:.2f}%", value);
   if (unit == "ratio") return fmt::format("{:.4g}", value);
   return fmt::format("{:.4g} {}", value, unit);

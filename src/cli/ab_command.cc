@@ -18,6 +18,7 @@
 #include "campaign/campaign_definition.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
+#include "cli/help_format.h"
 #include "cli/flag_checks.h"
 #include "cli/output_path.h"
 #include "cli/progress.h"
@@ -383,9 +384,9 @@ int Ab(const AbOptions& o) {
 void AddAbCommand(CLI::App& app, int* exit_code, const std::vector<std::string>* target_args) {
   auto o = std::make_shared<AbOptions>();
   CLI::App* sub = app.add_subcommand(
-      "ab", "Compare a base build with head builds: paired, interleaved, with a null A/A arm\n"
-            "Usage: tare ab [OPTIONS] --base OLD --head NEW [--null] [-- ARGS...]\n"
-            "       tare ab [OPTIONS] CAMPAIGN.toml");
+      "ab", "Compare a base build with head builds: paired, interleaved, with a null A/A arm");
+  SetUsage(sub, "tare ab [OPTIONS] --base OLD --head NEW [--null] [-- ARGS...]\n"
+                "tare ab [OPTIONS] CAMPAIGN.toml");
   sub->footer(R"(
 Each block runs every arm once, back to back, in fresh processes, from copies of the executables
 under <store dir>/bin/ (base, head, null: paths of equal length, the same argv and environment).

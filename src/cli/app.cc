@@ -14,6 +14,7 @@
 #include "cli/attribute_command.h"
 #include "cli/env_command.h"
 #include "cli/exit_codes.h"
+#include "cli/help_format.h"
 #include "cli/history_command.h"
 #include "cli/merge_command.h"
 #include "cli/push_command.h"
@@ -79,20 +80,8 @@ int Main(int argc, char** argv) {
   CLI::App app{"tare " TARE_VERSION " - measure native benchmarks and gate merges on performance", "tare"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tare " TARE_VERSION);
-  app.footer(R"(
-Start here:
-  tare run ./build/my_bench                  measure every benchmark in fresh processes, store the samples
-  tare run --instrument sim ./build/my_bench instruction counts that repeat exactly (valgrind)
-  tare ab --base old/bench --head new/bench --null
-                                             did my change regress? PASS / INCONCLUSIVE / FAIL
-  tare oracle check --golden G -- ./report   golden outputs of nondeterministic signals, voted
-  tare env                                   what this host is, and what makes its timings unstable
-  tare export --run latest                   everything stored for a run, as JSON
+  InstallHelpFormatter(app);
 
-Exit status: 0 success; 1 failed samples / FAIL verdict / golden mismatch; 2 bad input (nothing
-was measured); 3 INCONCLUSIVE / nondeterministic output; 4 sanity gate or release bound violated;
-70 internal error; 130 interrupted (completed samples are kept).
-Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
 
   std::vector<std::string> args(argv, argv + argc);
   std::vector<std::string> target_argv;
@@ -110,7 +99,23 @@ Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
   AddReportCommand(app, &exit_code);
   AddMergeCommand(app, &exit_code);
   AddPushCommand(app, &exit_code);
+  // After the subcommands: CLI11 copies a parent's footer into subcommands made after it, and
+  // `tare env --help` would end with this one.
+  app.footer(R"(
+Start here:
+  tare run ./build/my_bench                  measure every benchmark in fresh processes, store the samples
+  tare run 'sleep 0.1' 'sleep 0.2'           which command is faster, and by how much (hyperfine style)
+  tare run --instrument sim ./build/my_bench instruction counts that repeat exactly (valgrind)
+  tare ab --base old/bench --head new/bench --null
+                                             did my change regress? PASS / INCONCLUSIVE / FAIL
+  tare oracle check --golden G -- ./report   golden outputs of nondeterministic signals, voted
+  tare env                                   what this host is, and what makes its timings unstable
+  tare export --run latest                   everything stored for a run, as JSON
 
+Exit status: 0 success; 1 failed samples / FAIL verdict / golden mismatch; 2 bad input (nothing
+was measured); 3 INCONCLUSIVE / nondeterministic output; 4 sanity gate or release bound violated;
+70 internal error; 130 interrupted (completed samples are kept).
+Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
   // The target's own argv is cut off before CLI11 parses tare's options (see SplitAtTarget); which
   // of run's options take a value is read from the options themselves, so a new one cannot be missed.
   if (args.size() > 1 && args[1] == "run") {

@@ -15,6 +15,7 @@
 #include "base/terminal_text.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
+#include "cli/progress.h"
 #include "cli/output_path.h"
 #include "compare/compare.h"
 #include "compare/compare_report.h"
@@ -42,23 +43,13 @@ struct CompareFlags {
   std::string store_path = DefaultStorePath();
 };
 
-bool UseColor(const std::string& mode) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
-  const char* no = std::getenv("NO_COLOR");
-  if (no != nullptr && *no != '\0') return false;
-  const char* term = std::getenv("TERM");
-  if (term != nullptr && std::string(term) == "dumb") return false;
-  return isatty(STDOUT_FILENO) == 1;
-}
-
 int Compare(const CompareFlags& f) {
   if (f.format != "console" && f.format != "markdown" && f.format != "json" && f.format != "csv") {
     return ReportError(Status::InvalidArgument(
         fmt::format("--format '{}' is not one of console, markdown, json, csv", f.format)));
   }
-  if (f.color != "auto" && f.color != "always" && f.color != "never") {
-    return ReportError(Status::InvalidArgument(fmt::format("--color '{}' is not one of auto, always, never", f.color)));
+  if (Status s = CheckColorMode(f.color); !s.ok()) {
+    return ReportError(s);
   }
   auto config = LoadCompareConfig(f.config, f.no_config);
   if (!config.ok()) return ReportError(config.status());
@@ -160,7 +151,7 @@ Docs: docs/compare.md)");
   sub->add_option("--format", f->format, "console (default) | markdown | json | csv");
   sub->add_option("-o,--output", f->output, "Write to FILE instead of stdout (never the store)");
   sub->add_flag("--all", f->all, "Console: list untouched benchmarks too");
-  sub->add_option("--color", f->color, "auto (default: on a terminal, unless NO_COLOR is set) | always | never");
+  sub->add_option("--color", f->color, kColorHelp);
   sub->add_flag("--inconclusive-ok", f->inconclusive_ok, "Exit 0 instead of 3 when something is inconclusive");
   sub->add_option("--store", f->store_path, kStoreHelp);
   sub->callback([f, exit_code]() { *exit_code = Compare(*f); });

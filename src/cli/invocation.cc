@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "session/command_line.h"
+
 namespace tare::cli {
 
 namespace {
@@ -16,8 +18,15 @@ std::vector<std::string>& InvocationStorage() {
 void SetInvocation(int argc, char** argv) { InvocationStorage().assign(argv, argv + argc); }
 const std::vector<std::string>& Invocation() { return InvocationStorage(); }
 
+// How many of the next words are the values of option word `a`: "--samples=3" carries its (first)
+// value; the rest of a multi-value option follow it.
+static int ValuesAfter(const std::string& a, const std::map<std::string, int>& value_options) {
+  auto it = value_options.find(a.substr(0, a.find('=')));
+  return it == value_options.end() ? 0 : it->second - (a.find('=') == std::string::npos ? 0 : 1);
+}
+
 SplitArgs SplitAtTarget(const std::vector<std::string>& argv, size_t first,
-                        const std::vector<std::string>& value_options) {
+                        const std::map<std::string, int>& value_options) {
   SplitArgs out;
   out.tare.assign(argv.begin(), argv.begin() + static_cast<std::ptrdiff_t>(std::min(first, argv.size())));
   size_t i = first;
@@ -30,12 +39,33 @@ SplitArgs SplitAtTarget(const std::vector<std::string>& argv, size_t first,
     }
     if (a.size() < 2 || a[0] != '-') break;  // the target
     out.tare.push_back(a);
-    bool takes_value = a.find('=') == std::string::npos &&
-                       std::find(value_options.begin(), value_options.end(), a) != value_options.end();
-    if (takes_value && i + 1 < argv.size()) out.tare.push_back(argv[++i]);
+    for (int values = ValuesAfter(a, value_options); values > 0 && i + 1 < argv.size(); --values) {
+      out.tare.push_back(argv[++i]);
+    }
     ++i;
   }
   out.target.assign(argv.begin() + static_cast<std::ptrdiff_t>(i), argv.end());
+  if (out.after_dashes || out.target.empty() || !session::LooksLikeCommandString(out.target[0])) return out;
+  // Command lines ('sleep 0.1' 'sleep 0.2'): each word is a whole command, so a word that starts
+  // with '-' cannot be one's argument; it is tare's, wherever it stands (hyperfine's habit of
+  // options last). A later "--" ends that: what follows are command lines.
+  std::vector<std::string> commands;
+  for (size_t j = 0; j < out.target.size(); ++j) {
+    const std::string& a = out.target[j];
+    if (a == "--") {
+      commands.insert(commands.end(), out.target.begin() + static_cast<std::ptrdiff_t>(j) + 1, out.target.end());
+      break;
+    }
+    if (a.size() < 2 || a[0] != '-') {
+      commands.push_back(a);
+      continue;
+    }
+    out.tare.push_back(a);
+    for (int values = ValuesAfter(a, value_options); values > 0 && j + 1 < out.target.size(); --values) {
+      out.tare.push_back(out.target[++j]);
+    }
+  }
+  out.target = std::move(commands);
   return out;
 }
 
@@ -51,19 +81,26 @@ std::string AmbiguousTargetArgument(const SplitArgs& split, const std::vector<st
   return "";
 }
 
-namespace {
-std::vector<std::string> Names(const CLI::App& sub, bool values_only) {
+std::vector<std::string> OptionNames(const CLI::App& sub) {
   std::vector<std::string> out;
+  for (const auto& [name, values] : ValueOptionNames(sub)) out.push_back(name);
   for (const CLI::Option* opt : sub.get_options()) {
-    if (values_only && opt->get_expected_min() <= 0) continue;
+    if (opt->get_expected_min() > 0) continue;
     for (const auto& l : opt->get_lnames()) out.push_back("--" + l);
     for (const auto& s : opt->get_snames()) out.push_back("-" + s);
   }
   return out;
 }
-}  // namespace
 
-std::vector<std::string> OptionNames(const CLI::App& sub) { return Names(sub, false); }
-std::vector<std::string> ValueOptionNames(const CLI::App& sub) { return Names(sub, true); }
+std::map<std::string, int> ValueOptionNames(const CLI::App& sub) {
+  std::map<std::string, int> out;
+  for (const CLI::Option* opt : sub.get_options()) {
+    const int values = opt->get_expected_min();
+    if (values <= 0) continue;
+    for (const auto& l : opt->get_lnames()) out["--" + l] = values;
+    for (const auto& s : opt->get_snames()) out["-" + s] = values;
+  }
+  return out;
+}
 
 }  // namespace tare::cli

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,14 +19,17 @@ const std::vector<std::string>& Invocation();
 // Splits `tare <sub> [OPTIONS] TARGET [ARGS...]` at the target: the first token that is neither
 // one of the subcommand's options nor an option's value, or whatever follows a "--". Everything
 // from the target on belongs to the target. `first` is the index of the first token after the
-// subcommand name; `value_options` lists options that take a value (ValueOptionNames).
+// subcommand name; `value_options` maps the options that take values to how many each takes
+// (ValueOptionNames: --samples 1, --parameter-scan 3).
 struct SplitArgs {
   std::vector<std::string> tare;    // argv for CLI11 (program, subcommand, tare's options)
   std::vector<std::string> target;  // TARGET [ARGS...]
   bool after_dashes = false;        // the target followed an explicit "--"
 };
+// When the target is command lines (its first word has a space: `tare run 'sleep 0.1' -n 3 'sleep
+// 0.2'`), options among them are tare's too.
 SplitArgs SplitAtTarget(const std::vector<std::string>& argv, size_t first,
-                        const std::vector<std::string>& value_options);
+                        const std::map<std::string, int>& value_options);
 
 // Without "--", `tare run sort f -n 2` is ambiguous: did the user mean tare's -n or sort's? The
 // first of the target's arguments that is also one of `options` ("-n", "--samples",
@@ -36,8 +40,9 @@ std::string AmbiguousTargetArgument(const SplitArgs& split, const std::vector<st
 
 namespace tare::cli {
 
-// Every name ("--samples", "-n") of the subcommand's options, and of those that take a value.
+// Every name ("--samples", "-n") of the subcommand's options; those that take values, with the
+// number each occurrence takes.
 std::vector<std::string> OptionNames(const CLI::App& sub);
-std::vector<std::string> ValueOptionNames(const CLI::App& sub);
+std::map<std::string, int> ValueOptionNames(const CLI::App& sub);
 
 }  // namespace tare::cli

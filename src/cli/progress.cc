@@ -32,4 +32,19 @@ bool Progress::ColorStdout() {
   return isatty(STDOUT_FILENO) && (no_color == nullptr || *no_color == '\0');
 }
 
+bool UseColor(const std::string& mode) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  const char* no = std::getenv("NO_COLOR");
+  if (no != nullptr && *no != '\0') return false;
+  const char* term = std::getenv("TERM");
+  if (term != nullptr && std::string(term) == "dumb") return false;
+  return isatty(STDOUT_FILENO) == 1;
+}
+
+Status CheckColorMode(const std::string& mode) {
+  if (mode == "auto" || mode == "always" || mode == "never") return Status::Ok();
+  return Status::InvalidArgument(fmt::format("--color '{}' is not one of auto, always, never", mode));
+}
+
 }  // namespace tare::cli

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "base/status.h"
+
 namespace tare::cli {
 
 class Progress {
@@ -21,5 +23,12 @@ class Progress {
   bool enabled_;
   bool dirty_ = false;
 };
+
+// --color: "always", "never", or "auto" (colour when stdout is a terminal, NO_COLOR is unset or
+// empty and TERM is not "dumb"; https://no-color.org). Shared by every command that colours.
+bool UseColor(const std::string& mode);
+// InvalidArgument unless `mode` is one of auto, always, never.
+Status CheckColorMode(const std::string& mode);
+inline constexpr char kColorHelp[] = "auto (default: on a terminal, unless NO_COLOR is set) | always | never";
 
 }  // namespace tare::cli

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <fstream>
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <optional>
+#include <tuple>
 
 #include "base/files.h"
 #include "base/json_text.h"
@@ -14,13 +17,17 @@
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
 #include "cli/flag_checks.h"
+#include "cli/help_format.h"
 #include "cli/progress.h"
 #include "cli/invocation.h"
 #include "cli/output_path.h"
+#include "cli/resume_command.h"
+#include "cli/run_summary.h"
 #include "compare/thresholds.h"
 #include "compare/variance.h"
 #include "proc/spawner.h"
 #include "report/run_report.h"
+#include "session/command_line.h"
 #include "session/plain_run.h"
 #include "store/store.h"
 
@@ -36,6 +43,17 @@ struct RunOptions {
   std::string instrument = "wall";
   std::string store_path = DefaultStorePath();
   std::string json_path;
+  std::string markdown_path;
+  std::string csv_path;
+  std::string color = "auto";
+  // hyperfine's habits (docs/coming-from.md)
+  std::vector<std::string> commands;  // --command, repeatable
+  bool no_shell = false;              // -N: tare's default, said out loud
+  std::string prepare, setup, conclude;
+  std::vector<std::string> scan;      // --parameter-scan NAME LO HI
+  std::string scan_step;              // -D
+  std::vector<std::string> list;      // --parameter-list NAME A,B,C
+  bool after_dashes = false;          // the target followed "--": taken verbatim
   bool quiet = false;
   bool fail_fast = false;
   bool no_perf = false;
@@ -48,10 +66,88 @@ struct RunOptions {
 
 std::vector<std::string> UnstableWarnings(const RunData& data);
 
+// A command string as the target it runs: split into words (session/command_line.h), or one line
+// for /bin/sh -c under --shell; --cwd and --env apply to it as to the target.
+StatusOr<session::CommandString> ToCommand(const RunOptions& o, const std::string& text, const std::string& flag) {
+  session::CommandString c{text, o.target};
+  if (o.target.shell) {
+    c.args.argv = {text};
+  } else {
+    TARE_ASSIGN_OR_RETURN(c.args.argv, session::SplitCommandString(text, flag));
+  }
+  return c;
+}
+
+// The commands of `tare run 'a' 'b'`, `--command`, and the parameter's values substituted in
+// them; empty for the classic TARGET [ARGS...] without a parameter.
+StatusOr<std::vector<session::CommandString>> Commands(const RunOptions& o) {
+  if (!o.scan.empty() && !o.list.empty()) {
+    return Status::InvalidArgument("--parameter-scan and --parameter-list: give one parameter");
+  }
+  if (!o.scan_step.empty() && o.scan.empty()) {
+    return Status::InvalidArgument("-D/--parameter-step-size goes with --parameter-scan NAME LO HI");
+  }
+  std::optional<session::Parameter> p;
+  if (!o.scan.empty()) {
+    TARE_ASSIGN_OR_RETURN(p, session::ScanParameter(o.scan, o.scan_step));
+  } else if (!o.list.empty()) {
+    TARE_ASSIGN_OR_RETURN(p, session::ListParameter(o.list));
+  }
+  std::vector<std::string> texts = o.commands;
+  const auto& argv = o.target.argv;
+  std::vector<session::CommandString> out;
+  if (!argv.empty()) {
+    if (!texts.empty() || (!o.after_dashes && session::LooksLikeCommandString(argv[0]))) {
+      texts.insert(texts.end(), argv.begin(), argv.end());  // every word one command line
+    } else if (p) {
+      // TARGET ARGS... taken word by word: {NAME} is replaced in each, nothing is re-split.
+      for (const auto& v : p->values) {
+        session::CommandString c{"", o.target};
+        bool used = false;
+        for (auto& word : c.args.argv) {
+          auto one = session::Substitute(word, p->name, v);
+          if (!one.ok()) continue;
+          word = *one;
+          used = true;
+        }
+        if (!used) return session::Substitute(argv[0], p->name, v).status();
+        for (const auto& word : c.args.argv) c.text += (c.text.empty() ? "" : " ") + (o.target.shell ? word : ShellQuote(word));
+        out.push_back(std::move(c));
+      }
+      return out;
+    }
+  }
+  for (const auto& t : texts) {
+    std::vector<std::string> lines = {t};
+    if (p) {
+      lines.clear();
+      for (const auto& v : p->values) {
+        TARE_ASSIGN_OR_RETURN(std::string one, session::Substitute(t, p->name, v));
+        lines.push_back(std::move(one));
+      }
+    }
+    for (const auto& line : lines) {
+      TARE_ASSIGN_OR_RETURN(session::CommandString c, ToCommand(o, line, "command"));
+      out.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
 // Flags to the spec PlainRun runs; a usage error leaves no trace.
 StatusOr<session::RunSpec> ToSpec(const RunOptions& o) {
   session::RunSpec spec;
   spec.target = o.target;
+  if (o.no_shell && o.target.shell) {
+    return Status::InvalidArgument("-N (no shell) and --shell contradict each other; give one");
+  }
+  TARE_RETURN_IF_ERROR(CheckColorMode(o.color));
+  TARE_ASSIGN_OR_RETURN(spec.commands, Commands(o));
+  for (auto [text, flag, into] : {std::tuple{&o.prepare, "--prepare", &spec.prepare},
+                                  {&o.setup, "--setup", &spec.setup}, {&o.conclude, "--conclude", &spec.conclude}}) {
+    if (text->empty()) continue;
+    TARE_ASSIGN_OR_RETURN(*into, ToCommand(o, *text, flag));
+  }
   spec.samples = o.samples;
   spec.warmup = o.warmup;
   auto timeout_ns = ParseTimeoutNs(o.timeout);
@@ -71,8 +167,11 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& o) {
   spec.provenance = env::ResolveProvenance(o.provenance, ".");
   TARE_RETURN_IF_ERROR(session::ValidateRunSpec(&spec));
   // Before the first sample: a run must never be measured only to fail at writing its output.
-  TARE_RETURN_IF_ERROR(CheckOutputPath("--json", o.json_path, StoreFiles(o.store_path),
-                                       std::filesystem::path(o.store_path).parent_path().string()));
+  for (auto [flag, path] : {std::pair{"--json", &o.json_path}, {"--export-markdown", &o.markdown_path},
+                            {"--export-csv", &o.csv_path}}) {
+    TARE_RETURN_IF_ERROR(CheckOutputPath(flag, *path, StoreFiles(o.store_path),
+                                         std::filesystem::path(o.store_path).parent_path().string()));
+  }
   return spec;
 }
 
@@ -105,6 +204,7 @@ std::vector<std::string> GroupNotes(const std::vector<NoteRecord>& notes) {
 int Run(const RunOptions& o) {
   auto spec = ToSpec(o);
   if (!spec.ok()) return ReportError(spec.status());
+  const bool several = spec->commands.size() > 1;
   proc::InstallInterruptHandler();
   auto spawner = proc::Spawner::Start();
   if (!spawner.ok()) return ReportError(spawner.status());
@@ -141,19 +241,27 @@ int Run(const RunOptions& o) {
   // Read back only for what is shown or written: `--quiet` without `--json` needs nothing, and a
   // long run's load is milliseconds.
   StatusOr<RunData> data = RunData{};
-  if (!o.quiet || !o.json_path.empty()) data = (*store)->LoadRun(outcome->run_id);
-  if (!data.ok()) return ReportError(data.status());
+  const bool exports = !o.json_path.empty() || !o.markdown_path.empty() || !o.csv_path.empty();
+  if (!o.quiet || exports) data = (*store)->LoadRun(outcome->run_id);
+  // A store that lost samples usually cannot be read back either: say which write failed first.
+  if (!data.ok()) return ReportError(outcome->error.ok() ? data.status() : outcome->error);
+  report::ConsoleOptions copts;
+  copts.metrics = o.metrics;
+  copts.all_metrics = o.all_metrics;
+  copts.color = UseColor(o.color);
+  const std::optional<RelativeSummary> relative = several ? SummarizeRelative(*data) : std::nullopt;
   if (!o.quiet) {
     report::RunReport rep = report::BuildRunReport(*data);
-    report::ConsoleOptions copts;
-    copts.metrics = o.metrics;
-    copts.all_metrics = o.all_metrics;
     fmt::print("{}", report::RenderConsole(rep, copts));
+    if (relative) fmt::print("{}", RenderRelative(*relative, copts.color));
     for (const auto& line : GroupNotes(data->notes)) fmt::print(stderr, "{}\n", SingleLineText(line));
     for (const auto& line : UnstableWarnings(*data)) fmt::print(stderr, "{}\n", SingleLineText(line));
   }
-  if (!o.json_path.empty()) {
-    Status w = WriteFileAtomic(o.json_path, DumpJson(report::RunToJson(*data), 2) + "\n");
+  for (auto [path, text] : {std::pair{&o.json_path, std::function<std::string()>([&] { return DumpJson(report::RunToJson(*data), 2) + "\n"; })},
+                            {&o.markdown_path, [&] { return RunMarkdown(*data, copts, relative); }},
+                            {&o.csv_path, [&] { return RunCsv(*data); }}}) {
+    if (path->empty()) continue;
+    Status w = WriteFileAtomic(*path, text());
     if (!w.ok()) return ReportError(w);
   }
   if (!o.quiet) {
@@ -195,8 +303,10 @@ std::vector<std::string> UnstableWarnings(const RunData& data) {
 void AddRunCommand(CLI::App& app, int* exit_code, const std::vector<std::string>* target_argv) {
   auto opts = std::make_shared<RunOptions>();
   CLI::App* sub = app.add_subcommand(
-      "run", "Measure a program in fresh processes and store every sample\n"
-             "Usage: tare run [OPTIONS] TARGET [ARGS...]   (or: tare run [OPTIONS] -- TARGET [ARGS...])");
+      "run", "Measure a program, or several commands, in fresh processes and store every sample");
+  SetUsage(sub, "tare run [OPTIONS] TARGET [ARGS...]\n"
+                "tare run [OPTIONS] -- TARGET [ARGS...]\n"
+                "tare run [OPTIONS] 'COMMAND ARGS' 'COMMAND ARGS'...   (several commands, hyperfine style)");
   sub->footer(R"(
 TARGET is measured as:
   a tare benchmark binary        each benchmark in its own process per sample (child protocol)
@@ -205,11 +315,23 @@ TARGET is measured as:
 The kind is detected by scanning the executable (it is never run to find out); force it with --kind.
 Everything after TARGET is passed to it unchanged; `--` also ends tare's options.
 
+Several commands, as hyperfine takes them: when the first word after the options has a space in it,
+every word is one command line ('sleep 0.1' 'sleep 0.2'), and tare's options may also follow them;
+--command CMD (repeatable) says the same.
+Each is a whole-process benchmark; they run interleaved (sample i of every command in round i) and
+the run ends with how much slower each is than the fastest, with a 95% interval from the paired
+samples of each round. tare runs no shell unless asked: a command line is split into words (quotes
+and backslashes group, nothing else), and one with | & ; < > $ * ... is refused; add --shell to run
+each command line through /bin/sh -c. --prepare, --setup and --conclude follow the same rule.
+
 Examples:
   tare run ./build/string_bench                       # every benchmark, 10 samples each
   tare run --filter 'BM_Sort/.*' --samples 20 ./build/sort_bench
   tare run -- ./my_program --input data.bin           # a command, whole process
   tare run --shell 'grep -c x big.txt | wc -l'        # through /bin/sh -c
+  tare run 'sleep 0.1' 'sleep 0.2'                    # which is faster, and by how much
+  tare run --runs 20 --prepare 'sync' --parameter-scan n 1 4 'xz -T{n} -k -f -c big.tar'
+  tare run --export-markdown results.md 'gzip -c f' 'zstd -c f'
   tare run --json out.json --quiet ./bench            # machine-readable results
 
 Metrics per sample: wall_ns, user_ns, sys_ns, peak_rss_bytes (the child's own), page faults,
@@ -219,7 +341,7 @@ gb.iterations and user counters (gb.counter.NAME).
 
 Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measured);
 130 interrupted (completed samples are kept in the store).)");
-  sub->add_option("--samples,-n", opts->samples, "Measured samples per benchmark (default 10; 3 under sim)")
+  sub->add_option("--samples,--runs,-n", opts->samples, "Measured samples per benchmark (default 10; 3 under sim)")
       ->check(WholeNumberAtLeast(1));
   sub->add_option("--warmup,-w", opts->warmup, "Discarded samples per benchmark before measuring (default 1; 0 under sim)")
       ->check(WholeNumberAtLeast(0));
@@ -227,16 +349,40 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
                   "Per-sample limit, e.g. 30s or 2m, above 0 and at most 7 days; the process group is killed (default 10m)");
   sub->add_option("--filter,-f", opts->filter, "Only benchmarks whose name matches this regular expression");
   sub->add_option("--kind", opts->target.kind, "auto | command | gbench | tare (default auto)");
-  sub->add_flag("--shell", opts->target.shell, "Run the command line through /bin/sh -c");
+  sub->add_flag("--shell", opts->target.shell, "Run the command line (each command line) through /bin/sh -c");
+  sub->add_flag("-N,--no-shell", opts->no_shell, "No shell: tare's default, accepted for hyperfine's habit");
+  sub->add_option("--command", opts->commands,
+                  "A command line to measure as a whole process (repeatable; several are measured interleaved and compared)")
+      ->type_name("CMD");
+  sub->add_option("--prepare", opts->prepare, "Run CMD before every sample (warm-ups too), untimed; a failure ends the run")
+      ->type_name("CMD");
+  sub->add_option("--setup", opts->setup, "Run CMD once before the first sample, untimed")->type_name("CMD");
+  sub->add_option("--conclude", opts->conclude, "Run CMD once after the last sample, untimed")->type_name("CMD");
+  sub->add_option("--parameter-scan", opts->scan,
+                  "Measure the command once per value LO, LO+STEP, ... HI, with {NAME} replaced by it")
+      ->expected(3)->option_text("NAME LO HI");
+  sub->add_option("-D,--parameter-step-size", opts->scan_step, "The step of --parameter-scan (default 1)")->type_name("STEP");
+  sub->add_option("--parameter-list", opts->list,
+                  "Measure the command once per comma-separated value, with {NAME} replaced by it")
+      ->expected(2)->option_text("NAME A,B,C");
   sub->add_option("--cwd", opts->target.cwd, "Working directory for the target");
-  sub->add_option("--env", opts->target.env, "Set KEY=VALUE in the target's environment (repeatable)");
+  sub->add_option("--env", opts->target.env, "Set KEY=VALUE in the target's environment (repeatable)")
+      ->type_name("KEY=VALUE");
   sub->add_option("--instrument,-i", opts->instrument,
                   "wall (default): clocks, rusage, perf counters | sim: valgrind instruction counts and "
                   "simulated caches, identical on every rerun | mem: allocation counts via an LD_PRELOAD shim");
   sub->add_option("--store", opts->store_path, kStoreHelp);
-  sub->add_option("--json", opts->json_path,
-                  "Also write the results as JSON (schema tare.run/1) to FILE (checked before measuring; never the store)");
-  sub->add_option("--metrics", opts->metrics, "Metrics to show in the table (default: a per-kind selection); a name this target and instrument never measure is an error that lists those it does")->delimiter(',');
+  sub->add_option("--json,--export-json", opts->json_path,
+                  "Also write the results as JSON (schema tare.run/1) to FILE (checked before measuring; never the store)")
+      ->type_name("FILE");
+  sub->add_option("--export-markdown", opts->markdown_path,
+                  "Also write a Markdown table (medians, MAD, min, max; relative speed of several commands) to FILE")
+      ->type_name("FILE");
+  sub->add_option("--export-csv", opts->csv_path, "Also write every metric's summary as CSV (base units) to FILE")
+      ->type_name("FILE");
+  sub->add_option("--color", opts->color, kColorHelp);
+  sub->add_option("--metrics", opts->metrics, "Metrics to show in the table, comma-separated (default: a per-kind selection); a name this target and instrument never measure is an error that lists those it does")
+      ->delimiter(',')->type_name("NAME,NAME");
   sub->add_flag("--all-metrics", opts->all_metrics, "Show every metric in the table");
   sub->add_flag("--no-perf", opts->no_perf, "Do not open perf_event counters");
   sub->add_flag("--no-isolation", opts->no_isolation,
@@ -247,8 +393,15 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   sub->add_flag("--fail-fast", opts->fail_fast, "Stop at the first failed sample");
   sub->add_flag("--quiet,-q", opts->quiet, "No table, progress or notes (use with --json)");
   AddProvenanceFlags(sub, &opts->provenance);
-  sub->callback([opts, exit_code, target_argv]() {
+  // Repeatable options take one value per occurrence, as SplitAtTarget reads them: `--env A=1 ./x`
+  // must not take ./x as a second value. (CLI11's vectors would otherwise take every word up to
+  // the next option.)
+  for (CLI::Option* opt : sub->get_options()) {
+    if (opt->get_expected_max() == CLI::detail::expected_max_vector_size) opt->allow_extra_args(false);
+  }
+  sub->callback([sub, opts, exit_code, target_argv]() {
     opts->target.argv = *target_argv;
+    opts->after_dashes = SplitAtTarget(Invocation(), 2, ValueOptionNames(*sub)).after_dashes;
     *exit_code = Run(*opts);
   });
 }

@@ -68,15 +68,6 @@ std::vector<Row> Rows(const SuiteComparison& c, bool all, bool terminal) {
   return rows;
 }
 
-std::string CsvField(const std::string& s) {
-  // Quoted always; a leading = + - @ would be read as a formula by spreadsheets.
-  std::string v = s;
-  if (!v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '-' || v[0] == '@')) v = "'" + v;
-  std::string out = "\"";
-  for (char ch : v) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return out + "\"";
-}
-
 std::string Num(double v) {
   if (std::isnan(v)) return "";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
@@ -217,6 +208,7 @@ nlohmann::json CompareToJson(const SuiteComparison& c) {
 }
 
 std::string RenderCompareCsv(const SuiteComparison& c) {
+  using report::CsvField;
   std::string out = "benchmark,metric,class,base_median,head_median,change,lo,hi,threshold,n_base,n_head,method,reason\n";
   for (const auto& b : c.benchmarks) {
     if (b.metrics.empty()) {

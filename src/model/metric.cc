@@ -105,6 +105,14 @@ MetricDef LookupMetric(const std::string& name) {
                                                               : "tare library counter or gauge";
     }
   }
+  // SetBytesProcessed / SetItemsProcessed: Google Benchmark's rates by name, per second.
+  if (generic.source == MetricSource::kGbench && name.size() > 11 &&
+      name.compare(name.size() - 11, 11, "_per_second") == 0) {
+    generic.unit = name == "gb.counter.bytes_per_second" ? "bytes/s" : "/s";
+    generic.direction = Direction::kHigherIsBetter;
+    generic.description = "Google Benchmark rate counter (per second)";
+    return generic;
+  }
   if (name.size() > 3 && name.compare(name.size() - 3, 3, "_ns") == 0) {
     generic.unit = "ns";
     generic.kind = MetricKind::kTime;

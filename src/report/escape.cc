@@ -68,4 +68,12 @@ std::string MarkdownCode(std::string_view text) {
   return "<code>" + MarkdownText(text) + "</code>";
 }
 
+std::string CsvField(std::string_view text) {
+  std::string v(text);
+  if (!v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '-' || v[0] == '@')) v = "'" + v;
+  std::string out = "\"";
+  for (char ch : v) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return out + "\"";
+}
+
 }  // namespace tare::report

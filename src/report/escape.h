@@ -6,6 +6,7 @@
 //   Markdown (the ledger)  MarkdownText for prose and table cells, MarkdownCode for code
 //   terminal               TerminalText / SingleLineText (base/terminal_text.h), used by the
 //                          console table here and by cli for everything else it prints
+//   CSV                    CsvField
 //   JSON                   nlohmann's serializer escapes (base/json_text.h)
 //
 // In Markdown no raw HTML survives (`<`, `>`, `&` become entities), a `|` cannot split a table
@@ -27,5 +28,9 @@ std::string MarkdownText(std::string_view text);
 // the same monospace text: inside a code span entities and backslash escapes are not decoded,
 // and a backtick would end the span early.
 std::string MarkdownCode(std::string_view text);
+
+// A CSV field (RFC 4180): always quoted, quotes doubled; a leading = + - @ gets a ' so that a
+// spreadsheet does not read the field as a formula.
+std::string CsvField(std::string_view text);
 
 }  // namespace tare::report

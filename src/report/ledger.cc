@@ -54,6 +54,15 @@ std::string Basename(const std::string& path) {
   return std::filesystem::path(path).filename().string();
 }
 
+// An arm as people know it: "hd02 (bench_v3)". Arm names have four characters so that every copy's
+// path has one length (campaign/arm_stage.h); the user gave executables, so say which.
+std::string ArmLabel(const AbReport& r, const std::string& arm) {
+  for (const auto& a : r.arms) {
+    if (a.name == arm && !a.source.empty()) return fmt::format("{} ({})", arm, Basename(a.source));
+  }
+  return arm;
+}
+
 std::string VerdictText(Verdict v) { return std::string(VerdictName(v)); }
 
 // "+3.02% [+2.41%, +3.70%] / noise (δ 0.61%) FAIL<br>12.1 ms → 12.5 ms"
@@ -215,7 +224,7 @@ void CellTable(const AbReport& r, std::string& out) {
   for (const auto& c : r.comparisons) {
     int64_t pairs = c.metrics.empty() ? 0 : c.metrics.front().pairs;
     out += fmt::format("| {} |", MarkdownCode(c.cell));
-    if (several_heads) out += fmt::format(" {} |", MarkdownText(c.head));
+    if (several_heads) out += fmt::format(" {} |", MarkdownText(ArmLabel(r, c.head)));
     out += fmt::format(" {} | **{}** | {} | {} |", MarkdownText(c.role), VerdictText(c.verdict), GainText(c), pairs);
     for (const auto& name : metrics) {
       auto it = std::find_if(c.metrics.begin(), c.metrics.end(),
@@ -228,7 +237,7 @@ void CellTable(const AbReport& r, std::string& out) {
   // Reasons that are not visible in the numbers: failures, downgrades.
   for (const auto& c : r.comparisons) {
     for (const auto& reason : c.reasons) {
-      out += fmt::format("- {}{}: {}\n", MarkdownCode(c.cell), several_heads ? " " + MarkdownText(c.head) : "",
+      out += fmt::format("- {}{}: {}\n", MarkdownCode(c.cell), several_heads ? " " + MarkdownText(ArmLabel(r, c.head)) : "",
                          MarkdownText(reason));
     }
   }
@@ -357,7 +366,7 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
                                   ? fmt::format("noise (floor {})", SignedPercent(m.noise_floor))
                                   : m.allowance;
       std::string cell = c.cell;
-      if (r.arms.size() > 3 || c.head != "head") cell += " / " + c.head;
+      if (r.arms.size() > 3 || c.head != "head") cell += " / " + ArmLabel(r, c.head);
       rows.push_back({verdict, SingleLineText(cell), SingleLineText(m.metric), change, allowance,
                       fmt::format("{} pairs", m.pairs)});
     }

@@ -186,9 +186,13 @@ TEST(Ledger, SeveralHeadsGetAHeadColumn) {
   second.metrics[0].supported_gain = true;
   second.metrics[0].estimate = -0.031;
   r.comparisons.insert(r.comparisons.begin() + 1, second);
+  r.arms.insert(r.arms.begin() + 2, {"hd02", "head", "/b/knob_minus3", "/w/.tare/bin/hd02", std::string(64, 'c')});
   const std::string text = RenderLedger(r);
   EXPECT_NE(text.find("| cell | head | role | verdict | supported gain | pairs | wall_ns |"), std::string::npos) << text;
-  EXPECT_NE(text.find("| `--work 8` | hd02 | target | **PASS** | yes: wall_ns -3.10% | 40 |"), std::string::npos);
+  // Each head is named by the executable the user gave, not only by its four-character arm name.
+  EXPECT_NE(text.find("| `--work 8` | hd02 (knob_minus3) | target | **PASS** | yes: wall_ns -3.10% | 40 |"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("| `--work 8` | head (ab_knob_plus3) | target |"), std::string::npos) << text;
 }
 
 // Cell and benchmark names come from the head binary, i.e. from the pull request under test; the

@@ -84,7 +84,8 @@ RunReport BuildRunReport(const RunData& data) {
 std::string RenderConsole(const RunReport& report, const ConsoleOptions& options) {
   std::string out;
   for (const auto& b : report.benchmarks) {
-    out += fmt::format("{}\n", SingleLineText(b.bench.uri));
+    const char* reset = options.color ? "\x1b[0m" : "";
+    out += fmt::format("{}{}{}\n", options.color ? "\x1b[1m" : "", SingleLineText(b.bench.uri), reset);
     if (b.ok_samples == 0) {
       out += "  no successful samples\n";
     } else {
@@ -103,7 +104,9 @@ std::string RenderConsole(const RunReport& report, const ConsoleOptions& options
                            FormatValue(s.min, m.metric.unit), FormatValue(s.max, m.metric.unit));
       }
     }
-    for (const auto& f : b.failures) out += fmt::format("  FAILED: {}\n", SingleLineText(f));
+    for (const auto& f : b.failures) {
+      out += fmt::format("  {}FAILED{}: {}\n", options.color ? "\x1b[31m" : "", reset, SingleLineText(f));
+    }
   }
   return out;
 }

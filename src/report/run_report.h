@@ -39,6 +39,7 @@ struct ConsoleOptions {
   // Metric names to show; empty = a sensible default per target kind (see DefaultMetrics).
   std::vector<std::string> metrics;
   bool all_metrics = false;
+  bool color = false;  // ANSI: benchmark names bold, FAILED lines red (the caller decides: --color, NO_COLOR)
 };
 
 // The table: one block per benchmark, one row per metric: n, median, MAD, CV, min, max.

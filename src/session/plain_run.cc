@@ -17,12 +17,23 @@
 namespace tare::session {
 namespace {
 
-std::string OptionsJson(const RunSpec& o, const target::TargetSpec& t) {
+std::string OptionsJson(const RunSpec& o, const std::vector<target::TargetSpec>& targets) {
+  const target::TargetSpec& t = targets.front();
   nlohmann::json j = {{"samples", o.samples}, {"warmup", o.warmup}, {"timeout_ns", o.timeout_ns},
                       {"filter", o.filter}, {"instrument", InstrumentName(o.instrument)},
                       {"kind", TargetKindName(t.kind)}, {"argv", t.argv}, {"cwd", t.cwd},
                       {"env_overrides", o.target.env}, {"shell", o.target.shell},
                       {"order", "round-robin-v1"}};
+  if (!o.commands.empty()) {
+    nlohmann::json commands = nlohmann::json::array();
+    for (size_t i = 0; i < o.commands.size(); ++i) {
+      commands.push_back({{"text", o.commands[i].text}, {"argv", targets[i].argv}});
+    }
+    j["commands"] = commands;
+  }
+  for (auto [key, c] : {std::pair{"prepare", &o.prepare}, {"setup", &o.setup}, {"conclude", &o.conclude}}) {
+    if (c->has_value()) j[key] = (*c)->text;
+  }
   return DumpJson(j);
 }
 
@@ -44,13 +55,68 @@ std::string StderrTail(const std::string& tail) {
   return out;
 }
 
+// Runs an untimed command (--prepare, --setup, --conclude): FailedPrecondition naming `flag`, with
+// the command's stderr, when it fails; an error from the helper as it is.
+Status RunQuietly(proc::Spawner& spawner, const target::TargetSpec& t, const std::string& workdir,
+                  int64_t timeout_ns, const std::string& flag, const std::string& text) {
+  proc::SpawnRequest req;
+  req.argv = t.argv;
+  req.env = t.env;
+  req.cwd = t.cwd;
+  req.stdout_path = workdir + "/untimed.out";
+  req.stderr_path = workdir + "/untimed.err";
+  req.timeout_ns = timeout_ns;
+  TARE_ASSIGN_OR_RETURN(proc::SpawnResult r, spawner.Run(req));
+  if (r.ok()) return Status::Ok();
+  auto tail = ReadFile(req.stderr_path);
+  std::string err = tail.ok() ? *tail : "";
+  if (err.size() > 600) err = err.substr(err.size() - 600);
+  return Status::FailedPrecondition(fmt::format("{} '{}' failed ({}){}", flag, text, r.Describe(), StderrTail(err)));
+}
+
+// --prepare: the command runs before every sample, untimed; a failed one ends the run.
+class PreparingMeasurer final : public Measurer {
+ public:
+  PreparingMeasurer(Measurer& inner, proc::Spawner& spawner, const target::TargetSpec& prepare,
+                    std::string text, std::string workdir, int64_t timeout_ns)
+      : inner_(inner), spawner_(spawner), prepare_(prepare), text_(std::move(text)),
+        workdir_(std::move(workdir)), timeout_ns_(timeout_ns) {}
+  StatusOr<Measured> Measure(const target::TargetSpec& target, const target::Benchmark& bench) override {
+    Status prepared = RunQuietly(spawner_, prepare_, workdir_, timeout_ns_, "--prepare", text_);
+    if (!prepared.ok()) return prepared.WithContext("before a sample of " + bench.name);
+    return inner_.Measure(target, bench);
+  }
+  StatusOr<std::vector<Measured>> MeasureTogether(const target::TargetSpec& target,
+                                                  const std::vector<target::Benchmark>& benches) override {
+    TARE_RETURN_IF_ERROR(RunQuietly(spawner_, prepare_, workdir_, timeout_ns_, "--prepare", text_));
+    return inner_.MeasureTogether(target, benches);
+  }
+  bool Interrupted() const override { return inner_.Interrupted(); }
+
+ private:
+  Measurer& inner_;
+  proc::Spawner& spawner_;
+  const target::TargetSpec& prepare_;
+  std::string text_;
+  std::string workdir_;
+  int64_t timeout_ns_;
+};
+
+// "1m05s", "12s": the remaining time of a progress line.
+std::string ShortDuration(int64_t ns) {
+  const int64_t s = (ns + 500'000'000) / 1'000'000'000;
+  if (s >= 3600) return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
+  if (s >= 60) return fmt::format("{}m{:02}s", s / 60, s % 60);
+  return fmt::format("{}s", s);
+}
+
 // A plain run: every benchmark gets warm-up + samples blocks; failed samples are told and
 // counted; --fail-fast stops at the first.
 class RunObserver final : public Observer {
  public:
   RunObserver(const RunSpec& spec, std::function<void(const std::string&)> notice,
-              int64_t total)
-      : spec_(spec), notice_(std::move(notice)), total_(total) {}
+              int64_t total, const Clock& clock)
+      : spec_(spec), notice_(std::move(notice)), total_(total), clock_(clock), start_ns_(clock.UnixNowNs()) {}
 
   int64_t TargetBlocks(size_t) const override { return spec_.warmup + spec_.samples; }
 
@@ -69,12 +135,26 @@ class RunObserver final : public Observer {
                            int64_t block) const override {
     const bool warmup = block < spec_.warmup;
     if (spec_.shared_process) {
-      return fmt::format("[{}/{}] all {} benchmarks in one process", session.next_seq() + 1, total_,
-                         session.plan().cells.size());
+      return fmt::format("[{}/{}] all {} benchmarks in one process{}", session.next_seq() + 1, total_,
+                         session.plan().cells.size(), Eta(session));
     }
-    return fmt::format("[{}/{}] {} {} {}/{}", session.next_seq() + 1, total_,
+    return fmt::format("[{}/{}] {} {} {}/{}{}", session.next_seq() + 1, total_,
                        session.plan().cells[cell].bench.uri, warmup ? "warm-up" : "sample",
-                       warmup ? block + 1 : block - spec_.warmup + 1, warmup ? spec_.warmup : spec_.samples);
+                       warmup ? block + 1 : block - spec_.warmup + 1, warmup ? spec_.warmup : spec_.samples,
+                       Eta(session));
+  }
+
+  // "  ETA 1m05s" once the work so far says the whole run takes more than kEtaAfterNs; a short run
+  // is over before an estimate could help. Samples so far predict the rest: the round-robin order
+  // makes every round alike (the first, with warm-ups and cold caches, counts in the average).
+  static constexpr int64_t kEtaAfterNs = 10'000'000'000;
+  std::string Eta(const Session& session) const {
+    const int64_t done = session.samples_taken();
+    if (done < 1 || total_ <= done) return "";
+    const int64_t elapsed = clock_.UnixNowNs() - start_ns_;
+    const double per_sample = static_cast<double>(elapsed) / static_cast<double>(done);
+    if (per_sample * static_cast<double>(total_) < kEtaAfterNs) return "";
+    return "  ETA " + ShortDuration(static_cast<int64_t>(per_sample * static_cast<double>(total_ - done)));
   }
 
   int64_t failed() const { return failed_; }
@@ -83,6 +163,8 @@ class RunObserver final : public Observer {
   const RunSpec& spec_;
   std::function<void(const std::string&)> notice_;
   int64_t total_;
+  const Clock& clock_;
+  int64_t start_ns_;
   int64_t failed_ = 0;
 };
 
@@ -106,47 +188,101 @@ PlainRun::~PlainRun() {
   if (!workdir_.empty()) RemoveTree(workdir_);
 }
 
+// Several commands: each resolved as a whole-process command, one benchmark named by its text.
+Status PlainRun::ResolveCommands() {
+  for (const auto& c : spec_.commands) {
+    if (c.args.kind != "auto" && c.args.kind != "command") {
+      return Status::InvalidArgument(fmt::format(
+          "several commands are each measured as a whole process; --kind {} cannot apply to them "
+          "(measure a benchmark binary on its own: tare run ./my_bench)", c.args.kind));
+    }
+    TargetArgs args = c.args;
+    args.kind = "command";
+    TARE_ASSIGN_OR_RETURN(target::TargetSpec t, ResolveTarget(args));
+    for (const auto& b : benches_) {
+      if (b.name == c.text) {
+        return Status::InvalidArgument(fmt::format("the command '{}' is given twice; give each command once", c.text));
+      }
+    }
+    benches_.push_back({c.text, t.name + "::" + c.text});
+    bench_target_.push_back(targets_.size());
+    targets_.push_back(std::move(t));
+  }
+  return Status::Ok();
+}
+
 Status PlainRun::Prepare() {
   TARE_RETURN_IF_ERROR(ValidateRunSpec(&spec_));
-  TARE_ASSIGN_OR_RETURN(target_, ResolveTarget(spec_.target));
-  if ((spec_.shared_process || spec_.iterations > 0) && target_.kind != TargetKind::kTare) {
+  for (auto [from, to] : {std::pair{&spec_.prepare, &prepare_}, {&spec_.setup, &setup_}, {&spec_.conclude, &conclude_}}) {
+    if (!from->has_value()) continue;
+    TargetArgs args = (*from)->args;
+    args.kind = "command";
+    TARE_ASSIGN_OR_RETURN(*to, ResolveTarget(args));
+  }
+  if (!spec_.commands.empty()) {
+    if (spec_.shared_process || spec_.iterations > 0) {
+      return Status::InvalidArgument(fmt::format("{} needs a tare benchmark binary, not several commands",
+                                                 spec_.shared_process ? "--no-isolation" : "--iterations"));
+    }
+    TARE_RETURN_IF_ERROR(ResolveCommands());
+  } else {
+    TARE_ASSIGN_OR_RETURN(target::TargetSpec target, ResolveTarget(spec_.target));
+    targets_.push_back(std::move(target));
+  }
+  const target::TargetSpec& first = targets_.front();
+  if ((spec_.shared_process || spec_.iterations > 0) && first.kind != TargetKind::kTare) {
     return Status::InvalidArgument(fmt::format(
         "{} needs a tare benchmark binary; '{}' is a {} target",
-        spec_.shared_process ? "--no-isolation" : "--iterations", target_.argv[0],
-        TargetKindName(target_.kind)));
+        spec_.shared_process ? "--no-isolation" : "--iterations", first.argv[0],
+        TargetKindName(first.kind)));
   }
   TARE_ASSIGN_OR_RETURN(workdir_, MakeTempDir("tare-run"));
   measure_.workdir = workdir_;
   measure_.timeout_ns = spec_.timeout_ns;
   if (spec_.perf) measure_.perf_events = proc::DefaultPerfEvents();
   measure_.instrument = spec_.instrument;
-  TARE_RETURN_IF_ERROR(PrepareInstrument(spawner_, target_, &measure_));
+  TARE_RETURN_IF_ERROR(PrepareInstrument(spawner_, first, &measure_));
 
-  TARE_ASSIGN_OR_RETURN(std::vector<target::Benchmark> listed,
-                        target::ListBenchmarks(spawner_, target_, measure_));
-  if (spec_.filter.empty()) {
-    benches_ = listed;
-  } else {
-    TARE_ASSIGN_OR_RETURN(Regex re, Regex::Compile(spec_.filter, "--filter"));
-    for (const auto& b : listed) {
-      if (re.Search(b.name)) benches_.push_back(b);
-    }
-    if (benches_.empty()) {
-      std::string names;
-      for (size_t i = 0; i < listed.size() && i < 10; ++i) names += "\n  " + listed[i].name;
-      return Status::InvalidArgument(fmt::format(
-          "--filter '{}' matches none of the {} benchmarks in '{}':{}{}", spec_.filter, listed.size(),
-          target_.argv[0], names, listed.size() > 10 ? "\n  ..." : ""));
-    }
+  std::vector<target::Benchmark> listed = benches_;
+  if (spec_.commands.empty()) {
+    TARE_ASSIGN_OR_RETURN(listed, target::ListBenchmarks(spawner_, first, measure_));
+    bench_target_.assign(listed.size(), 0);
   }
-  for (auto& b : benches_) {
-    Status s = FixIterations(spawner_, target_, measure_, static_cast<uint64_t>(spec_.iterations), &b);
-    if (!s.ok()) return s.WithContext("calibrating " + b.uri);
+  const std::vector<size_t> listed_target = bench_target_;
+  benches_.clear();
+  bench_target_.clear();
+  std::optional<Regex> re;
+  if (!spec_.filter.empty()) {
+    TARE_ASSIGN_OR_RETURN(re, Regex::Compile(spec_.filter, "--filter"));
+  }
+  for (size_t i = 0; i < listed.size(); ++i) {
+    if (re && !re->Search(listed[i].name)) continue;
+    benches_.push_back(listed[i]);
+    bench_target_.push_back(listed_target[i]);
+  }
+  if (benches_.empty()) {
+    std::string names;
+    for (size_t i = 0; i < listed.size() && i < 10; ++i) names += "\n  " + listed[i].name;
+    return Status::InvalidArgument(fmt::format(
+        "--filter '{}' matches none of the {} benchmarks in '{}':{}{}", spec_.filter, listed.size(),
+        first.argv[0], names, listed.size() > 10 ? "\n  ..." : ""));
+  }
+  for (size_t i = 0; i < benches_.size(); ++i) {
+    Status s = FixIterations(spawner_, targets_[bench_target_[i]], measure_,
+                             static_cast<uint64_t>(spec_.iterations), &benches_[i]);
+    if (!s.ok()) return s.WithContext("calibrating " + benches_[i].uri);
   }
   return Status::Ok();
 }
 
+Status PlainRun::RunUntimed(const target::TargetSpec& target, const std::string& flag, const std::string& text) {
+  if (progress) progress(flag + " " + text);
+  return RunQuietly(spawner_, target, workdir_, spec_.timeout_ns, flag, text);
+}
+
 StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
+  // Before the run is recorded: a set-up that fails leaves nothing in the store.
+  if (setup_) TARE_RETURN_IF_ERROR(RunUntimed(*setup_, "--setup", spec_.setup->text));
   Fingerprint fp = env::CollectFingerprint(
       env::FingerprintOptions{.probe_valgrind = spec_.instrument == Instrument::kSim});
   RunRecord record;
@@ -154,7 +290,7 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
   record.started_unix_ns = clock_.UnixNowNs();
   record.tare_version = spec_.tare_version;
   record.command_line = spec_.command_line;
-  record.options_json = OptionsJson(spec_, target_);
+  record.options_json = OptionsJson(spec_, targets_);
   record.fingerprint_json = DumpJson(env::FingerprintToJson(fp));
   record.fingerprint_digest = fp.HardDigest();
   record.provenance = spec_.provenance;
@@ -163,30 +299,39 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
 
   // From here on the run exists: whatever happens, it is finished with a status.
   auto body = [&]() -> Status {
-    if (!spec_.target.shell) {
+    for (size_t t = 0; t < targets_.size(); ++t) {
+      const bool shell = spec_.commands.empty() ? spec_.target.shell : spec_.commands[t].args.shell;
+      if (shell) continue;
       // A program that cannot be described (unreadable) is measured anyway; the record is a nicety.
-      auto exe = DescribeForStore("target", target_.argv[0]);
+      auto exe = DescribeForStore("target", targets_[t].argv[0]);
       if (exe.ok()) TARE_RETURN_IF_ERROR(store.AddExecutable(out.run_id, *exe));
     }
     Plan plan;
     plan.warmup_blocks = spec_.warmup;
     plan.shared_process = spec_.shared_process;
-    for (const auto& b : benches_) {
+    for (size_t i = 0; i < benches_.size(); ++i) {
+      const target::Benchmark& b = benches_[i];
+      const target::TargetSpec& t = targets_[bench_target_[i]];
       Cell c;
       c.name = b.uri;
       c.bench = b;
-      TARE_ASSIGN_OR_RETURN(c.benchmark_id,
-                            store.AddBenchmark(out.run_id, {0, b.uri, b.name, TargetKindName(target_.kind)}));
-      c.targets = {target_};
+      TARE_ASSIGN_OR_RETURN(c.benchmark_id, store.AddBenchmark(out.run_id, {0, b.uri, b.name, TargetKindName(t.kind)}));
+      c.targets = {t};
       plan.cells.push_back(std::move(c));
     }
     const int64_t total = static_cast<int64_t>(spec_.warmup + spec_.samples) *
                           static_cast<int64_t>(benches_.size());
-    RunObserver observer(spec_, notice, total);
-    SpawnerMeasurer measurer(spawner_, measure_);
+    RunObserver observer(spec_, notice, total, clock_);
+    SpawnerMeasurer spawned(spawner_, measure_);
+    std::optional<PreparingMeasurer> prepared;
+    if (prepare_) prepared.emplace(spawned, spawner_, *prepare_, spec_.prepare->text, workdir_, spec_.timeout_ns);
+    Measurer& measurer = prepared ? static_cast<Measurer&>(*prepared) : spawned;
     Session session(std::move(plan), measurer, store, out.run_id, observer);
     session.set_progress(progress);
     Status s = session.Run();
+    if (conclude_ && s.ok() && session.stop() != StopKind::kInterrupted) {
+      s = RunUntimed(*conclude_, "--conclude", spec_.conclude->text);
+    }
     out.samples = session.samples_taken();
     out.failed = observer.failed();
     out.interrupted = session.stop() == StopKind::kInterrupted;

@@ -1,5 +1,5 @@
-// PlainRun: `tare run` — one target, one arm, every benchmark measured in fresh processes, no
-// verdict. The command line builds a RunSpec; this does the rest on a Session:
+// PlainRun: `tare run` — one target (or several commands), one arm, every benchmark measured in
+// fresh processes, no verdict. The command line builds a RunSpec; this does the rest on a Session:
 //
 //   PlainRun run(spec, spawner);
 //   TARE_RETURN_IF_ERROR(run.Prepare());                  // usage errors: nothing stored yet
@@ -9,10 +9,18 @@
 // and fixes tare binaries' iteration counts. Run() records the run (fingerprint, executable,
 // benchmarks), runs warm-up + measured rounds in round-robin order, and finishes the run with its
 // final status (complete / interrupted / failed).
+//
+// Several commands (`tare run 'sleep 0.1' 'sleep 0.2'`, hyperfine's habit): each is a whole-process
+// benchmark of its own, named as the user wrote it; the round-robin order interleaves them, so
+// sample i of every command runs back to back in block i, and the blocks pair their samples.
+// --setup runs once before the first sample, --conclude once after the last, --prepare before
+// every sample (warm-ups included) — none of them timed; a failure of any ends the run with an
+// error naming it and its stderr, as hyperfine does.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,8 +34,21 @@
 
 namespace tare::session {
 
+// A command line given as one string (session/command_line.h): what the user wrote, and the
+// target it runs (split into words, or through /bin/sh -c with --shell).
+struct CommandString {
+  std::string text;
+  TargetArgs args;
+};
+
 struct RunSpec {
   TargetArgs target;
+  // Several commands, each measured as a whole process and named by its text; when not empty,
+  // `target` is unused.
+  std::vector<CommandString> commands;
+  std::optional<CommandString> prepare;   // before every sample, untimed
+  std::optional<CommandString> setup;     // once before the first sample
+  std::optional<CommandString> conclude;  // once after the last
   int samples = -1;          // -1: 10, or 3 under sim (its counts are identical on every rerun)
   int warmup = -1;           // -1: 1, or 0 under sim
   int64_t timeout_ns = 0;    // per sample; 0 = none
@@ -61,8 +82,8 @@ class PlainRun {
   ~PlainRun();
 
   Status Prepare();
-  // After Prepare(): what was resolved.
-  TargetKind kind() const { return target_.kind; }
+  // After Prepare(): what was resolved (the first command's kind for several).
+  TargetKind kind() const { return targets_.front().kind; }
   // The run is in the store from the first line on; even a failed run is finished with its status.
   StatusOr<RunOutcome> Run(store::RunWriter& store);
 
@@ -70,11 +91,17 @@ class PlainRun {
   std::function<void(const std::string&)> notice;    // a line worth keeping (a failed sample)
 
  private:
+  Status ResolveCommands();
+  // --setup / --conclude: once, untimed; an error naming `flag` when it fails.
+  Status RunUntimed(const target::TargetSpec& target, const std::string& flag, const std::string& text);
+
   RunSpec spec_;
   proc::Spawner& spawner_;
   const Clock& clock_;
-  target::TargetSpec target_;
+  std::vector<target::TargetSpec> targets_;   // one, or one per command
   std::vector<target::Benchmark> benches_;
+  std::vector<size_t> bench_target_;          // index into targets_ per benchmark
+  std::optional<target::TargetSpec> prepare_, setup_, conclude_;
   target::MeasureOptions measure_;
   std::string workdir_;
 };

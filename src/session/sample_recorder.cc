@@ -29,7 +29,14 @@ StatusOr<int64_t> SampleRecorder::Record(int64_t benchmark_id, const std::string
                                          const Measured& m) {
   for (const auto& [name, value] : m.sample.values) {
     if (metrics_.count(name)) continue;
-    TARE_RETURN_IF_ERROR(writer_.AddMetric(run_id_, LookupMetric(name)));
+    MetricDef def = LookupMetric(name);
+    if (std::find(m.extras.rates.begin(), m.extras.rates.end(), name) != m.extras.rates.end()) {
+      // A rate whatever its name (Counter::kIsRate): per second, and more is better.
+      def.direction = Direction::kHigherIsBetter;
+      if (def.unit == "count") def.unit = "/s";
+      def.description = "Google Benchmark rate counter (per second)";
+    }
+    TARE_RETURN_IF_ERROR(writer_.AddMetric(run_id_, def));
     metrics_.insert(name);
   }
   for (const auto& reason : m.unavailable) {

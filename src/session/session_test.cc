@@ -32,6 +32,11 @@ class FakeWriter final : public store::RunWriter {
     samples.push_back({benchmark_id, s});
     return static_cast<int64_t>(samples.size());
   }
+  // Copying runs between stores (RunWriter::AppendSamples); sessions never call it. Declared without
+  // `override` so this fake builds against the store interface before and after it gained it.
+  StatusOr<std::vector<int64_t>> AppendSamples(int64_t, const std::vector<StoredSample>&) {
+    return Status::Internal("FakeWriter::AppendSamples is not used by sessions");
+  }
   Status AddArtifact(int64_t, int64_t benchmark_id, const std::string& name, const std::string&) override {
     artifacts.push_back(std::to_string(benchmark_id) + "|" + name);
     return Status::Ok();

@@ -1,5 +1,7 @@
 #include "target/gbench.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -159,6 +161,24 @@ StatusOr<GbenchReading> ParseGbenchJson(const std::string& json_text, const std:
   return Status::DataLoss(fmt::format(
       "benchmark '{}' produced no result row; it may have been filtered out or crashed before "
       "reporting", benchmark));
+}
+
+std::vector<std::string> GbenchRateCounters(const std::string& console, const std::map<std::string, double>& counters) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < console.size()) {
+    const size_t start = console.find_first_not_of(" \t\r\n", i);
+    if (start == std::string::npos) break;
+    size_t end = console.find_first_of(" \t\r\n", start);
+    if (end == std::string::npos) end = console.size();
+    const std::string token = console.substr(start, end - start);
+    i = end;
+    const size_t eq = token.find('=');
+    if (eq == std::string::npos || token.size() < eq + 4 || token.compare(token.size() - 2, 2, "/s") != 0) continue;
+    const std::string name = token.substr(0, eq);
+    if (counters.count(name) && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
 }
 
 }  // namespace tare::target

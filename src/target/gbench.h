@@ -35,6 +35,12 @@ struct GbenchReading {
 // benchmark and the field.
 StatusOr<GbenchReading> ParseGbenchJson(const std::string& json_text, const std::string& benchmark);
 
+// The user counters that are rates (Counter::kIsRate, and bytes_per_second / items_per_second, which
+// SetBytesProcessed / SetItemsProcessed make): the JSON gives only their values, per second, but the
+// console line prints each as NAME=VALUE/s, and the sample's console output is kept. Only names
+// of `counters` are returned: the console text is the program's, so nothing else in it counts.
+std::vector<std::string> GbenchRateCounters(const std::string& console, const std::map<std::string, double>& counters);
+
 // Parses --benchmark_list_tests output: one name per non-empty line.
 std::vector<std::string> ParseGbenchList(const std::string& text);
 

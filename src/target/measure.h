@@ -47,6 +47,9 @@ struct MeasureOptions {
 struct MeasureExtras {
   std::vector<std::pair<std::string, std::string>> artifacts;  // name -> content
   std::vector<std::string> warnings;
+  // Metric names of Google Benchmark rate counters in this sample ("gb.counter.bytes_per_second"):
+  // per second, higher is better (GbenchRateCounters).
+  std::vector<std::string> rates;
 };
 
 // tare binaries only: every benchmark of `benches` in ONE process (protocol: several names in

@@ -1,4 +1,6 @@
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <unistd.h>
 
 #include <filesystem>
@@ -150,13 +152,19 @@ TEST_F(GbenchBinary, ListsAndMeasuresEachBenchmarkInItsOwnProcess) {
   std::vector<std::string> names;
   for (const auto& b : *list) names.push_back(b.name);
   EXPECT_EQ(names, (std::vector<std::string>{"BM_Template<int>", "BM_Template<double>", "BM_Counter",
-                                              "BM_Counter.dot", "BM_Errors", "BM_Crashes"}));
+                                              "BM_Counter.dot", "BM_Errors", "BM_Crashes", "BM_Empty"}));
   EXPECT_EQ((*list)[0].uri, "gbench_cases::BM_Template<int>");
 
   std::vector<std::string> unavailable;
-  auto s = MeasureOnce(*spawner_, target_, (*list)[2], options_, &unavailable);
+  MeasureExtras extras;
+  auto s = MeasureOnce(*spawner_, target_, (*list)[2], options_, &unavailable, &extras);
   ASSERT_TRUE(s.ok()) << s.status().message();
   ASSERT_TRUE(s->ok()) << s->error;
+  // kIsRate and SetItemsProcessed counters are told apart from plain ones by the console's "/s".
+  std::sort(extras.rates.begin(), extras.rates.end());
+  EXPECT_EQ(extras.rates, (std::vector<std::string>{"gb.counter.items_per_second", "gb.counter.widget_rate"}))
+      << s->stdout_tail;
+  EXPECT_GT(s->values.at("gb.counter.widget_rate"), 1000) << "iterations per second";
   EXPECT_GT(s->values.at("gb.real_time_ns"), 0);
   EXPECT_GT(s->values.at("gb.iterations"), 0);
   EXPECT_DOUBLE_EQ(s->values.at("gb.counter.widgets"), 42);
@@ -165,6 +173,31 @@ TEST_F(GbenchBinary, ListsAndMeasuresEachBenchmarkInItsOwnProcess) {
   // The filter is anchored and escaped: "BM_Counter" must not also run "BM_Counter.dot".
   EXPECT_EQ(s->stdout_tail.find("BM_Counter.dot"), std::string::npos) << s->stdout_tail;
   EXPECT_TRUE(s->values.count("perf.instructions") == 1 || !unavailable.empty());
+}
+
+// "measured no work" fires on the empty loop, not on one pipelined add under DoNotOptimize (0.3 ns
+// per iteration here: real work below one cycle).
+TEST_F(GbenchBinary, NoWorkIsWarnedForAnEmptyLoopOnly) {
+  std::vector<std::string> unavailable;
+  MeasureExtras empty, add;
+  auto e = MeasureOnce(*spawner_, target_, {"BM_Empty", "gbench_cases::BM_Empty"}, options_, &unavailable, &empty);
+  ASSERT_TRUE(e.ok() && e->ok());
+  ASSERT_EQ(empty.warnings.size(), 1u) << e->values.at("gb.cpu_time_ns");
+  EXPECT_NE(empty.warnings[0].find("measured no work"), std::string::npos) << empty.warnings[0];
+  EXPECT_NE(empty.warnings[0].find("benchmark::DoNotOptimize"), std::string::npos) << empty.warnings[0];
+  auto a = MeasureOnce(*spawner_, target_, {"BM_Template<int>", "gbench_cases::BM_Template<int>"}, options_,
+                       &unavailable, &add);
+  ASSERT_TRUE(a.ok() && a->ok());
+  EXPECT_TRUE(add.warnings.empty()) << add.warnings[0];
+}
+
+// The console text is the program's: only names of the JSON's counters count, only tokens NAME=VALUE/s.
+TEST(GbenchRateCounters, OnlyCountersPrintedPerSecond) {
+  const std::map<std::string, double> counters = {{"a", 1}, {"b", 2}, {"c", 3}, {"d", 4}};
+  EXPECT_EQ(GbenchRateCounters("BM_x   1 ns   1 ns  100 a=1.5k/s b=2 c=3/s/x d=/s e=9/s a=2/s\n", counters),
+            (std::vector<std::string>{"a"}));
+  EXPECT_TRUE(GbenchRateCounters("", counters).empty());
+  EXPECT_TRUE(GbenchRateCounters("=/s x= /s", counters).empty());
 }
 
 TEST_F(GbenchBinary, ErrorsAndCrashesAreFailedSamplesNamingTheBenchmark) {

@@ -1,5 +1,5 @@
 // Google Benchmark binary with awkward cases for tare's adapter tests: a name full of regex
-// metacharacters, a benchmark that reports an error, one that crashes, and a user counter.
+// metacharacters, a benchmark that reports an error, one that crashes, and user counters (rates too).
 #include <benchmark/benchmark.h>
 
 #include <csignal>
@@ -16,6 +16,9 @@ BENCHMARK_TEMPLATE(BM_Template, double);
 static void BM_Counter(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(state.iterations());
   state.counters["widgets"] = 42;
+  // Rates: the JSON holds only their per-second values; the console line marks them "/s".
+  state.counters["widget_rate"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_Counter);
 BENCHMARK(BM_Counter)->Name("BM_Counter.dot");
@@ -33,5 +36,12 @@ static void BM_Crashes(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_Crashes);
+
+// An empty loop: the compiler removes it and Google Benchmark reads about 1e-6 ns per iteration.
+static void BM_Empty(benchmark::State& state) {
+  for (auto _ : state) {
+  }
+}
+BENCHMARK(BM_Empty);
 
 BENCHMARK_MAIN();

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -95,14 +96,35 @@ TEST_F(RunE2E, GoogleBenchmarkBinaryEachBenchmarkInItsOwnProcess) {
   EXPECT_FALSE(data.run.fingerprint_json.empty());
 
   auto j = nlohmann::json::parse(Slurp(dir_ + "/run.json"));
-  EXPECT_EQ(j["schema"], "tare.run/1");
+  EXPECT_EQ(j["schema"], "tare.run/2");
   EXPECT_EQ(j["benchmarks"].size(), 3u);
-  EXPECT_EQ(j["benchmarks"][0]["summary"]["gb.real_time_ns"]["n"], 2);
+  ASSERT_EQ(j["benchmarks"][0]["summaries"].size(), 1u);  // one arm: a plain run's
+  EXPECT_EQ(j["benchmarks"][0]["summaries"][0]["arm"], "");
+  EXPECT_EQ(j["benchmarks"][0]["summaries"][0]["metrics"]["gb.real_time_ns"]["n"], 2);
 
   Result e = Tare({"export", "--run", "latest", "--store", store_});
   ASSERT_EQ(e.exit_code, 0) << e.err;
   auto exported = nlohmann::json::parse(e.out);
   EXPECT_EQ(exported["benchmarks"], j["benchmarks"]);
+}
+
+// SetBytesProcessed makes a rate: shown per second, stored as higher-is-better (what `tare compare`
+// judges it by).
+TEST_F(RunE2E, GoogleBenchmarkRatesAreShownAsRatesAndHigherIsBetter) {
+  Result r = Tare({"run", "--samples", "2", "--warmup", "0", "--store", store_, "--json", dir_ + "/run.json",
+                   "--filter", "BM_StringCopy/64", "--metrics", "gb.counter.bytes_per_second", GBENCH_BASIC});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("gb\\.counter\\.bytes_per_second +2 +[0-9.]+ [KMGT]?i?B/s ")))
+      << r.out;
+  auto j = nlohmann::json::parse(Slurp(dir_ + "/run.json"));
+  bool found = false;
+  for (const auto& m : j["metrics"]) {
+    if (m["name"] != "gb.counter.bytes_per_second") continue;
+    found = true;
+    EXPECT_EQ(m["direction"], "higher");
+    EXPECT_EQ(m["unit"], "bytes/s");
+  }
+  EXPECT_TRUE(found) << j["metrics"].dump();
 }
 
 // A command named with a terminal escape (ESC ] 0 ; title BEL retitles the window): the table, the

@@ -1,0 +1,31 @@
+// tare's --help layout: CLI11's, except that a subcommand may spell out its own usage lines
+// (`tare run [OPTIONS] TARGET [ARGS...]`) in place of the generated `tare run [OPTIONS]`, so each
+// --help has exactly one "Usage:" — CLI11 2.1 has no App::usage(), and a usage written into the
+// description printed a second one (and spilled into `tare --help`'s list of subcommands). Also
+// the value part of repeatable options (make_option_opts).
+#pragma once
+
+#include <map>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace tare::cli {
+
+class HelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_usage(const CLI::App* app, std::string name) const override;
+  // A repeatable option (a vector) takes one value per occurrence: `--env KEY=VALUE`, not CLI11's
+  // `--env TEXT ...`, which reads as "several values after one flag".
+  std::string make_option_opts(const CLI::Option* opt) const override;
+  std::map<const CLI::App*, std::string> usages;  // lines after "Usage: ", '\n'-separated
+};
+
+// Installs the formatter on `app`; call before adding subcommands, which inherit it.
+void InstallHelpFormatter(CLI::App& app);
+
+// The usage of `sub`: one or more lines ("tare run [OPTIONS] TARGET [ARGS...]\ntare run ..."),
+// shown after one "Usage: " and aligned under each other. No-op without InstallHelpFormatter.
+void SetUsage(CLI::App* sub, const std::string& lines);
+
+}  // namespace tare::cli

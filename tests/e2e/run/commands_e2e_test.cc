@@ -1,0 +1,255 @@
+// `tare run` the hyperfine way, end to end through the real binary: several commands interleaved
+// in fresh processes and compared from paired samples, hyperfine's flag names (--runs, --prepare,
+// --setup, --conclude, -N, --parameter-scan/-list, --export-*), colour, and one Usage line in every
+// subcommand's --help.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "../tare_process.h"
+#include "store/store.h"
+
+namespace {
+
+using tare::e2e::Result;
+using tare::e2e::Slurp;
+
+class CommandsE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "tare_cmd_e2e_" + std::to_string(getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    store_ = dir_ + "/store/tare.db";
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  Result Tare(std::vector<std::string> args) { return tare::e2e::RunTare(TARE_BIN, dir_, std::move(args)); }
+
+  tare::RunData LoadLatest() {
+    auto store = tare::store::Store::Open(store_);
+    EXPECT_TRUE(store.ok()) << store.status().message();
+    auto id = (*store)->ResolveRun("latest");
+    EXPECT_TRUE(id.ok()) << id.status().message();
+    auto data = (*store)->LoadRun(*id);
+    EXPECT_TRUE(data.ok());
+    return *data;
+  }
+
+  std::vector<std::string> Names(const tare::RunData& d) {
+    std::vector<std::string> out;
+    for (const auto& b : d.benchmarks) out.push_back(b.name);
+    return out;
+  }
+
+  std::string dir_;
+  std::string store_;
+};
+
+// The interval of the summary, recomputed here from the stored samples without tare's stats code:
+// pairs by block, d = ln(slow/fast), sorted; at 95% the sign test's interval for n = 6 is
+// [d(1), d(6)] (1 - 2 * 0.5^6 = 96.9%; n = 5 would reach only 93.75%: Conover 1999, §3.2), and
+// the estimate is exp(median d).
+TEST_F(CommandsE2E, SeveralCommandsRunInterleavedAndTheSlowerIsSaidWithAPairedInterval) {
+  Result r = Tare({"run", "--runs", "6", "--warmup", "1", "--store", store_, "--export-json", dir_ + "/r.json",
+                   "--export-markdown", dir_ + "/r.md", "--export-csv", dir_ + "/r.csv", "sleep 0.02", "sleep 0.05"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+
+  tare::RunData d = LoadLatest();
+  ASSERT_EQ(Names(d), (std::vector<std::string>{"sleep 0.02", "sleep 0.05"})) << "named as the user wrote them";
+  ASSERT_EQ(d.samples.size(), 14u);
+  // Interleaved: in seq order the two commands alternate, and each pair shares a block.
+  for (size_t i = 0; i + 1 < d.samples.size(); i += 2) {
+    EXPECT_NE(d.samples[i].benchmark_id, d.samples[i + 1].benchmark_id) << "seq " << i;
+    EXPECT_EQ(d.samples[i].sample.block, d.samples[i + 1].sample.block);
+    EXPECT_EQ(d.samples[i].sample.block, static_cast<int64_t>(i / 2));
+  }
+  std::map<int64_t, std::map<int64_t, double>> wall;  // benchmark -> block -> wall_ns
+  for (const auto& s : d.samples) {
+    if (!s.sample.warmup) wall[s.benchmark_id][s.sample.block] = s.sample.values.at("wall_ns");
+  }
+  const int64_t fast = d.benchmarks[0].id, slow = d.benchmarks[1].id;
+  std::vector<double> logs;
+  for (const auto& [block, v] : wall[slow]) logs.push_back(std::log(v / wall[fast].at(block)));
+  ASSERT_EQ(logs.size(), 6u);
+  std::sort(logs.begin(), logs.end());
+  const double ratio = std::exp((logs[2] + logs[3]) / 2), lo = std::exp(logs[0]), hi = std::exp(logs[5]);
+  EXPECT_GT(ratio, 1.5) << "sleep 0.05 takes about 2.5 times sleep 0.02";
+  const std::string line = fmt::format("`sleep 0.05` is {:.2f} × slower than `sleep 0.02` (95%: {:.2f}–{:.2f}, 6 pairs)",
+                                       ratio, lo, hi);
+  EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+  EXPECT_NE(r.out.find("`sleep 0.02` is fastest"), std::string::npos) << r.out;
+
+  const std::string md = Slurp(dir_ + "/r.md");
+  EXPECT_NE(md.find("| Benchmark | Metric | n | Median | MAD | Min | Max | Relative |"), std::string::npos) << md;
+  EXPECT_NE(md.find(fmt::format("| {:.2f} ({:.2f}–{:.2f}) |", ratio, lo, hi)), std::string::npos) << md;
+  EXPECT_NE(md.find("| `sleep 0.02` | wall_ns | 6 |"), std::string::npos) << md;
+  const std::string csv = Slurp(dir_ + "/r.csv");
+  EXPECT_EQ(csv.rfind("benchmark,metric,unit,n,median,mad,mean,stddev,min,max,failed\n", 0), 0u) << csv;
+  EXPECT_NE(csv.find("\"sleep 0.05\",\"wall_ns\",\"ns\",6,"), std::string::npos) << csv;
+  auto j = nlohmann::json::parse(Slurp(dir_ + "/r.json"));
+  EXPECT_EQ(j["benchmarks"].size(), 2u);
+  EXPECT_EQ(j["run"]["options"]["commands"][1]["text"], "sleep 0.05");
+}
+
+TEST_F(CommandsE2E, NoShellUnlessAskedAndTheErrorSaysHow) {
+  Result r = Tare({"run", "--store", store_, "echo a | wc -l", "true x"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("'echo a | wc -l' has '|', which only a shell understands"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("add --shell"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(store_)) << "nothing measured, nothing stored";
+
+  Result shell = Tare({"run", "--shell", "--runs", "2", "-w", "0", "--store", store_, "echo a | wc -l", "true x"});
+  ASSERT_EQ(shell.exit_code, 0) << shell.err;
+  tare::RunData d = LoadLatest();
+  EXPECT_EQ(Names(d), (std::vector<std::string>{"echo a | wc -l", "true x"}));
+  EXPECT_NE(d.samples[0].sample.stdout_tail.find("1"), std::string::npos) << "the pipe ran in a shell";
+
+  Result both = Tare({"run", "-N", "--shell", "--store", store_, "true x", "true y"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("-N (no shell) and --shell contradict"), std::string::npos) << both.err;
+  Result twice = Tare({"run", "--store", store_, "--command", "true x", "--command", "true  x", "--command", "true x"});
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_NE(twice.err.find("'true x' is given twice"), std::string::npos) << twice.err;
+}
+
+// --command is the repeatable spelling; TARGET [ARGS...] without a space keeps its meaning.
+TEST_F(CommandsE2E, RepeatedCommandFlagAndTheClassicFormSideBySide) {
+  Result r = Tare({"run", "-n", "2", "-w", "0", "--store", store_, "--command", "true a", "--command", "true b"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Names(LoadLatest()), (std::vector<std::string>{"true a", "true b"}));
+  EXPECT_NE(r.out.find("Summary (wall time, samples paired by round)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2 pairs; a 95% interval needs at least 6 (--runs)"), std::string::npos) << r.out;
+
+  // hyperfine's habit: options after the command lines. Each word is a whole command line, so a
+  // word starting with '-' is tare's wherever it stands.
+  Result after = Tare({"run", "true c", "--runs", "3", "true d", "-w", "0", "--store", store_});
+  ASSERT_EQ(after.exit_code, 0) << after.err;
+  tare::RunData a = LoadLatest();
+  EXPECT_EQ(Names(a), (std::vector<std::string>{"true c", "true d"}));
+  EXPECT_EQ(a.samples.size(), 6u) << "--runs 3 and -w 0 were tare's";
+
+  Result classic = Tare({"run", "-n", "2", "-w", "0", "--store", store_, "true", "a b"});
+  ASSERT_EQ(classic.exit_code, 0) << classic.err;
+  tare::RunData d = LoadLatest();
+  ASSERT_EQ(d.benchmarks.size(), 1u) << "one program with the argument 'a b'";
+  EXPECT_EQ(classic.out.find("Summary"), std::string::npos);
+}
+
+TEST_F(CommandsE2E, PrepareBeforeEverySampleSetupAndConcludeOnce) {
+  // Without a shell, a redirection is written inside sh -c's quoted argument.
+  Result r = Tare({"run", "--runs", "3", "--warmup", "1", "--store", store_,
+                   "--setup", "mkdir once",  // a second mkdir would fail: it ran once
+                   "--prepare", "sh -c 'echo p >> prepared.log'", "--conclude", "rmdir once",
+                   "true 1", "true 2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // 2 commands x (1 warm-up + 3 samples): one --prepare each.
+  EXPECT_EQ(Slurp(dir_ + "/prepared.log"), "p\np\np\np\np\np\np\np\n");
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/once")) << "--conclude ran after the last sample";
+  tare::RunData d = LoadLatest();
+  EXPECT_EQ(d.samples.size(), 8u);
+  for (const auto& s : d.samples) EXPECT_TRUE(s.sample.ok());
+
+  Result failed = Tare({"run", "--runs", "2", "--store", dir_ + "/other.db", "--prepare", "sh -c 'echo no disk >&2; exit 4'",
+                        "true 1"});
+  EXPECT_NE(failed.exit_code, 0);
+  EXPECT_NE(failed.err.find("--prepare 'sh -c 'echo no disk >&2; exit 4'' failed (exit status 4)"), std::string::npos)
+      << failed.err;
+  EXPECT_NE(failed.err.find("no disk"), std::string::npos) << "its stderr is shown: " << failed.err;
+
+  Result setup = Tare({"run", "--store", dir_ + "/third.db", "--setup", "false", "true 1"});
+  EXPECT_NE(setup.exit_code, 0);
+  EXPECT_NE(setup.err.find("--setup 'false' failed"), std::string::npos) << setup.err;
+  if (std::filesystem::exists(dir_ + "/third.db")) {
+    auto store = tare::store::Store::Open(dir_ + "/third.db");
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    EXPECT_FALSE((*store)->ResolveRun("latest").ok()) << "a failed set-up records no run";
+  }
+}
+
+TEST_F(CommandsE2E, ParameterScanAndListNameEachBenchmarkAfterItsValue) {
+  Result scan = Tare({"run", "--runs", "2", "-w", "0", "--store", store_, "--parameter-scan", "n", "1", "3",
+                      "sleep 0.0{n}"});
+  ASSERT_EQ(scan.exit_code, 0) << scan.err;
+  EXPECT_EQ(Names(LoadLatest()), (std::vector<std::string>{"sleep 0.01", "sleep 0.02", "sleep 0.03"}));
+  EXPECT_NE(scan.out.find("`sleep 0.03` is"), std::string::npos) << scan.out;
+
+  Result step = Tare({"run", "--runs", "1", "-w", "0", "--store", store_, "--parameter-scan", "t", "0", "0.02", "-D",
+                      "0.01", "--", "sleep", "{t}"});
+  ASSERT_EQ(step.exit_code, 0) << step.err;
+  EXPECT_EQ(Names(LoadLatest()), (std::vector<std::string>{"sleep 0", "sleep 0.01", "sleep 0.02"}))
+      << "TARGET ARGS after -- take the parameter too";
+
+  Result list = Tare({"run", "--runs", "1", "-w", "0", "--store", store_, "--parameter-list", "word", "a,b c",
+                      "echo {word}"});
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_EQ(Names(LoadLatest()), (std::vector<std::string>{"echo a", "echo b c"}));
+
+  Result missing = Tare({"run", "--store", store_, "--parameter-list", "x", "1,2", "sleep 0.1"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("has no {x}"), std::string::npos) << missing.err;
+}
+
+TEST_F(CommandsE2E, ExportsAreCheckedBeforeMeasuringAndNeverTheStore) {
+  Result r = Tare({"run", "--store", store_, "--export-csv", store_, "true 1", "true 2"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--export-csv"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(store_));
+}
+
+TEST_F(CommandsE2E, ColourOnlyWhenAskedOrOnATerminal) {
+  Result piped = Tare({"run", "-n", "1", "-w", "0", "--store", store_, "true 1", "true 2"});
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(piped.out.find('\x1b'), std::string::npos) << "stdout is a file: no colour";
+  Result always = Tare({"run", "-n", "1", "-w", "0", "--color", "always", "--store", store_, "true 1", "true 2"});
+  ASSERT_EQ(always.exit_code, 0) << always.err;
+  EXPECT_NE(always.out.find("\x1b[1mtrue::true 1\x1b[0m"), std::string::npos) << always.out;
+  EXPECT_TRUE(std::regex_search(always.out, std::regex("\x1b\\[32m`true [12]`\x1b\\[0m is fastest"))) << "the fastest is green";
+  Result bad = Tare({"run", "--color", "sometimes", "--store", store_, "true 1"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--color 'sometimes' is not one of auto, always, never"), std::string::npos) << bad.err;
+}
+
+// Every subcommand's --help: one "Usage:" line naming it, and not the top-level "Start here" block.
+TEST_F(CommandsE2E, EverySubcommandHelpHasOneUsageLineNamingIt) {
+  Result top = Tare({"--help"});
+  ASSERT_EQ(top.exit_code, 0);
+  const size_t list = top.out.find("Subcommands:\n");
+  ASSERT_NE(list, std::string::npos) << top.out;
+  std::vector<std::string> subs;
+  std::istringstream lines(top.out.substr(list + 13));
+  for (std::string l; std::getline(lines, l) && !l.empty();) {
+    std::smatch m;
+    if (std::regex_match(l, m, std::regex("  ([a-z-]+) .*"))) subs.push_back(m[1]);
+  }
+  ASSERT_GE(subs.size(), 10u) << top.out;
+  for (const auto& sub : subs) {
+    Result h = Tare({sub, "--help"});
+    EXPECT_EQ(h.exit_code, 0) << sub;
+    size_t usages = 0;
+    for (size_t at = h.out.find("Usage:"); at != std::string::npos; at = h.out.find("Usage:", at + 1)) ++usages;
+    EXPECT_EQ(usages, 1u) << sub << ":\n" << h.out;
+    EXPECT_NE(h.out.find("Usage: tare " + sub), std::string::npos) << h.out;
+    EXPECT_EQ(h.out.find("Start here:"), std::string::npos) << sub << " prints the top-level block";
+  }
+  // Options that take one value per occurrence do not show CLI11's "TEXT ..." (which reads as "many").
+  Result run = Tare({"run", "--help"});
+  std::smatch m;
+  for (const char* flag : {"--metrics", "--env"}) {
+    ASSERT_TRUE(std::regex_search(run.out, m, std::regex(std::string("\n  ") + flag + " ([^ ]*( \\.\\.\\.)?)")))
+        << flag;
+    EXPECT_EQ(m[2].str(), "") << flag << " shows '" << m[1] << "'";
+  }
+}
+
+}  // namespace
