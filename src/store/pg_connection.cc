@@ -127,8 +127,10 @@ class PgStatement final : public StatementImpl {
       formats[i] = binary_[i] ? 1 : 0;
       types[i] = binary_[i] ? kByteaOid : 0;
     }
-    result_ = PQexecParams(conn_, sql_.c_str(), n, types.data(), values.data(), lengths.data(), formats.data(), 0);
-    CheckResult(conn_, result_);
+    Clear();
+    PGresult* result = PQexecParams(conn_, sql_.c_str(), n, types.data(), values.data(), lengths.data(), formats.data(), 0);
+    CheckResult(conn_, result);  // clears a failed result before throwing
+    result_ = result;
     row_ = -1;
   }
   void Clear() {

@@ -107,6 +107,7 @@ class SqlStore final : public Store {
   std::unique_ptr<Connection> db_;
   std::map<size_t, std::unique_ptr<Statement>> value_inserts_;
   bool lost_in_transaction_ = false;
+  bool server_gone_ = false;
 };
 
 inline constexpr int kReconnectSeconds = 60;
@@ -131,13 +132,17 @@ auto SqlStore::Guard(const std::string& what, F&& f) -> decltype(f(false)) {
     }
     value_inserts_.clear();
     while (!db_->Reconnect()) {
-      if (std::chrono::steady_clock::now() > give_up) {
+      // Once the server stayed away for a whole window, later calls try once and fail at once:
+      // a run that has already lost a sample reports it instead of waiting again per call.
+      if (server_gone_ || std::chrono::steady_clock::now() > give_up) {
+        server_gone_ = true;
         return Status::DataLoss(fmt::format(
             "store '{}': {} failed: the connection was lost ({}) and the server did not come back "
             "within {} s; check the server and run again", path_, what, error, kReconnectSeconds));
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(250));
     }
+    server_gone_ = false;
     retry = true;
   }
 }
