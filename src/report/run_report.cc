@@ -82,27 +82,49 @@ RunReport BuildRunReport(const RunData& data) {
 // benchmarks and counters) and failures quote its output: each is printed as one line with its
 // controls made visible (base/terminal_text.h), so no escape sequence reaches the terminal.
 std::string RenderConsole(const RunReport& report, const ConsoleOptions& options) {
+  // Columns sized to their content over the whole table (every benchmark's block aligns): a long
+  // metric name or a value in GiB/s widens its column instead of shifting the rest of the row.
+  using Row = std::vector<std::string>;
+  const Row head = {"metric", "n", "median", "MAD", "CV", "min", "max"};
+  std::vector<std::vector<Row>> rows(report.benchmarks.size());
+  auto width = [](const std::string& t) {  // code points: names may hold UTF-8
+    size_t n = 0;
+    for (unsigned char c : t) n += (c & 0xC0) != 0x80;
+    return n;
+  };
+  std::vector<size_t> w(head.size());
+  for (size_t i = 0; i < head.size(); ++i) w[i] = width(head[i]);
+  for (size_t bi = 0; bi < report.benchmarks.size(); ++bi) {
+    const auto& b = report.benchmarks[bi];
+    for (const auto& m : b.metrics) {
+      bool shown = options.all_metrics ||
+                   (options.metrics.empty() ? IsDefaultMetric(m.metric.name, b.bench.kind)
+                                            : std::find(options.metrics.begin(), options.metrics.end(),
+                                                        m.metric.name) != options.metrics.end());
+      if (!shown) continue;
+      const auto& s = m.summary;
+      const std::string unit = m.metric.unit;
+      rows[bi].push_back({SingleLineText(m.metric.name), std::to_string(s.n), FormatValue(s.median, unit),
+                          FormatValue(s.mad, unit), std::isnan(s.cv) ? "-" : fmt::format("{:.2f}%", s.cv * 100),
+                          FormatValue(s.min, unit), FormatValue(s.max, unit)});
+      for (size_t i = 0; i < head.size(); ++i) w[i] = std::max(w[i], width(rows[bi].back()[i]));
+    }
+  }
+  auto line = [&](const Row& r) {
+    std::string l = "  " + r[0] + std::string(w[0] - width(r[0]), ' ');
+    for (size_t i = 1; i < r.size(); ++i) l += "  " + std::string(w[i] - width(r[i]), ' ') + r[i];
+    return l + "\n";
+  };
   std::string out;
-  for (const auto& b : report.benchmarks) {
+  for (size_t bi = 0; bi < report.benchmarks.size(); ++bi) {
+    const auto& b = report.benchmarks[bi];
     const char* reset = options.color ? "\x1b[0m" : "";
     out += fmt::format("{}{}{}\n", options.color ? "\x1b[1m" : "", SingleLineText(b.bench.uri), reset);
     if (b.ok_samples == 0) {
       out += "  no successful samples\n";
     } else {
-      out += fmt::format("  {:<26} {:>4} {:>12} {:>11} {:>7} {:>12} {:>12}\n", "metric", "n",
-                         "median", "MAD", "CV", "min", "max");
-      for (const auto& m : b.metrics) {
-        bool shown = options.all_metrics ||
-                     (options.metrics.empty() ? IsDefaultMetric(m.metric.name, b.bench.kind)
-                                              : std::find(options.metrics.begin(), options.metrics.end(),
-                                                          m.metric.name) != options.metrics.end());
-        if (!shown) continue;
-        const auto& s = m.summary;
-        std::string cv = std::isnan(s.cv) ? "-" : fmt::format("{:.2f}%", s.cv * 100);
-        out += fmt::format("  {:<26} {:>4} {:>12} {:>11} {:>7} {:>12} {:>12}\n", SingleLineText(m.metric.name), s.n,
-                           FormatValue(s.median, m.metric.unit), FormatValue(s.mad, m.metric.unit), cv,
-                           FormatValue(s.min, m.metric.unit), FormatValue(s.max, m.metric.unit));
-      }
+      out += line(head);
+      for (const auto& r : rows[bi]) out += line(r);
     }
     for (const auto& f : b.failures) {
       out += fmt::format("  {}FAILED{}: {}\n", options.color ? "\x1b[31m" : "", reset, SingleLineText(f));

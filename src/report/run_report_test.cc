@@ -46,5 +46,30 @@ TEST(RenderConsole, PlainNamesAreUnchanged) {
   EXPECT_EQ(text.rfind("bench::BM_Sort<int>/8\n", 0), 0u) << text;
 }
 
+// A metric name longer than any default column, and a rate in GiB/s: every row of the table keeps
+// its columns where the header has them (right-aligned numbers end under their heading).
+TEST(RenderConsole, ColumnsAreSizedToTheirContent) {
+  RunData data;
+  data.benchmarks = {{1, "bench::BM_Copy", "BM_Copy", "gbench"}};
+  data.metrics = {{"gb.counter.a_rather_long_counter_name_per_second", "bytes/s", Direction::kHigherIsBetter}};
+  for (int i = 0; i < 3; ++i) {
+    StoredSample s;
+    s.benchmark_id = 1;
+    s.sample.values = {{"gb.counter.a_rather_long_counter_name_per_second", 6.5e9 + i * 1e8}, {"wall_ns", 1e6 + i}};
+    data.samples.push_back(s);
+  }
+  const std::string text = RenderConsole(BuildRunReport(data), {.metrics = {"wall_ns", "gb.counter.a_rather_long_counter_name_per_second"}});
+  std::vector<std::string> lines;
+  for (size_t i = 0, nl; (nl = text.find('\n', i)) != std::string::npos; i = nl + 1) lines.push_back(text.substr(i, nl - i));
+  ASSERT_EQ(lines.size(), 4u) << text;
+  const size_t median_end = lines[1].find("median") + 6, max_end = lines[1].size();
+  for (size_t i = 2; i < 4; ++i) {
+    EXPECT_EQ(lines[i].size(), max_end) << text;
+    EXPECT_EQ(lines[i][median_end], ' ') << text;
+    EXPECT_NE(lines[i][median_end - 1], ' ') << text;
+  }
+  EXPECT_NE(text.find(" 6.15 GiB/s "), std::string::npos) << "6.6e9 bytes/s is shown as a rate: " << text;
+}
+
 }  // namespace
 }  // namespace tare::report

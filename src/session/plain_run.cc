@@ -102,14 +102,6 @@ class PreparingMeasurer final : public Measurer {
   int64_t timeout_ns_;
 };
 
-// "1m05s", "12s": the remaining time of a progress line.
-std::string ShortDuration(int64_t ns) {
-  const int64_t s = (ns + 500'000'000) / 1'000'000'000;
-  if (s >= 3600) return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
-  if (s >= 60) return fmt::format("{}m{:02}s", s / 60, s % 60);
-  return fmt::format("{}s", s);
-}
-
 // A plain run: every benchmark gets warm-up + samples blocks; failed samples are told and
 // counted; --fail-fast stops at the first.
 class RunObserver final : public Observer {
@@ -144,17 +136,9 @@ class RunObserver final : public Observer {
                        Eta(session));
   }
 
-  // "  ETA 1m05s" once the work so far says the whole run takes more than kEtaAfterNs; a short run
-  // is over before an estimate could help. Samples so far predict the rest: the round-robin order
-  // makes every round alike (the first, with warm-ups and cold caches, counts in the average).
-  static constexpr int64_t kEtaAfterNs = 10'000'000'000;
   std::string Eta(const Session& session) const {
-    const int64_t done = session.samples_taken();
-    if (done < 1 || total_ <= done) return "";
-    const int64_t elapsed = clock_.UnixNowNs() - start_ns_;
-    const double per_sample = static_cast<double>(elapsed) / static_cast<double>(done);
-    if (per_sample * static_cast<double>(total_) < kEtaAfterNs) return "";
-    return "  ETA " + ShortDuration(static_cast<int64_t>(per_sample * static_cast<double>(total_ - done)));
+    const std::string eta = EtaText(clock_.UnixNowNs() - start_ns_, session.samples_taken(), total_);
+    return eta.empty() ? "" : "  ETA " + eta;
   }
 
   int64_t failed() const { return failed_; }
@@ -169,6 +153,16 @@ class RunObserver final : public Observer {
 };
 
 }  // namespace
+
+std::string EtaText(int64_t elapsed_ns, int64_t done, int64_t total) {
+  if (done < 1 || total <= done || elapsed_ns <= 0) return "";
+  const double per_sample = static_cast<double>(elapsed_ns) / static_cast<double>(done);
+  if (per_sample * static_cast<double>(total) < static_cast<double>(kEtaAfterNs)) return "";
+  const int64_t s = static_cast<int64_t>(per_sample * static_cast<double>(total - done) / 1e9 + 0.5);
+  if (s >= 3600) return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
+  if (s >= 60) return fmt::format("{}m{:02}s", s / 60, s % 60);
+  return fmt::format("{}s", s);
+}
 
 Status ValidateRunSpec(RunSpec* o) {
   const bool sim = o->instrument == Instrument::kSim;

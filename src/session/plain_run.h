@@ -63,6 +63,13 @@ struct RunSpec {
   Provenance provenance;     // recorded with the run (env::ResolveProvenance)
 };
 
+// The time left, for the progress line: "1m05s", "12s", "2h03m" — or "" while it would not help:
+// before the first sample, and when the samples so far predict a whole run under kEtaAfterNs (a
+// short run is over before an estimate could be read). The samples so far predict the rest: the
+// round-robin order makes every round alike (the first, with warm-ups and cold caches, counts in).
+inline constexpr int64_t kEtaAfterNs = 10'000'000'000;
+std::string EtaText(int64_t elapsed_ns, int64_t done, int64_t total);
+
 // Fills the defaults that depend on the instrument and checks everything that can be checked
 // before a process runs. InvalidArgument naming the flag.
 Status ValidateRunSpec(RunSpec* spec);
