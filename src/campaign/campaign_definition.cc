@@ -8,6 +8,7 @@
 #include "base/json_text.h"
 #include "base/regex.h"
 #include "base/sha256.h"
+#include "base/units.h"
 #include "session/environment.h"
 
 namespace tare::campaign {
@@ -77,6 +78,23 @@ Status ValidateSpec(const CampaignSpec& spec, TargetKind kind) {
     return Status::InvalidArgument(fmt::format(
         "{} heads: at most 98 (arm names hd02..hd99 keep every path the same length)",
         spec.heads.size()));
+  }
+  if (spec.gbench_min_time_ns != 0) {
+    if (kind != TargetKind::kGbench) {
+      return Status::InvalidArgument(fmt::format(
+          "gbench_min_time (--gbench-min-time) applies to Google Benchmark binaries; this campaign's "
+          "base is a {} target: remove it", TargetKindName(kind)));
+    }
+    if (spec.gbench_min_time_ns < kMinGbenchMinTimeNs || spec.gbench_min_time_ns > kMaxGbenchMinTimeNs) {
+      return Status::InvalidArgument(fmt::format(
+          "gbench_min_time {} is outside 1ms..60s; e.g. --gbench-min-time 50ms",
+          FormatDurationNs(static_cast<double>(spec.gbench_min_time_ns))));
+    }
+    if (spec.instrument == Instrument::kSim) {
+      return Status::InvalidArgument(
+          "gbench_min_time has no effect under --instrument sim (one exactly-counted run per sample, "
+          "docs/sim.md): remove it");
+    }
   }
   if (!(spec.noise_cap > 0 && spec.noise_cap < 1)) {
     return Status::InvalidArgument(fmt::format(
@@ -186,7 +204,7 @@ nlohmann::json SpecToJson(const CampaignSpec& spec) {
   nlohmann::json bounds = nlohmann::json::array();
   for (const auto& b : spec.bounds) bounds.push_back(b.text);
   // nlohmann::json objects keep keys sorted, so the dump is canonical.
-  return {
+  nlohmann::json j = {
       {"format", kCampaignFormat},
       {"name", spec.name},
       {"kind", spec.kind ? TargetKindName(*spec.kind) : "auto"},
@@ -214,6 +232,9 @@ nlohmann::json SpecToJson(const CampaignSpec& spec) {
       {"gates", gates},
       {"bounds", bounds},
   };
+  // Written only when set, so that campaigns declared before the setting existed keep their identity.
+  if (spec.gbench_min_time_ns > 0) j["gbench_min_time_ns"] = spec.gbench_min_time_ns;
+  return j;
 }
 
 std::string CampaignIdentity(const CampaignSpec& spec) { return Sha256Hex(DumpJson(SpecToJson(spec))); }

@@ -37,6 +37,9 @@ inline constexpr SamplingPlan kDefaultSampling{20, 20, 60};
 inline constexpr double kDefaultConfidence = 0.95;
 inline constexpr int64_t kDefaultTimeoutNs = 600'000'000'000;  // 10 min per sample
 
+inline constexpr int64_t kMinGbenchMinTimeNs = 1'000'000;        // 1 ms
+inline constexpr int64_t kMaxGbenchMinTimeNs = 60'000'000'000;   // 60 s
+
 struct CellSpec {
   // Google Benchmark: the benchmark's exact name ("BM_Sort/1024"). Commands: a label for this
   // parameter set ("input=small").
@@ -80,6 +83,10 @@ struct CampaignSpec {
   // Wall time the cohort may take (0: none). Cells still undecided when it is spent stop there,
   // INCONCLUSIVE with that reason.
   int64_t budget_ns = 0;
+  // Google Benchmark binaries: --benchmark_min_time for every sample of every arm (0: Google
+  // Benchmark's own, 0.5 s in 1.7). Shorter samples buy more pairs for the same time (docs/campaign.md,
+  // "Google Benchmark: sample length"); no shorter default until one is measured on a quiet host.
+  int64_t gbench_min_time_ns = 0;
   std::optional<std::vector<GateRule>> gates;  // nullopt: DefaultGates(); empty: none
   std::vector<BoundRule> bounds;
 };

@@ -325,3 +325,39 @@ TEST(CampaignSpec, RelativePathsAreTakenFromTheCampaignDirectory) {
 
 }  // namespace
 }  // namespace tare::campaign
+
+namespace tare::campaign {
+namespace {
+
+TEST(CampaignFile, GbenchMinTimeIsReadValidatedAndKeepsOldIdentities) {
+  auto plain = ParseCampaignToml(kMinimal, "c.toml");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->gbench_min_time_ns, 0);
+  // Unset, the canonical JSON has no such key: campaigns declared before it existed keep their identity.
+  EXPECT_FALSE(SpecToJson(*plain).contains("gbench_min_time_ns"));
+
+  auto spec = ParseCampaignToml("gbench_min_time = \"50ms\"\n" + std::string(kMinimal), "c.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  EXPECT_EQ(spec->gbench_min_time_ns, 50'000'000);
+  EXPECT_EQ(SpecToJson(*spec)["gbench_min_time_ns"], 50'000'000);
+  EXPECT_NE(CampaignIdentity(*spec), CampaignIdentity(*plain));
+  EXPECT_TRUE(ValidateSpec(*spec, TargetKind::kGbench).ok());
+
+  Status s = ValidateSpec(*spec, TargetKind::kCommand);
+  EXPECT_NE(s.message().find("applies to Google Benchmark binaries; this campaign's base is a command"),
+            std::string::npos) << s.message();
+  spec->gbench_min_time_ns = 100'000;  // 0.1 ms
+  s = ValidateSpec(*spec, TargetKind::kGbench);
+  EXPECT_NE(s.message().find("outside 1ms..60s"), std::string::npos) << s.message();
+  spec->gbench_min_time_ns = 50'000'000;
+  spec->instrument = Instrument::kSim;
+  s = ValidateSpec(*spec, TargetKind::kGbench);
+  EXPECT_NE(s.message().find("no effect under --instrument sim"), std::string::npos) << s.message();
+
+  auto bad = ParseCampaignToml("gbench_min_time = \"soon\"\n" + std::string(kMinimal), "c.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("gbench_min_time"), std::string::npos) << bad.status().message();
+}
+
+}  // namespace
+}  // namespace tare::campaign

@@ -92,6 +92,7 @@ Status CampaignRunner::Prepare() {
 
   measure_.workdir = workdir_;
   measure_.timeout_ns = spec.timeout_ns;
+  measure_.gbench_min_time_ns = spec.gbench_min_time_ns;
   measure_.perf_events = PerfEventsFor(metrics_);
 
   std::vector<std::pair<std::string, std::string>> sources;

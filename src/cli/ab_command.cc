@@ -4,10 +4,15 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <set>
 
 #include "base/files.h"
 #include "base/json_text.h"
@@ -16,6 +21,8 @@
 #include "campaign/campaign_file.h"
 #include "campaign/campaign_runner.h"
 #include "campaign/campaign_definition.h"
+#include "campaign/planner.h"
+#include "campaign/planner_report.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
 #include "cli/help_format.h"
@@ -56,6 +63,7 @@ struct AbOptions {
   std::string instrument = "wall";
   std::string timeout = "10m";
   std::string budget;
+  std::string gbench_min_time;
   std::vector<std::string> env;
   std::string cwd;
   std::vector<std::string> gates;
@@ -68,6 +76,8 @@ struct AbOptions {
   std::string json_path;
   std::string html_path;
   bool resume = false;
+  bool plan = false;      // --plan: a pilot and a prediction, no verdict
+  int64_t pilot = 20;     // --pilot: blocks per cell in that pilot
   bool inconclusive_ok = false;
   bool quiet = false;
   std::vector<std::string> args;  // after --
@@ -150,6 +160,11 @@ StatusOr<campaign::CampaignSpec> SpecFromFlags(const AbOptions& o) {
     auto budget = ParseTimeoutNs(o.budget);
     if (!budget.ok()) return budget.status().WithContext("--budget");
     spec.budget_ns = *budget;
+  }
+  if (!o.gbench_min_time.empty()) {
+    auto t = ParseTimeoutNs(o.gbench_min_time);
+    if (!t.ok()) return t.status().WithContext("--gbench-min-time");
+    spec.gbench_min_time_ns = *t;
   }
   if (o.no_gates) {
     spec.gates.emplace();
@@ -246,12 +261,171 @@ int ExitFor(const campaign::CampaignResult& result, bool inconclusive_ok) {
   return kExitOk;
 }
 
+// The pilot: the campaign as declared, but with one head that is a second copy of base, the null
+// arm when the campaign has one, `pilot` blocks per cell, no bounds and no budget. It runs into a
+// throwaway store in a temporary directory, so the user's store, locks and cohorts are untouched.
+campaign::CampaignInput PilotInput(const campaign::CampaignInput& declared, int64_t pilot) {
+  campaign::CampaignInput in;
+  in.spec = declared.spec;
+  in.spec.name = (declared.spec.name.empty() ? std::string("campaign") : declared.spec.name) + " (plan pilot)";
+  in.spec.heads = {declared.spec.base};
+  in.spec.sampling = {pilot, pilot, pilot};
+  in.spec.bounds.clear();
+  in.spec.budget_ns = 0;
+  in.campaign_source = "flags";
+  in.campaign_text = DumpJson(campaign::SpecToJson(in.spec), 2);
+  return in;
+}
+
+// One cell's pilot triples for one metric, by block.
+std::vector<campaign::PilotBlock> PilotBlocks(const RunData& run, int64_t benchmark_id, const std::string& metric,
+                                              const std::set<int64_t>& discarded) {
+  std::map<int64_t, std::map<std::string, double>> by_block;
+  for (const auto& s : run.samples) {
+    if (s.benchmark_id != benchmark_id || s.sample.warmup || !s.sample.ok() || discarded.count(s.id)) continue;
+    auto v = s.sample.values.find(metric);
+    if (v != s.sample.values.end()) by_block[s.sample.block][s.sample.arm] = v->second;
+  }
+  std::vector<campaign::PilotBlock> out;
+  for (const auto& [block, arms] : by_block) {
+    auto get = [&arms](const char* arm) {
+      auto it = arms.find(arm);
+      return it == arms.end() ? std::nan("") : it->second;
+    };
+    out.push_back({get("base"), get("head"), get("null")});
+  }
+  return out;
+}
+
+int PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
+  if (o.resume || !o.ledger_path.empty() || !o.html_path.empty()) {
+    return ReportError(Status::InvalidArgument(
+        "--plan gives a prediction, not a verdict: it cannot be combined with --resume, --ledger or --html "
+        "(--json writes the plan as tare.plan/1)"));
+  }
+  if (o.pilot < 6 || o.pilot > 1000) {
+    return ReportError(Status::InvalidArgument(fmt::format(
+        "--pilot {} is out of range: a pilot needs at least 6 blocks per cell to resample, and more "
+        "than 1000 is a campaign, not a pilot (default 20)", o.pilot)));
+  }
+  auto looks = campaign::PlanLooks(declared.spec.sampling, declared.spec.confidence, declared.spec.look_scheme);
+  if (!looks.ok()) return ReportError(looks.status());
+
+  auto tmp = MakeTempDir("tare-plan");
+  if (!tmp.ok()) return ReportError(tmp.status());
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() { RemoveTree(dir); }
+  } cleanup{*tmp};
+
+  proc::InstallInterruptHandler();
+  auto spawner = proc::Spawner::Start();
+  if (!spawner.ok()) return ReportError(spawner.status());
+  Progress progress(o.quiet);
+  campaign::RunnerOptions ropts;
+  ropts.stage_dir = *tmp + "/bin";
+  ropts.base_env = session::ProcessEnvironment();
+  ropts.command_line = Invocation();
+  ropts.tare_version = TARE_VERSION;
+  ropts.progress = [&progress](const std::string& line) {
+    if (line.empty()) progress.Clear(); else progress.Update(line);
+  };
+  ropts.notice = [&progress, quiet = o.quiet](const std::string& line) {
+    if (quiet) return;
+    progress.Clear();
+    fmt::print(stderr, "tare: pilot: {}\n", TerminalText(line));
+  };
+  campaign::CampaignRunner runner(PilotInput(declared, o.pilot), **spawner, ropts);
+  if (Status s = runner.Prepare(); !s.ok()) return ReportError(s);
+  auto store = store::Store::Open(*tmp + "/pilot.db");
+  if (!store.ok()) return ReportError(store.status());
+  const auto started = std::chrono::steady_clock::now();
+  auto result = runner.Run(**store);
+  progress.Clear();
+  if (!result.ok()) return ReportError(result.status());
+  switch (result->stop) {
+    case campaign::StopKind::kInterrupted:
+      fmt::print(stderr, "tare: interrupted: the pilot is discarded; nothing was stored\n");
+      return kExitInterrupted;
+    case campaign::StopKind::kGate:
+    case campaign::StopKind::kExecutableChanged:
+    case campaign::StopKind::kFailFast:
+      fmt::print(stderr, "tare: the pilot STOPPED, so there is nothing to plan from: {}\n",
+                 TerminalText(result->report.stop_reason));
+      return kExitGate;
+    case campaign::StopKind::kNone: break;
+  }
+  const report::AbReport& rep = result->report;
+  auto run = (*store)->LoadRun(rep.run_id);
+  if (!run.ok()) return ReportError(run.status());
+  auto cells = (*store)->CellsOf(rep.run_id);
+  if (!cells.ok()) return ReportError(cells.status());
+  auto discarded = (*store)->DiscardedSamplesOf(rep.run_id);
+  if (!discarded.ok()) return ReportError(discarded.status());
+
+  campaign::PlanReport plan;
+  plan.sampling = declared.spec.sampling;
+  plan.confidence = declared.spec.confidence;
+  plan.look_scheme = std::string(campaign::LookSchemeName(declared.spec.look_scheme));
+  plan.null_arm = declared.spec.null_arm;
+  plan.noise_cap = declared.spec.noise_cap;
+  plan.pilot_pairs = o.pilot;
+  plan.pilot_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  plan.arms = static_cast<int64_t>(campaign::ArmNames(declared.spec).size());
+  double sample_ns = 0;
+  for (const auto& s : run->samples) {
+    if (s.sample.warmup) continue;
+    ++plan.pilot_processes;
+    sample_ns += static_cast<double>(s.sample.ended_unix_ns - s.sample.started_unix_ns);
+  }
+  plan.per_sample_ns = plan.pilot_processes > 0 ? sample_ns / static_cast<double>(plan.pilot_processes) : 0;
+
+  campaign::PlanQuery q;
+  q.settings.null_arm = declared.spec.null_arm;
+  q.settings.noise_floor = declared.spec.noise_floor;
+  q.settings.noise_cap = declared.spec.noise_cap;
+  q.sampling = declared.spec.sampling;
+  q.confidence = declared.spec.confidence;
+  q.look_scheme = declared.spec.look_scheme;
+  plan.simulations = q.simulations;
+  plan.target_power = q.target_power;
+  for (const auto& comparison : rep.comparisons) {
+    if (comparison.head != "head") continue;  // the pilot has one head
+    const auto cell = std::find_if(cells->begin(), cells->end(),
+                                   [&](const CellRecord& c) { return c.name == comparison.cell; });
+    if (cell == cells->end()) continue;
+    for (const auto& m : comparison.metrics) {
+      campaign::MetricSpec spec;
+      spec.name = m.metric;
+      spec.direction = m.direction;
+      auto allowance = campaign::ParseAllowance(m.allowance);
+      if (allowance.ok()) spec.allowance = *allowance;
+      q.metric = spec;
+      q.cell = comparison.cell;
+      auto cell_plan = campaign::PlanCell(PilotBlocks(*run, cell->benchmark_id, m.metric, *discarded), q);
+      if (!cell_plan.ok()) {
+        plan.errors.push_back(cell_plan.status().message());
+        continue;
+      }
+      plan.cells.push_back(std::move(*cell_plan));
+    }
+  }
+  if (!o.json_path.empty()) {
+    if (Status w = WriteFileAtomic(o.json_path, DumpJson(campaign::PlanToJson(plan), 2) + "\n"); !w.ok()) {
+      return ReportError(w);
+    }
+  }
+  if (!o.quiet) fmt::print("{}", campaign::RenderPlan(plan));
+  return plan.cells.empty() ? kExitUsage : kExitOk;
+}
+
 int Ab(const AbOptions& o) {
   // Everything that can be checked before a process runs or the store is touched.
   auto input = BuildInput(o);
   if (!input.ok()) return ReportError(input.status());
   if (Status s = CheckOutputs(o, input->spec); !s.ok()) return ReportError(s);
   if (Status s = env::ValidateDeclaredProvenance(o.provenance); !s.ok()) return ReportError(s);
+  if (o.plan) return PlanCampaign(o, *input);
   if (o.resume && !std::filesystem::exists(o.store_path)) {
     return ReportError(Status::NotFound(fmt::format(
         "--resume: there is no store at '{}' to resume from; run without --resume, or give the "
@@ -405,6 +579,7 @@ Examples:
   tare ab --base a --head b --null --instrument sim --samples 6 --cap 6   # instructions, deterministic
   tare ab campaign.toml --ledger ledger.md --json result.json   # declared in a file (docs/campaign.md)
   tare ab campaign.toml --resume                                # continue an interrupted cohort
+  tare ab campaign.toml --plan                                  # before spending: what can it resolve?
 
 Before the first sample tare writes the lock (sha256 of the campaign and of every executable,
 host fingerprint, tare version) to the store; an executable that changes mid-campaign stops it.
@@ -450,6 +625,10 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   track(sub->add_option("--budget", o->budget,
                         "Wall time for the whole cohort, e.g. 15m; cells still undecided then are INCONCLUSIVE"),
         "--budget");
+  track(sub->add_option("--gbench-min-time", o->gbench_min_time,
+                        "Google Benchmark: --benchmark_min_time for every sample, e.g. 50ms (default: its own, "
+                        "0.5 s); shorter samples, more pairs for the same time"),
+        "--gbench-min-time");
   track(sub->add_option("--env", o->env, "KEY=VALUE for every arm (repeatable)"), "--env");
   track(sub->add_option("--cwd", o->cwd, "Working directory for every arm"), "--cwd");
   track(sub->add_option("--gate", o->gates, "Sanity gate checked on the first block (repeatable; replaces the default "
@@ -462,6 +641,10 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   sub->add_option("--json", o->json_path, "Also write the results as JSON (schema tare.ab/1) to FILE");
   sub->add_option("--html", o->html_path, "Also write the cohort's HTML report (forest plots, samples) to FILE");
   sub->add_flag("--resume", o->resume, "Continue the latest interrupted cohort of this campaign");
+  sub->add_flag("--plan", o->plan,
+                "No verdict: run a short A/A pilot and predict, per cell, what the plan can resolve "
+                "(the smallest change FAILed in 90% of campaigns, the pairs an unchanged head needs to PASS)");
+  sub->add_option("--pilot", o->pilot, "Blocks per cell in the --plan pilot (default 20)");
   sub->add_flag("--inconclusive-ok", o->inconclusive_ok, "Exit 0 instead of 3 when some cell is INCONCLUSIVE");
   sub->add_flag("--quiet,-q", o->quiet, "No ledger on stdout, no progress (use with --ledger/--json)");
   AddProvenanceFlags(sub, &o->provenance);

@@ -30,6 +30,10 @@ std::vector<std::string> GbenchSampleArgs(const std::string& benchmark, const st
           "--benchmark_format=console"};
 }
 
+std::string GbenchMinTimeArg(int64_t min_time_ns) {
+  return fmt::format("--benchmark_min_time={:g}", static_cast<double>(min_time_ns) / 1e9);
+}
+
 std::vector<std::string> ParseGbenchList(const std::string& text) {
   std::vector<std::string> names;
   std::istringstream in(text);

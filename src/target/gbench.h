@@ -18,6 +18,8 @@ std::string EscapeRegex(const std::string& name);
 
 // The extra argv for one sample of one benchmark.
 std::vector<std::string> GbenchSampleArgs(const std::string& benchmark, const std::string& json_out);
+// "--benchmark_min_time=0.05" for 50 ms: seconds as a bare number, which every version reads.
+std::string GbenchMinTimeArg(int64_t min_time_ns);
 
 // What one process reported for one benchmark.
 struct GbenchReading {

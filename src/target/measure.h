@@ -40,6 +40,8 @@ struct MeasureOptions {
   std::string valgrind;           // sim: absolute path (instrument::FindValgrind)
   instrument::GbenchFlagSupport gbench_flags;  // sim on Google Benchmark: ProbeGbenchFlags
   std::string alloc_shim;         // mem: absolute path of libtare_alloc.so (FindAllocShim)
+  // Google Benchmark under wall: --benchmark_min_time in seconds for every sample (0: its own).
+  int64_t gbench_min_time_ns = 0;
 };
 
 // What a sample leaves besides its values: raw profiles to keep with the run, and warnings

@@ -496,3 +496,74 @@ TEST_F(AbE2E, InconclusiveOkTurnsExitThreeIntoZero) {
 }
 
 }  // namespace
+
+// --plan: a pilot into a temporary store, a prediction per cell; the user's store is not created,
+// no temporary directory is left, and the JSON carries the prediction.
+TEST_F(AbE2E, PlanRunsAPilotAndPredictsWithoutStoringAnything) {
+  const std::string tmp = dir_ + "/tmp";
+  std::filesystem::create_directories(tmp);
+  setenv("TMPDIR", tmp.c_str(), 1);
+  Result r = Tare({"ab", "--base", Knob("base"), "--head", Knob("plus3"), "--null", "--plan", "--pilot", "8",
+                   "--cap", "40", "--store", store_, "--json", dir_ + "/plan.json", "--", "--work", kWork});
+  unsetenv("TMPDIR");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("Plan: 20 pairs first, +20 per look, at most 40"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Predicted from a pilot of 8 blocks per cell"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("perf.task_clock_ns"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Nothing was locked or stored"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("tare: pilot: plan: 1 cell x 3 arms x 8 pairs = 24 processes"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(store_)) << "--plan must not create or touch the store";
+  EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "the pilot's temporary directory must be removed";
+
+  nlohmann::json j = nlohmann::json::parse(Slurp(dir_ + "/plan.json"));
+  EXPECT_EQ(j["format"], "tare.plan/1");
+  EXPECT_EQ(j["pilot"]["processes"], 24);
+  EXPECT_EQ(j["sampling"]["cap"], 40);
+  ASSERT_EQ(j["cells"].size(), 1u);
+  const auto& c = j["cells"][0];
+  EXPECT_EQ(c["metric"], "perf.task_clock_ns");
+  EXPECT_EQ(c["pilot_blocks"], 8);
+  EXPECT_GT(c["pair_spread"].get<double>(), 0.0) << "two processes never take exactly the same CPU time";
+  const double pass = c["unchanged"]["pass"], fail = c["unchanged"]["fail"], inc = c["unchanged"]["inconclusive"];
+  EXPECT_NEAR(pass + fail + inc, 1.0, 1e-9);
+  EXPECT_GE(c["unchanged"]["mean_pairs"].get<double>(), 20.0);
+  EXPECT_LE(c["unchanged"]["mean_pairs"].get<double>(), 40.0);
+  ASSERT_FALSE(c["fail_rate_by_change"].empty());
+  // The FAIL rates rise with the change (common random numbers).
+  double last = -1;
+  for (const auto& p : c["fail_rate_by_change"]) {
+    EXPECT_GE(p["fail"].get<double>() + 1e-12, last);
+    last = p["fail"];
+  }
+}
+
+TEST_F(AbE2E, PlanRefusesWhatItCannotDo) {
+  Result r = Tare({"ab", "--base", Knob("base"), "--head", Knob("plus3"), "--plan", "--pilot", "3", "--store", store_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--pilot 3 is out of range"), std::string::npos) << r.err;
+  r = Tare({"ab", "--base", Knob("base"), "--head", Knob("plus3"), "--plan", "--ledger", dir_ + "/l.md", "--store", store_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--plan gives a prediction, not a verdict"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(store_));
+}
+
+// --gbench-min-time reaches every sample: Google Benchmark runs far fewer iterations in 2 ms than in
+// 200 ms (its count grows with the time asked for; the margin is a factor of 10 where 100 is expected).
+TEST_F(AbE2E, GbenchMinTimeSetsEverySamplesLength) {
+  auto iterations = [&](const std::string& min_time) {
+    const std::string store = dir_ + "/" + min_time + ".db";
+    Result r = Tare({"ab", "--base", GBENCH_BASIC, "--head", GBENCH_BASIC, "--filter", "BM_StringCopy/64",
+                     "--samples", "6", "--cap", "6", "--store", store, "--gbench-min-time", min_time});
+    EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 3) << r.out << r.err;
+    SQLite::Database db(store, SQLite::OPEN_READONLY);
+    return db.execAndGet("SELECT min(value) FROM sample_values WHERE metric = 'gb.iterations'").getDouble();
+  };
+  const double short_runs = iterations("2ms");
+  const double long_runs = iterations("200ms");
+  EXPECT_GT(short_runs, 0);
+  EXPECT_GT(long_runs, 10 * short_runs) << short_runs << " vs " << long_runs;
+
+  Result r = Tare({"ab", "--base", Knob("base"), "--head", Knob("plus3"), "--gbench-min-time", "50ms", "--store", store_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("applies to Google Benchmark binaries"), std::string::npos) << r.err;
+}
