@@ -28,7 +28,8 @@ set(kTareModuleMap
   "lib:"
   "attribute:instrument,proc,report,model,base"
   "compare:report,env,stats,model,base"
-  "cli:campaign,session,oracle,report,store,target,env,instrument,stats,proc,model,base,attribute,compare,html")
+  "bundle:campaign,session,target,store,env,report,stats,instrument,proc,model,base"
+  "cli:campaign,session,oracle,report,store,target,env,instrument,stats,proc,model,base,attribute,compare,html,bundle")
 
 # tare_module_library(TARGET MODULE): TARGET is a library of src/MODULE. It publishes MODULE's
 # public headers and reads MODULE's own headers (internal/ included) privately.

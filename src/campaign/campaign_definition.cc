@@ -237,6 +237,104 @@ nlohmann::json SpecToJson(const CampaignSpec& spec) {
   return j;
 }
 
+StatusOr<CampaignSpec> SpecFromJson(const nlohmann::json& j) {
+  std::string field;
+  try {
+    CampaignSpec spec;
+    auto fail = [&](const Status& s) { throw std::runtime_error(s.message()); };
+    auto str = [&](const char* key) {
+      field = key;
+      return j.at(key).get<std::string>();
+    };
+    if (str("format") != kCampaignFormat) fail(Status::DataLoss("format is not " + std::string(kCampaignFormat)));
+    spec.name = str("name");
+    if (const std::string kind = str("kind"); kind != "auto") {
+      auto k = ParseTargetKind(kind);
+      if (!k.ok()) fail(k.status());
+      spec.kind = *k;
+    }
+    auto instrument = ParseInstrument(str("instrument"));
+    if (!instrument.ok()) fail(instrument.status());
+    spec.instrument = *instrument;
+    spec.base = str("base");
+    field = "heads";
+    spec.heads = j.at("heads").get<std::vector<std::string>>();
+    spec.null_arm = j.at("null").get<bool>();
+    spec.args = j.at("args").get<std::vector<std::string>>();
+    spec.env = j.at("env").get<std::vector<std::string>>();
+    spec.cwd = str("cwd");
+    spec.filter = str("filter");
+    spec.control_filter = str("control");
+    field = "cells";
+    for (const auto& c : j.at("cells")) {
+      CellSpec cell;
+      cell.name = c.at("name").get<std::string>();
+      cell.role = c.at("role").get<std::string>();
+      cell.args = c.at("args").get<std::vector<std::string>>();
+      cell.env = c.at("env").get<std::vector<std::string>>();
+      if (c.contains("allowances")) {
+        for (const auto& [metric, text] : c.at("allowances").items()) {
+          auto a = ParseAllowance(text.get<std::string>());
+          if (!a.ok()) fail(a.status());
+          cell.allowances[metric] = *a;
+        }
+      }
+      spec.cells.push_back(cell);
+    }
+    field = "metrics";
+    for (const auto& m : j.at("metrics")) {
+      MetricSpec metric;
+      metric.name = m.at("name").get<std::string>();
+      auto a = ParseAllowance(m.at("allowance").get<std::string>());
+      if (!a.ok()) fail(a.status());
+      metric.allowance = *a;
+      if (m.contains("direction")) {
+        metric.direction = m.at("direction").get<std::string>() == "higher" ? Direction::kHigherIsBetter
+                                                                         : Direction::kLowerIsBetter;
+      }
+      spec.metrics.push_back(metric);
+    }
+    field = "sampling";
+    spec.sampling = {j.at("sampling").at("initial").get<int64_t>(), j.at("sampling").at("step").get<int64_t>(),
+                     j.at("sampling").at("cap").get<int64_t>()};
+    field = "confidence";
+    spec.confidence = j.at("confidence").get<double>();
+    spec.noise_cap = j.at("noise_cap").get<double>();
+    spec.budget_ns = j.at("budget_ns").get<int64_t>();
+    if (j.contains("gbench_min_time_ns")) spec.gbench_min_time_ns = j.at("gbench_min_time_ns").get<int64_t>();
+    auto look = ParseLookScheme(str("look_scheme"));
+    if (!look.ok()) fail(look.status());
+    spec.look_scheme = *look;
+    auto floor = ParseNoiseFloorRule(str("noise_floor"));
+    if (!floor.ok()) fail(floor.status());
+    spec.noise_floor = *floor;
+    auto order = ParseArmOrder(str("order"));
+    if (!order.ok()) fail(order.status());
+    spec.order = *order;
+    field = "seed";
+    spec.seed = j.at("seed").get<uint64_t>();
+    spec.timeout_ns = j.at("timeout_ns").get<int64_t>();
+    field = "gates";
+    if (!j.at("gates").is_null()) {
+      spec.gates.emplace();
+      for (const auto& g : j.at("gates")) {
+        auto rule = ParseGate(g.get<std::string>());
+        if (!rule.ok()) fail(rule.status());
+        spec.gates->push_back(*rule);
+      }
+    }
+    field = "bounds";
+    for (const auto& b : j.at("bounds")) {
+      auto rule = ParseBound(b.get<std::string>());
+      if (!rule.ok()) fail(rule.status());
+      spec.bounds.push_back(*rule);
+    }
+    return spec;
+  } catch (const std::exception& e) {
+    return Status::DataLoss(fmt::format("campaign spec: {}: {}", field, e.what()));
+  }
+}
+
 std::string CampaignIdentity(const CampaignSpec& spec) { return Sha256Hex(DumpJson(SpecToJson(spec))); }
 
 }  // namespace tare::campaign

@@ -131,5 +131,8 @@ CampaignSpec ResolveSpecPaths(CampaignSpec spec, const std::string& dir);
 // The canonical JSON of a spec: every field, in a fixed order, defaults written out. Flags-built
 // campaigns are identified (and their lock's campaign hash taken) from its dump().
 nlohmann::json SpecToJson(const CampaignSpec& spec);
+// The inverse, for a spec a store or an evidence bundle kept (`tare replay`). DataLoss naming the
+// field when `j` is not a SpecToJson document.
+StatusOr<CampaignSpec> SpecFromJson(const nlohmann::json& j);
 
 }  // namespace tare::campaign

@@ -12,6 +12,10 @@
 #include "cli/ab_command.h"
 #include "cli/compare_command.h"
 #include "cli/attribute_command.h"
+#include "cli/bundle_command.h"
+#include "cli/import_command.h"
+#include "cli/replay_command.h"
+#include "cli/spread_command.h"
 #include "cli/env_command.h"
 #include "cli/exit_codes.h"
 #include "cli/help_format.h"
@@ -97,6 +101,10 @@ int Main(int argc, char** argv) {
   AddAbCommand(app, &exit_code, &target_argv);
   AddAttributeCommand(app, &exit_code);
   AddReportCommand(app, &exit_code);
+  AddImportCommand(app, &exit_code);
+  AddBundleCommand(app, &exit_code);
+  AddReplayCommand(app, &exit_code);
+  AddSpreadCommand(app, &exit_code);
   AddMergeCommand(app, &exit_code);
   AddPushCommand(app, &exit_code);
   // After the subcommands: CLI11 copies a parent's footer into subcommands made after it, and

@@ -13,8 +13,9 @@
 #include "cli/exit_codes.h"
 #include "cli/flag_checks.h"
 #include "cli/output_path.h"
-#include "report/run_report.h"
+#include "bundle/run_document.h"
 #include "store/store.h"
+#include "store/transfer.h"
 
 namespace tare::cli {
 namespace {
@@ -39,9 +40,9 @@ int Export(const ExportOptions& o) {
   if (!store.ok()) return ReportError(store.status());
   auto id = (*store)->ResolveRun(o.run);
   if (!id.ok()) return ReportError(id.status());
-  auto data = (*store)->LoadRun(*id);
-  if (!data.ok()) return ReportError(data.status());
-  std::string text = DumpJson(report::RunToJson(*data), 2) + "\n";
+  auto full = store::ReadFullRun(**store, *id);
+  if (!full.ok()) return ReportError(full.status());
+  std::string text = DumpJson(bundle::FullRunToJson(*full, bundle::ArtifactContent::kInline), 2) + "\n";
   if (o.output.empty() || o.output == "-") {
     fmt::print("{}", text);
     return kExitOk;
@@ -99,14 +100,18 @@ void AddExportCommand(CLI::App& app, int* exit_code) {
   auto opts = std::make_shared<ExportOptions>();
   CLI::App* sub = app.add_subcommand("export", "Write everything stored for a run as JSON");
   sub->footer(R"(
-The JSON (schema tare.run/1, documented in docs/json.md) holds the run's options, tare's
-version and command line, the host fingerprint, each executable's sha256 and build facts, every
-sample with every metric value (failed samples too, with exit status and stderr tail), notes,
-and per-benchmark summaries.
+The JSON (schema tare.run/2, documented in docs/json.md) holds everything the store keeps for the
+run: its options, tare's version and command line, provenance, the host fingerprint, each
+executable's sha256 and build facts, every sample of every arm with every metric value (failed
+samples too, with exit status and stderr tail; samples a resume set aside flagged "discarded"),
+notes, kept profiles (base64), per-arm summaries (base, head and null are never pooled), and for a
+`tare ab` cohort the campaign: its text, lock, cells, the verdicts of every look, gates and bounds.
+`tare import` loads it into another store; bytes that are not UTF-8 are kept as {"base64": ...}.
 
 Examples:
   tare export --run latest --format json > run.json
-  tare export --run 12 -o run12.json)");
+  tare export --run 12 -o run12.json
+  tare import run12.json --store other/.tare/tare.db)");
   sub->add_option("--run", opts->run,
                   "'latest' (default), a run id from `tare runs`, commit:HEX, branch:NAME, tag:KEY=VALUE, or a bare branch/tag/commit");
   sub->add_option("--format", opts->format, "json (default)");

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/bytes_text.h"
 #include "base/terminal_text.h"
 #include "base/units.h"
 
@@ -133,17 +134,35 @@ std::string RenderConsole(const RunReport& report, const ConsoleOptions& options
   return out;
 }
 
-nlohmann::json RunToJson(const RunData& data) {
+nlohmann::json BytesToJson(const std::string& bytes) {
+  if (IsValidUtf8(bytes)) return bytes;
+  return {{"base64", Base64Encode(bytes)}};
+}
+
+StatusOr<std::string> BytesFromJson(const nlohmann::json& j, const std::string& field) {
+  if (j.is_string()) return j.get<std::string>();
+  if (j.is_object() && j.contains("base64") && j.at("base64").is_string()) {
+    auto bytes = Base64Decode(j.at("base64").get<std::string>());
+    if (!bytes.ok()) return bytes.status().WithContext(field);
+    return *bytes;
+  }
+  return Status::DataLoss(fmt::format("{}: expected a string or {{\"base64\": ...}}", field));
+}
+
+nlohmann::json RunToJson(const RunData& data, const std::map<int64_t, std::string>& discarded) {
   using nlohmann::json;
-  RunReport report = BuildRunReport(data);
+  json command_line = json::array();
+  for (const auto& a : data.run.command_line) command_line.push_back(BytesToJson(a));
   json run = {{"id", data.run.id},
+              {"uid", data.run.uid},
               {"kind", data.run.kind},
               {"status", RunStatusName(data.run.status)},
               {"started_unix_ns", data.run.started_unix_ns},
               {"ended_unix_ns", data.run.ended_unix_ns},
               {"tare_version", data.run.tare_version},
-              {"command_line", data.run.command_line},
-              {"options", json::parse(data.run.options_json.empty() ? "{}" : data.run.options_json, nullptr, false)}};
+              {"command_line", command_line},
+              {"options", json::parse(data.run.options_json.empty() ? "{}" : data.run.options_json, nullptr, false)},
+              {"fingerprint_digest", data.run.fingerprint_digest}};
   {
     const Provenance& p = data.run.provenance;
     json tags = json::object();
@@ -156,41 +175,77 @@ nlohmann::json RunToJson(const RunData& data) {
   json fingerprint = json::parse(data.run.fingerprint_json.empty() ? "{}" : data.run.fingerprint_json, nullptr, false);
   json executables = json::array();
   for (const auto& e : data.executables) {
-    executables.push_back({{"role", e.role}, {"path", e.path}, {"sha256", e.sha256},
+    executables.push_back({{"role", e.role}, {"path", BytesToJson(e.path)}, {"sha256", e.sha256},
                            {"info", json::parse(e.info_json.empty() ? "{}" : e.info_json, nullptr, false)}});
   }
   json metrics = json::array();
+  std::map<std::string, MetricDef> defs;
   for (const auto& m : data.metrics) {
+    defs[m.name] = m;
     metrics.push_back({{"name", m.name}, {"unit", m.unit}, {"direction", DirectionName(m.direction)},
                        {"kind", MetricKindName(m.kind)}, {"description", m.description}});
   }
   json notes = json::array();
-  for (const auto& n : data.notes) notes.push_back({{"level", n.level}, {"message", n.message}});
+  for (const auto& n : data.notes) notes.push_back({{"level", n.level}, {"message", BytesToJson(n.message)}});
   auto num = [](double v) { return std::isnan(v) ? json(nullptr) : json(v); };
   json benchmarks = json::array();
-  for (const auto& br : report.benchmarks) {
-    json summary = json::object();
-    for (const auto& m : br.metrics) {
-      const auto& s = m.summary;
-      summary[m.metric.name] = {{"n", s.n}, {"median", num(s.median)}, {"mad", num(s.mad)},
-                                {"mean", num(s.mean)}, {"stddev", num(s.stddev)}, {"cv", num(s.cv)},
-                                {"min", num(s.min)}, {"max", num(s.max)}, {"p95", num(s.p95)},
-                                {"p99", num(s.p99)}};
-    }
+  for (const auto& b : data.benchmarks) {
+    // Per arm, in the order arms first appear: the measured, successful, kept samples' values.
+    std::vector<std::string> arms;
+    std::map<std::string, std::map<std::string, std::vector<double>>> values;
+    std::map<std::string, int64_t> arm_ok;
+    int64_t ok = 0, failed = 0, set_aside = 0;
     json samples = json::array();
     for (const auto& ss : data.samples) {
-      if (ss.benchmark_id != br.bench.id) continue;
+      if (ss.benchmark_id != b.id) continue;
       const Sample& x = ss.sample;
-      samples.push_back({{"seq", x.seq}, {"arm", x.arm}, {"block", x.block}, {"warmup", x.warmup},
+      auto d = discarded.find(ss.id);
+      json values_json = json::object();
+      for (const auto& [k, v] : x.values) values_json[k] = num(v);
+      samples.push_back({{"id", ss.id}, {"seq", x.seq}, {"arm", x.arm}, {"block", x.block}, {"warmup", x.warmup},
                          {"outcome", SampleOutcomeName(x.outcome)}, {"exit_code", x.exit_code},
-                         {"signal", x.signal}, {"error", x.error},
+                         {"signal", x.signal}, {"error", BytesToJson(x.error)},
                          {"started_unix_ns", x.started_unix_ns}, {"ended_unix_ns", x.ended_unix_ns},
-                         {"stdout_tail", x.stdout_tail}, {"stderr_tail", x.stderr_tail},
-                         {"values", x.values}});
+                         {"stdout_tail", BytesToJson(x.stdout_tail)}, {"stderr_tail", BytesToJson(x.stderr_tail)},
+                         {"values", values_json},
+                         {"discarded", d == discarded.end() ? json(nullptr) : json(d->second)}});
+      if (std::find(arms.begin(), arms.end(), x.arm) == arms.end()) arms.push_back(x.arm);
+      if (d != discarded.end()) {
+        ++set_aside;
+        continue;
+      }
+      if (x.warmup || x.outcome == SampleOutcome::kInterrupted) continue;
+      if (!x.ok()) {
+        ++failed;
+        continue;
+      }
+      ++ok;
+      ++arm_ok[x.arm];
+      for (const auto& [k, v] : x.values) values[x.arm][k].push_back(v);
     }
-    benchmarks.push_back({{"uri", br.bench.uri}, {"name", br.bench.name}, {"kind", br.bench.kind},
-                          {"ok_samples", br.ok_samples}, {"failed_samples", br.failed_samples},
-                          {"summary", summary}, {"samples", samples}});
+    json summaries = json::array();
+    for (const auto& arm : arms) {
+      std::vector<MetricSummary> ms;
+      for (auto& [name, vs] : values[arm]) {
+        auto it = defs.find(name);
+        ms.push_back({it != defs.end() ? it->second : LookupMetric(name), stats::Summarize(vs)});
+      }
+      std::stable_sort(ms.begin(), ms.end(), [](const MetricSummary& a, const MetricSummary& c) {
+        return MetricRank(a.metric.name) < MetricRank(c.metric.name);
+      });
+      json summary = json::object();
+      for (const auto& m : ms) {
+        const auto& s = m.summary;
+        summary[m.metric.name] = {{"n", s.n}, {"median", num(s.median)}, {"mad", num(s.mad)},
+                                  {"mean", num(s.mean)}, {"stddev", num(s.stddev)}, {"cv", num(s.cv)},
+                                  {"min", num(s.min)}, {"max", num(s.max)}, {"p95", num(s.p95)},
+                                  {"p99", num(s.p99)}};
+      }
+      summaries.push_back({{"arm", arm}, {"ok_samples", arm_ok[arm]}, {"metrics", summary}});
+    }
+    benchmarks.push_back({{"id", b.id}, {"uri", BytesToJson(b.uri)}, {"name", BytesToJson(b.name)},
+                          {"kind", b.kind}, {"ok_samples", ok}, {"failed_samples", failed},
+                          {"discarded_samples", set_aside}, {"summaries", summaries}, {"samples", samples}});
   }
   return {{"schema", kRunJsonSchema}, {"run", run}, {"fingerprint", fingerprint},
           {"executables", executables}, {"metrics", metrics}, {"notes", notes},

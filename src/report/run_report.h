@@ -1,5 +1,5 @@
 // The report of one run, built from what the store holds (RunData) and rendered as a console
-// table or as JSON ("tare.run/1", documented in docs/json.md). Rendering never touches the store.
+// table or as JSON ("tare.run/2", documented in docs/json.md). Rendering never touches the store.
 #pragma once
 
 #include <map>
@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/status.h"
 #include "model/run.h"
 #include "stats/summary.h"
 
@@ -48,8 +49,17 @@ std::string RenderConsole(const RunReport& report, const ConsoleOptions& options
 // Whether `name` is shown by default for a benchmark of `kind` ("command" | "gbench" | "tare").
 bool IsDefaultMetric(const std::string& name, const std::string& kind);
 
-// Everything stored for a run, with summaries: schema "tare.run/1".
-nlohmann::json RunToJson(const RunData& data);
-inline constexpr char kRunJsonSchema[] = "tare.run/1";
+// Everything stored for a run, with summaries: schema "tare.run/2" (docs/json.md). `discarded`
+// (sample id -> reason; a resume sets cut blocks aside) flags those samples, which no summary
+// counts. Summaries are per arm: base, head and null of a campaign are never pooled.
+nlohmann::json RunToJson(const RunData& data, const std::map<int64_t, std::string>& discarded = {});
+inline constexpr char kRunJsonSchema[] = "tare.run/2";
+inline constexpr char kRunJsonSchemaV1[] = "tare.run/1";  // before 2: one summary over every arm
+
+// A string that may hold any bytes, as JSON that reads back to the same bytes: the string itself
+// when it is valid UTF-8, else {"base64": "..."} (base/bytes_text.h).
+nlohmann::json BytesToJson(const std::string& bytes);
+// The inverse; a plain string is taken as is. DataLoss naming `field` for anything else.
+StatusOr<std::string> BytesFromJson(const nlohmann::json& j, const std::string& field);
 
 }  // namespace tare::report

@@ -1,0 +1,279 @@
+#include "bundle/replay.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "base/units.h"
+#include "base/terminal_text.h"
+#include "bundle/run_document.h"
+#include "bundle/spread.h"
+#include "campaign/campaign_definition.h"
+#include "campaign/campaign_runner.h"
+#include "session/plain_run.h"
+#include "stats/summary.h"
+#include "store/transfer.h"
+
+namespace tare::bundle {
+namespace {
+
+using nlohmann::json;
+
+// The bundled executable of `role`, ready to run, under the file name it had when it was measured
+// (`name`): target names, and so a command's benchmark names and the ledger's arm names, come
+// from it. A link in a directory of its own inside the bundle's private directory.
+StatusOr<std::string> BundledExecutable(const OpenedBundle& bundle, const std::string& role, const std::string& name) {
+  for (const auto& e : bundle.manifest().executables) {
+    if (e.role != role) continue;
+    const std::string path = bundle.PathOf(e.member);
+    if (path.empty()) break;
+    chmod(path.c_str(), 0700);
+    std::string file = std::filesystem::path(name).filename().string();
+    if (file.empty() || file == "." || file == "..") file = role;
+    const std::string dir = bundle.dir() + "/replay/" + role;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    const std::string placed = dir + "/" + file;
+    if (link(path.c_str(), placed.c_str()) != 0) {
+      return Status::Internal(fmt::format("cannot place the bundled {} executable at '{}'", role, placed));
+    }
+    return placed;
+  }
+  return Status::DataLoss(fmt::format("the bundle holds no executable for '{}'; it cannot be replayed", role));
+}
+
+Provenance ReplayProvenance(const Provenance& original, const std::string& replay_of) {
+  Provenance p = original;
+  std::erase_if(p.tags, [](const auto& kv) { return kv.first == kReplayTag; });
+  p.tags.emplace_back(kReplayTag, replay_of);
+  std::sort(p.tags.begin(), p.tags.end());
+  return p;
+}
+
+std::string Percent(double fraction) {
+  return std::isnan(fraction) ? "-" : fmt::format("{:+.3f}%", fraction * 100);
+}
+
+std::string DescribeResult(const AbMetricResult& m) {
+  return fmt::format("{} {} [{}, {}]", VerdictName(m.verdict), Percent(m.estimate), Percent(m.lo), Percent(m.hi));
+}
+
+// The cohort's last look per (cell, head): what its ledger reported.
+std::map<std::pair<std::string, std::string>, AbComparison> FinalComparisons(const store::FullRun& run) {
+  std::map<std::pair<std::string, std::string>, AbComparison> out;
+  for (const auto& look : run.looks) {  // in (cell, look) order: later looks replace earlier ones
+    for (const auto& c : look.comparisons) out[{c.cell, c.head}] = c;
+  }
+  return out;
+}
+
+Status ReplayCohort(const OpenedBundle& bundle, const store::FullRun& original, store::Store& store,
+                    proc::Spawner& spawner, const ReplayOptions& o, ReplayResult* result) {
+  const CohortRecord& cohort = *original.cohort;
+  const json spec_json = json::parse(cohort.spec_json, nullptr, false);
+  TARE_ASSIGN_OR_RETURN(campaign::CampaignSpec spec, campaign::SpecFromJson(spec_json));
+  const std::vector<std::string> arms = campaign::ArmNames(spec);
+  TARE_ASSIGN_OR_RETURN(spec.base, BundledExecutable(bundle, "base", spec.base));
+  for (size_t i = 0; i < spec.heads.size(); ++i) {
+    TARE_ASSIGN_OR_RETURN(spec.heads[i], BundledExecutable(bundle, arms[i + 1], spec.heads[i]));
+  }
+  if (!spec.cwd.empty() && !std::filesystem::is_directory(spec.cwd)) {
+    result->notes.push_back(fmt::format("the campaign's cwd '{}' does not exist on this host; the arms run in "
+                                        "tare's working directory", spec.cwd));
+    spec.cwd.clear();
+  }
+  campaign::CampaignInput input;
+  input.spec = spec;
+  input.campaign_source = cohort.campaign_source;
+  input.campaign_text = cohort.campaign_text;
+  campaign::RunnerOptions ropts;
+  const std::filesystem::path store_dir = std::filesystem::path(o.store_path).parent_path();
+  ropts.stage_dir = ((store_dir.empty() ? std::filesystem::path(".") : store_dir) / "bin").string();
+  ropts.base_env = o.base_env;
+  ropts.command_line = o.command_line;
+  ropts.tare_version = o.tare_version;
+  ropts.provenance = ReplayProvenance(original.data.run.provenance, result->replay_of);
+  ropts.progress = o.progress;
+  ropts.notice = o.notice;
+  campaign::CampaignRunner runner(std::move(input), spawner, ropts);
+  TARE_RETURN_IF_ERROR(runner.Prepare());
+  TARE_ASSIGN_OR_RETURN(campaign::CampaignResult r, runner.Run(store));
+  result->replay_run_id = r.report.run_id;
+  result->interrupted = r.stop == campaign::StopKind::kInterrupted;
+
+  const auto before = FinalComparisons(original);
+  for (const auto& c : r.report.comparisons) {
+    auto was = before.find({c.cell, c.head});
+    for (const auto& m : c.metrics) {
+      SideBySide row{c.cell, c.head, m.metric, m.unit, "-", DescribeResult(m)};
+      if (was != before.end()) {
+        for (const auto& om : was->second.metrics) {
+          if (om.metric == m.metric) row.original = DescribeResult(om);
+        }
+      }
+      result->rows.push_back(row);
+    }
+  }
+  return Status::Ok();
+}
+
+Status ReplayRun(const OpenedBundle& bundle, const store::FullRun& original, store::Store& store,
+                 proc::Spawner& spawner, const ReplayOptions& o, ReplayResult* result) {
+  const json opts = json::parse(original.data.run.options_json, nullptr, false);
+  if (!opts.is_object() || !opts.contains("argv") || !opts["argv"].is_array() || opts["argv"].empty()) {
+    return Status::DataLoss("the bundled run recorded no command line (options.argv); it cannot be replayed");
+  }
+  for (const char* key : {"commands", "prepare", "setup", "conclude"}) {
+    if (opts.contains(key) && !opts[key].is_null()) {
+      return Status::FailedPrecondition(fmt::format(
+          "the bundled run used {} (shell command lines); replay measures one bundled executable, so run those "
+          "commands again by hand with tare run", key));
+    }
+  }
+  if (opts.value("shell", false)) {
+    return Status::FailedPrecondition(
+        "the bundled run measured a --shell command line; replay measures one bundled executable, so run it again "
+        "by hand with tare run --shell");
+  }
+  session::RunSpec spec;
+  try {
+    spec.target.argv = opts["argv"].get<std::vector<std::string>>();
+    spec.target.kind = opts.value("kind", "auto");
+    spec.target.env = opts.value("env_overrides", std::vector<std::string>{});
+    spec.target.cwd = opts.value("cwd", "");
+    spec.samples = opts.value("samples", -1);
+    spec.warmup = opts.value("warmup", -1);
+    spec.timeout_ns = opts.value("timeout_ns", int64_t{0});
+    spec.filter = opts.value("filter", "");
+    auto instrument = ParseInstrument(opts.value("instrument", "wall"));
+    if (!instrument.ok()) return instrument.status();
+    spec.instrument = *instrument;
+  } catch (const std::exception& e) {
+    return Status::DataLoss(fmt::format("the bundled run's options cannot be read: {}", e.what()));
+  }
+  // The program under its own file name: a command's benchmark is named by its command line.
+  TARE_ASSIGN_OR_RETURN(std::string placed, BundledExecutable(bundle, "target", spec.target.argv[0]));
+  spec.target.argv[0] = placed;
+  if (!spec.target.cwd.empty() && !std::filesystem::is_directory(spec.target.cwd)) {
+    result->notes.push_back(fmt::format("the run's cwd '{}' does not exist on this host; the program runs in "
+                                        "tare's working directory", spec.target.cwd));
+    spec.target.cwd.clear();
+  }
+  spec.command_line = o.command_line;
+  spec.tare_version = o.tare_version;
+  spec.provenance = ReplayProvenance(original.data.run.provenance, result->replay_of);
+  TARE_RETURN_IF_ERROR(session::ValidateRunSpec(&spec));
+  session::PlainRun run(spec, spawner);
+  run.progress = o.progress;
+  run.notice = o.notice;
+  TARE_RETURN_IF_ERROR(run.Prepare());
+  TARE_ASSIGN_OR_RETURN(session::RunOutcome out, run.Run(store));
+  if (!out.error.ok()) return out.error;
+  result->replay_run_id = out.run_id;
+  result->interrupted = out.interrupted;
+
+  TARE_ASSIGN_OR_RETURN(RunData replayed, store.LoadRun(out.run_id));
+  const ArmValues before = MeasuredValues(original.data, {}, "");
+  const ArmValues after = MeasuredValues(replayed, {}, "");
+  std::map<std::string, MetricDef> defs;
+  for (const auto& m : replayed.metrics) defs[m.name] = m;
+  for (const auto& [bench, metrics] : after) {
+    for (const auto& [metric, values] : metrics) {
+      const MetricDef def = defs.count(metric) > 0 ? defs[metric] : LookupMetric(metric);
+      if (!IsSpreadMetric(def)) continue;
+      auto median = [&](const std::vector<double>& v) {
+        return "median " + FormatValue(stats::Summarize(v).median, def.unit) + fmt::format(" (n={})", v.size());
+      };
+      SideBySide row{bench, "", metric, def.unit, "-", median(values)};
+      auto b = before.find(bench);
+      if (b != before.end() && b->second.count(metric) > 0) row.original = median(b->second.at(metric));
+      result->rows.push_back(row);
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+StatusOr<ReplayResult> Replay(const OpenedBundle& bundle, store::Store& store, proc::Spawner& spawner,
+                              const ReplayOptions& o) {
+  TARE_ASSIGN_OR_RETURN(std::string text, bundle.Read("run.json"));
+  const json j = json::parse(text, nullptr, false);
+  if (j.is_discarded()) return Status::DataLoss("the bundle's run.json is not JSON");
+  TARE_ASSIGN_OR_RETURN(store::FullRun original,
+                        FullRunFromJson(j, [&bundle](const std::string& m) { return bundle.Read(m); }));
+  ReplayResult result;
+  result.kind = original.data.run.kind;
+  if (result.kind != "ab" && result.kind != "run") {
+    return Status::FailedPrecondition(fmt::format("the bundle holds a '{}' run; replay runs `tare run` runs and "
+                                                  "`tare ab` cohorts", result.kind));
+  }
+  if (result.kind == "ab" && !original.cohort) {
+    return Status::DataLoss("the bundle's run is a tare ab cohort without its campaign record");
+  }
+  result.replay_of = result.kind == "ab" ? original.cohort->lock_sha256 : original.data.run.uid;
+  // The original first, so that both are in this store for `tare spread` (importing twice adds nothing).
+  TARE_ASSIGN_OR_RETURN(store::WriteResult written, store::WriteFullRun(store, original));
+  result.original_run_id = written.run_id;
+  result.original_added = written.added;
+
+  if (result.kind == "ab") {
+    TARE_RETURN_IF_ERROR(ReplayCohort(bundle, original, store, spawner, o, &result));
+  } else {
+    TARE_RETURN_IF_ERROR(ReplayRun(bundle, original, store, spawner, o, &result));
+  }
+  TARE_ASSIGN_OR_RETURN(RunData replayed, store.LoadRun(result.replay_run_id));
+  auto parse_fp = [](const std::string& text) -> StatusOr<Fingerprint> {
+    const json fp = json::parse(text.empty() ? "{}" : text, nullptr, false);
+    return env::FingerprintFromJson(fp);
+  };
+  auto was = parse_fp(original.data.run.fingerprint_json);
+  auto now = parse_fp(replayed.run.fingerprint_json);
+  if (!was.ok() || !now.ok()) {
+    result.notes.push_back("a host fingerprint could not be read; the hosts are not compared");
+    result.hosts.hard.push_back({"fingerprint", was.ok() ? "read" : "unreadable", now.ok() ? "read" : "unreadable", true});
+  } else {
+    result.hosts = env::CompareFingerprints(*was, *now);
+  }
+  return result;
+}
+
+std::string RenderReplay(const ReplayResult& r) {
+  std::string out = fmt::format("tare replay: run {} replays run {} ({}; tagged {}={})\n", r.replay_run_id,
+                                r.original_run_id, r.original_added ? "imported from the bundle" : "already in this store",
+                                kReplayTag, r.replay_of.substr(0, 12));
+  for (const auto& n : r.notes) out += "note: " + TerminalText(n) + "\n";
+  out += "\nhosts: " + SingleLineText(r.hosts.Summary()) + "\n";
+  for (const auto* group : {&r.hosts.hard, &r.hosts.soft}) {
+    for (const auto& d : *group) {
+      out += fmt::format("  {} {:<28} original: {}  this host: {}\n", group == &r.hosts.hard ? "hard" : "soft",
+                         SingleLineText(d.key), SingleLineText(d.a), SingleLineText(d.b));
+    }
+  }
+  out += r.hosts.comparable()
+             ? "\nSide by side (one host type, still two runs: not pooled):\n"
+             : "\nSide by side only: the hosts differ in hard keys, so these results are NOT comparable and no "
+               "verdict is drawn across them:\n";
+  size_t wb = 9, wm = 6, wo = 8;
+  for (const auto& row : r.rows) {
+    wb = std::max(wb, SingleLineText(row.benchmark).size() + (row.arm.empty() ? 0 : row.arm.size() + 3));
+    wm = std::max(wm, row.metric.size());
+    wo = std::max(wo, row.original.size());
+  }
+  wb = std::min<size_t>(wb, 60);
+  out += fmt::format("  {:<{}}  {:<{}}  {:<{}}  {}\n", "benchmark", wb, "metric", wm, "original", wo, "replay");
+  for (const auto& row : r.rows) {
+    const std::string name = SingleLineText(row.benchmark) + (row.arm.empty() ? "" : " [" + row.arm + "]");
+    out += fmt::format("  {:<{}}  {:<{}}  {:<{}}  {}\n", name, wb, SingleLineText(row.metric), wm, row.original, wo,
+                       row.replay);
+  }
+  if (r.interrupted) out += "\nthe replay was interrupted; its completed samples are stored\n";
+  return out;
+}
+
+}  // namespace tare::bundle

@@ -1,0 +1,84 @@
+// `tare spread`: how much the same executable's figures moved between the times it was measured —
+// reruns, replays of a bundle, other hosts. Per benchmark (and arm) and metric: the runs and host
+// types that measured it, the samples, their min and max, and the spread (max - min) / min.
+//
+// For the deterministic metrics of --instrument sim (sim.Ir, sim.est_cycles) a spread above
+// 0.000% means something differed that should not have — the executable, its libraries, its
+// input or its environment — and the report says so; timing metrics spread with the host's noise
+// (CodSpeed quotes 0.000-0.150% for simulated instructions across replays of one project).
+//
+// Runs are chosen by executable (a sha256, or a unique prefix of at least 8 hex digits: every run
+// that measured it, under whichever arm) or by lock (a cohort's lock sha256 or prefix: that cohort
+// and every replay of it, tagged replay-of=<lock>). Measured, successful, non-discarded samples
+// only. Pure reading; never writes the store.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/status.h"
+#include "model/run.h"
+#include "store/store.h"
+
+namespace tare::bundle {
+
+struct SpreadQuery {
+  std::string executable;            // sha256 or prefix
+  std::string lock;                  // lock sha256 or prefix
+  std::vector<std::string> metrics;  // empty: sim.Ir, sim.est_cycles and every time metric
+};
+
+struct SpreadRun {
+  int64_t id = 0;
+  std::string kind;
+  int64_t started_unix_ns = 0;
+  std::string fingerprint_digest;
+  std::string replay_of;             // the replay-of tag, when the run is a replay
+  std::vector<std::string> arms;     // the arms of it that count ("" for tare run)
+};
+
+struct SpreadRow {
+  std::string benchmark;
+  std::string arm;
+  std::string metric;
+  std::string unit;
+  bool deterministic = false;        // sim.Ir, sim.est_cycles
+  int64_t runs = 0;
+  int64_t hosts = 0;                 // distinct host fingerprints (hard digest)
+  int64_t samples = 0;
+  double min = 0, max = 0;
+  double spread_pct = 0;             // 100 (max - min) / min; NaN when min is 0 and max is not
+};
+
+struct SpreadReport {
+  std::string selector;              // "executable 3f2a9c1b0d4e" | "lock 0123abcd4567"
+  std::string sha256;                // the full executable or lock sha256
+  std::vector<SpreadRun> runs;
+  std::vector<SpreadRow> rows;
+};
+
+StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& query);
+std::string RenderSpread(const SpreadReport& report);
+nlohmann::json SpreadToJson(const SpreadReport& report);  // schema "tare.spread/1"
+
+// What makes two runs' benchmarks the same benchmark: its name, except for commands, whose name
+// is the whole command line: there the program's file name and the arguments, so the same
+// program run from another directory (a replay) matches.
+std::string BenchmarkKey(const BenchmarkRecord& bench);
+
+// One arm's measured values: measured (not warm-up), successful, not discarded; key -> metric ->
+// values. The key is BenchmarkKey, or `cell_names[benchmark id]` when given (a cohort's cells are
+// named by the campaign, whatever the arms' file names).
+using ArmValues = std::map<std::string, std::map<std::string, std::vector<double>>>;
+ArmValues MeasuredValues(const RunData& run, const std::set<int64_t>& discarded, const std::string& arm,
+                         const std::map<int64_t, std::string>& cell_names = {});
+
+// The metrics shown by default: simulated instruction counts and cycles, and timings.
+bool IsSpreadMetric(const MetricDef& metric);
+
+}  // namespace tare::bundle

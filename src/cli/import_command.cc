@@ -1,0 +1,99 @@
+#include "cli/import_command.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include "base/files.h"
+#include "base/terminal_text.h"
+#include "bundle/opened_bundle.h"
+#include "bundle/run_document.h"
+#include "cli/common_flags.h"
+#include "cli/exit_codes.h"
+#include "store/store.h"
+#include "store/transfer.h"
+
+namespace tare::cli {
+namespace {
+
+struct ImportOptions {
+  std::string file;
+  std::string store_path = DefaultStorePath();
+};
+
+// A bundle starts with the gzip magic; an export document with '{' (after whitespace).
+bool LooksGzipped(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[2] = {0, 0};
+  in.read(head, 2);
+  return in.gcount() == 2 && head[0] == '\x1f' && head[1] == '\x8b';
+}
+
+StatusOr<store::FullRun> Load(const std::string& path, std::unique_ptr<bundle::OpenedBundle>* keep) {
+  if (std::filesystem::is_directory(path)) {
+    return Status::InvalidArgument(fmt::format("'{}' is a directory; give a `tare export` JSON file or a bundle", path));
+  }
+  if (!std::filesystem::exists(path)) return Status::NotFound(fmt::format("'{}' does not exist", path));
+  if (LooksGzipped(path)) {
+    TARE_ASSIGN_OR_RETURN(bundle::OpenedBundle opened, bundle::OpenBundle(path));
+    *keep = std::make_unique<bundle::OpenedBundle>(std::move(opened));
+    const bundle::OpenedBundle& b = **keep;
+    TARE_ASSIGN_OR_RETURN(std::string text, b.Read("run.json"));
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded()) return Status::DataLoss(fmt::format("'{}': run.json is not JSON", path));
+    return bundle::FullRunFromJson(j, [&b](const std::string& m) { return b.Read(m); });
+  }
+  TARE_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    return Status::InvalidArgument(fmt::format(
+        "'{}' is neither a `tare export` JSON document nor a bundle (`tare bundle`)", path));
+  }
+  auto run = bundle::FullRunFromJson(j);
+  if (!run.ok()) return run.status().WithContext(path);
+  return run;
+}
+
+int Import(const ImportOptions& o) {
+  std::unique_ptr<bundle::OpenedBundle> keep;
+  auto run = Load(o.file, &keep);
+  if (!run.ok()) return ReportError(run.status());
+  auto store = store::Store::Open(o.store_path);
+  if (!store.ok()) return ReportError(store.status());
+  auto written = store::WriteFullRun(**store, *run);
+  if (!written.ok()) return ReportError(written.status());
+  if (written->added) {
+    fmt::print("imported run {} ({} {}, {} samples{}) as run {} in {}\n", run->data.run.uid.substr(0, 12),
+               TerminalText(run->data.run.kind), RunStatusName(run->data.run.status), run->data.samples.size(),
+               run->cohort ? fmt::format(", cohort {} of campaign {}", run->cohort->cohort, TerminalText(run->cohort->campaign_name)) : "",
+               written->run_id, TerminalText(o.store_path));
+  } else {
+    fmt::print("run {} is already in {} as run {}; nothing added\n", run->data.run.uid.substr(0, 12),
+               TerminalText(o.store_path), written->run_id);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddImportCommand(CLI::App& app, int* exit_code) {
+  auto o = std::make_shared<ImportOptions>();
+  CLI::App* sub = app.add_subcommand("import", "Load a `tare export` JSON or a bundle into a store");
+  sub->footer(R"(
+FILE is a `tare export` document (schema tare.run/2, or the older tare.run/1) or an evidence bundle
+written by `tare bundle` (verified member by member first; a tampered bundle is refused, exit 2).
+The run keeps its uid, status, times, host fingerprint, provenance, samples, profiles and, for a
+`tare ab` cohort, its campaign, lock, cells, verdicts and checks. Importing the same run twice
+adds nothing (tare.run/1 documents, which have no uid, get one derived from their content).
+
+Examples:
+  tare export --run 12 -o run12.json && tare import run12.json --store /tmp/other.db
+  tare import evidence.tar.gz)");
+  sub->add_option("file", o->file, "A `tare export` JSON file or a bundle")->required();
+  sub->add_option("--store", o->store_path, kStoreHelp);
+  sub->callback([o, exit_code]() { *exit_code = Import(*o); });
+}
+
+}  // namespace tare::cli

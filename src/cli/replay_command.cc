@@ -1,0 +1,108 @@
+#include "cli/replay_command.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <memory>
+
+#include "base/terminal_text.h"
+#include "bundle/opened_bundle.h"
+#include "bundle/replay.h"
+#include "cli/common_flags.h"
+#include "cli/exit_codes.h"
+#include "cli/invocation.h"
+#include "cli/progress.h"
+#include "proc/spawner.h"
+#include "session/environment.h"
+#include "store/store.h"
+
+namespace tare::cli {
+namespace {
+
+struct ReplayOptions {
+  std::string file;
+  std::string store_path = DefaultStorePath();
+  bool quiet = false;
+};
+
+int Replay(const ReplayOptions& o) {
+  if (std::filesystem::is_directory(o.file)) {
+    return ReportError(Status::InvalidArgument(fmt::format("'{}' is a directory; give a bundle file", o.file)));
+  }
+  if (!std::filesystem::exists(o.file)) return ReportError(Status::NotFound(fmt::format("'{}' does not exist", o.file)));
+  bundle::VerifyResult verified;
+  auto opened = bundle::OpenBundle(o.file, &verified);
+  if (!opened.ok()) {
+    fmt::print(stderr, "tare: bundle '{}' FAILED verification; nothing was run:\n", TerminalText(o.file));
+    for (const auto& p : verified.problems) fmt::print(stderr, "  {}\n", TerminalText(p));
+    if (verified.problems.empty()) fmt::print(stderr, "  {}\n", TerminalText(opened.status().message()));
+    return kExitUsage;
+  }
+  if (!o.quiet) {
+    fmt::print(stderr, "tare: bundle verified: {} members, every sha256 checked\n", verified.members);
+  }
+  proc::InstallInterruptHandler();
+  auto spawner = proc::Spawner::Start();
+  if (!spawner.ok()) return ReportError(spawner.status());
+  auto store = store::Store::Open(o.store_path);
+  if (!store.ok()) return ReportError(store.status());
+
+  Progress progress(o.quiet);
+  bundle::ReplayOptions ro;
+  ro.store_path = o.store_path;
+  ro.command_line = Invocation();
+  ro.tare_version = TARE_VERSION;
+  ro.base_env = session::ProcessEnvironment();
+  ro.progress = [&progress](const std::string& line) {
+    if (line.empty()) {
+      progress.Clear();
+    } else {
+      progress.Update(line);
+    }
+  };
+  ro.notice = [&progress, quiet = o.quiet](const std::string& line) {
+    if (quiet) return;
+    progress.Clear();
+    fmt::print(stderr, "tare: {}\n", TerminalText(line));
+  };
+  auto result = bundle::Replay(*opened, **store, **spawner, ro);
+  progress.Clear();
+  if (!result.ok()) return ReportError(result.status());
+  fmt::print("{}", bundle::RenderReplay(*result));
+  if (result->interrupted) return kExitInterrupted;
+  fmt::print("\nspread across the two: tare spread --{} {}{}\n", result->kind == "ab" ? "lock" : "executable",
+             result->kind == "ab" ? result->replay_of.substr(0, 12) : opened->manifest().executables.empty()
+                                                                    ? std::string("SHA")
+                                                                    : opened->manifest().executables[0].sha256.substr(0, 12),
+             o.store_path == DefaultStorePath() ? "" : " --store " + TerminalText(o.store_path));
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddReplayCommand(CLI::App& app, int* exit_code) {
+  auto o = std::make_shared<ReplayOptions>();
+  CLI::App* sub = app.add_subcommand("replay", "Verify a bundle, then measure its run again on this host");
+  sub->footer(R"(
+The bundle is verified first (as `tare bundle verify`); a tampered bundle runs nothing (exit 2).
+Its run is imported into the store (once), then measured again from the bundled executables:
+  a tare ab cohort: the same campaign declaration (metrics, allowances, plan, looks, arm order,
+    seed), each arm from the bundled build of the same sha256, as a new cohort;
+  a tare run: the same options (samples, warm-ups, instrument, filter, arguments, environment).
+The new run keeps the original's commit, branch and tags and is tagged replay-of=<lock sha256>
+(tare ab) or replay-of=<run uid> (tare run). The two hosts' fingerprints are compared (hard keys:
+not comparable; soft keys: conditions differed), and the results are shown side by side, never
+pooled and never judged against each other. Then `tare spread` says how far they moved.
+
+Exit status: 0 replayed; 2 bad or tampered bundle, nothing run; 130 interrupted.
+
+Examples:
+  mkdir /tmp/replay && cd /tmp/replay && tare replay ~/evidence.tar.gz
+  tare replay evidence.tar.gz --store .tare/tare.db && tare spread --lock 0123abcd4567)");
+  sub->add_option("file", o->file, "A bundle written by `tare bundle`")->required();
+  sub->add_option("--store", o->store_path, std::string(kStoreHelp) + "; arm copies go to its directory's bin/");
+  sub->add_flag("--quiet,-q", o->quiet, "No progress");
+  sub->callback([o, exit_code]() { *exit_code = Replay(*o); });
+}
+
+}  // namespace tare::cli

@@ -1,0 +1,299 @@
+// Evidence bundles end to end, through the real tare binary: real `tare run --instrument sim`
+// runs and a real `tare ab --instrument sim` cohort (valgrind), exported and imported between
+// real SQLite stores, bundled into real gzip'd tars, verified, tampered with member by member,
+// replayed in an empty directory and compared with `tare spread`.
+#include <archive.h>
+#include <archive_entry.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <map>
+
+#include "../tare_process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using tare::e2e::Result;
+
+struct Member {
+  std::string name;
+  std::string content;
+  int perm = 0644;
+};
+
+std::vector<Member> ReadMembers(const std::string& path) {
+  std::vector<Member> out;
+  archive* a = archive_read_new();
+  archive_read_support_filter_gzip(a);
+  archive_read_support_format_tar(a);
+  EXPECT_EQ(archive_read_open_filename(a, path.c_str(), 1 << 16), ARCHIVE_OK);
+  archive_entry* e = nullptr;
+  while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
+    Member m{archive_entry_pathname(e), std::string(static_cast<size_t>(archive_entry_size(e)), '\0'),
+             static_cast<int>(archive_entry_perm(e))};
+    if (!m.content.empty()) archive_read_data(a, m.content.data(), m.content.size());
+    out.push_back(std::move(m));
+  }
+  archive_read_free(a);
+  return out;
+}
+
+void WriteMembers(const std::string& path, const std::vector<Member>& members) {
+  archive* a = archive_write_new();
+  archive_write_add_filter_gzip(a);
+  archive_write_set_format_pax_restricted(a);
+  ASSERT_EQ(archive_write_open_filename(a, path.c_str()), ARCHIVE_OK);
+  for (const auto& m : members) {
+    archive_entry* x = archive_entry_new();
+    archive_entry_set_pathname(x, m.name.c_str());
+    archive_entry_set_filetype(x, AE_IFREG);
+    archive_entry_set_perm(x, m.perm);
+    archive_entry_set_size(x, static_cast<int64_t>(m.content.size()));
+    archive_write_header(a, x);
+    archive_write_data(a, m.content.data(), m.content.size());
+    archive_entry_free(x);
+  }
+  archive_write_close(a);
+  archive_write_free(a);
+}
+
+// The export document without the ids a store hands out (run, benchmark and sample ids), which
+// differ between stores by design: everything else must be equal after import.
+json WithoutStoreIds(json j) {
+  j["run"].erase("id");
+  std::map<int64_t, int64_t> bench, sample;
+  int64_t si = 0;
+  for (size_t i = 0; i < j["benchmarks"].size(); ++i) {
+    json& b = j["benchmarks"][i];
+    bench[b["id"].get<int64_t>()] = static_cast<int64_t>(i);
+    b["id"] = i;
+    for (auto& s : b["samples"]) {
+      sample[s["id"].get<int64_t>()] = si;
+      s["id"] = si++;
+    }
+  }
+  for (auto& a : j["artifacts"]) a["benchmark_id"] = bench[a["benchmark_id"].get<int64_t>()];
+  if (!j["campaign"].is_null()) {
+    for (auto& c : j["campaign"]["cells"]) c["benchmark_id"] = bench[c["benchmark_id"].get<int64_t>()];
+  }
+  return j;
+}
+
+// `tare spread --json` over an original and its replay: `rows` sim.Ir rows, each measured by both
+// runs with every sample equal (spread exactly 0).
+void ExpectIrRepeated(const json& spread, int rows) {
+  EXPECT_EQ(spread["runs"].size(), 2u);
+  int ir_rows = 0;
+  for (const auto& row : spread["rows"]) {
+    if (row["metric"] != "sim.Ir") continue;
+    ++ir_rows;
+    EXPECT_EQ(row["runs"], 2) << row.dump();
+    EXPECT_EQ(row["min"], row["max"]) << row.dump();
+    EXPECT_EQ(row["spread_pct"], 0.0) << row.dump();
+  }
+  EXPECT_EQ(ir_rows, rows) << spread.dump(1);
+}
+
+class BundleE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/tare-bundle-e2e-XXXXXX";
+    dir_ = mkdtemp(tmpl);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+  Result Tare(std::vector<std::string> args, const std::string& cwd = "") {
+    return tare::e2e::RunTare(TARE_BIN, cwd.empty() ? dir_ : cwd, std::move(args));
+  }
+  json Export(const std::string& store) {
+    Result r = Tare({"export", "--run", "latest", "--store", store});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return json::parse(r.out);
+  }
+
+  // export -> import into a fresh store -> export: the same document but for store ids; a second
+  // import adds nothing.
+  void ExpectImportRoundTrips(const std::string& store, const std::string& tag) {
+    const std::string file = dir_ + "/" + tag + ".json";
+    Result e = Tare({"export", "--run", "latest", "--store", store, "-o", file});
+    ASSERT_EQ(e.exit_code, 0) << e.err;
+    const std::string other = dir_ + "/" + tag + "-imported/tare.db";
+    Result i = Tare({"import", file, "--store", other});
+    ASSERT_EQ(i.exit_code, 0) << i.out << i.err;
+    EXPECT_NE(i.out.find("imported run"), std::string::npos) << i.out;
+    Result again = Tare({"import", file, "--store", other});
+    ASSERT_EQ(again.exit_code, 0) << again.err;
+    EXPECT_NE(again.out.find("nothing added"), std::string::npos) << again.out;
+    Result runs = Tare({"runs", "--store", other});
+    EXPECT_EQ(std::count(runs.out.begin(), runs.out.end(), '\n'), 2) << runs.out;  // header + one run
+    EXPECT_EQ(WithoutStoreIds(Export(other)).dump(1), WithoutStoreIds(json::parse(tare::e2e::Slurp(file))).dump(1));
+  }
+
+  // Every member of `bundle`, one byte flipped in turn, is refused by `tare bundle verify` with the
+  // member named; a member taken out is named missing.
+  void ExpectEveryTamperRefused(const std::string& bundle) {
+    const std::vector<Member> members = ReadMembers(bundle);
+    ASSERT_GE(members.size(), 5u);
+    for (size_t i = 0; i < members.size(); ++i) {
+      std::vector<Member> copy = members;
+      if (copy[i].content.empty()) continue;
+      copy[i].content[copy[i].content.size() / 2] ^= 0x01;
+      const std::string bad = dir_ + "/tampered.tar.gz";
+      WriteMembers(bad, copy);
+      Result v = Tare({"bundle", "verify", bad});
+      EXPECT_EQ(v.exit_code, 2) << members[i].name << ": " << v.out;
+      const std::string named = members[i].name == "manifest.sha256" ? "manifest.json" : members[i].name;
+      EXPECT_NE(v.err.find("'" + named + "'"), std::string::npos) << members[i].name << ": " << v.err;
+    }
+    std::vector<Member> fewer = members;
+    const std::string gone = fewer.back().name;
+    fewer.pop_back();
+    WriteMembers(dir_ + "/fewer.tar.gz", fewer);
+    Result v = Tare({"bundle", "verify", dir_ + "/fewer.tar.gz"});
+    EXPECT_EQ(v.exit_code, 2);
+    EXPECT_NE(v.err.find("member '" + gone + "' is missing"), std::string::npos) << v.err;
+  }
+
+  std::string dir_;
+};
+
+// `tare run --instrument sim` of a Google Benchmark binary: export/import, a bundle, every
+// tampered member refused, and a replay in an empty directory that reproduces every sim.Ir.
+TEST_F(BundleE2E, SimRunBundledReplayedAndSpreadIsZero) {
+  const std::string store = dir_ + "/s/tare.db";
+  Result run = Tare({"run", "--instrument", "sim", "--samples", "2", "--filter", "BM_StringCopy", "--store", store,
+                     "--", GBENCH_BASIC});
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  const json original = Export(store);
+  EXPECT_EQ(original["schema"], "tare.run/2");
+  ASSERT_FALSE(original["artifacts"].empty()) << "sim runs keep a profile per benchmark";
+  ExpectImportRoundTrips(store, "sim-run");
+
+  const std::string bundle = dir_ + "/evidence.tar.gz";
+  Result b = Tare({"bundle", "--run", "latest", "--store", store, "-o", bundle});
+  ASSERT_EQ(b.exit_code, 0) << b.out << b.err;
+  Result v = Tare({"bundle", "verify", bundle});
+  ASSERT_EQ(v.exit_code, 0) << v.out << v.err;
+  EXPECT_NE(v.out.find("OK"), std::string::npos) << v.out;
+  std::vector<std::string> names;
+  for (const auto& m : ReadMembers(bundle)) names.push_back(m.name);
+  EXPECT_EQ(names[0], "manifest.json");
+  for (const char* want : {"manifest.sha256", "run.json", "fingerprint.json", "plan.json", "bin/target"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
+  }
+  EXPECT_NE(std::find_if(names.begin(), names.end(), [](const std::string& n) { return n.rfind("profiles/", 0) == 0; }),
+            names.end());
+  ExpectEveryTamperRefused(bundle);
+
+  // Replayed where nothing exists yet: the default store is created there.
+  const std::string empty = dir_ + "/empty";
+  fs::create_directories(empty);
+  Result r = Tare({"replay", bundle}, empty);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("replays run 1 (imported from the bundle"), std::string::npos) << r.out;
+  // The same host: its hard keys agree (load and free memory, soft keys, move between runs).
+  EXPECT_NE(r.out.find("hosts: "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("not comparable"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("BM_StringCopy/64"), std::string::npos) << r.out;
+  const std::string sha = original["executables"][0]["sha256"];
+  Result s = Tare({"spread", "--executable", sha.substr(0, 12), "--json", "-"}, empty);
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  ExpectIrRepeated(json::parse(s.out), 2);  // BM_StringCopy/64 and /4096
+  Result console = Tare({"spread", "--executable", sha.substr(0, 12)}, empty);
+  EXPECT_NE(console.out.find("sim.Ir: all 2 identical across 2 runs (spread 0.000%)"), std::string::npos)
+      << console.out;
+
+  // The replay is tagged with the run it replays; replaying again adds a run, not the original.
+  Result runs = Tare({"runs"}, empty);
+  EXPECT_NE(runs.out.find("replay-of=" + Export(store)["run"]["uid"].get<std::string>()), std::string::npos)
+      << runs.out;
+}
+
+// A `tare ab --instrument sim` cohort: export/import keeps the campaign, lock, looks and checks;
+// its bundle carries both arms' builds; the replay is a new cohort tagged with the lock, shown
+// side by side, and every arm's sim.Ir repeats.
+TEST_F(BundleE2E, AbCohortRoundTripsAndReplays) {
+  const std::string store = dir_ + "/s/tare.db";
+  Result ab = Tare({"ab", "--instrument", "sim", "--base", TOGGLE_OUTLINE, "--head", TOGGLE_INLINE, "--null",
+                    "--samples", "6", "--cap", "6", "--bound", "max(sim.Ir, head) <= 1000000", "--store", store,
+                    "--", "2000"});
+  ASSERT_TRUE(ab.exit_code == 0 || ab.exit_code == 1 || ab.exit_code == 3) << ab.out << ab.err;
+  const json original = Export(store);
+  ASSERT_FALSE(original["campaign"].is_null());
+  EXPECT_FALSE(original["campaign"]["looks"].empty());
+  EXPECT_FALSE(original["campaign"]["checks"].empty());
+  const json& b0 = original["benchmarks"][0];
+  ASSERT_EQ(b0["summaries"].size(), 3u) << "base, head and null summarised apart";
+  ExpectImportRoundTrips(store, "ab");
+
+  const std::string bundle = dir_ + "/cohort.tar.gz";
+  Result b = Tare({"bundle", "--store", store, "-o", bundle});
+  ASSERT_EQ(b.exit_code, 0) << b.out << b.err;
+  std::vector<std::string> names;
+  for (const auto& m : ReadMembers(bundle)) names.push_back(m.name);
+  for (const char* want : {"campaign.json", "lock.json", "bin/base", "bin/head"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
+  }
+  EXPECT_EQ(std::find(names.begin(), names.end(), "bin/null"), names.end()) << "null is base's build: one member";
+
+  const std::string empty = dir_ + "/empty";
+  fs::create_directories(empty);
+  Result r = Tare({"replay", bundle}, empty);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("Side by side"), std::string::npos) << r.out;
+  const std::string lock = original["campaign"]["cohort"]["lock_sha256"];
+  Result s = Tare({"spread", "--lock", lock.substr(0, 12), "--json", "-"}, empty);
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  ExpectIrRepeated(json::parse(s.out), 3);  // base, head, null
+}
+
+TEST_F(BundleE2E, RefusesToOverwriteWhatIsNotABundleOrTheStore) {
+  const std::string store = dir_ + "/s/tare.db";
+  Result run = Tare({"run", "--samples", "1", "--warmup", "0", "--store", store, "--", "/bin/true"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string precious = dir_ + "/notes.txt";
+  {
+    std::ofstream(precious) << "mine";
+  }
+  Result b = Tare({"bundle", "--store", store, "-o", precious});
+  EXPECT_EQ(b.exit_code, 2);
+  EXPECT_NE(b.err.find("is not a bundle tare wrote"), std::string::npos) << b.err;
+  EXPECT_EQ(tare::e2e::Slurp(precious), "mine");
+  Result onto_store = Tare({"bundle", "--store", store, "-o", store});
+  EXPECT_EQ(onto_store.exit_code, 2);
+  EXPECT_NE(onto_store.err.find("store"), std::string::npos) << onto_store.err;
+  // Its own bundle it replaces.
+  ASSERT_EQ(Tare({"bundle", "--store", store, "-o", dir_ + "/b.tar.gz"}).exit_code, 0);
+  Result again = Tare({"bundle", "--store", store, "-o", dir_ + "/b.tar.gz"});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+}
+
+TEST_F(BundleE2E, HostileArchivesAreRefusedAndNothingRuns) {
+  WriteMembers(dir_ + "/evil.tar.gz", {{"manifest.json", "{}"}, {"../escaped", "x"}});
+  Result v = Tare({"bundle", "verify", dir_ + "/evil.tar.gz"});
+  EXPECT_EQ(v.exit_code, 2);
+  EXPECT_NE(v.err.find("member '../escaped' refused"), std::string::npos) << v.err;
+  EXPECT_FALSE(fs::exists(fs::path(dir_).parent_path() / "escaped"));
+
+  const std::string empty = dir_ + "/empty";
+  fs::create_directories(empty);
+  Result r = Tare({"replay", dir_ + "/evil.tar.gz"}, empty);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("nothing was run"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(empty + "/.tare")) << "no store is created for a refused bundle";
+
+  {
+    std::ofstream(dir_ + "/junk.json") << "[1, 2]";
+  }
+  Result i = Tare({"import", dir_ + "/junk.json", "--store", dir_ + "/i/tare.db"});
+  EXPECT_EQ(i.exit_code, 2);
+  EXPECT_NE(i.err.find("neither a `tare export` JSON document nor a bundle"), std::string::npos) << i.err;
+  Result s = Tare({"spread", "--executable", "xyz", "--store", dir_ + "/nostore/tare.db"});
+  EXPECT_EQ(s.exit_code, 2);
+}
+
+}  // namespace
