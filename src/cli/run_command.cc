@@ -317,12 +317,12 @@ Everything after TARGET is passed to it unchanged; `--` also ends tare's options
 
 Several commands, as hyperfine takes them: when the first word after the options has a space in it,
 every word is one command line ('sleep 0.1' 'sleep 0.2'), and tare's options may also follow them;
---command CMD (repeatable) says the same.
-Each is a whole-process benchmark; they run interleaved (sample i of every command in round i) and
-the run ends with how much slower each is than the fastest, with a 95% interval from the paired
-samples of each round. tare runs no shell unless asked: a command line is split into words (quotes
-and backslashes group, nothing else), and one with | & ; < > $ * ... is refused; add --shell to run
-each command line through /bin/sh -c. --prepare, --setup and --conclude follow the same rule.
+--command CMD (repeatable) says the same. Each is a whole-process benchmark; they run interleaved
+(sample i of every command in round i, the order reversed every other round), and the run ends with
+how much slower each is than the fastest, with a 95% interval from the paired samples of each round.
+tare runs no shell unless asked: a command line is split into words (quotes and backslashes group,
+nothing else), and one with | & ; < > $ * ... is refused; add --shell to run each command line
+through /bin/sh -c. --prepare, --setup and --conclude follow the same rule.
 
 Examples:
   tare run ./build/string_bench                       # every benchmark, 10 samples each

@@ -23,7 +23,7 @@ std::string OptionsJson(const RunSpec& o, const std::vector<target::TargetSpec>&
                       {"filter", o.filter}, {"instrument", InstrumentName(o.instrument)},
                       {"kind", TargetKindName(t.kind)}, {"argv", t.argv}, {"cwd", t.cwd},
                       {"env_overrides", o.target.env}, {"shell", o.target.shell},
-                      {"order", "round-robin-v1"}};
+                      {"order", o.commands.empty() ? "round-robin-v1" : "round-robin-alternating-v1"}};
   if (!o.commands.empty()) {
     nlohmann::json commands = nlohmann::json::array();
     for (size_t i = 0; i < o.commands.size(); ++i) {
@@ -101,6 +101,16 @@ class PreparingMeasurer final : public Measurer {
   std::string workdir_;
   int64_t timeout_ns_;
 };
+
+// Several commands: the declared order in even rounds, reversed in odd ones, so that no command
+// always runs right after the same other one.
+std::function<std::vector<size_t>(int64_t)> AlternatingOrder(size_t cells) {
+  return [cells](int64_t round) {
+    std::vector<size_t> order(cells);
+    for (size_t i = 0; i < cells; ++i) order[i] = round % 2 == 0 ? i : cells - 1 - i;
+    return order;
+  };
+}
 
 // A plain run: every benchmark gets warm-up + samples blocks; failed samples are told and
 // counted; --fail-fast stops at the first.
@@ -303,6 +313,7 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
     Plan plan;
     plan.warmup_blocks = spec_.warmup;
     plan.shared_process = spec_.shared_process;
+    if (!spec_.commands.empty()) plan.cell_order = AlternatingOrder(benches_.size());
     for (size_t i = 0; i < benches_.size(); ++i) {
       const target::Benchmark& b = benches_[i];
       const target::TargetSpec& t = targets_[bench_target_[i]];

@@ -37,8 +37,16 @@ Status Session::Run() {
         }
       }
     } else {
-      for (size_t c = 0; c < plan_.cells.size() && stop_ == StopKind::kNone; ++c) {
-        if (blocks_done_[c] >= observer_.TargetBlocks(c)) continue;
+      std::vector<size_t> order;
+      if (plan_.cell_order) {
+        order = plan_.cell_order(rounds_);
+      } else {
+        order.resize(plan_.cells.size());
+        std::iota(order.begin(), order.end(), size_t{0});
+      }
+      for (size_t c : order) {
+        if (stop_ != StopKind::kNone) break;
+        if (c >= plan_.cells.size() || blocks_done_[c] >= observer_.TargetBlocks(c)) continue;
         TARE_RETURN_IF_ERROR(RunBlock(c, blocks_done_[c]));
         if (stop_ == StopKind::kNone) {
           ++blocks_done_[c];
@@ -47,6 +55,7 @@ Status Session::Run() {
       }
     }
     if (stop_ != StopKind::kNone) break;
+    ++rounds_;
     if (ran) TARE_RETURN_IF_ERROR(observer_.AfterRound(*this));
     bool below = false;
     for (size_t c = 0; c < plan_.cells.size(); ++c) below = below || blocks_done_[c] < observer_.TargetBlocks(c);

@@ -50,6 +50,10 @@ struct Plan {
   std::function<std::vector<int>(int64_t block)> arm_order;
   // tare binaries, one arm: every cell of a round in ONE process (`tare run --no-isolation`).
   bool shared_process = false;
+  // Indexes into `cells` for round r (0, 1, ...); empty: the declared order every round. Several
+  // commands of `tare run` alternate (A B, B A, ...) so that neither always runs right after the
+  // other (a file the first read is in the page cache for the second).
+  std::function<std::vector<size_t>(int64_t round)> cell_order;
 };
 
 enum class StopKind { kNone, kInterrupted, kGate, kExecutableChanged, kFailFast };
@@ -104,6 +108,7 @@ class Session {
   Observer& observer_;
   std::function<void(const std::string&)> progress_;
   std::vector<int64_t> blocks_done_;
+  int64_t rounds_ = 0;  // rounds run by this Run()
   int64_t next_seq_ = 0;
   int64_t samples_taken_ = 0;
   StopKind stop_ = StopKind::kNone;

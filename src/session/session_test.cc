@@ -152,6 +152,18 @@ TEST(Session, PlainRunIsRoundRobinWithWarmupsFirst) {
   EXPECT_EQ(observer.rounds, 3);
 }
 
+TEST(Session, ACellOrderPerRoundAlternatesTheCells) {
+  FakeWriter writer;
+  FakeMeasurer measurer;
+  ScriptedObserver observer({3, 3});
+  Plan plan = MakePlan({""}, {"a", "b"});
+  plan.cell_order = [](int64_t round) { return round % 2 == 0 ? std::vector<size_t>{0, 1} : std::vector<size_t>{1, 0}; };
+  Session session(plan, measurer, writer, 1, observer);
+  ASSERT_TRUE(session.Run().ok());
+  EXPECT_EQ(measurer.order, (std::vector<std::string>{"prog a", "prog b", "prog b", "prog a", "prog a", "prog b"}));
+  for (size_t i = 0; i < 6; ++i) EXPECT_EQ(writer.samples[i].second.block, static_cast<int64_t>(i / 2)) << "pairs share a block";
+}
+
 TEST(Session, EachBlockRunsEveryArmInThePlannedOrder) {
   FakeWriter writer;
   FakeMeasurer measurer;

@@ -68,8 +68,11 @@ TEST_F(CommandsE2E, SeveralCommandsRunInterleavedAndTheSlowerIsSaidWithAPairedIn
   tare::RunData d = LoadLatest();
   ASSERT_EQ(Names(d), (std::vector<std::string>{"sleep 0.02", "sleep 0.05"})) << "named as the user wrote them";
   ASSERT_EQ(d.samples.size(), 14u);
-  // Interleaved: in seq order the two commands alternate, and each pair shares a block.
+  // Interleaved: each round runs both commands back to back (one block), in the given order in
+  // even rounds and reversed in odd ones, so neither always runs right after the other.
   for (size_t i = 0; i + 1 < d.samples.size(); i += 2) {
+    const int64_t first = i / 2 % 2 == 0 ? d.benchmarks[0].id : d.benchmarks[1].id;
+    EXPECT_EQ(d.samples[i].benchmark_id, first) << "seq " << i;
     EXPECT_NE(d.samples[i].benchmark_id, d.samples[i + 1].benchmark_id) << "seq " << i;
     EXPECT_EQ(d.samples[i].sample.block, d.samples[i + 1].sample.block);
     EXPECT_EQ(d.samples[i].sample.block, static_cast<int64_t>(i / 2));
