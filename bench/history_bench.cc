@@ -5,6 +5,8 @@
 // sample, as `tare run` writes). Then it times the history of BM_Target: Store::History with
 // the default limit of 200 runs and with every run, and BuildHistory (medians + change points),
 // reporting the median of 7 calls of each. Prints one line per figure.
+// STORE may be a postgresql:// URL; RUNS 0 writes nothing and times the history of a store filled
+// before (e.g. by `tare push` of a store this program wrote: bench/ingest.sh).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -33,7 +35,7 @@ int main(int argc, char** argv) {
   const std::string path = argv[1];
   const int runs = std::atoi(argv[2]), per_run = std::atoi(argv[3]);
   const int benches = argc > 4 ? std::atoi(argv[4]) : 4;
-  if (std::filesystem::exists(path)) {
+  if (runs > 0 && !tare::store::IsStoreUrl(path) && std::filesystem::exists(path)) {
     std::fprintf(stderr, "history_bench: %s exists; give a new path\n", path.c_str());
     return 2;
   }
@@ -72,8 +74,10 @@ int main(int argc, char** argv) {
     if (!(*store)->FinishRun(*id, tare::RunStatus::kComplete, rec.started_unix_ns + 1).ok()) return 1;
   }
   const double fill_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  fmt::print("store: {} runs, {} samples ({} of BM_Target), {:.1f} s to write ({:.0f} samples/s), {:.1f} MB\n", runs,
-             stored, stored / benches, fill_s, stored / fill_s, std::filesystem::file_size(path) / 1e6);
+  if (runs > 0) {
+    fmt::print("store: {} runs, {} samples ({} of BM_Target), {:.1f} s to write ({:.0f} samples/s), {:.1f} MB\n", runs,
+               stored, stored / benches, fill_s, stored / fill_s, std::filesystem::file_size(path) / 1e6);
+  }
 
   auto time_query = [&](int limit, const char* label) {
     std::vector<double> q_ms, b_ms;
@@ -100,6 +104,9 @@ int main(int argc, char** argv) {
                "(median of 7)\n", label, points, values, steps, MedianMs(q_ms), MedianMs(b_ms));
   };
   time_query(200, "--limit 200 (default)");
-  time_query(runs, fmt::format("--limit {} (every run)", runs).c_str());
+  auto all_runs = (*store)->ListRuns(1 << 30);
+  if (!all_runs.ok()) return 1;
+  const int stored_runs = static_cast<int>(all_runs->size());
+  time_query(stored_runs, fmt::format("--limit {} (every run)", stored_runs).c_str());
   return 0;
 }

@@ -59,6 +59,9 @@ int Merge(const MergeFlags& f) {
     total.added += copied->added;
     total.present += copied->present;
   }
+  if (total.added > 0) {
+    if (Status s = (*out)->RefreshStatistics(); !s.ok()) return ReportError(s);
+  }
   fmt::print("{} runs added to {}, {} were already there\n", total.added, TerminalText((*out)->path()),
              total.present);
   return kExitOk;

@@ -73,6 +73,9 @@ int Push(const PushFlags& f) {
   if (!shared.ok()) return ReportError(shared.status());
   auto copied = CopyRuns(**local, **shared, chosen, "push");
   if (!copied.ok()) return ReportError(copied.status());
+  if (copied->added > 0) {
+    if (Status s = (*shared)->RefreshStatistics(); !s.ok()) return ReportError(s);
+  }
   fmt::print("{} runs pushed to {}, {} were already there\n", copied->added, TerminalText((*shared)->path()),
              copied->present);
   return kExitOk;

@@ -56,6 +56,11 @@ void CheckResult(PGconn* conn, PGresult* result) {
   throw SqlError(message.empty() ? "the server closed the connection" : message, lost, unique);
 }
 
+void CheckAndClear(PGconn* conn, PGresult* result) {
+  CheckResult(conn, result);
+  PQclear(result);
+}
+
 
 class PgStatement final : public StatementImpl {
  public:
@@ -128,10 +133,23 @@ class PgStatement final : public StatementImpl {
       types[i] = binary_[i] ? kByteaOid : 0;
     }
     Clear();
-    PGresult* result = PQexecParams(conn_, sql_.c_str(), n, types.data(), values.data(), lengths.data(), formats.data(), 0);
+    // A statement run again (a cached insert, a query per run of a history) is prepared on the
+    // server once, so it is not parsed and planned on every call; one run once is not, so
+    // nothing is left behind in the session for it.
+    if (executions_ == 1 && prepared_name_.empty()) {
+      static int counter = 0;
+      const std::string name = fmt::format("tare_{}", ++counter);
+      CheckAndClear(conn_, PQprepare(conn_, name.c_str(), sql_.c_str(), n, types.data()));
+      prepared_name_ = name;
+    }
+    PGresult* result =
+        prepared_name_.empty()
+            ? PQexecParams(conn_, sql_.c_str(), n, types.data(), values.data(), lengths.data(), formats.data(), 0)
+            : PQexecPrepared(conn_, prepared_name_.c_str(), n, values.data(), lengths.data(), formats.data(), 0);
     CheckResult(conn_, result);  // clears a failed result before throwing
     result_ = result;
     row_ = -1;
+    ++executions_;
   }
   void Clear() {
     if (result_ != nullptr) PQclear(result_);
@@ -144,6 +162,8 @@ class PgStatement final : public StatementImpl {
   std::vector<bool> null_, binary_;
   PGresult* result_ = nullptr;
   int row_ = -1;
+  int executions_ = 0;
+  std::string prepared_name_;  // "" until run a second time
 };
 
 }  // namespace
@@ -189,10 +209,10 @@ std::unique_ptr<StatementImpl> PgConnection::Prepare(const std::string& sql) {
   return std::make_unique<PgStatement>(conn_, sql);
 }
 
-void PgConnection::Exec(const std::string& sql) { CheckResult(conn_, PQexec(conn_, sql.c_str())); }
+void PgConnection::Exec(const std::string& sql) { CheckAndClear(conn_, PQexec(conn_, sql.c_str())); }
 
 void PgConnection::CopyIn(const std::string& copy_sql, const std::string& data) {
-  CheckResult(conn_, PQexec(conn_, copy_sql.c_str()));  // PGRES_COPY_IN
+  CheckAndClear(conn_, PQexec(conn_, copy_sql.c_str()));  // PGRES_COPY_IN
   // libpq takes the data in pieces; 1 MiB at a time keeps its buffer small.
   constexpr size_t kChunk = 1 << 20;
   for (size_t at = 0; at < data.size(); at += kChunk) {
@@ -202,7 +222,7 @@ void PgConnection::CopyIn(const std::string& copy_sql, const std::string& data) 
     }
   }
   if (PQputCopyEnd(conn_, nullptr) != 1) throw SqlError(PQerrorMessage(conn_), ConnectionLost(conn_));
-  CheckResult(conn_, PQgetResult(conn_));
+  CheckAndClear(conn_, PQgetResult(conn_));
   // The COPY's result is followed by a null one.
   while (PGresult* r = PQgetResult(conn_)) PQclear(r);
 }

@@ -600,21 +600,29 @@ StatusOr<std::vector<HistoryPoint>> SqlStore::History(const HistoryQuery& q) {
       bench_ids.push_back(runs.getColumn(10).getInt64());
       points.push_back(std::move(p));
     }
-    // Their samples, one statement per run: the (benchmark_id) index, then the values' primary key.
-    Statement v(*db_,
-        "SELECT s.outcome, v.value FROM samples s LEFT JOIN sample_values v ON v.sample_id = s.id AND v.metric = ? "
-        "WHERE s.benchmark_id = ? AND s.warmup = 0 ORDER BY s.seq");
-    for (size_t i = 0; i < points.size(); ++i) {
+    // Their samples, up to kRunsPerQuery runs per statement (a round trip per run costs more than
+    // the query on a server): the (benchmark_id) index, then the values' primary key.
+    constexpr size_t kRunsPerQuery = 100;
+    std::map<int64_t, size_t> point_of;  // benchmark id -> index into points
+    for (size_t i = 0; i < points.size(); ++i) point_of[bench_ids[i]] = i;
+    for (size_t first = 0; first < points.size(); first += kRunsPerQuery) {
+      const size_t n = std::min(kRunsPerQuery, points.size() - first);
+      std::string in = "?";
+      for (size_t k = 1; k < n; ++k) in += ",?";
+      Statement v(*db_,
+          "SELECT s.benchmark_id, s.outcome, v.value FROM samples s LEFT JOIN sample_values v "
+          "ON v.sample_id = s.id AND v.metric = ? WHERE s.benchmark_id IN (" + in + ") AND s.warmup = 0 "
+          "ORDER BY s.benchmark_id, s.seq");
       v.bind(1, q.metric);
-      v.bind(2, static_cast<int64_t>(bench_ids[i]));
+      for (size_t k = 0; k < n; ++k) v.bind(static_cast<int>(k + 2), static_cast<int64_t>(bench_ids[first + k]));
       while (v.executeStep()) {
-        if (std::string_view(v.getColumn(0).getString()) != "ok") {
-          ++points[i].failed;
-        } else if (!v.getColumn(1).isNull()) {
-          points[i].values.push_back(v.getColumn(1).getDouble());
+        HistoryPoint& p = points[point_of[v.getColumn(0).getInt64()]];
+        if (v.getColumn(1).getString() != "ok") {
+          ++p.failed;
+        } else if (!v.getColumn(2).isNull()) {
+          p.values.push_back(v.getColumn(2).getDouble());
         }
       }
-      v.reset();
     }
     std::erase_if(points, [](const HistoryPoint& p) { return p.values.empty() && p.failed == 0; });
     std::reverse(points.begin(), points.end());

@@ -376,6 +376,13 @@ Status SqlStore::InTransaction(const std::function<Status()>& body) {
   }
 }
 
+Status SqlStore::RefreshStatistics() {
+  return Guard("refreshing statistics", [&](bool) -> Status {
+    db_->Exec(db_->dialect() == Dialect::kSqlite ? "PRAGMA optimize" : "ANALYZE");
+    return Status::Ok();
+  });
+}
+
 bool IsStoreUrl(const std::string& location) {
   return location.rfind("postgresql://", 0) == 0 || location.rfind("postgres://", 0) == 0;
 }

@@ -60,6 +60,7 @@ StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path) {
     if (version > kSchemaVersion) return NewerSchema(path, version);
     SwitchToWal(*db);
     db->exec("PRAGMA synchronous=NORMAL");
+    db->exec("PRAGMA temp_store=MEMORY");
     db->exec("PRAGMA foreign_keys=ON");
   } catch (const std::exception& e) {
     return Status::InvalidArgument(fmt::format(

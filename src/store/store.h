@@ -131,6 +131,9 @@ class Store : public RunWriter {
   // it returns an error (or the process dies). The calls above nest inside it. Takes the write
   // lock at once, so concurrent writers queue instead of failing half-way.
   virtual Status InTransaction(const std::function<Status()>& body) = 0;
+  // After a bulk load (tare merge, tare push): refreshes the query planner's statistics (PostgreSQL
+  // ANALYZE, SQLite PRAGMA optimize), so the next queries use the indexes as they should.
+  virtual Status RefreshStatistics() = 0;
 
   // Campaigns (schema version 2): cohorts with their campaign and lock, cells, the verdicts of
   // every look, gates and bounds, and samples set aside by a resume.

@@ -62,6 +62,7 @@ class SqlStore final : public Store {
   StatusOr<std::vector<ArtifactInfo>> ArtifactsOf(int64_t run_id) override;
   StatusOr<std::optional<int64_t>> FindRunByUid(const std::string& uid) override;
   Status InTransaction(const std::function<Status()>& body) override;
+  Status RefreshStatistics() override;
   StatusOr<std::vector<HistoryPoint>> History(const HistoryQuery& query) override;
   StatusOr<std::vector<std::pair<std::string, int64_t>>> HostsOf(const std::string& benchmark) override;
 
