@@ -75,8 +75,9 @@ StatusOr<std::unique_ptr<Spawner>> Spawner::Start(const std::string& helper_path
   std::string path = LocateHelper(helper_path);
   if (access(path.c_str(), X_OK) != 0) {
     return Status::FailedPrecondition(fmt::format(
-        "the spawn helper '{}' is missing; it is built next to the tare binary "
-        "(tare-spawn-helper) — rebuild tare, or set TARE_SPAWN_HELPER to its path", path));
+        "the spawn helper '{}' is missing; it is built next to the tare binary and installed in "
+        "<prefix>/lib/tare/ (tare-spawn-helper) — rebuild or reinstall tare, or set "
+        "TARE_SPAWN_HELPER to its path", path));
   }
   int to_child[2], from_child[2];
   if (pipe2(to_child, O_CLOEXEC) != 0 || pipe2(from_child, O_CLOEXEC) != 0) {

@@ -91,12 +91,17 @@ std::vector<std::string> SplitCommand(const std::string& text) {
       finish();
       continue;
     }
+    // Where the simple command ends: a comment, a pipe, a list, a redirection. ;, &, < and > end
+    // it anywhere, as in a shell; | only as a word of its own or at a word's end, so that a
+    // synopsis's alternatives (never|auto|always) stay one word.
     if (!in_word) {
-      // Where the simple command ends: a comment, a pipe, a list, a redirection.
       if (c == '#' || c == '|' || c == ';' || c == '&' || c == '<' || c == '>') break;
       size_t d = i;
       while (d < text.size() && std::isdigit(static_cast<unsigned char>(text[d]))) ++d;
       if (d > i && d < text.size() && text[d] == '>') break;  // 2>/dev/null
+    } else if (c == ';' || c == '&' || c == '<' || c == '>' ||
+               (c == '|' && (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\t'))) {
+      break;
     }
     in_word = true;
     if (c == '\'') {

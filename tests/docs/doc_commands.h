@@ -21,8 +21,9 @@ struct DocCommand {
 std::vector<DocCommand> ExtractCommands(const std::string& file, const std::string& markdown);
 
 // The command's argv as a POSIX shell would split it, up to the end of the first simple command:
-// '…' and "…" quoting and backslash escapes are honoured; an unquoted word starting with #, |, ;,
-// &, <, > or N> ends it (a comment, a pipe, a redirection — what follows is not tare's). Synopsis
+// '…' and "…" quoting and backslash escapes are honoured; an unquoted #, |, N> starting a word, or
+// ;, &, <, > anywhere (| at a word's end) ends it (a comment, a pipe, a list, a redirection — what
+// follows is not tare's). Synopsis
 // brackets are dropped: `[--trials 9]` gives `--trials`, `9`. Nothing is expanded ($VAR stays
 // as written).
 std::vector<std::string> SplitCommand(const std::string& text);

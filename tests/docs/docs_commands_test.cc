@@ -131,6 +131,11 @@ TEST(DocCommands, SplitsLikeAShell) {
   EXPECT_EQ(SplitCommand("tare export --run latest | jq .runs"), (V{"tare", "export", "--run", "latest"}));
   EXPECT_EQ(SplitCommand("tare env --json > env.json"), (V{"tare", "env", "--json"}));
   EXPECT_EQ(SplitCommand("tare env 2>/dev/null"), (V{"tare", "env"}));
+  EXPECT_EQ(SplitCommand("tare bundle verify t.tar.gz; echo $?"), (V{"tare", "bundle", "verify", "t.tar.gz"}));
+  EXPECT_EQ(SplitCommand("tare env --json>env.json && cat env.json"), (V{"tare", "env", "--json"}));
+  EXPECT_EQ(SplitCommand("tare run x| head"), (V{"tare", "run", "x"}));
+  EXPECT_EQ(SplitCommand("tare run --color never|auto|always x"),
+            (V{"tare", "run", "--color", "never|auto|always", "x"}));
   EXPECT_EQ(SplitCommand("tare oracle check [--trials 9] [--accept] -- CMD"),
             (V{"tare", "oracle", "check", "--trials", "9", "--accept", "--", "CMD"}));
   EXPECT_EQ(SplitCommand("tare run --name '' x"), (V{"tare", "run", "--name", "", "x"}));
