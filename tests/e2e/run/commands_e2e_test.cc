@@ -15,7 +15,7 @@
 #include <regex>
 #include <sstream>
 
-#include "../tare_process.h"
+#include "run_fixture.h"
 #include "store/store.h"
 
 namespace {
@@ -23,37 +23,13 @@ namespace {
 using tare::e2e::Result;
 using tare::e2e::Slurp;
 
-class CommandsE2E : public ::testing::Test {
+class CommandsE2E : public tare::e2e::RunFixture {
  protected:
-  void SetUp() override {
-    dir_ = ::testing::TempDir() + "tare_cmd_e2e_" + std::to_string(getpid()) + "_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-    store_ = dir_ + "/store/tare.db";
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  Result Tare(std::vector<std::string> args) { return tare::e2e::RunTare(TARE_BIN, dir_, std::move(args)); }
-
-  tare::RunData LoadLatest() {
-    auto store = tare::store::Store::Open(store_);
-    EXPECT_TRUE(store.ok()) << store.status().message();
-    auto id = (*store)->ResolveRun("latest");
-    EXPECT_TRUE(id.ok()) << id.status().message();
-    auto data = (*store)->LoadRun(*id);
-    EXPECT_TRUE(data.ok());
-    return *data;
-  }
-
   std::vector<std::string> Names(const tare::RunData& d) {
     std::vector<std::string> out;
     for (const auto& b : d.benchmarks) out.push_back(b.name);
     return out;
   }
-
-  std::string dir_;
-  std::string store_;
 };
 
 // The interval of the summary, recomputed here from the stored samples without tare's stats code:

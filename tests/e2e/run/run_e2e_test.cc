@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "run_fixture.h"
 #include "store/store.h"
 
 namespace {
@@ -23,42 +24,7 @@ namespace {
 using tare::e2e::Result;
 using tare::e2e::Slurp;
 
-class RunE2E : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = ::testing::TempDir() + "tare_e2e_" + std::to_string(getpid()) + "_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-    store_ = dir_ + "/store/tare.db";
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  // Runs tare with argv (no shell), capturing stdout and stderr.
-  Result Tare(std::vector<std::string> args) {
-    pid_t pid = StartTare(args);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return Collect(status);
-  }
-
-  pid_t StartTare(std::vector<std::string> args) { return tare::e2e::StartTare(TARE_BIN, dir_, std::move(args)); }
-
-  Result Collect(int status) { return tare::e2e::CollectTare(dir_, status); }
-
-  tare::RunData LoadLatest() {
-    auto store = tare::store::Store::Open(store_);
-    EXPECT_TRUE(store.ok()) << store.status().message();
-    auto id = (*store)->ResolveRun("latest");
-    EXPECT_TRUE(id.ok()) << id.status().message();
-    auto data = (*store)->LoadRun(*id);
-    EXPECT_TRUE(data.ok());
-    return *data;
-  }
-
-  std::string dir_;
-  std::string store_;
-};
+class RunE2E : public tare::e2e::RunFixture {};
 
 TEST_F(RunE2E, GoogleBenchmarkBinaryEachBenchmarkInItsOwnProcess) {
   Result r = Tare({"run", "--samples", "2", "--warmup", "1", "--store", store_, "--json",
