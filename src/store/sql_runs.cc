@@ -609,9 +609,11 @@ StatusOr<std::vector<HistoryPoint>> SqlStore::History(const HistoryQuery& q) {
       const size_t n = std::min(kRunsPerQuery, points.size() - first);
       std::string in = "?";
       for (size_t k = 1; k < n; ++k) in += ",?";
+      // The value by a correlated lookup, not a join: PostgreSQL's planner otherwise chose to hash
+      // every stored value of the metric (1.9 s for 200 runs of a 1,000,000-sample store).
       Statement v(*db_,
-          "SELECT s.benchmark_id, s.outcome, v.value FROM samples s LEFT JOIN sample_values v "
-          "ON v.sample_id = s.id AND v.metric = ? WHERE s.benchmark_id IN (" + in + ") AND s.warmup = 0 "
+          "SELECT s.benchmark_id, s.outcome, (SELECT v.value FROM sample_values v WHERE v.sample_id = s.id "
+          "AND v.metric = ?) FROM samples s WHERE s.benchmark_id IN (" + in + ") AND s.warmup = 0 "
           "ORDER BY s.benchmark_id, s.seq");
       v.bind(1, q.metric);
       for (size_t k = 0; k < n; ++k) v.bind(static_cast<int>(k + 2), static_cast<int64_t>(bench_ids[first + k]));
