@@ -79,6 +79,11 @@ Status ValidateSpec(const CampaignSpec& spec, TargetKind kind) {
         "{} heads: at most 98 (arm names hd02..hd99 keep every path the same length)",
         spec.heads.size()));
   }
+  if (spec.layouts < 1 || spec.layouts > kMaxLayouts) {
+    return Status::InvalidArgument(fmt::format(
+        "layouts {} is outside 1..{}; e.g. --layouts 4 (four stack offsets within a cache line)",
+        spec.layouts, kMaxLayouts));
+  }
   if (spec.gbench_min_time_ns != 0) {
     if (kind != TargetKind::kGbench) {
       return Status::InvalidArgument(fmt::format(
@@ -234,7 +239,16 @@ nlohmann::json SpecToJson(const CampaignSpec& spec) {
   };
   // Written only when set, so that campaigns declared before the setting existed keep their identity.
   if (spec.gbench_min_time_ns > 0) j["gbench_min_time_ns"] = spec.gbench_min_time_ns;
+  if (spec.layouts > 1) j["layouts"] = spec.layouts;
   return j;
+}
+
+std::string LayoutCellName(const std::string& cell, int64_t layout) {
+  return fmt::format("{} [layout {}]", cell, layout);
+}
+
+std::string LayoutEnv(int64_t layout) {
+  return "TARE_LAYOUT=" + std::string(static_cast<size_t>(layout * kLayoutPadBytes), 'x');
 }
 
 StatusOr<CampaignSpec> SpecFromJson(const nlohmann::json& j) {
@@ -302,6 +316,7 @@ StatusOr<CampaignSpec> SpecFromJson(const nlohmann::json& j) {
     spec.noise_cap = j.at("noise_cap").get<double>();
     spec.budget_ns = j.at("budget_ns").get<int64_t>();
     if (j.contains("gbench_min_time_ns")) spec.gbench_min_time_ns = j.at("gbench_min_time_ns").get<int64_t>();
+    if (j.contains("layouts")) spec.layouts = j.at("layouts").get<int64_t>();
     auto look = ParseLookScheme(str("look_scheme"));
     if (!look.ok()) fail(look.status());
     spec.look_scheme = *look;

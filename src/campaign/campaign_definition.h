@@ -37,6 +37,17 @@ inline constexpr SamplingPlan kDefaultSampling{20, 20, 60};
 inline constexpr double kDefaultConfidence = 0.95;
 inline constexpr int64_t kDefaultTimeoutNs = 600'000'000'000;  // 10 min per sample
 
+// Layouts (--layouts K): every cell runs under K run-time layouts, judged separately; the ledger
+// says whether the change holds across them. Layout k adds the environment variable TARE_LAYOUT
+// of k * kLayoutPadBytes bytes, which moves the process's initial stack (and the argv, envp and
+// auxv the loader puts above it) by that much: 1040 bytes is 16 mod 64, so four layouts put the
+// stack at four different offsets within a cache line. Nothing is rebuilt or relinked: code and
+// heap addresses do not move (docs/campaign.md, "Layouts").
+inline constexpr int64_t kMaxLayouts = 8;
+inline constexpr int64_t kLayoutPadBytes = 1040;
+std::string LayoutCellName(const std::string& cell, int64_t layout);  // "BM_X [layout 1]"
+std::string LayoutEnv(int64_t layout);                                 // "TARE_LAYOUT=xxx..."
+
 inline constexpr int64_t kMinGbenchMinTimeNs = 1'000'000;        // 1 ms
 inline constexpr int64_t kMaxGbenchMinTimeNs = 60'000'000'000;   // 60 s
 
@@ -87,6 +98,7 @@ struct CampaignSpec {
   // Benchmark's own, 0.5 s in 1.7). Shorter samples buy more pairs for the same time (docs/campaign.md,
   // "Google Benchmark: sample length"); no shorter default until one is measured on a quiet host.
   int64_t gbench_min_time_ns = 0;
+  int64_t layouts = 1;                  // run-time layouts per cell (1: none); see kLayoutPadBytes
   std::optional<std::vector<GateRule>> gates;  // nullopt: DefaultGates(); empty: none
   std::vector<BoundRule> bounds;
 };

@@ -250,7 +250,7 @@ StatusOr<CampaignSpec> ParseCampaignToml(std::string_view text, const std::strin
   TARE_RETURN_IF_ERROR(r.OnlyKeys(
       root, "",
       {"format", "name", "kind", "instrument", "args", "env", "cwd", "filter", "control", "timeout", "seed",
-       "order", "confidence", "look_scheme", "noise_floor", "noise_cap", "budget", "gbench_min_time", "gates", "bounds", "arms", "sampling",
+       "order", "confidence", "look_scheme", "noise_floor", "noise_cap", "budget", "gbench_min_time", "layouts", "gates", "bounds", "arms", "sampling",
        "metrics", "cells"}));
   CampaignSpec spec;
   if (const toml::node* n = root.get("format")) {
@@ -291,6 +291,9 @@ StatusOr<CampaignSpec> ParseCampaignToml(std::string_view text, const std::strin
   }
   if (const toml::node* n = root.get("control")) {
     TARE_ASSIGN_OR_RETURN(spec.control_filter, r.String(*n, "control"));
+  }
+  if (const toml::node* n = root.get("layouts")) {
+    TARE_ASSIGN_OR_RETURN(spec.layouts, r.Integer(*n, "layouts"));
   }
   if (const toml::node* n = root.get("gbench_min_time")) {
     TARE_ASSIGN_OR_RETURN(std::string t, r.String(*n, "gbench_min_time"));

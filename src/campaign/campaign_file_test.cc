@@ -361,3 +361,27 @@ TEST(CampaignFile, GbenchMinTimeIsReadValidatedAndKeepsOldIdentities) {
 
 }  // namespace
 }  // namespace tare::campaign
+
+namespace tare::campaign {
+namespace {
+
+TEST(CampaignFile, LayoutsAreReadValidatedAndKeepOldIdentities) {
+  auto plain = ParseCampaignToml(kMinimal, "c.toml");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->layouts, 1);
+  EXPECT_FALSE(SpecToJson(*plain).contains("layouts"));
+  auto spec = ParseCampaignToml("layouts = 4\n" + std::string(kMinimal), "c.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  EXPECT_EQ(spec->layouts, 4);
+  EXPECT_EQ(SpecToJson(*spec)["layouts"], 4);
+  EXPECT_TRUE(ValidateSpec(*spec, TargetKind::kCommand).ok());
+  spec->layouts = 0;
+  EXPECT_NE(ValidateSpec(*spec, TargetKind::kCommand).message().find("layouts 0 is outside 1..8"), std::string::npos);
+  EXPECT_FALSE(ParseCampaignToml("layouts = \"many\"\n" + std::string(kMinimal), "c.toml").ok());
+  EXPECT_EQ(LayoutCellName("BM_X/8", 2), "BM_X/8 [layout 2]");
+  EXPECT_EQ(LayoutEnv(0), "TARE_LAYOUT=");
+  EXPECT_EQ(LayoutEnv(2).size(), std::string("TARE_LAYOUT=").size() + 2 * kLayoutPadBytes);
+}
+
+}  // namespace
+}  // namespace tare::campaign

@@ -203,6 +203,31 @@ Status CampaignRunner::Prepare() {
         measure_.instrument == Instrument::kSim ? "fixed for the sim instrument"
                                                         : "calibrated once on base for a 20 ms window"));
   }
+  // Layouts: every cell once per layout, each its own cell (own benchmark row, own verdicts), with
+  // the layout's padding in its environment; the report groups them back (cohort_report.cc).
+  if (spec.layouts > 1) {
+    std::vector<Cell> expanded;
+    for (const auto& c : cells_) {
+      for (int64_t k = 0; k < spec.layouts; ++k) {
+        Cell l = c;
+        l.name = LayoutCellName(c.name, k);
+        l.bench.uri = LayoutCellName(c.bench.uri, k);
+        l.env.push_back(LayoutEnv(k));
+        l.declared = c.name;
+        l.layout = k;
+        expanded.push_back(std::move(l));
+      }
+    }
+    cells_ = std::move(expanded);
+    notes_.push_back(fmt::format(
+        "Layouts: every cell ran under {} layouts (layout k: the environment variable TARE_LAYOUT of "
+        "k x {} bytes, moving the initial stack; code and heap do not move){}.",
+        spec.layouts, kLayoutPadBytes,
+        measure_.instrument == Instrument::kSim
+            ? "; under sim ASLR is off, so each layout is one fixed stack position"
+            : "; with ASLR on (`tare env`) the stack is also randomized per process, which hides most of "
+              "what a layout changes"));
+  }
   return Status::Ok();
 }
 

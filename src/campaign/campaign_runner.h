@@ -90,6 +90,8 @@ class CampaignRunner {
     std::vector<std::string> args;     // cell parameters
     std::vector<std::string> env;
     int64_t benchmark_id = 0;          // in the store
+    std::string declared;              // --layouts: the declared cell this one is a layout of
+    int64_t layout = -1;               // --layouts: which layout (-1: none)
   };
   class Cohort;  // the state of one Run(): cohort.h
 

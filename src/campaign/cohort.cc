@@ -50,7 +50,11 @@ AnalysisSettings CampaignRunner::Cohort::Settings() const {
   s.noise_floor = spec_.noise_floor;
   s.noise_cap = spec_.noise_cap;
   for (const auto& c : spec_.cells) {
-    if (!c.allowances.empty()) s.cell_allowances[c.name] = c.allowances;
+    if (c.allowances.empty()) continue;
+    s.cell_allowances[c.name] = c.allowances;
+    for (int64_t k = 0; k < spec_.layouts && spec_.layouts > 1; ++k) {
+      s.cell_allowances[LayoutCellName(c.name, k)] = c.allowances;
+    }
   }
   return s;
 }

@@ -2,12 +2,73 @@
 // tare.ab/1 JSON are rendered from (internal/cohort.h).
 #include "internal/cohort.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <tuple>
+
 #include <fmt/core.h>
 
 #include "base/json_text.h"
 
 namespace tare::campaign {
 namespace {
+
+struct LayoutCell {
+  std::string declared;
+  int64_t layout = -1;
+  const std::vector<AbComparison>* comparisons = nullptr;
+};
+
+// Groups the layout cells back into their declared cell, per head and metric, in declaration order.
+std::vector<report::AbLayoutRow> LayoutRows(const std::vector<LayoutCell>& cells, int64_t layouts) {
+  std::vector<report::AbLayoutRow> rows;
+  std::map<std::tuple<std::string, std::string, std::string>, size_t> index;
+  for (const auto& c : cells) {
+    if (c.layout < 0) continue;
+    for (const auto& comp : *c.comparisons) {
+      for (const auto& m : comp.metrics) {
+        auto key = std::make_tuple(c.declared, comp.head, m.metric);
+        auto it = index.find(key);
+        if (it == index.end()) {
+          report::AbLayoutRow row;
+          row.cell = c.declared;
+          row.head = comp.head;
+          row.metric = m.metric;
+          row.verdicts.assign(static_cast<size_t>(layouts), Verdict::kInconclusive);
+          row.estimates.assign(static_cast<size_t>(layouts), std::nan(""));
+          row.los = row.estimates;
+          row.his = row.estimates;
+          it = index.emplace(key, rows.size()).first;
+          rows.push_back(std::move(row));
+        }
+        report::AbLayoutRow& row = rows[it->second];
+        const auto k = static_cast<size_t>(c.layout);
+        row.verdicts[k] = m.verdict;
+        row.estimates[k] = m.estimate;
+        row.los[k] = m.lo;
+        row.his[k] = m.hi;
+      }
+    }
+  }
+  for (auto& row : rows) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    bool above = false, below = false;
+    for (size_t k = 0; k < row.estimates.size(); ++k) {
+      if (std::isfinite(row.estimates[k])) {
+        lo = std::min(lo, row.estimates[k]);
+        hi = std::max(hi, row.estimates[k]);
+      }
+      above = above || row.los[k] > 0;
+      below = below || row.his[k] < 0;
+      row.sensitive = row.sensitive || row.verdicts[k] != row.verdicts[0];
+    }
+    row.spread = hi >= lo ? hi - lo : 0.0;
+    row.sensitive = row.sensitive || (above && below);
+  }
+  return rows;
+}
 
 std::string HostSummary(const Fingerprint& fp) {
   return fmt::format("{}, {} logical CPUs, Linux {}", fp.Get("cpu.model_name"), fp.Get("cpu.logical"),
@@ -56,6 +117,14 @@ StatusOr<report::AbReport> CampaignRunner::Cohort::BuildReport(const std::vector
     for (const auto& [arm, by_block] : st.samples) {
       rep.samples += static_cast<int64_t>(by_block.size());
     }
+  }
+  rep.layouts = spec_.layouts;
+  if (spec_.layouts > 1) {
+    std::vector<LayoutCell> lc;
+    for (size_t c = 0; c < cells_.size(); ++c) {
+      lc.push_back({r_.cells_[c].declared, r_.cells_[c].layout, &cells_[c].comparisons});
+    }
+    rep.layout_rows = LayoutRows(lc, spec_.layouts);
   }
   rep.has_verdicts = !verdicts.empty();
   rep.outcome = WorstVerdict(verdicts);

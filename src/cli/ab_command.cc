@@ -64,6 +64,7 @@ struct AbOptions {
   std::string timeout = "10m";
   std::string budget;
   std::string gbench_min_time;
+  int64_t layouts = 1;
   std::vector<std::string> env;
   std::string cwd;
   std::vector<std::string> gates;
@@ -161,6 +162,7 @@ StatusOr<campaign::CampaignSpec> SpecFromFlags(const AbOptions& o) {
     if (!budget.ok()) return budget.status().WithContext("--budget");
     spec.budget_ns = *budget;
   }
+  spec.layouts = o.layouts;
   if (!o.gbench_min_time.empty()) {
     auto t = ParseTimeoutNs(o.gbench_min_time);
     if (!t.ok()) return t.status().WithContext("--gbench-min-time");
@@ -625,6 +627,10 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   track(sub->add_option("--budget", o->budget,
                         "Wall time for the whole cohort, e.g. 15m; cells still undecided then are INCONCLUSIVE"),
         "--budget");
+  track(sub->add_option("--layouts", o->layouts,
+                        "Run every cell under K stack layouts (environment padding), judged separately; the "
+                        "ledger marks cells whose verdict depends on the layout (default 1)"),
+        "--layouts");
   track(sub->add_option("--gbench-min-time", o->gbench_min_time,
                         "Google Benchmark: --benchmark_min_time for every sample, e.g. 50ms (default: its own, "
                         "0.5 s); shorter samples, more pairs for the same time"),

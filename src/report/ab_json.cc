@@ -63,6 +63,16 @@ nlohmann::json AbReportToJson(const AbReport& r) {
                       {"value", Num(c.value)}, {"limit", Num(c.limit)}, {"unit", c.unit},
                       {"ok", c.ok}});
   }
+  nlohmann::json layout_rows = nlohmann::json::array();
+  for (const auto& row : r.layout_rows) {
+    nlohmann::json per = nlohmann::json::array();
+    for (size_t k = 0; k < row.verdicts.size(); ++k) {
+      per.push_back({{"layout", k}, {"verdict", VerdictName(row.verdicts[k])}, {"estimate", Num(row.estimates[k])},
+                     {"lo", Num(row.los[k])}, {"hi", Num(row.his[k])}});
+    }
+    layout_rows.push_back({{"cell", row.cell}, {"head", row.head}, {"metric", row.metric},
+                           {"layouts", per}, {"spread", row.spread}, {"layout_sensitive", row.sensitive}});
+  }
   nlohmann::json cohorts = nlohmann::json::array();
   for (const auto& c : r.cohorts) {
     cohorts.push_back({{"cohort", c.cohort}, {"run_id", c.run_id},
@@ -110,6 +120,8 @@ nlohmann::json AbReportToJson(const AbReport& r) {
       {"checks", checks},
       {"cohorts", cohorts},
       {"notes", r.notes},
+      {"layouts", r.layouts},
+      {"layout_rows", layout_rows},
   };
 }
 

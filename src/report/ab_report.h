@@ -40,6 +40,19 @@ struct AbCohort {
   bool current = false;     // the cohort this report is about
 };
 
+// One cell, head and metric across the layouts it ran under (tare ab --layouts K).
+struct AbLayoutRow {
+  std::string cell;                 // the declared cell's name, without the layout
+  std::string head;
+  std::string metric;
+  std::vector<Verdict> verdicts;    // per layout, 0..K-1
+  std::vector<double> estimates;    // per layout (fraction; NaN without an interval)
+  std::vector<double> los, his;
+  double spread = 0;                // max - min estimate
+  // The verdict differs between layouts, or two layouts' intervals exclude 0 on opposite sides.
+  bool sensitive = false;
+};
+
 struct AbReport {
   std::string campaign_name;
   std::string campaign_sha256;
@@ -73,6 +86,8 @@ struct AbReport {
   std::vector<AbComparison> comparisons;  // cell-major, heads in arm order
   std::vector<AbCheck> checks;
   std::vector<AbCohort> cohorts;          // every cohort of this campaign in the store
+  int64_t layouts = 1;                    // --layouts K
+  std::vector<AbLayoutRow> layout_rows;   // with K > 1: per declared cell, head and metric
   std::vector<std::string> notes;         // e.g. iteration counts, failed samples
   int64_t samples = 0;                    // samples used by this cohort
   Verdict outcome = Verdict::kInconclusive;  // worst comparison's

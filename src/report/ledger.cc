@@ -287,6 +287,32 @@ void Checks(const AbReport& r, std::string& out) {
   }
 }
 
+// --layouts K: per declared cell, head and metric, the verdict and change in every layout.
+void Layouts(const AbReport& r, std::string& out) {
+  if (r.layout_rows.empty()) return;
+  int sensitive = 0;
+  for (const auto& row : r.layout_rows) sensitive += row.sensitive ? 1 : 0;
+  out += fmt::format(
+      "\n### Layouts\n\nEvery cell ran under {} layouts (the initial stack moved by environment "
+      "padding; nothing rebuilt). A change that is real holds in every layout; **LAYOUT-SENSITIVE**: "
+      "the verdict differs between layouts, or two layouts' intervals lie on opposite sides of 0 — "
+      "an accident of where things sit in memory, not of the code change alone. {} of {} "
+      "rows {}.\n\n| cell | head | metric |",
+      r.layouts, sensitive, r.layout_rows.size(), sensitive == 1 ? "is" : "are");
+  for (int64_t k = 0; k < r.layouts; ++k) out += fmt::format(" layout {} |", k);
+  out += " spread | |\n|---|---|---|";
+  for (int64_t k = 0; k < r.layouts; ++k) out += "---|";
+  out += "---:|---|\n";
+  for (const auto& row : r.layout_rows) {
+    out += fmt::format("| {} | {} | {} |", MarkdownCode(row.cell), MarkdownText(row.head), MarkdownCode(row.metric));
+    for (size_t k = 0; k < row.verdicts.size(); ++k) {
+      out += fmt::format(" {} {} |", VerdictText(row.verdicts[k]),
+                         std::isnan(row.estimates[k]) ? std::string("n/a") : SignedPercent(row.estimates[k]));
+    }
+    out += fmt::format(" {} | {} |\n", Percent2(row.spread), row.sensitive ? "**LAYOUT-SENSITIVE**" : "holds");
+  }
+}
+
 void Cohorts(const AbReport& r, std::string& out) {
   out += "\n### Cohorts of this campaign\n\n"
          "Every run of the campaign is a cohort of its own; none is overwritten or left out, "
@@ -321,6 +347,7 @@ std::string RenderLedger(const AbReport& r) {
     CellTable(r, out);
   }
   NullArm(r, out);
+  Layouts(r, out);
   Checks(r, out);
   Cohorts(r, out);
   if (!r.notes.empty() || !r.host_warnings.empty()) {

@@ -567,3 +567,51 @@ TEST_F(AbE2E, GbenchMinTimeSetsEverySamplesLength) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("applies to Google Benchmark binaries"), std::string::npos) << r.err;
 }
+
+// --layouts: the same change judged under three stack layouts. stack_align's "shifted" build moves
+// its stack by 16 bytes; whether that costs or saves instructions depends on where the stack
+// started (examples/stack_align; here +22%, +18% and -46% in layouts 0, 1, 2). Under sim the counts are exact, so the flip is certain: the
+// shifted head is LAYOUT-SENSITIVE, while a second head identical to base holds in every layout.
+TEST_F(AbE2E, LayoutsMarkAChangeThatDependsOnWhereTheStackSits) {
+  const std::string dir = STACK_ALIGN_DIR;
+  Result r = Tare({"ab", "--base", dir + "/stack_align_base", "--head", dir + "/stack_align_shifted", "--head",
+                   dir + "/stack_align_base", "--null", "--instrument", "sim", "--layouts", "3", "--samples", "6",
+                   "--cap", "6", "--store", store_, "--json", dir_ + "/result.json", "--ledger", dir_ + "/ledger.md",
+                   "--", "300"});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  nlohmann::json j = Json();
+  EXPECT_EQ(j["layouts"], 3);
+  ASSERT_EQ(j["comparisons"].size(), 6u) << "3 layouts x 2 heads";
+  EXPECT_EQ(j["comparisons"][0]["cell"], "300 [layout 0]");
+  ASSERT_EQ(j["layout_rows"].size(), 2u);
+  std::map<std::string, nlohmann::json> rows;
+  for (const auto& row : j["layout_rows"]) rows[row["head"]] = row;
+  const auto& shifted = rows.at("head");
+  EXPECT_TRUE(shifted["layout_sensitive"].get<bool>()) << shifted.dump();
+  std::set<std::string> verdicts;
+  double lo = 1, hi = -1;
+  for (const auto& l : shifted["layouts"]) {
+    verdicts.insert(l["verdict"].get<std::string>());
+    lo = std::min(lo, l["estimate"].get<double>());
+    hi = std::max(hi, l["estimate"].get<double>());
+  }
+  EXPECT_TRUE(verdicts.count("FAIL")) << shifted.dump();
+  EXPECT_GT(verdicts.size(), 1u) << "the verdict must differ between layouts: " << shifted.dump();
+  EXPECT_LT(lo, 0) << "some layout makes the shifted build cheaper";
+  EXPECT_GT(hi, 0) << "some layout makes it dearer";
+  EXPECT_NEAR(shifted["spread"].get<double>(), hi - lo, 1e-12);
+  const auto& same = rows.at("hd02");
+  EXPECT_FALSE(same["layout_sensitive"].get<bool>()) << same.dump();
+  EXPECT_EQ(same["spread"], 0.0) << "an identical build reads the same instructions in every layout";
+  for (const auto& l : same["layouts"]) EXPECT_EQ(l["verdict"], "PASS") << same.dump();
+
+  const std::string ledger = Slurp(dir_ + "/ledger.md");
+  EXPECT_NE(ledger.find("### Layouts"), std::string::npos) << ledger;
+  EXPECT_NE(ledger.find("**LAYOUT-SENSITIVE**"), std::string::npos) << ledger;
+  EXPECT_NE(ledger.find("| holds |"), std::string::npos) << ledger;
+
+  r = Tare({"ab", "--base", dir + "/stack_align_base", "--head", dir + "/stack_align_shifted", "--layouts", "9",
+            "--store", store_ + ".other"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("layouts 9 is outside 1..8"), std::string::npos) << r.err;
+}
