@@ -17,6 +17,7 @@ while [ $# -gt 1 ]; do
     --cxx) cxx=$2; shift 2 ;;
     --generator) generator=$2; shift 2 ;;
     --launcher) launcher=$2; shift 2 ;;
+    --launcher=*) launcher=${1#--launcher=}; shift ;;  # may be empty: CMake drops an empty separate argument
     --example) example=$2; shift 2 ;;
     --tare) built_tare=$2; shift 2 ;;
     *) echo "install_e2e.sh: unknown argument $1" >&2; exit 2 ;;

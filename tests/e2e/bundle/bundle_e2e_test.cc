@@ -83,16 +83,20 @@ json WithoutStoreIds(json j) {
 }
 
 // `tare spread --json` over an original and its replay: `rows` sim.Ir rows, each measured by both
-// runs with every sample equal (spread exactly 0).
-void ExpectIrRepeated(const json& spread, int rows) {
+// runs, with every sample equal (spread exactly 0) unless `tolerance_pct` allows a little.
+void ExpectIrRepeated(const json& spread, int rows, double tolerance_pct = 0.0) {
   EXPECT_EQ(spread["runs"].size(), 2u);
   int ir_rows = 0;
   for (const auto& row : spread["rows"]) {
     if (row["metric"] != "sim.Ir") continue;
     ++ir_rows;
     EXPECT_EQ(row["runs"], 2) << row.dump();
-    EXPECT_EQ(row["min"], row["max"]) << row.dump();
-    EXPECT_EQ(row["spread_pct"], 0.0) << row.dump();
+    if (tolerance_pct == 0.0) {
+      EXPECT_EQ(row["min"], row["max"]) << row.dump();
+      EXPECT_EQ(row["spread_pct"], 0.0) << row.dump();
+    } else {
+      EXPECT_LE(row["spread_pct"].get<double>(), tolerance_pct) << row.dump();
+    }
   }
   EXPECT_EQ(ir_rows, rows) << spread.dump(1);
 }
@@ -248,7 +252,11 @@ TEST_F(BundleE2E, AbCohortRoundTripsAndReplays) {
   const std::string lock = original["campaign"]["cohort"]["lock_sha256"];
   Result s = Tare({"spread", "--lock", lock.substr(0, 12), "--json", "-"}, empty);
   ASSERT_EQ(s.exit_code, 0) << s.err;
-  ExpectIrRepeated(json::parse(s.out), 3);  // base, head, null
+  // Not exact for a cohort: its arms run from copies under the replay's own store, and the
+  // process's start-up (the loader, the environment's size moving the stack with ASLR off) reads a
+  // few instructions more or less: 5 to 9 of 355,039 (0.0014-0.0025%) seen from a fresh clone.
+  // docs/bundle.md says so; a `tare run` replay (above) is exact.
+  ExpectIrRepeated(json::parse(s.out), 3, 0.01);  // base, head, null
 }
 
 TEST_F(BundleE2E, RefusesToOverwriteWhatIsNotABundleOrTheStore) {
