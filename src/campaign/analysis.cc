@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include "report/ledger.h"
 #include "stats/sign_interval.h"
 #include "stats/summary.h"
 
@@ -160,9 +161,42 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
           failed_total, failed_total == 1 ? "" : "s", first_error));
     }
     for (const auto& m : c.metrics) c.supported_gain = c.supported_gain || m.supported_gain;
+    c.layout_hint = LayoutHint(c);
     out.push_back(std::move(c));
   }
   return out;
+}
+
+std::string LayoutHint(const AbComparison& c) {
+  const AbMetricResult* instructions = nullptr;
+  for (const auto& m : c.metrics) {
+    if ((m.metric == "perf.instructions" || m.metric == "sim.Ir") && !std::isnan(m.lo) && !std::isnan(m.hi)) {
+      instructions = &m;
+      break;
+    }
+  }
+  if (instructions == nullptr) return "";
+  if (std::fabs(instructions->lo) > kLayoutHintQuietInstructions ||
+      std::fabs(instructions->hi) > kLayoutHintQuietInstructions) {
+    return "";
+  }
+  for (const auto& m : c.metrics) {
+    const MetricDef def = LookupMetric(m.metric);
+    if (def.kind != MetricKind::kTime || def.deterministic) continue;
+    if (m.verdict != Verdict::kFail && !m.supported_gain) continue;
+    if (std::isnan(m.estimate) ||
+        std::fabs(m.estimate) < kLayoutHintRatio * std::fabs(instructions->estimate)) {
+      continue;
+    }
+    return fmt::format(
+        "likely a layout effect: {} changed {} while {} changed {} (interval [{}, {}]), so the same "
+        "instructions took {}; code or stack placement moves timings by several percent. Check with "
+        "--layouts 4 (a change that holds in every layout is real) or judge --instrument sim",
+        m.metric, report::SignedPercent(m.estimate), instructions->metric, report::SignedPercent(instructions->estimate),
+        report::SignedPercent(instructions->lo), report::SignedPercent(instructions->hi),
+        m.estimate > 0 ? "longer" : "less time");
+  }
+  return "";
 }
 
 bool GainUndecided(const AbMetricResult& m) {

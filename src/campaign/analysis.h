@@ -50,6 +50,18 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
                                             const std::string& role, int64_t blocks, int64_t looks,
                                             double confidence, const AnalysisSettings& settings);
 
+// Instructions within this of zero (both ends of the interval) count as "no instruction change"
+// for LayoutHint, and the time change must be at least kLayoutHintRatio times the instruction
+// change: a +2% time change over +0.03% instructions is the same work taking longer.
+inline constexpr double kLayoutHintQuietInstructions = 0.005;
+inline constexpr double kLayoutHintRatio = 4.0;
+
+// When a comparison measured both a time metric and an instruction count (perf.instructions on
+// hosts with hardware counters, sim.Ir), a time metric that FAILed or showed a supported gain
+// while the instructions did not move is pointed out as a likely layout effect (code or stack
+// placement: docs/campaign.md, "Layouts"), with the figures and what to run. "" otherwise.
+std::string LayoutHint(const AbComparison& c);
+
 // Whether a metric's gain is undecided: its estimate is better than the noise floor, but its
 // interval still reaches back across it, so more pairs may support the gain (or not).
 bool GainUndecided(const AbMetricResult& m);

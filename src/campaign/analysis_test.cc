@@ -1,5 +1,6 @@
 #include "campaign/analysis.h"
 
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 
 #include <random>
@@ -216,6 +217,73 @@ TEST(Analysis, ACellsOwnAllowanceWins) {
   // A declared allowance on the metric replaces the deterministic default.
   s.metrics[0].allowance = Allowance::Fraction(0.0);
   EXPECT_EQ(JudgeCell(Exact(8, 0.0003), "other", "target", 8, 1, 0.95, s)[0].verdict, Verdict::kFail);
+}
+
+}  // namespace
+}  // namespace tare::campaign
+
+namespace tare::campaign {
+namespace {
+
+// wall_ns and perf.instructions measured together, as on a host with hardware counters: the time
+// changes by `time_change`, the instructions by `instr_change`, each with its own small noise.
+CellSamples TimeAndInstructions(double time_change, double instr_change) {
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> noise(0.0, 0.002), count_noise(0.0, 0.0001);
+  CellSamples s;
+  for (int64_t b = 0; b < 30; ++b) {
+    for (const char* arm : {"base", "head"}) {
+      const bool head = std::string(arm) == "head";
+      Sample x;
+      x.values["wall_ns"] = 20e6 * (head ? 1 + time_change : 1.0) * (1 + noise(rng));
+      x.values["perf.instructions"] = 5e7 * (head ? 1 + instr_change : 1.0) * (1 + count_noise(rng));
+      s[arm][b] = x;
+    }
+  }
+  return s;
+}
+
+AnalysisSettings TimeAndInstructionSettings() {
+  AnalysisSettings a;
+  a.heads = {"head"};
+  a.metrics = {{"wall_ns", Allowance::Fraction(0.01), std::nullopt},
+               {"perf.instructions", Allowance::Fraction(0.01), std::nullopt}};
+  return a;
+}
+
+TEST(AnalysisTest, LayoutHintNamesATimeChangeWithoutAnInstructionChange) {
+  auto c = JudgeCell(TimeAndInstructions(0.03, 0.0), "parse", "target", 30, 1, 0.95, TimeAndInstructionSettings());
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].metrics[0].verdict, Verdict::kFail);
+  EXPECT_NEAR(c[0].metrics[0].estimate, 0.03, 0.002);
+  EXPECT_NE(c[0].layout_hint.find(fmt::format("likely a layout effect: wall_ns changed {:+.2f}%",
+                                              c[0].metrics[0].estimate * 100)),
+            std::string::npos) << c[0].layout_hint;
+  EXPECT_NE(c[0].layout_hint.find("while perf.instructions changed +0.0"), std::string::npos) << c[0].layout_hint;
+  EXPECT_NE(c[0].layout_hint.find("took longer"), std::string::npos) << c[0].layout_hint;
+  EXPECT_NE(c[0].layout_hint.find("--layouts 4"), std::string::npos);
+  // A gain the same way: "less time".
+  auto gain = JudgeCell(TimeAndInstructions(-0.03, 0.0), "parse", "target", 30, 1, 0.95, TimeAndInstructionSettings());
+  EXPECT_TRUE(gain[0].supported_gain);
+  EXPECT_NE(gain[0].layout_hint.find("took less time"), std::string::npos) << gain[0].layout_hint;
+}
+
+TEST(AnalysisTest, LayoutHintStaysSilentWhenTheInstructionsExplainTheTime) {
+  // Time and instructions both +3%: the code does more work.
+  auto more_work = JudgeCell(TimeAndInstructions(0.03, 0.03), "p", "target", 30, 1, 0.95, TimeAndInstructionSettings());
+  EXPECT_EQ(more_work[0].verdict, Verdict::kFail);
+  EXPECT_EQ(more_work[0].layout_hint, "");
+  // Instructions +1% (outside ±0.5%) under a time change of +3%: not "no instruction change".
+  auto some = JudgeCell(TimeAndInstructions(0.03, 0.01), "p", "target", 30, 1, 0.95, TimeAndInstructionSettings());
+  EXPECT_EQ(some[0].layout_hint, "");
+  // No time verdict to explain: nothing to say.
+  auto same = JudgeCell(TimeAndInstructions(0.0, 0.0), "p", "target", 30, 1, 0.95, TimeAndInstructionSettings());
+  EXPECT_EQ(same[0].verdict, Verdict::kPass);
+  EXPECT_EQ(same[0].layout_hint, "");
+  // Without an instruction metric there is no hint, whatever the time does.
+  AnalysisSettings time_only = TimeAndInstructionSettings();
+  time_only.metrics.pop_back();
+  EXPECT_EQ(JudgeCell(TimeAndInstructions(0.03, 0.0), "p", "target", 30, 1, 0.95, time_only)[0].layout_hint, "");
 }
 
 }  // namespace

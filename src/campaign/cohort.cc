@@ -32,6 +32,11 @@ std::string CountVerdicts(const std::vector<AbComparison>& comps) {
   return out;
 }
 
+// Google Benchmark user counters ("gb.counter.NAME") whose meaning tare does not know by name.
+bool IsUserCounter(const std::string& metric) {
+  return metric.rfind("gb.counter.", 0) == 0 && LookupMetric(metric).direction == Direction::kLowerIsBetter;
+}
+
 }  // namespace
 
 StatusOr<CampaignResult> CampaignRunner::Run(store::Store& store) {
@@ -47,6 +52,13 @@ AnalysisSettings CampaignRunner::Cohort::Settings() const {
   }
   s.null_arm = spec_.null_arm;
   s.metrics = r_.metrics_;
+  // A Google Benchmark counter the binary reports as a rate (Counter::kIsRate) is higher-is-better
+  // whatever its name says, unless the campaign declared a direction.
+  if (session_ != nullptr) {
+    for (auto& m : s.metrics) {
+      if (!m.direction && session_->recorder().rates().count(m.name)) m.direction = Direction::kHigherIsBetter;
+    }
+  }
   s.noise_floor = spec_.noise_floor;
   s.noise_cap = spec_.noise_cap;
   for (const auto& c : spec_.cells) {
@@ -100,7 +112,12 @@ Status CampaignRunner::Cohort::Open() {
     TARE_RETURN_IF_ERROR(store_.AddCell(
         run_id_, {static_cast<int64_t>(i), c.name, c.role, c.benchmark_id, c.args, c.env}));
   }
-  for (const auto& m : r_.metrics_) TARE_RETURN_IF_ERROR(store_.AddMetric(run_id_, ResolvedMetric(m)));
+  for (const auto& m : r_.metrics_) {
+    // A user counter's unit and direction come from the binary with its first sample (the
+    // recorder stores it then): only the binary knows whether it is a rate.
+    if (!m.direction && IsUserCounter(m.name)) continue;
+    TARE_RETURN_IF_ERROR(store_.AddMetric(run_id_, ResolvedMetric(m)));
+  }
 
   // The lock, before the first sample.
   lock_.campaign_sha256 = r_.input_.campaign_sha256;

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "base/files.h"
@@ -23,6 +24,7 @@
 #include "campaign/campaign_definition.h"
 #include "campaign/planner.h"
 #include "campaign/planner_report.h"
+#include "cli/attribute_command.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
 #include "cli/help_format.h"
@@ -79,6 +81,7 @@ struct AbOptions {
   bool resume = false;
   bool plan = false;      // --plan: a pilot and a prediction, no verdict
   int64_t pilot = 20;     // --pilot: blocks per cell in that pilot
+  int64_t attribute = 0;  // --attribute N: the top N functions behind each change, in the ledger
   bool inconclusive_ok = false;
   bool quiet = false;
   std::vector<std::string> args;  // after --
@@ -427,6 +430,14 @@ int Ab(const AbOptions& o) {
   if (!input.ok()) return ReportError(input.status());
   if (Status s = CheckOutputs(o, input->spec); !s.ok()) return ReportError(s);
   if (Status s = env::ValidateDeclaredProvenance(o.provenance); !s.ok()) return ReportError(s);
+  if (o.attribute > 0 && input->spec.instrument != Instrument::kSim) {
+    return ReportError(Status::InvalidArgument(
+        "--attribute needs --instrument sim: only the sim instrument keeps the callgrind profiles that "
+        "say which functions changed"));
+  }
+  if (o.attribute > 0 && o.plan) {
+    return ReportError(Status::InvalidArgument("--attribute explains verdicts; --plan gives none"));
+  }
   if (o.plan) return PlanCampaign(o, *input);
   if (o.resume && !std::filesystem::exists(o.store_path)) {
     return ReportError(Status::NotFound(fmt::format(
@@ -471,7 +482,13 @@ int Ab(const AbOptions& o) {
   if (!result.ok()) return ReportError(result.status());
   const report::AbReport& rep = result->report;
 
-  const std::string ledger = report::RenderLedger(rep);
+  std::string ledger = report::RenderLedger(rep);
+  // --attribute N: why each FAIL and supported gain changed, from the cohort's stored profiles.
+  std::optional<CohortAttribution> attribution;
+  if (o.attribute > 0) {
+    attribution = AttributeCohortChanges(**store, rep, static_cast<size_t>(o.attribute));
+    ledger += attribution->markdown;
+  }
   // On a terminal, a short summary; the whole ledger goes to --ledger, or next to the store.
   // Piped (CI logs, scripts), the whole ledger as always.
   const bool terminal = isatty(STDOUT_FILENO) == 1;
@@ -488,6 +505,11 @@ int Ab(const AbOptions& o) {
   if (!o.quiet) {
     // Terminal-safe: every name in either is escaped.
     fmt::print("{}", terminal ? report::RenderAbSummary(rep, ledger_path) : ledger);
+    if (terminal && attribution && attribution->changes > 0) {
+      fmt::print("Why: the top {} functions behind each of the {} change(s) are in the ledger{}.\n", o.attribute,
+                 attribution->changes,
+                 attribution->problems.empty() ? "" : fmt::format(" ({} could not be attributed)", attribution->problems.size()));
+    }
   }
   // GitHub Actions: the ledger goes to the job summary too.
   if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary != nullptr && *summary != '\0') {
@@ -498,7 +520,9 @@ int Ab(const AbOptions& o) {
     }
   }
   if (!o.json_path.empty()) {
-    if (Status w = WriteFileAtomic(o.json_path, DumpJson(report::AbReportToJson(rep), 2) + "\n"); !w.ok()) {
+    nlohmann::json j = report::AbReportToJson(rep);
+    if (attribution) j["attributions"] = attribution->json;
+    if (Status w = WriteFileAtomic(o.json_path, DumpJson(j, 2) + "\n"); !w.ok()) {
       return ReportError(w);
     }
   }
@@ -579,6 +603,7 @@ Examples:
   tare ab --base old/prog --head new/prog --null -- --input x   # commands: ARGS for every arm
   tare ab --base a --head b --metric wall_ns=2% --metric peak_rss_bytes=noise --cap 80
   tare ab --base a --head b --null --instrument sim --samples 6 --cap 6   # instructions, deterministic
+  tare ab --base a --head b --instrument sim --attribute 5      # + the 5 functions behind each change
   tare ab campaign.toml --ledger ledger.md --json result.json   # declared in a file (docs/campaign.md)
   tare ab campaign.toml --resume                                # continue an interrupted cohort
   tare ab campaign.toml --plan                                  # before spending: what can it resolve?
@@ -651,6 +676,10 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
                 "No verdict: run a short A/A pilot and predict, per cell, what the plan can resolve "
                 "(the smallest change FAILed in 90% of campaigns, the pairs an unchanged head needs to PASS)");
   sub->add_option("--pilot", o->pilot, "Blocks per cell in the --plan pilot (default 20)");
+  sub->add_option("--attribute", o->attribute,
+                  "With --instrument sim: append the top N functions behind every FAIL and supported gain "
+                  "to the ledger and JSON (as `tare attribute` shows them)")
+      ->check(WholeNumberAtLeast(1));
   sub->add_flag("--inconclusive-ok", o->inconclusive_ok, "Exit 0 instead of 3 when some cell is INCONCLUSIVE");
   sub->add_flag("--quiet,-q", o->quiet, "No ledger on stdout, no progress (use with --ledger/--json)");
   AddProvenanceFlags(sub, &o->provenance);

@@ -1,6 +1,8 @@
 // The tare command line: the table of contents, one subcommand per question a user asks.
 #include "cli/app.h"
 
+#include <filesystem>
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -30,6 +32,21 @@
 #include "cli/variance_command.h"
 
 namespace tare::cli {
+namespace {
+
+// Where the Markdown docs are: installed next to the executable (<prefix>/bin/tare and
+// <prefix>/share/doc/tare, cmake/TarePackage.cmake), else the source tree's docs/.
+std::string DocsLocation() {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::filesystem::path installed = self.parent_path().parent_path() / "share" / "doc" / "tare";
+    if (std::filesystem::exists(installed / "cli.md", ec)) return installed.string() + "/";
+  }
+  return "docs/ in the source tree";
+}
+
+}  // namespace
 namespace {
 
 // Thrown by the parse-complete callback under TARE_PARSE_ONLY (below); never leaves Main.
@@ -109,7 +126,7 @@ int Main(int argc, char** argv) {
   AddPushCommand(app, &exit_code);
   // After the subcommands: CLI11 copies a parent's footer into subcommands made after it, and
   // `tare env --help` would end with this one.
-  app.footer(R"(
+  app.footer(std::string(R"(
 Start here:
   tare run ./build/my_bench                  measure every benchmark in fresh processes, store the samples
   tare run 'sleep 0.1' 'sleep 0.2'           which command is faster, and by how much (hyperfine style)
@@ -123,7 +140,7 @@ Start here:
 Exit status: 0 success; 1 failed samples / FAIL verdict / golden mismatch; 2 bad input (nothing
 was measured); 3 INCONCLUSIVE / nondeterministic output; 4 sanity gate or release bound violated;
 70 internal error; 130 interrupted (completed samples are kept).
-Each subcommand's --help has examples. Docs: docs/ in the source tree.)");
+Each subcommand's --help has examples. Docs: )") + DocsLocation());
   // The target's own argv is cut off before CLI11 parses tare's options (see SplitAtTarget); which
   // of run's options take a value is read from the options themselves, so a new one cannot be missed.
   if (args.size() > 1 && args[1] == "run") {

@@ -18,7 +18,10 @@
 #include "cli/flag_checks.h"
 #include "cli/output_path.h"
 #include "instrument/callgrind_profile.h"
+#include "report/ab_report.h"
+#include "report/escape.h"
 #include "store/store.h"
+#include <nlohmann/json.hpp>
 
 namespace tare::cli {
 namespace {
@@ -143,6 +146,44 @@ struct Loaded {
   Side head;
 };
 
+// The base and `head_arm` sides of one cell of a loaded `tare ab` cohort.
+StatusOr<Loaded> LoadCohortCell(store::Store& store, const RunData& data, const std::string& cell_name,
+                                const std::string& head_arm) {
+  const int64_t id = data.run.id;
+  TARE_ASSIGN_OR_RETURN(auto cells, store.CellsOf(id));
+  std::vector<std::string> names;
+  for (const auto& c : cells) names.push_back(c.name);
+  const CellRecord* cell = nullptr;
+  if (cell_name.empty()) {
+    if (cells.size() != 1) {
+      return Status::InvalidArgument(
+          fmt::format("run {} has {} cells; choose one with --cell NAME: {}", id, cells.size(), ListNames(names)));
+    }
+    cell = &cells[0];
+  } else {
+    for (const auto& c : cells) {
+      if (c.name == cell_name) cell = &c;
+    }
+    if (cell == nullptr) {
+      return Status::InvalidArgument(
+          fmt::format("run {} has no cell '{}'; its cells are: {}", id, cell_name, ListNames(names)));
+    }
+  }
+  const BenchmarkRecord* bench = nullptr;
+  for (const auto& b : data.benchmarks) {
+    if (b.id == cell->benchmark_id) bench = &b;
+  }
+  if (bench == nullptr) return Status::DataLoss(fmt::format("run {}: cell '{}' has no benchmark", id, cell->name));
+  Loaded out;
+  TARE_ASSIGN_OR_RETURN(out.base.parts, StoredParts(store, data, *bench, "base"));
+  TARE_ASSIGN_OR_RETURN(out.head.parts, StoredParts(store, data, *bench, head_arm));
+  out.base.label = fmt::format("run {} base, cell {}", id, cell->name);
+  out.head.label = fmt::format("run {} {}, cell {}", id, head_arm, cell->name);
+  SetExecutable(data, "base", &out.base);
+  SetExecutable(data, head_arm, &out.head);
+  return out;
+}
+
 StatusOr<Loaded> LoadCohort(const AttributeFlags& f) {
   TARE_RETURN_IF_ERROR(RequireSimStore(f.store_path));
   TARE_ASSIGN_OR_RETURN(auto store, store::Store::Open(f.store_path));
@@ -154,38 +195,7 @@ StatusOr<Loaded> LoadCohort(const AttributeFlags& f) {
         "runs with --base-run A --head-run B --cell NAME",
         id, data.run.kind));
   }
-  TARE_ASSIGN_OR_RETURN(auto cells, store->CellsOf(id));
-  std::vector<std::string> names;
-  for (const auto& c : cells) names.push_back(c.name);
-  const CellRecord* cell = nullptr;
-  if (f.cell.empty()) {
-    if (cells.size() != 1) {
-      return Status::InvalidArgument(
-          fmt::format("run {} has {} cells; choose one with --cell NAME: {}", id, cells.size(), ListNames(names)));
-    }
-    cell = &cells[0];
-  } else {
-    for (const auto& c : cells) {
-      if (c.name == f.cell) cell = &c;
-    }
-    if (cell == nullptr) {
-      return Status::InvalidArgument(
-          fmt::format("run {} has no cell '{}'; its cells are: {}", id, f.cell, ListNames(names)));
-    }
-  }
-  const BenchmarkRecord* bench = nullptr;
-  for (const auto& b : data.benchmarks) {
-    if (b.id == cell->benchmark_id) bench = &b;
-  }
-  if (bench == nullptr) return Status::DataLoss(fmt::format("run {}: cell '{}' has no benchmark", id, cell->name));
-  Loaded out;
-  TARE_ASSIGN_OR_RETURN(out.base.parts, StoredParts(*store, data, *bench, "base"));
-  TARE_ASSIGN_OR_RETURN(out.head.parts, StoredParts(*store, data, *bench, "head"));
-  out.base.label = fmt::format("run {} base, cell {}", id, cell->name);
-  out.head.label = fmt::format("run {} head, cell {}", id, cell->name);
-  SetExecutable(data, "base", &out.base);
-  SetExecutable(data, "head", &out.head);
-  return out;
+  return LoadCohortCell(*store, data, f.cell, "head");
 }
 
 StatusOr<Side> LoadRunSide(store::Store& store, const std::string& selector, const std::string& cell,
@@ -252,36 +262,23 @@ StatusOr<Loaded> Load(const AttributeFlags& f) {
   return out;
 }
 
-int Attribute(const AttributeFlags& f) {
-  const std::vector<KeptFile> kept = StoreFiles(f.store_path);
-  if (f.json != "-") {
-    if (Status s = CheckOutputPath("--json", f.json, kept); !s.ok()) return ReportError(s);
-  }
-  if (Status s = CheckOutputPath("--markdown", f.markdown, kept); !s.ok()) return ReportError(s);
-  if (f.json == "-" && f.markdown == "-") {
-    return ReportError(Status::InvalidArgument("--json - and --markdown - cannot both go to stdout"));
-  }
-  auto loaded = Load(f);
-  if (!loaded.ok()) return ReportError(loaded.status());
-  Side& base = loaded->base;
-  Side& head = loaded->head;
-  if (!f.base_exe.empty()) base.executable = f.base_exe;
-  if (!f.head_exe.empty()) head.executable = f.head_exe;
-
-  auto result = attribute::Attribute(base.parts, head.parts, {.event = f.event});
-  if (!result.ok()) return ReportError(result.status());
+// The attribution of `head` against `base`: the event's change per function, inlining checked in
+// the symbol tables when both executables are known, and the asm diff of `asm_function` if given.
+StatusOr<attribute::AttributionReport> MakeReport(const Side& base, const Side& head, const std::string& event,
+                                                  size_t top, const std::string& asm_function) {
+  TARE_ASSIGN_OR_RETURN(auto result, attribute::Attribute(base.parts, head.parts, {.event = event}));
   attribute::AttributionReport report;
-  report.result = std::move(*result);
+  report.result = std::move(result);
   report.base_label = base.label;
   report.head_label = head.label;
-  report.top = static_cast<size_t>(f.top);
+  report.top = top;
 
   const bool have_exes = !base.executable.empty() && !head.executable.empty();
   std::unique_ptr<attribute::Binutils> tools;
   if (have_exes) {
     auto started = attribute::Binutils::Start();
     if (!started.ok()) {
-      if (!f.asm_function.empty()) return ReportError(started.status());
+      if (!asm_function.empty()) return started.status();
       report.result.notes.push_back(fmt::format("symbol tables not checked: {}", started.status().message()));
     } else {
       tools = std::move(*started);
@@ -301,31 +298,103 @@ int Attribute(const AttributeFlags& f) {
       attribute::CheckInliningSymbols(none, none, &report.result);
     }
   }
-  if (!f.asm_function.empty()) {
+  if (!asm_function.empty()) {
     if (!tools) {
       std::string why = !base.exe_problem.empty() ? base.exe_problem : head.exe_problem;
-      return ReportError(Status::InvalidArgument(fmt::format(
+      return Status::InvalidArgument(fmt::format(
           "--asm needs both executables{}; give --base-exe PATH and --head-exe PATH",
-          why.empty() ? "" : " (" + why + ")")));
+          why.empty() ? "" : " (" + why + ")"));
     }
-    auto a = attribute::CompareFunctionAsm(*tools, base.executable, head.executable, f.asm_function);
-    if (!a.ok()) return ReportError(a.status());
-    report.asm_comparison = std::move(*a);
+    TARE_ASSIGN_OR_RETURN(auto a, attribute::CompareFunctionAsm(*tools, base.executable, head.executable, asm_function));
+    report.asm_comparison = std::move(a);
   }
 
-  if (f.json != "-" && f.markdown != "-") fmt::print("{}", attribute::RenderConsole(report));
-  if (f.json == "-") fmt::print("{}", attribute::RenderJson(report));
-  if (f.markdown == "-") fmt::print("{}", attribute::RenderMarkdown(report));
+  return report;
+}
+
+int Attribute(const AttributeFlags& f) {
+  const std::vector<KeptFile> kept = StoreFiles(f.store_path);
+  if (f.json != "-") {
+    if (Status s = CheckOutputPath("--json", f.json, kept); !s.ok()) return ReportError(s);
+  }
+  if (Status s = CheckOutputPath("--markdown", f.markdown, kept); !s.ok()) return ReportError(s);
+  if (f.json == "-" && f.markdown == "-") {
+    return ReportError(Status::InvalidArgument("--json - and --markdown - cannot both go to stdout"));
+  }
+  auto loaded = Load(f);
+  if (!loaded.ok()) return ReportError(loaded.status());
+  Side& base = loaded->base;
+  Side& head = loaded->head;
+  if (!f.base_exe.empty()) base.executable = f.base_exe;
+  if (!f.head_exe.empty()) head.executable = f.head_exe;
+
+  auto report = MakeReport(base, head, f.event, static_cast<size_t>(f.top), f.asm_function);
+  if (!report.ok()) return ReportError(report.status());
+  if (f.json != "-" && f.markdown != "-") fmt::print("{}", attribute::RenderConsole(*report));
+  if (f.json == "-") fmt::print("{}", attribute::RenderJson(*report));
+  if (f.markdown == "-") fmt::print("{}", attribute::RenderMarkdown(*report));
   if (!f.json.empty() && f.json != "-") {
-    if (Status s = WriteFileAtomic(f.json, attribute::RenderJson(report)); !s.ok()) return ReportError(s);
+    if (Status s = WriteFileAtomic(f.json, attribute::RenderJson(*report)); !s.ok()) return ReportError(s);
   }
   if (!f.markdown.empty() && f.markdown != "-") {
-    if (Status s = WriteFileAtomic(f.markdown, attribute::RenderMarkdown(report)); !s.ok()) return ReportError(s);
+    if (Status s = WriteFileAtomic(f.markdown, attribute::RenderMarkdown(*report)); !s.ok()) return ReportError(s);
   }
   return kExitOk;
 }
 
 }  // namespace
+
+CohortAttribution AttributeCohortChanges(store::Store& store, const report::AbReport& rep, size_t top) {
+  CohortAttribution out;
+  auto data = store.LoadRun(rep.run_id);
+  if (!data.ok()) {
+    out.problems.push_back(fmt::format("run {} could not be read back: {}", rep.run_id, data.status().message()));
+    return out;
+  }
+  auto label = [&rep](const std::string& arm) {
+    for (const auto& a : rep.arms) {
+      if (a.name == arm && !a.source.empty()) {
+        return fmt::format("{} ({})", arm, std::filesystem::path(a.source).filename().string());
+      }
+    }
+    return arm;
+  };
+  for (const auto& c : rep.comparisons) {
+    if (c.verdict != Verdict::kFail && !c.supported_gain) continue;
+    ++out.changes;
+    const std::string what = fmt::format("{} ({})", c.cell, label(c.head));
+    auto loaded = LoadCohortCell(store, *data, c.cell, c.head);
+    if (!loaded.ok()) {
+      out.problems.push_back(fmt::format("{}: {}", what, loaded.status().message()));
+      continue;
+    }
+    loaded->head.label = fmt::format("run {} {}, cell {}", rep.run_id, label(c.head), c.cell);
+    auto report = MakeReport(loaded->base, loaded->head, "Ir", top, "");
+    if (!report.ok()) {
+      out.problems.push_back(fmt::format("{}: {}", what, report.status().message()));
+      continue;
+    }
+    out.markdown += fmt::format("\n### {} {}: {}\n\n", report::MarkdownCode(c.cell), report::MarkdownText(label(c.head)),
+                                c.verdict == Verdict::kFail ? "FAIL" : "supported gain");
+    // One level below this change's heading.
+    std::string section = attribute::RenderMarkdown(*report);
+    if (section.rfind("### ", 0) == 0) section.insert(0, "#");
+    out.markdown += section;
+    try {
+      out.json.push_back({{"cell", c.cell}, {"head", c.head},
+                          {"attribution", nlohmann::json::parse(attribute::RenderJson(*report))}});
+    } catch (const nlohmann::json::exception& e) {
+      out.problems.push_back(fmt::format("{}: the attribution's JSON did not read back ({})", what, e.what()));
+    }
+  }
+  if (!out.markdown.empty() || !out.problems.empty()) {
+    std::string section = fmt::format(
+        "\n## Why it changed: the top {} functions per change (`tare attribute`, Ir)\n", top);
+    for (const auto& p : out.problems) section += "\n> not attributed: " + report::MarkdownText(p) + "\n";
+    out.markdown = section + out.markdown;
+  }
+  return out;
+}
 
 void AddAttributeCommand(CLI::App& app, int* exit_code) {
   auto f = std::make_shared<AttributeFlags>();

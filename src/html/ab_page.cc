@@ -9,6 +9,7 @@
 #include "html/page.h"
 #include "html/plots.h"
 #include "html/run_page.h"
+#include "report/ledger.h"
 
 namespace tare::html {
 namespace {
@@ -22,9 +23,10 @@ double WorseSide(const AbMetricResult& m, double fraction) {
   return m.direction == Direction::kHigherIsBetter ? -fraction : fraction;
 }
 
-ForestRow RowFor(const AbComparison& c, const AbMetricResult& m, bool several_heads) {
+ForestRow RowFor(const report::AbReport& r, const AbComparison& c, const AbMetricResult& m, bool several_heads) {
   ForestRow row;
-  row.label = several_heads ? fmt::format("{} · {}", c.head, m.metric) : m.metric;
+  const std::string head = report::ArmLabel(r, c.head);
+  row.label = several_heads ? fmt::format("{} · {}", head, m.metric) : m.metric;
   row.cls = BadgeClass(VerdictWord(m.verdict));
   row.estimate = m.estimate;
   row.lo = m.lo;
@@ -40,13 +42,13 @@ ForestRow RowFor(const AbComparison& c, const AbMetricResult& m, bool several_he
   row.value_text = fmt::format("{} [{}, {}] {}", Percent(m.estimate), Percent(m.lo), Percent(m.hi),
                                VerdictWord(m.verdict));
   row.tooltip = fmt::format("{} {}: {} [{}, {}] over {} pairs at {:.2f}% confidence; allowance {} (δ {}); {} → {}",
-                            c.head, m.metric, Percent(m.estimate), Percent(m.lo), Percent(m.hi), m.pairs,
+                            head, m.metric, Percent(m.estimate), Percent(m.lo), Percent(m.hi), m.pairs,
                             m.confidence * 100, m.allowance, UnsignedPercent(m.delta),
                             FormatValue(m.base_median, m.unit), FormatValue(m.head_median, m.unit));
   return row;
 }
 
-std::string CellTable(const std::vector<const AbComparison*>& comparisons) {
+std::string CellTable(const report::AbReport& r, const std::vector<const AbComparison*>& comparisons) {
   std::string rows;
   for (const AbComparison* c : comparisons) {
     for (const AbMetricResult& m : c->metrics) {
@@ -60,7 +62,7 @@ std::string CellTable(const std::vector<const AbComparison*>& comparisons) {
           "<tr><td>{}</td><td><code>{}</code>{}</td><td>{}{}</td><td class=\"num\">{} [{}, {}]</td>"
           "<td class=\"num\">{} (δ {})</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
           "<td class=\"num\">{} → {}</td><td class=\"reasons\">{}</td></tr>\n",
-          HtmlText(c->head), HtmlText(m.metric), m.direction == Direction::kHigherIsBetter ? " (higher is better)" : "",
+          HtmlText(report::ArmLabel(r, c->head)), HtmlText(m.metric), m.direction == Direction::kHigherIsBetter ? " (higher is better)" : "",
           Badge(VerdictWord(m.verdict)), m.supported_gain ? " gain" : "", HtmlText(Percent(m.estimate)),
           HtmlText(Percent(m.lo)), HtmlText(Percent(m.hi)), HtmlText(m.allowance), HtmlText(UnsignedPercent(m.delta)),
           HtmlText(null_text), m.pairs, HtmlText(FormatValue(m.base_median, m.unit)),
@@ -175,13 +177,14 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
                         HtmlText(first.role), first.blocks, first.looks, Badge(VerdictWord(WorstVerdict(verdicts))));
     for (const AbComparison* c : comparisons) {
       for (const auto& reason : c->reasons) html += fmt::format("<p class=\"warn\">{}</p>\n", HtmlText(reason));
+      if (!c->layout_hint.empty()) html += fmt::format("<p class=\"warn\">{}</p>\n", HtmlText(c->layout_hint));
     }
     std::vector<ForestRow> rows;
     for (const AbComparison* c : comparisons) {
-      for (const auto& m : c->metrics) rows.push_back(RowFor(*c, m, comparisons.size() > 1));
+      for (const auto& m : c->metrics) rows.push_back(RowFor(r, *c, m, comparisons.size() > 1));
     }
     if (!rows.empty()) html += "<figure>" + ForestPlot(rows, "changes in cell " + cell) + "</figure>\n";
-    html += CellTable(comparisons);
+    html += CellTable(r, comparisons);
     const std::string metric = first.metrics.empty() ? "" : first.metrics[0].metric;
     html += SamplesFigure(cell, metric, r, run, cells);
   }

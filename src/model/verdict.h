@@ -73,6 +73,9 @@ struct AbComparison {
   int64_t failed_samples = 0;      // failed samples of any arm in this cell
   std::vector<std::string> reasons;  // cell-level: failed samples
   std::vector<AbMetricResult> metrics;
+  // A time metric changed (FAIL or supported gain) while the instructions measured with it did not:
+  // likely a layout effect, not the code change (campaign::LayoutHint). "" otherwise.
+  std::string layout_hint;
 };
 
 // One evaluation of a sanity gate (after the first block) or a release bound (at the end).

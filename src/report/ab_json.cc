@@ -1,6 +1,7 @@
 #include "report/ab_json.h"
 
 #include <cmath>
+#include <filesystem>
 
 namespace tare::report {
 namespace {
@@ -34,6 +35,14 @@ nlohmann::json MetricJson(const AbMetricResult& m) {
           {"reasons", m.reasons}};
 }
 
+// The file name of the executable the user gave for a head arm ("bench_v3" for hd02), "" if unknown.
+std::string HeadExecutable(const AbReport& r, const std::string& arm) {
+  for (const auto& a : r.arms) {
+    if (a.name == arm && !a.source.empty()) return std::filesystem::path(a.source).filename().string();
+  }
+  return "";
+}
+
 }  // namespace
 
 nlohmann::json AbReportToJson(const AbReport& r) {
@@ -49,12 +58,14 @@ nlohmann::json AbReportToJson(const AbReport& r) {
     comparisons.push_back({{"cell", c.cell},
                            {"role", c.role},
                            {"head", c.head},
+                           {"head_executable", HeadExecutable(r, c.head)},
                            {"blocks", c.blocks},
                            {"looks", c.looks},
                            {"verdict", VerdictName(c.verdict)},
                            {"supported_gain", c.supported_gain},
                            {"failed_samples", c.failed_samples},
                            {"reasons", c.reasons},
+                           {"layout_hint", c.layout_hint},
                            {"metrics", metrics}});
   }
   nlohmann::json checks = nlohmann::json::array();

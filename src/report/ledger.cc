@@ -54,15 +54,6 @@ std::string Basename(const std::string& path) {
   return std::filesystem::path(path).filename().string();
 }
 
-// An arm as people know it: "hd02 (bench_v3)". Arm names have four characters so that every copy's
-// path has one length (campaign/arm_stage.h); the user gave executables, so say which.
-std::string ArmLabel(const AbReport& r, const std::string& arm) {
-  for (const auto& a : r.arms) {
-    if (a.name == arm && !a.source.empty()) return fmt::format("{} ({})", arm, Basename(a.source));
-  }
-  return arm;
-}
-
 std::string VerdictText(Verdict v) { return std::string(VerdictName(v)); }
 
 // "+3.02% [+2.41%, +3.70%] / noise (δ 0.61%) FAIL<br>12.1 ms → 12.5 ms"
@@ -240,6 +231,10 @@ void CellTable(const AbReport& r, std::string& out) {
       out += fmt::format("- {}{}: {}\n", MarkdownCode(c.cell), several_heads ? " " + MarkdownText(ArmLabel(r, c.head)) : "",
                          MarkdownText(reason));
     }
+    if (!c.layout_hint.empty()) {
+      out += fmt::format("- {}{}: **{}**\n", MarkdownCode(c.cell),
+                         several_heads ? " " + MarkdownText(ArmLabel(r, c.head)) : "", MarkdownText(c.layout_hint));
+    }
   }
 }
 
@@ -333,9 +328,56 @@ void Cohorts(const AbReport& r, std::string& out) {
 
 }  // namespace
 
+// An arm as people know it: "hd02 (bench_v3)". Arm names have four characters so that every copy's
+// path has one length (campaign/arm_stage.h); the user gave executables, so say which.
+std::string ArmLabel(const AbReport& r, const std::string& arm) {
+  for (const auto& a : r.arms) {
+    if (a.name == arm && !a.source.empty()) return fmt::format("{} ({})", arm, Basename(a.source));
+  }
+  return arm;
+}
+
 std::string SignedPercent(double fraction) {
   if (std::isnan(fraction)) return "n/a";
   return fmt::format("{:+.2f}%", fraction * 100.0);
+}
+
+std::string GbenchRouteNote(const AbReport& r) {
+  if (r.kind != "gbench" || r.instrument != "wall" || r.samples <= 0 || r.ended_unix_ns <= r.started_unix_ns) {
+    return "";
+  }
+  const double per_sample_ns =
+      static_cast<double>(r.ended_unix_ns - r.started_unix_ns) / static_cast<double>(r.samples);
+  double widest = 0;
+  int64_t inconclusive = 0;
+  for (const auto& c : r.comparisons) {
+    if (c.verdict == Verdict::kInconclusive) ++inconclusive;
+    for (const auto& m : c.metrics) {
+      if (m.has_null && std::isfinite(m.noise_floor)) widest = std::max(widest, m.noise_floor);
+    }
+  }
+  const bool slow = per_sample_ns >= kGbenchSlowSampleNs;
+  const bool wide = widest > kGbenchWideFloor;
+  if (!slow && !wide && inconclusive == 0) return "";
+  std::vector<std::string> why;
+  if (slow) why.push_back(fmt::format("a sample took {} on average", FormatDurationNs(per_sample_ns)));
+  if (wide) why.push_back(fmt::format("the widest null-arm floor was {}", Percent2(widest)));
+  if (inconclusive > 0) why.push_back(fmt::format("{} comparison{} ended INCONCLUSIVE", inconclusive, inconclusive == 1 ? "" : "s"));
+  std::string reasons;
+  for (size_t i = 0; i < why.size(); ++i) reasons += (i == 0 ? "" : i + 1 == why.size() ? " and " : ", ") + why[i];
+  return fmt::format(
+      "\n### Faster, tighter Google Benchmark cells\n\n"
+      "In this cohort {}. An unmodified Google Benchmark binary estimates its own iteration count and "
+      "runs for its minimum time in every process, so each sample costs about a second and the counts "
+      "differ between arms. The same sources compiled against `tare/gbench_compat.hpp` run one fixed "
+      "iteration count, calibrated on base, in every arm, in samples of tens of milliseconds (on a real "
+      "suite: the A/B in 23 s with floors of 0.7–1.7%, against 3.5 min and no verdict unmodified):\n\n"
+      "1. change `#include <benchmark/benchmark.h>` to `#include <tare/gbench_compat.hpp>`;\n"
+      "2. link `tare::gbench_compat` (CMake: `find_package(tare)`) instead of `benchmark::benchmark`, or "
+      "build with `g++ -O2 bench.cc $(pkg-config --cflags --libs tare-gbench-compat)`;\n"
+      "3. run the same `tare ab` on the two new binaries.\n\n"
+      "Until then, `--gbench-min-time 50ms` shortens every sample. docs/library.md, \"Google Benchmark sources\".\n",
+      reasons);
 }
 
 std::string RenderLedger(const AbReport& r) {
@@ -350,6 +392,7 @@ std::string RenderLedger(const AbReport& r) {
   Layouts(r, out);
   Checks(r, out);
   Cohorts(r, out);
+  out += GbenchRouteNote(r);
   if (!r.notes.empty() || !r.host_warnings.empty()) {
     out += "\n### Notes\n\n";
     for (const auto& n : r.notes) out += "- " + MarkdownText(n) + "\n";

@@ -27,6 +27,18 @@ std::string RenderLedger(const AbReport& report);
 // Names are made safe for a terminal.
 std::string RenderAbSummary(const AbReport& report, const std::string& ledger_where);
 
+// A Google Benchmark cohort under wall whose samples were slow (at least kGbenchSlowSampleNs each on
+// average), whose widest null-arm floor exceeded kGbenchWideFloor, or that left a comparison
+// INCONCLUSIVE gets a ledger section showing the route that fixes all three: the same sources
+// compiled against tare/gbench_compat.hpp (what to change, what to link). "" otherwise.
+inline constexpr double kGbenchSlowSampleNs = 250e6;
+inline constexpr double kGbenchWideFloor = 0.02;   // the default --noise-cap
+std::string GbenchRouteNote(const AbReport& r);
+
+// An arm as people know it: "hd02 (bench_v3)", the arm name and the file name of the executable
+// the user gave for it; the bare arm name when none is known. Unescaped.
+std::string ArmLabel(const AbReport& r, const std::string& arm);
+
 // "+3.02%": a fraction as a signed percentage with two decimals ("n/a" for NaN).
 std::string SignedPercent(double fraction);
 

@@ -193,6 +193,58 @@ TEST(Ledger, SeveralHeadsGetAHeadColumn) {
   EXPECT_NE(text.find("| `--work 8` | hd02 (knob_minus3) | target | **PASS** | yes: wall_ns -3.10% | 40 |"),
             std::string::npos) << text;
   EXPECT_NE(text.find("| `--work 8` | head (ab_knob_plus3) | target |"), std::string::npos) << text;
+  // tare.ab/1 names the executable behind every head arm too.
+  nlohmann::json j = AbReportToJson(r);
+  EXPECT_EQ(j["comparisons"][0]["head"], "head");
+  EXPECT_EQ(j["comparisons"][0]["head_executable"], "ab_knob_plus3");
+  EXPECT_EQ(j["comparisons"][1]["head"], "hd02");
+  EXPECT_EQ(j["comparisons"][1]["head_executable"], "knob_minus3");
+}
+
+TEST(Ledger, SlowOrNoisyGoogleBenchmarkCellsShowTheGbenchCompatRoute) {
+  AbReport r = Fixed();
+  r.kind = "gbench";
+  r.instrument = "wall";
+  for (auto& c : r.comparisons) {
+    c.verdict = Verdict::kFail;
+    for (auto& m : c.metrics) m.noise_floor = 0.004;
+  }
+  // 60 s over 600 samples: 100 ms each, narrow floors, nothing INCONCLUSIVE: nothing to say.
+  r.samples = 600;
+  EXPECT_EQ(GbenchRouteNote(r), "");
+  EXPECT_EQ(RenderLedger(r).find("Faster, tighter"), std::string::npos);
+  // 60 s over 60 samples: a second each.
+  r.samples = 60;
+  std::string note = GbenchRouteNote(r);
+  EXPECT_NE(note.find("### Faster, tighter Google Benchmark cells"), std::string::npos) << note;
+  EXPECT_NE(note.find("In this cohort a sample took 1 s on average."), std::string::npos) << note;
+  EXPECT_NE(note.find("`#include <tare/gbench_compat.hpp>`"), std::string::npos);
+  EXPECT_NE(note.find("$(pkg-config --cflags --libs tare-gbench-compat)"), std::string::npos);
+  EXPECT_NE(RenderLedger(r).find(note), std::string::npos);
+  // Fast samples, but a wide floor and an INCONCLUSIVE cell.
+  r.samples = 600;
+  r.comparisons[0].metrics[0].noise_floor = 0.07;
+  r.comparisons[1].verdict = Verdict::kInconclusive;
+  note = GbenchRouteNote(r);
+  EXPECT_NE(note.find("In this cohort the widest null-arm floor was 7.00% and 1 comparison ended INCONCLUSIVE."),
+            std::string::npos) << note;
+  // Not for commands, nor under sim.
+  r.instrument = "sim";
+  EXPECT_EQ(GbenchRouteNote(r), "");
+  r.instrument = "wall";
+  r.kind = "command";
+  EXPECT_EQ(GbenchRouteNote(r), "");
+}
+
+TEST(Ledger, ALayoutHintIsListedUnderTheVerdicts) {
+  AbReport r = Fixed();
+  r.comparisons[0].layout_hint = "likely a layout effect: wall_ns changed +3.00% | # not a heading";
+  const std::string text = RenderLedger(r);
+  EXPECT_NE(text.find("- `--work 8`: **likely a layout effect: wall_ns changed +3.00% &#124; "), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("| # not a heading"), std::string::npos) << "the hint is escaped: " << text;
+  EXPECT_EQ(AbReportToJson(r)["comparisons"][0]["layout_hint"], r.comparisons[0].layout_hint);
+  EXPECT_EQ(AbReportToJson(r)["comparisons"][1]["layout_hint"], "");
 }
 
 // Cell and benchmark names come from the head binary, i.e. from the pull request under test; the

@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <vector>
 
 #include "base/files.h"
 #include "base/regex.h"
+#include "base/units.h"
 #include "base/json_text.h"
 #include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
@@ -123,6 +125,11 @@ class RunObserver final : public Observer {
   int64_t TargetBlocks(size_t) const override { return spec_.warmup + spec_.samples; }
 
   void OnSample(Session& session, size_t cell, const Sample& sample) override {
+    const auto& targets = session.plan().cells[cell].targets;
+    if (sample.ok() && !sample.warmup && !targets.empty() && targets[0].kind == TargetKind::kGbench &&
+        sample.ended_unix_ns > sample.started_unix_ns) {
+      gbench_sample_ns_.push_back(sample.ended_unix_ns - sample.started_unix_ns);
+    }
     if (sample.ok() || sample.outcome == SampleOutcome::kInterrupted) return;
     if (!sample.warmup) ++failed_;
     const auto& uri = session.plan().cells[cell].bench.uri;
@@ -153,7 +160,16 @@ class RunObserver final : public Observer {
 
   int64_t failed() const { return failed_; }
 
+  // The median process time of the Google Benchmark samples, 0 when there were none.
+  int64_t MedianGbenchSampleNs() const {
+    if (gbench_sample_ns_.empty()) return 0;
+    std::vector<int64_t> v = gbench_sample_ns_;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  }
+
  private:
+  std::vector<int64_t> gbench_sample_ns_;
   const RunSpec& spec_;
   std::function<void(const std::string&)> notice_;
   int64_t total_;
@@ -163,6 +179,17 @@ class RunObserver final : public Observer {
 };
 
 }  // namespace
+
+std::string SlowGbenchNote(int64_t median_sample_ns) {
+  return fmt::format(
+      "Google Benchmark samples took {} each (median): an unmodified binary estimates its own "
+      "iteration count and runs for its minimum time in every process. Compiled against "
+      "tare/gbench_compat.hpp instead (change the include line, link tare::gbench_compat, or "
+      "`pkg-config --cflags --libs tare-gbench-compat`), the same sources run one fixed iteration count "
+      "per sample, tens of milliseconds, in every process: docs/library.md. Meanwhile "
+      "--benchmark_min_time (or tare ab --gbench-min-time) shortens the samples",
+      FormatDurationNs(static_cast<double>(median_sample_ns)));
+}
 
 std::string EtaText(int64_t elapsed_ns, int64_t done, int64_t total) {
   if (done < 1 || total <= done || elapsed_ns <= 0) return "";
@@ -339,6 +366,13 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
     }
     out.samples = session.samples_taken();
     out.failed = observer.failed();
+    if (s.ok() && spec_.instrument == Instrument::kWall) {
+      if (const int64_t median = observer.MedianGbenchSampleNs(); median >= kSlowGbenchSampleNs) {
+        const std::string note = SlowGbenchNote(median);
+        TARE_RETURN_IF_ERROR(store.AddNote(out.run_id, {"info", note}));
+        if (notice) notice(note);
+      }
+    }
     out.interrupted = session.stop() == StopKind::kInterrupted;
     out.stopped_at_failure = session.stop() == StopKind::kFailFast;
     return s;

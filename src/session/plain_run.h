@@ -70,6 +70,14 @@ struct RunSpec {
 inline constexpr int64_t kEtaAfterNs = 10'000'000'000;
 std::string EtaText(int64_t elapsed_ns, int64_t done, int64_t total);
 
+// An unmodified Google Benchmark binary runs its own iteration estimate and minimum time (0.5 s on
+// 1.7) in every process, so a sample costs about a second whatever the benchmark. When the median
+// sample of a `tare run` under wall takes at least this long, the run gets an info note
+// (SlowGbenchNote) showing the route to fixed, short samples: tare/gbench_compat.hpp. A quarter
+// second is ten times the tens of milliseconds that route gives, and well below the default 0.5 s.
+inline constexpr int64_t kSlowGbenchSampleNs = 250'000'000;
+std::string SlowGbenchNote(int64_t median_sample_ns);
+
 // Fills the defaults that depend on the instrument and checks everything that can be checked
 // before a process runs. InvalidArgument naming the flag.
 Status ValidateRunSpec(RunSpec* spec);

@@ -7,7 +7,13 @@
 namespace tare::session {
 
 void SampleRecorder::Seed(const RunData& stored) {
-  for (const auto& m : stored.metrics) metrics_.insert(m.name);
+  for (const auto& m : stored.metrics) {
+    metrics_.insert(m.name);
+    // Stored as higher-is-better although its name does not say so: the target called it a rate.
+    if (m.direction == Direction::kHigherIsBetter && LookupMetric(m.name).direction != m.direction) {
+      rates_.insert(m.name);
+    }
+  }
   for (const auto& n : stored.notes) {
     if (n.level == "warn") {
       warnings_.push_back(n.message);
@@ -27,10 +33,13 @@ bool SampleRecorder::HaveWarning(const std::string& key) const {
 StatusOr<int64_t> SampleRecorder::Record(int64_t benchmark_id, const std::string& uri,
                                          const std::string& bench_name, const std::string& label,
                                          const Measured& m) {
+  for (const auto& name : m.extras.rates) {
+    if (m.sample.values.count(name)) rates_.insert(name);
+  }
   for (const auto& [name, value] : m.sample.values) {
     if (metrics_.count(name)) continue;
     MetricDef def = LookupMetric(name);
-    if (std::find(m.extras.rates.begin(), m.extras.rates.end(), name) != m.extras.rates.end()) {
+    if (rates_.count(name)) {
       // A rate whatever its name (Counter::kIsRate): per second, and more is better.
       def.direction = Direction::kHigherIsBetter;
       if (def.unit == "count") def.unit = "/s";

@@ -39,6 +39,9 @@ class SampleRecorder {
   const std::vector<std::string>& unavailable() const { return unavailable_; }
   // The warning notes written (label: warning), one per label and kind.
   const std::vector<std::string>& warnings() const { return warnings_; }
+  // The metrics the target reported as rates (Google Benchmark's Counter::kIsRate, resumed ones
+  // included): per second, and more is better, whatever their names say.
+  const std::set<std::string>& rates() const { return rates_; }
 
   // Warnings judged on a whole run rather than one sample, written once the loop ends:
   // syscall-heavy — over the measured (not warm-up), successful samples of a label, median user +
@@ -51,7 +54,7 @@ class SampleRecorder {
 
   store::RunWriter& writer_;
   int64_t run_id_;
-  std::set<std::string> metrics_, reasons_, profiles_;
+  std::set<std::string> metrics_, reasons_, profiles_, rates_;
   std::vector<std::string> unavailable_, warnings_;
   std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> cpu_;  // label -> user, sys
   std::vector<std::string> cpu_order_;

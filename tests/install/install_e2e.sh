@@ -117,6 +117,8 @@ prefix)
   pcdir=$(dirname "$(find "$work/prefix" -name tare.pc)")
   tare="$work/prefix/bin/tare"
   "$tare" --version | grep -q '^tare ' || fail "installed tare --version"
+  # --help points at the installed docs, not at a source tree the user may not have.
+  "$tare" --help | grep -qE "Docs: /.*/prefix/share/doc/tare/" || fail "installed tare --help does not name share/doc/tare"
 
   step "CMake consumer: find_package(tare), tare::tare, tare::main and tare::gbench_compat"
   build_cmake_consumer "$work/cmake" -DCMAKE_PREFIX_PATH="$work/prefix"

@@ -424,6 +424,28 @@ TEST_F(AbE2E, GoogleBenchmarkBinariesAreComparedPerBenchmark) {
   EXPECT_NE(r.out.find("Iteration counts: Google Benchmark chooses its own count"), std::string::npos) << r.out;
 }
 
+TEST_F(AbE2E, ARateCounterIsHigherIsBetterWhateverItsName) {
+  // "processed" is a Counter::kIsRate: the slow build does twice the work per item, so its rate
+  // halves. Judged by name it would be a lower-is-better count and a supported gain.
+  const std::string dir = RATE_COUNTER_DIR;
+  Result r = Tare({"ab", "--base", dir + "/rate_counter_base", "--head", dir + "/rate_counter_slow",
+                   "--metric", "gb.counter.processed=5%", "--samples", "6", "--cap", "6", "--store", store_,
+                   "--json", dir_ + "/result.json", "--", "--benchmark_min_time=0.02"});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  nlohmann::json j = Json();
+  const auto& m = j["comparisons"][0]["metrics"][0];
+  EXPECT_EQ(m["metric"], "gb.counter.processed");
+  EXPECT_EQ(m["direction"], "higher");
+  EXPECT_EQ(m["verdict"], "FAIL");
+  EXPECT_FALSE(m["supported_gain"].get<bool>());
+  EXPECT_LT(m["change"]["hi"].get<double>(), -0.25) << "half the items per second";
+  SQLite::Database db(store_, SQLite::OPEN_READONLY);
+  SQLite::Statement q(db, "SELECT direction, unit FROM metrics WHERE name = 'gb.counter.processed'");
+  ASSERT_TRUE(q.executeStep());
+  EXPECT_EQ(q.getColumn(0).getString(), "higher");
+  EXPECT_EQ(q.getColumn(1).getString(), "/s");
+}
+
 TEST_F(AbE2E, HalfAPercentMoreInstructionsFailsUnderSimEveryTime) {
   // Under valgrind the counts are deterministic: the null arm reads exactly 0, the head's interval
   // has no width, and a second campaign (a new cohort) reads the very same numbers.

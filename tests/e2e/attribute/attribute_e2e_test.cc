@@ -243,4 +243,40 @@ TEST_F(AttributeE2E, CohortFromTheStore) {
       << no_sim.err;
 }
 
+// `tare ab --attribute N`: the ledger and the JSON of the cohort say why it changed, with the
+// same attribution `tare attribute --run` gives; without sim it is refused before anything runs.
+TEST_F(AttributeE2E, AbAttributeExplainsEachChangeInTheLedger) {
+  const std::string store = dir_ + "/ab_attribute/tare.db";
+  const std::string ledger = dir_ + "/ab_attribute/ledger.md";
+  const std::string json = dir_ + "/ab_attribute/result.json";
+  Result ab = Tare({"ab", "--instrument", "sim", "--base", TOGGLE_OUTLINE, "--head", TOGGLE_INLINE, "--samples", "6",
+                    "--cap", "6", "--attribute", "3", "--store", store, "--ledger", ledger, "--json", json, "--",
+                    kRounds});
+  ASSERT_TRUE(ab.exit_code == 0 || ab.exit_code == 3) << ab.out << ab.err;
+  const std::string md = Slurp(ledger);
+  EXPECT_NE(md.find("## Why it changed: the top 3 functions per change (`tare attribute`, Ir)"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("### `20000` head (inline_toggle_inline): supported gain\n\n#### tare attribute: Ir: base "),
+            std::string::npos) << md;
+  EXPECT_NE(md.find("(gone) — inlined into `" + kWork + "`"), std::string::npos) << md;
+  EXPECT_EQ(md.find("not attributed"), std::string::npos) << md;
+  nlohmann::json j = nlohmann::json::parse(Slurp(json));
+  ASSERT_EQ(j["attributions"].size(), 1u) << j.dump(2);
+  const auto& a = j["attributions"][0];
+  EXPECT_EQ(a["cell"], "20000");
+  EXPECT_EQ(a["head"], "head");
+  EXPECT_EQ(a["attribution"]["rows"][0]["name"], kChecksum);
+  EXPECT_EQ(a["attribution"]["rows"][0]["inlining"]["caller"], kWork);
+  // The same numbers as `tare attribute --run` of that cohort.
+  Result r = Tare({"attribute", "--run", "latest", "--store", store, "--json", "-"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["total_delta"], a["attribution"]["total_delta"]);
+
+  Result wall = Tare({"ab", "--base", TOGGLE_OUTLINE, "--head", TOGGLE_INLINE, "--attribute", "3", "--store",
+                      dir_ + "/ab_attribute/wall.db", "--", kRounds});
+  EXPECT_EQ(wall.exit_code, 2);
+  EXPECT_NE(wall.err.find("--attribute needs --instrument sim"), std::string::npos) << wall.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/ab_attribute/wall.db")) << "refused before the store opens";
+}
+
 }  // namespace

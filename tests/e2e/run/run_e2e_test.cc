@@ -74,6 +74,25 @@ TEST_F(RunE2E, GoogleBenchmarkBinaryEachBenchmarkInItsOwnProcess) {
   EXPECT_EQ(exported["benchmarks"], j["benchmarks"]);
 }
 
+// An unmodified Google Benchmark binary at its default minimum time (0.5 s on 1.7) costs most of a
+// second per sample: the run says so, and shows the tare/gbench_compat.hpp route. At 10 ms it does not.
+TEST_F(RunE2E, SlowGoogleBenchmarkSamplesPointAtGbenchCompat) {
+  Result slow = Tare({"run", "--samples", "1", "--warmup", "0", "--store", store_, "--filter", "BM_StringCopy/64",
+                      GBENCH_BASIC});
+  ASSERT_EQ(slow.exit_code, 0) << slow.err;
+  EXPECT_NE(slow.err.find("Google Benchmark samples took "), std::string::npos) << slow.err;
+  EXPECT_NE(slow.err.find("tare/gbench_compat.hpp"), std::string::npos) << slow.err;
+  tare::RunData data = LoadLatest();
+  bool noted = false;
+  for (const auto& n : data.notes) noted = noted || n.message.find("tare/gbench_compat.hpp") != std::string::npos;
+  EXPECT_TRUE(noted) << "the note is stored with the run";
+
+  Result fast = Tare({"run", "--samples", "1", "--warmup", "0", "--store", store_, "--filter", "BM_StringCopy/64",
+                      GBENCH_BASIC, "--benchmark_min_time=0.01"});
+  ASSERT_EQ(fast.exit_code, 0) << fast.err;
+  EXPECT_EQ(fast.err.find("Google Benchmark samples took"), std::string::npos) << fast.err;
+}
+
 // SetBytesProcessed makes a rate: shown per second, stored as higher-is-better (what `tare compare`
 // judges it by).
 TEST_F(RunE2E, GoogleBenchmarkRatesAreShownAsRatesAndHigherIsBetter) {
