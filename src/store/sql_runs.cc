@@ -80,6 +80,10 @@ constexpr const char* kFindSample =
     "SELECT id FROM samples WHERE run_id = ? AND benchmark_id = ? AND seq = ? AND arm = ?";
 // A sample's values go in with one statement per this many rows instead of one per value.
 constexpr size_t kValuesPerInsert = 32;
+// Bulk copies (AppendSamples on SQLite): samples and values per multi-row INSERT. 15 and 3
+// parameters a row keep a statement well under SQLite's 32,766 host parameters.
+constexpr size_t kSamplesPerBulkInsert = 64;
+constexpr size_t kValuesPerBulkInsert = 256;
 constexpr const char* kInsertMetric =
     "INSERT INTO metrics (run_id, name, unit, direction, kind, description) "
     "VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING";
@@ -91,6 +95,21 @@ SqlStore::SqlStore(std::string path, std::unique_ptr<Connection> db)
     : path_(std::move(path)), db_(std::move(db)) {}
 SqlStore::~SqlStore() {
   value_inserts_.clear();  // statements before their connection
+  sample_inserts_.clear();
+}
+
+Statement& SqlStore::InsertSampleRows(size_t rows) {
+  auto& slot = sample_inserts_[rows];
+  if (slot == nullptr) {
+    std::string sql =
+        "INSERT INTO samples (id, run_id, benchmark_id, seq, arm, block, warmup, started_unix_ns, "
+        "ended_unix_ns, outcome, exit_code, signal, error, stdout_tail, stderr_tail) VALUES ";
+    for (size_t r = 0; r < rows; ++r) sql += r == 0 ? "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    slot = std::make_unique<Statement>(*db_, sql);
+  } else {
+    slot->tryReset();
+  }
+  return *slot;
 }
 
 Statement& SqlStore::InsertValues(size_t rows) {
@@ -308,6 +327,69 @@ std::vector<int64_t> SqlStore::CopySamples(int64_t run_id, const std::vector<Sto
   return ids;
 }
 
+std::vector<int64_t> SqlStore::BulkInsertSamples(int64_t run_id, const std::vector<StoredSample>& samples) {
+  // Inside the write transaction no one else inserts: the ids after the largest are free.
+  Statement last(*db_, "SELECT coalesce(max(id), 0) FROM samples");
+  if (!last.executeStep()) throw SqlError("could not read the largest sample id");
+  const int64_t first_id = last.getColumn(0).getInt64() + 1;
+  std::vector<int64_t> ids(samples.size());
+  for (size_t i = 0; i < samples.size(); ++i) ids[i] = first_id + static_cast<int64_t>(i);
+
+  for (size_t done = 0; done < samples.size();) {
+    const size_t rows = std::min(samples.size() - done, kSamplesPerBulkInsert);
+    Statement& q = InsertSampleRows(rows);
+    int p = 1;
+    for (size_t r = 0; r < rows; ++r) {
+      const StoredSample& stored = samples[done + r];
+      const Sample& x = stored.sample;
+      q.bind(p++, ids[done + r]);
+      q.bind(p++, static_cast<int64_t>(run_id));
+      q.bind(p++, static_cast<int64_t>(stored.benchmark_id));
+      q.bind(p++, static_cast<int64_t>(x.seq));
+      q.bind(p++, x.arm);
+      q.bind(p++, static_cast<int64_t>(x.block));
+      q.bind(p++, x.warmup ? 1 : 0);
+      q.bind(p++, static_cast<int64_t>(x.started_unix_ns));
+      q.bind(p++, static_cast<int64_t>(x.ended_unix_ns));
+      q.bind(p++, SampleOutcomeName(x.outcome));
+      q.bind(p++, x.exit_code);
+      q.bind(p++, x.signal);
+      q.bindBytes(p++, x.error);
+      q.bindBytes(p++, x.stdout_tail);
+      q.bindBytes(p++, x.stderr_tail);
+    }
+    q.exec();
+    done += rows;
+  }
+
+  // Values of many samples per statement.
+  size_t sample = 0;
+  auto value = samples.empty() ? std::map<std::string, double>::const_iterator{} : samples[0].sample.values.begin();
+  auto skip_empty = [&]() {
+    while (sample < samples.size() && value == samples[sample].sample.values.end()) {
+      if (++sample < samples.size()) value = samples[sample].sample.values.begin();
+    }
+  };
+  size_t total = 0;
+  for (const auto& x : samples) total += x.sample.values.size();
+  skip_empty();
+  for (size_t left = total; left > 0;) {
+    const size_t rows = std::min(left, kValuesPerBulkInsert);
+    Statement& v = InsertValues(rows);
+    int p = 1;
+    for (size_t r = 0; r < rows; ++r) {
+      v.bind(p++, ids[sample]);
+      v.bind(p++, value->first);
+      v.bind(p++, value->second);
+      ++value;
+      skip_empty();
+    }
+    v.exec();
+    left -= rows;
+  }
+  return ids;
+}
+
 StatusOr<std::vector<int64_t>> SqlStore::AppendSamples(int64_t run_id, const std::vector<StoredSample>& samples) {
   return Guard(fmt::format("storing {} samples of run {}", samples.size(), run_id), [&](bool) -> StatusOr<std::vector<int64_t>> {
     WriteScope tx(*db_);
@@ -315,8 +397,7 @@ StatusOr<std::vector<int64_t>> SqlStore::AppendSamples(int64_t run_id, const std
     if (db_->dialect() == Dialect::kPostgres) {
       ids = CopySamples(run_id, samples);
     } else {
-      ids.reserve(samples.size());
-      for (const auto& s : samples) ids.push_back(InsertSample(run_id, s.benchmark_id, s.sample));
+      ids = BulkInsertSamples(run_id, samples);
     }
     tx.Release();
     return ids;

@@ -346,6 +346,49 @@ TEST_F(TransferTest, AFailureHalfWayLeavesPostgresAsItWas) {
   LeavesTheDestinationAsItWasOnAFailure(*src, *dst);
 }
 
+// Many samples go into SQLite in multi-row statements (64 samples, 256 values each): a run that
+// spans several of them, with samples of no value at the edges and in runs, reads back exactly.
+TEST_F(TransferTest, ABigRunCrossesTheBulkStatementsIntact) {
+  auto src = Open("src.db");
+  auto dst = Open("dst.db");
+  ASSERT_TRUE(src && dst);
+  RunRecord r;
+  r.started_unix_ns = 5;
+  auto run = src->BeginRun(r);
+  ASSERT_TRUE(run.ok());
+  auto b1 = src->AddBenchmark(*run, {0, "x::a", "a", "command"});
+  auto b2 = src->AddBenchmark(*run, {0, "x::b", "b", "command"});
+  ASSERT_TRUE(b1.ok() && b2.ok());
+  std::vector<StoredSample> samples;
+  for (int seq = 0; seq < 301; ++seq) {
+    StoredSample x;
+    x.benchmark_id = seq % 3 == 0 ? *b1 : *b2;
+    x.sample.seq = seq;
+    x.sample.arm = seq % 2 ? "head" : "base";
+    x.sample.stdout_tail = std::string(static_cast<size_t>(seq % 5), '\0') + "tail";
+    // 0, 1, ... 6 values; none for the first, the last, and seq 63..66 (a statement's edge).
+    const int n = seq == 0 || seq == 300 || (seq >= 63 && seq <= 66) ? 0 : seq % 7;
+    for (int k = 0; k < n; ++k) x.sample.values["m" + std::to_string(k)] = seq * 10.0 + k + 0.25;
+    samples.push_back(std::move(x));
+  }
+  ASSERT_TRUE(src->AppendSamples(*run, samples).ok());
+  auto full = ReadFullRun(*src, *run);
+  ASSERT_TRUE(full.ok()) << full.status().message();
+  auto written = WriteFullRun(*dst, *full);
+  ASSERT_TRUE(written.ok()) << written.status().message();
+  auto back = ReadFullRun(*dst, written->run_id);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(Normalized(*back).dump(1), Normalized(*full).dump(1));
+  ASSERT_EQ(back->data.samples.size(), 301u);
+  size_t values = 0;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    EXPECT_EQ(back->data.samples[i].sample.values, samples[i].sample.values) << "seq " << i;
+    EXPECT_EQ(back->data.samples[i].sample.stdout_tail, samples[i].sample.stdout_tail);
+    values += back->data.samples[i].sample.values.size();
+  }
+  EXPECT_GT(values, 2 * 256u) << "the values span several statements";
+}
+
 TEST_F(TransferTest, RefusesARunWithoutAUid) {
   auto dst = Open("b.db");
   ASSERT_TRUE(dst);

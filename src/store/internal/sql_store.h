@@ -100,13 +100,19 @@ class SqlStore final : public Store {
   int64_t InsertSample(int64_t run_id, int64_t benchmark_id, const Sample& s);
   // PostgreSQL: samples and their values by COPY, inside the caller's transaction.
   std::vector<int64_t> CopySamples(int64_t run_id, const std::vector<StoredSample>& samples);
+  // SQLite: many samples and their values with multi-row INSERTs and ids chosen here (no
+  // RETURNING), inside the caller's transaction.
+  std::vector<int64_t> BulkInsertSamples(int64_t run_id, const std::vector<StoredSample>& samples);
   // INSERT INTO sample_values with `rows` rows of (sample_id, metric, value), cached.
   Statement& InsertValues(size_t rows);
+  // INSERT INTO samples with `rows` rows, ids given, cached.
+  Statement& InsertSampleRows(size_t rows);
   int ReadSchemaVersion();
 
   std::string path_;
   std::unique_ptr<Connection> db_;
   std::map<size_t, std::unique_ptr<Statement>> value_inserts_;
+  std::map<size_t, std::unique_ptr<Statement>> sample_inserts_;
   bool lost_in_transaction_ = false;
   bool server_gone_ = false;
 };
@@ -132,6 +138,7 @@ auto SqlStore::Guard(const std::string& what, F&& f) -> decltype(f(false)) {
       return Status::DataLoss(fmt::format("store '{}': {} failed: {}", path_, what, e.what()));
     }
     value_inserts_.clear();
+    sample_inserts_.clear();
     while (!db_->Reconnect()) {
       // Once the server stayed away for a whole window, later calls try once and fail at once:
       // a run that has already lost a sample reports it instead of waiting again per call.
