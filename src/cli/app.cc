@@ -165,6 +165,10 @@ Each subcommand's --help has examples. Docs: )") + DocsLocation());
       return kExitUsage;
     }
     args = split.tare;
+    // hyperfine's --shell=SHELL picks the shell; tare's --shell alone is a flag (/bin/sh).
+    for (size_t i = 2; i < args.size(); ++i) {
+      if (args[i].rfind("--shell=", 0) == 0) args[i] = "--shell-program=" + args[i].substr(8);
+    }
     target_argv = split.target;
   } else if (args.size() > 1 && args[1] == "ab") {
     // `tare ab ... -- ARGS`: everything after "--" is passed to every arm.

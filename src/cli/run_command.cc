@@ -49,6 +49,7 @@ struct RunOptions {
   // hyperfine's habits (docs/coming-from.md)
   std::vector<std::string> commands;  // --command, repeatable
   bool no_shell = false;              // -N: tare's default, said out loud
+  std::string shell_program;          // -S/--shell-program (and --shell=SHELL): which shell
   std::string prepare, setup, conclude;
   std::vector<std::string> scan;      // --parameter-scan NAME LO HI
   std::string scan_step;              // -D
@@ -135,18 +136,36 @@ StatusOr<std::vector<session::CommandString>> Commands(const RunOptions& o) {
 }
 
 // Flags to the spec PlainRun runs; a usage error leaves no trace.
-StatusOr<session::RunSpec> ToSpec(const RunOptions& o) {
+StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
   session::RunSpec spec;
-  spec.target = o.target;
-  if (o.no_shell && o.target.shell) {
+  spec.target = given.target;
+  const RunOptions& o = given;
+  if (!o.shell_program.empty()) {
+    // hyperfine's --shell=SHELL: "none" is -N, "default" the default shell; else a name, a path or
+    // a command line such as "bash --norc" (split into words, never through another shell).
+    if (o.shell_program == "none") {
+      if (o.target.shell) {
+        return Status::InvalidArgument("--shell=none and --shell contradict each other; give one");
+      }
+    } else {
+      spec.target.shell = true;
+      if (o.shell_program != "default") {
+        TARE_ASSIGN_OR_RETURN(spec.target.shell_argv, session::SplitCommandString(o.shell_program, "--shell"));
+      }
+    }
+  }
+  if (o.no_shell && spec.target.shell) {
     return Status::InvalidArgument("-N (no shell) and --shell contradict each other; give one");
   }
   TARE_RETURN_IF_ERROR(CheckColorMode(o.color));
-  TARE_ASSIGN_OR_RETURN(spec.commands, Commands(o));
+  // The command lines, with the shell as resolved above.
+  RunOptions with_shell = given;
+  with_shell.target = spec.target;
+  TARE_ASSIGN_OR_RETURN(spec.commands, Commands(with_shell));
   for (auto [text, flag, into] : {std::tuple{&o.prepare, "--prepare", &spec.prepare},
                                   {&o.setup, "--setup", &spec.setup}, {&o.conclude, "--conclude", &spec.conclude}}) {
     if (text->empty()) continue;
-    TARE_ASSIGN_OR_RETURN(*into, ToCommand(o, *text, flag));
+    TARE_ASSIGN_OR_RETURN(*into, ToCommand(with_shell, *text, flag));
   }
   spec.samples = o.samples;
   spec.warmup = o.warmup;
@@ -351,6 +370,9 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   sub->add_option("--kind", opts->target.kind, "auto | command | gbench | tare (default auto)");
   sub->add_flag("--shell", opts->target.shell, "Run the command line (each command line) through /bin/sh -c");
   sub->add_flag("-N,--no-shell", opts->no_shell, "No shell: tare's default, accepted for hyperfine's habit");
+  sub->add_option("-S,--shell-program", opts->shell_program,
+                  "With which shell --shell runs: a name, a path or a command line such as 'bash --norc' "
+                  "(also written --shell=SHELL, as hyperfine does; 'none' is -N, 'default' /bin/sh)");
   sub->add_option("--command", opts->commands,
                   "A command line to measure as a whole process (repeatable; several are measured interleaved and compared)")
       ->type_name("CMD");

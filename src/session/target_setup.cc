@@ -30,8 +30,15 @@ StatusOr<target::TargetSpec> ResolveTarget(const TargetArgs& args) {
       return Status::InvalidArgument(
           "--shell was given an empty command line; write e.g. `tare run --shell 'grep -c x big.txt'`");
     }
-    spec.argv = {"/bin/sh", "-c", line};
-    spec.name = "sh";
+    if (args.shell_argv.empty() || args.shell_argv[0].empty()) {
+      return Status::InvalidArgument("--shell=SHELL names no shell; write e.g. --shell=bash");
+    }
+    TARE_ASSIGN_OR_RETURN(std::string shell, ResolveExecutable(args.shell_argv[0]));
+    spec.argv = args.shell_argv;
+    spec.argv[0] = shell;
+    spec.argv.push_back("-c");
+    spec.argv.push_back(line);
+    spec.name = std::filesystem::path(shell).filename().string();
     spec.kind = TargetKind::kCommand;
     if (args.kind != "auto" && args.kind != "command") {
       return Status::InvalidArgument("--shell runs a command line; it cannot be combined with --kind " + args.kind);

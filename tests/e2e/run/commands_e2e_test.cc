@@ -81,6 +81,27 @@ TEST_F(CommandsE2E, SeveralCommandsRunInterleavedAndTheSlowerIsSaidWithAPairedIn
   EXPECT_EQ(j["run"]["options"]["commands"][1]["text"], "sleep 0.05");
 }
 
+// hyperfine's --shell=SHELL (and -S): which shell runs the command lines. `[[ ]]` is bash's, not
+// /bin/sh's (dash on Debian): the same line fails under the default shell and runs under bash.
+TEST_F(CommandsE2E, ShellEqualsPicksTheShell) {
+  const std::string line = "[[ -n x ]] && echo in-bash";
+  Result sh = Tare({"run", "--shell", "--runs", "1", "-w", "0", "--store", store_, line});
+  EXPECT_NE(sh.exit_code, 0) << "dash has no [[: " << sh.out;
+  Result bash = Tare({"run", "--shell=bash", "--runs", "2", "-w", "0", "--store", store_, line});
+  ASSERT_EQ(bash.exit_code, 0) << bash.err;
+  tare::RunData d = LoadLatest();
+  ASSERT_EQ(d.samples.size(), 2u);
+  EXPECT_NE(d.samples[0].sample.stdout_tail.find("in-bash"), std::string::npos);
+  Result s = Tare({"run", "-S", "bash --norc", "--runs", "1", "-w", "0", "--store", store_, line});
+  EXPECT_EQ(s.exit_code, 0) << s.err;
+  Result none = Tare({"run", "--shell=none", "--store", store_, "echo a | wc -l"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("which only a shell understands"), std::string::npos) << none.err;
+  Result missing = Tare({"run", "--shell=no-such-shell", "--store", store_, "true"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("'no-such-shell' was not found on PATH"), std::string::npos) << missing.err;
+}
+
 TEST_F(CommandsE2E, NoShellUnlessAskedAndTheErrorSaysHow) {
   Result r = Tare({"run", "--store", store_, "echo a | wc -l", "true x"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
