@@ -31,6 +31,7 @@
 #include "cli/progress.h"
 #include "cli/invocation.h"
 #include "cli/resume_command.h"
+#include "cli/shard_flags.h"
 #include "html/ab_page.h"
 #include "session/environment.h"
 #include "proc/spawner.h"
@@ -83,6 +84,7 @@ struct AbOptions {
   bool quiet = false;
   std::vector<std::string> args;  // after --
   env::DeclaredProvenance provenance;
+  ShardFlags shard;
   // Which campaign-defining flags were given (they conflict with a campaign file).
   std::vector<std::string> given;
 };
@@ -427,6 +429,12 @@ int Ab(const AbOptions& o) {
   if (!input.ok()) return ReportError(input.status());
   if (Status s = CheckOutputs(o, input->spec); !s.ok()) return ReportError(s);
   if (Status s = env::ValidateDeclaredProvenance(o.provenance); !s.ok()) return ReportError(s);
+  auto shard = ResolveShardFlags(o.shard, o.store_path);
+  if (!shard.ok()) return ReportError(shard.status());
+  if (o.plan && *shard) {
+    return ReportError(Status::InvalidArgument(
+        "--plan predicts for the whole campaign on this host; run it without --shard"));
+  }
   if (o.plan) return PlanCampaign(o, *input);
   if (o.resume && !std::filesystem::exists(o.store_path)) {
     return ReportError(Status::NotFound(fmt::format(
@@ -447,6 +455,7 @@ int Ab(const AbOptions& o) {
   ropts.command_line = Invocation();
   ropts.tare_version = TARE_VERSION;
   ropts.provenance = env::ResolveProvenance(o.provenance, ".");
+  ropts.shard = *shard;
   ropts.progress = [&progress](const std::string& line) {
     if (line.empty()) {
       progress.Clear();
@@ -654,6 +663,7 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   sub->add_flag("--inconclusive-ok", o->inconclusive_ok, "Exit 0 instead of 3 when some cell is INCONCLUSIVE");
   sub->add_flag("--quiet,-q", o->quiet, "No ledger on stdout, no progress (use with --ledger/--json)");
   AddProvenanceFlags(sub, &o->provenance);
+  AddShardFlags(sub, &o->shard);
   sub->callback([o, exit_code, target_args, defining]() {
     o->args = *target_args;
     for (const auto& [opt, name] : *defining) {
