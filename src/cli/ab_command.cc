@@ -591,6 +591,7 @@ Examples:
   tare ab campaign.toml --ledger ledger.md --json result.json   # declared in a file (docs/campaign.md)
   tare ab campaign.toml --resume                                # continue an interrupted cohort
   tare ab campaign.toml --plan                                  # before spending: what can it resolve?
+  tare ab --base a --head b --null --shard 2/4 --store part.db  # CI job 2 of 4: its cells (tare shards)
 
 Before the first sample tare writes the lock (sha256 of the campaign and of every executable,
 host fingerprint, tare version) to the store; an executable that changes mid-campaign stops it.

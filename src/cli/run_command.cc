@@ -343,6 +343,7 @@ Examples:
   tare run --runs 20 --prepare 'sync' --parameter-scan n 1 4 'xz -T{n} -k -f -c big.tar'
   tare run --export-markdown results.md 'gzip -c f' 'zstd -c f'
   tare run --json out.json --quiet ./bench            # machine-readable results
+  tare run --shard 2/4 --store part.db ./bench        # CI job 2 of 4: its part (tare shards)
 
 Metrics per sample: wall_ns, user_ns, sys_ns, peak_rss_bytes (the child's own), page faults,
 context switches (wait4 of that child); perf counters where the host has them (hardware counters
