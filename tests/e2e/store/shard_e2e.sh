@@ -8,6 +8,7 @@
 #      with_postgres.sh as the other PostgreSQL tests) give the same view (skipped without a server).
 #   3. `tare run --shard K/N` on the binary: the union of the 4 shards is the whole list, no overlap;
 #      --shard-weights records the run it weighed by; bad K/N is exit 2 before anything runs.
+#      A sharded run's bundle replays only its part.
 #   4. --resume of a sharded campaign continues the cohort of its own shard.
 #
 #   usage: shard_e2e.sh TARE SHARD_BENCH
@@ -171,6 +172,13 @@ sqlite3 run.db 'SELECT name FROM benchmarks ORDER BY name' >measured.txt
 diff listed.txt measured.txt >/dev/null || fail "measured list differs from the binary's: $(diff listed.txt measured.txt | head -4)"
 "$TARE" shards --store run.db >runview.txt || fail "shards on run.db exited $?: $(cat runview.txt)"
 grep -q "tare run .* 4/4 shards present" runview.txt || fail "run view: $(head -2 runview.txt)"
+# A sharded run's bundle replays its own part, and the replay is not one of the shards.
+"$TARE" bundle --store run.db --run 2 -o shard2.tar.gz >/dev/null 2>bundle.err || fail "bundle of shard 2: $(cat bundle.err)"
+"$TARE" replay shard2.tar.gz --store rep/tare.db >replay.out 2>replay.err || fail "replay of shard 2 exited $?: $(tail -3 replay.err)"
+[ "$(sqlite3 rep/tare.db 'SELECT DISTINCT name FROM benchmarks ORDER BY name')" = "$(sqlite3 run.db 'SELECT name FROM benchmarks WHERE run_id = 2 ORDER BY name')" ] ||
+  fail "the replay measured $(sqlite3 rep/tare.db 'SELECT group_concat(name) FROM benchmarks'), not shard 2's part"
+[ "$(sqlite3 rep/tare.db "SELECT count(*) FROM run_shards r JOIN runs u ON u.id = r.run_id WHERE u.uid != '$(sqlite3 run.db 'SELECT uid FROM runs WHERE id = 2')'")" = 0 ] ||
+  fail "the replay recorded a shard of its own"
 # Weighted by a stored run: the run it weighed by is recorded.
 uid=$(sqlite3 run.db 'SELECT uid FROM runs WHERE id = 1')
 "$TARE" run --shard 1/4 --shard-weights "uid:$uid" --store run.db --samples 1 --warmup 0 --no-git "$BENCH" >w.out 2>w.err ||
