@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -72,6 +74,36 @@ std::map<std::pair<std::string, std::string>, AbComparison> FinalComparisons(con
   return out;
 }
 
+// A sharded run measured only its part of the list; its replay measures the same part, and records
+// no shard of its own (a replay is not one of the N jobs). The part as a regular expression that
+// matches exactly those names (RE2 syntax: punctuation escaped, other bytes as they are).
+std::vector<std::string> ShardPart(const store::FullRun& run) {
+  std::vector<std::string> part;
+  if (!run.data.run.shard || run.data.run.shard->count < 2) return part;  // 1/1: the whole list
+  for (const auto& [name, k] : run.data.run.shard->assignment) {
+    if (k == run.data.run.shard->index) part.push_back(name);
+  }
+  return part;
+}
+std::string ExactNamesRegex(const std::vector<std::string>& names) {
+  std::string out = "^(?:";
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += '|';
+    for (char c : names[i]) {
+      const unsigned char u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u == 0x7f) {
+        out += fmt::format("\\x{:02x}", u);
+      } else if (std::isalnum(u) || c == '_' || u >= 0x80) {
+        out += c;
+      } else {
+        out += '\\';
+        out += c;
+      }
+    }
+  }
+  return out + ")$";
+}
+
 Status ReplayCohort(const OpenedBundle& bundle, const store::FullRun& original, store::Store& store,
                     proc::Spawner& spawner, const ReplayOptions& o, ReplayResult* result) {
   const CohortRecord& cohort = *original.cohort;
@@ -86,6 +118,15 @@ Status ReplayCohort(const OpenedBundle& bundle, const store::FullRun& original, 
     result->notes.push_back(fmt::format("the campaign's cwd '{}' does not exist on this host; the arms run in "
                                         "tare's working directory", spec.cwd));
     spec.cwd.clear();
+  }
+  if (const std::vector<std::string> part = ShardPart(original); !part.empty()) {
+    if (spec.cells.empty()) {
+      spec.filter = ExactNamesRegex(part);
+    } else {
+      std::erase_if(spec.cells, [&](const auto& c) { return std::find(part.begin(), part.end(), c.name) == part.end(); });
+    }
+    result->notes.push_back(fmt::format("the bundled cohort was shard {}/{}: its {} cells are replayed",
+                                        original.data.run.shard->index, original.data.run.shard->count, part.size()));
   }
   campaign::CampaignInput input;
   input.spec = spec;
@@ -150,6 +191,11 @@ Status ReplayRun(const OpenedBundle& bundle, const store::FullRun& original, sto
     spec.warmup = opts.value("warmup", -1);
     spec.timeout_ns = opts.value("timeout_ns", int64_t{0});
     spec.filter = opts.value("filter", "");
+    if (const std::vector<std::string> part = ShardPart(original); !part.empty()) {
+      spec.filter = ExactNamesRegex(part);
+      result->notes.push_back(fmt::format("the bundled run was shard {}/{}: its {} benchmarks are replayed",
+                                          original.data.run.shard->index, original.data.run.shard->count, part.size()));
+    }
     auto instrument = ParseInstrument(opts.value("instrument", "wall"));
     if (!instrument.ok()) return instrument.status();
     spec.instrument = *instrument;

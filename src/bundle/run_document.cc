@@ -265,6 +265,22 @@ StatusOr<store::FullRun> Read(const json& j, const MemberReader& read_member, Re
     if (!p.at("dirty").is_null()) data.run.provenance.dirty = p.at("dirty").get<bool>();
     for (const auto& [k, v] : p.at("tags").items()) data.run.provenance.tags.emplace_back(k, v.get<std::string>());
   }
+  if (run.contains("shard") && !run.at("shard").is_null()) {
+    r.where = "run.shard";
+    const json& sh = run.at("shard");
+    ShardRecord shard;
+    shard.index = sh.at("shard").get<int64_t>();
+    shard.count = sh.at("count").get<int64_t>();
+    shard.group = sh.at("group").get<std::string>();
+    shard.assignment_sha256 = sh.at("assignment_sha256").get<std::string>();
+    shard.weights = sh.at("weights").get<std::string>();
+    for (const auto& e : sh.at("assignment")) {
+      auto name = report::BytesFromJson(e.at(0), "run.shard.assignment");
+      if (!name.ok()) throw std::runtime_error(name.status().message());
+      shard.assignment.emplace_back(*name, e.at(1).get<int64_t>());
+    }
+    data.run.shard = std::move(shard);
+  }
   if (!v1) {
     data.run.uid = run.at("uid").get<std::string>();
   } else {

@@ -68,6 +68,9 @@ int64_t WriteCohort(store::Store& s) {
   r.provenance.branch = "main";
   r.provenance.dirty = true;
   r.provenance.tags = {{"job", "nightly"}};
+  // Sharded (schema version 5): the shard and the whole split come back.
+  r.shard = ShardRecord{2, 2, std::string(64, '1'), std::string(64, '2'), "uid:00ff",
+                        {{"BM_A", 2}, {"BM_Z", 1}}};
   auto id = s.BeginRun(r);
   EXPECT_TRUE(id.ok()) << id.status().message();
   EXPECT_TRUE(s.AddExecutable(*id, {"base", "/s/bin/base", std::string(64, 'b'), R"({"build_id":"1"})"}).ok());
@@ -176,6 +179,10 @@ TEST_F(RunDocumentTest, ImportOfExportRoundTripsEveryStoredValue) {
   EXPECT_EQ(back->data.samples[5].sample.error, "exited with status 3");
   EXPECT_EQ(back->artifacts.at(0).content, std::string("events: Ir\n\0\xff", 13));
   EXPECT_EQ(back->data.run.uid, original->data.run.uid);
+  ASSERT_TRUE(back->data.run.shard.has_value());
+  EXPECT_EQ(back->data.run.shard->assignment, original->data.run.shard->assignment);
+  EXPECT_EQ(back->data.run.shard->weights, "uid:00ff");
+  EXPECT_EQ(back->data.run.shard->index, 2);
 
   // Importing again adds nothing.
   auto again = store::WriteFullRun(*dst, *parsed);

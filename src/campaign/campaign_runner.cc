@@ -9,6 +9,7 @@
 #include "base/files.h"
 #include "base/regex.h"
 #include "campaign/campaign_setup.h"
+#include "campaign/lock.h"
 #include "session/environment.h"
 #include "session/measurement_setup.h"
 
@@ -188,6 +189,23 @@ Status CampaignRunner::Prepare() {
       }
     }
     if (kind_ == TargetKind::kGbench) notes_.push_back(IterationCountNote(spawner_, ArmTarget("base", probe), measure_));
+  }
+  // --shard K/N: the whole cell list decides the assignment (every job computes the same one);
+  // this job keeps its part, before calibrating (the other shards' cells cost it nothing) and
+  // before --layouts expands a cell (all layouts of a cell stay in one shard).
+  if (options_.shard) {
+    std::vector<std::string> names;
+    for (const auto& c : cells_) names.push_back(c.name);
+    shard_ = session::AssignShards(names, *options_.shard,
+                                   session::ShardGroup("ab", options_.shard->count, options_.provenance.commit,
+                                                       input_.campaign_sha256));
+    TARE_RETURN_IF_ERROR(session::CheckShardNotEmpty(*shard_, "cells"));
+    std::erase_if(cells_, [&](const Cell& c) { return session::ShardOf(*shard_, c.name) != shard_->index; });
+    notes_.push_back(fmt::format(
+        "Shard {}/{}: {} of the campaign's {} cells ({} weights; assignment {}); `tare shards` shows every "
+        "shard's verdicts side by side.",
+        shard_->index, shard_->count, cells_.size(), shard_->assignment.size(),
+        shard_->weights == "equal" ? "equal" : "stored run " + shard_->weights, ShortHash(shard_->assignment_sha256)));
   }
   // tare binaries: one iteration count per cell, calibrated once on base and run by every arm, so
   // every arm times the same amount of work (different counts would bias the ratio).

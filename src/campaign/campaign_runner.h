@@ -27,6 +27,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,7 @@
 #include "proc/spawner.h"
 #include "report/ab_report.h"
 #include "session/session.h"
+#include "session/shard.h"
 #include "store/store.h"
 #include "target/measure.h"
 
@@ -58,6 +60,9 @@ struct RunnerOptions {
   std::vector<std::string> command_line;    // tare's argv, recorded with the run
   std::string tare_version;
   Provenance provenance;                    // recorded with the cohort's run
+  // --shard K/N: only this job's part of the cells (session/shard.h); the whole assignment is
+  // recorded with the cohort's run, and --resume continues only a cohort of the same shard.
+  std::optional<session::ShardSpec> shard;
   std::function<void(const std::string&)> progress;  // a status line (may be overwritten)
   std::function<void(const std::string&)> notice;    // a line worth keeping in the log
 };
@@ -81,6 +86,8 @@ class CampaignRunner {
   // After Prepare(): the resolved target kind and the cells' names.
   TargetKind kind() const { return kind_; }
   std::vector<std::string> CellNames() const;
+  // After Prepare() with a shard: the whole assignment the cohort records.
+  const std::optional<ShardRecord>& shard() const { return shard_; }
 
  private:
   struct Cell {
@@ -110,6 +117,7 @@ class CampaignRunner {
   target::MeasureOptions measure_;
   std::vector<std::string> notes_;
   std::map<std::string, std::string> arm_env_;  // arm -> "LD_LIBRARY_PATH=..." ($ORIGIN binaries)
+  std::optional<ShardRecord> shard_;
 };
 
 }  // namespace tare::campaign

@@ -98,6 +98,7 @@ Status CampaignRunner::Cohort::Open() {
   record.fingerprint_json = DumpJson(env::FingerprintToJson(fingerprint_));
   record.fingerprint_digest = fingerprint_.HardDigest();
   record.provenance = r_.options_.provenance;
+  record.shard = r_.shard_;
   TARE_ASSIGN_OR_RETURN(run_id_, store_.BeginRun(record));
   for (const auto& e : r_.stage_->executables()) {
     auto info = env::DescribeExecutable(e.path);
@@ -147,15 +148,26 @@ Status CampaignRunner::Cohort::Open() {
 
 Status CampaignRunner::Cohort::Resume(RunData* stored_run, std::vector<int64_t>* blocks_done) {
   TARE_ASSIGN_OR_RETURN(std::vector<CohortRecord> all, store_.CohortsOf(r_.input_.campaign_sha256));
+  // A sharded campaign's shards may share a store (one PostgreSQL database): only a cohort of the
+  // same shard (or, unsharded, one without a shard) is continued.
+  TARE_ASSIGN_OR_RETURN(std::vector<RunRecord> sharded,
+                        store_.ShardedRuns(r_.shard_ ? r_.shard_->group : std::string()));
+  std::map<int64_t, int64_t> shard_of_run;
+  for (const auto& s : sharded) shard_of_run[s.id] = s.shard ? s.shard->index : 0;
+  auto same_shard = [&](int64_t run_id) {
+    auto it = shard_of_run.find(run_id);
+    return r_.shard_ ? it != shard_of_run.end() && it->second == r_.shard_->index : it == shard_of_run.end();
+  };
   const CohortRecord* open = nullptr;
   for (const auto& c : all) {
-    if (c.state == "running" || c.state == "interrupted") open = &c;
+    if ((c.state == "running" || c.state == "interrupted") && same_shard(c.run_id)) open = &c;
   }
   if (open == nullptr) {
     return Status::FailedPrecondition(fmt::format(
-        "--resume: the store '{}' holds no interrupted cohort of this campaign ({} cohort{} "
-        "found, none interrupted); run without --resume to start a new cohort",
-        store_.path(), all.size(), all.size() == 1 ? "" : "s"));
+        "--resume: the store '{}' holds no interrupted cohort of this campaign{} ({} cohort{} "
+        "found, none interrupted{}); run without --resume to start a new cohort",
+        store_.path(), r_.shard_ ? fmt::format(" in shard {}/{}", r_.shard_->index, r_.shard_->count) : "",
+        all.size(), all.size() == 1 ? "" : "s", r_.shard_ ? " in this shard" : ""));
   }
   auto parsed = nlohmann::json::parse(open->lock_json, nullptr, false);
   TARE_ASSIGN_OR_RETURN(lock_, LockFromJson(parsed));

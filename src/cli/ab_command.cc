@@ -33,6 +33,7 @@
 #include "cli/progress.h"
 #include "cli/invocation.h"
 #include "cli/resume_command.h"
+#include "cli/shard_flags.h"
 #include "html/ab_page.h"
 #include "session/environment.h"
 #include "proc/spawner.h"
@@ -86,6 +87,7 @@ struct AbOptions {
   bool quiet = false;
   std::vector<std::string> args;  // after --
   env::DeclaredProvenance provenance;
+  ShardFlags shard;
   // Which campaign-defining flags were given (they conflict with a campaign file).
   std::vector<std::string> given;
 };
@@ -438,6 +440,12 @@ int Ab(const AbOptions& o) {
   if (o.attribute > 0 && o.plan) {
     return ReportError(Status::InvalidArgument("--attribute explains verdicts; --plan gives none"));
   }
+  auto shard = ResolveShardFlags(o.shard, o.store_path);
+  if (!shard.ok()) return ReportError(shard.status());
+  if (o.plan && *shard) {
+    return ReportError(Status::InvalidArgument(
+        "--plan predicts for the whole campaign on this host; run it without --shard"));
+  }
   if (o.plan) return PlanCampaign(o, *input);
   if (o.resume && !std::filesystem::exists(o.store_path)) {
     return ReportError(Status::NotFound(fmt::format(
@@ -458,6 +466,7 @@ int Ab(const AbOptions& o) {
   ropts.command_line = Invocation();
   ropts.tare_version = TARE_VERSION;
   ropts.provenance = env::ResolveProvenance(o.provenance, ".");
+  ropts.shard = *shard;
   ropts.progress = [&progress](const std::string& line) {
     if (line.empty()) {
       progress.Clear();
@@ -607,6 +616,7 @@ Examples:
   tare ab campaign.toml --ledger ledger.md --json result.json   # declared in a file (docs/campaign.md)
   tare ab campaign.toml --resume                                # continue an interrupted cohort
   tare ab campaign.toml --plan                                  # before spending: what can it resolve?
+  tare ab --base a --head b --null --shard 2/4 --store part.db  # CI job 2 of 4: its cells (tare shards)
 
 Before the first sample tare writes the lock (sha256 of the campaign and of every executable,
 host fingerprint, tare version) to the store; an executable that changes mid-campaign stops it.
@@ -683,6 +693,7 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   sub->add_flag("--inconclusive-ok", o->inconclusive_ok, "Exit 0 instead of 3 when some cell is INCONCLUSIVE");
   sub->add_flag("--quiet,-q", o->quiet, "No ledger on stdout, no progress (use with --ledger/--json)");
   AddProvenanceFlags(sub, &o->provenance);
+  AddShardFlags(sub, &o->shard);
   sub->callback([o, exit_code, target_args, defining]() {
     o->args = *target_args;
     for (const auto& [opt, name] : *defining) {

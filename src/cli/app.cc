@@ -24,6 +24,7 @@
 #include "cli/history_command.h"
 #include "cli/merge_command.h"
 #include "cli/push_command.h"
+#include "cli/shards_command.h"
 #include "cli/export_command.h"
 #include "cli/invocation.h"
 #include "cli/oracle_command.h"
@@ -124,6 +125,7 @@ int Main(int argc, char** argv) {
   AddSpreadCommand(app, &exit_code);
   AddMergeCommand(app, &exit_code);
   AddPushCommand(app, &exit_code);
+  AddShardsCommand(app, &exit_code);
   // After the subcommands: CLI11 copies a parent's footer into subcommands made after it, and
   // `tare env --help` would end with this one.
   app.footer(std::string(R"(

@@ -12,6 +12,7 @@
 #include "base/terminal_text.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
+#include "cli/shards_command.h"
 #include "store/store.h"
 #include "store/transfer.h"
 
@@ -50,9 +51,15 @@ int Merge(const MergeFlags& f) {
   if (!out.ok()) return ReportError(out.status());
 
   CopyCounts total;
+  std::vector<std::string> shard_groups;  // of the sharded runs the inputs hold
   for (auto& in : inputs) {
     auto runs = in->ListRuns(INT_MAX);
     if (!runs.ok()) return ReportError(runs.status());
+    for (const auto& r : *runs) {
+      if (r.shard && std::find(shard_groups.begin(), shard_groups.end(), r.shard->group) == shard_groups.end()) {
+        shard_groups.push_back(r.shard->group);
+      }
+    }
     std::reverse(runs->begin(), runs->end());  // oldest first: OUT numbers them in the order made
     auto copied = CopyRuns(*in, **out, *runs, "merge");
     if (!copied.ok()) return ReportError(copied.status());
@@ -64,6 +71,10 @@ int Merge(const MergeFlags& f) {
   }
   fmt::print("{} runs added to {}, {} were already there\n", total.added, TerminalText((*out)->path()),
              total.present);
+  // Sharded runs: whether OUT now holds every shard of the groups the inputs brought.
+  auto shards = ShardSummaryLine(**out, shard_groups);
+  if (!shards.ok()) return ReportError(shards.status());
+  if (!shards->empty()) fmt::print("{}\n", TerminalText(*shards));
   return kExitOk;
 }
 

@@ -22,6 +22,7 @@
 #include "cli/invocation.h"
 #include "cli/output_path.h"
 #include "cli/resume_command.h"
+#include "cli/shard_flags.h"
 #include "cli/run_summary.h"
 #include "compare/thresholds.h"
 #include "compare/variance.h"
@@ -36,6 +37,7 @@ namespace {
 
 struct RunOptions {
   session::TargetArgs target;
+  ShardFlags shard;
   int samples = -1;  // -1: 10, or 3 under sim (its counts are identical on every rerun)
   int warmup = -1;   // -1: 1, or 0 under sim
   std::string timeout = "10m";
@@ -185,6 +187,7 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
   TARE_RETURN_IF_ERROR(env::ValidateDeclaredProvenance(o.provenance));
   spec.provenance = env::ResolveProvenance(o.provenance, ".");
   TARE_RETURN_IF_ERROR(session::ValidateRunSpec(&spec));
+  TARE_ASSIGN_OR_RETURN(spec.shard, ResolveShardFlags(o.shard, o.store_path));
   // Before the first sample: a run must never be measured only to fail at writing its output.
   for (auto [flag, path] : {std::pair{"--json", &o.json_path}, {"--export-markdown", &o.markdown_path},
                             {"--export-csv", &o.csv_path}}) {
@@ -283,6 +286,13 @@ int Run(const RunOptions& o) {
     Status w = WriteFileAtomic(*path, text());
     if (!w.ok()) return ReportError(w);
   }
+  if (!o.quiet && run.shard()) {
+    int64_t mine = 0;
+    for (const auto& [name, k] : run.shard()->assignment) mine += k == run.shard()->index ? 1 : 0;
+    fmt::print(stderr, "tare: shard {}/{}: {} of {} benchmarks (assignment {}); `tare shards` shows every shard\n",
+               run.shard()->index, run.shard()->count, mine, run.shard()->assignment.size(),
+               run.shard()->assignment_sha256.substr(0, 12));
+  }
   if (!o.quiet) {
     fmt::print(stderr, "tare: run {} {}: {} samples in {}\n", outcome->run_id,
                outcome->interrupted ? "interrupted; completed samples stored" : "stored",
@@ -352,6 +362,7 @@ Examples:
   tare run --runs 20 --prepare 'sync' --parameter-scan n 1 4 'xz -T{n} -k -f -c big.tar'
   tare run --export-markdown results.md 'gzip -c f' 'zstd -c f'
   tare run --json out.json --quiet ./bench            # machine-readable results
+  tare run --shard 2/4 --store part.db ./bench        # CI job 2 of 4: its part (tare shards)
 
 Metrics per sample: wall_ns, user_ns, sys_ns, peak_rss_bytes (the child's own), page faults,
 context switches (wait4 of that child); perf counters where the host has them (hardware counters
@@ -415,6 +426,7 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   sub->add_flag("--fail-fast", opts->fail_fast, "Stop at the first failed sample");
   sub->add_flag("--quiet,-q", opts->quiet, "No table, progress or notes (use with --json)");
   AddProvenanceFlags(sub, &opts->provenance);
+  AddShardFlags(sub, &opts->shard);
   // Repeatable options take one value per occurrence, as SplitAtTarget reads them: `--env A=1 ./x`
   // must not take ./x as a second value. (CLI11's vectors would otherwise take every word up to
   // the next option.)

@@ -28,6 +28,23 @@ struct Provenance {
   std::vector<std::pair<std::string, std::string>> tags;  // --tag K=V, sorted by key, keys unique
 };
 
+// One job's part of a sharded run (`tare run --shard K/N`, `tare ab --shard K/N`; schema version 5).
+// Every job of one sharded run computes the same assignment of the whole benchmark (cell) list to
+// N shards and records all of it, so a merged store knows which shards are there, which are
+// missing, and whether the jobs agreed (session/shard.h, docs/scale-out.md).
+struct ShardRecord {
+  int64_t index = 0;              // K, 1-based
+  int64_t count = 0;              // N
+  // What the N jobs have in common (sha256 of the run's kind, N, commit and what it measures: the
+  // campaign's identity for ab, the targets and filter for run): the shards of one sharded run
+  // share it, whether or not their assignments agree.
+  std::string group;
+  std::string assignment_sha256;  // of the whole assignment (session::AssignmentSha256)
+  std::string weights;            // where the weights came from: "equal" or "uid:<run uid>"
+  // Every benchmark (cell) name of the whole list -> its shard (1-based), sorted by name.
+  std::vector<std::pair<std::string, int64_t>> assignment;
+};
+
 struct RunRecord {
   int64_t id = 0;                          // this store's id
   // The run's global id (schema version 4): 32 lowercase hex digits from the kernel's random
@@ -44,6 +61,7 @@ struct RunRecord {
   std::string fingerprint_json;            // env::FingerprintToJson(...) text
   std::string fingerprint_digest;          // Fingerprint::HardDigest()
   Provenance provenance;                   // schema version 3
+  std::optional<ShardRecord> shard;        // schema version 5: set for a sharded run
 };
 
 struct ExecutableRecord {

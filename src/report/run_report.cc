@@ -172,6 +172,15 @@ nlohmann::json RunToJson(const RunData& data, const std::map<int64_t, std::strin
                          {"dirty", p.dirty ? json(*p.dirty) : json(nullptr)},
                          {"tags", tags}};
   }
+  if (data.run.shard) {
+    // --shard K/N (schema version 5): this run's shard and the whole split, names as bytes.
+    const ShardRecord& sh = *data.run.shard;
+    json assignment = json::array();
+    for (const auto& [name, k] : sh.assignment) assignment.push_back({BytesToJson(name), k});
+    run["shard"] = {{"shard", sh.index}, {"count", sh.count}, {"group", sh.group},
+                    {"assignment_sha256", sh.assignment_sha256}, {"weights", sh.weights},
+                    {"assignment", assignment}};
+  }
   json fingerprint = json::parse(data.run.fingerprint_json.empty() ? "{}" : data.run.fingerprint_json, nullptr, false);
   json executables = json::array();
   for (const auto& e : data.executables) {

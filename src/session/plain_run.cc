@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <vector>
 
 #include "base/files.h"
@@ -33,6 +34,7 @@ std::string OptionsJson(const RunSpec& o, const std::vector<target::TargetSpec>&
     }
     j["commands"] = commands;
   }
+  if (o.shard) j["shard"] = fmt::format("{}/{}", o.shard->index, o.shard->count);
   for (auto [key, c] : {std::pair{"prepare", &o.prepare}, {"setup", &o.setup}, {"conclude", &o.conclude}}) {
     if (c->has_value()) j[key] = (*c)->text;
   }
@@ -298,6 +300,27 @@ Status PlainRun::Prepare() {
         "--filter '{}' matches none of the {} benchmarks in '{}':{}{}", spec_.filter, listed.size(),
         first.argv[0], names, listed.size() > 10 ? "\n  ..." : ""));
   }
+  if (spec_.shard) {
+    // The whole filtered list decides the assignment; this job keeps its part (before calibrating:
+    // the other shards' benchmarks cost this job nothing).
+    std::vector<std::string> names;
+    std::set<std::string> target_names;
+    for (const auto& b : benches_) names.push_back(b.name);
+    for (const auto& t : targets_) target_names.insert(t.name);
+    nlohmann::json what = {{"targets", target_names}, {"filter", spec_.filter}};
+    shard_ = AssignShards(names, *spec_.shard,
+                          ShardGroup("run", spec_.shard->count, spec_.provenance.commit, DumpJson(what)));
+    TARE_RETURN_IF_ERROR(CheckShardNotEmpty(*shard_, "benchmarks"));
+    std::vector<target::Benchmark> kept;
+    std::vector<size_t> kept_target;
+    for (size_t i = 0; i < benches_.size(); ++i) {
+      if (ShardOf(*shard_, benches_[i].name) != shard_->index) continue;
+      kept.push_back(benches_[i]);
+      kept_target.push_back(bench_target_[i]);
+    }
+    benches_ = std::move(kept);
+    bench_target_ = std::move(kept_target);
+  }
   for (size_t i = 0; i < benches_.size(); ++i) {
     Status s = FixIterations(spawner_, targets_[bench_target_[i]], measure_,
                              static_cast<uint64_t>(spec_.iterations), &benches_[i]);
@@ -325,6 +348,7 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
   record.fingerprint_json = DumpJson(env::FingerprintToJson(fp));
   record.fingerprint_digest = fp.HardDigest();
   record.provenance = spec_.provenance;
+  record.shard = shard_;
   RunOutcome out;
   TARE_ASSIGN_OR_RETURN(out.run_id, store.BeginRun(record));
 

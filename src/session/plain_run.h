@@ -28,6 +28,7 @@
 #include "base/status.h"
 #include "proc/spawner.h"
 #include "session/measurer.h"
+#include "session/shard.h"
 #include "session/target_setup.h"
 #include "store/store.h"
 #include "target/measure.h"
@@ -61,6 +62,9 @@ struct RunSpec {
   std::vector<std::string> command_line;  // tare's argv, recorded with the run
   std::string tare_version;
   Provenance provenance;     // recorded with the run (env::ResolveProvenance)
+  // --shard K/N: only this job's part of the (filtered) benchmarks, the whole assignment recorded
+  // with the run (session/shard.h).
+  std::optional<ShardSpec> shard;
 };
 
 // The time left, for the progress line: "1m05s", "12s", "2h03m" — or "" while it would not help:
@@ -99,6 +103,8 @@ class PlainRun {
   Status Prepare();
   // After Prepare(): what was resolved (the first command's kind for several).
   TargetKind kind() const { return targets_.front().kind; }
+  // After Prepare() with --shard: the whole assignment this run records.
+  const std::optional<ShardRecord>& shard() const { return shard_; }
   // The run is in the store from the first line on; even a failed run is finished with its status.
   StatusOr<RunOutcome> Run(store::RunWriter& store);
 
@@ -119,6 +125,7 @@ class PlainRun {
   std::optional<target::TargetSpec> prepare_, setup_, conclude_;
   target::MeasureOptions measure_;
   std::string workdir_;
+  std::optional<ShardRecord> shard_;
 };
 
 }  // namespace tare::session

@@ -53,7 +53,7 @@ TEST_F(PgStoreTest, MigratesAnEmptyDatabaseAndReopensIt) {
   PgConnection c(url);
   Statement tables(c, "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'from_empty'");
   ASSERT_TRUE(tables.executeStep());
-  EXPECT_EQ(tables.getColumn(0).getInt64(), 15);  // 14 of the schema and tare_schema
+  EXPECT_EQ(tables.getColumn(0).getInt64(), 16);  // 15 of the schema and tare_schema
 }
 
 TEST_F(PgStoreTest, RefusesADatabaseWithSomeoneElsesTablesAndLeavesIt) {
@@ -98,7 +98,7 @@ TEST_F(PgStoreTest, MigratesAVersion3Database) {
   }
   auto store = Store::Open(url);
   ASSERT_TRUE(store.ok()) << store.status().message();
-  EXPECT_EQ((*store)->schema_version(), 4);
+  EXPECT_EQ((*store)->schema_version(), kSchemaVersion);
   auto runs = (*store)->ListRuns(10);
   ASSERT_TRUE(runs.ok()) << runs.status().message();
   ASSERT_EQ(runs->size(), 2u);
@@ -109,6 +109,43 @@ TEST_F(PgStoreTest, MigratesAVersion3Database) {
   auto id = (*store)->ResolveRun("branch:main");
   ASSERT_TRUE(id.ok()) << id.status().message();
   EXPECT_EQ(*id, (*runs)[0].id);
+}
+
+// A version 4 database with a run in it migrates to version 5 (run_shards); the run has no shard,
+// a sharded run's record reads back exactly.
+TEST_F(PgStoreTest, MigratesAVersion4DatabaseAndKeepsShards) {
+  const std::string url = FreshSchema("from_v4");
+  {
+    PgConnection c(url);
+    c.Exec("CREATE TABLE tare_schema (version INTEGER NOT NULL); INSERT INTO tare_schema VALUES (4)");
+    for (int v = 0; v < 4; ++v) c.Exec(RenderMigration(v, Dialect::kPostgres));
+    c.Exec("INSERT INTO runs (kind, status, started_unix_ns, tare_version, command_line, options, fingerprint, "
+           "fingerprint_digest, uid) VALUES ('run', 'complete', 1700000000000000000, '0.1.0', '[]', '{}', '{}', 'h', "
+           "'0123456789abcdef0123456789abcdef')");
+  }
+  auto store = Store::Open(url);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  EXPECT_EQ((*store)->schema_version(), 5);
+  auto runs = (*store)->ListRuns(10);
+  ASSERT_TRUE(runs.ok()) << runs.status().message();
+  ASSERT_EQ(runs->size(), 1u);
+  EXPECT_FALSE((*runs)[0].shard.has_value());
+  RunRecord r = MakeRun();
+  r.shard = ShardRecord{3, 4, "grp", "digest", "uid:ab", {{"BM_x", 3}, {"BM_y", 1}, {"BM_z", 4}, {"BM_w", 2}}};
+  auto id = (*store)->BeginRun(r);
+  ASSERT_TRUE(id.ok()) << id.status().message();
+  auto data = (*store)->LoadRun(*id);
+  ASSERT_TRUE(data.ok()) << data.status().message();
+  ASSERT_TRUE(data->run.shard.has_value());
+  EXPECT_EQ(data->run.shard->index, 3);
+  EXPECT_EQ(data->run.shard->count, 4);
+  EXPECT_EQ(data->run.shard->group, "grp");
+  EXPECT_EQ(data->run.shard->weights, "uid:ab");
+  EXPECT_EQ(data->run.shard->assignment, r.shard->assignment);
+  auto in_group = (*store)->ShardedRuns("grp");
+  ASSERT_TRUE(in_group.ok()) << in_group.status().message();
+  ASSERT_EQ(in_group->size(), 1u);
+  EXPECT_EQ((*in_group)[0].id, *id);
 }
 
 // The server restarts in the middle of a run: the store reconnects, and every sample is stored

@@ -57,6 +57,45 @@ void ReadTags(Connection& db, RunRecord& r) {
   while (t.executeStep()) r.provenance.tags.emplace_back(t.getColumn(0).getString(), t.getColumn(1).getString());
 }
 
+// The run's shard row (schema version 5), if it has one. An assignment that is not the JSON it was
+// written as is read as empty: the view then reports the shard as disagreeing, never crashes.
+void ReadShard(Connection& db, RunRecord& r) {
+  Statement q(db, "SELECT shard, shard_count, shard_group, assignment_sha256, weights, assignment "
+                  "FROM run_shards WHERE run_id = ?");
+  q.bind(1, static_cast<int64_t>(r.id));
+  if (!q.executeStep()) return;
+  ShardRecord s;
+  s.index = q.getColumn(0).getInt64();
+  s.count = q.getColumn(1).getInt64();
+  s.group = q.getColumn(2).getString();
+  s.assignment_sha256 = q.getColumn(3).getString();
+  s.weights = q.getColumn(4).getString();
+  auto list = nlohmann::json::parse(q.getColumn(5).getString(), nullptr, false);
+  if (list.is_array()) {
+    for (const auto& e : list) {
+      if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_number_integer()) {
+        s.assignment.emplace_back(e[0].get<std::string>(), e[1].get<int64_t>());
+      }
+    }
+  }
+  r.shard = std::move(s);
+}
+
+void WriteShard(Connection& db, int64_t run_id, const ShardRecord& s) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& [name, shard] : s.assignment) list.push_back({name, shard});
+  Statement q(db, "INSERT INTO run_shards (run_id, shard, shard_count, shard_group, assignment_sha256, weights, "
+                  "assignment) VALUES (?,?,?,?,?,?,?)");
+  q.bind(1, run_id);
+  q.bind(2, s.index);
+  q.bind(3, s.count);
+  q.bind(4, s.group);
+  q.bind(5, s.assignment_sha256);
+  q.bind(6, s.weights);
+  q.bind(7, DumpJson(list));
+  q.exec();
+}
+
 bool IsHex(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
@@ -170,6 +209,7 @@ StatusOr<int64_t> SqlStore::BeginRun(const RunRecord& run) {
       t.exec();
       t.reset();
     }
+    if (run.shard) WriteShard(*db_, id, *run.shard);
     tx.Release();
     return id;
   });
@@ -181,6 +221,22 @@ StatusOr<std::optional<int64_t>> SqlStore::FindRunByUid(const std::string& uid) 
     q.bind(1, uid);
     if (q.executeStep()) return std::optional<int64_t>(q.getColumn(0).getInt64());
     return std::optional<int64_t>();
+  });
+}
+
+StatusOr<std::vector<RunRecord>> SqlStore::ShardedRuns(const std::string& group) {
+  return Guard("listing sharded runs", [&](bool) -> StatusOr<std::vector<RunRecord>> {
+    std::string sql = fmt::format("SELECT {} FROM runs WHERE id IN (SELECT run_id FROM run_shards{}) ORDER BY id",
+                                  kRunColumns, group.empty() ? "" : " WHERE shard_group = ?");
+    Statement q(*db_, sql);
+    if (!group.empty()) q.bind(1, group);
+    std::vector<RunRecord> out;
+    while (q.executeStep()) out.push_back(ReadRunRow(q));
+    for (auto& r : out) {
+      ReadTags(*db_, r);
+      ReadShard(*db_, r);
+    }
+    return out;
   });
 }
 
@@ -541,7 +597,10 @@ StatusOr<std::vector<RunRecord>> SqlStore::ListRuns(int limit) {
     q.bind(1, limit);
     std::vector<RunRecord> out;
     while (q.executeStep()) out.push_back(ReadRunRow(q));
-    for (auto& r : out) ReadTags(*db_, r);
+    for (auto& r : out) {
+      ReadTags(*db_, r);
+      ReadShard(*db_, r);
+    }
     return out;
   });
 }
@@ -554,6 +613,7 @@ StatusOr<RunData> SqlStore::LoadRun(int64_t run_id) {
     if (!r.executeStep()) return Status::NotFound(fmt::format("run {} is not in the store '{}'", run_id, path_));
     d.run = ReadRunRow(r);
     ReadTags(*db_, d.run);
+    ReadShard(*db_, d.run);
 
     Statement e(*db_, "SELECT role, path, sha256, info FROM executables WHERE run_id = ? ORDER BY role, path");
     e.bind(1, static_cast<int64_t>(run_id));

@@ -191,6 +191,22 @@ ALTER TABLE runs ADD COLUMN uid TEXT;
 UPDATE runs SET uid = {random_uid} WHERE uid IS NULL;
 CREATE UNIQUE INDEX runs_by_uid ON runs(uid);
 )sql",
+    // v4 -> v5: sharded runs (`--shard K/N`). One row per sharded run: its shard, the group the N
+    // jobs share, and the whole assignment (JSON [[name, shard], ...]) with its digest, so a merged
+    // store knows which shards are missing and whether the jobs agreed. docs/store.md, "Schema
+    // version 5".
+    R"sql(
+CREATE TABLE run_shards (
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id),
+  shard INTEGER NOT NULL,
+  shard_count INTEGER NOT NULL,
+  shard_group TEXT NOT NULL,
+  assignment_sha256 TEXT NOT NULL,
+  weights TEXT NOT NULL,
+  assignment TEXT NOT NULL
+);
+CREATE INDEX run_shards_by_group ON run_shards(shard_group, shard);
+)sql",
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
 

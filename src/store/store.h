@@ -30,8 +30,9 @@
 
 namespace tare::store {
 
-// 2: campaign tables (tare ab); 3: run provenance; 4: global run ids (runs.uid)
-inline constexpr int kSchemaVersion = 4;
+// 2: campaign tables (tare ab); 3: run provenance; 4: global run ids (runs.uid); 5: sharded runs
+// (run_shards)
+inline constexpr int kSchemaVersion = 5;
 
 // Whether `location` names a database server (postgresql:// or postgres://) rather than a file.
 bool IsStoreUrl(const std::string& location);
@@ -124,6 +125,9 @@ class Store : public RunWriter {
   virtual StatusOr<std::vector<std::pair<std::string, int64_t>>> HostsOf(const std::string& benchmark) = 0;
   // The artifacts kept with a run (names and sizes, not contents), by benchmark then name.
   virtual StatusOr<std::vector<ArtifactInfo>> ArtifactsOf(int64_t run_id) = 0;
+  // The runs recorded with a shard (RunRecord::shard set), oldest first; only those of `group`
+  // unless it is empty. Each as ListRuns gives it, its shard included.
+  virtual StatusOr<std::vector<RunRecord>> ShardedRuns(const std::string& group) = 0;
   // The id of the run with this uid in this store, if it holds one.
   virtual StatusOr<std::optional<int64_t>> FindRunByUid(const std::string& uid) = 0;
 

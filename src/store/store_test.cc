@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "internal/sql_store.h"
+
 namespace tare::store {
 namespace {
 
@@ -384,7 +386,7 @@ TEST_F(StoreTest, MigratesAVersion3StoreGivingEachRunAUid) {
   }
   auto store = Store::Open(old);
   ASSERT_TRUE(store.ok()) << store.status().message();
-  EXPECT_EQ((*store)->schema_version(), 4);
+  EXPECT_EQ((*store)->schema_version(), kSchemaVersion);
   auto runs = (*store)->ListRuns(10);
   ASSERT_TRUE(runs.ok()) << runs.status().message();
   ASSERT_EQ(runs->size(), 2u);
@@ -511,6 +513,84 @@ TEST_F(StoreTest, HistoryOfABenchmarkAcrossRuns) {
   EXPECT_EQ(*hosts, (std::vector<std::pair<std::string, int64_t>>{{"h1", 3}, {"h2", 1}}));
 }
 
+// A sharded run's record (schema version 5): its shard, group, weights and whole assignment are
+// read back exactly, by LoadRun, ListRuns and ShardedRuns (only the group asked for).
+TEST_F(StoreTest, RoundTripsAShardRecord) {
+  auto store = Store::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  ASSERT_TRUE((*store)->BeginRun(MakeRun()).ok());  // not sharded
+  RunRecord r = MakeRun();
+  ShardRecord sh;
+  sh.index = 2;
+  sh.count = 3;
+  sh.group = std::string(64, 'a');
+  sh.assignment_sha256 = std::string(64, 'b');
+  sh.weights = "uid:0123";
+  sh.assignment = {{"BM_A", 1}, {"BM_B \"quoted\" | pipe", 2}, {"BM_C", 3}};
+  r.shard = sh;
+  auto id = (*store)->BeginRun(r);
+  ASSERT_TRUE(id.ok()) << id.status().message();
+  RunRecord other = MakeRun();
+  sh.group = std::string(64, 'c');
+  sh.index = 1;
+  other.shard = sh;
+  ASSERT_TRUE((*store)->BeginRun(other).ok());
+
+  auto data = (*store)->LoadRun(*id);
+  ASSERT_TRUE(data.ok()) << data.status().message();
+  ASSERT_TRUE(data->run.shard.has_value());
+  EXPECT_EQ(data->run.shard->index, 2);
+  EXPECT_EQ(data->run.shard->count, 3);
+  EXPECT_EQ(data->run.shard->group, std::string(64, 'a'));
+  EXPECT_EQ(data->run.shard->assignment_sha256, std::string(64, 'b'));
+  EXPECT_EQ(data->run.shard->weights, "uid:0123");
+  EXPECT_EQ(data->run.shard->assignment, r.shard->assignment);
+
+  auto in_group = (*store)->ShardedRuns(std::string(64, 'a'));
+  ASSERT_TRUE(in_group.ok()) << in_group.status().message();
+  ASSERT_EQ(in_group->size(), 1u);
+  EXPECT_EQ((*in_group)[0].id, *id);
+  EXPECT_EQ((*in_group)[0].shard->assignment, r.shard->assignment);
+  auto all = (*store)->ShardedRuns("");
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), 2u);
+  auto listed = (*store)->ListRuns(10);
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed->size(), 3u);
+  EXPECT_TRUE((*listed)[1].shard.has_value());
+  EXPECT_FALSE((*listed)[2].shard.has_value());
+}
+
+// A version 4 store (the previous schema, rendered from the same migration list, with a run in
+// it) migrates to version 5: the run keeps its uid and has no shard; a sharded run can be added.
+TEST_F(StoreTest, MigratesAVersion4Store) {
+  std::filesystem::create_directories(dir_);
+  const std::string old = dir_ + "/v4.db";
+  {
+    SQLite::Database db(old, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    for (int v = 0; v < 4; ++v) db.exec(RenderMigration(v, Dialect::kSqlite));
+    db.exec("PRAGMA user_version = 4");
+    db.exec("INSERT INTO runs (kind, status, started_unix_ns, tare_version, command_line, options, fingerprint, "
+            "fingerprint_digest, uid) VALUES ('run', 'complete', 1, '0.1.0', '[]', '{}', '{}', 'h', "
+            "'0123456789abcdef0123456789abcdef')");
+  }
+  auto store = Store::Open(old);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  EXPECT_EQ((*store)->schema_version(), 5);
+  auto runs = (*store)->ListRuns(10);
+  ASSERT_TRUE(runs.ok()) << runs.status().message();
+  ASSERT_EQ(runs->size(), 1u);
+  EXPECT_EQ((*runs)[0].uid, "0123456789abcdef0123456789abcdef");
+  EXPECT_FALSE((*runs)[0].shard.has_value());
+  RunRecord r = MakeRun();
+  r.shard = ShardRecord{1, 2, "g", "d", "equal", {{"a", 1}, {"b", 2}}};
+  auto id = (*store)->BeginRun(r);
+  ASSERT_TRUE(id.ok()) << id.status().message();
+  auto sharded = (*store)->ShardedRuns("g");
+  ASSERT_TRUE(sharded.ok());
+  ASSERT_EQ(sharded->size(), 1u);
+  EXPECT_EQ((*sharded)[0].shard->assignment, r.shard->assignment);
+}
+
 }  // namespace
 }  // namespace tare::store
-

@@ -30,6 +30,10 @@ nlohmann::json Normalized(const FullRun& f) {
               r.command_line, r.options_json, r.fingerprint_json, r.fingerprint_digest, r.provenance.commit,
               r.provenance.branch, r.provenance.dirty ? nlohmann::json(*r.provenance.dirty) : nlohmann::json(),
               r.provenance.tags};
+  if (r.shard) {
+    j["shard"] = {r.shard->index, r.shard->count, r.shard->group, r.shard->assignment_sha256, r.shard->weights,
+                  r.shard->assignment};
+  }
   for (const auto& e : f.data.executables) j["exes"].push_back({e.role, e.path, e.sha256, e.info_json});
   for (const auto& x : f.data.benchmarks) j["benchmarks"].push_back({b(x.id), x.uri, x.name, x.kind});
   for (const auto& m : f.data.metrics) {
@@ -83,6 +87,8 @@ int64_t WriteCohort(Store& s) {
   r.fingerprint_json = R"({"keys":[{"key":"cpu.model","value":"X"}]})";
   r.fingerprint_digest = "digest-of-host-a";
   r.provenance = {"89abcdef0123456789abcdef0123456789abcdef", "feature/x", true, {{"ci", "7"}, {"pr", "12"}}};
+  // A sharded cohort (schema version 5): its shard and whole assignment travel with it.
+  r.shard = ShardRecord{2, 3, std::string(64, 'e'), std::string(64, 'f'), "equal", {{"a", 1}, {"cell", 2}, {"z", 3}}};
   auto id = s.BeginRun(r);
   EXPECT_TRUE(id.ok()) << id.status().message();
   const int64_t run = *id;
@@ -241,6 +247,9 @@ void CopiesACohort(Store& src_store, Store& dst_store) {
   EXPECT_EQ(back->data.run.ended_unix_ns, 1'700'000'000'999'000'000);
   EXPECT_EQ(back->data.run.fingerprint_digest, "digest-of-host-a");
   EXPECT_EQ(back->data.run.provenance.dirty, std::optional<bool>(true));
+  ASSERT_TRUE(back->data.run.shard.has_value());
+  EXPECT_EQ(back->data.run.shard->index, 2);
+  EXPECT_EQ(back->data.run.shard->assignment, full->data.run.shard->assignment);
   EXPECT_EQ(back->data.samples[5].sample.stderr_tail, std::string("boom\0\x1b[31mred", 14));
   EXPECT_EQ(back->artifacts[0].content, "# ledger");  // benchmark id 0: the whole run's
   EXPECT_EQ(back->artifacts[0].benchmark_id, 0);
