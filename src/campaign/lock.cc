@@ -29,7 +29,9 @@ StatusOr<Lock> LockFromJson(const nlohmann::json& j) {
     return Status::DataLoss(fmt::format("the stored lock is damaged or not {}: field '{}'",
                                         kLockSchema, field));
   };
-  if (!j.is_object() || j.value("schema", "") != kLockSchema) return bad("schema");
+  // Not j.value("schema", ""): it throws when the field is there but not a string (lock_fuzz).
+  const auto schema = j.is_object() ? j.find("schema") : j.end();
+  if (schema == j.end() || !schema->is_string() || schema->get<std::string>() != kLockSchema) return bad("schema");
   Lock lock;
   try {
     const auto& c = j.at("campaign");
