@@ -47,13 +47,18 @@ std::vector<UsedFile> ExecutablesOf(const store::FullRun& run, const std::string
     // The lock says which copy ran for each arm and what it was copied from.
     const json lock = json::parse(run.cohort->lock_json, nullptr, false);
     if (lock.is_object() && lock.contains("executables") && lock["executables"].is_array()) {
+      // The store may hold a lock from another machine (tare import, merge): a field that is missing
+      // or not a string reads as "" (json::value would throw).
+      auto text = [](const json& e, const char* key) {
+        return e.is_object() && e.contains(key) && e[key].is_string() ? e[key].get<std::string>() : std::string();
+      };
       for (const auto& e : lock["executables"]) {
         UsedFile f;
-        f.role = e.value("arm", "");
-        f.recorded_path = e.value("path", "");
-        f.sha256 = e.value("sha256", "");
+        f.role = text(e, "arm");
+        f.recorded_path = text(e, "path");
+        f.sha256 = text(e, "sha256");
         f.candidates = {f.recorded_path, (std::filesystem::path(store_dir) / "bin" / f.role).string(),
-                        e.value("source", "")};
+                        text(e, "source")};
         out.push_back(f);
       }
       return out;
@@ -101,7 +106,8 @@ Status CheckReplaceableBundle(const std::string& path) {
   auto first = ReadFirstMember(path, 64 << 20);
   if (first.ok() && first->name == kManifestMember) {
     const json j = json::parse(first->content, nullptr, false);
-    if (j.is_object() && j.value("schema", "") == kBundleSchema) return Status::Ok();
+    // Not j.value(): it throws on a "schema" that is not a string, and this file is not tare's yet.
+    if (j.is_object() && j.contains("schema") && j["schema"] == kBundleSchema) return Status::Ok();
   }
   return Status::FailedPrecondition(fmt::format(
       "'{}' exists and is not a bundle tare wrote; tare bundle replaces only its own bundles. Choose "

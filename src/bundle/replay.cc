@@ -176,7 +176,8 @@ Status ReplayRun(const OpenedBundle& bundle, const store::FullRun& original, sto
           "commands again by hand with tare run", key));
     }
   }
-  if (opts.value("shell", false)) {
+  // Not opts.value(): it throws when "shell" is there but not a boolean (the bundle is hostile input).
+  if (opts.contains("shell") && opts["shell"] == true) {
     return Status::FailedPrecondition(
         "the bundled run measured a --shell command line; replay measures one bundled executable, so run it again "
         "by hand with tare run --shell");

@@ -1,5 +1,7 @@
 #include "campaign/lock.h"
 
+#include <cstdint>
+
 #include <fmt/core.h>
 
 #include "base/json_text.h"
@@ -29,7 +31,9 @@ StatusOr<Lock> LockFromJson(const nlohmann::json& j) {
     return Status::DataLoss(fmt::format("the stored lock is damaged or not {}: field '{}'",
                                         kLockSchema, field));
   };
-  if (!j.is_object() || j.value("schema", "") != kLockSchema) return bad("schema");
+  // Not j.value("schema", ""): it throws when the field is there but not a string (lock_fuzz).
+  const auto schema = j.is_object() ? j.find("schema") : j.end();
+  if (schema == j.end() || !schema->is_string() || schema->get<std::string>() != kLockSchema) return bad("schema");
   Lock lock;
   try {
     const auto& c = j.at("campaign");
@@ -43,7 +47,14 @@ StatusOr<Lock> LockFromJson(const nlohmann::json& j) {
     lock.fingerprint = j.at("fingerprint");
     lock.fingerprint_digest = j.at("fingerprint_digest").get<std::string>();
     lock.tare_version = j.at("tare_version").get<std::string>();
-    lock.created_unix_ns = j.at("created_unix_ns").get<int64_t>();
+    // get<int64_t>() of a float (1.7e24) is an out-of-range conversion, undefined behaviour
+    // (lock_fuzz, crashes/lock/): only an integer that fits is a time.
+    const auto& created = j.at("created_unix_ns");
+    if (!created.is_number_integer() ||
+        (created.is_number_unsigned() && created.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))) {
+      return bad("created_unix_ns");
+    }
+    lock.created_unix_ns = created.get<int64_t>();
   } catch (const nlohmann::json::exception& e) {
     return bad(e.what());
   }

@@ -21,6 +21,7 @@
 #include "base/units.h"
 #include "campaign/campaign_file.h"
 #include "campaign/campaign_runner.h"
+#include "campaign/campaign_setup.h"
 #include "campaign/campaign_definition.h"
 #include "campaign/planner.h"
 #include "campaign/planner_report.h"
@@ -314,6 +315,11 @@ int PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
     return ReportError(Status::InvalidArgument(fmt::format(
         "--pilot {} is out of range: a pilot needs at least 6 blocks per cell to resample, and more "
         "than 1000 is a campaign, not a pilot (default 20)", o.pilot)));
+  }
+  // The pilot measures base against itself, but the heads are what the plan is for: one that does
+  // not exist is a typo to report now, not after a plan that exits 0 (issue 9).
+  for (const auto& head : declared.spec.heads) {
+    if (Status s = campaign::CheckExecutable(head); !s.ok()) return ReportError(s);
   }
   auto looks = campaign::PlanLooks(declared.spec.sampling, declared.spec.confidence, declared.spec.look_scheme);
   if (!looks.ok()) return ReportError(looks.status());

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/terminal_text.h"
@@ -193,8 +195,30 @@ Each subcommand's --help has examples. Docs: )") + DocsLocation());
     }
     if (!known) {
       fmt::print(stderr, "tare: error: unknown subcommand '{}'; the subcommands are: {}\n"
-                         "Run `tare --help` for usage.\n", args[1], names);
+                         "Run `tare --help` for usage.\n", TerminalText(args[1]), names);
       return kExitUsage;
+    }
+  }
+  // The same one level down (`tare oracle bogus`, `tare bundle bogus`), for a subcommand that has
+  // subcommands and no positional arguments of its own.
+  if (args.size() > 2 && !args[2].empty() && args[2][0] != '-') {
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      if (!sub->check_name(args[1])) continue;
+      auto nested = sub->get_subcommands([](CLI::App*) { return true; });
+      if (nested.empty() || !sub->get_options([](const CLI::Option* o) { return o->get_positional(); }).empty()) break;
+      std::string names;
+      bool known = false;
+      for (const CLI::App* n : nested) {
+        known = known || n->check_name(args[2]);
+        names += (names.empty() ? "" : ", ") + n->get_name();
+      }
+      if (!known) {
+        fmt::print(stderr, "tare: error: unknown subcommand '{}' of `tare {}`; its subcommands are: {}\n"
+                           "Run `tare {} --help` for usage.\n", TerminalText(args[2]), sub->get_name(), names,
+                   sub->get_name());
+        return kExitUsage;
+      }
+      break;
     }
   }
 
@@ -227,8 +251,17 @@ Each subcommand's --help has examples. Docs: )") + DocsLocation());
         }
       }
     }
+    // CLI11 says "Could not convert: --trials = abc" for a value its option's type cannot hold.
+    static constexpr std::string_view kConvert = "Could not convert: ";
+    const std::string what = e.what();
+    if (hint.empty() && dynamic_cast<const CLI::ConversionError*>(&e) != nullptr &&
+        what.rfind(kConvert, 0) == 0 && what.find(" = ") != std::string::npos) {
+      const size_t eq = what.find(" = ");
+      hint = fmt::format("{}: '{}' is not a value this option takes (its --help says what it takes)",
+                         what.substr(kConvert.size(), eq - kConvert.size()), what.substr(eq + 3));
+    }
     fmt::print(stderr, "tare: error: {}\nRun `tare --help` (or `tare SUBCOMMAND --help`) for usage.\n",
-               hint.empty() ? std::string(e.what()) : hint);
+               TerminalText(hint.empty() ? what : hint));
     return kExitUsage;
   }
   return exit_code;

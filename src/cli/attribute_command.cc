@@ -186,7 +186,7 @@ StatusOr<Loaded> LoadCohortCell(store::Store& store, const RunData& data, const 
 
 StatusOr<Loaded> LoadCohort(const AttributeFlags& f) {
   TARE_RETURN_IF_ERROR(RequireSimStore(f.store_path));
-  TARE_ASSIGN_OR_RETURN(auto store, store::Store::Open(f.store_path));
+  TARE_ASSIGN_OR_RETURN(auto store, store::Store::OpenForReading(f.store_path));
   TARE_ASSIGN_OR_RETURN(int64_t id, store->ResolveRun(f.run));
   TARE_ASSIGN_OR_RETURN(RunData data, store->LoadRun(id));
   if (data.run.kind != "ab") {
@@ -255,7 +255,7 @@ StatusOr<Loaded> Load(const AttributeFlags& f) {
     return Status::InvalidArgument("give both --base-run and --head-run");
   }
   TARE_RETURN_IF_ERROR(RequireSimStore(f.store_path));
-  TARE_ASSIGN_OR_RETURN(auto store, store::Store::Open(f.store_path));
+  TARE_ASSIGN_OR_RETURN(auto store, store::Store::OpenForReading(f.store_path));
   Loaded out;
   TARE_ASSIGN_OR_RETURN(out.base, LoadRunSide(*store, f.base_run, f.cell, "base"));
   TARE_ASSIGN_OR_RETURN(out.head, LoadRunSide(*store, f.head_run, f.cell, "head"));

@@ -32,7 +32,7 @@ int Write(const BundleOptions& o) {
   if (Status s = RequireStore(o.store_path); !s.ok()) return ReportError(s);
   if (Status s = CheckOutputPath("-o", o.output, StoreFiles(o.store_path)); !s.ok()) return ReportError(s);
   if (Status s = bundle::CheckReplaceableBundle(o.output); !s.ok()) return ReportError(s);
-  auto store = store::Store::Open(o.store_path);
+  auto store = store::Store::OpenForReading(o.store_path);
   if (!store.ok()) return ReportError(store.status());
   auto id = (*store)->ResolveRun(o.run);
   if (!id.ok()) return ReportError(id.status());

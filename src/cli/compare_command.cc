@@ -58,7 +58,7 @@ int Compare(const CompareFlags& f) {
   if (!f.output.empty() && f.output != "-") {
     if (Status s = CheckOutputPath("--output", f.output, StoreFiles(f.store_path)); !s.ok()) return ReportError(s);
   }
-  auto store = store::Store::Open(f.store_path);
+  auto store = store::Store::OpenForReading(f.store_path);
   if (!store.ok()) return ReportError(store.status());
   auto base_id = (*store)->ResolveRun(f.base);
   if (!base_id.ok()) return ReportError(base_id.status().WithContext("BASE"));

@@ -36,7 +36,7 @@ int Export(const ExportOptions& o) {
   if (o.output != "-") {
     if (Status s = CheckOutputPath("--output", o.output, StoreFiles(o.store_path)); !s.ok()) return ReportError(s);
   }
-  auto store = store::Store::Open(o.store_path);
+  auto store = store::Store::OpenForReading(o.store_path);
   if (!store.ok()) return ReportError(store.status());
   auto id = (*store)->ResolveRun(o.run);
   if (!id.ok()) return ReportError(id.status());
@@ -53,7 +53,7 @@ int Export(const ExportOptions& o) {
 
 int ListRuns(const std::string& store_path, int limit) {
   if (Status s = RequireStore(store_path); !s.ok()) return ReportError(s);
-  auto store = store::Store::Open(store_path);
+  auto store = store::Store::OpenForReading(store_path);
   if (!store.ok()) return ReportError(store.status());
   auto runs = (*store)->ListRuns(limit);
   if (!runs.ok()) return ReportError(runs.status());

@@ -34,7 +34,7 @@ int History(const HistoryFlags& f) {
     return ReportError(Status::InvalidArgument(fmt::format("--format '{}' is not one of console, json", f.format)));
   }
   if (Status s = RequireStore(f.store_path); !s.ok()) return ReportError(s);
-  auto store = store::Store::Open(f.store_path);
+  auto store = store::Store::OpenForReading(f.store_path);
   if (!store.ok()) return ReportError(store.status());
   auto h = LoadHistory(**store, {f.benchmark, f.metric, f.branch, f.host, f.limit, f.min_segment});
   if (!h.ok()) return ReportError(h.status());

@@ -40,7 +40,7 @@ int Merge(const MergeFlags& f) {
     if (Status s = RequireStore(in); !s.ok()) {
       return ReportError(Status::NotFound(fmt::format("no store at '{}' to merge; check the path", in)));
     }
-    auto store = store::Store::Open(in);
+    auto store = store::Store::OpenForReading(in);
     if (!store.ok()) {
       return ReportError(Status::InvalidArgument(fmt::format(
           "cannot merge '{}': {}", in, store.status().message())));

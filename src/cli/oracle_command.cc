@@ -17,6 +17,7 @@
 #include "cli/output_path.h"
 #include "oracle/check.h"
 #include "oracle/counters.h"
+#include "oracle/golden.h"
 #include "oracle/quarantine.h"
 #include "oracle/run_directory.h"
 #include "oracle/spawner_trial_runner.h"
@@ -176,6 +177,11 @@ int RunCheckCommand(CheckFlags& f) {
   if (f.check.accept) {
     if (Status s = CheckGoldenOutput(f.check.golden_path, f.common, f.quarantine_path); !s.ok()) return ReportError(s);
   }
+  // RunCheck reads the golden again; read here, a missing or malformed one leaves no run directory.
+  if (auto golden = ReadGolden(f.check.golden_path);
+      !golden.ok() && (!f.check.accept || golden.status().code() != StatusCode::kNotFound)) {
+    return ReportError(golden.status());
+  }
   auto prepared = Prepare(f.common);
   if (!prepared.ok()) return ReportError(prepared.status());
   TrialSession& session = *(*prepared)->session;
@@ -201,7 +207,7 @@ int RunStabilityCommand(StabilityFlags& f) {
   std::optional<Quarantine> quarantine;
   if (Status s = LoadQuarantine(f.quarantine_path, &quarantine); !s.ok()) return ReportError(s);
   f.stability.quarantine = quarantine ? &*quarantine : nullptr;
-  if (Status s = ValidateVoteTrials(f.stability.vote_trials, "--vote-trials"); !s.ok()) return ReportError(s);
+  if (Status s = ValidateStabilityOptions(f.stability); !s.ok()) return ReportError(s);
   auto prepared = Prepare(f.common);
   if (!prepared.ok()) return ReportError(prepared.status());
   TrialSession& session = *(*prepared)->session;
@@ -225,6 +231,10 @@ struct CountersFlags {
 int RunCountersCommand(CountersFlags& f) {
   if (f.counters.accept) {
     if (Status s = CheckGoldenOutput(f.counters.golden_path, f.common, ""); !s.ok()) return ReportError(s);
+  }
+  if (auto golden = ReadCountersGolden(f.counters.golden_path);
+      !golden.ok() && (!f.counters.accept || golden.status().code() != StatusCode::kNotFound)) {
+    return ReportError(golden.status());
   }
   auto prepared = Prepare(f.common);
   if (!prepared.ok()) return ReportError(prepared.status());

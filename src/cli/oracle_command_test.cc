@@ -212,8 +212,10 @@ TEST_F(OracleCliTest, BadGoldenOrTimeoutIsRefusedBeforeTheFirstTrial) {
       {{"check", "--accept", "-g", quarantine, "-q", quarantine}, "the quarantine file"},
       {{"counters", "--accept", "-g", dir_ + "/missing/c.golden"}, "does not exist"},
       {{"check", "-g", dir_ + "/a_dir"}, "is a directory"},
-      {{"check", "-g", dir_ + "/g", "--timeout", "1e99s"}, "7 days"},
-      {{"check", "-g", dir_ + "/g", "--timeout", "0"}, "--timeout"},
+      // --accept: the golden need not exist yet (without it, a missing golden is said first).
+      {{"check", "--accept", "-g", dir_ + "/g", "--timeout", "1e99s"}, "7 days"},
+      {{"check", "--accept", "-g", dir_ + "/g", "--timeout", "0"}, "--timeout"},
+      {{"check", "-g", dir_ + "/g", "--timeout", "0"}, "create the golden with"},
   };
   for (const auto& [flags, message] : cases) {
     std::vector<std::string> args = flags;

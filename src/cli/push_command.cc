@@ -52,7 +52,7 @@ int Push(const PushFlags& f) {
     return ReportError(Status::InvalidArgument(fmt::format("--to '{}' is the local store itself", f.to)));
   }
   if (Status s = RequireStore(f.store_path); !s.ok()) return ReportError(s);
-  auto local = store::Store::Open(f.store_path);
+  auto local = store::Store::OpenForReading(f.store_path);
   if (!local.ok()) return ReportError(local.status());
   // The runs to push, oldest first, checked before the shared store is touched.
   std::vector<RunRecord> chosen;

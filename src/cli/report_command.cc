@@ -93,7 +93,7 @@ int Report(const ReportFlags& f) {
   if (!to_stdout) {
     if (Status s = CheckOutputPath("--output", f.output, StoreFiles(f.store_path)); !s.ok()) return ReportError(s);
   }
-  auto store = store::Store::Open(f.store_path);
+  auto store = store::Store::OpenForReading(f.store_path);
   if (!store.ok()) return ReportError(store.status());
   StatusOr<std::string> page = std::string();
   if (history_mode) {

@@ -259,6 +259,12 @@ int Run(const RunOptions& o) {
   auto outcome = run.Run(**store);
   progress.Clear();
   if (!outcome.ok()) return ReportError(outcome.status());
+  // A write that failed (a full disk) ended the run: say what is kept before why, quiet or not.
+  auto report_failure = [&] {
+    fmt::print(stderr, "tare: run {} failed: {} samples stored in {} before the error\n",
+               outcome->run_id, outcome->samples, TerminalText(o.store_path));
+    return ReportError(outcome->error);
+  };
 
   // Read back only for what is shown or written: `--quiet` without `--json` needs nothing, and a
   // long run's load is milliseconds.
@@ -266,7 +272,7 @@ int Run(const RunOptions& o) {
   const bool exports = !o.json_path.empty() || !o.markdown_path.empty() || !o.csv_path.empty();
   if (!o.quiet || exports) data = (*store)->LoadRun(outcome->run_id);
   // A store that lost samples usually cannot be read back either: say which write failed first.
-  if (!data.ok()) return ReportError(outcome->error.ok() ? data.status() : outcome->error);
+  if (!data.ok()) return outcome->error.ok() ? ReportError(data.status()) : report_failure();
   report::ConsoleOptions copts;
   copts.metrics = o.metrics;
   copts.all_metrics = o.all_metrics;
@@ -284,8 +290,9 @@ int Run(const RunOptions& o) {
                             {&o.csv_path, [&] { return RunCsv(*data); }}}) {
     if (path->empty()) continue;
     Status w = WriteFileAtomic(*path, text());
-    if (!w.ok()) return ReportError(w);
+    if (!w.ok()) return outcome->error.ok() ? ReportError(w) : report_failure();
   }
+  if (!outcome->error.ok()) return report_failure();
   if (!o.quiet && run.shard()) {
     int64_t mine = 0;
     for (const auto& [name, k] : run.shard()->assignment) mine += k == run.shard()->index ? 1 : 0;
@@ -298,7 +305,6 @@ int Run(const RunOptions& o) {
                outcome->interrupted ? "interrupted; completed samples stored" : "stored",
                outcome->samples, TerminalText(o.store_path));
   }
-  if (!outcome->error.ok()) return ReportError(outcome->error);
   if (outcome->interrupted) return kExitInterrupted;
   if (outcome->failed > 0) {
     fmt::print(stderr, "tare: {} of the measured samples failed (see FAILED lines above)\n", outcome->failed);

@@ -28,7 +28,7 @@ int Spread(const SpreadOptions& o) {
   if (o.json_path != "-") {
     if (Status s = CheckOutputPath("--json", o.json_path, StoreFiles(o.store_path)); !s.ok()) return ReportError(s);
   }
-  auto store = store::Store::Open(o.store_path);
+  auto store = store::Store::OpenForReading(o.store_path);
   if (!store.ok()) return ReportError(store.status());
   auto report = bundle::ComputeSpread(**store, {o.executable, o.lock, o.metrics});
   if (!report.ok()) return ReportError(report.status());

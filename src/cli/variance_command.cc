@@ -43,7 +43,7 @@ int Variance(const VarianceFlags& f) {
   if (!loaded.ok()) return ReportError(loaded.status());
   compare::CompareConfig config = std::move(*loaded);
   if (Status s = compare::ApplyFlags(&config, f.thresholds, {}, std::nullopt); !s.ok()) return ReportError(s);
-  auto store = store::Store::Open(f.store_path);
+  auto store = store::Store::OpenForReading(f.store_path);
   if (!store.ok()) return ReportError(store.status());
 
   std::vector<RunData> runs;

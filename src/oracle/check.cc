@@ -85,6 +85,10 @@ Status ValidateVoteTrials(int trials, const char* flag) {
         "{} {} must be a positive odd number, so that a majority vote never ties (e.g. 9)", flag,
         trials));
   }
+  if (trials > kMaxTrials) {
+    return Status::InvalidArgument(fmt::format(
+        "{} {} is more than {} trials; a vote needs a few dozen at most (e.g. 9)", flag, trials, kMaxTrials));
+  }
   return Status::Ok();
 }
 

@@ -76,6 +76,10 @@ std::string FormatHeaderVariants(const Tally& tally, const std::string& indent);
 std::string FormatTrialList(const std::vector<int>& trials);
 
 // Validates a trial count for a vote: >= 1 and odd.
+// The most trials one vote or one stability measurement takes: every trial's output is held in
+// memory until tallied, so an unbounded count ends in bad_alloc.
+inline constexpr int kMaxTrials = 100000;
+
 Status ValidateVoteTrials(int trials, const char* flag);
 
 }  // namespace tare::oracle

@@ -130,11 +130,17 @@ StabilityResult AnalyzeStability(const Tally& tally, const Golden* golden,
   return r;
 }
 
-StatusOr<StabilityResult> RunStability(TrialSession& session, const StabilityOptions& options) {
+Status ValidateStabilityOptions(const StabilityOptions& options) {
   if (options.trials < 1) {
     return Status::InvalidArgument(fmt::format(
         "--trials {} must be at least 1 (100 or more gives intervals narrow enough to act on)",
         options.trials));
+  }
+  // Each trial's output is kept in memory until they are tallied: an unbounded count ended in
+  // std::bad_alloc (issue 9), after starting processes.
+  if (options.trials > kMaxTrials) {
+    return Status::InvalidArgument(fmt::format(
+        "--trials {} is more than {}; 1000 gives intervals a few percent wide", options.trials, kMaxTrials));
   }
   TARE_RETURN_IF_ERROR(ValidateVoteTrials(options.vote_trials, "--vote-trials"));
   if (options.retries < 0) {
@@ -149,6 +155,11 @@ StatusOr<StabilityResult> RunStability(TrialSession& session, const StabilityOpt
         "--max-red {} must be between 0 and 1 (e.g. 0.001: one red check in a thousand)",
         options.max_red));
   }
+  return Status::Ok();
+}
+
+StatusOr<StabilityResult> RunStability(TrialSession& session, const StabilityOptions& options) {
+  TARE_RETURN_IF_ERROR(ValidateStabilityOptions(options));
   std::optional<Golden> golden;
   if (!options.golden_path.empty()) {
     TARE_ASSIGN_OR_RETURN(golden, ReadGolden(options.golden_path));

@@ -83,6 +83,9 @@ StabilityResult AnalyzeStability(const Tally& tally, const Golden* golden,
                                  const StabilityOptions& options);
 
 // Runs M trials in <run_dir>/trials/ and analyzes them.
+// The counts and probabilities of `options`, checked before any process runs (RunStability checks
+// them again): InvalidArgument naming the flag.
+Status ValidateStabilityOptions(const StabilityOptions& options);
 StatusOr<StabilityResult> RunStability(TrialSession& session, const StabilityOptions& options);
 
 std::string FormatStabilityResult(const StabilityResult& result);

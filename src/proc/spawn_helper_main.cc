@@ -161,6 +161,7 @@ struct Redirect {
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
   signal(SIGPIPE, SIG_DFL);
+  signal(SIGXFSZ, SIG_DFL);  // tare ignores it (cli/main.cc); the measured program gets the default
   for (int i = 0; i < redirect_count; ++i) {
     // The copy is not close-on-exec; sources are all >= kFirstHelperFd, so none is overwritten.
     if (dup2(redirects[i].from, redirects[i].to) < 0) ChildFailed(errno);

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -73,8 +74,16 @@ std::string SpawnResult::Describe() const {
 
 StatusOr<std::unique_ptr<Spawner>> Spawner::Start(const std::string& helper_path) {
   std::string path = LocateHelper(helper_path);
+  const char* env = std::getenv("TARE_SPAWN_HELPER");
+  const bool named_by_user = helper_path.empty() && env != nullptr && *env != '\0';
   if (access(path.c_str(), X_OK) != 0) {
-    return Status::FailedPrecondition(fmt::format(
+    if (named_by_user) {
+      return Status::InvalidArgument(fmt::format(
+          "TARE_SPAWN_HELPER '{}' is not an executable file; point it to tare-spawn-helper (built "
+          "next to the tare binary, installed in <prefix>/lib/tare/) or unset it", path));
+    }
+    // tare's own installation is broken, not the user's input: the internal-error status (70).
+    return Status::Internal(fmt::format(
         "the spawn helper '{}' is missing; it is built next to the tare binary and installed in "
         "<prefix>/lib/tare/ (tare-spawn-helper) — rebuild or reinstall tare, or set "
         "TARE_SPAWN_HELPER to its path", path));
@@ -96,8 +105,9 @@ StatusOr<std::unique_ptr<Spawner>> Spawner::Start(const std::string& helper_path
   if (rc != 0) {
     close(to_child[1]);
     close(from_child[0]);
-    return Status::FailedPrecondition(
-        fmt::format("cannot start the spawn helper '{}': {}", path, std::strerror(rc)));
+    const std::string message = fmt::format("cannot start the spawn helper '{}': {}", path, std::strerror(rc));
+    return named_by_user ? Status::InvalidArgument(message + "; point TARE_SPAWN_HELPER to tare-spawn-helper or unset it")
+                         : Status::Internal(message + "; rebuild or reinstall tare");
   }
   g_helper_pid.store(pid);
   return std::unique_ptr<Spawner>(new Spawner(pid, to_child[1], from_child[0]));

@@ -37,7 +37,7 @@ Status SqlStore::AddCohort(const CohortRecord& c) {
 
 Status SqlStore::SetCohortState(int64_t run_id, const std::string& state, const std::string& stop_reason,
                              const std::string& outcome) {
-  return Guard("updating a cohort", [&](bool) -> Status {
+  return Finishing("updating a cohort", [&](bool) -> Status {
     Statement q(*db_,
         "UPDATE ab_cohorts SET state = ?, stop_reason = ?, outcome = ? WHERE run_id = ?");
     q.bind(1, state);

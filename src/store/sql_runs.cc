@@ -130,8 +130,8 @@ constexpr const char* kInsertNote = "INSERT INTO notes (run_id, level, message) 
 
 }  // namespace
 
-SqlStore::SqlStore(std::string path, std::unique_ptr<Connection> db)
-    : path_(std::move(path)), db_(std::move(db)) {}
+SqlStore::SqlStore(std::string path, std::unique_ptr<Connection> db, bool read_only)
+    : path_(std::move(path)), db_(std::move(db)), read_only_(read_only) {}
 SqlStore::~SqlStore() {
   value_inserts_.clear();  // statements before their connection
   sample_inserts_.clear();
@@ -476,7 +476,7 @@ Status SqlStore::AddArtifact(int64_t run_id, int64_t benchmark_id, const std::st
 }
 
 Status SqlStore::FinishRun(int64_t run_id, RunStatus status, int64_t ended_unix_ns) {
-  return Guard("finishing a run", [&](bool) -> Status {
+  return Finishing("finishing a run", [&](bool) -> Status {
     Statement q(*db_, "UPDATE runs SET status = ?, ended_unix_ns = ? WHERE id = ?");
     q.bind(1, RunStatusName(status));
     q.bind(2, static_cast<int64_t>(ended_unix_ns));

@@ -404,7 +404,11 @@ bool IsStoreUrl(const std::string& location) {
 }
 
 StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& location) {
-  return IsStoreUrl(location) ? OpenPostgres(location) : OpenSqlite(location);
+  return IsStoreUrl(location) ? OpenPostgres(location) : OpenSqlite(location, /*for_reading=*/false);
+}
+
+StatusOr<std::unique_ptr<Store>> Store::OpenForReading(const std::string& location) {
+  return IsStoreUrl(location) ? OpenPostgres(location) : OpenSqlite(location, /*for_reading=*/true);
 }
 
 }  // namespace tare::store

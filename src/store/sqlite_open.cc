@@ -1,5 +1,8 @@
-// Opening a SQLite store file: creating it, refusing files tare must not touch, WAL mode.
+// Opening a SQLite store file: creating it, refusing files tare must not touch, WAL mode, the
+// reserve kept for finishing a run on a full disk, and read-only stores.
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -30,10 +33,96 @@ void SwitchToWal(SQLite::Database& db) {
   }
 }
 
+// A run stopped by a full disk must still be finished (its status written), and that write needs
+// a few pages of WAL. This much is kept allocated in PATH-reserve and freed only for that write
+// (SqliteConnection::FreeSpace); the next open that has room allocates it again.
+constexpr off_t kReserveBytes = 256 * 1024;
+
+void KeepReserve(const std::string& reserve) {
+  const int fd = open(reserve.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return;  // already there (or the directory refuses): the reserve is a nicety
+  // Real blocks, not a hole: a sparse file would free nothing.
+  const bool kept = posix_fallocate(fd, 0, kReserveBytes) == 0;
+  close(fd);
+  if (!kept) unlink(reserve.c_str());
+}
+
+// Whether tare may write the store file at `path` (which exists) and create its -wal and -shm
+// next to it. access(2) answers for the real user and a read-only mount (EROFS) alike.
+bool Writable(const std::string& path) {
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  return access(path.c_str(), W_OK) == 0 && access(dir.c_str(), W_OK) == 0;
+}
+
+// `path` as an SQLite URI filename (https://sqlite.org/uri.html): '%', '?' and '#' escaped.
+std::string UriPath(const std::string& path) {
+  std::string out = "file:";
+  for (char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      out += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// A store tare may not write, opened for reading. A WAL store whose -shm is gone (tare removes it
+// on its last close) cannot be opened read-only in a directory where it cannot be created; it is
+// then opened immutable: nothing can write it there anyway.
+StatusOr<std::unique_ptr<Store>> OpenReadOnly(const std::string& path) {
+  auto open = [&](bool immutable) -> StatusOr<std::unique_ptr<SQLite::Database>> {
+    auto db = immutable ? std::make_unique<SQLite::Database>(UriPath(path) + "?immutable=1",
+                                                             SQLite::OPEN_READONLY | SQLite::OPEN_URI)
+                        : std::make_unique<SQLite::Database>(path, SQLite::OPEN_READONLY);
+    db->setBusyTimeout(kBusyTimeoutMs);
+    SQLite::Statement state(*db, "SELECT user_version, (SELECT count(*) FROM sqlite_master) FROM pragma_user_version");
+    state.executeStep();
+    const int version = state.getColumn(0).getInt();
+    const int tables = state.getColumn(1).getInt();
+    state.reset();
+    if (version == 0) return NotATareStore(path);
+    if (version > kSchemaVersion) return NewerSchema(path, version);
+    if (version < kSchemaVersion || tables == 0) {
+      return Status::FailedPrecondition(fmt::format(
+          "the store '{}' is read-only and from an older tare (schema version {}, this tare reads "
+          "{}); open it once where tare may write it (`tare runs --store PATH` migrates it), then "
+          "read it here", path, version, kSchemaVersion));
+    }
+    db->exec("PRAGMA foreign_keys=ON");
+    return db;
+  };
+  StatusOr<std::unique_ptr<SQLite::Database>> db = Status::Ok();
+  try {
+    try {
+      db = open(false);
+    } catch (const SQLite::Exception& e) {
+      // SQLITE_CANTOPEN, or SQLITE_READONLY_CANTINIT: no -shm, and none may be created.
+      const int code = e.getErrorCode() & 0xff;
+      if (code != SQLITE_CANTOPEN && code != SQLITE_READONLY) throw;
+      db = open(true);
+    }
+  } catch (const std::exception& e) {
+    return Status::InvalidArgument(fmt::format(
+        "cannot open the read-only store '{}': {}; check the path is a tare store", path, e.what()));
+  }
+  if (!db.ok()) return db.status();
+  return std::unique_ptr<Store>(std::make_unique<SqlStore>(
+      path, std::make_unique<SqliteConnection>(std::move(*db), ""), /*read_only=*/true));
+}
+
 }  // namespace
 
-StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path) {
+StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path, bool for_reading) {
   std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec) && !Writable(path)) {
+    if (for_reading) return OpenReadOnly(path);
+    return Status::FailedPrecondition(fmt::format(
+        "the store '{}' is read-only (its file mode, directory or mount); the commands that only "
+        "read it (runs, export, compare, history, variance, report, spread, bundle) can use it; "
+        "to store, make it writable or choose another with --store PATH", path));
+  }
   auto parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) {
     std::filesystem::create_directories(parent, ec);
@@ -67,8 +156,10 @@ StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path) {
         "cannot open the store '{}': {}; check the path is a writable tare store or choose "
         "another with --store PATH", path, e.what()));
   }
-  auto store = std::make_unique<SqlStore>(path, std::make_unique<SqliteConnection>(std::move(db)));
+  auto store = std::make_unique<SqlStore>(
+      path, std::make_unique<SqliteConnection>(std::move(db), path + "-reserve"));
   TARE_RETURN_IF_ERROR(store->Migrate());
+  KeepReserve(path + "-reserve");
   return std::unique_ptr<Store>(std::move(store));
 }
 

@@ -106,6 +106,11 @@ class Store : public RunWriter {
   // unwritable, the server unreachable, not a tare store, or from a newer tare; a refused file or
   // database is left as it was.
   static StatusOr<std::unique_ptr<Store>> Open(const std::string& location);
+  // For the commands that only read (runs, export, compare, history, report...): opens the store
+  // as Open does when tare may write it; a store file tare may not write (its mode, a read-only
+  // directory or mount) is opened read-only instead — never created or migrated, every write
+  // refused. Open on such a file fails with a message saying so.
+  static StatusOr<std::unique_ptr<Store>> OpenForReading(const std::string& location);
 
   virtual int schema_version() const = 0;
 

@@ -115,6 +115,16 @@ class Connection {
   virtual void CopyIn(const std::string& copy_sql, const std::string& data);
   // Re-establishes a lost connection (PostgreSQL); false when it cannot yet.
   virtual bool Reconnect() { return false; }
+  // When `e` (thrown by a write) means the disk is full or a file size limit was reached: what
+  // happened and what to do, for the message; "" for any other error.
+  virtual std::string DiskFullCause(const std::exception& e) {
+    (void)e;
+    return "";
+  }
+  // After a write failed for want of space: frees what can be freed for the writes that finish a
+  // run, one step per call (SQLite: the store's reserve file, then a checkpoint that lets the WAL
+  // start over); false once there is nothing left to try.
+  virtual bool FreeSpace() { return false; }
 
   // The statement for `sql` (a string constant), prepared on first use and reset for reuse.
   Statement& Cached(const char* sql);

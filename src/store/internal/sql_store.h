@@ -26,7 +26,8 @@ namespace tare::store {
 // that version to the next.
 std::string RenderMigration(int from_version, Dialect dialect);
 
-StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path);
+// for_reading: Store::OpenForReading (a store tare may not write is opened read-only).
+StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path, bool for_reading);
 StatusOr<std::unique_ptr<Store>> OpenPostgres(const std::string& url);
 
 Status NewerSchema(const std::string& path, int version);
@@ -34,8 +35,8 @@ Status NotATareStore(const std::string& path);
 
 class SqlStore final : public Store {
  public:
-  // `path` names the store in messages.
-  SqlStore(std::string path, std::unique_ptr<Connection> db);
+  // `path` names the store in messages; a read_only store refuses every write with a message.
+  SqlStore(std::string path, std::unique_ptr<Connection> db, bool read_only = false);
   ~SqlStore() override;
   // Brings the schema to kSchemaVersion under one write lock (safe with concurrent openers).
   Status Migrate();
@@ -97,6 +98,15 @@ class SqlStore final : public Store {
   // while committing may have landed, which a non-idempotent `f` checks when retry is set.
   template <typename F>
   auto Guard(const std::string& what, F&& f) -> decltype(f(false));
+  // Guard for the writes that finish a run or cohort: when one fails for want of space, frees
+  // what the connection can (FreeSpace) and tries again, so a run stopped by a full disk is
+  // still finished with its status instead of being left `running`.
+  template <typename F>
+  Status Finishing(const std::string& what, F&& f) {
+    Status s = Guard(what, f);
+    while (!s.ok() && disk_full_ && db_->FreeSpace()) s = Guard(what, f);
+    return s;
+  }
   // One sample's rows, inside the caller's transaction.
   int64_t InsertSample(int64_t run_id, int64_t benchmark_id, const Sample& s);
   // PostgreSQL: samples and their values by COPY, inside the caller's transaction.
@@ -116,6 +126,8 @@ class SqlStore final : public Store {
   std::map<size_t, std::unique_ptr<Statement>> sample_inserts_;
   bool lost_in_transaction_ = false;
   bool server_gone_ = false;
+  bool read_only_ = false;
+  bool disk_full_ = false;  // the last failed call failed for want of space
 };
 
 inline constexpr int kReconnectSeconds = 60;
@@ -124,6 +136,7 @@ template <typename F>
 auto SqlStore::Guard(const std::string& what, F&& f) -> decltype(f(false)) {
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(kReconnectSeconds);
   bool retry = false;
+  disk_full_ = false;
   for (;;) {
     std::string error;
     try {
@@ -136,7 +149,15 @@ auto SqlStore::Guard(const std::string& what, F&& f) -> decltype(f(false)) {
       }
       error = e.what();
     } catch (const std::exception& e) {
-      return Status::DataLoss(fmt::format("store '{}': {} failed: {}", path_, what, e.what()));
+      const std::string cause = db_->DiskFullCause(e);
+      disk_full_ = !cause.empty();
+      if (read_only_) {
+        return Status::FailedPrecondition(fmt::format(
+            "store '{}': {} failed: the store was opened read-only ({}); make it writable or choose "
+            "another with --store PATH", path_, what, e.what()));
+      }
+      return Status::DataLoss(fmt::format("store '{}': {} failed: {}{}", path_, what, e.what(),
+                                          cause.empty() ? "" : " — " + cause));
     }
     value_inserts_.clear();
     sample_inserts_.clear();

@@ -102,6 +102,180 @@ TEST_F(BadInputE2E, EveryCaseExitsTwoNamesTheFlagAndLeavesTheStoreAsItWas) {
   EXPECT_FALSE(fs::exists(dir_ + "/missing"));
 }
 
+// The bad-input suite of issue 9 ("Keep finding them"): every subcommand of `tare --help` against
+// the classes of the issue — bad numbers, missing or wrongly typed paths, output paths that are the
+// store, unknown flags, metrics and subcommands, hostile names — each exiting 2 with a message that
+// names the problem, with the store's file byte for byte as it was. Cases marked "found here" were
+// defects this suite found (exit 0 or 70 before).
+TEST_F(BadInputE2E, EverySubcommandRefusesBadInputAndLeavesTheStoreAsItWas) {
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(Tare({"run", "-n", "2", "-w", "0", "-q", "--store", store_, "/bin/true"}).exit_code, 0);
+  }
+  const std::string before = StoreDigest();
+  ASSERT_FALSE(before.empty());
+  const std::string d = dir_ + "/";
+  fs::create_directories(d + "a_dir");
+  fs::copy_file("/bin/true", d + "head");
+  { std::ofstream(d + "bad.json") << "{\"x\":"; }
+  { std::ofstream(d + "bad.toml") << "not toml [[["; }
+  { std::ofstream(d + "bad.tar.gz") << "garbage"; }
+  { std::ofstream(d + "not_golden") << "x\n"; }
+  const std::string hostile = "./\x1b]0;pwn\x07";  // OSC: retitles a terminal if printed raw
+  const std::string S = store_;
+
+  const std::vector<Case> cases = {
+      // run
+      {{"run", "--store", S, "--samples", "abc", "/bin/true"}, "--samples: 'abc' is not a whole number"},
+      {{"run", "--store", S, "--samples", "99999999999999999999", "/bin/true"}, "--samples"},
+      {{"run", "--store", S, "--filter", "(", "/bin/true"}, "--filter '(' is not a valid regular expression"},
+      {{"run", "--store", S, "--filter", "nomatch", "/bin/true"}, "matches none of the 1 benchmarks"},
+      {{"run", "--store", S, "./missing"}, "'./missing' does not exist"},
+      {{"run", "--store", S, "./a_dir"}, "is a directory, not a program"},
+      {{"run", "--store", S, "./bad.json"}, "is not executable"},
+      {{"run", "--store", S, hostile}, "\\x1b]0;pwn\\x07' does not exist"},
+      {{"run", "--store", S, "--metrics", "nosuch", "/bin/true"}, "--metrics: 'nosuch' is not measured"},
+      {{"run", "--store", S, "--instrument", "bogus", "/bin/true"}, "unknown instrument 'bogus'"},
+      {{"run", "--store", S, "--kind", "bogus", "/bin/true"}, "unknown target kind 'bogus'"},
+      {{"run", "--store", S, "--bogus", "/bin/true"}, "unknown flag '--bogus' for `tare run`"},
+      {{"run", "--store", S, "--export-markdown", S, "/bin/true"}, "is the store"},
+      {{"run", "--store", S, "--export-csv", S + "-wal", "/bin/true"}, "write-ahead log"},
+      {{"run", "--store", S, "--env", "NOEQUALS", "/bin/true"}, "--env 'NOEQUALS' must look like KEY=VALUE"},
+      {{"run", "--store", S, "--timeout", "-5s", "/bin/true"}, "--timeout: '-5s' is not a duration"},
+      {{"run", "--store", S, "--command", ""}, "the command is empty"},
+      {{"run", "--store", S, "--parameter-scan", "n", "5", "1", "--", "/bin/echo", "{n}"}, "HI 1 is below LO 5"},
+      {{"run", "--store", S, "--parameter-scan", "n", "1", "1e12", "--", "/bin/echo", "{n}"}, "at most 1000"},
+      {{"run", "--store", d + "a_dir", "/bin/true"}, "cannot open the store"},
+      {{"run", "--store", d + "bad.json", "/bin/true"}, "file is not a database"},
+      // ab, --plan included
+      {{"ab", "--store", S, "--base", "./missing", "--head", "head"}, "missing' does not exist"},
+      {{"ab", "--store", S, "--base", "/bin/true", "--head", "head", "--cap", "-5"}, "sampling.cap = -5"},
+      {{"ab", "--store", S, "--base", "/bin/true", "--head", "head", "--cap", "99999999999"}, "more than 10000 pairs"},
+      {{"ab", "--store", S, "--base", "/bin/true", "--head", "head", "--initial", "0"}, "sampling.initial = 0"},
+      {{"ab", "--store", S, "--base", "/bin/true", "--head", "head", "--layouts", "100000"}, "outside 1..8"},
+      {{"ab", "--store", S, "--base", "/bin/true", "--head", "head", "--metric", "nosuch"}, "metric 'nosuch' is not measured"},
+      {{"ab", "--store", S, "--base", "/bin/true", "--head", "head", "--budget", "-1s"}, "--budget"},
+      {{"ab", "--store", S, "--base", "/bin/true", "--head", "head", "--resume"}, "holds no interrupted cohort"},
+      {{"ab", "--store", S, "--base", "/bin/true", "--head", "head", "--html", S}, "is the store"},
+      {{"ab", "--store", S, d + "bad.toml"}, "not valid TOML"},
+      {{"ab", "--store", S, "./missing.toml"}, "cannot open './missing.toml'"},
+      {{"ab", "--store", S, "--plan", "--base", "/bin/true", "--head", "./missing"}, "missing' does not exist"},  // found here
+      {{"ab", "--store", S, "--plan", "--base", "/bin/true", "--head", "head", "--json", S}, "is the store"},
+      {{"ab", "--store", S, "--plan", "--pilot", "2", "--base", "/bin/true", "--head", "head"}, "--pilot 2 is out of range"},
+      // compare, history, variance, runs
+      {{"compare", "--store", S, "1", "99"}, "run 99 is not in the store"},
+      {{"compare", "--store", S, "1", "banana"}, "'banana' names no run"},
+      {{"compare", "--store", S, "1"}, "HEAD is required"},
+      {{"compare", "--store", S, "1", "1"}, "are the same run"},
+      {{"compare", "--store", S, "1", "2", "--metric", "nosuch"}, "--metric 'nosuch' is in neither run"},
+      {{"compare", "--store", S, "1", "2", "--format", "bogus"}, "--format 'bogus' is not one of"},
+      {{"compare", "--store", S, "1", "2", "--threshold", "abc"}, "--threshold 'abc' is not a threshold"},
+      {{"compare", "--store", S, "1", "2", "--config", d + "a_dir"}, "is not a file"},
+      {{"compare", "--store", d + "nostore.db", "1", "2"}, "no store at"},
+      {{"history", "--store", S, "nosuchbench"}, "measured a benchmark named 'nosuchbench'"},
+      {{"history", "--store", S, "/bin/true", "--metric", "nosuch"}, "has 'nosuch' of '/bin/true'"},
+      {{"history", "--store", S, "/bin/true", "--limit", "0"}, "--limit: '0' is not a whole number"},
+      {{"history", "--store", S}, "BENCH is required"},
+      {{"variance", "--store", S, "99"}, "run 99 is not in the store"},
+      {{"variance", "--store", S, "1", "--format", "bogus"}, "--format 'bogus'"},
+      {{"runs", "--store", S, "--limit", "abc"}, "--limit: 'abc'"},
+      {{"runs", "--store", S, "extra"}, "not expected: extra"},
+      {{"runs", "--store", d + "nostore.db"}, "no store at"},
+      // export, import, bundle, replay, spread, merge, push
+      {{"export", "--store", S, "--run", "99"}, "run 99 is not in the store"},
+      {{"export", "--store", S, "--format", "csv"}, "--format csv is not supported"},
+      {{"export", "--store", S, "-o", S + "-shm"}, "shared-memory index"},
+      {{"export", "--store", S, "-o", d + "missing_dir/x.json"}, "does not exist"},
+      {{"import", "--store", S, d + "bad.json"}, "is neither a `tare export` JSON document nor a bundle"},
+      {{"import", "--store", S, d + "missing.json"}, "does not exist"},
+      {{"import", "--store", S, d + "a_dir"}, "is a directory"},
+      {{"import", "--store", S, S}, "is neither a `tare export` JSON document nor a bundle"},
+      {{"bundle", "--store", S, "--run", "99", "-o", d + "b.tar.gz"}, "run 99 is not in the store"},
+      {{"bundle", "--store", S, "-o", S}, "is the store"},
+      {{"bundle", "--store", S, "-o", d + "a_dir"}, "is a directory"},
+      {{"bundle", "--store", S}, "-o FILE is required"},
+      {{"bundle", "bogus"}, "unknown subcommand 'bogus' of `tare bundle`; its subcommands are: verify"},
+      {{"bundle", "verify", d + "bad.tar.gz"}, "is not a tare bundle"},
+      {{"bundle", "verify", d + "missing.tar.gz"}, "does not exist"},
+      {{"bundle", "verify", d + "a_dir"}, "is a directory"},
+      {{"replay", "--store", S, d + "bad.tar.gz"}, "nothing was run"},
+      {{"replay", "--store", S, d + "missing.tar.gz"}, "does not exist"},
+      {{"spread", "--store", S, "--executable", "zz"}, "'zz' is not a sha256"},
+      {{"spread", "--store", S, "--executable", "0000000000000000"}, "no run in store"},
+      {{"spread", "--store", S}, "give one of --executable SHA256 or --lock SHA256"},
+      {{"merge", S, d + "missing.db"}, "no store at"},
+      {{"merge", S, S}, "is both OUT and an input"},
+      {{"merge", S, d + "bad.json"}, "file is not a database"},
+      {{"push", "--store", S, "--to", S}, "is the local store itself"},
+      {{"push", "--store", S, "--to", d + "out.db", "--since", "yesterday"}, "--since 'yesterday' is not a date"},
+      {{"push", "--store", S, "--to", d + "out.db", "--run", "99"}, "run 99 is not in the store"},
+      {{"push", "--store", S, "--to", "postgresql://nobody@/x?host=/nonexistent"}, "cannot connect to the store"},
+      // attribute, report
+      {{"attribute", "--store", S, d + "missing1", d + "missing2"}, "does not exist"},
+      {{"attribute", "--store", S, d + "bad.json", d + "bad.json"}, "is not a callgrind profile"},
+      {{"attribute", "--store", S, "--run", "1"}, "not a `tare ab` cohort"},
+      {{"attribute", "--store", S, "--top", "0", d + "bad.json", d + "bad.json"}, "--top: '0'"},
+      {{"attribute", "--store", S, "--base-run", "1"}, "give both --base-run and --head-run"},
+      {{"report", "--store", S, "--run", "99"}, "run 99 is not in the store"},
+      {{"report", "--store", S, "--run", "1", "-o", S}, "is the store"},
+      {{"report", "--store", S, "--run", "1", "-o", d + "a_dir"}, "is a directory"},
+      {{"report", "--store", S, "--compare", "1", "2", "--metric", "nosuch"}, "--metric 'nosuch' is in neither run"},
+      {{"report", "--store", S}, "name one thing to report"},
+      {{"report", "--store", S, "--history", "nosuch"}, "named 'nosuch'"},
+      // oracle, env
+      {{"oracle", "bogus"}, "unknown subcommand 'bogus' of `tare oracle`; its subcommands are: check"},  // found here
+      {{"oracle", "check", "--golden", d + "missing.golden", "--", "/bin/true"}, "create the golden with"},
+      {{"oracle", "check", "--golden", d + "a_dir", "--", "/bin/true"}, "is a directory"},
+      {{"oracle", "check", "--golden", d + "not_golden", "--", "/bin/echo", "x"}, "is not a tare oracle golden"},
+      {{"oracle", "check", "--golden", d + "not_golden", "--trials", "0", "--", "/bin/true"}, "--trials 0 must be a positive odd number"},
+      {{"oracle", "check", "--golden", d + "not_golden", "--trials", "abc", "--", "/bin/true"}, "--trials: 'abc' is not a value this option takes"},  // found here
+      {{"oracle", "check", "--golden", d + "not_golden", "--trials", "1000001", "--", "/bin/true"}, "is more than 100000 trials"},
+      {{"oracle", "check", "--golden", d + "not_golden", "--quarantine", d + "a_dir", "--", "/bin/true"}, "is a directory"},
+      {{"oracle", "check", "--accept", "--golden", d + "new.golden", "--", "./missing"}, "does not exist"},
+      {{"oracle", "check", "--accept", "--golden", d + "new.golden", "--timeout", "1e99s", "--", "/bin/true"}, "longer than 7 days"},
+      {{"oracle", "stability", "--trials", "-1", "--", "/bin/true"}, "--trials -1 must be at least 1"},
+      {{"oracle", "stability", "--trials", "1000000000", "--", "/bin/true"}, "--trials 1000000000 is more than 100000"},  // found here: bad_alloc, exit 70
+      {{"oracle", "counters", "--golden", d + "a_dir", "--", "/bin/true"}, "is a directory"},
+      {{"env", "--bogus"}, "unknown flag '--bogus' for `tare env`"},
+      {{"env", "--json", "extra"}, "not expected: extra"},
+      {{"bogus\x1b[2J"}, "unknown subcommand 'bogus\\x1b[2J'"},
+  };
+  for (const Case& c : cases) {
+    std::string shown;
+    for (const auto& a : c.args) shown += a + " ";
+    Result r = Tare(c.args);
+    EXPECT_EQ(r.exit_code, 2) << shown << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << shown << "\n" << r.err;
+    EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << shown << ": a raw ESC reached stderr";
+    EXPECT_EQ(StoreDigest(), before) << shown << ": the store changed";
+    EXPECT_FALSE(fs::exists(d + ".tare/oracle")) << shown << ": an oracle run directory was made for bad input";
+    fs::remove_all(d + ".tare/oracle");
+  }
+  // Nothing was created where the bad input pointed.
+  EXPECT_FALSE(fs::exists(d + "nostore.db"));
+  EXPECT_FALSE(fs::exists(d + "out.db"));
+  EXPECT_FALSE(fs::exists(d + "b.tar.gz"));
+  EXPECT_FALSE(fs::exists(d + "missing_dir"));
+  EXPECT_FALSE(fs::exists(d + "new.golden"));
+}
+
+// Issue 9 item 3 / docs/cli.md: tare's own installation broken — the spawn helper missing — is the
+// internal-error status 70, not bad input; a TARE_SPAWN_HELPER that names no program is bad input.
+TEST_F(BadInputE2E, AMissingSpawnHelperExitsWithTheInternalErrorStatus) {
+  fs::create_directories(dir_ + "/bin");
+  fs::copy_file(TARE_BIN, dir_ + "/bin/tare");  // without tare-spawn-helper beside it
+  Result r = tare::e2e::RunTare(dir_ + "/bin/tare", dir_, {"run", "-n", "1", "-w", "0", "--store", store_, "/bin/true"});
+  EXPECT_EQ(r.exit_code, 70) << r.err;
+  EXPECT_NE(r.err.find("the spawn helper"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("is missing"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(store_)) << "nothing is stored before the helper starts";
+
+  setenv("TARE_SPAWN_HELPER", (dir_ + "/no-such-helper").c_str(), 1);
+  Result e = Tare({"run", "-n", "1", "-w", "0", "--store", store_, "/bin/true"});
+  unsetenv("TARE_SPAWN_HELPER");
+  EXPECT_EQ(e.exit_code, 2) << e.err;
+  EXPECT_NE(e.err.find("TARE_SPAWN_HELPER '" + dir_ + "/no-such-helper' is not an executable file"), std::string::npos) << e.err;
+}
+
 // Item 2: a child's stderr, an argv element and an --env value that are not UTF-8. nlohmann's
 // dump() threw type_error 316 (exit 134) in `run --json` and in every later `export` of the run.
 // The store keeps argv and options as JSON (each invalid byte replaced by U+FFFD) and the stderr
