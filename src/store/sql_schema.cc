@@ -318,11 +318,29 @@ Status SqlStore::Migrate() {
   if (version > kSchemaVersion) return NewerSchema(path_, version);
   const Dialect dialect = db_->dialect();
   return Guard("schema migration", [&](bool) -> Status {
-    WriteScope tx(*db_);
+    // PostgreSQL: the lock is taken before the transaction begins, and held for the session until
+    // after it commits. Taken inside it (pg_advisory_xact_lock), a process that waited while
+    // another migrated went on with the catalog it had cached before the wait: its first version
+    // read had cached "no tare_schema", so it saw the other's tables but no version and refused
+    // the store as someone else's (1 of 8 concurrent writers, postgres_e2e). A transaction begun
+    // after the lock is granted reads the catalog as committed.
+    struct Unlock {
+      Connection* db = nullptr;
+      ~Unlock() {
+        if (db == nullptr) return;
+        try {
+          db->Exec("SELECT pg_advisory_unlock(1952543333)");
+        } catch (const std::exception&) {
+          // The connection is gone, and the session's lock with it.
+        }
+      }
+    } unlock;
     if (dialect == Dialect::kPostgres) {
       // Any constant will do, as long as every tare uses the same one: "tare" in ASCII.
-      db_->Exec("SELECT pg_advisory_xact_lock(1952543333)");
+      db_->Exec("SELECT pg_advisory_lock(1952543333)");
+      unlock.db = db_.get();
     }
+    WriteScope tx(*db_);
     // Under the write lock: another process may have migrated since the first read.
     const int locked_version = ReadSchemaVersion();
     if (locked_version > kSchemaVersion) return NewerSchema(path_, locked_version);
