@@ -128,6 +128,27 @@ constexpr const char* kInsertMetric =
     "VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING";
 constexpr const char* kInsertNote = "INSERT INTO notes (run_id, level, message) VALUES (?,?,?) ON CONFLICT DO NOTHING";
 
+// Binds a sample's 14 columns of kInsertSample (run_id ... stderr_tail) from parameter `first`;
+// returns the next parameter's index.
+int BindSampleRow(Statement& q, int first, int64_t run_id, int64_t benchmark_id, const Sample& s) {
+  int p = first;
+  q.bind(p++, static_cast<int64_t>(run_id));
+  q.bind(p++, static_cast<int64_t>(benchmark_id));
+  q.bind(p++, static_cast<int64_t>(s.seq));
+  q.bind(p++, s.arm);
+  q.bind(p++, static_cast<int64_t>(s.block));
+  q.bind(p++, s.warmup ? 1 : 0);
+  q.bind(p++, static_cast<int64_t>(s.started_unix_ns));
+  q.bind(p++, static_cast<int64_t>(s.ended_unix_ns));
+  q.bind(p++, SampleOutcomeName(s.outcome));
+  q.bind(p++, s.exit_code);
+  q.bind(p++, s.signal);
+  q.bindBytes(p++, s.error);
+  q.bindBytes(p++, s.stdout_tail);
+  q.bindBytes(p++, s.stderr_tail);
+  return p;
+}
+
 }  // namespace
 
 SqlStore::SqlStore(std::string path, std::unique_ptr<Connection> db, bool read_only)
@@ -300,20 +321,7 @@ Status SqlStore::AddNote(int64_t run_id, const NoteRecord& note) {
 
 int64_t SqlStore::InsertSample(int64_t run_id, int64_t benchmark_id, const Sample& s) {
   Statement& q = db_->Cached(kInsertSample);
-  q.bind(1, static_cast<int64_t>(run_id));
-  q.bind(2, static_cast<int64_t>(benchmark_id));
-  q.bind(3, static_cast<int64_t>(s.seq));
-  q.bind(4, s.arm);
-  q.bind(5, static_cast<int64_t>(s.block));
-  q.bind(6, s.warmup ? 1 : 0);
-  q.bind(7, static_cast<int64_t>(s.started_unix_ns));
-  q.bind(8, static_cast<int64_t>(s.ended_unix_ns));
-  q.bind(9, SampleOutcomeName(s.outcome));
-  q.bind(10, s.exit_code);
-  q.bind(11, s.signal);
-  q.bindBytes(12, s.error);
-  q.bindBytes(13, s.stdout_tail);
-  q.bindBytes(14, s.stderr_tail);
+  BindSampleRow(q, 1, run_id, benchmark_id, s);
   q.executeStep();
   const int64_t sample_id = q.getColumn(0).getInt64();
   q.exec();
@@ -399,20 +407,7 @@ std::vector<int64_t> SqlStore::BulkInsertSamples(int64_t run_id, const std::vect
       const StoredSample& stored = samples[done + r];
       const Sample& x = stored.sample;
       q.bind(p++, ids[done + r]);
-      q.bind(p++, static_cast<int64_t>(run_id));
-      q.bind(p++, static_cast<int64_t>(stored.benchmark_id));
-      q.bind(p++, static_cast<int64_t>(x.seq));
-      q.bind(p++, x.arm);
-      q.bind(p++, static_cast<int64_t>(x.block));
-      q.bind(p++, x.warmup ? 1 : 0);
-      q.bind(p++, static_cast<int64_t>(x.started_unix_ns));
-      q.bind(p++, static_cast<int64_t>(x.ended_unix_ns));
-      q.bind(p++, SampleOutcomeName(x.outcome));
-      q.bind(p++, x.exit_code);
-      q.bind(p++, x.signal);
-      q.bindBytes(p++, x.error);
-      q.bindBytes(p++, x.stdout_tail);
-      q.bindBytes(p++, x.stderr_tail);
+      p = BindSampleRow(q, p, run_id, stored.benchmark_id, x);
     }
     q.exec();
     done += rows;
