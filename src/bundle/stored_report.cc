@@ -48,6 +48,7 @@ StatusOr<report::AbReport> StoredCohortReport(store::Store& store, const store::
   rep.sampling = spec.sampling;
   rep.confidence = spec.confidence;
   rep.noise_floor_rule = std::string(campaign::NoiseFloorRuleName(spec.noise_floor));
+  rep.interval_method = std::string(campaign::PairedIntervalName(spec.interval));
   rep.noise_cap = spec.noise_cap;
   if (auto plan = campaign::PlanLooks(spec.sampling, spec.confidence, spec.look_scheme); plan.ok()) {
     rep.look_scheme = std::string(campaign::LookSchemeName(plan->scheme));

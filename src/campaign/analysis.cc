@@ -109,7 +109,7 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
 
       stats::Interval interval{kNaN, kNaN};
       std::string no_interval;
-      auto change = stats::SignTestPairedChange(base, head_values, confidence);
+      auto change = PairedInterval(settings.interval, base, head_values, confidence);
       if (change.ok()) {
         m.estimate = change->estimate;
         m.lo = change->lo;
@@ -121,7 +121,7 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
       }
       std::optional<NullArm> null_arm;
       if (settings.null_arm) {
-        auto null_change = stats::SignTestPairedChange(base, null_values, confidence);
+        auto null_change = PairedInterval(settings.interval, base, null_values, confidence);
         null_arm = null_change.ok()
                        ? ReadNullArm(null_change->estimate, {null_change->lo, null_change->hi},
                                      allowance, settings.noise_floor)

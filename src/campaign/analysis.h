@@ -31,6 +31,7 @@ struct AnalysisSettings {
   bool null_arm = false;
   std::vector<MetricSpec> metrics;   // resolved: never empty
   NoiseFloorRule noise_floor = NoiseFloorRule::kIntervalEdge;
+  PairedIntervalMethod interval = PairedIntervalMethod::kSignTest;
   double noise_cap = kDefaultNoiseCap;
   // cell name -> metric -> allowance: the cells' own allowances ([[cells]] allowances).
   std::map<std::string, std::map<std::string, Allowance>> cell_allowances;

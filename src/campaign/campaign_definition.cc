@@ -107,6 +107,12 @@ Status ValidateSpec(const CampaignSpec& spec, TargetKind kind) {
   }
   auto looks = PlanLooks(spec.sampling, spec.confidence, spec.look_scheme);
   if (!looks.ok()) return looks.status();
+  if (spec.interval == PairedIntervalMethod::kSignedRank && spec.look_scheme != LookScheme::kBonferroni) {
+    return Status::InvalidArgument(fmt::format(
+        "interval {} needs look_scheme {} ({} is calibrated for the sign test's distribution only); "
+        "drop --look-scheme or use --interval {}",
+        kSignedRankV1, kBonferroniV1, LookSchemeName(spec.look_scheme), kSignTestV1));
+  }
   if (spec.timeout_ns <= 0) {
     return Status::InvalidArgument("timeout must be positive, e.g. \"30s\" or \"2m\"");
   }
@@ -240,6 +246,7 @@ nlohmann::json SpecToJson(const CampaignSpec& spec) {
   // Written only when set, so that campaigns declared before the setting existed keep their identity.
   if (spec.gbench_min_time_ns > 0) j["gbench_min_time_ns"] = spec.gbench_min_time_ns;
   if (spec.layouts > 1) j["layouts"] = spec.layouts;
+  if (spec.interval != PairedIntervalMethod::kSignTest) j["interval"] = PairedIntervalName(spec.interval);
   return j;
 }
 
@@ -317,6 +324,11 @@ StatusOr<CampaignSpec> SpecFromJson(const nlohmann::json& j) {
     spec.budget_ns = j.at("budget_ns").get<int64_t>();
     if (j.contains("gbench_min_time_ns")) spec.gbench_min_time_ns = j.at("gbench_min_time_ns").get<int64_t>();
     if (j.contains("layouts")) spec.layouts = j.at("layouts").get<int64_t>();
+    if (j.contains("interval")) {
+      auto interval = ParsePairedInterval(str("interval"));
+      if (!interval.ok()) fail(interval.status());
+      spec.interval = *interval;
+    }
     auto look = ParseLookScheme(str("look_scheme"));
     if (!look.ok()) fail(look.status());
     spec.look_scheme = *look;

@@ -86,6 +86,7 @@ struct CampaignSpec {
   double confidence = kDefaultConfidence;
   LookScheme look_scheme = LookScheme::kBonferroni;
   NoiseFloorRule noise_floor = NoiseFloorRule::kIntervalEdge;
+  PairedIntervalMethod interval = PairedIntervalMethod::kSignTest;
   // Under the allowance "noise", the widest null-arm floor a PASS may certify (verdict.h).
   double noise_cap = kDefaultNoiseCap;
   ArmOrder order = ArmOrder::kRotatingReversedBlocks;

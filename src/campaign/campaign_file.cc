@@ -250,7 +250,7 @@ StatusOr<CampaignSpec> ParseCampaignToml(std::string_view text, const std::strin
   TARE_RETURN_IF_ERROR(r.OnlyKeys(
       root, "",
       {"format", "name", "kind", "instrument", "args", "env", "cwd", "filter", "control", "timeout", "seed",
-       "order", "confidence", "look_scheme", "noise_floor", "noise_cap", "budget", "gbench_min_time", "layouts", "gates", "bounds", "arms", "sampling",
+       "order", "confidence", "look_scheme", "noise_floor", "interval", "noise_cap", "budget", "gbench_min_time", "layouts", "gates", "bounds", "arms", "sampling",
        "metrics", "cells"}));
   CampaignSpec spec;
   if (const toml::node* n = root.get("format")) {
@@ -342,6 +342,12 @@ StatusOr<CampaignSpec> ParseCampaignToml(std::string_view text, const std::strin
     auto parsed = ParseNoiseFloorRule(rule);
     if (!parsed.ok()) return r.Error(*n, "noise_floor", parsed.status().message());
     spec.noise_floor = *parsed;
+  }
+  if (const toml::node* n = root.get("interval")) {
+    TARE_ASSIGN_OR_RETURN(std::string method, r.String(*n, "interval"));
+    auto parsed = ParsePairedInterval(method);
+    if (!parsed.ok()) return r.Error(*n, "interval", parsed.status().message());
+    spec.interval = *parsed;
   }
   if (const toml::node* n = root.get("noise_cap")) {
     TARE_ASSIGN_OR_RETURN(std::string text, r.String(*n, "noise_cap"));

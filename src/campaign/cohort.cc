@@ -60,6 +60,7 @@ AnalysisSettings CampaignRunner::Cohort::Settings() const {
     }
   }
   s.noise_floor = spec_.noise_floor;
+  s.interval = spec_.interval;
   s.noise_cap = spec_.noise_cap;
   for (const auto& c : spec_.cells) {
     if (c.allowances.empty()) continue;

@@ -106,6 +106,7 @@ StatusOr<report::AbReport> CampaignRunner::Cohort::BuildReport(const std::vector
   rep.per_look_confidence = plan_.per_look_confidence;
   rep.look_pairs = plan_.pairs;
   rep.noise_floor_rule = std::string(NoiseFloorRuleName(spec_.noise_floor));
+  rep.interval_method = std::string(PairedIntervalName(spec_.interval));
   rep.noise_cap = spec_.noise_cap;
   for (const auto& e : lock_.executables) rep.arms.push_back({e.arm, ArmRole(e.arm), e.source, e.path, e.sha256});
   std::vector<Verdict> verdicts;

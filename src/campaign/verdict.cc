@@ -7,6 +7,9 @@
 
 #include <fmt/core.h>
 
+#include "stats/hodges_lehmann.h"
+#include "stats/sign_interval.h"
+
 namespace tare::campaign {
 namespace {
 
@@ -43,6 +46,8 @@ std::string_view NoiseFloorRuleName(NoiseFloorRule rule) {
       return kNullIntervalEdgeV1;
     case NoiseFloorRule::kEstimate:
       return kNullEstimateV1;
+    case NoiseFloorRule::kSplit:
+      return kNullSplitV1;
   }
   return "unknown";
 }
@@ -52,9 +57,29 @@ StatusOr<NoiseFloorRule> ParseNoiseFloorRule(std::string_view name) {
     return NoiseFloorRule::kIntervalEdge;
   }
   if (name == kNullEstimateV1 || name == "null-estimate") return NoiseFloorRule::kEstimate;
+  if (name == kNullSplitV1 || name == "null-split") return NoiseFloorRule::kSplit;
   return Status::InvalidArgument(fmt::format(
-      "unknown noise floor rule '{}'; use '{}' (default) or '{}'", name, kNullIntervalEdgeV1,
-      kNullEstimateV1));
+      "unknown noise floor rule '{}'; use '{}' (default), '{}' or '{}'", name, kNullIntervalEdgeV1,
+      kNullEstimateV1, kNullSplitV1));
+}
+
+std::string_view PairedIntervalName(PairedIntervalMethod method) {
+  return method == PairedIntervalMethod::kSignedRank ? kSignedRankV1 : kSignTestV1;
+}
+
+StatusOr<PairedIntervalMethod> ParsePairedInterval(std::string_view name) {
+  if (name == kSignTestV1 || name == "sign-test") return PairedIntervalMethod::kSignTest;
+  if (name == kSignedRankV1 || name == "signed-rank") return PairedIntervalMethod::kSignedRank;
+  return Status::InvalidArgument(fmt::format(
+      "unknown interval '{}'; use '{}' (default) or '{}'", name, kSignTestV1, kSignedRankV1));
+}
+
+StatusOr<stats::PairedChange> PairedInterval(PairedIntervalMethod method, std::span<const double> base,
+                                             std::span<const double> head, double confidence) {
+  if (method == PairedIntervalMethod::kSignedRank) {
+    return stats::HodgesLehmannPairedChange(base, head, confidence);
+  }
+  return stats::SignTestPairedChange(base, head, confidence);
 }
 
 NullArm ReadNullArm(double estimate, const stats::Interval& interval, const Allowance& allowance,
@@ -65,14 +90,15 @@ NullArm ReadNullArm(double estimate, const stats::Interval& interval, const Allo
   const double declared = allowance.declared();
   if (std::isnan(estimate) || std::isnan(interval.lo) || std::isnan(interval.hi)) {
     n.floor = std::numeric_limits<double>::infinity();
+    n.pass_floor = n.floor;
     n.host_too_noisy = true;
     n.reason = "the null arm has no interval (too few pairs or failed samples), so the host's "
                "noise is unknown; rerun with more pairs";
     return n;
   }
-  n.floor = rule == NoiseFloorRule::kEstimate
-                ? std::fabs(estimate)
-                : std::max(std::fabs(interval.lo), std::fabs(interval.hi));
+  const double edge = std::max(std::fabs(interval.lo), std::fabs(interval.hi));
+  n.floor = rule == NoiseFloorRule::kIntervalEdge ? edge : std::fabs(estimate);
+  n.pass_floor = rule == NoiseFloorRule::kEstimate ? n.floor : edge;
   if (interval.lo > declared || interval.hi < -declared) {
     n.host_too_noisy = true;
     n.reason = fmt::format(
@@ -88,9 +114,13 @@ MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction directi
                           double noise_cap) {
   MetricVerdict out;
   out.noise_floor = null_arm ? null_arm->floor : 0.0;
+  out.pass_floor = null_arm ? null_arm->pass_floor : 0.0;
   out.host_too_noisy = null_arm && null_arm->host_too_noisy;
   out.delta = std::max(allowance.declared(), out.noise_floor);
-  out.pass_bound = allowance.noise ? out.noise_floor : allowance.declared();
+  out.pass_bound = allowance.noise ? out.pass_floor : allowance.declared();
+  // What a PASS must stay within: the bound, and never more than FAIL's threshold allows (equal
+  // to delta under the edge and estimate rules; under null-split-v1 the edge, wider than delta).
+  const double pass_limit = std::max(out.delta, out.pass_bound);
   if (std::isnan(head_vs_base.lo) || std::isnan(head_vs_base.hi) ||
       head_vs_base.lo > head_vs_base.hi) {
     out.verdict = Verdict::kInconclusive;
@@ -107,17 +137,19 @@ MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction directi
   const std::string limit = fmt::format("{}{:.2f}%", worse, out.delta * 100.0);
   const std::string bound = fmt::format("{}{:.2f}%", worse, out.pass_bound * 100.0);
   const std::string floor =
-      std::isinf(out.noise_floor) ? std::string("unknown") : fmt::format("{:.2f}%", out.noise_floor * 100.0);
+      std::isinf(out.pass_floor) ? std::string("unknown") : fmt::format("{:.2f}%", out.pass_floor * 100.0);
+  const std::string pass_limit_text = fmt::format("{}{:.2f}%", worse, pass_limit * 100.0);
 
   if (w_lo > out.delta) {
     out.verdict = Verdict::kFail;
     out.reasons.push_back(fmt::format("the whole interval {} is worse than the allowance {}",
                                       interval, limit));
-  } else if (w_hi > out.delta) {
+  } else if (w_hi > pass_limit) {
     out.verdict = Verdict::kInconclusive;
     out.reasons.push_back(fmt::format(
-        "the interval {} straddles the allowance {}; more pairs may decide it", interval, limit));
-  } else if (allowance.noise && !(out.noise_floor <= noise_cap)) {
+        "the interval {} straddles the allowance {}; more pairs may decide it", interval,
+        pass_limit > out.delta ? pass_limit_text : limit));
+  } else if (allowance.noise && !(out.pass_floor <= noise_cap)) {
     // A PASS would certify only the floor, and the floor is wider than the campaign accepts.
     out.verdict = Verdict::kInconclusive;
     out.reasons.push_back(fmt::format(
@@ -125,14 +157,14 @@ MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction directi
         "differ by up to {} here, so no bound tighter than that can be certified; more pairs "
         "(--cap) narrow the floor, a quieter host lowers it, --instrument sim removes it",
         noise_cap * 100.0, floor));
-  } else if (!allowance.noise && !(out.noise_floor <= allowance.declared())) {
+  } else if (!allowance.noise && !(out.pass_floor <= allowance.declared())) {
     out.verdict = Verdict::kInconclusive;
     out.reasons.push_back(fmt::format(
         "not a PASS: host too noisy for a verdict within the declared allowance {}: two copies of "
         "base differ by up to {} here; more pairs (--cap) narrow the floor, a quieter host lowers "
         "it, --instrument sim removes it",
         bound, floor));
-  } else if (allowance.noise && w_lo > 0 && out.noise_floor > 0) {
+  } else if (allowance.noise && w_lo > 0 && out.pass_floor > 0) {
     // A detected change is never certified by the floor alone: the whole interval is worse than
     // base, and "within the floor" would pass it (bench/README.md: +1% PASSed at the first look
     // against a 1.8-4.2% floor). It stays INCONCLUSIVE so the cell gets more pairs, which narrow
@@ -142,7 +174,7 @@ MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction directi
     out.reasons.push_back(fmt::format(
         "not a PASS: the whole interval {} is worse than base; it is within {} only because the "
         "null arm's noise floor is {}; more pairs narrow the floor",
-        interval, limit, floor));
+        interval, pass_limit_text, floor));
   } else {
     out.verdict = Verdict::kPass;
     out.reasons.push_back(fmt::format("no regression beyond {}: the whole interval {} is within it",

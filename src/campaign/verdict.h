@@ -34,7 +34,13 @@
 //   null-estimate-v1: floor = |m|, the estimated systematic A/A difference. Far more sensitive;
 //       if the host biases every pair of distinct executables alike, the margin against that bias
 //       is only the head interval's own width.
-// Either rule keeps the A/A error bound below (floor >= 0 is all it needs).
+//   null-split-v1: each question against its own floor. A FAIL and a supported gain need the
+//       head's interval clear of |m| (as null-estimate-v1); a PASS certifies the interval edge (as
+//       null-interval-edge-v1): pass_floor = max(|n_lo|, |n_hi|) is what a PASS under "noise"
+//       certifies and must be within the declared allowance or the noise cap. Detection gets the
+//       estimate rule's power, certification keeps the edge rule's margin (an unchanged head is
+//       certified as often as under the edge rule), and the A/A bound holds since |m| >= 0.
+// Every rule keeps the A/A error bound below (floor >= 0 is all it needs).
 //   host too noisy   when the null interval excludes 0 by more than the declared allowance
 //                      (n_lo > declared or n_hi < -declared): the host itself shows a systematic
 //                      difference between identical programs. Then the floor may have raised
@@ -58,6 +64,7 @@
 #include "model/metric.h"
 #include "model/verdict.h"
 #include "stats/binomial.h"
+#include "stats/paired_change.h"
 
 namespace tare::campaign {
 
@@ -76,17 +83,37 @@ StatusOr<Allowance> ParseAllowance(std::string_view text);
 // "noise" or "2%" (shortest form that round-trips through ParseAllowance).
 std::string AllowanceText(const Allowance& a);
 
-enum class NoiseFloorRule { kIntervalEdge, kEstimate };
+enum class NoiseFloorRule { kIntervalEdge, kEstimate, kSplit };
 inline constexpr std::string_view kNullIntervalEdgeV1 = "null-interval-edge-v1";
 inline constexpr std::string_view kNullEstimateV1 = "null-estimate-v1";
+inline constexpr std::string_view kNullSplitV1 = "null-split-v1";
 std::string_view NoiseFloorRuleName(NoiseFloorRule rule);
 StatusOr<NoiseFloorRule> ParseNoiseFloorRule(std::string_view name);
+
+// The paired interval behind every verdict (head vs base, and base vs the null copy), on the log
+// ratios d_i = ln(head_i / base_i) of the blocks:
+//   sign-test-v1 (default): the sign-test interval on the median of d (stats/sign_interval.h);
+//       assumes only that pairs are independent.
+//   signed-rank-v1: the Wilcoxon signed-rank (Hodges–Lehmann) interval (stats/hodges_lehmann.h);
+//       assumes also that d is symmetric about its centre, which randomized arm order within blocks
+//       gives for the host's own noise. About 0.82 of the sign test's width on normal-like noise:
+//       +1% at 1% noise, cap 40, FAILs in 85% of simulated campaigns against 62% (bench/README.md).
+//       The look scheme must be bonferroni-v1 (sign-test-calibrated-v1 is calibrated for the sign
+//       test's distribution only).
+enum class PairedIntervalMethod { kSignTest, kSignedRank };
+inline constexpr std::string_view kSignTestV1 = "sign-test-v1";
+inline constexpr std::string_view kSignedRankV1 = "signed-rank-v1";
+std::string_view PairedIntervalName(PairedIntervalMethod method);
+StatusOr<PairedIntervalMethod> ParsePairedInterval(std::string_view name);
+StatusOr<stats::PairedChange> PairedInterval(PairedIntervalMethod method, std::span<const double> base,
+                                             std::span<const double> head, double confidence);
 
 // The null arm's reading for one cell and metric.
 struct NullArm {
   double estimate = 0;           // base-vs-null paired change estimate (fraction)
   stats::Interval change{0, 0};  // its interval (fractions)
-  double floor = 0;              // by the rule above
+  double floor = 0;              // by the rule above: what a FAIL or a supported gain must clear
+  double pass_floor = 0;         // what a PASS certifies at least (= floor but under null-split-v1)
   bool host_too_noisy = false;
   std::string reason;            // set when host_too_noisy: what was seen and what to do
 };
@@ -116,7 +143,8 @@ struct MetricVerdict {
   bool supported_gain = false;
   double delta = 0;         // max(declared, floor): a FAIL's whole interval is worse than this
   double pass_bound = 0;    // B: what a PASS certifies (declared, or the floor under "noise")
-  double noise_floor = 0;   // 0 without a null arm
+  double noise_floor = 0;   // 0 without a null arm; what a FAIL or a supported gain must clear
+  double pass_floor = 0;    // 0 without a null arm; the floor a PASS must certify (verdict.h's rules)
   bool host_too_noisy = false;
   bool changed = false;     // a PASS whose interval excludes 0: changed, within the allowance
   // One line each, for the ledger: why this verdict (and why not PASS when downgraded).

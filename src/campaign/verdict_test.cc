@@ -116,6 +116,44 @@ TEST(Verdict, APassCertifiesItsBoundAndNeverMore) {
   EXPECT_EQ(JudgeMetric({-0.014, 0.01}, kHigher, Allowance::Noise(), small).verdict, Verdict::kPass);
 }
 
+// null-split-v1: FAIL and supported gains against |the null's estimate|, PASS certifying the edge.
+TEST(Verdict, SplitRuleFailsAgainstTheEstimateAndCertifiesTheEdge) {
+  const NullArm split = ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Noise(), NoiseFloorRule::kSplit);
+  EXPECT_DOUBLE_EQ(split.floor, 0.002);
+  EXPECT_DOUBLE_EQ(split.pass_floor, 0.012);
+  // Detected beyond the estimate: FAIL, as under null-estimate-v1.
+  const MetricVerdict fail = JudgeMetric({0.006, 0.011}, kLower, Allowance::Noise(), split);
+  EXPECT_EQ(fail.verdict, Verdict::kFail);
+  EXPECT_DOUBLE_EQ(fail.delta, 0.002);
+  // A gain beyond the estimate is supported.
+  EXPECT_TRUE(JudgeMetric({-0.011, -0.006}, kLower, Allowance::Noise(), split).supported_gain);
+  // An interval around 0 within the edge PASSes and certifies the edge (1.2%), not the estimate:
+  // under null-estimate-v1 the same data is INCONCLUSIVE (its 0.2% floor cannot hold +0.9%).
+  const MetricVerdict pass = JudgeMetric({-0.004, 0.009}, kLower, Allowance::Noise(), split);
+  EXPECT_EQ(pass.verdict, Verdict::kPass);
+  EXPECT_DOUBLE_EQ(pass.pass_bound, 0.012);
+  EXPECT_NE(pass.reasons.front().find("no regression beyond +1.20%"), std::string::npos) << pass.reasons.front();
+  const NullArm estimate = ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Noise(), NoiseFloorRule::kEstimate);
+  EXPECT_EQ(JudgeMetric({-0.004, 0.009}, kLower, Allowance::Noise(), estimate).verdict, Verdict::kInconclusive);
+  // Beyond the edge: not certified.
+  EXPECT_EQ(JudgeMetric({-0.004, 0.013}, kLower, Allowance::Noise(), split).verdict, Verdict::kInconclusive);
+  // A detected change inside the estimate floor is still not certified.
+  const NullArm wide = ReadNullArm(0.006, {-0.01, 0.015}, Allowance::Noise(), NoiseFloorRule::kSplit);
+  EXPECT_EQ(JudgeMetric({0.001, 0.005}, kLower, Allowance::Noise(), wide).verdict, Verdict::kInconclusive);
+  // The noise cap applies to the edge, the floor a PASS certifies.
+  const NullArm capped = ReadNullArm(0.0, {-0.03, 0.03}, Allowance::Noise(), NoiseFloorRule::kSplit);
+  const MetricVerdict over_cap = JudgeMetric({-0.01, 0.01}, kLower, Allowance::Noise(), capped);
+  EXPECT_EQ(over_cap.verdict, Verdict::kInconclusive);
+  EXPECT_NE(over_cap.reasons.front().find("noise cap"), std::string::npos) << over_cap.reasons.front();
+  // A declared allowance: the edge must be within it for a PASS; a FAIL needs only the estimate.
+  const NullArm declared = ReadNullArm(0.001, {-0.004, 0.006}, Allowance::Fraction(0.005), NoiseFloorRule::kSplit);
+  EXPECT_EQ(JudgeMetric({-0.003, 0.004}, kLower, Allowance::Fraction(0.005), declared).verdict, Verdict::kInconclusive);
+  EXPECT_EQ(JudgeMetric({-0.003, 0.004}, kLower, Allowance::Fraction(0.01), declared).verdict, Verdict::kPass);
+  EXPECT_EQ(JudgeMetric({0.006, 0.02}, kLower, Allowance::Fraction(0.005), declared).verdict, Verdict::kFail);
+  EXPECT_EQ(NoiseFloorRuleName(NoiseFloorRule::kSplit), "null-split-v1");
+  EXPECT_EQ(*ParseNoiseFloorRule("null-split-v1"), NoiseFloorRule::kSplit);
+}
+
 TEST(Verdict, EstimateRuleUsesTheNullArmsPointEstimate) {
   const NullArm edge = ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Noise());
   const NullArm estimate =

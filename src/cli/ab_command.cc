@@ -60,6 +60,7 @@ struct AbOptions {
   uint64_t seed = 0;
   std::string look_scheme = std::string(campaign::kBonferroniV1);
   std::string noise_floor = std::string(campaign::kNullIntervalEdgeV1);
+  std::string interval = std::string(campaign::kSignTestV1);
   std::string noise_cap = "2%";
   std::string filter;
   std::string control;
@@ -155,6 +156,7 @@ StatusOr<campaign::CampaignSpec> SpecFromFlags(const AbOptions& o) {
   TARE_ASSIGN_OR_RETURN(spec.order, campaign::ParseArmOrder(o.order));
   TARE_ASSIGN_OR_RETURN(spec.look_scheme, campaign::ParseLookScheme(o.look_scheme));
   TARE_ASSIGN_OR_RETURN(spec.noise_floor, campaign::ParseNoiseFloorRule(o.noise_floor));
+  TARE_ASSIGN_OR_RETURN(spec.interval, campaign::ParsePairedInterval(o.interval));
   auto cap = campaign::ParseAllowance(o.noise_cap);
   if (!cap.ok() || cap->noise) {
     return Status::InvalidArgument(fmt::format("--noise-cap '{}' is not a percentage like 2%", o.noise_cap));
@@ -396,6 +398,7 @@ int PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
   campaign::PlanQuery q;
   q.settings.null_arm = declared.spec.null_arm;
   q.settings.noise_floor = declared.spec.noise_floor;
+  q.settings.interval = declared.spec.interval;
   q.settings.noise_cap = declared.spec.noise_cap;
   q.sampling = declared.spec.sampling;
   q.confidence = declared.spec.confidence;
@@ -606,7 +609,7 @@ void AddAbCommand(CLI::App& app, int* exit_code, const std::vector<std::string>*
 Each block runs every arm once, back to back, in fresh processes, from copies of the executables
 under <store dir>/bin/ (base, head, null: paths of equal length, the same argv and environment).
 The change of head against base is the median of ln(head/base) over the pairs with an exact
-sign-test interval; the null arm (a second copy of base) measures the host's own noise. Verdict
+sign-test interval (--interval signed-rank-v1: the narrower Wilcoxon signed-rank interval); the null arm (a second copy of base) measures the host's own noise. Verdict
 per cell and metric: FAIL when the whole interval is worse than the allowance, PASS when it is
 all within it, INCONCLUSIVE otherwise -- INCONCLUSIVE IS NOT A PASS. Undecided cells get more
 blocks (--step) up to --cap, with every look at a stricter confidence so the error rate holds.
@@ -654,7 +657,13 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   track(sub->add_option("--order", o->order, "rotating-reversed-blocks-v1 (default) | random-v1"), "--order");
   track(sub->add_option("--seed", o->seed, "Seed for --order random-v1 (default 0)")->check(WholeNumberAtLeast(0)), "--seed");
   track(sub->add_option("--look-scheme", o->look_scheme, "bonferroni-v1 (default) | sign-test-calibrated-v1"), "--look-scheme");
-  track(sub->add_option("--noise-floor", o->noise_floor, "null-interval-edge-v1 (default) | null-estimate-v1"), "--noise-floor");
+  track(sub->add_option("--noise-floor", o->noise_floor,
+                        "null-interval-edge-v1 (default) | null-estimate-v1 | null-split-v1 (FAIL against the "
+                        "null's estimate, PASS certifying its interval edge)"),
+        "--noise-floor");
+  track(sub->add_option("--interval", o->interval,
+                        "sign-test-v1 (default) | signed-rank-v1 (narrower; assumes symmetric pair differences)"),
+        "--interval");
   track(sub->add_option("--noise-cap", o->noise_cap,
                         "Under the allowance noise, the widest null-arm floor a PASS may certify (default 2%); "
                         "a wider floor keeps the cell sampling, then INCONCLUSIVE"), "--noise-cap");

@@ -122,8 +122,9 @@ std::string Facts(const report::AbReport& r, const RunData& run) {
   f += fmt::format("<dt>Sampling</dt><dd>{} pairs per cell, then {} more per look while undecided, up to {}; looks at "
                    "{} pairs</dd>\n",
                    r.sampling.initial, r.sampling.step, r.sampling.cap, HtmlText(looks));
-  f += fmt::format("<dt>Confidence</dt><dd>{:.0f}% per cell and metric ({}: every look at {:.2f}%)</dd>\n",
-                   r.confidence * 100, HtmlText(r.look_scheme), r.per_look_confidence * 100);
+  f += fmt::format("<dt>Confidence</dt><dd>{:.0f}% per cell and metric ({}: every look's {} interval at {:.2f}%)</dd>\n",
+                   r.confidence * 100, HtmlText(r.look_scheme), HtmlText(r.interval_method),
+                   r.per_look_confidence * 100);
   f += fmt::format("<dt>Noise floor</dt><dd>{} (cap {})</dd>\n", HtmlText(r.noise_floor_rule),
                    HtmlText(UnsignedPercent(r.noise_cap)));
   return f + "</dl>\n";

@@ -120,6 +120,7 @@ nlohmann::json AbReportToJson(const AbReport& r) {
       {"per_look_confidence", r.per_look_confidence},
       {"look_pairs", r.look_pairs},
       {"noise_floor_rule", r.noise_floor_rule},
+      {"interval", r.interval_method},
       {"noise_cap", r.noise_cap},
       {"arms", arms},
       {"outcome", r.has_verdicts ? nlohmann::json(VerdictName(r.outcome)) : nlohmann::json(nullptr)},

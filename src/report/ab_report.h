@@ -81,6 +81,7 @@ struct AbReport {
   double per_look_confidence = 0;
   std::vector<int64_t> look_pairs;
   std::string noise_floor_rule;
+  std::string interval_method = "sign-test-v1";  // the paired interval (campaign/verdict.h)
   double noise_cap = 0;            // under "noise", the widest floor a PASS may certify
   std::vector<AbArm> arms;
   std::vector<AbComparison> comparisons;  // cell-major, heads in arm order

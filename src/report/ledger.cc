@@ -188,8 +188,8 @@ void Header(const AbReport& r, std::string& out) {
   } else {
     out += fmt::format("- **Sampling** {} pairs per cell, one look\n", r.sampling.initial);
   }
-  out += fmt::format("- **Confidence** {} per cell and metric ({}: every look's interval at {})\n",
-                     Confidence(r.confidence), r.look_scheme, Confidence(r.per_look_confidence));
+  out += fmt::format("- **Confidence** {} per cell and metric ({}: every look's {} interval at {})\n",
+                     Confidence(r.confidence), r.look_scheme, r.interval_method, Confidence(r.per_look_confidence));
   out += fmt::format("- **A PASS certifies** its printed bound: the declared allowance, or under "
                      "`noise` the null arm's floor when that is at most {} (the noise cap); a "
                      "host noisier than the bound gets more pairs, then INCONCLUSIVE\n",
@@ -398,9 +398,16 @@ std::string RenderLedger(const AbReport& r) {
     for (const auto& n : r.notes) out += "- " + MarkdownText(n) + "\n";
     for (const auto& w : r.host_warnings) out += "- host: " + MarkdownText(w) + "\n";
   }
-  out += "\n---\n"
-         "Each metric: the median paired change of head against base, exp(median ln(head/base)) − 1, "
-         "with its exact sign-test interval [lo, hi] at the look's confidence; then the allowance "
+  const bool signed_rank = r.interval_method == "signed-rank-v1";
+  const bool split = r.noise_floor_rule == "null-split-v1";
+  out += "\n---\n";
+  out += signed_rank
+             ? "Each metric: the Hodges–Lehmann paired change of head against base, exp(median of the "
+               "Walsh averages of ln(head/base)) − 1, with its Wilcoxon signed-rank interval [lo, hi] "
+               "at the look's confidence; "
+             : "Each metric: the median paired change of head against base, exp(median ln(head/base)) − 1, "
+               "with its exact sign-test interval [lo, hi] at the look's confidence; ";
+  out += "then the allowance "
          "(δ = max(declared allowance, null-arm noise floor)) and the verdict in the metric's worse "
          "direction, then the base → head medians. **FAIL**: the whole interval is worse than δ. "
          "**PASS** ≤ B: head is not worse than base by more than B — the whole interval is within B, "
@@ -408,7 +415,12 @@ std::string RenderLedger(const AbReport& r) {
          "at most the noise cap). **INCONCLUSIVE**: neither; the data cannot tell yet, or the host "
          "is too noisy for a verdict within B. **INCONCLUSIVE is not a pass.** A supported gain: the whole interval is better than "
          "0 and beyond the noise floor. A cell's verdict is its worst metric's; nothing is averaged "
-         "across cells or hosts.\n";
+         "across cells or hosts.";
+  if (split) {
+    out += " Under null-split-v1 the floor of δ (FAIL, gains) is |the null arm's estimate| and the "
+           "floor a PASS certifies is the edge of its interval.";
+  }
+  out += "\n";
   return out;
 }
 
