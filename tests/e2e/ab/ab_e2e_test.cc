@@ -569,6 +569,26 @@ TEST_F(AbE2E, PlanRefusesWhatItCannotDo) {
   EXPECT_FALSE(std::filesystem::exists(store_));
 }
 
+// examples/gbench_knob, the Google Benchmark study's workload (bench/gbench_sensitivity.sh): under sim
+// the plus2 build's BM_Knob reads exactly 2% more instructions and BM_Steady exactly the same, so
+// the changed cell FAILs at +2.00% and the unchanged one PASSes at 0, every time.
+TEST_F(AbE2E, GbenchKnobChangesOneBenchmarkByTwoPercent) {
+  Result r = Tare({"ab", "--base", GBENCH_KNOB_DIR "/gbench_knob_base", "--head", GBENCH_KNOB_DIR "/gbench_knob_plus2",
+                   "--instrument", "sim", "--filter", "BM_Knob|BM_Steady", "--samples", "6", "--cap", "6",
+                   "--store", store_, "--json", dir_ + "/result.json"});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  nlohmann::json j = Json();
+  ASSERT_EQ(j["comparisons"].size(), 2u) << j.dump();
+  std::map<std::string, nlohmann::json> cells;
+  for (const auto& c : j["comparisons"]) cells[c["cell"]] = c;
+  const auto& knob = cells.at("BM_Knob")["metrics"][0];
+  EXPECT_EQ(cells.at("BM_Knob")["verdict"], "FAIL");
+  EXPECT_EQ(knob["metric"], "sim.Ir");
+  EXPECT_NEAR(knob["change"]["estimate"].get<double>(), 0.02, 0.0005) << knob.dump();
+  EXPECT_EQ(cells.at("BM_Steady")["verdict"], "PASS");
+  EXPECT_EQ(cells.at("BM_Steady")["metrics"][0]["change"]["estimate"].get<double>(), 0.0);
+}
+
 // --gbench-min-time reaches every sample: Google Benchmark runs far fewer iterations in 2 ms than in
 // 200 ms (its count grows with the time asked for; the margin is a factor of 10 where 100 is expected).
 TEST_F(AbE2E, GbenchMinTimeSetsEverySamplesLength) {
