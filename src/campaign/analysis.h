@@ -30,7 +30,7 @@ struct AnalysisSettings {
   std::vector<std::string> heads;    // head arm names, in arm order
   bool null_arm = false;
   std::vector<MetricSpec> metrics;   // resolved: never empty
-  NoiseFloorRule noise_floor = NoiseFloorRule::kIntervalEdge;
+  NoiseFloorRule noise_floor = NoiseFloorRule::kSplit;
   PairedIntervalMethod interval = PairedIntervalMethod::kSignTest;
   double noise_cap = kDefaultNoiseCap;
   // cell name -> metric -> allowance: the cells' own allowances ([[cells]] allowances).

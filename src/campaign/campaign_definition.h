@@ -85,7 +85,7 @@ struct CampaignSpec {
   SamplingPlan sampling = kDefaultSampling;
   double confidence = kDefaultConfidence;
   LookScheme look_scheme = LookScheme::kBonferroni;
-  NoiseFloorRule noise_floor = NoiseFloorRule::kIntervalEdge;
+  NoiseFloorRule noise_floor = NoiseFloorRule::kSplit;
   PairedIntervalMethod interval = PairedIntervalMethod::kSignTest;
   // Under the allowance "noise", the widest null-arm floor a PASS may certify (verdict.h).
   double noise_cap = kDefaultNoiseCap;

@@ -59,8 +59,8 @@ StatusOr<NoiseFloorRule> ParseNoiseFloorRule(std::string_view name) {
   if (name == kNullEstimateV1 || name == "null-estimate") return NoiseFloorRule::kEstimate;
   if (name == kNullSplitV1 || name == "null-split") return NoiseFloorRule::kSplit;
   return Status::InvalidArgument(fmt::format(
-      "unknown noise floor rule '{}'; use '{}' (default), '{}' or '{}'", name, kNullIntervalEdgeV1,
-      kNullEstimateV1, kNullSplitV1));
+      "unknown noise floor rule '{}'; use '{}' (default), '{}' or '{}'", name, kNullSplitV1,
+      kNullIntervalEdgeV1, kNullEstimateV1));
 }
 
 std::string_view PairedIntervalName(PairedIntervalMethod method) {
@@ -97,7 +97,13 @@ NullArm ReadNullArm(double estimate, const stats::Interval& interval, const Allo
     return n;
   }
   const double edge = std::max(std::fabs(interval.lo), std::fabs(interval.hi));
-  n.floor = rule == NoiseFloorRule::kIntervalEdge ? edge : std::fabs(estimate);
+  // null-split-v1 keeps the edge for FAIL too when the null interval excludes 0: the host then shows
+  // a systematic difference between identical copies, which the estimate floor guards against only
+  // by the head interval's own width (verdict.h).
+  const bool null_excludes_zero = interval.lo > 0 || interval.hi < 0;
+  n.floor = rule == NoiseFloorRule::kIntervalEdge || (rule == NoiseFloorRule::kSplit && null_excludes_zero)
+                ? edge
+                : std::fabs(estimate);
   n.pass_floor = rule == NoiseFloorRule::kEstimate ? n.floor : edge;
   if (interval.lo > declared || interval.hi < -declared) {
     n.host_too_noisy = true;

@@ -25,7 +25,7 @@
 // The null arm (the base executable again, under another path) measures what the host alone does
 // to two identical programs. From the base-vs-null paired change (estimate m, interval
 // [n_lo, n_hi]), the noise floor is, by rule (recorded by name with the results):
-//   null-interval-edge-v1 (default): floor = max(|n_lo|, |n_hi|), the largest A/A difference the
+//   null-interval-edge-v1 (the default before null-split-v1): floor = max(|n_lo|, |n_hi|), the largest A/A difference the
 //       data cannot rule out at the look's confidence. Guards against a real host bias with a
 //       statistical margin, but it includes the null arm's own sampling error, so with the
 //       allowance "noise" a change must be about twice the interval's half-width to FAIL
@@ -34,12 +34,15 @@
 //   null-estimate-v1: floor = |m|, the estimated systematic A/A difference. Far more sensitive;
 //       if the host biases every pair of distinct executables alike, the margin against that bias
 //       is only the head interval's own width.
-//   null-split-v1: each question against its own floor. A FAIL and a supported gain need the
+//   null-split-v1 (default): each question against its own floor. A FAIL and a supported gain need the
 //       head's interval clear of |m| (as null-estimate-v1); a PASS certifies the interval edge (as
 //       null-interval-edge-v1): pass_floor = max(|n_lo|, |n_hi|) is what a PASS under "noise"
 //       certifies and must be within the declared allowance or the noise cap. Detection gets the
 //       estimate rule's power, certification keeps the edge rule's margin (an unchanged head is
-//       certified as often as under the edge rule), and the A/A bound holds since |m| >= 0.
+//       certified as often as under the edge rule), and the A/A bound holds since |m| >= 0 when
+//       identical copies do not differ systematically. When they do (a host bias b between any two
+//       copies), the estimate floor guards against b only by the head interval's own width, so
+//       when the null interval excludes 0 -- the bias shows -- FAIL and gains clear the edge too.
 // Every rule keeps the A/A error bound below (floor >= 0 is all it needs).
 //   host too noisy   when the null interval excludes 0 by more than the declared allowance
 //                      (n_lo > declared or n_hi < -declared): the host itself shows a systematic
@@ -97,7 +100,7 @@ StatusOr<NoiseFloorRule> ParseNoiseFloorRule(std::string_view name);
 //   signed-rank-v1: the Wilcoxon signed-rank (Hodges–Lehmann) interval (stats/hodges_lehmann.h);
 //       assumes also that d is symmetric about its centre, which randomized arm order within blocks
 //       gives for the host's own noise. About 0.82 of the sign test's width on normal-like noise:
-//       +1% at 1% noise, cap 40, FAILs in 85% of simulated campaigns against 62% (bench/README.md).
+//       +1% at 1% noise, cap 40, FAILs in 85% of simulated campaigns against 61% (docs/methodology.md §6).
 //       The look scheme must be bonferroni-v1 (sign-test-calibrated-v1 is calibrated for the sign
 //       test's distribution only).
 enum class PairedIntervalMethod { kSignTest, kSignedRank };
@@ -121,7 +124,7 @@ struct NullArm {
 // {lo, hi}}. A NaN gives floor = +infinity and host_too_noisy (nothing can PASS or FAIL
 // against an unknown floor; the runner should not get here, since head and null have the same n).
 NullArm ReadNullArm(double estimate, const stats::Interval& interval, const Allowance& allowance,
-                    NoiseFloorRule rule = NoiseFloorRule::kIntervalEdge);
+                    NoiseFloorRule rule);
 
 // The noise cap's default: under the allowance "noise" a PASS certifies the null arm's floor, and
 // only when that floor is at most this. Why 2%: in bench/README.md's study (perf.task_clock_ns, a

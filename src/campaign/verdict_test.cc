@@ -45,7 +45,7 @@ TEST(Verdict, NoiseAllowanceWithoutNullArmMeansAnyConfirmedChange) {
 }
 
 TEST(Verdict, NullArmFloorRaisesDelta) {
-  const NullArm null_arm = ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Fraction(0.005));
+  const NullArm null_arm = ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Fraction(0.005), NoiseFloorRule::kIntervalEdge);
   EXPECT_DOUBLE_EQ(null_arm.floor, 0.012);
   EXPECT_FALSE(null_arm.host_too_noisy);  // the null interval contains 0
   const MetricVerdict m = JudgeMetric({0.006, 0.011}, kLower, Allowance::Fraction(0.005), null_arm);
@@ -75,7 +75,7 @@ TEST(Verdict, NullArmFloorRaisesDelta) {
 // Issue 10 §1: a PASS never certifies more than the allowance it prints.
 TEST(Verdict, APassCertifiesItsBoundAndNeverMore) {
   // Declared 1%, a 63.8% floor (seen on a loaded host): a +3% build used to PASS here.
-  const NullArm loud = ReadNullArm(0.01, {-0.20, 0.638}, Allowance::Fraction(0.01));
+  const NullArm loud = ReadNullArm(0.01, {-0.20, 0.638}, Allowance::Fraction(0.01), NoiseFloorRule::kIntervalEdge);
   EXPECT_FALSE(loud.host_too_noisy);  // the null interval contains 0
   const MetricVerdict plus3 = JudgeMetric({0.01, 0.05}, kLower, Allowance::Fraction(0.01), loud);
   EXPECT_EQ(plus3.verdict, Verdict::kInconclusive);
@@ -87,7 +87,7 @@ TEST(Verdict, APassCertifiesItsBoundAndNeverMore) {
   EXPECT_EQ(JudgeMetric({0.70, 0.90}, kLower, Allowance::Fraction(0.01), loud).verdict, Verdict::kFail);
 
   // A quiet null arm: the declared bound is certified exactly.
-  const NullArm quiet = ReadNullArm(0.0, {-0.004, 0.006}, Allowance::Fraction(0.01));
+  const NullArm quiet = ReadNullArm(0.0, {-0.004, 0.006}, Allowance::Fraction(0.01), NoiseFloorRule::kIntervalEdge);
   const MetricVerdict ok = JudgeMetric({-0.003, 0.009}, kLower, Allowance::Fraction(0.01), quiet);
   EXPECT_EQ(ok.verdict, Verdict::kPass);
   EXPECT_DOUBLE_EQ(ok.pass_bound, 0.01);
@@ -96,13 +96,13 @@ TEST(Verdict, APassCertifiesItsBoundAndNeverMore) {
             Verdict::kInconclusive);
 
   // "noise": the bound is the floor, and only up to the noise cap.
-  const NullArm small = ReadNullArm(0.0, {-0.015, 0.012}, Allowance::Noise());
+  const NullArm small = ReadNullArm(0.0, {-0.015, 0.012}, Allowance::Noise(), NoiseFloorRule::kIntervalEdge);
   const MetricVerdict noise = JudgeMetric({-0.01, 0.014}, kLower, Allowance::Noise(), small);
   EXPECT_EQ(noise.verdict, Verdict::kPass);
   EXPECT_DOUBLE_EQ(noise.pass_bound, 0.015);
   EXPECT_EQ(JudgeMetric({-0.01, 0.014}, kLower, Allowance::Noise(), small, /*noise_cap=*/0.01).verdict,
             Verdict::kInconclusive);
-  const NullArm big = ReadNullArm(0.0, {-0.03, 0.075}, Allowance::Noise());
+  const NullArm big = ReadNullArm(0.0, {-0.03, 0.075}, Allowance::Noise(), NoiseFloorRule::kIntervalEdge);
   const MetricVerdict capped = JudgeMetric({-0.02, 0.05}, kLower, Allowance::Noise(), big);
   EXPECT_EQ(capped.verdict, Verdict::kInconclusive);
   EXPECT_NE(capped.reasons.back().find("host too noisy for a verdict within the noise cap 2.00%"),
@@ -150,12 +150,18 @@ TEST(Verdict, SplitRuleFailsAgainstTheEstimateAndCertifiesTheEdge) {
   EXPECT_EQ(JudgeMetric({-0.003, 0.004}, kLower, Allowance::Fraction(0.005), declared).verdict, Verdict::kInconclusive);
   EXPECT_EQ(JudgeMetric({-0.003, 0.004}, kLower, Allowance::Fraction(0.01), declared).verdict, Verdict::kPass);
   EXPECT_EQ(JudgeMetric({0.006, 0.02}, kLower, Allowance::Fraction(0.005), declared).verdict, Verdict::kFail);
+  // A null interval that excludes 0 (the host shows a bias between identical copies): FAIL must
+  // clear the edge, as under null-interval-edge-v1.
+  const NullArm biased = ReadNullArm(0.006, {0.002, 0.011}, Allowance::Noise(), NoiseFloorRule::kSplit);
+  EXPECT_DOUBLE_EQ(biased.floor, 0.011);
+  EXPECT_EQ(JudgeMetric({0.008, 0.02}, kLower, Allowance::Noise(), biased).verdict, Verdict::kInconclusive);
+  EXPECT_EQ(JudgeMetric({0.012, 0.02}, kLower, Allowance::Noise(), biased).verdict, Verdict::kFail);
   EXPECT_EQ(NoiseFloorRuleName(NoiseFloorRule::kSplit), "null-split-v1");
   EXPECT_EQ(*ParseNoiseFloorRule("null-split-v1"), NoiseFloorRule::kSplit);
 }
 
 TEST(Verdict, EstimateRuleUsesTheNullArmsPointEstimate) {
-  const NullArm edge = ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Noise());
+  const NullArm edge = ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Noise(), NoiseFloorRule::kIntervalEdge);
   const NullArm estimate =
       ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Noise(), NoiseFloorRule::kEstimate);
   EXPECT_DOUBLE_EQ(edge.floor, 0.012);
@@ -174,7 +180,7 @@ TEST(Verdict, EstimateRuleUsesTheNullArmsPointEstimate) {
 }
 
 TEST(Verdict, HostTooNoisyTurnsPassIntoInconclusiveButKeepsFail) {
-  const NullArm noisy = ReadNullArm(0.02, {0.01, 0.03}, Allowance::Fraction(0.005));
+  const NullArm noisy = ReadNullArm(0.02, {0.01, 0.03}, Allowance::Fraction(0.005), NoiseFloorRule::kIntervalEdge);
   ASSERT_TRUE(noisy.host_too_noisy);
   EXPECT_NE(noisy.reason.find("host too noisy"), std::string::npos);
   EXPECT_NE(noisy.reason.find("[+1.00%, +3.00%]"), std::string::npos) << noisy.reason;
@@ -187,10 +193,10 @@ TEST(Verdict, HostTooNoisyTurnsPassIntoInconclusiveButKeepsFail) {
   EXPECT_EQ(JudgeMetric({0.04, 0.06}, kLower, Allowance::Fraction(0.005), noisy).verdict,
             Verdict::kFail);
   // Either direction of a null difference counts.
-  EXPECT_TRUE(ReadNullArm(-0.02, {-0.03, -0.01}, Allowance::Fraction(0.005)).host_too_noisy);
+  EXPECT_TRUE(ReadNullArm(-0.02, {-0.03, -0.01}, Allowance::Fraction(0.005), NoiseFloorRule::kIntervalEdge).host_too_noisy);
   // Within the declared allowance it is not flagged even if the interval excludes 0.
-  EXPECT_FALSE(ReadNullArm(0.0025, {0.001, 0.004}, Allowance::Fraction(0.005)).host_too_noisy);
-  EXPECT_TRUE(ReadNullArm(0.0025, {0.001, 0.004}, Allowance::Noise()).host_too_noisy);
+  EXPECT_FALSE(ReadNullArm(0.0025, {0.001, 0.004}, Allowance::Fraction(0.005), NoiseFloorRule::kIntervalEdge).host_too_noisy);
+  EXPECT_TRUE(ReadNullArm(0.0025, {0.001, 0.004}, Allowance::Noise(), NoiseFloorRule::kIntervalEdge).host_too_noisy);
 }
 
 TEST(Verdict, MissingIntervalIsInconclusive) {
@@ -198,7 +204,7 @@ TEST(Verdict, MissingIntervalIsInconclusive) {
   EXPECT_EQ(m.verdict, Verdict::kInconclusive);
   EXPECT_FALSE(m.supported_gain);
   EXPECT_EQ(V(0.02, 0.01, kLower, Allowance::Noise()), Verdict::kInconclusive);  // lo > hi
-  const NullArm unknown = ReadNullArm(NAN, {NAN, NAN}, Allowance::Noise());
+  const NullArm unknown = ReadNullArm(NAN, {NAN, NAN}, Allowance::Noise(), NoiseFloorRule::kIntervalEdge);
   EXPECT_TRUE(unknown.host_too_noisy);
   EXPECT_TRUE(std::isinf(unknown.floor));
 }

@@ -59,7 +59,7 @@ struct AbOptions {
   std::string order = std::string(campaign::kRotatingReversedBlocksV1);
   uint64_t seed = 0;
   std::string look_scheme = std::string(campaign::kBonferroniV1);
-  std::string noise_floor = std::string(campaign::kNullIntervalEdgeV1);
+  std::string noise_floor = std::string(campaign::kNullSplitV1);
   std::string interval = std::string(campaign::kSignTestV1);
   std::string noise_cap = "2%";
   std::string filter;
@@ -658,8 +658,8 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   track(sub->add_option("--seed", o->seed, "Seed for --order random-v1 (default 0)")->check(WholeNumberAtLeast(0)), "--seed");
   track(sub->add_option("--look-scheme", o->look_scheme, "bonferroni-v1 (default) | sign-test-calibrated-v1"), "--look-scheme");
   track(sub->add_option("--noise-floor", o->noise_floor,
-                        "null-interval-edge-v1 (default) | null-estimate-v1 | null-split-v1 (FAIL against the "
-                        "null's estimate, PASS certifying its interval edge)"),
+                        "null-split-v1 (default: FAIL against the null's estimate, PASS certifying its interval "
+                        "edge) | null-interval-edge-v1 | null-estimate-v1"),
         "--noise-floor");
   track(sub->add_option("--interval", o->interval,
                         "sign-test-v1 (default) | signed-rank-v1 (narrower; assumes symmetric pair differences)"),
