@@ -3,7 +3,9 @@
 # often does it flag a benchmark that did not change — at a campaign cost a CI job can pay?
 # Issue 10 §4. Workload: examples/gbench_knob, a Google Benchmark 1.7 binary of three benchmarks;
 # gbench_knob_plus2 makes BM_Knob do 2% more loop iterations and leaves BM_Steady and BM_Sort/16384
-# as they are, so every campaign has one changed cell and two unchanged (A/A) cells.
+# as they are, so every campaign has one changed cell and two unchanged (A/A) cells. The two builds
+# have byte-identical machine code (the knob is a data word), so no layout effect moves the
+# unchanged cells (examples/gbench_knob/knob_bench.cc says what happened when it did).
 #
 # Every campaign: tare ab --base gbench_knob_base --head gbench_knob_plus2 --null --cap R
 #   --gbench-min-time M [variant args], a fresh store. Metric: gb.cpu_time_ns (the default).
@@ -83,7 +85,8 @@ for r in rows:
     if r["tool"] not in tools: tools.append(r["tool"])
 print("| | " + " | ".join(tools) + " |")
 print("|---|" + "---|" * len(tools))
-res = {t: {"det": 0, "n": 0, "fp": 0, "aa": 0, "knob": [], "aav": [], "secs": [], "pairs": [], "exit": []} for t in tools}
+res = {t: {"det": 0, "n": 0, "fp": 0, "aa": 0, "knob": [], "aav": [], "secs": [], "pairs": [], "exit": [],
+           "cells": {}, "hw": []} for t in tools}
 for r in rows:
     t = res[r["tool"]]
     t["secs"].append(float(r["seconds"])); t["exit"].append(r["exit"])
@@ -97,12 +100,20 @@ for r in rows:
             t["n"] += 1; t["det"] += c["verdict"] == "FAIL"; t["knob"].append(c["verdict"])
             t["pairs"].append(m.get("pairs", 0))
         else:
-            t["aa"] += 1; t["fp"] += c["verdict"] == "FAIL" or bool(c.get("supported_gain"))
+            flagged = c["verdict"] == "FAIL" or bool(c.get("supported_gain"))
+            t["aa"] += 1; t["fp"] += flagged
             t["aav"].append(c["verdict"])
+            k = t["cells"].setdefault(c["cell"], [0, 0]); k[0] += flagged; k[1] += 1
+        ch = m.get("change") or {}
+        if ch.get("lo") is not None and ch.get("hi") is not None:
+            t["hw"].append((ch["hi"] - ch["lo"]) / 2 * 100)
 def verdicts(v): return "/".join(str(v.count(x)) for x in ("PASS", "INCONCLUSIVE", "FAIL"))
 print("| +2% (BM_Knob) FAIL | " + " | ".join(cp(res[t]["det"], res[t]["n"]) for t in tools) + " |")
 print("| unchanged cells flagged (FAIL or gain) | " + " | ".join(cp(res[t]["fp"], res[t]["aa"]) for t in tools) + " |")
 print("| BM_Knob verdicts P/I/F | " + " | ".join(verdicts(res[t]["knob"]) for t in tools) + " |")
+for cell in sorted({c for t in tools for c in res[t]["cells"]}):
+    print(f"| {cell} (unchanged) flagged | " + " | ".join(cp(*res[t]["cells"].get(cell, [0, 0])) for t in tools) + " |")
+print("| interval half-width at the last look, median over cells | " + " | ".join(f"{statistics.median(res[t]['hw']):.2f}%" if res[t]["hw"] else "n/a" for t in tools) + " |")
 print("| unchanged cells' verdicts P/I/F | " + " | ".join(verdicts(res[t]["aav"]) for t in tools) + " |")
 print("| BM_Knob pairs, median | " + " | ".join(f"{statistics.median(res[t]['pairs']):.0f}" if res[t]["pairs"] else "n/a" for t in tools) + " |")
 print("| campaign wall time, median | " + " | ".join(f"{statistics.median(res[t]['secs']):.0f} s" for t in tools) + " |")
