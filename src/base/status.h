@@ -45,6 +45,10 @@ class [[nodiscard]] Status {
   Status WithContext(const std::string& context) const {
     return ok() ? *this : Status(code_, context + ": " + message_);
   }
+  // The same error with more said after it: "<message>; <more>".
+  Status WithMore(const std::string& more) const {
+    return ok() ? *this : Status(code_, message_ + "; " + more);
+  }
 
  private:
   Status(StatusCode c, std::string m) : code_(c), message_(std::move(m)) {}

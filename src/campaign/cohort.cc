@@ -263,7 +263,15 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
     if (!bounds.empty()) error = store_.SaveChecks(run_id_, "bound", bounds);
   }
   const StopKind stop = session_->stop();
-  const std::string state = !error.ok()                      ? "stopped"
+  // A store write that failed for want of space or a server leaves the cohort resumable: what was
+  // stored is intact, and --resume continues once space (or the server) is back.
+  const bool store_lost_a_write = !error.ok() && store_.LostAWriteToTheHost();
+  if (store_lost_a_write) {
+    error = error.WithMore(
+        "once fixed, run the same `tare ab` command with --resume to continue this cohort from its stored samples");
+  }
+  const std::string state = store_lost_a_write                ? "interrupted"
+                            : !error.ok()                      ? "stopped"
                             : stop == StopKind::kInterrupted ? "interrupted"
                             : stop != StopKind::kNone        ? "stopped"
                                                              : "complete";

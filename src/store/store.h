@@ -81,6 +81,10 @@ class RunWriter {
   virtual Status AddArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name,
                              const std::string& content) = 0;
   virtual Status FinishRun(int64_t run_id, RunStatus status, int64_t ended_unix_ns) = 0;
+  // Whether a write has failed for want of space (a full disk, `ulimit -f`, a quota) or because the
+  // server went away: what was stored before is intact and the same work can continue once the
+  // cause is fixed (tare ab leaves such a cohort `interrupted`, for --resume). Sticky.
+  virtual bool LostAWriteToTheHost() const { return false; }
 };
 
 // One benchmark's metric over stored runs of `tare run` (tare history). A run's values are its

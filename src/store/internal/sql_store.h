@@ -42,6 +42,7 @@ class SqlStore final : public Store {
   Status Migrate();
 
   const std::string& path() const override { return path_; }
+  bool LostAWriteToTheHost() const override { return lost_a_write_; }
   int schema_version() const override;
 
   StatusOr<int64_t> BeginRun(const RunRecord& run) override;
@@ -128,6 +129,7 @@ class SqlStore final : public Store {
   bool server_gone_ = false;
   bool read_only_ = false;
   bool disk_full_ = false;  // the last failed call failed for want of space
+  bool lost_a_write_ = false;  // some call failed for want of space or a lost server (sticky)
 };
 
 inline constexpr int kReconnectSeconds = 60;
@@ -144,13 +146,14 @@ auto SqlStore::Guard(const std::string& what, F&& f) -> decltype(f(false)) {
     } catch (const SqlError& e) {
       if (!e.connection_lost() || db_->depth() > 0) {
         // Inside InTransaction the whole transaction is gone with the connection; it decides.
-        if (e.connection_lost()) lost_in_transaction_ = true;
+        if (e.connection_lost()) lost_in_transaction_ = lost_a_write_ = true;
         return Status::DataLoss(fmt::format("store '{}': {} failed: {}", path_, what, e.what()));
       }
       error = e.what();
     } catch (const std::exception& e) {
       const std::string cause = db_->DiskFullCause(e);
       disk_full_ = !cause.empty();
+      lost_a_write_ = lost_a_write_ || disk_full_;
       if (read_only_) {
         return Status::FailedPrecondition(fmt::format(
             "store '{}': {} failed: the store was opened read-only ({}); make it writable or choose "
@@ -165,7 +168,7 @@ auto SqlStore::Guard(const std::string& what, F&& f) -> decltype(f(false)) {
       // Once the server stayed away for a whole window, later calls try once and fail at once:
       // a run that has already lost a sample reports it instead of waiting again per call.
       if (server_gone_ || std::chrono::steady_clock::now() > give_up) {
-        server_gone_ = true;
+        server_gone_ = lost_a_write_ = true;
         return Status::DataLoss(fmt::format(
             "store '{}': {} failed: the connection was lost ({}) and the server did not come back "
             "within {} s; check the server and run again", path_, what, error, kReconnectSeconds));

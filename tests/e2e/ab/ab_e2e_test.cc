@@ -569,6 +569,41 @@ TEST_F(AbE2E, PlanRefusesWhatItCannotDo) {
   EXPECT_FALSE(std::filesystem::exists(store_));
 }
 
+// A store write that fails for want of space (here `ulimit -f`: tare ignores SIGXFSZ, so the write
+// fails with EFBIG) stops the campaign with exit 2 and leaves the cohort `interrupted` with every
+// stored sample intact; once the limit is gone, the same command with --resume finishes it. Before,
+// the cohort was left `stopped` and --resume refused it, so the campaign had to start over.
+TEST_F(AbE2E, AFullDiskInterruptsTheCohortAndResumeFinishesIt) {
+  const std::string base = Knob("base"), head = Knob("plus3");
+  // A first, small campaign creates the store (about 160 KB) before the limit applies.
+  ASSERT_EQ(Tare({"ab", "--base", base, "--head", head, "--samples", "6", "--cap", "6", "--store", store_,
+                  "--inconclusive-ok", "--", "--work", "0"}).exit_code, 0);
+  const std::string command = "\"" + std::string(TARE_BIN) + "\" ab --base " + base + " --head " + head +
+                              " --null --samples 200 --cap 200 --store " + store_ + " -- --work 0";
+  // 600 blocks of 512 bytes (dash): the store fits, its write-ahead log does not for long.
+  Result r = tare::e2e::RunTare("/bin/sh", dir_, {"-c", "ulimit -f 600 && exec " + command});
+  ASSERT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("`ulimit -f`"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("with --resume to continue this cohort"), std::string::npos) << r.err;
+  int64_t kept = 0;
+  {
+    SQLite::Database db(store_, SQLite::OPEN_READONLY);
+    EXPECT_EQ(db.execAndGet("PRAGMA integrity_check").getString(), "ok");
+    EXPECT_EQ(db.execAndGet("SELECT state FROM ab_cohorts WHERE run_id = 2").getString(), "interrupted");
+    kept = db.execAndGet("SELECT count(*) FROM samples WHERE run_id = 2").getInt64();
+    EXPECT_GT(kept, 0);
+    EXPECT_LT(kept, 600);
+  }
+  r = Tare({"ab", "--base", base, "--head", head, "--null", "--samples", "200", "--cap", "200", "--store", store_,
+            "--resume", "--inconclusive-ok", "--", "--work", "0"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  SQLite::Database db(store_, SQLite::OPEN_READONLY);
+  EXPECT_EQ(db.execAndGet("SELECT state FROM ab_cohorts WHERE run_id = 2").getString(), "complete");
+  EXPECT_EQ(db.execAndGet("SELECT resumed FROM ab_cohorts WHERE run_id = 2").getInt64(), 1);
+  EXPECT_GE(db.execAndGet("SELECT count(*) FROM samples WHERE run_id = 2").getInt64(), 600)
+      << "the " << kept << " samples stored before the failure, and the rest";
+}
+
 // examples/gbench_knob, the Google Benchmark study's workload (bench/gbench_sensitivity.sh): under sim
 // the plus2 build's BM_Knob reads exactly 2% more instructions and BM_Steady exactly the same, so
 // the changed cell FAILs at +2.00% and the unchanged one PASSes at 0, every time.
