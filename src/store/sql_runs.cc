@@ -496,7 +496,7 @@ Status SqlStore::FinishRun(int64_t run_id, RunStatus status, int64_t ended_unix_
     return Status::Ok();
   });
   // Inside InTransaction a lost connection took the whole transaction: say so, so it is repeated.
-  if (!summarized.ok() && lost_in_transaction_) return summarized;
+  if (!summarized.ok() && db_->depth() > 0 && lost_in_transaction_) return summarized;
   return finished;
 }
 

@@ -6,11 +6,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "internal/sql_store.h"
+#include "store/transfer.h"
 
 namespace tare::store {
 namespace {
@@ -759,6 +761,37 @@ TEST_F(SummaryTest, ASampleAddedAfterTheSummaryReplacesIt) {
   ASSERT_TRUE(from_samples.ok());
   EXPECT_EQ(from_samples->back().n, finished->back().n);
   EXPECT_EQ(from_samples->back().median, finished->back().median);
+}
+
+// Runs copied into another store (tare merge, push, import: WriteFullRun) are summarized there as
+// they were where they came from; the run left running is not.
+TEST_F(SummaryTest, CopiedRunsAreSummarizedInTheirNewStore) {
+  std::string from_source;
+  const std::string copy = dir_ + "/copy.db";
+  {
+    auto src = Store::Open(path_);
+    ASSERT_TRUE(src.ok()) << src.status().message();
+    Fill(**src);
+    from_source = Histories(**src);
+    auto dst = Store::Open(copy);
+    ASSERT_TRUE(dst.ok()) << dst.status().message();
+    auto runs = (*src)->ListRuns(100);
+    ASSERT_TRUE(runs.ok());
+    std::reverse(runs->begin(), runs->end());  // oldest first: the same ids in the copy
+    for (const auto& r : *runs) {
+      auto full = ReadFullRun(**src, r.id);
+      ASSERT_TRUE(full.ok()) << full.status().message();
+      auto written = WriteFullRun(**dst, *full);
+      ASSERT_TRUE(written.ok()) << written.status().message();
+      ASSERT_EQ(written->run_id, r.id);
+    }
+  }
+  const int64_t rows = SummaryRows();
+  path_ = copy;
+  EXPECT_EQ(SummaryRows(), rows);
+  auto dst = Store::Open(copy);
+  ASSERT_TRUE(dst.ok());
+  EXPECT_EQ(Histories(**dst), from_source);
 }
 
 // The median rule of stats::Median, here where the store cannot link stats: NaN dropped, the
