@@ -14,6 +14,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 
 #include "internal/sql_store.h"
 
@@ -28,20 +29,17 @@ constexpr const char* kForgetRun =
 constexpr const char* kBenchmarksOfRun = "SELECT id FROM benchmarks WHERE run_id = ?";
 // Samples by benchmark (the samples_by_benchmark index), as SqlStore::History reads them.
 constexpr const char* kSampleCounts =
-    "SELECT benchmark_id, count(*), sum(CASE WHEN outcome = 'ok' THEN 0 ELSE 1 END) FROM samples "
+    "SELECT benchmark_id, count(*), sum(CASE WHEN outcome = 'ok' THEN 0 ELSE 1 END), min(id), max(id) FROM samples "
     "WHERE benchmark_id IN (SELECT id FROM benchmarks WHERE run_id = ?) AND warmup = 0 GROUP BY benchmark_id";
-constexpr const char* kSampleIdRange =
-    "SELECT min(id), max(id) FROM samples WHERE benchmark_id IN (SELECT id FROM benchmarks WHERE run_id = ?)";
 // The values within the run's sample id range (the primary key of sample_values): without that
 // range, PostgreSQL's planner may hash every stored value to join them.
 constexpr const char* kSampleValues =
     "SELECT s.benchmark_id, v.metric, v.value FROM sample_values v JOIN samples s ON s.id = v.sample_id "
     "WHERE v.sample_id >= ? AND v.sample_id <= ? AND s.benchmark_id IN (SELECT id FROM benchmarks WHERE run_id = ?) "
     "AND s.warmup = 0 AND s.outcome = 'ok'";
-constexpr const char* kInsertSummary =
-    "INSERT INTO run_summaries (benchmark_id, run_id, measured, failed) VALUES (?,?,?,?)";
-constexpr const char* kInsertMetricSummary =
-    "INSERT INTO run_summary_metrics (benchmark_id, metric, n, median) VALUES (?,?,?,?)";
+// Rows per multi-row INSERT (4 parameters each: well under SQLite's 32,766), so that a run's
+// summary is a few round trips to a server, not one per row.
+constexpr size_t kSummaryRowsPerInsert = 500;
 
 }  // namespace
 
@@ -82,16 +80,18 @@ void SqlStore::WriteRunSummaries(int64_t run_id) {
   while (ids.executeStep()) benchmarks[ids.getColumn(0).getInt64()];
   Statement& counts = db_->Cached(kSampleCounts);
   counts.bind(1, run_id);
+  bool measured = false;
+  int64_t first = 0, last = 0;  // the range of the measured samples' ids
   while (counts.executeStep()) {
     Benchmark& b = benchmarks[counts.getColumn(0).getInt64()];
     b.measured = counts.getColumn(1).getInt64();
     b.failed = counts.getColumn(2).getInt64();
+    const int64_t lo = counts.getColumn(3).getInt64(), hi = counts.getColumn(4).getInt64();
+    first = measured ? std::min(first, lo) : lo;
+    last = measured ? std::max(last, hi) : hi;
+    measured = true;
   }
-  Statement& range = db_->Cached(kSampleIdRange);
-  range.bind(1, run_id);
-  if (range.executeStep() && !range.getColumn(0).isNull()) {
-    const int64_t first = range.getColumn(0).getInt64(), last = range.getColumn(1).getInt64();
-    range.reset();
+  if (measured) {
     Statement& v = db_->Cached(kSampleValues);
     v.bind(1, first);
     v.bind(2, last);
@@ -99,35 +99,54 @@ void SqlStore::WriteRunSummaries(int64_t run_id) {
     while (v.executeStep()) {
       benchmarks[v.getColumn(0).getInt64()].values[v.getColumn(1).getString()].push_back(v.getColumn(2).getDouble());
     }
-  } else {
-    range.reset();
   }
 
+  // (benchmark_id, run_id, measured, failed) and (benchmark_id, metric, n, median) rows.
+  std::vector<std::tuple<int64_t, int64_t, int64_t>> summaries;  // benchmark, measured, failed
+  std::vector<std::tuple<int64_t, std::string, int64_t, double>> metrics;
   for (auto& [benchmark_id, b] : benchmarks) {
     unsummarized_.erase(benchmark_id);
-    std::map<std::string, double> medians;
+    std::vector<std::tuple<int64_t, std::string, int64_t, double>> rows;
     bool finite = true;
     for (auto& [metric, values] : b.values) {
-      medians[metric] = SummaryMedian(values);
-      finite = finite && std::isfinite(medians[metric]);
+      const auto n = static_cast<int64_t>(values.size());
+      const double median = SummaryMedian(std::move(values));
+      finite = finite && std::isfinite(median);
+      rows.emplace_back(benchmark_id, metric, n, median);
     }
     // The store keeps no NaN or infinity (Statement::bind makes them NULL): a median that
     // overflowed is left to be computed from the samples again.
     if (!finite) continue;
-    Statement& s = db_->Cached(kInsertSummary);
-    s.bind(1, benchmark_id);
-    s.bind(2, run_id);
-    s.bind(3, b.measured);
-    s.bind(4, b.failed);
-    s.exec();
-    for (const auto& [metric, median] : medians) {
-      Statement& m = db_->Cached(kInsertMetricSummary);
-      m.bind(1, benchmark_id);
-      m.bind(2, metric);
-      m.bind(3, static_cast<int64_t>(b.values[metric].size()));
-      m.bind(4, median);
-      m.exec();
+    summaries.emplace_back(benchmark_id, b.measured, b.failed);
+    metrics.insert(metrics.end(), rows.begin(), rows.end());
+  }
+  for (size_t done = 0; done < summaries.size(); done += kSummaryRowsPerInsert) {
+    const size_t rows = std::min(kSummaryRowsPerInsert, summaries.size() - done);
+    std::string sql = "INSERT INTO run_summaries (benchmark_id, run_id, measured, failed) VALUES (?,?,?,?)";
+    for (size_t r = 1; r < rows; ++r) sql += ",(?,?,?,?)";
+    Statement q(*db_, sql);
+    int p = 1;
+    for (size_t r = done; r < done + rows; ++r) {
+      q.bind(p++, std::get<0>(summaries[r]));
+      q.bind(p++, run_id);
+      q.bind(p++, std::get<1>(summaries[r]));
+      q.bind(p++, std::get<2>(summaries[r]));
     }
+    q.exec();
+  }
+  for (size_t done = 0; done < metrics.size(); done += kSummaryRowsPerInsert) {
+    const size_t rows = std::min(kSummaryRowsPerInsert, metrics.size() - done);
+    std::string sql = "INSERT INTO run_summary_metrics (benchmark_id, metric, n, median) VALUES (?,?,?,?)";
+    for (size_t r = 1; r < rows; ++r) sql += ",(?,?,?,?)";
+    Statement q(*db_, sql);
+    int p = 1;
+    for (size_t r = done; r < done + rows; ++r) {
+      q.bind(p++, std::get<0>(metrics[r]));
+      q.bind(p++, std::get<1>(metrics[r]));
+      q.bind(p++, std::get<2>(metrics[r]));
+      q.bind(p++, std::get<3>(metrics[r]));
+    }
+    q.exec();
   }
 }
 
