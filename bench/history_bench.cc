@@ -80,7 +80,8 @@ int main(int argc, char** argv) {
   const double fill_s = std::chrono::duration<double>(Clock::now() - t0).count();
   if (runs > 0) {
     fmt::print("store: {} runs, {} samples ({} of BM_Target), {:.1f} s to write ({:.0f} samples/s), {:.1f} MB\n", runs,
-               stored, stored / benches, fill_s, stored / fill_s, std::filesystem::file_size(path) / 1e6);
+               stored, stored / benches, fill_s, stored / fill_s,
+               tare::store::IsStoreUrl(path) ? 0.0 : std::filesystem::file_size(path) / 1e6);
   }
 
   auto time_query = [&](int limit, const char* label) {
