@@ -5,6 +5,8 @@
 # Also times the whole `tare history BM_Target` command (process start, store open, query, print).
 #   bench/history.sh           # 1,000 runs: 1,000,000 samples
 #   bench/history.sh --quick   # 100 runs: 100,000 samples
+#   STORE=big.db bench/history.sh   # times a store history_bench wrote before (an older one is
+#                                   # migrated first: history_bench prints how long that took)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=1000
@@ -13,8 +15,14 @@ BENCH=${BENCH:-build/bench/history_bench}
 TARE=${TARE:-build/tare}
 [ -x "$BENCH" ] && [ -x "$TARE" ] || { echo "build first: scripts/build.sh (needs $BENCH and $TARE)" >&2; exit 2; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-"$BENCH" "$work/h.db" "$RUNS" 1000
-python3 - "$TARE" "$work/h.db" <<'PY'
+db="$work/h.db"
+if [ -n "${STORE:-}" ]; then
+  db=$STORE
+  "$BENCH" "$db" 0 0
+else
+  "$BENCH" "$db" "$RUNS" 1000
+fi
+python3 - "$TARE" "$db" <<'PY'
 import statistics, subprocess, sys, time
 tare, db = sys.argv[1], sys.argv[2]
 for limit in ("200", "100000"):

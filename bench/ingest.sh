@@ -8,6 +8,7 @@
 #     (history_bench with RUNS 0) and as the whole `tare history` command, median of 7.
 #   bench/ingest.sh           # 1,000,000 samples
 #   bench/ingest.sh --quick   # 100,000 samples
+#   STORE=big.db bench/ingest.sh   # skips 1.: copies and times a store history_bench wrote before
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=1000
@@ -16,7 +17,12 @@ BENCH=$(realpath "${BENCH:-build/bench/history_bench}")
 TARE=$(realpath "${TARE:-build/tare}")
 [ -x "$BENCH" ] && [ -x "$TARE" ] || { echo "build first: scripts/build.sh (needs $BENCH and $TARE)" >&2; exit 2; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-"$BENCH" "$work/h.db" "$RUNS" 1000 | sed 's/^/sqlite /'
+if [ -n "${STORE:-}" ]; then
+  cp "$STORE" "$work/h.db"
+  "$BENCH" "$work/h.db" 0 0 | sed 's/^/sqlite /'
+else
+  "$BENCH" "$work/h.db" "$RUNS" 1000 | sed 's/^/sqlite /'
+fi
 samples=$(sqlite3 "$work/h.db" 'SELECT count(*) FROM samples')
 
 timed() {  # timed LABEL COMMAND...: prints LABEL with seconds and samples/s

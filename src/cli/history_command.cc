@@ -82,7 +82,7 @@ StatusOr<compare::History> LoadHistory(store::Store& store, const HistoryRequest
     for (const char* m : {"sim.Ir", "bench.wall_ns", "gb.real_time_ns", "wall_ns"}) {
       auto p = store.History({r.benchmark, m, r.branch, host, 1});
       if (!p.ok()) return p.status();
-      if (!p->empty() && !p->back().values.empty()) {
+      if (!p->empty() && p->back().n > 0) {
         metric = m;
         break;
       }
@@ -100,7 +100,7 @@ StatusOr<compare::History> LoadHistory(store::Store& store, const HistoryRequest
                                                     metric, r.benchmark));
   }
   std::vector<compare::HistoryInput> inputs;
-  for (auto& p : *points) inputs.push_back({std::move(p.run), std::move(p.values), p.failed});
+  for (auto& p : *points) inputs.push_back({std::move(p.run), p.n, p.failed, p.median});
   compare::HistoryOptions options;
   options.min_segment = r.min_segment;
   compare::History h = compare::BuildHistory(std::move(inputs), options);

@@ -11,7 +11,6 @@
 #include "base/units.h"
 #include "stats/change_point.h"
 #include "stats/outliers.h"
-#include "stats/summary.h"
 #include "stats/two_sample_shift.h"
 
 namespace tare::compare {
@@ -48,10 +47,10 @@ History BuildHistory(std::vector<HistoryInput> inputs, const HistoryOptions& o) 
   for (auto& in : inputs) {
     HistoryRow row;
     row.run = std::move(in.run);
-    row.n = static_cast<int64_t>(in.values.size());
+    row.n = in.n;
     row.failed = in.failed;
-    row.median = in.values.empty() ? kNaN : stats::Median(in.values);
-    if (!in.values.empty()) {
+    row.median = in.n == 0 ? kNaN : in.median;
+    if (in.n > 0) {
       series.push_back(row.median);
       series_rows.push_back(h.rows.size());
     }

@@ -1,7 +1,7 @@
 // `tare history`: one benchmark's metric over stored runs of one host type, with the change points
-// found in it (docs/compare.md, "History"). Each run is one point, its median; the series of run
-// medians goes to stats::DetectChangePoints (binary segmentation on medians, documented in
-// stats/change_point.h). A change point gets the commit range it falls in (the last run before,
+// found in it (docs/compare.md, "History"). Each run is one point, its median (the store's, from
+// the run's summary); the series of run medians goes to stats::DetectChangePoints (binary
+// segmentation on medians, documented in stats/change_point.h). A change point gets the commit range it falls in (the last run before,
 // the first run after), the step as a ratio of the segments' medians, and a 95% interval of that
 // step from the run medians either side (two-sample Hodges–Lehmann / Mann–Whitney on their logs).
 // A run whose median is far from its segment's (modified z-score > 3.5, stats::CountMadOutliers'
@@ -18,10 +18,14 @@
 
 namespace tare::compare {
 
+// One run as the store gives it (store::HistoryPoint): the median of its measured, successful
+// samples' values, by stats::Median's rule, computed by the store (from the run's summary, or
+// from its samples while it has none).
 struct HistoryInput {
   RunRecord run;
-  std::vector<double> values;  // measured, successful samples
+  int64_t n = 0;               // values
   int64_t failed = 0;
+  double median = 0;           // ignored when n is 0
 };
 
 struct HistoryRow {

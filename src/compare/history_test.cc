@@ -5,6 +5,8 @@
 #include <fmt/core.h>
 #include <gtest/gtest.h>
 
+#include "stats/summary.h"
+
 namespace tare::compare {
 namespace {
 
@@ -14,7 +16,8 @@ HistoryInput MakeRun(int64_t id, std::vector<double> values, int64_t failed = 0)
   in.run.started_unix_ns = 1'700'000'000'000'000'000 + id * 60'000'000'000;
   in.run.provenance.commit = fmt::format("{:040x}", id);
   in.run.provenance.branch = "main";
-  in.values = std::move(values);
+  in.n = static_cast<int64_t>(values.size());
+  in.median = stats::Median(values);
   in.failed = failed;
   return in;
 }

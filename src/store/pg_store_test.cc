@@ -53,7 +53,7 @@ TEST_F(PgStoreTest, MigratesAnEmptyDatabaseAndReopensIt) {
   PgConnection c(url);
   Statement tables(c, "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'from_empty'");
   ASSERT_TRUE(tables.executeStep());
-  EXPECT_EQ(tables.getColumn(0).getInt64(), 16);  // 15 of the schema and tare_schema
+  EXPECT_EQ(tables.getColumn(0).getInt64(), 18);  // 17 of the schema and tare_schema
 }
 
 TEST_F(PgStoreTest, RefusesADatabaseWithSomeoneElsesTablesAndLeavesIt) {
@@ -125,7 +125,7 @@ TEST_F(PgStoreTest, MigratesAVersion4DatabaseAndKeepsShards) {
   }
   auto store = Store::Open(url);
   ASSERT_TRUE(store.ok()) << store.status().message();
-  EXPECT_EQ((*store)->schema_version(), 5);
+  EXPECT_EQ((*store)->schema_version(), kSchemaVersion);
   auto runs = (*store)->ListRuns(10);
   ASSERT_TRUE(runs.ok()) << runs.status().message();
   ASSERT_EQ(runs->size(), 1u);
@@ -146,6 +146,73 @@ TEST_F(PgStoreTest, MigratesAVersion4DatabaseAndKeepsShards) {
   ASSERT_TRUE(in_group.ok()) << in_group.status().message();
   ASSERT_EQ(in_group->size(), 1u);
   EXPECT_EQ((*in_group)[0].id, *id);
+}
+
+// Per-run summaries on PostgreSQL (schema version 6): the history read from them equals the one
+// read from the samples (the summaries deleted), medians bit for bit; a version 5 database (the
+// summary tables dropped) is summarized by its migration.
+TEST_F(PgStoreTest, SummariesAnswerAsTheSamplesDoAndTheV6MigrationWritesThem) {
+  const std::string url = FreshSchema("summaries");
+  auto histories = [&]() {
+    auto store = Store::Open(url);
+    EXPECT_TRUE(store.ok()) << store.status().message();
+    if (!store.ok()) return std::string();
+    EXPECT_EQ((*store)->schema_version(), kSchemaVersion);
+    std::string out;
+    for (const char* metric : {"wall_ns", "peak_rss_bytes", "none"}) {
+      for (int limit : {200, 2}) {
+        auto points = (*store)->History({"true", metric, "", "h", limit});
+        EXPECT_TRUE(points.ok()) << points.status().message();
+        if (!points.ok()) continue;
+        for (const auto& p : *points) out += fmt::format("{} {} {} {} {:a}\n", metric, p.run.id, p.n, p.failed, p.median);
+      }
+    }
+    return out;
+  };
+  auto rows = [&]() {
+    PgConnection c(url);
+    Statement q(c, "SELECT (SELECT count(*) FROM run_summaries) + (SELECT count(*) FROM run_summary_metrics)");
+    q.executeStep();
+    return q.getColumn(0).getInt64();
+  };
+  {
+    auto store = Store::Open(url);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    for (int i = 0; i < 4; ++i) {
+      auto run = (*store)->BeginRun(MakeRun());
+      ASSERT_TRUE(run.ok()) << run.status().message();
+      auto bench = (*store)->AddBenchmark(*run, {0, "true::true", "true", "command"});
+      ASSERT_TRUE(bench.ok());
+      for (int seq = 0; seq < 6 + i; ++seq) {
+        Sample s;
+        s.seq = seq;
+        s.warmup = seq == 0;
+        s.values = {{"wall_ns", 1000.0 / (seq + 3) + i}, {"peak_rss_bytes", 1e6 + seq}};
+        if (seq == 2 && i != 1) {
+          s.outcome = SampleOutcome::kTimedOut;
+          s.values.clear();
+        }
+        ASSERT_TRUE((*store)->AppendSample(*run, *bench, s).ok());
+      }
+      if (i != 3) ASSERT_TRUE((*store)->FinishRun(*run, RunStatus::kComplete, 5).ok());  // the last: killed
+    }
+  }
+  const std::string from_summaries = histories();
+  EXPECT_NE(from_summaries.find("wall_ns 1 4 1 "), std::string::npos) << from_summaries;
+  const int64_t summary_rows = rows();
+  EXPECT_EQ(summary_rows, 3 * 3);
+  {
+    PgConnection c(url);
+    c.Exec("DELETE FROM run_summary_metrics; DELETE FROM run_summaries");
+  }
+  EXPECT_EQ(histories(), from_summaries);
+  {
+    PgConnection c(url);
+    c.Exec("DROP TABLE run_summary_metrics; DROP TABLE run_summaries; DELETE FROM tare_schema; "
+           "INSERT INTO tare_schema VALUES (5)");
+  }
+  EXPECT_EQ(histories(), from_summaries);
+  EXPECT_EQ(rows(), summary_rows);
 }
 
 // The server restarts in the middle of a run: the store reconnects, and every sample is stored

@@ -7,7 +7,9 @@
 #include <optional>
 #include <string_view>
 #include <cstdlib>
+#include <limits>
 #include <map>
+#include <set>
 
 #include "base/json_text.h"
 #include "internal/pg_connection.h"
@@ -353,6 +355,7 @@ StatusOr<int64_t> SqlStore::AppendSample(int64_t run_id, int64_t benchmark_id, c
       if (find.executeStep()) return find.getColumn(0).getInt64();
     }
     WriteScope tx(*db_);
+    ForgetSummaries({benchmark_id});
     const int64_t id = InsertSample(run_id, benchmark_id, s);
     tx.Release();
     return id;
@@ -444,6 +447,9 @@ std::vector<int64_t> SqlStore::BulkInsertSamples(int64_t run_id, const std::vect
 StatusOr<std::vector<int64_t>> SqlStore::AppendSamples(int64_t run_id, const std::vector<StoredSample>& samples) {
   return Guard(fmt::format("storing {} samples of run {}", samples.size(), run_id), [&](bool) -> StatusOr<std::vector<int64_t>> {
     WriteScope tx(*db_);
+    std::set<int64_t> benchmarks;
+    for (const auto& x : samples) benchmarks.insert(x.benchmark_id);
+    ForgetSummaries(benchmarks);
     std::vector<int64_t> ids;
     if (db_->dialect() == Dialect::kPostgres) {
       ids = CopySamples(run_id, samples);
@@ -471,7 +477,7 @@ Status SqlStore::AddArtifact(int64_t run_id, int64_t benchmark_id, const std::st
 }
 
 Status SqlStore::FinishRun(int64_t run_id, RunStatus status, int64_t ended_unix_ns) {
-  return Finishing("finishing a run", [&](bool) -> Status {
+  const Status finished = Finishing("finishing a run", [&](bool) -> Status {
     Statement q(*db_, "UPDATE runs SET status = ?, ended_unix_ns = ? WHERE id = ?");
     q.bind(1, RunStatusName(status));
     q.bind(2, static_cast<int64_t>(ended_unix_ns));
@@ -479,6 +485,19 @@ Status SqlStore::FinishRun(int64_t run_id, RunStatus status, int64_t ended_unix_
     q.exec();
     return Status::Ok();
   });
+  if (!finished.ok() || status == RunStatus::kRunning) return finished;
+  // The run's summary for tare history, in a transaction of its own: it is derived from the
+  // samples, so a run whose summary could not be written (say the disk filled up) is complete
+  // all the same and is read from its samples; its status is what must be stored.
+  const Status summarized = Guard("summarizing a run for tare history", [&](bool) -> Status {
+    WriteScope tx(*db_);
+    WriteRunSummaries(run_id);
+    tx.Release();
+    return Status::Ok();
+  });
+  // Inside InTransaction a lost connection took the whole transaction: say so, so it is repeated.
+  if (!summarized.ok() && db_->depth() > 0 && lost_in_transaction_) return summarized;
+  return finished;
 }
 
 StatusOr<int64_t> SqlStore::ResolveRun(const std::string& selector) {
@@ -736,33 +755,67 @@ StatusOr<std::vector<HistoryPoint>> SqlStore::History(const HistoryQuery& q) {
       bench_ids.push_back(runs.getColumn(10).getInt64());
       points.push_back(std::move(p));
     }
-    // Their samples, up to kRunsPerQuery runs per statement (a round trip per run costs more than
-    // the query on a server): the (benchmark_id) index, then the values' primary key.
+    // Each run's point from its benchmark's summary (schema version 6: primary-key lookups, up to
+    // kRunsPerQuery runs per statement, since a round trip per run costs more than the query on a
+    // server); a benchmark without one (its run still running, or killed) from its samples.
     constexpr size_t kRunsPerQuery = 100;
-    std::map<int64_t, size_t> point_of;  // benchmark id -> index into points
-    for (size_t i = 0; i < points.size(); ++i) point_of[bench_ids[i]] = i;
-    for (size_t first = 0; first < points.size(); first += kRunsPerQuery) {
-      const size_t n = std::min(kRunsPerQuery, points.size() - first);
+    auto in_list = [](size_t n) {
       std::string in = "?";
       for (size_t k = 1; k < n; ++k) in += ",?";
+      return in;
+    };
+    std::map<int64_t, size_t> point_of;  // benchmark id -> index into points
+    for (size_t i = 0; i < points.size(); ++i) {
+      point_of[bench_ids[i]] = i;
+      points[i].median = std::numeric_limits<double>::quiet_NaN();
+    }
+    std::vector<bool> summarized(points.size(), false);
+    for (size_t first = 0; first < points.size(); first += kRunsPerQuery) {
+      const size_t n = std::min(kRunsPerQuery, points.size() - first);
+      Statement v(*db_,
+          "SELECT r.benchmark_id, r.failed, m.n, m.median FROM run_summaries r LEFT JOIN run_summary_metrics m "
+          "ON m.benchmark_id = r.benchmark_id AND m.metric = ? WHERE r.benchmark_id IN (" + in_list(n) + ")");
+      v.bind(1, q.metric);
+      for (size_t k = 0; k < n; ++k) v.bind(static_cast<int>(k + 2), static_cast<int64_t>(bench_ids[first + k]));
+      while (v.executeStep()) {
+        const size_t i = point_of[v.getColumn(0).getInt64()];
+        summarized[i] = true;
+        points[i].failed = v.getColumn(1).getInt64();
+        if (!v.getColumn(2).isNull()) {
+          points[i].n = v.getColumn(2).getInt64();
+          points[i].median = v.getColumn(3).getDouble();
+        }
+      }
+    }
+    std::vector<int64_t> from_samples;
+    for (size_t i = 0; i < points.size(); ++i) {
+      if (!summarized[i]) from_samples.push_back(bench_ids[i]);
+    }
+    std::map<size_t, std::vector<double>> values;  // point -> its values, in sample order
+    for (size_t first = 0; first < from_samples.size(); first += kRunsPerQuery) {
+      const size_t n = std::min(kRunsPerQuery, from_samples.size() - first);
       // The value by a correlated lookup, not a join: PostgreSQL's planner otherwise chose to hash
       // every stored value of the metric (1.9 s for 200 runs of a 1,000,000-sample store).
       Statement v(*db_,
           "SELECT s.benchmark_id, s.outcome, (SELECT v.value FROM sample_values v WHERE v.sample_id = s.id "
-          "AND v.metric = ?) FROM samples s WHERE s.benchmark_id IN (" + in + ") AND s.warmup = 0 "
+          "AND v.metric = ?) FROM samples s WHERE s.benchmark_id IN (" + in_list(n) + ") AND s.warmup = 0 "
           "ORDER BY s.benchmark_id, s.seq");
       v.bind(1, q.metric);
-      for (size_t k = 0; k < n; ++k) v.bind(static_cast<int>(k + 2), static_cast<int64_t>(bench_ids[first + k]));
+      for (size_t k = 0; k < n; ++k) v.bind(static_cast<int>(k + 2), static_cast<int64_t>(from_samples[first + k]));
       while (v.executeStep()) {
-        HistoryPoint& p = points[point_of[v.getColumn(0).getInt64()]];
+        const size_t i = point_of[v.getColumn(0).getInt64()];
         if (v.getColumn(1).getString() != "ok") {
-          ++p.failed;
+          ++points[i].failed;
         } else if (!v.getColumn(2).isNull()) {
-          p.values.push_back(v.getColumn(2).getDouble());
+          values[i].push_back(v.getColumn(2).getDouble());
         }
       }
     }
-    std::erase_if(points, [](const HistoryPoint& p) { return p.values.empty() && p.failed == 0; });
+    for (auto& [i, run_values] : values) {
+      points[i].n = static_cast<int64_t>(run_values.size());
+      points[i].median = SummaryMedian(std::move(run_values));
+    }
+    std::erase_if(points, [](const HistoryPoint& p) { return p.n == 0 && p.failed == 0; });
     std::reverse(points.begin(), points.end());
     return points;
   });

@@ -207,6 +207,26 @@ CREATE TABLE run_shards (
 );
 CREATE INDEX run_shards_by_group ON run_shards(shard_group, shard);
 )sql",
+    // v5 -> v6: what `tare history` reads of a finished run, so that it never reads the run's
+    // samples: per benchmark the measured and failed sample counts, per benchmark and metric the
+    // number of values and their median. Derived from the samples (sql_history.cc,
+    // WriteRunSummaries); the migration fills them for every finished run (FillRunSummaries).
+    // docs/store.md, "Schema version 6".
+    R"sql(
+CREATE TABLE run_summaries (
+  benchmark_id INTEGER PRIMARY KEY REFERENCES benchmarks(id),
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  measured INTEGER NOT NULL,
+  failed INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE run_summary_metrics (
+  benchmark_id INTEGER NOT NULL REFERENCES run_summaries(benchmark_id),
+  metric TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  median REAL NOT NULL,
+  PRIMARY KEY (benchmark_id, metric)
+) WITHOUT ROWID;
+)sql",
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
@@ -361,6 +381,9 @@ Status SqlStore::Migrate() {
     }
     for (int v = locked_version; v < kSchemaVersion; ++v) {
       db_->Exec(RenderMigration(v, dialect));
+      // Derived data SQL cannot compute on both backends (a median) is filled in here, in the
+      // same transaction: a store is never at version 6 without its runs' summaries.
+      if (v == 5) FillRunSummaries();
       if (dialect == Dialect::kSqlite) {
         db_->Exec(fmt::format("PRAGMA user_version = {}", v + 1));
       } else {
@@ -389,6 +412,7 @@ Status SqlStore::InTransaction(const std::function<Status()>& body) {
                                  }
                                  return Status::Ok();
                                });
+    if (!result.ok() || !ended.ok()) unsummarized_.clear();  // the summaries it deleted are back
     if (db_->depth() > 0) {
       // COMMIT failed (SQLite leaves the transaction open): end it.
       try {

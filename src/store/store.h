@@ -31,8 +31,8 @@
 namespace tare::store {
 
 // 2: campaign tables (tare ab); 3: run provenance; 4: global run ids (runs.uid); 5: sharded runs
-// (run_shards)
-inline constexpr int kSchemaVersion = 5;
+// (run_shards); 6: per-run summaries for tare history (run_summaries, run_summary_metrics)
+inline constexpr int kSchemaVersion = 6;
 
 // Whether `location` names a database server (postgresql:// or postgres://) rather than a file.
 bool IsStoreUrl(const std::string& location);
@@ -88,7 +88,7 @@ class RunWriter {
 };
 
 // One benchmark's metric over stored runs of `tare run` (tare history). A run's values are its
-// measured (not warm-up), successful samples.
+// measured (not warm-up), successful samples' values of the metric.
 struct HistoryQuery {
   std::string benchmark;           // the benchmark's name inside its target, exactly
   std::string metric;
@@ -96,9 +96,12 @@ struct HistoryQuery {
   std::string fingerprint_digest;  // "" = any host (callers pick one: never pool hosts)
   int limit = 200;                 // the newest runs
 };
+// A finished run is read from its summary (written when it finished: docs/store.md, "Schema version
+// 6"), a run without one (still running, killed) from its samples; both give the same point.
 struct HistoryPoint {
   RunRecord run;                   // without command line, options and fingerprint text
-  std::vector<double> values;      // in sample order
+  int64_t n = 0;                   // the run's values
+  double median = 0;               // their median (stats::Median's rule); NaN when n is 0
   int64_t failed = 0;              // measured samples that failed
 };
 

@@ -6,10 +6,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "internal/sql_store.h"
+#include "store/transfer.h"
 
 namespace tare::store {
 namespace {
@@ -492,7 +495,10 @@ TEST_F(StoreTest, HistoryOfABenchmarkAcrossRuns) {
   ASSERT_TRUE(all.ok()) << all.status().message();
   ASSERT_EQ(all->size(), 4u);
   EXPECT_EQ((*all)[0].run.id, r1);
-  EXPECT_EQ((*all)[0].values, (std::vector<double>{10, 11, 12}));
+  EXPECT_EQ((*all)[0].n, 3);
+  EXPECT_EQ((*all)[0].median, 11.0);
+  EXPECT_EQ((*all)[1].n, 2);
+  EXPECT_EQ((*all)[1].median, 20.5);
   EXPECT_EQ((*all)[1].failed, 1);
   EXPECT_EQ((*all)[1].run.provenance.branch, "feat");
   auto main_h1 = (*store)->History({"BM_X", "wall_ns", "main", "h1", 200});
@@ -576,7 +582,7 @@ TEST_F(StoreTest, MigratesAVersion4Store) {
   }
   auto store = Store::Open(old);
   ASSERT_TRUE(store.ok()) << store.status().message();
-  EXPECT_EQ((*store)->schema_version(), 5);
+  EXPECT_EQ((*store)->schema_version(), kSchemaVersion);
   auto runs = (*store)->ListRuns(10);
   ASSERT_TRUE(runs.ok()) << runs.status().message();
   ASSERT_EQ(runs->size(), 1u);
@@ -590,6 +596,215 @@ TEST_F(StoreTest, MigratesAVersion4Store) {
   ASSERT_TRUE(sharded.ok());
   ASSERT_EQ(sharded->size(), 1u);
   EXPECT_EQ((*sharded)[0].shard->assignment, r.shard->assignment);
+}
+
+}  // namespace
+}  // namespace tare::store
+
+namespace tare::store {
+namespace {
+
+// Per-run summaries (schema version 6). A store whose runs finished answers tare history from
+// their summaries; the same store with the summaries deleted answers from the samples; both
+// answers are the same, field for field (medians bit for bit). A version 5 store (the same
+// store with the summary tables dropped) is summarized by its migration.
+class SummaryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "summary_test_" + std::to_string(getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    path_ = dir_ + "/tare.db";
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // Every query shape tare history makes, each answer flattened to text (%a: doubles exactly).
+  std::string Histories(Store& store) {
+    std::string out;
+    for (const char* metric : {"wall_ns", "cycles", "no_such_metric"}) {
+      for (const char* branch : {"", "main", "feat"}) {
+        for (int limit : {200, 3, 1}) {
+          auto points = store.History({"BM_X", metric, branch, "h1", limit});
+          EXPECT_TRUE(points.ok()) << points.status().message();
+          if (!points.ok()) continue;
+          out += fmt::format("{} {} {}:", metric, branch, limit);
+          for (const auto& p : *points) {
+            out += fmt::format(" [{} {} {} {:a} {}]", p.run.id, p.n, p.failed, p.median, p.run.provenance.branch);
+          }
+          out += "\n";
+        }
+      }
+    }
+    return out;
+  }
+  int64_t SummaryRows() {
+    SQLite::Database db(path_, SQLite::OPEN_READONLY);
+    return db.execAndGet("SELECT (SELECT count(*) FROM run_summaries) + (SELECT count(*) FROM run_summary_metrics)")
+        .getInt64();
+  }
+  // Run i: failed samples, a run whose every sample failed, a metric on some samples only, warm-ups,
+  // an interrupted run, one left running.
+  void Fill(Store& store) {
+    for (int i = 0; i < 8; ++i) {
+      RunRecord r;
+      r.kind = "run";
+      r.started_unix_ns = 1'700'000'000'000'000'000 + i;
+      r.tare_version = "t";
+      r.fingerprint_digest = "h1";
+      r.provenance.branch = i % 3 == 1 ? "feat" : "main";
+      auto id = store.BeginRun(r);
+      ASSERT_TRUE(id.ok()) << id.status().message();
+      auto b = store.AddBenchmark(*id, {0, "t::BM_X", "BM_X", "gbench"});
+      ASSERT_TRUE(b.ok());
+      for (int seq = 0; seq < 5 + i; ++seq) {
+        Sample s;
+        s.seq = seq;
+        s.warmup = seq == 0;
+        s.values = {{"wall_ns", 100.0 + i + seq * 0.37 + (seq % 2) * 1e-9}};
+        if (seq % 2 == 0) s.values["cycles"] = 1e9 / (seq + 1.0 + i);
+        if (i == 2 || (i == 4 && seq % 3 == 0)) {
+          s.outcome = SampleOutcome::kFailed;
+          s.values.clear();
+        }
+        ASSERT_TRUE(store.AppendSample(*id, *b, s).ok());
+      }
+      if (i == 6) continue;  // killed: left running
+      ASSERT_TRUE(store.FinishRun(*id, i == 5 ? RunStatus::kInterrupted : RunStatus::kComplete, 9).ok());
+    }
+  }
+
+  std::string dir_;
+  std::string path_;
+};
+
+TEST_F(SummaryTest, SummariesAnswerAsTheSamplesDoAndTheV6MigrationWritesThem) {
+  std::string from_summaries;
+  {
+    auto store = Store::Open(path_);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    Fill(**store);
+    from_summaries = Histories(**store);
+  }
+  // Seven finished runs: one row per benchmark, one per (benchmark, metric) with a value; the run
+  // whose every sample failed has no metric row.
+  const int64_t rows = SummaryRows();
+  EXPECT_EQ(rows, 7 + 6 * 2);
+  EXPECT_NE(from_summaries.find("wall_ns  200: [1 4 0"), std::string::npos) << from_summaries;
+  EXPECT_NE(from_summaries.find(" [3 0 6 nan main]"), std::string::npos) << from_summaries;
+
+  {
+    SQLite::Database db(path_, SQLite::OPEN_READWRITE);
+    db.exec("DELETE FROM run_summary_metrics; DELETE FROM run_summaries");
+  }
+  {
+    auto store = Store::Open(path_);
+    ASSERT_TRUE(store.ok());
+    EXPECT_EQ(Histories(**store), from_summaries);
+  }
+
+  // Back to version 5: the migration summarizes every finished run again, the same way.
+  {
+    SQLite::Database db(path_, SQLite::OPEN_READWRITE);
+    db.exec("DROP TABLE run_summary_metrics; DROP TABLE run_summaries; PRAGMA user_version = 5");
+  }
+  {
+    auto store = Store::Open(path_);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    EXPECT_EQ((*store)->schema_version(), kSchemaVersion);
+    EXPECT_EQ(Histories(**store), from_summaries);
+  }
+  EXPECT_EQ(SummaryRows(), rows);
+}
+
+// A summary is never older than its samples: a sample added to a finished run (a resume) deletes
+// the benchmark's summary in the same transaction; finishing the run again writes it anew.
+TEST_F(SummaryTest, ASampleAddedAfterTheSummaryReplacesIt) {
+  auto store = Store::Open(path_);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  Fill(**store);
+  const int64_t rows = SummaryRows();
+  auto before = (*store)->History({"BM_X", "wall_ns", "", "h1", 1});
+  ASSERT_TRUE(before.ok());
+  ASSERT_EQ(before->size(), 1u);
+  const int64_t run = before->back().run.id;  // the newest, finished
+  auto data = (*store)->LoadRun(run);
+  ASSERT_TRUE(data.ok());
+  Sample s;
+  s.seq = 100;
+  s.values = {{"wall_ns", 1e6}};
+  ASSERT_TRUE((*store)->AppendSample(run, data->benchmarks[0].id, s).ok());
+  EXPECT_EQ(SummaryRows(), rows - 3);  // its benchmark row and two metric rows
+  auto after = (*store)->History({"BM_X", "wall_ns", "", "h1", 1});
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->back().n, before->back().n + 1);
+  EXPECT_GT(after->back().median, before->back().median);
+  // A second sample (the deletion remembered) and a bulk copy of two more.
+  s.seq = 101;
+  ASSERT_TRUE((*store)->AppendSample(run, data->benchmarks[0].id, s).ok());
+  ASSERT_TRUE((*store)->FinishRun(run, RunStatus::kComplete, 10).ok());
+  EXPECT_EQ(SummaryRows(), rows);
+  s.seq = 102;
+  ASSERT_TRUE((*store)->AppendSamples(run, {StoredSample{0, data->benchmarks[0].id, s}}).ok());
+  EXPECT_EQ(SummaryRows(), rows - 3);
+  ASSERT_TRUE((*store)->FinishRun(run, RunStatus::kComplete, 11).ok());
+  EXPECT_EQ(SummaryRows(), rows);
+  auto finished = (*store)->History({"BM_X", "wall_ns", "", "h1", 1});
+  ASSERT_TRUE(finished.ok());
+  EXPECT_EQ(finished->back().n, before->back().n + 3);
+  // Read from the samples, the same point.
+  {
+    SQLite::Database db(path_, SQLite::OPEN_READWRITE);
+    db.exec("DELETE FROM run_summary_metrics; DELETE FROM run_summaries");
+  }
+  auto from_samples = (*store)->History({"BM_X", "wall_ns", "", "h1", 1});
+  ASSERT_TRUE(from_samples.ok());
+  EXPECT_EQ(from_samples->back().n, finished->back().n);
+  EXPECT_EQ(from_samples->back().median, finished->back().median);
+}
+
+// Runs copied into another store (tare merge, push, import: WriteFullRun) are summarized there as
+// they were where they came from; the run left running is not.
+TEST_F(SummaryTest, CopiedRunsAreSummarizedInTheirNewStore) {
+  std::string from_source;
+  const std::string copy = dir_ + "/copy.db";
+  {
+    auto src = Store::Open(path_);
+    ASSERT_TRUE(src.ok()) << src.status().message();
+    Fill(**src);
+    from_source = Histories(**src);
+    auto dst = Store::Open(copy);
+    ASSERT_TRUE(dst.ok()) << dst.status().message();
+    auto runs = (*src)->ListRuns(100);
+    ASSERT_TRUE(runs.ok());
+    std::reverse(runs->begin(), runs->end());  // oldest first: the same ids in the copy
+    for (const auto& r : *runs) {
+      auto full = ReadFullRun(**src, r.id);
+      ASSERT_TRUE(full.ok()) << full.status().message();
+      auto written = WriteFullRun(**dst, *full);
+      ASSERT_TRUE(written.ok()) << written.status().message();
+      ASSERT_EQ(written->run_id, r.id);
+    }
+  }
+  const int64_t rows = SummaryRows();
+  path_ = copy;
+  EXPECT_EQ(SummaryRows(), rows);
+  auto dst = Store::Open(copy);
+  ASSERT_TRUE(dst.ok());
+  EXPECT_EQ(Histories(**dst), from_source);
+}
+
+// The median rule of stats::Median, here where the store cannot link stats: NaN dropped, the
+// middle value, or a + 0.5 (b - a) of the middle two (values checked by hand).
+TEST(SummaryMedian, IsStatsMediansRule) {
+  EXPECT_TRUE(std::isnan(SummaryMedian({})));
+  EXPECT_EQ(SummaryMedian({3, 1, 2}), 2.0);
+  EXPECT_EQ(SummaryMedian({4, 1, 3, 2}), 2.5);
+  EXPECT_EQ(SummaryMedian({1, std::nan(""), 5}), 3.0);
+  // a + 0.5 (b - a), not (a + b) / 2: the two differ in the last bit here.
+  const double a = 0.1, b = 0.7;
+  EXPECT_EQ(SummaryMedian({b, a}), a + 0.5 * (b - a));
+  EXPECT_NE(SummaryMedian({b, a}), (a + b) / 2);
 }
 
 }  // namespace

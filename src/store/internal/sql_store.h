@@ -7,6 +7,7 @@
 //   pg_open.cc        opening a PostgreSQL database
 //   sql_runs.cc       runs, executables, benchmarks, metrics, notes, samples, artifacts
 //   sql_cohorts.cc    the campaign tables
+//   sql_summaries.cc  the per-run summaries `tare history` reads (schema version 6)
 #pragma once
 
 #include <fmt/format.h>
@@ -14,8 +15,10 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "store/internal/sql.h"
 #include "store/store.h"
@@ -29,6 +32,12 @@ std::string RenderMigration(int from_version, Dialect dialect);
 // for_reading: Store::OpenForReading (a store tare may not write is opened read-only).
 StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path, bool for_reading);
 StatusOr<std::unique_ptr<Store>> OpenPostgres(const std::string& url);
+
+// The median of `values` by stats::Median's rule (NaN dropped; the mean of the two middle values
+// when there is an even number, as a + 0.5 (b - a)), bit for bit: tare history's points are the
+// same whether a run is read from its summary or its samples, and as before summaries existed.
+// NaN for none.
+double SummaryMedian(std::vector<double> values);
 
 Status NewerSchema(const std::string& path, int version);
 Status NotATareStore(const std::string& path);
@@ -120,11 +129,23 @@ class SqlStore final : public Store {
   // INSERT INTO samples with `rows` rows, ids given, cached.
   Statement& InsertSampleRows(size_t rows);
   int ReadSchemaVersion();
+  // Per-run summaries (sql_summaries.cc; docs/store.md, "Schema version 6"), inside the caller's
+  // transaction, SqlError on failure. WriteRunSummaries (re)writes the summary of each benchmark of
+  // a run of kind "run" from its samples; FillRunSummaries does it for every finished run (the v6
+  // migration); ForgetSummaries deletes those of benchmarks about to get samples, so a summary is
+  // never older than its samples.
+  void WriteRunSummaries(int64_t run_id);
+  void FillRunSummaries();
+  void ForgetSummaries(const std::set<int64_t>& benchmark_ids);
 
   std::string path_;
   std::unique_ptr<Connection> db_;
   std::map<size_t, std::unique_ptr<Statement>> value_inserts_;
   std::map<size_t, std::unique_ptr<Statement>> sample_inserts_;
+  // Benchmarks whose summaries this connection deleted (ForgetSummaries), so that each sample of
+  // a run does not delete them again; cleared when a transaction rolls back, the connection is
+  // re-established, or a summary is written.
+  std::set<int64_t> unsummarized_;
   bool lost_in_transaction_ = false;
   bool server_gone_ = false;
   bool read_only_ = false;
@@ -144,6 +165,7 @@ auto SqlStore::Guard(const std::string& what, F&& f) -> decltype(f(false)) {
     try {
       return f(retry);
     } catch (const SqlError& e) {
+      unsummarized_.clear();  // what f deleted was rolled back
       if (!e.connection_lost() || db_->depth() > 0) {
         // Inside InTransaction the whole transaction is gone with the connection; it decides.
         if (e.connection_lost()) lost_in_transaction_ = lost_a_write_ = true;
@@ -151,6 +173,7 @@ auto SqlStore::Guard(const std::string& what, F&& f) -> decltype(f(false)) {
       }
       error = e.what();
     } catch (const std::exception& e) {
+      unsummarized_.clear();
       const std::string cause = db_->DiskFullCause(e);
       disk_full_ = !cause.empty();
       lost_a_write_ = lost_a_write_ || disk_full_;
