@@ -2,7 +2,8 @@
 #
 #   -DTARE_SANITIZE=address,undefined   every target compiled and linked with
 #       -fsanitize=<list> -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-#       (scripts/test.sh --sanitize builds build-asan this way and runs the unit and e2e tests).
+#       (scripts/test.sh --sanitize builds build-asan this way and runs the unit and e2e tests;
+#       scripts/test.sh, i.e. CI, builds and runs only the `asan-ci` subset below).
 #   -DTARE_FUZZ=ON                       clang only: builds tests/fuzz/*_fuzz.cc as libFuzzer
 #       binaries (-fsanitize=fuzzer,address,undefined); every library gets
 #       -fsanitize=fuzzer-no-link,address,undefined so the parsers are coverage-instrumented.
@@ -109,6 +110,10 @@ function(tare_apply_sanitizer_exemptions)
   foreach(t ${exempt})
     if(TARGET ${t})
       tare_remove_sanitizer_flags(${t})
+      # Optimised as users build theirs (and as the normal build does), not at the -O1 that
+      # scripts/sanitize.sh gives tare's own code: at -O1 gbench_cases' empty loop survives
+      # (0.3 ns per iteration) and target_test's "measured no work" warning cannot fire.
+      target_compile_options(${t} PRIVATE -O2)
     endif()
   endforeach()
   list(JOIN exempt " " shown)
@@ -116,4 +121,42 @@ function(tare_apply_sanitizer_exemptions)
 endfunction()
 if(tare_sanitizer_flags AND NOT TARE_FUZZ)
   cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL tare_apply_sanitizer_exemptions)
+endif()
+
+# CI's sanitizer stage (scripts/sanitize.sh --ci, run by scripts/test.sh after the normal tests):
+# the whole sanitizer build does not fit CI's budget (docs/testing.md, "What CI runs"), so CI
+# builds the target tare_asan_ci — these tests and what they need, nothing else — and runs
+# `ctest -L asan-ci`. Chosen where input tare did not write enters: the parsers and the escaping
+# of it. tare_test() adds the label `asan-ci` to each test listed here; tests/fuzz adds it to the
+# replay of each harness listed (its seeds and saved crashes, under ASan and UBSan). What is left
+# out, and what each part costs: docs/testing.md, "What CI runs".
+set(kTareSanitizerCiTests
+  base_test              # units, files, regex (RE2 on user patterns)
+  terminal_text_test     # escaping for the terminal
+  json_text_test         # bytes that are not UTF-8, in JSON
+  bytes_text_test
+  callgrind_profile_test # the callgrind profile parser (a directory the benchmark writes)
+  target_test            # Google Benchmark JSON and --benchmark_list_tests output
+  compare_test           # tare.toml [compare], history, thresholds
+  env_test               # /proc, cpuinfo, cgroups, ELF facts, the host fingerprint's JSON
+  report_test            # Markdown/CSV escaping, run tables
+  ab_report_test         # the ledger (campaign, cell and benchmark names in Markdown)
+  html_test)             # HTML escaping, the pages
+# The fuzz harnesses whose replay CI's stage runs: those whose library does not need
+# tare_campaign (which brings session and store; tare_bundle is built on it): docs/testing.md.
+set(kTareSanitizerCiFuzzHarnesses
+  callgrind gbench child_protocol spawn_wire oracle cpuinfo cgroup elf host_facts compare_config)
+
+function(tare_define_sanitizer_ci_target)
+  set(deps "")
+  foreach(t ${kTareSanitizerCiTests})
+    if(TARGET ${t})
+      list(APPEND deps ${t})
+    endif()
+  endforeach()
+  get_property(fuzz_replays GLOBAL PROPERTY tare_fuzz_replay_targets)
+  add_custom_target(tare_asan_ci DEPENDS ${deps} ${fuzz_replays})
+endfunction()
+if(TARE_BUILD_TESTS)
+  cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL tare_define_sanitizer_ci_target)
 endif()

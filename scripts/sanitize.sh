@@ -4,7 +4,11 @@
 # scripts/test.sh --sanitize runs it (scripts/test.sh --all runs the normal tests, then this);
 # docs/testing.md says what it covers and what it leaves out.
 #
-#   scripts/sanitize.sh [ctest args...]      e.g. scripts/sanitize.sh -R Callgrind
+#   scripts/sanitize.sh [ctest args...]        e.g. scripts/sanitize.sh -R Callgrind
+#   scripts/sanitize.sh --ci [ctest args...]   CI's stage: builds only the target tare_asan_ci and
+#       runs only the tests labelled asan-ci (the parsers and escaping of input tare did not write,
+#       every fuzz replay, the bad-input e2e suite; cmake/TareSanitizers.cmake lists them).
+#       scripts/test.sh runs it after the normal tests, so CI does.
 #
 # Environment: BUILD_DIR (default build-asan), JOBS (default nproc).
 #
@@ -13,6 +17,11 @@
 # ASan's anyway. Those tests run in the normal build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ci=0
+if [ "${1:-}" = "--ci" ]; then
+  shift
+  ci=1
+fi
 scripts/deps.sh
 BUILD_DIR=${BUILD_DIR:-build-asan}
 JOBS=${JOBS:-$(nproc)}
@@ -24,7 +33,14 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g -DNDEBUG" \
     -DTARE_SANITIZE=address,undefined >/dev/null
 fi
-cmake --build "$BUILD_DIR" -j"$JOBS"
+if [ "$ci" = 1 ]; then
+  # The same build directory and flags as the full stage: only fewer targets built, fewer run.
+  cmake --build "$BUILD_DIR" -j"$JOBS" --target tare_asan_ci
+  selection=(-L asan-ci)
+else
+  cmake --build "$BUILD_DIR" -j"$JOBS"
+  selection=(-L 'unit|e2e' -LE valgrind)
+fi
 
 # halt_on_error/abort_on_error: the first report fails the test that caused it, with its stack.
 # The programs tare measures (fixtures, examples, the allocation shim, the spawn helper) are built
@@ -44,4 +60,4 @@ export ASAN_OPTIONS="$asan:detect_leaks=$leaks"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 
 cd "$BUILD_DIR"
-ctest --output-on-failure -j"$JOBS" -L 'unit|e2e' -LE valgrind "$@"
+ctest --output-on-failure -j"$JOBS" "${selection[@]}" "$@"

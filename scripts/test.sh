@@ -1,24 +1,30 @@
 #!/usr/bin/env bash
 # Builds tare and runs every test (unit, real-process, valgrind, Google Benchmark, SQLite, e2e,
-# and the replay of the fuzzers' corpora). CI runs this.
+# and the replay of the fuzzers' corpora), then CI's sanitizer stage. CI runs this.
 #
-#   scripts/test.sh [ctest args...]              the normal build (build/)
-#   scripts/test.sh --sanitize [ctest args...]   the ASan + UBSan build only (scripts/sanitize.sh)
-#   scripts/test.sh --all [ctest args...]        both, normal first
+#   scripts/test.sh [ctest args...]              the normal build (build/), every test; then CI's
+#                                                sanitizer stage (scripts/sanitize.sh --ci: the
+#                                                asan-ci subset, ASan + UBSan, in build-asan/)
+#   scripts/test.sh --no-sanitize [ctest args...] the normal build only
+#   scripts/test.sh --sanitize [ctest args...]   the whole ASan + UBSan build only (scripts/sanitize.sh)
+#   scripts/test.sh --all [ctest args...]        the normal build, then the whole sanitizer build
 #
-# docs/testing.md says what each covers, how long each takes, and why CI runs the first only.
+# ctest args apply to each stage run. docs/testing.md says what each covers, how long each takes,
+# and why CI runs the sanitizer subset and not the whole sanitizer build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sanitize=0
+sanitize=ci
 case "${1:-}" in
   --sanitize) shift; exec scripts/sanitize.sh "$@" ;;
-  --all) shift; sanitize=1 ;;
+  --all) shift; sanitize=all ;;
+  --no-sanitize) shift; sanitize=none ;;
 esac
 # The HTML report tests load pages in Debian's chromium (headless): docs/report.md.
 scripts/deps.sh chromium
 scripts/build.sh
 BUILD_DIR=${BUILD_DIR:-build}
 (cd "$BUILD_DIR" && ctest --output-on-failure -j"$(nproc)" "$@")
-if [ "$sanitize" = 1 ]; then
-  BUILD_DIR=build-asan scripts/sanitize.sh "$@"
-fi
+case "$sanitize" in
+  ci) BUILD_DIR=build-asan scripts/sanitize.sh --ci "$@" ;;
+  all) BUILD_DIR=build-asan scripts/sanitize.sh "$@" ;;
+esac
