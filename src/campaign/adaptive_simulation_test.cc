@@ -459,7 +459,9 @@ TEST(AdaptiveSampling, SplitFloorRuleKeepsPowerAndCertification) {
     EXPECT_NEAR(aa_pass[2], aa_pass[0], 0.01 * campaigns) << "sigma " << sigma;
     EXPECT_GT(aa_pass[2], 2 * aa_pass[1]) << "the estimate rule rarely certifies; sigma " << sigma;
     // The signed-rank interval adds power where noise is not negligible.
-    if (sigma >= 0.01) EXPECT_GT(fail[3], fail[2]) << "sigma " << sigma;
+    if (sigma >= 0.01) {
+      EXPECT_GT(fail[3], fail[2]) << "sigma " << sigma;
+    }
   }
 }
 
