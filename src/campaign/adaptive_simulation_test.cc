@@ -349,21 +349,7 @@ TEST(AdaptiveSampling, PowerAtCap40ByNoiseFloorRule) {
         }
         two_refs += flagged(o);
         // The Hodges–Lehmann (signed-rank) interval in place of the sign test, null-estimate-v1.
-        Outcome h;
-        for (int64_t n : looks->pairs) {
-          const std::span<const double> b(a.base.data(), n), hd(a.head.data(), n), nl(a.null.data(), n);
-          auto change = stats::HodgesLehmannPairedChange(b, hd, looks->per_look_confidence);
-          auto null_change = stats::HodgesLehmannPairedChange(b, nl, looks->per_look_confidence);
-          ASSERT_TRUE(change.ok() && null_change.ok());
-          const NullArm null_arm = ReadNullArm(null_change->estimate, {null_change->lo, null_change->hi},
-                                               Allowance::Noise(), NoiseFloorRule::kEstimate);
-          const MetricVerdict v = JudgeMetric({change->lo, change->hi}, Direction::kLowerIsBetter,
-                                              Allowance::Noise(), null_arm);
-          h.fail |= v.verdict == Verdict::kFail;
-          h.supported_gain |= v.supported_gain;
-          if (v.verdict != Verdict::kInconclusive) break;
-        }
-        hl_estimate += flagged(h);
+        hl_estimate += flagged(RunCell(a, *looks, true, NoiseFloorRule::kEstimate, /*hodges_lehmann=*/true));
       }
       std::printf("cap 40, sigma %.0f%%, %s: %s edge %.3f, estimate %.3f, two refs (edge) %.3f, "
                   "Hodges-Lehmann + estimate %.3f\n", sigma * 100,

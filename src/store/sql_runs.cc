@@ -83,6 +83,17 @@ void ReadShard(Connection& db, RunRecord& r) {
   r.shard = std::move(s);
 }
 
+// Every row of a `SELECT kRunColumns FROM runs ...`, with its tags and shard.
+std::vector<RunRecord> ReadRuns(Connection& db, Statement& q) {
+  std::vector<RunRecord> out;
+  while (q.executeStep()) out.push_back(ReadRunRow(q));
+  for (auto& r : out) {
+    ReadTags(db, r);
+    ReadShard(db, r);
+  }
+  return out;
+}
+
 void WriteShard(Connection& db, int64_t run_id, const ShardRecord& s) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& [name, shard] : s.assignment) list.push_back({name, shard});
@@ -253,13 +264,7 @@ StatusOr<std::vector<RunRecord>> SqlStore::ShardedRuns(const std::string& group)
                                   kRunColumns, group.empty() ? "" : " WHERE shard_group = ?");
     Statement q(*db_, sql);
     if (!group.empty()) q.bind(1, group);
-    std::vector<RunRecord> out;
-    while (q.executeStep()) out.push_back(ReadRunRow(q));
-    for (auto& r : out) {
-      ReadTags(*db_, r);
-      ReadShard(*db_, r);
-    }
-    return out;
+    return ReadRuns(*db_, q);
   });
 }
 
@@ -609,13 +614,7 @@ StatusOr<std::vector<RunRecord>> SqlStore::ListRuns(int limit) {
   return Guard("listing runs", [&](bool) -> StatusOr<std::vector<RunRecord>> {
     Statement q(*db_, fmt::format("SELECT {} FROM runs ORDER BY id DESC LIMIT ?", kRunColumns));
     q.bind(1, limit);
-    std::vector<RunRecord> out;
-    while (q.executeStep()) out.push_back(ReadRunRow(q));
-    for (auto& r : out) {
-      ReadTags(*db_, r);
-      ReadShard(*db_, r);
-    }
-    return out;
+    return ReadRuns(*db_, q);
   });
 }
 
