@@ -5,6 +5,7 @@
 #   bench/fuzz.sh                      every harness, 120 s each
 #   bench/fuzz.sh --quick              every harness, 15 s each
 #   bench/fuzz.sh --time 600 callgrind gbench
+#   bench/fuzz.sh --runs 1000000 --time 3600 gbench   # stop at 1,000,000 executions (or the time)
 #
 # Each harness starts from its seed corpus (tests/fuzz/corpus/<harness>/, read only) and keeps
 # what it finds in build-fuzz/fuzz-corpus/<harness>/, so a second run continues where the first
@@ -17,12 +18,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=120
+runs=-1   # libFuzzer's -runs: unlimited
 harnesses=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) seconds=15 ;;
     --time) seconds="$2"; shift ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --runs) runs="$2"; shift ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "bench/fuzz.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) harnesses+=("$1") ;;
   esac
@@ -67,7 +70,7 @@ for h in "${harnesses[@]}"; do
   mkdir -p "$work" "$artifacts" "$(dirname "$log")"
   start=$(date +%s)
   set +e
-  nice -n 19 "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  nice -n 19 "$bin" -max_total_time="$seconds" -runs="$runs" -timeout=10 -rss_limit_mb=2048 \
     -malloc_limit_mb=1024 -print_final_stats=1 -artifact_prefix="$artifacts/" \
     "$work" "tests/fuzz/corpus/$h" >"$log" 2>&1
   rc=$?

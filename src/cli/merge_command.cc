@@ -12,6 +12,7 @@
 #include "base/terminal_text.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
+#include "cli/progress.h"
 #include "cli/shards_command.h"
 #include "store/store.h"
 #include "store/transfer.h"
@@ -83,25 +84,50 @@ int Merge(const MergeFlags& f) {
 StatusOr<CopyCounts> CopyRuns(store::Store& in, store::Store& out, const std::vector<RunRecord>& runs,
                               const std::string& command) {
   CopyCounts n;
-  for (const RunRecord& r : runs) {
-    auto full = store::ReadFullRun(in, r.id);
-    Status failed = full.status();
-    if (full.ok()) {
-      auto written = store::WriteFullRun(out, *full);
-      if (written.ok()) {
-        ++(written->added ? n.added : n.present);
-        continue;
-      }
-      failed = written.status();
-    }
+  Progress progress(false);
+  auto failed = [&](const RunRecord& r, const Status& why) -> Status {
+    progress.Clear();
     // Runs already copied are committed whole; this one was rolled back whole.
     fmt::print(stderr,
                "tare {}: {}: {} runs added, {} already in '{}' before run {} failed; nothing of run {} was "
                "written and the runs copied before it are kept: fix the cause and run the same command again "
                "(it skips what is there)\n",
                command, TerminalText(in.path()), n.added, n.present, TerminalText(out.path()), r.id, r.id);
-    return failed.WithContext(fmt::format("copying run {} (uid {}) of '{}'", r.id, r.uid, in.path()));
+    return why.WithContext(fmt::format("copying run {} (uid {}) of '{}'", r.id, r.uid, in.path()));
+  };
+  int64_t samples_copied = 0;
+  for (size_t next = 0; next < runs.size();) {
+    // A batch: whole runs read until it holds kSamplesPerCopyTransaction samples.
+    const size_t first = next;
+    std::vector<store::FullRun> batch;
+    size_t samples = 0;
+    Status read = Status::Ok();
+    while (next < runs.size() && (batch.empty() || samples < kSamplesPerCopyTransaction)) {
+      auto full = store::ReadFullRun(in, runs[next].id);
+      if (!full.ok()) {
+        read = full.status();
+        break;
+      }
+      samples += full->data.samples.size();
+      batch.push_back(std::move(*full));
+      ++next;
+    }
+    auto written = store::WriteFullRuns(out, batch);
+    if (written.ok()) {
+      for (const auto& w : *written) ++(w.added ? n.added : n.present);
+    } else {
+      // Rolled back whole: again one run per transaction, to keep the runs before the failing one.
+      for (size_t i = 0; i < batch.size(); ++i) {
+        auto one = store::WriteFullRun(out, batch[i]);
+        if (!one.ok()) return failed(runs[first + i], one.status());
+        ++(one->added ? n.added : n.present);
+      }
+    }
+    samples_copied += static_cast<int64_t>(samples);
+    if (!read.ok()) return failed(runs[next], read);
+    progress.Update(fmt::format("tare {}: {}/{} runs, {} samples", command, next, runs.size(), samples_copied));
   }
+  progress.Clear();
   fmt::print(stderr, "tare {}: {}: {} runs added, {} already in '{}'\n", command, TerminalText(in.path()), n.added,
              n.present, TerminalText(out.path()));
   return n;
@@ -115,8 +141,9 @@ Copies whole runs (samples, artifacts, campaign verdicts...) from each IN store 
 created when it does not exist. A run is identified by its global uid (`tare runs --json`), so a run
 already in OUT is skipped: merging the same stores again adds nothing. Each run keeps its host
 fingerprint, provenance and tags; run ids are renumbered in OUT (select runs there by uid:HEX,
-commit:, branch: or tag:). Each run is written as one transaction: if a merge stops half-way, OUT
-keeps the runs merged before the failure and nothing of the failing one; run it again to finish.
+commit:, branch: or tag:). Runs are written in batches (about 25,000 samples per transaction); if
+a merge stops half-way, OUT keeps every run merged before the failure and nothing of the failing
+one (a batch that fails is written again run by run to find it); run it again to finish.
 Input stores of an older schema are migrated in place first (as any tare command does).
 
 Exit status: 0 merged; 2 an input is missing or not a tare store, OUT is unusable (nothing

@@ -89,9 +89,9 @@ void AddPushCommand(CLI::App& app, int* exit_code) {
   sub->footer(R"(
 Copies whole runs (samples, artifacts, campaign verdicts...) from the local store into the store
 given by --to, usually a PostgreSQL database that many CI hosts share. Samples go in bulk (COPY).
-A run is identified by its global uid, so pushing again adds only runs not there yet; each run is
-one transaction, so a push cut off half-way keeps the runs before it, nothing of the one in flight,
-and finishes when run again. Runs keep their host fingerprint: nothing is pooled across hosts.
+A run is identified by its global uid, so pushing again adds only runs not there yet. Runs go in
+batches (about 25,000 samples per transaction); a push cut off half-way keeps every run committed
+before it, nothing of the batch in flight, and finishes when run again. Runs keep their host fingerprint: nothing is pooled across hosts.
 
 Exit status: 0 pushed; 2 bad flags, no local store, the shared store unreachable or refused, or a
 run could not be copied (the runs pushed before it are kept); 70 internal.

@@ -19,7 +19,9 @@
 //  3. Change points are returned by index, with the medians of the final segments either side.
 // The default threshold 5 keeps false detections rare on pure noise (tested: none in 200 seeded
 // series of 200 normal values), while a shift of 3 sigma with 20 runs either side scores ~7.
-// Cost: O(n^2 log n) for n values; histories are hundreds to a few thousand runs.
+// Cost: O(n log n) per level of the recursion (running medians in two heaps give the L1 cost of
+// every split of a segment at once), so O(n log^2 n) for balanced splits; 1,000 runs take about a
+// millisecond.
 #pragma once
 
 #include <cstdint>

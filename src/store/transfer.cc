@@ -81,29 +81,50 @@ Status WriteContents(Store& dst, int64_t id, const FullRun& run) {
   return Status::Ok();
 }
 
+Status CheckUid(const RunRecord& r) {
+  if (IsRunUid(r.uid)) return Status::Ok();
+  return Status::InvalidArgument(fmt::format(
+      "run {} has no valid uid ('{}'); only runs read from a store (schema version 4) can be copied", r.id, r.uid));
+}
+
+// Inside dst's transaction: the run, unless a run with its uid is there already.
+Status WriteOne(Store& dst, const FullRun& run, WriteResult& result) {
+  const RunRecord& r = run.data.run;
+  // Under the write lock: a concurrent merge of the same run finds it here and adds nothing.
+  TARE_ASSIGN_OR_RETURN(auto existing, dst.FindRunByUid(r.uid));
+  if (existing) {
+    result = {*existing, false};
+    return Status::Ok();
+  }
+  TARE_ASSIGN_OR_RETURN(result.run_id, dst.BeginRun(r));
+  result.added = true;
+  return WriteContents(dst, result.run_id, run);
+}
+
+// The runs, in one transaction.
+StatusOr<std::vector<WriteResult>> WriteRuns(Store& dst, const std::vector<const FullRun*>& runs) {
+  for (const FullRun* run : runs) TARE_RETURN_IF_ERROR(CheckUid(run->data.run));
+  std::vector<WriteResult> results;
+  Status s = dst.InTransaction([&]() -> Status {
+    results.assign(runs.size(), WriteResult{});  // the body may run again after a lost connection
+    for (size_t i = 0; i < runs.size(); ++i) TARE_RETURN_IF_ERROR(WriteOne(dst, *runs[i], results[i]));
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  return results;
+}
+
 }  // namespace
 
 StatusOr<WriteResult> WriteFullRun(Store& dst, const FullRun& run) {
-  const RunRecord& r = run.data.run;
-  if (!IsRunUid(r.uid)) {
-    return Status::InvalidArgument(fmt::format(
-        "run {} has no valid uid ('{}'); only runs read from a store (schema version 4) can be copied",
-        r.id, r.uid));
-  }
-  WriteResult result;
-  Status s = dst.InTransaction([&]() -> Status {
-    // Under the write lock: a concurrent merge of the same run finds it here and adds nothing.
-    TARE_ASSIGN_OR_RETURN(auto existing, dst.FindRunByUid(r.uid));
-    if (existing) {
-      result.run_id = *existing;
-      return Status::Ok();
-    }
-    TARE_ASSIGN_OR_RETURN(result.run_id, dst.BeginRun(r));
-    result.added = true;
-    return WriteContents(dst, result.run_id, run);
-  });
-  if (!s.ok()) return s;
-  return result;
+  TARE_ASSIGN_OR_RETURN(auto results, WriteRuns(dst, {&run}));
+  return results.front();
+}
+
+StatusOr<std::vector<WriteResult>> WriteFullRuns(Store& dst, const std::vector<FullRun>& runs) {
+  std::vector<const FullRun*> pointers;
+  for (const auto& run : runs) pointers.push_back(&run);
+  return WriteRuns(dst, pointers);
 }
 
 }  // namespace tare::store

@@ -49,4 +49,10 @@ struct WriteResult {
 // campaign tables exactly.
 StatusOr<WriteResult> WriteFullRun(Store& dst, const FullRun& run);
 
+// Writes several runs, each exactly as WriteFullRun would, in one transaction: all of them or, on
+// any failure, none (the results are in the order of `runs`). For bulk copies (tare merge, tare
+// push): a transaction per run costs a commit (an fsync on SQLite) and round trips per run; a
+// caller that must say which run failed writes the batch again one run at a time.
+StatusOr<std::vector<WriteResult>> WriteFullRuns(Store& dst, const std::vector<FullRun>& runs);
+
 }  // namespace tare::store

@@ -308,6 +308,55 @@ void LeavesTheDestinationAsItWasOnAFailure(Store& src, Store& dst_store) {
   EXPECT_EQ(after->size(), 1u);
 }
 
+// WriteFullRuns: several runs in one transaction, all or none. A damaged second run rolls the
+// first back too; repaired, both go in, in order; again, both are found and nothing is added.
+void WritesABatchAllOrNone(Store& src, Store& dst) {
+  std::vector<FullRun> batch;
+  for (int i = 0; i < 2; ++i) {
+    auto full = ReadFullRun(src, WriteCohort(src));
+    ASSERT_TRUE(full.ok()) << full.status().message();
+    batch.push_back(std::move(*full));
+  }
+  ASSERT_NE(batch[0].data.run.uid, batch[1].data.run.uid);
+  batch[1].discarded[987654] = "a sample this run does not have";
+  auto failed = WriteFullRuns(dst, batch);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().code(), StatusCode::kDataLoss) << failed.status().message();
+  auto none = dst.ListRuns(100);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty()) << "the first run of a failed batch was kept";
+
+  batch[1].discarded.erase(987654);
+  auto written = WriteFullRuns(dst, batch);
+  ASSERT_TRUE(written.ok()) << written.status().message();
+  ASSERT_EQ(written->size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_TRUE((*written)[i].added);
+    auto found = dst.FindRunByUid(batch[i].data.run.uid);
+    ASSERT_TRUE(found.ok() && found->has_value());
+    EXPECT_EQ(**found, (*written)[i].run_id);
+    auto back = ReadFullRun(dst, (*written)[i].run_id);
+    ASSERT_TRUE(back.ok()) << back.status().message();
+    EXPECT_EQ(Normalized(*back).dump(), Normalized(batch[i]).dump());
+  }
+  auto again = WriteFullRuns(dst, batch);
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  ASSERT_EQ(again->size(), 2u);
+  EXPECT_FALSE((*again)[0].added);
+  EXPECT_FALSE((*again)[1].added);
+  EXPECT_EQ((*again)[1].run_id, (*written)[1].run_id);
+  auto runs = dst.ListRuns(100);
+  ASSERT_TRUE(runs.ok());
+  EXPECT_EQ(runs->size(), 2u);
+}
+
+TEST_F(TransferTest, ABatchOfRunsIsWrittenAllOrNone) {
+  auto src = Open("a.db");
+  auto dst = Open("b.db");
+  ASSERT_TRUE(src && dst);
+  WritesABatchAllOrNone(*src, *dst);
+}
+
 TEST_F(TransferTest, CopiesEveryTableOfACohortWithIdsRemapped) {
   auto src = Open("a.db");
   auto dst = Open("b.db");
@@ -353,6 +402,14 @@ TEST_F(TransferTest, AFailureHalfWayLeavesPostgresAsItWas) {
   auto src = Open("a.db");
   ASSERT_TRUE(src);
   LeavesTheDestinationAsItWasOnAFailure(*src, *dst);
+}
+
+TEST_F(TransferTest, ABatchOfRunsIsWrittenAllOrNoneIntoPostgres) {
+  auto dst = OpenPostgresSchema("transfer_batch");
+  if (!dst) GTEST_SKIP() << "TARE_TEST_PG is not set: run under tests/e2e/store/with_postgres.sh";
+  auto src = Open("a.db");
+  ASSERT_TRUE(src);
+  WritesABatchAllOrNone(*src, *dst);
 }
 
 // Many samples go into SQLite in multi-row statements (64 samples, 256 values each): a run that
