@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdint>
 
 #include "base/bytes_text.h"
+#include "base/json_number.h"
 #include "base/json_text.h"
 #include "base/sha256.h"
 #include "bundle/archive.h"
@@ -141,11 +143,11 @@ AbComparison ComparisonFromJson(const json& j, Reader& r) {
   c.cell = r.Bytes(j, "cell");
   c.role = j.at("role").get<std::string>();
   c.head = j.at("head").get<std::string>();
-  c.blocks = j.at("blocks").get<int64_t>();
-  c.looks = j.at("looks").get<int64_t>();
+  c.blocks = JsonIntegerAt<int64_t>(j, "blocks");
+  c.looks = JsonIntegerAt<int64_t>(j, "looks");
   c.verdict = ParseVerdictOrThrow(j.at("verdict").get<std::string>());
   c.supported_gain = j.at("supported_gain").get<bool>();
-  c.failed_samples = j.at("failed_samples").get<int64_t>();
+  c.failed_samples = JsonIntegerAt<int64_t>(j, "failed_samples");
   c.reasons = j.at("reasons").get<std::vector<std::string>>();
   for (const auto& x : j.at("metrics")) {
     AbMetricResult m;
@@ -155,7 +157,7 @@ AbComparison ComparisonFromJson(const json& j, Reader& r) {
     m.direction = ParseDirection(x.at("direction").get<std::string>());
     m.allowance = x.at("allowance").get<std::string>();
     m.declared = Reader::Double(x, "declared");
-    m.pairs = x.at("pairs").get<int64_t>();
+    m.pairs = JsonIntegerAt<int64_t>(x, "pairs");
     m.confidence = Reader::Double(x, "confidence");
     m.estimate = Reader::Double(x, "estimate");
     m.lo = Reader::Double(x, "lo");
@@ -190,19 +192,19 @@ void CampaignFromJson(const json& j, store::FullRun* run, Reader& r) {
   rec.spec_json = JsonText(c.at("spec"), false);
   rec.lock_json = JsonText(c.at("lock"), false);
   rec.lock_sha256 = c.at("lock_sha256").get<std::string>();
-  rec.cohort = c.at("cohort").get<int64_t>();
+  rec.cohort = JsonIntegerAt<int64_t>(c, "cohort");
   rec.state = c.at("state").get<std::string>();
   rec.stop_reason = r.Bytes(c, "stop_reason");
   rec.outcome = c.at("outcome").get<std::string>();
-  rec.resumed = c.at("resumed").get<int64_t>();
+  rec.resumed = JsonIntegerAt<int64_t>(c, "resumed");
   run->cohort = rec;
   for (const auto& x : j.at("cells")) {
     r.where = "campaign.cells";
     CellRecord cell;
-    cell.cell = x.at("cell").get<int64_t>();
+    cell.cell = JsonIntegerAt<int64_t>(x, "cell");
     cell.name = r.Bytes(x, "name");
     cell.role = x.at("role").get<std::string>();
-    cell.benchmark_id = x.at("benchmark_id").get<int64_t>();
+    cell.benchmark_id = JsonIntegerAt<int64_t>(x, "benchmark_id");
     cell.args = r.BytesList(x, "args");
     cell.env = r.BytesList(x, "env");
     run->cells.push_back(cell);
@@ -210,8 +212,8 @@ void CampaignFromJson(const json& j, store::FullRun* run, Reader& r) {
   for (const auto& x : j.at("looks")) {
     r.where = "campaign.looks";
     store::StoredLook look;
-    look.cell = x.at("cell").get<int64_t>();
-    look.look = x.at("look").get<int64_t>();
+    look.cell = JsonIntegerAt<int64_t>(x, "cell");
+    look.look = JsonIntegerAt<int64_t>(x, "look");
     look.final = x.at("final").get<bool>();
     for (const auto& c2 : x.at("comparisons")) look.comparisons.push_back(ComparisonFromJson(c2, r));
     run->looks.push_back(look);
@@ -243,11 +245,11 @@ StatusOr<store::FullRun> Read(const json& j, const MemberReader& read_member, Re
   RunData& data = full.data;
   const json& run = j.at("run");
   r.where = "run";
-  data.run.id = run.at("id").get<int64_t>();
+  data.run.id = JsonIntegerAt<int64_t>(run, "id");
   data.run.kind = run.at("kind").get<std::string>();
   data.run.status = ParseRunStatus(run.at("status").get<std::string>());
-  data.run.started_unix_ns = run.at("started_unix_ns").get<int64_t>();
-  data.run.ended_unix_ns = run.at("ended_unix_ns").get<int64_t>();
+  data.run.started_unix_ns = JsonIntegerAt<int64_t>(run, "started_unix_ns");
+  data.run.ended_unix_ns = JsonIntegerAt<int64_t>(run, "ended_unix_ns");
   data.run.tare_version = run.at("tare_version").get<std::string>();
   data.run.command_line = r.BytesList(run, "command_line");
   data.run.options_json = JsonText(run.at("options"), false);
@@ -269,15 +271,15 @@ StatusOr<store::FullRun> Read(const json& j, const MemberReader& read_member, Re
     r.where = "run.shard";
     const json& sh = run.at("shard");
     ShardRecord shard;
-    shard.index = sh.at("shard").get<int64_t>();
-    shard.count = sh.at("count").get<int64_t>();
+    shard.index = JsonIntegerAt<int64_t>(sh, "shard");
+    shard.count = JsonIntegerAt<int64_t>(sh, "count");
     shard.group = sh.at("group").get<std::string>();
     shard.assignment_sha256 = sh.at("assignment_sha256").get<std::string>();
     shard.weights = sh.at("weights").get<std::string>();
     for (const auto& e : sh.at("assignment")) {
       auto name = report::BytesFromJson(e.at(0), "run.shard.assignment");
       if (!name.ok()) throw std::runtime_error(name.status().message());
-      shard.assignment.emplace_back(*name, e.at(1).get<int64_t>());
+      shard.assignment.emplace_back(*name, JsonInteger<int64_t>(e.at(1), "assignment"));
     }
     data.run.shard = std::move(shard);
   }
@@ -317,7 +319,7 @@ StatusOr<store::FullRun> Read(const json& j, const MemberReader& read_member, Re
     const json& b = benchmarks[i];
     r.where = fmt::format("benchmarks[{}]", i);
     BenchmarkRecord rec;
-    rec.id = v1 ? static_cast<int64_t>(i) + 1 : b.at("id").get<int64_t>();
+    rec.id = v1 ? static_cast<int64_t>(i) + 1 : JsonIntegerAt<int64_t>(b, "id");
     rec.uri = r.Bytes(b, "uri");
     rec.name = r.Bytes(b, "name");
     rec.kind = b.at("kind").get<std::string>();
@@ -327,19 +329,19 @@ StatusOr<store::FullRun> Read(const json& j, const MemberReader& read_member, Re
       const json& s = samples[k];
       r.where = fmt::format("benchmarks[{}].samples[{}]", i, k);
       StoredSample ss;
-      ss.id = v1 ? next_sample_id++ : s.at("id").get<int64_t>();
+      ss.id = v1 ? next_sample_id++ : JsonIntegerAt<int64_t>(s, "id");
       ss.benchmark_id = rec.id;
       Sample& x = ss.sample;
-      x.seq = s.at("seq").get<int64_t>();
+      x.seq = JsonIntegerAt<int64_t>(s, "seq");
       x.arm = s.at("arm").get<std::string>();
-      x.block = s.at("block").get<int64_t>();
+      x.block = JsonIntegerAt<int64_t>(s, "block");
       x.warmup = s.at("warmup").get<bool>();
       x.outcome = ParseOutcome(s.at("outcome").get<std::string>());
-      x.exit_code = s.at("exit_code").get<int>();
-      x.signal = s.at("signal").get<int>();
+      x.exit_code = JsonIntegerAt<int>(s, "exit_code");
+      x.signal = JsonIntegerAt<int>(s, "signal");
       x.error = r.Bytes(s, "error");
-      x.started_unix_ns = s.at("started_unix_ns").get<int64_t>();
-      x.ended_unix_ns = s.at("ended_unix_ns").get<int64_t>();
+      x.started_unix_ns = JsonIntegerAt<int64_t>(s, "started_unix_ns");
+      x.ended_unix_ns = JsonIntegerAt<int64_t>(s, "ended_unix_ns");
       x.stdout_tail = r.Bytes(s, "stdout_tail");
       x.stderr_tail = r.Bytes(s, "stderr_tail");
       for (const auto& [k2, v] : s.at("values").items()) x.values[k2] = v.is_null() ? kNaN : v.get<double>();
@@ -355,7 +357,7 @@ StatusOr<store::FullRun> Read(const json& j, const MemberReader& read_member, Re
     for (const auto& a : j.at("artifacts")) {
       r.where = "artifacts";
       store::StoredArtifact art;
-      art.benchmark_id = a.at("benchmark_id").get<int64_t>();
+      art.benchmark_id = JsonIntegerAt<int64_t>(a, "benchmark_id");
       art.name = a.at("name").get<std::string>();
       if (a.contains("member")) {
         const std::string member = a.at("member").get<std::string>();

@@ -254,6 +254,37 @@ TEST_F(RunDocumentTest, RefusesOtherDocumentsNamingTheField) {
   EXPECT_NE(missing.status().message().find("at run"), std::string::npos) << missing.status().message();
 }
 
+// Integer fields take JSON integers that fit in 64 bits (32 for exit_code and signal): a float
+// there, or an unsigned integer past INT64_MAX, is DataLoss naming the field, never a conversion
+// (converting an out-of-range float is undefined behaviour: the run_document fuzzer found
+// started_unix_ns = 21796141803706527842; tests/fuzz/crashes/run_document/).
+TEST_F(RunDocumentTest, IntegerFieldsRefuseFloatsAndValuesBeyondTheirRange) {
+  auto src = Open("src.db");
+  auto original = store::ReadFullRun(*src, WriteCohort(*src));
+  ASSERT_TRUE(original.ok()) << original.status().message();
+  const json good = json::parse(DumpJson(FullRunToJson(*original, ArtifactContent::kInline), 2));
+  ASSERT_TRUE(FullRunFromJson(good).ok());
+  struct Case {
+    const char* field;
+    json value;
+  };
+  for (const Case& c : {Case{"started_unix_ns", json(UINT64_MAX)}, Case{"started_unix_ns", json(2.1796141803706527842e19)},
+                        Case{"seq", json(3.0)}, Case{"exit_code", json(int64_t{1} << 40)},
+                        Case{"signal", json("9")}}) {
+    json doc = good;
+    ASSERT_FALSE(doc.at("benchmarks").at(0).at("samples").empty());
+    doc["benchmarks"][0]["samples"][0][c.field] = c.value;
+    auto r = FullRunFromJson(doc);
+    ASSERT_FALSE(r.ok()) << c.field << " = " << c.value.dump();
+    EXPECT_EQ(r.status().code(), StatusCode::kDataLoss);
+    EXPECT_NE(r.status().message().find(c.field), std::string::npos) << r.status().message();
+  }
+  json big_ok = good;
+  big_ok["benchmarks"][0]["samples"][0]["started_unix_ns"] = INT64_MAX;  // the largest that fits is read
+  auto r = FullRunFromJson(big_ok);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+}
+
 // `tare replay` rebuilds a campaign from the spec the store kept.
 TEST(SpecJson, SpecFromJsonInvertsSpecToJson) {
   campaign::CampaignSpec spec;
@@ -284,6 +315,18 @@ TEST(SpecJson, SpecFromJsonInvertsSpecToJson) {
   json bad = j;
   bad["order"] = "sideways";
   EXPECT_FALSE(campaign::SpecFromJson(bad).ok());
+  // A spec from another host's bundle: integers must be integers that fit (JsonInteger).
+  for (const auto& [field, value] : std::vector<std::pair<std::string, json>>{
+           {"budget_ns", json(1e300)}, {"seed", json(-1)}, {"timeout_ns", json(2.5)}, {"layouts", json(UINT64_MAX)}}) {
+    json hostile = j;
+    hostile[field] = value;
+    auto r = campaign::SpecFromJson(hostile);
+    ASSERT_FALSE(r.ok()) << field << " = " << value.dump();
+    EXPECT_NE(r.status().message().find(field), std::string::npos) << r.status().message();
+  }
+  json deep = j;
+  deep["sampling"]["cap"] = 1e30;
+  EXPECT_FALSE(campaign::SpecFromJson(deep).ok());
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <fmt/core.h>
 
+#include "base/json_number.h"
 #include "base/json_text.h"
 #include "base/regex.h"
 #include "base/sha256.h"
@@ -316,14 +317,14 @@ StatusOr<CampaignSpec> SpecFromJson(const nlohmann::json& j) {
       spec.metrics.push_back(metric);
     }
     field = "sampling";
-    spec.sampling = {j.at("sampling").at("initial").get<int64_t>(), j.at("sampling").at("step").get<int64_t>(),
-                     j.at("sampling").at("cap").get<int64_t>()};
+    spec.sampling = {JsonIntegerAt<int64_t>(j.at("sampling"), "initial"), JsonIntegerAt<int64_t>(j.at("sampling"), "step"),
+                     JsonIntegerAt<int64_t>(j.at("sampling"), "cap")};
     field = "confidence";
     spec.confidence = j.at("confidence").get<double>();
     spec.noise_cap = j.at("noise_cap").get<double>();
-    spec.budget_ns = j.at("budget_ns").get<int64_t>();
-    if (j.contains("gbench_min_time_ns")) spec.gbench_min_time_ns = j.at("gbench_min_time_ns").get<int64_t>();
-    if (j.contains("layouts")) spec.layouts = j.at("layouts").get<int64_t>();
+    spec.budget_ns = JsonIntegerAt<int64_t>(j, "budget_ns");
+    if (j.contains("gbench_min_time_ns")) spec.gbench_min_time_ns = JsonIntegerAt<int64_t>(j, "gbench_min_time_ns");
+    if (j.contains("layouts")) spec.layouts = JsonIntegerAt<int64_t>(j, "layouts");
     if (j.contains("interval")) {
       auto interval = ParsePairedInterval(str("interval"));
       if (!interval.ok()) fail(interval.status());
@@ -339,8 +340,8 @@ StatusOr<CampaignSpec> SpecFromJson(const nlohmann::json& j) {
     if (!order.ok()) fail(order.status());
     spec.order = *order;
     field = "seed";
-    spec.seed = j.at("seed").get<uint64_t>();
-    spec.timeout_ns = j.at("timeout_ns").get<int64_t>();
+    spec.seed = JsonIntegerAt<uint64_t>(j, "seed");
+    spec.timeout_ns = JsonIntegerAt<int64_t>(j, "timeout_ns");
     field = "gates";
     if (!j.at("gates").is_null()) {
       spec.gates.emplace();

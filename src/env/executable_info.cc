@@ -10,6 +10,7 @@
 #include <cstring>
 #include <optional>
 
+#include "base/json_number.h"
 #include "base/sha256.h"
 #include "env/printable.h"
 
@@ -338,7 +339,7 @@ StatusOr<ExecutableInfo> ExecutableInfoFromJson(const nlohmann::json& j) {
   try {
     info.path = j.at("path").get<std::string>();
     info.sha256 = j.at("sha256").get<std::string>();
-    info.size_bytes = j.at("size_bytes").get<uint64_t>();
+    info.size_bytes = JsonIntegerAt<uint64_t>(j, "size_bytes");
     info.is_elf = j.at("is_elf").get<bool>();
     info.elf_error = j.at("elf_error").get<std::string>();
     info.elf_type = j.at("elf_type").get<std::string>();
@@ -350,7 +351,7 @@ StatusOr<ExecutableInfo> ExecutableInfoFromJson(const nlohmann::json& j) {
     info.interpreter = j.at("interpreter").get<std::string>();
     info.needed = j.at("needed").get<std::vector<std::string>>();
     if (j.contains("runpath")) info.runpath = j.at("runpath").get<std::vector<std::string>>();
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const std::exception& e) {  // nlohmann's exceptions, and JsonInteger's
     return Status::DataLoss(fmt::format("executable JSON: {}; the stored run may be damaged", e.what()));
   }
   return info;

@@ -251,6 +251,13 @@ TEST_F(ExecutableInfoTest, JsonRoundTrip) {
   auto bad = ExecutableInfoFromJson(broken);
   EXPECT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), StatusCode::kDataLoss);
+  // A float size (a bundle from another host) is refused, not converted.
+  nlohmann::json huge = ExecutableInfoToJson(*info);
+  huge["size_bytes"] = 1e300;
+  auto refused = ExecutableInfoFromJson(huge);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(refused.status().message().find("size_bytes"), std::string::npos) << refused.status().message();
 }
 
 TEST_F(ExecutableInfoTest, ExecutableKeysClassOnlyTheCompilerHard) {
