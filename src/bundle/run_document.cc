@@ -87,7 +87,6 @@ struct Reader {
   std::string where;
 
   std::string Bytes(const json& j, const std::string& key) {
-    where = key;
     auto b = report::BytesFromJson(j.at(key), key);
     if (!b.ok()) throw std::runtime_error(b.status().message());
     return *b;
