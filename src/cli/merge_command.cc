@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <condition_variable>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -91,6 +92,13 @@ StatusOr<CopyCounts> CopyRuns(store::Store& in, store::Store& out, const std::ve
                               const std::string& command) {
   CopyCounts n;
   Progress progress(false);
+  // TARE_COPY_BATCH_SAMPLES: a smaller batch, for tests that need several batches of small runs.
+  size_t batch_samples = kSamplesPerCopyTransaction;
+  if (const char* v = std::getenv("TARE_COPY_BATCH_SAMPLES"); v != nullptr && *v != '\0') {
+    char* end = nullptr;
+    const unsigned long long parsed = std::strtoull(v, &end, 10);
+    if (*end == '\0' && parsed > 0) batch_samples = static_cast<size_t>(parsed);
+  }
   auto failed = [&](const RunRecord& r, const Status& why) -> Status {
     progress.Clear();
     // Runs already copied are committed whole; this one was rolled back whole.
@@ -119,7 +127,7 @@ StatusOr<CopyCounts> CopyRuns(store::Store& in, store::Store& out, const std::ve
     for (size_t next = 0; next < runs.size();) {
       Batch b;
       b.first = next;
-      while (next < runs.size() && (b.runs.empty() || b.samples < kSamplesPerCopyTransaction)) {
+      while (next < runs.size() && (b.runs.empty() || b.samples < batch_samples)) {
         StatusOr<store::FullRun> full = Status::Internal("not read");
         try {
           full = store::ReadFullRun(in, runs[next].id);
@@ -207,9 +215,10 @@ Copies whole runs (samples, artifacts, campaign verdicts...) from each IN store 
 created when it does not exist. A run is identified by its global uid (`tare runs --json`), so a run
 already in OUT is skipped: merging the same stores again adds nothing. Each run keeps its host
 fingerprint, provenance and tags; run ids are renumbered in OUT (select runs there by uid:HEX,
-commit:, branch: or tag:). Runs are written in batches (about 25,000 samples per transaction); if
-a merge stops half-way, OUT keeps every run merged before the failure and nothing of the failing
-one (a batch that fails is written again run by run to find it); run it again to finish.
+commit:, branch: or tag:). Runs are written in batches (about 25,000 samples per transaction). If
+a run cannot be copied, OUT keeps every run before it and nothing of it (a batch that fails is
+written again run by run to find it); if the merge is killed, OUT keeps the batches committed
+before, nothing of the one in flight. Either way, run the same command again to finish.
 Input stores of an older schema are migrated in place first (as any tare command does).
 
 Exit status: 0 merged; 2 an input is missing or not a tare store, OUT is unusable (nothing

@@ -22,7 +22,8 @@ void AddMergeCommand(CLI::App& app, int* exit_code);
 // transaction each; when a batch fails it is rolled back and written again one run per
 // transaction, so a failure still keeps every run before the failing one and names it. Says on
 // stderr how many were added from `in` (with progress on a terminal), and on a failure which run
-// failed and that the ones before it are kept.
+// failed and that the ones before it are kept. The environment variable TARE_COPY_BATCH_SAMPLES
+// (a positive integer) sets a smaller batch for tests.
 inline constexpr size_t kSamplesPerCopyTransaction = 25000;
 struct CopyCounts {
   int64_t added = 0;

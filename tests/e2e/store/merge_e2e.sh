@@ -74,5 +74,26 @@ grep -q "1 runs added, 0 already in 'all.db' before run 2 failed" err.txt || fai
 [ "$(q all.db "SELECT count(*) FROM runs WHERE uid = '$(q c.db 'SELECT uid FROM runs WHERE id = 2')'")" = 0 ] ||
   fail "the failed run is partly in all.db"
 
+# Several batches (TARE_COPY_BATCH_SAMPLES=6: two runs of 3 samples, a warmup and two measured, per
+# transaction), read by the reader thread while the writer writes: 5 runs arrive whole. Then run 4 of 5 is damaged: its batch
+# (runs 3 and 4) fails, is written again run by run, and OUT keeps runs 1-3, nothing of 4 or 5.
+for i in 1 2 3 4 5; do
+  "$TARE" run --store d.db --samples 2 --no-git -- /bin/echo "$i" >/dev/null 2>&1 || fail "run $i into d.db"
+done
+TARE_COPY_BATCH_SAMPLES=6 "$TARE" merge batches.db d.db >out.txt 2>err.txt || fail "batched merge: exit $? ($(cat err.txt))"
+grep -q "^5 runs added" out.txt || fail "batched merge said: $(cat out.txt)"
+[ "$(q batches.db 'SELECT count(*) FROM samples')" = 15 ] || fail "batches.db has $(q batches.db 'SELECT count(*) FROM samples') samples"
+[ "$(q batches.db 'SELECT group_concat(uid) FROM (SELECT uid FROM runs ORDER BY id)')" = \
+  "$(q d.db 'SELECT group_concat(uid) FROM (SELECT uid FROM runs ORDER BY id)')" ] || fail "batched merge changed the runs' order"
+q d.db "PRAGMA foreign_keys=OFF; INSERT INTO ab_discarded_samples (sample_id, run_id, reason) VALUES (999, 4, 'damaged')"
+TARE_COPY_BATCH_SAMPLES=6 "$TARE" merge partial.db d.db >out.txt 2>err.txt
+status=$?
+[ $status = 2 ] || fail "damaged run 4 of 5: exit $status"
+grep -q "3 runs added, 0 already in 'partial.db' before run 4 failed" err.txt || fail "damaged run 4 of 5 said: $(cat err.txt)"
+[ "$(q partial.db 'SELECT count(*) FROM runs')" = 3 ] || fail "partial.db has $(q partial.db 'SELECT count(*) FROM runs') runs, not runs 1-3"
+[ "$(q partial.db 'SELECT count(*) FROM samples')" = 9 ] || fail "partial.db has $(q partial.db 'SELECT count(*) FROM samples') samples"
+[ "$(q partial.db "SELECT count(*) FROM runs WHERE uid = '$(q d.db 'SELECT uid FROM runs WHERE id = 4')'")" = 0 ] ||
+  fail "the failed run 4 is partly in partial.db"
+
 [ $failures = 0 ] && echo "merge_e2e: all cases passed"
 exit $((failures > 0))
