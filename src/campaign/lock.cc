@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include "base/json_number.h"
 #include "base/json_text.h"
 #include "base/sha256.h"
 
@@ -47,14 +48,13 @@ StatusOr<Lock> LockFromJson(const nlohmann::json& j) {
     lock.fingerprint = j.at("fingerprint");
     lock.fingerprint_digest = j.at("fingerprint_digest").get<std::string>();
     lock.tare_version = j.at("tare_version").get<std::string>();
-    // get<int64_t>() of a float (1.7e24) is an out-of-range conversion, undefined behaviour
-    // (lock_fuzz, crashes/lock/): only an integer that fits is a time.
-    const auto& created = j.at("created_unix_ns");
-    if (!created.is_number_integer() ||
-        (created.is_number_unsigned() && created.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))) {
+    // Only an integer that fits is a time: get<int64_t>() of a float (1.7e24) was undefined
+    // behaviour (lock_fuzz, crashes/lock/; base/json_number.h).
+    try {
+      lock.created_unix_ns = JsonIntegerAt<int64_t>(j, "created_unix_ns");
+    } catch (const std::runtime_error&) {
       return bad("created_unix_ns");
     }
-    lock.created_unix_ns = created.get<int64_t>();
   } catch (const nlohmann::json::exception& e) {
     return bad(e.what());
   }

@@ -119,6 +119,15 @@ TEST(Lock, RoundTripsThroughJsonAndHashesStably) {
   auto damaged = LockToJson(l);
   damaged.erase("executables");
   EXPECT_EQ(LockFromJson(damaged).status().code(), StatusCode::kDataLoss);
+  // A time that is not an integer fitting int64 (lock_fuzz's 1.7e24) names the field.
+  for (const nlohmann::json& t : {nlohmann::json(1.7e24), nlohmann::json(UINT64_MAX), nlohmann::json(3.0)}) {
+    auto bad_time = LockToJson(l);
+    bad_time["created_unix_ns"] = t;
+    auto r = LockFromJson(bad_time);
+    ASSERT_FALSE(r.ok()) << t.dump();
+    EXPECT_EQ(r.status().code(), StatusCode::kDataLoss);
+    EXPECT_NE(r.status().message().find("created_unix_ns"), std::string::npos) << r.status().message();
+  }
 }
 
 TEST(Lock, ResumeNeedsTheSameExecutablesHostAndTare) {
