@@ -239,8 +239,10 @@ TEST(AdaptiveSampling, NoiseFloorRulesTradeSensitivity) {
 // Issue 10 §1: a PASS certifies "head is not worse than base by more than B" for the bound B it
 // prints. Whenever the true slowdown exceeds B, that claim is false; it can only happen when the
 // head's interval misses the true change, so its rate is bounded by the look scheme's alpha.
-// Simulated on real code paths for true slowdowns of 0.5..3% at 2% per-sample noise, under the
-// allowance "noise" (B = the floor, at most the 2% cap) and a declared 1% allowance.
+// Simulated on real code paths for true changes of -5..+3% at 2% per-sample noise, under the
+// allowance "noise" (a PASS certifies C = the interval's worse end + the null floor, C <= the 2%
+// cap) and a declared 1% allowance. A gain's PASS prints a negative C ("at least |C| faster"): it
+// is false when the true change is above C.
 struct Certified {
   int passes = 0;
   int false_certificates = 0;  // PASS with true slowdown > pass_bound
@@ -275,14 +277,14 @@ TEST(AdaptiveSampling, NoPassCertifiesMoreThanItsBound) {
   Normal normal(20261201);
   const int campaigns = 4000;
   for (const Allowance allowance : {Allowance::Noise(), Allowance::Fraction(0.01)}) {
-    for (double shift : {0.005, 0.01, 0.02, 0.03}) {
+    for (double shift : {-0.05, -0.02, 0.0, 0.005, 0.01, 0.02, 0.03}) {
       int passes = 0, false_certificates = 0;
       for (int c = 0; c < campaigns; ++c) {
         const Certified r = RunCertifying(Campaign(normal, std::log1p(shift)), *looks, allowance, shift);
         passes += r.passes;
         false_certificates += r.false_certificates;
       }
-      std::printf("allowance %s, true +%.1f%%: PASS %.4f, PASS beyond its bound %.4f\n",
+      std::printf("allowance %s, true %+.1f%%: PASS %.4f, PASS beyond its bound %.4f\n",
                   AllowanceText(allowance).c_str(), shift * 100, passes / double(campaigns),
                   false_certificates / double(campaigns));
       // alpha / 2 is the one-sided bound; 4 SE of slack for the simulation.
@@ -292,6 +294,9 @@ TEST(AdaptiveSampling, NoPassCertifiesMoreThanItsBound) {
       if (!allowance.noise && shift >= 0.02) {
         EXPECT_LE(passes / double(campaigns), kAlpha / 2 + 4 * std::sqrt(kAlpha / 2 / campaigns));
       }
+      // Issue 21: a head clearly better than base is a PASS (a supported gain), never left
+      // INCONCLUSIVE because the floor a PASS near 0 would need is wide.
+      if (shift <= -0.05) EXPECT_GE(passes / double(campaigns), 0.99) << AllowanceText(allowance);
     }
   }
 }
@@ -443,7 +448,9 @@ TEST(AdaptiveSampling, SplitFloorRuleKeepsPowerAndCertification) {
     // And it certifies an unchanged head as often as the edge rule (within 1% of campaigns: the
     // few A/A cells the estimate floor decides differently at the first look).
     EXPECT_NEAR(aa_pass[2], aa_pass[0], 0.01 * campaigns) << "sigma " << sigma;
-    EXPECT_GT(aa_pass[2], 2 * aa_pass[1]) << "the estimate rule rarely certifies; sigma " << sigma;
+    // The estimate rule adds only |m| to what a PASS certifies: it certifies at least as often,
+    // with less margin against a host bias.
+    EXPECT_GE(aa_pass[1], aa_pass[2]) << "sigma " << sigma;
     // The signed-rank interval adds power where noise is not negligible.
     if (sigma >= 0.01) {
       EXPECT_GT(fail[3], fail[2]) << "sigma " << sigma;

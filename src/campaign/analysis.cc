@@ -124,8 +124,8 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
         auto null_change = PairedInterval(settings.interval, base, null_values, confidence);
         null_arm = null_change.ok()
                        ? ReadNullArm(null_change->estimate, {null_change->lo, null_change->hi},
-                                     allowance, settings.noise_floor)
-                       : ReadNullArm(kNaN, {kNaN, kNaN}, allowance, settings.noise_floor);
+                                     allowance, settings.noise_floor, settings.noise_cap)
+                       : ReadNullArm(kNaN, {kNaN, kNaN}, allowance, settings.noise_floor, settings.noise_cap);
         m.null_estimate = null_arm->estimate;
         m.null_lo = null_arm->change.lo;
         m.null_hi = null_arm->change.hi;
@@ -139,7 +139,9 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
       m.host_too_noisy = v.host_too_noisy;
       m.reasons = v.reasons;
       m.changed = v.changed;
-      if (!allowance_note.empty()) m.reasons.insert(m.reasons.begin(), allowance_note);
+      // reasons.front() is the decisive one (the ledger prints it on the verdict's line): a missing
+      // interval says why it is missing; the allowance note is context, after the verdict's reasons.
+      if (!allowance_note.empty()) m.reasons.push_back(allowance_note);
       if (!no_interval.empty()) m.reasons.insert(m.reasons.begin(), no_interval);
       verdicts.push_back(m.verdict);
       c.metrics.push_back(std::move(m));

@@ -83,11 +83,10 @@ StatusOr<stats::PairedChange> PairedInterval(PairedIntervalMethod method, std::s
 }
 
 NullArm ReadNullArm(double estimate, const stats::Interval& interval, const Allowance& allowance,
-                    NoiseFloorRule rule) {
+                    NoiseFloorRule rule, double noise_cap) {
   NullArm n;
   n.estimate = estimate;
   n.change = interval;
-  const double declared = allowance.declared();
   if (std::isnan(estimate) || std::isnan(interval.lo) || std::isnan(interval.hi)) {
     n.floor = std::numeric_limits<double>::infinity();
     n.pass_floor = n.floor;
@@ -105,12 +104,14 @@ NullArm ReadNullArm(double estimate, const stats::Interval& interval, const Allo
                 ? edge
                 : std::fabs(estimate);
   n.pass_floor = rule == NoiseFloorRule::kEstimate ? n.floor : edge;
-  if (interval.lo > declared || interval.hi < -declared) {
+  const double bound = allowance.noise ? noise_cap : allowance.declared();
+  if (interval.lo > bound || interval.hi < -bound) {
     n.host_too_noisy = true;
     n.reason = fmt::format(
-        "host too noisy: two copies of the base program differ by [{}, {}], beyond the declared "
-        "allowance {}; quiet the host (tare env shows how) or run the arms in random order",
-        Percent(interval.lo), Percent(interval.hi), AllowanceText(allowance));
+        "host too noisy: two copies of the base program differ by [{}, {}], beyond the bound {} a "
+        "PASS must certify, so only a head clearly better than base can PASS; quiet the host "
+        "(tare env shows how) or run the arms in random order",
+        Percent(interval.lo), Percent(interval.hi), fmt::format("{:.2f}%", bound * 100.0));
   }
   return n;
 }
@@ -123,10 +124,8 @@ MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction directi
   out.pass_floor = null_arm ? null_arm->pass_floor : 0.0;
   out.host_too_noisy = null_arm && null_arm->host_too_noisy;
   out.delta = std::max(allowance.declared(), out.noise_floor);
-  out.pass_bound = allowance.noise ? out.pass_floor : allowance.declared();
-  // What a PASS must stay within: the bound, and never more than FAIL's threshold allows (equal
-  // to delta under the edge and estimate rules; under null-split-v1 the edge, wider than delta).
-  const double pass_limit = std::max(out.delta, out.pass_bound);
+  out.bound = !allowance.noise ? allowance.declared() : null_arm ? noise_cap : 0.0;
+  out.pass_bound = std::numeric_limits<double>::infinity();
   if (std::isnan(head_vs_base.lo) || std::isnan(head_vs_base.hi) ||
       head_vs_base.lo > head_vs_base.hi) {
     out.verdict = Verdict::kInconclusive;
@@ -134,64 +133,64 @@ MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction directi
     return out;
   }
   const bool lower_is_better = direction == Direction::kLowerIsBetter;
-  const char* worse = lower_is_better ? "+" : "-";
+  // A change in the worse direction as the metric reads it: "+2.00%" for times, "-2.00%" for
+  // throughputs.
+  auto worse = [lower_is_better](double w) { return Percent(lower_is_better ? w : -w); };
   // The interval in the worse direction: positive = worse.
   const double w_lo = lower_is_better ? head_vs_base.lo : -head_vs_base.hi;
   const double w_hi = lower_is_better ? head_vs_base.hi : -head_vs_base.lo;
   const std::string interval =
       fmt::format("[{}, {}]", Percent(head_vs_base.lo), Percent(head_vs_base.hi));
-  const std::string limit = fmt::format("{}{:.2f}%", worse, out.delta * 100.0);
-  const std::string bound = fmt::format("{}{:.2f}%", worse, out.pass_bound * 100.0);
   const std::string floor =
       std::isinf(out.pass_floor) ? std::string("unknown") : fmt::format("{:.2f}%", out.pass_floor * 100.0);
-  const std::string pass_limit_text = fmt::format("{}{:.2f}%", worse, pass_limit * 100.0);
+  const std::string bound_name =
+      !allowance.noise ? "the declared allowance" : null_arm ? "the noise cap" : "noise without a null arm";
+  const double certified = w_hi + out.pass_floor;  // +inf when the floor is unknown
+  out.supported_gain = w_hi < -out.noise_floor;
 
   if (w_lo > out.delta) {
     out.verdict = Verdict::kFail;
-    out.reasons.push_back(fmt::format("the whole interval {} is worse than the allowance {}",
-                                      interval, limit));
-  } else if (w_hi > pass_limit) {
-    out.verdict = Verdict::kInconclusive;
-    out.reasons.push_back(fmt::format(
-        "the interval {} straddles the allowance {}; more pairs may decide it", interval,
-        pass_limit > out.delta ? pass_limit_text : limit));
-  } else if (allowance.noise && !(out.pass_floor <= noise_cap)) {
-    // A PASS would certify only the floor, and the floor is wider than the campaign accepts.
-    out.verdict = Verdict::kInconclusive;
-    out.reasons.push_back(fmt::format(
-        "not a PASS: host too noisy for a verdict within the noise cap {:.2f}%: two copies of base "
-        "differ by up to {} here, so no bound tighter than that can be certified; more pairs "
-        "(--cap) narrow the floor, a quieter host lowers it, --instrument sim removes it",
-        noise_cap * 100.0, floor));
-  } else if (!allowance.noise && !(out.pass_floor <= allowance.declared())) {
-    out.verdict = Verdict::kInconclusive;
-    out.reasons.push_back(fmt::format(
-        "not a PASS: host too noisy for a verdict within the declared allowance {}: two copies of "
-        "base differ by up to {} here; more pairs (--cap) narrow the floor, a quieter host lowers "
-        "it, --instrument sim removes it",
-        bound, floor));
-  } else if (allowance.noise && w_lo > 0 && out.pass_floor > 0) {
-    // A detected change is never certified by the floor alone: the whole interval is worse than
-    // base, and "within the floor" would pass it (bench/README.md: +1% PASSed at the first look
-    // against a 1.8-4.2% floor). It stays INCONCLUSIVE so the cell gets more pairs, which narrow
-    // the floor. Under A/A this needs the interval to exclude 0, so it turns at most the look's
-    // alpha of A/A PASSes into INCONCLUSIVE and adds no FAIL.
-    out.verdict = Verdict::kInconclusive;
-    out.reasons.push_back(fmt::format(
-        "not a PASS: the whole interval {} is worse than base; it is within {} only because the "
-        "null arm's noise floor is {}; more pairs narrow the floor",
-        interval, pass_limit_text, floor));
-  } else {
+    out.reasons.push_back(fmt::format("the whole interval {} is worse than the allowance {}", interval,
+                                      worse(out.delta)));
+  } else if (certified <= out.bound) {
     out.verdict = Verdict::kPass;
-    out.reasons.push_back(fmt::format("no regression beyond {}: the whole interval {} is within it",
-                                      bound, interval));
+    out.pass_bound = certified;
+    out.reasons.push_back(
+        out.pass_floor > 0
+            ? fmt::format("no regression beyond {}: the interval's worse end {} plus the null arm's floor {} "
+                          "is within {} {}",
+                          worse(certified), worse(w_hi), floor, bound_name, worse(out.bound))
+            : fmt::format("no regression beyond {}: the whole interval {} is within {} {}", worse(certified),
+                          interval, bound_name, worse(out.bound)));
+  } else if (out.supported_gain) {
+    // Far on the good side: better than base beyond the floor F, whatever the floor P a PASS near
+    // 0 would need (verdict.h).
+    out.verdict = Verdict::kPass;
+    out.pass_bound = w_hi + out.noise_floor;
+    out.reasons.push_back(fmt::format("no regression: the whole interval {} is better than base{}", interval,
+                                      out.noise_floor > 0 ? fmt::format(" beyond the noise floor {:.2f}%",
+                                                                        out.noise_floor * 100.0)
+                                                          : std::string()));
+  } else if (std::isinf(certified)) {
+    out.verdict = Verdict::kInconclusive;
+    out.reasons.push_back("not certified: the null arm's floor is unknown (it has no interval)");
+  } else if (w_hi > out.bound) {
+    out.verdict = Verdict::kInconclusive;
+    out.reasons.push_back(fmt::format(
+        "the interval {} reaches {}, past {} {}; more pairs may decide it", interval, worse(w_hi),
+        bound_name, worse(out.bound)));
+  } else {
+    // The interval alone is within the bound, but not with what the host could hide in it.
+    out.verdict = Verdict::kInconclusive;
+    out.reasons.push_back(fmt::format(
+        "not certified: the interval's worse end {} plus the null arm's floor {} is {}, past {} {}; "
+        "more pairs narrow both, a quieter host lowers the floor, --instrument sim removes it",
+        worse(w_hi), floor, worse(certified), bound_name, worse(out.bound)));
   }
   if (out.verdict == Verdict::kPass && (head_vs_base.lo > 0 || head_vs_base.hi < 0)) {
     out.changed = true;
-    out.reasons.push_back(fmt::format("changed: the whole interval {} is off 0, within the allowance {}",
-                                      interval, bound));
+    out.reasons.push_back(fmt::format("changed: the whole interval {} is off 0", interval));
   }
-  out.supported_gain = w_hi < -out.noise_floor;
   if (out.supported_gain) {
     out.reasons.push_back(fmt::format("supported gain: the whole interval {} is better than 0{}",
                                       interval,
@@ -200,15 +199,7 @@ MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction directi
                                                         out.noise_floor * 100.0)
                                           : std::string()));
   }
-  if (out.host_too_noisy) {
-    if (out.verdict == Verdict::kPass) {
-      out.verdict = Verdict::kInconclusive;
-      out.reasons.push_back(
-          "not a PASS: the null arm shows the host itself differs beyond the declared "
-          "allowance, so 'within the allowance' cannot be confirmed");
-    }
-    out.reasons.push_back(null_arm->reason);
-  }
+  if (out.host_too_noisy) out.reasons.push_back(null_arm->reason);
   return out;
 }
 

@@ -4,57 +4,61 @@
 // All changes are fractions (+0.03 = head 3% higher than base), e.g. stats::PairedChange lo/hi.
 // "Worse" follows the metric: higher is worse for times (kLowerIsBetter), lower is worse for
 // throughputs (kHigherIsBetter). Write the interval in the worse direction as [w_lo, w_hi]
-// ([lo, hi] for lower-is-better, [-hi, -lo] for higher-is-better) and
-//     delta = max(declared allowance, noise floor)          (allowance "noise": declared = 0)
-//   FAIL          if w_lo >  delta   the whole interval is worse than delta
-//   PASS          if w_hi <= B and floor <= B, where B, the bound a PASS certifies ("head is not
-//                                    worse than base by more than B"), is the declared allowance,
-//                                    or for "noise" the floor itself when it is at most the
-//                                    campaign's noise cap (default 2%); and not when w_lo > 0
-//                                    under "noise" (a detected change inside the floor)
-//   INCONCLUSIVE  otherwise          the data cannot tell yet. INCONCLUSIVE IS NOT A PASS.
-// So no PASS is wider than what was declared: a host whose null arm cannot rule out differences
-// larger than B between two copies of base cannot certify B. Such a cell keeps sampling (more pairs
-// narrow the floor) and ends INCONCLUSIVE at the cap with the reason; the floor still keeps noise
-// from becoming a FAIL (delta = max(declared, floor)). bench/README.md: before this rule a +3%
-// build PASSed a 1% allowance against a 63.8% floor.
-//   supported gain  if w_hi < -floor   the whole interval is better than 0 and beyond the noise
-//                                      floor (floor 0 without a null arm: better than 0)
+// ([lo, hi] for lower-is-better, [-hi, -lo] for higher-is-better). The null arm gives two floors
+// (below): F, what a FAIL or a gain must clear, and P, what the host itself may add to any
+// difference between two programs (0 without a null arm). Then
+//     delta = max(declared allowance, F)            (allowance "noise": declared = 0)
+//     B     = the bound a PASS must be within: the declared allowance; under "noise" the
+//             campaign's noise cap (default 2%) with a null arm, 0 without one
+//     C     = w_hi + P, what the data certifies: head is not worse than base by more than C
+//             (the interval's worse end, plus what the host could have hidden in it)
+//   FAIL          if w_lo > delta        the whole interval is worse than delta
+//   PASS          if C <= B              certifies C ("PASS <= C", C printed in the metric's worse
+//                                        direction); C < 0 says head is better by at least -C
+//              or if w_hi < -F           a supported gain (below) is a PASS whatever the floor
+//                                        P: it certifies w_hi + F < 0, head better than base
+//   INCONCLUSIVE  otherwise, with the reason: the interval reaches past B (more pairs may decide
+//                 it), or it is within B only before the floor is added (more pairs narrow both;
+//                 a quieter host lowers the floor; --instrument sim removes it).
+//                 INCONCLUSIVE IS NOT A PASS.
+// Why add the floor: the null arm measures what the host does to two identical programs; a bias
+// of up to P between any two copies could make a change of w_hi + P look like w_hi. So no PASS
+// claims more than the data and the host support, and a head far on the good side PASSes however
+// noisy the host is (issue 21: a -27% head [-29.83%, -19.64%] was INCONCLUSIVE under the rule
+// "PASS needs the floor under the cap", a rule that ignored where the interval was).
+//   supported gain  if w_hi < -F         the whole interval is better than 0 and beyond the noise
+//                                        floor F (F = 0 without a null arm: better than 0)
 // A cell's verdict is its worst metric's (FAIL > INCONCLUSIVE > PASS); nothing is averaged.
 //
 // The null arm (the base executable again, under another path) measures what the host alone does
 // to two identical programs. From the base-vs-null paired change (estimate m, interval
-// [n_lo, n_hi]), the noise floor is, by rule (recorded by name with the results):
-//   null-interval-edge-v1 (the default before null-split-v1): floor = max(|n_lo|, |n_hi|), the largest A/A difference the
-//       data cannot rule out at the look's confidence. Guards against a real host bias with a
+// [n_lo, n_hi]), the floors are, by rule (recorded by name with the results):
+//   null-interval-edge-v1: F = P = max(|n_lo|, |n_hi|), the largest A/A difference the data
+//       cannot rule out at the look's confidence. Guards against a real host bias with a
 //       statistical margin, but it includes the null arm's own sampling error, so with the
 //       allowance "noise" a change must be about twice the interval's half-width to FAIL
 //       (adaptive_simulation_test: +1% at 1% per-sample noise, 20..120 pairs, is caught in
 //       ~60% of campaigns, against ~99% under the estimate rule).
-//   null-estimate-v1: floor = |m|, the estimated systematic A/A difference. Far more sensitive;
+//   null-estimate-v1: F = P = |m|, the estimated systematic A/A difference. Far more sensitive;
 //       if the host biases every pair of distinct executables alike, the margin against that bias
 //       is only the head interval's own width.
 //   null-split-v1 (default): each question against its own floor. A FAIL and a supported gain need the
-//       head's interval clear of |m| (as null-estimate-v1); a PASS certifies the interval edge (as
-//       null-interval-edge-v1): pass_floor = max(|n_lo|, |n_hi|) is what a PASS under "noise"
-//       certifies and must be within the declared allowance or the noise cap. Detection gets the
-//       estimate rule's power, certification keeps the edge rule's margin (an unchanged head is
-//       certified as often as under the edge rule), and the A/A bound holds since |m| >= 0 when
-//       identical copies do not differ systematically. When they do (a host bias b between any two
-//       copies), the estimate floor guards against b only by the head interval's own width, so
-//       when the null interval excludes 0 -- the bias shows -- FAIL and gains clear the edge too.
-// Every rule keeps the A/A error bound below (floor >= 0 is all it needs).
-//   host too noisy   when the null interval excludes 0 by more than the declared allowance
-//                      (n_lo > declared or n_hi < -declared): the host itself shows a systematic
-//                      difference between identical programs. Then the floor may have raised
-//                      delta above what was declared, so a PASS would certify less than asked: a
-//                      PASS becomes INCONCLUSIVE (reason given). FAIL and supported gains stand:
-//                      they clear the raised delta. The flag is data for the report to say loudly.
-//                      On a clean host it still fires at about the rate 1 - per-look confidence
-//                      per cell and metric when the allowance is "noise" (declared 0).
-// Why this keeps the error rate: under A/A (no real change) delta >= 0 and floor >= 0, so a FAIL
+//       head's interval clear of F = |m| (as null-estimate-v1); a PASS adds P = max(|n_lo|, |n_hi|)
+//       (as null-interval-edge-v1). Detection gets the estimate rule's power, certification keeps
+//       the edge rule's margin, and the A/A bound holds since |m| >= 0 when identical copies do not
+//       differ systematically. When they do (a host bias b between any two copies), the estimate
+//       floor guards against b only by the head interval's own width, so when the null interval
+//       excludes 0 -- the bias shows -- FAIL and gains clear the edge too.
+// Every rule keeps the A/A error bound below (F >= 0 is all it needs).
+//   host too noisy  when the null interval excludes 0 by more than B (n_lo > B or n_hi < -B): the
+//                   host itself shows a systematic difference between identical programs larger
+//                   than the bound, so only a head clearly better than base can PASS (C <= B needs
+//                   w_hi <= B - P < 0). Data for the report to say loudly; it changes no verdict
+//                   (C already carries P).
+// Why this keeps the error rate: under A/A (no real change) delta >= 0 and F >= 0, so a FAIL
 // or a supported gain needs the interval to exclude 0 -- the event whose probability the look
-// scheme (sampling.h) bounds.
+// scheme (sampling.h) bounds. And a PASS certifies C >= w_hi, so a PASS beyond its printed bound
+// needs the interval to miss the true change on its worse side (at most alpha / 2).
 #pragma once
 
 #include <optional>
@@ -116,22 +120,25 @@ struct NullArm {
   double estimate = 0;           // base-vs-null paired change estimate (fraction)
   stats::Interval change{0, 0};  // its interval (fractions)
   double floor = 0;              // by the rule above: what a FAIL or a supported gain must clear
-  double pass_floor = 0;         // what a PASS certifies at least (= floor but under null-split-v1)
+  double pass_floor = 0;         // P: what a PASS adds to the interval's worse end (= floor but
+                                 // under null-split-v1)
   bool host_too_noisy = false;
   std::string reason;            // set when host_too_noisy: what was seen and what to do
 };
+
+// The noise cap's default: under the allowance "noise", the bound B a PASS must certify (the
+// interval's worse end plus the null arm's floor). Why 2%: in bench/README.md's study
+// (perf.task_clock_ns, a 25 ms program, a loaded 2-CPU VM) the median floor was 0.5%; the floors
+// that let +1% PASS under the older rule were 1.8-4.2% at the first look. A cap of 2% keeps every
+// certified bound at 2% or less and sends the wide first looks on to more pairs.
+inline constexpr double kDefaultNoiseCap = 0.02;
+
 // base_vs_null: e.g. stats::SignTestPairedChange(base, null, per_look_confidence) -> {estimate,
 // {lo, hi}}. A NaN gives floor = +infinity and host_too_noisy (nothing can PASS or FAIL
 // against an unknown floor; the runner should not get here, since head and null have the same n).
+// `noise_cap` is B under the allowance "noise" (host_too_noisy compares the null interval with B).
 NullArm ReadNullArm(double estimate, const stats::Interval& interval, const Allowance& allowance,
-                    NoiseFloorRule rule);
-
-// The noise cap's default: under the allowance "noise" a PASS certifies the null arm's floor, and
-// only when that floor is at most this. Why 2%: in bench/README.md's study (perf.task_clock_ns, a
-// 25 ms program, a loaded 2-CPU VM) the median floor was 0.5%; the floors that let +1% PASS were
-// 1.8-4.2% at the first look. A cap of 2% keeps every certified bound at 2% or less and sends the
-// wide first looks on to more pairs.
-inline constexpr double kDefaultNoiseCap = 0.02;
+                    NoiseFloorRule rule, double noise_cap = kDefaultNoiseCap);
 
 // The allowance "noise" of a deterministic metric (sim.*, mem.*: identical on every rerun, so the
 // null arm's floor is exactly 0 and any change at all would FAIL). Code that did not change still
@@ -144,13 +151,17 @@ inline constexpr double kDeterministicAllowance = 0.001;
 struct MetricVerdict {
   Verdict verdict = Verdict::kInconclusive;
   bool supported_gain = false;
-  double delta = 0;         // max(declared, floor): a FAIL's whole interval is worse than this
-  double pass_bound = 0;    // B: what a PASS certifies (declared, or the floor under "noise")
-  double noise_floor = 0;   // 0 without a null arm; what a FAIL or a supported gain must clear
-  double pass_floor = 0;    // 0 without a null arm; the floor a PASS must certify (verdict.h's rules)
+  double delta = 0;         // max(declared, F): a FAIL's whole interval is worse than this
+  // C, in the worse direction: head is not worse than base by more than this (w_hi + P; for a PASS
+  // by a supported gain alone, w_hi + F). A PASS prints it; +inf when the floor is unknown.
+  double pass_bound = 0;
+  double bound = 0;         // B: what C must be within for a PASS (declared, or the noise cap)
+  double noise_floor = 0;   // F, 0 without a null arm: what a FAIL or a supported gain must clear
+  double pass_floor = 0;    // P, 0 without a null arm: what a PASS adds to the interval's worse end
   bool host_too_noisy = false;
   bool changed = false;     // a PASS whose interval excludes 0: changed, within the allowance
-  // One line each, for the ledger: why this verdict (and why not PASS when downgraded).
+  // One line each, for the ledger: why this verdict. reasons.front() is the decisive one, the one
+  // the ledger prints on the verdict's own line.
   std::vector<std::string> reasons;
 };
 

@@ -51,20 +51,25 @@ TEST(Verdict, NullArmFloorRaisesDelta) {
   const MetricVerdict m = JudgeMetric({0.006, 0.011}, kLower, Allowance::Fraction(0.005), null_arm);
   EXPECT_DOUBLE_EQ(m.delta, 0.012);
   EXPECT_DOUBLE_EQ(m.noise_floor, 0.012);
-  // Within the floor, but the whole interval is beyond the declared 0.5%: a detected change the
-  // floor alone would certify. Not a PASS: more pairs narrow the floor.
+  // Within the floor, so not a FAIL; and the interval reaches past the declared 0.5%.
   EXPECT_EQ(m.verdict, Verdict::kInconclusive);
-  EXPECT_NE(m.reasons.back().find("not a PASS"), std::string::npos) << m.reasons.back();
-  // Within the floor and not wholly beyond what was declared: still not a PASS, since a PASS
-  // would certify 1.2%, not the 0.5% declared.
+  EXPECT_EQ(m.reasons.front(),
+            "the interval [+0.60%, +1.10%] reaches +1.10%, past the declared allowance +0.50%; more pairs may "
+            "decide it");
+  // Within what was declared, but not once the floor is added: a PASS would certify 0.4% + 1.2%.
   const MetricVerdict wide = JudgeMetric({0.002, 0.004}, kLower, Allowance::Fraction(0.005), null_arm);
   EXPECT_EQ(wide.verdict, Verdict::kInconclusive);
-  EXPECT_NE(wide.reasons.back().find("host too noisy for a verdict within the declared allowance +0.50%"),
-            std::string::npos) << wide.reasons.back();
-  EXPECT_NE(wide.reasons.back().find("up to 1.20%"), std::string::npos) << wide.reasons.back();
-  // Without a floor above the declared allowance, the rule never applies.
+  EXPECT_EQ(wide.reasons.front(),
+            "not certified: the interval's worse end +0.40% plus the null arm's floor 1.20% is +1.60%, past the "
+            "declared allowance +0.50%; more pairs narrow both, a quieter host lowers the floor, --instrument "
+            "sim removes it");
+  // A PASS adds the floor to the interval's worse end: 1.1% + 1.2% is past 2%, 0.7% + 1.2% is not.
   EXPECT_EQ(JudgeMetric({0.006, 0.011}, kLower, Allowance::Fraction(0.02), null_arm).verdict,
-            Verdict::kPass);
+            Verdict::kInconclusive);
+  const MetricVerdict within = JudgeMetric({0.003, 0.007}, kLower, Allowance::Fraction(0.02), null_arm);
+  EXPECT_EQ(within.verdict, Verdict::kPass);
+  EXPECT_NEAR(within.pass_bound, 0.019, 1e-12);
+  EXPECT_TRUE(within.changed);
   EXPECT_EQ(JudgeMetric({0.013, 0.02}, kLower, Allowance::Fraction(0.005), null_arm).verdict,
             Verdict::kFail);
   // A gain must clear the floor to be supported.
@@ -79,7 +84,7 @@ TEST(Verdict, APassCertifiesItsBoundAndNeverMore) {
   EXPECT_FALSE(loud.host_too_noisy);  // the null interval contains 0
   const MetricVerdict plus3 = JudgeMetric({0.01, 0.05}, kLower, Allowance::Fraction(0.01), loud);
   EXPECT_EQ(plus3.verdict, Verdict::kInconclusive);
-  EXPECT_DOUBLE_EQ(plus3.pass_bound, 0.01);
+  EXPECT_DOUBLE_EQ(plus3.bound, 0.01);
   // The floor still keeps noise from becoming a FAIL...
   EXPECT_EQ(JudgeMetric({0.10, 0.30}, kLower, Allowance::Fraction(0.01), loud).verdict,
             Verdict::kInconclusive);
@@ -88,32 +93,68 @@ TEST(Verdict, APassCertifiesItsBoundAndNeverMore) {
 
   // A quiet null arm: the declared bound is certified exactly.
   const NullArm quiet = ReadNullArm(0.0, {-0.004, 0.006}, Allowance::Fraction(0.01), NoiseFloorRule::kIntervalEdge);
-  const MetricVerdict ok = JudgeMetric({-0.003, 0.009}, kLower, Allowance::Fraction(0.01), quiet);
+  const MetricVerdict ok = JudgeMetric({-0.003, 0.003}, kLower, Allowance::Fraction(0.01), quiet);
   EXPECT_EQ(ok.verdict, Verdict::kPass);
-  EXPECT_DOUBLE_EQ(ok.pass_bound, 0.01);
-  EXPECT_NE(ok.reasons.front().find("no regression beyond +1.00%"), std::string::npos) << ok.reasons.front();
-  EXPECT_EQ(JudgeMetric({-0.003, 0.011}, kLower, Allowance::Fraction(0.01), quiet).verdict,
-            Verdict::kInconclusive);
+  EXPECT_NEAR(ok.pass_bound, 0.009, 1e-12);  // 0.3% + the 0.6% floor
+  EXPECT_EQ(ok.reasons.front(), "no regression beyond +0.90%: the interval's worse end +0.30% plus the null "
+                                "arm's floor 0.60% is within the declared allowance +1.00%");
+  EXPECT_EQ(JudgeMetric({-0.003, 0.005}, kLower, Allowance::Fraction(0.01), quiet).verdict,
+            Verdict::kInconclusive);  // 0.5% + 0.6%
 
-  // "noise": the bound is the floor, and only up to the noise cap.
+  // "noise": the bound is the noise cap.
   const NullArm small = ReadNullArm(0.0, {-0.015, 0.012}, Allowance::Noise(), NoiseFloorRule::kIntervalEdge);
-  const MetricVerdict noise = JudgeMetric({-0.01, 0.014}, kLower, Allowance::Noise(), small);
+  const MetricVerdict noise = JudgeMetric({-0.01, 0.004}, kLower, Allowance::Noise(), small);
   EXPECT_EQ(noise.verdict, Verdict::kPass);
-  EXPECT_DOUBLE_EQ(noise.pass_bound, 0.015);
-  EXPECT_EQ(JudgeMetric({-0.01, 0.014}, kLower, Allowance::Noise(), small, /*noise_cap=*/0.01).verdict,
+  EXPECT_NEAR(noise.pass_bound, 0.019, 1e-12);
+  EXPECT_EQ(JudgeMetric({-0.01, 0.004}, kLower, Allowance::Noise(), small, /*noise_cap=*/0.01).verdict,
             Verdict::kInconclusive);
   const NullArm big = ReadNullArm(0.0, {-0.03, 0.075}, Allowance::Noise(), NoiseFloorRule::kIntervalEdge);
   const MetricVerdict capped = JudgeMetric({-0.02, 0.05}, kLower, Allowance::Noise(), big);
   EXPECT_EQ(capped.verdict, Verdict::kInconclusive);
-  EXPECT_NE(capped.reasons.back().find("host too noisy for a verdict within the noise cap 2.00%"),
-            std::string::npos) << capped.reasons.back();
-  EXPECT_NE(capped.reasons.back().find("--instrument sim"), std::string::npos);
-  // A raised cap lets the same data PASS, certifying 7.5%.
-  const MetricVerdict raised = JudgeMetric({-0.02, 0.05}, kLower, Allowance::Noise(), big, 0.10);
+  EXPECT_NE(capped.reasons.front().find("past the noise cap +2.00%"), std::string::npos) << capped.reasons.front();
+  const MetricVerdict hidden = JudgeMetric({-0.02, 0.01}, kLower, Allowance::Noise(), big);
+  EXPECT_EQ(hidden.verdict, Verdict::kInconclusive);
+  EXPECT_NE(hidden.reasons.front().find("plus the null arm's floor 7.50% is +8.50%"), std::string::npos)
+      << hidden.reasons.front();
+  EXPECT_NE(hidden.reasons.front().find("--instrument sim"), std::string::npos);
+  // A raised cap lets the same data PASS, certifying 5% + 7.5%.
+  const MetricVerdict raised = JudgeMetric({-0.02, 0.05}, kLower, Allowance::Noise(), big, 0.15);
   EXPECT_EQ(raised.verdict, Verdict::kPass);
-  EXPECT_DOUBLE_EQ(raised.pass_bound, 0.075);
-  // Higher is better mirrors: a throughput drop of up to 1.4% against a 1.5% floor.
-  EXPECT_EQ(JudgeMetric({-0.014, 0.01}, kHigher, Allowance::Noise(), small).verdict, Verdict::kPass);
+  EXPECT_NEAR(raised.pass_bound, 0.125, 1e-12);
+  // Higher is better mirrors: a throughput drop of up to 0.4%, plus the 1.5% floor; the bound is
+  // printed in the metric's worse direction (lower).
+  const MetricVerdict throughput = JudgeMetric({-0.004, 0.01}, kHigher, Allowance::Noise(), small);
+  EXPECT_EQ(throughput.verdict, Verdict::kPass);
+  EXPECT_NE(throughput.reasons.front().find("no regression beyond -1.90%"), std::string::npos)
+      << throughput.reasons.front();
+  EXPECT_NE(throughput.reasons.front().find("the noise cap -2.00%"), std::string::npos) << throughput.reasons.front();
+}
+
+// Issue 21: a head whose whole interval is better than base is a PASS with a supported gain, never
+// INCONCLUSIVE, however wide the floor a PASS near 0 would have to certify.
+TEST(Verdict, AHeadFarOnTheGoodSideIsAPass) {
+  // The real -27% cell: [-29.83%, -19.64%] against a noisy null arm (edge 5%).
+  const NullArm noisy = ReadNullArm(-0.004, {-0.05, 0.03}, Allowance::Noise(), NoiseFloorRule::kSplit);
+  const MetricVerdict big = JudgeMetric({-0.2983, -0.1964}, kLower, Allowance::Noise(), noisy);
+  EXPECT_EQ(big.verdict, Verdict::kPass);
+  EXPECT_TRUE(big.supported_gain);
+  EXPECT_NEAR(big.pass_bound, -0.1464, 1e-12);  // certified: at least 14.64% faster
+  EXPECT_EQ(big.reasons.front().substr(0, 29), "no regression beyond -14.64%:");
+  // The demo's -3.67% [-6.86%, -1.65%]: -1.65% + 5% is past 2%, yet the whole interval is better
+  // than base beyond the null's estimate (0.4%): a PASS by the gain, certifying -1.65% + 0.4%.
+  const MetricVerdict demo = JudgeMetric({-0.0686, -0.0165}, kLower, Allowance::Noise(), noisy);
+  EXPECT_EQ(demo.verdict, Verdict::kPass);
+  EXPECT_TRUE(demo.supported_gain);
+  EXPECT_NEAR(demo.pass_bound, -0.0125, 1e-12);
+  EXPECT_NE(demo.reasons.front().find("better than base beyond the noise floor 0.40%"), std::string::npos)
+      << demo.reasons.front();
+  // The same for a declared allowance and for a higher-is-better metric.
+  EXPECT_EQ(JudgeMetric({-0.0686, -0.0165}, kLower, Allowance::Fraction(0.01), noisy).verdict, Verdict::kPass);
+  EXPECT_EQ(JudgeMetric({0.0165, 0.0686}, kHigher, Allowance::Noise(), noisy).verdict, Verdict::kPass);
+  // Better than 0 but not beyond the floor F: no gain, and 5% is too much to add.
+  const MetricVerdict near = JudgeMetric({-0.01, -0.003}, kLower, Allowance::Noise(), noisy);
+  EXPECT_FALSE(near.supported_gain);
+  EXPECT_EQ(near.verdict, Verdict::kInconclusive);
 }
 
 // null-split-v1: FAIL and supported gains against |the null's estimate|, PASS certifying the edge.
@@ -127,28 +168,34 @@ TEST(Verdict, SplitRuleFailsAgainstTheEstimateAndCertifiesTheEdge) {
   EXPECT_DOUBLE_EQ(fail.delta, 0.002);
   // A gain beyond the estimate is supported.
   EXPECT_TRUE(JudgeMetric({-0.011, -0.006}, kLower, Allowance::Noise(), split).supported_gain);
-  // An interval around 0 within the edge PASSes and certifies the edge (1.2%), not the estimate:
-  // under null-estimate-v1 the same data is INCONCLUSIVE (its 0.2% floor cannot hold +0.9%).
-  const MetricVerdict pass = JudgeMetric({-0.004, 0.009}, kLower, Allowance::Noise(), split);
+  // An interval around 0 PASSes certifying its worse end plus the edge (0.6% + 1.2%), not the
+  // estimate: null-estimate-v1 would add only its 0.2% floor.
+  const MetricVerdict pass = JudgeMetric({-0.004, 0.006}, kLower, Allowance::Noise(), split);
   EXPECT_EQ(pass.verdict, Verdict::kPass);
-  EXPECT_DOUBLE_EQ(pass.pass_bound, 0.012);
-  EXPECT_NE(pass.reasons.front().find("no regression beyond +1.20%"), std::string::npos) << pass.reasons.front();
+  EXPECT_NEAR(pass.pass_bound, 0.018, 1e-12);
+  EXPECT_NE(pass.reasons.front().find("no regression beyond +1.80%"), std::string::npos) << pass.reasons.front();
   const NullArm estimate = ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Noise(), NoiseFloorRule::kEstimate);
-  EXPECT_EQ(JudgeMetric({-0.004, 0.009}, kLower, Allowance::Noise(), estimate).verdict, Verdict::kInconclusive);
-  // Beyond the edge: not certified.
-  EXPECT_EQ(JudgeMetric({-0.004, 0.013}, kLower, Allowance::Noise(), split).verdict, Verdict::kInconclusive);
-  // A detected change inside the estimate floor is still not certified.
+  EXPECT_NEAR(JudgeMetric({-0.004, 0.006}, kLower, Allowance::Noise(), estimate).pass_bound, 0.008, 1e-12);
+  // Beyond the cap once the edge is added: not certified.
+  EXPECT_EQ(JudgeMetric({-0.004, 0.009}, kLower, Allowance::Noise(), split).verdict, Verdict::kInconclusive);
+  // A detected change inside the estimate floor is no FAIL; it PASSes only by certifying all of it
+  // (0.4% + the 1.5% edge), and is marked changed.
   const NullArm wide = ReadNullArm(0.006, {-0.01, 0.015}, Allowance::Noise(), NoiseFloorRule::kSplit);
-  EXPECT_EQ(JudgeMetric({0.001, 0.005}, kLower, Allowance::Noise(), wide).verdict, Verdict::kInconclusive);
+  const MetricVerdict inside = JudgeMetric({0.001, 0.004}, kLower, Allowance::Noise(), wide);
+  EXPECT_EQ(inside.verdict, Verdict::kPass);
+  EXPECT_NEAR(inside.pass_bound, 0.019, 1e-12);
+  EXPECT_TRUE(inside.changed);
+  EXPECT_EQ(JudgeMetric({0.001, 0.006}, kLower, Allowance::Noise(), wide).verdict, Verdict::kInconclusive);
   // The noise cap applies to the edge, the floor a PASS certifies.
   const NullArm capped = ReadNullArm(0.0, {-0.03, 0.03}, Allowance::Noise(), NoiseFloorRule::kSplit);
   const MetricVerdict over_cap = JudgeMetric({-0.01, 0.01}, kLower, Allowance::Noise(), capped);
   EXPECT_EQ(over_cap.verdict, Verdict::kInconclusive);
-  EXPECT_NE(over_cap.reasons.front().find("noise cap"), std::string::npos) << over_cap.reasons.front();
-  // A declared allowance: the edge must be within it for a PASS; a FAIL needs only the estimate.
+  EXPECT_NE(over_cap.reasons.front().find("past the noise cap +2.00%"), std::string::npos) << over_cap.reasons.front();
+  // A declared allowance: the worse end plus the edge must be within it for a PASS; a FAIL needs
+  // only the estimate.
   const NullArm declared = ReadNullArm(0.001, {-0.004, 0.006}, Allowance::Fraction(0.005), NoiseFloorRule::kSplit);
   EXPECT_EQ(JudgeMetric({-0.003, 0.004}, kLower, Allowance::Fraction(0.005), declared).verdict, Verdict::kInconclusive);
-  EXPECT_EQ(JudgeMetric({-0.003, 0.004}, kLower, Allowance::Fraction(0.01), declared).verdict, Verdict::kPass);
+  EXPECT_EQ(JudgeMetric({-0.003, 0.003}, kLower, Allowance::Fraction(0.01), declared).verdict, Verdict::kPass);
   EXPECT_EQ(JudgeMetric({0.006, 0.02}, kLower, Allowance::Fraction(0.005), declared).verdict, Verdict::kFail);
   // A null interval that excludes 0 (the host shows a bias between identical copies): FAIL must
   // clear the edge, as under null-interval-edge-v1.
@@ -179,24 +226,32 @@ TEST(Verdict, EstimateRuleUsesTheNullArmsPointEstimate) {
   EXPECT_FALSE(ParseNoiseFloorRule("edge").ok());
 }
 
-TEST(Verdict, HostTooNoisyTurnsPassIntoInconclusiveButKeepsFail) {
+TEST(Verdict, HostTooNoisyIsReportedAndOnlyClearGainsPass) {
   const NullArm noisy = ReadNullArm(0.02, {0.01, 0.03}, Allowance::Fraction(0.005), NoiseFloorRule::kIntervalEdge);
   ASSERT_TRUE(noisy.host_too_noisy);
   EXPECT_NE(noisy.reason.find("host too noisy"), std::string::npos);
   EXPECT_NE(noisy.reason.find("[+1.00%, +3.00%]"), std::string::npos) << noisy.reason;
   EXPECT_DOUBLE_EQ(noisy.floor, 0.03);
-  const MetricVerdict pass = JudgeMetric({0.0, 0.02}, kLower, Allowance::Fraction(0.005), noisy);
-  EXPECT_EQ(pass.verdict, Verdict::kInconclusive);
-  EXPECT_TRUE(pass.host_too_noisy);
-  ASSERT_GE(pass.reasons.size(), 2u);
-  EXPECT_NE(pass.reasons.back().find("host too noisy"), std::string::npos);
+  const MetricVerdict near = JudgeMetric({0.0, 0.02}, kLower, Allowance::Fraction(0.005), noisy);
+  EXPECT_EQ(near.verdict, Verdict::kInconclusive);
+  EXPECT_TRUE(near.host_too_noisy);
+  ASSERT_GE(near.reasons.size(), 2u);
+  EXPECT_NE(near.reasons.back().find("host too noisy"), std::string::npos);
   EXPECT_EQ(JudgeMetric({0.04, 0.06}, kLower, Allowance::Fraction(0.005), noisy).verdict,
             Verdict::kFail);
+  // A head better than base beyond the floor still PASSes: what it certifies carries the floor.
+  const MetricVerdict gain = JudgeMetric({-0.10, -0.05}, kLower, Allowance::Fraction(0.005), noisy);
+  EXPECT_EQ(gain.verdict, Verdict::kPass);
+  EXPECT_TRUE(gain.supported_gain);
+  EXPECT_NEAR(gain.pass_bound, -0.02, 1e-12);
   // Either direction of a null difference counts.
   EXPECT_TRUE(ReadNullArm(-0.02, {-0.03, -0.01}, Allowance::Fraction(0.005), NoiseFloorRule::kIntervalEdge).host_too_noisy);
-  // Within the declared allowance it is not flagged even if the interval excludes 0.
+  // Within the bound it is not flagged even if the interval excludes 0: the declared allowance,
+  // or under "noise" the noise cap.
   EXPECT_FALSE(ReadNullArm(0.0025, {0.001, 0.004}, Allowance::Fraction(0.005), NoiseFloorRule::kIntervalEdge).host_too_noisy);
-  EXPECT_TRUE(ReadNullArm(0.0025, {0.001, 0.004}, Allowance::Noise(), NoiseFloorRule::kIntervalEdge).host_too_noisy);
+  EXPECT_FALSE(ReadNullArm(0.0025, {0.001, 0.004}, Allowance::Noise(), NoiseFloorRule::kIntervalEdge).host_too_noisy);
+  EXPECT_TRUE(ReadNullArm(0.0025, {0.001, 0.004}, Allowance::Noise(), NoiseFloorRule::kIntervalEdge, 0.0005).host_too_noisy);
+  EXPECT_TRUE(ReadNullArm(0.03, {0.025, 0.04}, Allowance::Noise(), NoiseFloorRule::kIntervalEdge).host_too_noisy);
 }
 
 TEST(Verdict, MissingIntervalIsInconclusive) {
