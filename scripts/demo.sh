@@ -13,6 +13,6 @@ K="$BUILD_DIR/examples/ab_knob"
 status=0
 "$BUILD_DIR/tare" ab --store .tare/tare.db --ledger .tare/ledger.md \
   --name "ab_knob: +3% and -3% builds against base" \
-  --base "$K/ab_knob_base" --head "$K/ab_knob_plus3" --head "$K/ab_knob_minus3" --null \
+  --base "$K/ab_knob_base" --head "$K/ab_knob_plus3" --head "$K/ab_knob_minus3" \
   --metric perf.task_clock_ns --metric wall_ns -- --work 12 || status=$?
 echo "demo: tare ab exited $status (0 all PASS, 1 some FAIL, 3 some INCONCLUSIVE; docs/campaign.md)" >&2

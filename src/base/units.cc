@@ -77,7 +77,10 @@ std::string FormatDurationNs(double ns) {
   if (a < 1e3) return fmt::format("{:.3g} ns", ns);
   if (a < 1e6) return fmt::format("{:.3g} us", ns / 1e3);
   if (a < 1e9) return fmt::format("{:.3g} ms", ns / 1e6);
-  return fmt::format("{:.3g} s", ns / 1e9);
+  // Past 100 s, minutes and hours: "27.2 min", not "1.63e+03 s".
+  if (a < 100e9) return fmt::format("{:.3g} s", ns / 1e9);
+  if (a < 6000e9) return fmt::format("{:.3g} min", ns / 60e9);
+  return fmt::format("{:.3g} h", ns / 3600e9);
 }
 
 std::string FormatBytes(double bytes) {

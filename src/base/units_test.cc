@@ -47,6 +47,9 @@ TEST(Units, FormatsForPeople) {
   EXPECT_EQ(FormatDurationNs(850), "850 ns");
   EXPECT_EQ(FormatDurationNs(1234567), "1.23 ms");
   EXPECT_EQ(FormatDurationNs(2e9), "2 s");
+  EXPECT_EQ(FormatDurationNs(99e9), "99 s");
+  EXPECT_EQ(FormatDurationNs(1630e9), "27.2 min");  // not "1.63e+03 s" (issue 21)
+  EXPECT_EQ(FormatDurationNs(7200e9), "2 h");
   EXPECT_EQ(FormatBytes(512), "512 B");
   EXPECT_EQ(FormatBytes(1.2 * 1024 * 1024), "1.2 MiB");
   EXPECT_EQ(FormatCount(128070), "128,070");

@@ -232,7 +232,12 @@ TEST(AdaptiveSampling, NoiseFloorRulesTradeSensitivity) {
               no_null / double(campaigns), edge / double(campaigns),
               estimate / double(campaigns));
   EXPECT_GE(no_null, 0.95 * campaigns);
-  EXPECT_GE(estimate, 0.95 * campaigns);
+  // Issue 21: with a null arm a PASS certifies the interval's worse end plus the floor within the
+  // 2% noise cap, a true statement for a +1% head ("PASS <= +1.8%"), and the cell stops there; so
+  // the estimate rule catches +1% in ~76% of these campaigns, not the ~99% of the rule that never
+  // certified more than the floor itself. Catching +1% every time takes an allowance below it
+  // (--metric NAME=0.5%) or a lower --noise-cap.
+  EXPECT_GE(estimate, 0.70 * campaigns);
   EXPECT_LT(edge, estimate);  // the edge rule's margin costs sensitivity
 }
 

@@ -28,7 +28,7 @@ Status ValidateRuleArms(const std::string& rule, const std::vector<std::string>&
       for (const auto& a : arms) names += (names.empty() ? "" : ", ") + a;
       return Status::InvalidArgument(fmt::format(
           "\"{}\" names the arm '{}', which this campaign does not have (arms: {}{})", rule, arm,
-          names, arm == "null" ? "; add the null arm with null = true or --null" : ""));
+          names, arm == "null" ? "; add the null arm back: drop --no-null or null = false" : ""));
     }
   }
   return Status::Ok();

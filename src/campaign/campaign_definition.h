@@ -74,7 +74,9 @@ struct CampaignSpec {
   Instrument instrument = Instrument::kWall;
   std::string base;                     // executable of the base arm
   std::vector<std::string> heads;       // one or more head executables
-  bool null_arm = false;                // a second copy of base, run as its own arm
+  // A second copy of base, run as its own arm: what every verdict is read against, so on unless a
+  // campaign leaves it out (--no-null, `null = false`; issue 21).
+  bool null_arm = true;
   std::vector<std::string> args;        // argv after the executable, the same for every arm
   std::vector<std::string> env;         // KEY=VALUE set for every arm
   std::string cwd;                      // "" = tare's working directory

@@ -19,7 +19,7 @@ TEST(CampaignFile, MinimalFileGetsTheDefaults) {
   ASSERT_TRUE(spec.ok()) << spec.status().message();
   EXPECT_EQ(spec->base, "old/bench");
   EXPECT_EQ(spec->heads, std::vector<std::string>{"new/bench"});
-  EXPECT_FALSE(spec->null_arm);
+  EXPECT_TRUE(spec->null_arm) << "the null arm is on by default (issue 21)";
   EXPECT_EQ(spec->sampling.initial, 20);
   EXPECT_EQ(spec->sampling.step, 20);
   EXPECT_EQ(spec->sampling.cap, 60);
@@ -280,6 +280,7 @@ TEST(CampaignSpec, ValidationNamesTheFieldAndTheFix) {
   EXPECT_NE(s.message().find("cells[1]: the name 'a' is used twice"), std::string::npos) << s.message();
 
   CampaignSpec null_rule = spec;
+  null_rule.null_arm = false;
   null_rule.bounds = {*ParseBound("p95(wall_ns, null) <= 1ms")};
   s = ValidateSpec(null_rule, TargetKind::kCommand);
   EXPECT_NE(s.message().find("names the arm 'null', which this campaign does not have (arms: base, head; add "
@@ -305,7 +306,7 @@ TEST(CampaignSpec, CanonicalJsonDependsOnEveryDeclaredSetting) {
   b.sampling.cap = 80;
   EXPECT_NE(SpecToJson(a).dump(), SpecToJson(b).dump());
   b = a;
-  b.null_arm = true;
+  b.null_arm = false;
   EXPECT_NE(SpecToJson(a).dump(), SpecToJson(b).dump());
   b = a;
   b.args = {"--input", "x"};

@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -309,8 +310,31 @@ int64_t CampaignRunner::Cohort::TargetBlocks(size_t cell) const {
 
 std::string CampaignRunner::Cohort::ProgressLine(const session::Session& session, size_t cell,
                                                  const std::string& arm, int64_t block) const {
-  return fmt::format("[sample {}] {} block {}/{} {}", session.next_seq() + 1, r_.cells_[cell].name,
-                     block + 1, cells_[cell].target, arm);
+  const std::string eta = Eta();
+  return fmt::format("[sample {}] {} block {}/{} {}{}", session.next_seq() + 1, r_.cells_[cell].name,
+                     block + 1, cells_[cell].target, arm, eta.empty() ? "" : " · " + eta);
+}
+
+std::string CampaignRunner::Cohort::Eta() const {
+  if (samples_run_ < 1 || !session_) return "";
+  const double per_sample = static_cast<double>(r_.options_.clock->UnixNowNs() - session_started_ns_) /
+                            static_cast<double>(samples_run_);
+  const double arms = static_cast<double>(r_.arms_.size());
+  double planned = 0, most = 0;  // samples left: to the current targets, and to the cap
+  for (size_t c = 0; c < cells_.size(); ++c) {
+    if (!cells_[c].active) continue;
+    const int64_t done = BlocksDone(c);
+    planned += static_cast<double>(std::max<int64_t>(0, cells_[c].target - done)) * arms;
+    most += static_cast<double>(std::max<int64_t>(0, plan_.pairs.back() - done)) * arms;
+  }
+  double eta = planned * per_sample, at_most = most * per_sample;
+  if (spec_.budget_ns > 0) {
+    const double left = static_cast<double>(spec_.budget_ns - (r_.options_.clock->UnixNowNs() - session_started_ns_));
+    eta = std::min(eta, std::max(0.0, left));
+    at_most = std::min(at_most, std::max(0.0, left));
+  }
+  return at_most > eta * 1.05 ? fmt::format("ETA {} (at most {})", FormatDurationNs(eta), FormatDurationNs(at_most))
+                              : fmt::format("ETA {}", FormatDurationNs(eta));
 }
 
 void CampaignRunner::Cohort::OnSample(session::Session& session, size_t cell, const Sample& sample) {
@@ -320,6 +344,7 @@ void CampaignRunner::Cohort::OnSample(session::Session& session, size_t cell, co
     Notice(fmt::format("{} {} block {}: sample failed: {}", c.name, sample.arm, sample.block, sample.error));
   }
   cells_[cell].samples[sample.arm][sample.block] = sample;
+  ++samples_run_;
   Status unchanged = r_.stage_->CheckUnchanged();
   if (!unchanged.ok()) session.Stop(StopKind::kExecutableChanged, unchanged.message());
 }
@@ -358,25 +383,35 @@ void CampaignRunner::Cohort::NoticePlanCost() const {
 }
 
 void CampaignRunner::Cohort::NoticeEstimate() const {
-  // Each sample's own start-to-end time, over every arm of every cell's first block: what a block
-  // costs, tare's own work between samples left out.
-  double total_ns = 0;
+  // Each sample's own start-to-end time, over every arm of every cell's first block, and the wall
+  // time this Run has taken per sample: the difference is tare's own work between samples (spawn,
+  // store, checks), which the estimate includes (issue 21: estimates without it overran by 25-50%).
+  double own_ns = 0;
   int64_t n = 0;
   for (const auto& st : cells_) {
     for (const auto& [arm, by_block] : st.samples) {
       auto first = by_block.find(0);
       if (first == by_block.end() || first->second.ended_unix_ns <= first->second.started_unix_ns) continue;
-      total_ns += static_cast<double>(first->second.ended_unix_ns - first->second.started_unix_ns);
+      own_ns += static_cast<double>(first->second.ended_unix_ns - first->second.started_unix_ns);
       ++n;
     }
   }
-  if (n == 0) return;
-  const double per_sample = total_ns / static_cast<double>(n);
+  if (n == 0 || samples_run_ == 0) return;
+  const double own = own_ns / static_cast<double>(n);
+  const double per_sample = std::max(own, static_cast<double>(r_.options_.clock->UnixNowNs() - session_started_ns_) /
+                                              static_cast<double>(samples_run_));
   const double arms_cells = static_cast<double>(cells_.size() * r_.arms_.size());
-  const double lo = per_sample * arms_cells * static_cast<double>(plan_.pairs.front());
-  const double hi = per_sample * arms_cells * static_cast<double>(plan_.pairs.back());
-  Notice(fmt::format("first block: {} per sample; the plan takes about {}{}", FormatDurationNs(per_sample),
-                     FormatDurationNs(lo), hi > lo ? fmt::format(" (at most {})", FormatDurationNs(hi)) : ""));
+  double lo = per_sample * arms_cells * static_cast<double>(plan_.pairs.front());
+  double hi = per_sample * arms_cells * static_cast<double>(plan_.pairs.back());
+  std::string budget;
+  if (spec_.budget_ns > 0 && hi > static_cast<double>(spec_.budget_ns)) {
+    hi = static_cast<double>(spec_.budget_ns);
+    lo = std::min(lo, hi);
+    budget = ", the budget";
+  }
+  Notice(fmt::format("first block: {} per sample ({} of it tare's own); the plan takes about {}{}",
+                     FormatDurationNs(per_sample), FormatDurationNs(per_sample - own), FormatDurationNs(lo),
+                     hi > lo ? fmt::format(" (at most {}{})", FormatDurationNs(hi), budget) : ""));
 }
 
 Status CampaignRunner::Cohort::SpendBudget() {

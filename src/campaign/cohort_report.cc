@@ -52,21 +52,7 @@ std::vector<report::AbLayoutRow> LayoutRows(const std::vector<LayoutCell>& cells
       }
     }
   }
-  for (auto& row : rows) {
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    bool above = false, below = false;
-    for (size_t k = 0; k < row.estimates.size(); ++k) {
-      if (std::isfinite(row.estimates[k])) {
-        lo = std::min(lo, row.estimates[k]);
-        hi = std::max(hi, row.estimates[k]);
-      }
-      above = above || row.los[k] > 0;
-      below = below || row.his[k] < 0;
-      row.sensitive = row.sensitive || row.verdicts[k] != row.verdicts[0];
-    }
-    row.spread = hi >= lo ? hi - lo : 0.0;
-    row.sensitive = row.sensitive || (above && below);
-  }
+  for (auto& row : rows) report::JudgeLayoutRow(row);
   return rows;
 }
 

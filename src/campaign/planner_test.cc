@@ -106,8 +106,11 @@ TEST(PlannerSimulation, PredictedRatesAreWhatCampaignsGet) {
     // vs 0.308; 3%: FAIL 0.738 vs 0.679. At the foot of the power curve (2% here) one 20-block
     // pilot can be far off (its spread is itself uncertain by ~16%, and the curve is steep there;
     // worst 0.71), and the mean over pilots leans high; elsewhere the mean is within 0.06.
+    // Since issue 21 a PASS adds the null arm's edge to the interval's worse end, so at this noise
+    // an unchanged head PASSes in ~16% of campaigns: the foot of the PASS curve, where the mean
+    // prediction leans high as it does at the foot of the FAIL curve (0%: PASS 0.158 vs 0.298).
     const double tolerance = change == 0.02 ? 0.2 : 0.08;
-    EXPECT_NEAR(pass, actual.pass, tolerance) << figures;
+    EXPECT_NEAR(pass, actual.pass, change == 0.0 ? 0.2 : tolerance) << figures;
     EXPECT_NEAR(fail, actual.fail, tolerance) << figures;
   }
 }
@@ -134,7 +137,8 @@ TEST(PlannerSimulation, PredictedRatesAreWhatCampaignsGetUnderTheSplitRule) {
                     change * 100, actual.pass, actual.fail, pass, fail);
     std::printf("%s\n", figures.c_str());
     const double tolerance = change == 0.01 ? 0.2 : 0.1;
-    EXPECT_NEAR(pass, actual.pass, tolerance) << figures;
+    // The foot of the PASS curve under the issue-21 PASS rule (0%: PASS 0.144 vs 0.290), as above.
+    EXPECT_NEAR(pass, actual.pass, change == 0.0 ? 0.2 : tolerance) << figures;
     EXPECT_NEAR(fail, actual.fail, tolerance) << figures;
   }
 }
@@ -179,14 +183,19 @@ TEST(PlannerSimulation, PowerRisesWithTheChangeAndTheHeadlineIsOnTheCurve) {
   // Per-pair spread: ln(head/base) of two independent 2% samples: sd 2.83%; the robust estimate
   // from 20 blocks lands near it.
   EXPECT_NEAR(plan->pair_spread, 0.0283, 0.012);
-  // An unchanged head mostly PASSes under a 2% noise cap at 60 pairs with this noise.
-  EXPECT_GT(plan->unchanged.pass, 0.5);
-  EXPECT_GT(plan->pairs_for_pass, 0);
+  // Since issue 21 a PASS must fit the interval's worse end plus the null arm's edge within the 2%
+  // noise cap: at 60 pairs with this noise an unchanged head PASSes in about a fifth of campaigns
+  // (0.20; it mostly PASSed under the older rule), so the plan says it needs more pairs than 60.
+  EXPECT_GT(plan->unchanged.pass, 0.1);
+  EXPECT_LT(plan->unchanged.pass, 0.5);
+  EXPECT_TRUE(plan->pairs_for_pass == -1 || plan->pairs_for_pass > 60) << plan->pairs_for_pass;
 }
 
 TEST(PlannerSimulation, NoisyPilotNeedsMorePairsThanAQuietOne) {
   PlanQuery q = Query();
-  q.metric.allowance = Allowance::Fraction(0.02);
+  // 3%: a PASS certifies the interval's worse end plus the null arm's edge (issue 21), which for
+  // this 2.8% per-pair spread fits 2% only past the plan's limits.
+  q.metric.allowance = Allowance::Fraction(0.03);
   q.max_pairs = 300;
   Normal normal(5);
   std::vector<PilotBlock> quiet = Blocks(normal, kPilotBlocks);

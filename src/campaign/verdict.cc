@@ -152,6 +152,17 @@ MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction directi
     out.verdict = Verdict::kFail;
     out.reasons.push_back(fmt::format("the whole interval {} is worse than the allowance {}", interval,
                                       worse(out.delta)));
+  } else if (allowance.noise && w_lo > 0 && out.noise_floor > 0) {
+    // A detected change is never certified by the floor alone: the whole interval is worse than
+    // base, and only the floor keeps it from a FAIL. More pairs narrow the floor (bench/README.md:
+    // without this, +1% PASSed at the first look against a 1.8-4.2% floor, and the estimate rule
+    // caught +1% at 1% noise in 64% of campaigns instead of 99%). Under A/A this needs the interval
+    // to exclude 0, so it turns at most the look's alpha of A/A PASSes into INCONCLUSIVE.
+    out.verdict = Verdict::kInconclusive;
+    out.reasons.push_back(fmt::format(
+        "a change is detected: the whole interval {} is worse than base, but within the null arm's noise floor "
+        "{:.2f}%; more pairs narrow the floor",
+        interval, out.noise_floor * 100.0));
   } else if (certified <= out.bound) {
     out.verdict = Verdict::kPass;
     out.pass_bound = certified;

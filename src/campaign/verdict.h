@@ -17,6 +17,10 @@
 //                                        direction); C < 0 says head is better by at least -C
 //              or if w_hi < -F           a supported gain (below) is a PASS whatever the floor
 //                                        P: it certifies w_hi + F < 0, head better than base
+//   INCONCLUSIVE  under "noise", when w_lo > 0 and F > 0 (not a FAIL): a change is detected, and
+//                 only the floor keeps it from a FAIL; more pairs narrow the floor (a PASS here
+//                 would stop the cell and lose the detection: the estimate rule caught +1% at 1%
+//                 noise in 64% of campaigns with it, 99% without)
 //   INCONCLUSIVE  otherwise, with the reason: the interval reaches past B (more pairs may decide
 //                 it), or it is within B only before the floor is added (more pairs narrow both;
 //                 a quieter host lowers the floor; --instrument sim removes it).

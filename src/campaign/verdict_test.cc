@@ -178,14 +178,18 @@ TEST(Verdict, SplitRuleFailsAgainstTheEstimateAndCertifiesTheEdge) {
   EXPECT_NEAR(JudgeMetric({-0.004, 0.006}, kLower, Allowance::Noise(), estimate).pass_bound, 0.008, 1e-12);
   // Beyond the cap once the edge is added: not certified.
   EXPECT_EQ(JudgeMetric({-0.004, 0.009}, kLower, Allowance::Noise(), split).verdict, Verdict::kInconclusive);
-  // A detected change inside the estimate floor is no FAIL; it PASSes only by certifying all of it
-  // (0.4% + the 1.5% edge), and is marked changed.
+  // A detected change inside the estimate floor is no FAIL, and under "noise" no PASS either, though
+  // 0.4% + the 1.5% edge is within the cap: more pairs narrow the floor.
   const NullArm wide = ReadNullArm(0.006, {-0.01, 0.015}, Allowance::Noise(), NoiseFloorRule::kSplit);
   const MetricVerdict inside = JudgeMetric({0.001, 0.004}, kLower, Allowance::Noise(), wide);
-  EXPECT_EQ(inside.verdict, Verdict::kPass);
-  EXPECT_NEAR(inside.pass_bound, 0.019, 1e-12);
-  EXPECT_TRUE(inside.changed);
-  EXPECT_EQ(JudgeMetric({0.001, 0.006}, kLower, Allowance::Noise(), wide).verdict, Verdict::kInconclusive);
+  EXPECT_EQ(inside.verdict, Verdict::kInconclusive);
+  EXPECT_EQ(inside.reasons.front(), "a change is detected: the whole interval [+0.10%, +0.40%] is worse than base, "
+                                    "but within the null arm's noise floor 0.60%; more pairs narrow the floor");
+  // Under a declared allowance the same change PASSes, certifying all of it, marked changed.
+  const MetricVerdict declared_inside = JudgeMetric({0.001, 0.004}, kLower, Allowance::Fraction(0.02), wide);
+  EXPECT_EQ(declared_inside.verdict, Verdict::kPass);
+  EXPECT_NEAR(declared_inside.pass_bound, 0.019, 1e-12);
+  EXPECT_TRUE(declared_inside.changed);
   // The noise cap applies to the edge, the floor a PASS certifies.
   const NullArm capped = ReadNullArm(0.0, {-0.03, 0.03}, Allowance::Noise(), NoiseFloorRule::kSplit);
   const MetricVerdict over_cap = JudgeMetric({-0.01, 0.01}, kLower, Allowance::Noise(), capped);

@@ -50,7 +50,7 @@ struct AbOptions {
   // The campaign, from flags.
   std::string base;
   std::vector<std::string> heads;
-  bool null_arm = false;
+  bool null_arm = true;  // --no-null leaves it out
   int64_t initial = campaign::kDefaultSampling.initial;
   int64_t step = campaign::kDefaultSampling.step;
   int64_t cap = campaign::kDefaultSampling.cap;
@@ -219,7 +219,7 @@ StatusOr<campaign::CampaignInput> BuildInput(const AbOptions& o) {
   }
   if (o.base.empty() && o.heads.empty()) {
     return Status::InvalidArgument(
-        "nothing to compare; write `tare ab --base OLD --head NEW [--null]` or `tare ab "
+        "nothing to compare; write `tare ab --base OLD --head NEW` or `tare ab "
         "campaign.toml` (see tare ab --help)");
   }
   if (o.base.empty()) {
@@ -562,8 +562,9 @@ int Ab(const AbOptions& o) {
   if (rep.AnyHostTooNoisy()) {
     fmt::print(stderr,
                "tare: WARNING: HOST TOO NOISY: two copies of the same base program differ beyond "
-               "the declared allowance, so no PASS is certified (see the ledger's null-arm "
-               "table). Quiet the host (`tare env` lists what to fix) and run again.\n");
+               "the bound a PASS must certify, so only a head clearly better than base can PASS "
+               "(see the ledger's null-arm table). Quiet the host (`tare env` lists what to fix) "
+               "and run again.\n");
   }
   switch (result->stop) {
     case campaign::StopKind::kInterrupted:
@@ -603,29 +604,35 @@ void AddAbCommand(CLI::App& app, int* exit_code, const std::vector<std::string>*
   auto o = std::make_shared<AbOptions>();
   CLI::App* sub = app.add_subcommand(
       "ab", "Compare a base build with head builds: paired, interleaved, with a null A/A arm");
-  SetUsage(sub, "tare ab [OPTIONS] --base OLD --head NEW [--null] [-- ARGS...]\n"
+  SetUsage(sub, "tare ab [OPTIONS] --base OLD --head NEW [-- ARGS...]\n"
                 "tare ab [OPTIONS] CAMPAIGN.toml");
   sub->footer(R"(
 Each block runs every arm once, back to back, in fresh processes, from copies of the executables
 under <store dir>/bin/ (base, head, null: paths of equal length, the same argv and environment).
 The change of head against base is the median of ln(head/base) over the pairs with an exact
-sign-test interval (--interval signed-rank-v1: the narrower Wilcoxon signed-rank interval); the null arm (a second copy of base) measures the host's own noise. Verdict
-per cell and metric: FAIL when the whole interval is worse than the allowance, PASS when it is
-all within it, INCONCLUSIVE otherwise -- INCONCLUSIVE IS NOT A PASS. Undecided cells get more
-blocks (--step) up to --cap, with every look at a stricter confidence so the error rate holds.
+sign-test interval (--interval signed-rank-v1: the narrower Wilcoxon signed-rank interval); the
+null arm (a second copy of base, on by default) measures the host's own noise floor. Verdict per
+cell and metric:
+  FAIL          the whole interval is worse than the allowance (at least the floor);
+  PASS <= C     C, the interval's worse end plus the null arm's floor, is within the allowance
+                (under "noise": the noise cap, 2%): head is not worse than base by more than C;
+                or the whole interval is better than base beyond the floor (a gain; C < 0);
+  INCONCLUSIVE  otherwise, with the reason on its line -- INCONCLUSIVE IS NOT A PASS.
+Bounds print in the metric's worse direction (">= -1.06%" for a throughput). Undecided cells get
+more blocks (--step) up to --cap, with every look at a stricter confidence so the error rate holds.
 By default CPU time is judged (it ignores time spent waiting for a CPU); add --metric wall_ns to
 judge wall time too.
 
 Examples:
-  tare ab --base old/bench --head new/bench --null              # Google Benchmark: every benchmark
-  tare ab --base old/prog --head new/prog --null -- --input x   # commands: ARGS for every arm
+  tare ab --base old/bench --head new/bench              # Google Benchmark: every benchmark
+  tare ab --base old/prog --head new/prog -- --input x   # commands: ARGS for every arm
   tare ab --base a --head b --metric wall_ns=2% --metric peak_rss_bytes=noise --cap 80
-  tare ab --base a --head b --null --instrument sim --samples 6 --cap 6   # instructions, deterministic
+  tare ab --base a --head b --instrument sim --samples 6 --cap 6   # instructions, deterministic
   tare ab --base a --head b --instrument sim --attribute 5      # + the 5 functions behind each change
   tare ab campaign.toml --ledger ledger.md --json result.json   # declared in a file (docs/campaign.md)
   tare ab campaign.toml --resume                                # continue an interrupted cohort
   tare ab campaign.toml --plan                                  # before spending: what can it resolve?
-  tare ab --base a --head b --null --shard 2/4 --store part.db  # CI job 2 of 4: its cells (tare shards)
+  tare ab --base a --head b --shard 2/4 --store part.db  # CI job 2 of 4: its cells (tare shards)
 
 Before the first sample tare writes the lock (sha256 of the campaign and of every executable,
 host fingerprint, tare version) to the store; an executable that changes mid-campaign stops it.
@@ -643,7 +650,9 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   };
   track(sub->add_option("--base", o->base, "The base executable"), "--base");
   track(sub->add_option("--head", o->heads, "A head executable (repeatable: several heads)"), "--head");
-  track(sub->add_flag("--null", o->null_arm, "Add the null arm: a second copy of base, to measure the host's noise"),
+  track(sub->add_flag("--null,!--no-null", o->null_arm,
+                      "The null arm, a second copy of base that measures the host's own noise, is on by default; "
+                      "--no-null leaves it out (verdicts then read \"noise\" as 0)"),
         "--null");
   track(sub->add_option("--samples,--initial,-n", o->initial, "Pairs per cell before the first look (default 20)"), "--initial");
   track(sub->add_option("--step", o->step, "Pairs added per look to a cell still undecided (default 20)"), "--step");
@@ -665,8 +674,8 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
                         "sign-test-v1 (default) | signed-rank-v1 (narrower; assumes symmetric pair differences)"),
         "--interval");
   track(sub->add_option("--noise-cap", o->noise_cap,
-                        "Under the allowance noise, the widest null-arm floor a PASS may certify (default 2%); "
-                        "a wider floor keeps the cell sampling, then INCONCLUSIVE"), "--noise-cap");
+                        "Under the allowance noise, the most a PASS may certify (default 2%): the interval's worse "
+                        "end plus the null arm's floor; beyond it the cell keeps sampling, then INCONCLUSIVE"), "--noise-cap");
   track(sub->add_option("--filter,-f", o->filter, "Google Benchmark: only benchmarks matching this regex become cells"), "--filter");
   track(sub->add_option("--control", o->control, "Cells matching this regex have role control"), "--control");
   track(sub->add_option("--kind", o->kind, "auto | command | gbench | tare (default auto: detected from base)"), "--kind");

@@ -49,9 +49,14 @@ struct AbLayoutRow {
   std::vector<double> estimates;    // per layout (fraction; NaN without an interval)
   std::vector<double> los, his;
   double spread = 0;                // max - min estimate
-  // The verdict differs between layouts, or two layouts' intervals exclude 0 on opposite sides.
+  // Some layouts FAIL and others do not, or two layouts' intervals exclude 0 on opposite sides: the
+  // layouts disagree about the change. (PASS in one layout and INCONCLUSIVE in another is not
+  // sensitivity: the same change, certified in one.)
   bool sensitive = false;
 };
+
+// Sets row.spread (max - min estimate) and row.sensitive from its per-layout verdicts and intervals.
+void JudgeLayoutRow(AbLayoutRow& row);
 
 struct AbReport {
   std::string campaign_name;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
+#include <limits>
 
 #include <fmt/core.h>
 
@@ -56,7 +57,18 @@ std::string Basename(const std::string& path) {
 
 std::string VerdictText(Verdict v) { return std::string(VerdictName(v)); }
 
-// "+3.02% [+2.41%, +3.70%] / noise (δ 0.61%) FAIL<br>12.1 ms → 12.5 ms"
+// What a PASS certifies, in the metric's worse direction: "≤ +1.06%" for a time (head at most 1.06%
+// slower; "≤ −1.25%": at least 1.25% faster), "≥ −1.06%" for a throughput. `ascii` writes <= / >=.
+std::string CertifiedBound(const AbMetricResult& m, bool ascii) {
+  const bool lower = m.direction == Direction::kLowerIsBetter;
+  const char* op = lower ? (ascii ? "<=" : "≤") : (ascii ? ">=" : "≥");
+  std::string value = SignedPercent(lower ? m.pass_bound : -m.pass_bound);
+  if (!ascii && !value.empty() && value[0] == '-') value = "−" + value.substr(1);
+  return fmt::format("{} {}", op, value);
+}
+
+// "+3.02% [+2.41%, +3.70%] / noise (δ 0.61%) FAIL<br>12.1 ms → 12.5 ms"; a PASS adds what it
+// certifies, an INCONCLUSIVE its decisive reason (the first).
 std::string MetricText(const AbMetricResult& m) {
   std::string change =
       std::isnan(m.lo) || std::isnan(m.hi)
@@ -67,15 +79,15 @@ std::string MetricText(const AbMetricResult& m) {
   if (m.allowance == "noise" || !(m.delta <= m.declared)) {
     allowance += fmt::format(" (δ {})", std::isinf(m.delta) ? "unknown" : Percent2(m.delta));
   }
-  // A PASS says what it certifies: "not worse by more than B".
-  std::string certified;
+  std::string after;
   if (m.verdict == Verdict::kPass && std::isfinite(m.pass_bound)) {
-    certified = fmt::format(" ≤ {}{}", m.direction == Direction::kLowerIsBetter ? "+" : "−",
-                            Percent2(m.pass_bound));
-    if (m.changed) certified += ", changed";
+    after = " " + CertifiedBound(m, false);
+    if (m.changed) after += ", changed";
+  } else if (m.verdict == Verdict::kInconclusive && !m.reasons.empty()) {
+    after = ": " + MarkdownText(m.reasons.front());
   }
-  return fmt::format("{} / {} **{}**{}<br>{} → {}", change, allowance, VerdictText(m.verdict),
-                     certified, Value(m.base_median, m.unit), Value(m.head_median, m.unit));
+  return fmt::format("{} / {} **{}**{}<br>{} → {}", change, allowance, VerdictText(m.verdict), after,
+                     Value(m.base_median, m.unit), Value(m.head_median, m.unit));
 }
 
 std::string GainText(const AbComparison& c) {
@@ -88,13 +100,19 @@ std::string GainText(const AbComparison& c) {
   return out.empty() ? "—" : out;
 }
 
-// "no regression beyond 1.00% (95%)": the widest bound any PASS of the report certifies.
+// "no regression beyond 1.00% (95%)": the widest bound any PASS of the report certifies (a negative
+// one, every PASS a gain: "every head better than base by at least 1.25%").
 std::string PassClaim(const AbReport& r) {
-  double widest = 0;
+  double widest = -std::numeric_limits<double>::infinity();
   for (const auto& c : r.comparisons) {
     for (const auto& m : c.metrics) {
       if (m.verdict == Verdict::kPass && std::isfinite(m.pass_bound)) widest = std::max(widest, m.pass_bound);
     }
+  }
+  if (!std::isfinite(widest)) return "";
+  if (widest < 0) {
+    return fmt::format(": better than base by at least {} in every metric ({})", Percent2(-widest),
+                       Confidence(r.confidence));
   }
   return fmt::format(": no regression beyond {} ({})", Percent2(widest), Confidence(r.confidence));
 }
@@ -121,32 +139,11 @@ void Header(const AbReport& r, std::string& out) {
       }
     }
     out += fmt::format(
-        "> **HOST TOO NOISY.** Two copies of the same base program differ beyond the declared "
-        "allowance ({}). No PASS can be certified on this host: verdicts that would have been "
-        "PASS are INCONCLUSIVE; FAIL and supported gains stand, since they clear the raised "
-        "allowance. Quiet the host (`tare env` lists what to fix) and run again.\n\n",
+        "> **HOST TOO NOISY.** Two copies of the same base program differ beyond the bound a PASS "
+        "must certify ({}). A PASS adds that floor to what it certifies, so on this host only a head "
+        "clearly better than base can PASS; FAIL and supported gains stand, since they clear the "
+        "floor. Quiet the host (`tare env` lists what to fix) and run again.\n\n",
         where);
-  }
-
-  // A PASS against a wide noise floor certifies little: say how little, where it happens.
-  std::string wide;
-  for (const auto& c : r.comparisons) {
-    for (const auto& m : c.metrics) {
-      if (m.verdict != Verdict::kPass || !(m.noise_floor > kWideNoiseFloor) ||
-          !(m.noise_floor > m.declared)) {
-        continue;
-      }
-      if (!wide.empty()) wide += "; ";
-      wide += fmt::format("{} {}: within {}", MarkdownCode(c.cell), MarkdownText(m.metric),
-                          std::isinf(m.noise_floor) ? "an unknown floor" : Percent2(m.noise_floor));
-    }
-  }
-  if (!wide.empty()) {
-    out += fmt::format(
-        "> **WIDE NOISE FLOOR.** Some PASS verdicts only say that head is within a wide noise floor "
-        "of base ({}): the null arm could not rule out differences that large between two copies "
-        "of the same program. Quiet the host, add pairs (--cap), or judge a steadier metric.\n\n",
-        wide);
   }
 
   std::string source = r.campaign_source == "flags"
@@ -190,9 +187,10 @@ void Header(const AbReport& r, std::string& out) {
   }
   out += fmt::format("- **Confidence** {} per cell and metric ({}: every look's {} interval at {})\n",
                      Confidence(r.confidence), r.look_scheme, r.interval_method, Confidence(r.per_look_confidence));
-  out += fmt::format("- **A PASS certifies** its printed bound: the declared allowance, or under "
-                     "`noise` the null arm's floor when that is at most {} (the noise cap); a "
-                     "host noisier than the bound gets more pairs, then INCONCLUSIVE\n",
+  out += fmt::format("- **A PASS certifies** its printed bound C: the interval's worse end plus the "
+                     "null arm's floor, which must be within the declared allowance (under `noise`: "
+                     "the noise cap, {}); a head better than base beyond the floor PASSes as a gain. "
+                     "An undecided cell gets more pairs, then INCONCLUSIVE with its reason\n",
                      Percent2(r.noise_cap));
   out += "\n";
 }
@@ -290,7 +288,7 @@ void Layouts(const AbReport& r, std::string& out) {
   out += fmt::format(
       "\n### Layouts\n\nEvery cell ran under {} layouts (the initial stack moved by environment "
       "padding; nothing rebuilt). A change that is real holds in every layout; **LAYOUT-SENSITIVE**: "
-      "the verdict differs between layouts, or two layouts' intervals lie on opposite sides of 0 — "
+      "some layouts FAIL and others do not, or two layouts' intervals lie on opposite sides of 0 — "
       "an accident of where things sit in memory, not of the code change alone. {} of {} "
       "rows {}.\n\n| cell | head | metric |",
       r.layouts, sensitive, r.layout_rows.size(), sensitive == 1 ? "is" : "are");
@@ -408,17 +406,19 @@ std::string RenderLedger(const AbReport& r) {
              : "Each metric: the median paired change of head against base, exp(median ln(head/base)) − 1, "
                "with its exact sign-test interval [lo, hi] at the look's confidence; ";
   out += "then the allowance "
-         "(δ = max(declared allowance, null-arm noise floor)) and the verdict in the metric's worse "
-         "direction, then the base → head medians. **FAIL**: the whole interval is worse than δ. "
-         "**PASS** ≤ B: head is not worse than base by more than B — the whole interval is within B, "
-         "and so is the null arm's floor (B is the declared allowance, or under `noise` the floor, "
-         "at most the noise cap). **INCONCLUSIVE**: neither; the data cannot tell yet, or the host "
-         "is too noisy for a verdict within B. **INCONCLUSIVE is not a pass.** A supported gain: the whole interval is better than "
-         "0 and beyond the noise floor. A cell's verdict is its worst metric's; nothing is averaged "
-         "across cells or hosts.";
+         "(δ = max(declared allowance, null-arm noise floor)) and the verdict, then the base → head "
+         "medians. **FAIL**: the whole interval is worse than δ. **PASS** ≤ C (≥ C for a metric where "
+         "higher is better; C in the metric's worse direction): head is not worse than base by more "
+         "than C, where C is the interval's worse end plus the null arm's floor (what the host could "
+         "hide in it), and C is within the declared allowance, or under `noise` the noise cap; a head "
+         "whose whole interval is better than base beyond the floor is a PASS too, C negative: better "
+         "by at least |C|. **INCONCLUSIVE**: neither, with the reason; more pairs, a quieter host or "
+         "`--instrument sim` may decide it. **INCONCLUSIVE is not a pass.** A supported gain: the "
+         "whole interval is better than 0 and beyond the noise floor. A cell's verdict is its worst "
+         "metric's; nothing is averaged across cells or hosts.";
   if (split) {
     out += " Under null-split-v1 the floor of δ (FAIL, gains) is |the null arm's estimate| and the "
-           "floor a PASS certifies is the edge of its interval.";
+           "floor a PASS adds is the edge of its interval.";
   }
   out += "\n";
   return out;
@@ -436,10 +436,12 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
                                 r.cohort, r.run_id, r.has_verdicts ? std::string(VerdictName(r.outcome)) : "no verdict",
                                 r.state == "complete" ? "" : " (" + r.state + ")", pass, fail, inconclusive);
   std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> why;  // per row: an INCONCLUSIVE's decisive reason, printed under it
   for (const auto& c : r.comparisons) {
     for (const auto& m : c.metrics) {
+      why.push_back(m.verdict == Verdict::kInconclusive && !m.reasons.empty() ? m.reasons.front() : "");
       std::string verdict(VerdictName(m.verdict));
-      if (m.verdict == Verdict::kPass && !std::isnan(m.pass_bound)) verdict += " <= " + SignedPercent(m.pass_bound);
+      if (m.verdict == Verdict::kPass && std::isfinite(m.pass_bound)) verdict += " " + CertifiedBound(m, true);
       if (m.supported_gain) verdict += " (gain)";
       const std::string change = std::isnan(m.lo) ? SignedPercent(m.estimate)
                                                   : fmt::format("{} [{}, {}]", SignedPercent(m.estimate),
@@ -457,11 +459,12 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
   for (const auto& row : rows) {
     for (size_t i = 0; i < row.size(); ++i) w[i] = std::max(w[i], row[i].size());
   }
-  for (const auto& row : rows) {
+  for (size_t k = 0; k < rows.size(); ++k) {
     std::string line = "  ";
-    for (size_t i = 0; i < row.size(); ++i) line += fmt::format("{:<{}}  ", row[i], w[i]);
+    for (size_t i = 0; i < rows[k].size(); ++i) line += fmt::format("{:<{}}  ", rows[k][i], w[i]);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
+    if (!why[k].empty()) out += "    why: " + SingleLineText(why[k]) + "\n";
   }
   for (const auto& ch : r.checks) {
     if (!ch.ok) out += fmt::format("  {} violated: {} ({} {})\n", ch.kind, SingleLineText(ch.rule), SingleLineText(ch.cell), SingleLineText(ch.arm));

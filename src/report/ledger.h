@@ -2,7 +2,8 @@
 // verdict and the facts a reviewer needs to trust it — the lock's sha256, the host, the arms and
 // their hashes, the arm order, the sampling plan and the confidence of every look — then one row
 // per cell (and head): role, verdict, supported gain, and per metric
-//     median change [lo, hi] / allowance VERDICT
+//     median change [lo, hi] / allowance VERDICT (a PASS: "≤ C", what it certifies; an
+//     INCONCLUSIVE: its decisive reason)
 //     base median → head median
 // then the null arm's noise floor, the sanity gates and release bounds, every cohort of the
 // campaign (interrupted and stopped ones too), and a legend that says INCONCLUSIVE is not a pass.
@@ -15,9 +16,6 @@
 #include "report/ab_report.h"
 
 namespace tare::report {
-
-// A PASS whose noise floor is wider than this is called out at the top of the ledger.
-inline constexpr double kWideNoiseFloor = 0.05;
 
 std::string RenderLedger(const AbReport& report);
 

@@ -151,16 +151,44 @@ TEST(Ledger, ANoisyHostIsSaidLoudlyAtTheTop) {
   EXPECT_NE(text.find("| **too noisy** |"), std::string::npos);
 }
 
-TEST(Ledger, APassWithinAWideNoiseFloorIsCalledOut) {
+// Issue 21: a line never contradicts its numbers. A throughput PASS prints its bound in the
+// metric's worse direction (lower), a gain a negative bound, an INCONCLUSIVE its reason.
+TEST(Ledger, EveryLineSaysWhatItsVerdictMeans) {
   AbReport r = Fixed();
-  EXPECT_EQ(RenderLedger(r).find("WIDE NOISE FLOOR"), std::string::npos);
-  AbMetricResult& m = r.comparisons[0].metrics[0];
-  m.verdict = Verdict::kPass;
-  m.noise_floor = m.delta = 0.8441;
-  const std::string text = RenderLedger(r);
-  EXPECT_NE(text.find("> **WIDE NOISE FLOOR.** Some PASS verdicts only say that head is within a wide noise "
-                      "floor of base (`--work 8` wall_ns: within 84.41%)"),
+  AbMetricResult& m = r.comparisons[1].metrics[0];
+  m.direction = Direction::kHigherIsBetter;
+  m.estimate = 0.0036;
+  m.lo = -0.0056;
+  m.hi = 0.016;
+  m.pass_bound = 0.0106;  // C in the worse direction: 0.56% + a 0.5% floor
+  std::string text = RenderLedger(r);
+  EXPECT_NE(text.find("+0.36% [-0.56%, +1.60%] / 2% **PASS** ≥ −1.06%"), std::string::npos) << text;
+  m.direction = Direction::kLowerIsBetter;
+  m.estimate = -0.0367;
+  m.lo = -0.0686;
+  m.hi = -0.0165;
+  m.pass_bound = -0.0125;
+  m.supported_gain = true;
+  text = RenderLedger(r);
+  EXPECT_NE(text.find("-3.67% [-6.86%, -1.65%] / 2% **PASS** ≤ −1.25%"), std::string::npos) << text;
+  r.comparisons.erase(r.comparisons.begin());
+  r.outcome = Verdict::kPass;
+  EXPECT_NE(RenderLedger(r).find("**PASS**: better than base by at least 1.25% in every metric (95%)"),
+            std::string::npos);
+  EXPECT_NE(RenderAbSummary(r, "l.md").find("PASS <= -1.25% (gain)"), std::string::npos) << RenderAbSummary(r, "l.md");
+
+  m.verdict = Verdict::kInconclusive;
+  m.supported_gain = false;
+  m.reasons = {"the interval [-0.90%, +2.71%] reaches +2.71%, past the noise cap +2.00%; more pairs may decide it",
+               "context that is not decisive"};
+  text = RenderLedger(r);
+  EXPECT_NE(text.find("**INCONCLUSIVE**: the interval \\[-0.90%, +2.71%\\] reaches +2.71%, past the noise cap"),
             std::string::npos) << text;
+  EXPECT_EQ(text.find("context that is not decisive"), std::string::npos);
+  const std::string summary = RenderAbSummary(r, "l.md");
+  EXPECT_NE(summary.find("\n    why: the interval [-0.90%, +2.71%] reaches +2.71%, past the noise cap +2.00%; more "
+                         "pairs may decide it\n"),
+            std::string::npos) << summary;
 }
 
 TEST(Ledger, StoppedAndHeadlessStatesAreExplained) {
@@ -267,7 +295,7 @@ TEST(Ledger, HostileNamesCannotChangeTheLedgersStructure) {
     c.reasons.push_back(hostile);
     for (auto& m : c.metrics) m.metric = "gb.counter." + hostile;
     c.metrics[0].verdict = Verdict::kPass;
-    c.metrics[0].noise_floor = 0.5;  // the WIDE NOISE FLOOR banner names the cell
+    c.metrics[0].noise_floor = 0.5;
     c.metrics[0].host_too_noisy = true;  // and so does HOST TOO NOISY
   }
   for (auto& c : r.checks) {
@@ -313,6 +341,31 @@ TEST(AbJson, CarriesTheSchemaAndNullsForMissingValues) {
   EXPECT_EQ(j["look_pairs"], nlohmann::json({10, 20, 30, 40}));
   EXPECT_EQ(j["gates_ok"], true);
   EXPECT_EQ(j["host_too_noisy"], false);
+}
+
+// Issue 21: LAYOUT-SENSITIVE only when the layouts disagree about the change.
+TEST(Layouts, SensitiveOnlyWhenTheLayoutsDisagreeAboutTheChange) {
+  AbLayoutRow gain;  // four layouts agree on a -2.7..-4.9% gain; only the PASS certification differs
+  gain.verdicts = {Verdict::kPass, Verdict::kInconclusive, Verdict::kPass, Verdict::kInconclusive};
+  gain.estimates = {-0.027, -0.049, -0.031, -0.035};
+  gain.los = {-0.04, -0.08, -0.05, -0.06};
+  gain.his = {-0.012, -0.005, -0.015, 0.002};
+  JudgeLayoutRow(gain);
+  EXPECT_FALSE(gain.sensitive);
+  EXPECT_NEAR(gain.spread, 0.022, 1e-12);
+  AbLayoutRow some_fail = gain;  // a FAIL in one layout, not in the others
+  some_fail.verdicts[1] = Verdict::kFail;
+  JudgeLayoutRow(some_fail);
+  EXPECT_TRUE(some_fail.sensitive);
+  AbLayoutRow all_fail = gain;
+  all_fail.verdicts.assign(4, Verdict::kFail);
+  JudgeLayoutRow(all_fail);
+  EXPECT_FALSE(all_fail.sensitive);
+  AbLayoutRow opposite = gain;  // one layout's interval wholly above 0
+  opposite.los[3] = 0.001;
+  opposite.his[3] = 0.01;
+  JudgeLayoutRow(opposite);
+  EXPECT_TRUE(opposite.sensitive);
 }
 
 }  // namespace

@@ -54,6 +54,9 @@ class CampaignRunner::Cohort final : public session::Observer {
   // Before the first sample: the plan's cost in processes; after the first round: in time.
   void NoticePlanCost() const;
   void NoticeEstimate() const;
+  // "ETA 1.2 min (at most 3.5 min)" from this Run's wall time per sample so far (tare's own work
+  // between samples included), the blocks still planned and the cap; "" before the first sample.
+  std::string Eta() const;
   // The budget is spent: cells still undecided stop, INCONCLUSIVE with that reason.
   Status SpendBudget();
   std::vector<AbCheck> EvaluateBounds() const;
@@ -81,6 +84,7 @@ class CampaignRunner::Cohort final : public session::Observer {
   bool gates_checked_ = false;
   int64_t session_started_ns_ = 0;  // this Run's start (a resumed cohort's budget restarts)
   bool budget_spent_ = false;
+  int64_t samples_run_ = 0;         // samples this Run measured (not the resumed ones)
 };
 
 }  // namespace tare::campaign

@@ -63,12 +63,13 @@ class AbE2E : public ::testing::Test {
 
   Result Collect(int status) { return tare::e2e::CollectTare(dir_, status); }
 
-  // tare ab --base B --head H [--null] [extra...] -- --work kWork, JSON to dir/result.json.
+  // tare ab --base B --head H [--no-null] [extra...] -- --work kWork, JSON to dir/result.json. The
+  // null arm is on by default (issue 21), so null_arm = true passes no flag at all.
   Result Ab(const std::string& base, const std::string& head, std::vector<std::string> extra = {},
             bool null_arm = true) {
     std::vector<std::string> args = {"ab", "--base", base, "--head", head, "--store", store_,
                                      "--json", dir_ + "/result.json", "--ledger", dir_ + "/ledger.md"};
-    if (null_arm) args.push_back("--null");
+    if (!null_arm) args.push_back("--no-null");
     args.insert(args.end(), extra.begin(), extra.end());
     args.insert(args.end(), {"--", "--work", kWork});
     return Tare(args);
@@ -116,6 +117,7 @@ TEST_F(AbE2E, SameBinaryAsBaseAndHeadNeverFails) {
   EXPECT_EQ(j["schema"], "tare.ab/1");
   EXPECT_NE(j["outcome"], "FAIL");
   EXPECT_EQ(j["comparisons"][0]["metrics"][0]["metric"], "perf.task_clock_ns");
+  EXPECT_TRUE(j["comparisons"][0]["metrics"][0]["null"].is_object()) << "the null arm is on by default";
   // The ledger went to stdout and to the file.
   EXPECT_NE(r.out.find("## tare ab: ab_knob_base vs ab_knob_base"), std::string::npos) << r.out;
   EXPECT_EQ(r.out, Slurp(dir_ + "/ledger.md"));
@@ -329,13 +331,14 @@ TEST_F(AbE2E, ThePlansCostIsSaidAndABudgetEndsUndecidedCells) {
                       << "[arms]\nbase = \"" << Knob("base") << "\"\nhead = \"" << Knob("base") << "\"\n";
   Result r = Tare({"ab", file, "--store", store_, "--json", dir_ + "/result.json"});
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
-  EXPECT_NE(r.err.find("plan: 1 cell x 2 arms x 20 to 60 pairs = 40 to 120 processes; budget 1 ms"),
+  // The null arm is on by default (issue 21): three arms.
+  EXPECT_NE(r.err.find("plan: 1 cell x 3 arms x 20 to 60 pairs = 60 to 180 processes; budget 1 ms"),
             std::string::npos) << r.err;
   EXPECT_NE(r.err.find("first block: "), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("the plan takes about"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("of it tare's own); the plan takes about"), std::string::npos) << r.err;
   nlohmann::json j = Json();
   EXPECT_EQ(j["outcome"], "INCONCLUSIVE");
-  EXPECT_EQ(j["samples"], 2) << "one block, then the budget was spent";
+  EXPECT_EQ(j["samples"], 3) << "one block, then the budget was spent";
   EXPECT_NE(j["comparisons"][0]["reasons"].dump().find("budget of 1 ms spent"), std::string::npos)
       << j["comparisons"][0].dump();
 }
