@@ -1,5 +1,7 @@
 #include "report/ab_report.h"
 
+#include <algorithm>
+
 namespace tare::report {
 
 bool AbReport::AnyHostTooNoisy() const {
@@ -23,6 +25,16 @@ bool AbReport::BoundsOk() const {
     if (c.kind == "bound" && !c.ok) return false;
   }
   return true;
+}
+
+std::vector<std::string> AbReport::UnmeasurableCells() const {
+  std::vector<std::string> out;
+  for (const auto& c : comparisons) {
+    if (c.broken.cannot_be_measured() && std::find(out.begin(), out.end(), c.cell) == out.end()) {
+      out.push_back(c.cell);
+    }
+  }
+  return out;
 }
 
 }  // namespace tare::report
