@@ -1,9 +1,11 @@
 #include "campaign/analysis.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/core.h>
 
+#include "campaign/broken_cell.h"
 #include "report/ledger.h"
 #include "stats/sign_interval.h"
 #include "stats/summary.h"
@@ -22,6 +24,25 @@ bool Has(const Sample* s, const std::string& metric) {
   if (s == nullptr || !s->ok()) return false;
   auto it = s->values.find(metric);
   return it != s->values.end();
+}
+
+// The arms of one head's comparison among the cell's broken arms, with the first broken arm's
+// first failure (its error and stderr, told once for the cell).
+AbBroken BrokenFor(const CellSamples& samples, const std::vector<std::string>& broken_in_cell,
+                   const std::string& head, int64_t blocks) {
+  AbBroken b;
+  for (const auto& arm : broken_in_cell) {
+    if (arm == "base" || arm == head || arm == "null") b.arms.push_back(arm);
+  }
+  if (b.arms.empty()) return b;
+  for (const auto& [block, s] : samples.at(b.arms.front())) {
+    if (block >= blocks || s.outcome == SampleOutcome::kInterrupted) continue;
+    if (b.samples++ == 0) {
+      b.error = s.error;
+      b.stderr_tail = s.stderr_tail;
+    }
+  }
+  return b;
 }
 
 }  // namespace
@@ -68,6 +89,10 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
   }
   int64_t failed_total = 0;
   for (const auto& [arm, n] : failed) failed_total += n;
+  std::vector<std::string> arms = {"base"};
+  arms.insert(arms.end(), settings.heads.begin(), settings.heads.end());
+  if (settings.null_arm) arms.push_back("null");
+  const std::vector<std::string> broken = BrokenArms(samples, arms, blocks);
 
   for (const std::string& head : settings.heads) {
     AbComparison c;
@@ -148,9 +173,29 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
     }
 
     c.verdict = WorstVerdict(verdicts);
+    c.broken = BrokenFor(samples, broken, head, blocks);
     const int64_t head_failed = failed.count(head) ? failed.at(head) : 0;
     const int64_t base_failed = failed.count("base") ? failed.at("base") : 0;
-    if (head_failed > 0 && base_failed == 0) {
+    const bool head_broken = std::find(c.broken.arms.begin(), c.broken.arms.end(), head) != c.broken.arms.end();
+    if (c.broken.any()) {
+      // No pair, so no null interval: that says nothing about the host (no HOST TOO NOISY).
+      for (auto& m : c.metrics) m.host_too_noisy = false;
+    }
+    if (c.broken.cannot_be_measured()) {
+      // No pair can exist: nothing about the change can be said, and more blocks would not help.
+      c.verdict = Verdict::kInconclusive;
+      c.reasons.push_back(fmt::format(
+          "BROKEN, cannot be measured: {} failed every sample ({} of {}){}: {}", ArmList(c.broken.arms),
+          c.broken.samples, c.broken.samples,
+          head_broken ? "; base fails too, so it is broken without the change"
+                      : fmt::format(" while {} ran, so there is no base to compare with", head),
+          c.broken.error));
+    } else if (head_broken) {
+      c.verdict = Verdict::kFail;
+      c.reasons.push_back(fmt::format(
+          "BROKEN in the head, a FAIL: {} failed every sample ({} of {}) where base ran: {}", head,
+          c.broken.samples, c.broken.samples, c.broken.error));
+    } else if (head_failed > 0 && base_failed == 0) {
       c.verdict = Verdict::kFail;
       c.reasons.push_back(fmt::format(
           "FAIL: {} failed {} of {} samples where base failed none (first: {})", head, head_failed,

@@ -10,6 +10,9 @@
 // Failed samples. A head that fails where base succeeds is a regression in the most basic sense:
 // the comparison is FAIL, whatever the timings. Otherwise any failed sample in the cell keeps a
 // PASS from being certified (it becomes INCONCLUSIVE, with the count and the first error).
+// Broken arms (every sample failed: broken_cell.h) are named in AbComparison::broken: with base or
+// the null arm broken the cell cannot be measured (INCONCLUSIVE, "BROKEN, cannot be measured"),
+// with only the head broken it is a FAIL ("BROKEN in the head"). The campaign adds the fix.
 #pragma once
 
 #include <cstdint>

@@ -115,6 +115,74 @@ TEST(Analysis, AHeadThatFailsWhereBaseRunsIsAFail) {
   EXPECT_FALSE(NeedsMorePairs(c));
 }
 
+// Every arm fails the first block: the cell cannot be measured, and says so once, with the error.
+TEST(Analysis, ABenchmarkBrokenInEveryArmCannotBeMeasured) {
+  CellSamples s;
+  for (const char* arm : {"base", "head", "null"}) {
+    s[arm][0].outcome = SampleOutcome::kFailed;
+    s[arm][0].error = "benchmark 'BM_X' reported an error: cannot open data.txt";
+    s[arm][0].stderr_tail = "Running ./base\n";
+  }
+  auto c = JudgeCell(s, "BM_X", "target", 1, 0, 0.9875, Settings("noise"));
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].verdict, Verdict::kInconclusive);
+  EXPECT_TRUE(c[0].broken.cannot_be_measured());
+  EXPECT_EQ(c[0].broken.arms, (std::vector<std::string>{"base", "head", "null"}));
+  EXPECT_EQ(c[0].broken.samples, 1);
+  EXPECT_EQ(c[0].broken.stderr_tail, "Running ./base\n");
+  ASSERT_EQ(c[0].reasons.size(), 1u);
+  EXPECT_EQ(c[0].reasons[0],
+            "BROKEN, cannot be measured: base, head and null failed every sample (1 of 1); base fails too, so "
+            "it is broken without the change: benchmark 'BM_X' reported an error: cannot open data.txt");
+  EXPECT_EQ(c[0].failed_samples, 3);
+  EXPECT_FALSE(c[0].metrics[0].host_too_noisy) << "no null interval for want of pairs says nothing of the host";
+}
+
+TEST(Analysis, BaseBrokenWhileTheHeadRunsCannotBeMeasuredEither) {
+  CellSamples s = Synthetic(3, 0.0);
+  for (int64_t b = 0; b < 3; ++b) {
+    for (const char* arm : {"base", "null"}) {
+      s[arm][b].outcome = SampleOutcome::kSignaled;
+      s[arm][b].error = "killed by signal 6 (SIGABRT)";
+    }
+  }
+  auto c = JudgeCell(s, "cell", "target", 3, 0, 0.9875, Settings("noise"));
+  EXPECT_EQ(c[0].verdict, Verdict::kInconclusive);
+  EXPECT_TRUE(c[0].broken.cannot_be_measured());
+  EXPECT_NE(c[0].reasons[0].find("base and null failed every sample (3 of 3) while head ran, so there is no base"),
+            std::string::npos) << c[0].reasons[0];
+}
+
+// Base runs, the head fails every sample: a regression in the most basic sense.
+TEST(Analysis, AHeadBrokenWhereBaseRunsIsAFail) {
+  CellSamples s = Synthetic(3, 0.0);
+  for (int64_t b = 0; b < 3; ++b) {
+    s["head"][b].outcome = SampleOutcome::kSignaled;
+    s["head"][b].error = "killed by signal 11 (SIGSEGV)";
+  }
+  auto c = JudgeCell(s, "cell", "target", 3, 0, 0.9875, Settings("noise"));
+  EXPECT_EQ(c[0].verdict, Verdict::kFail);
+  EXPECT_TRUE(c[0].broken.any());
+  EXPECT_FALSE(c[0].broken.cannot_be_measured());
+  EXPECT_EQ(c[0].reasons[0],
+            "BROKEN in the head, a FAIL: head failed every sample (3 of 3) where base ran: killed by signal 11 (SIGSEGV)");
+}
+
+// A head that crashes in some samples is not broken: its failures are counted, and it FAILs.
+TEST(Analysis, AHeadThatCrashesSometimesShowsItsFailedSamples) {
+  CellSamples s = Synthetic(20, 0.0);
+  for (int64_t b : {0, 4, 7, 12}) {
+    s["head"][b].outcome = SampleOutcome::kSignaled;
+    s["head"][b].error = "killed by signal 11 (SIGSEGV)";
+  }
+  auto c = JudgeCell(s, "cell", "target", 20, 1, 0.9875, Settings("5%"));
+  EXPECT_FALSE(c[0].broken.any());
+  EXPECT_EQ(c[0].verdict, Verdict::kFail);
+  EXPECT_EQ(c[0].failed_samples, 4);
+  EXPECT_EQ(c[0].reasons[0], "FAIL: head failed 4 of 20 samples where base failed none (first: head block 0: "
+                             "killed by signal 11 (SIGSEGV))");
+}
+
 TEST(Analysis, OtherFailuresKeepAPassFromBeingCertified) {
   CellSamples s = Synthetic(20, 0.0);
   s["null"][0].outcome = SampleOutcome::kSignaled;

@@ -14,8 +14,10 @@
 // then, per round, runs one block of every cell that needs more pairs:
 //   block b of a cell runs every arm once, back to back, in BlockArmOrder(order, arms, b, seed);
 //   after every round the arm copies and their sources are checked (ArmStage::CheckUnchanged);
-//   after the first round the sanity gates are checked on block 0 (every arm's first sample must
-//   also succeed and carry every metric);
+//   after the first round the sanity gates are checked on block 0 (every arm's first sample that
+//   ran must also carry every metric);
+//   a cell that a broken arm settles (broken_cell.h: every sample of it fails) is judged, final,
+//   and gets no more blocks, while the other cells go on;
 //   when a cell reaches a planned look it is judged at the plan's per-look confidence; a cell
 //   with an INCONCLUSIVE comparison gets `step` more blocks, the others are final.
 // Ctrl-C (proc::Interrupted) stops between samples; the sample in flight is recorded as

@@ -10,11 +10,13 @@
 
 #include "base/json_text.h"
 #include "base/units.h"
+#include "campaign/broken_cell.h"
 #include "campaign/campaign_setup.h"
 #include "campaign/resume.h"
 #include "env/executable_info.h"
 #include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
+#include "report/ledger.h"
 
 namespace tare::campaign {
 namespace {
@@ -257,6 +259,19 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
   NoticePlanCost();
   Status error = ReplayLooks();
   if (error.ok()) error = session_->Run();
+  // Failed samples were told once per cell and error; how often each came back, for the cells that
+  // ran (a broken cell's count is in its verdict).
+  for (const auto& repeat : failures_.Repeated()) {
+    bool broken = false;
+    for (size_t c = 0; c < cells_.size(); ++c) {
+      if (r_.cells_[c].name != repeat.key) continue;
+      for (const auto& comp : cells_[c].comparisons) broken = broken || comp.broken.any();
+    }
+    if (!broken) {
+      Notice(fmt::format("{}: {} failed samples in all with the error told above: {}", repeat.key, repeat.times,
+                         repeat.error));
+    }
+  }
 
   std::vector<AbCheck> bounds;
   if (session_->stop() == StopKind::kNone && error.ok()) {
@@ -282,7 +297,7 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
   report->state = state;
   report->stop_reason = stop_reason;
   const std::string outcome =
-      state == "complete" && report->has_verdicts ? std::string(VerdictName(report->outcome)) : "";
+      state == "complete" && report->has_verdicts ? report::OutcomeWord(*report) : "";  // BROKEN too
   // The cohort's final state is written even after an error; if that write fails too, the first
   // error is the one reported.
   Status saved = store_.SetCohortState(run_id_, state, stop_reason, outcome);
@@ -339,9 +354,13 @@ std::string CampaignRunner::Cohort::Eta() const {
 
 void CampaignRunner::Cohort::OnSample(session::Session& session, size_t cell, const Sample& sample) {
   const Cell& c = r_.cells_[cell];
-  if (!sample.ok() && sample.outcome != SampleOutcome::kInterrupted) {
+  // Told once per cell and error, with the end of its stderr: a benchmark that fails the same way
+  // in every process (a broken one) is not told again per sample; every failure is stored and
+  // counted in the ledger.
+  if (!sample.ok() && sample.outcome != SampleOutcome::kInterrupted && failures_.First(c.name, sample.error)) {
     Progress("");
-    Notice(fmt::format("{} {} block {}: sample failed: {}", c.name, sample.arm, sample.block, sample.error));
+    Notice(fmt::format("{} {} block {}: sample failed: {}{}", c.name, sample.arm, sample.block, sample.error,
+                       session::StderrTail(sample.stderr_tail)));
   }
   cells_[cell].samples[sample.arm][sample.block] = sample;
   ++samples_run_;
@@ -358,6 +377,13 @@ Status CampaignRunner::Cohort::AfterRound(session::Session& session) {
       NoticeEstimate();
     }
     if (session.stop() != StopKind::kNone) return Status::Ok();
+  }
+  // A broken benchmark is one failed cell: settled as soon as it is known, the others go on.
+  for (size_t c = 0; c < cells_.size(); ++c) {
+    if (!cells_[c].active) continue;
+    if (const int64_t at = BreakageSettlesAt(cells_[c].samples, r_.arms_, Heads(), BlocksDone(c)); at > 0) {
+      TARE_RETURN_IF_ERROR(SettleBroken(c, at));
+    }
   }
   if (spec_.budget_ns > 0 && !budget_spent_ &&
       r_.options_.clock->UnixNowNs() - session_started_ns_ >= spec_.budget_ns) {
@@ -391,7 +417,11 @@ void CampaignRunner::Cohort::NoticeEstimate() const {
   for (const auto& st : cells_) {
     for (const auto& [arm, by_block] : st.samples) {
       auto first = by_block.find(0);
-      if (first == by_block.end() || first->second.ended_unix_ns <= first->second.started_unix_ns) continue;
+      // A failed sample (a broken benchmark fails at once) says nothing about what a block costs.
+      if (first == by_block.end() || !first->second.ok() ||
+          first->second.ended_unix_ns <= first->second.started_unix_ns) {
+        continue;
+      }
       own_ns += static_cast<double>(first->second.ended_unix_ns - first->second.started_unix_ns);
       ++n;
     }
@@ -429,8 +459,7 @@ Status CampaignRunner::Cohort::SpendBudget() {
     if (st.comparisons.empty()) {
       // No look yet: judge what there is, but decide nothing — this look was not planned, so its
       // PASS or FAIL would not be covered by the look scheme's error bound.
-      st.comparisons = JudgeCell(st.samples, r_.cells_[c].name, r_.cells_[c].role, BlocksDone(c),
-                                 static_cast<int64_t>(st.look_index), plan_.per_look_confidence, Settings());
+      st.comparisons = Judge(c, BlocksDone(c), static_cast<int64_t>(st.look_index));
       for (auto& comp : st.comparisons) {
         comp.verdict = Verdict::kInconclusive;
         comp.supported_gain = false;
@@ -456,8 +485,7 @@ Status CampaignRunner::Cohort::Look(size_t cell) {
   CellState& st = cells_[cell];
   const Cell& c = r_.cells_[cell];
   const int64_t pairs = plan_.pairs[st.look_index];
-  st.comparisons = JudgeCell(st.samples, c.name, c.role, pairs, static_cast<int64_t>(st.look_index) + 1,
-                             plan_.per_look_confidence, Settings());
+  st.comparisons = Judge(cell, pairs, static_cast<int64_t>(st.look_index) + 1);
   ++st.look_index;
   const bool last = st.look_index >= plan_.pairs.size();
   const bool final = last || !NeedsMorePairs(st.comparisons);
@@ -481,11 +509,61 @@ Status CampaignRunner::Cohort::ReplayLooks() {
   if (all_started) TARE_RETURN_IF_ERROR(CheckGates());
   for (size_t c = 0; c < cells_.size(); ++c) {
     CellState& st = cells_[c];
-    while (st.active && st.look_index < plan_.pairs.size() &&
-           BlocksDone(c) >= plan_.pairs[st.look_index]) {
+    while (st.active) {
+      // As AfterRound did after each block: a breakage that settles the cell first, then the look.
+      const int64_t next_look = st.look_index < plan_.pairs.size() ? plan_.pairs[st.look_index] : 0;
+      const int64_t upto = next_look > 0 ? std::min(next_look, BlocksDone(c)) : BlocksDone(c);
+      if (const int64_t at = BreakageSettlesAt(st.samples, r_.arms_, Heads(), upto); at > 0) {
+        TARE_RETURN_IF_ERROR(SettleBroken(c, at));
+        break;
+      }
+      if (next_look == 0 || BlocksDone(c) < next_look) break;
       TARE_RETURN_IF_ERROR(Look(c));
     }
   }
+  return Status::Ok();
+}
+
+std::vector<std::string> CampaignRunner::Cohort::Heads() const {
+  std::vector<std::string> heads;
+  for (const auto& arm : r_.arms_) {
+    if (ArmRole(arm) == "head") heads.push_back(arm);
+  }
+  return heads;
+}
+
+std::vector<AbComparison> CampaignRunner::Cohort::Judge(size_t cell, int64_t blocks, int64_t looks) const {
+  const Cell& c = r_.cells_[cell];
+  std::vector<AbComparison> out = JudgeCell(cells_[cell].samples, c.name, c.role, blocks, looks,
+                                            plan_.per_look_confidence, Settings());
+  for (auto& comp : out) {
+    if (comp.broken.any()) comp.broken.fix = BrokenCellFix(r_.kind_, c.bench.name);
+  }
+  return out;
+}
+
+Status CampaignRunner::Cohort::SettleBroken(size_t cell, int64_t blocks) {
+  CellState& st = cells_[cell];
+  st.comparisons = Judge(cell, blocks, static_cast<int64_t>(st.look_index));
+  st.active = false;
+  TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(cell),
+                                           static_cast<int64_t>(st.look_index) + 1, true, st.comparisons));
+  std::vector<std::string> arms;  // broken in any comparison, in arm order
+  bool unmeasurable = false;
+  for (const auto& arm : r_.arms_) {
+    for (const auto& comp : st.comparisons) {
+      unmeasurable = unmeasurable || comp.broken.cannot_be_measured();
+      if (std::find(comp.broken.arms.begin(), comp.broken.arms.end(), arm) != comp.broken.arms.end()) {
+        arms.push_back(arm);
+        break;
+      }
+    }
+  }
+  Progress("");
+  Notice(fmt::format("{}: BROKEN{}: {} failed every sample of its first {} (the error above); it gets no "
+                     "more blocks, the other cells go on",
+                     r_.cells_[cell].name, unmeasurable ? ", cannot be measured" : " in the head, a FAIL",
+                     ArmList(arms), blocks == 1 ? std::string("block") : fmt::format("{} blocks", blocks)));
   return Status::Ok();
 }
 

@@ -267,6 +267,9 @@ int ExitFor(const campaign::CampaignResult& result, bool inconclusive_ok) {
   if (!r.BoundsOk()) return kExitGate;
   if (!r.has_verdicts) return inconclusive_ok ? kExitOk : kExitInconclusive;
   if (r.outcome == Verdict::kFail) return kExitFailed;
+  // A cell that cannot be measured (broken in base: docs/campaign.md, "Broken benchmarks") is not
+  // the change's fault, so not 1; nor is it undecided, so neither 3 nor hidden by --inconclusive-ok.
+  if (!r.UnmeasurableCells().empty()) return kExitBroken;
   if (r.outcome == Verdict::kInconclusive) return inconclusive_ok ? kExitOk : kExitInconclusive;
   return kExitOk;
 }
@@ -566,6 +569,18 @@ int Ab(const AbOptions& o) {
                "(see the ledger's null-arm table). Quiet the host (`tare env` lists what to fix) "
                "and run again.\n");
   }
+  // Broken benchmarks, even with --quiet: each once, with what it said and the fix.
+  for (const auto& c : rep.comparisons) {
+    if (!c.broken.any()) continue;
+    bool told = false;
+    for (const auto& earlier : rep.comparisons) {
+      if (&earlier == &c) break;
+      told = told || (earlier.cell == c.cell && earlier.broken.cannot_be_measured() && c.broken.cannot_be_measured());
+    }
+    if (told) continue;
+    fmt::print(stderr, "tare: {}: {}\n  to fix: {}\n", SingleLineText(c.cell),
+               SingleLineText(c.reasons.empty() ? c.broken.error : c.reasons.front()), SingleLineText(c.broken.fix));
+  }
   switch (result->stop) {
     case campaign::StopKind::kInterrupted:
       fmt::print(stderr, "tare: interrupted: cohort {} (run {}) keeps its {} samples in {}. "
@@ -591,7 +606,7 @@ int Ab(const AbOptions& o) {
       if (!o.quiet) {
         fmt::print(stderr, "tare: cohort {} (run {}) stored in {}: {} samples; outcome {}\n", rep.cohort,
                    rep.run_id, TerminalText(o.store_path), rep.samples,
-                   rep.has_verdicts ? std::string(VerdictName(rep.outcome)) : "none");
+                   rep.has_verdicts ? report::OutcomeWord(rep) : "none");
       }
       break;
   }
@@ -638,9 +653,16 @@ Before the first sample tare writes the lock (sha256 of the campaign and of ever
 host fingerprint, tare version) to the store; an executable that changes mid-campaign stops it.
 Running a campaign again makes a new cohort; the ledger lists them all.
 
+A broken benchmark (every sample of a cell fails in some arm: an error such as Google Benchmark's
+SkipWithError, a crash, a non-zero exit) is one failed cell, told once with its fix (--cwd DIR,
+--env, --filter REGEX, or -- --benchmark_filter=-'^NAME$'); the other cells go on. Only the head
+broken: FAIL. Base broken too: BROKEN, the cell cannot be measured.
+
 Exit status (the first that applies): 130 interrupted (resume with --resume); 2 bad input, nothing
 measured; 4 stopped by a sanity gate or a changed executable, or a release bound violated;
-1 some cell FAIL; 3 some cell INCONCLUSIVE (0 with --inconclusive-ok); 0 every cell PASS.)");
+1 some cell FAIL (a head broken where base runs included); 5 some cell BROKEN, cannot be measured
+(base fails every sample; not turned into 0 by --inconclusive-ok); 3 some cell INCONCLUSIVE
+(0 with --inconclusive-ok); 0 every cell PASS.)");
   sub->add_option("campaign", o->campaign_file, "Campaign file (TOML, docs/campaign.md)");
   // Campaign-defining options, to refuse them next to a campaign file.
   auto defining = std::make_shared<std::vector<std::pair<CLI::Option*, std::string>>>();

@@ -143,7 +143,8 @@ Start here:
 
 Exit status: 0 success; 1 failed samples / FAIL verdict / golden mismatch; 2 bad input (nothing
 was measured); 3 INCONCLUSIVE / nondeterministic output; 4 sanity gate or release bound violated;
-70 internal error; 130 interrupted (completed samples are kept).
+5 a benchmark that cannot be measured (ab: it fails in base too); 70 internal error; 130 interrupted
+(completed samples are kept).
 Each subcommand's --help has examples. Docs: )") + DocsLocation());
   // The target's own argv is cut off before CLI11 parses tare's options (see SplitAtTarget); which
   // of run's options take a value is read from the options themselves, so a new one cannot be missed.

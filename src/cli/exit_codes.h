@@ -11,6 +11,7 @@ inline constexpr int kExitFailed = 1;           // run: some samples failed; ab:
 inline constexpr int kExitUsage = 2;            // bad flags or input; nothing was measured
 inline constexpr int kExitInconclusive = 3;     // ab: some cell INCONCLUSIVE (no FAIL)
 inline constexpr int kExitGate = 4;             // ab: a sanity gate or release bound was violated
+inline constexpr int kExitBroken = 5;           // ab: a cell cannot be measured (broken in base; no FAIL)
 inline constexpr int kExitInternal = 70;        // tare itself broke (EX_SOFTWARE)
 inline constexpr int kExitInterrupted = 130;    // Ctrl-C: completed samples are stored
 

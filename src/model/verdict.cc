@@ -1,5 +1,7 @@
 #include "model/verdict.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace tare {
@@ -28,6 +30,10 @@ Verdict WorstVerdict(std::span<const Verdict> verdicts) {
     if (v == Verdict::kInconclusive) worst = Verdict::kInconclusive;
   }
   return worst;
+}
+
+bool AbBroken::cannot_be_measured() const {
+  return std::any_of(arms.begin(), arms.end(), [](const std::string& a) { return a == "base" || a == "null"; });
 }
 
 }  // namespace tare

@@ -61,6 +61,22 @@ struct AbMetricResult {
   std::vector<std::string> reasons;
 };
 
+// A broken benchmark: arms whose every sample in the cell failed (campaign/broken_cell.h says when
+// that is known), for one head's comparison. Empty `arms`: nothing broken.
+struct AbBroken {
+  std::vector<std::string> arms;  // among base, this head and null, in that order
+  int64_t samples = 0;            // samples each broken arm ran in the judged blocks (all failed)
+  std::string error;              // the first broken arm's first error (one line)
+  std::string stderr_tail;        // the end of that sample's stderr (as the program wrote it)
+  std::string fix;                // what to do, for this kind of target (set by the campaign)
+
+  bool any() const { return !arms.empty(); }
+  // Base or the null arm is broken: no pair exists, so the cell cannot be measured (its verdict is
+  // INCONCLUSIVE, and `tare ab` counts it as BROKEN). Otherwise only the head is: head breaks where
+  // base runs, a FAIL.
+  bool cannot_be_measured() const;
+};
+
 // One head against base in one cell: its metrics' results and the worst of their verdicts.
 struct AbComparison {
   std::string cell;                // the cell's name
@@ -76,6 +92,7 @@ struct AbComparison {
   // A time metric changed (FAIL or supported gain) while the instructions measured with it did not:
   // likely a layout effect, not the code change (campaign::LayoutHint). "" otherwise.
   std::string layout_hint;
+  AbBroken broken;                 // an arm that failed every sample (a broken benchmark)
 };
 
 // One evaluation of a sanity gate (after the first block) or a release bound (at the end).

@@ -55,6 +55,15 @@ nlohmann::json AbReportToJson(const AbReport& r) {
   for (const auto& c : r.comparisons) {
     nlohmann::json metrics = nlohmann::json::array();
     for (const auto& m : c.metrics) metrics.push_back(MetricJson(m));
+    nlohmann::json broken = nullptr;
+    if (c.broken.any()) {
+      broken = {{"arms", c.broken.arms},
+                {"cannot_be_measured", c.broken.cannot_be_measured()},
+                {"samples", c.broken.samples},
+                {"error", c.broken.error},
+                {"stderr_tail", c.broken.stderr_tail},
+                {"fix", c.broken.fix}};
+    }
     comparisons.push_back({{"cell", c.cell},
                            {"role", c.role},
                            {"head", c.head},
@@ -66,6 +75,7 @@ nlohmann::json AbReportToJson(const AbReport& r) {
                            {"failed_samples", c.failed_samples},
                            {"reasons", c.reasons},
                            {"layout_hint", c.layout_hint},
+                           {"broken", broken},
                            {"metrics", metrics}});
   }
   nlohmann::json checks = nlohmann::json::array();
@@ -125,6 +135,7 @@ nlohmann::json AbReportToJson(const AbReport& r) {
       {"arms", arms},
       {"outcome", r.has_verdicts ? nlohmann::json(VerdictName(r.outcome)) : nlohmann::json(nullptr)},
       {"host_too_noisy", r.AnyHostTooNoisy()},
+      {"cannot_be_measured", r.UnmeasurableCells()},
       {"gates_ok", r.GatesOk()},
       {"bounds_ok", r.BoundsOk()},
       {"samples", r.samples},

@@ -51,4 +51,14 @@ bool AbReport::BoundsOk() const {
   return true;
 }
 
+std::vector<std::string> AbReport::UnmeasurableCells() const {
+  std::vector<std::string> out;
+  for (const auto& c : comparisons) {
+    if (c.broken.cannot_be_measured() && std::find(out.begin(), out.end(), c.cell) == out.end()) {
+      out.push_back(c.cell);
+    }
+  }
+  return out;
+}
+
 }  // namespace tare::report

@@ -100,6 +100,9 @@ struct AbReport {
   bool has_verdicts = false;              // false when the cohort stopped before any look
 
   bool AnyHostTooNoisy() const;
+  // Cells some comparison of which cannot be measured (base or the null arm broken: AbBroken),
+  // each once, in report order: BROKEN, `tare ab`'s exit 5 when no cell FAILs.
+  std::vector<std::string> UnmeasurableCells() const;
   bool GatesOk() const;
   bool BoundsOk() const;
 };

@@ -117,17 +117,69 @@ std::string PassClaim(const AbReport& r) {
   return fmt::format(": no regression beyond {} ({})", Percent2(widest), Confidence(r.confidence));
 }
 
+// A broken comparison's verdict as its row shows it.
+std::string RowVerdict(const AbComparison& c) {
+  if (c.broken.cannot_be_measured()) return "**BROKEN** (cannot be measured)";
+  if (c.broken.any()) return "**" + VerdictText(c.verdict) + "** (BROKEN in the head)";
+  return "**" + VerdictText(c.verdict) + "**";
+}
+
+// The last `max_lines` lines of a stderr tail (at most 600 bytes of it), trailing blank lines
+// dropped: what a broken benchmark said, shown once. Unescaped.
+std::vector<std::string> LastLines(const std::string& tail, size_t max_lines) {
+  const std::string text = tail.size() > 600 ? tail.substr(tail.size() - 600) : tail;
+  std::vector<std::string> lines;
+  for (size_t i = 0; i <= text.size();) {
+    size_t nl = text.find('\n', i);
+    if (nl == std::string::npos) nl = text.size();
+    lines.push_back(text.substr(i, nl - i));
+    i = nl + 1;
+  }
+  while (!lines.empty() && lines.back().find_first_not_of(" \t\r") == std::string::npos) lines.pop_back();
+  if (lines.size() > max_lines) lines.erase(lines.begin(), lines.end() - static_cast<std::ptrdiff_t>(max_lines));
+  return lines;
+}
+
+// Under the title: which cells are broken, and that the others were judged.
+void BrokenBanner(const AbReport& r, std::string& out) {
+  std::vector<std::string> unmeasurable = r.UnmeasurableCells(), head_broken;
+  for (const auto& c : r.comparisons) {
+    if (c.broken.any() && !c.broken.cannot_be_measured() &&
+        std::find(head_broken.begin(), head_broken.end(), c.cell) == head_broken.end()) {
+      head_broken.push_back(c.cell);
+    }
+  }
+  if (unmeasurable.empty() && head_broken.empty()) return;
+  auto list = [](const std::vector<std::string>& cells) {
+    std::string text;
+    for (const auto& c : cells) text += (text.empty() ? "" : ", ") + MarkdownCode(c);
+    return text;
+  };
+  std::string what;
+  if (!unmeasurable.empty()) {
+    what += fmt::format("{} cannot be measured (base, or its null copy, fails every sample) ", list(unmeasurable));
+  }
+  if (!head_broken.empty()) {
+    what += fmt::format("{}{} fail{} every sample in the head where base runs: a FAIL ", what.empty() ? "" : "and ",
+                        list(head_broken), head_broken.size() == 1 ? "s" : "");
+  }
+  out += fmt::format("> **BROKEN.** {}— one failed cell each: no more blocks once known, and every other cell was "
+                     "measured and judged. What each said and how to fix it: \"Broken cells\" below.\n\n",
+                     what);
+}
+
 void Header(const AbReport& r, std::string& out) {
   out += fmt::format("## tare ab: {} — {}\n\n", MarkdownText(r.campaign_name),
                      !r.has_verdicts ? std::string("no verdict")
                      : r.outcome == Verdict::kPass ? "**PASS**" + PassClaim(r)
-                                                   : "**" + VerdictText(r.outcome) + "**");
+                                                   : "**" + OutcomeWord(r) + "**");
   if (r.state == "stopped") {
     out += fmt::format("> **STOPPED:** {}\n\n", MarkdownText(r.stop_reason));
   } else if (r.state == "interrupted") {
     out += "> **INTERRUPTED:** the cohort is incomplete; its samples are stored. Continue it with "
            "`tare ab ... --resume`. The verdicts below are from the samples so far.\n\n";
   }
+  BrokenBanner(r, out);
   if (r.AnyHostTooNoisy()) {
     std::string where;
     for (const auto& c : r.comparisons) {
@@ -214,17 +266,20 @@ void CellTable(const AbReport& r, std::string& out) {
     int64_t pairs = c.metrics.empty() ? 0 : c.metrics.front().pairs;
     out += fmt::format("| {} |", MarkdownCode(c.cell));
     if (several_heads) out += fmt::format(" {} |", MarkdownText(ArmLabel(r, c.head)));
-    out += fmt::format(" {} | **{}** | {} | {} |", MarkdownText(c.role), VerdictText(c.verdict), GainText(c), pairs);
+    out += fmt::format(" {} | {} | {} | {} |", MarkdownText(c.role), RowVerdict(c), GainText(c), pairs);
     for (const auto& name : metrics) {
       auto it = std::find_if(c.metrics.begin(), c.metrics.end(),
                              [&](const AbMetricResult& m) { return m.metric == name; });
-      out += it == c.metrics.end() ? " — |" : " " + MetricText(*it) + " |";
+      // A broken comparison has no pair: its metrics say nothing ("Broken cells" says why).
+      out += it == c.metrics.end() || c.broken.any() ? " — |" : " " + MetricText(*it) + " |";
     }
     out += "\n";
   }
   out += "\n";
-  // Reasons that are not visible in the numbers: failures, downgrades.
+  // Reasons that are not visible in the numbers: failures, downgrades. A broken comparison's are
+  // in "Broken cells", once per cell.
   for (const auto& c : r.comparisons) {
+    if (c.broken.any()) continue;
     for (const auto& reason : c.reasons) {
       out += fmt::format("- {}{}: {}\n", MarkdownCode(c.cell), several_heads ? " " + MarkdownText(ArmLabel(r, c.head)) : "",
                          MarkdownText(reason));
@@ -233,6 +288,39 @@ void CellTable(const AbReport& r, std::string& out) {
       out += fmt::format("- {}{}: **{}**\n", MarkdownCode(c.cell),
                          several_heads ? " " + MarkdownText(ArmLabel(r, c.head)) : "", MarkdownText(c.layout_hint));
     }
+  }
+}
+
+// Every broken comparison once per cell and state: why (the verdict's first reason, with the
+// error), what the program's stderr ended with, and what to do.
+void BrokenCells(const AbReport& r, std::string& out) {
+  std::vector<const AbComparison*> broken;
+  for (const auto& c : r.comparisons) {
+    if (!c.broken.any()) continue;
+    const bool told = std::any_of(broken.begin(), broken.end(), [&](const AbComparison* b) {
+      return b->cell == c.cell && b->broken.cannot_be_measured() && c.broken.cannot_be_measured();
+    });
+    if (!told) broken.push_back(&c);
+  }
+  if (broken.empty()) return;
+  out += "\n### Broken cells\n\n"
+         "A broken benchmark fails every sample in some arm (it reports an error, crashes, exits non-zero "
+         "or times out every time). Each is one failed cell: it got no more blocks once that was known, "
+         "and every other cell was measured and judged. Base broken too: the cell cannot be measured, "
+         "whatever the head does. Only the head broken: the head breaks where base runs, a FAIL.\n\n";
+  bool several_heads = false;
+  for (const auto& c : r.comparisons) several_heads = several_heads || c.head != "head";
+  for (const AbComparison* c : broken) {
+    const std::string who = MarkdownCode(c->cell) +
+                            (several_heads && !c->broken.cannot_be_measured() ? " " + MarkdownText(ArmLabel(r, c->head)) : "");
+    out += fmt::format("- {}: {}\n", who, MarkdownText(c->reasons.empty() ? c->broken.error : c->reasons.front()));
+    const std::vector<std::string> lines = LastLines(c->broken.stderr_tail, 5);
+    if (!lines.empty()) {
+      std::string said;
+      for (const auto& line : lines) said += (said.empty() ? "" : "<br>") + MarkdownText(line);
+      out += fmt::format("  - its stderr ended: {}\n", said);
+    }
+    if (!c->broken.fix.empty()) out += fmt::format("  - to fix: {}\n", MarkdownText(c->broken.fix));
   }
 }
 
@@ -253,6 +341,7 @@ void NullArm(const AbReport& r, std::string& out) {
   out += "| cell | metric | null vs base | noise floor | host |\n|---|---|---|---:|---|\n";
   for (const auto& c : r.comparisons) {
     if (c.head != "head") continue;  // the null arm does not depend on the head
+    if (c.broken.any()) continue;    // no pair, no floor: "Broken cells" says why
     for (const auto& m : c.metrics) {
       std::string interval = std::isnan(m.null_lo)
                                  ? "no interval"
@@ -335,6 +424,11 @@ std::string ArmLabel(const AbReport& r, const std::string& arm) {
   return arm;
 }
 
+std::string OutcomeWord(const AbReport& r) {
+  if (r.outcome != Verdict::kFail && !r.UnmeasurableCells().empty()) return "BROKEN";
+  return std::string(VerdictName(r.outcome));
+}
+
 std::string SignedPercent(double fraction) {
   if (std::isnan(fraction)) return "n/a";
   return fmt::format("{:+.2f}%", fraction * 100.0);
@@ -386,6 +480,7 @@ std::string RenderLedger(const AbReport& r) {
   } else {
     CellTable(r, out);
   }
+  BrokenCells(r, out);
   NullArm(r, out);
   Layouts(r, out);
   Checks(r, out);
@@ -425,19 +520,22 @@ std::string RenderLedger(const AbReport& r) {
 }
 
 std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) {
-  int64_t pass = 0, fail = 0, inconclusive = 0;
+  int64_t pass = 0, fail = 0, inconclusive = 0, broken = 0;
   for (const auto& c : r.comparisons) {
-    if (c.verdict == Verdict::kPass) ++pass;
+    if (c.broken.cannot_be_measured()) ++broken;
+    else if (c.verdict == Verdict::kPass) ++pass;
     else if (c.verdict == Verdict::kFail) ++fail;
     else ++inconclusive;
   }
-  std::string out = fmt::format("tare ab: {} cohort {} (run {}): {}{} — {} PASS, {} FAIL, {} INCONCLUSIVE\n",
+  std::string out = fmt::format("tare ab: {} cohort {} (run {}): {}{} — {} PASS, {} FAIL, {} INCONCLUSIVE{}\n",
                                 SingleLineText(r.campaign_name.empty() ? "campaign" : "'" + r.campaign_name + "'"),
-                                r.cohort, r.run_id, r.has_verdicts ? std::string(VerdictName(r.outcome)) : "no verdict",
-                                r.state == "complete" ? "" : " (" + r.state + ")", pass, fail, inconclusive);
+                                r.cohort, r.run_id, r.has_verdicts ? OutcomeWord(r) : "no verdict",
+                                r.state == "complete" ? "" : " (" + r.state + ")", pass, fail, inconclusive,
+                                broken > 0 ? fmt::format(", {} BROKEN", broken) : "");
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> why;  // per row: an INCONCLUSIVE's decisive reason, printed under it
   for (const auto& c : r.comparisons) {
+    if (c.broken.any()) continue;  // no pair, no figures: its own line below
     for (const auto& m : c.metrics) {
       why.push_back(m.verdict == Verdict::kInconclusive && !m.reasons.empty() ? m.reasons.front() : "");
       std::string verdict(VerdictName(m.verdict));
@@ -465,6 +563,9 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
     if (!why[k].empty()) out += "    why: " + SingleLineText(why[k]) + "\n";
+  }
+  for (const auto& c : r.comparisons) {
+    if (c.broken.any()) out += fmt::format("  {}: {}\n", SingleLineText(c.cell), SingleLineText(c.reasons.empty() ? c.broken.error : c.reasons.front()));
   }
   for (const auto& ch : r.checks) {
     if (!ch.ok) out += fmt::format("  {} violated: {} ({} {})\n", ch.kind, SingleLineText(ch.rule), SingleLineText(ch.cell), SingleLineText(ch.arm));

@@ -37,6 +37,10 @@ std::string GbenchRouteNote(const AbReport& r);
 // the user gave for it; the bare arm name when none is known. Unescaped.
 std::string ArmLabel(const AbReport& r, const std::string& arm);
 
+// The cohort's outcome in one word, ranked as `tare ab`'s exit status ranks them: FAIL, then BROKEN
+// (a cell cannot be measured: AbReport::UnmeasurableCells), then INCONCLUSIVE, then PASS.
+std::string OutcomeWord(const AbReport& r);
+
 // "+3.02%": a fraction as a signed percentage with two decimals ("n/a" for NaN).
 std::string SignedPercent(double fraction);
 

@@ -303,7 +303,13 @@ TEST(Ledger, HostileNamesCannotChangeTheLedgersStructure) {
     c.cell = hostile;
   }
   r.cohorts[0].stop_reason = hostile;
+  // What a broken benchmark printed is the program's own text too.
+  r.comparisons[1].broken.arms = {"base", "head", "null"};
+  r.comparisons[1].broken.error = hostile;
+  r.comparisons[1].broken.stderr_tail = hostile + "\n" + hostile + "\n";
+  r.comparisons[1].broken.fix = hostile;
   const std::string text = RenderLedger(r);
+  EXPECT_NE(text.find("### Broken cells"), std::string::npos) << text;
 
   EXPECT_EQ(text.find("<img"), std::string::npos) << text;
   EXPECT_EQ(text.find("<!--"), std::string::npos) << text;
@@ -326,6 +332,88 @@ TEST(Ledger, HostileNamesCannotChangeTheLedgersStructure) {
   // The names are still there for a reader, escaped.
   EXPECT_NE(text.find("a&#124;b\\\\n\\# H &lt;img src=x onerror=alert(1)&gt; &lt;!-- \\`x\\`"), std::string::npos)
       << text;
+}
+
+// A broken benchmark: base (and so every arm) fails every sample of --work 2, which is BROKEN,
+// cannot be measured; told once in its row, the banner and "Broken cells", with the fix.
+AbReport WithBrokenCell() {
+  AbReport r = Fixed();
+  AbComparison& c = r.comparisons[1];
+  c.verdict = Verdict::kInconclusive;
+  c.failed_samples = 3;
+  c.broken.arms = {"base", "head", "null"};
+  c.broken.samples = 1;
+  c.broken.error = "benchmark 'BM_NeedsData' reported an error: cannot open data.txt";
+  c.broken.stderr_tail = "2026-12-02T14:00:00+00:00\nRunning /w/.tare/bin/base\nRun on (2 X 2445 MHz CPU s)\n"
+                         "CPU Caches:\n  L1 Data 32 KiB (x1)\n  L2 Unified 512 KiB (x1)\nLoad Average: 2.1\n\n";
+  c.broken.fix = "give every arm what it needs: ... --cwd DIR ...; or leave it out: -- '--benchmark_filter=-^BM_NeedsData$'";
+  c.reasons = {"BROKEN, cannot be measured: base, head and null failed every sample (1 of 1); base fails too, so it "
+               "is broken without the change: " + c.broken.error};
+  return r;
+}
+
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(Ledger, ABrokenCellIsToldOnceWithWhatItSaidAndTheFix) {
+  AbReport r = WithBrokenCell();
+  std::string text = RenderLedger(r);
+  EXPECT_NE(text.find("## tare ab: ab_knob: +3% extra work — **FAIL**"), std::string::npos)
+      << "a FAIL elsewhere is the headline\n" << text;
+  EXPECT_NE(text.find("> **BROKEN.** `--work 2` cannot be measured (base, or its null copy, fails every sample)"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("| `--work 2` | control | **BROKEN** (cannot be measured) | — | 9 | — |"), std::string::npos)
+      << text;
+  EXPECT_EQ(Count(text, "cannot open data.txt"), 1u) << "the error once\n" << text;
+  EXPECT_EQ(Count(text, "Run on (2 X 2445 MHz CPU s)"), 1u) << text;
+  // The last five lines of what it said, blank ones at the end dropped.
+  EXPECT_NE(text.find("  - its stderr ended: Run on (2 X 2445 MHz CPU s)<br>CPU Caches:<br>  L1 Data 32 KiB (x1)<br>  "
+                      "L2 Unified 512 KiB (x1)<br>Load Average: 2.1\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Running /w/"), std::string::npos) << "only the last five lines";
+  EXPECT_NE(text.find("  - to fix: give every arm what it needs"), std::string::npos) << text;
+
+  // Without a FAIL, the headline is BROKEN: what the exit status (5) says.
+  r.comparisons[0].verdict = Verdict::kPass;
+  r.comparisons[0].metrics[0].verdict = Verdict::kPass;
+  r.outcome = Verdict::kInconclusive;
+  text = RenderLedger(r);
+  EXPECT_NE(text.find("— **BROKEN**\n"), std::string::npos) << text;
+  EXPECT_EQ(OutcomeWord(r), "BROKEN");
+  const std::string summary = RenderAbSummary(r, "ledger.md");
+  EXPECT_NE(summary.find(": BROKEN — 1 PASS, 0 FAIL, 0 INCONCLUSIVE, 1 BROKEN\n"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("  --work 2: BROKEN, cannot be measured:"), std::string::npos) << summary;
+}
+
+TEST(Ledger, AHeadBrokenWhereBaseRunsIsAFailRow) {
+  AbReport r = Fixed();
+  AbComparison& c = r.comparisons[1];
+  c.verdict = Verdict::kFail;
+  c.broken.arms = {"head"};
+  c.broken.samples = 3;
+  c.broken.error = "killed by signal 6 (SIGABRT)";
+  c.broken.fix = "give every arm what it needs";
+  c.reasons = {"BROKEN in the head, a FAIL: head failed every sample (3 of 3) where base ran: killed by signal 6 (SIGABRT)"};
+  const std::string text = RenderLedger(r);
+  EXPECT_NE(text.find("| **FAIL** (BROKEN in the head) |"), std::string::npos) << text;
+  EXPECT_NE(text.find("`--work 2` fails every sample in the head where base runs: a FAIL"), std::string::npos) << text;
+  EXPECT_EQ(Count(text, "killed by signal 6"), 1u) << text;
+  EXPECT_EQ(OutcomeWord(r), "FAIL");
+  EXPECT_TRUE(r.UnmeasurableCells().empty());
+}
+
+TEST(AbJson, ABrokenComparisonCarriesItsArmsErrorAndFix) {
+  nlohmann::json j = AbReportToJson(WithBrokenCell());
+  EXPECT_TRUE(j["comparisons"][0]["broken"].is_null());
+  const auto& b = j["comparisons"][1]["broken"];
+  EXPECT_EQ(b["arms"], nlohmann::json({"base", "head", "null"}));
+  EXPECT_EQ(b["cannot_be_measured"], true);
+  EXPECT_EQ(b["samples"], 1);
+  EXPECT_NE(b["fix"].get<std::string>().find("--cwd DIR"), std::string::npos);
+  EXPECT_EQ(j["cannot_be_measured"], nlohmann::json({"--work 2"}));
+  EXPECT_EQ(j["comparisons"][1]["verdict"], "INCONCLUSIVE");
 }
 
 TEST(AbJson, CarriesTheSchemaAndNullsForMissingValues) {

@@ -14,6 +14,7 @@
 #include "base/json_text.h"
 #include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
+#include "session/failure_log.h"
 #include "session/measurement_setup.h"
 #include "session/session.h"
 
@@ -39,24 +40,6 @@ std::string OptionsJson(const RunSpec& o, const std::vector<target::TargetSpec>&
     if (c->has_value()) j[key] = (*c)->text;
   }
   return DumpJson(j);
-}
-
-// "; its stderr ends:\n  <last lines>" (at most 5 lines, 600 bytes), or "" when it wrote nothing:
-// why a sample failed is usually in what it said, not in its exit status.
-std::string StderrTail(const std::string& tail) {
-  std::string text = tail.size() > 600 ? tail.substr(tail.size() - 600) : tail;
-  std::vector<std::string> lines;
-  for (size_t i = 0; i <= text.size();) {
-    size_t nl = text.find('\n', i);
-    if (nl == std::string::npos) nl = text.size();
-    lines.push_back(text.substr(i, nl - i));
-    i = nl + 1;
-  }
-  while (!lines.empty() && lines.back().find_first_not_of(" \t\r") == std::string::npos) lines.pop_back();
-  if (lines.empty()) return "";
-  std::string out = "; its stderr ends:";
-  for (size_t i = lines.size() > 5 ? lines.size() - 5 : 0; i < lines.size(); ++i) out += "\n  " + lines[i];
-  return out;
 }
 
 // Runs an untimed command (--prepare, --setup, --conclude): FailedPrecondition naming `flag`, with
@@ -135,7 +118,8 @@ class RunObserver final : public Observer {
     if (sample.ok() || sample.outcome == SampleOutcome::kInterrupted) return;
     if (!sample.warmup) ++failed_;
     const auto& uri = session.plan().cells[cell].bench.uri;
-    if (notice_) {
+    // Told once per benchmark and error (the same error again is counted: RepeatedFailures).
+    if (failures_.First(uri, sample.error) && notice_) {
       notice_(fmt::format("{} {}: {}{}", uri, sample.warmup ? "warm-up failed" : "sample failed",
                           sample.error, StderrTail(sample.stderr_tail)));
     }
@@ -162,6 +146,16 @@ class RunObserver final : public Observer {
 
   int64_t failed() const { return failed_; }
 
+  // One line per benchmark whose failure repeated: told in full once, counted here.
+  std::vector<std::string> RepeatedFailures() const {
+    std::vector<std::string> out;
+    for (const auto& r : failures_.Repeated()) {
+      out.push_back(fmt::format("{}: failed {} times in all with the error told above (warm-ups included): {}",
+                                r.key, r.times, r.error));
+    }
+    return out;
+  }
+
   // The median process time of the Google Benchmark samples, 0 when there were none.
   int64_t MedianGbenchSampleNs() const {
     if (gbench_sample_ns_.empty()) return 0;
@@ -178,6 +172,7 @@ class RunObserver final : public Observer {
   const Clock& clock_;
   int64_t start_ns_;
   int64_t failed_ = 0;
+  FailureLog failures_;
 };
 
 }  // namespace
@@ -390,6 +385,9 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
     }
     out.samples = session.samples_taken();
     out.failed = observer.failed();
+    if (notice) {
+      for (const auto& line : observer.RepeatedFailures()) notice(line);
+    }
     if (s.ok() && spec_.instrument == Instrument::kWall) {
       if (const int64_t median = observer.MedianGbenchSampleNs(); median >= kSlowGbenchSampleNs) {
         const std::string note = SlowGbenchNote(median);

@@ -3,6 +3,7 @@
 // campaign's arm order, each sample stored as it completes. What a campaign adds lives here:
 //   cohort.cc         opening a cohort (run, cells, lock) or resuming one, the looks, the loop's hooks
 //   cohort_checks.cc  sanity gates (after the first round) and release bounds (at the end)
+//   (broken cells, settled as soon as broken_cell.h knows them, are cohort.cc's)
 //   cohort_report.cc  the report model the ledger and the JSON are rendered from
 // Private to src/campaign.
 #pragma once
@@ -17,6 +18,7 @@
 #include "campaign/lock.h"
 #include "campaign/sampling.h"
 #include "model/fingerprint.h"
+#include "session/failure_log.h"
 #include "session/session.h"
 
 namespace tare::campaign {
@@ -48,7 +50,13 @@ class CampaignRunner::Cohort final : public session::Observer {
   // Continues the latest interrupted cohort; `stored` is its run as stored.
   Status Resume(RunData* stored, std::vector<int64_t>* blocks_done);
   session::Plan MakePlan() const;
+  // JudgeCell over blocks [0, blocks) of a cell, with the fix of a broken benchmark added.
+  std::vector<AbComparison> Judge(size_t cell, int64_t blocks, int64_t looks) const;
   Status Look(size_t cell);
+  // A cell its broken arms settle (broken_cell.h): judged over its first `blocks` blocks, final,
+  // and given no more blocks.
+  Status SettleBroken(size_t cell, int64_t blocks);
+  std::vector<std::string> Heads() const;
   Status ReplayLooks();
   Status CheckGates();
   // Before the first sample: the plan's cost in processes; after the first round: in time.
@@ -85,6 +93,7 @@ class CampaignRunner::Cohort final : public session::Observer {
   int64_t session_started_ns_ = 0;  // this Run's start (a resumed cohort's budget restarts)
   bool budget_spent_ = false;
   int64_t samples_run_ = 0;         // samples this Run measured (not the resumed ones)
+  session::FailureLog failures_;  // failed samples, told once per cell and error
 };
 
 }  // namespace tare::campaign

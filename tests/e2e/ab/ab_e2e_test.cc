@@ -700,3 +700,151 @@ TEST_F(AbE2E, LayoutsMarkAChangeThatDependsOnWhereTheStackSits) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("layouts 9 is outside 1..8"), std::string::npos) << r.err;
 }
+
+// Issue 21: a suite with one broken benchmark (BM_NeedsData calls SkipWithError without its data
+// file) used to stop `tare ab` after its first block with exit 4 and no verdict for any other cell.
+// Now it is one failed cell: settled after the block in which every arm failed, reported once with
+// the fixes, while the other cells get their verdicts; the exit status is 5 (cannot be measured),
+// or 1 if an unchanged cell happened to FAIL. Then the fix the message names (Google Benchmark's
+// negative filter) leaves it out, and nothing stored by the first cohort is lost.
+TEST_F(AbE2E, ABrokenBenchmarkIsOneFailedCellNotAStoppedCampaign) {
+  const std::string bench = BROKEN_BENCH_DIR "/broken_bench_base";
+  const std::vector<std::string> common = {"ab", "--base", bench, "--head", bench, "--null", "--samples", "6",
+                                           "--cap", "6", "--gbench-min-time", "5ms", "--store", store_,
+                                           "--json", dir_ + "/result.json", "--ledger", dir_ + "/ledger.md"};
+  Result r = Tare(common);
+  nlohmann::json j = Json();
+  std::map<std::string, nlohmann::json> cells;
+  bool other_fail = false;
+  for (const auto& c : j["comparisons"]) {
+    cells[c["cell"]] = c;
+    if (c["cell"] != "BM_NeedsData" && c["verdict"] == "FAIL") other_fail = true;
+  }
+  EXPECT_EQ(r.exit_code, other_fail ? 1 : 5) << r.out << r.err;
+  EXPECT_EQ(j["state"], "complete") << r.err;
+  ASSERT_EQ(cells.size(), 3u) << j.dump();
+  const auto& broken = cells.at("BM_NeedsData");
+  EXPECT_EQ(broken["verdict"], "INCONCLUSIVE");
+  EXPECT_EQ(broken["blocks"], 1) << "settled after the block in which every arm failed";
+  EXPECT_EQ(broken["broken"]["arms"], nlohmann::json({"base", "head", "null"}));
+  EXPECT_EQ(broken["broken"]["cannot_be_measured"], true);
+  EXPECT_NE(broken["broken"]["error"].get<std::string>().find("cannot open broken_bench_data.txt"), std::string::npos);
+  EXPECT_EQ(j["cannot_be_measured"], nlohmann::json({"BM_NeedsData"}));
+  for (const char* name : {"BM_Sum", "BM_Parse"}) {
+    EXPECT_TRUE(cells.at(name)["broken"].is_null()) << name;
+    EXPECT_EQ(cells.at(name)["blocks"], 6) << name << ": measured and judged as usual";
+    EXPECT_EQ(cells.at(name)["metrics"][0]["pairs"], 6) << name;
+  }
+  // Told once, not per sample: Google Benchmark's banner (its stderr) once, the error with the first
+  // failure and in the closing lines; the fixes named.
+  auto count = [](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(r.err, "Run on ("), 1u) << r.err;
+  EXPECT_EQ(count(r.err, "cannot open broken_bench_data.txt"), 2u) << r.err;
+  EXPECT_NE(r.err.find("BM_NeedsData: BROKEN, cannot be measured"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--cwd DIR"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--filter REGEX"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("-- '--benchmark_filter=-^BM_NeedsData$'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("STOPPED"), std::string::npos) << r.err;
+  const std::string ledger = Slurp(dir_ + "/ledger.md");
+  EXPECT_NE(ledger.find("| `BM_NeedsData` | target | **BROKEN** (cannot be measured) |"), std::string::npos) << ledger;
+  EXPECT_NE(ledger.find("### Broken cells"), std::string::npos) << ledger;
+  EXPECT_EQ(count(ledger, "cannot open broken_bench_data.txt"), 1u) << ledger;
+
+  // Everything is stored: the broken cell's three failed samples, every other sample, every cell's
+  // final verdict.
+  {
+    SQLite::Database db(store_, SQLite::OPEN_READONLY);
+    EXPECT_EQ(db.execAndGet("SELECT state FROM ab_cohorts").getString(), "complete");
+    std::map<std::tuple<int64_t, std::string, int64_t>, int> used = UsedSamples();
+    std::map<int64_t, int> per_cell;
+    for (const auto& [key, n] : used) per_cell[std::get<0>(key)] += n;
+    SQLite::Statement q(db, "SELECT cell, name FROM ab_cells ORDER BY cell");
+    while (q.executeStep()) {
+      EXPECT_EQ(per_cell[q.getColumn(0).getInt64()], q.getColumn(1).getString() == "BM_NeedsData" ? 3 : 18)
+          << q.getColumn(1).getString();
+    }
+    EXPECT_EQ(db.execAndGet("SELECT count(*) FROM samples WHERE outcome != 'ok'").getInt64(), 3);
+    EXPECT_EQ(db.execAndGet("SELECT count(DISTINCT cell) FROM ab_verdicts WHERE final = 1").getInt64(), 3);
+  }
+
+  // The fix the message names: Google Benchmark's negative filter leaves the benchmark out.
+  std::vector<std::string> fixed = common;
+  fixed.insert(fixed.end(), {"--", "--benchmark_filter=-^BM_NeedsData$"});
+  Result f = Tare(fixed);
+  EXPECT_TRUE(f.exit_code == 0 || f.exit_code == 1 || f.exit_code == 3) << f.out << f.err;
+  nlohmann::json jf = Json();
+  EXPECT_EQ(jf["comparisons"].size(), 2u) << jf.dump();
+  EXPECT_TRUE(jf["cannot_be_measured"].empty());
+  SQLite::Database db(store_, SQLite::OPEN_READONLY);
+  EXPECT_EQ(db.execAndGet("SELECT count(*) FROM ab_cohorts").getInt64(), 2);
+  EXPECT_EQ(db.execAndGet("SELECT count(*) FROM samples WHERE run_id = (SELECT min(run_id) FROM ab_cohorts)").getInt64(), 3 + 2 * 18)
+      << "the first cohort's samples are all still there";
+}
+
+// A head that aborts in BM_Parse where base runs: BROKEN in the head, a FAIL (exit 1), settled after
+// three failures; its stderr told once. --cwd gives BM_NeedsData its file, so it is measured.
+TEST_F(AbE2E, AHeadThatCrashesWhereBaseRunsIsABrokenHeadAndAFail) {
+  std::filesystem::create_directories(dir_ + "/data");
+  std::ofstream(dir_ + "/data/broken_bench_data.txt") << "data\n";
+  Result r = Tare({"ab", "--base", BROKEN_BENCH_DIR "/broken_bench_base", "--head", BROKEN_BENCH_DIR "/broken_bench_crash",
+                   "--null", "--samples", "6", "--cap", "6", "--gbench-min-time", "5ms", "--cwd", dir_ + "/data",
+                   "--store", store_, "--json", dir_ + "/result.json", "--quiet"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  nlohmann::json j = Json();
+  std::map<std::string, nlohmann::json> cells;
+  for (const auto& c : j["comparisons"]) cells[c["cell"]] = c;
+  ASSERT_EQ(cells.size(), 3u) << j.dump();
+  const auto& parse = cells.at("BM_Parse");
+  EXPECT_EQ(parse["verdict"], "FAIL");
+  EXPECT_EQ(parse["blocks"], 3) << "known broken after three failures of the head";
+  EXPECT_EQ(parse["broken"]["arms"], nlohmann::json({"head"}));
+  EXPECT_EQ(parse["broken"]["cannot_be_measured"], false);
+  EXPECT_NE(parse["broken"]["stderr_tail"].get<std::string>().find("parser state corrupt"), std::string::npos);
+  EXPECT_TRUE(j["cannot_be_measured"].empty());
+  EXPECT_TRUE(cells.at("BM_NeedsData")["broken"].is_null()) << "--cwd gave it its data file";
+  EXPECT_EQ(cells.at("BM_NeedsData")["blocks"], 6);
+  EXPECT_EQ(cells.at("BM_Sum")["blocks"], 6);
+  // Even with --quiet, the broken cell is said once at the end, with the fix.
+  EXPECT_NE(r.err.find("BM_Parse: BROKEN in the head, a FAIL: head failed every sample (3 of 3) where base ran"),
+            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("to fix:"), std::string::npos) << r.err;
+}
+
+// A cohort with a broken cell, interrupted and resumed: the resumed run settles the broken cell
+// again from its stored samples (it replays what AfterRound decided) instead of running it anew.
+TEST_F(AbE2E, AResumedCohortKeepsItsBrokenCellSettled) {
+  const std::string bench = BROKEN_BENCH_DIR "/broken_bench_base";
+  std::vector<std::string> args = {"ab", "--base", bench, "--head", bench, "--null", "--samples", "20", "--cap", "20",
+                                   "--gbench-min-time", "5ms", "--store", store_, "--json", dir_ + "/result.json"};
+  pid_t pid = StartTare(args);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  // The first round (9 samples) settles the broken cell; interrupt in a later one.
+  while (SampleCount() < 15 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Result first = Collect(status);
+  ASSERT_EQ(first.exit_code, 130) << first.err;
+
+  args.insert(args.begin() + 1, "--resume");
+  Result second = Tare(args);
+  nlohmann::json j = Json();
+  bool other_fail = false;
+  for (const auto& c : j["comparisons"]) other_fail = other_fail || (c["cell"] != "BM_NeedsData" && c["verdict"] == "FAIL");
+  EXPECT_EQ(second.exit_code, other_fail ? 1 : 5) << second.err;
+  EXPECT_EQ(j["state"], "complete");
+  EXPECT_EQ(j["resumed"], 1);
+  EXPECT_EQ(j["cannot_be_measured"], nlohmann::json({"BM_NeedsData"}));
+  for (const auto& c : j["comparisons"]) {
+    EXPECT_EQ(c["blocks"], c["cell"] == "BM_NeedsData" ? 1 : 20) << c.dump();
+  }
+  SQLite::Database db(store_, SQLite::OPEN_READONLY);
+  EXPECT_EQ(db.execAndGet("SELECT count(*) FROM samples WHERE outcome != 'ok' AND outcome != 'interrupted'").getInt64(), 3)
+      << "the broken cell ran once, not again after the resume";
+}

@@ -170,6 +170,26 @@ TEST_F(RunE2E, AFailedSampleShowsTheEndOfItsStderr) {
             std::string::npos) << r.err;
 }
 
+// A benchmark that fails the same way every time (issue 21: a Google Benchmark one printed its
+// error and six-line banner per sample) is told once in full, then counted: every sample is still
+// stored and counted as failed.
+TEST_F(RunE2E, AFailureThatRepeatsIsToldOnceAndCounted) {
+  Result r = Tare({"run", "-n", "3", "--warmup", "1", "--store", store_, "--shell",
+                   "echo 'Run on (2 X 2445 MHz CPU s)' >&2; echo 'no data file' >&2; exit 4"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  // The told stderr's lines start with two spaces (the benchmark's name, the command, holds the text too).
+  const std::string told = "\n  Run on (";
+  size_t banners = 0;
+  for (size_t at = r.err.find(told); at != std::string::npos; at = r.err.find(told, at + 1)) ++banners;
+  EXPECT_EQ(banners, 1u) << r.err;
+  EXPECT_NE(r.err.find("warm-up failed: exit status 4; its stderr ends:\n  Run on (2 X 2445 MHz CPU s)\n  no data file"),
+            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("failed 4 times in all with the error told above (warm-ups included): exit status 4"),
+            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("3 of the measured samples failed"), std::string::npos) << r.err;
+  EXPECT_EQ(LoadLatest().samples.size(), 4u) << "every failed sample is stored";
+}
+
 TEST_F(RunE2E, AnUnknownMetricToShowIsAnErrorListingTheKnownOnes) {
   Result r = Tare({"run", "-n", "1", "--store", store_, "--metrics", "wall_ns,wal_ns", "--", TEST_CHILD, "exit", "0"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
