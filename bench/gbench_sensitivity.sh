@@ -14,6 +14,7 @@
 # Variants run interleaved with the default, in alternating order, so they see the same host.
 #
 #   bench/gbench_sensitivity.sh                     # 10 campaigns, R = 40, M = 20ms
+#   bench/gbench_sensitivity.sh --min-time default  # no --gbench-min-time: tare's own default
 #   bench/gbench_sensitivity.sh --quick             # 2 campaigns (a smoke run)
 #   bench/gbench_sensitivity.sh --campaigns 20 --cap 40 --min-time 50ms \
 #       --variant splithl="--noise-floor null-split-v1 --interval signed-rank-v1"
@@ -155,8 +156,9 @@ for i in $(seq 1 "$campaigns"); do
     load=$(cut -d' ' -f1 /proc/loadavg); t0=$(date +%s.%N)
     rm -rf "$out/store"
     # shellcheck disable=SC2046  # variant arguments are meant to split into words
+    min_time_args=(--gbench-min-time "$min_time"); [ "$min_time" = default ] && min_time_args=()
     "$TARE" ab --base "$out/bin/gbench_knob_base" --head "$out/bin/gbench_knob_plus2" --null --cap "$cap" \
-      --gbench-min-time "$min_time" --store "$out/store/tare.db" --json "$out/$f" --quiet --inconclusive-ok \
+      "${min_time_args[@]}" --store "$out/store/tare.db" --json "$out/$f" --quiet --inconclusive-ok \
       $(variant_args "$tool") >"$out/raw/$tool-$i.log" 2>&1 || rc=$?
     t1=$(date +%s.%N)
     secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')

@@ -11,9 +11,17 @@
 #include "base/sha256.h"
 #include "base/units.h"
 #include "session/environment.h"
+#include "target/gbench.h"
 
 namespace tare::campaign {
 namespace {
+
+// Arguments after the executable as an argv (target::GbenchMinTimeGiven skips argv[0]).
+std::vector<std::string> WithProgram(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {""};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
 
 Status ValidateRegex(const std::string& re, const std::string& field) {
   if (re.empty()) return Status::Ok();
@@ -100,6 +108,13 @@ Status ValidateSpec(const CampaignSpec& spec, TargetKind kind) {
       return Status::InvalidArgument(
           "gbench_min_time has no effect under --instrument sim (one exactly-counted run per sample, "
           "docs/sim.md): remove it");
+    }
+    bool own = target::GbenchMinTimeGiven(WithProgram(spec.args), spec.env);
+    for (const auto& c : spec.cells) own = own || target::GbenchMinTimeGiven(WithProgram(c.args), c.env);
+    if (own) {
+      return Status::InvalidArgument(
+          "gbench_min_time (--gbench-min-time) and the campaign's own --benchmark_min_time argument (or "
+          "BENCHMARK_MIN_TIME) both set the samples' length: give one");
     }
   }
   if (!(spec.noise_cap > 0 && spec.noise_cap < 1)) {

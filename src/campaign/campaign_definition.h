@@ -23,6 +23,7 @@
 #include "campaign/verdict.h"
 #include "model/metric.h"
 #include "model/target.h"
+#include "session/measurement_setup.h"
 
 namespace tare::campaign {
 
@@ -48,8 +49,8 @@ inline constexpr int64_t kLayoutPadBytes = 1040;
 std::string LayoutCellName(const std::string& cell, int64_t layout);  // "BM_X [layout 1]"
 std::string LayoutEnv(int64_t layout);                                 // "TARE_LAYOUT=xxx..."
 
-inline constexpr int64_t kMinGbenchMinTimeNs = 1'000'000;        // 1 ms
-inline constexpr int64_t kMaxGbenchMinTimeNs = 60'000'000'000;   // 60 s
+inline constexpr int64_t kMinGbenchMinTimeNs = session::kMinGbenchMinTimeNs;  // 1 ms
+inline constexpr int64_t kMaxGbenchMinTimeNs = session::kMaxGbenchMinTimeNs;  // 60 s
 
 struct CellSpec {
   // Google Benchmark: the benchmark's exact name ("BM_Sort/1024"). Commands: a label for this
@@ -97,9 +98,10 @@ struct CampaignSpec {
   // Wall time the cohort may take (0: none). Cells still undecided when it is spent stop there,
   // INCONCLUSIVE with that reason.
   int64_t budget_ns = 0;
-  // Google Benchmark binaries: --benchmark_min_time for every sample of every arm (0: Google
-  // Benchmark's own, 0.5 s in 1.7). Shorter samples buy more pairs for the same time (docs/campaign.md,
-  // "Google Benchmark: sample length"); no shorter default until one is measured on a quiet host.
+  // Google Benchmark binaries: --benchmark_min_time for every sample of every arm (0: tare's default,
+  // session::FixGbenchWork: 20 ms, or a count fixed per cell where the binary accepts <N>x). What each
+  // cell ran is recorded in the lock and reused by every later cohort (docs/campaign.md, "Google
+  // Benchmark: sample length").
   int64_t gbench_min_time_ns = 0;
   int64_t layouts = 1;                  // run-time layouts per cell (1: none); see kLayoutPadBytes
   std::optional<std::vector<GateRule>> gates;  // nullopt: DefaultGates(); empty: none

@@ -1,5 +1,6 @@
 #include "campaign/campaign_runner.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -12,6 +13,7 @@
 #include "campaign/lock.h"
 #include "session/environment.h"
 #include "session/measurement_setup.h"
+#include "target/gbench.h"
 
 namespace tare::campaign {
 
@@ -93,7 +95,6 @@ Status CampaignRunner::Prepare() {
 
   measure_.workdir = workdir_;
   measure_.timeout_ns = spec.timeout_ns;
-  measure_.gbench_min_time_ns = spec.gbench_min_time_ns;
   measure_.perf_events = PerfEventsFor(metrics_);
 
   std::vector<std::pair<std::string, std::string>> sources;
@@ -188,7 +189,6 @@ Status CampaignRunner::Prepare() {
             arm, c.name));
       }
     }
-    if (kind_ == TargetKind::kGbench) notes_.push_back(IterationCountNote(spawner_, ArmTarget("base", probe), measure_));
   }
   // --shard K/N: the whole cell list decides the assignment (every job computes the same one);
   // this job keeps its part, before calibrating (the other shards' cells cost it nothing) and
@@ -207,20 +207,8 @@ Status CampaignRunner::Prepare() {
         shard_->index, shard_->count, cells_.size(), shard_->assignment.size(),
         shard_->weights == "equal" ? "equal" : "stored run " + shard_->weights, ShortHash(shard_->assignment_sha256)));
   }
-  // tare binaries: one iteration count per cell, calibrated once on base and run by every arm, so
-  // every arm times the same amount of work (different counts would bias the ratio).
-  if (kind_ == TargetKind::kTare) {
-    std::string counts;
-    for (auto& c : cells_) {
-      Status s = session::FixIterations(spawner_, ArmTarget("base", c), measure_, 0, &c.bench);
-      if (!s.ok()) return s.WithContext("calibrating " + c.name + " on base");
-      counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", c.name, c.bench.iterations);
-    }
-    notes_.push_back(fmt::format(
-        "Iteration counts: fixed per cell, the same for every arm ({}; {}).", counts,
-        measure_.instrument == Instrument::kSim ? "fixed for the sim instrument"
-                                                        : "calibrated once on base for a 20 ms window"));
-  }
+  // The work per sample (iteration counts, Google Benchmark's length) is fixed by the cohort, which
+  // knows what earlier cohorts of the campaign ran (FixWork, from Cohort::Open or Resume).
   // Layouts: every cell once per layout, each its own cell (own benchmark row, own verdicts), with
   // the layout's padding in its environment; the report groups them back (cohort_report.cc).
   if (spec.layouts > 1) {
@@ -247,6 +235,58 @@ Status CampaignRunner::Prepare() {
               "what a layout changes"));
   }
   return Status::Ok();
+}
+
+StatusOr<std::vector<LockedWork>> CampaignRunner::FixWork(const std::vector<LockedWork>& locked) {
+  const bool sim = measure_.instrument == Instrument::kSim;
+  if (kind_ == TargetKind::kCommand || (kind_ == TargetKind::kGbench && sim)) {
+    if (kind_ == TargetKind::kGbench) notes_.push_back(WorkNote(kind_, measure_.instrument, {}, false));
+    return std::vector<LockedWork>{};
+  }
+  std::map<std::string, LockedWork> by_cell;  // declared cell -> its work, once fixed
+  std::vector<LockedWork> fixed;
+  bool own_min_time = false;
+  for (auto& c : cells_) {
+    const std::string& declared = c.declared.empty() ? c.name : c.declared;
+    auto it = by_cell.find(declared);
+    if (it == by_cell.end()) {
+      LockedWork w;
+      w.cell = declared;
+      const target::TargetSpec base = ArmTarget("base", c);
+      // A count from a lock runs only on a binary that takes counts: a Google Benchmark build
+      // without <N>x support would reject it in every sample, so it is fixed anew.
+      auto usable = [&](const LockedWork& l) {
+        if (l.cell != declared) return false;
+        if (kind_ == TargetKind::kTare) return l.iterations > 0;
+        return l.iterations > 0 ? measure_.gbench_flags.iteration_suffix : l.gbench_min_time_ns > 0;
+      };
+      auto from_lock = std::find_if(locked.begin(), locked.end(), usable);
+      if (kind_ == TargetKind::kGbench && target::GbenchMinTimeGiven(base.argv, base.env)) {
+        own_min_time = true;  // the binary's own flag stands: nothing to fix or record
+      } else if (from_lock != locked.end()) {
+        w = *from_lock;
+      } else if (kind_ == TargetKind::kTare) {
+        Status s = session::FixIterations(spawner_, base, measure_, 0, &c.bench);
+        if (!s.ok()) return s.WithContext("calibrating " + c.name + " on base");
+        w.iterations = c.bench.iterations;
+        w.from = sim ? "sim" : "calibrated";
+      } else {
+        Status s = session::FixGbenchWork(spawner_, base, measure_, input_.spec.gbench_min_time_ns, &c.bench);
+        if (!s.ok()) return s.WithContext("fixing the iteration count of " + c.name + " on base");
+        w.iterations = c.bench.iterations;
+        w.gbench_min_time_ns = c.bench.iterations > 0 ? 0 : c.bench.gbench_min_time_ns;
+        w.from = c.bench.iterations > 0                ? "calibrated"
+                 : input_.spec.gbench_min_time_ns > 0 ? "--gbench-min-time"
+                                                      : "default";
+      }
+      it = by_cell.emplace(declared, w).first;
+      if (w.iterations > 0 || w.gbench_min_time_ns > 0) fixed.push_back(w);
+    }
+    c.bench.iterations = it->second.iterations;
+    c.bench.gbench_min_time_ns = it->second.gbench_min_time_ns;
+  }
+  notes_.push_back(WorkNote(kind_, measure_.instrument, fixed, own_min_time));
+  return fixed;
 }
 
 }  // namespace tare::campaign

@@ -36,6 +36,7 @@
 #include "base/status.h"
 #include "campaign/arm_stage.h"
 #include "campaign/campaign_definition.h"
+#include "campaign/lock.h"
 #include "model/run.h"
 #include "model/target.h"
 #include "proc/spawner.h"
@@ -105,6 +106,12 @@ class CampaignRunner {
   class Cohort;  // the state of one Run(): cohort.h
 
   target::TargetSpec ArmTarget(const std::string& arm, const Cell& cell) const;
+  // The work of one sample of every cell, the same in every arm: a tare binary's iteration count,
+  // a Google Benchmark binary's minimum time or count (session::FixIterations, FixGbenchWork).
+  // Taken from `locked` where it names the cell (a resumed cohort's lock, or what earlier cohorts
+  // of the campaign ran), else fixed now on base. Sets every cell's bench, adds the ledger's note
+  // and returns what the lock records.
+  StatusOr<std::vector<LockedWork>> FixWork(const std::vector<LockedWork>& locked);
 
   CampaignInput input_;
   proc::Spawner& spawner_;

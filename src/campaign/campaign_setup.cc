@@ -3,11 +3,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
 #include <fmt/core.h>
 
+#include "base/units.h"
 #include "env/executable_info.h"
 #include "instrument/process_metrics.h"
 #include "target/target_kind.h"
@@ -98,31 +100,84 @@ std::vector<std::string> PerfEventsFor(const std::vector<MetricSpec>& metrics) {
   return events;
 }
 
-std::string IterationCountNote(proc::Spawner& spawner, const target::TargetSpec& base,
-                               const target::MeasureOptions& options) {
-  proc::SpawnRequest req;
-  req.argv = base.argv;
-  req.argv.push_back("--benchmark_list_tests=true");
-  req.argv.push_back("--benchmark_min_time=1x");
-  req.env = base.env;
-  req.cwd = base.cwd;
-  req.stdout_path = options.workdir + "/probe.out";
-  req.stderr_path = options.workdir + "/probe.err";
-  req.timeout_ns = 30'000'000'000;
-  auto r = spawner.Run(req);
-  const bool accepts = r.ok() && r->ok();
-  if (accepts) {
-    return "Iteration counts: this Google Benchmark build accepts --benchmark_min_time=<N>x, which "
-           "could fix one count for every arm, but tare does not use it yet: each process still "
-           "picks its own count. Times are compared per iteration (gb.cpu_time_ns unless the "
-           "campaign names another metric), so the comparison is unbiased unless the code's "
-           "per-iteration cost depends on the count.";
+namespace {
+
+// "BM_a 131072, BM_b 4096" (at most ten cells, then how many in all).
+std::string CountList(const std::vector<LockedWork>& work) {
+  std::string out;
+  size_t shown = 0;
+  for (const auto& w : work) {
+    if (w.iterations == 0) continue;
+    if (shown++ < 10) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", w.cell, w.iterations);
   }
-  return "Iteration counts: Google Benchmark chooses its own count in every process and this build "
-         "cannot be told otherwise (1.7.1 has no --benchmark_min_time=<N>x; 1.8 and later do), so "
-         "arms may run different counts. Times are compared per iteration (gb.cpu_time_ns unless "
-         "the campaign names another metric), so the comparison is unbiased unless the code's "
-         "per-iteration cost depends on the count.";
+  if (shown > 10) out += fmt::format(", ... ({} cells)", shown);
+  return out;
+}
+
+// Where the entries came from, in words: "calibrated once on base ..." and "as cohort 1 ran them".
+std::string Sources(const std::vector<LockedWork>& work, TargetKind kind) {
+  std::vector<std::string> parts;
+  for (const auto& w : work) {
+    std::string part = w.from == "calibrated"
+                           ? (kind == TargetKind::kTare
+                                  ? "calibrated once on base for a 20 ms window"
+                                  : "each the count Google Benchmark chose in one 20 ms run on base")
+                       : w.from == "sim"                 ? "fixed for the sim instrument"
+                       : w.from.rfind("cohort ", 0) == 0 ? "as " + w.from + " ran them (its lock)"
+                                                         : "";
+    if (!part.empty() && std::find(parts.begin(), parts.end(), part) == parts.end()) parts.push_back(part);
+  }
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
+constexpr char kPerIteration[] =
+    "times are compared per iteration (gb.cpu_time_ns unless the campaign names another metric), so "
+    "the comparison is unbiased unless the code's per-iteration cost depends on the count";
+
+}  // namespace
+
+std::string WorkNote(TargetKind kind, Instrument instrument, const std::vector<LockedWork>& work,
+                     bool own_min_time) {
+  if (kind == TargetKind::kGbench && instrument == Instrument::kSim) {
+    return "Iteration counts: under sim every sample of Google Benchmark runs one exactly-counted "
+           "iteration, the same in every arm (docs/sim.md).";
+  }
+  const std::string counts = CountList(work);
+  if (!counts.empty()) {
+    return fmt::format(
+        "Iteration counts: fixed per cell{}, the same for every arm and kept in the lock, so every later "
+        "cohort and --resume of this campaign runs them too ({}; {}).",
+        kind == TargetKind::kGbench ? " with --benchmark_min_time=<N>x" : "", counts, Sources(work, kind));
+  }
+  if (own_min_time) {
+    return fmt::format(
+        "Iteration counts: Google Benchmark chooses its own count in every process, for the length the "
+        "campaign's own --benchmark_min_time argument sets (tare adds none); {}.", kPerIteration);
+  }
+  int64_t min_time_ns = 0;
+  std::string from;
+  for (const auto& w : work) {
+    if (w.gbench_min_time_ns <= 0) continue;
+    min_time_ns = w.gbench_min_time_ns;
+    from = w.from;
+  }
+  if (min_time_ns == 0) return "";
+  const std::string why = from == "default"           ? "tare's default instead of Google Benchmark's 0.5 s; "
+                                                        "--gbench-min-time sets another"
+                          : from == "--gbench-min-time" ? "--gbench-min-time"
+                                                        : "as " + from + " ran it (its lock)";
+  return fmt::format(
+      "Iteration counts: Google Benchmark chooses its own count in every process, within "
+      "--benchmark_min_time={:g} per sample ({}, {}), the same for every cell and arm and kept in the "
+      "lock, so every later cohort and --resume of this campaign runs it too.{} {}.",
+      static_cast<double>(min_time_ns) / 1e9, FormatDurationNs(static_cast<double>(min_time_ns)), why,
+      // By default a count is fixed wherever the binary takes one: this one does not.
+      from == "default" ? " This build cannot be told a count (--benchmark_min_time=<N>x needs Google "
+                          "Benchmark 1.8 or later);"
+                        : "",
+      from == "default" ? std::string(kPerIteration) : "T" + std::string(kPerIteration + 1));
 }
 
 std::map<std::string, std::string> OriginLibraryPaths(

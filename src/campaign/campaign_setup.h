@@ -9,6 +9,7 @@
 
 #include "base/status.h"
 #include "campaign/campaign_definition.h"
+#include "campaign/lock.h"
 #include "proc/spawner.h"
 #include "target/measure.h"
 
@@ -49,11 +50,11 @@ bool TaskClockAvailable(proc::Spawner& spawner, const std::string& workdir, std:
 // The perf events to open for a campaign's metrics (perf.task_clock_ns -> task-clock...).
 std::vector<std::string> PerfEventsFor(const std::vector<MetricSpec>& metrics);
 
-// One line for the ledger on Google Benchmark's iteration counts. Google Benchmark chooses the
-// count itself in every process; 1.7.1 (Debian 12) has no flag to fix it, newer versions accept
-// --benchmark_min_time=<N>x. Probed cheaply: one run of the base executable with
-// --benchmark_list_tests and that flag (1.7.1 rejects the value and exits non-zero).
-std::string IterationCountNote(proc::Spawner& spawner, const target::TargetSpec& base,
-                               const target::MeasureOptions& options);
+// The ledger's note on the work of one sample per cell (CampaignRunner::FixWork), e.g.
+// "Iteration counts: fixed per cell, the same for every arm and every cohort of this campaign
+// (BM_a 131072; calibrated once on base for a 20 ms window, kept in the lock)". `own_min_time`:
+// the campaign's arguments set Google Benchmark's --benchmark_min_time themselves.
+std::string WorkNote(TargetKind kind, Instrument instrument, const std::vector<LockedWork>& work,
+                     bool own_min_time);
 
 }  // namespace tare::campaign

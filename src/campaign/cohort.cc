@@ -92,7 +92,30 @@ session::Plan CampaignRunner::Cohort::MakePlan() const {
   return plan;
 }
 
+// What earlier cohorts of the campaign ran per cell, the latest cohort's entry for each cell, each
+// saying where it was fixed ("cohort 1"): a later cohort runs the same work instead of calibrating.
+StatusOr<std::vector<LockedWork>> CampaignRunner::Cohort::EarlierWork() const {
+  TARE_ASSIGN_OR_RETURN(std::vector<CohortRecord> all, store_.CohortsOf(r_.input_.campaign_sha256));
+  std::sort(all.begin(), all.end(), [](const CohortRecord& a, const CohortRecord& b) { return a.cohort < b.cohort; });
+  std::map<std::string, LockedWork> latest;
+  for (const auto& c : all) {
+    auto lock = LockFromJson(nlohmann::json::parse(c.lock_json, nullptr, false));
+    if (!lock.ok()) continue;  // a damaged lock fixes nothing; the cell is calibrated anew
+    for (LockedWork w : lock->work) {
+      if (w.from.rfind("cohort ", 0) != 0) w.from = fmt::format("cohort {}", c.cohort);
+      latest[w.cell] = w;
+    }
+  }
+  std::vector<LockedWork> out;
+  for (auto& [cell, w] : latest) out.push_back(std::move(w));
+  return out;
+}
+
 Status CampaignRunner::Cohort::Open() {
+  // The work per sample first: what an earlier cohort ran, else calibrated now (before anything is
+  // stored, so a calibration that fails leaves no run behind).
+  TARE_ASSIGN_OR_RETURN(std::vector<LockedWork> earlier, EarlierWork());
+  TARE_ASSIGN_OR_RETURN(lock_.work, r_.FixWork(earlier));
   RunRecord record;
   record.kind = "ab";
   record.started_unix_ns = started_unix_ns_ = r_.options_.clock->UnixNowNs();
@@ -177,6 +200,8 @@ Status CampaignRunner::Cohort::Resume(RunData* stored_run, std::vector<int64_t>*
   TARE_ASSIGN_OR_RETURN(lock_, LockFromJson(parsed));
   TARE_RETURN_IF_ERROR(CheckResumable(lock_, r_.stage_->executables(), fingerprint_.HardDigest(),
                                       r_.options_.tare_version));
+  // The work the cohort locked, not a fresh calibration: its samples so far ran exactly that.
+  TARE_RETURN_IF_ERROR(r_.FixWork(lock_.work).status());
   run_id_ = open->run_id;
   cohort_ = open->cohort;
   lock_sha256_ = open->lock_sha256;

@@ -15,16 +15,29 @@ nlohmann::json LockToJson(const Lock& lock) {
   for (const auto& e : lock.executables) {
     exes.push_back({{"arm", e.arm}, {"source", e.source}, {"path", e.path}, {"sha256", e.sha256}});
   }
-  return {{"schema", kLockSchema},
-          {"campaign",
-           {{"sha256", lock.campaign_sha256},
-            {"source", lock.campaign_source},
-            {"name", lock.campaign_name}}},
-          {"executables", exes},
-          {"fingerprint", lock.fingerprint.is_null() ? nlohmann::json::object() : lock.fingerprint},
-          {"fingerprint_digest", lock.fingerprint_digest},
-          {"tare_version", lock.tare_version},
-          {"created_unix_ns", lock.created_unix_ns}};
+  nlohmann::json j = {{"schema", kLockSchema},
+                      {"campaign",
+                       {{"sha256", lock.campaign_sha256},
+                        {"source", lock.campaign_source},
+                        {"name", lock.campaign_name}}},
+                      {"executables", exes},
+                      {"fingerprint", lock.fingerprint.is_null() ? nlohmann::json::object() : lock.fingerprint},
+                      {"fingerprint_digest", lock.fingerprint_digest},
+                      {"tare_version", lock.tare_version},
+                      {"created_unix_ns", lock.created_unix_ns}};
+  // Only when there is some: a lock written before `work` existed reads back to the same bytes
+  // (and the same sha256).
+  if (!lock.work.empty()) {
+    nlohmann::json work = nlohmann::json::array();
+    for (const auto& w : lock.work) {
+      nlohmann::json e = {{"cell", w.cell}, {"from", w.from}};
+      if (w.iterations > 0) e["iterations"] = w.iterations;
+      if (w.gbench_min_time_ns > 0) e["gbench_min_time_ns"] = w.gbench_min_time_ns;
+      work.push_back(e);
+    }
+    j["work"] = work;
+  }
+  return j;
 }
 
 StatusOr<Lock> LockFromJson(const nlohmann::json& j) {
@@ -44,6 +57,22 @@ StatusOr<Lock> LockFromJson(const nlohmann::json& j) {
     for (const auto& e : j.at("executables")) {
       lock.executables.push_back({e.at("arm").get<std::string>(), e.at("source").get<std::string>(),
                                   e.at("path").get<std::string>(), e.at("sha256").get<std::string>()});
+    }
+    if (j.contains("work")) {
+      for (const auto& e : j.at("work")) {
+        LockedWork w;
+        w.cell = e.at("cell").get<std::string>();
+        w.from = e.at("from").get<std::string>();
+        // Integers that fit, or the lock is damaged (base/json_number.h).
+        try {
+          if (e.contains("iterations")) w.iterations = JsonIntegerAt<uint64_t>(e, "iterations");
+          if (e.contains("gbench_min_time_ns")) w.gbench_min_time_ns = JsonIntegerAt<int64_t>(e, "gbench_min_time_ns");
+        } catch (const std::runtime_error&) {
+          return bad("work");
+        }
+        if (w.iterations == 0 && w.gbench_min_time_ns <= 0) return bad("work");
+        lock.work.push_back(std::move(w));
+      }
     }
     lock.fingerprint = j.at("fingerprint");
     lock.fingerprint_digest = j.at("fingerprint_digest").get<std::string>();

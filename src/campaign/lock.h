@@ -4,9 +4,15 @@
 // fingerprint and tare's version. The ledger cites the lock's own sha256; `--resume` continues a
 // cohort only while all of it still holds, and an executable that changes mid-campaign stops it.
 //
+// It also pins the work of one sample per cell (`work`): the iteration count of a tare binary, the
+// minimum time (or count) of a Google Benchmark binary. Every later cohort of the campaign, and a
+// resumed one, runs what the lock says instead of calibrating again, so cohorts compare the same
+// work (a count calibrated anew moved from 131,072 to 65,536 between two cohorts of one campaign).
+//
 // Schema "tare.lock/1" (docs/campaign.md):
 //   {"schema": "tare.lock/1", "campaign": {"sha256", "source", "name"},
 //    "executables": [{"arm", "source", "path", "sha256"}, ...],
+//    "work": [{"cell", "iterations" | "gbench_min_time_ns", "from"}, ...],   (absent when empty)
 //    "fingerprint": {tare.fingerprint/1}, "fingerprint_digest", "tare_version", "created_unix_ns"}
 #pragma once
 
@@ -29,11 +35,21 @@ struct LockedExecutable {
   std::string sha256;  // of the copy (equal to the source's when it was made)
 };
 
+// One cell's work per sample, the same in every arm and every cohort of the campaign.
+struct LockedWork {
+  std::string cell;                // the declared cell (layouts of a cell share it)
+  uint64_t iterations = 0;         // a fixed count (tare binaries; Google Benchmark 1.8+: <N>x)
+  int64_t gbench_min_time_ns = 0;  // Google Benchmark: --benchmark_min_time, when no count
+  std::string from;                // "calibrated" | "sim" | "--iterations" | "default" |
+                                   // "--gbench-min-time" | "cohort N" (taken from its lock)
+};
+
 struct Lock {
   std::string campaign_sha256;
   std::string campaign_source;  // "file:<absolute path>" or "flags"
   std::string campaign_name;
   std::vector<LockedExecutable> executables;
+  std::vector<LockedWork> work;  // per cell; empty in locks written before it was recorded
   nlohmann::json fingerprint;   // tare.fingerprint/1
   std::string fingerprint_digest;
   std::string tare_version;

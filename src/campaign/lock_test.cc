@@ -130,6 +130,45 @@ TEST(Lock, RoundTripsThroughJsonAndHashesStably) {
   }
 }
 
+// The work per sample: kept per cell, read back as written; a lock written before it existed has
+// no "work" key and reads back to the same bytes, hence the same sha256 the ledger cited.
+TEST(Lock, KeepsEveryCellsWorkAndOlderLocksHashAsBefore) {
+  Lock l = SampleLock();
+  const std::string before = LockSha256(l);
+  EXPECT_FALSE(LockToJson(l).contains("work"));
+  auto old = LockFromJson(LockToJson(l));
+  ASSERT_TRUE(old.ok());
+  EXPECT_TRUE(old->work.empty());
+  EXPECT_EQ(LockSha256(*old), before);
+
+  l.work = {{"BM_Fast", 131072, 0, "calibrated"},
+            {"BM_Knob", 0, 20'000'000, "default"},
+            {"BM_Slow", 7, 0, "cohort 1"}};
+  const nlohmann::json j = LockToJson(l);
+  EXPECT_EQ(j["work"][0], (nlohmann::json{{"cell", "BM_Fast"}, {"iterations", 131072}, {"from", "calibrated"}}));
+  EXPECT_EQ(j["work"][1], (nlohmann::json{{"cell", "BM_Knob"}, {"gbench_min_time_ns", 20000000}, {"from", "default"}}));
+  auto back = LockFromJson(j);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ASSERT_EQ(back->work.size(), 3u);
+  EXPECT_EQ(back->work[0].iterations, 131072u);
+  EXPECT_EQ(back->work[1].gbench_min_time_ns, 20'000'000);
+  EXPECT_EQ(back->work[2].from, "cohort 1");
+  EXPECT_EQ(LockSha256(*back), LockSha256(l));
+  EXPECT_NE(LockSha256(l), before);
+
+  // An entry that fixes nothing, or a count that is not an integer that fits, is a damaged lock.
+  for (const nlohmann::json& bad : {nlohmann::json{{"cell", "x"}, {"from", "default"}},
+                                    nlohmann::json{{"cell", "x"}, {"from", "calibrated"}, {"iterations", -3}},
+                                    nlohmann::json{{"cell", "x"}, {"from", "calibrated"}, {"iterations", 2.5}},
+                                    nlohmann::json{{"cell", 7}, {"from", "calibrated"}, {"iterations", 2}}}) {
+    nlohmann::json damaged = j;
+    damaged["work"].push_back(bad);
+    auto r = LockFromJson(damaged);
+    ASSERT_FALSE(r.ok()) << bad.dump();
+    EXPECT_EQ(r.status().code(), StatusCode::kDataLoss);
+  }
+}
+
 TEST(Lock, ResumeNeedsTheSameExecutablesHostAndTare) {
   Lock l = SampleLock();
   EXPECT_TRUE(CheckResumable(l, l.executables, l.fingerprint_digest, "0.1.0").ok());

@@ -636,7 +636,9 @@ cell and metric:
 Bounds print in the metric's worse direction (">= -1.06%" for a throughput). Undecided cells get
 more blocks (--step) up to --cap, with every look at a stricter confidence so the error rate holds.
 By default CPU time is judged (it ignores time spent waiting for a CPU); add --metric wall_ns to
-judge wall time too.
+judge wall time too. Each Google Benchmark sample gets --benchmark_min_time=0.02 (20 ms, not its
+own 0.5 s), and a tare binary runs one count calibrated on base; either is kept in the lock and
+run by every arm of every cohort of the campaign.
 
 Examples:
   tare ab --base old/bench --head new/bench              # Google Benchmark: every benchmark
@@ -650,7 +652,8 @@ Examples:
   tare ab --base a --head b --shard 2/4 --store part.db  # CI job 2 of 4: its cells (tare shards)
 
 Before the first sample tare writes the lock (sha256 of the campaign and of every executable,
-host fingerprint, tare version) to the store; an executable that changes mid-campaign stops it.
+host fingerprint, tare version, each cell's work per sample) to the store; an executable that
+changes mid-campaign stops it.
 Running a campaign again makes a new cohort; the ledger lists them all.
 
 A broken benchmark (every sample of a cell fails in some arm: an error such as Google Benchmark's
@@ -713,8 +716,9 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
                         "ledger marks cells whose verdict depends on the layout (default 1)"),
         "--layouts");
   track(sub->add_option("--gbench-min-time", o->gbench_min_time,
-                        "Google Benchmark: --benchmark_min_time for every sample, e.g. 50ms (default: its own, "
-                        "0.5 s); shorter samples, more pairs for the same time"),
+                        "Google Benchmark: --benchmark_min_time for every sample, e.g. 50ms (default 20ms, or an "
+                        "iteration count fixed per cell where the binary accepts <N>x; kept in the lock for every "
+                        "cohort; the binary's own --benchmark_min_time after -- wins)"),
         "--gbench-min-time");
   track(sub->add_option("--env", o->env, "KEY=VALUE for every arm (repeatable)"), "--env");
   track(sub->add_option("--cwd", o->cwd, "Working directory for every arm"), "--cwd");

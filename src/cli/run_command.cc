@@ -63,6 +63,7 @@ struct RunOptions {
   bool all_metrics = false;
   bool no_isolation = false;
   int64_t iterations = 0;  // tare binaries: fixed count instead of calibration
+  std::string gbench_min_time;  // Google Benchmark: --benchmark_min_time for every sample ("" = 20 ms)
   std::vector<std::string> metrics;
   env::DeclaredProvenance provenance;
 };
@@ -182,6 +183,11 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
   spec.shared_process = o.no_isolation;
   spec.fail_fast = o.fail_fast;
   spec.iterations = o.iterations;
+  if (!o.gbench_min_time.empty()) {
+    auto t = ParseTimeoutNs(o.gbench_min_time);
+    if (!t.ok()) return t.status().WithContext("--gbench-min-time");
+    spec.gbench_min_time_ns = *t;
+  }
   spec.command_line = Invocation();
   spec.tare_version = TARE_VERSION;
   TARE_RETURN_IF_ERROR(env::ValidateDeclaredProvenance(o.provenance));
@@ -373,7 +379,9 @@ Examples:
 Metrics per sample: wall_ns, user_ns, sys_ns, peak_rss_bytes (the child's own), page faults,
 context switches (wait4 of that child); perf counters where the host has them (hardware counters
 are often missing on VMs: a note says why); for Google Benchmark, gb.real_time_ns, gb.cpu_time_ns,
-gb.iterations and user counters (gb.counter.NAME).
+gb.iterations and user counters (gb.counter.NAME). Each Google Benchmark sample gets
+--benchmark_min_time=0.02 (20 ms), not Google Benchmark's own 0.5 s; --gbench-min-time, or
+--benchmark_min_time=SECONDS after the binary, sets another length.
 
 Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measured);
 130 interrupted (completed samples are kept in the store).)");
@@ -429,6 +437,10 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   sub->add_option("--iterations", opts->iterations,
                   "tare binaries: iterations per sample, at least 1 (default: calibrated to a 20 ms window; 10 under sim)")
       ->check(WholeNumberAtLeast(1));
+  sub->add_option("--gbench-min-time", opts->gbench_min_time,
+                  "Google Benchmark: --benchmark_min_time for every sample, e.g. 50ms (default 20ms, or an "
+                  "iteration count fixed per benchmark where the binary accepts <N>x; the binary's own "
+                  "--benchmark_min_time after it wins)");
   sub->add_flag("--fail-fast", opts->fail_fast, "Stop at the first failed sample");
   sub->add_flag("--quiet,-q", opts->quiet, "No table, progress or notes (use with --json)");
   AddProvenanceFlags(sub, &opts->provenance);

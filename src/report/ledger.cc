@@ -468,7 +468,7 @@ std::string GbenchRouteNote(const AbReport& r) {
       "2. link `tare::gbench_compat` (CMake: `find_package(tare)`) instead of `benchmark::benchmark`, or "
       "build with `g++ -O2 bench.cc $(pkg-config --cflags --libs tare-gbench-compat)`;\n"
       "3. run the same `tare ab` on the two new binaries.\n\n"
-      "Until then, `--gbench-min-time 50ms` shortens every sample. docs/library.md, \"Google Benchmark sources\".\n",
+      "Until then, `--gbench-min-time` sets every sample's length (20 ms by default). docs/library.md, \"Google Benchmark sources\".\n",
       reasons);
 }
 

@@ -17,11 +17,34 @@
 #include "session/failure_log.h"
 #include "session/measurement_setup.h"
 #include "session/session.h"
+#include "target/gbench.h"
 
 namespace tare::session {
 namespace {
 
-std::string OptionsJson(const RunSpec& o, const std::vector<target::TargetSpec>& targets) {
+// Google Benchmark: who chose each sample's work — "arguments" (the binary's own
+// --benchmark_min_time), "--gbench-min-time" or "default" (tare's, FixGbenchWork).
+std::string GbenchWorkSource(const RunSpec& o, const target::TargetSpec& t) {
+  return target::GbenchMinTimeGiven(t.argv, t.env) ? "arguments"
+         : o.gbench_min_time_ns > 0                ? "--gbench-min-time"
+                                                   : "default";
+}
+
+// Google Benchmark: what fixed each sample's work, as the run records it ("gbench_work").
+nlohmann::json GbenchWorkJson(const RunSpec& o, const target::TargetSpec& t,
+                              const std::vector<target::Benchmark>& benches) {
+  nlohmann::json j = {{"source", GbenchWorkSource(o, t)}};
+  nlohmann::json counts = nlohmann::json::object();
+  for (const auto& b : benches) {
+    if (b.gbench_min_time_ns > 0) j["min_time_ns"] = b.gbench_min_time_ns;
+    if (b.iterations > 0) counts[b.name] = b.iterations;
+  }
+  if (!counts.empty()) j["iterations"] = counts;
+  return j;
+}
+
+std::string OptionsJson(const RunSpec& o, const std::vector<target::TargetSpec>& targets,
+                        const std::vector<target::Benchmark>& benches) {
   const target::TargetSpec& t = targets.front();
   nlohmann::json j = {{"samples", o.samples}, {"warmup", o.warmup}, {"timeout_ns", o.timeout_ns},
                       {"filter", o.filter}, {"instrument", InstrumentName(o.instrument)},
@@ -36,6 +59,7 @@ std::string OptionsJson(const RunSpec& o, const std::vector<target::TargetSpec>&
     j["commands"] = commands;
   }
   if (o.shard) j["shard"] = fmt::format("{}/{}", o.shard->index, o.shard->count);
+  if (t.kind == TargetKind::kGbench && o.instrument != Instrument::kSim) j["gbench_work"] = GbenchWorkJson(o, t, benches);
   for (auto [key, c] : {std::pair{"prepare", &o.prepare}, {"setup", &o.setup}, {"conclude", &o.conclude}}) {
     if (c->has_value()) j[key] = (*c)->text;
   }
@@ -184,7 +208,7 @@ std::string SlowGbenchNote(int64_t median_sample_ns) {
       "tare/gbench_compat.hpp instead (change the include line, link tare::gbench_compat, or "
       "`pkg-config --cflags --libs tare-gbench-compat`), the same sources run one fixed iteration count "
       "per sample, tens of milliseconds, in every process: docs/library.md. Meanwhile "
-      "--benchmark_min_time (or tare ab --gbench-min-time) shortens the samples",
+      "--gbench-min-time (or --benchmark_min_time after the binary) sets the samples' length",
       FormatDurationNs(static_cast<double>(median_sample_ns)));
 }
 
@@ -206,6 +230,17 @@ Status ValidateRunSpec(RunSpec* o) {
   if (o->warmup < 0) return Status::InvalidArgument("--warmup must be 0 or more");
   if (!o->filter.empty()) TARE_RETURN_IF_ERROR(Regex::Compile(o->filter, "--filter", "--filter 'BM_Sort/.*'").status());
   if (o->iterations < 0) return Status::InvalidArgument("--iterations must be positive");
+  if (o->gbench_min_time_ns != 0) {
+    if (o->gbench_min_time_ns < kMinGbenchMinTimeNs || o->gbench_min_time_ns > kMaxGbenchMinTimeNs) {
+      return Status::InvalidArgument(fmt::format("--gbench-min-time {} is outside 1ms..60s; e.g. --gbench-min-time 50ms",
+                                                 FormatDurationNs(static_cast<double>(o->gbench_min_time_ns))));
+    }
+    if (sim) {
+      return Status::InvalidArgument(
+          "--gbench-min-time has no effect under --instrument sim (one exactly-counted run per sample, "
+          "docs/sim.md): remove it");
+    }
+  }
   return Status::Ok();
 }
 
@@ -258,6 +293,16 @@ Status PlainRun::Prepare() {
     targets_.push_back(std::move(target));
   }
   const target::TargetSpec& first = targets_.front();
+  if (spec_.gbench_min_time_ns > 0 && first.kind != TargetKind::kGbench) {
+    return Status::InvalidArgument(fmt::format(
+        "--gbench-min-time applies to Google Benchmark binaries; '{}' is a {} target: remove it",
+        first.argv[0], TargetKindName(first.kind)));
+  }
+  if (spec_.gbench_min_time_ns > 0 && target::GbenchMinTimeGiven(first.argv, first.env)) {
+    return Status::InvalidArgument(
+        "--gbench-min-time and the binary's own --benchmark_min_time (or BENCHMARK_MIN_TIME) both set "
+        "the samples' length: give one");
+  }
   if ((spec_.shared_process || spec_.iterations > 0) && first.kind != TargetKind::kTare) {
     return Status::InvalidArgument(fmt::format(
         "{} needs a tare benchmark binary; '{}' is a {} target",
@@ -320,6 +365,8 @@ Status PlainRun::Prepare() {
     Status s = FixIterations(spawner_, targets_[bench_target_[i]], measure_,
                              static_cast<uint64_t>(spec_.iterations), &benches_[i]);
     if (!s.ok()) return s.WithContext("calibrating " + benches_[i].uri);
+    s = FixGbenchWork(spawner_, targets_[bench_target_[i]], measure_, spec_.gbench_min_time_ns, &benches_[i]);
+    if (!s.ok()) return s.WithContext("fixing the iteration count of " + benches_[i].uri);
   }
   return Status::Ok();
 }
@@ -339,7 +386,7 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
   record.started_unix_ns = clock_.UnixNowNs();
   record.tare_version = spec_.tare_version;
   record.command_line = spec_.command_line;
-  record.options_json = OptionsJson(spec_, targets_);
+  record.options_json = OptionsJson(spec_, targets_, benches_);
   record.fingerprint_json = DumpJson(env::FingerprintToJson(fp));
   record.fingerprint_digest = fp.HardDigest();
   record.provenance = spec_.provenance;
@@ -355,6 +402,10 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
       // A program that cannot be described (unreadable) is measured anyway; the record is a nicety.
       auto exe = DescribeForStore("target", targets_[t].argv[0]);
       if (exe.ok()) TARE_RETURN_IF_ERROR(store.AddExecutable(out.run_id, *exe));
+    }
+    if (targets_.front().kind == TargetKind::kGbench && spec_.instrument != Instrument::kSim) {
+      TARE_RETURN_IF_ERROR(store.AddNote(
+          out.run_id, {"info", GbenchWorkNote(benches_, GbenchWorkSource(spec_, targets_.front()))}));
     }
     Plan plan;
     plan.warmup_blocks = spec_.warmup;

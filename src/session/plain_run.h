@@ -59,6 +59,9 @@ struct RunSpec {
   bool shared_process = false;  // --no-isolation (tare binaries)
   bool fail_fast = false;
   int64_t iterations = 0;    // tare binaries: fixed count instead of calibration
+  // Google Benchmark binaries: --benchmark_min_time for every sample (--gbench-min-time; 0: tare's
+  // default, FixGbenchWork). The binary's own --benchmark_min_time after it stands instead.
+  int64_t gbench_min_time_ns = 0;
   std::vector<std::string> command_line;  // tare's argv, recorded with the run
   std::string tare_version;
   Provenance provenance;     // recorded with the run (env::ResolveProvenance)

@@ -34,6 +34,20 @@ std::string GbenchMinTimeArg(int64_t min_time_ns) {
   return fmt::format("--benchmark_min_time={:g}", static_cast<double>(min_time_ns) / 1e9);
 }
 
+std::string GbenchIterationsArg(uint64_t iterations) {
+  return fmt::format("--benchmark_min_time={}x", iterations);
+}
+
+bool GbenchMinTimeGiven(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
+  for (size_t i = 1; i < argv.size(); ++i) {
+    if (argv[i].rfind("--benchmark_min_time=", 0) == 0) return true;
+  }
+  for (const auto& kv : env) {
+    if (kv.rfind("BENCHMARK_MIN_TIME=", 0) == 0) return true;
+  }
+  return false;
+}
+
 std::vector<std::string> ParseGbenchList(const std::string& text) {
   std::vector<std::string> names;
   std::istringstream in(text);

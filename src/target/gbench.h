@@ -20,6 +20,15 @@ std::string EscapeRegex(const std::string& name);
 std::vector<std::string> GbenchSampleArgs(const std::string& benchmark, const std::string& json_out);
 // "--benchmark_min_time=0.05" for 50 ms: seconds as a bare number, which every version reads.
 std::string GbenchMinTimeArg(int64_t min_time_ns);
+// "--benchmark_min_time=1200x": exactly that many iterations. Google Benchmark 1.8 and later only;
+// 1.7.1 expects a double and exits 1 ("unrecognized command-line flag").
+std::string GbenchIterationsArg(uint64_t iterations);
+
+// Whether the program's own arguments (argv after the program) or environment already set Google
+// Benchmark's minimum time: --benchmark_min_time=VALUE (the only form Google Benchmark parses) or
+// BENCHMARK_MIN_TIME, which it reads as the flag's default. tare then adds no length of its own, so
+// the user's choice stands (tare's own flags come after the user's, and the last one wins).
+bool GbenchMinTimeGiven(const std::vector<std::string>& argv, const std::vector<std::string>& env);
 
 // What one process reported for one benchmark.
 struct GbenchReading {

@@ -280,9 +280,12 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
     if (sim) {
       // One exactly-timed run instead of Google Benchmark's calibration (docs/sim.md).
       for (auto& a : instrument::GoogleBenchmarkSimFlags(options.gbench_flags)) req.argv.push_back(a);
-    } else if (options.gbench_min_time_ns > 0) {
+    } else if (bench.iterations > 0) {
+      // Exactly that count (1.8+): the work per sample is fixed, not the time.
+      req.argv.push_back(GbenchIterationsArg(bench.iterations));
+    } else if (bench.gbench_min_time_ns > 0) {
       // Seconds as a plain number: 1.7 reads a double; 1.8+ also reads "<N>s" and still takes a bare number.
-      req.argv.push_back(GbenchMinTimeArg(options.gbench_min_time_ns));
+      req.argv.push_back(GbenchMinTimeArg(bench.gbench_min_time_ns));
     }
   } else if (target.kind == TargetKind::kTare) {
     if (bench.iterations == 0) {

@@ -26,9 +26,13 @@ struct TargetSpec {
 struct Benchmark {
   std::string name;  // inside the target: "BM_Sort/1024"; for commands the command line
   std::string uri;   // "<target>::<name>"
-  // tare binaries: the iteration count every sample runs, fixed once by Calibrate() so that
-  // every sample (and every arm of a campaign) times the same amount of work.
+  // The iteration count every sample runs, fixed before the first sample so that every sample
+  // (and every arm and cohort of a campaign) times the same amount of work: tare binaries
+  // (Calibrate()), and Google Benchmark binaries that accept --benchmark_min_time=<N>x (1.8+).
   uint64_t iterations = 0;
+  // Google Benchmark without a fixed count (1.7.1): --benchmark_min_time for every sample, in ns
+  // (0: none added; the binary's own choice, 0.5 s unless its arguments say otherwise).
+  int64_t gbench_min_time_ns = 0;
 };
 
 struct MeasureOptions {
@@ -40,8 +44,6 @@ struct MeasureOptions {
   std::string valgrind;           // sim: absolute path (instrument::FindValgrind)
   instrument::GbenchFlagSupport gbench_flags;  // sim on Google Benchmark: ProbeGbenchFlags
   std::string alloc_shim;         // mem: absolute path of libtare_alloc.so (FindAllocShim)
-  // Google Benchmark under wall: --benchmark_min_time in seconds for every sample (0: its own).
-  int64_t gbench_min_time_ns = 0;
 };
 
 // What a sample leaves besides its values: raw profiles to keep with the run, and warnings
@@ -73,7 +75,7 @@ inline constexpr uint64_t kSimIterations = 10;
 Status Calibrate(proc::Spawner& spawner, const TargetSpec& target, const MeasureOptions& options,
                  uint64_t window_ns, Benchmark* bench);
 
-// sim on a Google Benchmark binary: which of the newer flags it accepts (from its --help).
+// A Google Benchmark binary: which of the newer flags it accepts (from its --help).
 StatusOr<instrument::GbenchFlagSupport> ProbeGbenchFlags(proc::Spawner& spawner, const TargetSpec& target,
                                                          const MeasureOptions& options);
 

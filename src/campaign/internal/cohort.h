@@ -47,6 +47,8 @@ class CampaignRunner::Cohort final : public session::Observer {
   };
 
   Status Open();
+  // Per cell, the work the campaign's earlier cohorts locked (the latest for each cell).
+  StatusOr<std::vector<LockedWork>> EarlierWork() const;
   // Continues the latest interrupted cohort; `stored` is its run as stored.
   Status Resume(RunData* stored, std::vector<int64_t>* blocks_done);
   session::Plan MakePlan() const;

@@ -424,7 +424,70 @@ TEST_F(AbE2E, GoogleBenchmarkBinariesAreComparedPerBenchmark) {
   ASSERT_EQ(j["comparisons"].size(), 1u);
   EXPECT_EQ(j["comparisons"][0]["cell"], "BM_StringCopy/64");
   EXPECT_EQ(j["comparisons"][0]["metrics"][0]["metric"], "gb.cpu_time_ns");
-  EXPECT_NE(r.out.find("Iteration counts: Google Benchmark chooses its own count"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Iteration counts: Google Benchmark chooses its own count in every process, for the length "
+                       "the campaign's own --benchmark_min_time argument sets (tare adds none)"),
+            std::string::npos) << r.out;
+  EXPECT_FALSE(j["lock"].contains("work")) << "the binary's own --benchmark_min_time stands: tare fixes nothing";
+}
+
+// An unmodified Google Benchmark binary samples for 20 ms by default, not its own 0.5 s: the length
+// is recorded per cell in the lock, and the next cohort runs what the lock says (edited here to 2 ms
+// to tell it from the default: Google Benchmark then runs about a tenth of the iterations; a third
+// is asked). --gbench-min-time sets another length; with the binary's own --benchmark_min_time it
+// is refused (give one).
+TEST_F(AbE2E, GbenchSamplesAreShortByDefaultAndTheirLengthIsLocked) {
+  const std::string knob = GBENCH_KNOB_DIR;
+  std::vector<std::string> args = {"ab", "--base", knob + "/gbench_knob_base", "--head", knob + "/gbench_knob_plus2",
+                                   "--null", "--filter", "BM_Steady", "--samples", "6", "--cap", "6", "--store", store_,
+                                   "--json", dir_ + "/result.json"};
+  Result r = Tare(args);
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
+  nlohmann::json j = Json();
+  EXPECT_EQ(j["lock"]["work"], nlohmann::json::parse(
+                                   R"([{"cell": "BM_Steady", "gbench_min_time_ns": 20000000, "from": "default"}])"));
+  EXPECT_NE(r.out.find("Iteration counts: Google Benchmark chooses its own count in every process, within "
+                       "--benchmark_min_time=0.02 per sample (20 ms, tare's default instead of Google Benchmark's "
+                       "0.5 s; --gbench-min-time sets another)"),
+            std::string::npos) << r.out;
+  SQLite::Database db(store_, SQLite::OPEN_READWRITE);
+  auto median_iterations = [&](int64_t run) {
+    SQLite::Statement q(db, "SELECT v.value FROM samples s JOIN sample_values v ON v.sample_id = s.id "
+                            "WHERE v.metric = 'gb.iterations' AND s.run_id = ? ORDER BY v.value");
+    q.bind(1, run);
+    std::vector<double> v;
+    while (q.executeStep()) v.push_back(q.getColumn(0).getDouble());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+  };
+  {
+    SQLite::Statement get(db, "SELECT lock FROM ab_cohorts WHERE run_id = 1");
+    ASSERT_TRUE(get.executeStep());
+    nlohmann::json lock = nlohmann::json::parse(get.getColumn(0).getString());
+    lock["work"][0]["gbench_min_time_ns"] = 2'000'000;
+    SQLite::Statement put(db, "UPDATE ab_cohorts SET lock = ? WHERE run_id = 1");
+    put.bind(1, lock.dump());
+    put.exec();
+  }
+  r = Tare(args);
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
+  j = Json();
+  EXPECT_EQ(j["cohort"], 2);
+  EXPECT_EQ(j["lock"]["work"], nlohmann::json::parse(
+                                   R"([{"cell": "BM_Steady", "gbench_min_time_ns": 2000000, "from": "cohort 1"}])"));
+  EXPECT_NE(r.out.find("within --benchmark_min_time=0.002 per sample (2 ms, as cohort 1 ran it (its lock))"),
+            std::string::npos) << r.out;
+  EXPECT_LT(3 * median_iterations(2), median_iterations(1)) << "2 ms samples run fewer iterations than 20 ms ones";
+
+  // --gbench-min-time: another campaign, its length locked as given.
+  std::vector<std::string> explicit_args = args;
+  explicit_args.insert(explicit_args.end(), {"--gbench-min-time", "5ms"});
+  r = Tare(explicit_args);
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
+  EXPECT_EQ(Json()["lock"]["work"], nlohmann::json::parse(
+                                        R"([{"cell": "BM_Steady", "gbench_min_time_ns": 5000000, "from": "--gbench-min-time"}])"));
+  explicit_args.insert(explicit_args.end(), {"--", "--benchmark_min_time=0.01"});
+  r = Tare(explicit_args);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("give one"), std::string::npos) << r.err;
 }
 
 TEST_F(AbE2E, ARateCounterIsHigherIsBetterWhateverItsName) {
@@ -475,23 +538,91 @@ TEST_F(AbE2E, HalfAPercentMoreInstructionsFailsUnderSimEveryTime) {
   EXPECT_EQ(metrics[0]["head_median"], metrics[1]["head_median"]);
 }
 
-TEST_F(AbE2E, TareBinariesRunTheSameIterationCountInEveryArm) {
+// A tare binary's iteration count is calibrated once, on base, in the campaign's first cohort, kept
+// in the lock, and run by every arm of every later cohort and of a resumed one (a count calibrated
+// anew in each cohort once moved from 131,072 to 65,536 between two cohorts of one campaign). To
+// show the count comes from the lock and not from a calibration that happened to agree, the stored
+// lock is edited to 7 iterations before the second cohort, and again before a resume.
+TEST_F(AbE2E, TareBinariesRunOneIterationCountInEveryArmAndEveryCohort) {
 #ifndef TARE_BASIC
   GTEST_SKIP() << "examples/tare_basic is not in this build";
 #else
-  Result r = Tare({"ab", "--base", TARE_BASIC, "--head", TARE_BASIC, "--filter", "sort_ints/512", "--samples", "6",
-                   "--cap", "6", "--store", store_, "--json", dir_ + "/result.json"});
+  const std::vector<std::string> args = {"ab", "--base", TARE_BASIC, "--head", TARE_BASIC, "--null", "--filter", "sort_ints/512",
+                                         "--samples", "6", "--cap", "6", "--store", store_, "--json",
+                                         dir_ + "/result.json", "--ledger", dir_ + "/ledger.md"};
+  Result r = Tare(args);
   // Any verdict will do (an A/A FAIL happens at the error rate α); this is about the counts.
   ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
   nlohmann::json j = Json();
   EXPECT_EQ(j["kind"], "tare");
   EXPECT_EQ(j["comparisons"][0]["metrics"][0]["metric"], "bench.cpu_ns");
-  EXPECT_NE(r.out.find("Iteration counts: fixed per cell, the same for every arm (sort_ints/512 "), std::string::npos)
-      << r.out;
-  SQLite::Database db(store_, SQLite::OPEN_READONLY);
-  SQLite::Statement q(db, "SELECT count(DISTINCT v.value) FROM sample_values v WHERE v.metric = 'bench.iterations'");
+  ASSERT_EQ(j["lock"]["work"].size(), 1u) << j["lock"].dump();
+  const nlohmann::json work = j["lock"]["work"][0];
+  EXPECT_EQ(work["cell"], "sort_ints/512");
+  EXPECT_EQ(work["from"], "calibrated");
+  const int64_t calibrated = work["iterations"].get<int64_t>();
+  EXPECT_GT(calibrated, 0);
+  EXPECT_NE(r.out.find("Iteration counts: fixed per cell, the same for every arm and kept in the lock, so every "
+                       "later cohort and --resume of this campaign runs them too (sort_ints/512 " +
+                       std::to_string(calibrated) + "; calibrated once on base for a 20 ms window)."),
+            std::string::npos) << r.out;
+  SQLite::Database db(store_, SQLite::OPEN_READWRITE);
+  // (run, arm) -> the distinct counts its samples ran.
+  auto counts = [&](int64_t run) {
+    SQLite::Statement q(db, "SELECT DISTINCT s.arm, v.value FROM samples s JOIN sample_values v ON v.sample_id = s.id "
+                            "WHERE v.metric = 'bench.iterations' AND s.run_id = ? ORDER BY s.arm");
+    q.bind(1, run);
+    std::map<std::string, std::set<int64_t>> out;
+    while (q.executeStep()) out[q.getColumn(0).getString()].insert(q.getColumn(1).getInt64());
+    return out;
+  };
+  const std::set<int64_t> one = {calibrated};
+  EXPECT_EQ(counts(1), (std::map<std::string, std::set<int64_t>>{{"base", one}, {"head", one}, {"null", one}}));
+
+  // The next cohort takes the count from cohort 1's lock.
+  auto set_locked_count = [&](int64_t run, int64_t iterations) {
+    SQLite::Statement get(db, "SELECT lock FROM ab_cohorts WHERE run_id = ?");
+    get.bind(1, run);
+    ASSERT_TRUE(get.executeStep());
+    nlohmann::json lock = nlohmann::json::parse(get.getColumn(0).getString());
+    lock["work"][0]["iterations"] = iterations;
+    SQLite::Statement put(db, "UPDATE ab_cohorts SET lock = ? WHERE run_id = ?");
+    put.bind(1, lock.dump());
+    put.bind(2, run);
+    put.exec();
+  };
+  set_locked_count(1, 7);
+  r = Tare(args);
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
+  j = Json();
+  EXPECT_EQ(j["cohort"], 2);
+  EXPECT_EQ(j["lock"]["work"][0], (nlohmann::json{{"cell", "sort_ints/512"}, {"iterations", 7}, {"from", "cohort 1"}}));
+  EXPECT_NE(r.out.find("(sort_ints/512 7; as cohort 1 ran them (its lock))"), std::string::npos) << r.out;
+  const std::set<int64_t> seven = {7};
+  EXPECT_EQ(counts(2), (std::map<std::string, std::set<int64_t>>{{"base", seven}, {"head", seven}, {"null", seven}}));
+
+  // A resumed cohort runs what its own lock says: a third cohort, stopped after its first samples.
+  std::vector<std::string> longer = args;
+  longer.insert(longer.end(), {"--seed", "3"});  // another campaign: its own first cohort
+  pid_t pid = StartTare(longer);
+  const int64_t before = SampleCount();
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (SampleCount() < before + 2 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Result stopped = Collect(status);
+  if (stopped.exit_code != 130) GTEST_SKIP() << "the cohort finished before it could be interrupted";
+  set_locked_count(3, 5);
+  longer.insert(longer.begin() + 1, "--resume");
+  r = Tare(longer);
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
+  SQLite::Statement q(db, "SELECT count(*) FROM samples s JOIN sample_values v ON v.sample_id = s.id WHERE "
+                          "v.metric = 'bench.iterations' AND s.run_id = 3 AND v.value = 5");
   ASSERT_TRUE(q.executeStep());
-  EXPECT_EQ(q.getColumn(0).getInt(), 1) << "one iteration count for every sample of every arm";
+  EXPECT_GT(q.getColumn(0).getInt(), 0) << "the resumed samples ran the locked count";
 #endif
 }
 
