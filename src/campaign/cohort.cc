@@ -4,12 +4,14 @@
 
 #include <fmt/core.h>
 
+#include <limits>
 #include <map>
 #include <set>
 
 #include "base/json_text.h"
 #include "base/units.h"
 #include "campaign/campaign_setup.h"
+#include "campaign/exact_plan.h"
 #include "campaign/resume.h"
 #include "env/executable_info.h"
 #include "env/host_fingerprint.h"
@@ -241,7 +243,11 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
   TARE_ASSIGN_OR_RETURN(plan_, PlanLooks(spec_.sampling, spec_.confidence, spec_.look_scheme));
   fingerprint_ = env::CollectFingerprint(env::FingerprintOptions{.probe_valgrind = spec_.instrument == Instrument::kSim});
   cells_.assign(r_.cells_.size(), CellState{});
-  for (auto& st : cells_) st.target = plan_.pairs.front();
+  exact_blocks_ = ExactPlanApplies(spec_) ? ExactPlanBlocks(spec_.null_arm) : 0;
+  for (auto& st : cells_) {
+    st.exact = exact_blocks_ > 0;
+    st.target = st.exact ? exact_blocks_ : plan_.pairs.front();
+  }
   RunData stored;
   std::vector<int64_t> blocks_done;
   TARE_RETURN_IF_ERROR(r_.options_.resume ? Resume(&stored, &blocks_done) : Open());
@@ -334,6 +340,11 @@ Status CampaignRunner::Cohort::AfterRound(session::Session& session) {
     }
     if (session.stop() != StopKind::kNone) return Status::Ok();
   }
+  // The exact plan's check first: it spends no confidence and ends the cell when it holds, so a
+  // budget that runs out in the same round does not pre-empt it.
+  for (size_t c = 0; c < cells_.size(); ++c) {
+    if (cells_[c].active && cells_[c].exact && BlocksDone(c) >= cells_[c].target) TARE_RETURN_IF_ERROR(Look(c));
+  }
   if (spec_.budget_ns > 0 && !budget_spent_ &&
       r_.options_.clock->UnixNowNs() - session_started_ns_ >= spec_.budget_ns) {
     return SpendBudget();
@@ -349,6 +360,15 @@ void CampaignRunner::Cohort::NoticePlanCost() const {
   const int64_t arms = static_cast<int64_t>(r_.arms_.size());
   const int64_t lo = cells * arms * plan_.pairs.front();
   const int64_t hi = cells * arms * plan_.pairs.back();
+  if (exact_blocks_ > 0) {
+    Notice(fmt::format(
+        "plan: {} cell{} x {} arms x {} block{} = {} processes (exact plan: the metrics are deterministic; {}; a "
+        "cell whose values differ continues to {} to {} pairs)",
+        cells, cells == 1 ? "" : "s", arms, exact_blocks_, exact_blocks_ == 1 ? "" : "s", cells * arms * exact_blocks_,
+        spec_.null_arm ? "the null arm, a rerun of base, must read what base reads" : "every arm runs twice and must read the same",
+        plan_.pairs.front(), plan_.pairs.back()));
+    return;
+  }
   Notice(fmt::format("plan: {} cell{} x {} arms x {} pairs = {} processes{}", cells,
                      cells == 1 ? "" : "s", arms,
                      lo == hi ? std::to_string(plan_.pairs.front())
@@ -373,8 +393,8 @@ void CampaignRunner::Cohort::NoticeEstimate() const {
   if (n == 0) return;
   const double per_sample = total_ns / static_cast<double>(n);
   const double arms_cells = static_cast<double>(cells_.size() * r_.arms_.size());
-  const double lo = per_sample * arms_cells * static_cast<double>(plan_.pairs.front());
-  const double hi = per_sample * arms_cells * static_cast<double>(plan_.pairs.back());
+  const double lo = per_sample * arms_cells * static_cast<double>(exact_blocks_ > 0 ? exact_blocks_ : plan_.pairs.front());
+  const double hi = exact_blocks_ > 0 ? lo : per_sample * arms_cells * static_cast<double>(plan_.pairs.back());
   Notice(fmt::format("first block: {} per sample; the plan takes about {}{}", FormatDurationNs(per_sample),
                      FormatDurationNs(lo), hi > lo ? fmt::format(" (at most {})", FormatDurationNs(hi)) : ""));
 }
@@ -417,7 +437,40 @@ Status CampaignRunner::Cohort::SpendBudget() {
   return Status::Ok();
 }
 
+int64_t CampaignRunner::Cohort::NextLookBlocks(const CellState& st) const {
+  if (st.exact) return exact_blocks_;
+  return st.look_index < plan_.pairs.size() ? plan_.pairs[st.look_index] : std::numeric_limits<int64_t>::max();
+}
+
+Status CampaignRunner::Cohort::ExactLook(size_t cell) {
+  CellState& st = cells_[cell];
+  const Cell& c = r_.cells_[cell];
+  st.exact = false;
+  const AnalysisSettings settings = Settings();
+  const std::string differs = DeterminismCheck(st.samples, exact_blocks_, settings);
+  if (!differs.empty()) {
+    // Not deterministic here: the statistical plan decides, and the blocks run so far count.
+    st.fallback = fmt::format(
+        "determinism check failed: {}; fell back to the statistical plan ({} pairs, up to {})", differs,
+        plan_.pairs.front(), plan_.pairs.back());
+    st.target = plan_.pairs.front();
+    Progress("");
+    Notice(fmt::format("{}: {}", c.name, st.fallback));
+    return Status::Ok();
+  }
+  st.comparisons = JudgeCellExact(st.samples, c.name, c.role, exact_blocks_, settings);
+  st.look_index = 1;
+  st.active = false;
+  TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(cell), 1, true, st.comparisons));
+  Progress("");
+  Notice(fmt::format("exact look at {} block{}: {}: {} (deterministic: {})", exact_blocks_,
+                     exact_blocks_ == 1 ? "" : "s", c.name, CountVerdicts(st.comparisons),
+                     spec_.null_arm ? "base and its rerun, the null arm, read the same" : "every arm read the same twice"));
+  return Status::Ok();
+}
+
 Status CampaignRunner::Cohort::Look(size_t cell) {
+  if (cells_[cell].exact) return ExactLook(cell);
   CellState& st = cells_[cell];
   const Cell& c = r_.cells_[cell];
   const int64_t pairs = plan_.pairs[st.look_index];
@@ -446,8 +499,7 @@ Status CampaignRunner::Cohort::ReplayLooks() {
   if (all_started) TARE_RETURN_IF_ERROR(CheckGates());
   for (size_t c = 0; c < cells_.size(); ++c) {
     CellState& st = cells_[c];
-    while (st.active && st.look_index < plan_.pairs.size() &&
-           BlocksDone(c) >= plan_.pairs[st.look_index]) {
+    while (st.active && BlocksDone(c) >= NextLookBlocks(st)) {
       TARE_RETURN_IF_ERROR(Look(c));
     }
   }

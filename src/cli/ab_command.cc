@@ -137,6 +137,9 @@ StatusOr<campaign::CampaignSpec> SpecFromFlags(const AbOptions& o) {
   spec.filter = o.filter;
   spec.control_filter = o.control;
   spec.sampling = {o.initial, o.step, o.cap};
+  for (const auto& g : o.given) {
+    spec.sampling_declared = spec.sampling_declared || g == "--initial" || g == "--step" || g == "--cap";
+  }
   spec.confidence = o.confidence;
   spec.seed = o.seed;
   if (o.kind != "auto") {
@@ -280,6 +283,7 @@ campaign::CampaignInput PilotInput(const campaign::CampaignInput& declared, int6
   in.spec.name = (declared.spec.name.empty() ? std::string("campaign") : declared.spec.name) + " (plan pilot)";
   in.spec.heads = {declared.spec.base};
   in.spec.sampling = {pilot, pilot, pilot};
+  in.spec.sampling_declared = true;  // the pilot's blocks, never the exact plan
   in.spec.bounds.clear();
   in.spec.budget_ns = 0;
   in.campaign_source = "flags";
@@ -614,13 +618,16 @@ per cell and metric: FAIL when the whole interval is worse than the allowance, P
 all within it, INCONCLUSIVE otherwise -- INCONCLUSIVE IS NOT A PASS. Undecided cells get more
 blocks (--step) up to --cap, with every look at a stricter confidence so the error rate holds.
 By default CPU time is judged (it ignores time spent waiting for a CPU); add --metric wall_ns to
-judge wall time too.
+judge wall time too. Under --instrument sim or mem (deterministic counts) the default plan is exact:
+one block per cell (two without --null), the null arm must read what base reads, and the verdict
+is on head/base - 1 itself; a cell whose values differ falls back to the pairs above. --samples,
+--step or --cap ask for the statistical plan instead.
 
 Examples:
   tare ab --base old/bench --head new/bench --null              # Google Benchmark: every benchmark
   tare ab --base old/prog --head new/prog --null -- --input x   # commands: ARGS for every arm
   tare ab --base a --head b --metric wall_ns=2% --metric peak_rss_bytes=noise --cap 80
-  tare ab --base a --head b --null --instrument sim --samples 6 --cap 6   # instructions, deterministic
+  tare ab --base a --head b --null --instrument sim              # instructions: 3 processes per cell, exact
   tare ab --base a --head b --instrument sim --attribute 5      # + the 5 functions behind each change
   tare ab campaign.toml --ledger ledger.md --json result.json   # declared in a file (docs/campaign.md)
   tare ab campaign.toml --resume                                # continue an interrupted cohort
@@ -645,7 +652,7 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   track(sub->add_option("--head", o->heads, "A head executable (repeatable: several heads)"), "--head");
   track(sub->add_flag("--null", o->null_arm, "Add the null arm: a second copy of base, to measure the host's noise"),
         "--null");
-  track(sub->add_option("--samples,--initial,-n", o->initial, "Pairs per cell before the first look (default 20)"), "--initial");
+  track(sub->add_option("--samples,--initial,-n", o->initial, "Pairs per cell before the first look (default 20; sim, mem: the exact plan)"), "--initial");
   track(sub->add_option("--step", o->step, "Pairs added per look to a cell still undecided (default 20)"), "--step");
   track(sub->add_option("--cap", o->cap, "Most pairs a cell gets (default 60)"), "--cap");
   track(sub->add_option("--confidence", o->confidence, "Per cell and metric, over all looks (default 0.95)"), "--confidence");

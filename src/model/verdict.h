@@ -58,6 +58,10 @@ struct AbMetricResult {
   Verdict verdict = Verdict::kInconclusive;
   bool supported_gain = false;
   bool changed = false;                      // a PASS whose interval excludes 0 (within the allowance)
+  // An exact verdict (campaign/exact_plan.h): a deterministic metric whose values repeated exactly,
+  // judged on head/base - 1 itself. estimate = lo = hi = that change; confidence 1 (tare.ab/1 writes
+  // null: an exact verdict has no confidence level).
+  bool exact = false;
   std::vector<std::string> reasons;
 };
 

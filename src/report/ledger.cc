@@ -59,7 +59,8 @@ std::string VerdictText(Verdict v) { return std::string(VerdictName(v)); }
 // "+3.02% [+2.41%, +3.70%] / noise (δ 0.61%) FAIL<br>12.1 ms → 12.5 ms"
 std::string MetricText(const AbMetricResult& m) {
   std::string change =
-      std::isnan(m.lo) || std::isnan(m.hi)
+      m.exact ? fmt::format("{} exact (deterministic)", SignedPercent(m.estimate))
+      : std::isnan(m.lo) || std::isnan(m.hi)
           ? fmt::format("{} [no interval at {} pairs]", SignedPercent(m.estimate), m.pairs)
           : fmt::format("{} [{}, {}]", SignedPercent(m.estimate), SignedPercent(m.lo),
                         SignedPercent(m.hi));
@@ -91,12 +92,15 @@ std::string GainText(const AbComparison& c) {
 // "no regression beyond 1.00% (95%)": the widest bound any PASS of the report certifies.
 std::string PassClaim(const AbReport& r) {
   double widest = 0;
+  bool all_exact = true;  // exact verdicts (the exact plan) have no confidence level
   for (const auto& c : r.comparisons) {
     for (const auto& m : c.metrics) {
       if (m.verdict == Verdict::kPass && std::isfinite(m.pass_bound)) widest = std::max(widest, m.pass_bound);
+      all_exact = all_exact && m.exact;
     }
   }
-  return fmt::format(": no regression beyond {} ({})", Percent2(widest), Confidence(r.confidence));
+  return fmt::format(": no regression beyond {} ({})", Percent2(widest),
+                     all_exact ? std::string("exact") : Confidence(r.confidence));
 }
 
 void Header(const AbReport& r, std::string& out) {
@@ -181,15 +185,26 @@ void Header(const AbReport& r, std::string& out) {
   }
   out += fmt::format("- **Arm order** {} (seed {}), all arms of a cell back to back in every block\n",
                      r.arm_order, r.seed);
-  if (r.sampling.cap > r.sampling.initial) {
+  if (r.exact_blocks > 0) {
+    out += fmt::format("- **Sampling** exact plan (every metric deterministic): {} per cell, then the determinism "
+                       "check — {}; a cell that passes gets the exact verdict on head/base − 1, a cell whose values "
+                       "differ falls back to {} pairs, then {} more per look, up to {}\n",
+                       r.exact_blocks == 1 ? "1 block (each arm once)" : fmt::format("{} blocks (each arm {} times)", r.exact_blocks, r.exact_blocks),
+                       r.exact_blocks == 1 ? "the null arm, a rerun of base, must read exactly what base reads"
+                                           : "every arm must read exactly the same in every block",
+                       r.sampling.initial, r.sampling.step, r.sampling.cap);
+  } else if (r.sampling.cap > r.sampling.initial) {
     out += fmt::format("- **Sampling** {} pairs per cell, then {} more per look for each cell still "
                        "undecided, up to {}; looks at {} pairs\n",
                        r.sampling.initial, r.sampling.step, r.sampling.cap, JoinInts(r.look_pairs));
   } else {
     out += fmt::format("- **Sampling** {} pairs per cell, one look\n", r.sampling.initial);
   }
-  out += fmt::format("- **Confidence** {} per cell and metric ({}: every look's {} interval at {})\n",
-                     Confidence(r.confidence), r.look_scheme, r.interval_method, Confidence(r.per_look_confidence));
+  out += fmt::format("- **Confidence** {} per cell and metric ({}: every look's {} interval at {}){}\n",
+                     Confidence(r.confidence), r.look_scheme, r.interval_method, Confidence(r.per_look_confidence),
+                     r.exact_blocks > 0 ? " for a cell that falls back; an exact verdict has no interval and needs no "
+                                          "confidence level"
+                                        : "");
   out += fmt::format("- **A PASS certifies** its printed bound: the declared allowance, or under "
                      "`noise` the null arm's floor when that is at most {} (the noise cap); a "
                      "host noisier than the bound gets more pairs, then INCONCLUSIVE\n",
@@ -416,6 +431,15 @@ std::string RenderLedger(const AbReport& r) {
          "is too noisy for a verdict within B. **INCONCLUSIVE is not a pass.** A supported gain: the whole interval is better than "
          "0 and beyond the noise floor. A cell's verdict is its worst metric's; nothing is averaged "
          "across cells or hosts.";
+  bool exact = false;
+  for (const auto& c : r.comparisons) {
+    for (const auto& m : c.metrics) exact = exact || m.exact;
+  }
+  if (exact) {
+    out += " **exact (deterministic)**: the metric read the same on a rerun (the determinism check), so the "
+           "change is head/base − 1 itself, with no interval: FAIL when it is worse than the allowance, PASS "
+           "otherwise (certifying that change), a supported gain when it is better beyond the allowance.";
+  }
   if (split) {
     out += " Under null-split-v1 the floor of δ (FAIL, gains) is |the null arm's estimate| and the "
            "floor a PASS certifies is the edge of its interval.";
@@ -441,7 +465,8 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
       std::string verdict(VerdictName(m.verdict));
       if (m.verdict == Verdict::kPass && !std::isnan(m.pass_bound)) verdict += " <= " + SignedPercent(m.pass_bound);
       if (m.supported_gain) verdict += " (gain)";
-      const std::string change = std::isnan(m.lo) ? SignedPercent(m.estimate)
+      const std::string change = m.exact         ? SignedPercent(m.estimate) + " exact"
+                                 : std::isnan(m.lo) ? SignedPercent(m.estimate)
                                                   : fmt::format("{} [{}, {}]", SignedPercent(m.estimate),
                                                                 SignedPercent(m.lo), SignedPercent(m.hi));
       std::string allowance = m.allowance == "noise" && m.noise_floor > 0
@@ -450,7 +475,7 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
       std::string cell = c.cell;
       if (r.arms.size() > 3 || c.head != "head") cell += " / " + ArmLabel(r, c.head);
       rows.push_back({verdict, SingleLineText(cell), SingleLineText(m.metric), change, allowance,
-                      fmt::format("{} pairs", m.pairs)});
+                      fmt::format("{} pair{}", m.pairs, m.pairs == 1 ? "" : "s")});
     }
   }
   std::vector<size_t> w(6, 0);

@@ -42,6 +42,8 @@ class CampaignRunner::Cohort final : public session::Observer {
     size_t look_index = 0;  // next planned look
     bool active = true;
     std::vector<AbComparison> comparisons;  // the latest look's
+    bool exact = false;     // waiting for the exact plan's determinism check (exact_plan.h)
+    std::string fallback;   // why the check failed, when the cell fell back to the statistical plan
   };
 
   Status Open();
@@ -49,6 +51,10 @@ class CampaignRunner::Cohort final : public session::Observer {
   Status Resume(RunData* stored, std::vector<int64_t>* blocks_done);
   session::Plan MakePlan() const;
   Status Look(size_t cell);
+  // The exact plan's look: the determinism check, then the exact verdicts or the fallback.
+  Status ExactLook(size_t cell);
+  // Blocks the cell needs for its next look (exact or planned); INT64_MAX after the last.
+  int64_t NextLookBlocks(const CellState& st) const;
   Status ReplayLooks();
   Status CheckGates();
   // Before the first sample: the plan's cost in processes; after the first round: in time.
@@ -68,6 +74,7 @@ class CampaignRunner::Cohort final : public session::Observer {
   store::Store& store_;
   std::unique_ptr<session::Session> session_;
   LookPlan plan_;
+  int64_t exact_blocks_ = 0;  // the exact plan's blocks per cell; 0: the statistical plan alone
   Fingerprint fingerprint_;
   Lock lock_;
   std::string lock_sha256_;
