@@ -265,6 +265,7 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
 
   std::vector<AbCheck> bounds;
   if (session_->stop() == StopKind::kNone && error.ok()) {
+    CrossCheck();
     bounds = EvaluateBounds();
     if (!bounds.empty()) error = store_.SaveChecks(run_id_, "bound", bounds);
   }

@@ -138,6 +138,7 @@ StatusOr<report::AbReport> CampaignRunner::Cohort::BuildReport(const std::vector
   rep.checks.insert(rep.checks.end(), bounds.begin(), bounds.end());
   rep.notes = r_.notes_;
   rep.notes.insert(rep.notes.end(), fallbacks.begin(), fallbacks.end());
+  rep.notes.insert(rep.notes.end(), cross_check_notes_.begin(), cross_check_notes_.end());
   for (const auto& n : session_->recorder().unavailable()) rep.notes.push_back("not measured: " + n);
   for (const auto& w : session_->recorder().warnings()) rep.notes.push_back("warning: " + w);
   TARE_ASSIGN_OR_RETURN(std::vector<CohortRecord> cohorts, store_.CohortsOf(r_.input_.campaign_sha256));

@@ -86,6 +86,7 @@ struct AbOptions {
   int64_t pilot = 20;     // --pilot: blocks per cell in that pilot
   int64_t attribute = 0;  // --attribute N: the top N functions behind each change, in the ledger
   bool inconclusive_ok = false;
+  bool no_cross_check = false;  // --no-cross-check: no valgrind run after a time FAIL or gain
   bool quiet = false;
   std::vector<std::string> args;  // after --
   env::DeclaredProvenance provenance;
@@ -343,6 +344,7 @@ int PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
   Progress progress(o.quiet);
   campaign::RunnerOptions ropts;
   ropts.stage_dir = *tmp + "/bin";
+  ropts.cross_check = false;  // a pilot judges nothing
   ropts.base_env = session::ProcessEnvironment();
   ropts.command_line = Invocation();
   ropts.tare_version = TARE_VERSION;
@@ -475,6 +477,7 @@ int Ab(const AbOptions& o) {
   std::filesystem::path store_dir = std::filesystem::path(o.store_path).parent_path();
   ropts.stage_dir = ((store_dir.empty() ? std::filesystem::path(".") : store_dir) / "bin").string();
   ropts.resume = o.resume;
+  ropts.cross_check = !o.no_cross_check;
   ropts.base_env = session::ProcessEnvironment();
   ropts.command_line = Invocation();
   ropts.tare_version = TARE_VERSION;
@@ -713,6 +716,9 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
                   "to the ledger and JSON (as `tare attribute` shows them)")
       ->check(WholeNumberAtLeast(1));
   sub->add_flag("--inconclusive-ok", o->inconclusive_ok, "Exit 0 instead of 3 when some cell is INCONCLUSIVE");
+  sub->add_flag("--no-cross-check", o->no_cross_check,
+                "Do not measure cells whose time FAILed or gained once more under valgrind (by default, when "
+                "valgrind is installed, the ledger says whether their instructions agree)");
   sub->add_flag("--quiet,-q", o->quiet, "No ledger on stdout, no progress (use with --ledger/--json)");
   AddProvenanceFlags(sub, &o->provenance);
   AddShardFlags(sub, &o->shard);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 namespace tare::report {
 namespace {
@@ -36,6 +37,21 @@ nlohmann::json MetricJson(const AbMetricResult& m) {
           {"reasons", m.reasons}};
 }
 
+nlohmann::json CrossCheckJson(const std::optional<AbCrossCheck>& x) {
+  if (!x) return nullptr;
+  nlohmann::json base = nlohmann::json::object(), head = nlohmann::json::object();
+  for (const auto& [name, value] : x->base) base[name] = Num(value);
+  for (const auto& [name, value] : x->head) head[name] = Num(value);
+  return {{"metric", x->metric},
+          {"time_change", Num(x->time_change)},
+          {"instructions_change", Num(x->instructions_change)},
+          {"reading", x->reading.empty() ? nlohmann::json(nullptr) : nlohmann::json(x->reading)},
+          {"line", x->line},
+          {"error", x->error},
+          {"base", base},
+          {"head", head}};
+}
+
 // The file name of the executable the user gave for a head arm ("bench_v3" for hd02), "" if unknown.
 std::string HeadExecutable(const AbReport& r, const std::string& arm) {
   for (const auto& a : r.arms) {
@@ -67,6 +83,7 @@ nlohmann::json AbReportToJson(const AbReport& r) {
                            {"failed_samples", c.failed_samples},
                            {"reasons", c.reasons},
                            {"layout_hint", c.layout_hint},
+                           {"cross_check", CrossCheckJson(c.cross_check)},
                            {"metrics", metrics}});
   }
   nlohmann::json checks = nlohmann::json::array();

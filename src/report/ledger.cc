@@ -323,6 +323,26 @@ void Layouts(const AbReport& r, std::string& out) {
   }
 }
 
+// The cross-check of time verdicts with instruction counts (campaign/cross_check.h): one line per
+// comparison whose time FAILed or gained, when it ran.
+void CrossChecks(const AbReport& r, std::string& out) {
+  bool any = false;
+  for (const auto& c : r.comparisons) any = any || (c.cross_check && !c.cross_check->line.empty());
+  if (!any) return;
+  bool several_heads = false;
+  for (const auto& c : r.comparisons) several_heads = several_heads || c.head != "head";
+  out += "\n### Cross-check: instructions under valgrind\n\n"
+         "Each cell whose time FAILed or gained, measured once more under `--instrument sim` (base, the head, "
+         "and base again, which must read the same instructions; these samples are not stored): does the "
+         "head execute more (or fewer) instructions, or does the same work take longer? It points; it "
+         "changes no verdict.\n\n";
+  for (const auto& c : r.comparisons) {
+    if (!c.cross_check || c.cross_check->line.empty()) continue;
+    out += fmt::format("- {}{}: **{}**\n", MarkdownCode(c.cell),
+                       several_heads ? " " + MarkdownText(ArmLabel(r, c.head)) : "", MarkdownText(c.cross_check->line));
+  }
+}
+
 void Cohorts(const AbReport& r, std::string& out) {
   out += "\n### Cohorts of this campaign\n\n"
          "Every run of the campaign is a cohort of its own; none is overwritten or left out, "
@@ -403,6 +423,7 @@ std::string RenderLedger(const AbReport& r) {
   } else {
     CellTable(r, out);
   }
+  CrossChecks(r, out);
   NullArm(r, out);
   Layouts(r, out);
   Checks(r, out);
@@ -487,6 +508,12 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
     for (size_t i = 0; i < row.size(); ++i) line += fmt::format("{:<{}}  ", row[i], w[i]);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
+  }
+  for (const auto& c : r.comparisons) {
+    if (!c.cross_check || c.cross_check->line.empty()) continue;
+    std::string cell = c.cell;
+    if (r.arms.size() > 3 || c.head != "head") cell += " / " + ArmLabel(r, c.head);
+    out += fmt::format("  cross-check {}: {}\n", SingleLineText(cell), SingleLineText(c.cross_check->line));
   }
   for (const auto& ch : r.checks) {
     if (!ch.ok) out += fmt::format("  {} violated: {} ({} {})\n", ch.kind, SingleLineText(ch.rule), SingleLineText(ch.cell), SingleLineText(ch.arm));

@@ -63,6 +63,8 @@ class CampaignRunner::Cohort final : public session::Observer {
   // The budget is spent: cells still undecided stop, INCONCLUSIVE with that reason.
   Status SpendBudget();
   std::vector<AbCheck> EvaluateBounds() const;
+  // cohort_cross_check.cc: the cells whose time FAILed or gained, under valgrind (cross_check.h).
+  void CrossCheck();
   StatusOr<report::AbReport> BuildReport(const std::vector<AbCheck>& bounds);
   void Progress(const std::string& line) const { if (r_.options_.progress) r_.options_.progress(line); }
   void Notice(const std::string& line) const { if (r_.options_.notice) r_.options_.notice(line); }
@@ -88,6 +90,7 @@ class CampaignRunner::Cohort final : public session::Observer {
   bool gates_checked_ = false;
   int64_t session_started_ns_ = 0;  // this Run's start (a resumed cohort's budget restarts)
   bool budget_spent_ = false;
+  std::vector<std::string> cross_check_notes_;  // skipped or bounded cross-checks, for the ledger
 };
 
 }  // namespace tare::campaign

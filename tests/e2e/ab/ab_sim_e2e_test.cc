@@ -1,6 +1,6 @@
 // `tare ab` with deterministic instruments, end to end on real valgrind: the exact plan (one sample
 // per arm, a determinism check, the exact verdict; the fallback to pairs when a program's counts
-// differ between runs).
+// differ between runs) and the cross-check of time verdicts with instruction counts.
 //
 // Cost: the exact plan runs 3 or 4 valgrind processes per campaign (ab_knob at --work 1: about a
 // second each here); the fallback tests bound the statistical plan with --budget (sim) or run the
@@ -156,6 +156,52 @@ TEST_F(AbSimE2E, NondeterministicAllocationsFallBackToTwentyPairs) {
     EXPECT_FALSE(m["confidence"].is_null());
   }
   EXPECT_NE(Ledger().find("determinism check failed: mem."), std::string::npos) << Ledger();
+}
+
+// The cross-check (campaign/cross_check.h) on the memory-bound pair (testdata/memory_walk.c): the
+// same loop, reading in order or scattered over 8 MiB, the scattered build making 5% fewer reads.
+// Its CPU time is two to four times longer here (35 ms against 140 ms on an idle host, +109% at
+// load 2.5), so the time FAILs at any noise this host has; under valgrind its instructions fall
+// (-3.67%) and its L1 data misses grow 15-fold, and the ledger and the JSON say it is not more
+// work. Six pairs: the verdict needs no more. No timing is asserted beyond the FAIL's direction.
+TEST_F(AbSimE2E, CrossCheckSaysAMemoryBoundSlowdownIsNotMoreWork) {
+  const std::vector<std::string> campaign = {"--base", Fixture("memory_walk_seq"), "--head",
+                                             Fixture("memory_walk_scatter"), "--null", "--samples", "6", "--cap", "6"};
+  std::vector<std::string> args = campaign;
+  args.insert(args.end(), {"--", "1000000"});
+  Result r = Ab(args);
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  nlohmann::json j = Json();
+  const auto& c = j["comparisons"][0];
+  ASSERT_EQ(c["verdict"], "FAIL") << c.dump();
+  const auto& x = c["cross_check"];
+  ASSERT_TRUE(x.is_object()) << c.dump();
+  EXPECT_EQ(x["metric"], c["metrics"][0]["metric"]);
+  EXPECT_GT(x["time_change"].get<double>(), 0) << "the FAIL's direction";
+  EXPECT_LT(x["instructions_change"].get<double>(), 0) << "5% fewer reads: fewer instructions";
+  EXPECT_EQ(x["reading"], "not more work");
+  EXPECT_EQ(x["error"], "");
+  EXPECT_GT(x["head"]["sim.D1mr"].get<double>(), 4 * x["base"]["sim.D1mr"].get<double>())
+      << "scattered reads miss L1 where reads in order hit 15 of 16 times";
+  const std::string line = x["line"].get<std::string>();
+  EXPECT_NE(line.find("not more work — memory, branch or layout effects (sim: I1 misses "), std::string::npos) << line;
+  EXPECT_NE(line.find("D1 misses"), std::string::npos) << line;
+  EXPECT_NE(line.find("est. cycles"), std::string::npos) << line;
+  const std::string ledger = Ledger();
+  EXPECT_NE(ledger.find("### Cross-check: instructions under valgrind"), std::string::npos) << ledger;
+  EXPECT_NE(ledger.find(", instructions -"), std::string::npos) << ledger;
+  EXPECT_NE(ledger.find("not more work — memory, branch or layout effects"), std::string::npos) << ledger;
+  EXPECT_NE(r.err.find("cross-check: 1 cell whose time FAILed or gained, under valgrind"), std::string::npos) << r.err;
+
+  // --no-cross-check: the same verdict, no valgrind, no line.
+  store_ = dir_ + "/off/tare.db";
+  args = campaign;
+  args.insert(args.end(), {"--no-cross-check", "--", "1000000"});
+  r = Ab(args);
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(Json()["comparisons"][0]["cross_check"].is_null());
+  EXPECT_EQ(Ledger().find("Cross-check"), std::string::npos) << Ledger();
+  EXPECT_EQ(r.err.find("cross-check"), std::string::npos) << r.err;
 }
 
 }  // namespace
