@@ -5,6 +5,7 @@
 #include <map>
 
 #include "campaign/campaign_definition.h"
+#include "campaign/exact_plan.h"
 #include "campaign/lock.h"
 #include "campaign/sampling.h"
 #include "env/fingerprint_json.h"
@@ -46,6 +47,7 @@ StatusOr<report::AbReport> StoredCohortReport(store::Store& store, const store::
   rep.arm_order = std::string(campaign::ArmOrderName(spec.order));
   rep.seed = spec.seed;
   rep.sampling = spec.sampling;
+  rep.exact_blocks = campaign::ExactPlanApplies(spec) ? campaign::ExactPlanBlocks(spec.null_arm) : 0;
   rep.confidence = spec.confidence;
   rep.noise_floor_rule = std::string(campaign::NoiseFloorRuleName(spec.noise_floor));
   rep.interval_method = std::string(campaign::PairedIntervalName(spec.interval));
@@ -63,6 +65,11 @@ StatusOr<report::AbReport> StoredCohortReport(store::Store& store, const store::
   for (const auto& [cell, look] : last) {
     for (const auto& comp : look->comparisons) {
       rep.comparisons.push_back(comp);
+      // The store keeps no exact flag: under the exact plan, a verdict at its blocks is the exact
+      // one (a cell that fell back was judged at 20 pairs or more).
+      for (auto& m : rep.comparisons.back().metrics) {
+        m.exact = rep.exact_blocks > 0 && m.pairs == rep.exact_blocks && m.lo == m.hi && m.lo == m.estimate;
+      }
       verdicts.push_back(comp.verdict);
     }
   }

@@ -214,6 +214,17 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
   return out;
 }
 
+WorkReading ReadWork(double time_change, double instructions_estimate, double instructions_lo,
+                     double instructions_hi) {
+  const bool quiet = std::fabs(instructions_lo) <= kLayoutHintQuietInstructions &&
+                     std::fabs(instructions_hi) <= kLayoutHintQuietInstructions;
+  const bool far = std::fabs(time_change) >= kLayoutHintRatio * std::fabs(instructions_estimate);
+  if (quiet && far) return WorkReading::kSameInstructions;
+  const bool same_way = (time_change > 0 && instructions_estimate > 0) || (time_change < 0 && instructions_estimate < 0);
+  if (!same_way || far) return WorkReading::kNotTheInstructions;
+  return WorkReading::kExplained;
+}
+
 std::string LayoutHint(const AbComparison& c) {
   const AbMetricResult* instructions = nullptr;
   for (const auto& m : c.metrics) {
@@ -223,25 +234,28 @@ std::string LayoutHint(const AbComparison& c) {
     }
   }
   if (instructions == nullptr) return "";
-  if (std::fabs(instructions->lo) > kLayoutHintQuietInstructions ||
-      std::fabs(instructions->hi) > kLayoutHintQuietInstructions) {
-    return "";
-  }
   for (const auto& m : c.metrics) {
     const MetricDef def = LookupMetric(m.metric);
     if (def.kind != MetricKind::kTime || def.deterministic) continue;
     if (m.verdict != Verdict::kFail && !m.supported_gain) continue;
-    if (std::isnan(m.estimate) ||
-        std::fabs(m.estimate) < kLayoutHintRatio * std::fabs(instructions->estimate)) {
-      continue;
+    if (std::isnan(m.estimate)) continue;
+    const WorkReading reading = ReadWork(m.estimate, instructions->estimate, instructions->lo, instructions->hi);
+    if (reading == WorkReading::kExplained) continue;
+    if (reading == WorkReading::kSameInstructions) {
+      return fmt::format(
+          "likely a layout effect: {} changed {} while {} changed {} (interval [{}, {}]), so the same "
+          "instructions took {}; code or stack placement moves timings by several percent. Check with "
+          "--layouts 4 (a change that holds in every layout is real) or judge --instrument sim",
+          m.metric, report::SignedPercent(m.estimate), instructions->metric, report::SignedPercent(instructions->estimate),
+          report::SignedPercent(instructions->lo), report::SignedPercent(instructions->hi),
+          m.estimate > 0 ? "longer" : "less time");
     }
     return fmt::format(
-        "likely a layout effect: {} changed {} while {} changed {} (interval [{}, {}]), so the same "
-        "instructions took {}; code or stack placement moves timings by several percent. Check with "
-        "--layouts 4 (a change that holds in every layout is real) or judge --instrument sim",
-        m.metric, report::SignedPercent(m.estimate), instructions->metric, report::SignedPercent(instructions->estimate),
-        report::SignedPercent(instructions->lo), report::SignedPercent(instructions->hi),
-        m.estimate > 0 ? "longer" : "less time");
+        "not {} work: {} changed {} while {} changed {} (interval [{}, {}]); memory, branch or layout "
+        "effects, not the amount of work. Check with --layouts 4, and the cache misses with --instrument sim",
+        m.estimate > 0 ? "more" : "less", m.metric, report::SignedPercent(m.estimate), instructions->metric,
+        report::SignedPercent(instructions->estimate), report::SignedPercent(instructions->lo),
+        report::SignedPercent(instructions->hi));
   }
   return "";
 }

@@ -60,10 +60,28 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
 inline constexpr double kLayoutHintQuietInstructions = 0.005;
 inline constexpr double kLayoutHintRatio = 4.0;
 
+// What an instruction change says about a time change measured with it (changes as fractions; the
+// instructions' interval [lo, hi], lo = hi for exact counts):
+//   kSameInstructions  the instructions stayed within +-kLayoutHintQuietInstructions and the time
+//                      moved at least kLayoutHintRatio times as far: the same work took more (or
+//                      less) time, likely a layout effect
+//   kNotTheInstructions the instructions moved the other way, or not at all, or the time moved at
+//                      least kLayoutHintRatio times as far: not more (or less) work -- memory,
+//                      branch or layout effects
+//   kExplained         the instructions moved the same way, by more than a quarter of the time
+//                      change: more (or less) work
+// Shared by LayoutHint (both in one campaign) and the cross-check (cross_check.h: instructions
+// measured under valgrind after a time campaign).
+enum class WorkReading { kExplained, kSameInstructions, kNotTheInstructions };
+WorkReading ReadWork(double time_change, double instructions_estimate, double instructions_lo,
+                     double instructions_hi);
+
 // When a comparison measured both a time metric and an instruction count (perf.instructions on
 // hosts with hardware counters, sim.Ir), a time metric that FAILed or showed a supported gain
 // while the instructions did not move is pointed out as a likely layout effect (code or stack
-// placement: docs/campaign.md, "Layouts"), with the figures and what to run. "" otherwise.
+// placement: docs/campaign.md, "Layouts"), with the figures and what to run; one whose
+// instructions moved the other way, or far less than the time, as not more (or less) work. ""
+// otherwise (ReadWork: kExplained).
 std::string LayoutHint(const AbComparison& c);
 
 // Whether a metric's gain is undecided: its estimate is better than the noise floor, but its

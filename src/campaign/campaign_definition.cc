@@ -10,6 +10,7 @@
 #include "base/regex.h"
 #include "base/sha256.h"
 #include "base/units.h"
+#include "campaign/exact_plan.h"
 #include "session/environment.h"
 #include "target/gbench.h"
 
@@ -263,6 +264,9 @@ nlohmann::json SpecToJson(const CampaignSpec& spec) {
   if (spec.gbench_min_time_ns > 0) j["gbench_min_time_ns"] = spec.gbench_min_time_ns;
   if (spec.layouts > 1) j["layouts"] = spec.layouts;
   if (spec.interval != PairedIntervalMethod::kSignTest) j["interval"] = PairedIntervalName(spec.interval);
+  // The exact plan is a plan of its own (exact_plan.h): a campaign that runs it is not the one that
+  // ran 20 pairs before it existed. Written only then, so other campaigns keep their identity.
+  if (ExactPlanApplies(spec)) j["sampling_plan"] = kExactPlanV1;
   return j;
 }
 
@@ -334,6 +338,9 @@ StatusOr<CampaignSpec> SpecFromJson(const nlohmann::json& j) {
     field = "sampling";
     spec.sampling = {JsonIntegerAt<int64_t>(j.at("sampling"), "initial"), JsonIntegerAt<int64_t>(j.at("sampling"), "step"),
                      JsonIntegerAt<int64_t>(j.at("sampling"), "cap")};
+    // A stored spec without "sampling_plan" ran the statistical plan: replay it as declared.
+    field = "sampling_plan";
+    spec.sampling_declared = !(j.contains("sampling_plan") && str("sampling_plan") == kExactPlanV1);
     field = "confidence";
     spec.confidence = j.at("confidence").get<double>();
     spec.noise_cap = j.at("noise_cap").get<double>();

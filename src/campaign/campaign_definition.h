@@ -86,6 +86,10 @@ struct CampaignSpec {
   std::vector<CellSpec> cells;          // empty: every (filtered) benchmark / the command itself
   std::vector<MetricSpec> metrics;      // empty: DefaultMetrics(kind)
   SamplingPlan sampling = kDefaultSampling;
+  // Whether the plan was declared (--samples/--step/--cap, [sampling]). When it was not and every
+  // judged metric is deterministic (sim, mem), the exact plan runs instead (exact_plan.h), with
+  // `sampling` as its fallback.
+  bool sampling_declared = false;
   double confidence = kDefaultConfidence;
   LookScheme look_scheme = LookScheme::kBonferroni;
   NoiseFloorRule noise_floor = NoiseFloorRule::kSplit;

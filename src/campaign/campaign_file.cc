@@ -132,6 +132,7 @@ Status ReadArms(const Reader& r, const toml::table& arms, CampaignSpec* spec) {
 
 Status ReadSampling(const Reader& r, const toml::table& t, CampaignSpec* spec) {
   TARE_RETURN_IF_ERROR(r.OnlyKeys(t, "sampling.", {"initial", "step", "cap"}));
+  spec->sampling_declared = true;
   struct Field { const char* key; int64_t* out; };
   for (Field f : {Field{"initial", &spec->sampling.initial}, Field{"step", &spec->sampling.step},
                   Field{"cap", &spec->sampling.cap}}) {

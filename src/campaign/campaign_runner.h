@@ -66,6 +66,9 @@ struct RunnerOptions {
   // --shard K/N: only this job's part of the cells (session/shard.h); the whole assignment is
   // recorded with the cohort's run, and --resume continues only a cohort of the same shard.
   std::optional<session::ShardSpec> shard;
+  // After a time campaign: measure the cells whose time FAILed or gained once more under valgrind
+  // and say whether the instructions agree (cross_check.h). --no-cross-check turns it off.
+  bool cross_check = true;
   std::function<void(const std::string&)> progress;  // a status line (may be overwritten)
   std::function<void(const std::string&)> notice;    // a line worth keeping in the log
 };

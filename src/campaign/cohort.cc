@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -12,6 +13,7 @@
 #include "base/units.h"
 #include "campaign/broken_cell.h"
 #include "campaign/campaign_setup.h"
+#include "campaign/exact_plan.h"
 #include "campaign/resume.h"
 #include "env/executable_info.h"
 #include "env/host_fingerprint.h"
@@ -269,7 +271,11 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
   TARE_ASSIGN_OR_RETURN(plan_, PlanLooks(spec_.sampling, spec_.confidence, spec_.look_scheme));
   fingerprint_ = env::CollectFingerprint(env::FingerprintOptions{.probe_valgrind = spec_.instrument == Instrument::kSim});
   cells_.assign(r_.cells_.size(), CellState{});
-  for (auto& st : cells_) st.target = plan_.pairs.front();
+  exact_blocks_ = ExactPlanApplies(spec_) ? ExactPlanBlocks(spec_.null_arm) : 0;
+  for (auto& st : cells_) {
+    st.exact = exact_blocks_ > 0;
+    st.target = st.exact ? exact_blocks_ : plan_.pairs.front();
+  }
   RunData stored;
   std::vector<int64_t> blocks_done;
   TARE_RETURN_IF_ERROR(r_.options_.resume ? Resume(&stored, &blocks_done) : Open());
@@ -300,6 +306,7 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
 
   std::vector<AbCheck> bounds;
   if (session_->stop() == StopKind::kNone && error.ok()) {
+    CrossCheck();
     bounds = EvaluateBounds();
     if (!bounds.empty()) error = store_.SaveChecks(run_id_, "bound", bounds);
   }
@@ -410,6 +417,11 @@ Status CampaignRunner::Cohort::AfterRound(session::Session& session) {
       TARE_RETURN_IF_ERROR(SettleBroken(c, at));
     }
   }
+  // The exact plan's check first: it spends no confidence and ends the cell when it holds, so a
+  // budget that runs out in the same round does not pre-empt it.
+  for (size_t c = 0; c < cells_.size(); ++c) {
+    if (cells_[c].active && cells_[c].exact && BlocksDone(c) >= cells_[c].target) TARE_RETURN_IF_ERROR(Look(c));
+  }
   if (spec_.budget_ns > 0 && !budget_spent_ &&
       r_.options_.clock->UnixNowNs() - session_started_ns_ >= spec_.budget_ns) {
     return SpendBudget();
@@ -425,6 +437,15 @@ void CampaignRunner::Cohort::NoticePlanCost() const {
   const int64_t arms = static_cast<int64_t>(r_.arms_.size());
   const int64_t lo = cells * arms * plan_.pairs.front();
   const int64_t hi = cells * arms * plan_.pairs.back();
+  if (exact_blocks_ > 0) {
+    Notice(fmt::format(
+        "plan: {} cell{} x {} arms x {} block{} = {} processes (exact plan: the metrics are deterministic; {}; a "
+        "cell whose values differ continues to {} to {} pairs)",
+        cells, cells == 1 ? "" : "s", arms, exact_blocks_, exact_blocks_ == 1 ? "" : "s", cells * arms * exact_blocks_,
+        spec_.null_arm ? "the null arm, a rerun of base, must read what base reads" : "every arm runs twice and must read the same",
+        plan_.pairs.front(), plan_.pairs.back()));
+    return;
+  }
   Notice(fmt::format("plan: {} cell{} x {} arms x {} pairs = {} processes{}", cells,
                      cells == 1 ? "" : "s", arms,
                      lo == hi ? std::to_string(plan_.pairs.front())
@@ -456,8 +477,8 @@ void CampaignRunner::Cohort::NoticeEstimate() const {
   const double per_sample = std::max(own, static_cast<double>(r_.options_.clock->UnixNowNs() - session_started_ns_) /
                                               static_cast<double>(samples_run_));
   const double arms_cells = static_cast<double>(cells_.size() * r_.arms_.size());
-  double lo = per_sample * arms_cells * static_cast<double>(plan_.pairs.front());
-  double hi = per_sample * arms_cells * static_cast<double>(plan_.pairs.back());
+  double lo = per_sample * arms_cells * static_cast<double>(exact_blocks_ > 0 ? exact_blocks_ : plan_.pairs.front());
+  double hi = exact_blocks_ > 0 ? lo : per_sample * arms_cells * static_cast<double>(plan_.pairs.back());
   std::string budget;
   if (spec_.budget_ns > 0 && hi > static_cast<double>(spec_.budget_ns)) {
     hi = static_cast<double>(spec_.budget_ns);
@@ -506,7 +527,40 @@ Status CampaignRunner::Cohort::SpendBudget() {
   return Status::Ok();
 }
 
+int64_t CampaignRunner::Cohort::NextLookBlocks(const CellState& st) const {
+  if (st.exact) return exact_blocks_;
+  return st.look_index < plan_.pairs.size() ? plan_.pairs[st.look_index] : std::numeric_limits<int64_t>::max();
+}
+
+Status CampaignRunner::Cohort::ExactLook(size_t cell) {
+  CellState& st = cells_[cell];
+  const Cell& c = r_.cells_[cell];
+  st.exact = false;
+  const AnalysisSettings settings = Settings();
+  const std::string differs = DeterminismCheck(st.samples, exact_blocks_, settings);
+  if (!differs.empty()) {
+    // Not deterministic here: the statistical plan decides, and the blocks run so far count.
+    st.fallback = fmt::format(
+        "determinism check failed: {}; fell back to the statistical plan ({} pairs, up to {})", differs,
+        plan_.pairs.front(), plan_.pairs.back());
+    st.target = plan_.pairs.front();
+    Progress("");
+    Notice(fmt::format("{}: {}", c.name, st.fallback));
+    return Status::Ok();
+  }
+  st.comparisons = JudgeCellExact(st.samples, c.name, c.role, exact_blocks_, settings);
+  st.look_index = 1;
+  st.active = false;
+  TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(cell), 1, true, st.comparisons));
+  Progress("");
+  Notice(fmt::format("exact look at {} block{}: {}: {} (deterministic: {})", exact_blocks_,
+                     exact_blocks_ == 1 ? "" : "s", c.name, CountVerdicts(st.comparisons),
+                     spec_.null_arm ? "base and its rerun, the null arm, read the same" : "every arm read the same twice"));
+  return Status::Ok();
+}
+
 Status CampaignRunner::Cohort::Look(size_t cell) {
+  if (cells_[cell].exact) return ExactLook(cell);
   CellState& st = cells_[cell];
   const Cell& c = r_.cells_[cell];
   const int64_t pairs = plan_.pairs[st.look_index];
@@ -535,14 +589,16 @@ Status CampaignRunner::Cohort::ReplayLooks() {
   for (size_t c = 0; c < cells_.size(); ++c) {
     CellState& st = cells_[c];
     while (st.active) {
-      // As AfterRound did after each block: a breakage that settles the cell first, then the look.
-      const int64_t next_look = st.look_index < plan_.pairs.size() ? plan_.pairs[st.look_index] : 0;
-      const int64_t upto = next_look > 0 ? std::min(next_look, BlocksDone(c)) : BlocksDone(c);
+      // As AfterRound did after each block: a breakage that settles the cell first, then the look
+      // (exact or planned).
+      const int64_t next_look = NextLookBlocks(st);
+      const bool has_look = next_look != std::numeric_limits<int64_t>::max();
+      const int64_t upto = has_look ? std::min(next_look, BlocksDone(c)) : BlocksDone(c);
       if (const int64_t at = BreakageSettlesAt(st.samples, r_.arms_, Heads(), upto); at > 0) {
         TARE_RETURN_IF_ERROR(SettleBroken(c, at));
         break;
       }
-      if (next_look == 0 || BlocksDone(c) < next_look) break;
+      if (!has_look || BlocksDone(c) < next_look) break;
       TARE_RETURN_IF_ERROR(Look(c));
     }
   }

@@ -87,6 +87,7 @@ StatusOr<report::AbReport> CampaignRunner::Cohort::BuildReport(const std::vector
   rep.arm_order = std::string(ArmOrderName(spec_.order));
   rep.seed = spec_.seed;
   rep.sampling = spec_.sampling;
+  rep.exact_blocks = exact_blocks_;
   rep.confidence = spec_.confidence;
   rep.look_scheme = std::string(LookSchemeName(plan_.scheme));
   rep.per_look_confidence = plan_.per_look_confidence;
@@ -96,11 +97,15 @@ StatusOr<report::AbReport> CampaignRunner::Cohort::BuildReport(const std::vector
   rep.noise_cap = spec_.noise_cap;
   for (const auto& e : lock_.executables) rep.arms.push_back({e.arm, ArmRole(e.arm), e.source, e.path, e.sha256});
   std::vector<Verdict> verdicts;
-  for (const auto& st : cells_) {
+  std::vector<std::string> fallbacks;  // cells whose determinism check failed (exact_plan.h)
+  for (size_t c = 0; c < cells_.size(); ++c) {
+    const CellState& st = cells_[c];
     for (const auto& comp : st.comparisons) {
       rep.comparisons.push_back(comp);
+      if (!st.fallback.empty()) rep.comparisons.back().reasons.push_back(st.fallback);
       verdicts.push_back(comp.verdict);
     }
+    if (!st.fallback.empty()) fallbacks.push_back(fmt::format("{}: {}", r_.cells_[c].name, st.fallback));
     for (const auto& [arm, by_block] : st.samples) {
       rep.samples += static_cast<int64_t>(by_block.size());
     }
@@ -118,6 +123,8 @@ StatusOr<report::AbReport> CampaignRunner::Cohort::BuildReport(const std::vector
   rep.checks = gate_checks_;
   rep.checks.insert(rep.checks.end(), bounds.begin(), bounds.end());
   rep.notes = r_.notes_;
+  rep.notes.insert(rep.notes.end(), fallbacks.begin(), fallbacks.end());
+  rep.notes.insert(rep.notes.end(), cross_check_notes_.begin(), cross_check_notes_.end());
   for (const auto& n : session_->recorder().unavailable()) rep.notes.push_back("not measured: " + n);
   for (const auto& w : session_->recorder().warnings()) rep.notes.push_back("warning: " + w);
   TARE_ASSIGN_OR_RETURN(std::vector<CohortRecord> cohorts, store_.CohortsOf(r_.input_.campaign_sha256));

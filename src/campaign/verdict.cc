@@ -214,4 +214,40 @@ MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction directi
   return out;
 }
 
+MetricVerdict JudgeExact(double change, Direction direction, const Allowance& allowance) {
+  MetricVerdict out;
+  out.delta = allowance.declared();
+  out.bound = allowance.declared();
+  out.pass_bound = std::numeric_limits<double>::infinity();
+  if (!std::isfinite(change)) {
+    out.verdict = Verdict::kInconclusive;
+    out.reasons.push_back("no exact change (a value is missing or not positive), so no verdict");
+    return out;
+  }
+  const bool lower_is_better = direction == Direction::kLowerIsBetter;
+  const double w = lower_is_better ? change : -change;  // positive = worse
+  auto worse = [lower_is_better](double x) { return Percent(lower_is_better ? x : -x); };
+  const std::string exact = fmt::format("exactly {}", Percent(change));
+  if (w > out.delta) {
+    out.verdict = Verdict::kFail;
+    out.reasons.push_back(fmt::format("{} (deterministic), worse than the allowance {}", exact, worse(out.delta)));
+    return out;
+  }
+  out.verdict = Verdict::kPass;
+  out.pass_bound = w;
+  out.supported_gain = w < -out.delta;
+  out.reasons.push_back(fmt::format("no regression beyond {}: the change is {} (deterministic), within the "
+                                    "allowance {}",
+                                    worse(w), exact, worse(out.delta)));
+  if (change != 0) {
+    out.changed = true;
+    out.reasons.push_back(fmt::format("changed: {}", exact));
+  }
+  if (out.supported_gain) {
+    out.reasons.push_back(fmt::format("supported gain: {}, better than base beyond the allowance {}", exact,
+                                      Percent(out.delta)));
+  }
+  return out;
+}
+
 }  // namespace tare::campaign

@@ -175,4 +175,19 @@ MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction directi
                           const Allowance& allowance, const std::optional<NullArm>& null_arm,
                           double noise_cap = kDefaultNoiseCap);
 
+// The exact verdict of a deterministic metric (sim.*, mem.*) whose values were checked to repeat
+// exactly (campaign/exact_plan.h): `change` = head/base - 1, computed from one value per arm. There
+// is no interval and no confidence level: the change IS the difference, as long as the metric is
+// deterministic on this host, which the determinism check tested. With w the change in the worse
+// direction and A the declared allowance (the caller applies kDeterministicAllowance for "noise"):
+//   FAIL            if w > A      worse than the allowance
+//   PASS            otherwise     certifies w itself ("PASS <= w"; w < 0: better by -w); marked
+//                                 changed when w != 0
+//   supported gain  if w < -A     better than base beyond the allowance: a change within the
+//                                 allowance is as likely an unrelated alignment shift (issue 10)
+//                                 as a real saving, so it is reported as changed, not as a gain
+// No error rate: the verdict is as exact as the determinism it rests on. A metric that varies only
+// rarely could pass a check of one pair by chance; docs/campaign.md says so.
+MetricVerdict JudgeExact(double change, Direction direction, const Allowance& allowance);
+
 }  // namespace tare::campaign

@@ -285,6 +285,53 @@ TEST(Verdict, CellTakesItsWorstMetric) {
   EXPECT_EQ(VerdictName(kFail), "FAIL");
 }
 
+// The exact verdict (deterministic metrics, one checked pair): the change itself against the
+// allowance, no interval. kDeterministicAllowance is 0.1%.
+TEST(ExactVerdict, FailsBeyondTheAllowancePassesCertifyingTheChangeWithin) {
+  const Allowance a = Allowance::Fraction(kDeterministicAllowance);
+  MetricVerdict same = JudgeExact(0.0, kLower, a);
+  EXPECT_EQ(same.verdict, Verdict::kPass);
+  EXPECT_EQ(same.pass_bound, 0.0) << "an unchanged head certifies exactly 0";
+  EXPECT_FALSE(same.changed);
+  EXPECT_FALSE(same.supported_gain);
+  EXPECT_EQ(same.reasons[0], "no regression beyond +0.00%: the change is exactly +0.00% (deterministic), within the "
+                             "allowance +0.10%");
+
+  MetricVerdict small = JudgeExact(0.0003, kLower, a);  // an alignment shift (issue 10)
+  EXPECT_EQ(small.verdict, Verdict::kPass);
+  EXPECT_EQ(small.pass_bound, 0.0003);
+  EXPECT_TRUE(small.changed);
+  EXPECT_FALSE(small.supported_gain);
+
+  EXPECT_EQ(JudgeExact(0.001, kLower, a).verdict, Verdict::kPass) << "on the allowance: not worse than it";
+  MetricVerdict fail = JudgeExact(0.005, kLower, a);
+  EXPECT_EQ(fail.verdict, Verdict::kFail);
+  EXPECT_EQ(fail.delta, kDeterministicAllowance);
+  EXPECT_EQ(fail.reasons[0], "exactly +0.50% (deterministic), worse than the allowance +0.10%");
+
+  MetricVerdict within_gain = JudgeExact(-0.0005, kLower, a);
+  EXPECT_EQ(within_gain.verdict, Verdict::kPass);
+  EXPECT_TRUE(within_gain.changed);
+  EXPECT_FALSE(within_gain.supported_gain) << "within the allowance: changed, not a gain";
+
+  MetricVerdict gain = JudgeExact(-0.0114, kLower, a);
+  EXPECT_EQ(gain.verdict, Verdict::kPass);
+  EXPECT_TRUE(gain.supported_gain);
+  EXPECT_DOUBLE_EQ(gain.pass_bound, -0.0114) << "certifies head better by 1.14%";
+}
+
+TEST(ExactVerdict, HigherIsBetterMirrorsAndNoValueIsNoVerdict) {
+  const Allowance one = Allowance::Fraction(0.01);
+  EXPECT_EQ(JudgeExact(-0.02, kHigher, one).verdict, Verdict::kFail);  // 2% fewer per second
+  EXPECT_EQ(JudgeExact(-0.005, kHigher, one).verdict, Verdict::kPass);
+  EXPECT_TRUE(JudgeExact(0.02, kHigher, one).supported_gain);
+  EXPECT_EQ(JudgeExact(0.02, kLower, one).verdict, Verdict::kFail);
+  EXPECT_EQ(JudgeExact(std::nan(""), kLower, one).verdict, Verdict::kInconclusive);
+  // A declared 0%: any change beyond 0 fails, any gain is supported.
+  EXPECT_EQ(JudgeExact(1e-9, kLower, Allowance::Fraction(0)).verdict, Verdict::kFail);
+  EXPECT_TRUE(JudgeExact(-1e-9, kLower, Allowance::Fraction(0)).supported_gain);
+}
+
 TEST(Allowance, ParsesPercentOrNoise) {
   EXPECT_TRUE(ParseAllowance("noise")->noise);
   EXPECT_DOUBLE_EQ(ParseAllowance("2%")->fraction, 0.02);

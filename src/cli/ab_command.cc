@@ -86,6 +86,7 @@ struct AbOptions {
   int64_t pilot = 20;     // --pilot: blocks per cell in that pilot
   int64_t attribute = 0;  // --attribute N: the top N functions behind each change, in the ledger
   bool inconclusive_ok = false;
+  bool no_cross_check = false;  // --no-cross-check: no valgrind run after a time FAIL or gain
   bool quiet = false;
   std::vector<std::string> args;  // after --
   env::DeclaredProvenance provenance;
@@ -137,6 +138,9 @@ StatusOr<campaign::CampaignSpec> SpecFromFlags(const AbOptions& o) {
   spec.filter = o.filter;
   spec.control_filter = o.control;
   spec.sampling = {o.initial, o.step, o.cap};
+  for (const auto& g : o.given) {
+    spec.sampling_declared = spec.sampling_declared || g == "--initial" || g == "--step" || g == "--cap";
+  }
   spec.confidence = o.confidence;
   spec.seed = o.seed;
   if (o.kind != "auto") {
@@ -283,6 +287,7 @@ campaign::CampaignInput PilotInput(const campaign::CampaignInput& declared, int6
   in.spec.name = (declared.spec.name.empty() ? std::string("campaign") : declared.spec.name) + " (plan pilot)";
   in.spec.heads = {declared.spec.base};
   in.spec.sampling = {pilot, pilot, pilot};
+  in.spec.sampling_declared = true;  // the pilot's blocks, never the exact plan
   in.spec.bounds.clear();
   in.spec.budget_ns = 0;
   in.campaign_source = "flags";
@@ -342,6 +347,7 @@ int PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
   Progress progress(o.quiet);
   campaign::RunnerOptions ropts;
   ropts.stage_dir = *tmp + "/bin";
+  ropts.cross_check = false;  // a pilot judges nothing
   ropts.base_env = session::ProcessEnvironment();
   ropts.command_line = Invocation();
   ropts.tare_version = TARE_VERSION;
@@ -474,6 +480,7 @@ int Ab(const AbOptions& o) {
   std::filesystem::path store_dir = std::filesystem::path(o.store_path).parent_path();
   ropts.stage_dir = ((store_dir.empty() ? std::filesystem::path(".") : store_dir) / "bin").string();
   ropts.resume = o.resume;
+  ropts.cross_check = !o.no_cross_check;
   ropts.base_env = session::ProcessEnvironment();
   ropts.command_line = Invocation();
   ropts.tare_version = TARE_VERSION;
@@ -639,12 +646,16 @@ By default CPU time is judged (it ignores time spent waiting for a CPU); add --m
 judge wall time too. Each Google Benchmark sample gets --benchmark_min_time=0.02 (20 ms, not its
 own 0.5 s), and a tare binary runs one count calibrated on base; either is kept in the lock and
 run by every arm of every cohort of the campaign.
+judge wall time too. Under --instrument sim or mem (deterministic counts) the default plan is exact:
+one block per cell (two without --null), the null arm must read what base reads, and the verdict
+is on head/base - 1 itself; a cell whose values differ falls back to the pairs above. --samples,
+--step or --cap ask for the statistical plan instead.
 
 Examples:
   tare ab --base old/bench --head new/bench              # Google Benchmark: every benchmark
   tare ab --base old/prog --head new/prog -- --input x   # commands: ARGS for every arm
   tare ab --base a --head b --metric wall_ns=2% --metric peak_rss_bytes=noise --cap 80
-  tare ab --base a --head b --instrument sim --samples 6 --cap 6   # instructions, deterministic
+  tare ab --base a --head b --instrument sim                     # instructions: 3 processes per cell, exact
   tare ab --base a --head b --instrument sim --attribute 5      # + the 5 functions behind each change
   tare ab campaign.toml --ledger ledger.md --json result.json   # declared in a file (docs/campaign.md)
   tare ab campaign.toml --resume                                # continue an interrupted cohort
@@ -679,7 +690,7 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
                       "The null arm, a second copy of base that measures the host's own noise, is on by default; "
                       "--no-null leaves it out (verdicts then read \"noise\" as 0)"),
         "--null");
-  track(sub->add_option("--samples,--initial,-n", o->initial, "Pairs per cell before the first look (default 20)"), "--initial");
+  track(sub->add_option("--samples,--initial,-n", o->initial, "Pairs per cell before the first look (default 20; sim, mem: the exact plan)"), "--initial");
   track(sub->add_option("--step", o->step, "Pairs added per look to a cell still undecided (default 20)"), "--step");
   track(sub->add_option("--cap", o->cap, "Most pairs a cell gets (default 60)"), "--cap");
   track(sub->add_option("--confidence", o->confidence, "Per cell and metric, over all looks (default 0.95)"), "--confidence");
@@ -741,6 +752,9 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
                   "to the ledger and JSON (as `tare attribute` shows them)")
       ->check(WholeNumberAtLeast(1));
   sub->add_flag("--inconclusive-ok", o->inconclusive_ok, "Exit 0 instead of 3 when some cell is INCONCLUSIVE");
+  sub->add_flag("--no-cross-check", o->no_cross_check,
+                "Do not measure cells whose time FAILed or gained once more under valgrind (by default, when "
+                "valgrind is installed, the ledger says whether their instructions agree)");
   sub->add_flag("--quiet,-q", o->quiet, "No ledger on stdout, no progress (use with --ledger/--json)");
   AddProvenanceFlags(sub, &o->provenance);
   AddShardFlags(sub, &o->shard);

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <utility>
 #include <span>
 #include <string>
 #include <string_view>
@@ -58,6 +60,10 @@ struct AbMetricResult {
   Verdict verdict = Verdict::kInconclusive;
   bool supported_gain = false;
   bool changed = false;                      // a PASS whose interval excludes 0 (within the allowance)
+  // An exact verdict (campaign/exact_plan.h): a deterministic metric whose values repeated exactly,
+  // judged on head/base - 1 itself. estimate = lo = hi = that change; confidence 1 (tare.ab/1 writes
+  // null: an exact verdict has no confidence level).
+  bool exact = false;
   std::vector<std::string> reasons;
 };
 
@@ -77,6 +83,23 @@ struct AbBroken {
   bool cannot_be_measured() const;
 };
 
+// A time verdict checked against instruction counts (tare ab's cross-check, campaign/cross_check.h):
+// a cell whose CPU or wall time FAILed or gained, measured once more under valgrind (the sim
+// instrument: base, the head, base again). Do the instructions explain the time?
+struct AbCrossCheck {
+  std::string metric;                // the time metric that FAILed or gained
+  double time_change = kNaN;         // its estimate (fraction)
+  double instructions_change = kNaN; // sim.Ir, head/base - 1, exact (NaN when not measured)
+  // "more work" (the instructions explain the time), "same work" (they did not move: likely a
+  // layout effect), "not more work" (they moved the other way, or far less than the time), or ""
+  // when the cross-check could not measure (error says why).
+  std::string reading;
+  std::string line;                  // the sentence the ledger prints
+  std::string error;
+  // The sim figures of base and head (sim.Ir, sim.I1mr, sim.D1mr, sim.est_cycles...), per process.
+  std::vector<std::pair<std::string, double>> base, head;
+};
+
 // One head against base in one cell: its metrics' results and the worst of their verdicts.
 struct AbComparison {
   std::string cell;                // the cell's name
@@ -93,6 +116,8 @@ struct AbComparison {
   // likely a layout effect, not the code change (campaign::LayoutHint). "" otherwise.
   std::string layout_hint;
   AbBroken broken;                 // an arm that failed every sample (a broken benchmark)
+  // Only when a time metric FAILed or gained and the cross-check ran (tare ab --no-cross-check: never).
+  std::optional<AbCrossCheck> cross_check;
 };
 
 // One evaluation of a sanity gate (after the first block) or a release bound (at the end).

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 namespace tare::report {
 namespace {
@@ -16,7 +17,7 @@ nlohmann::json MetricJson(const AbMetricResult& m) {
           {"allowance", m.allowance},
           {"declared_allowance", m.declared},
           {"pairs", m.pairs},
-          {"confidence", m.confidence},
+          {"confidence", m.exact ? nlohmann::json(nullptr) : Num(m.confidence)},
           {"change", {{"estimate", Num(m.estimate)}, {"lo", Num(m.lo)}, {"hi", Num(m.hi)}}},
           {"base_median", Num(m.base_median)},
           {"head_median", Num(m.head_median)},
@@ -30,9 +31,25 @@ nlohmann::json MetricJson(const AbMetricResult& m) {
           {"delta", Num(m.delta)},
           {"pass_bound", Num(m.pass_bound)},
           {"changed", m.changed},
+          {"exact", m.exact},
           {"verdict", VerdictName(m.verdict)},
           {"supported_gain", m.supported_gain},
           {"reasons", m.reasons}};
+}
+
+nlohmann::json CrossCheckJson(const std::optional<AbCrossCheck>& x) {
+  if (!x) return nullptr;
+  nlohmann::json base = nlohmann::json::object(), head = nlohmann::json::object();
+  for (const auto& [name, value] : x->base) base[name] = Num(value);
+  for (const auto& [name, value] : x->head) head[name] = Num(value);
+  return {{"metric", x->metric},
+          {"time_change", Num(x->time_change)},
+          {"instructions_change", Num(x->instructions_change)},
+          {"reading", x->reading.empty() ? nlohmann::json(nullptr) : nlohmann::json(x->reading)},
+          {"line", x->line},
+          {"error", x->error},
+          {"base", base},
+          {"head", head}};
 }
 
 // The file name of the executable the user gave for a head arm ("bench_v3" for hd02), "" if unknown.
@@ -76,6 +93,7 @@ nlohmann::json AbReportToJson(const AbReport& r) {
                            {"reasons", c.reasons},
                            {"layout_hint", c.layout_hint},
                            {"broken", broken},
+                           {"cross_check", CrossCheckJson(c.cross_check)},
                            {"metrics", metrics}});
   }
   nlohmann::json checks = nlohmann::json::array();
@@ -125,6 +143,8 @@ nlohmann::json AbReportToJson(const AbReport& r) {
       {"arm_order", r.arm_order},
       {"seed", r.seed},
       {"sampling", {{"initial", r.sampling.initial}, {"step", r.sampling.step}, {"cap", r.sampling.cap}}},
+      {"sampling_plan", r.exact_blocks > 0 ? "exact-v1" : "statistical"},
+      {"exact_blocks", r.exact_blocks},
       {"confidence", r.confidence},
       {"look_scheme", r.look_scheme},
       {"per_look_confidence", r.per_look_confidence},

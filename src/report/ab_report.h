@@ -81,6 +81,9 @@ struct AbReport {
   std::string arm_order;
   uint64_t seed = 0;
   SamplingPlan sampling;
+  // The exact plan (campaign/exact_plan.h): blocks per cell before the determinism check, 1 with a
+  // null arm, 2 without; 0 when the campaign ran the statistical plan alone.
+  int64_t exact_blocks = 0;
   double confidence = 0.95;
   std::string look_scheme;
   double per_look_confidence = 0;

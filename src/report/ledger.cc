@@ -71,7 +71,8 @@ std::string CertifiedBound(const AbMetricResult& m, bool ascii) {
 // certifies, an INCONCLUSIVE its decisive reason (the first).
 std::string MetricText(const AbMetricResult& m) {
   std::string change =
-      std::isnan(m.lo) || std::isnan(m.hi)
+      m.exact ? fmt::format("{} exact (deterministic)", SignedPercent(m.estimate))
+      : std::isnan(m.lo) || std::isnan(m.hi)
           ? fmt::format("{} [no interval at {} pairs]", SignedPercent(m.estimate), m.pairs)
           : fmt::format("{} [{}, {}]", SignedPercent(m.estimate), SignedPercent(m.lo),
                         SignedPercent(m.hi));
@@ -104,17 +105,19 @@ std::string GainText(const AbComparison& c) {
 // one, every PASS a gain: "every head better than base by at least 1.25%").
 std::string PassClaim(const AbReport& r) {
   double widest = -std::numeric_limits<double>::infinity();
+  bool all_exact = true;  // exact verdicts (the exact plan) have no confidence level
   for (const auto& c : r.comparisons) {
     for (const auto& m : c.metrics) {
       if (m.verdict == Verdict::kPass && std::isfinite(m.pass_bound)) widest = std::max(widest, m.pass_bound);
+      all_exact = all_exact && m.exact;
     }
   }
   if (!std::isfinite(widest)) return "";
+  const std::string level = all_exact ? std::string("exact") : Confidence(r.confidence);
   if (widest < 0) {
-    return fmt::format(": better than base by at least {} in every metric ({})", Percent2(-widest),
-                       Confidence(r.confidence));
+    return fmt::format(": better than base by at least {} in every metric ({})", Percent2(-widest), level);
   }
-  return fmt::format(": no regression beyond {} ({})", Percent2(widest), Confidence(r.confidence));
+  return fmt::format(": no regression beyond {} ({})", Percent2(widest), level);
 }
 
 // A broken comparison's verdict as its row shows it.
@@ -230,15 +233,26 @@ void Header(const AbReport& r, std::string& out) {
   }
   out += fmt::format("- **Arm order** {} (seed {}), all arms of a cell back to back in every block\n",
                      r.arm_order, r.seed);
-  if (r.sampling.cap > r.sampling.initial) {
+  if (r.exact_blocks > 0) {
+    out += fmt::format("- **Sampling** exact plan (every metric deterministic): {} per cell, then the determinism "
+                       "check — {}; a cell that passes gets the exact verdict on head/base − 1, a cell whose values "
+                       "differ falls back to {} pairs, then {} more per look, up to {}\n",
+                       r.exact_blocks == 1 ? "1 block (each arm once)" : fmt::format("{} blocks (each arm {} times)", r.exact_blocks, r.exact_blocks),
+                       r.exact_blocks == 1 ? "the null arm, a rerun of base, must read exactly what base reads"
+                                           : "every arm must read exactly the same in every block",
+                       r.sampling.initial, r.sampling.step, r.sampling.cap);
+  } else if (r.sampling.cap > r.sampling.initial) {
     out += fmt::format("- **Sampling** {} pairs per cell, then {} more per look for each cell still "
                        "undecided, up to {}; looks at {} pairs\n",
                        r.sampling.initial, r.sampling.step, r.sampling.cap, JoinInts(r.look_pairs));
   } else {
     out += fmt::format("- **Sampling** {} pairs per cell, one look\n", r.sampling.initial);
   }
-  out += fmt::format("- **Confidence** {} per cell and metric ({}: every look's {} interval at {})\n",
-                     Confidence(r.confidence), r.look_scheme, r.interval_method, Confidence(r.per_look_confidence));
+  out += fmt::format("- **Confidence** {} per cell and metric ({}: every look's {} interval at {}){}\n",
+                     Confidence(r.confidence), r.look_scheme, r.interval_method, Confidence(r.per_look_confidence),
+                     r.exact_blocks > 0 ? " for a cell that falls back; an exact verdict has no interval and needs no "
+                                          "confidence level"
+                                        : "");
   out += fmt::format("- **A PASS certifies** its printed bound C: the interval's worse end plus the "
                      "null arm's floor, which must be within the declared allowance (under `noise`: "
                      "the noise cap, {}); a head better than base beyond the floor PASSes as a gain. "
@@ -395,6 +409,26 @@ void Layouts(const AbReport& r, std::string& out) {
   }
 }
 
+// The cross-check of time verdicts with instruction counts (campaign/cross_check.h): one line per
+// comparison whose time FAILed or gained, when it ran.
+void CrossChecks(const AbReport& r, std::string& out) {
+  bool any = false;
+  for (const auto& c : r.comparisons) any = any || (c.cross_check && !c.cross_check->line.empty());
+  if (!any) return;
+  bool several_heads = false;
+  for (const auto& c : r.comparisons) several_heads = several_heads || c.head != "head";
+  out += "\n### Cross-check: instructions under valgrind\n\n"
+         "Each cell whose time FAILed or gained, measured once more under `--instrument sim` (base, the head, "
+         "and base again, which must read the same instructions; these samples are not stored): does the "
+         "head execute more (or fewer) instructions, or does the same work take longer? It points; it "
+         "changes no verdict.\n\n";
+  for (const auto& c : r.comparisons) {
+    if (!c.cross_check || c.cross_check->line.empty()) continue;
+    out += fmt::format("- {}{}: **{}**\n", MarkdownCode(c.cell),
+                       several_heads ? " " + MarkdownText(ArmLabel(r, c.head)) : "", MarkdownText(c.cross_check->line));
+  }
+}
+
 void Cohorts(const AbReport& r, std::string& out) {
   out += "\n### Cohorts of this campaign\n\n"
          "Every run of the campaign is a cohort of its own; none is overwritten or left out, "
@@ -481,6 +515,7 @@ std::string RenderLedger(const AbReport& r) {
     CellTable(r, out);
   }
   BrokenCells(r, out);
+  CrossChecks(r, out);
   NullArm(r, out);
   Layouts(r, out);
   Checks(r, out);
@@ -511,6 +546,15 @@ std::string RenderLedger(const AbReport& r) {
          "`--instrument sim` may decide it. **INCONCLUSIVE is not a pass.** A supported gain: the "
          "whole interval is better than 0 and beyond the noise floor. A cell's verdict is its worst "
          "metric's; nothing is averaged across cells or hosts.";
+  bool exact = false;
+  for (const auto& c : r.comparisons) {
+    for (const auto& m : c.metrics) exact = exact || m.exact;
+  }
+  if (exact) {
+    out += " **exact (deterministic)**: the metric read the same on a rerun (the determinism check), so the "
+           "change is head/base − 1 itself, with no interval: FAIL when it is worse than the allowance, PASS "
+           "otherwise (certifying that change), a supported gain when it is better beyond the allowance.";
+  }
   if (split) {
     out += " Under null-split-v1 the floor of δ (FAIL, gains) is |the null arm's estimate| and the "
            "floor a PASS adds is the edge of its interval.";
@@ -541,7 +585,8 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
       std::string verdict(VerdictName(m.verdict));
       if (m.verdict == Verdict::kPass && std::isfinite(m.pass_bound)) verdict += " " + CertifiedBound(m, true);
       if (m.supported_gain) verdict += " (gain)";
-      const std::string change = std::isnan(m.lo) ? SignedPercent(m.estimate)
+      const std::string change = m.exact         ? SignedPercent(m.estimate) + " exact"
+                                 : std::isnan(m.lo) ? SignedPercent(m.estimate)
                                                   : fmt::format("{} [{}, {}]", SignedPercent(m.estimate),
                                                                 SignedPercent(m.lo), SignedPercent(m.hi));
       std::string allowance = m.allowance == "noise" && m.noise_floor > 0
@@ -550,7 +595,7 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
       std::string cell = c.cell;
       if (r.arms.size() > 3 || c.head != "head") cell += " / " + ArmLabel(r, c.head);
       rows.push_back({verdict, SingleLineText(cell), SingleLineText(m.metric), change, allowance,
-                      fmt::format("{} pairs", m.pairs)});
+                      fmt::format("{} pair{}", m.pairs, m.pairs == 1 ? "" : "s")});
     }
   }
   std::vector<size_t> w(6, 0);
@@ -566,6 +611,12 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
   }
   for (const auto& c : r.comparisons) {
     if (c.broken.any()) out += fmt::format("  {}: {}\n", SingleLineText(c.cell), SingleLineText(c.reasons.empty() ? c.broken.error : c.reasons.front()));
+  }
+  for (const auto& c : r.comparisons) {
+    if (!c.cross_check || c.cross_check->line.empty()) continue;
+    std::string cell = c.cell;
+    if (r.arms.size() > 3 || c.head != "head") cell += " / " + ArmLabel(r, c.head);
+    out += fmt::format("  cross-check {}: {}\n", SingleLineText(cell), SingleLineText(c.cross_check->line));
   }
   for (const auto& ch : r.checks) {
     if (!ch.ok) out += fmt::format("  {} violated: {} ({} {})\n", ch.kind, SingleLineText(ch.rule), SingleLineText(ch.cell), SingleLineText(ch.arm));

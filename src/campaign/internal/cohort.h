@@ -44,6 +44,8 @@ class CampaignRunner::Cohort final : public session::Observer {
     size_t look_index = 0;  // next planned look
     bool active = true;
     std::vector<AbComparison> comparisons;  // the latest look's
+    bool exact = false;     // waiting for the exact plan's determinism check (exact_plan.h)
+    std::string fallback;   // why the check failed, when the cell fell back to the statistical plan
   };
 
   Status Open();
@@ -59,6 +61,10 @@ class CampaignRunner::Cohort final : public session::Observer {
   // and given no more blocks.
   Status SettleBroken(size_t cell, int64_t blocks);
   std::vector<std::string> Heads() const;
+  // The exact plan's look: the determinism check, then the exact verdicts or the fallback.
+  Status ExactLook(size_t cell);
+  // Blocks the cell needs for its next look (exact or planned); INT64_MAX after the last.
+  int64_t NextLookBlocks(const CellState& st) const;
   Status ReplayLooks();
   Status CheckGates();
   // Before the first sample: the plan's cost in processes; after the first round: in time.
@@ -70,6 +76,8 @@ class CampaignRunner::Cohort final : public session::Observer {
   // The budget is spent: cells still undecided stop, INCONCLUSIVE with that reason.
   Status SpendBudget();
   std::vector<AbCheck> EvaluateBounds() const;
+  // cohort_cross_check.cc: the cells whose time FAILed or gained, under valgrind (cross_check.h).
+  void CrossCheck();
   StatusOr<report::AbReport> BuildReport(const std::vector<AbCheck>& bounds);
   void Progress(const std::string& line) const { if (r_.options_.progress) r_.options_.progress(line); }
   void Notice(const std::string& line) const { if (r_.options_.notice) r_.options_.notice(line); }
@@ -81,6 +89,7 @@ class CampaignRunner::Cohort final : public session::Observer {
   store::Store& store_;
   std::unique_ptr<session::Session> session_;
   LookPlan plan_;
+  int64_t exact_blocks_ = 0;  // the exact plan's blocks per cell; 0: the statistical plan alone
   Fingerprint fingerprint_;
   Lock lock_;
   std::string lock_sha256_;
@@ -96,6 +105,7 @@ class CampaignRunner::Cohort final : public session::Observer {
   bool budget_spent_ = false;
   int64_t samples_run_ = 0;         // samples this Run measured (not the resumed ones)
   session::FailureLog failures_;  // failed samples, told once per cell and error
+  std::vector<std::string> cross_check_notes_;  // skipped or bounded cross-checks, for the ledger
 };
 
 }  // namespace tare::campaign

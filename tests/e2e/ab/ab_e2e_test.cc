@@ -529,6 +529,8 @@ TEST_F(AbE2E, HalfAPercentMoreInstructionsFailsUnderSimEveryTime) {
     EXPECT_EQ(m["metric"], "sim.Ir");
     EXPECT_EQ(m["verdict"], "FAIL");
     EXPECT_EQ(m["change"]["lo"], m["change"]["hi"]) << "every pair has the same ratio";
+    EXPECT_EQ(m["pairs"], 6) << "a declared plan is run as declared, not the exact plan";
+    EXPECT_FALSE(m["exact"].get<bool>());
     EXPECT_GT(m["change"]["lo"].get<double>(), 0.003);
     EXPECT_EQ(m["null"]["lo"], 0.0);
     EXPECT_EQ(m["null"]["hi"], 0.0);

@@ -1,0 +1,109 @@
+#include "campaign/cross_check.h"
+
+#include <cmath>
+
+#include <fmt/core.h>
+
+#include "base/units.h"
+#include "campaign/analysis.h"
+#include "report/ledger.h"
+
+namespace tare::campaign {
+namespace {
+
+// The figures shown beside the reading, in this order: what the instruction count does not see.
+struct Figure {
+  const char* label;
+  std::vector<const char*> metrics;  // summed
+};
+const std::vector<Figure>& Figures() {
+  static const std::vector<Figure> figures = {
+      {"I1 misses", {"sim.I1mr"}},
+      {"D1 misses", {"sim.D1mr", "sim.D1mw"}},
+      {"LL misses", {"sim.ILmr", "sim.DLmr", "sim.DLmw"}},
+      {"est. cycles", {"sim.est_cycles"}},
+  };
+  return figures;
+}
+
+double Sum(const std::map<std::string, double>& values, const std::vector<const char*>& metrics, bool* all) {
+  double sum = 0;
+  for (const char* m : metrics) {
+    auto it = values.find(m);
+    if (it == values.end()) {
+      *all = false;
+      return 0;
+    }
+    sum += it->second;
+  }
+  return sum;
+}
+
+// "1.20k → 250k (+20733%)"
+std::string Move(double base, double head) {
+  std::string change = base > 0 ? " (" + report::SignedPercent(head / base - 1.0) + ")" : "";
+  return fmt::format("{} → {}{}", FormatCount(base), FormatCount(head), change);
+}
+
+}  // namespace
+
+const AbMetricResult* CrossCheckedMetric(const AbComparison& c) {
+  for (const auto& m : c.metrics) {
+    const MetricDef def = LookupMetric(m.metric);
+    if (def.kind != MetricKind::kTime || def.deterministic || std::isnan(m.estimate)) continue;
+    if (m.verdict == Verdict::kFail || m.supported_gain) return &m;
+  }
+  return nullptr;
+}
+
+AbCrossCheck ReadCrossCheck(const AbMetricResult& time, const std::map<std::string, double>& base,
+                            const std::map<std::string, double>& head) {
+  AbCrossCheck x;
+  x.metric = time.metric;
+  x.time_change = time.estimate;
+  for (const auto& [name, value] : base) {
+    if (name.rfind("sim.", 0) == 0) x.base.emplace_back(name, value);
+  }
+  for (const auto& [name, value] : head) {
+    if (name.rfind("sim.", 0) == 0) x.head.emplace_back(name, value);
+  }
+  auto b = base.find("sim.Ir");
+  auto h = head.find("sim.Ir");
+  if (b == base.end() || h == head.end() || !(b->second > 0) || !(h->second > 0)) {
+    x.error = "valgrind read no instructions for base or head";
+    return x;
+  }
+  x.instructions_change = h->second / b->second - 1.0;
+  const bool worse_time = (time.direction == Direction::kLowerIsBetter) == (time.estimate > 0);
+  const std::string more = worse_time ? "more" : "less";
+  const std::string time_text = fmt::format("{} {}", time.metric, report::SignedPercent(time.estimate));
+  const std::string instructions_text = fmt::format("instructions {}", report::SignedPercent(x.instructions_change));
+  std::string reading;
+  switch (ReadWork(time.estimate, x.instructions_change, x.instructions_change, x.instructions_change)) {
+    case WorkReading::kExplained:
+      x.reading = more + " work";
+      reading = fmt::format("{} work — the head executes {} instructions", more, worse_time ? "more" : "fewer");
+      break;
+    case WorkReading::kSameInstructions:
+      x.reading = "same work";
+      reading = "the same work — likely a layout effect (check with --layouts 4)";
+      break;
+    case WorkReading::kNotTheInstructions:
+      x.reading = "not " + more + " work";
+      reading = "not " + more + " work — memory, branch or layout effects";
+      break;
+  }
+  std::string figures;
+  for (const auto& f : Figures()) {
+    bool all_b = true, all_h = true;
+    const double vb = Sum(base, f.metrics, &all_b);
+    const double vh = Sum(head, f.metrics, &all_h);
+    if (!all_b || !all_h) continue;
+    figures += fmt::format("{}{} {}", figures.empty() ? "" : ", ", f.label, Move(vb, vh));
+  }
+  x.line = fmt::format("{}, {}: {}{}", time_text, instructions_text, reading,
+                       figures.empty() ? "" : fmt::format(" (sim: {})", figures));
+  return x;
+}
+
+}  // namespace tare::campaign

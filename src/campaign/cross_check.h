@@ -1,0 +1,37 @@
+// The cross-check: a time verdict read against instruction counts. When a campaign that judges
+// time (CPU time by default, or wall time) FAILs a cell or finds a supported gain, the cohort
+// measures that cell once more under valgrind (the sim instrument: base, the head, and base again,
+// from the null arm's copy when there is one, so the counts are checked to repeat) and says
+// whether the instructions agree:
+//   "time +8.6%, instructions +8.10%: more work -- the head executes more instructions"
+//   "time +50.3%, instructions -3.80%: not more work -- memory, branch or layout effects"
+//   "time +2.3%, instructions +0.01%: the same work -- likely a layout effect"
+// with the simulated cache figures beside it (L1 and last-level misses, estimated cycles: what
+// the instruction count does not see). The reading is campaign::ReadWork's (analysis.h), the rule
+// LayoutHint applies when both metrics are in one campaign. It points; it changes no verdict.
+//
+// Cost: 3 valgrind processes per cell (one per extra head), at most kMaxCrossCheckCells cells; a
+// cell's samples are not stored (they are not the campaign's metric). Off with --no-cross-check,
+// and skipped, with a note, when valgrind is missing. Pure, but for Measure below (cohort).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "model/verdict.h"
+
+namespace tare::campaign {
+
+inline constexpr int64_t kMaxCrossCheckCells = 8;
+
+// The time metric a comparison's cross-check reads: the first non-deterministic time metric
+// (MetricKind::kTime) that FAILed or has a supported gain; nullptr when there is none.
+const AbMetricResult* CrossCheckedMetric(const AbComparison& c);
+
+// The cross-check from the figures valgrind read for base and the head (sim.* values of one
+// process each; sim.Ir must be there and positive, else the result carries an error).
+AbCrossCheck ReadCrossCheck(const AbMetricResult& time, const std::map<std::string, double>& base,
+                            const std::map<std::string, double>& head);
+
+}  // namespace tare::campaign
