@@ -82,4 +82,18 @@ std::string TerminalText(std::string_view text) { return Escape(text, /*keep_new
 
 std::string SingleLineText(std::string_view text) { return Escape(text, /*keep_newline_and_tab=*/false); }
 
+std::vector<std::string> LastLines(std::string_view tail, size_t max_lines, size_t max_bytes) {
+  const std::string_view text = tail.size() > max_bytes ? tail.substr(tail.size() - max_bytes) : tail;
+  std::vector<std::string> lines;
+  for (size_t i = 0; i <= text.size();) {
+    size_t nl = text.find('\n', i);
+    if (nl == std::string_view::npos) nl = text.size();
+    lines.emplace_back(text.substr(i, nl - i));
+    i = nl + 1;
+  }
+  while (!lines.empty() && lines.back().find_first_not_of(" \t\r") == std::string::npos) lines.pop_back();
+  if (lines.size() > max_lines) lines.erase(lines.begin(), lines.end() - static_cast<std::ptrdiff_t>(max_lines));
+  return lines;
+}
+
 }  // namespace tare

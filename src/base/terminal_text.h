@@ -15,6 +15,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tare {
 
@@ -23,5 +24,10 @@ std::string TerminalText(std::string_view text);
 
 // For one line (a table cell, a name in a sentence): newline and tab are escaped too.
 std::string SingleLineText(std::string_view text);
+
+// The last `max_lines` lines of a program's output tail (of its last `max_bytes` bytes), trailing
+// blank lines dropped: what a failing benchmark said, to show once. Unescaped: escape each line for
+// its output format.
+std::vector<std::string> LastLines(std::string_view tail, size_t max_lines, size_t max_bytes = 600);
 
 }  // namespace tare

@@ -33,5 +33,13 @@ TEST(SingleLineText, EscapesNewlinesAndTabsToo) {
   EXPECT_EQ(SingleLineText("a\nb\tc\x1b"), "a\\nb\\tc\\x1b");
 }
 
+TEST(LastLines, KeepsTheEndWithoutTrailingBlankLines) {
+  EXPECT_EQ(LastLines("a\nb\nc\nd\n\n \n", 2), (std::vector<std::string>{"c", "d"}));
+  EXPECT_EQ(LastLines("", 5), std::vector<std::string>{});
+  EXPECT_EQ(LastLines("only", 5), std::vector<std::string>{"only"});
+  // Of the last max_bytes bytes only: a line cut at its start is kept as its end.
+  EXPECT_EQ(LastLines("0123456789\nxy", 5, 5), (std::vector<std::string>{"89", "xy"}));
+}
+
 }  // namespace
 }  // namespace tare

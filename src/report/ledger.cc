@@ -127,22 +127,6 @@ std::string RowVerdict(const AbComparison& c) {
   return "**" + VerdictText(c.verdict) + "**";
 }
 
-// The last `max_lines` lines of a stderr tail (at most 600 bytes of it), trailing blank lines
-// dropped: what a broken benchmark said, shown once. Unescaped.
-std::vector<std::string> LastLines(const std::string& tail, size_t max_lines) {
-  const std::string text = tail.size() > 600 ? tail.substr(tail.size() - 600) : tail;
-  std::vector<std::string> lines;
-  for (size_t i = 0; i <= text.size();) {
-    size_t nl = text.find('\n', i);
-    if (nl == std::string::npos) nl = text.size();
-    lines.push_back(text.substr(i, nl - i));
-    i = nl + 1;
-  }
-  while (!lines.empty() && lines.back().find_first_not_of(" \t\r") == std::string::npos) lines.pop_back();
-  if (lines.size() > max_lines) lines.erase(lines.begin(), lines.end() - static_cast<std::ptrdiff_t>(max_lines));
-  return lines;
-}
-
 // Under the title: which cells are broken, and that the others were judged.
 void BrokenBanner(const AbReport& r, std::string& out) {
   std::vector<std::string> unmeasurable = r.UnmeasurableCells(), head_broken;

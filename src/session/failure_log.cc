@@ -1,5 +1,7 @@
 #include "session/failure_log.h"
 
+#include "base/terminal_text.h"
+
 namespace tare::session {
 
 bool FailureLog::First(const std::string& key, const std::string& error) {
@@ -18,18 +20,10 @@ std::vector<FailureLog::Repeat> FailureLog::Repeated() const {
 }
 
 std::string StderrTail(const std::string& tail) {
-  std::string text = tail.size() > 600 ? tail.substr(tail.size() - 600) : tail;
-  std::vector<std::string> lines;
-  for (size_t i = 0; i <= text.size();) {
-    size_t nl = text.find('\n', i);
-    if (nl == std::string::npos) nl = text.size();
-    lines.push_back(text.substr(i, nl - i));
-    i = nl + 1;
-  }
-  while (!lines.empty() && lines.back().find_first_not_of(" \t\r") == std::string::npos) lines.pop_back();
+  const std::vector<std::string> lines = LastLines(tail, 5);
   if (lines.empty()) return "";
   std::string out = "; its stderr ends:";
-  for (size_t i = lines.size() > 5 ? lines.size() - 5 : 0; i < lines.size(); ++i) out += "\n  " + lines[i];
+  for (const auto& line : lines) out += "\n  " + line;
   return out;
 }
 
