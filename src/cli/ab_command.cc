@@ -703,7 +703,7 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   track(sub->add_option("--seed", o->seed, "Seed for --order random-v1 (default 0)")->check(WholeNumberAtLeast(0)), "--seed");
   track(sub->add_option("--look-scheme", o->look_scheme, "bonferroni-v1 (default) | sign-test-calibrated-v1"), "--look-scheme");
   track(sub->add_option("--noise-floor", o->noise_floor,
-                        "null-split-v1 (default: FAIL against the null's estimate, PASS certifying its interval "
+                        "null-split-v1 (default: FAIL against the null's estimate, a PASS adding its interval "
                         "edge) | null-interval-edge-v1 | null-estimate-v1"),
         "--noise-floor");
   track(sub->add_option("--interval", o->interval,
