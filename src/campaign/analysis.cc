@@ -53,6 +53,21 @@ MetricDef ResolvedMetric(const MetricSpec& m) {
   return def;
 }
 
+AbMetricResult MetricResultFor(const MetricSpec& spec, const std::string& cell, const AnalysisSettings& settings,
+                               double confidence, Allowance* allowance, std::string* allowance_note) {
+  const MetricDef def = ResolvedMetric(spec);
+  *allowance = EffectiveAllowance(spec, cell, settings, allowance_note);
+  AbMetricResult m;
+  m.metric = spec.name;
+  m.unit = def.unit;
+  m.direction = def.direction;
+  m.allowance = AllowanceText(*allowance);
+  m.declared = allowance->declared();
+  m.confidence = confidence;
+  m.has_null = settings.null_arm;
+  return m;
+}
+
 Allowance EffectiveAllowance(const MetricSpec& metric, const std::string& cell,
                              const AnalysisSettings& settings, std::string* note) {
   Allowance a = metric.allowance;
@@ -105,17 +120,9 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
 
     std::vector<Verdict> verdicts;
     for (const MetricSpec& spec : settings.metrics) {
-      const MetricDef def = ResolvedMetric(spec);
       std::string allowance_note;
-      const Allowance allowance = EffectiveAllowance(spec, cell, settings, &allowance_note);
-      AbMetricResult m;
-      m.metric = spec.name;
-      m.unit = def.unit;
-      m.direction = def.direction;
-      m.allowance = AllowanceText(allowance);
-      m.declared = allowance.declared();
-      m.confidence = confidence;
-      m.has_null = settings.null_arm;
+      Allowance allowance;
+      AbMetricResult m = MetricResultFor(spec, cell, settings, confidence, &allowance, &allowance_note);
 
       std::vector<double> base, head_values, null_values;
       for (int64_t b = 0; b < blocks; ++b) {
@@ -155,7 +162,7 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
         m.null_lo = null_arm->change.lo;
         m.null_hi = null_arm->change.hi;
       }
-      MetricVerdict v = JudgeMetric(interval, def.direction, allowance, null_arm, settings.noise_cap);
+      MetricVerdict v = JudgeMetric(interval, m.direction, allowance, null_arm, settings.noise_cap);
       m.verdict = v.verdict;
       m.supported_gain = v.supported_gain;
       m.delta = v.delta;

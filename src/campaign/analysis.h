@@ -48,6 +48,12 @@ Allowance EffectiveAllowance(const MetricSpec& metric, const std::string& cell,
 // The metric's definition with the campaign's direction override applied.
 MetricDef ResolvedMetric(const MetricSpec& m);
 
+// A metric's result before it is judged: its name, unit, direction and the allowance in effect in
+// `cell` (EffectiveAllowance), at `confidence`. `allowance` and `allowance_note` receive what the
+// verdict needs.
+AbMetricResult MetricResultFor(const MetricSpec& spec, const std::string& cell, const AnalysisSettings& settings,
+                               double confidence, Allowance* allowance, std::string* allowance_note);
+
 // Judges blocks [0, blocks) of a cell at `confidence` (the look's per-look confidence), one
 // comparison per head. `looks` is recorded in the result.
 std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::string& cell,

@@ -87,17 +87,10 @@ std::vector<AbComparison> JudgeCellExact(const CellSamples& samples, const std::
     c.looks = 1;
     std::vector<Verdict> verdicts;
     for (const MetricSpec& spec : settings.metrics) {
-      const MetricDef def = ResolvedMetric(spec);
       std::string allowance_note;
-      const Allowance allowance = EffectiveAllowance(spec, cell, settings, &allowance_note);
-      AbMetricResult m;
-      m.metric = spec.name;
-      m.unit = def.unit;
-      m.direction = def.direction;
-      m.allowance = AllowanceText(allowance);
-      m.declared = allowance.declared();
-      m.confidence = 1.0;  // exact: no confidence level (the store needs a number; the JSON writes null)
-      m.has_null = settings.null_arm;
+      Allowance allowance;
+      // Exact: no confidence level (the store needs a number; the JSON writes null).
+      AbMetricResult m = MetricResultFor(spec, cell, settings, /*confidence=*/1.0, &allowance, &allowance_note);
       m.exact = true;
       m.pairs = blocks;
       const double* base = ValueOf(samples, "base", 0, spec.name);
@@ -110,7 +103,7 @@ std::vector<AbComparison> JudgeCellExact(const CellSamples& samples, const std::
       }
       m.estimate = m.lo = m.hi = change;
       if (settings.null_arm) m.null_estimate = m.null_lo = m.null_hi = 0.0;  // the check: null = base
-      MetricVerdict v = JudgeExact(change, def.direction, allowance);
+      MetricVerdict v = JudgeExact(change, m.direction, allowance);
       m.verdict = v.verdict;
       m.supported_gain = v.supported_gain;
       m.delta = v.delta;
