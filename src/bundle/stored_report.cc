@@ -47,6 +47,8 @@ StatusOr<report::AbReport> StoredCohortReport(store::Store& store, const store::
   rep.arm_order = std::string(campaign::ArmOrderName(spec.order));
   rep.seed = spec.seed;
   rep.sampling = spec.sampling;
+  rep.budget_ns = campaign::BudgetNs(spec, run.data.benchmarks.size());  // a cohort's cells are its benchmarks
+  rep.budget_default = spec.budget_ns == campaign::kDefaultBudget;
   rep.exact_blocks = campaign::ExactPlanApplies(spec) ? campaign::ExactPlanBlocks(spec.null_arm) : 0;
   rep.confidence = spec.confidence;
   rep.noise_floor_rule = std::string(campaign::NoiseFloorRuleName(spec.noise_floor));

@@ -251,7 +251,8 @@ nlohmann::json SpecToJson(const CampaignSpec& spec) {
        {{"initial", spec.sampling.initial}, {"step", spec.sampling.step}, {"cap", spec.sampling.cap}}},
       {"confidence", spec.confidence},
       {"noise_cap", spec.noise_cap},
-      {"budget_ns", spec.budget_ns},
+      // kNoBudget is written as 0, as campaigns without a budget were before the default budget.
+      {"budget_ns", std::max<int64_t>(spec.budget_ns, 0)},
       {"look_scheme", LookSchemeName(spec.look_scheme)},
       {"noise_floor", NoiseFloorRuleName(spec.noise_floor)},
       {"order", ArmOrderName(spec.order)},
@@ -267,6 +268,9 @@ nlohmann::json SpecToJson(const CampaignSpec& spec) {
   // The exact plan is a plan of its own (exact_plan.h): a campaign that runs it is not the one that
   // ran 20 pairs before it existed. Written only then, so other campaigns keep their identity.
   if (ExactPlanApplies(spec)) j["sampling_plan"] = kExactPlanV1;
+  // Doubling looks and the default budget, likewise written only when they apply.
+  if (spec.sampling.growth != 1) j["sampling"]["growth"] = spec.sampling.growth;
+  if (spec.budget_ns == kDefaultBudget) j["budget_rule"] = kDefaultBudgetV1;
   return j;
 }
 
@@ -345,6 +349,13 @@ StatusOr<CampaignSpec> SpecFromJson(const nlohmann::json& j) {
     spec.confidence = j.at("confidence").get<double>();
     spec.noise_cap = j.at("noise_cap").get<double>();
     spec.budget_ns = JsonIntegerAt<int64_t>(j, "budget_ns");
+    // A stored spec without "budget_rule" and no budget ran without one (before the default budget).
+    if (spec.budget_ns < 0) fail(Status::InvalidArgument("budget_ns is negative"));
+    if (spec.budget_ns == 0 && !j.contains("budget_rule")) spec.budget_ns = kNoBudget;
+    if (j.contains("budget_rule") && str("budget_rule") != kDefaultBudgetV1) {
+      fail(Status::InvalidArgument(fmt::format("unknown budget_rule '{}'", str("budget_rule"))));
+    }
+    if (j.at("sampling").contains("growth")) spec.sampling.growth = JsonIntegerAt<int64_t>(j.at("sampling"), "growth");
     if (j.contains("gbench_min_time_ns")) spec.gbench_min_time_ns = JsonIntegerAt<int64_t>(j, "gbench_min_time_ns");
     if (j.contains("layouts")) spec.layouts = JsonIntegerAt<int64_t>(j, "layouts");
     if (j.contains("interval")) {
@@ -383,6 +394,25 @@ StatusOr<CampaignSpec> SpecFromJson(const nlohmann::json& j) {
   } catch (const std::exception& e) {
     return Status::DataLoss(fmt::format("campaign spec: {}: {}", field, e.what()));
   }
+}
+
+int64_t BudgetNs(const CampaignSpec& spec, size_t cells) {
+  if (spec.budget_ns == kNoBudget) return 0;
+  if (spec.budget_ns > 0) return spec.budget_ns;
+  const int64_t n = static_cast<int64_t>(std::max<size_t>(cells, 1));
+  return n >= kDefaultBudgetMostNs / kDefaultBudgetPerCellNs ? kDefaultBudgetMostNs : n * kDefaultBudgetPerCellNs;
+}
+
+StatusOr<int64_t> ParseBudget(std::string_view text) {
+  if (text == "none") return kNoBudget;
+  if (text == "default") return kDefaultBudget;
+  auto ns = ParseTimeoutNs(text);
+  if (!ns.ok()) {
+    return Status::InvalidArgument(fmt::format(
+        "{}; or 'none' (no budget: the cap alone ends sampling) or 'default' (30 s per cell, at most 10 min)",
+        ns.status().message()));
+  }
+  return *ns;
 }
 
 std::string CampaignIdentity(const CampaignSpec& spec) { return Sha256Hex(DumpJson(SpecToJson(spec))); }

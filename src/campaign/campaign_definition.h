@@ -29,12 +29,28 @@ namespace tare::campaign {
 
 inline constexpr char kCampaignFormat[] = "tare.campaign/1";
 
-// The defaults: 20 pairs, then 20 more per look for cells still undecided, up to 60: 3 looks, each
-// at 98.33% under Bonferroni. The first look's sign-test interval is then [d(5), d(16)], which four
-// outliers on either side cannot move; a first look at 10 pairs would be [d(1), d(10)] (the whole
-// range: one stray sample decides), and on the development VM it left a -3% gain unsupported in
-// 1 campaign of 8 against 0 of 8 with this plan.
-inline constexpr SamplingPlan kDefaultSampling{20, 20, 60};
+// The default plan is time-based (issue 21): looks at 20 pairs, then doubling (40, 80, ... up to
+// 1280), and the default budget (below) decides how far an undecided cell gets; the cap is only a
+// safety bound. 7 looks, each at 99.29% under Bonferroni. The first look's sign-test interval is
+// then [d(4), d(17)], which three outliers on either side cannot move; a first look at 10 pairs
+// would be [d(1), d(10)] (the whole range: one stray sample decides), and on the development VM it
+// left a -3% gain unsupported in 1 campaign of 8 against 0 of 8 with 20. Declaring --step (or a
+// [sampling] step) gives evenly spaced looks instead (growth 1), as before the time-based default.
+inline constexpr SamplingPlan kDefaultSampling{20, 20, 1280, 2};
+// The budget (--budget, `budget =`): once every cell has had its first look, the cells still
+// undecided when the cohort has run this long stop there, INCONCLUSIVE with that reason. The first
+// look is never cut short: a verdict on fewer pairs than the plan's first look is not one the look
+// scheme planned, so a budget smaller than the first look's cost is spent after it (the estimate
+// after the first block says so). CampaignSpec::budget_ns holds what was declared:
+//   kDefaultBudget (0): kDefaultBudgetPerCellNs per cell, at most kDefaultBudgetMostNs — 30 s for
+//     one cell, 1.5 min for three, 10 min from 20 cells up;
+//   kNoBudget: none (--budget none): the plan's cap alone ends sampling;
+//   > 0: that much wall time.
+inline constexpr int64_t kDefaultBudget = 0;
+inline constexpr int64_t kNoBudget = -1;
+inline constexpr int64_t kDefaultBudgetPerCellNs = 30'000'000'000;
+inline constexpr int64_t kDefaultBudgetMostNs = 600'000'000'000;
+inline constexpr char kDefaultBudgetV1[] = "default-budget-v1";  // recorded with the spec
 inline constexpr double kDefaultConfidence = 0.95;
 inline constexpr int64_t kDefaultTimeoutNs = 600'000'000'000;  // 10 min per sample
 
@@ -99,9 +115,9 @@ struct CampaignSpec {
   ArmOrder order = ArmOrder::kRotatingReversedBlocks;
   uint64_t seed = 0;
   int64_t timeout_ns = kDefaultTimeoutNs;
-  // Wall time the cohort may take (0: none). Cells still undecided when it is spent stop there,
-  // INCONCLUSIVE with that reason.
-  int64_t budget_ns = 0;
+  // The budget as declared: kDefaultBudget, kNoBudget or a wall time (see kDefaultBudget above);
+  // BudgetNs gives what a cohort of N cells spends.
+  int64_t budget_ns = kDefaultBudget;
   // Google Benchmark binaries: --benchmark_min_time for every sample of every arm (0: tare's default,
   // session::FixGbenchWork: 20 ms, or a count fixed per cell where the binary accepts <N>x). What each
   // cell ran is recorded in the lock and reused by every later cohort (docs/campaign.md, "Google
@@ -111,6 +127,12 @@ struct CampaignSpec {
   std::optional<std::vector<GateRule>> gates;  // nullopt: DefaultGates(); empty: none
   std::vector<BoundRule> bounds;
 };
+
+// The wall time a cohort of `cells` cells may spend past its first looks: the declared budget, the
+// default's (30 s per cell, at most 10 min), or 0 for none.
+int64_t BudgetNs(const CampaignSpec& spec, size_t cells);
+// "none" (kNoBudget), "default" (kDefaultBudget), or a wall time such as 90s or 10m.
+StatusOr<int64_t> ParseBudget(std::string_view text);
 
 // What identifies a campaign: the sha256 of its canonical declaration (SpecToJson: every setting,
 // defaults written out, executables as absolute paths), whether it came from a file or from flags.

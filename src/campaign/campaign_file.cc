@@ -131,11 +131,13 @@ Status ReadArms(const Reader& r, const toml::table& arms, CampaignSpec* spec) {
 }
 
 Status ReadSampling(const Reader& r, const toml::table& t, CampaignSpec* spec) {
-  TARE_RETURN_IF_ERROR(r.OnlyKeys(t, "sampling.", {"initial", "step", "cap"}));
+  TARE_RETURN_IF_ERROR(r.OnlyKeys(t, "sampling.", {"initial", "step", "cap", "growth"}));
   spec->sampling_declared = true;
+  // A declared step means evenly spaced looks unless growth says otherwise.
+  if (t.get("step") != nullptr) spec->sampling.growth = 1;
   struct Field { const char* key; int64_t* out; };
   for (Field f : {Field{"initial", &spec->sampling.initial}, Field{"step", &spec->sampling.step},
-                  Field{"cap", &spec->sampling.cap}}) {
+                  Field{"cap", &spec->sampling.cap}, Field{"growth", &spec->sampling.growth}}) {
     if (const toml::node* n = t.get(f.key)) {
       TARE_ASSIGN_OR_RETURN(*f.out, r.Integer(*n, std::string("sampling.") + f.key));
     }
@@ -304,7 +306,7 @@ StatusOr<CampaignSpec> ParseCampaignToml(std::string_view text, const std::strin
   }
   if (const toml::node* n = root.get("budget")) {
     TARE_ASSIGN_OR_RETURN(std::string t, r.String(*n, "budget"));
-    auto ns = ParseTimeoutNs(t);
+    auto ns = ParseBudget(t);
     if (!ns.ok()) return r.Error(*n, "budget", ns.status().message());
     spec.budget_ns = *ns;
   }

@@ -1,4 +1,6 @@
 #include "campaign/campaign_file.h"
+#include "campaign/sampling.h"
+#include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
 
@@ -22,7 +24,9 @@ TEST(CampaignFile, MinimalFileGetsTheDefaults) {
   EXPECT_TRUE(spec->null_arm) << "the null arm is on by default (issue 21)";
   EXPECT_EQ(spec->sampling.initial, 20);
   EXPECT_EQ(spec->sampling.step, 20);
-  EXPECT_EQ(spec->sampling.cap, 60);
+  EXPECT_EQ(spec->sampling.cap, 1280) << "the cap is a safety bound: the budget ends sampling";
+  EXPECT_EQ(spec->sampling.growth, 2) << "the looks double";
+  EXPECT_EQ(spec->budget_ns, kDefaultBudget);
   EXPECT_DOUBLE_EQ(spec->confidence, 0.95);
   EXPECT_EQ(spec->order, ArmOrder::kRotatingReversedBlocks);
   EXPECT_EQ(spec->look_scheme, LookScheme::kBonferroni);
@@ -324,8 +328,6 @@ TEST(CampaignSpec, RelativePathsAreTakenFromTheCampaignDirectory) {
   EXPECT_EQ(r.cwd, "/work/campaigns/data");
 }
 
-}  // namespace
-}  // namespace tare::campaign
 
 namespace tare::campaign {
 namespace {
@@ -382,6 +384,68 @@ TEST(CampaignFile, LayoutsAreReadValidatedAndKeepOldIdentities) {
   EXPECT_EQ(LayoutCellName("BM_X/8", 2), "BM_X/8 [layout 2]");
   EXPECT_EQ(LayoutEnv(0), "TARE_LAYOUT=");
   EXPECT_EQ(LayoutEnv(2).size(), std::string("TARE_LAYOUT=").size() + 2 * kLayoutPadBytes);
+}
+
+}  // namespace
+}  // namespace tare::campaign
+
+// A declared step means evenly spaced looks (the plan before the time-based default); growth = 2
+// keeps doubling; budget = "none" and "default" are budgets too.
+TEST(CampaignFile, ADeclaredStepSpacesTheLooksEvenly) {
+  auto even = ParseCampaignToml(
+      "[arms]\nbase = \"a\"\nhead = \"b\"\n[sampling]\ninitial = 10\nstep = 10\ncap = 40\n", "c.toml");
+  ASSERT_TRUE(even.ok()) << even.status().message();
+  EXPECT_EQ(even->sampling.growth, 1);
+  EXPECT_EQ(LookPairCounts(even->sampling), (std::vector<int64_t>{10, 20, 30, 40}));
+  auto doubling = ParseCampaignToml(
+      "budget = \"none\"\n[arms]\nbase = \"a\"\nhead = \"b\"\n[sampling]\nstep = 10\ncap = 100\ngrowth = 2\n",
+      "c.toml");
+  ASSERT_TRUE(doubling.ok()) << doubling.status().message();
+  EXPECT_EQ(LookPairCounts(doubling->sampling), (std::vector<int64_t>{20, 30, 50, 90, 100}));
+  EXPECT_EQ(doubling->budget_ns, kNoBudget);
+  EXPECT_EQ(BudgetNs(*doubling, 3), 0);
+  auto bad = ParseCampaignToml("[arms]\nbase = \"a\"\nhead = \"b\"\n[sampling]\ngrowth = 3\n", "c.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("sampling.growth = 3: use 1"), std::string::npos) << bad.status().message();
+  auto budget = ParseCampaignToml("budget = \"soon\"\n[arms]\nbase = \"a\"\nhead = \"b\"\n", "c.toml");
+  ASSERT_FALSE(budget.ok());
+  EXPECT_NE(budget.status().message().find("'none' (no budget"), std::string::npos) << budget.status().message();
+}
+
+// The default budget: 30 s per cell, at most 10 minutes; a declared one as declared.
+TEST(CampaignFile, TheDefaultBudgetScalesWithTheCells) {
+  CampaignSpec spec;
+  EXPECT_EQ(BudgetNs(spec, 1), 30'000'000'000);
+  EXPECT_EQ(BudgetNs(spec, 3), 90'000'000'000);
+  EXPECT_EQ(BudgetNs(spec, 19), 570'000'000'000);
+  EXPECT_EQ(BudgetNs(spec, 20), 600'000'000'000);
+  EXPECT_EQ(BudgetNs(spec, 500), 600'000'000'000);
+  spec.budget_ns = 5'000'000'000;
+  EXPECT_EQ(BudgetNs(spec, 500), 5'000'000'000);
+}
+
+// Stored specs: the default budget and doubling looks are recorded, and a spec stored before them
+// (budget_ns 0, no budget_rule, no growth) reads back as no budget and evenly spaced looks.
+TEST(CampaignFile, StoredSpecsKeepTheirBudgetAndLooks) {
+  CampaignSpec spec;
+  spec.base = "/a";
+  spec.heads = {"/b"};
+  nlohmann::json j = SpecToJson(spec);
+  EXPECT_EQ(j["budget_rule"], kDefaultBudgetV1);
+  EXPECT_EQ(j["sampling"]["growth"], 2);
+  auto back = SpecFromJson(j);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->budget_ns, kDefaultBudget);
+  EXPECT_EQ(back->sampling.growth, 2);
+  EXPECT_EQ(CampaignIdentity(*back), CampaignIdentity(spec));
+
+  j.erase("budget_rule");
+  j["sampling"].erase("growth");
+  auto old = SpecFromJson(j);
+  ASSERT_TRUE(old.ok()) << old.status().message();
+  EXPECT_EQ(old->budget_ns, kNoBudget);
+  EXPECT_EQ(old->sampling.growth, 1);
+  EXPECT_EQ(SpecToJson(*old), j) << "an old spec keeps its identity";
 }
 
 }  // namespace

@@ -271,6 +271,7 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
   TARE_ASSIGN_OR_RETURN(plan_, PlanLooks(spec_.sampling, spec_.confidence, spec_.look_scheme));
   fingerprint_ = env::CollectFingerprint(env::FingerprintOptions{.probe_valgrind = spec_.instrument == Instrument::kSim});
   cells_.assign(r_.cells_.size(), CellState{});
+  budget_ns_ = BudgetNs(spec_, cells_.size());
   exact_blocks_ = ExactPlanApplies(spec_) ? ExactPlanBlocks(spec_.null_arm) : 0;
   for (auto& st : cells_) {
     st.exact = exact_blocks_ > 0;
@@ -375,8 +376,16 @@ std::string CampaignRunner::Cohort::Eta() const {
     most += static_cast<double>(std::max<int64_t>(0, plan_.pairs.back() - done)) * arms;
   }
   double eta = planned * per_sample, at_most = most * per_sample;
-  if (spec_.budget_ns > 0) {
-    const double left = static_cast<double>(spec_.budget_ns - (r_.options_.clock->UnixNowNs() - session_started_ns_));
+  if (budget_ns_ > 0) {
+    // The budget counts after the first looks: until then it can end nothing sooner than they do.
+    double first = 0;
+    for (size_t c = 0; c < cells_.size(); ++c) {
+      if (cells_[c].active && cells_[c].look_index == 0) {
+        first += static_cast<double>(std::max<int64_t>(0, cells_[c].target - BlocksDone(c))) * arms;
+      }
+    }
+    const double left = std::max(first * per_sample,
+                                 static_cast<double>(budget_ns_ - (r_.options_.clock->UnixNowNs() - session_started_ns_)));
     eta = std::min(eta, std::max(0.0, left));
     at_most = std::min(at_most, std::max(0.0, left));
   }
@@ -422,14 +431,23 @@ Status CampaignRunner::Cohort::AfterRound(session::Session& session) {
   for (size_t c = 0; c < cells_.size(); ++c) {
     if (cells_[c].active && cells_[c].exact && BlocksDone(c) >= cells_[c].target) TARE_RETURN_IF_ERROR(Look(c));
   }
-  if (spec_.budget_ns > 0 && !budget_spent_ &&
-      r_.options_.clock->UnixNowNs() - session_started_ns_ >= spec_.budget_ns) {
-    return SpendBudget();
-  }
+  // Every planned look that is due is taken (a look at its planned pair count is one the scheme
+  // covers, however late), then the budget ends what is still undecided.
   for (size_t c = 0; c < cells_.size(); ++c) {
     if (cells_[c].active && BlocksDone(c) >= cells_[c].target) TARE_RETURN_IF_ERROR(Look(c));
   }
+  if (budget_ns_ > 0 && !budget_spent_ && FirstLooksTaken() &&
+      r_.options_.clock->UnixNowNs() - session_started_ns_ >= budget_ns_) {
+    return SpendBudget();
+  }
   return Status::Ok();
+}
+
+bool CampaignRunner::Cohort::FirstLooksTaken() const {
+  for (const auto& st : cells_) {
+    if (st.active && (st.exact || st.look_index == 0)) return false;
+  }
+  return true;
 }
 
 void CampaignRunner::Cohort::NoticePlanCost() const {
@@ -451,7 +469,9 @@ void CampaignRunner::Cohort::NoticePlanCost() const {
                      lo == hi ? std::to_string(plan_.pairs.front())
                               : fmt::format("{} to {}", plan_.pairs.front(), plan_.pairs.back()),
                      lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi),
-                     spec_.budget_ns > 0 ? fmt::format("; budget {}", FormatDurationNs(static_cast<double>(spec_.budget_ns))) : ""));
+                     budget_ns_ > 0 ? fmt::format("; budget {}{}", FormatDurationNs(static_cast<double>(budget_ns_)),
+                                                  spec_.budget_ns == kDefaultBudget ? " (the default: 30 s per cell, at most 10 min)" : "")
+                                    : ""));
 }
 
 void CampaignRunner::Cohort::NoticeEstimate() const {
@@ -480,42 +500,33 @@ void CampaignRunner::Cohort::NoticeEstimate() const {
   double lo = per_sample * arms_cells * static_cast<double>(exact_blocks_ > 0 ? exact_blocks_ : plan_.pairs.front());
   double hi = exact_blocks_ > 0 ? lo : per_sample * arms_cells * static_cast<double>(plan_.pairs.back());
   std::string budget;
-  if (spec_.budget_ns > 0 && hi > static_cast<double>(spec_.budget_ns)) {
-    hi = static_cast<double>(spec_.budget_ns);
-    lo = std::min(lo, hi);
-    budget = ", the budget";
+  if (budget_ns_ > 0 && hi > static_cast<double>(budget_ns_)) {
+    // The budget counts after the first looks, so the plan takes at least their cost.
+    hi = std::max(lo, static_cast<double>(budget_ns_));
+    budget = lo > static_cast<double>(budget_ns_)
+                 ? fmt::format(": the first look alone outlasts the budget of {}, which is spent after it",
+                               FormatDurationNs(static_cast<double>(budget_ns_)))
+                 : ", the budget";
   }
   Notice(fmt::format("first block: {} per sample ({} of it tare's own); the plan takes about {}{}",
                      FormatDurationNs(per_sample), FormatDurationNs(per_sample - own), FormatDurationNs(lo),
-                     hi > lo ? fmt::format(" (at most {}{})", FormatDurationNs(hi), budget) : ""));
+                     hi > lo ? fmt::format(" (at most {}{})", FormatDurationNs(hi), budget) : budget.empty() || budget[0] == ',' ? "" : budget));
 }
 
 Status CampaignRunner::Cohort::SpendBudget() {
   budget_spent_ = true;
   const std::string reason = fmt::format(
-      "budget of {} spent: undecided when it ran out, so INCONCLUSIVE; a larger --budget, a quieter "
+      "budget of {}{} spent: undecided when it ran out, so INCONCLUSIVE; a larger --budget, a quieter "
       "host or --instrument sim would decide it",
-      FormatDurationNs(static_cast<double>(spec_.budget_ns)));
+      FormatDurationNs(static_cast<double>(budget_ns_)), spec_.budget_ns == kDefaultBudget ? " (the default)" : "");
   int stopped = 0;
   for (size_t c = 0; c < cells_.size(); ++c) {
     CellState& st = cells_[c];
     if (!st.active) continue;
     st.active = false;
     ++stopped;
-    if (st.comparisons.empty()) {
-      // No look yet: judge what there is, but decide nothing — this look was not planned, so its
-      // PASS or FAIL would not be covered by the look scheme's error bound.
-      st.comparisons = Judge(c, BlocksDone(c), static_cast<int64_t>(st.look_index));
-      for (auto& comp : st.comparisons) {
-        comp.verdict = Verdict::kInconclusive;
-        comp.supported_gain = false;
-        for (auto& m : comp.metrics) {
-          m.verdict = Verdict::kInconclusive;
-          m.supported_gain = false;
-        }
-      }
-    }
-    // The last planned look's verdicts stand (INCONCLUSIVE, or a PASS whose gain was undecided).
+    // Every cell has had its first look (FirstLooksTaken): the last planned look's verdicts stand
+    // (INCONCLUSIVE, or a PASS whose gain was undecided).
     for (auto& comp : st.comparisons) comp.reasons.push_back(reason);
     TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(c),
                                              static_cast<int64_t>(st.look_index) + 1, true, st.comparisons));

@@ -87,6 +87,8 @@ StatusOr<report::AbReport> CampaignRunner::Cohort::BuildReport(const std::vector
   rep.arm_order = std::string(ArmOrderName(spec_.order));
   rep.seed = spec_.seed;
   rep.sampling = spec_.sampling;
+  rep.budget_ns = budget_ns_;
+  rep.budget_default = spec_.budget_ns == kDefaultBudget;
   rep.exact_blocks = exact_blocks_;
   rep.confidence = spec_.confidence;
   rep.look_scheme = std::string(LookSchemeName(plan_.scheme));

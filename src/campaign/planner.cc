@@ -220,8 +220,10 @@ StatusOr<CellPlan> PlanCell(const std::vector<PilotBlock>& pilot_in, const PlanQ
   if (plan.unchanged.pass >= q.target_power) {
     plan.pairs_for_pass = q.sampling.cap;
     // A smaller cap might do as well: try the plan's earlier looks as caps.
-    for (int64_t cap = q.sampling.initial; cap < q.sampling.cap; cap += q.sampling.step) {
-      SamplingPlan smaller{q.sampling.initial, q.sampling.step, cap};
+    for (int64_t cap : LookPairCounts(q.sampling)) {
+      if (cap >= q.sampling.cap) break;
+      SamplingPlan smaller = q.sampling;
+      smaller.cap = cap;
       auto l = PlanLooks(smaller, q.confidence, q.look_scheme);
       if (!l.ok()) continue;
       if (Rates(draws, 0.0, *l, q).pass >= q.target_power) {
@@ -230,9 +232,14 @@ StatusOr<CellPlan> PlanCell(const std::vector<PilotBlock>& pilot_in, const PlanQ
       }
     }
   } else {
-    for (int64_t cap = q.sampling.cap + q.sampling.step; cap <= q.max_pairs;
-         cap = NextCandidateCap(cap, q.sampling.step)) {
-      SamplingPlan larger{q.sampling.initial, q.sampling.step, cap};
+    // Doubling looks grow by their own rule (one more look each); even ones by a quarter.
+    const auto next_cap = [&](int64_t cap) {
+      return q.sampling.growth > 1 ? 2 * cap - q.sampling.initial + q.sampling.step : NextCandidateCap(cap, q.sampling.step);
+    };
+    for (int64_t cap = q.sampling.growth > 1 ? next_cap(q.sampling.cap) : q.sampling.cap + q.sampling.step;
+         cap <= q.max_pairs; cap = next_cap(cap)) {
+      SamplingPlan larger = q.sampling;
+      larger.cap = cap;
       auto l = PlanLooks(larger, q.confidence, q.look_scheme);
       if (!l.ok()) break;  // too many looks: the plan's limits
       const auto more = Resample(pilot, cap, q.simulations, q.seed);

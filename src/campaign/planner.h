@@ -48,7 +48,7 @@ struct PlanQuery {
   int simulations = 400;             // simulated campaigns per change and plan
   uint64_t seed = 1;
   double target_power = 0.9;         // "detects": FAIL in at least this share of campaigns
-  int64_t max_pairs = 1000;          // the search for pairs stops here
+  int64_t max_pairs = 2560;          // the search for pairs stops here
 };
 
 // The outcome shares of simulated campaigns at one change.

@@ -7,6 +7,7 @@
 
 #include "base/terminal_text.h"
 #include "base/units.h"
+#include "report/ab_report.h"
 
 namespace tare::campaign {
 namespace {
@@ -53,10 +54,11 @@ double ExpectedSeconds(const PlanReport& r, double mean_pairs) {
 
 std::string RenderPlan(const PlanReport& r) {
   std::string out = fmt::format(
-      "Plan: {} pairs first, +{} per look, at most {}; {:.0f}% confidence ({}){}.\n"
+      "Plan: {}; {:.0f}% confidence ({}){}. The budget is not simulated: the pairs below are what the\n"
+      "cap allows; compare their time (pairs x arms x the time per sample) with the budget.\n"
       "Predicted from a pilot of {} blocks per cell (base, a second copy of base in the head's place{}; "
       "{} processes, {:.1f} s), by {} resampled campaigns per change through the verdict rules.\n\n",
-      r.sampling.initial, r.sampling.step, r.sampling.cap, r.confidence * 100, r.look_scheme,
+      report::SamplingText(r.sampling), r.confidence * 100, r.look_scheme,
       r.null_arm ? fmt::format(", null arm, noise cap {}", Percent(r.noise_cap)) : ", no null arm",
       r.pilot_pairs, r.null_arm ? ", the null arm" : "", r.pilot_processes, r.pilot_seconds, r.simulations);
   std::vector<std::vector<std::string>> rows = {
@@ -108,7 +110,7 @@ nlohmann::json PlanToJson(const PlanReport& r) {
   auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
   nlohmann::json j;
   j["format"] = "tare.plan/1";
-  j["sampling"] = {{"initial", r.sampling.initial}, {"step", r.sampling.step}, {"cap", r.sampling.cap}};
+  j["sampling"] = {{"initial", r.sampling.initial}, {"step", r.sampling.step}, {"cap", r.sampling.cap}, {"growth", r.sampling.growth}};
   j["confidence"] = r.confidence;
   j["look_scheme"] = r.look_scheme;
   j["null_arm"] = r.null_arm;

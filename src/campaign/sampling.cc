@@ -49,6 +49,11 @@ Status ValidatePlan(const SamplingPlan& plan) {
         "step >= 1 or cap = initial",
         plan.step));
   }
+  if (plan.growth != 1 && plan.growth != 2) {
+    return Status::InvalidArgument(fmt::format(
+        "sampling.growth = {}: use 1 (every look adds step pairs) or 2 (looks double: 20, 40, 80, ...)",
+        plan.growth));
+  }
   if (plan.cap > kMaxPairs) {
     return Status::InvalidArgument(fmt::format(
         "sampling.cap = {} is more than {} pairs per cell ({} processes or more); a change that "
@@ -67,14 +72,23 @@ Status ValidatePlan(const SamplingPlan& plan) {
 
 int64_t PlannedLooks(const SamplingPlan& plan) {
   if (plan.cap <= plan.initial || plan.step < 1) return 1;
-  return 1 + (plan.cap - plan.initial + plan.step - 1) / plan.step;
+  if (plan.growth <= 1) return 1 + (plan.cap - plan.initial + plan.step - 1) / plan.step;
+  int64_t looks = 1;
+  for (int64_t n = plan.initial, add = plan.step; n < plan.cap; add *= plan.growth) {
+    n += add;
+    ++looks;
+  }
+  return looks;
 }
 
 std::vector<int64_t> LookPairCounts(const SamplingPlan& plan) {
   std::vector<int64_t> pairs;
   const int64_t looks = PlannedLooks(plan);
+  int64_t n = plan.initial, add = std::max<int64_t>(plan.step, 0);
   for (int64_t l = 0; l < looks; ++l) {
-    pairs.push_back(std::min(plan.initial + l * std::max<int64_t>(plan.step, 0), plan.cap));
+    pairs.push_back(std::min(n, plan.cap));
+    n += add;
+    if (plan.growth > 1) add *= plan.growth;
   }
   return pairs;
 }

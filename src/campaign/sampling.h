@@ -6,8 +6,13 @@
 // at a z-test; 10.6% for tare's sign-test interval at 20..100 pairs, computed exactly by
 // SignTestLookError below). The fix here: every look uses a stricter per-look confidence.
 //
-// Plan: initial, step, cap (in pairs). Looks happen at initial, initial + step, ... and at cap:
-//   L = 1 + ceil((cap - initial) / step) planned looks.
+// Plan: initial, step, cap (in pairs), growth. With growth 1 looks happen at initial,
+// initial + step, ... and at cap: L = 1 + ceil((cap - initial) / step) planned looks. With growth 2
+// the step doubles each look: initial, initial + step, initial + 3 step, initial + 7 step, ...,
+// and cap (the default 20, 20, 1280: 20, 40, 80, 160, 320, 640, 1280, seven looks). Doubling
+// looks suit a plan that a time budget ends: the pair counts a look can happen at span two orders
+// of magnitude, yet each look costs confidence as one of only L = 7 (99.29% per look under
+// Bonferroni, against 98.33% for the old 20..60 plan of 3 looks).
 //
 // Schemes (recorded by name with the results):
 //   bonferroni-v1 (default): per-look confidence 1 - alpha/L, alpha = 1 - confidence. By the
@@ -51,10 +56,11 @@ inline constexpr int64_t kMaxLooks = 100;
 // InvalidArgument naming the field and the fix.
 Status ValidatePlan(const SamplingPlan& plan);
 
-// 1 + ceil((cap - initial) / step) for a valid plan.
+// The number of planned looks of a valid plan (1 + ceil((cap - initial) / step) for growth 1).
 int64_t PlannedLooks(const SamplingPlan& plan);
 
-// Pair count at each planned look: initial, initial + step, ..., cap.
+// Pair count at each planned look: initial, initial + step, ..., cap (growth 1); initial,
+// initial + step, initial + 3 step, ..., cap (growth 2).
 std::vector<int64_t> LookPairCounts(const SamplingPlan& plan);
 
 // The next planned pair count after `pairs_now` for an INCONCLUSIVE cell, or nullopt when the cell

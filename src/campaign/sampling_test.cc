@@ -19,6 +19,21 @@ TEST(SamplingPlan, PlannedLooksIsOnePlusCeilOfStepsToCap) {
   EXPECT_EQ(LookPairCounts({12, 0, 12}), (std::vector<int64_t>{12}));
 }
 
+// The default plan's (campaign_definition.h) looks double: 20, 40, 80, ... 1280; seven looks, each at 1 - 0.05/7 under
+// Bonferroni (hand-computed: 0.992857...).
+TEST(SamplingPlan, TheDefaultLooksDouble) {
+  EXPECT_EQ(LookPairCounts(SamplingPlan{20, 20, 1280, 2}), (std::vector<int64_t>{20, 40, 80, 160, 320, 640, 1280}));
+  EXPECT_EQ(PlannedLooks({20, 20, 100, 2}), 4);
+  EXPECT_EQ(LookPairCounts({20, 20, 100, 2}), (std::vector<int64_t>{20, 40, 80, 100}));
+  EXPECT_EQ(LookPairCounts({10, 5, 40, 2}), (std::vector<int64_t>{10, 15, 25, 40}));
+  EXPECT_EQ(NextSampleCount({20, 20, 1280, 2}, 81), 160);
+  auto looks = PlanLooks(SamplingPlan{20, 20, 1280, 2}, 0.95);
+  ASSERT_TRUE(looks.ok()) << looks.status().message();
+  EXPECT_NEAR(looks->per_look_confidence, 1 - 0.05 / 7, 1e-12);
+  EXPECT_LE(looks->sign_test_error, 0.05);
+  EXPECT_NE(ValidatePlan({20, 20, 100, 3}).message().find("sampling.growth = 3"), std::string::npos);
+}
+
 TEST(SamplingPlan, NextSampleCountStopsAtTheCap) {
   const SamplingPlan plan{20, 20, 90};
   EXPECT_EQ(NextSampleCount(plan, 20), 40);

@@ -137,9 +137,10 @@ StatusOr<campaign::CampaignSpec> SpecFromFlags(const AbOptions& o) {
   spec.cwd = o.cwd;
   spec.filter = o.filter;
   spec.control_filter = o.control;
-  spec.sampling = {o.initial, o.step, o.cap};
+  spec.sampling = {o.initial, o.step, o.cap, campaign::kDefaultSampling.growth};
   for (const auto& g : o.given) {
     spec.sampling_declared = spec.sampling_declared || g == "--initial" || g == "--step" || g == "--cap";
+    if (g == "--step") spec.sampling.growth = 1;  // a declared step: evenly spaced looks
   }
   spec.confidence = o.confidence;
   spec.seed = o.seed;
@@ -170,7 +171,7 @@ StatusOr<campaign::CampaignSpec> SpecFromFlags(const AbOptions& o) {
   if (!timeout.ok()) return timeout.status().WithContext("--timeout");
   spec.timeout_ns = *timeout;
   if (!o.budget.empty()) {
-    auto budget = ParseTimeoutNs(o.budget);
+    auto budget = campaign::ParseBudget(o.budget);
     if (!budget.ok()) return budget.status().WithContext("--budget");
     spec.budget_ns = *budget;
   }
@@ -286,10 +287,10 @@ campaign::CampaignInput PilotInput(const campaign::CampaignInput& declared, int6
   in.spec = declared.spec;
   in.spec.name = (declared.spec.name.empty() ? std::string("campaign") : declared.spec.name) + " (plan pilot)";
   in.spec.heads = {declared.spec.base};
-  in.spec.sampling = {pilot, pilot, pilot};
+  in.spec.sampling = {pilot, pilot, pilot, 1};
   in.spec.sampling_declared = true;  // the pilot's blocks, never the exact plan
   in.spec.bounds.clear();
-  in.spec.budget_ns = 0;
+  in.spec.budget_ns = campaign::kNoBudget;
   in.campaign_source = "flags";
   in.campaign_text = DumpJson(campaign::SpecToJson(in.spec), 2);
   return in;
@@ -640,13 +641,15 @@ cell and metric:
                 (under "noise": the noise cap, 2%): head is not worse than base by more than C;
                 or the whole interval is better than base beyond the floor (a gain; C < 0);
   INCONCLUSIVE  otherwise, with the reason on its line -- INCONCLUSIVE IS NOT A PASS.
-Bounds print in the metric's worse direction (">= -1.06%" for a throughput). Undecided cells get
-more blocks (--step) up to --cap, with every look at a stricter confidence so the error rate holds.
+Bounds print in the metric's worse direction (">= -1.06%" for a throughput). The plan is
+time-based: a look at 20 pairs, then undecided cells get more, the looks doubling (40, 80, ...),
+each at a stricter confidence so the error rate holds, until the budget is spent (default 30 s per
+cell, at most 10 min, counted after every cell's first look; --budget 5m, or none) -- 1280 pairs
+is only a safety cap. --step N gives evenly spaced looks instead, up to --cap.
 By default CPU time is judged (it ignores time spent waiting for a CPU); add --metric wall_ns to
 judge wall time too. Each Google Benchmark sample gets --benchmark_min_time=0.02 (20 ms, not its
 own 0.5 s), and a tare binary runs one count calibrated on base; either is kept in the lock and
-run by every arm of every cohort of the campaign.
-judge wall time too. Under --instrument sim or mem (deterministic counts) the default plan is exact:
+run by every arm of every cohort of the campaign. Under --instrument sim or mem (deterministic counts) the default plan is exact:
 one block per cell (two without --null), the null arm must read what base reads, and the verdict
 is on head/base - 1 itself; a cell whose values differ falls back to the pairs above. --samples,
 --step or --cap ask for the statistical plan instead.
@@ -691,8 +694,10 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
                       "--no-null leaves it out (verdicts then read \"noise\" as 0)"),
         "--null");
   track(sub->add_option("--samples,--initial,-n", o->initial, "Pairs per cell before the first look (default 20; sim, mem: the exact plan)"), "--initial");
-  track(sub->add_option("--step", o->step, "Pairs added per look to a cell still undecided (default 20)"), "--step");
-  track(sub->add_option("--cap", o->cap, "Most pairs a cell gets (default 60)"), "--cap");
+  track(sub->add_option("--step", o->step,
+                        "Evenly spaced looks: pairs added per look to a cell still undecided (default: "
+                        "the looks double, 20, 40, 80, ...)"), "--step");
+  track(sub->add_option("--cap", o->cap, "Most pairs a cell gets (default 1280, a safety bound: the budget ends sampling first)"), "--cap");
   track(sub->add_option("--confidence", o->confidence, "Per cell and metric, over all looks (default 0.95)"), "--confidence");
   track(sub->add_option("--metric", o->metrics,
                         "NAME[=ALLOWANCE][:higher|:lower], repeatable: wall_ns=2%, gb.real_time_ns=noise "
@@ -720,7 +725,8 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
         "--instrument");
   track(sub->add_option("--timeout", o->timeout, "Per-sample limit, e.g. 30s, at most 7 days (default 10m)"), "--timeout");
   track(sub->add_option("--budget", o->budget,
-                        "Wall time for the whole cohort, e.g. 15m; cells still undecided then are INCONCLUSIVE"),
+                        "Wall time for the cohort past every cell's first look, e.g. 15m: cells still undecided "
+                        "then are INCONCLUSIVE (default: 30 s per cell, at most 10 min; none: the cap alone)"),
         "--budget");
   track(sub->add_option("--layouts", o->layouts,
                         "Run every cell under K stack layouts (environment padding), judged separately; the "

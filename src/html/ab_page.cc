@@ -119,9 +119,9 @@ std::string Facts(const report::AbReport& r, const RunData& run) {
   f += fmt::format("<dt>Target</dt><dd>{}, instrument {}{}</dd>\n", HtmlText(r.kind), HtmlText(r.instrument),
                    args.empty() ? "" : fmt::format(", argv <code>{}</code>", HtmlText(args)));
   f += fmt::format("<dt>Arm order</dt><dd>{} (seed {})</dd>\n", HtmlText(r.arm_order), r.seed);
-  f += fmt::format("<dt>Sampling</dt><dd>{} pairs per cell, then {} more per look while undecided, up to {}; looks at "
-                   "{} pairs</dd>\n",
-                   r.sampling.initial, r.sampling.step, r.sampling.cap, HtmlText(looks));
+  f += fmt::format("<dt>Sampling</dt><dd>{}; looks at {} pairs</dd>\n", HtmlText(report::SamplingText(r.sampling)),
+                   HtmlText(looks));
+  f += fmt::format("<dt>Budget</dt><dd>{}</dd>\n", HtmlText(report::BudgetText(r.budget_ns, r.budget_default)));
   f += fmt::format("<dt>Confidence</dt><dd>{:.0f}% per cell and metric ({}: every look's {} interval at {:.2f}%)</dd>\n",
                    r.confidence * 100, HtmlText(r.look_scheme), HtmlText(r.interval_method),
                    r.per_look_confidence * 100);

@@ -29,13 +29,17 @@ StatusOr<Verdict> ParseVerdict(std::string_view name);
 // empty: no verdict is not a pass).
 Verdict WorstVerdict(std::span<const Verdict> verdicts);
 
-// Adaptive sampling, as declared (pairs per cell): `initial` before the first look, `step` more
-// per look for a cell that is still INCONCLUSIVE, at most `cap`. campaign/sampling.h plans the
-// looks and their per-look confidence.
+// Adaptive sampling, as declared (pairs per cell): `initial` before the first look, then more
+// for a cell that is still INCONCLUSIVE, at most `cap`. With growth 1 every look adds `step`
+// (looks at 20, 40, 60, ...); with growth 2 the step doubles each look, so the looks double
+// (20, 40, 80, 160, ...: few looks, each cheap in confidence, over a wide range of pair counts,
+// for a plan that a time budget ends). campaign/sampling.h plans the looks and their per-look
+// confidence.
 struct SamplingPlan {
   int64_t initial = 0;  // pairs before the first look, >= 1
-  int64_t step = 0;     // pairs added to an INCONCLUSIVE cell per look, >= 1 (unless cap == initial)
+  int64_t step = 0;     // pairs the first INCONCLUSIVE look adds, >= 1 (unless cap == initial)
   int64_t cap = 0;      // most pairs a cell gets, >= initial
+  int64_t growth = 1;   // 1: every look adds `step`; 2: each look adds twice what the last added
 };
 
 // One metric of one head against base in one cell, at one look.

@@ -4,6 +4,10 @@
 #include <cmath>
 #include <limits>
 
+#include <fmt/core.h>
+
+#include "base/units.h"
+
 namespace tare::report {
 
 void JudgeLayoutRow(AbLayoutRow& row) {
@@ -59,6 +63,22 @@ std::vector<std::string> AbReport::UnmeasurableCells() const {
     }
   }
   return out;
+}
+
+std::string SamplingText(const SamplingPlan& plan) {
+  if (plan.cap <= plan.initial) return fmt::format("{} pairs per cell, one look", plan.initial);
+  if (plan.growth > 1) {
+    return fmt::format("{} pairs per cell, then, for each cell still undecided, looks that double up to {}",
+                       plan.initial, plan.cap);
+  }
+  return fmt::format("{} pairs per cell, then {} more per look for each cell still undecided, up to {}", plan.initial,
+                     plan.step, plan.cap);
+}
+
+std::string BudgetText(int64_t budget_ns, bool is_default) {
+  if (budget_ns <= 0) return "none (the cap alone ends sampling)";
+  return fmt::format("{}{}, counted after every cell's first look", FormatDurationNs(static_cast<double>(budget_ns)),
+                     is_default ? " (the default: 30 s per cell, at most 10 min)" : "");
 }
 
 }  // namespace tare::report

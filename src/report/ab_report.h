@@ -58,6 +58,13 @@ struct AbLayoutRow {
 // Sets row.spread (max - min estimate) and row.sensitive from its per-layout verdicts and intervals.
 void JudgeLayoutRow(AbLayoutRow& row);
 
+// The sampling plan in words, for the ledger and the HTML page: "20 pairs per cell, then, for each
+// cell still undecided, looks that double up to 1280" or "..., then 20 more per look ..., up to 60".
+std::string SamplingText(const SamplingPlan& plan);
+// The budget in words: "1.5 min (the default: 30 s per cell, at most 10 min), counted after every
+// cell's first look"; "none" when there is none.
+std::string BudgetText(int64_t budget_ns, bool is_default);
+
 struct AbReport {
   std::string campaign_name;
   std::string campaign_sha256;
@@ -81,6 +88,10 @@ struct AbReport {
   std::string arm_order;
   uint64_t seed = 0;
   SamplingPlan sampling;
+  // The wall time the cohort could spend past its first looks (0: no budget), and whether it is the
+  // default one (campaign_definition.h: 30 s per cell, at most 10 min).
+  int64_t budget_ns = 0;
+  bool budget_default = false;
   // The exact plan (campaign/exact_plan.h): blocks per cell before the determinism check, 1 with a
   // null arm, 2 without; 0 when the campaign ran the statistical plan alone.
   int64_t exact_blocks = 0;

@@ -76,6 +76,8 @@ AbReport Fixed() {
   r.args = {"--work", "8"};
   r.arm_order = "rotating-reversed-blocks-v1";
   r.sampling = {10, 10, 40};
+  r.budget_ns = 60'000'000'000;
+  r.budget_default = true;
   r.confidence = 0.95;
   r.look_scheme = "bonferroni-v1";
   r.per_look_confidence = 0.9875;

@@ -73,6 +73,9 @@ class CampaignRunner::Cohort final : public session::Observer {
   // "ETA 1.2 min (at most 3.5 min)" from this Run's wall time per sample so far (tare's own work
   // between samples included), the blocks still planned and the cap; "" before the first sample.
   std::string Eta() const;
+  // Whether every cell still sampling has had its first planned look: the budget counts only then
+  // (campaign_definition.h, kDefaultBudget).
+  bool FirstLooksTaken() const;
   // The budget is spent: cells still undecided stop, INCONCLUSIVE with that reason.
   Status SpendBudget();
   std::vector<AbCheck> EvaluateBounds() const;
@@ -102,6 +105,7 @@ class CampaignRunner::Cohort final : public session::Observer {
   std::vector<AbCheck> gate_checks_;
   bool gates_checked_ = false;
   int64_t session_started_ns_ = 0;  // this Run's start (a resumed cohort's budget restarts)
+  int64_t budget_ns_ = 0;           // BudgetNs of the spec for this cohort's cells (0: none)
   bool budget_spent_ = false;
   int64_t samples_run_ = 0;         // samples this Run measured (not the resumed ones)
   session::FailureLog failures_;  // failed samples, told once per cell and error

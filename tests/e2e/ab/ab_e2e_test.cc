@@ -4,8 +4,9 @@
 // store is reopened from its file afterwards and read with plain SQL.
 //
 // Timing: the workload is sized so one process takes about 15 ms here (kWork = 12 million loop
-// iterations); the default budget (20 pairs, +20 per undecided look, cap 60) then runs 60 to 180
-// processes per campaign, 1-4 s. The default metric for commands is perf.task_clock_ns (CPU time):
+// iterations); the default plan (a look at 20 pairs, then doubling while undecided, ended by the
+// default budget of 30 s per cell) decides the changes these tests make at the first look or two:
+// 60 to 120 processes per campaign, 1-4 s. The default metric for commands is perf.task_clock_ns (CPU time):
 // on this 2-CPU VM shared with other builds, wall time's noise floor reached 20-80% and no +3%
 // could be told apart; task-clock caught +3% in 20 of 20 campaigns (10 at 6M, 10 at 12M
 // iterations), and at 12M supported the -3% gain in 10 of 10, with 0 FAIL in 20 A/A campaigns.
@@ -332,13 +333,18 @@ TEST_F(AbE2E, ThePlansCostIsSaidAndABudgetEndsUndecidedCells) {
   Result r = Tare({"ab", file, "--store", store_, "--json", dir_ + "/result.json"});
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   // The null arm is on by default (issue 21): three arms.
-  EXPECT_NE(r.err.find("plan: 1 cell x 3 arms x 20 to 60 pairs = 60 to 180 processes; budget 1 ms"),
+  EXPECT_NE(r.err.find("plan: 1 cell x 3 arms x 20 to 1280 pairs = 60 to 3840 processes; budget 1 ms"),
             std::string::npos) << r.err;
   EXPECT_NE(r.err.find("first block: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("of it tare's own); the plan takes about"), std::string::npos) << r.err;
+  // The budget counts after the first look, which it never cuts short (issue 21 §6).
+  EXPECT_NE(r.err.find("the first look alone outlasts the budget of 1 ms, which is spent after it"),
+            std::string::npos) << r.err;
   nlohmann::json j = Json();
   EXPECT_EQ(j["outcome"], "INCONCLUSIVE");
-  EXPECT_EQ(j["samples"], 3) << "one block, then the budget was spent";
+  EXPECT_EQ(j["samples"], 60) << "the first look's 20 blocks, then the budget was spent";
+  EXPECT_EQ(j["budget_ns"], 1000000);
+  EXPECT_FALSE(j["budget_default"].get<bool>());
   EXPECT_NE(j["comparisons"][0]["reasons"].dump().find("budget of 1 ms spent"), std::string::npos)
       << j["comparisons"][0].dump();
 }
@@ -665,7 +671,7 @@ TEST_F(AbE2E, PlanRunsAPilotAndPredictsWithoutStoringAnything) {
                    "--cap", "40", "--store", store_, "--json", dir_ + "/plan.json", "--", "--work", kWork});
   unsetenv("TMPDIR");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("Plan: 20 pairs first, +20 per look, at most 40"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Plan: 20 pairs per cell, then, for each cell still undecided, looks that double up to 40;"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Predicted from a pilot of 8 blocks per cell"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("perf.task_clock_ns"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Nothing was locked or stored"), std::string::npos) << r.out;
