@@ -1,4 +1,5 @@
 #include "campaign/campaign_file.h"
+#include "campaign/cohort_snapshot.h"
 
 #include <gtest/gtest.h>
 
@@ -382,6 +383,22 @@ TEST(CampaignFile, LayoutsAreReadValidatedAndKeepOldIdentities) {
   EXPECT_EQ(LayoutCellName("BM_X/8", 2), "BM_X/8 [layout 2]");
   EXPECT_EQ(LayoutEnv(0), "TARE_LAYOUT=");
   EXPECT_EQ(LayoutEnv(2).size(), std::string("TARE_LAYOUT=").size() + 2 * kLayoutPadBytes);
+}
+
+// A cell read back from the store under --layouts: its declared cell and layout from its name,
+// which only LayoutCellName's spelling, inside the cohort's layouts, gives.
+TEST(CampaignSpec, ACellNameGivesItsDeclaredCellAndLayoutBack) {
+  SnapshotCell c = SnapshotCellNamed(LayoutCellName("BM_X/8 [layout 1]", 3), 4);
+  EXPECT_EQ(c.declared, "BM_X/8 [layout 1]");
+  EXPECT_EQ(c.layout, 3);
+  EXPECT_EQ(SnapshotCellNamed("300 [layout 0]", 4).declared, "300");
+  for (const char* name : {"BM_X [layout 4]", "BM_X [layout -1]", "BM_X [layout 01]", "BM_X [layout 1] ", "BM_X",
+                           "[layout 1", ""}) {
+    const SnapshotCell other = SnapshotCellNamed(name, 4);
+    EXPECT_EQ(other.layout, -1) << name;
+    EXPECT_EQ(other.declared, name);
+  }
+  EXPECT_EQ(SnapshotCellNamed("BM_X [layout 1]", 1).layout, -1) << "one layout: no layout cells";
 }
 
 }  // namespace

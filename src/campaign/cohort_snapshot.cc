@@ -4,12 +4,12 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <string_view>
 #include <tuple>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include "base/json_text.h"
 
 namespace tare::campaign {
 namespace {
