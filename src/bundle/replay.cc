@@ -19,6 +19,7 @@
 #include "campaign/campaign_runner.h"
 #include "session/plain_run.h"
 #include "stats/summary.h"
+#include "store/stored_look.h"
 #include "store/transfer.h"
 
 namespace tare::bundle {
@@ -68,7 +69,7 @@ std::string DescribeResult(const AbMetricResult& m) {
 // The cohort's last look per (cell, head): what its ledger reported.
 std::map<std::pair<std::string, std::string>, AbComparison> FinalComparisons(const store::FullRun& run) {
   std::map<std::pair<std::string, std::string>, AbComparison> out;
-  for (const auto& look : run.looks) {  // in (cell, look) order: later looks replace earlier ones
+  for (const auto& look : store::LatestLookOfEachCell(run.looks)) {
     for (const auto& c : look.comparisons) out[{c.cell, c.head}] = c;
   }
   return out;

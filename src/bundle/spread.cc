@@ -9,6 +9,7 @@
 
 #include "base/terminal_text.h"
 #include "base/units.h"
+#include "model/metric_roles.h"
 
 namespace tare::bundle {
 namespace {
@@ -19,8 +20,6 @@ bool IsHexPrefix(const std::string& s) {
   return s.size() >= 8 && s.size() <= 64 &&
          std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
-
-bool Deterministic(const std::string& metric) { return metric == "sim.Ir" || metric == "sim.est_cycles"; }
 
 std::string Tag(const RunRecord& run, const std::string& key) {
   for (const auto& [k, v] : run.provenance.tags) {
@@ -40,7 +39,7 @@ std::string BenchmarkKey(const BenchmarkRecord& bench) {
 }
 
 bool IsSpreadMetric(const MetricDef& metric) {
-  return Deterministic(metric.name) || metric.kind == MetricKind::kTime;
+  return IsHeadlineDeterministic(metric.name) || metric.kind == MetricKind::kTime;
 }
 
 ArmValues MeasuredValues(const RunData& run, const std::set<int64_t>& discarded, const std::string& arm,
@@ -167,7 +166,7 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
     SpreadRow row;
     std::tie(row.benchmark, row.arm, row.metric) = key;
     row.unit = a.unit;
-    row.deterministic = Deterministic(row.metric);
+    row.deterministic = IsHeadlineDeterministic(row.metric);
     row.runs = static_cast<int64_t>(a.runs.size());
     row.hosts = static_cast<int64_t>(a.hosts.size());
     row.samples = static_cast<int64_t>(a.values.size());

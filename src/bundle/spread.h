@@ -47,7 +47,7 @@ struct SpreadRow {
   std::string arm;
   std::string metric;
   std::string unit;
-  bool deterministic = false;        // sim.Ir, sim.est_cycles
+  bool deterministic = false;        // IsHeadlineDeterministic: sim.Ir, sim.est_cycles
   int64_t runs = 0;
   int64_t hosts = 0;                 // distinct host fingerprints (hard digest)
   int64_t samples = 0;
@@ -78,7 +78,8 @@ using ArmValues = std::map<std::string, std::map<std::string, std::vector<double
 ArmValues MeasuredValues(const RunData& run, const std::set<int64_t>& discarded, const std::string& arm,
                          const std::map<int64_t, std::string>& cell_names = {});
 
-// The metrics shown by default: simulated instruction counts and cycles, and timings.
+// The metrics shown by default: the headline exact counts (model/metric_roles.h:
+// IsHeadlineDeterministic: simulated instructions and cycles), and timings.
 bool IsSpreadMetric(const MetricDef& metric);
 
 }  // namespace tare::bundle

@@ -11,6 +11,7 @@
 #include "base/sha256.h"
 #include "base/units.h"
 #include "campaign/exact_plan.h"
+#include "model/metric_roles.h"
 #include "session/environment.h"
 #include "target/gbench.h"
 
@@ -61,16 +62,13 @@ std::string ArmRole(const std::string& arm) {
 
 std::vector<MetricSpec> DefaultMetrics(TargetKind resolved_kind, Instrument instrument,
                                        bool task_clock_available) {
-  auto one = [](const char* name) {
+  std::vector<MetricSpec> out;
+  for (const auto& name : DefaultJudgedMetrics(resolved_kind, instrument, task_clock_available)) {
     MetricSpec m;
     m.name = name;
-    return m;
-  };
-  if (instrument == Instrument::kSim) return {one("sim.Ir")};
-  if (instrument == Instrument::kMem) return {one("mem.allocs"), one("mem.peak_live_bytes")};
-  if (resolved_kind == TargetKind::kGbench) return {one("gb.cpu_time_ns")};
-  if (resolved_kind == TargetKind::kTare) return {one("bench.cpu_ns")};
-  return {one(task_clock_available ? "perf.task_clock_ns" : "wall_ns")};
+    out.push_back(std::move(m));
+  }
+  return out;
 }
 
 Status ValidateSpec(const CampaignSpec& spec, TargetKind kind) {

@@ -1,4 +1,5 @@
 #include "campaign/campaign_file.h"
+#include "campaign/cohort_snapshot.h"
 #include "campaign/sampling.h"
 #include <nlohmann/json.hpp>
 
@@ -388,6 +389,22 @@ TEST(CampaignFile, LayoutsAreReadValidatedAndKeepOldIdentities) {
 
 }  // namespace
 }  // namespace tare::campaign
+
+// A cell read back from the store under --layouts: its declared cell and layout from its name,
+// which only LayoutCellName's spelling, inside the cohort's layouts, gives.
+TEST(CampaignSpec, ACellNameGivesItsDeclaredCellAndLayoutBack) {
+  SnapshotCell c = SnapshotCellNamed(LayoutCellName("BM_X/8 [layout 1]", 3), 4);
+  EXPECT_EQ(c.declared, "BM_X/8 [layout 1]");
+  EXPECT_EQ(c.layout, 3);
+  EXPECT_EQ(SnapshotCellNamed("300 [layout 0]", 4).declared, "300");
+  for (const char* name : {"BM_X [layout 4]", "BM_X [layout -1]", "BM_X [layout 01]", "BM_X [layout 1] ", "BM_X",
+                           "[layout 1", ""}) {
+    const SnapshotCell other = SnapshotCellNamed(name, 4);
+    EXPECT_EQ(other.layout, -1) << name;
+    EXPECT_EQ(other.declared, name);
+  }
+  EXPECT_EQ(SnapshotCellNamed("BM_X [layout 1]", 1).layout, -1) << "one layout: no layout cells";
+}
 
 // A declared step means evenly spaced looks (the plan before the time-based default); growth = 2
 // keeps doubling; budget = "none" and "default" are budgets too.

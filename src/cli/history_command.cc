@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <memory>
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "base/json_text.h"
 #include "base/terminal_text.h"
@@ -13,6 +13,7 @@
 #include "compare/compare.h"
 #include "compare/history.h"
 #include "model/metric.h"
+#include "model/metric_roles.h"
 #include "store/store.h"
 
 namespace tare::cli {
@@ -79,7 +80,7 @@ StatusOr<compare::History> LoadHistory(store::Store& store, const HistoryRequest
   // The metric: the one named, else the benchmark's own measurement in its newest run.
   std::string metric = r.metric;
   if (metric.empty()) {
-    for (const char* m : {"sim.Ir", "bench.wall_ns", "gb.real_time_ns", "wall_ns"}) {
+    for (const auto& m : PrimaryMetrics()) {
       auto p = store.History({r.benchmark, m, r.branch, host, 1});
       if (!p.ok()) return p.status();
       if (!p->empty() && p->back().n > 0) {
@@ -88,8 +89,8 @@ StatusOr<compare::History> LoadHistory(store::Store& store, const HistoryRequest
       }
     }
     if (metric.empty()) {
-      return Status::NotFound(fmt::format(
-          "'{}' has none of sim.Ir, bench.wall_ns, gb.real_time_ns, wall_ns; name one with --metric", r.benchmark));
+      return Status::NotFound(fmt::format("'{}' has none of {}; name one with --metric", r.benchmark,
+                                          fmt::join(PrimaryMetrics(), ", ")));
     }
   }
   auto points = store.History({r.benchmark, metric, r.branch, host, r.limit});

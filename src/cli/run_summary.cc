@@ -10,6 +10,7 @@
 #include "base/units.h"
 #include "report/escape.h"
 #include "stats/sign_interval.h"
+#include "stats/summary.h"
 
 namespace tare::cli {
 namespace {
@@ -48,9 +49,7 @@ std::optional<RelativeSummary> SummarizeRelative(const RunData& data, const std:
   auto median = [](const std::map<int64_t, double>& m) {
     std::vector<double> v;
     for (const auto& [block, x] : m) v.push_back(x);
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return stats::Median(v);
   };
   size_t fastest = 0;
   for (size_t i = 1; i < benches.size(); ++i) {

@@ -18,6 +18,7 @@
 #include "cli/exit_codes.h"
 #include "cli/help_format.h"
 #include "report/ledger.h"
+#include "store/stored_look.h"
 
 namespace tare::cli {
 namespace {
@@ -95,14 +96,8 @@ StatusOr<GroupView> LoadGroup(store::Store& store, const std::string& group) {
     if (r.kind != "ab") continue;
     TARE_ASSIGN_OR_RETURN(v.cohort[r.id], store.CohortOf(r.id));
     TARE_ASSIGN_OR_RETURN(std::vector<store::StoredLook> looks, store.LooksOf(r.id));
-    // The latest look of each cell (its final one when it finished).
-    std::map<int64_t, const store::StoredLook*> last;
-    for (const auto& l : looks) {
-      auto& slot = last[l.cell];
-      if (slot == nullptr || l.look >= slot->look) slot = &l;
-    }
-    for (const auto& [cell, look] : last) {
-      for (const auto& c : look->comparisons) {
+    for (const auto& look : store::LatestLookOfEachCell(looks)) {
+      for (const auto& c : look.comparisons) {
         for (const auto& m : c.metrics) {
           CellRow row;
           row.cell = c.cell;
@@ -112,7 +107,7 @@ StatusOr<GroupView> LoadGroup(store::Store& store, const std::string& group) {
           row.shard = r.shard->index;
           row.run = &r;
           row.verdict = std::string(VerdictName(m.verdict));
-          if (!look->final) row.verdict += " (not final)";
+          if (!look.final) row.verdict += " (not final)";
           row.pairs = m.pairs;
           row.estimate = m.estimate;
           row.lo = m.lo;

@@ -12,6 +12,7 @@
 
 #include "env/fingerprint_json.h"
 #include "model/metric.h"
+#include "model/metric_roles.h"
 #include "stats/summary.h"
 #include "stats/two_sample_shift.h"
 
@@ -236,7 +237,7 @@ std::string SuiteComparison::Headline() const {
 }
 
 std::string PrimaryMetric(const std::vector<std::string>& names) {
-  for (const char* m : {"sim.Ir", "bench.wall_ns", "gb.real_time_ns", "wall_ns"}) {
+  for (const auto& m : PrimaryMetrics()) {
     if (std::find(names.begin(), names.end(), m) != names.end()) return m;
   }
   // Anything else the benchmark reports (a user counter alone): the first by name.

@@ -87,8 +87,9 @@ struct SuiteComparison {
 };
 
 // The metric judged when none is named: the benchmark's own measurement first — sim.Ir, then
-// bench.wall_ns (tare binaries), gb.real_time_ns (Google Benchmark), wall_ns (commands) — the
-// first one both runs carry for it; else the first by name. "" when none.
+// bench.wall_ns (tare binaries), gb.real_time_ns (Google Benchmark), wall_ns (commands):
+// model/metric_roles.h's PrimaryMetrics — the first one both runs carry for it; else the first by
+// name. "" when none.
 std::string PrimaryMetric(const std::vector<std::string>& names_present);
 
 // FailedPrecondition when the hosts differ and that is not allowed (naming the keys);

@@ -8,40 +8,15 @@
 #include "base/bytes_text.h"
 #include "base/terminal_text.h"
 #include "base/units.h"
+#include "model/metric_roles.h"
 
 namespace tare::report {
 
 bool IsDefaultMetric(const std::string& name, const std::string& kind) {
-  if (name.rfind("sim.", 0) == 0) {
-    return name == "sim.Ir" || name == "sim.est_cycles" || name == "sim.D1mr" ||
-           name == "sim.DLmr" || name == "sim.syscalls";
-  }
-  if (name == "bench.iterations") return false;
-  if (name.rfind("gb.counter.", 0) == 0 || name.rfind("bench.", 0) == 0 ||
-      name.rfind("mem.", 0) == 0) {
-    return true;
-  }
-  if (kind == "gbench" || kind == "tare") {
-    return name == "gb.real_time_ns" || name == "gb.cpu_time_ns" || name == "wall_ns" ||
-           name == "peak_rss_bytes" || name == "perf.instructions";
-  }
-  return name == "wall_ns" || name == "user_ns" || name == "sys_ns" || name == "peak_rss_bytes" ||
-         name == "perf.instructions" || name == "perf.cycles";
+  // A kind tare does not know is read as a command's, as before kinds were parsed here.
+  auto parsed = ParseTargetKind(kind);
+  return ShownByDefault(name, parsed.ok() ? *parsed : TargetKind::kCommand);
 }
-
-namespace {
-
-// Display order: the target's own figures first, then process-level ones, then the rest.
-int MetricRank(const std::string& name) {
-  static const std::vector<std::string> kOrder = {
-      "bench.wall_ns", "bench.cpu_ns", "sim.Ir", "sim.est_cycles", "gb.real_time_ns",
-      "gb.cpu_time_ns", "wall_ns", "user_ns", "sys_ns", "peak_rss_bytes", "perf.instructions",
-      "perf.cycles"};
-  auto it = std::find(kOrder.begin(), kOrder.end(), name);
-  return it == kOrder.end() ? static_cast<int>(kOrder.size()) : static_cast<int>(it - kOrder.begin());
-}
-
-}  // namespace
 
 RunReport BuildRunReport(const RunData& data) {
   RunReport report;
@@ -71,7 +46,7 @@ RunReport BuildRunReport(const RunData& data) {
       br.metrics.push_back({it != defs.end() ? it->second : LookupMetric(name), stats::Summarize(vs)});
     }
     std::stable_sort(br.metrics.begin(), br.metrics.end(), [](const MetricSummary& a, const MetricSummary& c) {
-      return MetricRank(a.metric.name) < MetricRank(c.metric.name);
+      return TableRank(a.metric.name) < TableRank(c.metric.name);
     });
     report.total_failed += br.failed_samples;
     report.benchmarks.push_back(std::move(br));
@@ -240,7 +215,7 @@ nlohmann::json RunToJson(const RunData& data, const std::map<int64_t, std::strin
         ms.push_back({it != defs.end() ? it->second : LookupMetric(name), stats::Summarize(vs)});
       }
       std::stable_sort(ms.begin(), ms.end(), [](const MetricSummary& a, const MetricSummary& c) {
-        return MetricRank(a.metric.name) < MetricRank(c.metric.name);
+        return TableRank(a.metric.name) < TableRank(c.metric.name);
       });
       json summary = json::object();
       for (const auto& m : ms) {

@@ -1,8 +1,8 @@
 #include "session/sample_recorder.h"
 
-#include <algorithm>
-
 #include <fmt/core.h>
+
+#include "stats/summary.h"
 
 namespace tare::session {
 
@@ -82,15 +82,10 @@ StatusOr<int64_t> SampleRecorder::Record(int64_t benchmark_id, const std::string
 }
 
 Status SampleRecorder::WriteRunWarnings() {
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  };
   for (const auto& label : cpu_order_) {
     const auto& [user, sys] = cpu_[label];
     if (user.empty()) continue;
-    const double mu = median(user), ms = median(sys);
+    const double mu = stats::Median(user), ms = stats::Median(sys);
     if (mu + ms < kSyscallJudgedCpuNs || ms / (mu + ms) <= kSyscallHeavyShare) continue;
     const std::string key = label + ": syscall-heavy";
     if (HaveWarning(key)) continue;

@@ -14,6 +14,7 @@
 #include "base/json_text.h"
 #include "internal/pg_connection.h"
 #include "internal/sql_store.h"
+#include "stats/summary.h"
 
 namespace tare::store {
 namespace {
@@ -812,7 +813,7 @@ StatusOr<std::vector<HistoryPoint>> SqlStore::History(const HistoryQuery& q) {
     }
     for (auto& [i, run_values] : values) {
       points[i].n = static_cast<int64_t>(run_values.size());
-      points[i].median = SummaryMedian(std::move(run_values));
+      points[i].median = stats::Median(run_values);
     }
     std::erase_if(points, [](const HistoryPoint& p) { return p.n == 0 && p.failed == 0; });
     std::reverse(points.begin(), points.end());

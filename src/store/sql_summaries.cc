@@ -17,6 +17,7 @@
 #include <tuple>
 
 #include "internal/sql_store.h"
+#include "stats/summary.h"
 
 namespace tare::store {
 namespace {
@@ -42,18 +43,6 @@ constexpr const char* kSampleValues =
 constexpr size_t kSummaryRowsPerInsert = 500;
 
 }  // namespace
-
-double SummaryMedian(std::vector<double> values) {
-  // stats::Sorted, then stats::Quantile(sorted, 0.5), term for term.
-  std::erase_if(values, [](double v) { return std::isnan(v); });
-  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::sort(values.begin(), values.end());
-  const double h = static_cast<double>(values.size() - 1) * 0.5;
-  const size_t lo = static_cast<size_t>(std::floor(h));
-  if (lo + 1 >= values.size()) return values.back();
-  const double frac = h - static_cast<double>(lo);
-  return values[lo] + frac * (values[lo + 1] - values[lo]);
-}
 
 void SqlStore::WriteRunSummaries(int64_t run_id) {
   Statement& kind = db_->Cached(kRunKind);
@@ -110,7 +99,7 @@ void SqlStore::WriteRunSummaries(int64_t run_id) {
     bool finite = true;
     for (auto& [metric, values] : b.values) {
       const auto n = static_cast<int64_t>(values.size());
-      const double median = SummaryMedian(std::move(values));
+      const double median = stats::Median(values);
       finite = finite && std::isfinite(median);
       rows.emplace_back(benchmark_id, metric, n, median);
     }

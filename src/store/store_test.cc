@@ -794,18 +794,5 @@ TEST_F(SummaryTest, CopiedRunsAreSummarizedInTheirNewStore) {
   EXPECT_EQ(Histories(**dst), from_source);
 }
 
-// The median rule of stats::Median, here where the store cannot link stats: NaN dropped, the
-// middle value, or a + 0.5 (b - a) of the middle two (values checked by hand).
-TEST(SummaryMedian, IsStatsMediansRule) {
-  EXPECT_TRUE(std::isnan(SummaryMedian({})));
-  EXPECT_EQ(SummaryMedian({3, 1, 2}), 2.0);
-  EXPECT_EQ(SummaryMedian({4, 1, 3, 2}), 2.5);
-  EXPECT_EQ(SummaryMedian({1, std::nan(""), 5}), 3.0);
-  // a + 0.5 (b - a), not (a + b) / 2: the two differ in the last bit here.
-  const double a = 0.1, b = 0.7;
-  EXPECT_EQ(SummaryMedian({b, a}), a + 0.5 * (b - a));
-  EXPECT_NE(SummaryMedian({b, a}), (a + b) / 2);
-}
-
 }  // namespace
 }  // namespace tare::store

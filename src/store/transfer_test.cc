@@ -2,6 +2,7 @@
 // a second store with its ids remapped, read back equal; written twice, added once; a write that
 // fails half-way leaves the destination as it was.
 #include "store/transfer.h"
+#include "store/stored_look.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -362,6 +363,31 @@ TEST_F(TransferTest, CopiesEveryTableOfACohortWithIdsRemapped) {
   auto dst = Open("b.db");
   ASSERT_TRUE(src && dst);
   CopiesACohort(*src, *dst);
+}
+
+// The cohort of WriteCohort: BM_A looked twice (the second final, with two heads), BM_B once. The
+// latest look per cell is what its ledger reported, from LooksOf's order or any other.
+TEST_F(TransferTest, TheLatestLookOfEachCellIsTheOneItsLedgerReported) {
+  auto s = Open("a.db");
+  ASSERT_TRUE(s);
+  const int64_t run = WriteCohort(*s);
+  auto looks = s->LooksOf(run);
+  ASSERT_TRUE(looks.ok()) << looks.status().message();
+  ASSERT_EQ(looks->size(), 3u);
+  std::vector<StoredLook> reversed(looks->rbegin(), looks->rend());
+  for (const auto* in : {&*looks, &reversed}) {
+    const std::vector<StoredLook> latest = LatestLookOfEachCell(*in);
+    ASSERT_EQ(latest.size(), 2u);
+    EXPECT_EQ(latest[0].cell, 1);
+    EXPECT_EQ(latest[0].look, 2);
+    EXPECT_TRUE(latest[0].final);
+    ASSERT_EQ(latest[0].comparisons.size(), 2u);
+    EXPECT_EQ(latest[0].comparisons[0].cell, "BM_A");
+    EXPECT_EQ(latest[0].comparisons[0].verdict, Verdict::kFail);
+    EXPECT_EQ(latest[1].cell, 2);
+    EXPECT_EQ(latest[1].look, 1);
+    EXPECT_EQ(latest[1].comparisons.at(0).cell, "BM_B");
+  }
 }
 
 TEST_F(TransferTest, AFailureHalfWayLeavesTheDestinationAsItWas) {

@@ -33,12 +33,6 @@ std::string RenderMigration(int from_version, Dialect dialect);
 StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path, bool for_reading);
 StatusOr<std::unique_ptr<Store>> OpenPostgres(const std::string& url);
 
-// The median of `values` by stats::Median's rule (NaN dropped; the mean of the two middle values
-// when there is an even number, as a + 0.5 (b - a)), bit for bit: tare history's points are the
-// same whether a run is read from its summary or its samples, and as before summaries existed.
-// NaN for none.
-double SummaryMedian(std::vector<double> values);
-
 Status NewerSchema(const std::string& path, int version);
 Status NotATareStore(const std::string& path);
 

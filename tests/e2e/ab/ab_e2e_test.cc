@@ -21,6 +21,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -833,6 +834,20 @@ TEST_F(AbE2E, LayoutsMarkAChangeThatDependsOnWhereTheStackSits) {
   EXPECT_NE(ledger.find("### Layouts"), std::string::npos) << ledger;
   EXPECT_NE(ledger.find("**LAYOUT-SENSITIVE**"), std::string::npos) << ledger;
   EXPECT_NE(ledger.find("| holds |"), std::string::npos) << ledger;
+
+  // The same cohort rebuilt from the store (`tare bundle`: result.json always, ledger.md when tare
+  // ab wrote none next to the store) keeps the layout table the live report had (issue 22: the
+  // stored builder used to drop it).
+  r = Tare({"bundle", "--store", store_, "-o", dir_ + "/cohort.tar.gz"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::filesystem::create_directories(dir_ + "/bundle");
+  ASSERT_EQ(std::system(("tar -xzf '" + dir_ + "/cohort.tar.gz' -C '" + dir_ + "/bundle' result.json ledger.md").c_str()), 0);
+  const nlohmann::json stored = nlohmann::json::parse(Slurp(dir_ + "/bundle/result.json"));
+  EXPECT_EQ(stored["layouts"], 4);
+  EXPECT_EQ(stored["layout_rows"].dump(1), j["layout_rows"].dump(1));
+  const std::string stored_ledger = Slurp(dir_ + "/bundle/ledger.md");
+  EXPECT_NE(stored_ledger.find("### Layouts"), std::string::npos) << stored_ledger;
+  EXPECT_NE(stored_ledger.find("**LAYOUT-SENSITIVE**"), std::string::npos) << stored_ledger;
 
   r = Tare({"ab", "--base", dir + "/stack_align_base", "--head", dir + "/stack_align_shifted", "--layouts", "9",
             "--store", store_ + ".other"});
