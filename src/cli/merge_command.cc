@@ -2,16 +2,9 @@
 
 #include <algorithm>
 #include <climits>
-#include <condition_variable>
-#include <cstdlib>
-#include <exception>
 #include <filesystem>
-#include <functional>
 #include <memory>
-#include <mutex>
-#include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <fmt/core.h>
@@ -19,10 +12,10 @@
 #include "base/terminal_text.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
-#include "cli/progress.h"
-#include "cli/shards_command.h"
+#include "cli/run_copy_report.h"
+#include "report/shards_view.h"
+#include "session/shard_view.h"
 #include "store/store.h"
-#include "store/transfer.h"
 
 namespace tare::cli {
 namespace {
@@ -58,7 +51,7 @@ int Merge(const MergeFlags& f) {
   auto out = store::Store::Open(f.out);
   if (!out.ok()) return ReportError(out.status());
 
-  CopyCounts total;
+  store::CopyCounts total;
   std::vector<std::string> shard_groups;  // of the sharded runs the inputs hold
   for (auto& in : inputs) {
     auto runs = in->ListRuns(INT_MAX);
@@ -69,7 +62,7 @@ int Merge(const MergeFlags& f) {
       }
     }
     std::reverse(runs->begin(), runs->end());  // oldest first: OUT numbers them in the order made
-    auto copied = CopyRuns(*in, **out, *runs, "merge");
+    auto copied = CopyRunsReported(*in, **out, *runs, "merge");
     if (!copied.ok()) return ReportError(copied.status());
     total.added += copied->added;
     total.present += copied->present;
@@ -80,132 +73,18 @@ int Merge(const MergeFlags& f) {
   fmt::print("{} runs added to {}, {} were already there\n", total.added, TerminalText((*out)->path()),
              total.present);
   // Sharded runs: whether OUT now holds every shard of the groups the inputs brought.
-  auto shards = ShardSummaryLine(**out, shard_groups);
-  if (!shards.ok()) return ReportError(shards.status());
-  if (!shards->empty()) fmt::print("{}\n", TerminalText(*shards));
+  std::vector<ShardGroupState> states;
+  for (const auto& g : shard_groups) {
+    auto runs = (*out)->ShardedRuns(g);
+    if (!runs.ok()) return ReportError(runs.status());
+    states.push_back(session::GroupState(g, *runs));
+  }
+  const std::string shards = report::ShardSummaryLine(states, (*out)->path());
+  if (!shards.empty()) fmt::print("{}\n", TerminalText(shards));
   return kExitOk;
 }
 
 }  // namespace
-
-StatusOr<CopyCounts> CopyRuns(store::Store& in, store::Store& out, const std::vector<RunRecord>& runs,
-                              const std::string& command) {
-  CopyCounts n;
-  Progress progress(false);
-  // TARE_COPY_BATCH_SAMPLES: a smaller batch, for tests that need several batches of small runs.
-  size_t batch_samples = kSamplesPerCopyTransaction;
-  if (const char* v = std::getenv("TARE_COPY_BATCH_SAMPLES"); v != nullptr && *v != '\0') {
-    char* end = nullptr;
-    const unsigned long long parsed = std::strtoull(v, &end, 10);
-    if (*end == '\0' && parsed > 0) batch_samples = static_cast<size_t>(parsed);
-  }
-  auto failed = [&](const RunRecord& r, const Status& why) -> Status {
-    progress.Clear();
-    // Runs already copied are committed whole; this one was rolled back whole.
-    fmt::print(stderr,
-               "tare {}: {}: {} runs added, {} already in '{}' before run {} failed; nothing of run {} was "
-               "written and the runs copied before it are kept: fix the cause and run the same command again "
-               "(it skips what is there)\n",
-               command, TerminalText(in.path()), n.added, n.present, TerminalText(out.path()), r.id, r.id);
-    return why.WithContext(fmt::format("copying run {} (uid {}) of '{}'", r.id, r.uid, in.path()));
-  };
-  // Reading and writing overlap: a reader thread reads the next batch from `in` while this one
-  // writes the last into `out` (each store is used by one thread only). A bulk copy costs about
-  // as much to read as to write (bench/README.md), so on two cores this nearly halves it.
-  struct Batch {
-    size_t first = 0;                  // index in `runs` of batch.runs[0]
-    std::vector<store::FullRun> runs;  // whole runs, about kSamplesPerCopyTransaction samples
-    size_t samples = 0;
-    Status read = Status::Ok();        // a read failure at runs[first + runs.size()]: the last batch
-  };
-  std::mutex mu;
-  std::condition_variable changed;
-  std::optional<Batch> ready;  // read, not yet taken (the reader stays one batch ahead)
-  bool reader_done = false;
-  bool stop = false;  // the writer failed: read no more
-  std::thread reader([&] {
-    for (size_t next = 0; next < runs.size();) {
-      Batch b;
-      b.first = next;
-      while (next < runs.size() && (b.runs.empty() || b.samples < batch_samples)) {
-        StatusOr<store::FullRun> full = Status::Internal("not read");
-        try {
-          full = store::ReadFullRun(in, runs[next].id);
-        } catch (const std::exception& e) {  // not to std::terminate from this thread
-          full = Status::Internal(fmt::format("reading run {}: {}", runs[next].id, e.what()));
-        }
-        if (!full.ok()) {
-          b.read = full.status();
-          break;
-        }
-        b.samples += full->data.samples.size();
-        b.runs.push_back(std::move(*full));
-        ++next;
-      }
-      const bool last = !b.read.ok();
-      std::unique_lock lock(mu);
-      changed.wait(lock, [&] { return !ready || stop; });
-      if (stop) return;
-      ready = std::move(b);
-      changed.notify_all();
-      if (last) break;
-    }
-    std::lock_guard lock(mu);
-    reader_done = true;
-    changed.notify_all();
-  });
-  auto take = [&]() -> std::optional<Batch> {
-    std::unique_lock lock(mu);
-    changed.wait(lock, [&] { return ready.has_value() || reader_done; });
-    std::optional<Batch> b = std::move(ready);
-    ready.reset();
-    changed.notify_all();
-    return b;
-  };
-  auto write = [&]() -> Status {
-    int64_t samples_copied = 0;
-    while (std::optional<Batch> b = take()) {
-      if (!b->runs.empty()) {
-        auto written = store::WriteFullRuns(out, b->runs);
-        if (written.ok()) {
-          for (const auto& w : *written) ++(w.added ? n.added : n.present);
-        } else {
-          // Rolled back whole: again one run per transaction, to keep the runs before the failing one.
-          for (size_t i = 0; i < b->runs.size(); ++i) {
-            auto one = store::WriteFullRun(out, b->runs[i]);
-            if (!one.ok()) return failed(runs[b->first + i], one.status());
-            ++(one->added ? n.added : n.present);
-          }
-        }
-      }
-      samples_copied += static_cast<int64_t>(b->samples);
-      if (!b->read.ok()) return failed(runs[b->first + b->runs.size()], b->read);
-      progress.Update(fmt::format("tare {}: {}/{} runs, {} samples", command, b->first + b->runs.size(),
-                                  runs.size(), samples_copied));
-    }
-    return Status::Ok();
-  };
-  {
-    // However write() ends (a failure, or an exception on its way to main's handler), the reader
-    // is told to stop and joined first.
-    struct StopReader {
-      std::function<void()> f;
-      ~StopReader() { f(); }
-    } stop_reader{[&] {
-      {
-        std::lock_guard lock(mu);
-        stop = true;
-        changed.notify_all();
-      }
-      reader.join();
-    }};
-    TARE_RETURN_IF_ERROR(write());
-  }
-  progress.Clear();
-  fmt::print(stderr, "tare {}: {}: {} runs added, {} already in '{}'\n", command, TerminalText(in.path()), n.added,
-             n.present, TerminalText(out.path()));
-  return n;
-}
 
 void AddMergeCommand(CLI::App& app, int* exit_code) {
   auto f = std::make_shared<MergeFlags>();

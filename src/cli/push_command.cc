@@ -12,7 +12,7 @@
 #include "base/terminal_text.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
-#include "cli/merge_command.h"
+#include "cli/run_copy_report.h"
 #include "store/store.h"
 
 namespace tare::cli {
@@ -71,7 +71,7 @@ int Push(const PushFlags& f) {
   }
   auto shared = store::Store::Open(f.to);
   if (!shared.ok()) return ReportError(shared.status());
-  auto copied = CopyRuns(**local, **shared, chosen, "push");
+  auto copied = CopyRunsReported(**local, **shared, chosen, "push");
   if (!copied.ok()) return ReportError(copied.status());
   if (copied->added > 0) {
     if (Status s = (*shared)->RefreshStatistics(); !s.ok()) return ReportError(s);
