@@ -649,8 +649,8 @@ is only a safety cap. --step N gives evenly spaced looks instead, up to --cap.
 By default CPU time is judged (it ignores time spent waiting for a CPU); add --metric wall_ns to
 judge wall time too. Each Google Benchmark sample gets --benchmark_min_time=0.02 (20 ms, not its
 own 0.5 s), and a tare binary runs one count calibrated on base; either is kept in the lock and
-run by every arm of every cohort of the campaign. Under --instrument sim or mem (deterministic counts) the default plan is exact:
-one block per cell (two without --null), the null arm must read what base reads, and the verdict
+run by every arm of every cohort of the campaign.
+Under --instrument sim or mem (deterministic counts) the default plan is exact: one block per cell (two without --null), the null arm must read what base reads, and the verdict
 is on head/base - 1 itself; a cell whose values differ falls back to the pairs above. --samples,
 --step or --cap ask for the statistical plan instead.
 
