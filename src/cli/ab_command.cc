@@ -24,6 +24,7 @@
 #include "campaign/campaign_setup.h"
 #include "campaign/campaign_definition.h"
 #include "campaign/planner.h"
+#include "campaign/plan_from_pilot.h"
 #include "campaign/planner_report.h"
 #include "cli/attribute_command.h"
 #include "cli/common_flags.h"
@@ -279,43 +280,6 @@ int ExitFor(const campaign::CampaignResult& result, bool inconclusive_ok) {
   return kExitOk;
 }
 
-// The pilot: the campaign as declared, but with one head that is a second copy of base, the null
-// arm when the campaign has one, `pilot` blocks per cell, no bounds and no budget. It runs into a
-// throwaway store in a temporary directory, so the user's store, locks and cohorts are untouched.
-campaign::CampaignInput PilotInput(const campaign::CampaignInput& declared, int64_t pilot) {
-  campaign::CampaignInput in;
-  in.spec = declared.spec;
-  in.spec.name = (declared.spec.name.empty() ? std::string("campaign") : declared.spec.name) + " (plan pilot)";
-  in.spec.heads = {declared.spec.base};
-  in.spec.sampling = {pilot, pilot, pilot, 1};
-  in.spec.sampling_declared = true;  // the pilot's blocks, never the exact plan
-  in.spec.bounds.clear();
-  in.spec.budget_ns = campaign::kNoBudget;
-  in.campaign_source = "flags";
-  in.campaign_text = DumpJson(campaign::SpecToJson(in.spec), 2);
-  return in;
-}
-
-// One cell's pilot triples for one metric, by block.
-std::vector<campaign::PilotBlock> PilotBlocks(const RunData& run, int64_t benchmark_id, const std::string& metric,
-                                              const std::set<int64_t>& discarded) {
-  std::map<int64_t, std::map<std::string, double>> by_block;
-  for (const auto& s : run.samples) {
-    if (s.benchmark_id != benchmark_id || s.sample.warmup || !s.sample.ok() || discarded.count(s.id)) continue;
-    auto v = s.sample.values.find(metric);
-    if (v != s.sample.values.end()) by_block[s.sample.block][s.sample.arm] = v->second;
-  }
-  std::vector<campaign::PilotBlock> out;
-  for (const auto& [block, arms] : by_block) {
-    auto get = [&arms](const char* arm) {
-      auto it = arms.find(arm);
-      return it == arms.end() ? std::nan("") : it->second;
-    };
-    out.push_back({get("base"), get("head"), get("null")});
-  }
-  return out;
-}
-
 int PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
   if (o.resume || !o.ledger_path.empty() || !o.html_path.empty()) {
     return ReportError(Status::InvalidArgument(
@@ -360,7 +324,7 @@ int PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
     progress.Clear();
     fmt::print(stderr, "tare: pilot: {}\n", TerminalText(line));
   };
-  campaign::CampaignRunner runner(PilotInput(declared, o.pilot), **spawner, ropts);
+  campaign::CampaignRunner runner(campaign::PilotInput(declared, o.pilot), **spawner, ropts);
   if (Status s = runner.Prepare(); !s.ok()) return ReportError(s);
   auto store = store::Store::Open(*tmp + "/pilot.db");
   if (!store.ok()) return ReportError(store.status());
@@ -380,62 +344,21 @@ int PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
       return kExitGate;
     case campaign::StopKind::kNone: break;
   }
-  const report::AbReport& rep = result->report;
-  auto run = (*store)->LoadRun(rep.run_id);
+  auto run = (*store)->LoadRun(result->report.run_id);
   if (!run.ok()) return ReportError(run.status());
-  auto cells = (*store)->CellsOf(rep.run_id);
+  auto cells = (*store)->CellsOf(result->report.run_id);
   if (!cells.ok()) return ReportError(cells.status());
-  auto discarded = (*store)->DiscardedSamplesOf(rep.run_id);
+  auto discarded = (*store)->DiscardedSamplesOf(result->report.run_id);
   if (!discarded.ok()) return ReportError(discarded.status());
 
-  campaign::PlanReport plan;
-  plan.sampling = declared.spec.sampling;
-  plan.confidence = declared.spec.confidence;
-  plan.look_scheme = std::string(campaign::LookSchemeName(declared.spec.look_scheme));
-  plan.null_arm = declared.spec.null_arm;
-  plan.noise_cap = declared.spec.noise_cap;
-  plan.pilot_pairs = o.pilot;
-  plan.pilot_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  plan.arms = static_cast<int64_t>(campaign::ArmNames(declared.spec).size());
-  double sample_ns = 0;
-  for (const auto& s : run->samples) {
-    if (s.sample.warmup) continue;
-    ++plan.pilot_processes;
-    sample_ns += static_cast<double>(s.sample.ended_unix_ns - s.sample.started_unix_ns);
-  }
-  plan.per_sample_ns = plan.pilot_processes > 0 ? sample_ns / static_cast<double>(plan.pilot_processes) : 0;
-
-  campaign::PlanQuery q;
-  q.settings.null_arm = declared.spec.null_arm;
-  q.settings.noise_floor = declared.spec.noise_floor;
-  q.settings.interval = declared.spec.interval;
-  q.settings.noise_cap = declared.spec.noise_cap;
-  q.sampling = declared.spec.sampling;
-  q.confidence = declared.spec.confidence;
-  q.look_scheme = declared.spec.look_scheme;
-  plan.simulations = q.simulations;
-  plan.target_power = q.target_power;
-  for (const auto& comparison : rep.comparisons) {
-    if (comparison.head != "head") continue;  // the pilot has one head
-    const auto cell = std::find_if(cells->begin(), cells->end(),
-                                   [&](const CellRecord& c) { return c.name == comparison.cell; });
-    if (cell == cells->end()) continue;
-    for (const auto& m : comparison.metrics) {
-      campaign::MetricSpec spec;
-      spec.name = m.metric;
-      spec.direction = m.direction;
-      auto allowance = campaign::ParseAllowance(m.allowance);
-      if (allowance.ok()) spec.allowance = *allowance;
-      q.metric = spec;
-      q.cell = comparison.cell;
-      auto cell_plan = campaign::PlanCell(PilotBlocks(*run, cell->benchmark_id, m.metric, *discarded), q);
-      if (!cell_plan.ok()) {
-        plan.errors.push_back(cell_plan.status().message());
-        continue;
-      }
-      plan.cells.push_back(std::move(*cell_plan));
-    }
-  }
+  campaign::PilotRun pilot;
+  pilot.report = &result->report;
+  pilot.run = &*run;
+  pilot.cells = &*cells;
+  pilot.discarded = &*discarded;
+  pilot.blocks = o.pilot;
+  pilot.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const campaign::PlanReport plan = campaign::PlanFromPilot(declared.spec, pilot);
   if (!o.json_path.empty()) {
     if (Status w = WriteFileAtomic(o.json_path, DumpJson(campaign::PlanToJson(plan), 2) + "\n"); !w.ok()) {
       return ReportError(w);
@@ -558,7 +481,7 @@ int Ab(const AbOptions& o) {
   if (!o.html_path.empty()) {
     // The cohort's samples and cells, for the plots; without them the page still has the verdicts.
     auto run = (*store)->LoadRun(rep.run_id);
-    auto cells = (*store)->CellsOf(rep.run_id);
+    auto cells = (*store)->CellsOf(result->report.run_id);
     if (!run.ok() || !cells.ok()) {
       fmt::print(stderr, "tare: warning: --html: the cohort's samples could not be read back ({}); the page "
                          "shows the verdicts without sample plots\n",

@@ -1,0 +1,99 @@
+#include "campaign/plan_from_pilot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "base/json_text.h"
+#include "campaign/campaign_definition.h"
+#include "campaign/verdict.h"
+#include "campaign/sampling.h"
+
+namespace tare::campaign {
+
+CampaignInput PilotInput(const CampaignInput& declared, int64_t pilot) {
+  CampaignInput in;
+  in.spec = declared.spec;
+  in.spec.name = (declared.spec.name.empty() ? std::string("campaign") : declared.spec.name) + " (plan pilot)";
+  in.spec.heads = {declared.spec.base};
+  in.spec.sampling = {pilot, pilot, pilot, 1};
+  in.spec.sampling_declared = true;  // the pilot's blocks, never the exact plan
+  in.spec.bounds.clear();
+  in.spec.budget_ns = kNoBudget;
+  in.campaign_source = "flags";
+  in.campaign_text = DumpJson(SpecToJson(in.spec), 2);
+  return in;
+}
+
+std::vector<PilotBlock> PilotBlocks(const RunData& run, int64_t benchmark_id, const std::string& metric,
+                                    const std::set<int64_t>& discarded) {
+  std::map<int64_t, std::map<std::string, double>> by_block;
+  for (const auto& s : run.samples) {
+    if (s.benchmark_id != benchmark_id || s.sample.warmup || !s.sample.ok() || discarded.count(s.id)) continue;
+    auto v = s.sample.values.find(metric);
+    if (v != s.sample.values.end()) by_block[s.sample.block][s.sample.arm] = v->second;
+  }
+  std::vector<PilotBlock> out;
+  for (const auto& [block, arms] : by_block) {
+    auto get = [&arms](const char* arm) {
+      auto it = arms.find(arm);
+      return it == arms.end() ? std::nan("") : it->second;
+    };
+    out.push_back({get("base"), get("head"), get("null")});
+  }
+  return out;
+}
+
+PlanReport PlanFromPilot(const CampaignSpec& declared, const PilotRun& pilot) {
+  PlanReport plan;
+  plan.sampling = declared.sampling;
+  plan.confidence = declared.confidence;
+  plan.look_scheme = std::string(LookSchemeName(declared.look_scheme));
+  plan.null_arm = declared.null_arm;
+  plan.noise_cap = declared.noise_cap;
+  plan.pilot_pairs = pilot.blocks;
+  plan.pilot_seconds = pilot.seconds;
+  plan.arms = static_cast<int64_t>(ArmNames(declared).size());
+  double sample_ns = 0;
+  for (const auto& s : pilot.run->samples) {
+    if (s.sample.warmup) continue;
+    ++plan.pilot_processes;
+    sample_ns += static_cast<double>(s.sample.ended_unix_ns - s.sample.started_unix_ns);
+  }
+  plan.per_sample_ns = plan.pilot_processes > 0 ? sample_ns / static_cast<double>(plan.pilot_processes) : 0;
+
+  PlanQuery q;
+  q.settings.null_arm = declared.null_arm;
+  q.settings.noise_floor = declared.noise_floor;
+  q.settings.interval = declared.interval;
+  q.settings.noise_cap = declared.noise_cap;
+  q.sampling = declared.sampling;
+  q.confidence = declared.confidence;
+  q.look_scheme = declared.look_scheme;
+  plan.simulations = q.simulations;
+  plan.target_power = q.target_power;
+  for (const auto& comparison : pilot.report->comparisons) {
+    if (comparison.head != "head") continue;  // the pilot has one head
+    const auto cell = std::find_if(pilot.cells->begin(), pilot.cells->end(),
+                                   [&](const CellRecord& c) { return c.name == comparison.cell; });
+    if (cell == pilot.cells->end()) continue;
+    for (const auto& m : comparison.metrics) {
+      MetricSpec spec;
+      spec.name = m.metric;
+      spec.direction = m.direction;
+      auto allowance = ParseAllowance(m.allowance);
+      if (allowance.ok()) spec.allowance = *allowance;
+      q.metric = spec;
+      q.cell = comparison.cell;
+      auto cell_plan = PlanCell(PilotBlocks(*pilot.run, cell->benchmark_id, m.metric, *pilot.discarded), q);
+      if (!cell_plan.ok()) {
+        plan.errors.push_back(cell_plan.status().message());
+        continue;
+      }
+      plan.cells.push_back(std::move(*cell_plan));
+    }
+  }
+  return plan;
+}
+
+}  // namespace tare::campaign

@@ -1,0 +1,40 @@
+// `tare ab --plan`, the part that is not flags or printing: the pilot campaign declared from the
+// user's (PilotInput), and the plan read from the pilot once it has run (PlanFromPilot). The
+// command (cli/ab_command.cc) runs the pilot into a throwaway store between the two.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "campaign/campaign_runner.h"
+#include "campaign/planner_report.h"
+#include "model/cohort.h"
+#include "model/run.h"
+#include "report/ab_report.h"
+
+namespace tare::campaign {
+
+// The pilot: the campaign as declared, but with one head that is a second copy of base, the null
+// arm when the campaign has one, `pilot` blocks per cell, no bounds and no budget.
+CampaignInput PilotInput(const CampaignInput& declared, int64_t pilot);
+
+// One cell's pilot triples (base, head, null) for one metric, by block; an arm without the metric in
+// a block reads NaN there (PlanCell leaves such blocks out).
+std::vector<PilotBlock> PilotBlocks(const RunData& run, int64_t benchmark_id, const std::string& metric,
+                                    const std::set<int64_t>& discarded);
+
+// What the pilot says of the declared plan, per cell and metric: `rep` is the pilot's report,
+// `run`, `cells` and `discarded` its stored run. A cell the planner cannot plan is listed in the
+// report's errors.
+struct PilotRun {
+  const report::AbReport* report = nullptr;
+  const RunData* run = nullptr;
+  const std::vector<CellRecord>* cells = nullptr;
+  const std::set<int64_t>* discarded = nullptr;
+  int64_t blocks = 0;
+  double seconds = 0;
+};
+PlanReport PlanFromPilot(const CampaignSpec& declared, const PilotRun& pilot);
+
+}  // namespace tare::campaign
