@@ -83,6 +83,7 @@ struct Outcome {
   bool fail = false;
   bool supported_gain = false;
   bool pass = false;
+  int64_t pairs = 0;  // at the look the cell stopped at (the last one when it never decided)
   bool error() const { return fail || supported_gain; }
 };
 
@@ -110,6 +111,7 @@ Outcome RunCell(const Arms& a, const LookPlan& looks, bool with_null_arm,
     out.fail |= v.verdict == Verdict::kFail;
     out.supported_gain |= v.supported_gain;
     out.pass |= v.verdict == Verdict::kPass;
+    out.pairs = n;
     if (v.verdict != Verdict::kInconclusive) break;  // conclusive: the cell stops sampling
   }
   return out;
@@ -549,24 +551,7 @@ TEST(AdaptiveSampling, TheTimeBasedDefaultPlan) {
           } else {
             fail[r] += o.fail;
           }
-          // The pairs this cell took: the look it stopped at, or the last one.
-          int64_t used = rows[r].looks.pairs.back();
-          for (int64_t n : rows[r].looks.pairs) {
-            used = n;
-            auto change = stats::SignTestPairedChange(std::span<const double>(a.base.data(), n),
-                                                      std::span<const double>(a.head.data(), n),
-                                                      rows[r].looks.per_look_confidence);
-            auto null_change = stats::SignTestPairedChange(std::span<const double>(a.base.data(), n),
-                                                           std::span<const double>(a.null.data(), n),
-                                                           rows[r].looks.per_look_confidence);
-            const NullArm null_arm = ReadNullArm(null_change->estimate, {null_change->lo, null_change->hi},
-                                                 Allowance::Noise(), NoiseFloorRule::kSplit);
-            if (JudgeMetric({change->lo, change->hi}, Direction::kLowerIsBetter, Allowance::Noise(), null_arm)
-                    .verdict != Verdict::kInconclusive) {
-              break;
-            }
-          }
-          pairs[r] += static_cast<double>(used) / (2.0 * campaigns);
+          pairs[r] += static_cast<double>(o.pairs) / (2.0 * campaigns);
         }
       }
     }

@@ -499,18 +499,21 @@ void CampaignRunner::Cohort::NoticeEstimate() const {
   const double arms_cells = static_cast<double>(cells_.size() * r_.arms_.size());
   double lo = per_sample * arms_cells * static_cast<double>(exact_blocks_ > 0 ? exact_blocks_ : plan_.pairs.front());
   double hi = exact_blocks_ > 0 ? lo : per_sample * arms_cells * static_cast<double>(plan_.pairs.back());
-  std::string budget;
+  std::string budget;    // after "at most": the budget is what bounds it
+  std::string outlasts;  // the first look alone costs more than the budget
   if (budget_ns_ > 0 && hi > static_cast<double>(budget_ns_)) {
     // The budget counts after the first looks, so the plan takes at least their cost.
     hi = std::max(lo, static_cast<double>(budget_ns_));
-    budget = lo > static_cast<double>(budget_ns_)
-                 ? fmt::format(": the first look alone outlasts the budget of {}, which is spent after it",
-                               FormatDurationNs(static_cast<double>(budget_ns_)))
-                 : ", the budget";
+    if (lo > static_cast<double>(budget_ns_)) {
+      outlasts = fmt::format(": the first look alone outlasts the budget of {}, which is spent after it",
+                             FormatDurationNs(static_cast<double>(budget_ns_)));
+    } else {
+      budget = ", the budget";
+    }
   }
   Notice(fmt::format("first block: {} per sample ({} of it tare's own); the plan takes about {}{}",
                      FormatDurationNs(per_sample), FormatDurationNs(per_sample - own), FormatDurationNs(lo),
-                     hi > lo ? fmt::format(" (at most {}{})", FormatDurationNs(hi), budget) : budget.empty() || budget[0] == ',' ? "" : budget));
+                     hi > lo ? fmt::format(" (at most {}{})", FormatDurationNs(hi), budget) : outlasts));
 }
 
 Status CampaignRunner::Cohort::SpendBudget() {
