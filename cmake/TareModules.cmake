@@ -26,8 +26,8 @@ set(kTareModuleMap
   "html:compare,report,env,stats,model,base"
   "oracle:stats,proc,base"
   "lib:"
-  "attribute:instrument,proc,report,model,base"
-  "compare:report,env,stats,model,base"
+  "attribute:store,instrument,proc,report,model,base"
+  "compare:store,report,env,stats,model,base"
   "bundle:campaign,session,target,store,env,report,stats,instrument,proc,model,base"
   "cli:campaign,session,oracle,report,store,target,env,instrument,stats,proc,model,base,attribute,compare,html,bundle")
 

@@ -1,9 +1,11 @@
 #include "campaign/plan_from_pilot.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 
+#include "base/files.h"
 #include "base/json_text.h"
 #include "campaign/campaign_definition.h"
 #include "campaign/verdict.h"
@@ -94,6 +96,40 @@ PlanReport PlanFromPilot(const CampaignSpec& declared, const PilotRun& pilot) {
     }
   }
   return plan;
+}
+
+StatusOr<PilotOutcome> RunPilot(const CampaignInput& declared, int64_t blocks, proc::Spawner& spawner,
+                                RunnerOptions options) {
+  TARE_ASSIGN_OR_RETURN(std::string tmp, MakeTempDir("tare-plan"));
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() { RemoveTree(dir); }
+  } cleanup{tmp};
+  options.stage_dir = tmp + "/bin";
+  options.resume = false;
+  options.cross_check = false;  // a pilot judges nothing
+  CampaignRunner runner(PilotInput(declared, blocks), spawner, options);
+  TARE_RETURN_IF_ERROR(runner.Prepare());
+  TARE_ASSIGN_OR_RETURN(auto store, store::Store::Open(tmp + "/pilot.db"));
+  const auto started = std::chrono::steady_clock::now();
+  TARE_ASSIGN_OR_RETURN(CampaignResult result, runner.Run(*store));
+  PilotOutcome out;
+  out.stop = result.stop;
+  out.stop_reason = result.report.stop_reason;
+  if (out.stop != StopKind::kNone) return out;
+  const int64_t id = result.report.run_id;
+  TARE_ASSIGN_OR_RETURN(RunData run, store->LoadRun(id));
+  TARE_ASSIGN_OR_RETURN(std::vector<CellRecord> cells, store->CellsOf(id));
+  TARE_ASSIGN_OR_RETURN(std::set<int64_t> discarded, store->DiscardedSamplesOf(id));
+  PilotRun pilot;
+  pilot.report = &result.report;
+  pilot.run = &run;
+  pilot.cells = &cells;
+  pilot.discarded = &discarded;
+  pilot.blocks = blocks;
+  pilot.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  out.plan = PlanFromPilot(declared.spec, pilot);
+  return out;
 }
 
 }  // namespace tare::campaign

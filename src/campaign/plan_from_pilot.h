@@ -1,16 +1,18 @@
 // `tare ab --plan`, the part that is not flags or printing: the pilot campaign declared from the
-// user's (PilotInput), and the plan read from the pilot once it has run (PlanFromPilot). The
-// command (cli/ab_command.cc) runs the pilot into a throwaway store between the two.
+// user's (PilotInput), run into a throwaway store (RunPilot), and the plan read from the pilot once
+// it has run (PlanFromPilot).
 #pragma once
 
 #include <cstdint>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "campaign/campaign_runner.h"
 #include "campaign/planner_report.h"
 #include "model/cohort.h"
 #include "model/run.h"
+#include "proc/spawner.h"
 #include "report/ab_report.h"
 
 namespace tare::campaign {
@@ -36,5 +38,17 @@ struct PilotRun {
   double seconds = 0;
 };
 PlanReport PlanFromPilot(const CampaignSpec& declared, const PilotRun& pilot);
+
+// Runs the pilot of `declared` (PilotInput, `blocks` per cell) into a store in a temporary
+// directory, removed on return, and reads the plan from it. `options` as for the campaign itself;
+// the arm copies go to the temporary directory and nothing is cross-checked. A pilot that stopped
+// (interrupted, a gate, a changed executable) has no plan: `stop` and `stop_reason` say why.
+struct PilotOutcome {
+  StopKind stop = StopKind::kNone;
+  std::string stop_reason;
+  PlanReport plan;  // when stop is kNone
+};
+StatusOr<PilotOutcome> RunPilot(const CampaignInput& declared, int64_t blocks, proc::Spawner& spawner,
+                                RunnerOptions options);
 
 }  // namespace tare::campaign

@@ -4,43 +4,36 @@
 
 #include <unistd.h>
 
-#include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <memory>
 #include <optional>
-#include <set>
 
+#include "attribute/explain.h"
 #include "base/files.h"
 #include "base/json_text.h"
 #include "base/terminal_text.h"
 #include "base/units.h"
-#include "campaign/campaign_file.h"
 #include "campaign/campaign_runner.h"
 #include "campaign/campaign_setup.h"
-#include "campaign/campaign_definition.h"
-#include "campaign/planner.h"
 #include "campaign/plan_from_pilot.h"
+#include "campaign/planner.h"
 #include "campaign/planner_report.h"
-#include "cli/attribute_command.h"
+#include "campaign/spec_flags.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
-#include "cli/help_format.h"
 #include "cli/flag_checks.h"
+#include "cli/help_format.h"
+#include "cli/invocation.h"
 #include "cli/output_path.h"
 #include "cli/progress.h"
-#include "cli/invocation.h"
-#include "cli/resume_command.h"
 #include "cli/shard_flags.h"
 #include "html/ab_page.h"
-#include "session/environment.h"
 #include "proc/spawner.h"
 #include "report/ab_json.h"
 #include "report/ledger.h"
+#include "session/environment.h"
 #include "store/store.h"
 
 namespace tare::cli {
@@ -48,35 +41,7 @@ namespace {
 
 struct AbOptions {
   std::string campaign_file;
-  // The campaign, from flags.
-  std::string base;
-  std::vector<std::string> heads;
-  bool null_arm = true;  // --no-null leaves it out
-  int64_t initial = campaign::kDefaultSampling.initial;
-  int64_t step = campaign::kDefaultSampling.step;
-  int64_t cap = campaign::kDefaultSampling.cap;
-  double confidence = campaign::kDefaultConfidence;
-  std::vector<std::string> metrics;
-  std::string order = std::string(campaign::kRotatingReversedBlocksV1);
-  uint64_t seed = 0;
-  std::string look_scheme = std::string(campaign::kBonferroniV1);
-  std::string noise_floor = std::string(campaign::kNullSplitV1);
-  std::string interval = std::string(campaign::kSignTestV1);
-  std::string noise_cap = "2%";
-  std::string filter;
-  std::string control;
-  std::string kind = "auto";
-  std::string instrument = "wall";
-  std::string timeout = "10m";
-  std::string budget;
-  std::string gbench_min_time;
-  int64_t layouts = 1;
-  std::vector<std::string> env;
-  std::string cwd;
-  std::vector<std::string> gates;
-  bool no_gates = false;
-  std::vector<std::string> bounds;
-  std::string name;
+  campaign::SpecFlags spec;  // the campaign, from flags
   // Where results go.
   std::string store_path = DefaultStorePath();
   std::string ledger_path;
@@ -89,164 +54,9 @@ struct AbOptions {
   bool inconclusive_ok = false;
   bool no_cross_check = false;  // --no-cross-check: no valgrind run after a time FAIL or gain
   bool quiet = false;
-  std::vector<std::string> args;  // after --
   env::DeclaredProvenance provenance;
   ShardFlags shard;
-  // Which campaign-defining flags were given (they conflict with a campaign file).
-  std::vector<std::string> given;
 };
-
-// NAME[=ALLOWANCE][:higher|:lower]
-StatusOr<campaign::MetricSpec> ParseMetricFlag(const std::string& text) {
-  campaign::MetricSpec m;
-  std::string rest = text;
-  size_t colon = rest.rfind(':');
-  if (colon != std::string::npos) {
-    std::string dir = rest.substr(colon + 1);
-    if (dir == "higher") {
-      m.direction = Direction::kHigherIsBetter;
-    } else if (dir == "lower") {
-      m.direction = Direction::kLowerIsBetter;
-    } else {
-      return Status::InvalidArgument(fmt::format(
-          "--metric '{}': '{}' is not 'higher' or 'lower' (which values are better)", text, dir));
-    }
-    rest = rest.substr(0, colon);
-  }
-  size_t eq = rest.find('=');
-  m.name = rest.substr(0, eq);
-  if (m.name.empty()) {
-    return Status::InvalidArgument(fmt::format(
-        "--metric '{}': write NAME=ALLOWANCE, e.g. --metric wall_ns=2% or --metric wall_ns=noise", text));
-  }
-  if (eq != std::string::npos) {
-    auto allowance = campaign::ParseAllowance(rest.substr(eq + 1));
-    if (!allowance.ok()) return allowance.status().WithContext("--metric " + text);
-    m.allowance = *allowance;
-  }
-  return m;
-}
-
-StatusOr<campaign::CampaignSpec> SpecFromFlags(const AbOptions& o) {
-  campaign::CampaignSpec spec;
-  spec.name = o.name;
-  spec.base = o.base;
-  spec.heads = o.heads;
-  spec.null_arm = o.null_arm;
-  spec.args = o.args;
-  spec.env = o.env;
-  spec.cwd = o.cwd;
-  spec.filter = o.filter;
-  spec.control_filter = o.control;
-  spec.sampling = {o.initial, o.step, o.cap, campaign::kDefaultSampling.growth};
-  for (const auto& g : o.given) {
-    spec.sampling_declared = spec.sampling_declared || g == "--initial" || g == "--step" || g == "--cap";
-    if (g == "--step") spec.sampling.growth = 1;  // a declared step: evenly spaced looks
-  }
-  spec.confidence = o.confidence;
-  spec.seed = o.seed;
-  if (o.kind != "auto") {
-    auto kind = ParseTargetKind(o.kind);
-    if (!kind.ok()) {
-      return Status::InvalidArgument(fmt::format("--kind '{}' is not auto, command, gbench or tare", o.kind));
-    }
-    spec.kind = *kind;
-  }
-  auto instrument = ParseInstrument(o.instrument);
-  if (!instrument.ok()) return instrument.status().WithContext("--instrument");
-  spec.instrument = *instrument;
-  for (const auto& m : o.metrics) {
-    TARE_ASSIGN_OR_RETURN(campaign::MetricSpec parsed, ParseMetricFlag(m));
-    spec.metrics.push_back(parsed);
-  }
-  TARE_ASSIGN_OR_RETURN(spec.order, campaign::ParseArmOrder(o.order));
-  TARE_ASSIGN_OR_RETURN(spec.look_scheme, campaign::ParseLookScheme(o.look_scheme));
-  TARE_ASSIGN_OR_RETURN(spec.noise_floor, campaign::ParseNoiseFloorRule(o.noise_floor));
-  TARE_ASSIGN_OR_RETURN(spec.interval, campaign::ParsePairedInterval(o.interval));
-  auto cap = campaign::ParseAllowance(o.noise_cap);
-  if (!cap.ok() || cap->noise) {
-    return Status::InvalidArgument(fmt::format("--noise-cap '{}' is not a percentage like 2%", o.noise_cap));
-  }
-  spec.noise_cap = cap->fraction;
-  auto timeout = ParseTimeoutNs(o.timeout);
-  if (!timeout.ok()) return timeout.status().WithContext("--timeout");
-  spec.timeout_ns = *timeout;
-  if (!o.budget.empty()) {
-    auto budget = campaign::ParseBudget(o.budget);
-    if (!budget.ok()) return budget.status().WithContext("--budget");
-    spec.budget_ns = *budget;
-  }
-  spec.layouts = o.layouts;
-  if (!o.gbench_min_time.empty()) {
-    auto t = ParseTimeoutNs(o.gbench_min_time);
-    if (!t.ok()) return t.status().WithContext("--gbench-min-time");
-    spec.gbench_min_time_ns = *t;
-  }
-  if (o.no_gates) {
-    spec.gates.emplace();
-  } else if (!o.gates.empty()) {
-    spec.gates.emplace();
-    for (const auto& g : o.gates) {
-      TARE_ASSIGN_OR_RETURN(campaign::GateRule rule, campaign::ParseGate(g));
-      spec.gates->push_back(rule);
-    }
-  }
-  for (const auto& b : o.bounds) {
-    TARE_ASSIGN_OR_RETURN(campaign::BoundRule rule, campaign::ParseBound(b));
-    spec.bounds.push_back(rule);
-  }
-  return campaign::ResolveSpecPaths(spec, std::filesystem::current_path().string());
-}
-
-// The campaign, identified: from the file's bytes or from the canonical JSON of the flags.
-StatusOr<campaign::CampaignInput> BuildInput(const AbOptions& o) {
-  campaign::CampaignInput in;
-  if (!o.campaign_file.empty()) {
-    if (!o.given.empty()) {
-      std::string flags;
-      for (const auto& g : o.given) flags += (flags.empty() ? "" : ", ") + g;
-      return Status::InvalidArgument(fmt::format(
-          "{} cannot be combined with a campaign file: the file declares the whole campaign (and "
-          "is what the lock hashes); edit '{}' instead", flags, o.campaign_file));
-    }
-    if (!o.args.empty()) {
-      return Status::InvalidArgument(fmt::format(
-          "arguments after -- cannot be combined with a campaign file; declare them with "
-          "args = [...] in '{}'", o.campaign_file));
-    }
-    auto text = ReadFile(o.campaign_file);
-    if (!text.ok()) return text.status().WithContext("campaign file");
-    TARE_ASSIGN_OR_RETURN(campaign::CampaignSpec spec, campaign::ParseCampaignToml(*text, o.campaign_file));
-    const std::filesystem::path path = std::filesystem::absolute(o.campaign_file).lexically_normal();
-    in.spec = campaign::ResolveSpecPaths(spec, path.parent_path().string());
-    in.campaign_source = "file:" + path.string();
-    in.campaign_text = *text;
-    return in;
-  }
-  if (o.base.empty() && o.heads.empty()) {
-    return Status::InvalidArgument(
-        "nothing to compare; write `tare ab --base OLD --head NEW` or `tare ab "
-        "campaign.toml` (see tare ab --help)");
-  }
-  if (o.base.empty()) {
-    return Status::InvalidArgument(
-        "--base is required: --head is compared with it; write `tare ab --base OLD --head NEW`");
-  }
-  std::vector<std::pair<std::string, std::string>> executables = {{"--base", o.base}};
-  for (const auto& h : o.heads) executables.emplace_back("--head", h);
-  for (const auto& [flag, path] : executables) {
-    if (std::filesystem::is_directory(path)) {
-      return Status::InvalidArgument(
-          fmt::format("{} '{}' is a directory; name the executable itself", flag, path));
-    }
-  }
-  TARE_ASSIGN_OR_RETURN(in.spec, SpecFromFlags(o));
-  // The campaign's identity (campaign::CampaignIdentity) is set by the runner, for files and flags alike.
-  const nlohmann::json canonical = campaign::SpecToJson(in.spec);
-  in.campaign_source = "flags";
-  in.campaign_text = DumpJson(canonical, 2);
-  return in;
-}
 
 // --ledger, --json and --html must not replace the store or any input of the campaign. The store's own
 // directory may be missing: it is created with the store.
@@ -299,20 +109,11 @@ int PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
   auto looks = campaign::PlanLooks(declared.spec.sampling, declared.spec.confidence, declared.spec.look_scheme);
   if (!looks.ok()) return ReportError(looks.status());
 
-  auto tmp = MakeTempDir("tare-plan");
-  if (!tmp.ok()) return ReportError(tmp.status());
-  struct Cleanup {
-    std::string dir;
-    ~Cleanup() { RemoveTree(dir); }
-  } cleanup{*tmp};
-
   proc::InstallInterruptHandler();
   auto spawner = proc::Spawner::Start();
   if (!spawner.ok()) return ReportError(spawner.status());
   Progress progress(o.quiet);
   campaign::RunnerOptions ropts;
-  ropts.stage_dir = *tmp + "/bin";
-  ropts.cross_check = false;  // a pilot judges nothing
   ropts.base_env = session::ProcessEnvironment();
   ropts.command_line = Invocation();
   ropts.tare_version = TARE_VERSION;
@@ -324,15 +125,10 @@ int PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
     progress.Clear();
     fmt::print(stderr, "tare: pilot: {}\n", TerminalText(line));
   };
-  campaign::CampaignRunner runner(campaign::PilotInput(declared, o.pilot), **spawner, ropts);
-  if (Status s = runner.Prepare(); !s.ok()) return ReportError(s);
-  auto store = store::Store::Open(*tmp + "/pilot.db");
-  if (!store.ok()) return ReportError(store.status());
-  const auto started = std::chrono::steady_clock::now();
-  auto result = runner.Run(**store);
+  auto pilot = campaign::RunPilot(declared, o.pilot, **spawner, ropts);
   progress.Clear();
-  if (!result.ok()) return ReportError(result.status());
-  switch (result->stop) {
+  if (!pilot.ok()) return ReportError(pilot.status());
+  switch (pilot->stop) {
     case campaign::StopKind::kInterrupted:
       fmt::print(stderr, "tare: interrupted: the pilot is discarded; nothing was stored\n");
       return kExitInterrupted;
@@ -340,25 +136,11 @@ int PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
     case campaign::StopKind::kExecutableChanged:
     case campaign::StopKind::kFailFast:
       fmt::print(stderr, "tare: the pilot STOPPED, so there is nothing to plan from: {}\n",
-                 TerminalText(result->report.stop_reason));
+                 TerminalText(pilot->stop_reason));
       return kExitGate;
     case campaign::StopKind::kNone: break;
   }
-  auto run = (*store)->LoadRun(result->report.run_id);
-  if (!run.ok()) return ReportError(run.status());
-  auto cells = (*store)->CellsOf(result->report.run_id);
-  if (!cells.ok()) return ReportError(cells.status());
-  auto discarded = (*store)->DiscardedSamplesOf(result->report.run_id);
-  if (!discarded.ok()) return ReportError(discarded.status());
-
-  campaign::PilotRun pilot;
-  pilot.report = &result->report;
-  pilot.run = &*run;
-  pilot.cells = &*cells;
-  pilot.discarded = &*discarded;
-  pilot.blocks = o.pilot;
-  pilot.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  const campaign::PlanReport plan = campaign::PlanFromPilot(declared.spec, pilot);
+  const campaign::PlanReport& plan = pilot->plan;
   if (!o.json_path.empty()) {
     if (Status w = WriteFileAtomic(o.json_path, DumpJson(campaign::PlanToJson(plan), 2) + "\n"); !w.ok()) {
       return ReportError(w);
@@ -370,7 +152,7 @@ int PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
 
 int Ab(const AbOptions& o) {
   // Everything that can be checked before a process runs or the store is touched.
-  auto input = BuildInput(o);
+  auto input = campaign::CampaignInputFrom(o.campaign_file, o.spec, std::filesystem::current_path().string());
   if (!input.ok()) return ReportError(input.status());
   if (Status s = CheckOutputs(o, input->spec); !s.ok()) return ReportError(s);
   if (Status s = env::ValidateDeclaredProvenance(o.provenance); !s.ok()) return ReportError(s);
@@ -436,9 +218,9 @@ int Ab(const AbOptions& o) {
 
   std::string ledger = report::RenderLedger(rep);
   // --attribute N: why each FAIL and supported gain changed, from the cohort's stored profiles.
-  std::optional<CohortAttribution> attribution;
+  std::optional<attribute::CohortAttribution> attribution;
   if (o.attribute > 0) {
-    attribution = AttributeCohortChanges(**store, rep, static_cast<size_t>(o.attribute));
+    attribution = attribute::AttributeCohortChanges(**store, rep, static_cast<size_t>(o.attribute));
     ledger += attribution->markdown;
   }
   // On a terminal, a short summary; the whole ledger goes to --ledger, or next to the store.
@@ -610,63 +392,63 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
     defining->emplace_back(opt, name);
     return opt;
   };
-  track(sub->add_option("--base", o->base, "The base executable"), "--base");
-  track(sub->add_option("--head", o->heads, "A head executable (repeatable: several heads)"), "--head");
-  track(sub->add_flag("--null,!--no-null", o->null_arm,
+  track(sub->add_option("--base", o->spec.base, "The base executable"), "--base");
+  track(sub->add_option("--head", o->spec.heads, "A head executable (repeatable: several heads)"), "--head");
+  track(sub->add_flag("--null,!--no-null", o->spec.null_arm,
                       "The null arm, a second copy of base that measures the host's own noise, is on by default; "
                       "--no-null leaves it out (verdicts then read \"noise\" as 0)"),
         "--null");
-  track(sub->add_option("--samples,--initial,-n", o->initial, "Pairs per cell before the first look (default 20; sim, mem: the exact plan)"), "--initial");
-  track(sub->add_option("--step", o->step,
+  track(sub->add_option("--samples,--initial,-n", o->spec.initial, "Pairs per cell before the first look (default 20; sim, mem: the exact plan)"), "--initial");
+  track(sub->add_option("--step", o->spec.step,
                         "Evenly spaced looks: pairs added per look to a cell still undecided (default: "
                         "the looks double, 20, 40, 80, ...)"), "--step");
-  track(sub->add_option("--cap", o->cap, "Most pairs a cell gets (default 1280, a safety bound: the budget ends sampling first)"), "--cap");
-  track(sub->add_option("--confidence", o->confidence, "Per cell and metric, over all looks (default 0.95)"), "--confidence");
-  track(sub->add_option("--metric", o->metrics,
+  track(sub->add_option("--cap", o->spec.cap, "Most pairs a cell gets (default 1280, a safety bound: the budget ends sampling first)"), "--cap");
+  track(sub->add_option("--confidence", o->spec.confidence, "Per cell and metric, over all looks (default 0.95)"), "--confidence");
+  track(sub->add_option("--metric", o->spec.metrics,
                         "NAME[=ALLOWANCE][:higher|:lower], repeatable: wall_ns=2%, gb.real_time_ns=noise "
                         "(default: CPU time with allowance noise: gb.cpu_time_ns for Google Benchmark, "
                         "perf.task_clock_ns for commands)"),
         "--metric");
-  track(sub->add_option("--order", o->order, "rotating-reversed-blocks-v1 (default) | random-v1"), "--order");
-  track(sub->add_option("--seed", o->seed, "Seed for --order random-v1 (default 0)")->check(WholeNumberAtLeast(0)), "--seed");
-  track(sub->add_option("--look-scheme", o->look_scheme, "bonferroni-v1 (default) | sign-test-calibrated-v1"), "--look-scheme");
-  track(sub->add_option("--noise-floor", o->noise_floor,
+  track(sub->add_option("--order", o->spec.order, "rotating-reversed-blocks-v1 (default) | random-v1"), "--order");
+  track(sub->add_option("--seed", o->spec.seed, "Seed for --order random-v1 (default 0)")->check(WholeNumberAtLeast(0)), "--seed");
+  track(sub->add_option("--look-scheme", o->spec.look_scheme, "bonferroni-v1 (default) | sign-test-calibrated-v1"), "--look-scheme");
+  track(sub->add_option("--noise-floor", o->spec.noise_floor,
                         "null-split-v1 (default: FAIL against the null's estimate, a PASS adding its interval "
                         "edge) | null-interval-edge-v1 | null-estimate-v1"),
         "--noise-floor");
-  track(sub->add_option("--interval", o->interval,
+  track(sub->add_option("--interval", o->spec.interval,
                         "sign-test-v1 (default) | signed-rank-v1 (narrower; assumes symmetric pair differences)"),
         "--interval");
-  track(sub->add_option("--noise-cap", o->noise_cap,
+  track(sub->add_option("--noise-cap", o->spec.noise_cap,
                         "Under the allowance noise, the most a PASS may certify (default 2%): the interval's worse "
                         "end plus the null arm's floor; beyond it the cell keeps sampling, then INCONCLUSIVE"), "--noise-cap");
-  track(sub->add_option("--filter,-f", o->filter, "Google Benchmark: only benchmarks matching this regex become cells"), "--filter");
-  track(sub->add_option("--control", o->control, "Cells matching this regex have role control"), "--control");
-  track(sub->add_option("--kind", o->kind, "auto | command | gbench | tare (default auto: detected from base)"), "--kind");
-  track(sub->add_option("--instrument,-i", o->instrument,
+  track(sub->add_option("--filter,-f", o->spec.filter, "Google Benchmark: only benchmarks matching this regex become cells"), "--filter");
+  track(sub->add_option("--control", o->spec.control, "Cells matching this regex have role control"), "--control");
+  track(sub->add_option("--kind", o->spec.kind, "auto | command | gbench | tare (default auto: detected from base)"), "--kind");
+  track(sub->add_option("--instrument,-i", o->spec.instrument,
                         "wall (default) | sim (valgrind: deterministic instruction counts) | mem (allocation shim)"),
         "--instrument");
-  track(sub->add_option("--timeout", o->timeout, "Per-sample limit, e.g. 30s, at most 7 days (default 10m)"), "--timeout");
-  track(sub->add_option("--budget", o->budget,
+  track(sub->add_option("--timeout", o->spec.timeout, "Per-sample limit, e.g. 30s, at most 7 days (default 10m)"), "--timeout");
+  track(sub->add_option("--budget", o->spec.budget,
                         "Wall time for the cohort past every cell's first look, e.g. 15m: cells still undecided "
                         "then are INCONCLUSIVE (default: 30 s per cell, at most 10 min; none: the cap alone)"),
         "--budget");
-  track(sub->add_option("--layouts", o->layouts,
+  track(sub->add_option("--layouts", o->spec.layouts,
                         "Run every cell under K stack layouts (environment padding), judged separately; the "
                         "ledger marks cells whose verdict depends on the layout (default 1)"),
         "--layouts");
-  track(sub->add_option("--gbench-min-time", o->gbench_min_time,
+  track(sub->add_option("--gbench-min-time", o->spec.gbench_min_time,
                         "Google Benchmark: --benchmark_min_time for every sample, e.g. 50ms (default 20ms, or an "
                         "iteration count fixed per cell where the binary accepts <N>x; kept in the lock for every "
                         "cohort; the binary's own --benchmark_min_time after -- wins)"),
         "--gbench-min-time");
-  track(sub->add_option("--env", o->env, "KEY=VALUE for every arm (repeatable)"), "--env");
-  track(sub->add_option("--cwd", o->cwd, "Working directory for every arm"), "--cwd");
-  track(sub->add_option("--gate", o->gates, "Sanity gate checked on the first block (repeatable; replaces the default "
+  track(sub->add_option("--env", o->spec.env, "KEY=VALUE for every arm (repeatable)"), "--env");
+  track(sub->add_option("--cwd", o->spec.cwd, "Working directory for every arm"), "--cwd");
+  track(sub->add_option("--gate", o->spec.gates, "Sanity gate checked on the first block (repeatable; replaces the default "
                                             "\"peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB\")"), "--gate");
-  track(sub->add_flag("--no-gates", o->no_gates, "No sanity gates"), "--no-gates");
-  track(sub->add_option("--bound", o->bounds, "Release bound, e.g. \"p95(wall_ns, head) <= 25ms\" (repeatable)"), "--bound");
-  track(sub->add_option("--name", o->name, "Campaign name shown in the ledger"), "--name");
+  track(sub->add_flag("--no-gates", o->spec.no_gates, "No sanity gates"), "--no-gates");
+  track(sub->add_option("--bound", o->spec.bounds, "Release bound, e.g. \"p95(wall_ns, head) <= 25ms\" (repeatable)"), "--bound");
+  track(sub->add_option("--name", o->spec.name, "Campaign name shown in the ledger"), "--name");
   sub->add_option("--store", o->store_path, "SQLite store (default: $TARE_STORE, else .tare/tare.db); arm copies go to its directory's bin/");
   sub->add_option("--ledger", o->ledger_path, "Also write the ledger (Markdown) to FILE (never the store or an input)");
   sub->add_option("--json", o->json_path, "Also write the results as JSON (schema tare.ab/1) to FILE");
@@ -688,9 +470,9 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   AddProvenanceFlags(sub, &o->provenance);
   AddShardFlags(sub, &o->shard);
   sub->callback([o, exit_code, target_args, defining]() {
-    o->args = *target_args;
+    o->spec.args = *target_args;
     for (const auto& [opt, name] : *defining) {
-      if (opt->count() > 0) o->given.push_back(name);
+      if (opt->count() > 0) o->spec.given.push_back(name);
     }
     *exit_code = Ab(*o);
   });

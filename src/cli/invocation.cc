@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "base/shell_quote.h"
 #include "session/command_line.h"
 
 namespace tare::cli {
@@ -100,6 +101,19 @@ std::map<std::string, int> ValueOptionNames(const CLI::App& sub) {
     for (const auto& l : opt->get_lnames()) out["--" + l] = values;
     for (const auto& s : opt->get_snames()) out["-" + s] = values;
   }
+  return out;
+}
+
+std::string ResumeCommand(const std::vector<std::string>& argv) {
+  std::vector<std::string> args = argv;
+  const auto dashes = std::find(args.begin(), args.end(), std::string("--"));
+  const bool resuming = std::find(args.begin(), dashes, std::string("--resume")) != dashes;
+  if (!resuming) {
+    auto ab = std::find(args.begin(), dashes, std::string("ab"));
+    args.insert(ab == dashes ? dashes : ab + 1, "--resume");
+  }
+  std::string out;
+  for (const auto& a : args) out += (out.empty() ? "" : " ") + ShellQuote(a);
   return out;
 }
 

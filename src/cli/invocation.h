@@ -1,4 +1,5 @@
-// tare's own command line: recorded with every run, and split at the target for `tare run`.
+// tare's own command line: recorded with every run, split at the target for `tare run`, and
+// printed back as the command that resumes an interrupted cohort.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +16,13 @@ namespace tare::cli {
 // tare's own argv, recorded with every run (set once by main).
 void SetInvocation(int argc, char** argv);
 const std::vector<std::string>& Invocation();
+
+// The command that continues an interrupted `tare ab` cohort, printed after Ctrl-C for the user to
+// paste into a shell. `argv` is tare's own command line (argv[0] "tare", argv[1] "ab", ...).
+// `--resume` goes right after "ab" — never after `--`, where it would reach the benchmark and start
+// a new cohort — and only when it is not already among tare's options. Every argument is quoted for
+// a POSIX shell (base/shell_quote.h).
+std::string ResumeCommand(const std::vector<std::string>& argv);
 
 // Splits `tare <sub> [OPTIONS] TARGET [ARGS...]` at the target: the first token that is neither
 // one of the subcommand's options nor an option's value, or whatever follows a "--". Everything

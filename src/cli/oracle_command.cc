@@ -19,11 +19,9 @@
 #include "oracle/counters.h"
 #include "oracle/golden.h"
 #include "oracle/quarantine.h"
-#include "oracle/run_directory.h"
-#include "oracle/spawner_trial_runner.h"
 #include "oracle/stability.h"
 #include "oracle/trial_session.h"
-#include "proc/spawner.h"
+#include "oracle/spawner_trial_runner.h"
 
 namespace tare::cli {
 namespace {
@@ -83,18 +81,12 @@ StatusOr<std::vector<std::string>> CommandArgs(CLI::App* sub, CLI::App* oracle) 
   return argv;
 }
 
-// Everything a mode needs to run trials. Owns the runner; the session points at it.
-struct Prepared {
-  std::unique_ptr<SpawnerTrialRunner> runner;
-  std::optional<TrialSession> session;
-};
-
 // Progress, the report and errors quote golden, quarantine and report lines: what the command
 // under test wrote. Printed with their control bytes made visible (base/terminal_text.h); the
 // copy kept in the run directory is the report as it was.
 void PrintProgress(const std::string& line) { fmt::print(stderr, "{}\n", TerminalText(line)); }
 
-StatusOr<std::unique_ptr<Prepared>> Prepare(const CommonOptions& o) {
+StatusOr<std::unique_ptr<SpawnedSession>> Prepare(const CommonOptions& o) {
   OracleCommand command;
   command.argv = o.argv;
   command.report_path = o.report_path;
@@ -103,23 +95,7 @@ StatusOr<std::unique_ptr<Prepared>> Prepare(const CommonOptions& o) {
     if (!timeout_ns.ok()) return timeout_ns.status().WithContext("--timeout");
     command.timeout_ns = *timeout_ns;
   }
-  if (command.argv.empty()) {
-    return Status::InvalidArgument(
-        "no command given; put it after `--`, e.g. `tare oracle check --golden g.txt -- ./bench/trace`");
-  }
-  TARE_RETURN_IF_ERROR(ResolveExecutable(command.argv[0]).status());
-  proc::InstallInterruptHandler();
-  auto p = std::make_unique<Prepared>();
-  TARE_ASSIGN_OR_RETURN(p->runner, SpawnerTrialRunner::Create());
-  TARE_ASSIGN_OR_RETURN(std::string run_dir, CreateRunDirectory(o.run_dir));
-  auto session = TrialSession::Create(p->runner.get(), std::move(command), run_dir, PrintProgress);
-  if (!session.ok()) {
-    std::error_code ec;
-    std::filesystem::remove(run_dir, ec);  // only if still empty
-    return session.status();
-  }
-  p->session.emplace(std::move(session).value());
-  return p;
+  return StartSpawnedSession(std::move(command), o.run_dir, PrintProgress);
 }
 
 // An error after the session exists: say where the raw output so far is, and drop the run

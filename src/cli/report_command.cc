@@ -8,7 +8,7 @@
 
 #include "base/files.h"
 #include "cli/common_flags.h"
-#include "cli/history_command.h"
+#include "compare/stored_history.h"
 #include "cli/exit_codes.h"
 #include "cli/output_path.h"
 #include "compare/compare.h"
@@ -97,7 +97,7 @@ int Report(const ReportFlags& f) {
   if (!store.ok()) return ReportError(store.status());
   StatusOr<std::string> page = std::string();
   if (history_mode) {
-    auto h = LoadHistory(**store, {f.history, f.metrics.empty() ? "" : f.metrics.front(), f.branch, f.host, 200, f.min_segment});
+    auto h = compare::LoadHistory(**store, {f.history, f.metrics.empty() ? "" : f.metrics.front(), f.branch, f.host, 200, f.min_segment});
     page = h.ok() ? StatusOr<std::string>(html::RenderHistoryHtml(*h)) : StatusOr<std::string>(h.status());
   } else {
     page = compare_mode ? ComparePage(**store, f, std::move(*config)) : RunPage(**store, f.run);

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <fstream>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -21,15 +19,15 @@
 #include "cli/progress.h"
 #include "cli/invocation.h"
 #include "cli/output_path.h"
-#include "cli/resume_command.h"
 #include "cli/shard_flags.h"
-#include "cli/run_summary.h"
 #include "compare/thresholds.h"
 #include "compare/variance.h"
 #include "proc/spawner.h"
 #include "report/run_report.h"
+#include "report/run_summary.h"
 #include "session/command_line.h"
 #include "session/plain_run.h"
+#include "session/run_commands.h"
 #include "store/store.h"
 
 namespace tare::cli {
@@ -49,14 +47,10 @@ struct RunOptions {
   std::string csv_path;
   std::string color = "auto";
   // hyperfine's habits (docs/coming-from.md)
-  std::vector<std::string> commands;  // --command, repeatable
+  session::CommandFlags commands;     // --command, the parameter (its target is set from `target`)
   bool no_shell = false;              // -N: tare's default, said out loud
   std::string shell_program;          // -S/--shell-program (and --shell=SHELL): which shell
   std::string prepare, setup, conclude;
-  std::vector<std::string> scan;      // --parameter-scan NAME LO HI
-  std::string scan_step;              // -D
-  std::vector<std::string> list;      // --parameter-list NAME A,B,C
-  bool after_dashes = false;          // the target followed "--": taken verbatim
   bool quiet = false;
   bool fail_fast = false;
   bool no_perf = false;
@@ -67,76 +61,6 @@ struct RunOptions {
   std::vector<std::string> metrics;
   env::DeclaredProvenance provenance;
 };
-
-std::vector<std::string> UnstableWarnings(const RunData& data);
-
-// A command string as the target it runs: split into words (session/command_line.h), or one line
-// for /bin/sh -c under --shell; --cwd and --env apply to it as to the target.
-StatusOr<session::CommandString> ToCommand(const RunOptions& o, const std::string& text, const std::string& flag) {
-  session::CommandString c{text, o.target};
-  if (o.target.shell) {
-    c.args.argv = {text};
-  } else {
-    TARE_ASSIGN_OR_RETURN(c.args.argv, session::SplitCommandString(text, flag));
-  }
-  return c;
-}
-
-// The commands of `tare run 'a' 'b'`, `--command`, and the parameter's values substituted in
-// them; empty for the classic TARGET [ARGS...] without a parameter.
-StatusOr<std::vector<session::CommandString>> Commands(const RunOptions& o) {
-  if (!o.scan.empty() && !o.list.empty()) {
-    return Status::InvalidArgument("--parameter-scan and --parameter-list: give one parameter");
-  }
-  if (!o.scan_step.empty() && o.scan.empty()) {
-    return Status::InvalidArgument("-D/--parameter-step-size goes with --parameter-scan NAME LO HI");
-  }
-  std::optional<session::Parameter> p;
-  if (!o.scan.empty()) {
-    TARE_ASSIGN_OR_RETURN(p, session::ScanParameter(o.scan, o.scan_step));
-  } else if (!o.list.empty()) {
-    TARE_ASSIGN_OR_RETURN(p, session::ListParameter(o.list));
-  }
-  std::vector<std::string> texts = o.commands;
-  const auto& argv = o.target.argv;
-  std::vector<session::CommandString> out;
-  if (!argv.empty()) {
-    if (!texts.empty() || (!o.after_dashes && session::LooksLikeCommandString(argv[0]))) {
-      texts.insert(texts.end(), argv.begin(), argv.end());  // every word one command line
-    } else if (p) {
-      // TARGET ARGS... taken word by word: {NAME} is replaced in each, nothing is re-split.
-      for (const auto& v : p->values) {
-        session::CommandString c{"", o.target};
-        bool used = false;
-        for (auto& word : c.args.argv) {
-          auto one = session::Substitute(word, p->name, v);
-          if (!one.ok()) continue;
-          word = *one;
-          used = true;
-        }
-        if (!used) return session::Substitute(argv[0], p->name, v).status();
-        for (const auto& word : c.args.argv) c.text += (c.text.empty() ? "" : " ") + (o.target.shell ? word : ShellQuote(word));
-        out.push_back(std::move(c));
-      }
-      return out;
-    }
-  }
-  for (const auto& t : texts) {
-    std::vector<std::string> lines = {t};
-    if (p) {
-      lines.clear();
-      for (const auto& v : p->values) {
-        TARE_ASSIGN_OR_RETURN(std::string one, session::Substitute(t, p->name, v));
-        lines.push_back(std::move(one));
-      }
-    }
-    for (const auto& line : lines) {
-      TARE_ASSIGN_OR_RETURN(session::CommandString c, ToCommand(o, line, "command"));
-      out.push_back(std::move(c));
-    }
-  }
-  return out;
-}
 
 // Flags to the spec PlainRun runs; a usage error leaves no trace.
 StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
@@ -162,13 +86,13 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
   }
   TARE_RETURN_IF_ERROR(CheckColorMode(o.color));
   // The command lines, with the shell as resolved above.
-  RunOptions with_shell = given;
-  with_shell.target = spec.target;
-  TARE_ASSIGN_OR_RETURN(spec.commands, Commands(with_shell));
+  session::CommandFlags commands = o.commands;
+  commands.target = spec.target;
+  TARE_ASSIGN_OR_RETURN(spec.commands, session::ExpandCommands(commands));
   for (auto [text, flag, into] : {std::tuple{&o.prepare, "--prepare", &spec.prepare},
                                   {&o.setup, "--setup", &spec.setup}, {&o.conclude, "--conclude", &spec.conclude}}) {
     if (text->empty()) continue;
-    TARE_ASSIGN_OR_RETURN(*into, ToCommand(with_shell, *text, flag));
+    TARE_ASSIGN_OR_RETURN(*into, session::ToCommand(spec.target, *text, flag));
   }
   spec.samples = o.samples;
   spec.warmup = o.warmup;
@@ -201,32 +125,6 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
                                          std::filesystem::path(o.store_path).parent_path().string()));
   }
   return spec;
-}
-
-// Notes are stored one per event ("instructions: hardware counters are not supported...");
-// printed, events that share a reason share a line.
-std::vector<std::string> GroupNotes(const std::vector<NoteRecord>& notes) {
-  std::vector<std::pair<std::string, std::string>> grouped;  // reason -> events
-  std::vector<std::string> warnings;
-  for (const auto& n : notes) {
-    if (n.level == "warn") {
-      warnings.push_back("warning: " + n.message);
-      continue;
-    }
-    size_t colon = n.message.find(": ");
-    std::string event = colon == std::string::npos ? "" : n.message.substr(0, colon);
-    std::string reason = colon == std::string::npos ? n.message : n.message.substr(colon + 2);
-    auto it = std::find_if(grouped.begin(), grouped.end(), [&](auto& g) { return g.first == reason; });
-    if (it == grouped.end()) {
-      grouped.push_back({reason, event});
-    } else {
-      it->second += ", " + event;
-    }
-  }
-  std::vector<std::string> out;
-  for (const auto& [reason, events] : grouped) out.push_back("note: " + (events.empty() ? reason : events + ": " + reason));
-  out.insert(out.end(), warnings.begin(), warnings.end());
-  return out;
 }
 
 int Run(const RunOptions& o) {
@@ -283,17 +181,22 @@ int Run(const RunOptions& o) {
   copts.metrics = o.metrics;
   copts.all_metrics = o.all_metrics;
   copts.color = UseColor(o.color);
-  const std::optional<RelativeSummary> relative = several ? SummarizeRelative(*data) : std::nullopt;
+  const std::optional<report::RelativeSummary> relative = several ? report::SummarizeRelative(*data) : std::nullopt;
   if (!o.quiet) {
     report::RunReport rep = report::BuildRunReport(*data);
     fmt::print("{}", report::RenderConsole(rep, copts));
-    if (relative) fmt::print("{}", RenderRelative(*relative, copts.color));
-    for (const auto& line : GroupNotes(data->notes)) fmt::print(stderr, "{}\n", SingleLineText(line));
-    for (const auto& line : UnstableWarnings(*data)) fmt::print(stderr, "{}\n", SingleLineText(line));
+    if (relative) fmt::print("{}", report::RenderRelative(*relative, copts.color));
+    for (const auto& line : report::GroupNotes(data->notes)) fmt::print(stderr, "{}\n", SingleLineText(line));
+    auto config = LoadCompareConfig("", false);
+    const std::vector<std::string> unstable =
+        config.ok() ? compare::UnstableWarnings(*data, *config)
+                    : std::vector<std::string>{fmt::format("warning: tare.toml was not read for thresholds: {}",
+                                                           config.status().message())};
+    for (const auto& line : unstable) fmt::print(stderr, "{}\n", SingleLineText(line));
   }
   for (auto [path, text] : {std::pair{&o.json_path, std::function<std::string()>([&] { return DumpJson(report::RunToJson(*data), 2) + "\n"; })},
-                            {&o.markdown_path, [&] { return RunMarkdown(*data, copts, relative); }},
-                            {&o.csv_path, [&] { return RunCsv(*data); }}}) {
+                            {&o.markdown_path, [&] { return report::RunMarkdown(*data, copts, relative); }},
+                            {&o.csv_path, [&] { return report::RunCsv(*data); }}}) {
     if (path->empty()) continue;
     Status w = WriteFileAtomic(*path, text());
     if (!w.ok()) return outcome->error.ok() ? ReportError(w) : report_failure();
@@ -317,26 +220,6 @@ int Run(const RunOptions& o) {
     return kExitFailed;
   }
   return kExitOk;
-}
-
-// Benchmarks whose samples varied too much within this run to gate a change of their threshold
-// (`tare variance`'s rule on one run: 2 x CV above the threshold of tare.toml or the default).
-std::vector<std::string> UnstableWarnings(const RunData& data) {
-  auto loaded = LoadCompareConfig("", false);
-  if (!loaded.ok()) return {fmt::format("warning: tare.toml was not read for thresholds: {}", loaded.status().message())};
-  const compare::CompareConfig config = std::move(*loaded);
-  std::vector<std::string> out;
-  const compare::SuiteVariance v = compare::AnalyzeVariance({data}, {}, config);
-  for (const auto& b : v.benchmarks) {
-    if (!b.too_noisy || b.samples < 5) continue;
-    std::string why;
-    for (const auto& r : b.reasons) why += (why.empty() ? " (" : ", ") + r;
-    if (!why.empty()) why += ")";
-    out.push_back(fmt::format("warning: {}: {} varied by CV {:.1f}% within this run{}: too noisy to gate a change of "
-                              "{:g}% (2 x CV is more); see `tare variance`, docs/compare.md",
-                              b.name, b.metric, 100 * b.within_cv, why, 100 * b.threshold));
-  }
-  return out;
 }
 
 }  // namespace
@@ -398,18 +281,18 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   sub->add_option("-S,--shell-program", opts->shell_program,
                   "With which shell --shell runs: a name, a path or a command line such as 'bash --norc' "
                   "(also written --shell=SHELL, as hyperfine does; 'none' is -N, 'default' /bin/sh)");
-  sub->add_option("--command", opts->commands,
+  sub->add_option("--command", opts->commands.commands,
                   "A command line to measure as a whole process (repeatable; several are measured interleaved and compared)")
       ->type_name("CMD");
   sub->add_option("--prepare", opts->prepare, "Run CMD before every sample (warm-ups too), untimed; a failure ends the run")
       ->type_name("CMD");
   sub->add_option("--setup", opts->setup, "Run CMD once before the first sample, untimed")->type_name("CMD");
   sub->add_option("--conclude", opts->conclude, "Run CMD once after the last sample, untimed")->type_name("CMD");
-  sub->add_option("--parameter-scan", opts->scan,
+  sub->add_option("--parameter-scan", opts->commands.scan,
                   "Measure the command once per value LO, LO+STEP, ... HI, with {NAME} replaced by it")
       ->expected(3)->option_text("NAME LO HI");
-  sub->add_option("-D,--parameter-step-size", opts->scan_step, "The step of --parameter-scan (default 1)")->type_name("STEP");
-  sub->add_option("--parameter-list", opts->list,
+  sub->add_option("-D,--parameter-step-size", opts->commands.scan_step, "The step of --parameter-scan (default 1)")->type_name("STEP");
+  sub->add_option("--parameter-list", opts->commands.list,
                   "Measure the command once per comma-separated value, with {NAME} replaced by it")
       ->expected(2)->option_text("NAME A,B,C");
   sub->add_option("--cwd", opts->target.cwd, "Working directory for the target");
@@ -453,7 +336,7 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   }
   sub->callback([sub, opts, exit_code, target_argv]() {
     opts->target.argv = *target_argv;
-    opts->after_dashes = SplitAtTarget(Invocation(), 2, ValueOptionNames(*sub)).after_dashes;
+    opts->commands.after_dashes = SplitAtTarget(Invocation(), 2, ValueOptionNames(*sub)).after_dashes;
     *exit_code = Run(*opts);
   });
 }

@@ -188,4 +188,19 @@ nlohmann::json VarianceToJson(const SuiteVariance& v) {
           {"cv_over_1pct", v.over_1pct}, {"cv_over_0", v.over_0}, {"too_noisy", v.too_noisy}, {"benchmarks", benches}};
 }
 
+std::vector<std::string> UnstableWarnings(const RunData& data, const CompareConfig& config) {
+  std::vector<std::string> out;
+  const SuiteVariance v = AnalyzeVariance({data}, {}, config);
+  for (const auto& b : v.benchmarks) {
+    if (!b.too_noisy || b.samples < 5) continue;
+    std::string why;
+    for (const auto& r : b.reasons) why += (why.empty() ? " (" : ", ") + r;
+    if (!why.empty()) why += ")";
+    out.push_back(fmt::format("warning: {}: {} varied by CV {:.1f}% within this run{}: too noisy to gate a change of "
+                              "{:g}% (2 x CV is more); see `tare variance`, docs/compare.md",
+                              b.name, b.metric, 100 * b.within_cv, why, 100 * b.threshold));
+  }
+  return out;
+}
+
 }  // namespace tare::compare

@@ -53,6 +53,11 @@ struct SuiteVariance {
 SuiteVariance AnalyzeVariance(const std::vector<RunData>& runs, const std::vector<std::string>& metrics,
                               const CompareConfig& config);
 
+// `tare run`'s warnings: the benchmarks whose samples varied too much within this one run to gate
+// a change of their threshold (`tare variance`'s rule on one run: 2 x CV above the threshold of
+// `config`), with at least 5 samples, each one "warning: NAME: ..." line.
+std::vector<std::string> UnstableWarnings(const RunData& data, const CompareConfig& config);
+
 std::string RenderVarianceConsole(const SuiteVariance& v, bool all);
 nlohmann::json VarianceToJson(const SuiteVariance& v);
 inline constexpr char kVarianceJsonSchema[] = "tare.variance/1";

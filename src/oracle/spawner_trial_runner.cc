@@ -2,7 +2,12 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <string_view>
+#include <system_error>
+
+#include "base/files.h"
+#include "oracle/run_directory.h"
 
 extern char** environ;
 
@@ -42,6 +47,27 @@ StatusOr<TrialOutcome> SpawnerTrialRunner::Run(const TrialSpec& spec) {
   if (!outcome.ok) outcome.failure = result.started ? result.Describe() : result.spawn_error;
   outcome.wall_ns = result.wall_ns;
   return outcome;
+}
+
+StatusOr<std::unique_ptr<SpawnedSession>> StartSpawnedSession(OracleCommand command, const std::string& run_dir,
+                                                              ProgressFn progress) {
+  if (command.argv.empty()) {
+    return Status::InvalidArgument(
+        "no command given; put it after `--`, e.g. `tare oracle check --golden g.txt -- ./bench/trace`");
+  }
+  TARE_RETURN_IF_ERROR(ResolveExecutable(command.argv[0]).status());
+  proc::InstallInterruptHandler();
+  auto p = std::make_unique<SpawnedSession>();
+  TARE_ASSIGN_OR_RETURN(p->runner, SpawnerTrialRunner::Create());
+  TARE_ASSIGN_OR_RETURN(std::string dir, CreateRunDirectory(run_dir));
+  auto session = TrialSession::Create(p->runner.get(), std::move(command), dir, std::move(progress));
+  if (!session.ok()) {
+    std::error_code ec;
+    std::filesystem::remove(dir, ec);  // only if still empty
+    return session.status();
+  }
+  p->session.emplace(std::move(session).value());
+  return p;
 }
 
 }  // namespace tare::oracle

@@ -4,8 +4,11 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "oracle/trial_runner.h"
+#include "oracle/trial_session.h"
 #include "proc/spawner.h"
 
 namespace tare::oracle {
@@ -22,5 +25,17 @@ class SpawnerTrialRunner : public TrialRunner {
       : spawner_(std::move(spawner)) {}
   std::unique_ptr<proc::Spawner> spawner_;
 };
+
+// What a `tare oracle` mode runs on: a session over spawned processes. `command.argv[0]` must
+// resolve to an executable (checked before anything is created); the run directory is
+// `run_dir`, or a fresh .tare/oracle/<UTC timestamp> when "" (run_directory.h), and is removed
+// again when the session cannot start, so a usage error leaves no litter. Installs the interrupt
+// handler: Ctrl-C stops the running trial.
+struct SpawnedSession {
+  std::unique_ptr<SpawnerTrialRunner> runner;
+  std::optional<TrialSession> session;  // points at `runner`
+};
+StatusOr<std::unique_ptr<SpawnedSession>> StartSpawnedSession(OracleCommand command, const std::string& run_dir,
+                                                              ProgressFn progress);
 
 }  // namespace tare::oracle

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "base/files.h"
+#include "base/shell_quote.h"
 
 namespace tare::oracle {
 namespace fs = std::filesystem;
@@ -63,16 +64,6 @@ std::string Tail(const std::string& path) {
 
 }  // namespace
 
-std::string ShellQuote(const std::string& arg) {
-  if (!arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                            "0123456789_./=:,+-@%") == std::string::npos) {
-    return arg;
-  }
-  std::string out = "'";
-  for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 StatusOr<TrialSession> TrialSession::Create(TrialRunner* runner, OracleCommand command,
                                             std::string run_dir, ProgressFn progress) {
   if (command.argv.empty()) {
@@ -97,7 +88,7 @@ std::string TrialSession::DescribeCommand() const {
   std::string out;
   for (const std::string& a : command_.argv) {
     if (!out.empty()) out += ' ';
-    out += ShellQuote(a);
+    out += tare::ShellQuote(a);
   }
   return out;
 }

@@ -69,7 +69,4 @@ class TrialSession {
   int processes_ = 0;
 };
 
-// Single-quotes an argument when a shell would split or expand it.
-std::string ShellQuote(const std::string& arg);
-
 }  // namespace tare::oracle

@@ -44,4 +44,8 @@ std::string OutcomeWord(const AbReport& r);
 // "+3.02%": a fraction as a signed percentage with two decimals ("n/a" for NaN).
 std::string SignedPercent(double fraction);
 
+// What a PASS certifies, in the metric's worse direction: "≤ +1.06%" for a time (head at most 1.06%
+// slower; "≤ −1.25%": at least 1.25% faster), "≥ −1.06%" for a throughput. `ascii` writes <= / >=.
+std::string CertifiedBound(const AbMetricResult& m, bool ascii);
+
 }  // namespace tare::report

@@ -1,6 +1,6 @@
 // What `tare run` shows and writes besides its table: the relative summary of several commands
-// (hyperfine's "which is faster?", answered from paired samples) and the --export-markdown and
-// --export-csv files. Pure: reads a stored run (RunData), never the store.
+// (hyperfine's "which is faster?", answered from paired samples), the --export-markdown and
+// --export-csv files, and its notes. Pure: reads a stored run (RunData), never the store.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include "model/run.h"
 #include "report/run_report.h"
 
-namespace tare::cli {
+namespace tare::report {
 
 // One command against the fastest, as a ratio of wall times (2.0 = twice as long).
 struct RelativeSpeed {
@@ -41,9 +41,14 @@ std::string RenderRelative(const RelativeSummary& s, bool color);
 
 // hyperfine's export: one Markdown table row per benchmark and shown metric (Relative column for
 // the summary's metric when there is a summary). Names are escaped (report/escape.h).
-std::string RunMarkdown(const RunData& data, const report::ConsoleOptions& shown,
+std::string RunMarkdown(const RunData& data, const ConsoleOptions& shown,
                         const std::optional<RelativeSummary>& relative);
 // Every metric of every benchmark, base units, one row each.
 std::string RunCsv(const RunData& data);
 
-}  // namespace tare::cli
+// The run's notes as printed on stderr: stored one per event ("instructions: hardware counters
+// are not supported..."), events that share a reason share a line ("note: a, b: reason"); then
+// the warnings ("warning: ...").
+std::vector<std::string> GroupNotes(const std::vector<NoteRecord>& notes);
+
+}  // namespace tare::report

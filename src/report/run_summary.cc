@@ -1,4 +1,4 @@
-#include "cli/run_summary.h"
+#include "report/run_summary.h"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include "stats/sign_interval.h"
 #include "stats/summary.h"
 
-namespace tare::cli {
+namespace tare::report {
 namespace {
 
 // block -> value of the measured, successful samples of one benchmark.
@@ -31,9 +31,9 @@ std::string Num(double v) {
   return fmt::format("{:.9g}", v);
 }
 
-bool Shown(const std::string& metric, const std::string& kind, const report::ConsoleOptions& o) {
+bool Shown(const std::string& metric, const std::string& kind, const ConsoleOptions& o) {
   if (o.all_metrics) return true;
-  if (o.metrics.empty()) return report::IsDefaultMetric(metric, kind);
+  if (o.metrics.empty()) return IsDefaultMetric(metric, kind);
   return std::find(o.metrics.begin(), o.metrics.end(), metric) != o.metrics.end();
 }
 
@@ -118,14 +118,14 @@ std::string RenderRelative(const RelativeSummary& s, bool color) {
   return out;
 }
 
-std::string RunMarkdown(const RunData& data, const report::ConsoleOptions& shown,
+std::string RunMarkdown(const RunData& data, const ConsoleOptions& shown,
                         const std::optional<RelativeSummary>& relative) {
-  const report::RunReport rep = report::BuildRunReport(data);
+  const RunReport rep = BuildRunReport(data);
   std::string out = fmt::format("| Benchmark | Metric | n | Median | MAD | Min | Max |{}\n|:---|:---|---:|---:|---:|---:|---:|{}\n",
                                 relative ? " Relative |" : "", relative ? "---:|" : "");
   for (const auto& b : rep.benchmarks) {
     if (b.ok_samples == 0) {
-      out += fmt::format("| {} | | 0 | | | | |{}\n", report::MarkdownCode(b.bench.name), relative ? " |" : "");
+      out += fmt::format("| {} | | 0 | | | | |{}\n", MarkdownCode(b.bench.name), relative ? " |" : "");
       continue;
     }
     for (const auto& m : b.metrics) {
@@ -142,8 +142,8 @@ std::string RunMarkdown(const RunData& data, const report::ConsoleOptions& shown
           }
         }
       }
-      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |{}\n", report::MarkdownCode(b.bench.name),
-                         report::MarkdownText(m.metric.name), s.n, FormatValue(s.median, m.metric.unit),
+      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |{}\n", MarkdownCode(b.bench.name),
+                         MarkdownText(m.metric.name), s.n, FormatValue(s.median, m.metric.unit),
                          FormatValue(s.mad, m.metric.unit), FormatValue(s.min, m.metric.unit),
                          FormatValue(s.max, m.metric.unit), rel);
     }
@@ -152,8 +152,8 @@ std::string RunMarkdown(const RunData& data, const report::ConsoleOptions& shown
 }
 
 std::string RunCsv(const RunData& data) {
-  using report::CsvField;
-  const report::RunReport rep = report::BuildRunReport(data);
+  
+  const RunReport rep = BuildRunReport(data);
   std::string out = "benchmark,metric,unit,n,median,mad,mean,stddev,min,max,failed\n";
   for (const auto& b : rep.benchmarks) {
     for (const auto& m : b.metrics) {
@@ -167,4 +167,28 @@ std::string RunCsv(const RunData& data) {
   return out;
 }
 
-}  // namespace tare::cli
+std::vector<std::string> GroupNotes(const std::vector<NoteRecord>& notes) {
+  std::vector<std::pair<std::string, std::string>> grouped;  // reason -> events
+  std::vector<std::string> warnings;
+  for (const auto& n : notes) {
+    if (n.level == "warn") {
+      warnings.push_back("warning: " + n.message);
+      continue;
+    }
+    size_t colon = n.message.find(": ");
+    std::string event = colon == std::string::npos ? "" : n.message.substr(0, colon);
+    std::string reason = colon == std::string::npos ? n.message : n.message.substr(colon + 2);
+    auto it = std::find_if(grouped.begin(), grouped.end(), [&](auto& g) { return g.first == reason; });
+    if (it == grouped.end()) {
+      grouped.push_back({reason, event});
+    } else {
+      it->second += ", " + event;
+    }
+  }
+  std::vector<std::string> out;
+  for (const auto& [reason, events] : grouped) out.push_back("note: " + (events.empty() ? reason : events + ": " + reason));
+  out.insert(out.end(), warnings.begin(), warnings.end());
+  return out;
+}
+
+}  // namespace tare::report

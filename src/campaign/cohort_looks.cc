@@ -1,0 +1,255 @@
+// CampaignRunner::Cohort: the looks (sequential and exact), the budget, the plan's cost and the
+// estimate (internal/cohort.h). Opening, resuming and the loop's hooks: cohort.cc.
+#include "internal/cohort.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "base/units.h"
+#include "campaign/broken_cell.h"
+#include "campaign/exact_plan.h"
+#include "report/ledger.h"
+
+namespace tare::campaign {
+namespace {
+
+std::string CountVerdicts(const std::vector<AbComparison>& comps) {
+  int pass = 0, inconclusive = 0, fail = 0;
+  for (const auto& c : comps) {
+    (c.verdict == Verdict::kPass ? pass : c.verdict == Verdict::kFail ? fail : inconclusive)++;
+  }
+  std::vector<std::string> parts;
+  if (pass) parts.push_back(fmt::format("{} PASS", pass));
+  if (fail) parts.push_back(fmt::format("{} FAIL", fail));
+  if (inconclusive) parts.push_back(fmt::format("{} INCONCLUSIVE", inconclusive));
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : ", ") + p;
+  return out;
+}
+
+}  // namespace
+
+bool CampaignRunner::Cohort::FirstLooksTaken() const {
+  for (const auto& st : cells_) {
+    if (st.active && (st.exact || st.look_index == 0)) return false;
+  }
+  return true;
+}
+
+void CampaignRunner::Cohort::NoticePlanCost() const {
+  const int64_t cells = static_cast<int64_t>(cells_.size());
+  const int64_t arms = static_cast<int64_t>(r_.arms_.size());
+  const int64_t lo = cells * arms * plan_.pairs.front();
+  const int64_t hi = cells * arms * plan_.pairs.back();
+  if (exact_blocks_ > 0) {
+    Notice(fmt::format(
+        "plan: {} cell{} x {} arms x {} block{} = {} processes (exact plan: the metrics are deterministic; {}; a "
+        "cell whose values differ continues to {} to {} pairs)",
+        cells, cells == 1 ? "" : "s", arms, exact_blocks_, exact_blocks_ == 1 ? "" : "s", cells * arms * exact_blocks_,
+        spec_.null_arm ? "the null arm, a rerun of base, must read what base reads" : "every arm runs twice and must read the same",
+        plan_.pairs.front(), plan_.pairs.back()));
+    return;
+  }
+  Notice(fmt::format("plan: {} cell{} x {} arms x {} pairs = {} processes{}", cells,
+                     cells == 1 ? "" : "s", arms,
+                     lo == hi ? std::to_string(plan_.pairs.front())
+                              : fmt::format("{} to {}", plan_.pairs.front(), plan_.pairs.back()),
+                     lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi),
+                     budget_ns_ > 0 ? fmt::format("; budget {}{}", FormatDurationNs(static_cast<double>(budget_ns_)),
+                                                  spec_.budget_ns == kDefaultBudget ? " (the default: 30 s per cell, at most 10 min)" : "")
+                                    : ""));
+}
+
+void CampaignRunner::Cohort::NoticeEstimate() const {
+  // Each sample's own start-to-end time, over every arm of every cell's first block, and the wall
+  // time this Run has taken per sample: the difference is tare's own work between samples (spawn,
+  // store, checks), which the estimate includes (issue 21: estimates without it overran by 25-50%).
+  double own_ns = 0;
+  int64_t n = 0;
+  for (const auto& st : cells_) {
+    for (const auto& [arm, by_block] : st.samples) {
+      auto first = by_block.find(0);
+      // A failed sample (a broken benchmark fails at once) says nothing about what a block costs.
+      if (first == by_block.end() || !first->second.ok() ||
+          first->second.ended_unix_ns <= first->second.started_unix_ns) {
+        continue;
+      }
+      own_ns += static_cast<double>(first->second.ended_unix_ns - first->second.started_unix_ns);
+      ++n;
+    }
+  }
+  if (n == 0 || samples_run_ == 0) return;
+  const double own = own_ns / static_cast<double>(n);
+  const double per_sample = std::max(own, static_cast<double>(r_.options_.clock->UnixNowNs() - session_started_ns_) /
+                                              static_cast<double>(samples_run_));
+  const double arms_cells = static_cast<double>(cells_.size() * r_.arms_.size());
+  double lo = per_sample * arms_cells * static_cast<double>(exact_blocks_ > 0 ? exact_blocks_ : plan_.pairs.front());
+  double hi = exact_blocks_ > 0 ? lo : per_sample * arms_cells * static_cast<double>(plan_.pairs.back());
+  std::string budget;    // after "at most": the budget is what bounds it
+  std::string outlasts;  // the first look alone costs more than the budget
+  if (budget_ns_ > 0 && hi > static_cast<double>(budget_ns_)) {
+    // The budget counts after the first looks, so the plan takes at least their cost.
+    hi = std::max(lo, static_cast<double>(budget_ns_));
+    if (lo > static_cast<double>(budget_ns_)) {
+      outlasts = fmt::format(": the first look alone outlasts the budget of {}, which is spent after it",
+                             FormatDurationNs(static_cast<double>(budget_ns_)));
+    } else {
+      budget = ", the budget";
+    }
+  }
+  Notice(fmt::format("first block: {} per sample ({} of it tare's own); the plan takes about {}{}",
+                     FormatDurationNs(per_sample), FormatDurationNs(per_sample - own), FormatDurationNs(lo),
+                     hi > lo ? fmt::format(" (at most {}{})", FormatDurationNs(hi), budget) : outlasts));
+}
+
+Status CampaignRunner::Cohort::SpendBudget() {
+  budget_spent_ = true;
+  const std::string reason = fmt::format(
+      "budget of {}{} spent: undecided when it ran out, so INCONCLUSIVE; a larger --budget, a quieter "
+      "host or --instrument sim would decide it",
+      FormatDurationNs(static_cast<double>(budget_ns_)), spec_.budget_ns == kDefaultBudget ? " (the default)" : "");
+  int stopped = 0;
+  for (size_t c = 0; c < cells_.size(); ++c) {
+    CellState& st = cells_[c];
+    if (!st.active) continue;
+    st.active = false;
+    ++stopped;
+    // Every cell has had its first look (FirstLooksTaken): the last planned look's verdicts stand
+    // (INCONCLUSIVE, or a PASS whose gain was undecided).
+    for (auto& comp : st.comparisons) comp.reasons.push_back(reason);
+    TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(c),
+                                             static_cast<int64_t>(st.look_index) + 1, true, st.comparisons));
+  }
+  if (stopped > 0) {
+    Progress("");
+    Notice(fmt::format("{} cell{} undecided when the {}", stopped, stopped == 1 ? "" : "s", reason));
+  }
+  return Status::Ok();
+}
+
+int64_t CampaignRunner::Cohort::NextLookBlocks(const CellState& st) const {
+  if (st.exact) return exact_blocks_;
+  return st.look_index < plan_.pairs.size() ? plan_.pairs[st.look_index] : std::numeric_limits<int64_t>::max();
+}
+
+Status CampaignRunner::Cohort::ExactLook(size_t cell) {
+  CellState& st = cells_[cell];
+  const Cell& c = r_.cells_[cell];
+  st.exact = false;
+  const AnalysisSettings settings = Settings();
+  const std::string differs = DeterminismCheck(st.samples, exact_blocks_, settings);
+  if (!differs.empty()) {
+    // Not deterministic here: the statistical plan decides, and the blocks run so far count.
+    st.fallback = fmt::format(
+        "determinism check failed: {}; fell back to the statistical plan ({} pairs, up to {})", differs,
+        plan_.pairs.front(), plan_.pairs.back());
+    st.target = plan_.pairs.front();
+    Progress("");
+    Notice(fmt::format("{}: {}", c.name, st.fallback));
+    return Status::Ok();
+  }
+  st.comparisons = JudgeCellExact(st.samples, c.name, c.role, exact_blocks_, settings);
+  st.look_index = 1;
+  st.active = false;
+  TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(cell), 1, true, st.comparisons));
+  Progress("");
+  Notice(fmt::format("exact look at {} block{}: {}: {} (deterministic: {})", exact_blocks_,
+                     exact_blocks_ == 1 ? "" : "s", c.name, CountVerdicts(st.comparisons),
+                     spec_.null_arm ? "base and its rerun, the null arm, read the same" : "every arm read the same twice"));
+  return Status::Ok();
+}
+
+Status CampaignRunner::Cohort::Look(size_t cell) {
+  if (cells_[cell].exact) return ExactLook(cell);
+  CellState& st = cells_[cell];
+  const Cell& c = r_.cells_[cell];
+  const int64_t pairs = plan_.pairs[st.look_index];
+  st.comparisons = Judge(cell, pairs, static_cast<int64_t>(st.look_index) + 1);
+  ++st.look_index;
+  const bool last = st.look_index >= plan_.pairs.size();
+  const bool final = last || !NeedsMorePairs(st.comparisons);
+  TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(cell),
+                                           static_cast<int64_t>(st.look_index), final, st.comparisons));
+  if (final) {
+    st.active = false;
+  } else {
+    st.target = plan_.pairs[st.look_index];
+  }
+  Progress("");
+  Notice(fmt::format("look {}/{} at {} pairs: {}: {}{}", st.look_index, plan_.pairs.size(), pairs,
+                     c.name, CountVerdicts(st.comparisons),
+                     final ? "" : fmt::format("; undecided, continuing to {} pairs", st.target)));
+  return Status::Ok();
+}
+
+Status CampaignRunner::Cohort::ReplayLooks() {
+  bool all_started = !cells_.empty();
+  for (size_t c = 0; c < cells_.size(); ++c) all_started = all_started && BlocksDone(c) >= 1;
+  if (all_started) TARE_RETURN_IF_ERROR(CheckGates());
+  for (size_t c = 0; c < cells_.size(); ++c) {
+    CellState& st = cells_[c];
+    while (st.active) {
+      // As AfterRound did after each block: a breakage that settles the cell first, then the look
+      // (exact or planned).
+      const int64_t next_look = NextLookBlocks(st);
+      const bool has_look = next_look != std::numeric_limits<int64_t>::max();
+      const int64_t upto = has_look ? std::min(next_look, BlocksDone(c)) : BlocksDone(c);
+      if (const int64_t at = BreakageSettlesAt(st.samples, r_.arms_, Heads(), upto); at > 0) {
+        TARE_RETURN_IF_ERROR(SettleBroken(c, at));
+        break;
+      }
+      if (!has_look || BlocksDone(c) < next_look) break;
+      TARE_RETURN_IF_ERROR(Look(c));
+    }
+  }
+  return Status::Ok();
+}
+
+std::vector<std::string> CampaignRunner::Cohort::Heads() const {
+  std::vector<std::string> heads;
+  for (const auto& arm : r_.arms_) {
+    if (ArmRole(arm) == "head") heads.push_back(arm);
+  }
+  return heads;
+}
+
+std::vector<AbComparison> CampaignRunner::Cohort::Judge(size_t cell, int64_t blocks, int64_t looks) const {
+  const Cell& c = r_.cells_[cell];
+  std::vector<AbComparison> out = JudgeCell(cells_[cell].samples, c.name, c.role, blocks, looks,
+                                            plan_.per_look_confidence, Settings());
+  for (auto& comp : out) {
+    if (comp.broken.any()) comp.broken.fix = BrokenCellFix(r_.kind_, c.bench.name);
+  }
+  return out;
+}
+
+Status CampaignRunner::Cohort::SettleBroken(size_t cell, int64_t blocks) {
+  CellState& st = cells_[cell];
+  st.comparisons = Judge(cell, blocks, static_cast<int64_t>(st.look_index));
+  st.active = false;
+  TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(cell),
+                                           static_cast<int64_t>(st.look_index) + 1, true, st.comparisons));
+  std::vector<std::string> arms;  // broken in any comparison, in arm order
+  bool unmeasurable = false;
+  for (const auto& arm : r_.arms_) {
+    for (const auto& comp : st.comparisons) {
+      unmeasurable = unmeasurable || comp.broken.cannot_be_measured();
+      if (std::find(comp.broken.arms.begin(), comp.broken.arms.end(), arm) != comp.broken.arms.end()) {
+        arms.push_back(arm);
+        break;
+      }
+    }
+  }
+  Progress("");
+  Notice(fmt::format("{}: BROKEN{}: {} failed every sample of its first {} (the error above); it gets no "
+                     "more blocks, the other cells go on",
+                     r_.cells_[cell].name, unmeasurable ? ", cannot be measured" : " in the head, a FAIL",
+                     ArmList(arms), blocks == 1 ? std::string("block") : fmt::format("{} blocks", blocks)));
+  return Status::Ok();
+}
+
+}  // namespace tare::campaign

@@ -1,0 +1,79 @@
+#include "compare/stored_history.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <utility>
+#include <vector>
+
+#include "model/metric.h"
+#include "model/metric_roles.h"
+
+namespace tare::compare {
+
+StatusOr<History> LoadHistory(store::Store& store, const HistoryRequest& r) {
+  auto hosts = store.HostsOf(r.benchmark);
+  if (!hosts.ok()) return hosts.status();
+  if (hosts->empty()) {
+    return Status::NotFound(fmt::format(
+        "no run of `tare run` in '{}' measured a benchmark named '{}'; names are as `tare runs`/`tare export` show "
+        "them (e.g. BM_Sort/1024, or a command line)", store.path(), r.benchmark));
+  }
+  // One host type at a time: the newest run's, or the one named.
+  std::string host = hosts->front().first;
+  if (!r.host.empty()) {
+    std::vector<std::string> matches;
+    for (const auto& [digest, n] : *hosts) {
+      if (digest.rfind(r.host, 0) == 0) matches.push_back(digest);
+    }
+    if (matches.size() != 1) {
+      std::string list;
+      for (const auto& [digest, n] : *hosts) list += fmt::format("\n  {} ({} runs)", digest.substr(0, 16), n);
+      return Status::InvalidArgument(fmt::format(
+          "--host '{}' names {} of the hosts that ran '{}'; they are:{}", r.host,
+          matches.empty() ? "none" : "more than one", r.benchmark, list));
+    }
+    host = matches[0];
+  }
+  int64_t others = 0;
+  for (const auto& [digest, n] : *hosts) {
+    if (digest != host) others += n;
+  }
+  // The metric: the one named, else the benchmark's own measurement in its newest run.
+  std::string metric = r.metric;
+  if (metric.empty()) {
+    for (const auto& m : PrimaryMetrics()) {
+      auto p = store.History({r.benchmark, m, r.branch, host, 1});
+      if (!p.ok()) return p.status();
+      if (!p->empty() && p->back().n > 0) {
+        metric = m;
+        break;
+      }
+    }
+    if (metric.empty()) {
+      return Status::NotFound(fmt::format("'{}' has none of {}; name one with --metric", r.benchmark,
+                                          fmt::join(PrimaryMetrics(), ", ")));
+    }
+  }
+  auto points = store.History({r.benchmark, metric, r.branch, host, r.limit});
+  if (!points.ok()) return points.status();
+  if (points->empty()) {
+    return Status::NotFound(fmt::format("no run on host {}{} has '{}' of '{}'; check --metric and --branch",
+                                                    host.substr(0, 12), r.branch.empty() ? "" : " branch " + r.branch,
+                                                    metric, r.benchmark));
+  }
+  std::vector<HistoryInput> inputs;
+  for (auto& p : *points) inputs.push_back({std::move(p.run), p.n, p.failed, p.median});
+  HistoryOptions options;
+  options.min_segment = r.min_segment;
+  History h = BuildHistory(std::move(inputs), options);
+  h.benchmark = r.benchmark;
+  h.metric = metric;
+  h.unit = LookupMetric(metric).unit;
+  h.host = host;
+  h.branch = r.branch;
+  h.other_hosts_runs = others;
+  return h;
+}
+
+}  // namespace tare::compare

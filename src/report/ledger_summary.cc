@@ -1,0 +1,76 @@
+// RenderAbSummary (report/ledger.h): the short summary `tare ab` prints on a terminal, the whole
+// ledger going to a file.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/core.h>
+
+#include "base/terminal_text.h"
+#include "report/ledger.h"
+
+namespace tare::report {
+
+std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) {
+  int64_t pass = 0, fail = 0, inconclusive = 0, broken = 0;
+  for (const auto& c : r.comparisons) {
+    if (c.broken.cannot_be_measured()) ++broken;
+    else if (c.verdict == Verdict::kPass) ++pass;
+    else if (c.verdict == Verdict::kFail) ++fail;
+    else ++inconclusive;
+  }
+  std::string out = fmt::format("tare ab: {} cohort {} (run {}): {}{} — {} PASS, {} FAIL, {} INCONCLUSIVE{}\n",
+                                SingleLineText(r.campaign_name.empty() ? "campaign" : "'" + r.campaign_name + "'"),
+                                r.cohort, r.run_id, r.has_verdicts ? OutcomeWord(r) : "no verdict",
+                                r.state == "complete" ? "" : " (" + r.state + ")", pass, fail, inconclusive,
+                                broken > 0 ? fmt::format(", {} BROKEN", broken) : "");
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> why;  // per row: an INCONCLUSIVE's decisive reason, printed under it
+  for (const auto& c : r.comparisons) {
+    if (c.broken.any()) continue;  // no pair, no figures: its own line below
+    for (const auto& m : c.metrics) {
+      why.push_back(m.verdict == Verdict::kInconclusive && !m.reasons.empty() ? m.reasons.front() : "");
+      std::string verdict(VerdictName(m.verdict));
+      if (m.verdict == Verdict::kPass && std::isfinite(m.pass_bound)) verdict += " " + CertifiedBound(m, true);
+      if (m.supported_gain) verdict += " (gain)";
+      const std::string change = m.exact         ? SignedPercent(m.estimate) + " exact"
+                                 : std::isnan(m.lo) ? SignedPercent(m.estimate)
+                                                  : fmt::format("{} [{}, {}]", SignedPercent(m.estimate),
+                                                                SignedPercent(m.lo), SignedPercent(m.hi));
+      std::string allowance = m.allowance == "noise" && m.noise_floor > 0
+                                  ? fmt::format("noise (floor {})", SignedPercent(m.noise_floor))
+                                  : m.allowance;
+      std::string cell = c.cell;
+      if (r.arms.size() > 3 || c.head != "head") cell += " / " + ArmLabel(r, c.head);
+      rows.push_back({verdict, SingleLineText(cell), SingleLineText(m.metric), change, allowance,
+                      fmt::format("{} pair{}", m.pairs, m.pairs == 1 ? "" : "s")});
+    }
+  }
+  std::vector<size_t> w(6, 0);
+  for (const auto& row : rows) {
+    for (size_t i = 0; i < row.size(); ++i) w[i] = std::max(w[i], row[i].size());
+  }
+  for (size_t k = 0; k < rows.size(); ++k) {
+    std::string line = "  ";
+    for (size_t i = 0; i < rows[k].size(); ++i) line += fmt::format("{:<{}}  ", rows[k][i], w[i]);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+    if (!why[k].empty()) out += "    why: " + SingleLineText(why[k]) + "\n";
+  }
+  for (const auto& c : r.comparisons) {
+    if (c.broken.any()) out += fmt::format("  {}: {}\n", SingleLineText(c.cell), SingleLineText(c.reasons.empty() ? c.broken.error : c.reasons.front()));
+  }
+  for (const auto& c : r.comparisons) {
+    if (!c.cross_check || c.cross_check->line.empty()) continue;
+    std::string cell = c.cell;
+    if (r.arms.size() > 3 || c.head != "head") cell += " / " + ArmLabel(r, c.head);
+    out += fmt::format("  cross-check {}: {}\n", SingleLineText(cell), SingleLineText(c.cross_check->line));
+  }
+  for (const auto& ch : r.checks) {
+    if (!ch.ok) out += fmt::format("  {} violated: {} ({} {})\n", ch.kind, SingleLineText(ch.rule), SingleLineText(ch.cell), SingleLineText(ch.arm));
+  }
+  if (!r.stop_reason.empty()) out += "  stopped: " + SingleLineText(r.stop_reason) + "\n";
+  out += "INCONCLUSIVE is not a pass. Full ledger (lock, host, plan, every look): " + SingleLineText(ledger_where) + "\n";
+  return out;
+}
+
+}  // namespace tare::report
