@@ -90,28 +90,28 @@ int ExitFor(const campaign::CampaignResult& result, bool inconclusive_ok) {
   return kExitOk;
 }
 
-int PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
+StatusOr<int> PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
   if (o.resume || !o.ledger_path.empty() || !o.html_path.empty()) {
-    return ReportError(Status::InvalidArgument(
+    return Status::InvalidArgument(
         "--plan gives a prediction, not a verdict: it cannot be combined with --resume, --ledger or --html "
-        "(--json writes the plan as tare.plan/1)"));
+        "(--json writes the plan as tare.plan/1)");
   }
   if (o.pilot < 6 || o.pilot > 1000) {
-    return ReportError(Status::InvalidArgument(fmt::format(
+    return Status::InvalidArgument(fmt::format(
         "--pilot {} is out of range: a pilot needs at least 6 blocks per cell to resample, and more "
-        "than 1000 is a campaign, not a pilot (default 20)", o.pilot)));
+        "than 1000 is a campaign, not a pilot (default 20)", o.pilot));
   }
   // The pilot measures base against itself, but the heads are what the plan is for: one that does
   // not exist is a typo to report now, not after a plan that exits 0 (issue 9).
   for (const auto& head : declared.spec.heads) {
-    if (Status s = campaign::CheckExecutable(head); !s.ok()) return ReportError(s);
+    if (Status s = campaign::CheckExecutable(head); !s.ok()) return s;
   }
   auto looks = campaign::PlanLooks(declared.spec.sampling, declared.spec.confidence, declared.spec.look_scheme);
-  if (!looks.ok()) return ReportError(looks.status());
+  if (!looks.ok()) return looks.status();
 
   proc::InstallInterruptHandler();
   auto spawner = proc::Spawner::Start();
-  if (!spawner.ok()) return ReportError(spawner.status());
+  if (!spawner.ok()) return spawner.status();
   Progress progress(o.quiet);
   campaign::RunnerOptions ropts;
   ropts.base_env = session::ProcessEnvironment();
@@ -127,7 +127,7 @@ int PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
   };
   auto pilot = campaign::RunPilot(declared, o.pilot, **spawner, ropts);
   progress.Clear();
-  if (!pilot.ok()) return ReportError(pilot.status());
+  if (!pilot.ok()) return pilot.status();
   switch (pilot->stop) {
     case campaign::StopKind::kInterrupted:
       fmt::print(stderr, "tare: interrupted: the pilot is discarded; nothing was stored\n");
@@ -143,43 +143,43 @@ int PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
   const campaign::PlanReport& plan = pilot->plan;
   if (!o.json_path.empty()) {
     if (Status w = WriteFileAtomic(o.json_path, DumpJson(campaign::PlanToJson(plan), 2) + "\n"); !w.ok()) {
-      return ReportError(w);
+      return w;
     }
   }
   if (!o.quiet) fmt::print("{}", campaign::RenderPlan(plan));
   return plan.cells.empty() ? kExitUsage : kExitOk;
 }
 
-int Ab(const AbOptions& o) {
+StatusOr<int> Ab(const AbOptions& o) {
   // Everything that can be checked before a process runs or the store is touched.
   auto input = campaign::CampaignInputFrom(o.campaign_file, o.spec, std::filesystem::current_path().string());
-  if (!input.ok()) return ReportError(input.status());
-  if (Status s = CheckOutputs(o, input->spec); !s.ok()) return ReportError(s);
-  if (Status s = env::ValidateDeclaredProvenance(o.provenance); !s.ok()) return ReportError(s);
+  if (!input.ok()) return input.status();
+  if (Status s = CheckOutputs(o, input->spec); !s.ok()) return s;
+  if (Status s = env::ValidateDeclaredProvenance(o.provenance); !s.ok()) return s;
   if (o.attribute > 0 && input->spec.instrument != Instrument::kSim) {
-    return ReportError(Status::InvalidArgument(
+    return Status::InvalidArgument(
         "--attribute needs --instrument sim: only the sim instrument keeps the callgrind profiles that "
-        "say which functions changed"));
+        "say which functions changed");
   }
   if (o.attribute > 0 && o.plan) {
-    return ReportError(Status::InvalidArgument("--attribute explains verdicts; --plan gives none"));
+    return Status::InvalidArgument("--attribute explains verdicts; --plan gives none");
   }
   auto shard = ResolveShardFlags(o.shard, o.store_path);
-  if (!shard.ok()) return ReportError(shard.status());
+  if (!shard.ok()) return shard.status();
   if (o.plan && *shard) {
-    return ReportError(Status::InvalidArgument(
-        "--plan predicts for the whole campaign on this host; run it without --shard"));
+    return Status::InvalidArgument(
+        "--plan predicts for the whole campaign on this host; run it without --shard");
   }
   if (o.plan) return PlanCampaign(o, *input);
   if (o.resume && !std::filesystem::exists(o.store_path)) {
-    return ReportError(Status::NotFound(fmt::format(
+    return Status::NotFound(fmt::format(
         "--resume: there is no store at '{}' to resume from; run without --resume, or give the "
-        "store the campaign used with --store", o.store_path)));
+        "store the campaign used with --store", o.store_path));
   }
 
   proc::InstallInterruptHandler();
   auto spawner = proc::Spawner::Start();
-  if (!spawner.ok()) return ReportError(spawner.status());
+  if (!spawner.ok()) return spawner.status();
 
   Progress progress(o.quiet);
   campaign::RunnerOptions ropts;
@@ -206,14 +206,14 @@ int Ab(const AbOptions& o) {
   };
 
   campaign::CampaignRunner runner(std::move(*input), **spawner, ropts);
-  if (Status s = runner.Prepare(); !s.ok()) return ReportError(s);
+  if (Status s = runner.Prepare(); !s.ok()) return s;
 
   // Opened only once the campaign is known to be good: a usage error creates no store.
   auto store = store::Store::Open(o.store_path);
-  if (!store.ok()) return ReportError(store.status());
+  if (!store.ok()) return store.status();
   auto result = runner.Run(**store);
   progress.Clear();
-  if (!result.ok()) return ReportError(result.status());
+  if (!result.ok()) return result.status();
   const report::AbReport& rep = result->report;
 
   std::string ledger = report::RenderLedger(rep);
@@ -234,7 +234,7 @@ int Ab(const AbOptions& o) {
     ledger_path = (dir / fmt::format("cohort-{}.md", rep.run_id)).string();
   }
   if (!ledger_path.empty()) {
-    if (Status w = WriteFileAtomic(ledger_path, ledger); !w.ok()) return ReportError(w);
+    if (Status w = WriteFileAtomic(ledger_path, ledger); !w.ok()) return w;
   }
   if (!o.quiet) {
     // Terminal-safe: every name in either is escaped.
@@ -257,7 +257,7 @@ int Ab(const AbOptions& o) {
     nlohmann::json j = report::AbReportToJson(rep);
     if (attribution) j["attributions"] = attribution->json;
     if (Status w = WriteFileAtomic(o.json_path, DumpJson(j, 2) + "\n"); !w.ok()) {
-      return ReportError(w);
+      return w;
     }
   }
   if (!o.html_path.empty()) {
@@ -271,7 +271,7 @@ int Ab(const AbOptions& o) {
     }
     const std::string page = html::RenderAbHtml(rep, run.ok() ? *run : RunData{},
                                                 cells.ok() ? *cells : std::vector<CellRecord>{});
-    if (Status w = WriteFileAtomic(o.html_path, page); !w.ok()) return ReportError(w);
+    if (Status w = WriteFileAtomic(o.html_path, page); !w.ok()) return w;
   }
 
   // The loud part, on stderr even with --quiet: what makes the verdicts untrustworthy or stopped.
@@ -474,7 +474,7 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
     for (const auto& [opt, name] : *defining) {
       if (opt->count() > 0) o->spec.given.push_back(name);
     }
-    *exit_code = Ab(*o);
+    *exit_code = Finish(Ab(*o));
   });
 }
 

@@ -64,32 +64,32 @@ StatusOr<attribute::Sides> Load(const AttributeFlags& f) {
   return out;
 }
 
-int Attribute(const AttributeFlags& f) {
+StatusOr<int> Attribute(const AttributeFlags& f) {
   const std::vector<KeptFile> kept = StoreFiles(f.store_path);
   if (f.json != "-") {
-    if (Status s = CheckOutputPath("--json", f.json, kept); !s.ok()) return ReportError(s);
+    if (Status s = CheckOutputPath("--json", f.json, kept); !s.ok()) return s;
   }
-  if (Status s = CheckOutputPath("--markdown", f.markdown, kept); !s.ok()) return ReportError(s);
+  if (Status s = CheckOutputPath("--markdown", f.markdown, kept); !s.ok()) return s;
   if (f.json == "-" && f.markdown == "-") {
-    return ReportError(Status::InvalidArgument("--json - and --markdown - cannot both go to stdout"));
+    return Status::InvalidArgument("--json - and --markdown - cannot both go to stdout");
   }
   auto loaded = Load(f);
-  if (!loaded.ok()) return ReportError(loaded.status());
+  if (!loaded.ok()) return loaded.status();
   attribute::Side& base = loaded->base;
   attribute::Side& head = loaded->head;
   if (!f.base_exe.empty()) base.executable = f.base_exe;
   if (!f.head_exe.empty()) head.executable = f.head_exe;
 
   auto report = attribute::Explain(base, head, f.event, static_cast<size_t>(f.top), f.asm_function);
-  if (!report.ok()) return ReportError(report.status());
+  if (!report.ok()) return report.status();
   if (f.json != "-" && f.markdown != "-") fmt::print("{}", attribute::RenderConsole(*report));
   if (f.json == "-") fmt::print("{}", attribute::RenderJson(*report));
   if (f.markdown == "-") fmt::print("{}", attribute::RenderMarkdown(*report));
   if (!f.json.empty() && f.json != "-") {
-    if (Status s = WriteFileAtomic(f.json, attribute::RenderJson(*report)); !s.ok()) return ReportError(s);
+    if (Status s = WriteFileAtomic(f.json, attribute::RenderJson(*report)); !s.ok()) return s;
   }
   if (!f.markdown.empty() && f.markdown != "-") {
-    if (Status s = WriteFileAtomic(f.markdown, attribute::RenderMarkdown(*report)); !s.ok()) return ReportError(s);
+    if (Status s = WriteFileAtomic(f.markdown, attribute::RenderMarkdown(*report)); !s.ok()) return s;
   }
   return kExitOk;
 }
@@ -125,7 +125,7 @@ Examples:
   sub->add_option("--json", f->json, "Write tare.attribute/1 JSON to FILE ('-' for stdout)");
   sub->add_option("--markdown", f->markdown, "Write a Markdown section to FILE ('-' for stdout)");
   sub->add_option("--store", f->store_path, kStoreHelp);
-  sub->callback([f, exit_code]() { *exit_code = Attribute(*f); });
+  sub->callback([f, exit_code]() { *exit_code = Finish(Attribute(*f)); });
 }
 
 }  // namespace tare::cli

@@ -25,17 +25,17 @@ struct BundleOptions {
   std::string verify_file;
 };
 
-int Write(const BundleOptions& o) {
+StatusOr<int> Write(const BundleOptions& o) {
   if (o.output.empty()) {
-    return ReportError(Status::InvalidArgument("-o FILE is required: where to write the bundle, e.g. -o evidence.tar.gz"));
+    return Status::InvalidArgument("-o FILE is required: where to write the bundle, e.g. -o evidence.tar.gz");
   }
-  if (Status s = RequireStore(o.store_path); !s.ok()) return ReportError(s);
-  if (Status s = CheckOutputPath("-o", o.output, StoreFiles(o.store_path)); !s.ok()) return ReportError(s);
-  if (Status s = bundle::CheckReplaceableBundle(o.output); !s.ok()) return ReportError(s);
+  if (Status s = RequireStore(o.store_path); !s.ok()) return s;
+  if (Status s = CheckOutputPath("-o", o.output, StoreFiles(o.store_path)); !s.ok()) return s;
+  if (Status s = bundle::CheckReplaceableBundle(o.output); !s.ok()) return s;
   auto store = store::Store::OpenForReading(o.store_path);
-  if (!store.ok()) return ReportError(store.status());
+  if (!store.ok()) return store.status();
   auto id = (*store)->ResolveRun(o.run);
-  if (!id.ok()) return ReportError(id.status());
+  if (!id.ok()) return id.status();
   bundle::BundleOptions bo;
   bo.run_id = *id;
   const std::filesystem::path dir = std::filesystem::path(o.store_path).parent_path();
@@ -44,7 +44,7 @@ int Write(const BundleOptions& o) {
   bo.with_libs = o.with_libs;
   bo.tare_version = TARE_VERSION;
   auto summary = bundle::WriteBundle(**store, bo);
-  if (!summary.ok()) return ReportError(summary.status());
+  if (!summary.ok()) return summary.status();
   for (const auto& n : summary->notes) fmt::print(stderr, "tare: note: {}\n", TerminalText(n));
   fmt::print("wrote {}: run {}, {} members, {} ({} uncompressed)\n", TerminalText(o.output), *id, summary->members,
              FormatValue(static_cast<double>(summary->archive_bytes), "bytes"),
@@ -52,11 +52,11 @@ int Write(const BundleOptions& o) {
   return kExitOk;
 }
 
-int Verify(const std::string& path) {
+StatusOr<int> Verify(const std::string& path) {
   if (std::filesystem::is_directory(path)) {
-    return ReportError(Status::InvalidArgument(fmt::format("'{}' is a directory; give a bundle file", path)));
+    return Status::InvalidArgument(fmt::format("'{}' is a directory; give a bundle file", path));
   }
-  if (!std::filesystem::exists(path)) return ReportError(Status::NotFound(fmt::format("'{}' does not exist", path)));
+  if (!std::filesystem::exists(path)) return Status::NotFound(fmt::format("'{}' does not exist", path));
   bundle::VerifyResult result;
   auto opened = bundle::OpenBundle(path, &result);
   if (!opened.ok()) {
@@ -115,10 +115,10 @@ bounded), manifest.sha256 matches manifest.json, every listed member is present 
 and size, nothing unlisted is present, and executables match the sha256 the run recorded. Every
 problem is named. Exit 0 verified, 2 otherwise.)");
   verify->add_option("file", o->verify_file, "The bundle")->required();
-  verify->callback([o, exit_code]() { *exit_code = Verify(o->verify_file); });
+  verify->callback([o, exit_code]() { *exit_code = Finish(Verify(o->verify_file)); });
   sub->callback([o, exit_code, verify]() {
     if (verify->parsed()) return;
-    *exit_code = Write(*o);
+    *exit_code = Finish(Write(*o));
   });
 }
 

@@ -43,42 +43,42 @@ struct CompareFlags {
   std::string store_path = DefaultStorePath();
 };
 
-int Compare(const CompareFlags& f) {
+StatusOr<int> Compare(const CompareFlags& f) {
   if (f.format != "console" && f.format != "markdown" && f.format != "json" && f.format != "csv") {
-    return ReportError(Status::InvalidArgument(
-        fmt::format("--format '{}' is not one of console, markdown, json, csv", f.format)));
+    return Status::InvalidArgument(
+        fmt::format("--format '{}' is not one of console, markdown, json, csv", f.format));
   }
   if (Status s = CheckColorMode(f.color); !s.ok()) {
-    return ReportError(s);
+    return s;
   }
   auto config = LoadCompareConfig(f.config, f.no_config);
-  if (!config.ok()) return ReportError(config.status());
-  if (Status s = compare::ApplyFlags(&*config, f.thresholds, f.ignore, f.confidence); !s.ok()) return ReportError(s);
-  if (Status s = RequireStore(f.store_path); !s.ok()) return ReportError(s);
+  if (!config.ok()) return config.status();
+  if (Status s = compare::ApplyFlags(&*config, f.thresholds, f.ignore, f.confidence); !s.ok()) return s;
+  if (Status s = RequireStore(f.store_path); !s.ok()) return s;
   if (!f.output.empty() && f.output != "-") {
-    if (Status s = CheckOutputPath("--output", f.output, StoreFiles(f.store_path)); !s.ok()) return ReportError(s);
+    if (Status s = CheckOutputPath("--output", f.output, StoreFiles(f.store_path)); !s.ok()) return s;
   }
   auto store = store::Store::OpenForReading(f.store_path);
-  if (!store.ok()) return ReportError(store.status());
+  if (!store.ok()) return store.status();
   auto base_id = (*store)->ResolveRun(f.base);
-  if (!base_id.ok()) return ReportError(base_id.status().WithContext("BASE"));
+  if (!base_id.ok()) return base_id.status().WithContext("BASE");
   auto head_id = (*store)->ResolveRun(f.head);
-  if (!head_id.ok()) return ReportError(head_id.status().WithContext("HEAD"));
+  if (!head_id.ok()) return head_id.status().WithContext("HEAD");
   if (*base_id == *head_id) {
-    return ReportError(Status::InvalidArgument(fmt::format(
-        "BASE '{}' and HEAD '{}' are the same run ({}); name two runs (see `tare runs`)", f.base, f.head, *base_id)));
+    return Status::InvalidArgument(fmt::format(
+        "BASE '{}' and HEAD '{}' are the same run ({}); name two runs (see `tare runs`)", f.base, f.head, *base_id));
   }
   auto base = (*store)->LoadRun(*base_id);
-  if (!base.ok()) return ReportError(base.status());
+  if (!base.ok()) return base.status();
   auto head = (*store)->LoadRun(*head_id);
-  if (!head.ok()) return ReportError(head.status());
+  if (!head.ok()) return head.status();
 
   compare::CompareOptions options;
   options.config = std::move(*config);
   options.metrics = f.metrics;
   options.allow_different_hosts = f.allow_different_hosts;
   auto result = compare::CompareRuns(*base, *head, options);
-  if (!result.ok()) return ReportError(result.status());
+  if (!result.ok()) return result.status();
 
   std::string text;
   if (f.format == "console") {
@@ -94,7 +94,7 @@ int Compare(const CompareFlags& f) {
   if (f.output.empty() || f.output == "-") {
     fmt::print("{}", text);
   } else if (Status w = WriteFileAtomic(f.output, text); !w.ok()) {
-    return ReportError(w);
+    return w;
   }
   // GitHub Actions: the Markdown report goes to the job summary too.
   if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary != nullptr && *summary != '\0') {
@@ -154,7 +154,7 @@ Docs: docs/compare.md)");
   sub->add_option("--color", f->color, kColorHelp);
   sub->add_flag("--inconclusive-ok", f->inconclusive_ok, "Exit 0 instead of 3 when something is inconclusive");
   sub->add_option("--store", f->store_path, kStoreHelp);
-  sub->callback([f, exit_code]() { *exit_code = Compare(*f); });
+  sub->callback([f, exit_code]() { *exit_code = Finish(Compare(*f)); });
 }
 
 }  // namespace tare::cli

@@ -31,4 +31,6 @@ int ReportError(const Status& status) {
   return ExitCodeFor(status);
 }
 
+int Finish(const StatusOr<int>& outcome) { return outcome.ok() ? *outcome : ReportError(outcome.status()); }
+
 }  // namespace tare::cli

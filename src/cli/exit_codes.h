@@ -1,5 +1,5 @@
 // Process exit statuses: the contract scripts and CI rely on. cli/ is the only code that maps a
-// Status or an outcome to one of these. Documented in `tare --help` and docs/cli.md.
+// Status or an outcome to one of these, and Finish the only place a command's error is printed. Documented in `tare --help` and docs/cli.md.
 #pragma once
 
 #include "base/status.h"
@@ -20,5 +20,9 @@ int ExitCodeFor(const Status& status);
 
 // Prints "tare: error: <message>" to stderr and returns ExitCodeFor(status).
 int ReportError(const Status& status);
+
+// The one place a command's outcome becomes tare's exit status: each command returns
+// StatusOr<int>, its exit status, or the error that ended it, reported here (ReportError).
+int Finish(const StatusOr<int>& outcome);
 
 }  // namespace tare::cli

@@ -27,36 +27,37 @@ struct ExportOptions {
   std::string output;
 };
 
-int Export(const ExportOptions& o) {
+StatusOr<int> Export(const ExportOptions& o) {
   if (o.format != "json") {
-    return ReportError(Status::InvalidArgument(
-        fmt::format("--format {} is not supported; use --format json", o.format)));
+    return Status::InvalidArgument(
+        fmt::format("--format {} is not supported; use --format json", o.format));
   }
-  if (Status s = RequireStore(o.store_path); !s.ok()) return ReportError(s);
+  if (Status s = RequireStore(o.store_path); !s.ok()) return s;
   if (o.output != "-") {
-    if (Status s = CheckOutputPath("--output", o.output, StoreFiles(o.store_path)); !s.ok()) return ReportError(s);
+    if (Status s = CheckOutputPath("--output", o.output, StoreFiles(o.store_path)); !s.ok()) return s;
   }
   auto store = store::Store::OpenForReading(o.store_path);
-  if (!store.ok()) return ReportError(store.status());
+  if (!store.ok()) return store.status();
   auto id = (*store)->ResolveRun(o.run);
-  if (!id.ok()) return ReportError(id.status());
+  if (!id.ok()) return id.status();
   auto full = store::ReadFullRun(**store, *id);
-  if (!full.ok()) return ReportError(full.status());
+  if (!full.ok()) return full.status();
   std::string text = DumpJson(bundle::FullRunToJson(*full, bundle::ArtifactContent::kInline), 2) + "\n";
   if (o.output.empty() || o.output == "-") {
     fmt::print("{}", text);
     return kExitOk;
   }
   Status w = WriteFileAtomic(o.output, text);
-  return w.ok() ? kExitOk : ReportError(w);
+  if (!w.ok()) return w;
+  return kExitOk;
 }
 
-int ListRuns(const std::string& store_path, int limit) {
-  if (Status s = RequireStore(store_path); !s.ok()) return ReportError(s);
+StatusOr<int> ListRuns(const std::string& store_path, int limit) {
+  if (Status s = RequireStore(store_path); !s.ok()) return s;
   auto store = store::Store::OpenForReading(store_path);
-  if (!store.ok()) return ReportError(store.status());
+  if (!store.ok()) return store.status();
   auto runs = (*store)->ListRuns(limit);
-  if (!runs.ok()) return ReportError(runs.status());
+  if (!runs.ok()) return runs.status();
   // Columns sized to their content: branch names and tags are as long as users make them.
   struct Row {
     std::string id, kind, status, when, code, cmd;
@@ -117,7 +118,7 @@ Examples:
   sub->add_option("--format", opts->format, "json (default)");
   sub->add_option("--store", opts->store_path, kStoreHelp);
   sub->add_option("-o,--output", opts->output, "Write to FILE instead of stdout (never the store)");
-  sub->callback([opts, exit_code]() { *exit_code = Export(*opts); });
+  sub->callback([opts, exit_code]() { *exit_code = Finish(Export(*opts)); });
 }
 
 void AddRunsCommand(CLI::App& app, int* exit_code) {
@@ -126,7 +127,7 @@ void AddRunsCommand(CLI::App& app, int* exit_code) {
   CLI::App* sub = app.add_subcommand("runs", "List the runs in the store, newest first");
   sub->add_option("--store", *store_path, kStoreHelp);
   sub->add_option("--limit", *limit, "How many runs to list, at least 1 (default 20)")->check(WholeNumberAtLeast(1));
-  sub->callback([store_path, limit, exit_code]() { *exit_code = ListRuns(*store_path, *limit); });
+  sub->callback([store_path, limit, exit_code]() { *exit_code = Finish(ListRuns(*store_path, *limit)); });
 }
 
 }  // namespace tare::cli

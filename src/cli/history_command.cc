@@ -29,15 +29,15 @@ struct HistoryFlags {
   std::string store_path = DefaultStorePath();
 };
 
-int History(const HistoryFlags& f) {
+StatusOr<int> History(const HistoryFlags& f) {
   if (f.format != "console" && f.format != "json") {
-    return ReportError(Status::InvalidArgument(fmt::format("--format '{}' is not one of console, json", f.format)));
+    return Status::InvalidArgument(fmt::format("--format '{}' is not one of console, json", f.format));
   }
-  if (Status s = RequireStore(f.store_path); !s.ok()) return ReportError(s);
+  if (Status s = RequireStore(f.store_path); !s.ok()) return s;
   auto store = store::Store::OpenForReading(f.store_path);
-  if (!store.ok()) return ReportError(store.status());
+  if (!store.ok()) return store.status();
   auto h = compare::LoadHistory(**store, {f.benchmark, f.metric, f.branch, f.host, f.limit, f.min_segment});
-  if (!h.ok()) return ReportError(h.status());
+  if (!h.ok()) return h.status();
   if (f.format == "json") {
     fmt::print("{}\n", DumpJson(compare::HistoryToJson(*h), 2));
   } else {
@@ -71,7 +71,7 @@ Examples:
   sub->add_option("--min-segment", f->min_segment, "Runs on each side of a change point (default 5)")->check(WholeNumberAtLeast(1));
   sub->add_option("--format", f->format, "console (default) | json");
   sub->add_option("--store", f->store_path, kStoreHelp);
-  sub->callback([f, exit_code]() { *exit_code = History(*f); });
+  sub->callback([f, exit_code]() { *exit_code = Finish(History(*f)); });
 }
 
 }  // namespace tare::cli

@@ -56,14 +56,14 @@ StatusOr<store::FullRun> Load(const std::string& path, std::unique_ptr<bundle::O
   return run;
 }
 
-int Import(const ImportOptions& o) {
+StatusOr<int> Import(const ImportOptions& o) {
   std::unique_ptr<bundle::OpenedBundle> keep;
   auto run = Load(o.file, &keep);
-  if (!run.ok()) return ReportError(run.status());
+  if (!run.ok()) return run.status();
   auto store = store::Store::Open(o.store_path);
-  if (!store.ok()) return ReportError(store.status());
+  if (!store.ok()) return store.status();
   auto written = store::WriteFullRun(**store, *run);
-  if (!written.ok()) return ReportError(written.status());
+  if (!written.ok()) return written.status();
   if (written->added) {
     fmt::print("imported run {} ({} {}, {} samples{}) as run {} in {}\n", run->data.run.uid.substr(0, 12),
                TerminalText(run->data.run.kind), RunStatusName(run->data.run.status), run->data.samples.size(),
@@ -93,7 +93,7 @@ Examples:
   tare import evidence.tar.gz)");
   sub->add_option("file", o->file, "A `tare export` JSON file or a bundle")->required();
   sub->add_option("--store", o->store_path, kStoreHelp);
-  sub->callback([o, exit_code]() { *exit_code = Import(*o); });
+  sub->callback([o, exit_code]() { *exit_code = Finish(Import(*o)); });
 }
 
 }  // namespace tare::cli

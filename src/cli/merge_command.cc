@@ -30,32 +30,32 @@ bool SameFile(const std::string& a, const std::string& b) {
   return std::filesystem::equivalent(a, b, ec) && !ec;
 }
 
-int Merge(const MergeFlags& f) {
+StatusOr<int> Merge(const MergeFlags& f) {
   // Every input is opened (and so checked to be a tare store) before OUT is touched.
   std::vector<std::unique_ptr<store::Store>> inputs;
   for (const auto& in : f.inputs) {
     if (SameFile(in, f.out) || in == f.out) {
-      return ReportError(Status::InvalidArgument(fmt::format(
-          "'{}' is both OUT and an input; merge into another store", in)));
+      return Status::InvalidArgument(fmt::format(
+          "'{}' is both OUT and an input; merge into another store", in));
     }
     if (Status s = RequireStore(in); !s.ok()) {
-      return ReportError(Status::NotFound(fmt::format("no store at '{}' to merge; check the path", in)));
+      return Status::NotFound(fmt::format("no store at '{}' to merge; check the path", in));
     }
     auto store = store::Store::OpenForReading(in);
     if (!store.ok()) {
-      return ReportError(Status::InvalidArgument(fmt::format(
-          "cannot merge '{}': {}", in, store.status().message())));
+      return Status::InvalidArgument(fmt::format(
+          "cannot merge '{}': {}", in, store.status().message()));
     }
     inputs.push_back(std::move(*store));
   }
   auto out = store::Store::Open(f.out);
-  if (!out.ok()) return ReportError(out.status());
+  if (!out.ok()) return out.status();
 
   store::CopyCounts total;
   std::vector<std::string> shard_groups;  // of the sharded runs the inputs hold
   for (auto& in : inputs) {
     auto runs = in->ListRuns(INT_MAX);
-    if (!runs.ok()) return ReportError(runs.status());
+    if (!runs.ok()) return runs.status();
     for (const auto& r : *runs) {
       if (r.shard && std::find(shard_groups.begin(), shard_groups.end(), r.shard->group) == shard_groups.end()) {
         shard_groups.push_back(r.shard->group);
@@ -63,12 +63,12 @@ int Merge(const MergeFlags& f) {
     }
     std::reverse(runs->begin(), runs->end());  // oldest first: OUT numbers them in the order made
     auto copied = CopyRunsReported(*in, **out, *runs, "merge");
-    if (!copied.ok()) return ReportError(copied.status());
+    if (!copied.ok()) return copied.status();
     total.added += copied->added;
     total.present += copied->present;
   }
   if (total.added > 0) {
-    if (Status s = (*out)->RefreshStatistics(); !s.ok()) return ReportError(s);
+    if (Status s = (*out)->RefreshStatistics(); !s.ok()) return s;
   }
   fmt::print("{} runs added to {}, {} were already there\n", total.added, TerminalText((*out)->path()),
              total.present);
@@ -76,7 +76,7 @@ int Merge(const MergeFlags& f) {
   std::vector<ShardGroupState> states;
   for (const auto& g : shard_groups) {
     auto runs = (*out)->ShardedRuns(g);
-    if (!runs.ok()) return ReportError(runs.status());
+    if (!runs.ok()) return runs.status();
     states.push_back(session::GroupState(g, *runs));
   }
   const std::string shards = report::ShardSummaryLine(states, (*out)->path());
@@ -108,7 +108,7 @@ Examples:
   tare merge .tare/tare.db ~/Downloads/ci-run-4411.db      (CI's runs into your own store))");
   sub->add_option("OUT", f->out, "The store to merge into (created if absent)")->required();
   sub->add_option("IN", f->inputs, "Stores to copy runs from")->required();
-  sub->callback([f, exit_code]() { *exit_code = Merge(*f); });
+  sub->callback([f, exit_code]() { *exit_code = Finish(Merge(*f)); });
 }
 
 }  // namespace tare::cli

@@ -98,18 +98,16 @@ StatusOr<std::unique_ptr<SpawnedSession>> Prepare(const CommonOptions& o) {
   return StartSpawnedSession(std::move(command), o.run_dir, PrintProgress);
 }
 
-// An error after the session exists: say where the raw output so far is, and drop the run
-// directory when nothing ran (a usage error leaves no litter).
-int Fail(const Status& status, const TrialSession& session) {
-  int code = ReportError(status);
+// An error after the session exists: it says where the raw output so far is, and the run
+// directory is dropped when nothing ran (a usage error leaves no litter).
+Status Fail(const Status& status, const TrialSession& session) {
   if (session.processes() == 0) {
     std::error_code ec;
     std::filesystem::remove(session.run_dir(), ec);
-  } else {
-    fmt::print(stderr, "tare: raw output of the {} {} that ran: {}/\n", session.processes(),
-               session.processes() == 1 ? "process" : "processes", TerminalText(session.run_dir()));
+    return status;
   }
-  return code;
+  return status.WithMore(fmt::format("raw output of the {} {} that ran: {}/", session.processes(),
+                                     session.processes() == 1 ? "process" : "processes", session.run_dir()));
 }
 
 // Prints the report on stdout and keeps a copy next to the raw output.
@@ -144,22 +142,22 @@ struct CheckFlags {
   std::string quarantine_path;
 };
 
-int RunCheckCommand(CheckFlags& f) {
+StatusOr<int> RunCheckCommand(CheckFlags& f) {
   std::optional<Quarantine> quarantine;
-  if (Status s = LoadQuarantine(f.quarantine_path, &quarantine); !s.ok()) return ReportError(s);
+  if (Status s = LoadQuarantine(f.quarantine_path, &quarantine); !s.ok()) return s;
   f.check.quarantine = quarantine ? &*quarantine : nullptr;
   // Refuse bad counts and a golden that cannot be written before creating anything.
-  if (Status s = ValidateVoteTrials(f.check.trials, "--trials"); !s.ok()) return ReportError(s);
+  if (Status s = ValidateVoteTrials(f.check.trials, "--trials"); !s.ok()) return s;
   if (f.check.accept) {
-    if (Status s = CheckGoldenOutput(f.check.golden_path, f.common, f.quarantine_path); !s.ok()) return ReportError(s);
+    if (Status s = CheckGoldenOutput(f.check.golden_path, f.common, f.quarantine_path); !s.ok()) return s;
   }
   // RunCheck reads the golden again; read here, a missing or malformed one leaves no run directory.
   if (auto golden = ReadGolden(f.check.golden_path);
       !golden.ok() && (!f.check.accept || golden.status().code() != StatusCode::kNotFound)) {
-    return ReportError(golden.status());
+    return golden.status();
   }
   auto prepared = Prepare(f.common);
-  if (!prepared.ok()) return ReportError(prepared.status());
+  if (!prepared.ok()) return prepared.status();
   TrialSession& session = *(*prepared)->session;
   auto result = RunCheck(session, f.check);
   if (!result.ok()) return Fail(result.status(), session);
@@ -179,13 +177,13 @@ struct StabilityFlags {
   std::string quarantine_path;
 };
 
-int RunStabilityCommand(StabilityFlags& f) {
+StatusOr<int> RunStabilityCommand(StabilityFlags& f) {
   std::optional<Quarantine> quarantine;
-  if (Status s = LoadQuarantine(f.quarantine_path, &quarantine); !s.ok()) return ReportError(s);
+  if (Status s = LoadQuarantine(f.quarantine_path, &quarantine); !s.ok()) return s;
   f.stability.quarantine = quarantine ? &*quarantine : nullptr;
-  if (Status s = ValidateStabilityOptions(f.stability); !s.ok()) return ReportError(s);
+  if (Status s = ValidateStabilityOptions(f.stability); !s.ok()) return s;
   auto prepared = Prepare(f.common);
-  if (!prepared.ok()) return ReportError(prepared.status());
+  if (!prepared.ok()) return prepared.status();
   TrialSession& session = *(*prepared)->session;
   auto result = RunStability(session, f.stability);
   if (!result.ok()) return Fail(result.status(), session);
@@ -204,16 +202,16 @@ struct CountersFlags {
   CountersOptions counters;
 };
 
-int RunCountersCommand(CountersFlags& f) {
+StatusOr<int> RunCountersCommand(CountersFlags& f) {
   if (f.counters.accept) {
-    if (Status s = CheckGoldenOutput(f.counters.golden_path, f.common, ""); !s.ok()) return ReportError(s);
+    if (Status s = CheckGoldenOutput(f.counters.golden_path, f.common, ""); !s.ok()) return s;
   }
   if (auto golden = ReadCountersGolden(f.counters.golden_path);
       !golden.ok() && (!f.counters.accept || golden.status().code() != StatusCode::kNotFound)) {
-    return ReportError(golden.status());
+    return golden.status();
   }
   auto prepared = Prepare(f.common);
-  if (!prepared.ok()) return ReportError(prepared.status());
+  if (!prepared.ok()) return prepared.status();
   TrialSession& session = *(*prepared)->session;
   auto result = RunCounters(session, f.counters);
   if (!result.ok()) return Fail(result.status(), session);
@@ -266,11 +264,11 @@ change fails every attempt. A header that differs from the golden's is never ret
   c->callback([check, exit_code, c, oracle]() {
     auto argv = CommandArgs(c, oracle);
     if (!argv.ok()) {
-      *exit_code = ReportError(argv.status());
+      *exit_code = Finish(argv.status());
       return;
     }
     check->common.argv = std::move(argv).value();
-    *exit_code = RunCheckCommand(*check);
+    *exit_code = Finish(RunCheckCommand(*check));
   });
 
   auto stability = std::make_shared<StabilityFlags>();
@@ -297,11 +295,11 @@ Example:
   s->callback([stability, exit_code, s, oracle]() {
     auto argv = CommandArgs(s, oracle);
     if (!argv.ok()) {
-      *exit_code = ReportError(argv.status());
+      *exit_code = Finish(argv.status());
       return;
     }
     stability->common.argv = std::move(argv).value();
-    *exit_code = RunStabilityCommand(*stability);
+    *exit_code = Finish(RunStabilityCommand(*stability));
   });
 
   auto counters = std::make_shared<CountersFlags>();
@@ -320,11 +318,11 @@ Example:
   k->callback([counters, exit_code, k, oracle]() {
     auto argv = CommandArgs(k, oracle);
     if (!argv.ok()) {
-      *exit_code = ReportError(argv.status());
+      *exit_code = Finish(argv.status());
       return;
     }
     counters->common.argv = std::move(argv).value();
-    *exit_code = RunCountersCommand(*counters);
+    *exit_code = Finish(RunCountersCommand(*counters));
   });
 }
 

@@ -38,30 +38,30 @@ StatusOr<int64_t> ParseDay(const std::string& day) {
       std::chrono::sys_days(ymd).time_since_epoch()).count());
 }
 
-int Push(const PushFlags& f) {
+StatusOr<int> Push(const PushFlags& f) {
   if (!f.runs.empty() && !f.since.empty()) {
-    return ReportError(Status::InvalidArgument("--run and --since choose runs in two ways; give one"));
+    return Status::InvalidArgument("--run and --since choose runs in two ways; give one");
   }
   int64_t since_ns = 0;
   if (!f.since.empty()) {
     auto since = ParseDay(f.since);
-    if (!since.ok()) return ReportError(since.status());
+    if (!since.ok()) return since.status();
     since_ns = *since;
   }
   if (f.to == f.store_path) {
-    return ReportError(Status::InvalidArgument(fmt::format("--to '{}' is the local store itself", f.to)));
+    return Status::InvalidArgument(fmt::format("--to '{}' is the local store itself", f.to));
   }
-  if (Status s = RequireStore(f.store_path); !s.ok()) return ReportError(s);
+  if (Status s = RequireStore(f.store_path); !s.ok()) return s;
   auto local = store::Store::OpenForReading(f.store_path);
-  if (!local.ok()) return ReportError(local.status());
+  if (!local.ok()) return local.status();
   // The runs to push, oldest first, checked before the shared store is touched.
   std::vector<RunRecord> chosen;
   auto all = (*local)->ListRuns(INT_MAX);
-  if (!all.ok()) return ReportError(all.status());
+  if (!all.ok()) return all.status();
   std::set<int64_t> wanted;
   for (const auto& selector : f.runs) {
     auto id = (*local)->ResolveRun(selector);
-    if (!id.ok()) return ReportError(id.status());
+    if (!id.ok()) return id.status();
     wanted.insert(*id);
   }
   for (auto r = all->rbegin(); r != all->rend(); ++r) {
@@ -70,11 +70,11 @@ int Push(const PushFlags& f) {
     chosen.push_back(*r);
   }
   auto shared = store::Store::Open(f.to);
-  if (!shared.ok()) return ReportError(shared.status());
+  if (!shared.ok()) return shared.status();
   auto copied = CopyRunsReported(**local, **shared, chosen, "push");
-  if (!copied.ok()) return ReportError(copied.status());
+  if (!copied.ok()) return copied.status();
   if (copied->added > 0) {
-    if (Status s = (*shared)->RefreshStatistics(); !s.ok()) return ReportError(s);
+    if (Status s = (*shared)->RefreshStatistics(); !s.ok()) return s;
   }
   fmt::print("{} runs pushed to {}, {} were already there\n", copied->added, TerminalText((*shared)->path()),
              copied->present);
@@ -104,7 +104,7 @@ Examples:
   sub->add_option("--store", f->store_path, "The local store to push from (default: $TARE_STORE, else .tare/tare.db)");
   sub->add_option("--run", f->runs, "Only this run (repeatable): latest, an id, commit:, branch:, tag:, uid:");
   sub->add_option("--since", f->since, "Only runs started on or after this day, YYYY-MM-DD (UTC)");
-  sub->callback([f, exit_code]() { *exit_code = Push(*f); });
+  sub->callback([f, exit_code]() { *exit_code = Finish(Push(*f)); });
 }
 
 }  // namespace tare::cli

@@ -25,11 +25,11 @@ struct ReplayOptions {
   bool quiet = false;
 };
 
-int Replay(const ReplayOptions& o) {
+StatusOr<int> Replay(const ReplayOptions& o) {
   if (std::filesystem::is_directory(o.file)) {
-    return ReportError(Status::InvalidArgument(fmt::format("'{}' is a directory; give a bundle file", o.file)));
+    return Status::InvalidArgument(fmt::format("'{}' is a directory; give a bundle file", o.file));
   }
-  if (!std::filesystem::exists(o.file)) return ReportError(Status::NotFound(fmt::format("'{}' does not exist", o.file)));
+  if (!std::filesystem::exists(o.file)) return Status::NotFound(fmt::format("'{}' does not exist", o.file));
   bundle::VerifyResult verified;
   auto opened = bundle::OpenBundle(o.file, &verified);
   if (!opened.ok()) {
@@ -43,9 +43,9 @@ int Replay(const ReplayOptions& o) {
   }
   proc::InstallInterruptHandler();
   auto spawner = proc::Spawner::Start();
-  if (!spawner.ok()) return ReportError(spawner.status());
+  if (!spawner.ok()) return spawner.status();
   auto store = store::Store::Open(o.store_path);
-  if (!store.ok()) return ReportError(store.status());
+  if (!store.ok()) return store.status();
 
   Progress progress(o.quiet);
   bundle::ReplayOptions ro;
@@ -67,7 +67,7 @@ int Replay(const ReplayOptions& o) {
   };
   auto result = bundle::Replay(*opened, **store, **spawner, ro);
   progress.Clear();
-  if (!result.ok()) return ReportError(result.status());
+  if (!result.ok()) return result.status();
   fmt::print("{}", bundle::RenderReplay(*result));
   if (result->interrupted) return kExitInterrupted;
   fmt::print("\nspread across the two: tare spread --{} {}{}\n", result->kind == "ab" ? "lock" : "executable",
@@ -102,7 +102,7 @@ Examples:
   sub->add_option("file", o->file, "A bundle written by `tare bundle`")->required();
   sub->add_option("--store", o->store_path, std::string(kStoreHelp) + "; arm copies go to its directory's bin/");
   sub->add_flag("--quiet,-q", o->quiet, "No progress");
-  sub->callback([o, exit_code]() { *exit_code = Replay(*o); });
+  sub->callback([o, exit_code]() { *exit_code = Finish(Replay(*o)); });
 }
 
 }  // namespace tare::cli

@@ -73,28 +73,28 @@ StatusOr<std::string> ComparePage(store::Store& store, const ReportFlags& f, com
   return html::RenderCompareHtml(result, base, head);
 }
 
-int Report(const ReportFlags& f) {
+StatusOr<int> Report(const ReportFlags& f) {
   const bool compare_mode = !f.compare.empty();
   const bool history_mode = !f.history.empty();
   if (int(compare_mode) + int(history_mode) + int(!f.run.empty()) != 1) {
-    return ReportError(Status::InvalidArgument(
+    return Status::InvalidArgument(
         "name one thing to report: --run SELECTOR (one run), --compare BASE HEAD (two runs) or --history BENCH "
-        "(one benchmark over runs)"));
+        "(one benchmark over runs)");
   }
   std::optional<compare::CompareConfig> config;
   if (compare_mode) {
     auto loaded = ReportThresholds(f);
-    if (!loaded.ok()) return ReportError(loaded.status());
+    if (!loaded.ok()) return loaded.status();
     config = std::move(*loaded);
   }
   // Reading commands must not create a store where there is none.
-  if (Status s = RequireStore(f.store_path); !s.ok()) return ReportError(s);
+  if (Status s = RequireStore(f.store_path); !s.ok()) return s;
   const bool to_stdout = f.output.empty() || f.output == "-";
   if (!to_stdout) {
-    if (Status s = CheckOutputPath("--output", f.output, StoreFiles(f.store_path)); !s.ok()) return ReportError(s);
+    if (Status s = CheckOutputPath("--output", f.output, StoreFiles(f.store_path)); !s.ok()) return s;
   }
   auto store = store::Store::OpenForReading(f.store_path);
-  if (!store.ok()) return ReportError(store.status());
+  if (!store.ok()) return store.status();
   StatusOr<std::string> page = std::string();
   if (history_mode) {
     auto h = compare::LoadHistory(**store, {f.history, f.metrics.empty() ? "" : f.metrics.front(), f.branch, f.host, 200, f.min_segment});
@@ -102,12 +102,12 @@ int Report(const ReportFlags& f) {
   } else {
     page = compare_mode ? ComparePage(**store, f, std::move(*config)) : RunPage(**store, f.run);
   }
-  if (!page.ok()) return ReportError(page.status());
+  if (!page.ok()) return page.status();
   if (to_stdout) {
     fmt::print("{}", *page);
     return kExitOk;
   }
-  if (Status w = WriteFileAtomic(f.output, *page); !w.ok()) return ReportError(w);
+  if (Status w = WriteFileAtomic(f.output, *page); !w.ok()) return w;
   return kExitOk;
 }
 
@@ -148,7 +148,7 @@ Examples:
   sub->add_option("--config", f->config, "--compare: thresholds file (default: the nearest tare.toml upwards)");
   sub->add_flag("--no-config", f->no_config, "--compare: ignore any tare.toml");
   sub->add_flag("--allow-different-hosts", f->allow_different_hosts, "--compare: runs from different hosts, marked");
-  sub->callback([f, exit_code]() { *exit_code = Report(*f); });
+  sub->callback([f, exit_code]() { *exit_code = Finish(Report(*f)); });
 }
 
 }  // namespace tare::cli

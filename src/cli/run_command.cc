@@ -127,13 +127,13 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
   return spec;
 }
 
-int Run(const RunOptions& o) {
+StatusOr<int> Run(const RunOptions& o) {
   auto spec = ToSpec(o);
-  if (!spec.ok()) return ReportError(spec.status());
+  if (!spec.ok()) return spec.status();
   const bool several = spec->commands.size() > 1;
   proc::InstallInterruptHandler();
   auto spawner = proc::Spawner::Start();
-  if (!spawner.ok()) return ReportError(spawner.status());
+  if (!spawner.ok()) return spawner.status();
   Progress progress(o.quiet);
   session::PlainRun run(std::move(*spec), **spawner);
   run.progress = [&progress](const std::string& line) {
@@ -148,26 +148,26 @@ int Run(const RunOptions& o) {
     progress.Clear();
     fmt::print(stderr, "tare: {}\n", TerminalText(line));
   };
-  if (Status s = run.Prepare(); !s.ok()) return ReportError(s);
+  if (Status s = run.Prepare(); !s.ok()) return s;
   // --metrics names what the table shows: a name no sample of this target will carry is a typo.
   for (const auto& name : o.metrics) {
     if (IsMeasured(name, run.kind(), *ParseInstrument(o.instrument))) continue;
-    return ReportError(Status::InvalidArgument(fmt::format(
+    return Status::InvalidArgument(fmt::format(
         "--metrics: '{}' is not measured for {} targets under the {} instrument; choose from {}",
-        name, TargetKindName(run.kind()), o.instrument, MeasuredMetricList(run.kind(), *ParseInstrument(o.instrument)))));
+        name, TargetKindName(run.kind()), o.instrument, MeasuredMetricList(run.kind(), *ParseInstrument(o.instrument))));
   }
 
   // Opened only once the input is known to be good: a usage error creates no store.
   auto store = store::Store::Open(o.store_path);
-  if (!store.ok()) return ReportError(store.status());
+  if (!store.ok()) return store.status();
   auto outcome = run.Run(**store);
   progress.Clear();
-  if (!outcome.ok()) return ReportError(outcome.status());
+  if (!outcome.ok()) return outcome.status();
   // A write that failed (a full disk) ended the run: say what is kept before why, quiet or not.
   auto report_failure = [&] {
     fmt::print(stderr, "tare: run {} failed: {} samples stored in {} before the error\n",
                outcome->run_id, outcome->samples, TerminalText(o.store_path));
-    return ReportError(outcome->error);
+    return outcome->error;
   };
 
   // Read back only for what is shown or written: `--quiet` without `--json` needs nothing, and a
@@ -176,7 +176,7 @@ int Run(const RunOptions& o) {
   const bool exports = !o.json_path.empty() || !o.markdown_path.empty() || !o.csv_path.empty();
   if (!o.quiet || exports) data = (*store)->LoadRun(outcome->run_id);
   // A store that lost samples usually cannot be read back either: say which write failed first.
-  if (!data.ok()) return outcome->error.ok() ? ReportError(data.status()) : report_failure();
+  if (!data.ok()) return outcome->error.ok() ? data.status() : report_failure();
   report::ConsoleOptions copts;
   copts.metrics = o.metrics;
   copts.all_metrics = o.all_metrics;
@@ -199,7 +199,7 @@ int Run(const RunOptions& o) {
                             {&o.csv_path, [&] { return report::RunCsv(*data); }}}) {
     if (path->empty()) continue;
     Status w = WriteFileAtomic(*path, text());
-    if (!w.ok()) return outcome->error.ok() ? ReportError(w) : report_failure();
+    if (!w.ok()) return outcome->error.ok() ? w : report_failure();
   }
   if (!outcome->error.ok()) return report_failure();
   if (!o.quiet && run.shard()) {
@@ -337,7 +337,7 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   sub->callback([sub, opts, exit_code, target_argv]() {
     opts->target.argv = *target_argv;
     opts->commands.after_dashes = SplitAtTarget(Invocation(), 2, ValueOptionNames(*sub)).after_dashes;
-    *exit_code = Run(*opts);
+    *exit_code = Finish(Run(*opts));
   });
 }
 

@@ -25,20 +25,20 @@ struct ShardsFlags {
   bool json = false;
 };
 
-int Shards(const ShardsFlags& f) {
+StatusOr<int> Shards(const ShardsFlags& f) {
   if (!f.selector.empty() && !f.group.empty()) {
-    return ReportError(Status::InvalidArgument("give a run SELECTOR or --group, not both"));
+    return Status::InvalidArgument("give a run SELECTOR or --group, not both");
   }
-  if (Status s = RequireStore(f.store_path); !s.ok()) return ReportError(s);
+  if (Status s = RequireStore(f.store_path); !s.ok()) return s;
   auto store = store::Store::Open(f.store_path);
-  if (!store.ok()) return ReportError(store.status());
+  if (!store.ok()) return store.status();
   auto groups = session::ChooseShardGroups(**store, f.selector, f.group);
-  if (!groups.ok()) return ReportError(groups.status());
+  if (!groups.ok()) return groups.status();
   std::vector<ShardGroupView> views;
   bool whole = true;
   for (const auto& g : *groups) {
     auto v = session::LoadShardGroup(**store, g);
-    if (!v.ok()) return ReportError(v.status());
+    if (!v.ok()) return v.status();
     whole = whole && v->state.missing.empty() && v->state.digests.size() == 1;
     views.push_back(std::move(*v));
   }
@@ -82,7 +82,7 @@ Examples:
   sub->add_option("--group", f->group, "A group id or tare ab campaign sha256 (a prefix of either)")->type_name("HEX");
   sub->add_option("--store", f->store_path, kStoreHelp);
   sub->add_flag("--json", f->json, "JSON (schema tare.shards/1) on stdout instead of the tables");
-  sub->callback([f, exit_code]() { *exit_code = Shards(*f); });
+  sub->callback([f, exit_code]() { *exit_code = Finish(Shards(*f)); });
 }
 
 }  // namespace tare::cli

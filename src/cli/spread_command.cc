@@ -23,15 +23,15 @@ struct SpreadOptions {
   std::string json_path;
 };
 
-int Spread(const SpreadOptions& o) {
-  if (Status s = RequireStore(o.store_path); !s.ok()) return ReportError(s);
+StatusOr<int> Spread(const SpreadOptions& o) {
+  if (Status s = RequireStore(o.store_path); !s.ok()) return s;
   if (o.json_path != "-") {
-    if (Status s = CheckOutputPath("--json", o.json_path, StoreFiles(o.store_path)); !s.ok()) return ReportError(s);
+    if (Status s = CheckOutputPath("--json", o.json_path, StoreFiles(o.store_path)); !s.ok()) return s;
   }
   auto store = store::Store::OpenForReading(o.store_path);
-  if (!store.ok()) return ReportError(store.status());
+  if (!store.ok()) return store.status();
   auto report = bundle::ComputeSpread(**store, {o.executable, o.lock, o.metrics});
-  if (!report.ok()) return ReportError(report.status());
+  if (!report.ok()) return report.status();
   const std::string json = DumpJson(bundle::SpreadToJson(*report), 2) + "\n";
   if (o.json_path == "-") {
     fmt::print("{}", json);
@@ -39,7 +39,7 @@ int Spread(const SpreadOptions& o) {
   }
   fmt::print("{}", bundle::RenderSpread(*report));
   if (!o.json_path.empty()) {
-    if (Status w = WriteFileAtomic(o.json_path, json); !w.ok()) return ReportError(w);
+    if (Status w = WriteFileAtomic(o.json_path, json); !w.ok()) return w;
   }
   return kExitOk;
 }
@@ -65,7 +65,7 @@ Examples:
   sub->add_option("--metric", o->metrics, "Only this metric (repeatable)");
   sub->add_option("--json", o->json_path, "Also write tare.spread/1 JSON to FILE ('-': only JSON, to stdout)");
   sub->add_option("--store", o->store_path, kStoreHelp);
-  sub->callback([o, exit_code]() { *exit_code = Spread(*o); });
+  sub->callback([o, exit_code]() { *exit_code = Finish(Spread(*o)); });
 }
 
 }  // namespace tare::cli

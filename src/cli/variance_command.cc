@@ -34,46 +34,46 @@ std::set<std::string> Executables(const RunData& d) {
   return out;
 }
 
-int Variance(const VarianceFlags& f) {
+StatusOr<int> Variance(const VarianceFlags& f) {
   if (f.format != "console" && f.format != "json") {
-    return ReportError(Status::InvalidArgument(fmt::format("--format '{}' is not one of console, json", f.format)));
+    return Status::InvalidArgument(fmt::format("--format '{}' is not one of console, json", f.format));
   }
-  if (Status s = RequireStore(f.store_path); !s.ok()) return ReportError(s);
+  if (Status s = RequireStore(f.store_path); !s.ok()) return s;
   auto loaded = LoadCompareConfig("", false);
-  if (!loaded.ok()) return ReportError(loaded.status());
+  if (!loaded.ok()) return loaded.status();
   compare::CompareConfig config = std::move(*loaded);
-  if (Status s = compare::ApplyFlags(&config, f.thresholds, {}, std::nullopt); !s.ok()) return ReportError(s);
+  if (Status s = compare::ApplyFlags(&config, f.thresholds, {}, std::nullopt); !s.ok()) return s;
   auto store = store::Store::OpenForReading(f.store_path);
-  if (!store.ok()) return ReportError(store.status());
+  if (!store.ok()) return store.status();
 
   std::vector<RunData> runs;
   if (!f.runs.empty()) {
     for (const auto& sel : f.runs) {
       auto id = (*store)->ResolveRun(sel);
-      if (!id.ok()) return ReportError(id.status());
+      if (!id.ok()) return id.status();
       auto d = (*store)->LoadRun(*id);
-      if (!d.ok()) return ReportError(d.status());
+      if (!d.ok()) return d.status();
       if (d->run.kind != "run") {
-        return ReportError(Status::InvalidArgument(fmt::format(
-            "run {} is a `tare {}` run; variance takes runs of `tare run`", d->run.id, d->run.kind)));
+        return Status::InvalidArgument(fmt::format(
+            "run {} is a `tare {}` run; variance takes runs of `tare run`", d->run.id, d->run.kind));
       }
       if (!runs.empty() && d->run.fingerprint_digest != runs.front().run.fingerprint_digest) {
-        return ReportError(Status::FailedPrecondition(fmt::format(
+        return Status::FailedPrecondition(fmt::format(
             "runs {} and {} were measured on different hosts (hard fingerprint keys differ); variance never pools "
-            "hosts: give runs of one host", runs.front().run.id, d->run.id)));
+            "hosts: give runs of one host", runs.front().run.id, d->run.id));
       }
       runs.push_back(std::move(*d));
     }
   } else {
     // The newest run of `tare run`, and the reruns of its executables on its host before it.
     auto listed = (*store)->ListRuns(500);
-    if (!listed.ok()) return ReportError(listed.status());
+    if (!listed.ok()) return listed.status();
     std::set<std::string> exes;
     for (const auto& r : *listed) {
       if (r.kind != "run" || static_cast<int>(runs.size()) >= f.last) continue;
       if (!runs.empty() && r.fingerprint_digest != runs.front().run.fingerprint_digest) continue;
       auto d = (*store)->LoadRun(r.id);
-      if (!d.ok()) return ReportError(d.status());
+      if (!d.ok()) return d.status();
       if (runs.empty()) {
         exes = Executables(*d);
       } else if (Executables(*d) != exes) {
@@ -82,7 +82,7 @@ int Variance(const VarianceFlags& f) {
       runs.push_back(std::move(*d));
     }
     if (runs.empty()) {
-      return ReportError(Status::NotFound(fmt::format("the store '{}' has no run of `tare run`", f.store_path)));
+      return Status::NotFound(fmt::format("the store '{}' has no run of `tare run`", f.store_path));
     }
     std::reverse(runs.begin(), runs.end());
   }
@@ -119,7 +119,7 @@ Docs: docs/compare.md, "Variance")");
   sub->add_flag("--all", f->all, "List every benchmark, not only those too noisy to gate");
   sub->add_option("--format", f->format, "console (default) | json");
   sub->add_option("--store", f->store_path, kStoreHelp);
-  sub->callback([f, exit_code]() { *exit_code = Variance(*f); });
+  sub->callback([f, exit_code]() { *exit_code = Finish(Variance(*f)); });
 }
 
 }  // namespace tare::cli
