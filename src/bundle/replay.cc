@@ -142,7 +142,8 @@ Status ReplayCohort(const OpenedBundle& bundle, const store::FullRun& original, 
   ropts.provenance = ReplayProvenance(original.data.run.provenance, result->replay_of);
   ropts.progress = o.progress;
   ropts.notice = o.notice;
-  campaign::CampaignRunner runner(std::move(input), spawner, ropts);
+  campaign::SpawnerProber prober(spawner);
+  campaign::CampaignRunner runner(std::move(input), prober, ropts);
   TARE_RETURN_IF_ERROR(runner.Prepare());
   TARE_ASSIGN_OR_RETURN(campaign::CampaignResult r, runner.Run(store));
   result->replay_run_id = r.report.run_id;

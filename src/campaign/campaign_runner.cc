@@ -17,8 +17,8 @@
 
 namespace tare::campaign {
 
-CampaignRunner::CampaignRunner(CampaignInput input, proc::Spawner& spawner, RunnerOptions options)
-    : input_(std::move(input)), spawner_(spawner), options_(std::move(options)) {}
+CampaignRunner::CampaignRunner(CampaignInput input, Prober& prober, RunnerOptions options)
+    : input_(std::move(input)), prober_(prober), options_(std::move(options)) {}
 
 CampaignRunner::~CampaignRunner() {
   stage_.reset();
@@ -45,44 +45,69 @@ target::TargetSpec CampaignRunner::ArmTarget(const std::string& arm, const Cell&
   return t;
 }
 
+// Prepare, step by step: nothing is stored, every step can refuse the campaign with what to fix.
 Status CampaignRunner::Prepare() {
   CampaignSpec& spec = input_.spec;
   // Before any default is filled in: the declaration as given is the campaign's identity.
   input_.campaign_sha256 = CampaignIdentity(spec);
-  // The executables: each must be a file we can read and run.
-  for (const std::string* exe : [&] {
-         std::vector<const std::string*> all = {&spec.base};
-         for (const auto& h : spec.heads) all.push_back(&h);
-         return all;
-       }()) {
-    TARE_RETURN_IF_ERROR(CheckExecutable(*exe));
-  }
+  TARE_RETURN_IF_ERROR(CheckExecutables());
   TARE_ASSIGN_OR_RETURN(kind_, ResolveKind(spec));
   TARE_RETURN_IF_ERROR(ValidateSpec(spec, kind_));
   if (spec.name.empty()) spec.name = DefaultCampaignName(spec);
   TARE_ASSIGN_OR_RETURN(workdir_, MakeTempDir("tare-ab"));
+  ChooseMetrics();
+  TARE_RETURN_IF_ERROR(ChooseGates());
+  TARE_RETURN_IF_ERROR(StageArms());
+  Cell probe;  // no cell parameters: what every arm lists
+  TARE_RETURN_IF_ERROR(
+      prober_.PrepareInstrument(ArmTarget("base", probe), &measure_).WithContext("the base arm"));
+  TARE_RETURN_IF_ERROR(kind_ == TargetKind::kCommand ? CommandCells() : ListedCells());
+  // --shard K/N: the whole cell list decides the assignment (every job computes the same one); this
+  // job keeps its part before calibrating (the other shards' cells cost it nothing) and before
+  // --layouts expands a cell (all layouts of a cell stay in one shard).
+  if (options_.shard) TARE_RETURN_IF_ERROR(KeepThisShard());
+  // The work per sample (iteration counts, Google Benchmark's length) is fixed by the cohort, which
+  // knows what earlier cohorts of the campaign ran (FixWork, from Cohort::Open or Resume).
+  // Layouts: every cell once per layout, each its own cell (own benchmark row, own verdicts), with
+  // the layout's padding in its environment; the report groups them back (cohort_report.cc).
+  if (spec.layouts > 1) ExpandLayouts();
+  return Status::Ok();
+}
+
+Status CampaignRunner::CheckExecutables() const {
+  TARE_RETURN_IF_ERROR(CheckExecutable(input_.spec.base));
+  for (const auto& h : input_.spec.heads) TARE_RETURN_IF_ERROR(CheckExecutable(h));
+  return Status::Ok();
+}
+
+void CampaignRunner::ChooseMetrics() {
+  const CampaignSpec& spec = input_.spec;
   measure_.instrument = spec.instrument;
-  if (spec.metrics.empty()) {
-    std::string why;
-    const bool task_clock = kind_ != TargetKind::kCommand || spec.instrument == Instrument::kSim ||
-                            TaskClockAvailable(spawner_, workdir_, &why);
-    metrics_ = DefaultMetrics(kind_, spec.instrument, task_clock);
-    if (task_clock && spec.instrument == Instrument::kWall) {
-      notes_.push_back(fmt::format(
-          "Metric: {} by default, CPU time, which leaves out time spent waiting for a CPU (the "
-          "largest noise on a loaded host); judge wall time too with --metric wall_ns (or "
-          "[metrics] in the campaign file)",
-          metrics_.front().name));
-    }
-    if (!task_clock) {
-      notes_.push_back(fmt::format(
-          "Metric: wall_ns by default, because this host cannot count perf task-clock ({}); wall "
-          "time includes time spent waiting for a CPU, so a loaded host widens every interval",
-          why));
-    }
-  } else {
+  if (!spec.metrics.empty()) {
     metrics_ = spec.metrics;
+    return;
   }
+  std::string why;
+  const bool task_clock = kind_ != TargetKind::kCommand || spec.instrument == Instrument::kSim ||
+                          prober_.TaskClockAvailable(workdir_, &why);
+  metrics_ = DefaultMetrics(kind_, spec.instrument, task_clock);
+  if (task_clock && spec.instrument == Instrument::kWall) {
+    notes_.push_back(fmt::format(
+        "Metric: {} by default, CPU time, which leaves out time spent waiting for a CPU (the "
+        "largest noise on a loaded host); judge wall time too with --metric wall_ns (or "
+        "[metrics] in the campaign file)",
+        metrics_.front().name));
+  }
+  if (!task_clock) {
+    notes_.push_back(fmt::format(
+        "Metric: wall_ns by default, because this host cannot count perf task-clock ({}); wall "
+        "time includes time spent waiting for a CPU, so a loaded host widens every interval",
+        why));
+  }
+}
+
+Status CampaignRunner::ChooseGates() {
+  const CampaignSpec& spec = input_.spec;
   if (spec.gates) {
     gates_ = *spec.gates;
   } else if (spec.instrument == Instrument::kSim) {
@@ -91,12 +116,15 @@ Status CampaignRunner::Prepare() {
     TARE_ASSIGN_OR_RETURN(GateRule g, ParseGate(kDefaultGate));
     gates_ = {g};
   }
-  arms_ = ArmNames(spec);
+  return Status::Ok();
+}
 
+Status CampaignRunner::StageArms() {
+  const CampaignSpec& spec = input_.spec;
+  arms_ = ArmNames(spec);
   measure_.workdir = workdir_;
   measure_.timeout_ns = spec.timeout_ns;
   measure_.perf_events = PerfEventsFor(metrics_);
-
   std::vector<std::pair<std::string, std::string>> sources;
   for (const auto& arm : arms_) {
     const std::string role = ArmRole(arm);
@@ -108,133 +136,130 @@ Status CampaignRunner::Prepare() {
     }
   }
   TARE_ASSIGN_OR_RETURN(stage_, ArmStage::Create(options_.stage_dir, sources));
-  {
-    std::string inherited;
-    for (const auto& kv : session::ApplyEnvOverrides(options_.base_env, spec.env)) {
-      if (kv.rfind("LD_LIBRARY_PATH=", 0) == 0) inherited = kv.substr(16);
-    }
-    std::string note;
-    arm_env_ = OriginLibraryPaths(sources, inherited, &note);
-    if (!note.empty()) notes_.push_back(note);
+  std::string inherited;
+  for (const auto& kv : session::ApplyEnvOverrides(options_.base_env, spec.env)) {
+    if (kv.rfind("LD_LIBRARY_PATH=", 0) == 0) inherited = kv.substr(16);
   }
+  std::string note;
+  arm_env_ = OriginLibraryPaths(sources, inherited, &note);
+  if (!note.empty()) notes_.push_back(note);
+  return Status::Ok();
+}
 
-  Cell probe;  // no cell parameters: what every arm lists
-  TARE_RETURN_IF_ERROR(
-      session::PrepareInstrument(spawner_, ArmTarget("base", probe), &measure_).WithContext("the base arm"));
-
-  // The cells.
-  if (kind_ == TargetKind::kCommand) {
-    if (spec.cells.empty()) {
-      Cell c;
-      c.name = DefaultCommandCellName(spec);
-      c.role = "target";
-      cells_.push_back(c);
-    } else {
-      for (const auto& cs : spec.cells) cells_.push_back({cs.name, cs.role, {}, cs.args, cs.env, 0});
-    }
-    for (auto& c : cells_) {
-      c.bench.name = c.name;
-      c.bench.uri = fmt::format("{}::{}", ArmTarget("base", c).name, c.name);
-    }
+Status CampaignRunner::CommandCells() {
+  const CampaignSpec& spec = input_.spec;
+  if (spec.cells.empty()) {
+    Cell c;
+    c.name = DefaultCommandCellName(spec);
+    c.role = "target";
+    cells_.push_back(c);
   } else {
-    std::map<std::string, std::vector<target::Benchmark>> listed;
-    for (const auto& arm : arms_) {
-      if (arm == "null") continue;
-      auto list = target::ListBenchmarks(spawner_, ArmTarget(arm, probe), measure_);
-      if (!list.ok()) return list.status().WithContext(fmt::format("the {} arm", arm));
-      listed[arm] = *list;
-    }
-    auto has = [&](const std::string& arm, const std::string& name) {
-      for (const auto& b : listed[arm]) {
-        if (b.name == name) return true;
-      }
-      return false;
-    };
-    if (spec.cells.empty()) {
-      TARE_ASSIGN_OR_RETURN(Regex filter, Regex::Compile(spec.filter.empty() ? ".*" : spec.filter, "filter"));
-      TARE_ASSIGN_OR_RETURN(Regex control, Regex::Compile(spec.control_filter.empty() ? "$^" : spec.control_filter, "control"));
-      for (const auto& b : listed["base"]) {
-        if (!spec.filter.empty() && !filter.Search(b.name)) continue;
-        Cell c;
-        c.name = b.name;
-        c.role = !spec.control_filter.empty() && control.Search(b.name) ? "control" : "target";
-        c.bench = b;
-        cells_.push_back(c);
-      }
-      if (cells_.empty()) {
-        return Status::InvalidArgument(fmt::format(
-            "filter '{}' matches none of the {} benchmarks of the base executable '{}'{}",
-            spec.filter, listed["base"].size(), spec.base, ListSome(listed["base"])));
-      }
-    } else {
-      for (const auto& cs : spec.cells) {
-        if (!has("base", cs.name)) {
-          return Status::InvalidArgument(fmt::format(
-              "cell '{}' is not a benchmark of the base executable '{}'; its benchmarks are:{}",
-              cs.name, spec.base, ListSome(listed["base"])));
-        }
-        Cell c{cs.name, cs.role, {}, cs.args, cs.env, 0};
-        for (const auto& b : listed["base"]) {
-          if (b.name == cs.name) c.bench = b;
-        }
-        cells_.push_back(c);
-      }
-    }
-    for (const auto& c : cells_) {
-      for (const auto& arm : arms_) {
-        if (arm == "null" || arm == "base" || has(arm, c.name)) continue;
-        return Status::InvalidArgument(fmt::format(
-            "the {} executable does not have the benchmark '{}' that base has; compare builds of "
-            "the same benchmarks, or choose cells both have with --filter or [[cells]]",
-            arm, c.name));
-      }
-    }
+    for (const auto& cs : spec.cells) cells_.push_back({cs.name, cs.role, {}, cs.args, cs.env, 0, "", -1});
   }
-  // --shard K/N: the whole cell list decides the assignment (every job computes the same one);
-  // this job keeps its part, before calibrating (the other shards' cells cost it nothing) and
-  // before --layouts expands a cell (all layouts of a cell stay in one shard).
-  if (options_.shard) {
-    std::vector<std::string> names;
-    for (const auto& c : cells_) names.push_back(c.name);
-    shard_ = session::AssignShards(names, *options_.shard,
-                                   session::ShardGroup("ab", options_.shard->count, options_.provenance.commit,
-                                                       input_.campaign_sha256));
-    TARE_RETURN_IF_ERROR(session::CheckShardNotEmpty(*shard_, "cells"));
-    std::erase_if(cells_, [&](const Cell& c) { return session::ShardOf(*shard_, c.name) != shard_->index; });
-    notes_.push_back(fmt::format(
-        "Shard {}/{}: {} of the campaign's {} cells ({} weights; assignment {}); `tare shards` shows every "
-        "shard's verdicts side by side.",
-        shard_->index, shard_->count, cells_.size(), shard_->assignment.size(),
-        shard_->weights == "equal" ? "equal" : "stored run " + shard_->weights, ShortHash(shard_->assignment_sha256)));
-  }
-  // The work per sample (iteration counts, Google Benchmark's length) is fixed by the cohort, which
-  // knows what earlier cohorts of the campaign ran (FixWork, from Cohort::Open or Resume).
-  // Layouts: every cell once per layout, each its own cell (own benchmark row, own verdicts), with
-  // the layout's padding in its environment; the report groups them back (cohort_report.cc).
-  if (spec.layouts > 1) {
-    std::vector<Cell> expanded;
-    for (const auto& c : cells_) {
-      for (int64_t k = 0; k < spec.layouts; ++k) {
-        Cell l = c;
-        l.name = LayoutCellName(c.name, k);
-        l.bench.uri = LayoutCellName(c.bench.uri, k);
-        l.env.push_back(LayoutEnv(k));
-        l.declared = c.name;
-        l.layout = k;
-        expanded.push_back(std::move(l));
-      }
-    }
-    cells_ = std::move(expanded);
-    notes_.push_back(fmt::format(
-        "Layouts: every cell ran under {} layouts (layout k: the environment variable TARE_LAYOUT of "
-        "k x {} bytes, moving the initial stack; code and heap do not move){}.",
-        spec.layouts, kLayoutPadBytes,
-        measure_.instrument == Instrument::kSim
-            ? "; under sim ASLR is off, so each layout is one fixed stack position"
-            : "; with ASLR on (`tare env`) the stack is also randomized per process, which hides most of "
-              "what a layout changes"));
+  for (auto& c : cells_) {
+    c.bench.name = c.name;
+    c.bench.uri = fmt::format("{}::{}", ArmTarget("base", c).name, c.name);
   }
   return Status::Ok();
+}
+
+Status CampaignRunner::ListedCells() {
+  const CampaignSpec& spec = input_.spec;
+  const Cell probe;
+  std::map<std::string, std::vector<target::Benchmark>> listed;
+  for (const auto& arm : arms_) {
+    if (arm == "null") continue;
+    auto list = prober_.ListBenchmarks(ArmTarget(arm, probe), measure_);
+    if (!list.ok()) return list.status().WithContext(fmt::format("the {} arm", arm));
+    listed[arm] = *list;
+  }
+  auto has = [&](const std::string& arm, const std::string& name) {
+    for (const auto& b : listed[arm]) {
+      if (b.name == name) return true;
+    }
+    return false;
+  };
+  if (spec.cells.empty()) {
+    TARE_ASSIGN_OR_RETURN(Regex filter, Regex::Compile(spec.filter.empty() ? ".*" : spec.filter, "filter"));
+    TARE_ASSIGN_OR_RETURN(Regex control, Regex::Compile(spec.control_filter.empty() ? "$^" : spec.control_filter, "control"));
+    for (const auto& b : listed["base"]) {
+      if (!spec.filter.empty() && !filter.Search(b.name)) continue;
+      Cell c;
+      c.name = b.name;
+      c.role = !spec.control_filter.empty() && control.Search(b.name) ? "control" : "target";
+      c.bench = b;
+      cells_.push_back(c);
+    }
+    if (cells_.empty()) {
+      return Status::InvalidArgument(fmt::format(
+          "filter '{}' matches none of the {} benchmarks of the base executable '{}'{}",
+          spec.filter, listed["base"].size(), spec.base, ListSome(listed["base"])));
+    }
+  } else {
+    for (const auto& cs : spec.cells) {
+      if (!has("base", cs.name)) {
+        return Status::InvalidArgument(fmt::format(
+            "cell '{}' is not a benchmark of the base executable '{}'; its benchmarks are:{}",
+            cs.name, spec.base, ListSome(listed["base"])));
+      }
+      Cell c{cs.name, cs.role, {}, cs.args, cs.env, 0, "", -1};
+      for (const auto& b : listed["base"]) {
+        if (b.name == cs.name) c.bench = b;
+      }
+      cells_.push_back(c);
+    }
+  }
+  for (const auto& c : cells_) {
+    for (const auto& arm : arms_) {
+      if (arm == "null" || arm == "base" || has(arm, c.name)) continue;
+      return Status::InvalidArgument(fmt::format(
+          "the {} executable does not have the benchmark '{}' that base has; compare builds of "
+          "the same benchmarks, or choose cells both have with --filter or [[cells]]",
+          arm, c.name));
+    }
+  }
+  return Status::Ok();
+}
+
+Status CampaignRunner::KeepThisShard() {
+  std::vector<std::string> names;
+  for (const auto& c : cells_) names.push_back(c.name);
+  shard_ = session::AssignShards(names, *options_.shard,
+                                 session::ShardGroup("ab", options_.shard->count, options_.provenance.commit,
+                                                     input_.campaign_sha256));
+  TARE_RETURN_IF_ERROR(session::CheckShardNotEmpty(*shard_, "cells"));
+  std::erase_if(cells_, [&](const Cell& c) { return session::ShardOf(*shard_, c.name) != shard_->index; });
+  notes_.push_back(fmt::format(
+      "Shard {}/{}: {} of the campaign's {} cells ({} weights; assignment {}); `tare shards` shows every "
+      "shard's verdicts side by side.",
+      shard_->index, shard_->count, cells_.size(), shard_->assignment.size(),
+      shard_->weights == "equal" ? "equal" : "stored run " + shard_->weights, ShortHash(shard_->assignment_sha256)));
+  return Status::Ok();
+}
+
+void CampaignRunner::ExpandLayouts() {
+  const CampaignSpec& spec = input_.spec;
+  std::vector<Cell> expanded;
+  for (const auto& c : cells_) {
+    for (int64_t k = 0; k < spec.layouts; ++k) {
+      Cell l = c;
+      l.name = LayoutCellName(c.name, k);
+      l.bench.uri = LayoutCellName(c.bench.uri, k);
+      l.env.push_back(LayoutEnv(k));
+      l.declared = c.name;
+      l.layout = k;
+      expanded.push_back(std::move(l));
+    }
+  }
+  cells_ = std::move(expanded);
+  notes_.push_back(fmt::format(
+      "Layouts: every cell ran under {} layouts (layout k: the environment variable TARE_LAYOUT of "
+      "k x {} bytes, moving the initial stack; code and heap do not move){}.",
+      spec.layouts, kLayoutPadBytes,
+      measure_.instrument == Instrument::kSim
+          ? "; under sim ASLR is off, so each layout is one fixed stack position"
+          : "; with ASLR on (`tare env`) the stack is also randomized per process, which hides most of "
+            "what a layout changes"));
 }
 
 StatusOr<std::vector<LockedWork>> CampaignRunner::FixWork(const std::vector<LockedWork>& locked) {
@@ -266,12 +291,12 @@ StatusOr<std::vector<LockedWork>> CampaignRunner::FixWork(const std::vector<Lock
       } else if (from_lock != locked.end()) {
         w = *from_lock;
       } else if (kind_ == TargetKind::kTare) {
-        Status s = session::FixIterations(spawner_, base, measure_, 0, &c.bench);
+        Status s = prober_.FixIterations(base, measure_, 0, &c.bench);
         if (!s.ok()) return s.WithContext("calibrating " + c.name + " on base");
         w.iterations = c.bench.iterations;
         w.from = sim ? "sim" : "calibrated";
       } else {
-        Status s = session::FixGbenchWork(spawner_, base, measure_, input_.spec.gbench_min_time_ns, &c.bench);
+        Status s = prober_.FixGbenchWork(base, measure_, input_.spec.gbench_min_time_ns, &c.bench);
         if (!s.ok()) return s.WithContext("fixing the iteration count of " + c.name + " on base");
         w.iterations = c.bench.iterations;
         w.gbench_min_time_ns = c.bench.iterations > 0 ? 0 : c.bench.gbench_min_time_ns;

@@ -23,7 +23,7 @@
 // Ctrl-C (proc::Interrupted) stops between samples; the sample in flight is recorded as
 // interrupted and the cohort can be resumed.
 //
-// Not thread-safe. The Spawner and Store must outlive the runner.
+// Not thread-safe. The Prober (the real one: SpawnerProber) and Store must outlive the runner.
 #pragma once
 
 #include <functional>
@@ -39,6 +39,7 @@
 #include "campaign/lock.h"
 #include "model/run.h"
 #include "model/target.h"
+#include "campaign/prober.h"
 #include "proc/spawner.h"
 #include "report/ab_report.h"
 #include "session/session.h"
@@ -83,7 +84,7 @@ struct CampaignResult {
 
 class CampaignRunner {
  public:
-  CampaignRunner(CampaignInput input, proc::Spawner& spawner, RunnerOptions options);
+  CampaignRunner(CampaignInput input, Prober& prober, RunnerOptions options);
   ~CampaignRunner();
 
   Status Prepare();
@@ -109,6 +110,17 @@ class CampaignRunner {
   class Cohort;  // the state of one Run(): cohort.h
 
   target::TargetSpec ArmTarget(const std::string& arm, const Cell& cell) const;
+
+  // Prepare's steps, in order.
+  Status CheckExecutables() const;  // base and every head: files we can read and run
+  void ChooseMetrics();             // the declared metrics, or the default (CPU time where countable)
+  Status ChooseGates();             // the declared gates, none under sim, or the default RSS gate
+  Status StageArms();               // the arm copies (ArmStage) and their library paths
+  Status CommandCells();            // a command: one cell, or the declared [[cells]]
+  Status ListedCells();             // a benchmark binary: its listed benchmarks, filtered or declared
+  Status KeepThisShard();           // --shard K/N: this job's part of the cells
+  void ExpandLayouts();             // --layouts K: every cell once per layout
+
   // The work of one sample of every cell, the same in every arm: a tare binary's iteration count,
   // a Google Benchmark binary's minimum time or count (session::FixIterations, FixGbenchWork).
   // Taken from `locked` where it names the cell (a resumed cohort's lock, or what earlier cohorts
@@ -117,7 +129,7 @@ class CampaignRunner {
   StatusOr<std::vector<LockedWork>> FixWork(const std::vector<LockedWork>& locked);
 
   CampaignInput input_;
-  proc::Spawner& spawner_;
+  Prober& prober_;
   RunnerOptions options_;
   TargetKind kind_ = TargetKind::kCommand;
   std::vector<std::string> arms_;

@@ -267,8 +267,8 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
   std::vector<int64_t> blocks_done;
   TARE_RETURN_IF_ERROR(r_.options_.resume ? Resume(&stored, &blocks_done) : Open());
 
-  session::SpawnerMeasurer measurer(r_.spawner_, r_.measure_);
-  session_ = std::make_unique<session::Session>(MakePlan(), measurer, store_, run_id_, *this);
+  const std::unique_ptr<session::Measurer> measurer = r_.prober_.MakeMeasurer(r_.measure_);
+  session_ = std::make_unique<session::Session>(MakePlan(), *measurer, store_, run_id_, *this);
   session_->set_progress(r_.options_.progress);
   session_->recorder().Seed(stored);
   session_->Resume(next_seq_, blocks_done);

@@ -16,11 +16,10 @@ namespace tare::campaign {
 namespace {
 
 // The sim values of one process of `arm` in `cell`, or the reason there are none.
-StatusOr<std::map<std::string, double>> MeasureSim(proc::Spawner& spawner, const target::TargetSpec& target,
-                                                   const target::Benchmark& bench,
-                                                   const target::MeasureOptions& options) {
-  std::vector<std::string> unavailable;
-  TARE_ASSIGN_OR_RETURN(Sample s, target::MeasureOnce(spawner, target, bench, options, &unavailable));
+StatusOr<std::map<std::string, double>> MeasureSim(session::Measurer& measurer, const target::TargetSpec& target,
+                                                   const target::Benchmark& bench) {
+  TARE_ASSIGN_OR_RETURN(session::Measured m, measurer.Measure(target, bench));
+  const Sample& s = m.sample;
   if (!s.ok()) return Status::Unavailable(s.error.empty() ? std::string("the sample failed") : s.error);
   return s.values;
 }
@@ -41,7 +40,7 @@ void CampaignRunner::Cohort::CrossCheck() {
   sim.instrument = Instrument::kSim;
   sim.perf_events.clear();
   Cell probe;
-  Status ready = session::PrepareInstrument(r_.spawner_, r_.ArmTarget("base", probe), &sim);
+  Status ready = r_.prober_.PrepareInstrument(r_.ArmTarget("base", probe), &sim);
   if (!ready.ok()) {
     cross_check_notes_.push_back(fmt::format(
         "Cross-check skipped: {} cell{} FAILed or gained in time, but instructions could not be counted ({}); "
@@ -49,6 +48,7 @@ void CampaignRunner::Cohort::CrossCheck() {
         flagged.size(), flagged.size() == 1 ? "" : "s", ready.message()));
     return;
   }
+  const std::unique_ptr<session::Measurer> measurer = r_.prober_.MakeMeasurer(sim);
   if (static_cast<int64_t>(flagged.size()) > kMaxCrossCheckCells) {
     cross_check_notes_.push_back(fmt::format(
         "Cross-check: {} cells FAILed or gained in time; the first {} were measured under valgrind "
@@ -65,7 +65,7 @@ void CampaignRunner::Cohort::CrossCheck() {
                      "again): {} processes",
                      flagged.size(), flagged.size() == 1 ? "" : "s", processes));
   for (const auto& [c, comps] : flagged) {
-    if (proc::Interrupted()) break;  // Ctrl-C: the verdicts stand; the cross-check is only a pointer
+    if (measurer->Interrupted()) break;  // Ctrl-C: the verdicts stand; the cross-check is only a pointer
     const Cell& cell = r_.cells_[c];
     Progress(fmt::format("cross-check: {} under valgrind", cell.name));
     target::Benchmark bench = cell.bench;
@@ -75,14 +75,14 @@ void CampaignRunner::Cohort::CrossCheck() {
     if (r_.kind_ == TargetKind::kGbench) bench.iterations = 0;
     std::string error;
     if (r_.kind_ == TargetKind::kTare) {
-      Status fixed = session::FixIterations(r_.spawner_, r_.ArmTarget("base", cell), sim, 0, &bench);
+      Status fixed = r_.prober_.FixIterations(r_.ArmTarget("base", cell), sim, 0, &bench);
       if (!fixed.ok()) error = fixed.message();
     }
     StatusOr<std::map<std::string, double>> base = Status::Unavailable(error);
     StatusOr<std::map<std::string, double>> again = Status::Unavailable(error);
     if (error.empty()) {
-      base = MeasureSim(r_.spawner_, r_.ArmTarget("base", cell), bench, sim);
-      if (base.ok()) again = MeasureSim(r_.spawner_, r_.ArmTarget(rerun, cell), bench, sim);
+      base = MeasureSim(*measurer, r_.ArmTarget("base", cell), bench);
+      if (base.ok()) again = MeasureSim(*measurer, r_.ArmTarget(rerun, cell), bench);
       if (!base.ok()) error = "base: " + base.status().message();
       else if (!again.ok()) error = "base again: " + again.status().message();
       else if (base->count("sim.Ir") == 0 || again->count("sim.Ir") == 0) error = "valgrind read no instructions";
@@ -97,7 +97,7 @@ void CampaignRunner::Cohort::CrossCheck() {
       const AbMetricResult& time = *CrossCheckedMetric(comp);
       AbCrossCheck x;
       if (error.empty()) {
-        auto head = MeasureSim(r_.spawner_, r_.ArmTarget(comp.head, cell), bench, sim);
+        auto head = MeasureSim(*measurer, r_.ArmTarget(comp.head, cell), bench);
         if (head.ok()) {
           x = ReadCrossCheck(time, *base, *head);
         } else {

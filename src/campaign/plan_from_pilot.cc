@@ -98,7 +98,7 @@ PlanReport PlanFromPilot(const CampaignSpec& declared, const PilotRun& pilot) {
   return plan;
 }
 
-StatusOr<PilotOutcome> RunPilot(const CampaignInput& declared, int64_t blocks, proc::Spawner& spawner,
+StatusOr<PilotOutcome> RunPilot(const CampaignInput& declared, int64_t blocks, Prober& prober,
                                 RunnerOptions options) {
   TARE_ASSIGN_OR_RETURN(std::string tmp, MakeTempDir("tare-plan"));
   struct Cleanup {
@@ -108,7 +108,7 @@ StatusOr<PilotOutcome> RunPilot(const CampaignInput& declared, int64_t blocks, p
   options.stage_dir = tmp + "/bin";
   options.resume = false;
   options.cross_check = false;  // a pilot judges nothing
-  CampaignRunner runner(PilotInput(declared, blocks), spawner, options);
+  CampaignRunner runner(PilotInput(declared, blocks), prober, options);
   TARE_RETURN_IF_ERROR(runner.Prepare());
   TARE_ASSIGN_OR_RETURN(auto store, store::Store::Open(tmp + "/pilot.db"));
   const auto started = std::chrono::steady_clock::now();

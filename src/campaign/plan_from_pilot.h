@@ -12,7 +12,7 @@
 #include "campaign/planner_report.h"
 #include "model/cohort.h"
 #include "model/run.h"
-#include "proc/spawner.h"
+#include "campaign/prober.h"
 #include "report/ab_report.h"
 
 namespace tare::campaign {
@@ -48,7 +48,7 @@ struct PilotOutcome {
   std::string stop_reason;
   PlanReport plan;  // when stop is kNone
 };
-StatusOr<PilotOutcome> RunPilot(const CampaignInput& declared, int64_t blocks, proc::Spawner& spawner,
+StatusOr<PilotOutcome> RunPilot(const CampaignInput& declared, int64_t blocks, Prober& prober,
                                 RunnerOptions options);
 
 }  // namespace tare::campaign

@@ -125,7 +125,8 @@ StatusOr<int> PlanCampaign(const AbOptions& o, const campaign::CampaignInput& de
     progress.Clear();
     fmt::print(stderr, "tare: pilot: {}\n", TerminalText(line));
   };
-  auto pilot = campaign::RunPilot(declared, o.pilot, **spawner, ropts);
+  campaign::SpawnerProber prober(**spawner);
+  auto pilot = campaign::RunPilot(declared, o.pilot, prober, ropts);
   progress.Clear();
   if (!pilot.ok()) return pilot.status();
   switch (pilot->stop) {
@@ -205,7 +206,8 @@ StatusOr<int> Ab(const AbOptions& o) {
     fmt::print(stderr, "tare: {}\n", TerminalText(line));
   };
 
-  campaign::CampaignRunner runner(std::move(*input), **spawner, ropts);
+  campaign::SpawnerProber prober(**spawner);
+  campaign::CampaignRunner runner(std::move(*input), prober, ropts);
   if (Status s = runner.Prepare(); !s.ok()) return s;
 
   // Opened only once the campaign is known to be good: a usage error creates no store.
