@@ -10,6 +10,7 @@
 # printed for each campaign.
 #
 #   bench/default_plan.sh                      # 5 campaigns of aa and of plus1
+#   bench/default_plan.sh --quick              # 2 of each
 #   bench/default_plan.sh --campaigns 10 --change plus0_5 --work 12
 #
 # Needs build/tare, build/tare-spawn-helper, the ab_knob builds, hyperfine and /usr/bin/python3
@@ -20,6 +21,7 @@ campaigns=5; change=plus1; work=12; extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --campaigns) campaigns=$2; shift ;;
+    --quick) campaigns=2 ;;
     --change) change=$2; shift ;;
     --work) work=$2; shift ;;
     --tare-args) read -r -a extra <<< "$2"; shift ;;

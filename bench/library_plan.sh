@@ -11,6 +11,7 @@
 # aa and the change; the 1-minute load is printed for each.
 #
 #   bench/library_plan.sh                                  # 10 campaigns of each, defaults
+#   bench/library_plan.sh --quick                          # 2 campaigns of each
 #   bench/library_plan.sh --campaigns 5 --tare-args "--budget 3s"
 #
 # Needs build/tare, build/tare-spawn-helper and the two builds
@@ -21,6 +22,7 @@ campaigns=10; extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --campaigns) campaigns=$2; shift ;;
+    --quick) campaigns=2 ;;
     --tare-args) read -r -a extra <<< "$2"; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "library_plan.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;

@@ -1,10 +1,23 @@
 #!/usr/bin/env bash
 # Configures and builds tare into build/ (RelWithDebInfo). Used by demo.sh and test.sh.
+#
+#   scripts/build.sh                 everything: tare, its tests, examples, fuzz harnesses, bench/
+#   scripts/build.sh TARGET...       only these targets and what they need (demo.sh: tare and the
+#                                    example it runs)
+#
+# ccache is used when it is installed (a rebuild after a small change then recompiles only what
+# changed even in a fresh build directory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 BUILD_DIR=${BUILD_DIR:-build}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  launcher=()
+  if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" >/dev/null
 fi
-cmake --build "$BUILD_DIR" -j"$(nproc)"
+if [ $# -gt 0 ]; then
+  cmake --build "$BUILD_DIR" -j"$(nproc)" --target "$@"
+else
+  cmake --build "$BUILD_DIR" -j"$(nproc)"
+fi

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# tare's main job on a bundled example, from a fresh machine: installs what is missing, builds,
-# then runs an A/B campaign on the bundled ab_knob example and prints its ledger.
+# tare's main job on a bundled example, from a fresh machine: installs what is missing, builds what
+# the demo runs (tare, its spawn helper and the three ab_knob builds; scripts/test.sh builds the
+# rest), then runs an A/B campaign on the bundled ab_knob example and prints its ledger.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh >/dev/null
+scripts/build.sh tare tare-spawn-helper ab_knob_base ab_knob_plus3 ab_knob_minus3 >/dev/null
 BUILD_DIR=${BUILD_DIR:-build}
 # The main job: did a change make the program slower? A paired A/B campaign on the ab_knob example
 # (a base build, a build doing 3% more work, one doing 3% less, and a null arm: a second copy of

@@ -303,7 +303,7 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
                   "simulated caches, identical on every rerun | mem: allocation counts via an LD_PRELOAD shim");
   sub->add_option("--store", opts->store_path, kStoreHelp);
   sub->add_option("--json,--export-json", opts->json_path,
-                  "Also write the results as JSON (schema tare.run/1) to FILE (checked before measuring; never the store)")
+                  "Also write the results as JSON (schema tare.run/2) to FILE (checked before measuring; never the store)")
       ->type_name("FILE");
   sub->add_option("--export-markdown", opts->markdown_path,
                   "Also write a Markdown table (medians, MAD, min, max; relative speed of several commands) to FILE")
