@@ -153,6 +153,7 @@ StatusOr<int> PlanCampaign(const AbOptions& o, const campaign::CampaignInput& de
 
 StatusOr<int> Ab(const AbOptions& o) {
   // Everything that can be checked before a process runs or the store is touched.
+  TARE_RETURN_IF_ERROR(store::CheckStoreLocation(o.store_path));
   auto input = campaign::CampaignInputFrom(o.campaign_file, o.spec, std::filesystem::current_path().string());
   if (!input.ok()) return input.status();
   if (Status s = CheckOutputs(o, input->spec); !s.ok()) return s;

@@ -48,6 +48,7 @@ StatusOr<int> Push(const PushFlags& f) {
     if (!since.ok()) return since.status();
     since_ns = *since;
   }
+  TARE_RETURN_IF_ERROR(store::CheckStoreLocation(f.to).WithContext("--to"));
   if (f.to == f.store_path) {
     return Status::InvalidArgument(fmt::format("--to '{}' is the local store itself", f.to));
   }

@@ -128,6 +128,7 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
 }
 
 StatusOr<int> Run(const RunOptions& o) {
+  TARE_RETURN_IF_ERROR(store::CheckStoreLocation(o.store_path));
   auto spec = ToSpec(o);
   if (!spec.ok()) return spec.status();
   const bool several = spec->commands.size() > 1;

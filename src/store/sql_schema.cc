@@ -445,11 +445,40 @@ bool IsStoreUrl(const std::string& location) {
   return location.rfind("postgresql://", 0) == 0 || location.rfind("postgres://", 0) == 0;
 }
 
+namespace {
+
+constexpr char kStoreForms[] =
+    "a store is a file path (default .tare/tare.db) or postgresql://USER@HOST[:PORT]/DATABASE";
+
+}  // namespace
+
+Status CheckStoreLocation(const std::string& location) {
+  if (location.empty()) {
+    return Status::InvalidArgument(std::string("--store '' names no store: ") + kStoreForms);
+  }
+  if (location == ":memory:" || location.rfind("file:", 0) == 0) {
+    return Status::InvalidArgument("the store '" + location +
+                                   "' would be SQLite's temporary or URI database, not a file that keeps the run: " +
+                                   kStoreForms);
+  }
+  if (IsStoreUrl(location)) return Status::Ok();
+  const size_t scheme = location.find("://");
+  const bool bare_scheme = location.rfind("postgres:", 0) == 0 || location.rfind("postgresql:", 0) == 0;
+  if (bare_scheme || (scheme != std::string::npos && scheme > 0 &&
+                      location.find('/') == scheme + 1)) {
+    return Status::InvalidArgument("the store '" + location.substr(0, location.find(':')) +
+                                   ":...' is not a location tare can use: " + kStoreForms);
+  }
+  return Status::Ok();
+}
+
 StatusOr<std::unique_ptr<Store>> Store::Open(const std::string& location) {
+  TARE_RETURN_IF_ERROR(CheckStoreLocation(location));
   return IsStoreUrl(location) ? OpenPostgres(location) : OpenSqlite(location, /*for_reading=*/false);
 }
 
 StatusOr<std::unique_ptr<Store>> Store::OpenForReading(const std::string& location) {
+  TARE_RETURN_IF_ERROR(CheckStoreLocation(location));
   return IsStoreUrl(location) ? OpenPostgres(location) : OpenSqlite(location, /*for_reading=*/true);
 }
 

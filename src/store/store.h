@@ -37,6 +37,12 @@ inline constexpr int kSchemaVersion = 6;
 // Whether `location` names a database server (postgresql:// or postgres://) rather than a file.
 bool IsStoreUrl(const std::string& location);
 
+// InvalidArgument, naming the forms that work, for a location that would not keep a run: "" and
+// ":memory:" (SQLite's temporary databases), "file:" URIs, URLs of other schemes and malformed
+// postgres ones (they would become local files of that name). Store::Open and OpenForReading
+// check it; commands that measure check it before the first process.
+Status CheckStoreLocation(const std::string& location);
+
 // A fresh run uid: 16 bytes from getrandom(2), as 32 lowercase hex digits.
 std::string NewRunUid();
 // Whether `uid` is 32 lowercase hex digits.

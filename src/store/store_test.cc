@@ -236,6 +236,30 @@ TEST_F(StoreTest, RefusesPathsItCannotUse) {
   EXPECT_EQ(line, "my precious notes");
 }
 
+// Locations SQLite would take as a temporary or URI database (the run would be dropped at exit,
+// exit 0), and URLs tare does not speak, which would become local files of that name: refused with
+// the forms that work, and nothing created (issue 27 item 4).
+TEST_F(StoreTest, RefusesLocationsThatWouldNotKeepTheRun) {
+  std::filesystem::create_directories(dir_);
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir_);
+  for (const std::string location : {"", ":memory:", "file:x.db", "file:x.db?mode=memory", "mysql://u:pw@db/perf",
+                                     "postgres:/x", "postgresql:perf", "sqlite://x.db"}) {
+    for (bool reading : {false, true}) {
+      auto s = reading ? Store::OpenForReading(location) : Store::Open(location);
+      ASSERT_FALSE(s.ok()) << "'" << location << "'";
+      EXPECT_EQ(s.status().code(), StatusCode::kInvalidArgument) << location;
+      EXPECT_NE(s.status().message().find("postgresql://USER@HOST"), std::string::npos) << s.status().message();
+      EXPECT_EQ(s.status().message().find("pw"), std::string::npos) << "no password echoed: " << s.status().message();
+    }
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir_)) << "nothing was created";
+  // A file name with a colon is still a file.
+  auto colon = Store::Open("results:v2.db");
+  EXPECT_TRUE(colon.ok()) << colon.status().message();
+  std::filesystem::current_path(cwd);
+}
+
 TEST_F(StoreTest, RefusesSomeoneElsesDatabaseAndNewerSchemas) {
   std::filesystem::create_directories(dir_);
   {
