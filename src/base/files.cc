@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <signal.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,26 +31,83 @@ StatusOr<std::string> ReadFile(const std::string& path) {
   return ss.str();
 }
 
+namespace {
+
+// Writes all of `contents` to `fd`; errno is set when it returns false.
+bool WriteAll(int fd, const std::string& contents) {
+  size_t done = 0;
+  while (done < contents.size()) {
+    ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+Status WriteFailed(const std::string& path, int e) {
+  return e == ENOSPC || e == EDQUOT || e == EIO
+             ? Status::DataLoss(fmt::format("write to '{}' failed: {} (disk full?)", path, std::strerror(e)))
+             : Status::InvalidArgument(fmt::format("cannot write '{}': {}", path, std::strerror(e)));
+}
+
+// A stream, a device, a FIFO or a link the user named: written where it is, as a shell's `>`
+// would, never replaced by a regular file.
+Status WriteInPlace(const std::string& path, const std::string& contents) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (fd < 0) return WriteFailed(path, errno);
+  const bool ok = WriteAll(fd, contents);
+  const int e = errno;
+  ::close(fd);
+  return ok ? Status::Ok() : WriteFailed(path, e);
+}
+
+}  // namespace
+
 Status WriteFileAtomic(const std::string& path, const std::string& contents) {
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      return Status::InvalidArgument(
-          fmt::format("cannot write '{}': {}; check that the directory exists and is writable",
-                      path, std::strerror(errno)));
-    }
-    out << contents;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      return Status::DataLoss(fmt::format("write to '{}' failed (disk full?)", path));
-    }
+  // "-", /dev/stdout and /dev/stderr are tare's own streams.
+  if (path == "-" || path == "/dev/stdout" || path == "/dev/stderr") {
+    const int fd = path == "/dev/stderr" ? STDERR_FILENO : STDOUT_FILENO;
+    return WriteAll(fd, contents) ? Status::Ok() : WriteFailed(path, errno);
+  }
+  struct stat st {};
+  const bool exists = ::lstat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) {
+    return Status::InvalidArgument(fmt::format("'{}' is a directory; give the path of a file", path));
+  }
+  if (exists && !S_ISREG(st.st_mode)) return WriteInPlace(path, contents);
+
+  // A regular file, or none yet: a fresh temporary file beside it (mkstemp: a name nobody could
+  // plant a link at, opened O_EXCL), then rename(), so readers never see half a file.
+  std::string tmp = path + ".tmp.XXXXXX";
+  int fd = ::mkstemp(tmp.data());
+  if (fd < 0) {
+    return Status::InvalidArgument(
+        fmt::format("cannot write '{}': {}; check that the directory exists and is writable",
+                    path, std::strerror(errno)));
+  }
+  // The mode a new file would get (0666 less the umask), or the mode the file already has.
+  mode_t mode = 0;
+  if (exists) {
+    mode = st.st_mode & 07777;
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  const bool ok = ::fchmod(fd, mode) == 0 && WriteAll(fd, contents);
+  const int e = errno;
+  ::close(fd);
+  if (!ok) {
+    ::unlink(tmp.c_str());
+    return WriteFailed(path, e);
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    int e = errno;
-    std::remove(tmp.c_str());
-    return Status::InvalidArgument(fmt::format("cannot write '{}': {}", path, std::strerror(e)));
+    const int re = errno;
+    ::unlink(tmp.c_str());
+    return Status::InvalidArgument(fmt::format("cannot write '{}': {}", path, std::strerror(re)));
   }
   return Status::Ok();
 }

@@ -8,7 +8,11 @@
 namespace tare {
 
 StatusOr<std::string> ReadFile(const std::string& path);
-// Writes via a temporary file in the same directory and rename(), so readers never see half a file.
+// Writes a regular file (or a new one) via a fresh temporary file in the same directory (mkstemp)
+// and rename(), so readers never see half a file; keeps an existing file's mode. "-", /dev/stdout
+// and /dev/stderr are tare's own streams; any other existing path that is not a regular file (a
+// device, a FIFO, a symbolic link) is written in place, as a shell's `>` would, never replaced.
+// A directory is an error.
 Status WriteFileAtomic(const std::string& path, const std::string& contents);
 // Last `max_bytes` of a file (whole file if shorter); "" if it cannot be read.
 std::string ReadTail(const std::string& path, size_t max_bytes);

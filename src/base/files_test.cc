@@ -4,8 +4,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <thread>
 
 namespace tare {
 namespace {
@@ -52,6 +56,89 @@ TEST(Files, WritesAndReadsBack) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(*r, std::string("a\0\377b", 4));
   std::filesystem::remove(path);
+}
+
+// Issue 27 items 1 and 3: an output flag never replaces what is not a regular file, and its
+// temporary file is not at a name someone could plant a link at.
+class FileWrites : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "tare_file_writes_" + std::to_string(getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string dir_;
+};
+
+TEST_F(FileWrites, AFifoIsWrittenInPlaceAndStaysAFifo) {
+  const std::string fifo = dir_ + "/out.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] { got = ReadFile(fifo).value(); });
+  ASSERT_TRUE(WriteFileAtomic(fifo, "through the pipe\n").ok());
+  reader.join();
+  EXPECT_EQ(got, "through the pipe\n");
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo)) << "replaced by a regular file";
+}
+
+TEST_F(FileWrites, ADeviceIsWrittenInPlace) {
+  // /dev/null is a character device; a rename over it (as root) would destroy the system's.
+  ASSERT_TRUE(WriteFileAtomic("/dev/null", "nothing").ok());
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+  for (const auto& e : std::filesystem::directory_iterator("/dev")) {
+    EXPECT_NE(e.path().filename().string().rfind("null.tmp.", 0), 0u) << "a temporary file beside it: " << e.path();
+  }
+}
+
+TEST_F(FileWrites, ALinkIsFollowedAndKept) {
+  const std::string target = dir_ + "/target.md";
+  const std::string link = dir_ + "/ledger.md";
+  { std::ofstream(target) << "old"; }
+  std::filesystem::create_symlink(target, link);
+  ASSERT_TRUE(WriteFileAtomic(link, "new").ok());
+  EXPECT_TRUE(std::filesystem::is_symlink(link)) << "the link was replaced by a file";
+  EXPECT_EQ(ReadFile(target).value(), "new");
+}
+
+TEST_F(FileWrites, TheStreamsAreTaresOwn) {
+  testing::internal::CaptureStdout();
+  ASSERT_TRUE(WriteFileAtomic("-", "to stdout\n").ok());
+  ASSERT_TRUE(WriteFileAtomic("/dev/stdout", "again\n").ok());
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "to stdout\nagain\n");
+  testing::internal::CaptureStderr();
+  ASSERT_TRUE(WriteFileAtomic("/dev/stderr", "to stderr\n").ok());
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "to stderr\n");
+}
+
+TEST_F(FileWrites, APlantedLinkAtTheOldTemporaryNameIsNotFollowed) {
+  const std::string victim = dir_ + "/victim";
+  { std::ofstream(victim) << "keep me"; }
+  const std::string out = dir_ + "/report.json";
+  // The name the old code used: PATH.tmp.<pid>.
+  std::filesystem::create_symlink(victim, out + ".tmp." + std::to_string(getpid()));
+  ASSERT_TRUE(WriteFileAtomic(out, "{}").ok());
+  EXPECT_EQ(ReadFile(victim).value(), "keep me");
+  EXPECT_EQ(ReadFile(out).value(), "{}");
+  EXPECT_TRUE(std::filesystem::is_regular_file(out));
+}
+
+TEST_F(FileWrites, ModesAreKeptOrTheUmasks) {
+  const std::string fresh = dir_ + "/fresh.txt";
+  const mode_t mask = ::umask(022);
+  ASSERT_TRUE(WriteFileAtomic(fresh, "x").ok());
+  ::umask(mask);
+  struct stat st {};
+  ASSERT_EQ(::stat(fresh.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0644u) << "mkstemp's 0600 would hide a report from the team";
+  ASSERT_EQ(::chmod(fresh.c_str(), 0640), 0);
+  ASSERT_TRUE(WriteFileAtomic(fresh, "y").ok());
+  ASSERT_EQ(::stat(fresh.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u) << "an existing file keeps its mode";
+  auto dir = WriteFileAtomic(dir_, "x");
+  ASSERT_FALSE(dir.ok());
+  EXPECT_NE(dir.message().find("is a directory"), std::string::npos) << dir.message();
 }
 
 }  // namespace
