@@ -1,16 +1,13 @@
 #include "cli/history_command.h"
 
-#include <filesystem>
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "base/json_text.h"
-#include "base/terminal_text.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
 #include "cli/flag_checks.h"
-#include "compare/compare.h"
 #include "compare/history.h"
 #include "compare/stored_history.h"
 #include "store/store.h"
