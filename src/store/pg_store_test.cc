@@ -194,7 +194,9 @@ TEST_F(PgStoreTest, SummariesAnswerAsTheSamplesDoAndTheV6MigrationWritesThem) {
         }
         ASSERT_TRUE((*store)->AppendSample(*run, *bench, s).ok());
       }
-      if (i != 3) ASSERT_TRUE((*store)->FinishRun(*run, RunStatus::kComplete, 5).ok());  // the last: killed
+      if (i != 3) {  // the last: killed
+        ASSERT_TRUE((*store)->FinishRun(*run, RunStatus::kComplete, 5).ok());
+      }
     }
   }
   const std::string from_summaries = histories();

@@ -50,8 +50,10 @@ void KeepReserve(const std::string& reserve) {
 // Whether tare may write the store file at `path` (which exists) and create its -wal and -shm
 // next to it. access(2) answers for the real user and a read-only mount (EROFS) alike.
 bool Writable(const std::string& path) {
-  std::string dir = std::filesystem::path(path).parent_path().string();
-  if (dir.empty()) dir = ".";
+  // The directory as a path, not a string: g++ 12 warns (-Wrestrict, a false positive) on
+  // assigning "." to an empty std::string here.
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = std::filesystem::path(".");
   return access(path.c_str(), W_OK) == 0 && access(dir.c_str(), W_OK) == 0;
 }
 

@@ -109,7 +109,9 @@ TEST_F(RunE2E, GoogleBenchmarkBinaryEachBenchmarkInItsOwnProcess) {
     const auto& bench = *std::find_if(data.benchmarks.begin(), data.benchmarks.end(),
                                       [&](const auto& b) { return b.id == s.benchmark_id; });
     for (const auto& other : data.benchmarks) {
-      if (other.id != bench.id) EXPECT_EQ(s.sample.stdout_tail.find(other.name + " "), std::string::npos);
+      if (other.id != bench.id) {
+        EXPECT_EQ(s.sample.stdout_tail.find(other.name + " "), std::string::npos);
+      }
     }
   }
   EXPECT_EQ(warmups, 3);
@@ -354,7 +356,9 @@ TEST_F(RunE2E, EnvPrintsTheFingerprintAndChecks) {
   EXPECT_FALSE(doc["keys"].empty());
   EXPECT_FALSE(doc["checks"].empty());
   for (const auto& c : doc["checks"]) {
-    if (c["level"] == "warn") EXPECT_FALSE(c["fix"].get<std::string>().empty()) << c.dump();
+    if (c["level"] == "warn") {
+      EXPECT_FALSE(c["fix"].get<std::string>().empty()) << c.dump();
+    }
   }
   EXPECT_EQ(Tare({"env", "--nope"}).exit_code, 2);
 }

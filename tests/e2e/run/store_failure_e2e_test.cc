@@ -193,7 +193,9 @@ void ExpectReadOnlyStoreIsReadable(const std::string& dir, const std::string& st
     Result r = TareAsUser(dir, c.args);
     EXPECT_EQ(r.exit_code, c.exit_code) << c.args[0] << ": " << r.err << r.out;
     EXPECT_EQ(r.err.find("read-only"), std::string::npos) << c.args[0] << ": " << r.err;
-    if (!c.output.empty()) EXPECT_NE(r.out.find(c.output), std::string::npos) << c.args[0] << ": " << r.out;
+    if (!c.output.empty()) {
+      EXPECT_NE(r.out.find(c.output), std::string::npos) << c.args[0] << ": " << r.out;
+    }
   }
   EXPECT_TRUE(fs::exists(dir + "/outputs/r.html"));
   EXPECT_TRUE(fs::exists(dir + "/outputs/b.tar.gz"));
