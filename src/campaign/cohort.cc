@@ -5,7 +5,6 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <limits>
 #include <map>
 #include <set>
 

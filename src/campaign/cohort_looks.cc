@@ -6,8 +6,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
-#include <set>
 
 #include "base/units.h"
 #include "campaign/broken_cell.h"

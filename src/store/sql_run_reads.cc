@@ -6,13 +6,10 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
-#include <string_view>
 #include <cstdlib>
 #include <limits>
 #include <map>
-#include <set>
 
-#include "base/json_text.h"
 #include "internal/pg_connection.h"
 #include "internal/sql_store.h"
 #include "stats/summary.h"
