@@ -37,29 +37,27 @@ class State {
     struct __attribute__((unused)) Value {};
     Value operator*() const { return Value(); }
     Iterator& operator++() {
-      if (records_latency_) state_->MarkIteration();
       --remaining_;
       return *this;
     }
-    bool operator!=(const Iterator&) const {
+    // Per iteration, a bare countdown (as Google Benchmark's loop): an empty body leaves an empty
+    // loop the compiler removes, so "measured no work" reads about zero, far from any real body.
+    // At zero, State::NextChunk hands out more (one at a time when per-iteration latency is
+    // recorded) or closes the window and returns 0.
+    bool operator!=(const Iterator&) {
       if (__builtin_expect(remaining_ != 0, 1)) return true;
-      state_->CloseWindow();
-      return false;
+      remaining_ = state_->NextChunk();  // by value: the count stays in a register
+      return remaining_ != 0;
     }
 
    private:
     friend class State;
     Iterator() = default;
-    Iterator(State* state, uint64_t remaining, bool records_latency)
-        : state_(state), remaining_(remaining), records_latency_(records_latency) {}
+    Iterator(State* state, uint64_t remaining) : state_(state), remaining_(remaining) {}
     State* state_ = nullptr;
     uint64_t remaining_ = 0;
-    bool records_latency_ = false;
   };
-  Iterator begin() {
-    uint64_t iterations = OpenWindow();
-    return Iterator(this, iterations, RecordsLatency());
-  }
+  Iterator begin() { return Iterator(this, EnterLoop()); }
   Iterator end() { return Iterator(); }
 
   // The older loop form: `while (state.keep_running()) { ... }`. Same window semantics.
@@ -93,10 +91,10 @@ class State {
   internal::RunContext* context() const { return context_; }
 
  private:
-  uint64_t OpenWindow();
-  void CloseWindow();
-  void MarkIteration();
-  bool RecordsLatency() const;
+  // The range-for loop's two calls: EnterLoop opens the window and returns the first chunk of
+  // iterations; NextChunk, called when a chunk is done, returns the next or 0 (window closed).
+  uint64_t EnterLoop();
+  uint64_t NextChunk();
 
   internal::RunContext* context_;
 };

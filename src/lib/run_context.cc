@@ -108,6 +108,25 @@ void RunContext::MarkIteration() {
   paused_at_last_mark_ns_ = paused_wall_ns_;
 }
 
+uint64_t RunContext::EnterLoop() {
+  const uint64_t n = OpenWindow();
+  if (!record_latency_ || n == 0) return n;
+  loop_left_ = n - 1;
+  return 1;
+}
+
+uint64_t RunContext::NextChunk() {
+  if (record_latency_) {
+    MarkIteration();
+    if (loop_left_ > 0) {
+      --loop_left_;
+      return 1;
+    }
+  }
+  CloseWindow();
+  return 0;
+}
+
 bool RunContext::KeepRunning() {
   switch (window_) {
     case WindowState::kNotOpened:

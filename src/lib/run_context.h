@@ -54,6 +54,10 @@ class RunContext {
   void CloseWindow();
   void MarkIteration();
   bool KeepRunning();
+  // The range-for loop (tare::State::Iterator): iterations in chunks, all at once, or one at a
+  // time when per-iteration latency is recorded (each chunk's end marks one). 0 = window closed.
+  uint64_t EnterLoop();
+  uint64_t NextChunk();
   bool records_latency() const { return record_latency_; }
 
   void Pause();
@@ -98,6 +102,7 @@ class RunContext {
   tare_alloc_stats alloc_{};
 
   std::vector<uint64_t> latency_ns_;
+  uint64_t loop_left_ = 0;  // range-for iterations not yet handed out in a chunk
   uint64_t latency_count_ = 0;
   uint64_t last_mark_ns_ = 0;
   uint64_t paused_at_last_mark_ns_ = 0;

@@ -5,10 +5,8 @@
 
 namespace tare {
 
-uint64_t State::OpenWindow() { return context_->OpenWindow(); }
-void State::CloseWindow() { context_->CloseWindow(); }
-void State::MarkIteration() { context_->MarkIteration(); }
-bool State::RecordsLatency() const { return context_->records_latency(); }
+uint64_t State::EnterLoop() { return context_->EnterLoop(); }
+uint64_t State::NextChunk() { return context_->NextChunk(); }
 bool State::keep_running() { return context_->KeepRunning(); }
 
 int64_t State::arg(std::size_t index) const {
