@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # --shard K/N end to end through the real binary (docs/scale-out.md):
-#   1. `tare ab --instrument sim` on a Google Benchmark binary with 9 cells, unsharded and as 4
+#   1. `tare ab --instrument sim` (the exact plan: one block per cell) on a Google Benchmark binary with 9 cells, unsharded and as 4
 #      shards into 4 SQLite files, `tare merge`d: `tare shards` shows 4/4 and, per cell, the same
 #      verdicts and sim.Ir medians as the unsharded campaign; with shard 3's file left out, merge and
 #      the view name the missing shard; a shard whose split disagrees is an error naming it.
@@ -44,7 +44,7 @@ final_verdicts() {
 #    some cells' instruction counts (BM_Fill/1024: 89 or 96 instructions per iteration under sim).
 cp "$BENCH" base_bench
 cp "$BENCH" head_bench
-AB=(ab --base ./base_bench --head ./head_bench --instrument sim --samples 6 --cap 6 --no-gates --no-git)
+AB=(ab --base ./base_bench --head ./head_bench --instrument sim --no-gates --no-git)
 cells=$("$BENCH" --benchmark_list_tests | wc -l)
 [ "$cells" -ge 8 ] || fail "the fixture lists $cells benchmarks, fewer than 8"
 
