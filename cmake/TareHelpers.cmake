@@ -1,3 +1,16 @@
+# tare's own code (the module libraries, the tare binary, the tests) carries line tables only (-g1)
+# under RelWithDebInfo: backtraces, gdb's `bt` and ASan reports keep file:line, and a cold build
+# compiles in about 35% less time (-g's type and variable information is most of the object code of
+# fmt, nlohmann-json and CLI11 templates; docs/testing.md has the figures). The programs tare
+# measures (examples/, the test fixtures, the benchmark library and the allocation shim) keep full
+# -g: attribution reads their inlining. -DTARE_FULL_DEBUG_INFO=ON gives tare's own code full -g too.
+option(TARE_FULL_DEBUG_INFO "Full -g for tare's own code under RelWithDebInfo (default: line tables, -g1)" OFF)
+function(tare_own_code_debug_info target)
+  if(NOT TARE_FULL_DEBUG_INFO)
+    target_compile_options(${target} PRIVATE $<$<CONFIG:RelWithDebInfo>:-g1>)
+  endif()
+endfunction()
+
 # tare_test(NAME name SOURCES a_test.cc ... LIBS tare_x ... [SERIAL])
 # A GoogleTest binary registered with ctest (each TEST becomes its own ctest entry). SERIAL: its
 # tests judge timings (a 3% change must show), so ctest runs each alone instead of beside others
@@ -24,6 +37,7 @@ function(tare_test)
   endforeach()
   add_executable(${T_NAME} ${T_SOURCES})
   target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main)
+  tare_own_code_debug_info(${T_NAME})
   # A test beside a module's code may read that module's internal headers.
   file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
   if(rel MATCHES "^src/([^/]+)")

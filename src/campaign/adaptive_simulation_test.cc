@@ -304,7 +304,9 @@ TEST(AdaptiveSampling, NoPassCertifiesMoreThanItsBound) {
       }
       // Issue 21: a head clearly better than base is a PASS (a supported gain), never left
       // INCONCLUSIVE because the floor a PASS near 0 would need is wide.
-      if (shift <= -0.05) EXPECT_GE(passes / double(campaigns), 0.99) << AllowanceText(allowance);
+      if (shift <= -0.05) {
+        EXPECT_GE(passes / double(campaigns), 0.99) << AllowanceText(allowance);
+      }
     }
   }
 }

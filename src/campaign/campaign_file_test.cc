@@ -280,7 +280,7 @@ TEST(CampaignSpec, ValidationNamesTheFieldAndTheFix) {
   EXPECT_NE(s.message().find("initial=6 pairs cannot give the 99% per-look"), std::string::npos) << s.message();
 
   CampaignSpec twice = spec;
-  twice.cells = {{"a", "target", {}, {}}, {"a", "target", {}, {}}};
+  twice.cells = {{"a", "target", {}, {}, {}}, {"a", "target", {}, {}, {}}};
   s = ValidateSpec(twice, TargetKind::kCommand);
   EXPECT_NE(s.message().find("cells[1]: the name 'a' is used twice"), std::string::npos) << s.message();
 

@@ -51,7 +51,7 @@ TEST(RenderConsole, PlainNamesAreUnchanged) {
 TEST(RenderConsole, ColumnsAreSizedToTheirContent) {
   RunData data;
   data.benchmarks = {{1, "bench::BM_Copy", "BM_Copy", "gbench"}};
-  data.metrics = {{"gb.counter.a_rather_long_counter_name_per_second", "bytes/s", Direction::kHigherIsBetter}};
+  data.metrics = {{"gb.counter.a_rather_long_counter_name_per_second", "bytes/s", Direction::kHigherIsBetter, MetricKind::kCount, ""}};
   for (int i = 0; i < 3; ++i) {
     StoredSample s;
     s.benchmark_id = 1;

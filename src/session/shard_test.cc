@@ -100,7 +100,9 @@ TEST(ShardTest, BalancesByWeight) {
   std::map<int64_t, int64_t> load;
   for (const auto& [name, k] : r.assignment) {
     load[k] += spec.weights[name];
-    if (name != "heavy") EXPECT_NE(k, heavy) << name;
+    if (name != "heavy") {
+      EXPECT_NE(k, heavy) << name;
+    }
   }
   EXPECT_EQ(load[1], 900);
   EXPECT_EQ(load[2], 300);
