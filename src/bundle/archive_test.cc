@@ -18,6 +18,7 @@
 #include "base/sha256.h"
 #include "bundle/manifest.h"
 #include "bundle/opened_bundle.h"
+#include "bundle/run_document.h"
 
 // Entries below list only the fields that matter to each case.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -173,9 +174,23 @@ std::vector<Entry> Bundle(std::map<std::string, std::string> members, std::map<s
   return out;
 }
 
+// A run document as `tare bundle` writes one: a `tare run` of one executable, "ELF".
+std::string RunJson(const std::string& target_sha256) {
+  store::FullRun run;
+  run.data.run.uid = std::string(32, 'a');
+  run.data.run.kind = "run";
+  run.data.run.id = 1;
+  ExecutableRecord target;
+  target.role = "target";
+  target.path = "/build/target";
+  target.sha256 = target_sha256;
+  run.data.executables.push_back(target);
+  return DumpJson(FullRunToJson(run, ArtifactContent::kMembers), 2);
+}
+
 TEST_F(ArchiveTest, OpensAnIntactBundle) {
   const std::string path = root_ + "/b.tar.gz";
-  WriteRaw(path, Bundle({{"run.json", "{}"}, {"bin/target", "ELF"}}));
+  WriteRaw(path, Bundle({{"run.json", RunJson(Sha256Hex("ELF"))}, {"bin/target", "ELF"}}));
   VerifyResult result;
   auto b = OpenBundle(path, &result);
   ASSERT_TRUE(b.ok()) << b.status().message();

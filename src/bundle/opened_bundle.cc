@@ -7,8 +7,68 @@
 #include "base/files.h"
 #include "base/sha256.h"
 #include "bundle/archive.h"
+#include "bundle/run_document.h"
 
 namespace tare::bundle {
+namespace {
+
+// The run's own record of its executables must name the builds the manifest does (issue 27,
+// item 6): a manifest rewritten around another executable does not verify. run.json records them
+// in the cohort's lock (tare ab: arm -> sha256) or as the run's executables (tare run: role ->
+// sha256), as the bundle writer read them.
+void CheckRunRecord(const std::map<std::string, std::string>& paths, const Manifest& manifest,
+                    std::vector<std::string>* problems) {
+  auto it = paths.find("run.json");
+  if (it == paths.end()) {
+    problems->push_back("member 'run.json' is missing: the bundle holds no run");
+    return;
+  }
+  auto text = ReadFile(it->second);
+  if (!text.ok()) {
+    problems->push_back(fmt::format("member 'run.json' cannot be read: {}", text.status().message()));
+    return;
+  }
+  const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+  if (j.is_discarded()) {
+    problems->push_back("member 'run.json' is not JSON");
+    return;
+  }
+  // Read as import reads it: the profiles it names come from their members.
+  auto run = FullRunFromJson(j, [&paths](const std::string& member) -> StatusOr<std::string> {
+    auto p = paths.find(member);
+    if (p == paths.end()) return Status::NotFound(fmt::format("member '{}' is missing", member));
+    return ReadFile(p->second);
+  });
+  if (!run.ok()) {
+    problems->push_back(fmt::format("member 'run.json' is not a run tare can read: {}", run.status().message()));
+    return;
+  }
+  std::map<std::string, std::string> recorded;  // role -> sha256
+  const nlohmann::json lock =
+      run->cohort ? nlohmann::json::parse(run->cohort->lock_json, nullptr, false) : nlohmann::json();
+  if (lock.is_object() && lock.contains("executables") && lock["executables"].is_array()) {
+    for (const auto& e : lock["executables"]) {
+      if (e.is_object() && e.contains("arm") && e["arm"].is_string() && e.contains("sha256") && e["sha256"].is_string()) {
+        recorded[e["arm"].get<std::string>()] = e["sha256"].get<std::string>();
+      }
+    }
+  } else {
+    for (const auto& e : run->data.executables) recorded[e.role] = e.sha256;
+  }
+  for (const auto& f : manifest.executables) {
+    if (f.member.empty()) continue;
+    auto r = recorded.find(f.role);
+    if (r == recorded.end()) {
+      problems->push_back(fmt::format("executable '{}' (member '{}') is not one the run recorded in run.json",
+                                      f.role, f.member));
+    } else if (r->second != f.sha256) {
+      problems->push_back(fmt::format("executable '{}' (member '{}') has sha256 {}, but run.json recorded {} for it",
+                                      f.role, f.member, f.sha256, r->second));
+    }
+  }
+}
+
+}  // namespace
 
 struct BundleOpener {
   static void Set(OpenedBundle* b, std::string temp, std::string dir, Manifest manifest,
@@ -141,6 +201,7 @@ StatusOr<OpenedBundle> OpenBundle(const std::string& path, VerifyResult* result)
   };
   check_files(manifest->executables, "executable");
   check_files(manifest->libraries, "library");
+  if (r.problems.empty()) CheckRunRecord(paths, *manifest, &r.problems);
   if (!r.problems.empty()) return fail();
   BundleOpener::Set(&bundle, temp, temp, std::move(*manifest), std::move(paths));
   return bundle;

@@ -19,6 +19,7 @@
 #include "campaign/campaign_runner.h"
 #include "session/plain_run.h"
 #include "stats/summary.h"
+#include "store/store.h"
 #include "store/stored_look.h"
 #include "store/transfer.h"
 
@@ -105,6 +106,37 @@ std::string ExactNamesRegex(const std::vector<std::string>& names) {
   return out + ")$";
 }
 
+std::string Joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+// Shows what the replay will set before anything runs, and refuses loader variables unless trusted.
+Status CheckSettings(const ReplaySettings& set, const ReplayOptions& o) {
+  std::vector<std::string> loader;
+  for (const auto& kv : set.env) {
+    if (LoaderVariable(kv.substr(0, kv.find('=')))) loader.push_back(kv);
+  }
+  if (!loader.empty() && !o.trust_env) {
+    return Status::FailedPrecondition(fmt::format(
+        "the bundle sets {} for the programs it runs: variables the dynamic loader or the C library act on, "
+        "through which a bundle can load code or read files of its choosing on this host; nothing was run. "
+        "Replay with --trust-env only if you trust whoever made the bundle",
+        SingleLineText(Joined(loader))));
+  }
+  if (o.notice) {
+    auto shown = [](const std::vector<std::string>& words) {
+      std::string text = Joined(words);
+      return text.size() <= 400 ? text : text.substr(0, 400) + fmt::format("... ({} in all)", words.size());
+    };
+    if (!set.env.empty()) o.notice("the bundle sets the environment: " + shown(set.env));
+    if (!set.cwd.empty()) o.notice("the bundle's working directory: " + set.cwd);
+    if (!set.args.empty()) o.notice("the bundle's arguments: " + shown(set.args));
+  }
+  return Status::Ok();
+}
+
 Status ReplayCohort(const OpenedBundle& bundle, const store::FullRun& original, store::Store& store,
                     proc::Spawner& spawner, const ReplayOptions& o, ReplayResult* result) {
   const CohortRecord& cohort = *original.cohort;
@@ -134,8 +166,7 @@ Status ReplayCohort(const OpenedBundle& bundle, const store::FullRun& original, 
   input.campaign_source = cohort.campaign_source;
   input.campaign_text = cohort.campaign_text;
   campaign::RunnerOptions ropts;
-  const std::filesystem::path store_dir = std::filesystem::path(o.store_path).parent_path();
-  ropts.stage_dir = ((store_dir.empty() ? std::filesystem::path(".") : store_dir) / "bin").string();
+  ropts.stage_dir = (std::filesystem::path(store::LocalDirectory(o.store_path)) / "bin").string();
   ropts.base_env = o.base_env;
   ropts.command_line = o.command_line;
   ropts.tare_version = o.tare_version;
@@ -249,6 +280,42 @@ Status ReplayRun(const OpenedBundle& bundle, const store::FullRun& original, sto
 
 }  // namespace
 
+bool LoaderVariable(std::string_view key) {
+  if (key.rfind("LD_", 0) == 0) return true;
+  // glibc's UNSECURE_ENVVARS (sysdeps/generic/unsecvars.h) and the tunables.
+  static constexpr std::string_view kLibc[] = {
+      "GCONV_PATH", "GETCONF_DIR", "GLIBC_TUNABLES", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH", "MALLOC_TRACE",
+      "NIS_PATH",   "NLSPATH",     "RESOLV_HOST_CONF", "RES_OPTIONS", "TMPDIR", "TZDIR"};
+  return std::find(std::begin(kLibc), std::end(kLibc), key) != std::end(kLibc);
+}
+
+StatusOr<ReplaySettings> SettingsOf(const store::FullRun& original) {
+  ReplaySettings set;
+  if (original.data.run.kind == "ab" && original.cohort) {
+    const json spec_json = json::parse(original.cohort->spec_json, nullptr, false);
+    TARE_ASSIGN_OR_RETURN(campaign::CampaignSpec spec, campaign::SpecFromJson(spec_json));
+    set.env = spec.env;
+    set.cwd = spec.cwd;
+    set.args = spec.args;
+    for (const auto& cell : spec.cells) {
+      set.env.insert(set.env.end(), cell.env.begin(), cell.env.end());
+      set.args.insert(set.args.end(), cell.args.begin(), cell.args.end());
+    }
+    return set;
+  }
+  const json opts = json::parse(original.data.run.options_json, nullptr, false);
+  if (!opts.is_object()) return set;  // ReplayRun says what is missing
+  try {
+    set.env = opts.value("env_overrides", std::vector<std::string>{});
+    set.cwd = opts.value("cwd", "");
+    auto argv = opts.value("argv", std::vector<std::string>{});
+    if (!argv.empty()) set.args.assign(argv.begin() + 1, argv.end());
+  } catch (const std::exception& e) {
+    return Status::DataLoss(fmt::format("the bundled run's options cannot be read: {}", e.what()));
+  }
+  return set;
+}
+
 StatusOr<ReplayResult> Replay(const OpenedBundle& bundle, store::Store& store, proc::Spawner& spawner,
                               const ReplayOptions& o) {
   TARE_ASSIGN_OR_RETURN(std::string text, bundle.Read("run.json"));
@@ -266,6 +333,8 @@ StatusOr<ReplayResult> Replay(const OpenedBundle& bundle, store::Store& store, p
     return Status::DataLoss("the bundle's run is a tare ab cohort without its campaign record");
   }
   result.replay_of = result.kind == "ab" ? original.cohort->lock_sha256 : original.data.run.uid;
+  TARE_ASSIGN_OR_RETURN(const ReplaySettings settings, SettingsOf(original));
+  TARE_RETURN_IF_ERROR(CheckSettings(settings, o));
   // The original first, so that both are in this store for `tare spread` (importing twice adds nothing).
   TARE_ASSIGN_OR_RETURN(store::WriteResult written, store::WriteFullRun(store, original));
   result.original_run_id = written.run_id;

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/status.h"
@@ -25,6 +26,7 @@
 #include "env/fingerprint_json.h"
 #include "proc/spawner.h"
 #include "store/store.h"
+#include "store/transfer.h"
 
 namespace tare::bundle {
 
@@ -35,6 +37,9 @@ struct ReplayOptions {
   std::vector<std::string> command_line;   // tare's argv, recorded with the new run
   std::string tare_version;
   std::vector<std::string> base_env;       // tare's environment
+  // The bundle's environment variables that the dynamic loader or the C library act on
+  // (LoaderVariable) are refused unless the user trusts the bundle's maker (--trust-env).
+  bool trust_env = false;
   std::function<void(const std::string&)> progress;
   std::function<void(const std::string&)> notice;
 };
@@ -60,6 +65,21 @@ struct ReplayResult {
   bool interrupted = false;
   std::vector<std::string> notes;    // what was adjusted (a cwd that does not exist here)
 };
+
+// Whether the dynamic loader or the C library acts on environment variable `key`: every LD_*,
+// GLIBC_TUNABLES, and the rest of glibc's list of variables it drops for set-user-ID programs
+// (GCONV_PATH, LOCPATH, NLSPATH, HOSTALIASES, ...). Through them a bundle could load code or read
+// files of its choosing on the replaying host, whatever executable it carries.
+bool LoaderVariable(std::string_view key);
+
+// What a bundled run sets for the programs it runs on replay: environment overrides (the run's,
+// or the campaign's and each cell's), the working directory, and the arguments after the program.
+struct ReplaySettings {
+  std::vector<std::string> env;   // KEY=VALUE
+  std::string cwd;
+  std::vector<std::string> args;
+};
+StatusOr<ReplaySettings> SettingsOf(const store::FullRun& original);
 
 StatusOr<ReplayResult> Replay(const OpenedBundle& bundle, store::Store& store, proc::Spawner& spawner,
                               const ReplayOptions& options);

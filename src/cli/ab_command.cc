@@ -65,7 +65,7 @@ Status CheckOutputs(const AbOptions& o, const campaign::CampaignSpec& spec) {
   kept.push_back({o.campaign_file, "the campaign file"});
   kept.push_back({spec.base, "the base executable"});
   for (const auto& h : spec.heads) kept.push_back({h, "a head executable"});
-  const std::string store_dir = std::filesystem::path(o.store_path).parent_path().string();
+  const std::string store_dir = store::LocalDirectory(o.store_path);
   TARE_RETURN_IF_ERROR(CheckOutputPath("--json", o.json_path, kept, store_dir));
   TARE_RETURN_IF_ERROR(CheckOutputPath("--html", o.html_path, kept, store_dir));
   return CheckOutputPath("--ledger", o.ledger_path, kept, store_dir);
@@ -115,7 +115,7 @@ StatusOr<int> PlanCampaign(const AbOptions& o, const campaign::CampaignInput& de
   Progress progress(o.quiet);
   campaign::RunnerOptions ropts;
   ropts.base_env = session::ProcessEnvironment();
-  ropts.command_line = Invocation();
+  ropts.command_line = RecordedInvocation();
   ropts.tare_version = TARE_VERSION;
   ropts.progress = [&progress](const std::string& line) {
     if (line.empty()) progress.Clear(); else progress.Update(line);
@@ -173,7 +173,7 @@ StatusOr<int> Ab(const AbOptions& o) {
         "--plan predicts for the whole campaign on this host; run it without --shard");
   }
   if (o.plan) return PlanCampaign(o, *input);
-  if (o.resume && !std::filesystem::exists(o.store_path)) {
+  if (o.resume && !store::IsStoreUrl(o.store_path) && !std::filesystem::exists(o.store_path)) {
     return Status::NotFound(fmt::format(
         "--resume: there is no store at '{}' to resume from; run without --resume, or give the "
         "store the campaign used with --store", o.store_path));
@@ -185,12 +185,11 @@ StatusOr<int> Ab(const AbOptions& o) {
 
   Progress progress(o.quiet);
   campaign::RunnerOptions ropts;
-  std::filesystem::path store_dir = std::filesystem::path(o.store_path).parent_path();
-  ropts.stage_dir = ((store_dir.empty() ? std::filesystem::path(".") : store_dir) / "bin").string();
+  ropts.stage_dir = (std::filesystem::path(store::LocalDirectory(o.store_path)) / "bin").string();
   ropts.resume = o.resume;
   ropts.cross_check = !o.no_cross_check;
   ropts.base_env = session::ProcessEnvironment();
-  ropts.command_line = Invocation();
+  ropts.command_line = RecordedInvocation();
   ropts.tare_version = TARE_VERSION;
   ropts.provenance = env::ResolveProvenance(o.provenance, ".");
   ropts.shard = *shard;
@@ -231,7 +230,7 @@ StatusOr<int> Ab(const AbOptions& o) {
   const bool terminal = isatty(STDOUT_FILENO) == 1;
   std::string ledger_path = o.ledger_path;
   if (ledger_path.empty() && terminal && !o.quiet) {
-    const std::filesystem::path dir = std::filesystem::path(o.store_path).parent_path() / "ledgers";
+    const std::filesystem::path dir = std::filesystem::path(store::LocalDirectory(o.store_path)) / "ledgers";
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     ledger_path = (dir / fmt::format("cohort-{}.md", rep.run_id)).string();
@@ -301,8 +300,8 @@ StatusOr<int> Ab(const AbOptions& o) {
     case campaign::StopKind::kInterrupted:
       fmt::print(stderr, "tare: interrupted: cohort {} (run {}) keeps its {} samples in {}. "
                          "Continue it with:\n  {}\n",
-                 rep.cohort, rep.run_id, rep.samples, TerminalText(o.store_path),
-                 TerminalText(ResumeCommand(Invocation())));
+                 rep.cohort, rep.run_id, rep.samples, TerminalText(store::PrintableLocation(o.store_path)),
+                 TerminalText(ResumeCommand(RecordedInvocation())));
       break;
     case campaign::StopKind::kGate:
     case campaign::StopKind::kExecutableChanged:
@@ -321,7 +320,7 @@ StatusOr<int> Ab(const AbOptions& o) {
       }
       if (!o.quiet) {
         fmt::print(stderr, "tare: cohort {} (run {}) stored in {}: {} samples; outcome {}\n", rep.cohort,
-                   rep.run_id, TerminalText(o.store_path), rep.samples,
+                   rep.run_id, TerminalText(store::PrintableLocation(o.store_path)), rep.samples,
                    rep.has_verdicts ? report::OutcomeWord(rep) : "none");
       }
       break;
@@ -452,7 +451,7 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   track(sub->add_flag("--no-gates", o->spec.no_gates, "No sanity gates"), "--no-gates");
   track(sub->add_option("--bound", o->spec.bounds, "Release bound, e.g. \"p95(wall_ns, head) <= 25ms\" (repeatable)"), "--bound");
   track(sub->add_option("--name", o->spec.name, "Campaign name shown in the ledger"), "--name");
-  sub->add_option("--store", o->store_path, "SQLite store (default: $TARE_STORE, else .tare/tare.db); arm copies go to its directory's bin/");
+  sub->add_option("--store", o->store_path, "SQLite store (default: $TARE_STORE, else .tare/tare.db); arm copies go to its directory's bin/ (.tare/bin for a postgresql:// store)");
   sub->add_option("--ledger", o->ledger_path, "Also write the ledger (Markdown) to FILE (never the store or an input)");
   sub->add_option("--json", o->json_path, "Also write the results as JSON (schema tare.ab/1) to FILE");
   sub->add_option("--html", o->html_path, "Also write the cohort's HTML report (forest plots, samples) to FILE");

@@ -38,8 +38,7 @@ StatusOr<int> Write(const BundleOptions& o) {
   if (!id.ok()) return id.status();
   bundle::BundleOptions bo;
   bo.run_id = *id;
-  const std::filesystem::path dir = std::filesystem::path(o.store_path).parent_path();
-  bo.store_dir = dir.empty() ? "." : dir.string();
+  bo.store_dir = store::LocalDirectory(o.store_path);
   bo.output = o.output;
   bo.with_libs = o.with_libs;
   bo.tare_version = TARE_VERSION;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -56,7 +57,11 @@ StatusOr<int> Compare(const CompareFlags& f) {
   if (Status s = compare::ApplyFlags(&*config, f.thresholds, f.ignore, f.confidence); !s.ok()) return s;
   if (Status s = RequireStore(f.store_path); !s.ok()) return s;
   if (!f.output.empty() && f.output != "-") {
-    if (Status s = CheckOutputPath("--output", f.output, StoreFiles(f.store_path)); !s.ok()) return s;
+    std::vector<KeptFile> kept = StoreFiles(f.store_path);
+    // The thresholds file just read (issue 27, item 8: `compare -o tare.toml` replaced it).
+    const std::string config_path = !f.config.empty() ? f.config : f.no_config ? "" : compare::FindConfigFile(".");
+    if (!config_path.empty()) kept.push_back({config_path, "the thresholds file"});
+    if (Status s = CheckOutputPath("--output", f.output, kept); !s.ok()) return s;
   }
   auto store = store::Store::OpenForReading(f.store_path);
   if (!store.ok()) return store.status();
@@ -104,6 +109,16 @@ StatusOr<int> Compare(const CompareFlags& f) {
       fmt::print(stderr, "tare: warning: could not append to $GITHUB_STEP_SUMMARY '{}'\n", TerminalText(summary));
     }
   }
+  // A gate that compared nothing must not pass (issue 27, item 18): the report above says which
+  // benchmark is in which run.
+  const bool none_in_both = std::all_of(result->benchmarks.begin(), result->benchmarks.end(), [](const auto& b) {
+    return b.cls == compare::ChangeClass::kNew || b.cls == compare::ChangeClass::kMissing;
+  });
+  if (none_in_both) {
+    return Status::InvalidArgument(fmt::format(
+        "no benchmark is in both run {} and run {}, so nothing was compared; compare two runs of one suite "
+        "(`tare runs` lists them)", *base_id, *head_id));
+  }
   for (const auto& b : result->benchmarks) {
     if (b.cls == compare::ChangeClass::kFailed || b.cls == compare::ChangeClass::kRegressed) return kExitFailed;
   }
@@ -131,7 +146,8 @@ Hodges-Lehmann / Mann-Whitney: the runs are not paired), against a threshold:
 Thresholds: 5% (0.1% for metrics identical on every rerun), or a tare.toml found from the working
 directory upwards ([compare] threshold, [compare.metrics], [[compare.rules]]), or --threshold.
 Runs from different hosts (hard fingerprint keys) are refused unless --allow-different-hosts.
-Exit status: 0 nothing regressed; 1 regressed or failed; 3 inconclusive (no regression); 2 bad input.
+Exit status: 0 nothing regressed; 1 regressed or failed; 3 inconclusive (no regression); 2 bad input,
+or no benchmark in both runs (the report is written, and nothing was compared).
 With $GITHUB_STEP_SUMMARY set, the Markdown report is appended to it.
 
 Examples:

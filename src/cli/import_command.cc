@@ -68,10 +68,10 @@ StatusOr<int> Import(const ImportOptions& o) {
     fmt::print("imported run {} ({} {}, {} samples{}) as run {} in {}\n", run->data.run.uid.substr(0, 12),
                TerminalText(run->data.run.kind), RunStatusName(run->data.run.status), run->data.samples.size(),
                run->cohort ? fmt::format(", cohort {} of campaign {}", run->cohort->cohort, TerminalText(run->cohort->campaign_name)) : "",
-               written->run_id, TerminalText(o.store_path));
+               written->run_id, TerminalText(store::PrintableLocation(o.store_path)));
   } else {
     fmt::print("run {} is already in {} as run {}; nothing added\n", run->data.run.uid.substr(0, 12),
-               TerminalText(o.store_path), written->run_id);
+               TerminalText(store::PrintableLocation(o.store_path)), written->run_id);
   }
   return kExitOk;
 }

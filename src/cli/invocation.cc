@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "base/redact.h"
 #include "base/shell_quote.h"
 #include "session/command_line.h"
 
@@ -18,6 +19,12 @@ std::vector<std::string>& InvocationStorage() {
 
 void SetInvocation(int argc, char** argv) { InvocationStorage().assign(argv, argv + argc); }
 const std::vector<std::string>& Invocation() { return InvocationStorage(); }
+
+std::vector<std::string> RecordedInvocation() {
+  std::vector<std::string> argv;
+  for (const auto& a : InvocationStorage()) argv.push_back(RedactSecrets(a));
+  return argv;
+}
 
 // How many of the next words are the values of option word `a`: "--samples=3" carries its (first)
 // value; the rest of a multi-value option follow it.

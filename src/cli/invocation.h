@@ -13,9 +13,12 @@ class App;
 
 namespace tare::cli {
 
-// tare's own argv, recorded with every run (set once by main).
+// tare's own argv, as given (set once by main): what the commands parse.
 void SetInvocation(int argc, char** argv);
 const std::vector<std::string>& Invocation();
+// The same with every secret masked (base/redact.h: a store URL's password): what a run records
+// and what tare prints back (the resume command).
+std::vector<std::string> RecordedInvocation();
 
 // The command that continues an interrupted `tare ab` cohort, printed after Ctrl-C for the user to
 // paste into a shell. `argv` is tare's own command line (argv[0] "tare", argv[1] "ab", ...).

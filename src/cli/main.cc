@@ -1,8 +1,12 @@
 // tare: a benchmark harness and performance-regression gate for native code.
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <exception>
+#include <system_error>
 
 #include "cli/app.h"
 #include "cli/exit_codes.h"
@@ -15,8 +19,23 @@ int main(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   // Last resort: nothing below is meant to throw (errors are Status values), but an exception that
   // escapes anyway must end in the documented internal-error status, not abort().
+  // What a command printed must have reached its reader (issue 27, item 10): `tare runs >
+  // /dev/full` is an error with its cause (exit 2), not a success and not an internal error.
+  // Everything tare prints goes through stdio: fmt::print throws when a write fails, fputs and the
+  // last fflush leave stdout's error flag.
+  auto output_failed = [](int status, int err) {
+    fmt::print(stderr, "tare: error: cannot write to standard output{}{}; what was printed is incomplete\n",
+               err != 0 ? ": " : "", err != 0 ? std::strerror(err) : "");
+    return status != tare::cli::kExitOk ? status : tare::cli::kExitUsage;
+  };
   try {
-    return tare::cli::Main(argc, argv);
+    const int status = tare::cli::Main(argc, argv);
+    errno = 0;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) return output_failed(status, errno);
+    return status;
+  } catch (const std::system_error& e) {
+    if (std::ferror(stdout)) return output_failed(tare::cli::kExitOk, e.code().value());
+    fmt::print(stderr, "tare: internal error: {}; please report it with the command line\n", e.what());
   } catch (const std::exception& e) {
     fmt::print(stderr, "tare: internal error: {}; please report it with the command line\n", e.what());
   } catch (...) {

@@ -50,7 +50,7 @@ StatusOr<int> Push(const PushFlags& f) {
   }
   TARE_RETURN_IF_ERROR(store::CheckStoreLocation(f.to).WithContext("--to"));
   if (f.to == f.store_path) {
-    return Status::InvalidArgument(fmt::format("--to '{}' is the local store itself", f.to));
+    return Status::InvalidArgument(fmt::format("--to '{}' is the local store itself", store::PrintableLocation(f.to)));
   }
   if (Status s = RequireStore(f.store_path); !s.ok()) return s;
   auto local = store::Store::OpenForReading(f.store_path);

@@ -23,6 +23,7 @@ struct ReplayOptions {
   std::string file;
   std::string store_path = DefaultStorePath();
   bool quiet = false;
+  bool trust_env = false;
 };
 
 StatusOr<int> Replay(const ReplayOptions& o) {
@@ -50,9 +51,10 @@ StatusOr<int> Replay(const ReplayOptions& o) {
   Progress progress(o.quiet);
   bundle::ReplayOptions ro;
   ro.store_path = o.store_path;
-  ro.command_line = Invocation();
+  ro.command_line = RecordedInvocation();
   ro.tare_version = TARE_VERSION;
   ro.base_env = session::ProcessEnvironment();
+  ro.trust_env = o.trust_env;
   ro.progress = [&progress](const std::string& line) {
     if (line.empty()) {
       progress.Clear();
@@ -74,7 +76,7 @@ StatusOr<int> Replay(const ReplayOptions& o) {
              result->kind == "ab" ? result->replay_of.substr(0, 12) : opened->manifest().executables.empty()
                                                                     ? std::string("SHA")
                                                                     : opened->manifest().executables[0].sha256.substr(0, 12),
-             o.store_path == DefaultStorePath() ? "" : " --store " + TerminalText(o.store_path));
+             o.store_path == DefaultStorePath() ? "" : " --store " + TerminalText(store::PrintableLocation(o.store_path)));
   return kExitOk;
 }
 
@@ -94,14 +96,25 @@ The new run keeps the original's commit, branch and tags and is tagged replay-of
 not comparable; soft keys: conditions differed), and the results are shown side by side, never
 pooled and never judged against each other. Then `tare spread` says how far they moved.
 
-Exit status: 0 replayed; 2 bad or tampered bundle, nothing run; 130 interrupted.
+What the bundle sets for the programs it runs (environment, working directory, arguments) is shown
+before anything runs. A bundle is someone else's input: its executables run as you, so replay only
+bundles you would run the builds of (their sha256 are checked against what the run recorded). Of
+what it sets, variables the dynamic loader or the C library act on (LD_*, GLIBC_TUNABLES, GCONV_PATH,
+...) are refused, exit 2, unless --trust-env: through them a bundle could load a library or read
+a file of its choosing on this host (docs/bundle.md, "Trust").
+
+Exit status: 0 replayed; 2 bad or tampered bundle, or loader variables without --trust-env,
+nothing run; 130 interrupted.
 
 Examples:
   mkdir /tmp/replay && cd /tmp/replay && tare replay ~/evidence.tar.gz
   tare replay evidence.tar.gz --store .tare/tare.db && tare spread --lock 0123abcd4567)");
   sub->add_option("file", o->file, "A bundle written by `tare bundle`")->required();
-  sub->add_option("--store", o->store_path, std::string(kStoreHelp) + "; arm copies go to its directory's bin/");
+  sub->add_option("--store", o->store_path, std::string(kStoreHelp) + "; arm copies go to its directory's bin/ (.tare/bin for a postgresql:// store)");
   sub->add_flag("--quiet,-q", o->quiet, "No progress");
+  sub->add_flag("--trust-env", o->trust_env,
+                "Run even though the bundle sets variables the dynamic loader or C library act on (LD_PRELOAD, "
+                "LD_LIBRARY_PATH, GLIBC_TUNABLES, ...): only for a bundle whose maker you trust");
   sub->callback([o, exit_code]() { *exit_code = Finish(Replay(*o)); });
 }
 

@@ -112,17 +112,29 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
     if (!t.ok()) return t.status().WithContext("--gbench-min-time");
     spec.gbench_min_time_ns = *t;
   }
-  spec.command_line = Invocation();
+  spec.command_line = RecordedInvocation();
   spec.tare_version = TARE_VERSION;
   TARE_RETURN_IF_ERROR(env::ValidateDeclaredProvenance(o.provenance));
   spec.provenance = env::ResolveProvenance(o.provenance, ".");
   TARE_RETURN_IF_ERROR(session::ValidateRunSpec(&spec));
   TARE_ASSIGN_OR_RETURN(spec.shard, ResolveShardFlags(o.shard, o.store_path));
-  // Before the first sample: a run must never be measured only to fail at writing its output.
+  // Before the first sample: a run must never be measured only to fail at writing its output, nor
+  // write it over a program it runs (issue 27, item 8: `run --json prog ./prog` replaced the program).
+  std::vector<KeptFile> kept = StoreFiles(o.store_path);
+  auto keep_program = [&kept](const session::TargetArgs& args) {
+    if (args.argv.empty()) return;
+    if (auto t = session::ResolveTarget(args); t.ok() && !t->argv.empty()) {
+      kept.push_back({t->argv[0], "a program the run executes"});
+    }
+  };
+  keep_program(spec.target);
+  for (const auto& c : spec.commands) keep_program(c.args);
+  for (const auto* c : {&spec.prepare, &spec.setup, &spec.conclude}) {
+    if (c->has_value()) keep_program((*c)->args);
+  }
   for (auto [flag, path] : {std::pair{"--json", &o.json_path}, {"--export-markdown", &o.markdown_path},
                             {"--export-csv", &o.csv_path}}) {
-    TARE_RETURN_IF_ERROR(CheckOutputPath(flag, *path, StoreFiles(o.store_path),
-                                         std::filesystem::path(o.store_path).parent_path().string()));
+    TARE_RETURN_IF_ERROR(CheckOutputPath(flag, *path, kept, store::LocalDirectory(o.store_path)));
   }
   return spec;
 }
@@ -167,7 +179,7 @@ StatusOr<int> Run(const RunOptions& o) {
   // A write that failed (a full disk) ended the run: say what is kept before why, quiet or not.
   auto report_failure = [&] {
     fmt::print(stderr, "tare: run {} failed: {} samples stored in {} before the error\n",
-               outcome->run_id, outcome->samples, TerminalText(o.store_path));
+               outcome->run_id, outcome->samples, TerminalText(store::PrintableLocation(o.store_path)));
     return outcome->error;
   };
 
@@ -213,7 +225,7 @@ StatusOr<int> Run(const RunOptions& o) {
   if (!o.quiet) {
     fmt::print(stderr, "tare: run {} {}: {} samples in {}\n", outcome->run_id,
                outcome->interrupted ? "interrupted; completed samples stored" : "stored",
-               outcome->samples, TerminalText(o.store_path));
+               outcome->samples, TerminalText(store::PrintableLocation(o.store_path)));
   }
   if (outcome->interrupted) return kExitInterrupted;
   if (outcome->failed > 0) {

@@ -12,6 +12,7 @@
 #include "cli/help_format.h"
 #include "report/shards_view.h"
 #include "session/shard_view.h"
+#include "store/store.h"
 
 namespace tare::cli {
 namespace {
@@ -47,7 +48,7 @@ StatusOr<int> Shards(const ShardsFlags& f) {
     for (const auto& v : views) out["groups"].push_back(report::ShardGroupToJson(v));
     fmt::print("{}\n", DumpJson(out, 2));
   } else if (views.empty()) {
-    fmt::print("no sharded runs in {} (tare run --shard K/N, tare ab --shard K/N)\n", TerminalText(f.store_path));
+    fmt::print("no sharded runs in {} (tare run --shard K/N, tare ab --shard K/N)\n", TerminalText(store::PrintableLocation(f.store_path)));
   } else {
     for (size_t i = 0; i < views.size(); ++i) {
       if (i > 0) fmt::print("\n");

@@ -82,7 +82,7 @@ StatusOr<int> Variance(const VarianceFlags& f) {
       runs.push_back(std::move(*d));
     }
     if (runs.empty()) {
-      return Status::NotFound(fmt::format("the store '{}' has no run of `tare run`", f.store_path));
+      return Status::NotFound(fmt::format("the store '{}' has no run of `tare run`", store::PrintableLocation(f.store_path)));
     }
     std::reverse(runs.begin(), runs.end());
   }

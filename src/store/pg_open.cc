@@ -2,26 +2,14 @@
 // connection URI; host may be a unix socket directory: postgresql:///tare?host=/run/postgresql).
 #include <fmt/format.h>
 
+#include "base/redact.h"
 #include "internal/pg_connection.h"
 #include "internal/sql_store.h"
 
 namespace tare::store {
-namespace {
-
-// The URL without its password, for messages.
-std::string Redacted(const std::string& url) {
-  const size_t scheme = url.find("://");
-  const size_t at = url.find('@');
-  if (scheme == std::string::npos || at == std::string::npos) return url;
-  const size_t colon = url.find(':', scheme + 3);
-  if (colon == std::string::npos || colon > at) return url;
-  return url.substr(0, colon) + ":***" + url.substr(at);
-}
-
-}  // namespace
 
 StatusOr<std::unique_ptr<Store>> OpenPostgres(const std::string& url) {
-  const std::string name = Redacted(url);
+  const std::string name = PrintableLocation(url);
   std::unique_ptr<PgConnection> conn;
   try {
     conn = std::make_unique<PgConnection>(url);
@@ -31,7 +19,7 @@ StatusOr<std::unique_ptr<Store>> OpenPostgres(const std::string& url) {
     return Status::InvalidArgument(fmt::format(
         "cannot connect to the store '{}': {}; check the server is running and the URL "
         "(postgresql://USER@HOST:PORT/DATABASE, or ?host=/socket/dir) in --store or $TARE_STORE",
-        name, e.what()));
+        name, RedactSecrets(e.what())));
   }
   auto store = std::make_unique<SqlStore>(name, std::move(conn));
   TARE_RETURN_IF_ERROR(store->Migrate());

@@ -2,9 +2,11 @@
 // a store to the current version, transactions, and choosing the backend from the location.
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <regex>
 #include <sstream>
 
+#include "base/redact.h"
 #include "internal/sql_store.h"
 
 namespace tare::store {
@@ -444,6 +446,14 @@ Status SqlStore::RefreshStatistics() {
 bool IsStoreUrl(const std::string& location) {
   return location.rfind("postgresql://", 0) == 0 || location.rfind("postgres://", 0) == 0;
 }
+
+std::string LocalDirectory(const std::string& location) {
+  if (IsStoreUrl(location)) return ".tare";
+  const std::string dir = std::filesystem::path(location).parent_path().string();
+  return dir.empty() ? "." : dir;
+}
+
+std::string PrintableLocation(const std::string& location) { return RedactSecrets(location); }
 
 namespace {
 

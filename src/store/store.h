@@ -37,6 +37,14 @@ inline constexpr int kSchemaVersion = 6;
 // Whether `location` names a database server (postgresql:// or postgres://) rather than a file.
 bool IsStoreUrl(const std::string& location);
 
+// The local directory of a store, where tare keeps what goes beside it (arm copies in bin/,
+// ledgers/): a file store's own directory ("." for a bare file name); for a server URL, .tare in
+// the working directory (never a directory named after the URL, which may hold a password).
+std::string LocalDirectory(const std::string& location);
+
+// `location` as tare prints or records it: a URL's password redacted (base/redact.h).
+std::string PrintableLocation(const std::string& location);
+
 // InvalidArgument, naming the forms that work, for a location that would not keep a run: "" and
 // ":memory:" (SQLite's temporary databases), "file:" URIs, URLs of other schemes and malformed
 // postgres ones (they would become local files of that name). Store::Open and OpenForReading

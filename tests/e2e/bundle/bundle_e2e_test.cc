@@ -11,6 +11,7 @@
 #include <map>
 
 #include "../tare_process.h"
+#include "base/sha256.h"
 
 namespace {
 
@@ -162,6 +163,46 @@ class BundleE2E : public ::testing::Test {
     EXPECT_NE(v.err.find("member '" + gone + "' is missing"), std::string::npos) << v.err;
   }
 
+  // Issue 27, item 6: another build in place of bin/target, with the manifest and manifest.sha256
+  // rewritten to match it, is consistent as an archive; run.json's record of the run's executable
+  // still names the original build, so verify, import and replay refuse it.
+  void ExpectSwappedBuildRefused(const std::string& bundle) {
+    std::vector<Member> members = ReadMembers(bundle);
+    const std::string other = tare::e2e::Slurp("/bin/true");
+    const std::string other_sha = tare::Sha256Hex(other);
+    json manifest;
+    for (auto& m : members) {
+      if (m.name == "bin/target") m.content = other;
+      if (m.name == "manifest.json") manifest = json::parse(m.content);
+    }
+    ASSERT_TRUE(manifest.is_object());
+    for (auto& m : manifest["members"]) {
+      if (m["name"] == "bin/target") {
+        m["sha256"] = other_sha;
+        m["size"] = other.size();
+      }
+    }
+    for (auto& e : manifest["executables"]) {
+      if (e["member"] == "bin/target") e["sha256"] = other_sha;
+    }
+    const std::string text = manifest.dump(2);
+    for (auto& m : members) {
+      if (m.name == "manifest.json") m.content = text;
+      if (m.name == "manifest.sha256") m.content = tare::Sha256Hex(text) + "\n";
+    }
+    const std::string swapped = dir_ + "/swapped.tar.gz";
+    WriteMembers(swapped, members);
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"bundle", "verify", swapped},
+                                                 {"import", swapped, "--store", dir_ + "/swapped/tare.db"},
+                                                 {"replay", swapped, "--store", dir_ + "/swapped/tare.db"}}) {
+      Result v = Tare(args);
+      EXPECT_EQ(v.exit_code, 2) << args[0] << ": " << v.out << v.err;
+      EXPECT_NE(v.err.find("executable 'target' (member 'bin/target') has sha256 " + other_sha +
+                           ", but run.json recorded"), std::string::npos) << args[0] << ": " << v.err;
+    }
+    EXPECT_FALSE(fs::exists(dir_ + "/swapped/tare.db"));
+  }
+
   std::string dir_;
 };
 
@@ -192,6 +233,7 @@ TEST_F(BundleE2E, SimRunBundledReplayedAndSpreadIsZero) {
   EXPECT_NE(std::find_if(names.begin(), names.end(), [](const std::string& n) { return n.rfind("profiles/", 0) == 0; }),
             names.end());
   ExpectEveryTamperRefused(bundle);
+  ExpectSwappedBuildRefused(bundle);
 
   // Replayed where nothing exists yet: the default store is created there.
   const std::string empty = dir_ + "/empty";
@@ -278,6 +320,33 @@ TEST_F(BundleE2E, RefusesToOverwriteWhatIsNotABundleOrTheStore) {
   ASSERT_EQ(Tare({"bundle", "--store", store, "-o", dir_ + "/b.tar.gz"}).exit_code, 0);
   Result again = Tare({"bundle", "--store", store, "-o", dir_ + "/b.tar.gz"});
   EXPECT_EQ(again.exit_code, 0) << again.err;
+}
+
+// Issue 27, item 5: what a replay sets is shown before anything runs, and a variable the dynamic
+// loader acts on is refused unless the user trusts the bundle (--trust-env). A real run set it
+// (`tare run --env`), as an allocator experiment would set LD_PRELOAD.
+TEST_F(BundleE2E, LoaderVariablesInABundleNeedTrustEnv) {
+  const std::string store = dir_ + "/s/tare.db";
+  Result run = Tare({"run", "-n", "1", "-w", "0", "--env", "LD_BIND_NOW=1", "--env", "COLUMNS=7", "--store", store,
+                     "--", "/bin/true", "--flag"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string bundle = dir_ + "/env.tar.gz";
+  ASSERT_EQ(Tare({"bundle", "--run", "latest", "--store", store, "-o", bundle}).exit_code, 0);
+  const std::string there = dir_ + "/there";
+  fs::create_directories(there);
+  Result refused = Tare({"replay", bundle}, there);
+  EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
+  EXPECT_NE(refused.err.find("the bundle sets LD_BIND_NOW=1 for the programs it runs"), std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("--trust-env"), std::string::npos) << refused.err;
+  EXPECT_EQ(refused.err.find("COLUMNS"), std::string::npos) << refused.err;  // not a loader variable
+  EXPECT_EQ(Tare({"runs"}, there).out.find("replay-of"), std::string::npos) << "nothing was run";
+
+  Result trusted = Tare({"replay", "--trust-env", bundle}, there);
+  ASSERT_EQ(trusted.exit_code, 0) << trusted.out << trusted.err;
+  EXPECT_NE(trusted.err.find("the bundle sets the environment: LD_BIND_NOW=1 COLUMNS=7"), std::string::npos)
+      << trusted.err;
+  EXPECT_NE(trusted.err.find("the bundle's arguments: --flag"), std::string::npos) << trusted.err;
 }
 
 TEST_F(BundleE2E, HostileArchivesAreRefusedAndNothingRuns) {

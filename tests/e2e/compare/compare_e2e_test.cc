@@ -114,6 +114,18 @@ TEST_F(CompareE2E, MistakesAreUsageErrorsThatChangeNothing) {
   EXPECT_FALSE(fs::exists(dir_ + "/missing.db"));
 }
 
+// Issue 27, item 18: runs with no benchmark in common compare nothing, and that is not a pass.
+TEST_F(CompareE2E, RunsWithNoBenchmarkInCommonAreAnErrorNotAPass) {
+  ASSERT_EQ(Tare({"run", "-q", "-n", "1", "-w", "0", "--shell", "true", "echo a"}).exit_code, 0);
+  ASSERT_EQ(Tare({"run", "-q", "-n", "1", "-w", "0", "--shell", "echo b", "echo c"}).exit_code, 0);
+  Result r = Tare({"compare", "1", "2"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("no benchmark is in both run 1 and run 2"), std::string::npos) << r.err;
+  // The report still says which benchmark is in which run.
+  EXPECT_NE(r.out.find("echo a"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("echo c"), std::string::npos) << r.out;
+}
+
 // History: the build at one path, measured after each "commit"; the +5% build lands at the 4th
 // run. Under the sim instrument the counts are exact, so the change point is certain.
 TEST_F(CompareE2E, HistoryFindsTheCommitThatChangedTheCount) {

@@ -3,6 +3,7 @@
 // it was. Also: bytes that are not UTF-8 in a child's output and in tare's own argv are stored and
 // exported (as U+FFFD) instead of aborting tare.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -54,8 +55,13 @@ TEST_F(BadInputE2E, EveryCaseExitsTwoNamesTheFlagAndLeavesTheStoreAsItWas) {
   const std::string head = dir_ + "/head";
   fs::copy_file("/bin/true", head);
   { std::ofstream(dir_ + "/campaign.toml") << "[arms]\nbase = \"/bin/true\"\nhead = \"" << head << "\"\n"; }
+  { std::ofstream(dir_ + "/tare.toml") << "[compare]\nthreshold = \"5%\"\n"; }
 
   const std::vector<Case> cases = {
+      // Issue 27, item 8: an output never replaces a program the run executes or the thresholds read.
+      {{"run", "--store", store_, "--json", head, head}, "is a program the run executes"},
+      {{"run", "--store", store_, "--json", head, "--prepare", "./head", "/bin/true"}, "is a program the run executes"},
+      {{"compare", "--store", store_, "1", "1", "-o", "tare.toml"}, "is the thresholds file"},
       // Item 13: numbers.
       {{"run", "--store", store_, "--samples", "-1", "/bin/true"}, "--samples"},
       {{"run", "--store", store_, "--warmup", "-1", "/bin/true"}, "--warmup"},
@@ -260,6 +266,62 @@ TEST_F(BadInputE2E, EverySubcommandRefusesBadInputAndLeavesTheStoreAsItWas) {
 
 // Issue 9 item 3 / docs/cli.md: tare's own installation broken — the spawn helper missing — is the
 // internal-error status 70, not bad input; a TARE_SPAWN_HELPER that names no program is bad input.
+// Issue 27, item 2: a password in a PostgreSQL store URL (user info or ?password=) is never printed,
+// and no directory is named after the URL (arm copies, ledgers go to .tare/ for a server store).
+// No server is needed: every command fails to connect, and that is where the password leaked.
+TEST_F(BadInputE2E, AStorePasswordIsNeverPrintedNorMadeADirectory) {
+  const std::string url = "postgresql://ci:s3cretA@/tare?host=/nonexistent&password=s3cretB";
+  const std::string head = dir_ + "/head";
+  fs::copy_file("/bin/true", head);
+  const std::vector<std::vector<std::string>> commands = {
+      {"run", "-n", "1", "-w", "0", "--store", url, "/bin/true"},
+      {"run", "-n", "1", "-w", "0", "--store=" + url, "/bin/true"},
+      {"ab", "--store", url, "--base", "/bin/true", "--head", head},
+      {"ab", "--store", url, "--resume", "--base", "/bin/true", "--head", head},
+      {"runs", "--store", url},
+      {"shards", "--store", url},
+      {"push", "--store", url, "--to", url},
+  };
+  for (const auto& args : commands) {
+    Result r = Tare(args);
+    const std::string said = r.out + r.err;
+    EXPECT_NE(r.exit_code, 0) << args[0] << ": " << said;
+    EXPECT_EQ(said.find("s3cret"), std::string::npos) << args[0] << ": " << said;
+  }
+  Result connect = Tare({"runs", "--store", url});
+  EXPECT_NE(connect.err.find("postgresql://ci:***@/tare?host=/nonexistent&password=***"), std::string::npos)
+      << connect.err;
+  for (const auto& entry : fs::recursive_directory_iterator(dir_)) {
+    const std::string name = entry.path().filename().string();
+    EXPECT_EQ(name.find("s3cret"), std::string::npos) << entry.path();
+    EXPECT_EQ(name.find("postgres"), std::string::npos) << entry.path();
+  }
+}
+
+// Issue 27, item 10: output that cannot be written is an error with its cause (exit 2), not a
+// success and not an internal error. /dev/full takes every open and fails every write (ENOSPC).
+TEST_F(BadInputE2E, AStandardOutputThatCannotBeWrittenIsAnError) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this host";
+  ASSERT_EQ(Tare({"run", "-n", "1", "-w", "0", "-q", "--store", store_, "/bin/true"}).exit_code, 0);
+  const std::string before = StoreDigest();
+  const std::string store = " --store '" + store_ + "'";
+  for (const std::string& args : std::vector<std::string>{"runs" + store, "export --run 1" + store, "history /bin/true" + store,
+                                  "env --json", "env", "compare 1 1" + store, "--help"}) {
+    const std::string err = dir_ + "/err.txt";
+    const std::string cmd = "'" + std::string(TARE_BIN) + "' " + args + " >/dev/full 2>'" + err + "'";
+    const int rc = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(rc)) << args;
+    const std::string said = tare::e2e::Slurp(err);
+    EXPECT_EQ(WEXITSTATUS(rc), 2) << args << ": " << said;
+    if (args.rfind("compare", 0) != 0) {  // compare is refused before it prints: its own message
+      // The cause when stdio kept it (a short output leaves only stdout's error flag).
+      EXPECT_NE(said.find("cannot write to standard output"), std::string::npos) << args << ": " << said;
+    }
+    EXPECT_EQ(said.find("internal error"), std::string::npos) << args << ": " << said;
+  }
+  EXPECT_EQ(StoreDigest(), before);
+}
+
 TEST_F(BadInputE2E, AMissingSpawnHelperExitsWithTheInternalErrorStatus) {
   fs::create_directories(dir_ + "/bin");
   fs::copy_file(TARE_BIN, dir_ + "/bin/tare");  // without tare-spawn-helper beside it
