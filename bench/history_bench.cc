@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
   int64_t stored = 0;
   for (int r = 0; r < runs; ++r) {
     tare::RunRecord rec;
-    rec.kind = "run";
+    rec.kind = tare::RunKind::kRun;
     rec.started_unix_ns = 1'700'000'000'000'000'000 + int64_t(r) * 3'600'000'000'000;
     rec.tare_version = "bench";
     rec.fingerprint_digest = "bench-host";
@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
     if (!id.ok()) return 1;
     for (int b = 0; b < benches; ++b) {
       const std::string name = b == 0 ? "BM_Target" : fmt::format("BM_Other/{}", b);
-      auto bid = (*store)->AddBenchmark(*id, {0, "bench::" + name, name, "gbench"});
+      auto bid = (*store)->AddBenchmark(*id, {0, "bench::" + name, name, tare::TargetKind::kGbench});
       if (!bid.ok()) return 1;
       const double level = (b == 0 && r >= runs / 2) ? 1100.0 : 1000.0;
       for (int s = 0; s < per_run / benches; ++s) {

@@ -153,11 +153,11 @@ StatusOr<Sides> SidesOfCohortCell(store::Store& store, const RunData& data, cons
 StatusOr<Sides> SidesOfCohort(store::Store& store, const std::string& selector, const std::string& cell) {
   TARE_ASSIGN_OR_RETURN(int64_t id, store.ResolveRun(selector));
   TARE_ASSIGN_OR_RETURN(RunData data, store.LoadRun(id));
-  if (data.run.kind != "ab") {
+  if (data.run.kind != RunKind::kAb) {
     return Status::InvalidArgument(fmt::format(
         "run {} is a `tare {}`, not a `tare ab` cohort, so it has no base and head arms; compare two "
         "runs with --base-run A --head-run B --cell NAME",
-        id, data.run.kind));
+        id, RunKindName(data.run.kind)));
   }
   return SidesOfCohortCell(store, data, cell, "head");
 }
@@ -166,10 +166,10 @@ StatusOr<Side> SideOfRun(store::Store& store, const std::string& selector, const
                          const std::string& role) {
   TARE_ASSIGN_OR_RETURN(int64_t id, store.ResolveRun(selector));
   TARE_ASSIGN_OR_RETURN(RunData data, store.LoadRun(id));
-  if (data.run.kind != "run") {
+  if (data.run.kind != RunKind::kRun) {
     return Status::InvalidArgument(fmt::format(
         "run {} (--{}-run) is a `tare {}`, not a `tare run`; for a cohort use --run {} --cell NAME", id, role,
-        data.run.kind, id));
+        RunKindName(data.run.kind), id));
   }
   std::vector<std::string> names;
   const BenchmarkRecord* bench = nullptr;

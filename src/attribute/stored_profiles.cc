@@ -44,7 +44,7 @@ std::vector<Profile> GbenchParts(std::vector<Profile> parts) {
 
 }  // namespace
 
-StatusOr<std::vector<Profile>> MeasuredParts(const std::vector<ProfileFile>& files, const std::string& kind) {
+StatusOr<std::vector<Profile>> MeasuredParts(const std::vector<ProfileFile>& files, TargetKind kind) {
   std::vector<Profile> parts;
   for (const auto& f : files) {
     TARE_ASSIGN_OR_RETURN(auto file_parts, instrument::ParseCallgrindProfile(f.content, f.name));
@@ -53,11 +53,11 @@ StatusOr<std::vector<Profile>> MeasuredParts(const std::vector<ProfileFile>& fil
   std::stable_sort(parts.begin(), parts.end(),
                    [](const Profile& a, const Profile& b) { return std::tie(a.pid, a.part) < std::tie(b.pid, b.part); });
   std::vector<Profile> kept;
-  if (kind == "tare") {
+  if (kind == TargetKind::kTare) {
     for (auto& p : parts) {
       if (p.trigger.rfind(kClientRequest, 0) == 0) kept.push_back(std::move(p));
     }
-  } else if (kind == "gbench") {
+  } else if (kind == TargetKind::kGbench) {
     kept = GbenchParts(std::move(parts));
   } else {
     kept = std::move(parts);
@@ -66,7 +66,7 @@ StatusOr<std::vector<Profile>> MeasuredParts(const std::vector<ProfileFile>& fil
     std::string names;
     for (const auto& f : files) names += (names.empty() ? "" : ", ") + f.name;
     return Status::FailedPrecondition(fmt::format(
-        "no measurement window in the stored profiles ({}) of this {} benchmark", names, kind));
+        "no measurement window in the stored profiles ({}) of this {} benchmark", names, TargetKindName(kind)));
   }
   return kept;
 }

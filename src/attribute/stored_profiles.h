@@ -18,6 +18,7 @@
 
 #include "base/status.h"
 #include "instrument/callgrind_profile.h"
+#include "model/target.h"
 
 namespace tare::attribute {
 
@@ -26,10 +27,9 @@ struct ProfileFile {
   std::string content;
 };
 
-// Parses every file and keeps the measured parts for a benchmark of `kind` ("tare", "gbench",
-// "command"; BenchmarkRecord::kind). DataLoss for a malformed profile; FailedPrecondition when no
+// Parses every file and keeps the measured parts for a benchmark of `kind` (BenchmarkRecord::kind). DataLoss for a malformed profile; FailedPrecondition when no
 // part is a measurement window.
 StatusOr<std::vector<instrument::Profile>> MeasuredParts(const std::vector<ProfileFile>& files,
-                                                         const std::string& kind);
+                                                         TargetKind kind);
 
 }  // namespace tare::attribute

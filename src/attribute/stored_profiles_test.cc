@@ -22,11 +22,11 @@ TEST(MeasuredParts, TareBinaryKeepsItsWindowsNotTheExitDump) {
   std::vector<ProfileFile> files = {{"callgrind/callgrind.out.7", Part(7, 3, "Program termination", 1000)},
                                     {"callgrind/callgrind.out.7.1", Part(7, 1, "Client Request: a::b", 10)},
                                     {"callgrind/callgrind.out.7.2", Part(7, 2, "Client Request: a::b", 20)}};
-  auto parts = MeasuredParts(files, "tare");
+  auto parts = MeasuredParts(files, TargetKind::kTare);
   ASSERT_TRUE(parts.ok()) << parts.status().message();
   EXPECT_EQ(parts->size(), 2u);
   EXPECT_EQ(Sum(*parts), 30u);
-  auto all = MeasuredParts(files, "command");
+  auto all = MeasuredParts(files, TargetKind::kCommand);
   ASSERT_TRUE(all.ok());
   EXPECT_EQ(Sum(*all), 1030u);
 }
@@ -37,19 +37,19 @@ TEST(MeasuredParts, GoogleBenchmarkKeepsTheLastTimedRun) {
   std::vector<ProfileFile> files = {{"1", Part(9, 1, start, 1)},  {"2", Part(9, 2, finish, 100)},
                                     {"3", Part(9, 3, start, 2)},  {"4", Part(9, 4, finish, 50)},
                                     {"5", Part(9, 5, "--dump-before=benchmark::State::PauseTiming()", 7)}};
-  auto parts = MeasuredParts(files, "gbench");
+  auto parts = MeasuredParts(files, TargetKind::kGbench);
   ASSERT_TRUE(parts.ok()) << parts.status().message();
   ASSERT_EQ(parts->size(), 1u);
   EXPECT_EQ(Sum(*parts), 50u);
 }
 
 TEST(MeasuredParts, NoWindowAndMalformedAreErrors) {
-  auto none = MeasuredParts({{"callgrind/callgrind.out.7", Part(7, 1, "Program termination", 5)}}, "tare");
+  auto none = MeasuredParts({{"callgrind/callgrind.out.7", Part(7, 1, "Program termination", 5)}}, TargetKind::kTare);
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.status().message().find("no measurement window in the stored profiles (callgrind/callgrind.out.7)"),
             std::string::npos)
       << none.status().message();
-  auto bad = MeasuredParts({{"x.out", "this is not a profile\n"}}, "command");
+  auto bad = MeasuredParts({{"x.out", "this is not a profile\n"}}, TargetKind::kCommand);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message().rfind("x.out:", 0), 0u) << bad.status().message();
 }

@@ -162,7 +162,7 @@ TEST_F(ArchiveTest, RefusesWhatIsNotAGzippedTar) {
 std::vector<Entry> Bundle(std::map<std::string, std::string> members, std::map<std::string, std::string> listed_as = {}) {
   Manifest m;
   m.run_uid = std::string(32, 'a');
-  m.run_kind = "run";
+  m.run_kind = RunKind::kRun;
   m.run_id = 1;
   for (const auto& [name, content] : members) {
     const std::string& c = listed_as.count(name) ? listed_as[name] : content;
@@ -178,7 +178,7 @@ std::vector<Entry> Bundle(std::map<std::string, std::string> members, std::map<s
 std::string RunJson(const std::string& target_sha256) {
   store::FullRun run;
   run.data.run.uid = std::string(32, 'a');
-  run.data.run.kind = "run";
+  run.data.run.kind = RunKind::kRun;
   run.data.run.id = 1;
   ExecutableRecord target;
   target.role = "target";

@@ -116,10 +116,6 @@ Status CheckReplaceableBundle(const std::string& path) {
 
 StatusOr<BundleSummary> WriteBundle(store::Store& store, const BundleOptions& o) {
   TARE_ASSIGN_OR_RETURN(store::FullRun run, store::ReadFullRun(store, o.run_id));
-  if (run.data.run.kind != "run" && run.data.run.kind != "ab") {
-    return Status::InvalidArgument(fmt::format(
-        "run {} is a '{}' run; bundles hold runs of `tare run` and cohorts of `tare ab`", o.run_id, run.data.run.kind));
-  }
   BundleSummary summary;
   Manifest manifest;
   manifest.created_unix_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(

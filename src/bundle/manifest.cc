@@ -83,7 +83,10 @@ StatusOr<Manifest> ManifestFromJson(const nlohmann::json& j) {
   if (!j.contains("run") || !j.at("run").is_object()) return Status::DataLoss("bundle manifest: run is missing");
   const json& run = j.at("run");
   TARE_ASSIGN_OR_RETURN(m.run_uid, Field<std::string>(run, "run.", "uid"));
-  TARE_ASSIGN_OR_RETURN(m.run_kind, Field<std::string>(run, "run.", "kind"));
+  TARE_ASSIGN_OR_RETURN(const std::string kind, Field<std::string>(run, "run.", "kind"));
+  auto run_kind = ParseRunKind(kind);
+  if (!run_kind.ok()) return run_kind.status().WithContext("bundle manifest: run.kind");
+  m.run_kind = *run_kind;
   TARE_ASSIGN_OR_RETURN(m.run_id, Field<int64_t>(run, "run.", "id"));
   if (run.contains("lock_sha256") && run.at("lock_sha256").is_string()) m.lock_sha256 = run.at("lock_sha256");
   if (!j.contains("members") || !j.at("members").is_array()) {

@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/status.h"
+#include "model/kinds.h"
 
 namespace tare::bundle {
 
@@ -49,7 +50,7 @@ struct Manifest {
   int64_t created_unix_ns = 0;
   std::string tare_version;
   std::string run_uid;
-  std::string run_kind;          // "run" | "ab"
+  RunKind run_kind = RunKind::kRun;
   int64_t run_id = 0;            // in the store the bundle was made from
   std::string lock_sha256;       // `tare ab` runs
   std::vector<ManifestMember> members;  // every member but manifest.json and manifest.sha256

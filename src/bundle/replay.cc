@@ -291,7 +291,7 @@ bool LoaderVariable(std::string_view key) {
 
 StatusOr<ReplaySettings> SettingsOf(const store::FullRun& original) {
   ReplaySettings set;
-  if (original.data.run.kind == "ab" && original.cohort) {
+  if (original.data.run.kind == RunKind::kAb && original.cohort) {
     const json spec_json = json::parse(original.cohort->spec_json, nullptr, false);
     TARE_ASSIGN_OR_RETURN(campaign::CampaignSpec spec, campaign::SpecFromJson(spec_json));
     set.env = spec.env;
@@ -325,14 +325,10 @@ StatusOr<ReplayResult> Replay(const OpenedBundle& bundle, store::Store& store, p
                         FullRunFromJson(j, [&bundle](const std::string& m) { return bundle.Read(m); }));
   ReplayResult result;
   result.kind = original.data.run.kind;
-  if (result.kind != "ab" && result.kind != "run") {
-    return Status::FailedPrecondition(fmt::format("the bundle holds a '{}' run; replay runs `tare run` runs and "
-                                                  "`tare ab` cohorts", result.kind));
-  }
-  if (result.kind == "ab" && !original.cohort) {
+  if (result.kind == RunKind::kAb && !original.cohort) {
     return Status::DataLoss("the bundle's run is a tare ab cohort without its campaign record");
   }
-  result.replay_of = result.kind == "ab" ? original.cohort->lock_sha256 : original.data.run.uid;
+  result.replay_of = result.kind == RunKind::kAb ? original.cohort->lock_sha256 : original.data.run.uid;
   TARE_ASSIGN_OR_RETURN(const ReplaySettings settings, SettingsOf(original));
   TARE_RETURN_IF_ERROR(CheckSettings(settings, o));
   // The original first, so that both are in this store for `tare spread` (importing twice adds nothing).
@@ -340,7 +336,7 @@ StatusOr<ReplayResult> Replay(const OpenedBundle& bundle, store::Store& store, p
   result.original_run_id = written.run_id;
   result.original_added = written.added;
 
-  if (result.kind == "ab") {
+  if (result.kind == RunKind::kAb) {
     TARE_RETURN_IF_ERROR(ReplayCohort(bundle, original, store, spawner, o, &result));
   } else {
     TARE_RETURN_IF_ERROR(ReplayRun(bundle, original, store, spawner, o, &result));

@@ -55,7 +55,7 @@ struct SideBySide {
 };
 
 struct ReplayResult {
-  std::string kind;                  // "ab" | "run"
+  RunKind kind = RunKind::kRun;
   int64_t original_run_id = 0;       // in this store
   bool original_added = false;       // false: the store already held it
   int64_t replay_run_id = 0;

@@ -140,7 +140,7 @@ Verdict ParseVerdictOrThrow(const std::string& s) {
 AbComparison ComparisonFromJson(const json& j, Reader& r) {
   AbComparison c;
   c.cell = r.Bytes(j, "cell");
-  c.role = j.at("role").get<std::string>();
+  c.role = j.at("role").get<CellRole>();
   c.head = j.at("head").get<std::string>();
   c.blocks = JsonIntegerAt<int64_t>(j, "blocks");
   c.looks = JsonIntegerAt<int64_t>(j, "looks");
@@ -192,7 +192,7 @@ void CampaignFromJson(const json& j, store::FullRun* run, Reader& r) {
   rec.lock_json = JsonText(c.at("lock"), false);
   rec.lock_sha256 = c.at("lock_sha256").get<std::string>();
   rec.cohort = JsonIntegerAt<int64_t>(c, "cohort");
-  rec.state = c.at("state").get<std::string>();
+  rec.state = c.at("state").get<CohortState>();
   rec.stop_reason = r.Bytes(c, "stop_reason");
   rec.outcome = c.at("outcome").get<std::string>();
   rec.resumed = JsonIntegerAt<int64_t>(c, "resumed");
@@ -202,7 +202,7 @@ void CampaignFromJson(const json& j, store::FullRun* run, Reader& r) {
     CellRecord cell;
     cell.cell = JsonIntegerAt<int64_t>(x, "cell");
     cell.name = r.Bytes(x, "name");
-    cell.role = x.at("role").get<std::string>();
+    cell.role = x.at("role").get<CellRole>();
     cell.benchmark_id = JsonIntegerAt<int64_t>(x, "benchmark_id");
     cell.args = r.BytesList(x, "args");
     cell.env = r.BytesList(x, "env");
@@ -220,7 +220,7 @@ void CampaignFromJson(const json& j, store::FullRun* run, Reader& r) {
   for (const auto& x : j.at("checks")) {
     r.where = "campaign.checks";
     AbCheck check;
-    check.kind = x.at("kind").get<std::string>();
+    check.kind = x.at("kind").get<CheckKind>();
     check.rule = x.at("rule").get<std::string>();
     check.cell = r.Bytes(x, "cell");
     check.arm = x.at("arm").get<std::string>();
@@ -245,7 +245,7 @@ StatusOr<store::FullRun> Read(const json& j, const MemberReader& read_member, Re
   const json& run = j.at("run");
   r.where = "run";
   data.run.id = JsonIntegerAt<int64_t>(run, "id");
-  data.run.kind = run.at("kind").get<std::string>();
+  data.run.kind = run.at("kind").get<RunKind>();
   data.run.status = ParseRunStatus(run.at("status").get<std::string>());
   data.run.started_unix_ns = JsonIntegerAt<int64_t>(run, "started_unix_ns");
   data.run.ended_unix_ns = JsonIntegerAt<int64_t>(run, "ended_unix_ns");
@@ -321,7 +321,7 @@ StatusOr<store::FullRun> Read(const json& j, const MemberReader& read_member, Re
     rec.id = v1 ? static_cast<int64_t>(i) + 1 : JsonIntegerAt<int64_t>(b, "id");
     rec.uri = r.Bytes(b, "uri");
     rec.name = r.Bytes(b, "name");
-    rec.kind = b.at("kind").get<std::string>();
+    rec.kind = b.at("kind").get<TargetKind>();
     data.benchmarks.push_back(rec);
     const json& samples = b.at("samples");
     for (size_t k = 0; k < samples.size(); ++k) {

@@ -55,7 +55,7 @@ AbMetricResult Metric(double estimate) {
 // A cohort as `tare ab` leaves it, written through the Store interface.
 int64_t WriteCohort(store::Store& s) {
   RunRecord r;
-  r.kind = "ab";
+  r.kind = RunKind::kAb;
   r.status = RunStatus::kComplete;
   r.started_unix_ns = 1700000000000000001;
   r.ended_unix_ns = 1700000000900000002;
@@ -75,7 +75,7 @@ int64_t WriteCohort(store::Store& s) {
   EXPECT_TRUE(id.ok()) << id.status().message();
   EXPECT_TRUE(s.AddExecutable(*id, {"base", "/s/bin/base", std::string(64, 'b'), R"({"build_id":"1"})"}).ok());
   EXPECT_TRUE(s.AddExecutable(*id, {"head", "/s/bin/head", std::string(64, 'c'), R"({"build_id":"2"})"}).ok());
-  auto bench = s.AddBenchmark(*id, {0, "base::BM_A", "BM_A", "gbench"});
+  auto bench = s.AddBenchmark(*id, {0, "base::BM_A", "BM_A", TargetKind::kGbench});
   EXPECT_TRUE(s.AddMetric(*id, LookupMetric("sim.Ir")).ok());
   EXPECT_TRUE(s.AddNote(*id, {"warn", "a note"}).ok());
   std::vector<int64_t> ids;
@@ -111,11 +111,11 @@ int64_t WriteCohort(store::Store& s) {
   c.lock_json = R"({"schema":"tare.lock/1","tare_version":"0.1.0"})";
   c.lock_sha256 = std::string(64, 'e');
   c.cohort = 2;
-  c.state = "complete";
+  c.state = CohortState::kComplete;
   c.outcome = "PASS";
   c.resumed = 1;
   EXPECT_TRUE(s.AddCohort(c).ok());
-  EXPECT_TRUE(s.AddCell(*id, {0, "BM_A", "target", *bench, {"--x"}, {"K=V"}}).ok());
+  EXPECT_TRUE(s.AddCell(*id, {0, "BM_A", CellRole::kTarget, *bench, {"--x"}, {"K=V"}}).ok());
   EXPECT_TRUE(s.DiscardSamples(*id, {ids[4], ids[5]}, "cut block").ok());
   AbComparison cmp;
   cmp.cell = "BM_A";
@@ -128,8 +128,8 @@ int64_t WriteCohort(store::Store& s) {
   cmp.looks = 2;
   cmp.metrics = {Metric(0.0000025)};
   EXPECT_TRUE(s.SaveVerdicts(*id, 0, 1, true, {cmp}).ok());
-  AbCheck gate{"gate", "peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB", "BM_A", "head", 1e6, 2e7, "bytes", true};
-  EXPECT_TRUE(s.SaveChecks(*id, "gate", {gate}).ok());
+  AbCheck gate{CheckKind::kGate, "peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB", "BM_A", "head", 1e6, 2e7, "bytes", true};
+  EXPECT_TRUE(s.SaveChecks(*id, CheckKind::kGate, {gate}).ok());
   EXPECT_TRUE(s.FinishRun(*id, RunStatus::kComplete, r.ended_unix_ns).ok());
   return *id;
 }

@@ -31,7 +31,7 @@ std::string Tag(const RunRecord& run, const std::string& key) {
 }  // namespace
 
 std::string BenchmarkKey(const BenchmarkRecord& bench) {
-  if (bench.kind != "command") return bench.name;
+  if (bench.kind != TargetKind::kCommand) return bench.name;
   const size_t sep = bench.uri.find("::");
   const std::string program = sep == std::string::npos ? "" : bench.uri.substr(0, sep);
   const size_t space = bench.name.find(' ');
@@ -93,7 +93,7 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
         arms.push_back(e.role == "target" ? "" : e.role);
       }
       if (!arms.empty()) chosen.push_back({std::move(data), {}, arms});
-    } else if (r.kind == "ab") {
+    } else if (r.kind == RunKind::kAb) {
       TARE_ASSIGN_OR_RETURN(std::optional<CohortRecord> cohort, store.CohortOf(r.id));
       if (cohort && cohort->lock_sha256.rfind(prefix, 0) == 0) full.insert(cohort->lock_sha256);
     }
@@ -113,7 +113,7 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
   if (!by_exe) {
     for (const auto& r : all) {
       bool match = Tag(r, "replay-of") == report.sha256;
-      if (!match && r.kind == "ab") {
+      if (!match && r.kind == RunKind::kAb) {
         TARE_ASSIGN_OR_RETURN(std::optional<CohortRecord> cohort, store.CohortOf(r.id));
         match = cohort && cohort->lock_sha256 == report.sha256;
       }
@@ -135,7 +135,7 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
   std::map<std::tuple<std::string, std::string, std::string>, Acc> acc;
   for (auto& c : chosen) {
     std::map<int64_t, std::string> cell_names;
-    if (c.data.run.kind == "ab") {
+    if (c.data.run.kind == RunKind::kAb) {
       TARE_ASSIGN_OR_RETURN(c.discarded, store.DiscardedSamplesOf(c.data.run.id));
       TARE_ASSIGN_OR_RETURN(std::vector<CellRecord> cells, store.CellsOf(c.data.run.id));
       for (const auto& cell : cells) cell_names[cell.benchmark_id] = cell.name;
@@ -187,7 +187,7 @@ std::string RenderSpread(const SpreadReport& r) {
     std::time_t t = static_cast<std::time_t>(run.started_unix_ns / 1000000000);
     char when[32];
     std::strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", std::gmtime(&t));
-    out += fmt::format("  run {:<5} {:<4} {} UTC  host {}{}\n", run.id, run.kind, when,
+    out += fmt::format("  run {:<5} {:<4} {} UTC  host {}{}\n", run.id, RunKindName(run.kind), when,
                        run.fingerprint_digest.substr(0, 12),
                        run.replay_of.empty() ? "" : "  replay of " + run.replay_of.substr(0, 12));
   }

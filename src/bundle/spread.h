@@ -35,7 +35,7 @@ struct SpreadQuery {
 
 struct SpreadRun {
   int64_t id = 0;
-  std::string kind;
+  RunKind kind = RunKind::kRun;
   int64_t started_unix_ns = 0;
   std::string fingerprint_digest;
   std::string replay_of;             // the replay-of tag, when the run is a replay

@@ -27,7 +27,7 @@ StatusOr<report::AbReport> StoredCohortReport(store::Store& store, const store::
     s.fingerprint = std::move(*fp);
   }
   s.fingerprint_digest = run.data.run.fingerprint_digest;
-  s.kind = run.data.benchmarks.empty() ? (s.spec.kind ? TargetKindName(*s.spec.kind) : "command")
+  s.kind = run.data.benchmarks.empty() ? s.spec.kind.value_or(TargetKind::kCommand)
                                        : run.data.benchmarks.front().kind;
   s.exact_blocks = campaign::ExactPlanApplies(s.spec) ? campaign::ExactPlanBlocks(s.spec.null_arm) : 0;
   if (auto plan = campaign::PlanLooks(s.spec.sampling, s.spec.confidence, s.spec.look_scheme); plan.ok()) {

@@ -89,7 +89,7 @@ Allowance EffectiveAllowance(const MetricSpec& metric, const std::string& cell,
 }
 
 std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::string& cell,
-                                            const std::string& role, int64_t blocks, int64_t looks,
+                                            CellRole role, int64_t blocks, int64_t looks,
                                             double confidence, const AnalysisSettings& settings) {
   std::vector<AbComparison> out;
   // Failures, per arm, over the blocks judged.

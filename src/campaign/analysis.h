@@ -57,7 +57,7 @@ AbMetricResult MetricResultFor(const MetricSpec& spec, const std::string& cell, 
 // Judges blocks [0, blocks) of a cell at `confidence` (the look's per-look confidence), one
 // comparison per head. `looks` is recorded in the result.
 std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::string& cell,
-                                            const std::string& role, int64_t blocks, int64_t looks,
+                                            CellRole role, int64_t blocks, int64_t looks,
                                             double confidence, const AnalysisSettings& settings);
 
 // Instructions within this of zero (both ends of the interval) count as "no instruction change"

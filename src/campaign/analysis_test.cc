@@ -36,7 +36,7 @@ AnalysisSettings Settings(const std::string& allowance, bool null_arm = true) {
 }
 
 TEST(Analysis, AClearRegressionFails) {
-  auto c = JudgeCell(Synthetic(40, 0.05), "cell", "target", 40, 4, 0.9875, Settings("noise"));
+  auto c = JudgeCell(Synthetic(40, 0.05), "cell", CellRole::kTarget, 40, 4, 0.9875, Settings("noise"));
   ASSERT_EQ(c.size(), 1u);
   EXPECT_EQ(c[0].verdict, Verdict::kFail);
   ASSERT_EQ(c[0].metrics.size(), 1u);
@@ -52,7 +52,7 @@ TEST(Analysis, AClearRegressionFails) {
 }
 
 TEST(Analysis, AClearGainIsSupportedAndPasses) {
-  auto c = JudgeCell(Synthetic(40, -0.05), "cell", "target", 40, 4, 0.9875, Settings("noise"));
+  auto c = JudgeCell(Synthetic(40, -0.05), "cell", CellRole::kTarget, 40, 4, 0.9875, Settings("noise"));
   EXPECT_EQ(c[0].verdict, Verdict::kPass);
   EXPECT_TRUE(c[0].supported_gain);
   EXPECT_TRUE(c[0].metrics[0].supported_gain);
@@ -88,14 +88,14 @@ TEST(Analysis, AnUndecidedGainAsksForMorePairs) {
 
 TEST(Analysis, OnlyTheFirstBlocksAreJudged) {
   CellSamples s = Synthetic(40, 0.05);
-  auto c = JudgeCell(s, "cell", "target", 10, 1, 0.9875, Settings("noise"));
+  auto c = JudgeCell(s, "cell", CellRole::kTarget, 10, 1, 0.9875, Settings("noise"));
   EXPECT_EQ(c[0].metrics[0].pairs, 10);
   EXPECT_EQ(c[0].blocks, 10);
   EXPECT_EQ(c[0].looks, 1);
 }
 
 TEST(Analysis, TooFewPairsIsInconclusiveWithTheReason) {
-  auto c = JudgeCell(Synthetic(5, 0.5), "cell", "target", 5, 1, 0.95, Settings("2%"));
+  auto c = JudgeCell(Synthetic(5, 0.5), "cell", CellRole::kTarget, 5, 1, 0.95, Settings("2%"));
   EXPECT_EQ(c[0].verdict, Verdict::kInconclusive);
   EXPECT_TRUE(std::isnan(c[0].metrics[0].lo));
   EXPECT_NE(c[0].metrics[0].reasons[0].find("n=5 pairs cannot give a 95% sign-test interval"), std::string::npos)
@@ -107,7 +107,7 @@ TEST(Analysis, AHeadThatFailsWhereBaseRunsIsAFail) {
   CellSamples s = Synthetic(20, 0.0);
   s["head"][3].outcome = SampleOutcome::kFailed;
   s["head"][3].error = "exit status 3";
-  auto c = JudgeCell(s, "cell", "target", 20, 2, 0.9875, Settings("5%"));
+  auto c = JudgeCell(s, "cell", CellRole::kTarget, 20, 2, 0.9875, Settings("5%"));
   EXPECT_EQ(c[0].verdict, Verdict::kFail);
   ASSERT_EQ(c[0].reasons.size(), 1u);
   EXPECT_EQ(c[0].reasons[0], "FAIL: head failed 1 of 20 samples where base failed none (first: head block 3: exit status 3)");
@@ -123,7 +123,7 @@ TEST(Analysis, ABenchmarkBrokenInEveryArmCannotBeMeasured) {
     s[arm][0].error = "benchmark 'BM_X' reported an error: cannot open data.txt";
     s[arm][0].stderr_tail = "Running ./base\n";
   }
-  auto c = JudgeCell(s, "BM_X", "target", 1, 0, 0.9875, Settings("noise"));
+  auto c = JudgeCell(s, "BM_X", CellRole::kTarget, 1, 0, 0.9875, Settings("noise"));
   ASSERT_EQ(c.size(), 1u);
   EXPECT_EQ(c[0].verdict, Verdict::kInconclusive);
   EXPECT_TRUE(c[0].broken.cannot_be_measured());
@@ -146,7 +146,7 @@ TEST(Analysis, BaseBrokenWhileTheHeadRunsCannotBeMeasuredEither) {
       s[arm][b].error = "killed by signal 6 (SIGABRT)";
     }
   }
-  auto c = JudgeCell(s, "cell", "target", 3, 0, 0.9875, Settings("noise"));
+  auto c = JudgeCell(s, "cell", CellRole::kTarget, 3, 0, 0.9875, Settings("noise"));
   EXPECT_EQ(c[0].verdict, Verdict::kInconclusive);
   EXPECT_TRUE(c[0].broken.cannot_be_measured());
   EXPECT_NE(c[0].reasons[0].find("base and null failed every sample (3 of 3) while head ran, so there is no base"),
@@ -160,7 +160,7 @@ TEST(Analysis, AHeadBrokenWhereBaseRunsIsAFail) {
     s["head"][b].outcome = SampleOutcome::kSignaled;
     s["head"][b].error = "killed by signal 11 (SIGSEGV)";
   }
-  auto c = JudgeCell(s, "cell", "target", 3, 0, 0.9875, Settings("noise"));
+  auto c = JudgeCell(s, "cell", CellRole::kTarget, 3, 0, 0.9875, Settings("noise"));
   EXPECT_EQ(c[0].verdict, Verdict::kFail);
   EXPECT_TRUE(c[0].broken.any());
   EXPECT_FALSE(c[0].broken.cannot_be_measured());
@@ -175,7 +175,7 @@ TEST(Analysis, AHeadThatCrashesSometimesShowsItsFailedSamples) {
     s["head"][b].outcome = SampleOutcome::kSignaled;
     s["head"][b].error = "killed by signal 11 (SIGSEGV)";
   }
-  auto c = JudgeCell(s, "cell", "target", 20, 1, 0.9875, Settings("5%"));
+  auto c = JudgeCell(s, "cell", CellRole::kTarget, 20, 1, 0.9875, Settings("5%"));
   EXPECT_FALSE(c[0].broken.any());
   EXPECT_EQ(c[0].verdict, Verdict::kFail);
   EXPECT_EQ(c[0].failed_samples, 4);
@@ -187,14 +187,14 @@ TEST(Analysis, OtherFailuresKeepAPassFromBeingCertified) {
   CellSamples s = Synthetic(20, 0.0);
   s["null"][0].outcome = SampleOutcome::kSignaled;
   s["null"][0].error = "killed by signal 9";
-  auto c = JudgeCell(s, "cell", "target", 20, 2, 0.9875, Settings("5%"));
+  auto c = JudgeCell(s, "cell", CellRole::kTarget, 20, 2, 0.9875, Settings("5%"));
   EXPECT_EQ(c[0].metrics[0].verdict, Verdict::kPass);
   EXPECT_EQ(c[0].verdict, Verdict::kInconclusive);
   EXPECT_EQ(c[0].failed_samples, 1);
 }
 
 TEST(Analysis, WithoutANullArmTheAllowanceAloneCounts) {
-  auto c = JudgeCell(Synthetic(40, 0.0), "cell", "target", 40, 4, 0.9875, Settings("3%", false));
+  auto c = JudgeCell(Synthetic(40, 0.0), "cell", CellRole::kTarget, 40, 4, 0.9875, Settings("3%", false));
   EXPECT_EQ(c[0].verdict, Verdict::kPass);
   EXPECT_FALSE(c[0].metrics[0].has_null);
   EXPECT_DOUBLE_EQ(c[0].metrics[0].delta, 0.03);
@@ -208,7 +208,7 @@ TEST(Analysis, EveryHeadIsJudgedOnItsOwn) {
   for (int64_t b = 0; b < 30; ++b) s["hd02"][b] = Ok(10e6 * (1 + noise(rng)));
   AnalysisSettings a = Settings("2%");
   a.heads = {"head", "hd02"};
-  auto c = JudgeCell(s, "cell", "target", 30, 3, 0.9875, a);
+  auto c = JudgeCell(s, "cell", CellRole::kTarget, 30, 3, 0.9875, a);
   ASSERT_EQ(c.size(), 2u);
   EXPECT_EQ(c[0].head, "head");
   EXPECT_EQ(c[0].verdict, Verdict::kFail);
@@ -225,10 +225,10 @@ TEST(Analysis, DirectionOverridesAreHonoured) {
   AnalysisSettings a;
   a.heads = {"head"};
   a.metrics = {{"gb.counter.items_per_second", Allowance::Fraction(0.02), Direction::kHigherIsBetter}};
-  auto c = JudgeCell(s, "cell", "target", 20, 1, 0.95, a);
+  auto c = JudgeCell(s, "cell", CellRole::kTarget, 20, 1, 0.95, a);
   EXPECT_EQ(c[0].verdict, Verdict::kFail);
   a.metrics[0].direction = Direction::kLowerIsBetter;
-  c = JudgeCell(s, "cell", "target", 20, 1, 0.95, a);
+  c = JudgeCell(s, "cell", CellRole::kTarget, 20, 1, 0.95, a);
   EXPECT_EQ(c[0].verdict, Verdict::kPass);
   EXPECT_TRUE(c[0].supported_gain);
 }
@@ -255,7 +255,7 @@ AnalysisSettings SimSettings() {
 
 TEST(Analysis, DeterministicMetricsGetASmallDefaultAllowance) {
   // +0.03%: an untouched cell whose code moved. Changed, within 0.1%: a PASS that says so.
-  auto small = JudgeCell(Exact(8, 0.0003), "decompress", "target", 8, 1, 0.95, SimSettings());
+  auto small = JudgeCell(Exact(8, 0.0003), "decompress", CellRole::kTarget, 8, 1, 0.95, SimSettings());
   const auto& m = small[0].metrics[0];
   EXPECT_EQ(m.verdict, Verdict::kPass);
   EXPECT_TRUE(m.changed);
@@ -268,10 +268,10 @@ TEST(Analysis, DeterministicMetricsGetASmallDefaultAllowance) {
   EXPECT_EQ(m.reasons[1], "changed: the whole interval [+0.03%, +0.03%] is off 0");
   EXPECT_NE(m.reasons[2].find("sim.Ir is deterministic"), std::string::npos) << m.reasons[2];
   // +0.5% is a real change: FAIL.
-  EXPECT_EQ(JudgeCell(Exact(8, 0.005), "compress", "target", 8, 1, 0.95, SimSettings())[0].verdict,
+  EXPECT_EQ(JudgeCell(Exact(8, 0.005), "compress", CellRole::kTarget, 8, 1, 0.95, SimSettings())[0].verdict,
             Verdict::kFail);
   // Identical counts: a PASS, not changed.
-  auto same = JudgeCell(Exact(8, 0.0), "x", "target", 8, 1, 0.95, SimSettings());
+  auto same = JudgeCell(Exact(8, 0.0), "x", CellRole::kTarget, 8, 1, 0.95, SimSettings());
   EXPECT_EQ(same[0].verdict, Verdict::kPass);
   EXPECT_FALSE(same[0].metrics[0].changed);
   // Timing metrics keep "noise" as it is.
@@ -283,11 +283,11 @@ TEST(Analysis, DeterministicMetricsGetASmallDefaultAllowance) {
 TEST(Analysis, ACellsOwnAllowanceWins) {
   AnalysisSettings s = SimSettings();
   s.cell_allowances["compress"]["sim.Ir"] = Allowance::Fraction(0.01);
-  EXPECT_EQ(JudgeCell(Exact(8, 0.005), "compress", "target", 8, 1, 0.95, s)[0].verdict, Verdict::kPass);
-  EXPECT_EQ(JudgeCell(Exact(8, 0.005), "other", "target", 8, 1, 0.95, s)[0].verdict, Verdict::kFail);
+  EXPECT_EQ(JudgeCell(Exact(8, 0.005), "compress", CellRole::kTarget, 8, 1, 0.95, s)[0].verdict, Verdict::kPass);
+  EXPECT_EQ(JudgeCell(Exact(8, 0.005), "other", CellRole::kTarget, 8, 1, 0.95, s)[0].verdict, Verdict::kFail);
   // A declared allowance on the metric replaces the deterministic default.
   s.metrics[0].allowance = Allowance::Fraction(0.0);
-  EXPECT_EQ(JudgeCell(Exact(8, 0.0003), "other", "target", 8, 1, 0.95, s)[0].verdict, Verdict::kFail);
+  EXPECT_EQ(JudgeCell(Exact(8, 0.0003), "other", CellRole::kTarget, 8, 1, 0.95, s)[0].verdict, Verdict::kFail);
 }
 
 }  // namespace
@@ -323,7 +323,7 @@ AnalysisSettings TimeAndInstructionSettings() {
 }
 
 TEST(AnalysisTest, LayoutHintNamesATimeChangeWithoutAnInstructionChange) {
-  auto c = JudgeCell(TimeAndInstructions(0.03, 0.0), "parse", "target", 30, 1, 0.95, TimeAndInstructionSettings());
+  auto c = JudgeCell(TimeAndInstructions(0.03, 0.0), "parse", CellRole::kTarget, 30, 1, 0.95, TimeAndInstructionSettings());
   ASSERT_EQ(c.size(), 1u);
   EXPECT_EQ(c[0].metrics[0].verdict, Verdict::kFail);
   EXPECT_NEAR(c[0].metrics[0].estimate, 0.03, 0.002);
@@ -334,27 +334,27 @@ TEST(AnalysisTest, LayoutHintNamesATimeChangeWithoutAnInstructionChange) {
   EXPECT_NE(c[0].layout_hint.find("took longer"), std::string::npos) << c[0].layout_hint;
   EXPECT_NE(c[0].layout_hint.find("--layouts 4"), std::string::npos);
   // A gain the same way: "less time".
-  auto gain = JudgeCell(TimeAndInstructions(-0.03, 0.0), "parse", "target", 30, 1, 0.95, TimeAndInstructionSettings());
+  auto gain = JudgeCell(TimeAndInstructions(-0.03, 0.0), "parse", CellRole::kTarget, 30, 1, 0.95, TimeAndInstructionSettings());
   EXPECT_TRUE(gain[0].supported_gain);
   EXPECT_NE(gain[0].layout_hint.find("took less time"), std::string::npos) << gain[0].layout_hint;
 }
 
 TEST(AnalysisTest, LayoutHintStaysSilentWhenTheInstructionsExplainTheTime) {
   // Time and instructions both +3%: the code does more work.
-  auto more_work = JudgeCell(TimeAndInstructions(0.03, 0.03), "p", "target", 30, 1, 0.95, TimeAndInstructionSettings());
+  auto more_work = JudgeCell(TimeAndInstructions(0.03, 0.03), "p", CellRole::kTarget, 30, 1, 0.95, TimeAndInstructionSettings());
   EXPECT_EQ(more_work[0].verdict, Verdict::kFail);
   EXPECT_EQ(more_work[0].layout_hint, "");
   // Instructions +1% (outside ±0.5%) under a time change of +3%: not "no instruction change".
-  auto some = JudgeCell(TimeAndInstructions(0.03, 0.01), "p", "target", 30, 1, 0.95, TimeAndInstructionSettings());
+  auto some = JudgeCell(TimeAndInstructions(0.03, 0.01), "p", CellRole::kTarget, 30, 1, 0.95, TimeAndInstructionSettings());
   EXPECT_EQ(some[0].layout_hint, "");
   // No time verdict to explain: nothing to say.
-  auto same = JudgeCell(TimeAndInstructions(0.0, 0.0), "p", "target", 30, 1, 0.95, TimeAndInstructionSettings());
+  auto same = JudgeCell(TimeAndInstructions(0.0, 0.0), "p", CellRole::kTarget, 30, 1, 0.95, TimeAndInstructionSettings());
   EXPECT_EQ(same[0].verdict, Verdict::kPass);
   EXPECT_EQ(same[0].layout_hint, "");
   // Without an instruction metric there is no hint, whatever the time does.
   AnalysisSettings time_only = TimeAndInstructionSettings();
   time_only.metrics.pop_back();
-  EXPECT_EQ(JudgeCell(TimeAndInstructions(0.03, 0.0), "p", "target", 30, 1, 0.95, time_only)[0].layout_hint, "");
+  EXPECT_EQ(JudgeCell(TimeAndInstructions(0.03, 0.0), "p", CellRole::kTarget, 30, 1, 0.95, time_only)[0].layout_hint, "");
 }
 
 }  // namespace

@@ -55,9 +55,10 @@ std::vector<std::string> ArmNames(const CampaignSpec& spec) {
   return names;
 }
 
-std::string ArmRole(const std::string& arm) {
-  if (arm == "base" || arm == "null") return arm;
-  return "head";
+ArmRole RoleOfArm(const std::string& arm) {
+  if (arm == "base") return ArmRole::kBase;
+  if (arm == "null") return ArmRole::kNull;
+  return ArmRole::kHead;
 }
 
 std::vector<MetricSpec> DefaultMetrics(TargetKind resolved_kind, Instrument instrument,
@@ -150,10 +151,6 @@ Status ValidateSpec(const CampaignSpec& spec, TargetKind kind) {
       return Status::InvalidArgument(fmt::format(
           "cells[{}]: the name '{}' is used twice; every cell needs its own name", i, c.name));
     }
-    if (c.role != "target" && c.role != "control") {
-      return Status::InvalidArgument(fmt::format(
-          "cells[{}] '{}': role '{}' is not 'target' or 'control'", i, c.name, c.role));
-    }
     TARE_RETURN_IF_ERROR(session::ValidateEnvOverrides(c.env, fmt::format("cells[{}] '{}' env", i, c.name)));
     for (const auto& [metric, allowance] : c.allowances) {
       const auto& judged = spec.metrics.empty() ? DefaultMetrics(kind, spec.instrument) : spec.metrics;
@@ -208,7 +205,7 @@ CampaignSpec ResolveSpecPaths(CampaignSpec spec, const std::string& dir) {
 nlohmann::json SpecToJson(const CampaignSpec& spec) {
   nlohmann::json cells = nlohmann::json::array();
   for (const auto& c : spec.cells) {
-    nlohmann::json cell = {{"name", c.name}, {"role", c.role}, {"args", c.args}, {"env", c.env}};
+    nlohmann::json cell = {{"name", c.name}, {"role", CellRoleName(c.role)}, {"args", c.args}, {"env", c.env}};
     if (!c.allowances.empty()) {
       nlohmann::json allowances = nlohmann::json::object();
       for (const auto& [metric, a] : c.allowances) allowances[metric] = AllowanceText(a);
@@ -312,7 +309,9 @@ StatusOr<CampaignSpec> SpecFromJson(const nlohmann::json& j) {
     for (const auto& c : j.at("cells")) {
       CellSpec cell;
       cell.name = c.at("name").get<std::string>();
-      cell.role = c.at("role").get<std::string>();
+      auto role = ParseCellRole(c.at("role").get<std::string>());
+      if (!role.ok()) fail(role.status());
+      cell.role = *role;
       cell.args = c.at("args").get<std::vector<std::string>>();
       cell.env = c.at("env").get<std::vector<std::string>>();
       if (c.contains("allowances")) {

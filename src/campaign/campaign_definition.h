@@ -72,7 +72,7 @@ struct CellSpec {
   // Google Benchmark: the benchmark's exact name ("BM_Sort/1024"). Commands: a label for this
   // parameter set ("input=small").
   std::string name;
-  std::string role = "target";     // "target" | "control"
+  CellRole role = CellRole::kTarget;
   std::vector<std::string> args;   // appended to every arm's argv for this cell
   std::vector<std::string> env;    // KEY=VALUE, added to every arm's environment for this cell
   // metric -> allowance for this cell only (campaign file: allowances = { "sim.Ir" = "0.5%" }).
@@ -143,8 +143,8 @@ std::string CampaignIdentity(const CampaignSpec& spec);
 // Arm names, in declaration order: "base", "head" (then "hd02", "hd03"... for further heads: every
 // name has four characters, so every copy's path has the same length), and "null" last.
 std::vector<std::string> ArmNames(const CampaignSpec& spec);
-// "base", "head" or "null" for an arm name from ArmNames.
-std::string ArmRole(const std::string& arm);
+// The role of an arm name from ArmNames: base, head (head, hd02, ...) or null.
+ArmRole RoleOfArm(const std::string& arm);
 
 // Metrics judged when the campaign names none, with allowance "noise": CPU time, because it does
 // not count the time a process waits for a CPU, which on a shared or loaded host swamps the

@@ -209,10 +209,10 @@ Status ReadCells(const Reader& r, const toml::node& n, CampaignSpec* spec) {
                                           "for Google Benchmark, a label for commands)");
     }
     if (const toml::node* v = t.get("role")) {
-      TARE_ASSIGN_OR_RETURN(c.role, r.String(*v, field + ".role"));
-      if (c.role != "target" && c.role != "control") {
-        return r.Error(*v, field + ".role", fmt::format("'{}' is not 'target' or 'control'", c.role));
-      }
+      TARE_ASSIGN_OR_RETURN(const std::string role, r.String(*v, field + ".role"));
+      auto parsed = ParseCellRole(role);
+      if (!parsed.ok()) return r.Error(*v, field + ".role", fmt::format("'{}' is not 'target' or 'control'", role));
+      c.role = *parsed;
     }
     if (const toml::node* v = t.get("args")) {
       TARE_ASSIGN_OR_RETURN(c.args, r.Strings(*v, field + ".args"));

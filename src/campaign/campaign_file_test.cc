@@ -140,9 +140,9 @@ env = { SIZE = "large" }
   EXPECT_DOUBLE_EQ(spec->metrics[2].allowance.fraction, 0.02);
   ASSERT_EQ(spec->cells.size(), 2u);
   EXPECT_EQ(spec->cells[0].name, "small");
-  EXPECT_EQ(spec->cells[0].role, "target");
+  EXPECT_EQ(spec->cells[0].role, CellRole::kTarget);
   EXPECT_EQ(spec->cells[0].args, (std::vector<std::string>{"--size", "10"}));
-  EXPECT_EQ(spec->cells[1].role, "control");
+  EXPECT_EQ(spec->cells[1].role, CellRole::kControl);
   EXPECT_EQ(spec->cells[1].env, std::vector<std::string>{"SIZE=large"});
 }
 
@@ -280,7 +280,7 @@ TEST(CampaignSpec, ValidationNamesTheFieldAndTheFix) {
   EXPECT_NE(s.message().find("initial=6 pairs cannot give the 99% per-look"), std::string::npos) << s.message();
 
   CampaignSpec twice = spec;
-  twice.cells = {{"a", "target", {}, {}, {}}, {"a", "target", {}, {}, {}}};
+  twice.cells = {{"a", CellRole::kTarget, {}, {}, {}}, {"a", CellRole::kTarget, {}, {}, {}}};
   s = ValidateSpec(twice, TargetKind::kCommand);
   EXPECT_NE(s.message().find("cells[1]: the name 'a' is used twice"), std::string::npos) << s.message();
 
@@ -298,8 +298,8 @@ TEST(CampaignSpec, ArmNamesAllHaveFourCharacters) {
   spec.null_arm = true;
   EXPECT_EQ(ArmNames(spec), (std::vector<std::string>{"base", "head", "hd02", "hd03", "null"}));
   for (const auto& name : ArmNames(spec)) EXPECT_EQ(name.size(), 4u);
-  EXPECT_EQ(ArmRole("hd03"), "head");
-  EXPECT_EQ(ArmRole("null"), "null");
+  EXPECT_EQ(RoleOfArm("hd03"), ArmRole::kHead);
+  EXPECT_EQ(RoleOfArm("null"), ArmRole::kNull);
 }
 
 TEST(CampaignSpec, CanonicalJsonDependsOnEveryDeclaredSetting) {

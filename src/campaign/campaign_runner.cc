@@ -127,8 +127,7 @@ Status CampaignRunner::StageArms() {
   measure_.perf_events = PerfEventsFor(metrics_);
   std::vector<std::pair<std::string, std::string>> sources;
   for (const auto& arm : arms_) {
-    const std::string role = ArmRole(arm);
-    if (role == "base" || role == "null") {
+    if (RoleOfArm(arm) != ArmRole::kHead) {
       sources.emplace_back(arm, spec.base);
     } else {
       size_t head_index = arm == "head" ? 0 : static_cast<size_t>(std::stoi(arm.substr(2))) - 1;
@@ -151,7 +150,7 @@ Status CampaignRunner::CommandCells() {
   if (spec.cells.empty()) {
     Cell c;
     c.name = DefaultCommandCellName(spec);
-    c.role = "target";
+    c.role = CellRole::kTarget;
     cells_.push_back(c);
   } else {
     for (const auto& cs : spec.cells) cells_.push_back({cs.name, cs.role, {}, cs.args, cs.env, 0, "", -1});
@@ -186,7 +185,7 @@ Status CampaignRunner::ListedCells() {
       if (!spec.filter.empty() && !filter.Search(b.name)) continue;
       Cell c;
       c.name = b.name;
-      c.role = !spec.control_filter.empty() && control.Search(b.name) ? "control" : "target";
+      c.role = !spec.control_filter.empty() && control.Search(b.name) ? CellRole::kControl : CellRole::kTarget;
       c.bench = b;
       cells_.push_back(c);
     }
@@ -225,7 +224,7 @@ Status CampaignRunner::KeepThisShard() {
   std::vector<std::string> names;
   for (const auto& c : cells_) names.push_back(c.name);
   shard_ = session::AssignShards(names, *options_.shard,
-                                 session::ShardGroup("ab", options_.shard->count, options_.provenance.commit,
+                                 session::ShardGroup(RunKind::kAb, options_.shard->count, options_.provenance.commit,
                                                      input_.campaign_sha256));
   TARE_RETURN_IF_ERROR(session::CheckShardNotEmpty(*shard_, "cells"));
   std::erase_if(cells_, [&](const Cell& c) { return session::ShardOf(*shard_, c.name) != shard_->index; });

@@ -99,7 +99,7 @@ class CampaignRunner {
  private:
   struct Cell {
     std::string name;
-    std::string role;
+    CellRole role = CellRole::kTarget;
     target::Benchmark bench;           // the benchmark each arm runs (name and URI)
     std::vector<std::string> args;     // cell parameters
     std::vector<std::string> env;

@@ -38,7 +38,7 @@ StatusOr<CampaignResult> CampaignRunner::Run(store::Store& store) {
 AnalysisSettings CampaignRunner::Cohort::Settings() const {
   AnalysisSettings s;
   for (const auto& arm : r_.arms_) {
-    if (ArmRole(arm) == "head") s.heads.push_back(arm);
+    if (RoleOfArm(arm) == ArmRole::kHead) s.heads.push_back(arm);
   }
   s.null_arm = spec_.null_arm;
   s.metrics = r_.metrics_;
@@ -104,7 +104,7 @@ Status CampaignRunner::Cohort::Open() {
   TARE_ASSIGN_OR_RETURN(std::vector<LockedWork> earlier, EarlierWork());
   TARE_ASSIGN_OR_RETURN(lock_.work, r_.FixWork(earlier));
   RunRecord record;
-  record.kind = "ab";
+  record.kind = RunKind::kAb;
   record.started_unix_ns = started_unix_ns_ = r_.options_.clock->UnixNowNs();
   record.tare_version = r_.options_.tare_version;
   record.command_line = r_.options_.command_line;
@@ -123,7 +123,7 @@ Status CampaignRunner::Cohort::Open() {
   for (size_t i = 0; i < r_.cells_.size(); ++i) {
     Cell& c = r_.cells_[i];
     TARE_ASSIGN_OR_RETURN(c.benchmark_id,
-                          store_.AddBenchmark(run_id_, {0, c.bench.uri, c.bench.name, TargetKindName(r_.kind_)}));
+                          store_.AddBenchmark(run_id_, {0, c.bench.uri, c.bench.name, r_.kind_}));
     TARE_RETURN_IF_ERROR(store_.AddCell(
         run_id_, {static_cast<int64_t>(i), c.name, c.role, c.benchmark_id, c.args, c.env}));
   }
@@ -155,7 +155,7 @@ Status CampaignRunner::Cohort::Open() {
   c.lock_json = DumpJson(LockToJson(lock_));
   c.lock_sha256 = lock_sha256_;
   c.cohort = cohort_;
-  c.state = "running";
+  c.state = CohortState::kRunning;
   TARE_RETURN_IF_ERROR(store_.AddCohort(c));
   return Status::Ok();
 }
@@ -174,7 +174,7 @@ Status CampaignRunner::Cohort::Resume(RunData* stored_run, std::vector<int64_t>*
   };
   const CohortRecord* open = nullptr;
   for (const auto& c : all) {
-    if ((c.state == "running" || c.state == "interrupted") && same_shard(c.run_id)) open = &c;
+    if ((c.state == CohortState::kRunning || c.state == CohortState::kInterrupted) && same_shard(c.run_id)) open = &c;
   }
   if (open == nullptr) {
     return Status::FailedPrecondition(fmt::format(
@@ -294,7 +294,7 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
   if (session_->stop() == StopKind::kNone && error.ok()) {
     CrossCheck();
     bounds = EvaluateBounds();
-    if (!bounds.empty()) error = store_.SaveChecks(run_id_, "bound", bounds);
+    if (!bounds.empty()) error = store_.SaveChecks(run_id_, CheckKind::kBound, bounds);
   }
   const StopKind stop = session_->stop();
   // A store write that failed for want of space or a server leaves the cohort resumable: what was
@@ -304,24 +304,24 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
     error = error.WithMore(
         "once fixed, run the same `tare ab` command with --resume to continue this cohort from its stored samples");
   }
-  const std::string state = store_lost_a_write                ? "interrupted"
-                            : !error.ok()                      ? "stopped"
-                            : stop == StopKind::kInterrupted ? "interrupted"
-                            : stop != StopKind::kNone        ? "stopped"
-                                                             : "complete";
+  const CohortState state = store_lost_a_write                ? CohortState::kInterrupted
+                            : !error.ok()                      ? CohortState::kStopped
+                            : stop == StopKind::kInterrupted ? CohortState::kInterrupted
+                            : stop != StopKind::kNone        ? CohortState::kStopped
+                                                             : CohortState::kComplete;
   const std::string stop_reason = !error.ok() ? error.message() : session_->stop_reason();
   auto report = BuildReport(bounds);
   if (!report.ok()) return report.status();
   report->state = state;
   report->stop_reason = stop_reason;
   const std::string outcome =
-      state == "complete" && report->has_verdicts ? report::OutcomeWord(*report) : "";  // BROKEN too
+      state == CohortState::kComplete && report->has_verdicts ? report::OutcomeWord(*report) : "";  // BROKEN too
   // The cohort's final state is written even after an error; if that write fails too, the first
   // error is the one reported.
   Status saved = store_.SetCohortState(run_id_, state, stop_reason, outcome);
   Status finished = store_.FinishRun(run_id_,
-                                     state == "complete"      ? RunStatus::kComplete
-                                     : state == "interrupted" ? RunStatus::kInterrupted
+                                     state == CohortState::kComplete      ? RunStatus::kComplete
+                                     : state == CohortState::kInterrupted ? RunStatus::kInterrupted
                                                               : RunStatus::kFailed,
                                      report->ended_unix_ns);
   for (auto& c : report->cohorts) {

@@ -38,7 +38,7 @@ Status CampaignRunner::Cohort::CheckGates() {
         }
         violation = fmt::format("metric {} was not measured for the {} arm in cell '{}'{}; remove it "
                                 "from the campaign's metrics", m.name, arm, r_.cells_[c].name, why);
-        gate_checks_.push_back({"gate", "every metric is measured", r_.cells_[c].name, arm,
+        gate_checks_.push_back({CheckKind::kGate, "every metric is measured", r_.cells_[c].name, arm,
                                 kNaN, kNaN, "", false});
         break;
       }
@@ -64,7 +64,7 @@ Status CampaignRunner::Cohort::CheckGates() {
           // "head" on both sides means each head against itself; "head" on the right side alone
           // means every head, each its own check.
           std::vector<std::string> against;
-          if (g.ref_arm == "head" && ArmRole(arm) == "head") {
+          if (g.ref_arm == "head" && RoleOfArm(arm) == ArmRole::kHead) {
             against = {arm};
           } else {
             against = refs;
@@ -75,7 +75,7 @@ Status CampaignRunner::Cohort::CheckGates() {
             const double limit = ref.empty() ? kNaN : GateLimit(g, value_of(ref, g.ref_metric));
             const bool ok = !(value > limit);  // a missing value cannot violate
             const std::string who = against.size() > 1 ? fmt::format("{} vs {}", arm, ref) : arm;
-            gate_checks_.push_back({"gate", g.text, r_.cells_[c].name, who, value, limit, def.unit, ok});
+            gate_checks_.push_back({CheckKind::kGate, g.text, r_.cells_[c].name, who, value, limit, def.unit, ok});
             if (!ok && violation.empty()) {
               violation = fmt::format("sanity gate \"{}\" is violated in cell '{}': {} is {}, the limit is {}",
                                       g.text, r_.cells_[c].name, who, FormatValue(value, def.unit),
@@ -89,7 +89,7 @@ Status CampaignRunner::Cohort::CheckGates() {
   if (!violation.empty()) {
     session_->Stop(StopKind::kGate, violation + "; the campaign stopped after its first block");
   }
-  return store_.SaveChecks(run_id_, "gate", gate_checks_);
+  return store_.SaveChecks(run_id_, CheckKind::kGate, gate_checks_);
 }
 
 std::vector<AbCheck> CampaignRunner::Cohort::EvaluateBounds() const {
@@ -107,7 +107,7 @@ std::vector<AbCheck> CampaignRunner::Cohort::EvaluateBounds() const {
           }
         }
         const double value = BoundStatistic(b.stat, values);
-        out.push_back({"bound", b.text, r_.cells_[c].name, arm, value, b.limit, def.unit,
+        out.push_back({CheckKind::kBound, b.text, r_.cells_[c].name, arm, value, b.limit, def.unit,
                        !(value > b.limit) && !std::isnan(value)});
       }
     }

@@ -210,7 +210,7 @@ Status CampaignRunner::Cohort::ReplayLooks() {
 std::vector<std::string> CampaignRunner::Cohort::Heads() const {
   std::vector<std::string> heads;
   for (const auto& arm : r_.arms_) {
-    if (ArmRole(arm) == "head") heads.push_back(arm);
+    if (RoleOfArm(arm) == ArmRole::kHead) heads.push_back(arm);
   }
   return heads;
 }

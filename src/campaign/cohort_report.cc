@@ -20,7 +20,7 @@ StatusOr<report::AbReport> CampaignRunner::Cohort::BuildReport(const std::vector
   s.cohort.lock_json = DumpJson(LockToJson(lock_));
   s.cohort.lock_sha256 = lock_sha256_;
   s.cohort.cohort = cohort_;
-  s.cohort.state = "running";  // the caller sets the final state
+  s.cohort.state = CohortState::kRunning;  // the caller sets the final state
   s.cohort.resumed = resumed_;
   s.spec = spec_;
   s.lock = lock_;
@@ -29,7 +29,7 @@ StatusOr<report::AbReport> CampaignRunner::Cohort::BuildReport(const std::vector
   s.ended_unix_ns = r_.options_.clock->UnixNowNs();
   s.fingerprint = fingerprint_;
   s.fingerprint_digest = fingerprint_.HardDigest();
-  s.kind = TargetKindName(r_.kind_);
+  s.kind = r_.kind_;
   s.exact_blocks = exact_blocks_;
   s.plan = plan_;
   std::vector<std::string> fallbacks;  // cells whose determinism check failed (exact_plan.h)

@@ -60,7 +60,7 @@ std::vector<std::string> HeadHashes(const std::string& lock_json) {
   auto lock = LockFromJson(nlohmann::json::parse(lock_json, nullptr, false));
   if (lock.ok()) {
     for (const auto& e : lock->executables) {
-      if (ArmRole(e.arm) == "head") out.push_back(e.sha256);
+      if (RoleOfArm(e.arm) == ArmRole::kHead) out.push_back(e.sha256);
     }
   }
   return out;
@@ -111,7 +111,7 @@ report::AbReport BuildAbReport(const CohortSnapshot& s) {
     }
   }
   rep.kind = s.kind;
-  rep.instrument = InstrumentName(spec.instrument);
+  rep.instrument = spec.instrument;
   rep.args = spec.args;
   rep.arm_order = std::string(ArmOrderName(spec.order));
   rep.seed = spec.seed;
@@ -128,7 +128,7 @@ report::AbReport BuildAbReport(const CohortSnapshot& s) {
   rep.noise_floor_rule = std::string(NoiseFloorRuleName(spec.noise_floor));
   rep.interval_method = std::string(PairedIntervalName(spec.interval));
   rep.noise_cap = spec.noise_cap;
-  for (const auto& e : s.lock.executables) rep.arms.push_back({e.arm, ArmRole(e.arm), e.source, e.path, e.sha256});
+  for (const auto& e : s.lock.executables) rep.arms.push_back({e.arm, RoleOfArm(e.arm), e.source, e.path, e.sha256});
   std::vector<Verdict> verdicts;
   for (const auto& cell : s.cells) {
     for (const auto& comp : cell.comparisons) {

@@ -35,7 +35,7 @@ struct SnapshotCell {
 
 struct CohortSnapshot {
   // The cohort record: campaign identity, run id, cohort number, state and stop reason, times
-  // resumed, the lock's JSON and sha256. (The running cohort's state is "running": its caller sets
+  // resumed, the lock's JSON and sha256. (The running cohort's state is kRunning: its caller sets
   // the final one on the report.)
   CohortRecord cohort;
   CampaignSpec spec;                      // the resolved campaign
@@ -45,7 +45,7 @@ struct CohortSnapshot {
   int64_t ended_unix_ns = 0;
   std::optional<Fingerprint> fingerprint;  // absent when a stored one cannot be read
   std::string fingerprint_digest;
-  std::string kind;                       // TargetKindName
+  TargetKind kind = TargetKind::kCommand;
   int64_t exact_blocks = 0;               // report::AbReport::exact_blocks
   std::optional<LookPlan> plan;           // absent when it cannot be planned again
   std::vector<SnapshotCell> cells;        // in the cohort's cell order

@@ -75,7 +75,7 @@ std::string DeterminismCheck(const CellSamples& samples, int64_t blocks, const A
 }
 
 std::vector<AbComparison> JudgeCellExact(const CellSamples& samples, const std::string& cell,
-                                         const std::string& role, int64_t blocks,
+                                         CellRole role, int64_t blocks,
                                          const AnalysisSettings& settings) {
   std::vector<AbComparison> out;
   for (const std::string& head : settings.heads) {

@@ -84,7 +84,7 @@ TEST(ExactPlan, JudgesTheChangeItself) {
   s["base"][0] = Ir(100000);
   s["head"][0] = Ir(100500);
   s["null"][0] = Ir(100000);
-  auto c = JudgeCellExact(s, "cell", "target", 1, SimSettings(true));
+  auto c = JudgeCellExact(s, "cell", CellRole::kTarget, 1, SimSettings(true));
   ASSERT_EQ(c.size(), 1u);
   const AbMetricResult& m = c[0].metrics[0];
   EXPECT_EQ(c[0].verdict, Verdict::kFail);
@@ -100,7 +100,7 @@ TEST(ExactPlan, JudgesTheChangeItself) {
   EXPECT_EQ(m.head_median, 100500);
 
   s["head"][0] = Ir(100000);
-  c = JudgeCellExact(s, "cell", "target", 1, SimSettings(true));
+  c = JudgeCellExact(s, "cell", CellRole::kTarget, 1, SimSettings(true));
   EXPECT_EQ(c[0].verdict, Verdict::kPass);
   EXPECT_EQ(c[0].metrics[0].pass_bound, 0.0);
 }

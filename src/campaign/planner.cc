@@ -141,7 +141,7 @@ SimulatedCampaign SimulateCampaign(const std::vector<PilotBlock>& blocks, double
       if (settings.null_arm) put("null", b, blocks[filled].null);
     }
     const std::vector<AbComparison> judged =
-        JudgeCell(samples, q.cell, "target", pairs, static_cast<int64_t>(look) + 1,
+        JudgeCell(samples, q.cell, CellRole::kTarget, pairs, static_cast<int64_t>(look) + 1,
                   looks.per_look_confidence, settings);
     out.verdict = judged.front().verdict;
     out.pairs = pairs;

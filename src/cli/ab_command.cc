@@ -90,6 +90,18 @@ int ExitFor(const campaign::CampaignResult& result, bool inconclusive_ok) {
   return kExitOk;
 }
 
+// What every campaign this command runs (the cohort, or --plan's pilot) is given: the environment,
+// the recorded command line, and progress and notices on stderr (notices prefixed `tare: <prefix>`).
+campaign::RunnerOptions CommonRunnerOptions(Progress& progress, bool quiet, const std::string& prefix) {
+  campaign::RunnerOptions ropts;
+  ropts.base_env = session::ProcessEnvironment();
+  ropts.command_line = RecordedInvocation();
+  ropts.tare_version = TARE_VERSION;
+  ropts.progress = progress.Line();
+  ropts.notice = progress.Notice(quiet, prefix);
+  return ropts;
+}
+
 StatusOr<int> PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
   if (o.resume || !o.ledger_path.empty() || !o.html_path.empty()) {
     return Status::InvalidArgument(
@@ -113,18 +125,7 @@ StatusOr<int> PlanCampaign(const AbOptions& o, const campaign::CampaignInput& de
   auto spawner = proc::Spawner::Start();
   if (!spawner.ok()) return spawner.status();
   Progress progress(o.quiet);
-  campaign::RunnerOptions ropts;
-  ropts.base_env = session::ProcessEnvironment();
-  ropts.command_line = RecordedInvocation();
-  ropts.tare_version = TARE_VERSION;
-  ropts.progress = [&progress](const std::string& line) {
-    if (line.empty()) progress.Clear(); else progress.Update(line);
-  };
-  ropts.notice = [&progress, quiet = o.quiet](const std::string& line) {
-    if (quiet) return;
-    progress.Clear();
-    fmt::print(stderr, "tare: pilot: {}\n", TerminalText(line));
-  };
+  const campaign::RunnerOptions ropts = CommonRunnerOptions(progress, o.quiet, "pilot: ");
   campaign::SpawnerProber prober(**spawner);
   auto pilot = campaign::RunPilot(declared, o.pilot, prober, ropts);
   progress.Clear();
@@ -184,27 +185,12 @@ StatusOr<int> Ab(const AbOptions& o) {
   if (!spawner.ok()) return spawner.status();
 
   Progress progress(o.quiet);
-  campaign::RunnerOptions ropts;
+  campaign::RunnerOptions ropts = CommonRunnerOptions(progress, o.quiet, "");
   ropts.stage_dir = (std::filesystem::path(store::LocalDirectory(o.store_path)) / "bin").string();
   ropts.resume = o.resume;
   ropts.cross_check = !o.no_cross_check;
-  ropts.base_env = session::ProcessEnvironment();
-  ropts.command_line = RecordedInvocation();
-  ropts.tare_version = TARE_VERSION;
   ropts.provenance = env::ResolveProvenance(o.provenance, ".");
   ropts.shard = *shard;
-  ropts.progress = [&progress](const std::string& line) {
-    if (line.empty()) {
-      progress.Clear();
-    } else {
-      progress.Update(line);
-    }
-  };
-  ropts.notice = [&progress, quiet = o.quiet](const std::string& line) {
-    if (quiet) return;
-    progress.Clear();
-    fmt::print(stderr, "tare: {}\n", TerminalText(line));
-  };
 
   campaign::SpawnerProber prober(**spawner);
   campaign::CampaignRunner runner(std::move(*input), prober, ropts);
@@ -277,25 +263,7 @@ StatusOr<int> Ab(const AbOptions& o) {
   }
 
   // The loud part, on stderr even with --quiet: what makes the verdicts untrustworthy or stopped.
-  if (rep.AnyHostTooNoisy()) {
-    fmt::print(stderr,
-               "tare: WARNING: HOST TOO NOISY: two copies of the same base program differ beyond "
-               "the bound a PASS must certify, so only a head clearly better than base can PASS "
-               "(see the ledger's null-arm table). Quiet the host (`tare env` lists what to fix) "
-               "and run again.\n");
-  }
-  // Broken benchmarks, even with --quiet: each once, with what it said and the fix.
-  for (const auto& c : rep.comparisons) {
-    if (!c.broken.any()) continue;
-    bool told = false;
-    for (const auto& earlier : rep.comparisons) {
-      if (&earlier == &c) break;
-      told = told || (earlier.cell == c.cell && earlier.broken.cannot_be_measured() && c.broken.cannot_be_measured());
-    }
-    if (told) continue;
-    fmt::print(stderr, "tare: {}: {}\n  to fix: {}\n", SingleLineText(c.cell),
-               SingleLineText(c.reasons.empty() ? c.broken.error : c.reasons.front()), SingleLineText(c.broken.fix));
-  }
+  fmt::print(stderr, "{}", report::RenderAbWarnings(rep, result->stop == campaign::StopKind::kNone));
   switch (result->stop) {
     case campaign::StopKind::kInterrupted:
       fmt::print(stderr, "tare: interrupted: cohort {} (run {}) keeps its {} samples in {}. "
@@ -309,15 +277,6 @@ StatusOr<int> Ab(const AbOptions& o) {
       fmt::print(stderr, "tare: STOPPED: {}\n", TerminalText(rep.stop_reason));
       break;
     case campaign::StopKind::kNone:
-      if (!rep.BoundsOk()) {
-        for (const auto& c : rep.checks) {
-          if (c.kind == "bound" && !c.ok) {
-            fmt::print(stderr, "tare: release bound violated: {} in cell '{}' for {}: {} > {}\n",
-                       SingleLineText(c.rule), SingleLineText(c.cell), SingleLineText(c.arm),
-                       FormatValue(c.value, c.unit), FormatValue(c.limit, c.unit));
-          }
-        }
-      }
       if (!o.quiet) {
         fmt::print(stderr, "tare: cohort {} (run {}) stored in {}: {} samples; outcome {}\n", rep.cohort,
                    rep.run_id, TerminalText(store::PrintableLocation(o.store_path)), rep.samples,

@@ -67,7 +67,7 @@ StatusOr<int> Verify(const std::string& path) {
   const bundle::Manifest& m = opened->manifest();
   fmt::print("{}: OK — {} members ({}), every sha256 checked\n", TerminalText(path), result.members,
              FormatValue(static_cast<double>(result.bytes), "bytes"));
-  fmt::print("  run {} ({}), run {} of the store it came from{}\n", m.run_uid.substr(0, 12), TerminalText(m.run_kind),
+  fmt::print("  run {} ({}), run {} of the store it came from{}\n", m.run_uid.substr(0, 12), RunKindName(m.run_kind),
              m.run_id, m.lock_sha256.empty() ? "" : ", lock " + m.lock_sha256.substr(0, 12));
   for (const auto& e : m.executables) {
     fmt::print("  executable {:<6} {}  {}\n", TerminalText(e.role), e.sha256.substr(0, 12),

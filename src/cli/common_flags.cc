@@ -48,4 +48,17 @@ StatusOr<compare::CompareConfig> LoadCompareConfig(const std::string& config_pat
   return compare::ParseCompareConfig(text, path);
 }
 
+std::string ThresholdsFile(const JudgingFlags& f) {
+  return !f.config.empty() ? f.config : f.no_config ? "" : compare::FindConfigFile(".");
+}
+
+StatusOr<compare::CompareOptions> JudgingOptions(const JudgingFlags& f) {
+  compare::CompareOptions options;
+  TARE_ASSIGN_OR_RETURN(options.config, LoadCompareConfig(f.config, f.no_config));
+  TARE_RETURN_IF_ERROR(compare::ApplyFlags(&options.config, f.thresholds, f.ignore, f.confidence));
+  options.metrics = f.metrics;
+  options.allow_different_hosts = f.allow_different_hosts;
+  return options;
+}
+
 }  // namespace tare::cli

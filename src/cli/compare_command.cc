@@ -20,6 +20,7 @@
 #include "cli/output_path.h"
 #include "compare/compare.h"
 #include "compare/compare_report.h"
+#include "compare/stored_pair.h"
 #include "compare/thresholds.h"
 #include "store/store.h"
 
@@ -29,13 +30,7 @@ namespace {
 struct CompareFlags {
   std::string base;
   std::string head;
-  std::vector<std::string> metrics;
-  std::vector<std::string> thresholds;
-  std::vector<std::string> ignore;
-  std::optional<double> confidence;
-  std::string config;
-  bool no_config = false;
-  bool allow_different_hosts = false;
+  JudgingFlags judging;
   std::string format = "console";
   std::string output;
   bool all = false;
@@ -52,37 +47,17 @@ StatusOr<int> Compare(const CompareFlags& f) {
   if (Status s = CheckColorMode(f.color); !s.ok()) {
     return s;
   }
-  auto config = LoadCompareConfig(f.config, f.no_config);
-  if (!config.ok()) return config.status();
-  if (Status s = compare::ApplyFlags(&*config, f.thresholds, f.ignore, f.confidence); !s.ok()) return s;
-  if (Status s = RequireStore(f.store_path); !s.ok()) return s;
+  TARE_ASSIGN_OR_RETURN(const compare::CompareOptions options, JudgingOptions(f.judging));
+  TARE_RETURN_IF_ERROR(RequireStore(f.store_path));
   if (!f.output.empty() && f.output != "-") {
     std::vector<KeptFile> kept = StoreFiles(f.store_path);
     // The thresholds file just read (issue 27, item 8: `compare -o tare.toml` replaced it).
-    const std::string config_path = !f.config.empty() ? f.config : f.no_config ? "" : compare::FindConfigFile(".");
-    if (!config_path.empty()) kept.push_back({config_path, "the thresholds file"});
-    if (Status s = CheckOutputPath("--output", f.output, kept); !s.ok()) return s;
+    if (const std::string config = ThresholdsFile(f.judging); !config.empty()) kept.push_back({config, "the thresholds file"});
+    TARE_RETURN_IF_ERROR(CheckOutputPath("--output", f.output, kept));
   }
-  auto store = store::Store::OpenForReading(f.store_path);
-  if (!store.ok()) return store.status();
-  auto base_id = (*store)->ResolveRun(f.base);
-  if (!base_id.ok()) return base_id.status().WithContext("BASE");
-  auto head_id = (*store)->ResolveRun(f.head);
-  if (!head_id.ok()) return head_id.status().WithContext("HEAD");
-  if (*base_id == *head_id) {
-    return Status::InvalidArgument(fmt::format(
-        "BASE '{}' and HEAD '{}' are the same run ({}); name two runs (see `tare runs`)", f.base, f.head, *base_id));
-  }
-  auto base = (*store)->LoadRun(*base_id);
-  if (!base.ok()) return base.status();
-  auto head = (*store)->LoadRun(*head_id);
-  if (!head.ok()) return head.status();
-
-  compare::CompareOptions options;
-  options.config = std::move(*config);
-  options.metrics = f.metrics;
-  options.allow_different_hosts = f.allow_different_hosts;
-  auto result = compare::CompareRuns(*base, *head, options);
+  TARE_ASSIGN_OR_RETURN(auto store, store::Store::OpenForReading(f.store_path));
+  TARE_ASSIGN_OR_RETURN(const compare::RunPair runs, compare::LoadRunPair(*store, f.base, f.head));
+  auto result = compare::CompareRuns(runs.base, runs.head, options);
   if (!result.ok()) return result.status();
 
   std::string text;
@@ -117,7 +92,7 @@ StatusOr<int> Compare(const CompareFlags& f) {
   if (none_in_both) {
     return Status::InvalidArgument(fmt::format(
         "no benchmark is in both run {} and run {}, so nothing was compared; compare two runs of one suite "
-        "(`tare runs` lists them)", *base_id, *head_id));
+        "(`tare runs` lists them)", runs.base.run.id, runs.head.run.id));
   }
   for (const auto& b : result->benchmarks) {
     if (b.cls == compare::ChangeClass::kFailed || b.cls == compare::ChangeClass::kRegressed) return kExitFailed;
@@ -157,13 +132,13 @@ Examples:
 Docs: docs/compare.md)");
   sub->add_option("BASE", f->base, "The run before the change")->required();
   sub->add_option("HEAD", f->head, "The run after the change")->required();
-  sub->add_option("--metric,-m", f->metrics, "Judge this metric (repeatable; default: each benchmark's own measurement)");
-  sub->add_option("--threshold,-t", f->thresholds, "T (every metric) or METRIC=T, e.g. 3% or wall_ns=2%; beats tare.toml (repeatable)");
-  sub->add_option("--ignore", f->ignore, "Skip benchmarks whose whole name matches this RE2 pattern (repeatable)");
-  sub->add_option("--confidence", f->confidence, "Of the intervals, in (0, 1) (default 0.95)");
-  sub->add_option("--config", f->config, "Thresholds file (default: the nearest tare.toml upwards)");
-  sub->add_flag("--no-config", f->no_config, "Ignore any tare.toml");
-  sub->add_flag("--allow-different-hosts", f->allow_different_hosts, "Compare runs from different hosts, every line marked");
+  sub->add_option("--metric,-m", f->judging.metrics, "Judge this metric (repeatable; default: each benchmark's own measurement)");
+  sub->add_option("--threshold,-t", f->judging.thresholds, "T (every metric) or METRIC=T, e.g. 3% or wall_ns=2%; beats tare.toml (repeatable)");
+  sub->add_option("--ignore", f->judging.ignore, "Skip benchmarks whose whole name matches this RE2 pattern (repeatable)");
+  sub->add_option("--confidence", f->judging.confidence, "Of the intervals, in (0, 1) (default 0.95)");
+  sub->add_option("--config", f->judging.config, "Thresholds file (default: the nearest tare.toml upwards)");
+  sub->add_flag("--no-config", f->judging.no_config, "Ignore any tare.toml");
+  sub->add_flag("--allow-different-hosts", f->judging.allow_different_hosts, "Compare runs from different hosts, every line marked");
   sub->add_option("--format", f->format, "console (default) | markdown | json | csv");
   sub->add_option("-o,--output", f->output, "Write to FILE instead of stdout (never the store)");
   sub->add_flag("--all", f->all, "Console: list untouched benchmarks too");

@@ -76,7 +76,7 @@ StatusOr<int> ListRuns(const std::string& store_path, int limit) {
     if (p.dirty && *p.dirty) code += "+";
     for (const auto& [k, v] : p.tags) code += (code.empty() ? "" : " ") + k + "=" + v;
     if (code.empty()) code = "-";
-    rows.push_back({std::to_string(r.id), SingleLineText(r.kind), RunStatusName(r.status), when,
+    rows.push_back({std::to_string(r.id), RunKindName(r.kind), RunStatusName(r.status), when,
                     SingleLineText(code), SingleLineText(cmd)});
   }
   size_t wid = 2, wkind = 4, wstatus = 6, wcode = 4;

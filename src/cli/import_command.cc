@@ -66,7 +66,7 @@ StatusOr<int> Import(const ImportOptions& o) {
   if (!written.ok()) return written.status();
   if (written->added) {
     fmt::print("imported run {} ({} {}, {} samples{}) as run {} in {}\n", run->data.run.uid.substr(0, 12),
-               TerminalText(run->data.run.kind), RunStatusName(run->data.run.status), run->data.samples.size(),
+               RunKindName(run->data.run.kind), RunStatusName(run->data.run.status), run->data.samples.size(),
                run->cohort ? fmt::format(", cohort {} of campaign {}", run->cohort->cohort, TerminalText(run->cohort->campaign_name)) : "",
                written->run_id, TerminalText(store::PrintableLocation(o.store_path)));
   } else {

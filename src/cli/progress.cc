@@ -13,6 +13,24 @@ namespace tare::cli {
 Progress::Progress(bool quiet) : enabled_(!quiet && isatty(STDERR_FILENO)) {}
 Progress::~Progress() { Clear(); }
 
+std::function<void(const std::string&)> Progress::Line() {
+  return [this](const std::string& line) {
+    if (line.empty()) {
+      Clear();
+    } else {
+      Update(line);
+    }
+  };
+}
+
+std::function<void(const std::string&)> Progress::Notice(bool quiet, const std::string& prefix) {
+  return [this, quiet, prefix](const std::string& line) {
+    if (quiet) return;
+    Clear();
+    fmt::print(stderr, "tare: {}{}\n", prefix, TerminalText(line));
+  };
+}
+
 void Progress::Update(const std::string& line) {
   if (!enabled_) return;
   fmt::print(stderr, "\r\033[K{}", SingleLineText(line));  // names in it come from the target

@@ -2,6 +2,7 @@
 // (CI logs, pipes): silent, so logs stay readable; warnings and errors are printed separately.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "base/status.h"
@@ -18,6 +19,12 @@ class Progress {
   void Clear();
   // Whether colour may be used on stdout (a TTY and NO_COLOR unset).
   static bool ColorStdout();
+
+  // The callbacks long work takes (session::PlainRun, campaign::RunnerOptions, bundle::Replay):
+  // `Line` updates the progress line ("" clears it); `Notice` clears it and prints
+  // "tare: <prefix><line>" on stderr, made safe for a terminal, unless `quiet`.
+  std::function<void(const std::string&)> Line();
+  std::function<void(const std::string&)> Notice(bool quiet, const std::string& prefix = "");
 
  private:
   bool enabled_;

@@ -55,25 +55,15 @@ StatusOr<int> Replay(const ReplayOptions& o) {
   ro.tare_version = TARE_VERSION;
   ro.base_env = session::ProcessEnvironment();
   ro.trust_env = o.trust_env;
-  ro.progress = [&progress](const std::string& line) {
-    if (line.empty()) {
-      progress.Clear();
-    } else {
-      progress.Update(line);
-    }
-  };
-  ro.notice = [&progress, quiet = o.quiet](const std::string& line) {
-    if (quiet) return;
-    progress.Clear();
-    fmt::print(stderr, "tare: {}\n", TerminalText(line));
-  };
+  ro.progress = progress.Line();
+  ro.notice = progress.Notice(o.quiet);
   auto result = bundle::Replay(*opened, **store, **spawner, ro);
   progress.Clear();
   if (!result.ok()) return result.status();
   fmt::print("{}", bundle::RenderReplay(*result));
   if (result->interrupted) return kExitInterrupted;
-  fmt::print("\nspread across the two: tare spread --{} {}{}\n", result->kind == "ab" ? "lock" : "executable",
-             result->kind == "ab" ? result->replay_of.substr(0, 12) : opened->manifest().executables.empty()
+  fmt::print("\nspread across the two: tare spread --{} {}{}\n", result->kind == RunKind::kAb ? "lock" : "executable",
+             result->kind == RunKind::kAb ? result->replay_of.substr(0, 12) : opened->manifest().executables.empty()
                                                                     ? std::string("SHA")
                                                                     : opened->manifest().executables[0].sha256.substr(0, 12),
              o.store_path == DefaultStorePath() ? "" : " --store " + TerminalText(store::PrintableLocation(o.store_path)));

@@ -12,6 +12,7 @@
 #include "cli/exit_codes.h"
 #include "cli/output_path.h"
 #include "compare/compare.h"
+#include "compare/stored_pair.h"
 #include "compare/thresholds.h"
 #include "html/compare_page.h"
 #include "html/history_page.h"
@@ -30,22 +31,8 @@ struct ReportFlags {
   int min_segment = 5;               // --history: runs on each side of a change point
   std::string output;
   std::string store_path = DefaultStorePath();
-  // As `tare compare` takes them.
-  std::vector<std::string> metrics;
-  std::vector<std::string> thresholds;
-  std::vector<std::string> ignore;
-  std::optional<double> confidence;
-  std::string config;
-  bool no_config = false;
-  bool allow_different_hosts = false;
+  JudgingFlags judging;  // --compare, as `tare compare` takes them (--metric also names --history's metric)
 };
-
-// The thresholds `tare compare` would use: --config, else the nearest tare.toml, then the flags.
-StatusOr<compare::CompareConfig> ReportThresholds(const ReportFlags& f) {
-  TARE_ASSIGN_OR_RETURN(compare::CompareConfig config, LoadCompareConfig(f.config, f.no_config));
-  TARE_RETURN_IF_ERROR(compare::ApplyFlags(&config, f.thresholds, f.ignore, f.confidence));
-  return config;
-}
 
 StatusOr<std::string> RunPage(store::Store& store, const std::string& selector) {
   TARE_ASSIGN_OR_RETURN(int64_t id, store.ResolveRun(selector));
@@ -53,24 +40,10 @@ StatusOr<std::string> RunPage(store::Store& store, const std::string& selector) 
   return html::RenderRunHtml(data);
 }
 
-StatusOr<std::string> ComparePage(store::Store& store, const ReportFlags& f, compare::CompareConfig config) {
-  auto base_id = store.ResolveRun(f.compare[0]);
-  if (!base_id.ok()) return base_id.status().WithContext("BASE");
-  auto head_id = store.ResolveRun(f.compare[1]);
-  if (!head_id.ok()) return head_id.status().WithContext("HEAD");
-  if (*base_id == *head_id) {
-    return Status::InvalidArgument(fmt::format(
-        "BASE '{}' and HEAD '{}' are the same run ({}); name two runs (see `tare runs`)", f.compare[0], f.compare[1],
-        *base_id));
-  }
-  TARE_ASSIGN_OR_RETURN(RunData base, store.LoadRun(*base_id));
-  TARE_ASSIGN_OR_RETURN(RunData head, store.LoadRun(*head_id));
-  compare::CompareOptions options;
-  options.config = std::move(config);
-  options.metrics = f.metrics;
-  options.allow_different_hosts = f.allow_different_hosts;
-  TARE_ASSIGN_OR_RETURN(compare::SuiteComparison result, compare::CompareRuns(base, head, options));
-  return html::RenderCompareHtml(result, base, head);
+StatusOr<std::string> ComparePage(store::Store& store, const ReportFlags& f, const compare::CompareOptions& options) {
+  TARE_ASSIGN_OR_RETURN(const compare::RunPair runs, compare::LoadRunPair(store, f.compare[0], f.compare[1]));
+  TARE_ASSIGN_OR_RETURN(compare::SuiteComparison result, compare::CompareRuns(runs.base, runs.head, options));
+  return html::RenderCompareHtml(result, runs.base, runs.head);
 }
 
 StatusOr<int> Report(const ReportFlags& f) {
@@ -81,26 +54,28 @@ StatusOr<int> Report(const ReportFlags& f) {
         "name one thing to report: --run SELECTOR (one run), --compare BASE HEAD (two runs) or --history BENCH "
         "(one benchmark over runs)");
   }
-  std::optional<compare::CompareConfig> config;
+  std::optional<compare::CompareOptions> options;
   if (compare_mode) {
-    auto loaded = ReportThresholds(f);
-    if (!loaded.ok()) return loaded.status();
-    config = std::move(*loaded);
+    TARE_ASSIGN_OR_RETURN(options, JudgingOptions(f.judging));
   }
   // Reading commands must not create a store where there is none.
   if (Status s = RequireStore(f.store_path); !s.ok()) return s;
   const bool to_stdout = f.output.empty() || f.output == "-";
   if (!to_stdout) {
-    if (Status s = CheckOutputPath("--output", f.output, StoreFiles(f.store_path)); !s.ok()) return s;
+    std::vector<KeptFile> kept = StoreFiles(f.store_path);
+    if (const std::string config = compare_mode ? ThresholdsFile(f.judging) : ""; !config.empty()) {
+      kept.push_back({config, "the thresholds file"});
+    }
+    TARE_RETURN_IF_ERROR(CheckOutputPath("--output", f.output, kept));
   }
   auto store = store::Store::OpenForReading(f.store_path);
   if (!store.ok()) return store.status();
   StatusOr<std::string> page = std::string();
   if (history_mode) {
-    auto h = compare::LoadHistory(**store, {f.history, f.metrics.empty() ? "" : f.metrics.front(), f.branch, f.host, 200, f.min_segment});
+    auto h = compare::LoadHistory(**store, {f.history, f.judging.metrics.empty() ? "" : f.judging.metrics.front(), f.branch, f.host, 200, f.min_segment});
     page = h.ok() ? StatusOr<std::string>(html::RenderHistoryHtml(*h)) : StatusOr<std::string>(h.status());
   } else {
-    page = compare_mode ? ComparePage(**store, f, std::move(*config)) : RunPage(**store, f.run);
+    page = compare_mode ? ComparePage(**store, f, *options) : RunPage(**store, f.run);
   }
   if (!page.ok()) return page.status();
   if (to_stdout) {
@@ -141,13 +116,13 @@ Examples:
   sub->add_option("--host", f->host, "--history: the host's fingerprint digest (prefix); default: the newest run's");
   sub->add_option("-o,--output", f->output, "Write the page to FILE (default, or '-': stdout; never the store)");
   sub->add_option("--store", f->store_path, kStoreHelp);
-  sub->add_option("--metric,-m", f->metrics, "--compare: judge this metric (repeatable); --history: the metric");
-  sub->add_option("--threshold,-t", f->thresholds, "--compare: T or METRIC=T, as for `tare compare` (repeatable)");
-  sub->add_option("--ignore", f->ignore, "--compare: skip benchmarks matching this RE2 pattern (repeatable)");
-  sub->add_option("--confidence", f->confidence, "--compare: of the intervals, in (0, 1) (default 0.95)");
-  sub->add_option("--config", f->config, "--compare: thresholds file (default: the nearest tare.toml upwards)");
-  sub->add_flag("--no-config", f->no_config, "--compare: ignore any tare.toml");
-  sub->add_flag("--allow-different-hosts", f->allow_different_hosts, "--compare: runs from different hosts, marked");
+  sub->add_option("--metric,-m", f->judging.metrics, "--compare: judge this metric (repeatable); --history: the metric");
+  sub->add_option("--threshold,-t", f->judging.thresholds, "--compare: T or METRIC=T, as for `tare compare` (repeatable)");
+  sub->add_option("--ignore", f->judging.ignore, "--compare: skip benchmarks matching this RE2 pattern (repeatable)");
+  sub->add_option("--confidence", f->judging.confidence, "--compare: of the intervals, in (0, 1) (default 0.95)");
+  sub->add_option("--config", f->judging.config, "--compare: thresholds file (default: the nearest tare.toml upwards)");
+  sub->add_flag("--no-config", f->judging.no_config, "--compare: ignore any tare.toml");
+  sub->add_flag("--allow-different-hosts", f->judging.allow_different_hosts, "--compare: runs from different hosts, marked");
   sub->callback([f, exit_code]() { *exit_code = Finish(Report(*f)); });
 }
 

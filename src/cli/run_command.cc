@@ -149,18 +149,8 @@ StatusOr<int> Run(const RunOptions& o) {
   if (!spawner.ok()) return spawner.status();
   Progress progress(o.quiet);
   session::PlainRun run(std::move(*spec), **spawner);
-  run.progress = [&progress](const std::string& line) {
-    if (line.empty()) {
-      progress.Clear();
-    } else {
-      progress.Update(line);
-    }
-  };
-  run.notice = [&progress, quiet = o.quiet](const std::string& line) {
-    if (quiet) return;
-    progress.Clear();
-    fmt::print(stderr, "tare: {}\n", TerminalText(line));
-  };
+  run.progress = progress.Line();
+  run.notice = progress.Notice(o.quiet);
   if (Status s = run.Prepare(); !s.ok()) return s;
   // --metrics names what the table shows: a name no sample of this target will carry is a typo.
   for (const auto& name : o.metrics) {

@@ -53,9 +53,9 @@ StatusOr<int> Variance(const VarianceFlags& f) {
       if (!id.ok()) return id.status();
       auto d = (*store)->LoadRun(*id);
       if (!d.ok()) return d.status();
-      if (d->run.kind != "run") {
+      if (d->run.kind != RunKind::kRun) {
         return Status::InvalidArgument(fmt::format(
-            "run {} is a `tare {}` run; variance takes runs of `tare run`", d->run.id, d->run.kind));
+            "run {} is a `tare {}` run; variance takes runs of `tare run`", d->run.id, RunKindName(d->run.kind)));
       }
       if (!runs.empty() && d->run.fingerprint_digest != runs.front().run.fingerprint_digest) {
         return Status::FailedPrecondition(fmt::format(
@@ -70,7 +70,7 @@ StatusOr<int> Variance(const VarianceFlags& f) {
     if (!listed.ok()) return listed.status();
     std::set<std::string> exes;
     for (const auto& r : *listed) {
-      if (r.kind != "run" || static_cast<int>(runs.size()) >= f.last) continue;
+      if (r.kind != RunKind::kRun || static_cast<int>(runs.size()) >= f.last) continue;
       if (!runs.empty() && r.fingerprint_digest != runs.front().run.fingerprint_digest) continue;
       auto d = (*store)->LoadRun(r.id);
       if (!d.ok()) return d.status();

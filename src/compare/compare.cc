@@ -37,7 +37,7 @@ int Severity(ChangeClass c) {
 
 struct BenchSamples {
   std::string name;
-  std::string kind;
+  TargetKind kind = TargetKind::kCommand;
   int64_t measured = 0;        // non-warm-up samples
   int64_t failed = 0;
   std::string first_failure;   // "exit status 1: <stderr line>"
@@ -246,7 +246,7 @@ std::string PrimaryMetric(const std::vector<std::string>& names) {
 
 StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, const CompareOptions& o) {
   for (const RunData* d : {&base, &head}) {
-    if (d->run.kind == "ab") {
+    if (d->run.kind == RunKind::kAb) {
       return Status::InvalidArgument(fmt::format(
           "run {} is a `tare ab` cohort: its arms were measured paired and judged in its ledger "
           "(`tare export --run {}`); `tare compare` takes runs of `tare run`", d->run.id, d->run.id));
@@ -359,7 +359,7 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
   };
   // Two runs of one command each (e.g. ./base/prog and ./head/prog) are that command's before and
   // after, whatever their names.
-  if (bs.size() == 1 && hs.size() == 1 && bs[0].name != hs[0].name && bs[0].kind == "command" && hs[0].kind == "command") {
+  if (bs.size() == 1 && hs.size() == 1 && bs[0].name != hs[0].name && bs[0].kind == TargetKind::kCommand && hs[0].kind == TargetKind::kCommand) {
     BenchmarkChange bc = judge_bench(&bs[0], &hs[0]);
     bc.name = bs[0].name == hs[0].name ? bs[0].name : bs[0].name + " -> " + hs[0].name;
     out.benchmarks.push_back(std::move(bc));

@@ -17,14 +17,14 @@ struct Builder {
   int64_t next_bench = 1;
   Builder(int64_t id, const std::string& digest = "host-a") {
     d.run.id = id;
-    d.run.kind = "run";
+    d.run.kind = RunKind::kRun;
     d.run.fingerprint_digest = digest;
     d.metrics.push_back({"wall_ns", "ns", Direction::kLowerIsBetter, MetricKind::kTime, "", false, {}});
     d.metrics.push_back({"sim.Ir", "count", Direction::kLowerIsBetter, MetricKind::kCount, "", true, {}});
     d.metrics.push_back({"gb.counter.items_per_second", "1/s", Direction::kHigherIsBetter, MetricKind::kCount, "", false, {}});
   }
   Builder& Bench(const std::string& name, const std::string& metric, const std::vector<double>& values,
-                 int failed = 0, const std::string& kind = "gbench") {
+                 int failed = 0, TargetKind kind = TargetKind::kGbench) {
     const int64_t id = next_bench++;
     d.benchmarks.push_back({id, "t::" + name, name, kind});
     int64_t seq = static_cast<int64_t>(d.samples.size());
@@ -177,7 +177,7 @@ TEST(Compare, RefusesCampaignsAndUnknownMetrics) {
   auto bad = CompareRuns(base.d, head.d, o);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("--metric 'nope'"), std::string::npos);
-  head.d.run.kind = "ab";
+  head.d.run.kind = RunKind::kAb;
   auto ab = CompareRuns(base.d, head.d, {});
   ASSERT_FALSE(ab.ok());
   EXPECT_NE(ab.status().message().find("tare ab"), std::string::npos);
@@ -185,8 +185,8 @@ TEST(Compare, RefusesCampaignsAndUnknownMetrics) {
 
 TEST(Compare, OneCommandAgainstAnotherIsItsBeforeAndAfter) {
   Builder base(1), head(2);
-  base.Bench("./old/prog --x", "wall_ns", Ten(), 0, "command");
-  head.Bench("./new/prog --x", "wall_ns", Ten(1.2), 0, "command");
+  base.Bench("./old/prog --x", "wall_ns", Ten(), 0, TargetKind::kCommand);
+  head.Bench("./new/prog --x", "wall_ns", Ten(1.2), 0, TargetKind::kCommand);
   auto c = CompareRuns(base.d, head.d, {});
   ASSERT_TRUE(c.ok());
   ASSERT_EQ(c->benchmarks.size(), 1u);

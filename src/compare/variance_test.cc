@@ -9,7 +9,7 @@ namespace {
 
 void AddBench(RunData& d, int64_t id, const std::string& name, const std::string& metric, const std::vector<double>& values,
               double user = 0, double sys = 0) {
-  d.benchmarks.push_back({id, "t::" + name, name, "gbench"});
+  d.benchmarks.push_back({id, "t::" + name, name, TargetKind::kGbench});
   for (double v : values) {
     StoredSample s{static_cast<int64_t>(d.samples.size()), id, {}};
     s.sample.values[metric] = v;

@@ -106,7 +106,7 @@ std::string Facts(const report::AbReport& r, const RunData& run) {
   f += fmt::format("<dt>Campaign</dt><dd>{} · {} · sha256 <code>{}</code></dd>\n", HtmlText(r.campaign_name),
                    HtmlText(r.campaign_source), HtmlText(Short(r.campaign_sha256)));
   f += fmt::format("<dt>Cohort</dt><dd>{} (run {}): {}, {} samples, started {}{}</dd>\n", r.cohort, r.run_id,
-                   HtmlText(r.state), r.samples, HtmlText(FormatUnixTime(r.started_unix_ns)),
+                   CohortStateName(r.state), r.samples, HtmlText(FormatUnixTime(r.started_unix_ns)),
                    r.resumed > 0 ? fmt::format(", resumed {} times", r.resumed) : "");
   f += fmt::format("<dt>Lock</dt><dd><code title=\"{}\">{}</code> (sha256 of its tare.lock/1 record, written before "
                    "the first sample) · tare {}</dd>\n",
@@ -116,7 +116,7 @@ std::string Facts(const report::AbReport& r, const RunData& run) {
   }
   f += fmt::format("<dt>Host</dt><dd>{} · fingerprint <code>{}</code></dd>\n", HtmlText(r.host),
                    HtmlText(Short(r.fingerprint_digest)));
-  f += fmt::format("<dt>Target</dt><dd>{}, instrument {}{}</dd>\n", HtmlText(r.kind), HtmlText(r.instrument),
+  f += fmt::format("<dt>Target</dt><dd>{}, instrument {}{}</dd>\n", TargetKindName(r.kind), InstrumentName(r.instrument),
                    args.empty() ? "" : fmt::format(", argv <code>{}</code>", HtmlText(args)));
   f += fmt::format("<dt>Arm order</dt><dd>{} (seed {})</dd>\n", HtmlText(r.arm_order), r.seed);
   f += fmt::format("<dt>Sampling</dt><dd>{}; looks at {} pairs</dd>\n", HtmlText(report::SamplingText(r.sampling)),
@@ -136,8 +136,8 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
   const std::string outcome = r.has_verdicts ? VerdictWord(r.outcome) : "no verdict";
   std::string html = PageStart(fmt::format("tare ab: {} — {}", r.campaign_name, outcome));
   html += fmt::format("<p class=\"headline\">Outcome {}</p>\n", Badge(outcome));
-  if (r.state != "complete") {
-    html += fmt::format("<p class=\"banner\">{}{}</p>\n", HtmlText(r.state == "stopped" ? "STOPPED" : r.state == "interrupted" ? "INTERRUPTED" : r.state),
+  if (r.state != CohortState::kComplete) {
+    html += fmt::format("<p class=\"banner\">{}{}</p>\n", r.state == CohortState::kStopped ? "STOPPED" : r.state == CohortState::kInterrupted ? "INTERRUPTED" : "RUNNING",
                         r.stop_reason.empty() ? "" : ": " + HtmlText(r.stop_reason));
   }
   if (r.AnyHostTooNoisy()) {
@@ -150,7 +150,7 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
   html += "<table><tr><th>arm</th><th>role</th><th>executable</th><th>sha256</th></tr>\n";
   for (const auto& a : r.arms) {
     html += fmt::format("<tr><td>{}</td><td>{}</td><td><code>{}</code></td><td><code title=\"{}\">{}</code></td></tr>\n",
-                        HtmlText(a.name), HtmlText(a.role), HtmlText(a.source), HtmlAttr(a.sha256),
+                        HtmlText(a.name), ArmRoleName(a.role), HtmlText(a.source), HtmlAttr(a.sha256),
                         HtmlText(Short(a.sha256)));
   }
   html += "</table>\n";
@@ -175,7 +175,7 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
     }
     const AbComparison& first = *comparisons.front();
     html += fmt::format("<h3>{} <span class=\"note\">({}, {} blocks, {} looks)</span> {}</h3>\n", HtmlText(cell),
-                        HtmlText(first.role), first.blocks, first.looks, Badge(VerdictWord(WorstVerdict(verdicts))));
+                        CellRoleName(first.role), first.blocks, first.looks, Badge(VerdictWord(WorstVerdict(verdicts))));
     for (const AbComparison* c : comparisons) {
       for (const auto& reason : c->reasons) html += fmt::format("<p class=\"warn\">{}</p>\n", HtmlText(reason));
       if (!c->layout_hint.empty()) html += fmt::format("<p class=\"warn\">{}</p>\n", HtmlText(c->layout_hint));
@@ -197,7 +197,7 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
     for (const auto& c : r.checks) {
       html += fmt::format("<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
                           "<td class=\"num\">{}</td><td>{}</td></tr>\n",
-                          HtmlText(c.kind), HtmlText(c.rule), HtmlText(c.cell), HtmlText(c.arm),
+                          CheckKindName(c.kind), HtmlText(c.rule), HtmlText(c.cell), HtmlText(c.arm),
                           HtmlText(FormatValue(c.value, c.unit)), HtmlText(FormatValue(c.limit, c.unit)),
                           c.ok ? "ok" : Badge("FAIL"));
     }
@@ -212,7 +212,7 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
       html += fmt::format("<tr><td>{}{}</td><td>{}</td><td>{}</td><td>{}{}</td><td>{}</td><td><code>{}</code></td>"
                           "<td><code>{}</code></td><td class=\"num\">{}</td></tr>\n",
                           c.cohort, c.current ? " (this)" : "", c.run_id, HtmlText(FormatUnixTime(c.started_unix_ns)),
-                          HtmlText(c.state), c.stop_reason.empty() ? "" : ": " + HtmlText(c.stop_reason),
+                          CohortStateName(c.state), c.stop_reason.empty() ? "" : ": " + HtmlText(c.stop_reason),
                           c.outcome.empty() ? "—" : Badge(c.outcome), HtmlText(Short(c.lock_sha256)), HtmlText(heads),
                           c.samples);
     }

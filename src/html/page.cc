@@ -114,7 +114,7 @@ std::string RunFactRows(const RunRecord& run) {
   std::string cmd;
   for (const auto& a : run.command_line) cmd += (cmd.empty() ? "" : " ") + a;
   std::string rows;
-  rows += fmt::format("<dt>Run</dt><dd>{} ({}, {})</dd>\n", run.id, HtmlText(run.kind), RunStatusName(run.status));
+  rows += fmt::format("<dt>Run</dt><dd>{} ({}, {})</dd>\n", run.id, RunKindName(run.kind), RunStatusName(run.status));
   rows += fmt::format("<dt>Code</dt><dd>{}</dd>\n", HtmlText(ProvenanceText(run.provenance)));
   if (!run.provenance.commit.empty()) {
     rows += fmt::format("<dt>Commit</dt><dd><code>{}</code></dd>\n", HtmlText(run.provenance.commit));

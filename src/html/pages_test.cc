@@ -34,7 +34,7 @@ void ExpectSafe(const std::string& html) {
 RunData HostileRun(int64_t id, const std::string& arm_a, const std::string& arm_b) {
   RunData d;
   d.run.id = id;
-  d.run.kind = arm_a.empty() ? "run" : "ab";
+  d.run.kind = arm_a.empty() ? RunKind::kRun : RunKind::kAb;
   d.run.status = RunStatus::kComplete;
   d.run.tare_version = "0.1.0";
   d.run.started_unix_ns = 1735787045000000000;
@@ -46,7 +46,7 @@ RunData HostileRun(int64_t id, const std::string& arm_a, const std::string& arm_
   d.run.fingerprint_json = DumpJson(env::FingerprintToJson(fp));
   d.run.fingerprint_digest = fp.HardDigest();
   d.executables = {{"target", "/bin/" + kHostile, "abcdef0123456789", "{}"}};
-  d.benchmarks = {{1, "x::" + kHostile, kHostile, "command"}, {2, "x::BM_Ok", "BM_Ok", "command"}};
+  d.benchmarks = {{1, "x::" + kHostile, kHostile, TargetKind::kCommand}, {2, "x::BM_Ok", "BM_Ok", TargetKind::kCommand}};
   d.metrics = {{"wall_ns", "ns", Direction::kLowerIsBetter, MetricKind::kTime, "", false, MetricSource::kProcess}};
   d.notes = {{"warn", "note \x1b[2J " + kHostile}};
   int64_t seq = 0;
@@ -148,7 +148,7 @@ TEST(AbPage, ForestPerCellColouredByVerdict) {
   r.lock_sha256 = "d4d402680ebc0000";
   r.has_verdicts = true;
   r.outcome = Verdict::kFail;
-  r.arms = {{"base", "base", "/b/" + kHostile, "/s/bin/base", "aa"}, {"head", "head", "/h", "/s/bin/head", "bb"}};
+  r.arms = {{"base", ArmRole::kBase, "/b/" + kHostile, "/s/bin/base", "aa"}, {"head", ArmRole::kHead, "/h", "/s/bin/head", "bb"}};
   AbComparison c;
   c.cell = kHostile;
   c.verdict = Verdict::kFail;
@@ -173,10 +173,10 @@ TEST(AbPage, ForestPerCellColouredByVerdict) {
   pass.metrics[0].verdict = Verdict::kPass;
   pass.metrics[0].estimate = pass.metrics[0].lo = pass.metrics[0].hi = 0;  // sim: exactly 0
   r.comparisons = {c, pass};
-  r.checks = {{"gate", "failed_samples == 0", kHostile, "head", 0, 0, "count", true}};
-  r.cohorts = {{1, 3, 0, "complete", "", "FAIL", "d4d4", {"bb"}, 12, true}};
+  r.checks = {{CheckKind::kGate, "failed_samples == 0", kHostile, "head", 0, 0, "count", true}};
+  r.cohorts = {{1, 3, 0, CohortState::kComplete, "", "FAIL", "d4d4", {"bb"}, 12, true}};
   r.notes = {"iteration counts " + kHostile};
-  const std::string html = RenderAbHtml(r, run, {{0, kHostile, "target", 1, {}, {}}, {1, "BM_Ok", "target", 2, {}, {}}});
+  const std::string html = RenderAbHtml(r, run, {{0, kHostile, CellRole::kTarget, 1, {}, {}}, {1, "BM_Ok", CellRole::kTarget, 2, {}, {}}});
   ExpectSafe(html);
   EXPECT_NE(html.find("class=\"ci fail\""), std::string::npos);
   EXPECT_NE(html.find("class=\"ci pass\""), std::string::npos);

@@ -10,6 +10,7 @@
 #include "compare/compare.h"
 #include "html/html_text.h"
 #include "html/page.h"
+#include "model/metric_roles.h"
 #include "report/run_report.h"
 
 namespace tare::html {
@@ -37,7 +38,7 @@ std::string FailureText(const Sample& s) {
 std::string SummaryTable(const report::BenchmarkReport& b) {
   std::string rows;
   for (const auto& m : b.metrics) {
-    if (!report::IsDefaultMetric(m.metric.name, b.bench.kind)) continue;
+    if (!ShownByDefault(m.metric.name, b.bench.kind)) continue;
     const auto& s = m.summary;
     auto v = [&m](double x) { return HtmlText(FormatValue(x, m.metric.unit)); };
     rows += fmt::format(
@@ -120,7 +121,7 @@ std::string RenderRunHtml(const RunData& data) {
                         "their reason on hover, and left out of every summary.</p>\n",
                         rep.total_failed);
   }
-  if (run.kind == "ab") {
+  if (run.kind == RunKind::kAb) {
     html += "<p class=\"warn\">This run is a <code>tare ab</code> cohort: its samples are shown raw, one colour per "
             "arm. Its verdicts are in the cohort's report (<code>tare ab ... --html FILE</code>) and ledger.</p>\n";
   }
@@ -133,7 +134,7 @@ std::string RenderRunHtml(const RunData& data) {
   for (const auto& b : rep.benchmarks) {
     html += fmt::format("<h3>{}</h3>\n", HtmlText(b.bench.name));
     html += fmt::format("<p class=\"note\"><code>{}</code> · {} · {} ok, {} failed</p>\n", HtmlText(b.bench.uri),
-                        HtmlText(b.bench.kind), b.ok_samples, b.failed_samples);
+                        TargetKindName(b.bench.kind), b.ok_samples, b.failed_samples);
     for (const auto& f : b.failures) html += fmt::format("<p class=\"warn\">FAILED: {}</p>\n", HtmlText(f));
     const std::string metric = PlottedMetric(data, b.bench.id);
     if (!metric.empty() || b.failed_samples > 0) {

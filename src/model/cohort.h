@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "model/kinds.h"
+
 namespace tare {
 
 struct CohortRecord {
@@ -18,7 +20,7 @@ struct CohortRecord {
   std::string lock_json;        // tare.lock/1
   std::string lock_sha256;
   int64_t cohort = 0;           // 1, 2, ... within the campaign
-  std::string state;            // running | complete | interrupted | stopped
+  CohortState state = CohortState::kRunning;
   std::string stop_reason;
   std::string outcome;          // PASS | FAIL | INCONCLUSIVE | ""
   int64_t resumed = 0;
@@ -30,7 +32,7 @@ struct CohortRecord {
 struct CellRecord {
   int64_t cell = 0;
   std::string name;
-  std::string role;
+  CellRole role = CellRole::kTarget;
   int64_t benchmark_id = 0;
   std::vector<std::string> args;
   std::vector<std::string> env;

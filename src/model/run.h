@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "model/fingerprint.h"
+#include "model/kinds.h"
 #include "model/metric.h"
 #include "model/sample.h"
+#include "model/target.h"
 
 namespace tare {
 
@@ -51,7 +53,7 @@ struct RunRecord {
   // source, given by store::RunWriter::BeginRun when empty. The same run keeps it in every store
   // it is merged, pushed or imported into, which is how copying a run twice adds nothing.
   std::string uid;
-  std::string kind = "run";                // "run" | "ab" | "oracle"
+  RunKind kind = RunKind::kRun;
   RunStatus status = RunStatus::kRunning;
   int64_t started_unix_ns = 0;
   int64_t ended_unix_ns = 0;
@@ -75,7 +77,7 @@ struct BenchmarkRecord {
   int64_t id = 0;
   std::string uri;        // "<target-name>::<benchmark-name>"
   std::string name;       // benchmark name inside the target ("BM_Sort/1024", or the command)
-  std::string kind;       // "command" | "gbench" | "tare"
+  TargetKind kind = TargetKind::kCommand;
 };
 
 struct NoteRecord {

@@ -19,7 +19,7 @@ namespace tare {
 // One group's completeness: which shards are there and whether their assignments agree.
 struct ShardGroupState {
   std::string group;
-  std::string kind;                  // "run" | "ab"
+  RunKind kind = RunKind::kRun;
   int64_t count = 0;                 // N
   std::vector<int64_t> present;      // K values with at least one run, ascending
   std::vector<int64_t> missing;      // K values without a run, ascending

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/status.h"
+#include "model/kinds.h"
 
 namespace tare {
 
@@ -28,5 +29,8 @@ enum class Instrument { kWall, kSim, kMem };
 
 const char* InstrumentName(Instrument i);  // "wall" | "sim" | "mem"
 StatusOr<Instrument> ParseInstrument(const std::string& name);
+
+TARE_JSON_BY_NAME(TargetKind, TargetKindName, ParseTargetKind)
+TARE_JSON_BY_NAME(Instrument, InstrumentName, ParseInstrument)
 
 }  // namespace tare

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "model/kinds.h"
 #include "model/metric.h"
 
 namespace tare {
@@ -107,7 +108,7 @@ struct AbCrossCheck {
 // One head against base in one cell: its metrics' results and the worst of their verdicts.
 struct AbComparison {
   std::string cell;                // the cell's name
-  std::string role = "target";     // target | control
+  CellRole role = CellRole::kTarget;
   std::string head = "head";       // arm name
   int64_t blocks = 0;              // blocks run for this cell
   int64_t looks = 0;               // looks taken
@@ -126,7 +127,7 @@ struct AbComparison {
 
 // One evaluation of a sanity gate (after the first block) or a release bound (at the end).
 struct AbCheck {
-  std::string kind;    // "gate" | "bound"
+  CheckKind kind = CheckKind::kGate;
   std::string rule;    // as declared
   std::string cell;
   std::string arm;

@@ -43,14 +43,14 @@ bool AbReport::AnyHostTooNoisy() const {
 
 bool AbReport::GatesOk() const {
   for (const auto& c : checks) {
-    if (c.kind == "gate" && !c.ok) return false;
+    if (c.kind == CheckKind::kGate && !c.ok) return false;
   }
   return true;
 }
 
 bool AbReport::BoundsOk() const {
   for (const auto& c : checks) {
-    if (c.kind == "bound" && !c.ok) return false;
+    if (c.kind == CheckKind::kBound && !c.ok) return false;
   }
   return true;
 }

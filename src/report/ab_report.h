@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "model/target.h"
 #include "model/verdict.h"
 #include "model/metric.h"
 
@@ -20,7 +21,7 @@ namespace tare::report {
 // Arms, checks and comparisons are model/verdict.h records.
 struct AbArm {
   std::string name;    // base, head, hd02..., null
-  std::string role;    // base | head | null
+  ArmRole role = ArmRole::kBase;
   std::string source;  // the declared executable
   std::string path;    // the copy that ran
   std::string sha256;
@@ -31,7 +32,7 @@ struct AbCohort {
   int64_t cohort = 0;
   int64_t run_id = 0;
   int64_t started_unix_ns = 0;
-  std::string state;        // running | complete | interrupted | stopped
+  CohortState state = CohortState::kRunning;
   std::string stop_reason;  // one line, when stopped
   std::string outcome;      // PASS | FAIL | INCONCLUSIVE | "" (no verdict)
   std::string lock_sha256;
@@ -71,7 +72,7 @@ struct AbReport {
   std::string campaign_source;     // "file:<path>" | "flags"
   int64_t run_id = 0;
   int64_t cohort = 0;
-  std::string state = "complete";  // complete | interrupted | stopped
+  CohortState state = CohortState::kComplete;
   std::string stop_reason;
   int64_t resumed = 0;             // times this cohort was resumed
   std::string lock_sha256;
@@ -82,8 +83,8 @@ struct AbReport {
   std::string host;                // "AMD EPYC 7B13, 2 logical CPUs, Linux 6.1.0-18-amd64"
   std::string fingerprint_digest;
   std::vector<std::string> host_warnings;  // stability checks that warned, each with its fix
-  std::string kind;                // command | gbench | tare
-  std::string instrument = "wall"; // wall | sim | mem
+  TargetKind kind = TargetKind::kCommand;
+  Instrument instrument = Instrument::kWall;
   std::vector<std::string> args;   // common argv after the executable
   std::string arm_order;
   uint64_t seed = 0;

@@ -150,9 +150,9 @@ void Header(const AbReport& r, std::string& out) {
                      !r.has_verdicts ? std::string("no verdict")
                      : r.outcome == Verdict::kPass ? "**PASS**" + PassClaim(r)
                                                    : "**" + OutcomeWord(r) + "**");
-  if (r.state == "stopped") {
+  if (r.state == CohortState::kStopped) {
     out += fmt::format("> **STOPPED:** {}\n\n", MarkdownText(r.stop_reason));
-  } else if (r.state == "interrupted") {
+  } else if (r.state == CohortState::kInterrupted) {
     out += "> **INTERRUPTED:** the cohort is incomplete; its samples are stored. Continue it with "
            "`tare ab ... --resume`. The verdicts below are from the samples so far.\n\n";
   }
@@ -181,7 +181,7 @@ void Header(const AbReport& r, std::string& out) {
   out += fmt::format("- **Campaign** {}: {}, sha256 `{}`\n", MarkdownCode(r.campaign_name), source,
                      Short(r.campaign_sha256));
   out += fmt::format("- **Cohort** {} (run {}): {}, {} samples, started {}{}\n", r.cohort, r.run_id,
-                     r.state, r.samples, UtcTime(r.started_unix_ns),
+                     CohortStateName(r.state), r.samples, UtcTime(r.started_unix_ns),
                      r.resumed > 0 ? fmt::format(", resumed {} time{}", r.resumed, r.resumed == 1 ? "" : "s") : "");
   out += fmt::format("- **Lock** `{}` (sha256 of its tare.lock/1 record, written before the first "
                      "sample) · tare {}\n", Short(r.lock_sha256), r.tare_version);
@@ -189,7 +189,7 @@ void Header(const AbReport& r, std::string& out) {
   std::string arms;
   for (const auto& a : r.arms) {
     if (!arms.empty()) arms += " · ";
-    if (a.role == "null") {
+    if (a.role == ArmRole::kNull) {
       arms += "null: a second copy of base";
     } else {
       arms += fmt::format("{} {} `{}`", MarkdownText(a.name), MarkdownCode(Basename(a.source)), Short(a.sha256));
@@ -197,9 +197,9 @@ void Header(const AbReport& r, std::string& out) {
   }
   out += fmt::format("- **Arms** {}; each runs from its own copy `<store>/bin/<arm>` (paths of "
                      "equal length) with the same argv and environment\n", arms);
-  out += fmt::format("- **Instrument** {} ({} target{})\n", r.instrument, r.kind,
-                     r.instrument == "sim" ? "; valgrind callgrind: simulated counts, identical on every rerun of the same binary"
-                     : r.instrument == "mem" ? "; allocation shim: allocations and heap bytes" : "");
+  out += fmt::format("- **Instrument** {} ({} target{})\n", InstrumentName(r.instrument), TargetKindName(r.kind),
+                     r.instrument == Instrument::kSim ? "; valgrind callgrind: simulated counts, identical on every rerun of the same binary"
+                     : r.instrument == Instrument::kMem ? "; allocation shim: allocations and heap bytes" : "");
   if (!r.args.empty()) {
     std::string args;
     for (const auto& a : r.args) args += (args.empty() ? "" : " ") + a;
@@ -255,7 +255,7 @@ void CellTable(const AbReport& r, std::string& out) {
     int64_t pairs = c.metrics.empty() ? 0 : c.metrics.front().pairs;
     out += fmt::format("| {} |", MarkdownCode(c.cell));
     if (several_heads) out += fmt::format(" {} |", MarkdownText(ArmLabel(r, c.head)));
-    out += fmt::format(" {} | {} | {} | {} |", MarkdownText(c.role), RowVerdict(c), GainText(c), pairs);
+    out += fmt::format(" {} | {} | {} | {} |", CellRoleName(c.role), RowVerdict(c), GainText(c), pairs);
     for (const auto& name : metrics) {
       auto it = std::find_if(c.metrics.begin(), c.metrics.end(),
                              [&](const AbMetricResult& m) { return m.metric == name; });
@@ -315,7 +315,7 @@ void BrokenCells(const AbReport& r, std::string& out) {
 
 void NullArm(const AbReport& r, std::string& out) {
   bool has_null = false;
-  for (const auto& a : r.arms) has_null = has_null || a.role == "null";
+  for (const auto& a : r.arms) has_null = has_null || a.role == ArmRole::kNull;
   out += "\n### Null arm: the host's own noise\n\n";
   if (!has_null) {
     out += "No null arm: this host's noise was not measured, so every verdict is read against the "
@@ -352,7 +352,7 @@ void Checks(const AbReport& r, std::string& out) {
   out += "| check | rule | cell | arm | value | limit | result |\n|---|---|---|---|---:|---:|---|\n";
   for (const auto& c : r.checks) {
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n",
-                       c.kind == "gate" ? "gate (first block)" : "release bound", MarkdownCode(c.rule),
+                       c.kind == CheckKind::kGate ? "gate (first block)" : "release bound", MarkdownCode(c.rule),
                        MarkdownCode(c.cell), MarkdownText(c.arm), Value(c.value, c.unit), Value(c.limit, c.unit),
                        c.ok ? "ok" : "**VIOLATED**");
   }
@@ -413,7 +413,7 @@ void Cohorts(const AbReport& r, std::string& out) {
   for (const auto& c : r.cohorts) {
     std::string heads;
     for (const auto& h : c.head_sha256) heads += (heads.empty() ? "" : " ") + ("`" + Short(h) + "`");
-    std::string state = MarkdownText(c.state);
+    std::string state = CohortStateName(c.state);
     if (!c.stop_reason.empty()) state += ": " + MarkdownText(c.stop_reason);
     out += fmt::format("| {} | {} | {} | {} | `{}` | {} | {} | {} |\n",
                        c.current ? fmt::format("**{}** (this)", c.cohort) : std::to_string(c.cohort),
@@ -452,7 +452,7 @@ std::string SignedPercent(double fraction) {
 }
 
 std::string GbenchRouteNote(const AbReport& r) {
-  if (r.kind != "gbench" || r.instrument != "wall" || r.samples <= 0 || r.ended_unix_ns <= r.started_unix_ns) {
+  if (r.kind != TargetKind::kGbench || r.instrument != Instrument::kWall || r.samples <= 0 || r.ended_unix_ns <= r.started_unix_ns) {
     return "";
   }
   const double per_sample_ns =

@@ -25,6 +25,11 @@ std::string RenderLedger(const AbReport& report);
 // Names are made safe for a terminal.
 std::string RenderAbSummary(const AbReport& report, const std::string& ledger_where);
 
+// What `tare ab` says on stderr even with --quiet, because it makes the verdicts untrustworthy or
+// the cohort unfinished: HOST TOO NOISY, each broken benchmark once with what it said and its fix,
+// and (`with_bounds`: the cohort ran to its end) every violated release bound. Terminal-safe.
+std::string RenderAbWarnings(const AbReport& report, bool with_bounds);
+
 // A Google Benchmark cohort under wall whose samples were slow (at least kGbenchSlowSampleNs each on
 // average), whose widest null-arm floor exceeded kGbenchWideFloor, or that left a comparison
 // INCONCLUSIVE gets a ledger section showing the route that fixes all three: the same sources

@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "base/terminal_text.h"
+#include "base/units.h"
 #include "report/ledger.h"
 
 namespace tare::report {
@@ -21,7 +22,7 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
   std::string out = fmt::format("tare ab: {} cohort {} (run {}): {}{} — {} PASS, {} FAIL, {} INCONCLUSIVE{}\n",
                                 SingleLineText(r.campaign_name.empty() ? "campaign" : "'" + r.campaign_name + "'"),
                                 r.cohort, r.run_id, r.has_verdicts ? OutcomeWord(r) : "no verdict",
-                                r.state == "complete" ? "" : " (" + r.state + ")", pass, fail, inconclusive,
+                                r.state == CohortState::kComplete ? "" : fmt::format(" ({})", CohortStateName(r.state)), pass, fail, inconclusive,
                                 broken > 0 ? fmt::format(", {} BROKEN", broken) : "");
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> why;  // per row: an INCONCLUSIVE's decisive reason, printed under it
@@ -66,10 +67,40 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
     out += fmt::format("  cross-check {}: {}\n", SingleLineText(cell), SingleLineText(c.cross_check->line));
   }
   for (const auto& ch : r.checks) {
-    if (!ch.ok) out += fmt::format("  {} violated: {} ({} {})\n", ch.kind, SingleLineText(ch.rule), SingleLineText(ch.cell), SingleLineText(ch.arm));
+    if (!ch.ok) out += fmt::format("  {} violated: {} ({} {})\n", CheckKindName(ch.kind), SingleLineText(ch.rule), SingleLineText(ch.cell), SingleLineText(ch.arm));
   }
   if (!r.stop_reason.empty()) out += "  stopped: " + SingleLineText(r.stop_reason) + "\n";
   out += "INCONCLUSIVE is not a pass. Full ledger (lock, host, plan, every look): " + SingleLineText(ledger_where) + "\n";
+  return out;
+}
+
+std::string RenderAbWarnings(const AbReport& r, bool with_bounds) {
+  std::string out;
+  if (r.AnyHostTooNoisy()) {
+    out += "tare: WARNING: HOST TOO NOISY: two copies of the same base program differ beyond the bound a PASS "
+           "must certify, so only a head clearly better than base can PASS (see the ledger's null-arm table). "
+           "Quiet the host (`tare env` lists what to fix) and run again.\n";
+  }
+  // Each broken benchmark once: a cell whose base (or null arm) is broken is broken for every head.
+  for (const auto& c : r.comparisons) {
+    if (!c.broken.any()) continue;
+    bool told = false;
+    for (const auto& earlier : r.comparisons) {
+      if (&earlier == &c) break;
+      told = told || (earlier.cell == c.cell && earlier.broken.cannot_be_measured() && c.broken.cannot_be_measured());
+    }
+    if (told) continue;
+    out += fmt::format("tare: {}: {}\n  to fix: {}\n", SingleLineText(c.cell),
+                       SingleLineText(c.reasons.empty() ? c.broken.error : c.reasons.front()),
+                       SingleLineText(c.broken.fix));
+  }
+  if (!with_bounds) return out;
+  for (const auto& c : r.checks) {
+    if (c.kind != CheckKind::kBound || c.ok) continue;
+    out += fmt::format("tare: release bound violated: {} in cell '{}' for {}: {} > {}\n", SingleLineText(c.rule),
+                       SingleLineText(c.cell), SingleLineText(c.arm), FormatValue(c.value, c.unit),
+                       FormatValue(c.limit, c.unit));
+  }
   return out;
 }
 

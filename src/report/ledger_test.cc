@@ -63,7 +63,7 @@ AbReport Fixed() {
   r.campaign_source = "file:/src/tare/examples/ab_knob/campaign.toml";
   r.run_id = 14;
   r.cohort = 2;
-  r.state = "complete";
+  r.state = CohortState::kComplete;
   r.resumed = 1;
   r.lock_sha256 = "9c1e4b7d2a0f9c1e4b7d2a0f9c1e4b7d2a0f9c1e4b7d2a0f9c1e4b7d2a0f9c1e";
   r.tare_version = "0.1.0";
@@ -72,7 +72,7 @@ AbReport Fixed() {
   r.host = "AMD EPYC 7B13, 2 logical CPUs, Linux 6.1.0-18-cloud-amd64";
   r.fingerprint_digest = "4d5e6f7a8b9c4d5e6f7a8b9c4d5e6f7a8b9c4d5e6f7a8b9c4d5e6f7a8b9c4d5e";
   r.host_warnings = {"load average 2.1 on 2 CPUs; stop other work while measuring"};
-  r.kind = "command";
+  r.kind = TargetKind::kCommand;
   r.args = {"--work", "8"};
   r.arm_order = "rotating-reversed-blocks-v1";
   r.sampling = {10, 10, 40};
@@ -84,9 +84,9 @@ AbReport Fixed() {
   r.look_pairs = {10, 20, 30, 40};
   r.noise_floor_rule = "null-interval-edge-v1";
   r.noise_cap = 0.02;
-  r.arms = {{"base", "base", "/b/ab_knob_base", "/w/.tare/bin/base", std::string(64, 'a')},
-            {"head", "head", "/b/ab_knob_plus3", "/w/.tare/bin/head", std::string(64, 'b')},
-            {"null", "null", "/b/ab_knob_base", "/w/.tare/bin/null", std::string(64, 'a')}};
+  r.arms = {{"base", ArmRole::kBase, "/b/ab_knob_base", "/w/.tare/bin/base", std::string(64, 'a')},
+            {"head", ArmRole::kHead, "/b/ab_knob_plus3", "/w/.tare/bin/head", std::string(64, 'b')},
+            {"null", ArmRole::kNull, "/b/ab_knob_base", "/w/.tare/bin/null", std::string(64, 'a')}};
   AbComparison fail;
   fail.cell = "--work 8";
   fail.head = "head";
@@ -96,7 +96,7 @@ AbReport Fixed() {
   fail.metrics = {Wall(0.0302, 0.0241, 0.0370, Verdict::kFail)};
   AbComparison control;
   control.cell = "--work 2";
-  control.role = "control";
+  control.role = CellRole::kControl;
   control.head = "head";
   control.blocks = 10;
   control.looks = 1;
@@ -114,11 +114,11 @@ AbReport Fixed() {
   m.head_median = 3.1962e6;
   control.metrics = {m};
   r.comparisons = {fail, control};
-  r.checks = {{"gate", "peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB", "--work 8", "head",
+  r.checks = {{CheckKind::kGate, "peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB", "--work 8", "head",
                1.5e6, 10.6e6, "bytes", true},
-              {"bound", "p95(wall_ns, head) <= 25ms", "--work 8", "head", 12.9e6, 25e6, "ns", true}};
-  r.cohorts = {{1, 12, 1735786000000000000, "interrupted", "", "", std::string(64, '1'), {std::string(64, 'b')}, 45, false},
-               {2, 14, 1735787045000000000, "complete", "", "FAIL", r.lock_sha256, {std::string(64, 'b')}, 240, true}};
+              {CheckKind::kBound, "p95(wall_ns, head) <= 25ms", "--work 8", "head", 12.9e6, 25e6, "ns", true}};
+  r.cohorts = {{1, 12, 1735786000000000000, CohortState::kInterrupted, "", "", std::string(64, '1'), {std::string(64, 'b')}, 45, false},
+               {2, 14, 1735787045000000000, CohortState::kComplete, "", "FAIL", r.lock_sha256, {std::string(64, 'b')}, 240, true}};
   r.notes = {"Iteration counts: fixed by the target (whole-process commands)."};
   r.samples = 240;
   r.outcome = Verdict::kFail;
@@ -195,7 +195,7 @@ TEST(Ledger, EveryLineSaysWhatItsVerdictMeans) {
 
 TEST(Ledger, StoppedAndHeadlessStatesAreExplained) {
   AbReport r = Fixed();
-  r.state = "stopped";
+  r.state = CohortState::kStopped;
   r.stop_reason = "sanity gate \"x\" is violated";
   r.comparisons.clear();
   r.has_verdicts = false;
@@ -216,7 +216,7 @@ TEST(Ledger, SeveralHeadsGetAHeadColumn) {
   second.metrics[0].supported_gain = true;
   second.metrics[0].estimate = -0.031;
   r.comparisons.insert(r.comparisons.begin() + 1, second);
-  r.arms.insert(r.arms.begin() + 2, {"hd02", "head", "/b/knob_minus3", "/w/.tare/bin/hd02", std::string(64, 'c')});
+  r.arms.insert(r.arms.begin() + 2, {"hd02", ArmRole::kHead, "/b/knob_minus3", "/w/.tare/bin/hd02", std::string(64, 'c')});
   const std::string text = RenderLedger(r);
   EXPECT_NE(text.find("| cell | head | role | verdict | supported gain | pairs | wall_ns |"), std::string::npos) << text;
   // Each head is named by the executable the user gave, not only by its four-character arm name.
@@ -233,8 +233,8 @@ TEST(Ledger, SeveralHeadsGetAHeadColumn) {
 
 TEST(Ledger, SlowOrNoisyGoogleBenchmarkCellsShowTheGbenchCompatRoute) {
   AbReport r = Fixed();
-  r.kind = "gbench";
-  r.instrument = "wall";
+  r.kind = TargetKind::kGbench;
+  r.instrument = Instrument::kWall;
   for (auto& c : r.comparisons) {
     c.verdict = Verdict::kFail;
     for (auto& m : c.metrics) m.noise_floor = 0.004;
@@ -259,10 +259,10 @@ TEST(Ledger, SlowOrNoisyGoogleBenchmarkCellsShowTheGbenchCompatRoute) {
   EXPECT_NE(note.find("In this cohort the widest null-arm floor was 7.00% and 1 comparison ended INCONCLUSIVE."),
             std::string::npos) << note;
   // Not for commands, nor under sim.
-  r.instrument = "sim";
+  r.instrument = Instrument::kSim;
   EXPECT_EQ(GbenchRouteNote(r), "");
-  r.instrument = "wall";
-  r.kind = "command";
+  r.instrument = Instrument::kWall;
+  r.kind = TargetKind::kCommand;
   EXPECT_EQ(GbenchRouteNote(r), "");
 }
 
@@ -287,7 +287,7 @@ TEST(Ledger, HostileNamesCannotChangeTheLedgersStructure) {
   r.campaign_source = "file:" + hostile;
   r.args = {hostile};
   r.stop_reason = hostile;
-  r.state = "stopped";
+  r.state = CohortState::kStopped;
   r.host = hostile;
   r.notes = {hostile};
   r.host_warnings = {hostile};

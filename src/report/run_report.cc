@@ -12,12 +12,6 @@
 
 namespace tare::report {
 
-bool IsDefaultMetric(const std::string& name, const std::string& kind) {
-  // A kind tare does not know is read as a command's, as before kinds were parsed here.
-  auto parsed = ParseTargetKind(kind);
-  return ShownByDefault(name, parsed.ok() ? *parsed : TargetKind::kCommand);
-}
-
 RunReport BuildRunReport(const RunData& data) {
   RunReport report;
   report.run = data.run;
@@ -74,7 +68,7 @@ std::string RenderConsole(const RunReport& report, const ConsoleOptions& options
     const auto& b = report.benchmarks[bi];
     for (const auto& m : b.metrics) {
       bool shown = options.all_metrics ||
-                   (options.metrics.empty() ? IsDefaultMetric(m.metric.name, b.bench.kind)
+                   (options.metrics.empty() ? ShownByDefault(m.metric.name, b.bench.kind)
                                             : std::find(options.metrics.begin(), options.metrics.end(),
                                                         m.metric.name) != options.metrics.end());
       if (!shown) continue;

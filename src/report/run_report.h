@@ -46,9 +46,6 @@ struct ConsoleOptions {
 // The table: one block per benchmark, one row per metric: n, median, MAD, CV, min, max.
 std::string RenderConsole(const RunReport& report, const ConsoleOptions& options);
 
-// Whether `name` is shown by default for a benchmark of `kind` ("command" | "gbench" | "tare"):
-// model/metric_roles.h's ShownByDefault.
-bool IsDefaultMetric(const std::string& name, const std::string& kind);
 
 // Everything stored for a run, with summaries: schema "tare.run/2" (docs/json.md). `discarded`
 // (sample id -> reason; a resume sets cut blocks aside) flags those samples, which no summary

@@ -8,7 +8,7 @@ namespace {
 
 RunData HostileRun() {
   RunData data;
-  data.benchmarks = {{1, "bench::BM_\x1b]0;pwned\x07x", "BM_\x1b]0;pwned\x07x", "gbench"}};
+  data.benchmarks = {{1, "bench::BM_\x1b]0;pwned\x07x", "BM_\x1b]0;pwned\x07x", TargetKind::kGbench}};
   MetricDef counter;
   counter.name = "gb.counter.\x1b[2Jitems";
   counter.unit = "count";
@@ -50,7 +50,7 @@ TEST(RenderConsole, PlainNamesAreUnchanged) {
 // its columns where the header has them (right-aligned numbers end under their heading).
 TEST(RenderConsole, ColumnsAreSizedToTheirContent) {
   RunData data;
-  data.benchmarks = {{1, "bench::BM_Copy", "BM_Copy", "gbench"}};
+  data.benchmarks = {{1, "bench::BM_Copy", "BM_Copy", TargetKind::kGbench}};
   data.metrics = {{"gb.counter.a_rather_long_counter_name_per_second", "bytes/s", Direction::kHigherIsBetter, MetricKind::kCount, ""}};
   for (int i = 0; i < 3; ++i) {
     StoredSample s;

@@ -8,6 +8,7 @@
 
 #include "base/terminal_text.h"
 #include "base/units.h"
+#include "model/metric_roles.h"
 #include "report/escape.h"
 #include "stats/sign_interval.h"
 #include "stats/summary.h"
@@ -31,9 +32,9 @@ std::string Num(double v) {
   return fmt::format("{:.9g}", v);
 }
 
-bool Shown(const std::string& metric, const std::string& kind, const ConsoleOptions& o) {
+bool Shown(const std::string& metric, TargetKind kind, const ConsoleOptions& o) {
   if (o.all_metrics) return true;
-  if (o.metrics.empty()) return IsDefaultMetric(metric, kind);
+  if (o.metrics.empty()) return ShownByDefault(metric, kind);
   return std::find(o.metrics.begin(), o.metrics.end(), metric) != o.metrics.end();
 }
 

@@ -71,7 +71,7 @@ std::string RenderShardGroup(const ShardGroupView& v) {
   const auto& s = v.state;
   std::string what;
   const RunRecord& first = v.runs.front();
-  if (s.kind == "ab") {
+  if (s.kind == RunKind::kAb) {
     auto it = v.cohort.find(first.id);
     if (it != v.cohort.end() && it->second) {
       what = fmt::format("campaign '{}' ({})", TerminalText(it->second->campaign_name), Short(it->second->campaign_sha256));
@@ -84,10 +84,10 @@ std::string RenderShardGroup(const ShardGroupView& v) {
       what = "target '" + TerminalText(std::filesystem::path(options["argv"][0].get<std::string>()).filename().string()) + "'";
     }
   }
-  fmt::format_to(put, "group {}  tare {}  {}  commit {}: {}/{} shards present\n", Short(s.group), s.kind, what,
+  fmt::format_to(put, "group {}  tare {}  {}  commit {}: {}/{} shards present\n", Short(s.group), RunKindName(s.kind), what,
                  first.provenance.commit.empty() ? "unknown" : Short(first.provenance.commit), s.present.size(), s.count);
   fmt::format_to(put, "  {:<7} {:>5}  {:<12}  {:<11}  {:>6}  {:<12}  {}\n", "shard", "run", "uid", "status",
-                 s.kind == "ab" ? "cells" : "benchs", "assignment", "host");
+                 s.kind == RunKind::kAb ? "cells" : "benchs", "assignment", "host");
   for (size_t i = 0; i < v.runs.size(); ++i) {
     const RunRecord& r = v.runs[i];
     fmt::format_to(put, "  {:<7} {:>5}  {:<12}  {:<11}  {:>6}  {:<12}  {}\n",
@@ -102,7 +102,7 @@ std::string RenderShardGroup(const ShardGroupView& v) {
     }
     fmt::format_to(put, "  missing: {} ({} of {} {} not measured; run those jobs again, or merge their stores)\n",
                    ShardList(s.missing, s.count), unmeasured, any.assignment.size(),
-                   s.kind == "ab" ? "cells" : "benchmarks");
+                   s.kind == RunKind::kAb ? "cells" : "benchmarks");
   }
   if (s.digests.size() > 1) fmt::format_to(put, "  error: {}\n", TerminalText(DisagreementText(v)));
   if (!v.cells.empty()) {
@@ -180,7 +180,7 @@ std::string ShardSummaryLine(const std::vector<ShardGroupState>& states, const s
   for (const auto& s : states) {
     std::string state = s.missing.empty() ? "all present" : "missing " + ShardList(s.missing, s.count);
     if (s.digests.size() > 1) state += ", assignments DISAGREE";
-    out += fmt::format("{}group {} (tare {}): {}/{} shards, {}", out.empty() ? "" : "; ", Short(s.group), s.kind,
+    out += fmt::format("{}group {} (tare {}): {}/{} shards, {}", out.empty() ? "" : "; ", Short(s.group), RunKindName(s.kind),
                        s.present.size(), s.count, state);
   }
   if (out.empty()) return out;

@@ -349,7 +349,7 @@ Status PlainRun::Prepare() {
     for (const auto& t : targets_) target_names.insert(t.name);
     nlohmann::json what = {{"targets", target_names}, {"filter", spec_.filter}};
     shard_ = AssignShards(names, *spec_.shard,
-                          ShardGroup("run", spec_.shard->count, spec_.provenance.commit, DumpJson(what)));
+                          ShardGroup(RunKind::kRun, spec_.shard->count, spec_.provenance.commit, DumpJson(what)));
     TARE_RETURN_IF_ERROR(CheckShardNotEmpty(*shard_, "benchmarks"));
     std::vector<target::Benchmark> kept;
     std::vector<size_t> kept_target;
@@ -382,7 +382,7 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
   Fingerprint fp = env::CollectFingerprint(
       env::FingerprintOptions{.probe_valgrind = spec_.instrument == Instrument::kSim});
   RunRecord record;
-  record.kind = "run";
+  record.kind = RunKind::kRun;
   record.started_unix_ns = clock_.UnixNowNs();
   record.tare_version = spec_.tare_version;
   record.command_line = spec_.command_line;
@@ -417,7 +417,7 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
       Cell c;
       c.name = b.uri;
       c.bench = b;
-      TARE_ASSIGN_OR_RETURN(c.benchmark_id, store.AddBenchmark(out.run_id, {0, b.uri, b.name, TargetKindName(t.kind)}));
+      TARE_ASSIGN_OR_RETURN(c.benchmark_id, store.AddBenchmark(out.run_id, {0, b.uri, b.name, t.kind}));
       c.targets = {t};
       plan.cells.push_back(std::move(c));
     }

@@ -71,7 +71,7 @@ std::string AssignmentSha256(int64_t count, const std::vector<std::pair<std::str
   return Sha256Hex(DumpJson(doc));
 }
 
-std::string ShardGroup(const std::string& kind, int64_t count, const std::string& commit, const std::string& what) {
+std::string ShardGroup(RunKind kind, int64_t count, const std::string& commit, const std::string& what) {
   const nlohmann::json doc = {{"schema", "tare.shard-group/1"}, {"kind", kind}, {"count", count},
                               {"commit", commit}, {"what", what}};
   return Sha256Hex(DumpJson(doc));

@@ -56,7 +56,7 @@ std::string AssignmentSha256(int64_t count, const std::vector<std::pair<std::str
 // What the N jobs of one sharded run share: sha256 of {kind, N, commit, what} — `what` names what
 // is measured (the campaign identity for ab; the targets and filter for run). Neither K nor the
 // weights are in it, so jobs that disagree land in one group and are reported.
-std::string ShardGroup(const std::string& kind, int64_t count, const std::string& commit, const std::string& what);
+std::string ShardGroup(RunKind kind, int64_t count, const std::string& commit, const std::string& what);
 
 // The shard of `name` in the record (0 when it is not in the list).
 int64_t ShardOf(const ShardRecord& shard, const std::string& name);

@@ -147,11 +147,11 @@ TEST(ShardTest, EmptyShardIsAnErrorWithTheFix) {
 }
 
 TEST(ShardTest, GroupLeavesOutKAndWeights) {
-  const std::string g = ShardGroup("ab", 4, "abc", "campaign");
-  EXPECT_EQ(g, ShardGroup("ab", 4, "abc", "campaign"));
-  EXPECT_NE(g, ShardGroup("ab", 3, "abc", "campaign"));
-  EXPECT_NE(g, ShardGroup("run", 4, "abc", "campaign"));
-  EXPECT_NE(g, ShardGroup("ab", 4, "abd", "campaign"));
+  const std::string g = ShardGroup(RunKind::kAb, 4, "abc", "campaign");
+  EXPECT_EQ(g, ShardGroup(RunKind::kAb, 4, "abc", "campaign"));
+  EXPECT_NE(g, ShardGroup(RunKind::kAb, 3, "abc", "campaign"));
+  EXPECT_NE(g, ShardGroup(RunKind::kRun, 4, "abc", "campaign"));
+  EXPECT_NE(g, ShardGroup(RunKind::kAb, 4, "abd", "campaign"));
   EXPECT_EQ(g.size(), 64u);
 }
 

@@ -50,7 +50,7 @@ StatusOr<ShardGroupView> LoadShardGroup(store::Store& store, const std::string& 
   for (const auto& r : v.runs) v.hosts.push_back(HostOf(r));
   for (size_t i = 0; i < v.runs.size(); ++i) {
     const RunRecord& r = v.runs[i];
-    if (r.kind != "ab") continue;
+    if (r.kind != RunKind::kAb) continue;
     TARE_ASSIGN_OR_RETURN(v.cohort[r.id], store.CohortOf(r.id));
     TARE_ASSIGN_OR_RETURN(std::vector<store::StoredLook> looks, store.LooksOf(r.id));
     for (const auto& look : store::LatestLookOfEachCell(looks)) {
@@ -105,7 +105,7 @@ StatusOr<std::vector<std::string>> ChooseShardGroups(store::Store& store, const 
   for (const auto& g : groups) {
     bool match = g.rfind(group_prefix, 0) == 0;
     for (const auto& r : all) {
-      if (match || r.shard->group != g || r.kind != "ab") continue;
+      if (match || r.shard->group != g || r.kind != RunKind::kAb) continue;
       auto c = store.CohortOf(r.id);
       if (c.ok() && *c && (*c)->campaign_sha256.rfind(group_prefix, 0) == 0) match = true;
     }

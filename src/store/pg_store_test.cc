@@ -181,7 +181,7 @@ TEST_F(PgStoreTest, SummariesAnswerAsTheSamplesDoAndTheV6MigrationWritesThem) {
     for (int i = 0; i < 4; ++i) {
       auto run = (*store)->BeginRun(MakeRun());
       ASSERT_TRUE(run.ok()) << run.status().message();
-      auto bench = (*store)->AddBenchmark(*run, {0, "true::true", "true", "command"});
+      auto bench = (*store)->AddBenchmark(*run, {0, "true::true", "true", TargetKind::kCommand});
       ASSERT_TRUE(bench.ok());
       for (int seq = 0; seq < 6 + i; ++seq) {
         Sample s;
@@ -227,7 +227,7 @@ TEST_F(PgStoreTest, ARunSurvivesAServerRestart) {
   ASSERT_TRUE(store.ok()) << store.status().message();
   auto run = (*store)->BeginRun(MakeRun());
   ASSERT_TRUE(run.ok()) << run.status().message();
-  auto bench = (*store)->AddBenchmark(*run, {0, "true::true", "true", "command"});
+  auto bench = (*store)->AddBenchmark(*run, {0, "true::true", "true", TargetKind::kCommand});
   ASSERT_TRUE(bench.ok());
   auto add = [&](int seq) {
     Sample s;

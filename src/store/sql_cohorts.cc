@@ -26,7 +26,7 @@ Status SqlStore::AddCohort(const CohortRecord& c) {
     q.bind(7, c.lock_json);
     q.bind(8, c.lock_sha256);
     q.bind(9, static_cast<int64_t>(c.cohort));
-    q.bind(10, c.state);
+    q.bind(10, CohortStateName(c.state));
     q.bind(11, c.stop_reason);
     q.bind(12, c.outcome);
     q.bind(13, static_cast<int64_t>(c.resumed));
@@ -35,12 +35,12 @@ Status SqlStore::AddCohort(const CohortRecord& c) {
   });
 }
 
-Status SqlStore::SetCohortState(int64_t run_id, const std::string& state, const std::string& stop_reason,
+Status SqlStore::SetCohortState(int64_t run_id, CohortState state, const std::string& stop_reason,
                              const std::string& outcome) {
   return Finishing("updating a cohort", [&](bool) -> Status {
     Statement q(*db_,
         "UPDATE ab_cohorts SET state = ?, stop_reason = ?, outcome = ? WHERE run_id = ?");
-    q.bind(1, state);
+    q.bind(1, CohortStateName(state));
     q.bind(2, stop_reason);
     q.bind(3, outcome);
     q.bind(4, static_cast<int64_t>(run_id));
@@ -97,7 +97,7 @@ std::vector<CohortRecord> SelectCohorts(Connection& db, const std::string& where
     c.lock_json = q.getColumn(6).getString();
     c.lock_sha256 = q.getColumn(7).getString();
     c.cohort = q.getColumn(8).getInt64();
-    c.state = q.getColumn(9).getString();
+    c.state = StoredName(ParseCohortState(q.getColumn(9).getString()));
     c.stop_reason = q.getColumn(10).getString();
     c.outcome = q.getColumn(11).getString();
     c.resumed = q.getColumn(12).getInt64();
@@ -133,7 +133,7 @@ Status SqlStore::AddCell(int64_t run_id, const CellRecord& cell) {
     q.bind(1, static_cast<int64_t>(run_id));
     q.bind(2, static_cast<int64_t>(cell.cell));
     q.bind(3, cell.name);
-    q.bind(4, cell.role);
+    q.bind(4, CellRoleName(cell.role));
     q.bind(5, static_cast<int64_t>(cell.benchmark_id));
     q.bind(6, DumpJson(nlohmann::json{{"args", cell.args}, {"env", cell.env}}));
     q.exec();
@@ -151,7 +151,7 @@ StatusOr<std::vector<CellRecord>> SqlStore::CellsOf(int64_t run_id) {
       CellRecord c;
       c.cell = q.getColumn(0).getInt64();
       c.name = q.getColumn(1).getString();
-      c.role = q.getColumn(2).getString();
+      c.role = StoredName(ParseCellRole(q.getColumn(2).getString()));
       c.benchmark_id = q.getColumn(3).getInt64();
       auto params = nlohmann::json::parse(q.getColumn(4).getString(), nullptr, false);
       if (params.is_object()) {
@@ -259,13 +259,13 @@ Status SqlStore::SaveVerdicts(int64_t run_id, int64_t cell, int64_t look, bool f
   });
 }
 
-Status SqlStore::SaveChecks(int64_t run_id, const std::string& kind,
+Status SqlStore::SaveChecks(int64_t run_id, CheckKind kind,
                                const std::vector<AbCheck>& checks) {
   return Guard("storing checks", [&](bool) -> Status {
     WriteScope tx(*db_);
     Statement clear(*db_, "DELETE FROM ab_checks WHERE run_id = ? AND kind = ?");
     clear.bind(1, static_cast<int64_t>(run_id));
-    clear.bind(2, kind);
+    clear.bind(2, CheckKindName(kind));
     clear.exec();
     Statement q(*db_,
         "INSERT INTO ab_checks (run_id, kind, rule, cell, arm, value, limit_value, ok) "
@@ -273,7 +273,7 @@ Status SqlStore::SaveChecks(int64_t run_id, const std::string& kind,
         "value = excluded.value, limit_value = excluded.limit_value, ok = excluded.ok");
     for (const auto& c : checks) {
       q.bind(1, static_cast<int64_t>(run_id));
-      q.bind(2, kind);
+      q.bind(2, CheckKindName(kind));
       q.bind(3, c.rule);
       q.bind(4, c.cell);
       q.bind(5, c.arm);
@@ -363,7 +363,7 @@ StatusOr<std::vector<AbCheck>> SqlStore::ChecksOf(int64_t run_id) {
     std::vector<AbCheck> out;
     while (q.executeStep()) {
       AbCheck c;
-      c.kind = q.getColumn(0).getString();
+      c.kind = StoredName(ParseCheckKind(q.getColumn(0).getString()));
       c.rule = q.getColumn(1).getString();
       c.cell = q.getColumn(2).getString();
       c.arm = q.getColumn(3).getString();

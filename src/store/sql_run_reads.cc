@@ -35,7 +35,7 @@ SampleOutcome ParseOutcome(const std::string& s) {
 RunRecord ReadRunRow(Statement& q) {
   RunRecord r;
   r.id = q.getColumn(0).getInt64();
-  r.kind = q.getColumn(1).getString();
+  r.kind = StoredName(ParseRunKind(q.getColumn(1).getString()));
   r.status = ParseRunStatus(q.getColumn(2).getString());
   r.started_unix_ns = q.getColumn(3).getInt64();
   r.ended_unix_ns = q.getColumn(4).isNull() ? 0 : q.getColumn(4).getInt64();
@@ -253,7 +253,7 @@ StatusOr<RunData> SqlStore::LoadRun(int64_t run_id) {
     b.bind(1, static_cast<int64_t>(run_id));
     while (b.executeStep()) {
       d.benchmarks.push_back({b.getColumn(0).getInt64(), b.getColumn(1).getString(),
-                              b.getColumn(2).getString(), b.getColumn(3).getString()});
+                              b.getColumn(2).getString(), StoredName(ParseTargetKind(b.getColumn(3).getString()))});
     }
     Statement m(*db_, "SELECT name, unit, direction, kind, description FROM metrics WHERE run_id = ? ORDER BY rowid");
     m.bind(1, static_cast<int64_t>(run_id));
@@ -357,7 +357,7 @@ StatusOr<std::vector<HistoryPoint>> SqlStore::History(const HistoryQuery& q) {
     while (runs.executeStep()) {
       HistoryPoint p;
       p.run.id = runs.getColumn(0).getInt64();
-      p.run.kind = runs.getColumn(1).getString();
+      p.run.kind = StoredName(ParseRunKind(runs.getColumn(1).getString()));
       p.run.status = ParseRunStatus(runs.getColumn(2).getString());
       p.run.started_unix_ns = runs.getColumn(3).getInt64();
       p.run.ended_unix_ns = runs.getColumn(4).isNull() ? 0 : runs.getColumn(4).getInt64();

@@ -120,7 +120,7 @@ StatusOr<int64_t> SqlStore::BeginRun(const RunRecord& run) {
         "INSERT INTO runs (kind, status, started_unix_ns, tare_version, command_line, options, "
         "fingerprint, fingerprint_digest, git_commit, git_branch, git_dirty, uid) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) "
         "RETURNING id");
-    q.bind(1, run.kind);
+    q.bind(1, RunKindName(run.kind));
     q.bind(2, RunStatusName(run.status));
     q.bind(3, static_cast<int64_t>(run.started_unix_ns));
     q.bind(4, run.tare_version);
@@ -188,7 +188,7 @@ StatusOr<int64_t> SqlStore::AddBenchmark(int64_t run_id, const BenchmarkRecord& 
     q.bind(1, static_cast<int64_t>(run_id));
     q.bind(2, bench.uri);
     q.bind(3, bench.name);
-    q.bind(4, bench.kind);
+    q.bind(4, TargetKindName(bench.kind));
     q.executeStep();
     const int64_t id = q.getColumn(0).getInt64();
     q.exec();

@@ -168,7 +168,7 @@ class Store : public RunWriter {
   // Campaigns (schema version 2): cohorts with their campaign and lock, cells, the verdicts of
   // every look, gates and bounds, and samples set aside by a resume.
   virtual Status AddCohort(const CohortRecord& c) = 0;
-  virtual Status SetCohortState(int64_t run_id, const std::string& state,
+  virtual Status SetCohortState(int64_t run_id, CohortState state,
                                 const std::string& stop_reason, const std::string& outcome) = 0;
   // Counts a resume and marks the cohort and its run running again.
   virtual Status MarkCohortResumed(int64_t run_id) = 0;
@@ -189,8 +189,8 @@ class Store : public RunWriter {
   // the cell's last look.
   virtual Status SaveVerdicts(int64_t run_id, int64_t cell, int64_t look, bool final,
                               const std::vector<AbComparison>& comparisons) = 0;
-  // Replaces the cohort's checks of that kind ("gate" | "bound").
-  virtual Status SaveChecks(int64_t run_id, const std::string& kind,
+  // Replaces the cohort's checks of that kind (gates or bounds).
+  virtual Status SaveChecks(int64_t run_id, CheckKind kind,
                             const std::vector<AbCheck>& checks) = 0;
   // Every look SaveVerdicts stored, in (cell, look) order; within a look the comparisons and their
   // metrics in the order they were saved. Each comparison carries what the store keeps: its cell's

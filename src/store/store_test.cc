@@ -29,7 +29,7 @@ class StoreTest : public ::testing::Test {
 
   static RunRecord MakeRun() {
     RunRecord r;
-    r.kind = "run";
+    r.kind = RunKind::kRun;
     r.started_unix_ns = 1'700'000'000'000'000'000;
     r.tare_version = "0.1.0";
     r.command_line = {"tare", "run", "--", "/bin/true"};
@@ -62,9 +62,9 @@ TEST_F(StoreTest, RoundTripsARunThroughARealFile) {
     ASSERT_TRUE(id.ok());
     run_id = *id;
     ASSERT_TRUE((*store)->AddExecutable(run_id, {"target", "/bin/true", "deadbeef", R"({"build_id":"x"})"}).ok());
-    auto bench = (*store)->AddBenchmark(run_id, {0, "true::true", "true", "command"});
+    auto bench = (*store)->AddBenchmark(run_id, {0, "true::true", "true", TargetKind::kCommand});
     ASSERT_TRUE(bench.ok());
-    auto again = (*store)->AddBenchmark(run_id, {0, "true::true", "true", "command"});
+    auto again = (*store)->AddBenchmark(run_id, {0, "true::true", "true", TargetKind::kCommand});
     EXPECT_EQ(*again, *bench) << "benchmarks are unique per run and uri";
     ASSERT_TRUE((*store)->AddMetric(run_id, LookupMetric("wall_ns")).ok());
     ASSERT_TRUE((*store)->AddMetric(run_id, LookupMetric("wall_ns")).ok());
@@ -121,7 +121,7 @@ TEST_F(StoreTest, EveryValueOfEverySampleComesBackWhateverItsCount) {
   auto store = Store::Open(path_);
   ASSERT_TRUE(store.ok());
   auto id = (*store)->BeginRun(MakeRun());
-  auto bench = (*store)->AddBenchmark(*id, {0, "x::x", "x", "command"});
+  auto bench = (*store)->AddBenchmark(*id, {0, "x::x", "x", TargetKind::kCommand});
   const int counts[] = {0, 1, 32, 33, 70, 12, 70};
   for (int i = 0; i < 7; ++i) {
     Sample s = MakeSample(i, 0);
@@ -154,7 +154,7 @@ TEST_F(StoreTest, SamplesSurviveAWriterKilledMidRun) {
     auto store = Store::Open(path_);
     if (!store.ok()) _exit(1);
     auto id = (*store)->BeginRun(MakeRun());
-    auto bench = (*store)->AddBenchmark(*id, {0, "x::x", "x", "command"});
+    auto bench = (*store)->AddBenchmark(*id, {0, "x::x", "x", TargetKind::kCommand});
     for (int i = 0; i < 5; ++i) (void)(*store)->AppendSample(*id, *bench, MakeSample(i, i));
     raise(SIGKILL);  // no FinishRun, no destructors
   }
@@ -285,6 +285,50 @@ TEST_F(StoreTest, RefusesSomeoneElsesDatabaseAndNewerSchemas) {
     SQLite::Database newer(dir_ + "/newer.db", SQLite::OPEN_READONLY);
     EXPECT_EQ(newer.execAndGet("PRAGMA journal_mode").getString(), "delete");
   }
+}
+
+// Kinds are stored by name and read back as enums (model/kinds.h): a name this tare does not know
+// (a damaged row, a newer tare's) is an error naming it, never read as some default kind.
+TEST_F(StoreTest, AnUnknownStoredKindIsAnErrorNotADefault) {
+  int64_t id = 0;
+  {
+    auto store = Store::Open(path_);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    auto run = (*store)->BeginRun(MakeRun());
+    ASSERT_TRUE(run.ok());
+    id = *run;
+    ASSERT_TRUE((*store)->AddBenchmark(id, {0, "t::BM_X", "BM_X", TargetKind::kGbench}).ok());
+    auto loaded = (*store)->LoadRun(id);
+    ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+    EXPECT_EQ(loaded->run.kind, RunKind::kRun);
+    ASSERT_EQ(loaded->benchmarks.size(), 1u);
+    EXPECT_EQ(loaded->benchmarks[0].kind, TargetKind::kGbench);
+  }
+  {
+    SQLite::Database db(path_, SQLite::OPEN_READWRITE);
+    EXPECT_EQ(db.execAndGet("SELECT kind FROM runs").getString(), "run");  // the name, not a number
+    EXPECT_EQ(db.execAndGet("SELECT kind FROM benchmarks").getString(), "gbench");
+    db.exec("UPDATE benchmarks SET kind = 'rust'");
+  }
+  {
+    auto store = Store::Open(path_);
+    ASSERT_TRUE(store.ok());
+    auto loaded = (*store)->LoadRun(id);
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_NE(loaded.status().message().find("unknown target kind 'rust'"), std::string::npos)
+        << loaded.status().message();
+  }
+  {
+    SQLite::Database db(path_, SQLite::OPEN_READWRITE);
+    db.exec("UPDATE benchmarks SET kind = 'gbench'");
+    db.exec("UPDATE runs SET kind = 'oracle'");
+  }
+  auto store = Store::Open(path_);
+  ASSERT_TRUE(store.ok());
+  auto runs = (*store)->ListRuns(10);
+  ASSERT_FALSE(runs.ok());
+  EXPECT_NE(runs.status().message().find("unknown run kind 'oracle' (known: run, ab)"), std::string::npos)
+      << runs.status().message();
 }
 
 TEST_F(StoreTest, ResolvesRunSelectorsWithClearErrors) {
@@ -485,7 +529,7 @@ TEST_F(StoreTest, RunUidsAreDrawnKeptAndUnique) {
 TEST_F(StoreTest, HistoryOfABenchmarkAcrossRuns) {
   auto store = Store::Open(path_);
   ASSERT_TRUE(store.ok()) << store.status().message();
-  auto add_run = [&](const std::string& branch, const std::string& digest, const std::string& kind,
+  auto add_run = [&](const std::string& branch, const std::string& digest, RunKind kind,
                      std::vector<double> values, bool with_failure) {
     RunRecord r = MakeRun();
     r.kind = kind;
@@ -493,8 +537,8 @@ TEST_F(StoreTest, HistoryOfABenchmarkAcrossRuns) {
     r.provenance.branch = branch;
     auto id = (*store)->BeginRun(r);
     EXPECT_TRUE(id.ok());
-    auto b = (*store)->AddBenchmark(*id, {0, "t::BM_X", "BM_X", "gbench"});
-    auto other = (*store)->AddBenchmark(*id, {0, "t::BM_Y", "BM_Y", "gbench"});
+    auto b = (*store)->AddBenchmark(*id, {0, "t::BM_X", "BM_X", TargetKind::kGbench});
+    auto other = (*store)->AddBenchmark(*id, {0, "t::BM_Y", "BM_Y", TargetKind::kGbench});
     int seq = 0;
     Sample warm = MakeSample(seq++, 1e9);
     warm.warmup = true;
@@ -509,11 +553,11 @@ TEST_F(StoreTest, HistoryOfABenchmarkAcrossRuns) {
     }
     return *id;
   };
-  const int64_t r1 = add_run("main", "h1", "run", {10, 11, 12}, false);
-  const int64_t r2 = add_run("feat", "h1", "run", {20, 21}, true);
-  add_run("main", "h1", "ab", {30}, false);  // campaigns are not history
-  const int64_t r4 = add_run("main", "h2", "run", {40}, false);
-  const int64_t r5 = add_run("main", "h1", "run", {50, 51}, false);
+  const int64_t r1 = add_run("main", "h1", RunKind::kRun, {10, 11, 12}, false);
+  const int64_t r2 = add_run("feat", "h1", RunKind::kRun, {20, 21}, true);
+  add_run("main", "h1", RunKind::kAb, {30}, false);  // campaigns are not history
+  const int64_t r4 = add_run("main", "h2", RunKind::kRun, {40}, false);
+  const int64_t r5 = add_run("main", "h1", RunKind::kRun, {50, 51}, false);
 
   auto all = (*store)->History({"BM_X", "wall_ns", "", "", 200});
   ASSERT_TRUE(all.ok()) << all.status().message();
@@ -672,14 +716,14 @@ class SummaryTest : public ::testing::Test {
   void Fill(Store& store) {
     for (int i = 0; i < 8; ++i) {
       RunRecord r;
-      r.kind = "run";
+      r.kind = RunKind::kRun;
       r.started_unix_ns = 1'700'000'000'000'000'000 + i;
       r.tare_version = "t";
       r.fingerprint_digest = "h1";
       r.provenance.branch = i % 3 == 1 ? "feat" : "main";
       auto id = store.BeginRun(r);
       ASSERT_TRUE(id.ok()) << id.status().message();
-      auto b = store.AddBenchmark(*id, {0, "t::BM_X", "BM_X", "gbench"});
+      auto b = store.AddBenchmark(*id, {0, "t::BM_X", "BM_X", TargetKind::kGbench});
       ASSERT_TRUE(b.ok());
       for (int seq = 0; seq < 5 + i; ++seq) {
         Sample s;

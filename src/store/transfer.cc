@@ -61,7 +61,7 @@ Status WriteContents(Store& dst, int64_t id, const FullRun& run) {
   for (const auto& l : run.looks) {
     TARE_RETURN_IF_ERROR(dst.SaveVerdicts(id, l.cell, l.look, l.final, l.comparisons));
   }
-  std::map<std::string, std::vector<AbCheck>> checks_by_kind;
+  std::map<CheckKind, std::vector<AbCheck>> checks_by_kind;
   for (const auto& c : run.checks) checks_by_kind[c.kind].push_back(c);
   for (const auto& [kind, checks] : checks_by_kind) TARE_RETURN_IF_ERROR(dst.SaveChecks(id, kind, checks));
   std::map<std::string, std::vector<int64_t>> discarded_by_reason;

@@ -80,7 +80,7 @@ nlohmann::json Normalized(const FullRun& f) {
 // A cohort of `tare ab` with something in every table, NaNs, NUL bytes and failed samples.
 int64_t WriteCohort(Store& s) {
   RunRecord r;
-  r.kind = "ab";
+  r.kind = RunKind::kAb;
   r.started_unix_ns = 1'700'000'000'123'456'789;
   r.tare_version = "0.1.0";
   r.command_line = {"tare", "ab", "--base", "./old", "--head", "./new"};
@@ -95,8 +95,8 @@ int64_t WriteCohort(Store& s) {
   const int64_t run = *id;
   EXPECT_TRUE(s.AddExecutable(run, {"base", "/tmp/old", "aa", R"({"build_id":"1"})"}).ok());
   EXPECT_TRUE(s.AddExecutable(run, {"head", "/tmp/new", "bb", R"({"build_id":"2"})"}).ok());
-  auto b1 = s.AddBenchmark(run, {0, "t::BM_A", "BM_A", "gbench"});
-  auto b2 = s.AddBenchmark(run, {0, "t::BM_B", "BM_B", "gbench"});
+  auto b1 = s.AddBenchmark(run, {0, "t::BM_A", "BM_A", TargetKind::kGbench});
+  auto b2 = s.AddBenchmark(run, {0, "t::BM_B", "BM_B", TargetKind::kGbench});
   EXPECT_TRUE(b1.ok() && b2.ok());
   EXPECT_TRUE(s.AddMetric(run, LookupMetric("wall_ns")).ok());
   EXPECT_TRUE(s.AddMetric(run, LookupMetric("peak_rss_bytes")).ok());
@@ -136,13 +136,13 @@ int64_t WriteCohort(Store& s) {
   c.lock_json = R"({"schema":"tare.lock/1"})";
   c.lock_sha256 = "10c4";
   c.cohort = 3;
-  c.state = "complete";
+  c.state = CohortState::kComplete;
   c.stop_reason = "all cells decided";
   c.outcome = "FAIL";
   c.resumed = 1;
   EXPECT_TRUE(s.AddCohort(c).ok());
-  EXPECT_TRUE(s.AddCell(run, {1, "BM_A", "target", *b1, {"--n=1"}, {"X=1"}}).ok());
-  EXPECT_TRUE(s.AddCell(run, {2, "BM_B", "control", *b2, {}, {}}).ok());
+  EXPECT_TRUE(s.AddCell(run, {1, "BM_A", CellRole::kTarget, *b1, {"--n=1"}, {"X=1"}}).ok());
+  EXPECT_TRUE(s.AddCell(run, {2, "BM_B", CellRole::kControl, *b2, {}, {}}).ok());
   auto comparison = [](const std::string& cell, const std::string& head, Verdict v, double est) {
     AbComparison cmp;
     cmp.cell = cell;
@@ -179,9 +179,9 @@ int64_t WriteCohort(Store& s) {
   EXPECT_TRUE(s.SaveVerdicts(run, 1, 2, true, {comparison("BM_A", "head", Verdict::kFail, 0.05),
                                                comparison("BM_A", "head2", Verdict::kPass, 0.0)}).ok());
   EXPECT_TRUE(s.SaveVerdicts(run, 2, 1, true, {comparison("BM_B", "head", Verdict::kPass, -0.01)}).ok());
-  EXPECT_TRUE(s.SaveChecks(run, "gate", {{"gate", "failed_samples <= 0", "BM_B", "head", 1, 0, "count", false}}).ok());
-  EXPECT_TRUE(s.SaveChecks(run, "bound", {{"bound", "wall_ns <= 5%", "BM_A", "head", 0.05, kNaN, "ratio", true},
-                                          {"bound", "wall_ns <= 5%", "BM_B", "head", kNaN, 0.05, "ratio", true}}).ok());
+  EXPECT_TRUE(s.SaveChecks(run, CheckKind::kGate, {{CheckKind::kGate, "failed_samples <= 0", "BM_B", "head", 1, 0, "count", false}}).ok());
+  EXPECT_TRUE(s.SaveChecks(run, CheckKind::kBound, {{CheckKind::kBound, "wall_ns <= 5%", "BM_A", "head", 0.05, kNaN, "ratio", true},
+                                          {CheckKind::kBound, "wall_ns <= 5%", "BM_B", "head", kNaN, 0.05, "ratio", true}}).ok());
   EXPECT_TRUE(s.DiscardSamples(run, {samples[1], samples[2]}, "resumed: block 0 was cut short").ok());
   EXPECT_TRUE(s.DiscardSamples(run, {samples[3]}, "another reason").ok());
   EXPECT_TRUE(s.FinishRun(run, RunStatus::kInterrupted, 1'700'000'000'999'000'000).ok());
@@ -215,7 +215,7 @@ void CopiesACohort(Store& src_store, Store& dst_store) {
   other.started_unix_ns = 1;
   auto other_run = dst->BeginRun(other);
   ASSERT_TRUE(other_run.ok()) << other_run.status().message();
-  auto other_bench = dst->AddBenchmark(*other_run, {0, "x::y", "y", "command"});
+  auto other_bench = dst->AddBenchmark(*other_run, {0, "x::y", "y", TargetKind::kCommand});
   ASSERT_TRUE(other_bench.ok());
   Sample filler;
   for (int i = 0; i < 5; ++i) ASSERT_TRUE(dst->AppendSample(*other_run, *other_bench, filler).ok());
@@ -448,8 +448,8 @@ TEST_F(TransferTest, ABigRunCrossesTheBulkStatementsIntact) {
   r.started_unix_ns = 5;
   auto run = src->BeginRun(r);
   ASSERT_TRUE(run.ok());
-  auto b1 = src->AddBenchmark(*run, {0, "x::a", "a", "command"});
-  auto b2 = src->AddBenchmark(*run, {0, "x::b", "b", "command"});
+  auto b1 = src->AddBenchmark(*run, {0, "x::a", "a", TargetKind::kCommand});
+  auto b2 = src->AddBenchmark(*run, {0, "x::b", "b", TargetKind::kCommand});
   ASSERT_TRUE(b1.ok() && b2.ok());
   std::vector<StoredSample> samples;
   for (int seq = 0; seq < 301; ++seq) {

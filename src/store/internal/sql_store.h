@@ -73,7 +73,7 @@ class SqlStore final : public Store {
   StatusOr<std::vector<std::pair<std::string, int64_t>>> HostsOf(const std::string& benchmark) override;
 
   Status AddCohort(const CohortRecord& c) override;
-  Status SetCohortState(int64_t run_id, const std::string& state, const std::string& stop_reason,
+  Status SetCohortState(int64_t run_id, CohortState state, const std::string& stop_reason,
                         const std::string& outcome) override;
   Status MarkCohortResumed(int64_t run_id) override;
   StatusOr<int64_t> NextCohort(const std::string& campaign_sha256) override;
@@ -87,7 +87,7 @@ class SqlStore final : public Store {
   StatusOr<std::optional<CohortRecord>> CohortOf(int64_t run_id) override;
   Status SaveVerdicts(int64_t run_id, int64_t cell, int64_t look, bool final,
                       const std::vector<AbComparison>& comparisons) override;
-  Status SaveChecks(int64_t run_id, const std::string& kind,
+  Status SaveChecks(int64_t run_id, CheckKind kind,
                     const std::vector<AbCheck>& checks) override;
   StatusOr<std::vector<StoredLook>> LooksOf(int64_t run_id) override;
   StatusOr<std::vector<AbCheck>> ChecksOf(int64_t run_id) override;
@@ -146,6 +146,15 @@ class SqlStore final : public Store {
   bool disk_full_ = false;  // the last failed call failed for want of space
   bool lost_a_write_ = false;  // some call failed for want of space or a lost server (sticky)
 };
+
+// A name read back from a column as its enum (model/kinds.h, model/target.h): a name this tare does
+// not know (a damaged store, or one written by a newer tare) is an error Guard reports, never a
+// silent default.
+template <typename E>
+E StoredName(StatusOr<E> parsed) {
+  if (!parsed.ok()) throw SqlError(parsed.status().message());
+  return *parsed;
+}
 
 inline constexpr int kReconnectSeconds = 60;
 

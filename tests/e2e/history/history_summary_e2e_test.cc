@@ -59,7 +59,7 @@ class HistorySummaryE2E : public ::testing::Test {
 struct RunShape {
   std::string branch = "main";
   std::string host = "h1";
-  std::string kind = "run";
+  tare::RunKind kind = tare::RunKind::kRun;
   double level = 1000;
   int samples = 9;
   int failed = 0;                   // of the samples, failed (no values)
@@ -80,7 +80,7 @@ TEST_F(HistorySummaryE2E, SummariesPrintWhatTheSamplesPrint) {
     if (i == 7) s.without_gb = 3;
     if (i == 8) s.status = tare::RunStatus::kInterrupted;
     if (i == 10) s.twice = true;
-    if (i == 12) s.kind = "ab";                     // campaigns are not history
+    if (i == 12) s.kind = tare::RunKind::kAb;               // campaigns are not history
     if (i == 13 || i == 14) s.host = "h2";
     if (i == 16) s.level = 2500;                    // an outlier
     if (i == 17) s.status = tare::RunStatus::kRunning;  // killed: no summary
@@ -103,9 +103,9 @@ TEST_F(HistorySummaryE2E, SummariesPrintWhatTheSamplesPrint) {
       auto run = (*store)->BeginRun(rec);
       ASSERT_TRUE(run.ok()) << run.status().message();
       for (int target = 0; target < (s.twice ? 2 : 1); ++target) {
-        auto bench = (*store)->AddBenchmark(*run, {0, fmt::format("t{}::BM_T", target), "BM_T", "gbench"});
+        auto bench = (*store)->AddBenchmark(*run, {0, fmt::format("t{}::BM_T", target), "BM_T", tare::TargetKind::kGbench});
         ASSERT_TRUE(bench.ok());
-        auto other = (*store)->AddBenchmark(*run, {0, fmt::format("t{}::BM_Other", target), "BM_Other", "gbench"});
+        auto other = (*store)->AddBenchmark(*run, {0, fmt::format("t{}::BM_Other", target), "BM_Other", tare::TargetKind::kGbench});
         ASSERT_TRUE(other.ok());
         int seq = 0;
         for (int k = 0; k < s.samples + 2; ++k) {

@@ -1,0 +1,65 @@
+// The closed vocabularies: every name parses back to its enum, an unknown name is an error that
+// lists the known ones, and JSON carries the name, never the enum's number.
+#include "model/kinds.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "model/target.h"
+
+namespace tare {
+namespace {
+
+template <typename E>
+void ExpectRoundTrip(std::initializer_list<std::pair<E, const char*>> all, const char* (*name_of)(E),
+                     StatusOr<E> (*parse)(std::string_view)) {
+  for (const auto& [e, name] : all) {
+    EXPECT_STREQ(name_of(e), name);
+    auto back = parse(name);
+    ASSERT_TRUE(back.ok()) << name;
+    EXPECT_EQ(*back, e) << name;
+    EXPECT_EQ(nlohmann::json(e), nlohmann::json(name));
+    EXPECT_EQ(nlohmann::json(name).template get<E>(), e);
+  }
+}
+
+TEST(Kinds, EveryNameParsesBackAndJsonCarriesTheName) {
+  ExpectRoundTrip<RunKind>({{RunKind::kRun, "run"}, {RunKind::kAb, "ab"}}, RunKindName, ParseRunKind);
+  ExpectRoundTrip<CohortState>({{CohortState::kRunning, "running"}, {CohortState::kComplete, "complete"},
+                                {CohortState::kInterrupted, "interrupted"}, {CohortState::kStopped, "stopped"}},
+                               CohortStateName, ParseCohortState);
+  ExpectRoundTrip<CellRole>({{CellRole::kTarget, "target"}, {CellRole::kControl, "control"}}, CellRoleName,
+                            ParseCellRole);
+  ExpectRoundTrip<ArmRole>({{ArmRole::kBase, "base"}, {ArmRole::kHead, "head"}, {ArmRole::kNull, "null"}},
+                           ArmRoleName, ParseArmRole);
+  ExpectRoundTrip<CheckKind>({{CheckKind::kGate, "gate"}, {CheckKind::kBound, "bound"}}, CheckKindName,
+                             ParseCheckKind);
+}
+
+TEST(Kinds, AnUnknownNameIsAnErrorListingTheKnownOnes) {
+  auto k = ParseRunKind("oracle");
+  ASSERT_FALSE(k.ok());
+  EXPECT_EQ(k.status().code(), StatusCode::kDataLoss);
+  EXPECT_EQ(k.status().message(), "unknown run kind 'oracle' (known: run, ab)");
+  EXPECT_FALSE(ParseCohortState("Complete").ok());  // names are exact
+  EXPECT_FALSE(ParseCellRole("").ok());
+  EXPECT_FALSE(ParseArmRole("hd02").ok());          // an arm's name, not a role
+  EXPECT_FALSE(ParseCheckKind("gates").ok());
+}
+
+TEST(Kinds, JsonReadingAnUnknownNameThrowsForTheReadersBoundary) {
+  EXPECT_THROW(nlohmann::json("sideways").get<CellRole>(), std::runtime_error);
+  EXPECT_THROW(nlohmann::json(3).get<CellRole>(), nlohmann::json::type_error);  // a number is no name
+}
+
+TEST(Kinds, TargetKindsAndInstrumentsAreWrittenByNameToo) {
+  EXPECT_EQ(nlohmann::json(TargetKind::kGbench), nlohmann::json("gbench"));
+  EXPECT_EQ(nlohmann::json(Instrument::kSim), nlohmann::json("sim"));
+  EXPECT_EQ(nlohmann::json("mem").get<Instrument>(), Instrument::kMem);
+  // An object field, as the reports write them.
+  nlohmann::json j = {{"kind", TargetKind::kTare}, {"role", CellRole::kControl}};
+  EXPECT_EQ(j.dump(), R"({"kind":"tare","role":"control"})");
+}
+
+}  // namespace
+}  // namespace tare
