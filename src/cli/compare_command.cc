@@ -57,7 +57,7 @@ StatusOr<int> Compare(const CompareFlags& f) {
   }
   TARE_ASSIGN_OR_RETURN(auto store, store::Store::OpenForReading(f.store_path));
   TARE_ASSIGN_OR_RETURN(const compare::RunPair runs, compare::LoadRunPair(*store, f.base, f.head));
-  auto result = compare::CompareRuns(runs.base, runs.head, options);
+  auto result = compare::CompareStoredRuns(*store, runs, options);
   if (!result.ok()) return result.status();
 
   std::string text;
@@ -110,14 +110,21 @@ void AddCompareCommand(CLI::App& app, int* exit_code) {
 BASE and HEAD each name a stored run of `tare run`: latest, a run id, commit:HEX, branch:NAME,
 tag:KEY=VALUE, or a bare branch, tag value or commit prefix (the newest matching run).
 
-Each benchmark is judged on its own measurement (sim.Ir, bench.wall_ns, gb.real_time_ns or
-wall_ns; --metric for others): the change of head against base with a 95% interval (two-sample
-Hodges-Lehmann / Mann-Whitney: the runs are not paired), against a threshold:
+Each benchmark is judged on what `tare ab` judges (--metric for others): sim.Ir; allocations;
+its own CPU time (gb.cpu_time_ns, bench.cpu_ns), else perf's task clock, else wall_ns. The change
+of head against base has a 95% interval (two-sample Hodges-Lehmann / Mann-Whitney: the runs are not
+paired), judged against a threshold:
   regressed     the interval is above 0 and the change beyond the threshold
   improved      the same, downwards
   untouched     the whole interval lies within +-threshold
   inconclusive  the interval reaches past the threshold without settling it (add samples)
   new / missing in one run only;  failed: head has failed samples;  skipped: --ignore / tare.toml
+Two separate runs also carry the host's drift between them, which no interval sees. So a time
+metric is regressed or improved only when its interval also clears what reruns of the same
+executable on this host moved it (the stored runs with the same executables, two at least: run
+base again to give that evidence); with none stored, or when both runs measured the same
+executable, it is inconclusive, with the reason. Exact counts (sim.Ir, allocations) need no reruns.
+For a verdict on time from one sitting, use `tare ab` (paired, with a null arm).
 Thresholds: 5% (0.1% for metrics identical on every rerun), or a tare.toml found from the working
 directory upwards ([compare] threshold, [compare.metrics], [[compare.rules]]), or --threshold.
 Runs from different hosts (hard fingerprint keys) are refused unless --allow-different-hosts.
@@ -132,7 +139,7 @@ Examples:
 Docs: docs/compare.md)");
   sub->add_option("BASE", f->base, "The run before the change")->required();
   sub->add_option("HEAD", f->head, "The run after the change")->required();
-  sub->add_option("--metric,-m", f->judging.metrics, "Judge this metric (repeatable; default: each benchmark's own measurement)");
+  sub->add_option("--metric,-m", f->judging.metrics, "Judge this metric (repeatable; default: what tare ab judges, e.g. gb.cpu_time_ns, sim.Ir)");
   sub->add_option("--threshold,-t", f->judging.thresholds, "T (every metric) or METRIC=T, e.g. 3% or wall_ns=2%; beats tare.toml (repeatable)");
   sub->add_option("--ignore", f->judging.ignore, "Skip benchmarks whose whole name matches this RE2 pattern (repeatable)");
   sub->add_option("--confidence", f->judging.confidence, "Of the intervals, in (0, 1) (default 0.95)");

@@ -11,6 +11,7 @@
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
 #include "cli/flag_checks.h"
+#include "compare/run_set.h"
 #include "compare/thresholds.h"
 #include "compare/variance.h"
 #include "store/store.h"
@@ -51,7 +52,8 @@ StatusOr<int> Variance(const VarianceFlags& f) {
     for (const auto& sel : f.runs) {
       auto id = (*store)->ResolveRun(sel);
       if (!id.ok()) return id.status();
-      auto d = (*store)->LoadRun(*id);
+      // A sharded run is read whole (compare/run_set.h): its missing shards are named below.
+      auto d = compare::LoadRunSet(**store, *id);
       if (!d.ok()) return d.status();
       if (d->run.kind != RunKind::kRun) {
         return Status::InvalidArgument(fmt::format(
@@ -61,6 +63,13 @@ StatusOr<int> Variance(const VarianceFlags& f) {
         return Status::FailedPrecondition(fmt::format(
             "runs {} and {} were measured on different hosts (hard fingerprint keys differ); variance never pools "
             "hosts: give runs of one host", runs.front().run.id, d->run.id));
+      }
+      if (!d->missing_shards.empty()) {
+        std::string shards;
+        for (int64_t k : d->missing_shards) shards += fmt::format("{}{}", shards.empty() ? "" : ", ", k);
+        fmt::print(stderr, "tare: warning: {} lacks shard {} of {} in this store: its benchmarks are not in these "
+                   "figures; bring that job's store in with `tare merge`\n", compare::DescribeRunSet(*d), shards,
+                   d->run.shard->count);
       }
       runs.push_back(std::move(*d));
     }
@@ -114,7 +123,7 @@ Examples:
 Docs: docs/compare.md, "Variance")");
   sub->add_option("RUN", f->runs, "Runs of one host (selectors as in `tare compare`)");
   sub->add_option("--last", f->last, "Without RUN: at most this many reruns (default 10)")->check(WholeNumberAtLeast(1));
-  sub->add_option("--metric,-m", f->metrics, "Metrics (repeatable; default: each benchmark's own measurement)");
+  sub->add_option("--metric,-m", f->metrics, "Metrics (repeatable; default: what tare compare and tare ab judge, e.g. gb.cpu_time_ns, sim.Ir)");
   sub->add_option("--threshold,-t", f->thresholds, "T or METRIC=T, as in `tare compare` (beats tare.toml)");
   sub->add_flag("--all", f->all, "List every benchmark, not only those too noisy to gate");
   sub->add_option("--format", f->format, "console (default) | json");

@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "compare/run_set.h"
 #include "env/fingerprint_json.h"
 #include "model/metric.h"
 #include "model/metric_roles.h"
@@ -99,6 +100,13 @@ double LogicalCpus(const RunRecord& r) {
   return end == it->second.c_str() || v <= 0 ? kNaN : v;
 }
 
+// The set of executables' digests a run measured.
+std::set<std::string> Digests(const RunData& d) {
+  std::set<std::string> out;
+  for (const auto& e : d.executables) out.insert(e.sha256);
+  return out;
+}
+
 // Warnings about the host, for timing comparisons of independent runs.
 std::vector<std::string> HostWarnings(const RunData& base, const RunData& head) {
   std::vector<std::string> out;
@@ -114,9 +122,7 @@ std::vector<std::string> HostWarnings(const RunData& base, const RunData& head) 
           la, base.run.id, lb, head.run.id, std::isfinite(cpus) ? fmt::format(" ({:g} CPUs)", cpus) : ""));
     }
   }
-  std::set<std::string> ea, eb;
-  for (const auto& e : base.executables) ea.insert(e.sha256);
-  for (const auto& e : head.executables) eb.insert(e.sha256);
+  const std::set<std::string> ea = Digests(base), eb = Digests(head);
   if (!ea.empty() && ea == eb) {
     out.push_back(fmt::format(
         "both runs measured the same executable{} (sha256 {}): any change in their timings is the host's, not the code's",
@@ -130,10 +136,48 @@ bool AllEqual(const std::vector<double>& v) {
 }
 
 
+// What tells a time change between two separate runs from the host's drift between them.
+struct DriftEvidence {
+  std::string same_executable;          // the sha256 both runs measured, "" when they differ
+  std::optional<RerunSpread> spread;    // reruns of the same executable on that host type
+};
+
+std::string Percent(double f) { return fmt::format("{:+.2f}%", f * 100); }
+
+// A settled change of a metric that is not deterministic, held against the host's drift
+// (compare.h): the class it keeps, or inconclusive with the reason.
+void HoldAgainstDrift(MetricChange& m, double lo, double hi, const DriftEvidence& drift) {
+  if (m.cls != ChangeClass::kRegressed && m.cls != ChangeClass::kImproved) return;
+  if (!drift.same_executable.empty()) {
+    m.cls = ChangeClass::kInconclusive;
+    m.reason = fmt::format(
+        "both runs measured the same executable (sha256 {}): a change of {} is the host's drift, not the code's",
+        drift.same_executable.substr(0, 12), Percent(m.change));
+    return;
+  }
+  if (!drift.spread) {
+    m.cls = ChangeClass::kInconclusive;
+    m.reason = fmt::format(
+        "{} between two separate runs, and no reruns of either executable on this host type are stored to tell it "
+        "from the host's drift: run base again (`tare run`, twice at least), or measure with `tare ab` (paired, with "
+        "a null arm) or `--instrument sim`", Percent(m.change));
+    return;
+  }
+  const double s = drift.spread->spread;
+  const bool beyond = m.cls == ChangeClass::kRegressed ? lo > s : hi < -s;
+  if (!beyond) {
+    m.cls = ChangeClass::kInconclusive;
+    m.reason = fmt::format(
+        "{} is within what reruns of the same executable moved on this host type (up to {:.2f}% over {} runs): "
+        "measure with `tare ab` (paired, with a null arm) to settle it", Percent(m.change), s * 100,
+        drift.spread->runs);
+  }
+}
+
 // Classifies one metric of one benchmark present in both runs.
 MetricChange Judge(const std::string& bench, const std::string& metric, const std::vector<double>& base,
                    const std::vector<double>& head, const MetricDef& def, const CompareConfig& config,
-                   double confidence) {
+                   double confidence, const DriftEvidence& drift) {
   MetricChange m;
   m.metric = metric;
   m.unit = def.unit;
@@ -145,6 +189,10 @@ MetricChange Judge(const std::string& bench, const std::string& metric, const st
   const bool deterministic = LookupMetric(metric).deterministic;
   std::tie(m.threshold, m.threshold_source) = config.ThresholdFor(bench, metric, deterministic);
   m.change = m.lo = m.hi = kNaN;
+  if (!deterministic && drift.spread) {
+    m.rerun_spread = drift.spread->spread;
+    m.rerun_runs = drift.spread->runs;
+  }
 
   const bool positive = std::all_of(base.begin(), base.end(), [](double v) { return v > 0 && std::isfinite(v); }) &&
                         std::all_of(head.begin(), head.end(), [](double v) { return v > 0 && std::isfinite(v); });
@@ -204,8 +252,10 @@ MetricChange Judge(const std::string& bench, const std::string& metric, const st
       m.reason = fmt::format("the interval reaches past ±{:g}%: add samples (--samples) or quiet the host", t * 100);
     }
   }
+  if (!deterministic) HoldAgainstDrift(m, lo, hi, drift);
   return m;
 }
+
 
 }  // namespace
 
@@ -234,6 +284,14 @@ std::string SuiteComparison::Headline() const {
     if (int64_t n = Count(c); n > 0) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", n, ChangeClassName(c));
   }
   return out.empty() ? "no benchmarks" : out;
+}
+
+std::vector<std::string> DefaultMetrics(const std::vector<std::string>& names) {
+  auto judged = JudgedByDefaultAmong(names);
+  if (judged.empty()) {
+    if (auto p = PrimaryMetric(names); !p.empty()) judged.push_back(p);
+  }
+  return judged;
 }
 
 std::string PrimaryMetric(const std::vector<std::string>& names) {
@@ -280,6 +338,30 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
   }
 
   out.warnings = HostWarnings(base, head);
+  out.base_runs = base.set_runs;
+  out.head_runs = head.set_runs;
+  for (const auto& [d, side] : {std::pair<const RunData*, const char*>{&base, "base"}, {&head, "head"}}) {
+    if (d->missing_shards.empty()) continue;
+    std::string shards;
+    int64_t benchmarks = 0;
+    for (int64_t k : d->missing_shards) shards += fmt::format("{}{}", shards.empty() ? "" : ", ", k);
+    for (const auto& [name, k] : d->run.shard->assignment) {
+      benchmarks += std::count(d->missing_shards.begin(), d->missing_shards.end(), k) > 0 ? 1 : 0;
+    }
+    out.warnings.push_back(fmt::format(
+        "the {} side, sharded run {} ({} shards), lacks shard{} {} in this store: {} of its benchmarks were not "
+        "measured there and are marked inconclusive; bring that job's store in with `tare merge`, or rerun the shard",
+        side, d->run.id, d->run.shard->count, d->missing_shards.size() == 1 ? "" : "s", shards, benchmarks));
+  }
+  // The shard a benchmark missing from `d` was assigned to, when `d` lacks that shard; 0 otherwise.
+  auto missing_shard = [](const RunData& d, const std::string& name) -> int64_t {
+    const int64_t k = ShardOf(d, name);
+    return k > 0 && std::count(d.missing_shards.begin(), d.missing_shards.end(), k) > 0 ? k : 0;
+  };
+  auto not_in_store = [](const RunData& d, const char* side, int64_t k) {
+    return fmt::format("in shard {}/{} of the {} side (sharded run {}), which is not in this store: not measured there",
+                       k, d.run.shard->count, side, d.run.id);
+  };
   std::map<std::string, MetricDef> defs;
   for (const RunData* d : {&base, &head}) {
     for (const auto& m : d->metrics) defs.emplace(m.name, m);
@@ -294,6 +376,9 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
   }
 
   const auto bs = Collect(base), hs = Collect(head);
+  const std::set<std::string> base_exes = Digests(base);
+  const std::string same_executable = !base_exes.empty() && base_exes == Digests(head) ? *base_exes.begin() : "";
+  Status spread_error;
   std::map<std::string, const BenchSamples*> head_by_name;
   for (const auto& h : hs) head_by_name.emplace(h.name, &h);
   std::set<std::string> seen;
@@ -306,13 +391,15 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
       return bc;
     }
     if (!h) {
-      bc.cls = ChangeClass::kMissing;
-      bc.reason = fmt::format("in run {} only", base.run.id);
+      const int64_t k = missing_shard(head, bc.name);
+      bc.cls = k > 0 ? ChangeClass::kInconclusive : ChangeClass::kMissing;
+      bc.reason = k > 0 ? not_in_store(head, "head", k) : fmt::format("in run {} only", base.run.id);
       return bc;
     }
     if (!b) {
-      bc.cls = ChangeClass::kNew;
-      bc.reason = fmt::format("in run {} only", head.run.id);
+      const int64_t k = missing_shard(base, bc.name);
+      bc.cls = k > 0 ? ChangeClass::kInconclusive : ChangeClass::kNew;
+      bc.reason = k > 0 ? not_in_store(base, "base", k) : fmt::format("in run {} only", head.run.id);
       return bc;
     }
     if (h->failed > 0) {
@@ -326,7 +413,7 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
       for (const auto& [m, v] : b->values) {
         if (h->values.count(m)) both.push_back(m);
       }
-      if (auto p = PrimaryMetric(both); !p.empty()) metrics.push_back(p);
+      metrics = DefaultMetrics(both);
     }
     if (metrics.empty()) {
       bc.cls = ChangeClass::kSkipped;
@@ -347,7 +434,18 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
         continue;
       }
       MetricDef def = defs.count(m) ? defs[m] : LookupMetric(m);
-      bc.metrics.push_back(Judge(bc.name, m, vb->second, vh->second, def, o.config, out.confidence));
+      DriftEvidence drift;
+      // One benchmark of one executable in both runs: its change can only be the host's.
+      if (b->name == h->name) drift.same_executable = same_executable;
+      if (o.rerun_spread && !LookupMetric(m).deterministic) {
+        auto spread = o.rerun_spread(b->name, h->name, m);
+        if (!spread.ok()) {
+          if (spread_error.ok()) spread_error = spread.status();
+        } else {
+          drift.spread = *spread;
+        }
+      }
+      bc.metrics.push_back(Judge(bc.name, m, vb->second, vh->second, def, o.config, out.confidence, drift));
     }
     for (const auto& mc : bc.metrics) {
       if (Severity(mc.cls) > Severity(bc.cls)) bc.cls = mc.cls;
@@ -363,6 +461,7 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
     BenchmarkChange bc = judge_bench(&bs[0], &hs[0]);
     bc.name = bs[0].name == hs[0].name ? bs[0].name : bs[0].name + " -> " + hs[0].name;
     out.benchmarks.push_back(std::move(bc));
+    if (!spread_error.ok()) return spread_error.WithContext("reading the reruns of the same executables");
     return out;
   }
   for (const auto& b : bs) {
@@ -373,6 +472,20 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
   for (const auto& h : hs) {
     if (seen.insert(h.name).second) out.benchmarks.push_back(judge_bench(nullptr, &h));
   }
+  // Benchmarks of a missing shard that the other side lacks too: in neither run's rows, named all
+  // the same.
+  for (const auto& [d, side] : {std::pair<const RunData*, const char*>{&base, "base"}, {&head, "head"}}) {
+    if (!d->run.shard || d->missing_shards.empty()) continue;
+    for (const auto& [name, k] : d->run.shard->assignment) {
+      if (missing_shard(*d, name) == 0 || !seen.insert(name).second || o.config.IgnoredBy(name)) continue;
+      BenchmarkChange bc;
+      bc.name = name;
+      bc.cls = ChangeClass::kInconclusive;
+      bc.reason = not_in_store(*d, side, k) + ", nor on the other side";
+      out.benchmarks.push_back(std::move(bc));
+    }
+  }
+  if (!spread_error.ok()) return spread_error.WithContext("reading the reruns of the same executables");
   return out;
 }
 

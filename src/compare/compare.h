@@ -17,12 +17,23 @@
 //   untouched     -T <= lo and hi <= T  (any change is within the threshold)
 //   inconclusive  otherwise: the interval reaches past the threshold without settling it (or
 //                 the samples are too few for an interval at this confidence)
+// The interval of two separate runs knows nothing of the host's drift between them (issue 23: a
+// real 5% speedup was called "regressed +47.91%" across a load change). So a metric that is not
+// deterministic (metric.h: time, not sim.Ir or allocation counts) is regressed or improved only
+// when the change also stands beyond what reruns of the same executable on that host type have
+// moved it — the spread S of their medians (RerunSpread) — i.e. lo > S (hi < -S); with no such
+// reruns stored, or when both runs measured the same executable (any change is then the host's),
+// it is inconclusive, with the reason and the advice (`tare ab`, `--instrument sim`).
+// A side that is a sharded run read whole (run_set.h) and lacks shards in the store names them: a
+// benchmark of a missing shard is inconclusive with the shard in its reason, never left out.
 // A benchmark's class is its worst metric's (failed > regressed > inconclusive > improved >
 // untouched). Runs from hosts whose hard fingerprint keys differ are refused unless allowed, and
 // then every line says so; samples are never pooled across runs or hosts.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +65,10 @@ struct MetricChange {
   std::string threshold_source;  // "default", "rule 'BM_.*'", "--threshold"...
   std::string method;            // "mann-whitney" | "exact" (identical samples)
   std::string reason;            // why skipped / inconclusive / failed, one line
+  // What reruns of one executable moved this metric on its host type (RerunSpread), for metrics
+  // that are not deterministic: NaN and 0 when no two reruns are stored.
+  double rerun_spread = std::numeric_limits<double>::quiet_NaN();
+  int64_t rerun_runs = 0;
 };
 
 struct BenchmarkChange {
@@ -63,15 +78,32 @@ struct BenchmarkChange {
   std::vector<MetricChange> metrics;  // empty for new / missing / skipped-by-ignore
 };
 
+// What reruns of one executable on one host type have moved a benchmark's metric: the highest of
+// their medians over the lowest, minus 1 (0.04: the reruns' typical values lay within 4%), over
+// `runs` runs (2 at least).
+struct RerunSpread {
+  double spread = 0;
+  int64_t runs = 0;
+};
+// The wider RerunSpread of the base run's executables and of the head run's, for one benchmark (its
+// name in each run: one command against another has two) and metric; nullopt when neither has two
+// stored runs (StoredRerunSpread reads it from a store).
+using RerunSpreadSource = std::function<StatusOr<std::optional<RerunSpread>>(
+    const std::string& base_name, const std::string& head_name, const std::string& metric)>;
+
 struct CompareOptions {
   CompareConfig config;
-  std::vector<std::string> metrics;   // empty: each benchmark's primary metric (PrimaryMetric)
+  std::vector<std::string> metrics;   // empty: DefaultMetrics of each benchmark
   bool allow_different_hosts = false;
+  RerunSpreadSource rerun_spread;     // unset: no reruns known
 };
 
 struct SuiteComparison {
   RunRecord base;
   RunRecord head;
+  // A side that is a sharded run read whole (run_set.h): its runs, by shard; empty otherwise.
+  std::vector<int64_t> base_runs;
+  std::vector<int64_t> head_runs;
   double confidence = kDefaultConfidence;
   std::string config_source;                 // tare.toml used, "" none
   bool different_hosts = false;
@@ -91,6 +123,12 @@ struct SuiteComparison {
 // model/metric_roles.h's PrimaryMetrics — the first one both runs carry for it; else the first by
 // name. "" when none.
 std::string PrimaryMetric(const std::vector<std::string>& names_present);
+
+// The metrics judged when none is named: what `tare ab` judges (model/metric_roles.h,
+// JudgedByDefaultAmong) — sim.Ir; the allocation count and peak; the target's own CPU time
+// (gb.cpu_time_ns, bench.cpu_ns), else perf's task clock, else wall_ns — among the metrics both
+// runs carry for the benchmark; else PrimaryMetric (a user counter alone).
+std::vector<std::string> DefaultMetrics(const std::vector<std::string>& names_present);
 
 // FailedPrecondition when the hosts differ and that is not allowed (naming the keys);
 // InvalidArgument when a run is a campaign cohort or a named metric is in neither run.

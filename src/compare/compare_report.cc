@@ -22,12 +22,18 @@ std::string Value(double v, const std::string& unit) {
   return FormatValue(v, unit);
 }
 
-std::string Code(const RunRecord& r) {
+// "run 7 (main@abc)", or for a sharded run read whole "runs 5, 6, 7, 8 (main@abc)".
+std::string Code(const RunRecord& r, const std::vector<int64_t>& set_runs) {
   const Provenance& p = r.provenance;
   std::string code = p.branch;
   if (!p.commit.empty()) code += (code.empty() ? "" : "@") + p.commit.substr(0, 12);
   if (p.dirty && *p.dirty) code += "+";
-  return code.empty() ? fmt::format("run {}", r.id) : fmt::format("run {} ({})", r.id, code);
+  std::string runs = fmt::format("run {}", r.id);
+  if (set_runs.size() > 1) {
+    runs = "runs ";
+    for (size_t i = 0; i < set_runs.size(); ++i) runs += fmt::format("{}{}", i ? ", " : "", set_runs[i]);
+  }
+  return code.empty() ? runs : fmt::format("{} ({})", runs, code);
 }
 
 const char* Color(ChangeClass c) {
@@ -83,7 +89,7 @@ std::string FormatChange(const MetricChange& m) {
 }
 
 std::string RenderCompareConsole(const SuiteComparison& c, const ConsoleStyle& style) {
-  std::string out = fmt::format("{} -> {}: {}\n", SingleLineText(Code(c.base)), SingleLineText(Code(c.head)), c.Headline());
+  std::string out = fmt::format("{} -> {}: {}\n", SingleLineText(Code(c.base, c.base_runs)), SingleLineText(Code(c.head, c.head_runs)), c.Headline());
   if (c.different_hosts) {
     out += "DIFFERENT HOSTS: every line compares runs measured on different hardware or software "
            "(--allow-different-hosts):\n";
@@ -132,7 +138,7 @@ std::string RenderCompareConsole(const SuiteComparison& c, const ConsoleStyle& s
 std::string RenderCompareMarkdown(const SuiteComparison& c) {
   using report::MarkdownText;
   std::string out = fmt::format("### tare compare: {}\n\n{} → {}", MarkdownText(c.Headline()),
-                                MarkdownText(Code(c.base)), MarkdownText(Code(c.head)));
+                                MarkdownText(Code(c.base, c.base_runs)), MarkdownText(Code(c.head, c.head_runs)));
   out += c.config_source.empty() ? "\n\n" : fmt::format(", thresholds from {}\n\n", report::MarkdownCode(c.config_source));
   if (c.different_hosts) {
     out += "> **Different hosts**: these runs were measured on different hardware or software; every line compares across hosts.\n";
@@ -176,6 +182,11 @@ nlohmann::json CompareToJson(const SuiteComparison& c) {
                 {"dirty", p.dirty ? json(*p.dirty) : json(nullptr)},
                 {"fingerprint_digest", r.fingerprint_digest}};
   };
+  auto side = [&](const RunRecord& r, const std::vector<int64_t>& set_runs) {
+    json j = run(r);
+    j["runs"] = set_runs.empty() ? std::vector<int64_t>{r.id} : set_runs;
+    return j;
+  };
   json counts = json::object();
   for (ChangeClass k : {ChangeClass::kRegressed, ChangeClass::kImproved, ChangeClass::kUntouched, ChangeClass::kInconclusive,
                         ChangeClass::kNew, ChangeClass::kMissing, ChangeClass::kFailed, ChangeClass::kSkipped}) {
@@ -190,13 +201,14 @@ nlohmann::json CompareToJson(const SuiteComparison& c) {
                          {"base_median", num(m.base_median)}, {"head_median", num(m.head_median)},
                          {"change", num(m.change)}, {"lo", num(m.lo)}, {"hi", num(m.hi)},
                          {"threshold", m.threshold}, {"threshold_source", m.threshold_source},
-                         {"method", m.method}, {"reason", m.reason}});
+                         {"method", m.method}, {"reason", m.reason},
+                         {"rerun_spread", num(m.rerun_spread)}, {"rerun_runs", m.rerun_runs}});
     }
     benches.push_back({{"name", b.name}, {"class", ChangeClassName(b.cls)}, {"reason", b.reason}, {"metrics", metrics}});
   }
   return {{"schema", kCompareJsonSchema},
-          {"base", run(c.base)},
-          {"head", run(c.head)},
+          {"base", side(c.base, c.base_runs)},
+          {"head", side(c.head, c.head_runs)},
           {"confidence", c.confidence},
           {"config", c.config_source.empty() ? json(nullptr) : json(c.config_source)},
           {"different_hosts", c.different_hosts},

@@ -47,6 +47,14 @@ struct Builder {
   }
 };
 
+// The store's evidence of the host's drift, as CompareStoredRuns reads it: reruns of the same
+// executable moved every time metric by `spread` over `runs` runs.
+RerunSpreadSource Reruns(double spread, int64_t runs = 3) {
+  return [=](const std::string&, const std::string&, const std::string&) -> StatusOr<std::optional<RerunSpread>> {
+    return std::optional<RerunSpread>(RerunSpread{spread, runs});
+  };
+}
+
 std::vector<double> Ten(double scale = 1) {
   std::vector<double> v;
   for (int i = 0; i < 10; ++i) v.push_back((100 + i) * scale);
@@ -73,6 +81,7 @@ TEST(Compare, ClassifiesEveryKindOfChange) {
       .Bench("ir", "sim.Ir", {1002, 1002, 1002}).Bench("rate", "gb.counter.items_per_second", Ten(0.5))
       .Bench("flaky", "wall_ns", Ten(3)).Bench("added", "wall_ns", Ten());
   CompareOptions o;
+  o.rerun_spread = Reruns(0.01);
   ASSERT_TRUE(ApplyFlags(&o.config, {}, {"fla.*"}, std::nullopt).ok());
   auto c = CompareRuns(base.d, head.d, o);
   ASSERT_TRUE(c.ok()) << c.status().ToString();
@@ -132,6 +141,7 @@ TEST(Compare, ThresholdsDecideWhatCounts) {
   base.Bench("a", "wall_ns", Ten());
   head.Bench("a", "wall_ns", Ten(1.10));
   CompareOptions o;
+  o.rerun_spread = Reruns(0.01);
   ASSERT_TRUE(ApplyFlags(&o.config, {"15%"}, {}, std::nullopt).ok());
   auto c = CompareRuns(base.d, head.d, o);
   ASSERT_TRUE(c.ok());
@@ -187,7 +197,9 @@ TEST(Compare, OneCommandAgainstAnotherIsItsBeforeAndAfter) {
   Builder base(1), head(2);
   base.Bench("./old/prog --x", "wall_ns", Ten(), 0, TargetKind::kCommand);
   head.Bench("./new/prog --x", "wall_ns", Ten(1.2), 0, TargetKind::kCommand);
-  auto c = CompareRuns(base.d, head.d, {});
+  CompareOptions o;
+  o.rerun_spread = Reruns(0.01);
+  auto c = CompareRuns(base.d, head.d, o);
   ASSERT_TRUE(c.ok());
   ASSERT_EQ(c->benchmarks.size(), 1u);
   EXPECT_EQ(c->benchmarks[0].cls, ChangeClass::kRegressed);
@@ -245,6 +257,158 @@ TEST(Compare, WarnsWhenTheHostWasBusyOrTheExecutableIsTheSame) {
   ASSERT_TRUE(same.ok());
   ASSERT_EQ(same->warnings.size(), 1u);
   EXPECT_NE(same->warnings[0].find("same executable (sha256 aaaa1111bbbb)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tare::compare
+
+namespace tare::compare {
+namespace {
+
+TEST(Compare, ATimeChangeBetweenTwoRunsNeedsEvidenceOfTheHostsDrift) {
+  Builder base(1), head(2);
+  base.Bench("slower", "wall_ns", Ten()).Bench("faster", "wall_ns", Ten()).Bench("same", "wall_ns", Ten())
+      .Bench("ir", "sim.Ir", {1000, 1000, 1000});
+  head.Bench("slower", "wall_ns", Ten(1.10)).Bench("faster", "wall_ns", Ten(0.80)).Bench("same", "wall_ns", Ten())
+      .Bench("ir", "sim.Ir", {1002, 1002, 1002});
+  base.d.executables.push_back({"target", "/base/bench", "aaaa1111bbbb2222", ""});
+  head.d.executables.push_back({"target", "/head/bench", "cccc3333dddd4444", ""});
+
+  // No reruns stored: the +10% (interval [+6.86%, +13.24%]) could be the host's drift.
+  auto none = CompareRuns(base.d, head.d, {});
+  ASSERT_TRUE(none.ok()) << none.status().ToString();
+  const auto& slower = Find(*none, "slower").metrics.at(0);
+  EXPECT_EQ(slower.cls, ChangeClass::kInconclusive);
+  EXPECT_NE(slower.reason.find("+10.00% between two separate runs"), std::string::npos) << slower.reason;
+  EXPECT_NE(slower.reason.find("tare ab"), std::string::npos);
+  EXPECT_NE(slower.reason.find("--instrument sim"), std::string::npos);
+  EXPECT_TRUE(std::isnan(slower.rerun_spread));
+  EXPECT_EQ(Find(*none, "faster").cls, ChangeClass::kInconclusive);
+  EXPECT_EQ(Find(*none, "same").cls, ChangeClass::kUntouched) << "what is settled within the threshold stays so";
+  EXPECT_EQ(Find(*none, "ir").cls, ChangeClass::kRegressed) << "deterministic counts carry no drift";
+
+  // Reruns moved by 3% over 4 runs: +10% with its interval above +6.86% stands beyond them.
+  CompareOptions o;
+  o.rerun_spread = Reruns(0.03, 4);
+  auto narrow = CompareRuns(base.d, head.d, o);
+  ASSERT_TRUE(narrow.ok());
+  EXPECT_EQ(Find(*narrow, "slower").cls, ChangeClass::kRegressed);
+  EXPECT_DOUBLE_EQ(Find(*narrow, "slower").metrics[0].rerun_spread, 0.03);
+  EXPECT_EQ(Find(*narrow, "slower").metrics[0].rerun_runs, 4);
+  EXPECT_EQ(Find(*narrow, "faster").cls, ChangeClass::kImproved);
+  EXPECT_TRUE(std::isnan(Find(*narrow, "ir").metrics[0].rerun_spread)) << "asked only of time metrics";
+  auto j = CompareToJson(*narrow);
+  EXPECT_DOUBLE_EQ(j["benchmarks"][0]["metrics"][0]["rerun_spread"].get<double>(), 0.03);
+  EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["rerun_runs"], 4);
+
+  // Reruns moved by 8%: the interval's +6.86% end lies within them. The -20% speedup's interval
+  // (about [-22%, -18%]) lies beyond 8%, not beyond 25%.
+  o.rerun_spread = Reruns(0.08, 3);
+  auto wide = CompareRuns(base.d, head.d, o);
+  ASSERT_TRUE(wide.ok());
+  const auto& within = Find(*wide, "slower").metrics.at(0);
+  EXPECT_EQ(within.cls, ChangeClass::kInconclusive);
+  EXPECT_NE(within.reason.find("within what reruns of the same executable moved on this host type (up to 8.00% over 3 runs)"),
+            std::string::npos) << within.reason;
+  EXPECT_EQ(Find(*wide, "faster").cls, ChangeClass::kImproved);
+  o.rerun_spread = Reruns(0.25, 3);
+  EXPECT_EQ(Find(*CompareRuns(base.d, head.d, o), "faster").cls, ChangeClass::kInconclusive);
+
+  // The same executable on both sides: whatever the reruns, any change is the host's.
+  head.d.executables[0].sha256 = base.d.executables[0].sha256;
+  o.rerun_spread = Reruns(0.01, 5);
+  auto same = CompareRuns(base.d, head.d, o);
+  ASSERT_TRUE(same.ok());
+  const auto& drift = Find(*same, "slower").metrics.at(0);
+  EXPECT_EQ(drift.cls, ChangeClass::kInconclusive);
+  EXPECT_NE(drift.reason.find("same executable (sha256 aaaa1111bbbb): a change of +10.00% is the host's drift"),
+            std::string::npos) << drift.reason;
+  EXPECT_EQ(Find(*same, "ir").cls, ChangeClass::kRegressed);
+
+  // The store failing to answer is an error, not a verdict without evidence.
+  o.rerun_spread = [](const std::string&, const std::string&, const std::string&) -> StatusOr<std::optional<RerunSpread>> {
+    return Status::DataLoss("the store is damaged");
+  };
+  auto failed = CompareRuns(base.d, head.d, o);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.status().message().find("the store is damaged"), std::string::npos);
+}
+
+TEST(Compare, JudgesWhatTareAbJudgesByDefault) {
+  EXPECT_EQ(DefaultMetrics({"wall_ns", "gb.real_time_ns", "gb.cpu_time_ns", "peak_rss_bytes"}),
+            std::vector<std::string>{"gb.cpu_time_ns"});
+  EXPECT_EQ(DefaultMetrics({"wall_ns", "sim.Ir", "sim.est_cycles"}), std::vector<std::string>{"sim.Ir"});
+  EXPECT_EQ(DefaultMetrics({"wall_ns", "mem.allocs", "mem.peak_live_bytes", "mem.frees"}),
+            (std::vector<std::string>{"mem.allocs", "mem.peak_live_bytes"}));
+  EXPECT_EQ(DefaultMetrics({"wall_ns", "perf.task_clock_ns", "user_ns"}), std::vector<std::string>{"perf.task_clock_ns"});
+  EXPECT_EQ(DefaultMetrics({"bench.wall_ns", "bench.cpu_ns", "wall_ns"}), std::vector<std::string>{"bench.cpu_ns"});
+  EXPECT_EQ(DefaultMetrics({"wall_ns", "user_ns"}), std::vector<std::string>{"wall_ns"});
+  EXPECT_EQ(DefaultMetrics({"gb.counter.items_per_second"}), std::vector<std::string>{"gb.counter.items_per_second"});
+
+  // A Google Benchmark whose real time doubled (the host was busy) but whose CPU time did not.
+  Builder base(1), head(2);
+  base.d.metrics.push_back(LookupMetric("gb.real_time_ns"));
+  base.d.metrics.push_back(LookupMetric("gb.cpu_time_ns"));
+  head.d.metrics = base.d.metrics;
+  auto bench = [](Builder& b, double real_scale) {
+    b.d.benchmarks.push_back({1, "t::BM_x", "BM_x", TargetKind::kGbench});
+    for (int i = 0; i < 10; ++i) {
+      StoredSample s{i + 1, 1, {}};
+      s.sample.values = {{"gb.real_time_ns", (100 + i) * real_scale}, {"gb.cpu_time_ns", 100.0 + i}};
+      b.d.samples.push_back(s);
+    }
+  };
+  bench(base, 1);
+  bench(head, 2);
+  auto c = CompareRuns(base.d, head.d, {});
+  ASSERT_TRUE(c.ok());
+  ASSERT_EQ(c->benchmarks.at(0).metrics.size(), 1u);
+  EXPECT_EQ(c->benchmarks[0].metrics[0].metric, "gb.cpu_time_ns");
+  EXPECT_EQ(c->benchmarks[0].cls, ChangeClass::kUntouched);
+}
+
+}  // namespace
+}  // namespace tare::compare
+
+namespace tare::compare {
+namespace {
+
+TEST(Compare, ABenchmarkOfAShardTheStoreLacksIsNamedNeverLeftOut) {
+  // Base: a sharded run read whole (runs 1, 2 of 2 shards). Head: only shard 1 (run 3) in the store.
+  Builder base(2), head(3);
+  ShardRecord shard;
+  shard.count = 2;
+  shard.group = "g";
+  shard.assignment = {{"a", 1}, {"b", 2}, {"c", 2}, {"d", 1}};
+  base.d.run.shard = shard;
+  base.d.run.shard->index = 2;
+  base.d.set_runs = {1, 2};
+  head.d.run.shard = shard;
+  head.d.run.shard->index = 1;
+  head.d.set_runs = {3};
+  head.d.missing_shards = {2};
+  base.Bench("a", "sim.Ir", {10, 10}).Bench("b", "sim.Ir", {10, 10}).Bench("d", "sim.Ir", {10, 10});
+  head.Bench("a", "sim.Ir", {10, 10}).Bench("d", "sim.Ir", {10, 10});
+  auto c = CompareRuns(base.d, head.d, {});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(Find(*c, "a").cls, ChangeClass::kUntouched);
+  EXPECT_EQ(Find(*c, "b").cls, ChangeClass::kInconclusive);
+  EXPECT_EQ(Find(*c, "b").reason,
+            "in shard 2/2 of the head side (sharded run 3), which is not in this store: not measured there");
+  // c is in shard 2 too, and base has no row for it either: still a row.
+  EXPECT_EQ(Find(*c, "c").cls, ChangeClass::kInconclusive);
+  EXPECT_NE(Find(*c, "c").reason.find("nor on the other side"), std::string::npos) << Find(*c, "c").reason;
+  EXPECT_EQ(c->Headline(), "2 inconclusive, 2 untouched");
+  ASSERT_EQ(c->warnings.size(), 1u);
+  EXPECT_NE(c->warnings[0].find("the head side, sharded run 3 (2 shards), lacks shard 2 in this store: 2 of its "
+                                "benchmarks"), std::string::npos) << c->warnings[0];
+  EXPECT_NE(RenderCompareConsole(*c, {}).find("runs 1, 2 -> run 3"), std::string::npos) << RenderCompareConsole(*c, {});
+  auto j = CompareToJson(*c);
+  EXPECT_EQ(j["base"]["runs"], nlohmann::json::array({1, 2}));
+  EXPECT_EQ(j["head"]["runs"], nlohmann::json::array({3}));
+  // A benchmark the store has in neither side and no shard explains is plain missing / new.
+  head.Bench("e", "sim.Ir", {10, 10});
+  EXPECT_EQ(Find(*CompareRuns(base.d, head.d, {}), "e").cls, ChangeClass::kNew);
 }
 
 }  // namespace

@@ -1,8 +1,31 @@
 #include "compare/stored_pair.h"
 
+#include "compare/run_set.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <set>
+
 #include <fmt/format.h>
 
 namespace tare::compare {
+namespace {
+
+std::set<std::string> DigestsOf(const std::vector<ExecutableRecord>& exes) {
+  std::set<std::string> out;
+  for (const auto& e : exes) out.insert(e.sha256);
+  return out;
+}
+
+struct Side {
+  bool head = false;
+  std::string host;                  // fingerprint digest
+  std::set<std::string> executables; // sha256 set
+};
+
+}  // namespace
 
 StatusOr<RunPair> LoadRunPair(store::Store& store, const std::string& base, const std::string& head) {
   auto base_id = store.ResolveRun(base);
@@ -14,9 +37,57 @@ StatusOr<RunPair> LoadRunPair(store::Store& store, const std::string& base, cons
         "BASE '{}' and HEAD '{}' are the same run ({}); name two runs (see `tare runs`)", base, head, *base_id));
   }
   RunPair pair;
-  TARE_ASSIGN_OR_RETURN(pair.base, store.LoadRun(*base_id));
-  TARE_ASSIGN_OR_RETURN(pair.head, store.LoadRun(*head_id));
+  TARE_ASSIGN_OR_RETURN(pair.base, LoadRunSet(store, *base_id));
+  TARE_ASSIGN_OR_RETURN(pair.head, LoadRunSet(store, *head_id));
+  for (int64_t id : pair.head.set_runs) {
+    if (std::find(pair.base.set_runs.begin(), pair.base.set_runs.end(), id) != pair.base.set_runs.end()) {
+      return Status::InvalidArgument(fmt::format(
+          "BASE '{}' (run {}) and HEAD '{}' (run {}) are shards of the same sharded run ({}); name two runs "
+          "(see `tare runs`, `tare shards`)", base, *base_id, head, *head_id, DescribeRunSet(pair.base)));
+    }
+  }
   return pair;
+}
+
+RerunSpreadSource StoredRerunSpread(store::Store& store, const RunPair& pair) {
+  std::vector<Side> sides;
+  for (const RunData* d : {&pair.base, &pair.head}) {
+    Side side{d == &pair.head, d->run.fingerprint_digest, DigestsOf(d->executables)};
+    if (!side.executables.empty()) sides.push_back(std::move(side));
+  }
+  // Each stored run's executables, read once however many benchmarks ask.
+  auto executables = std::make_shared<std::map<int64_t, std::set<std::string>>>();
+  return [&store, sides, executables](const std::string& base_name, const std::string& head_name,
+                                      const std::string& metric) -> StatusOr<std::optional<RerunSpread>> {
+    std::optional<RerunSpread> widest;
+    for (const Side& side : sides) {
+      store::HistoryQuery q;
+      q.benchmark = side.head ? head_name : base_name;
+      q.metric = metric;
+      q.fingerprint_digest = side.host;
+      TARE_ASSIGN_OR_RETURN(const auto points, store.History(q));
+      std::vector<double> medians;
+      for (const auto& p : points) {
+        if (p.n == 0 || !std::isfinite(p.median) || p.median <= 0) continue;
+        auto it = executables->find(p.run.id);
+        if (it == executables->end()) {
+          TARE_ASSIGN_OR_RETURN(const auto exes, store.ExecutablesOf(p.run.id));
+          it = executables->emplace(p.run.id, DigestsOf(exes)).first;
+        }
+        if (it->second == side.executables) medians.push_back(p.median);
+      }
+      if (medians.size() < 2) continue;
+      const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());
+      const RerunSpread s{*hi / *lo - 1, static_cast<int64_t>(medians.size())};
+      if (!widest || s.spread > widest->spread) widest = s;
+    }
+    return widest;
+  };
+}
+
+StatusOr<SuiteComparison> CompareStoredRuns(store::Store& store, const RunPair& pair, CompareOptions options) {
+  options.rerun_spread = StoredRerunSpread(store, pair);
+  return CompareRuns(pair.base, pair.head, options);
 }
 
 }  // namespace tare::compare

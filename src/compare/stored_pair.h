@@ -1,9 +1,11 @@
-// The two stored runs `tare compare` and `tare report --compare` judge, read from a store.
+// The two stored runs `tare compare` and `tare report --compare` judge, read from a store, and the
+// store's evidence of the host's drift that the judgement needs (compare.h).
 #pragma once
 
 #include <string>
 
 #include "base/status.h"
+#include "compare/compare.h"
 #include "model/run.h"
 #include "store/store.h"
 
@@ -15,8 +17,20 @@ struct RunPair {
 };
 
 // BASE and HEAD, each a run selector (store::Store::ResolveRun: latest, an id, commit:HEX,
-// branch:NAME, tag:K=V, or a bare branch, tag value or commit prefix), resolved and loaded. An error
-// says which side it is about; InvalidArgument when both name the same run.
+// branch:NAME, tag:K=V, or a bare branch, tag value or commit prefix), resolved and loaded — a
+// sharded run whole (run_set.h). An error says which side it is about; InvalidArgument when both
+// name the same run, or shards of the same sharded run.
 StatusOr<RunPair> LoadRunPair(store::Store& store, const std::string& base, const std::string& head);
+
+// What reruns of the same executables have moved a benchmark's metric, from the store: for each side
+// of `pair`, the stored runs of `tare run` on that side's host (fingerprint digest) that measured
+// exactly that side's executables (the same sha256 set) — the run itself among them — give one
+// median each (store::Store::History); with two such runs or more, their spread is the highest
+// median over the lowest, minus 1. The wider of the two sides; nullopt when neither has two runs.
+// `store` must outlive the source.
+RerunSpreadSource StoredRerunSpread(store::Store& store, const RunPair& pair);
+
+// CompareRuns with StoredRerunSpread as the evidence of the host's drift.
+StatusOr<SuiteComparison> CompareStoredRuns(store::Store& store, const RunPair& pair, CompareOptions options);
 
 }  // namespace tare::compare

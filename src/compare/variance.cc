@@ -66,7 +66,7 @@ SuiteVariance AnalyzeVariance(const std::vector<RunData>& runs, const std::vecto
       if (ms.empty()) {
         std::vector<std::string> present;
         for (const auto& [m, v] : ss.front()->values) present.push_back(m);
-        if (auto p = PrimaryMetric(present); !p.empty()) ms.push_back(p);
+        ms = DefaultMetrics(present);
       }
       for (const auto& m : ms) {
         std::vector<double> values, user, sys;

@@ -1,7 +1,7 @@
 // `tare variance`: how much a suite's benchmarks vary within a run and across reruns of the same
 // executable, and which are too noisy to gate at their threshold (docs/compare.md, "Variance").
 //
-// For each benchmark and metric (the benchmark's own measurement, as in compare):
+// For each benchmark and metric (by default what compare and tare ab judge: compare.h DefaultMetrics):
 //   within  the coefficient of variation (sample standard deviation / mean) of each run's measured
 //           samples, the median over the runs;
 //   across  the CV of the per-run medians (two runs at least): what a rerun of the same executable
@@ -49,7 +49,7 @@ struct SuiteVariance {
   bool across = false;   // the figures are across runs
 };
 
-// Runs must come from one host (the caller checks); metrics: empty = each benchmark's own.
+// Runs must come from one host (the caller checks); metrics: empty = DefaultMetrics of each benchmark.
 SuiteVariance AnalyzeVariance(const std::vector<RunData>& runs, const std::vector<std::string>& metrics,
                               const CompareConfig& config);
 

@@ -102,23 +102,38 @@ bool IsHeadlineDeterministic(const std::string& name) {
   return LookupMetric(name).deterministic && TableRank(name) != kUnranked;
 }
 
-std::vector<std::string> DefaultJudgedMetrics(TargetKind kind, Instrument instrument, bool task_clock_available) {
-  // The most direct measurement first: the instrument's own, the target's own, the process's CPU
-  // time (perf task-clock), its wall time.
+namespace {
+
+// The most direct measurement first: the instrument's own, the target's own, the process's CPU
+// time (perf task-clock), its wall time. The first source with a judged metric that `usable`
+// accepts gives them all.
+template <typename Usable>
+std::vector<std::string> JudgedByPreference(Usable usable) {
   const MetricSource preference[] = {MetricSource::kSim,  MetricSource::kMem,  MetricSource::kGbench,
                                      MetricSource::kBench, MetricSource::kPerf, MetricSource::kProcess};
   for (MetricSource source : preference) {
-    if (source == MetricSource::kPerf && !task_clock_available) continue;
     std::vector<std::string> names;
     for (const auto& m : KnownMetrics()) {
       const Role* r = RoleOf(m.name);
-      if (m.source == source && r != nullptr && r->judged_by_default && IsMeasured(m.name, kind, instrument)) {
-        names.push_back(m.name);
-      }
+      if (m.source == source && r != nullptr && r->judged_by_default && usable(m.name)) names.push_back(m.name);
     }
     if (!names.empty()) return names;
   }
   return {};
+}
+
+}  // namespace
+
+std::vector<std::string> DefaultJudgedMetrics(TargetKind kind, Instrument instrument, bool task_clock_available) {
+  return JudgedByPreference([&](const std::string& name) {
+    if (LookupMetric(name).source == MetricSource::kPerf && !task_clock_available) return false;
+    return IsMeasured(name, kind, instrument);
+  });
+}
+
+std::vector<std::string> JudgedByDefaultAmong(const std::vector<std::string>& present) {
+  return JudgedByPreference(
+      [&](const std::string& name) { return std::find(present.begin(), present.end(), name) != present.end(); });
 }
 
 }  // namespace tare

@@ -41,4 +41,9 @@ bool IsHeadlineDeterministic(const std::string& name);
 // the process's task-clock where perf has it, else its wall time.
 std::vector<std::string> DefaultJudgedMetrics(TargetKind kind, Instrument instrument, bool task_clock_available);
 
+// The same choice among the metrics a stored benchmark carries (`present`): what tare compare and
+// tare variance judge when no metric is named, so that they judge what tare ab judges (issue 23).
+// Empty when none of them is judged by default (a user counter alone).
+std::vector<std::string> JudgedByDefaultAmong(const std::vector<std::string>& present);
+
 }  // namespace tare

@@ -99,6 +99,11 @@ struct RunData {
   std::vector<MetricDef> metrics;
   std::vector<NoteRecord> notes;
   std::vector<StoredSample> samples;  // in seq order
+  // A sharded run read whole (compare/run_set.h): the runs merged into this one, by shard (`run` is
+  // the one selected, its shard record carrying the whole assignment), and the shard numbers of its
+  // group that the store lacks. Both empty for a run read alone.
+  std::vector<int64_t> set_runs;
+  std::vector<int64_t> missing_shards;
 };
 
 }  // namespace tare

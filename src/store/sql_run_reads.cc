@@ -58,6 +58,17 @@ void ReadTags(Connection& db, RunRecord& r) {
   while (t.executeStep()) r.provenance.tags.emplace_back(t.getColumn(0).getString(), t.getColumn(1).getString());
 }
 
+std::vector<ExecutableRecord> SelectExecutables(Connection& db, int64_t run_id) {
+  Statement e(db, "SELECT role, path, sha256, info FROM executables WHERE run_id = ? ORDER BY role, path");
+  e.bind(1, run_id);
+  std::vector<ExecutableRecord> out;
+  while (e.executeStep()) {
+    out.push_back({e.getColumn(0).getString(), e.getColumn(1).getString(), e.getColumn(2).getString(),
+                   e.getColumn(3).getString()});
+  }
+  return out;
+}
+
 // The run's shard row (schema version 5), if it has one. An assignment that is not the JSON it was
 // written as is read as empty: the view then reports the shard as disagreeing, never crashes.
 void ReadShard(Connection& db, RunRecord& r) {
@@ -243,12 +254,7 @@ StatusOr<RunData> SqlStore::LoadRun(int64_t run_id) {
     ReadTags(*db_, d.run);
     ReadShard(*db_, d.run);
 
-    Statement e(*db_, "SELECT role, path, sha256, info FROM executables WHERE run_id = ? ORDER BY role, path");
-    e.bind(1, static_cast<int64_t>(run_id));
-    while (e.executeStep()) {
-      d.executables.push_back({e.getColumn(0).getString(), e.getColumn(1).getString(),
-                               e.getColumn(2).getString(), e.getColumn(3).getString()});
-    }
+    d.executables = SelectExecutables(*db_, run_id);
     Statement b(*db_, "SELECT id, uri, name, kind FROM benchmarks WHERE run_id = ? ORDER BY id");
     b.bind(1, static_cast<int64_t>(run_id));
     while (b.executeStep()) {
@@ -319,6 +325,12 @@ StatusOr<std::string> SqlStore::LoadArtifact(int64_t run_id, int64_t benchmark_i
       return Status::NotFound(fmt::format("run {} has no artifact '{}'", run_id, name));
     }
     return q.getColumn(0).getBlobString();
+  });
+}
+
+StatusOr<std::vector<ExecutableRecord>> SqlStore::ExecutablesOf(int64_t run_id) {
+  return Guard("listing executables", [&](bool) -> StatusOr<std::vector<ExecutableRecord>> {
+    return SelectExecutables(*db_, run_id);
   });
 }
 

@@ -151,6 +151,8 @@ class Store : public RunWriter {
   virtual StatusOr<std::vector<std::pair<std::string, int64_t>>> HostsOf(const std::string& benchmark) = 0;
   // The artifacts kept with a run (names and sizes, not contents), by benchmark then name.
   virtual StatusOr<std::vector<ArtifactInfo>> ArtifactsOf(int64_t run_id) = 0;
+  // The executables a run measured (LoadRun's, without its samples); empty for an unknown run.
+  virtual StatusOr<std::vector<ExecutableRecord>> ExecutablesOf(int64_t run_id) = 0;
   // The runs recorded with a shard (RunRecord::shard set), oldest first; only those of `group`
   // unless it is empty. Each as ListRuns gives it, its shard included.
   virtual StatusOr<std::vector<RunRecord>> ShardedRuns(const std::string& group) = 0;

@@ -209,3 +209,151 @@ TEST_F(CompareE2E, AbOnATerminalPrintsASummaryAndKeepsTheLedger) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue 23, item 1: a time comparison of two separate runs is a call only when reruns of the same
+// executable on this host show the change is beyond the host's drift.
+class CompareDriftE2E : public CompareE2E {
+ protected:
+  // A copy of ab_knob's base build at `name`; `salt` bytes appended make its sha256 differ while the
+  // code stays the same (a rebuild).
+  std::string Copy(const std::string& name, const std::string& salt = "") {
+    const std::string path = dir_ + "/" + name;
+    fs::copy_file(KNOB_BASE, path, fs::copy_options::overwrite_existing);
+    if (!salt.empty()) std::ofstream(path, std::ios::app | std::ios::binary) << salt;
+    fs::permissions(path, fs::perms::owner_all, fs::perm_options::add);
+    return path;
+  }
+  void Run(const std::string& prog, const std::string& work) {
+    Result r = Tare({"run", "-q", "-n", "7", "-w", "1", "--", prog, "--work", work});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  nlohmann::json CompareJson(const std::string& base, const std::string& head, int* exit_code) {
+    Result r = Tare({"compare", base, head, "--format", "json"});
+    *exit_code = r.exit_code;
+    return nlohmann::json::parse(r.out);
+  }
+};
+
+TEST_F(CompareDriftE2E, AnUnchangedBuildIsNeverRegressedAndTwoRunsAloneSettleNoTime) {
+  // The same code twice: once as built, once with a different sha256 (a rebuild); then the very
+  // same executable again.
+  const std::string a = Copy("prog_a"), b = Copy("prog_b", "rebuilt");
+  Run(a, "2");
+  Run(b, "2");
+  auto check = [&](const std::string& base, const std::string& head, const std::string& why) {
+    int code = 0;
+    const auto doc = CompareJson(base, head, &code);
+    EXPECT_NE(code, 1) << doc.dump(2);
+    EXPECT_EQ(doc["counts"]["regressed"], 0) << doc.dump(2);
+    EXPECT_EQ(doc["counts"]["improved"], 0) << doc.dump(2);
+    // Commands are judged on their CPU time where perf has it (tare ab's choice), else wall time.
+    const auto& m = doc["benchmarks"][0]["metrics"][0];
+    EXPECT_TRUE(m["metric"] == "perf.task_clock_ns" || m["metric"] == "wall_ns") << m;
+    // What the samples alone would have settled is held back, and says why.
+    if (m["class"] == "inconclusive" && m["reason"].get<std::string>().find("interval") == std::string::npos) {
+      EXPECT_NE(m["reason"].get<std::string>().find(why), std::string::npos) << m["reason"];
+    }
+  };
+  check("1", "2", "no reruns of either executable");
+  Run(b, "2");
+  check("2", "3", "same executable");
+}
+
+TEST_F(CompareDriftE2E, AReRunOfBaseIsTheEvidenceACallNeeds) {
+  // Head does three times base's work (+200%): far beyond any drift of this host, but with one run
+  // of each nothing says how far this host drifts.
+  const std::string base = Copy("prog_base"), head = Copy("prog_head", "changed");
+  Run(base, "2");
+  Run(head, "6");
+  int code = 0;
+  auto doc = CompareJson("1", "2", &code);
+  const auto& alone = doc["benchmarks"][0]["metrics"][0];
+  EXPECT_EQ(alone["class"], "inconclusive") << doc.dump(2);
+  EXPECT_NE(alone["reason"].get<std::string>().find("no reruns of either executable"), std::string::npos) << alone;
+  EXPECT_EQ(alone["rerun_runs"], 0);
+  EXPECT_EQ(code, 3);
+
+  // Base run again: its two runs are the host's drift; +200% stands far beyond it.
+  Run(base, "2");
+  doc = CompareJson("3", "2", &code);
+  const auto& m = doc["benchmarks"][0]["metrics"][0];
+  EXPECT_EQ(m["class"], "regressed") << doc.dump(2);
+  EXPECT_EQ(m["rerun_runs"], 2) << m;
+  EXPECT_GE(m["rerun_spread"].get<double>(), 0);
+  EXPECT_LT(m["rerun_spread"].get<double>(), m["lo"].get<double>());
+  EXPECT_EQ(code, 1);
+  Result console = Tare({"compare", "3", "2"});
+  EXPECT_NE(console.out.find("1 regressed"), std::string::npos) << console.out;
+}
+
+}  // namespace
+
+namespace {
+
+// Issue 23, item 2: a sharded suite is compared whole, and a shard the store lacks is named.
+TEST_F(CompareE2E, AShardedSuiteIsComparedWholeAndAMissingShardIsNamed) {
+  auto shards = [&](const std::string& build, const std::vector<std::string>& stores) {
+    fs::copy_file(build, dir_ + "/prog", fs::copy_options::overwrite_existing);
+    for (size_t k = 1; k <= stores.size(); ++k) {
+      std::vector<std::string> args = {"run", "-q", "-n", "3", "-w", "0", "--shard", std::to_string(k) + "/2"};
+      if (!stores[k - 1].empty()) args.insert(args.end(), {"--store", stores[k - 1]});
+      for (const char* w : {"1", "2", "3", "4"}) args.push_back(std::string("./prog --work ") + w);
+      Result r = Tare(args);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
+  };
+  shards(KNOB_BASE, {"", ""});  // main: both shards in the default store
+  ASSERT_EQ(std::system(("cd '" + dir_ + "' && git checkout -q -b feature-x && echo v2 > src.txt && "
+                         "git commit -q -am two >/dev/null 2>&1").c_str()), 0);
+  shards(KNOB_PLUS5, {"h1.db", "h2.db"});  // feature-x: each shard in its own job's store
+
+  // Only head's shard 1 brought in: the benchmarks of its shard 2 are named, inconclusive.
+  ASSERT_EQ(Tare({"merge", ".tare/tare.db", "h1.db"}).exit_code, 0);
+  Result partial = Tare({"compare", "main", "feature-x", "--format", "json"});
+  EXPECT_EQ(partial.exit_code, 3) << partial.out << partial.err;
+  auto doc = nlohmann::json::parse(partial.out);
+  EXPECT_EQ(doc["base"]["runs"].size(), 2u) << doc["base"];
+  EXPECT_EQ(doc["head"]["runs"].size(), 1u) << doc["head"];
+  ASSERT_EQ(doc["benchmarks"].size(), 4u) << doc.dump(2);
+  int in_missing_shard = 0;
+  for (const auto& b : doc["benchmarks"]) {
+    const std::string reason = b["reason"];
+    if (reason.find("in shard 2/2 of the head side") != std::string::npos) {
+      ++in_missing_shard;
+      EXPECT_EQ(b["class"], "inconclusive") << b;
+    } else {
+      EXPECT_NE(b["class"], "missing") << b;
+      EXPECT_NE(b["class"], "new") << b;
+    }
+  }
+  EXPECT_GE(in_missing_shard, 1) << doc.dump(2);
+  EXPECT_LE(in_missing_shard, 3) << doc.dump(2);
+  bool warned = false;
+  for (const auto& w : doc["warnings"]) warned |= w.get<std::string>().find("lacks shard 2 in this store") != std::string::npos;
+  EXPECT_TRUE(warned) << doc["warnings"];
+
+  // The second job's store brought in too: the suite is compared whole, every benchmark in both.
+  ASSERT_EQ(Tare({"merge", ".tare/tare.db", "h2.db"}).exit_code, 0);
+  Result whole = Tare({"compare", "main", "feature-x", "--format", "json", "--inconclusive-ok"});
+  doc = nlohmann::json::parse(whole.out);
+  EXPECT_EQ(doc["head"]["runs"].size(), 2u) << doc["head"];
+  ASSERT_EQ(doc["benchmarks"].size(), 4u) << doc.dump(2);
+  for (const auto& b : doc["benchmarks"]) {
+    EXPECT_EQ(b["reason"].get<std::string>().find("shard"), std::string::npos) << b;
+    EXPECT_EQ(b["metrics"].size(), 1u) << b;
+  }
+  Result console = Tare({"compare", "main", "feature-x"});
+  EXPECT_NE(console.out.find("runs 1, 2 (main@"), std::string::npos) << console.out;
+  // Two shards of one sharded run are not two sides.
+  Result same = Tare({"compare", "1", "2"});
+  EXPECT_EQ(same.exit_code, 2);
+  EXPECT_NE(same.err.find("shards of the same sharded run"), std::string::npos) << same.err;
+  // tare variance reads a sharded run whole too.
+  Result var = Tare({"variance", "main", "--format", "json"});
+  EXPECT_EQ(var.exit_code, 0) << var.err;
+  EXPECT_EQ(nlohmann::json::parse(var.out)["benchmarks"].size(), 4u) << var.out;
+}
+
+}  // namespace

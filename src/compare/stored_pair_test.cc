@@ -1,0 +1,101 @@
+#include "compare/stored_pair.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "model/metric.h"
+
+namespace tare::compare {
+namespace {
+
+class StoredRerunSpreadTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "stored_pair_" + std::to_string(getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+    auto s = store::Store::Open(dir_ + "/tare.db");
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    store_ = std::move(*s);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // One finished run of `tare run` on `host` that measured the executables `shas` and benchmark
+  // BM_x's wall time at `median` (five samples around it).
+  int64_t AddRun(const std::string& host, const std::vector<std::string>& shas, double median) {
+    RunRecord r;
+    r.kind = RunKind::kRun;
+    r.started_unix_ns = 1'700'000'000'000'000'000 + ++clock_;
+    r.tare_version = "test";
+    r.command_line = {"tare", "run"};
+    r.options_json = "{}";
+    r.fingerprint_json = R"({"keys":[]})";
+    r.fingerprint_digest = host;
+    auto id = store_->BeginRun(r);
+    EXPECT_TRUE(id.ok());
+    for (const auto& sha : shas) EXPECT_TRUE(store_->AddExecutable(*id, {"target", "/x/" + sha, sha, "{}"}).ok());
+    auto bench = store_->AddBenchmark(*id, {0, "t::BM_x", "BM_x", TargetKind::kGbench});
+    EXPECT_TRUE(store_->AddMetric(*id, LookupMetric("wall_ns")).ok());
+    for (int i = 0; i < 5; ++i) {
+      Sample s;
+      s.seq = i;
+      s.values = {{"wall_ns", median * (1 + 0.001 * (i - 2))}};
+      EXPECT_TRUE(store_->AppendSample(*id, *bench, s).ok());
+    }
+    EXPECT_TRUE(store_->FinishRun(*id, RunStatus::kComplete, r.started_unix_ns + 1).ok());
+    return *id;
+  }
+
+  std::string dir_;
+  std::unique_ptr<store::Store> store_;
+  int64_t clock_ = 0;
+};
+
+TEST_F(StoredRerunSpreadTest, ReadsTheSpreadOfRerunsOfTheSameExecutableFromTheStore) {
+  // Base's executable A ran three times on host h1: medians 100, 104, 102 -> spread 4%. Runs that
+  // are not reruns of exactly A on h1 do not count: A on another host, A beside another
+  // executable, and head's B (twice: 110, 121 -> 10%, the head side's own spread).
+  AddRun("h1", {"A"}, 100);
+  AddRun("h1", {"A"}, 104);
+  AddRun("h2", {"A"}, 300);
+  AddRun("h1", {"A", "C"}, 50);
+  const int64_t base = AddRun("h1", {"A"}, 102);
+  const int64_t head = AddRun("h1", {"B"}, 110);
+  auto pair = LoadRunPair(*store_, std::to_string(base), std::to_string(head));
+  ASSERT_TRUE(pair.ok()) << pair.status().ToString();
+
+  auto source = StoredRerunSpread(*store_, *pair);
+  auto spread = source("BM_x", "BM_x", "wall_ns");
+  ASSERT_TRUE(spread.ok()) << spread.status().ToString();
+  ASSERT_TRUE(spread->has_value());
+  EXPECT_NEAR((*spread)->spread, 0.04, 1e-12);
+  EXPECT_EQ((*spread)->runs, 3);
+  auto unknown = source("BM_none", "BM_none", "wall_ns");
+  ASSERT_TRUE(unknown.ok());
+  EXPECT_FALSE(unknown->has_value());
+
+  // The comparison itself: 102 -> 110 is +7.84%; five samples 0.1% apart on each side keep its
+  // interval within about 0.3% of that, so its low end stands beyond the 4% the reruns moved.
+  auto c = CompareStoredRuns(*store_, *pair, {});
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  const auto& m = c->benchmarks.at(0).metrics.at(0);
+  EXPECT_EQ(m.metric, "wall_ns");
+  EXPECT_EQ(m.cls, ChangeClass::kRegressed) << m.reason;
+  EXPECT_NEAR(m.rerun_spread, 0.04, 1e-12);
+
+  // A second run of head's B at 121: head's side now moved by 10%, the wider; +7.8% is within it.
+  AddRun("h1", {"B"}, 121);
+  auto spread2 = StoredRerunSpread(*store_, *pair)("BM_x", "BM_x", "wall_ns");
+  ASSERT_TRUE(spread2.ok() && spread2->has_value());
+  EXPECT_NEAR((*spread2)->spread, 0.10, 1e-12);
+  EXPECT_EQ((*spread2)->runs, 2);
+  auto c2 = CompareStoredRuns(*store_, *pair, {});
+  ASSERT_TRUE(c2.ok());
+  EXPECT_EQ(c2->benchmarks.at(0).metrics.at(0).cls, ChangeClass::kInconclusive);
+}
+
+}  // namespace
+}  // namespace tare::compare
