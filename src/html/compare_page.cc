@@ -4,6 +4,7 @@
 
 #include "base/units.h"
 #include "compare/compare_report.h"
+#include "compare/run_set.h"
 #include "html/html_text.h"
 #include "html/page.h"
 #include "html/plots.h"
@@ -36,8 +37,8 @@ std::string RunColumn(const char* which, const RunData& d) {
   std::string cmd;
   for (const auto& a : d.run.command_line) cmd += (cmd.empty() ? "" : " ") + a;
   return fmt::format(
-      "<td><b>{}</b>: run {}<br>{}<br>started {}<br>tare {} · host <code>{}</code><br><code>{}</code></td>", which,
-      d.run.id, HtmlText(ProvenanceText(d.run.provenance)), HtmlText(FormatUnixTime(d.run.started_unix_ns)),
+      "<td><b>{}</b>: {}<br>{}<br>started {}<br>tare {} · host <code>{}</code><br><code>{}</code></td>", which,
+      HtmlText(compare::DescribeRunSet(d)), HtmlText(ProvenanceText(d.run.provenance)), HtmlText(FormatUnixTime(d.run.started_unix_ns)),
       HtmlText(d.run.tare_version), HtmlText(d.run.fingerprint_digest.substr(0, 12)), HtmlText(cmd));
 }
 
@@ -114,8 +115,8 @@ std::string SamplesFigure(const BenchmarkChange& b, const RunData& base, const R
 }  // namespace
 
 std::string RenderCompareHtml(const compare::SuiteComparison& c, const RunData& base, const RunData& head) {
-  std::string html = PageStart(fmt::format("tare compare: run {} ({}) → run {} ({})", c.base.id,
-                                           ProvenanceText(c.base.provenance), c.head.id,
+  std::string html = PageStart(fmt::format("tare compare: {} ({}) → {} ({})", compare::DescribeRunSet(base),
+                                           ProvenanceText(c.base.provenance), compare::DescribeRunSet(head),
                                            ProvenanceText(c.head.provenance)));
   html += fmt::format("<p class=\"headline\">{}</p>\n", HtmlText(c.Headline()));
   if (c.different_hosts) {
