@@ -21,7 +21,7 @@ struct HistoryFlags {
   std::string branch;
   std::string host;           // digest prefix, or "" = the newest run's host
   int limit = 200;
-  int min_segment = 5;
+  int min_segment = 0;
   std::string format = "console";
   std::string store_path = DefaultStorePath();
 };
@@ -65,7 +65,7 @@ Examples:
   sub->add_option("--branch", f->branch, "Only runs recorded on this branch");
   sub->add_option("--host", f->host, "Fingerprint digest (prefix) of the host type (default: the newest run's)");
   sub->add_option("--limit", f->limit, "The newest N runs (default 200)")->check(WholeNumberAtLeast(1));
-  sub->add_option("--min-segment", f->min_segment, "Runs on each side of a change point (default 5)")->check(WholeNumberAtLeast(1));
+  sub->add_option("--min-segment", f->min_segment, "Runs on each side of a change point (default 5, fewer down to 3 for a short series)")->check(WholeNumberAtLeast(1));
   sub->add_option("--format", f->format, "console (default) | json");
   sub->add_option("--store", f->store_path, kStoreHelp);
   sub->callback([f, exit_code]() { *exit_code = Finish(History(*f)); });

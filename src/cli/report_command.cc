@@ -28,7 +28,7 @@ struct ReportFlags {
   std::string history;               // BENCH
   std::string branch;                // --history: only this branch
   std::string host;                  // --history: host digest prefix
-  int min_segment = 5;               // --history: runs on each side of a change point
+  int min_segment = 0;               // --history: runs on each side of a change point
   std::string output;
   std::string store_path = DefaultStorePath();
   JudgingFlags judging;  // --compare, as `tare compare` takes them (--metric also names --history's metric)
@@ -111,7 +111,7 @@ Examples:
       ->expected(2);
   sub->add_option("--history", f->history, "One benchmark over stored runs of one host type, with its change points (as `tare history`)");
   sub->add_option("--branch", f->branch, "--history: only runs of this branch");
-  sub->add_option("--min-segment", f->min_segment, "--history: runs on each side of a change point (default 5)")
+  sub->add_option("--min-segment", f->min_segment, "--history: runs on each side of a change point (default 5, fewer down to 3 for a short series)")
       ->check(CLI::PositiveNumber);
   sub->add_option("--host", f->host, "--history: the host's fingerprint digest (prefix); default: the newest run's");
   sub->add_option("-o,--output", f->output, "Write the page to FILE (default, or '-': stdout; never the store)");

@@ -17,6 +17,10 @@ namespace tare::compare {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr int64_t kDefaultSegment = 5;   // runs on each side of a change point
+constexpr int64_t kShortestSegment = 3;  // the fewest a short series goes down to
+constexpr int64_t kOutlierSegment = 5;   // the fewest runs of a level whose outliers are marked
+constexpr double kOutlierZ = 3.5;        // robust standard deviations (stats::CountMadOutliers' z)
 
 std::string Code(const RunRecord& r) {
   const Provenance& p = r.provenance;
@@ -38,6 +42,13 @@ std::string Pct(double f) {
   return fmt::format("{:+.2f}%", f * 100);
 }
 
+std::string StepText(const HistoryStep& s) {
+  if (!s.interval_note.empty() || !std::isfinite(s.lo) || !std::isfinite(s.hi)) {
+    return fmt::format("{} (no interval: {})", Pct(s.change), s.interval_note);
+  }
+  return fmt::format("{} [{}, {}]", Pct(s.change), Pct(s.lo), Pct(s.hi));
+}
+
 }  // namespace
 
 History BuildHistory(std::vector<HistoryInput> inputs, const HistoryOptions& o) {
@@ -57,10 +68,18 @@ History BuildHistory(std::vector<HistoryInput> inputs, const HistoryOptions& o) 
     h.rows.push_back(std::move(row));
   }
   stats::ChangePointOptions cpo;
-  cpo.min_segment = std::max<int64_t>(1, o.min_segment);
+  const auto n = static_cast<int64_t>(series.size());
+  cpo.min_segment = o.min_segment > 0 ? o.min_segment : std::clamp<int64_t>(n / 2, kShortestSegment, kDefaultSegment);
+  h.min_segment = cpo.min_segment;
+  if (n < 2 * cpo.min_segment) {
+    h.note = fmt::format("{} run{} with values: a change point needs {} on each side ({} in all), {} more run{}",
+                         n, n == 1 ? "" : "s", cpo.min_segment, 2 * cpo.min_segment, 2 * cpo.min_segment - n,
+                         2 * cpo.min_segment - n == 1 ? "" : "s");
+  }
   cpo.threshold = o.threshold;
   cpo.min_relative_change = o.min_change;
   const auto cps = stats::DetectChangePoints(series, cpo);
+  const double sigma = stats::SuccessiveDifferenceSigma(series);
 
   // Segments of the series: [starts[i], starts[i+1]).
   std::vector<size_t> starts = {0};
@@ -70,11 +89,12 @@ History BuildHistory(std::vector<HistoryInput> inputs, const HistoryOptions& o) 
     std::vector<double> seg(series.begin() + static_cast<std::ptrdiff_t>(starts[s]),
                             series.begin() + static_cast<std::ptrdiff_t>(starts[s + 1]));
     const auto mad = stats::CountMadOutliers(seg);
+    const double limit = std::max(mad.threshold, kOutlierZ * sigma);
     for (size_t i = starts[s]; i < starts[s + 1]; ++i) {
       HistoryRow& row = h.rows[series_rows[i]];
       row.segment = static_cast<int64_t>(s);
-      row.outlier = seg.size() >= 3 && std::fabs(series[i] - mad.median) > mad.threshold &&
-                    (mad.mad > 0 || series[i] != mad.median);
+      row.outlier = static_cast<int64_t>(seg.size()) >= kOutlierSegment && std::fabs(series[i] - mad.median) > limit &&
+                    series[i] != mad.median;
     }
     if (s == 0) continue;
     // The step into segment s, against segment s - 1.
@@ -95,10 +115,15 @@ History BuildHistory(std::vector<HistoryInput> inputs, const HistoryOptions& o) 
                                       [](double v) { return v > 0; });
     if (positive) {
       auto shift = stats::TwoSampleShift(before, after, 0.95);
-      if (shift.ok()) {
+      if (shift.ok() && std::isfinite(shift->lo) && std::isfinite(shift->hi)) {
         st.lo = std::expm1(shift->lo);
         st.hi = std::expm1(shift->hi);
+      } else {
+        st.interval_note = fmt::format("{} and {} runs are too few for a 95% interval (4 and 4 give one)",
+                                       before.size(), after.size());
       }
+    } else {
+      st.interval_note = "values that are zero or negative have no ratio";
     }
     h.steps.push_back(st);
   }
@@ -110,6 +135,7 @@ std::string RenderHistoryConsole(const History& h) {
                                 SingleLineText(h.metric), h.host.substr(0, 12),
                                 h.branch.empty() ? "" : fmt::format(" (branch {})", SingleLineText(h.branch)),
                                 h.rows.size(), h.steps.size(), h.steps.size() == 1 ? "" : "s");
+  if (!h.note.empty()) out += fmt::format("({})\n", h.note);
   if (h.other_hosts_runs > 0) {
     out += fmt::format("({} runs on other hosts not shown: results are never pooled across hosts; --host DIGEST)\n",
                        h.other_hosts_runs);
@@ -124,7 +150,7 @@ std::string RenderHistoryConsole(const History& h) {
     std::string note;
     if (step < h.steps.size() && static_cast<size_t>(h.steps[step].index) == i) {
       const auto& s = h.steps[step++];
-      note = fmt::format("<- change point: {} [{}, {}]", Pct(s.change), Pct(s.lo), Pct(s.hi));
+      note = "<- change point: " + StepText(s);
     }
     if (r.outlier) note += std::string(note.empty() ? "" : "; ") + "outlier";
     if (r.failed > 0) note += std::string(note.empty() ? "" : "; ") + fmt::format("{} failed", r.failed);
@@ -147,10 +173,9 @@ std::string RenderHistoryConsole(const History& h) {
     out += line + "\n";
   }
   for (const auto& s : h.steps) {
-    out += fmt::format("\nchange point between run {} ({}) and run {} ({}): {} -> {}, {} [{}, {}], score {:.1f}",
+    out += fmt::format("\nchange point between run {} ({}) and run {} ({}): {} -> {}, {}, score {:.1f}",
                        s.before.id, SingleLineText(Code(s.before)), s.after.id, SingleLineText(Code(s.after)),
-                       FormatValue(s.median_before, h.unit), FormatValue(s.median_after, h.unit), Pct(s.change),
-                       Pct(s.lo), Pct(s.hi), s.score);
+                       FormatValue(s.median_before, h.unit), FormatValue(s.median_after, h.unit), StepText(s), s.score);
     if (!s.before.provenance.commit.empty() && !s.after.provenance.commit.empty()) {
       out += fmt::format("\n  commits: git log {}..{}", s.before.provenance.commit.substr(0, 12),
                          s.after.provenance.commit.substr(0, 12));
@@ -184,11 +209,13 @@ nlohmann::json HistoryToJson(const History& h) {
   for (const auto& s : h.steps) {
     steps.push_back({{"before", run(s.before)}, {"after", run(s.after)}, {"median_before", num(s.median_before)},
                      {"median_after", num(s.median_after)}, {"change", num(s.change)}, {"lo", num(s.lo)},
-                     {"hi", num(s.hi)}, {"score", num(s.score)}});
+                     {"hi", num(s.hi)}, {"interval_note", s.interval_note.empty() ? json(nullptr) : json(s.interval_note)},
+                     {"score", num(s.score)}});
   }
   return {{"schema", kHistoryJsonSchema}, {"benchmark", h.benchmark}, {"metric", h.metric}, {"unit", h.unit},
           {"host", h.host}, {"branch", h.branch.empty() ? json(nullptr) : json(h.branch)},
-          {"other_hosts_runs", h.other_hosts_runs}, {"runs", rows}, {"change_points", steps}};
+          {"other_hosts_runs", h.other_hosts_runs}, {"min_segment", h.min_segment},
+          {"note", h.note.empty() ? json(nullptr) : json(h.note)}, {"runs", rows}, {"change_points", steps}};
 }
 
 }  // namespace tare::compare

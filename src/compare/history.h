@@ -4,8 +4,17 @@
 // segmentation on medians, documented in stats/change_point.h). A change point gets the commit range it falls in (the last run before,
 // the first run after), the step as a ratio of the segments' medians, and a 95% interval of that
 // step from the run medians either side (two-sample Hodges–Lehmann / Mann–Whitney on their logs).
-// A run whose median is far from its segment's (modified z-score > 3.5, stats::CountMadOutliers'
-// rule) is marked an outlier; nothing is ever dropped.
+// A run whose median is far from its segment's is marked an outlier (below); nothing is ever dropped.
+//
+// Short series (issue 23, item 4): a change point needs min_segment runs on each side, 5 by
+// default and fewer, down to 3, when the series is too short for 5 + 5 — so 3 + 3 runs with a
+// clean step show it — and a series too short for any says how many more runs it needs (`note`).
+// A step's interval needs enough runs either side for the two-sided Mann–Whitney test at 95% to
+// reject at all (4 + 4, or 3 + 5); with fewer it is omitted and `interval_note` says why — never an
+// unbounded [-100%, +inf]. An outlier is a run of a segment of 5 or more whose median lies more
+// than 3.5 robust standard deviations from its segment's median, the deviation measured by the
+// larger of the segment's MAD and the series' successive-difference noise (stats/change_point.h),
+// so that a run at its neighbours' value is never one because the others happened to agree.
 #pragma once
 
 #include <cstdint>
@@ -44,13 +53,14 @@ struct HistoryStep {
   double median_before = 0;
   double median_after = 0;
   double change = 0;           // median_after / median_before - 1
-  double lo = 0;               // 95% interval of the change (run medians either side); +-inf if too few
-  double hi = 0;
+  double lo = 0;               // 95% interval of the change (run medians either side); NaN when
+  double hi = 0;               // the runs either side are too few for one (interval_note says so)
+  std::string interval_note;
   double score = 0;
 };
 
 struct HistoryOptions {
-  int64_t min_segment = 5;     // runs on each side of a change point
+  int64_t min_segment = 0;     // runs on each side of a change point; 0: 5, or down to 3 for short series
   double threshold = 5.0;      // change point score (stats/change_point.h)
   double min_change = 0.0;     // ignore steps smaller than this fraction
 };
@@ -64,6 +74,8 @@ struct History {
   std::vector<HistoryRow> rows;    // oldest first
   std::vector<HistoryStep> steps;
   int64_t other_hosts_runs = 0;    // runs of this benchmark on other hosts, not shown
+  int64_t min_segment = 0;         // the one used
+  std::string note;                // why no change point could be found, "" when the series could show one
 };
 
 History BuildHistory(std::vector<HistoryInput> inputs, const HistoryOptions& options);

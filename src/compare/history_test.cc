@@ -78,5 +78,74 @@ TEST(History, NoiseAloneHasNoChangePoint) {
   EXPECT_EQ(tiny.rows.size(), 2u);
 }
 
+// Issue 23, item 4: six runs with a clean step (3 + 3) showed "0 change points" without a word;
+// with --min-segment 3 the step's interval printed as [-100.00%, +inf].
+TEST(History, AShortSeriesShowsItsStepAndOmitsAnIntervalItCannotHave) {
+  std::vector<HistoryInput> in;
+  const double values[] = {100.0, 100.2, 99.9, 110.0, 110.1, 109.8};
+  for (int i = 0; i < 6; ++i) in.push_back(MakeRun(i + 1, {values[i]}));
+  History h = BuildHistory(in, {});
+  EXPECT_EQ(h.min_segment, 3);
+  EXPECT_TRUE(h.note.empty()) << h.note;
+  ASSERT_EQ(h.steps.size(), 1u);
+  const HistoryStep& s = h.steps[0];
+  EXPECT_EQ(s.index, 3);
+  EXPECT_NEAR(s.change, 110.0 / 100.0 - 1, 1e-12);
+  EXPECT_TRUE(std::isnan(s.lo) && std::isnan(s.hi));
+  EXPECT_EQ(s.interval_note, "3 and 3 runs are too few for a 95% interval (4 and 4 give one)");
+  for (const auto& r : h.rows) EXPECT_FALSE(r.outlier) << "run " << r.run.id;
+  h.unit = "ns";
+  const std::string text = RenderHistoryConsole(h);
+  EXPECT_NE(text.find("<- change point: +10.00% (no interval: 3 and 3 runs are too few"), std::string::npos) << text;
+  EXPECT_EQ(text.find("inf"), std::string::npos) << text;
+  auto j = HistoryToJson(h);
+  EXPECT_EQ(j["change_points"][0]["lo"], nullptr);
+  EXPECT_EQ(j["change_points"][0]["interval_note"], s.interval_note);
+  EXPECT_EQ(j["min_segment"], 3);
+
+  // 4 + 4: the segment grows to 4 and the interval is there, finite.
+  in.clear();
+  const double eight[] = {100.0, 100.2, 99.9, 100.1, 110.0, 110.1, 109.8, 110.2};
+  for (int i = 0; i < 8; ++i) in.push_back(MakeRun(i + 1, {eight[i]}));
+  History h8 = BuildHistory(in, {});
+  EXPECT_EQ(h8.min_segment, 4);
+  ASSERT_EQ(h8.steps.size(), 1u);
+  EXPECT_TRUE(h8.steps[0].interval_note.empty());
+  // The Hodges-Lehmann interval of 4 against 4 at 95% (Mann-Whitney critical count 0, so the
+  // extreme pairwise differences): [min diff, max diff] of the logs, by hand.
+  double lo = 1e9, hi = -1e9;
+  for (int a = 0; a < 4; ++a) {
+    for (int b = 4; b < 8; ++b) {
+      lo = std::min(lo, std::log(eight[b]) - std::log(eight[a]));
+      hi = std::max(hi, std::log(eight[b]) - std::log(eight[a]));
+    }
+  }
+  EXPECT_NEAR(h8.steps[0].lo, std::expm1(lo), 1e-12);
+  EXPECT_NEAR(h8.steps[0].hi, std::expm1(hi), 1e-12);
+
+  // Too short for any change point: it says how many runs it needs.
+  History four = BuildHistory({MakeRun(1, {1}), MakeRun(2, {1}), MakeRun(3, {2}), MakeRun(4, {2})}, {});
+  EXPECT_TRUE(four.steps.empty());
+  EXPECT_EQ(four.note, "4 runs with values: a change point needs 3 on each side (6 in all), 2 more runs");
+  EXPECT_NE(RenderHistoryConsole(four).find("(4 runs with values: a change point needs 3"), std::string::npos);
+  // A segment the user asked for is kept.
+  HistoryOptions five;
+  five.min_segment = 5;
+  EXPECT_EQ(BuildHistory(in, five).min_segment, 5);
+  EXPECT_NE(BuildHistory(in, five).note.find("8 runs with values: a change point needs 5 on each side (10 in all), 2 more runs"),
+            std::string::npos);
+}
+
+// A level where most runs agree exactly has a MAD of 0; a run a little off them is at its
+// neighbours' value all the same, and only a run beyond the series' own noise is an outlier.
+TEST(History, ARunAtItsNeighboursValueIsNoOutlier) {
+  const double values[] = {100.0, 100.3, 100.0, 99.8, 100.0, 100.0, 100.2, 100.0, 103.0, 100.0};
+  std::vector<HistoryInput> in;
+  for (int i = 0; i < 10; ++i) in.push_back(MakeRun(i + 1, {values[i]}));
+  History h = BuildHistory(in, {});
+  ASSERT_TRUE(h.steps.empty());
+  for (size_t i = 0; i < h.rows.size(); ++i) EXPECT_EQ(h.rows[i].outlier, i == 8) << "run " << h.rows[i].run.id;
+}
+
 }  // namespace
 }  // namespace tare::compare

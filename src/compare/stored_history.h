@@ -17,7 +17,7 @@ struct HistoryRequest {
   std::string branch;
   std::string host;
   int limit = 200;
-  int min_segment = 5;
+  int min_segment = 0;  // 0: 5, fewer (down to 3) for a short series
 };
 
 // NotFound when no `tare run` measured the benchmark (or none on that host has the metric);

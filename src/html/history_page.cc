@@ -16,18 +16,21 @@ std::string RenderHistoryHtml(const compare::History& h) {
   html += fmt::format(
       "<table><tr><th>metric</th><td><code>{}</code> (each point: the median of a run's measured "
       "samples)</td></tr>\n<tr><th>host</th><td><code>{}</code>{}</td></tr>\n<tr><th>branch</th><td>{}</td></tr>\n"
-      "<tr><th>runs</th><td>{}</td></tr>\n<tr><th>change points</th><td>{}</td></tr></table>\n",
+      "<tr><th>runs</th><td>{}</td></tr>\n<tr><th>change points</th><td>{}{}</td></tr></table>\n",
       HtmlText(h.metric), HtmlText(h.host.substr(0, 16)),
       h.other_hosts_runs > 0
           ? HtmlText(fmt::format(" ({} runs on other hosts not shown: results are never pooled across hosts)",
                                  h.other_hosts_runs))
           : "",
-      h.branch.empty() ? "every branch" : HtmlText(h.branch), h.rows.size(), h.steps.size());
+      h.branch.empty() ? "every branch" : HtmlText(h.branch), h.rows.size(), h.steps.size(),
+      h.note.empty() ? "" : " (" + HtmlText(h.note) + ")");
 
   // The series: x = run order, one colour per level; outliers hollow; runs without a value on the axis.
   SamplePlotSpec spec;
   spec.metric = h.metric;
   spec.unit = h.unit;
+  spec.x_title = "runs, in the order they were stored";
+  spec.hollow_label = "outlier of its level (kept)";
   int64_t levels = 1;
   for (const auto& r : h.rows) levels = std::max(levels, r.segment + 1);
   for (int64_t i = 0; i < levels; ++i) spec.series.push_back(fmt::format("level {}", i + 1));
@@ -61,19 +64,24 @@ std::string RenderHistoryHtml(const compare::History& h) {
       row.lo = s.lo;
       row.hi = s.hi;
       row.cls = s.change > 0 ? "regressed" : "improved";
-      row.value_text = fmt::format("{} [{}, {}]", Percent(s.change), Percent(s.lo), Percent(s.hi));
+      row.value_text = s.interval_note.empty() ? fmt::format("{} [{}, {}]", Percent(s.change), Percent(s.lo), Percent(s.hi))
+                                               : fmt::format("{} (no interval)", Percent(s.change));
+      if (!s.interval_note.empty()) row.lo = row.hi = kNoValue;
       row.tooltip = fmt::format("{} -> {}", FormatValue(s.median_before, h.unit), FormatValue(s.median_after, h.unit));
       rows.push_back(row);
       const std::string commits = !s.before.provenance.commit.empty() && !s.after.provenance.commit.empty()
                                       ? fmt::format("<code>git log {}..{}</code>", HtmlText(s.before.provenance.commit.substr(0, 12)),
                                                     HtmlText(s.after.provenance.commit.substr(0, 12)))
                                       : "unknown";
-      table += fmt::format("<tr><td>run {} ({})</td><td>run {} ({})</td><td>{}</td><td>{}</td><td>{}</td><td>{} [{}, {}]</td>"
+      const std::string change = s.interval_note.empty()
+                                     ? fmt::format("{} [{}, {}]", Percent(s.change), Percent(s.lo), Percent(s.hi))
+                                     : fmt::format("{} (no interval: {})", Percent(s.change), HtmlText(s.interval_note));
+      table += fmt::format("<tr><td>run {} ({})</td><td>run {} ({})</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
                            "<td>{:.1f}</td></tr>\n",
                            s.before.id, HtmlText(ProvenanceText(s.before.provenance)), s.after.id,
                            HtmlText(ProvenanceText(s.after.provenance)), commits,
                            HtmlText(FormatValue(s.median_before, h.unit)), HtmlText(FormatValue(s.median_after, h.unit)),
-                           Percent(s.change), Percent(s.lo), Percent(s.hi), s.score);
+                           change, s.score);
     }
     html += "<h2>Change points</h2>\n<p>Each step between two levels, with the last run before it and the first run "
             "after it; <code>git log A..B</code> lists the suspects. The interval is taken over the run medians of "

@@ -89,7 +89,7 @@ std::string SamplePlot(const SamplePlotSpec& spec) {
     if (std::fmod(t, x_step) == 0) x_ticks.push_back(t);
   }
   DrawXAxis(svg, x, x_ticks, kBottom, kTop, [](double v) { return fmt::format("{}", static_cast<long long>(v)); });
-  svg.Text((kTimelineLeft + kTimelineRight) / 2, kSampleHeight - 8, "sample order", "axis-title", Anchor::kMiddle);
+  svg.Text((kTimelineLeft + kTimelineRight) / 2, kSampleHeight - 8, spec.x_title, "axis-title", Anchor::kMiddle);
   svg.VerticalText(12, (kTop + kBottom) / 2,
                    spec.unit.empty() ? spec.metric : fmt::format("{} ({})", spec.metric, spec.unit), "axis-title");
   if (!any_value) {
@@ -153,7 +153,7 @@ std::string SamplePlot(const SamplePlotSpec& spec) {
   }
   if (any_warmup) {
     svg.Circle(lx + 5, 12, 4.5, "pt warm s0");
-    svg.Text(lx + 13, 16, "warm-up (not summarised)", "legend");
+    svg.Text(lx + 13, 16, spec.hollow_label, "legend");
     lx += 180;
   }
   if (any_failed) {

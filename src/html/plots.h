@@ -27,6 +27,10 @@ struct SamplePlotSpec {
   std::string unit;                 // "ns", "bytes", "count"... (base/units.h FormatValue)
   std::vector<std::string> series;  // one per arm; a plain run has one, "samples"
   std::vector<PlotPoint> points;
+  // What the x axis and the hollow points are: samples and warm-ups here; runs and outliers on the
+  // history page (issue 23: its legend called outliers "warm-up").
+  std::string x_title = "sample order";
+  std::string hollow_label = "warm-up (not summarised)";
 };
 
 // Left: the timeline, x = sample order, y = value; warm-ups hollow, failed samples as triangles on

@@ -138,12 +138,16 @@ TEST_F(CompareE2E, HistoryFindsTheCommitThatChangedTheCount) {
   }
   // A command's benchmark name is its command line with the program's absolute path.
   const std::string name = dir_ + "/prog --work 1";
-  Result h = Tare({"history", name, "--min-segment", "3"});
+  // 3 + 3 runs: the default segment shrinks to 3 (issue 23, item 4). Exact counts make the step's
+  // interval exact too (every difference the same).
+  Result h = Tare({"history", name});
   ASSERT_EQ(h.exit_code, 0) << h.err << h.out;
   EXPECT_NE(h.out.find("6 runs, 1 change point"), std::string::npos) << h.out;
   EXPECT_NE(h.out.find("change point between run 3"), std::string::npos) << h.out;
   EXPECT_NE(h.out.find("git log "), std::string::npos) << h.out;
-  Result j = Tare({"history", name, "--min-segment", "3", "--format", "json"});
+  EXPECT_NE(h.out.find("+4.37% [+4.37%, +4.37%]"), std::string::npos) << h.out;
+  EXPECT_EQ(h.out.find("outlier"), std::string::npos) << h.out;
+  Result j = Tare({"history", name, "--format", "json"});
   ASSERT_EQ(j.exit_code, 0) << j.err;
   auto doc = nlohmann::json::parse(j.out);
   EXPECT_EQ(doc["schema"], "tare.history/1");
@@ -354,6 +358,37 @@ TEST_F(CompareE2E, AShardedSuiteIsComparedWholeAndAMissingShardIsNamed) {
   Result var = Tare({"variance", "main", "--format", "json"});
   EXPECT_EQ(var.exit_code, 0) << var.err;
   EXPECT_EQ(nlohmann::json::parse(var.out)["benchmarks"].size(), 4u) << var.out;
+}
+
+}  // namespace
+
+namespace {
+
+// Issue 23, item 4, on timed runs: a clean step over 3 + 3 runs is found, and its interval, which 3
+// against 3 cannot have at 95%, is omitted with the reason instead of printed as [-100.00%, +inf].
+TEST_F(CompareE2E, AShortTimedHistoryShowsItsStepWithoutAnUnboundedInterval) {
+  const std::string prog = dir_ + "/prog";
+  for (int i = 0; i < 6; ++i) {
+    std::ofstream(prog) << "#!/bin/sh\nsleep " << (i < 3 ? "0.01" : "0.06") << "\n";
+    fs::permissions(prog, fs::perms::owner_all);
+    Result r = Tare({"run", "-q", "-n", "3", "-w", "0", "--", "./prog"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  Result few = Tare({"history", prog});
+  ASSERT_EQ(few.exit_code, 0) << few.err;
+  EXPECT_NE(few.out.find("6 runs, 1 change point"), std::string::npos) << few.out;
+  EXPECT_NE(few.out.find("(no interval: 3 and 3 runs are too few for a 95% interval"), std::string::npos) << few.out;
+  EXPECT_EQ(few.out.find("inf"), std::string::npos) << few.out;
+  EXPECT_EQ(few.out.find("-100.00%"), std::string::npos) << few.out;
+  Result j = Tare({"history", prog, "--format", "json"});
+  auto doc = nlohmann::json::parse(j.out);
+  ASSERT_EQ(doc["change_points"].size(), 1u) << j.out;
+  EXPECT_EQ(doc["change_points"][0]["lo"], nullptr);
+  EXPECT_GT(doc["change_points"][0]["change"].get<double>(), 1.0);  // 10 ms -> 60 ms
+  // Asked for 5 on each side, the same runs say how many more they need.
+  Result strict = Tare({"history", prog, "--min-segment", "5"});
+  EXPECT_NE(strict.out.find("6 runs with values: a change point needs 5 on each side (10 in all), 4 more runs"),
+            std::string::npos) << strict.out;
 }
 
 }  // namespace
