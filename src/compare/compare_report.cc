@@ -85,6 +85,8 @@ std::string Num(double v) {
 std::string FormatChange(const MetricChange& m) {
   if (m.cls == ChangeClass::kSkipped || std::isnan(m.change)) return "-";
   if (m.method == "exact") return Pct(m.change) + " (exact)";
+  // Too few samples for any interval: omitted (the reason column says why), never [-100%, +inf].
+  if (!std::isfinite(m.lo) || !std::isfinite(m.hi)) return Pct(m.change) + " (no interval)";
   return fmt::format("{} [{}, {}]", Pct(m.change), Pct(m.lo), Pct(m.hi));
 }
 
