@@ -10,6 +10,7 @@
 #include "base/json_text.h"
 #include "base/sha256.h"
 #include "bundle/archive.h"
+#include "env/fingerprint_json.h"
 #include "report/run_report.h"
 
 namespace tare::bundle {
@@ -253,11 +254,19 @@ StatusOr<store::FullRun> Read(const json& j, const MemberReader& read_member, Re
   data.run.command_line = r.BytesList(run, "command_line");
   data.run.options_json = JsonText(run.at("options"), false);
   data.run.fingerprint_json = JsonText(j.at("fingerprint"), true);
+  // The host's identity is recomputed from the fingerprint's hard keys, never taken from the
+  // document (issue 23, item 3); a stated digest that disagrees is an error.
+  std::string stated;
   if (run.contains("fingerprint_digest")) {
-    data.run.fingerprint_digest = run.at("fingerprint_digest").get<std::string>();
+    stated = run.at("fingerprint_digest").get<std::string>();
   } else if (j.at("fingerprint").contains("hard_digest")) {
-    data.run.fingerprint_digest = j.at("fingerprint").at("hard_digest").get<std::string>();
+    stated = j.at("fingerprint").at("hard_digest").get<std::string>();
   }
+  r.where = "fingerprint";
+  auto digest = env::VerifiedHardDigest(data.run.fingerprint_json, stated);
+  if (!digest.ok()) throw std::runtime_error(digest.status().message());
+  data.run.fingerprint_digest = *digest;
+  r.where = "run";
   if (run.contains("provenance")) {
     r.where = "run.provenance";
     const json& p = run.at("provenance");

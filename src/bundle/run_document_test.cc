@@ -11,6 +11,7 @@
 #include "base/files.h"
 #include "base/json_text.h"
 #include "campaign/campaign_definition.h"
+#include "model/fingerprint.h"
 #include "store/store.h"
 #include "store/transfer.h"
 
@@ -62,8 +63,12 @@ int64_t WriteCohort(store::Store& s) {
   r.tare_version = "0.1.0";
   r.command_line = {"tare", "ab", "--base", std::string("/tmp/b\xff\xfe", 8)};
   r.options_json = R"({"instrument":"sim","seed":3})";
-  r.fingerprint_json = R"({"hard_digest":"abc","keys":[{"hard":true,"key":"cpu.model","value":"X"}],"schema":"tare.fingerprint/1"})";
-  r.fingerprint_digest = "abc";
+  // A real digest of its keys: an import recomputes it (issue 23, item 3).
+  Fingerprint fp;
+  fp.keys = {{"cpu.model", "X", true}};
+  r.fingerprint_digest = fp.HardDigest();
+  r.fingerprint_json = R"({"hard_digest":")" + r.fingerprint_digest +
+                       R"(","keys":[{"hard":true,"key":"cpu.model","value":"X"}],"schema":"tare.fingerprint/1"})";
   r.provenance.commit = "0123456789abcdef0123456789abcdef01234567";
   r.provenance.branch = "main";
   r.provenance.dirty = true;
@@ -220,7 +225,7 @@ TEST_F(RunDocumentTest, ReadsTareRun1AndGivesItAStableUid) {
     "run": {"id": 4, "kind": "run", "status": "complete", "started_unix_ns": 1, "ended_unix_ns": 2,
             "tare_version": "0.1.0", "command_line": ["tare", "run", "./b"], "options": {"samples": 2},
             "provenance": {"commit": null, "branch": null, "dirty": null, "tags": {}}},
-    "fingerprint": {"schema": "tare.fingerprint/1", "hard_digest": "h", "keys": [], "checks": []},
+    "fingerprint": {"schema": "tare.fingerprint/1", "keys": [], "checks": []},
     "executables": [{"role": "target", "path": "/b", "sha256": "s", "info": {}}],
     "metrics": [{"name": "wall_ns", "unit": "ns", "direction": "lower", "kind": "time", "description": "d"}],
     "notes": [],
@@ -235,7 +240,7 @@ TEST_F(RunDocumentTest, ReadsTareRun1AndGivesItAStableUid) {
   auto a = FullRunFromJson(v1);
   ASSERT_TRUE(a.ok()) << a.status().message();
   EXPECT_EQ(a->data.run.uid.size(), 32u);
-  EXPECT_EQ(a->data.run.fingerprint_digest, "h");
+  EXPECT_EQ(a->data.run.fingerprint_digest, Fingerprint().HardDigest()) << "recomputed from the (no) keys";
   EXPECT_EQ(a->data.samples.size(), 2u);
   EXPECT_EQ(FullRunFromJson(v1)->data.run.uid, a->data.run.uid);
   auto dst = Open("dst.db");

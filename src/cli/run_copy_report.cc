@@ -6,6 +6,7 @@
 
 #include "base/terminal_text.h"
 #include "cli/progress.h"
+#include "env/fingerprint_json.h"
 
 namespace tare::cli {
 
@@ -18,6 +19,14 @@ StatusOr<store::CopyCounts> CopyRunsReported(store::Store& in, store::Store& out
     const unsigned long long parsed = std::strtoull(v, &end, 10);
     if (*end == '\0' && parsed > 0) options.batch_samples = static_cast<size_t>(parsed);
   }
+  // A store from another job is read from outside: each run's host digest is recomputed from its
+  // fingerprint's keys (issue 23, item 3), and a run whose stated digest disagrees is refused.
+  options.admit = [](store::FullRun& run) -> Status {
+    auto digest = env::VerifiedHardDigest(run.data.run.fingerprint_json, run.data.run.fingerprint_digest);
+    if (!digest.ok()) return digest.status();
+    run.data.run.fingerprint_digest = *digest;
+    return Status::Ok();
+  };
   options.progress = [&](const store::CopyProgress& p) {
     progress.Update(fmt::format("tare {}: {}/{} runs, {} samples", command, p.runs_done, p.runs_total, p.samples));
   };

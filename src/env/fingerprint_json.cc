@@ -149,4 +149,25 @@ std::string FingerprintComparison::Summary() const {
   return out;
 }
 
+StatusOr<std::string> VerifiedHardDigest(const std::string& fingerprint_json, const std::string& stated) {
+  if (fingerprint_json.empty()) {
+    if (!stated.empty()) {
+      return Status::DataLoss(fmt::format(
+          "the run states host digest {} but carries no fingerprint to compute it from", stated.substr(0, 12)));
+    }
+    return std::string();
+  }
+  const auto j = nlohmann::json::parse(fingerprint_json, nullptr, false);
+  if (j.is_discarded()) return Status::DataLoss("the run's fingerprint is not JSON");
+  TARE_ASSIGN_OR_RETURN(const Fingerprint fp, FingerprintFromJson(j));
+  std::string digest = fp.HardDigest();
+  if (!stated.empty() && stated != digest) {
+    return Status::DataLoss(fmt::format(
+        "the run's host digest {} is not the digest of its fingerprint's hard keys ({}): the keys or the digest "
+        "were edited or damaged; tare never takes a host's identity on trust", stated.substr(0, 12),
+        digest.substr(0, 12)));
+  }
+  return digest;
+}
+
 }  // namespace tare::env

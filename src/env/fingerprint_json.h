@@ -24,6 +24,15 @@ nlohmann::json FingerprintToJson(const Fingerprint& fp);
 // DataLoss naming the offending field when the JSON is not a fingerprint this tare can read.
 StatusOr<Fingerprint> FingerprintFromJson(const nlohmann::json& j);
 
+// The hard digest of a run's fingerprint as read from outside this process's own measurement — an
+// imported export or bundle, a store being merged or pushed — recomputed from its hard keys, never
+// taken on trust (issue 23: an export whose cpu.model_name was edited, its digest kept, was pooled
+// with the real host). `fingerprint_json` is the run's stored fingerprint text, `stated` the digest
+// the record carries ("" when none). DataLoss, naming what disagrees, when the text is not a
+// fingerprint, or when its own "hard_digest" or `stated` is not the digest of its keys: the
+// document was edited or damaged. An empty text (a run recorded without one) has no host: "".
+StatusOr<std::string> VerifiedHardDigest(const std::string& fingerprint_json, const std::string& stated);
+
 struct KeyDifference {
   std::string key;
   std::string a;  // "(absent)" when only the other fingerprint has the key

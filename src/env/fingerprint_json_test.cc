@@ -147,5 +147,41 @@ TEST(FingerprintJsonTest, KeyOnlyOnOneSide) {
   EXPECT_EQ(reverse.hard[0].a, "(absent)");
 }
 
+TEST(FingerprintJsonTest, AHostDigestIsRecomputedFromTheKeysNeverTakenOnTrust) {
+  const Fingerprint fp = Machine("baremetal-turbo");
+  nlohmann::json j = FingerprintToJson(fp);
+  auto ok = VerifiedHardDigest(j.dump(), fp.HardDigest());
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(*ok, fp.HardDigest());
+  EXPECT_EQ(*VerifiedHardDigest(j.dump(), ""), fp.HardDigest());
+  EXPECT_EQ(*VerifiedHardDigest("", ""), "");
+
+  // One hard key edited: the fingerprint's own digest disagrees.
+  nlohmann::json edited = j;
+  for (auto& k : edited["keys"]) {
+    if (k["hard"].get<bool>()) {
+      k["value"] = "edited";
+      break;
+    }
+  }
+  auto own = VerifiedHardDigest(edited.dump(), fp.HardDigest());
+  ASSERT_FALSE(own.ok());
+  EXPECT_EQ(own.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(own.status().message().find("hard_digest does not match the hard keys"), std::string::npos);
+  // ... its own digest removed: the record's stated one disagrees.
+  edited.erase("hard_digest");
+  auto stated = VerifiedHardDigest(edited.dump(), fp.HardDigest());
+  ASSERT_FALSE(stated.ok());
+  EXPECT_NE(stated.status().message().find("is not the digest of its fingerprint's hard keys"), std::string::npos)
+      << stated.status().message();
+  // ... nothing stated: the digest of what it has, which is another host's.
+  auto recomputed = VerifiedHardDigest(edited.dump(), "");
+  ASSERT_TRUE(recomputed.ok());
+  EXPECT_NE(*recomputed, fp.HardDigest());
+  // A digest with nothing to compute it from, and text that is no fingerprint, are errors.
+  EXPECT_FALSE(VerifiedHardDigest("", fp.HardDigest()).ok());
+  EXPECT_FALSE(VerifiedHardDigest("{not json", "").ok());
+}
+
 }  // namespace
 }  // namespace tare::env

@@ -51,6 +51,9 @@ CopyResult CopyRuns(Store& in, Store& out, const std::vector<RunRecord>& runs, c
         StatusOr<FullRun> full = Status::Internal("not read");
         try {
           full = ReadFullRun(in, runs[next].id);
+          if (full.ok() && options.admit) {
+            if (Status s = options.admit(*full); !s.ok()) full = s;
+          }
         } catch (const std::exception& e) {  // not to std::terminate from this thread
           full = Status::Internal(fmt::format("reading run {}: {}", runs[next].id, e.what()));
         }

@@ -20,6 +20,7 @@
 #include "base/status.h"
 #include "model/run.h"
 #include "store/store.h"
+#include "store/transfer.h"
 
 namespace tare::store {
 
@@ -41,6 +42,10 @@ struct CopyProgress {
 struct CopyOptions {
   size_t batch_samples = kSamplesPerCopyTransaction;  // at least one run per batch whatever it is
   std::function<void(const CopyProgress&)> progress;  // after each batch; may be empty
+  // Each run as read, before it is written (on the reader thread): may correct it, or refuse it
+  // with an error that fails the copy at that run (tare merge and push recompute the host digest:
+  // env::VerifiedHardDigest). May be empty.
+  std::function<Status(FullRun&)> admit;
 };
 
 struct CopyResult {

@@ -374,3 +374,73 @@ TEST_F(BundleE2E, HostileArchivesAreRefusedAndNothingRuns) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue 23, item 3: a host's identity is recomputed from the fingerprint's hard keys wherever a
+// run comes from outside — an import, a merge — and never taken from what the document says.
+TEST_F(BundleE2E, AnEditedFingerprintIsNeverTakenForTheSameHost) {
+  const std::string store = dir_ + "/s/tare.db";
+  Result run = Tare({"run", "-q", "-n", "2", "-w", "0", "--store", store, "--", "/bin/true"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json original = Export(store);
+  auto edit_key = [](json doc) {
+    for (auto& k : doc["fingerprint"]["keys"]) {
+      if (k["hard"].get<bool>()) {
+        k["value"] = "Another CPU (edited)";
+        break;
+      }
+    }
+    return doc;
+  };
+  auto write = [&](const json& doc, const std::string& name) {
+    std::ofstream(dir_ + "/" + name) << doc.dump();
+    return dir_ + "/" + name;
+  };
+
+  // A hard key edited, the digests kept: refused, with what disagrees.
+  const std::string kept = write(edit_key(original), "kept.json");
+  Result refused = Tare({"import", kept, "--store", dir_ + "/kept/tare.db"});
+  EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
+  EXPECT_NE(refused.err.find("hard_digest does not match the hard keys"), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(dir_ + "/kept/tare.db"));
+  // Only the run's stated digest left (the fingerprint's own taken out): refused all the same.
+  json stated = edit_key(original);
+  stated["fingerprint"].erase("hard_digest");
+  Result refused2 = Tare({"import", write(stated, "stated.json"), "--store", dir_ + "/kept/tare.db"});
+  EXPECT_EQ(refused2.exit_code, 2) << refused2.out;
+  EXPECT_NE(refused2.err.find("is not the digest of its fingerprint's hard keys"), std::string::npos) << refused2.err;
+
+  // Both digests taken out: imported under the digest of the keys it has — another host, which
+  // compare refuses to set beside the original.
+  json bare = edit_key(original);
+  bare["fingerprint"].erase("hard_digest");
+  bare["run"].erase("fingerprint_digest");
+  bare["run"]["uid"] = std::string(32, 'e');
+  Result imported = Tare({"import", write(bare, "bare.json"), "--store", store});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  const json back = Export(store);
+  EXPECT_NE(back["run"]["fingerprint_digest"], original["run"]["fingerprint_digest"]);
+  Result cmp = Tare({"compare", "1", "2", "--store", store});
+  EXPECT_EQ(cmp.exit_code, 2) << cmp.out;
+  EXPECT_NE(cmp.err.find("measured on different hosts"), std::string::npos) << cmp.err;
+
+  // A store whose key was edited in place (its digest column kept): merge refuses that run.
+  const std::string edited = dir_ + "/edited.db";
+  fs::copy_file(store, edited);
+  std::string hard_value;
+  for (const auto& k : original["fingerprint"]["keys"]) {
+    if (k["hard"].get<bool>() && hard_value.empty()) hard_value = k["value"].get<std::string>();
+  }
+  ASSERT_FALSE(hard_value.empty());
+  ASSERT_EQ(hard_value.find_first_of("'\"\\"), std::string::npos) << hard_value;
+  const std::string sql = "sqlite3 '" + edited + "' \"UPDATE runs SET fingerprint = replace(fingerprint, '\\\"" +
+                          hard_value + "\\\"', '\\\"Edited\\\"') WHERE id = 1\"";
+  ASSERT_EQ(std::system(sql.c_str()), 0);
+  Result merged = Tare({"merge", dir_ + "/all.db", edited});
+  EXPECT_NE(merged.exit_code, 0) << merged.err;
+  EXPECT_NE(merged.err.find("copying run 1"), std::string::npos) << merged.err;
+  EXPECT_NE(merged.err.find("edited or damaged"), std::string::npos) << merged.err;
+}
+
+}  // namespace

@@ -16,15 +16,20 @@ q() { sqlite3 "$1" "$2"; }
 "$TARE" run --store a.db --samples 3 --no-git --tag shard=1 -- /bin/true >/dev/null 2>&1 || fail "run into a.db"
 "$TARE" run --store a.db --samples 2 --no-git --tag shard=1 -- /bin/echo a >/dev/null 2>&1 || fail "second run into a.db"
 "$TARE" run --store b.db --samples 4 --no-git --tag shard=2 -- /bin/echo b >/dev/null 2>&1 || fail "run into b.db"
-# Make b.db's run look like another host's, as a shard on another CI machine would be.
-q b.db "UPDATE runs SET fingerprint_digest = 'host-b'"
+# Make b.db's run look like another host's, as a shard on another CI machine would be: a hard key
+# of its fingerprint changed, and the digests, which tare recomputes from the keys when it reads a
+# store from outside (issue 23, item 3), cleared.
+q b.db "UPDATE runs SET fingerprint = json_remove(json_set(fingerprint, '\$.keys[' ||
+  (SELECT key FROM json_each(runs.fingerprint, '\$.keys') WHERE json_extract(value, '\$.hard') = 1 LIMIT 1) ||
+  '].value', 'another host'), '\$.hard_digest'), fingerprint_digest = ''"
 
 "$TARE" merge all.db a.db b.db >out.txt 2>err.txt || fail "merge: exit $? ($(cat err.txt))"
 grep -q "^3 runs added" out.txt || fail "merge said: $(cat out.txt)"
 [ "$(q all.db 'SELECT count(*) FROM runs')" = 3 ] || fail "all.db has $(q all.db 'SELECT count(*) FROM runs') runs"
 # 1 warm-up + 3, 1 + 2, 1 + 4 samples
 [ "$(q all.db 'SELECT count(*) FROM samples')" = 12 ] || fail "all.db has $(q all.db 'SELECT count(*) FROM samples') samples"
-[ "$(q all.db "SELECT count(*) FROM runs WHERE fingerprint_digest = 'host-b'")" = 1 ] || fail "host of b.db's run not kept"
+[ "$(q all.db "SELECT count(DISTINCT fingerprint_digest) FROM runs WHERE fingerprint_digest <> ''")" = 2 ] ||
+  fail "host of b.db's run not recomputed from its keys: $(q all.db 'SELECT fingerprint_digest FROM runs')"
 [ "$(q all.db 'SELECT group_concat(uid) FROM (SELECT uid FROM runs ORDER BY uid)')" = \
   "$(sqlite3 a.db 'ATTACH "b.db" AS b; SELECT group_concat(uid) FROM (SELECT uid FROM runs UNION ALL SELECT uid FROM b.runs ORDER BY uid)')" ] ||
   fail "uids differ between the inputs and all.db"
