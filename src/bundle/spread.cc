@@ -129,10 +129,10 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
   struct Acc {
     std::string unit;
     std::set<int64_t> runs;
-    std::set<std::string> hosts;
     std::vector<double> values;
   };
-  std::map<std::tuple<std::string, std::string, std::string>, Acc> acc;
+  // Benchmark, arm, metric, host type: samples of two host types never share a row.
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, Acc> acc;
   for (auto& c : chosen) {
     std::map<int64_t, std::string> cell_names;
     if (c.data.run.kind == RunKind::kAb) {
@@ -153,10 +153,9 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
           if (!wanted) continue;
           // An executable measured under several arms of one cohort (base and its null copy) is
           // one executable: its arms' samples count together.
-          Acc& a = acc[{bench, by_exe ? "" : arm, metric}];
+          Acc& a = acc[{bench, by_exe ? "" : arm, metric, c.data.run.fingerprint_digest}];
           a.unit = def.unit;
           a.runs.insert(c.data.run.id);
-          a.hosts.insert(c.data.run.fingerprint_digest);
           a.values.insert(a.values.end(), values.begin(), values.end());
         }
       }
@@ -164,11 +163,10 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
   }
   for (const auto& [key, a] : acc) {
     SpreadRow row;
-    std::tie(row.benchmark, row.arm, row.metric) = key;
+    std::tie(row.benchmark, row.arm, row.metric, row.host) = key;
     row.unit = a.unit;
     row.deterministic = IsHeadlineDeterministic(row.metric);
     row.runs = static_cast<int64_t>(a.runs.size());
-    row.hosts = static_cast<int64_t>(a.hosts.size());
     row.samples = static_cast<int64_t>(a.values.size());
     row.min = *std::min_element(a.values.begin(), a.values.end());
     row.max = *std::max_element(a.values.begin(), a.values.end());
@@ -195,13 +193,18 @@ std::string RenderSpread(const SpreadReport& r) {
     out += "measured once: nothing to spread yet (replay a bundle of it, or run it again)\n";
   }
   size_t wb = 9;
-  for (const auto& row : r.rows) wb = std::max(wb, SingleLineText(row.benchmark).size() + (row.arm.empty() ? 0 : row.arm.size() + 3));
+  for (const auto& row : r.rows) {
+    wb = std::max(wb, SingleLineText(row.benchmark).size() + (row.arm.empty() ? 0 : row.arm.size() + 3) +
+                          (hosts.size() > 1 ? 10 : 0));
+  }
   wb = std::min<size_t>(wb, 60);
   out += fmt::format("\n{:<{}}  {:<20} {:>4} {:>7} {:>14} {:>14} {:>9}\n", "benchmark", wb, "metric", "runs",
                      "samples", "min", "max", "spread");
   std::map<std::string, std::pair<int64_t, int64_t>> deterministic;  // metric -> (rows, rows that moved)
   for (const auto& row : r.rows) {
-    std::string name = SingleLineText(row.benchmark) + (row.arm.empty() ? "" : " [" + row.arm + "]");
+    // Several host types: each row says its own (a row never holds two).
+    std::string name = SingleLineText(row.benchmark) + (row.arm.empty() ? "" : " [" + row.arm + "]") +
+                       (hosts.size() > 1 ? " @" + row.host.substr(0, 8) : "");
     const std::string spread = std::isnan(row.spread_pct) ? "-" : fmt::format("{:.3f}%", row.spread_pct);
     // Deterministic counts are shown whole: a one-instruction difference must be visible.
     auto value = [&](double v) {
@@ -245,7 +248,7 @@ json SpreadToJson(const SpreadReport& r) {
   json rows = json::array();
   for (const auto& row : r.rows) {
     rows.push_back({{"benchmark", row.benchmark}, {"arm", row.arm}, {"metric", row.metric}, {"unit", row.unit},
-                    {"deterministic", row.deterministic}, {"runs", row.runs}, {"hosts", row.hosts},
+                    {"deterministic", row.deterministic}, {"runs", row.runs}, {"host", row.host},
                     {"samples", row.samples}, {"min", num(row.min)}, {"max", num(row.max)},
                     {"spread_pct", num(row.spread_pct)}});
   }

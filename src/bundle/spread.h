@@ -6,6 +6,8 @@
 // 0.000% means something differed that should not have — the executable, its libraries, its
 // input or its environment — and the report says so; timing metrics spread with the host's noise
 // (CodSpeed quotes 0.000-0.150% for simulated instructions across replays of one project).
+// Host types are never pooled: a benchmark measured on two host types (hard fingerprint digests)
+// has one row per host type (issue 23, item 3: one min/max row held two host types).
 //
 // Runs are chosen by executable (a sha256, or a unique prefix of at least 8 hex digits: every run
 // that measured it, under whichever arm) or by lock (a cohort's lock sha256 or prefix: that cohort
@@ -48,8 +50,8 @@ struct SpreadRow {
   std::string metric;
   std::string unit;
   bool deterministic = false;        // IsHeadlineDeterministic: sim.Ir, sim.est_cycles
+  std::string host;                  // the host type (hard fingerprint digest) of every run in the row
   int64_t runs = 0;
-  int64_t hosts = 0;                 // distinct host fingerprints (hard digest)
   int64_t samples = 0;
   double min = 0, max = 0;
   double spread_pct = 0;             // 100 (max - min) / min; NaN when min is 0 and max is not

@@ -5,6 +5,9 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <gtest/gtest.h>
+
+#include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -424,6 +427,18 @@ TEST_F(BundleE2E, AnEditedFingerprintIsNeverTakenForTheSameHost) {
   Result cmp = Tare({"compare", "1", "2", "--store", store});
   EXPECT_EQ(cmp.exit_code, 2) << cmp.out;
   EXPECT_NE(cmp.err.find("measured on different hosts"), std::string::npos) << cmp.err;
+  // tare spread of the executable: one row per host type, never one min/max over both.
+  const std::string sha = original["executables"][0]["sha256"];
+  Result spread = Tare({"spread", "--executable", sha.substr(0, 12), "--json", "-", "--store", store});
+  ASSERT_EQ(spread.exit_code, 0) << spread.err;
+  const json rows = json::parse(spread.out)["rows"];
+  std::map<std::string, std::set<std::string>> hosts_of_metric;
+  for (const auto& row : rows) {
+    EXPECT_EQ(row["runs"], 1) << row;
+    hosts_of_metric[row["metric"]].insert(row["host"].get<std::string>());
+  }
+  ASSERT_FALSE(hosts_of_metric.empty()) << spread.out;
+  for (const auto& [metric, hosts] : hosts_of_metric) EXPECT_EQ(hosts.size(), 2u) << metric;
 
   // A store whose key was edited in place (its digest column kept): merge refuses that run.
   const std::string edited = dir_ + "/edited.db";
