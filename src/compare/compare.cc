@@ -332,8 +332,9 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
       for (size_t i = 0; i < out.host_differences.size() && i < 5; ++i) list += "\n  " + out.host_differences[i];
       return Status::FailedPrecondition(fmt::format(
           "runs {} and {} were measured on different hosts (hard fingerprint keys differ):{}\n"
-          "their timings are not comparable; rerun both on one host, or pass --allow-different-hosts to "
-          "see the comparison with every line marked", base.run.id, head.run.id, list));
+          "their timings are not comparable; rerun both on one host{}, or pass --allow-different-hosts to "
+          "see the comparison with every line marked", base.run.id, head.run.id, list,
+          a.count("target.env") + b.count("target.env") > 0 ? " with the same target environment (target.env)" : ""));
     }
   }
 

@@ -14,6 +14,7 @@
 #include "base/json_text.h"
 #include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
+#include "session/environment.h"
 #include "session/failure_log.h"
 #include "session/measurement_setup.h"
 #include "session/session.h"
@@ -381,6 +382,10 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
   if (setup_) TARE_RETURN_IF_ERROR(RunUntimed(*setup_, "--setup", spec_.setup->text));
   Fingerprint fp = env::CollectFingerprint(
       env::FingerprintOptions{.probe_valgrind = spec_.instrument == Instrument::kSim});
+  // What the targets' environment does to the code is part of what makes two runs comparable.
+  if (const std::string e = BehaviourChangingEnvironment(targets_.front().env); !e.empty()) {
+    fp.keys.push_back({"target.env", e, true});
+  }
   RunRecord record;
   record.kind = RunKind::kRun;
   record.started_unix_ns = clock_.UnixNowNs();

@@ -392,3 +392,27 @@ TEST_F(CompareE2E, AShortTimedHistoryShowsItsStepWithoutAnUnboundedInterval) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue 23, item 3: the target's environment that changes its behaviour makes two runs
+// incomparable, as a different host does; variance never pools them.
+TEST_F(CompareE2E, ARunWithAnAllocatorVariableIsNotTheSameHostType) {
+  ASSERT_EQ(Tare({"run", "-q", "-n", "3", "-w", "0", "--", "/bin/true"}).exit_code, 0);
+  ASSERT_EQ(Tare({"run", "-q", "-n", "3", "-w", "0", "--env", "MALLOC_ARENA_MAX=2", "--", "/bin/true"}).exit_code, 0);
+  ASSERT_EQ(Tare({"run", "-q", "-n", "3", "-w", "0", "--env", "TARE_UNRELATED=1", "--", "/bin/true"}).exit_code, 0);
+  Result r = Tare({"compare", "1", "2"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.err.find("target.env: (absent) -> MALLOC_ARENA_MAX=2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("with the same target environment"), std::string::npos) << r.err;
+  Result v = Tare({"variance", "1", "2"});
+  EXPECT_EQ(v.exit_code, 2) << v.out;
+  EXPECT_NE(v.err.find("variance never pools hosts"), std::string::npos) << v.err;
+  // A variable that changes nothing of the code's behaviour is no new host type.
+  Result same = Tare({"compare", "1", "3", "--inconclusive-ok"});
+  EXPECT_NE(same.exit_code, 2) << same.err;
+  Result fp = Tare({"export", "--run", "2"});
+  EXPECT_NE(fp.out.find("\"target.env\""), std::string::npos);
+}
+
+}  // namespace
