@@ -363,10 +363,11 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
     return fmt::format("in shard {}/{} of the {} side (sharded run {}), which is not in this store: not measured there",
                        k, d.run.shard->count, side, d.run.id);
   };
-  std::map<std::string, MetricDef> defs;
+  std::map<std::string, MetricDef> defs, head_defs;
   for (const RunData* d : {&base, &head}) {
     for (const auto& m : d->metrics) defs.emplace(m.name, m);
   }
+  for (const auto& m : head.metrics) head_defs.emplace(m.name, m);
   for (const auto& m : o.metrics) {
     if (!defs.count(m)) {
       std::string known;
@@ -435,6 +436,19 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
         continue;
       }
       MetricDef def = defs.count(m) ? defs[m] : LookupMetric(m);
+      // Values of two models of one estimate are two metrics (metric.h MetricModel).
+      if (const std::string mb = MetricModel(def), mh = MetricModel(head_defs.count(m) ? head_defs[m] : def); mb != mh) {
+        MetricChange mc;
+        mc.metric = m;
+        mc.unit = def.unit;
+        mc.cls = ChangeClass::kSkipped;
+        mc.change = mc.lo = mc.hi = kNaN;
+        mc.reason = fmt::format("computed by two models ({} in run {}, {} in run {}): values of different models are "
+                                "different metrics, never compared", mb.empty() ? "none" : mb, base.run.id,
+                                mh.empty() ? "none" : mh, head.run.id);
+        bc.metrics.push_back(mc);
+        continue;
+      }
       DriftEvidence drift;
       // One benchmark of one executable in both runs: its change can only be the host's.
       if (b->name == h->name) drift.same_executable = same_executable;

@@ -413,3 +413,33 @@ TEST(Compare, ABenchmarkOfAShardTheStoreLacksIsNamedNeverLeftOut) {
 
 }  // namespace
 }  // namespace tare::compare
+
+namespace tare::compare {
+namespace {
+
+// Issue 23, item 5: sim.est_cycles of two cycle models are two metrics.
+TEST(Compare, EstimatesOfTwoModelsAreNeverCompared) {
+  EXPECT_EQ(MetricModel(LookupMetric("sim.est_cycles")), "iai-v1");
+  EXPECT_EQ(MetricModel(LookupMetric("sim.Ir")), "");
+  Builder base(1), head(2);
+  base.d.metrics.push_back(LookupMetric("sim.est_cycles"));
+  MetricDef v2 = LookupMetric("sim.est_cycles");
+  v2.description = "estimated cycles, model iai-v2: something else";
+  head.d.metrics.push_back(v2);
+  base.Bench("a", "sim.est_cycles", {1000, 1000});
+  head.Bench("a", "sim.est_cycles", {1300, 1300});
+  CompareOptions o;
+  o.metrics = {"sim.est_cycles"};
+  auto c = CompareRuns(base.d, head.d, o);
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  const auto& m = c->benchmarks.at(0).metrics.at(0);
+  EXPECT_EQ(m.cls, ChangeClass::kSkipped);
+  EXPECT_EQ(m.reason, "computed by two models (iai-v1 in run 1, iai-v2 in run 2): values of different models are "
+                      "different metrics, never compared");
+  // The same model on both sides: compared, exactly.
+  head.d.metrics.back() = LookupMetric("sim.est_cycles");
+  EXPECT_EQ(CompareRuns(base.d, head.d, o)->benchmarks.at(0).cls, ChangeClass::kRegressed);
+}
+
+}  // namespace
+}  // namespace tare::compare

@@ -153,4 +153,15 @@ const char* MetricKindName(MetricKind k) {
   return "count";
 }
 
+std::string MetricModel(const MetricDef& metric) {
+  const std::string marker = "model ";
+  const size_t at = metric.description.find(marker);
+  if (at == std::string::npos) return "";
+  const size_t begin = at + marker.size();
+  const size_t end = metric.description.find(':', begin);
+  if (end == std::string::npos || end == begin) return "";
+  const std::string name = metric.description.substr(begin, end - begin);
+  return name.find(' ') == std::string::npos ? name : "";
+}
+
 }  // namespace tare

@@ -38,6 +38,13 @@ struct MetricDef {
   MetricSource source = MetricSource::kOther;
 };
 
+// The model that computed a metric's values, for metrics that are an estimate of a versioned model
+// (sim.est_cycles: "iai-v1"), else "". By convention the description names it as "model NAME:"
+// (metric.cc); the description is stored with every run's metrics (the store's metrics table),
+// exported and bundled with them, so the model travels with the values, and two runs whose models
+// differ are never compared on that metric (issue 23, item 5; docs/sim.md, "The cycle model").
+std::string MetricModel(const MetricDef& metric);
+
 // Every metric tare knows by name, in display order within each source. Families whose names are
 // chosen at run time are described by their prefix: "gb.counter." (Google Benchmark user
 // counters) and "bench." (the tare library's counters and gauges).
