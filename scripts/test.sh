@@ -23,6 +23,8 @@ esac
 scripts/deps.sh chromium
 scripts/build.sh
 BUILD_DIR=${BUILD_DIR:-build}
+# The report pages' screenshots at each width (docs/report.md, "Layout") are kept here.
+export TARE_ARTIFACTS=${TARE_ARTIFACTS:-$PWD/$BUILD_DIR/artifacts/html}
 (cd "$BUILD_DIR" && ctest --output-on-failure -j"$(nproc)" "$@")
 case "$sanitize" in
   ci) BUILD_DIR=build-asan scripts/sanitize.sh --ci "$@" ;;

@@ -1,6 +1,7 @@
 #include "html/ab_page.h"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -130,6 +131,28 @@ std::string Facts(const report::AbReport& r, const RunData& run) {
   return f + "</dl>\n";
 }
 
+// The whole cohort at a glance, first on the page (issue 23, item 6): one row per cell, head and
+// metric -- its verdict, the change with its interval (exact verdicts: the change alone) and delta.
+std::string SummaryTable(const report::AbReport& r) {
+  if (r.comparisons.empty()) return "";
+  std::set<std::string> heads;
+  for (const auto& c : r.comparisons) heads.insert(c.head);
+  std::string t = "<table class=\"summary\"><tr><th>cell</th>";
+  if (heads.size() > 1) t += "<th>head</th>";
+  t += "<th>metric</th><th>verdict</th><th>change [interval]</th><th>δ</th></tr>\n";
+  for (const auto& c : r.comparisons) {
+    for (const auto& m : c.metrics) {
+      const std::string change = m.exact ? Percent(m.estimate) + " (exact)"
+                                         : fmt::format("{} [{}, {}]", Percent(m.estimate), Percent(m.lo), Percent(m.hi));
+      t += fmt::format("<tr><td>{}</td>{}<td><code>{}</code></td><td>{}</td><td class=\"num\">{}</td>"
+                       "<td class=\"num\">{}</td></tr>\n",
+                       HtmlText(c.cell), heads.size() > 1 ? "<td>" + HtmlText(c.head) + "</td>" : "", HtmlText(m.metric),
+                       Badge(VerdictWord(m.verdict)), HtmlText(change), HtmlText(UnsignedPercent(m.delta)));
+    }
+  }
+  return t + "</table>\n";
+}
+
 }  // namespace
 
 std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const std::vector<CellRecord>& cells) {
@@ -145,6 +168,7 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
             "allowance, so no PASS is certified. Quiet the host (<code>tare env</code> lists what to fix) and run "
             "again.</p>\n";
   }
+  html += SummaryTable(r);
   for (const auto& w : r.host_warnings) html += fmt::format("<p class=\"warn\">host: {}</p>\n", HtmlText(w));
   html += Facts(r, run);
   html += "<table><tr><th>arm</th><th>role</th><th>executable</th><th>sha256</th></tr>\n";

@@ -19,7 +19,8 @@ constexpr char kStyle[] = R"css(
 :root { --s0:#1f6fb4; --s1:#e8590c; --s2:#7a7f87; --s3:#2f9e44; --s4:#9c36b5; --s5:#0c8599; --s6:#c2255c; --s7:#5c940d;
         --pass:#2b8a3e; --fail:#d6336c; --inc:#e67700; --muted:#868e96; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color:#212529; background:#fff; margin:0; }
-main { max-width: 1000px; margin: 0 auto; padding: 16px 20px 40px; }
+main { max-width: 1600px; margin: 0 auto; padding: 16px 20px 40px; }
+p, li { overflow-wrap: anywhere; }
 h1 { font-size: 22px; margin: 8px 0 12px; word-break: break-all; }
 h2 { font-size: 18px; margin: 28px 0 8px; border-bottom: 1px solid #dee2e6; padding-bottom: 4px; word-break: break-all; }
 h3 { font-size: 15px; margin: 18px 0 6px; word-break: break-all; }

@@ -165,7 +165,16 @@ std::string SamplePlot(const SamplePlotSpec& spec) {
 
 std::string ForestPlot(const std::vector<ForestRow>& rows, const std::string& caption) {
   const double height = kForestTop + static_cast<double>(std::max<size_t>(rows.size(), 1)) * kRowHeight + kForestAxis;
-  SvgBuilder svg(kForestWidth, height, caption);
+  // Wide enough for the longest value text ("-28.73% [-37.94%, +5.04%] inconclusive" was cut to
+  // "INCONCLUSIV", issue 23): about 7.4 px a character at the value's 12.5 px, counted in code points.
+  size_t longest = 0;
+  for (const auto& r : rows) {
+    longest = std::max<size_t>(longest, static_cast<size_t>(std::count_if(r.value_text.begin(), r.value_text.end(), [](char c) {
+                                          return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+                                        })));
+  }
+  const double width = std::max(kForestWidth, kValueLeft + 12 + 7.4 * static_cast<double>(longest));
+  SvgBuilder svg(width, height, caption);
   double lo = 0, hi = 0;  // 0 is always shown: "no change"
   auto include = [&lo, &hi](double v) {
     if (std::isfinite(v)) {

@@ -116,6 +116,101 @@ class ReportE2E : public ::testing::Test {
     return page;
   }
 
+  // The layout of `file` at `width` x 900 CSS pixels, measured in the browser (issue 23, item 6): a
+  // copy of the page with a script that measures it — the report itself carries none — writes what
+  // it finds into the DOM. Each finding is one line: the page wider than the window, a table whose
+  // columns hide behind a scroll bar (at desktop widths; a phone may scroll a table), SVG text cut
+  // by its plot's edge, a table cell squeezed to a few characters a line. The screenshot is kept
+  // in $TARE_ARTIFACTS (CI uploads it) as FILE-WIDTH.png.
+  std::vector<std::string> LayoutProblems(const std::string& file, int width) {
+    const bool phone = width < 600;
+    const std::string script = std::string(R"(<script>
+(() => {
+  const out = [];
+  const vw = document.documentElement.clientWidth;
+  const de = document.documentElement;
+  if (de.scrollWidth > vw + 1) {
+    // Which part of the page: each child of <main> alone, the others hidden.
+    const kids = [...(document.querySelector('main') || document.body).children];
+    const culprits = [];
+    kids.forEach((k, i) => {
+      const saved = kids.map(x => x.style.display);
+      kids.forEach((x, j) => { if (j !== i) x.style.display = 'none'; });
+      if (de.scrollWidth > vw + 1) culprits.push('<' + k.tagName.toLowerCase() + '> ' + (k.innerText || '').slice(0, 40));
+      kids.forEach((x, j) => { x.style.display = saved[j]; });
+    });
+    out.push('page wider than the window: ' + de.scrollWidth + ' > ' + vw + ', from ' + culprits.join('; '));
+  }
+  for (const t of document.querySelectorAll('table')) {
+    if ()") + (phone ? "false && " : "") + R"(t.scrollWidth > t.clientWidth + 1)
+      out.push('table scrolls: ' + t.scrollWidth + ' > ' + t.clientWidth + ': ' + t.innerText.slice(0, 50));
+    const r = t.getBoundingClientRect();
+    if (r.right > vw + 1) out.push('table past the window: ' + t.innerText.slice(0, 50));
+  }
+  // Where the page overflows: the outermost elements that reach past the window.
+  for (const e of document.body.querySelectorAll('*')) {
+    const r = e.getBoundingClientRect();
+    if (r.right > vw + 1 && !(e.parentElement && e.parentElement.getBoundingClientRect().right > vw + 1) &&
+        !(e.parentElement && (e.parentElement.closest('table') || e.parentElement.closest('svg'))))
+      out.push('past the window: <' + e.tagName.toLowerCase() + '> ' + (e.innerText || '').slice(0, 40));
+  }
+  // An svg clips what lies outside its box (rotated text included: client rectangles are drawn ones).
+  for (const svg of document.querySelectorAll('svg')) {
+    const s = svg.getBoundingClientRect();
+    for (const t of svg.querySelectorAll('text')) {
+      const r = t.getBoundingClientRect();
+      if (r.width > 0 && (r.left < s.left - 1 || r.right > s.right + 1 || r.top < s.top - 1 || r.bottom > s.bottom + 1))
+        out.push('svg text clipped: "' + t.textContent + '"');
+    }
+  }
+  for (const c of document.querySelectorAll('td, th')) {
+    const text = c.innerText.trim();
+    if ()" + (phone ? "false && " : "") + R"(text.length >= 24 && c.getBoundingClientRect().width < 90)
+      out.push('squeezed cell (' + Math.round(c.getBoundingClientRect().width) + ' px): ' + text.slice(0, 40));
+  }
+  const pre = document.createElement('pre');
+  pre.id = 'tare-layout';
+  pre.textContent = 'LAY' + 'OUT{' + out.join('\n') + '}LAY' + 'OUT';  // the markers are not in this source
+  document.body.appendChild(pre);
+})();
+</script>)";
+    std::string html = Slurp(dir_ + "/" + file);
+    const size_t end = html.rfind("</body>");
+    if (end == std::string::npos) return {"no </body> in " + file};
+    html.insert(end, script);
+    // The report's own Content-Security-Policy forbids scripts; the measuring copy lifts it.
+    for (size_t at; (at = html.find("Content-Security-Policy")) != std::string::npos;) html.replace(at, 23, "x-no-csp");
+    const std::string probe = fmt::format("layout-{}-{}.html", width, file);
+    std::ofstream(dir_ + "/" + probe) << html;
+    const std::string png = dir_ + "/" + probe + ".png", dom = dir_ + "/" + probe + ".dom";
+    const std::string cmd = fmt::format(
+        "timeout -k 5 90 '{}' --headless=new --no-sandbox --disable-gpu --hide-scrollbars --no-first-run "
+        "--disable-extensions --user-data-dir='{}/chromium-profile' --window-size={},900 --screenshot='{}' "
+        "--dump-dom 'file://{}/{}' >'{}' 2>/dev/null",
+        FindChromium(), dir_, width, png, dir_, probe, dom);
+    if (std::system(cmd.c_str()) != 0) return {"chromium failed on " + probe};
+    if (const char* artifacts = std::getenv("TARE_ARTIFACTS"); artifacts != nullptr && *artifacts != '\0') {
+      fs::create_directories(artifacts);
+      fs::copy_file(png, fs::path(artifacts) / fmt::format("{}-{}.png", file, width), fs::copy_options::overwrite_existing);
+    }
+    const std::string text = Slurp(dom);
+    const size_t a = text.find("LAYOUT{"), b = text.find("}LAYOUT");
+    if (a == std::string::npos || b == std::string::npos) return {"the layout script did not run on " + probe};
+    std::vector<std::string> problems;
+    std::stringstream lines(text.substr(a + 7, b - a - 7));
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.empty()) problems.push_back(fmt::format("{} at {} px: {}", file, width, line));
+    }
+    return problems;
+  }
+  // The widths a reader opens a report at: laptop, desktop, and the narrowest window headless
+  // chromium draws (500 CSS px; a phone's is 360-430, which it widens to 500).
+  void ExpectLaidOut(const std::string& file) {
+    for (int width : {1280, 1920, 500}) {
+      for (const auto& p : LayoutProblems(file, width)) ADD_FAILURE() << p;
+    }
+  }
+
   // What every report must be in the browser.
   void ExpectRendered(const Page& page, const std::vector<std::string>& names) {
     EXPECT_EQ(page.exit_code, 0) << page.log;
@@ -172,8 +267,10 @@ TEST_F(ReportE2E, RunReportsOfAGoogleBenchmarkAndOfACommandThatFails) {
   EXPECT_EQ(out.out.rfind("<!DOCTYPE html>", 0), 0u) << "-o - writes to stdout";
 
   ExpectRendered(Browse("gbench.html"), {"BM_StringCopy/64", "BM_StringCopy/4096", "gb.real_time_ns"});
+  ExpectLaidOut("gbench.html");
   Page failing = Browse("failing.html");
   ExpectRendered(failing, {kHostile, "1 measured samples failed", "wall_ns"});
+  ExpectLaidOut("failing.html");
 }
 
 TEST_F(ReportE2E, CompareReportPlotsTheRegression) {
@@ -194,6 +291,14 @@ TEST_F(ReportE2E, CompareReportPlotsTheRegression) {
 
   ExpectRendered(Browse("compare.html"),
                  {"1 regressed", "sim.Ir", "ab_knob_base --work 1 -> ", "ab_knob_plus5 --work 1", "(exact)"});
+  ExpectLaidOut("compare.html");
+  // Timed runs of one Google Benchmark binary: inconclusive rows, whose long value texts
+  // ("-28.73% [-37.94%, +5.04%] inconclusive") were cut to "INCONCLUSIV" in the forest plot.
+  for (int i = 0; i < 2; ++i) ASSERT_EQ(Tare({"run", "-q", "-n", "5", "-w", "0", GBENCH_BASIC}).exit_code, 0);
+  Result timed = Tare({"report", "--compare", "3", "4", "-o", "timed.html"});
+  ASSERT_EQ(timed.exit_code, 0) << timed.err;
+  EXPECT_NE(Slurp(dir_ + "/timed.html").find("inconclusive"), std::string::npos);
+  ExpectLaidOut("timed.html");
 }
 
 // The history page: one build at one path, swapped for the +5% build after three runs; the page
@@ -215,6 +320,7 @@ TEST_F(ReportE2E, HistoryPageShowsTheChangePoint) {
   EXPECT_NE(html.find("<h2>Change points</h2>"), std::string::npos);
   EXPECT_NE(html.find("git log 300000000000..400000000000"), std::string::npos);
   ExpectRendered(Browse("history.html"), {"Run medians", "sim.Ir", "level 1", "level 2", "run 3 → 4"});
+  ExpectLaidOut("history.html");
   Result bad = Tare({"report", "--history", "./nothing", "-o", "x.html"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/x.html"));
@@ -242,6 +348,8 @@ TEST_F(ReportE2E, AbCohortHtmlHasAForestPlotPerCell) {
   EXPECT_NE(Slurp(dir_ + "/cohort-run.html").find("class=\"pt strip s2\""), std::string::npos);
 
   ExpectRendered(Browse("cohort.html"), {kHostile, "FAIL", "sim.Ir", "base", "head", "null"});
+  ExpectLaidOut("cohort.html");
+  ExpectLaidOut("cohort-run.html");
 }
 
 TEST_F(ReportE2E, MistakesAreUsageErrorsThatWriteNothing) {
