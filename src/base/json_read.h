@@ -158,7 +158,8 @@ inline void OrThrow(const Status& s) {
   if (!s.ok()) throw JsonReadError(s.message());
 }
 
-// Runs read(), placing what it throws under `segment` (a key or an index) of the pointer.
+// Runs read(), placing what it throws under `segment` (a key or an index) of the pointer. Take the
+// child out first (JsonAt(j, key)), then read it within: a missing child is the parent's error.
 template <typename Read>
 decltype(auto) JsonWithin(std::string_view segment, Read&& read) {
   try {
