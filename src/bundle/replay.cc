@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "base/json_read.h"
 #include "base/units.h"
 #include "base/terminal_text.h"
 #include "bundle/run_document.h"
@@ -140,8 +141,8 @@ Status CheckSettings(const ReplaySettings& set, const ReplayOptions& o) {
 Status ReplayCohort(const OpenedBundle& bundle, const store::FullRun& original, store::Store& store,
                     proc::Spawner& spawner, const ReplayOptions& o, ReplayResult* result) {
   const CohortRecord& cohort = *original.cohort;
-  const json spec_json = json::parse(cohort.spec_json, nullptr, false);
-  TARE_ASSIGN_OR_RETURN(campaign::CampaignSpec spec, campaign::SpecFromJson(spec_json));
+  TARE_ASSIGN_OR_RETURN(campaign::CampaignSpec spec,
+                        campaign::SpecFromJsonText(cohort.spec_json, "the bundled cohort's campaign spec"));
   const std::vector<std::string> arms = campaign::ArmNames(spec);
   TARE_ASSIGN_OR_RETURN(spec.base, BundledExecutable(bundle, "base", spec.base));
   for (size_t i = 0; i < spec.heads.size(); ++i) {
@@ -198,7 +199,9 @@ Status ReplayCohort(const OpenedBundle& bundle, const store::FullRun& original, 
 
 Status ReplayRun(const OpenedBundle& bundle, const store::FullRun& original, store::Store& store,
                  proc::Spawner& spawner, const ReplayOptions& o, ReplayResult* result) {
-  const json opts = json::parse(original.data.run.options_json, nullptr, false);
+  // No options text at all is a run that recorded none; text that is not JSON is damage.
+  TARE_ASSIGN_OR_RETURN(const json opts,
+                        ParseJsonOr(original.data.run.options_json, "the bundled run's options", json::object()));
   if (!opts.is_object() || !opts.contains("argv") || !opts["argv"].is_array() || opts["argv"].empty()) {
     return Status::DataLoss("the bundled run recorded no command line (options.argv); it cannot be replayed");
   }
@@ -292,8 +295,8 @@ bool LoaderVariable(std::string_view key) {
 StatusOr<ReplaySettings> SettingsOf(const store::FullRun& original) {
   ReplaySettings set;
   if (original.data.run.kind == RunKind::kAb && original.cohort) {
-    const json spec_json = json::parse(original.cohort->spec_json, nullptr, false);
-    TARE_ASSIGN_OR_RETURN(campaign::CampaignSpec spec, campaign::SpecFromJson(spec_json));
+    TARE_ASSIGN_OR_RETURN(campaign::CampaignSpec spec,
+                          campaign::SpecFromJsonText(original.cohort->spec_json, "the bundled cohort's campaign spec"));
     set.env = spec.env;
     set.cwd = spec.cwd;
     set.args = spec.args;
@@ -303,24 +306,23 @@ StatusOr<ReplaySettings> SettingsOf(const store::FullRun& original) {
     }
     return set;
   }
-  const json opts = json::parse(original.data.run.options_json, nullptr, false);
+  constexpr std::string_view kWhat = "the bundled run's options";
+  TARE_ASSIGN_OR_RETURN(const json opts, ParseJsonOr(original.data.run.options_json, kWhat, json::object()));
   if (!opts.is_object()) return set;  // ReplayRun says what is missing
-  try {
-    set.env = opts.value("env_overrides", std::vector<std::string>{});
-    set.cwd = opts.value("cwd", "");
-    auto argv = opts.value("argv", std::vector<std::string>{});
+  return ReadJson<ReplaySettings>(opts, kWhat, [&](const json& j) {
+    using Strings = std::vector<std::string>;
+    set.env = JsonAtOr<Strings>(j, "env_overrides", {});
+    set.cwd = JsonAtOr<std::string>(j, "cwd", "");
+    const auto argv = JsonAtOr<Strings>(j, "argv", {});
     if (!argv.empty()) set.args.assign(argv.begin() + 1, argv.end());
-  } catch (const std::exception& e) {
-    return Status::DataLoss(fmt::format("the bundled run's options cannot be read: {}", e.what()));
-  }
-  return set;
+    return set;
+  });
 }
 
 StatusOr<ReplayResult> Replay(const OpenedBundle& bundle, store::Store& store, proc::Spawner& spawner,
                               const ReplayOptions& o) {
   TARE_ASSIGN_OR_RETURN(std::string text, bundle.Read("run.json"));
-  const json j = json::parse(text, nullptr, false);
-  if (j.is_discarded()) return Status::DataLoss("the bundle's run.json is not JSON");
+  TARE_ASSIGN_OR_RETURN(const json j, ParseJson(text, "the bundle's run.json"));
   TARE_ASSIGN_OR_RETURN(store::FullRun original,
                         FullRunFromJson(j, [&bundle](const std::string& m) { return bundle.Read(m); }));
   ReplayResult result;
@@ -342,8 +344,9 @@ StatusOr<ReplayResult> Replay(const OpenedBundle& bundle, store::Store& store, p
     TARE_RETURN_IF_ERROR(ReplayRun(bundle, original, store, spawner, o, &result));
   }
   TARE_ASSIGN_OR_RETURN(RunData replayed, store.LoadRun(result.replay_run_id));
+  // A fingerprint that is missing, not JSON or not one this tare reads: the hosts are not compared.
   auto parse_fp = [](const std::string& text) -> StatusOr<Fingerprint> {
-    const json fp = json::parse(text.empty() ? "{}" : text, nullptr, false);
+    TARE_ASSIGN_OR_RETURN(const json fp, ParseJson(text, "the fingerprint"));
     return env::FingerprintFromJson(fp);
   };
   auto was = parse_fp(original.data.run.fingerprint_json);

@@ -7,6 +7,7 @@
 
 #include "base/bytes_text.h"
 #include "base/json_number.h"
+#include "base/json_read.h"
 #include "base/json_text.h"
 #include "base/sha256.h"
 #include "bundle/archive.h"
@@ -73,8 +74,8 @@ json CampaignToJson(const store::FullRun& run) {
            {{"campaign_sha256", c.campaign_sha256}, {"campaign_name", report::BytesToJson(c.campaign_name)},
             {"campaign_source", report::BytesToJson(c.campaign_source)},
             {"campaign_text", report::BytesToJson(c.campaign_text)},
-            {"spec", json::parse(c.spec_json.empty() ? "null" : c.spec_json, nullptr, false)},
-            {"lock", json::parse(c.lock_json.empty() ? "null" : c.lock_json, nullptr, false)},
+            {"spec", EmbedJson(c.spec_json, nullptr)},
+            {"lock", EmbedJson(c.lock_json, nullptr)},
             {"lock_sha256", c.lock_sha256}, {"cohort", c.cohort}, {"state", c.state},
             {"stop_reason", report::BytesToJson(c.stop_reason)}, {"outcome", c.outcome}, {"resumed", c.resumed}}},
           {"cells", cells},

@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "base/json_read.h"
 #include "compare/run_set.h"
 #include "env/fingerprint_json.h"
 #include "model/metric.h"
@@ -70,8 +71,10 @@ std::vector<BenchSamples> Collect(const RunData& d) {
 
 std::map<std::string, std::string> Keys(const RunRecord& r, bool hard) {
   std::map<std::string, std::string> out;
-  auto j = nlohmann::json::parse(r.fingerprint_json.empty() ? "{}" : r.fingerprint_json, nullptr, false);
-  if (j.is_discarded()) return out;
+  // No fingerprint, or one that cannot be read (base/json_read.h): no keys to compare.
+  const auto parsed = ParseJsonOr(r.fingerprint_json, "the run's fingerprint", nlohmann::json::object());
+  if (!parsed.ok()) return out;
+  const nlohmann::json& j = *parsed;
   auto fp = env::FingerprintFromJson(j);
   if (!fp.ok()) return out;
   for (const auto& k : fp->keys) {

@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "base/json_read.h"
 #include "env/fingerprint_json.h"
 #include "store/stored_look.h"
 
@@ -35,8 +36,10 @@ ShardGroupState GroupState(const std::string& group, const std::vector<RunRecord
 
 ShardHost HostOf(const RunRecord& run) {
   ShardHost h{"", run.fingerprint_digest};
-  const auto j = nlohmann::json::parse(run.fingerprint_json, nullptr, false);
-  if (auto fp = env::FingerprintFromJson(j); fp.ok()) h.cpu = fp->Get("cpu.model_name");
+  // A label only: a fingerprint that is missing or cannot be read names no CPU.
+  if (const auto j = ParseJson(run.fingerprint_json, "the run's fingerprint"); j.ok()) {
+    if (auto fp = env::FingerprintFromJson(*j); fp.ok()) h.cpu = fp->Get("cpu.model_name");
+  }
   return h;
 }
 
