@@ -345,10 +345,7 @@ StatusOr<ReplayResult> Replay(const OpenedBundle& bundle, store::Store& store, p
   }
   TARE_ASSIGN_OR_RETURN(RunData replayed, store.LoadRun(result.replay_run_id));
   // A fingerprint that is missing, not JSON or not one this tare reads: the hosts are not compared.
-  auto parse_fp = [](const std::string& text) -> StatusOr<Fingerprint> {
-    TARE_ASSIGN_OR_RETURN(const json fp, ParseJson(text, "the fingerprint"));
-    return env::FingerprintFromJson(fp);
-  };
+  auto parse_fp = [](const std::string& text) { return env::FingerprintFromJsonText(text, "the fingerprint"); };
   auto was = parse_fp(original.data.run.fingerprint_json);
   auto now = parse_fp(replayed.run.fingerprint_json);
   if (!was.ok() || !now.ok()) {

@@ -10,7 +10,6 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include "base/json_read.h"
 #include "compare/run_set.h"
 #include "env/fingerprint_json.h"
 #include "model/metric.h"
@@ -71,11 +70,8 @@ std::vector<BenchSamples> Collect(const RunData& d) {
 
 std::map<std::string, std::string> Keys(const RunRecord& r, bool hard) {
   std::map<std::string, std::string> out;
-  // No fingerprint, or one that cannot be read (base/json_read.h): no keys to compare.
-  const auto parsed = ParseJsonOr(r.fingerprint_json, "the run's fingerprint", nlohmann::json::object());
-  if (!parsed.ok()) return out;
-  const nlohmann::json& j = *parsed;
-  auto fp = env::FingerprintFromJson(j);
+  // No fingerprint, or one that cannot be read (env::FingerprintFromJsonText): no keys to compare.
+  auto fp = env::FingerprintFromJsonText(r.fingerprint_json, "the run's fingerprint");
   if (!fp.ok()) return out;
   for (const auto& k : fp->keys) {
     if (k.hard == hard) out[k.key] = k.value;

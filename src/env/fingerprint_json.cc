@@ -82,6 +82,13 @@ StatusOr<Fingerprint> FingerprintFromJson(const json& j) {
   return fp;
 }
 
+StatusOr<Fingerprint> FingerprintFromJsonText(std::string_view text, std::string_view what) {
+  TARE_ASSIGN_OR_RETURN(const json j, ParseJson(text, what));
+  auto fp = FingerprintFromJson(j);
+  if (!fp.ok()) return fp.status().WithContext(std::string(what));
+  return fp;
+}
+
 FingerprintComparison CompareFingerprints(const Fingerprint& a, const Fingerprint& b) {
   constexpr char kAbsent[] = "(absent)";
   std::map<std::string, const FingerprintKey*> b_keys;

@@ -95,6 +95,26 @@ TEST(FingerprintJsonTest, ErrorsNameTheField) {
   EXPECT_TRUE(FingerprintFromJson(j).ok());
 }
 
+// Stored text goes through the one read idiom (base/json_read.h): empty or cut-short text is an error
+// naming the run, never a fingerprint of no keys.
+TEST(FingerprintJsonTest, StoredTextThatIsNotAFingerprintIsAnError) {
+  const std::string text = FingerprintToJson(Machine("baremetal-tuned")).dump();
+  auto fp = FingerprintFromJsonText(text, "run 5's fingerprint");
+  ASSERT_TRUE(fp.ok()) << fp.status().message();
+  EXPECT_FALSE(fp->keys.empty());
+  auto cut = FingerprintFromJsonText(text.substr(0, 20), "run 5's fingerprint");
+  ASSERT_FALSE(cut.ok());
+  EXPECT_EQ(cut.status().code(), StatusCode::kDataLoss);
+  EXPECT_EQ(cut.status().message().rfind("run 5's fingerprint: not valid JSON at byte 21 (", 0), 0u)
+      << cut.status().message();
+  EXPECT_EQ(FingerprintFromJsonText("", "run 5's fingerprint").status().message(),
+            "run 5's fingerprint: empty, where JSON was expected");
+  auto keys = FingerprintFromJsonText(R"({"keys":[]})", "run 5's fingerprint");
+  ASSERT_FALSE(keys.ok());
+  EXPECT_EQ(keys.status().message().rfind("run 5's fingerprint: fingerprint JSON: missing field 'schema'", 0), 0u)
+      << keys.status().message();
+}
+
 TEST(FingerprintJsonTest, CompareListsHardAndSoftDifferences) {
   Fingerprint tuned = Machine("baremetal-tuned");
   Fingerprint turbo = Machine("baremetal-turbo");

@@ -8,7 +8,6 @@
 #include <set>
 #include <tuple>
 
-#include "base/json_read.h"
 #include "env/fingerprint_json.h"
 #include "store/stored_look.h"
 
@@ -37,8 +36,8 @@ ShardGroupState GroupState(const std::string& group, const std::vector<RunRecord
 ShardHost HostOf(const RunRecord& run) {
   ShardHost h{"", run.fingerprint_digest};
   // A label only: a fingerprint that is missing or cannot be read names no CPU.
-  if (const auto j = ParseJson(run.fingerprint_json, "the run's fingerprint"); j.ok()) {
-    if (auto fp = env::FingerprintFromJson(*j); fp.ok()) h.cpu = fp->Get("cpu.model_name");
+  if (auto fp = env::FingerprintFromJsonText(run.fingerprint_json, "the run's fingerprint"); fp.ok()) {
+    h.cpu = fp->Get("cpu.model_name");
   }
   return h;
 }
