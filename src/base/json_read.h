@@ -12,7 +12,8 @@
 // ReadJson: a value to a T. The reader (T's from_json, or a function given) may throw — through
 // JsonAt, JsonAtOr, JsonNameAt, JsonEach, JsonWithin, OrThrow and JsonFail, which throw JsonReadError, or by
 // letting nlohmann throw (type_error, out_of_range) — and ReadJson catches both at its boundary and
-// returns DataLoss with `what` and the JSON pointer of the field:
+// returns DataLoss with `what` and the JSON pointer of the field (a std::runtime_error from a
+// from_json, as model/kinds.h's for an unknown name, is read the same way):
 //   "run 12's lock: at /cells/3/role: unknown cell role 'x'"
 // No exception leaves ReadJson, so none crosses a module boundary (STYLE.md, Errors).
 //
@@ -84,8 +85,12 @@ T Convert(const nlohmann::json& v, std::string_view name) {
   } else {
     try {
       return v.template get<T>();
+    } catch (const JsonReadError&) {
+      throw;
     } catch (const nlohmann::json::exception& e) {
       throw JsonReadError(Message(e));
+    } catch (const std::runtime_error& e) {  // a from_json's own (model/kinds.h: an unknown name)
+      throw JsonReadError(e.what());
     }
   }
 }
@@ -125,6 +130,8 @@ StatusOr<T> ReadJson(const nlohmann::json& j, std::string_view what, Read&& read
     return Status::DataLoss(fmt::format("{}: at {}: {}", what, e.pointer(), e.what()));
   } catch (const nlohmann::json::exception& e) {
     return Status::DataLoss(fmt::format("{}: {}", what, json_read_detail::Message(e)));
+  } catch (const std::runtime_error& e) {  // a from_json's own (model/kinds.h), base/json_number.h's
+    return Status::DataLoss(fmt::format("{}: {}", what, e.what()));
   }
 }
 
@@ -168,6 +175,8 @@ decltype(auto) JsonWithin(std::string_view segment, Read&& read) {
     throw e.Within(segment);
   } catch (const nlohmann::json::exception& e) {
     throw JsonReadError(json_read_detail::Message(e)).Within(segment);
+  } catch (const std::runtime_error& e) {
+    throw JsonReadError(e.what()).Within(segment);
   }
 }
 
@@ -194,6 +203,12 @@ template <typename Parse>
 auto JsonNameAt(const nlohmann::json& j, std::string_view key, Parse&& parse) {
   const auto name = JsonAt<std::string>(j, key);
   return JsonWithin(key, [&] { return OrThrow(parse(name)); });
+}
+
+// `v` as a T, for a value with no key of its own (an element of a tuple-like array).
+template <typename T>
+T JsonAs(const nlohmann::json& v) {
+  return json_read_detail::Convert<T>(v, "the value");
 }
 
 // An optional field: `fallback` when j has no `key`; present, it must read as a T.

@@ -164,6 +164,24 @@ TEST(ReadJson, NlohmannExceptionsFromPlainAccessAreCaughtToo) {
   EXPECT_EQ(r.status().message(), "doc: key 'k' not found");
 }
 
+// A from_json that throws std::runtime_error (model/kinds.h does, for a name it does not know).
+enum class Shade { kDark };
+void from_json(const json& j, Shade& s) {
+  if (j.get<std::string>() != "dark") throw std::runtime_error("unknown shade '" + j.get<std::string>() + "'");
+  s = Shade::kDark;
+}
+
+TEST(ReadJson, AFromJsonsRuntimeErrorIsDataLossAtItsField) {
+  auto r = ReadJson<Shade>(json::parse(R"({"shades": [{"s": "dark"}, {"s": "pale"}]})"), "doc", [](const json& j) {
+    Shade last = Shade::kDark;
+    JsonEach(j, "shades", [&](const json& x) { last = JsonAt<Shade>(x, "s"); });
+    return last;
+  });
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "doc: at /shades/1/s: unknown shade 'pale'");
+  EXPECT_EQ(ReadJson<Shade>(json("pale"), "a shade").status().message(), "a shade: unknown shade 'pale'");
+}
+
 TEST(ReadJson, ViaFromJsonOfTheType) {
   auto m = ReadJson<std::map<std::string, int>>(json::parse(R"({"a": 1, "b": "2"})"), "the map");
   ASSERT_FALSE(m.ok());
