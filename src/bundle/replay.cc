@@ -219,26 +219,27 @@ Status ReplayRun(const OpenedBundle& bundle, const store::FullRun& original, sto
         "by hand with tare run --shell");
   }
   session::RunSpec spec;
-  try {
-    spec.target.argv = opts["argv"].get<std::vector<std::string>>();
-    spec.target.kind = opts.value("kind", "auto");
-    spec.target.env = opts.value("env_overrides", std::vector<std::string>{});
-    spec.target.cwd = opts.value("cwd", "");
-    spec.samples = opts.value("samples", -1);
-    spec.warmup = opts.value("warmup", -1);
-    spec.timeout_ns = opts.value("timeout_ns", int64_t{0});
-    spec.filter = opts.value("filter", "");
-    if (const std::vector<std::string> part = ShardPart(original); !part.empty()) {
-      spec.filter = ExactNamesRegex(part);
-      result->notes.push_back(fmt::format("the bundled run was shard {}/{}: its {} benchmarks are replayed",
-                                          original.data.run.shard->index, original.data.run.shard->count, part.size()));
-    }
-    auto instrument = ParseInstrument(opts.value("instrument", "wall"));
-    if (!instrument.ok()) return instrument.status();
-    spec.instrument = *instrument;
-  } catch (const std::exception& e) {
-    return Status::DataLoss(fmt::format("the bundled run's options cannot be read: {}", e.what()));
+  // Each field as `tare run` recorded it, or its default when absent; one of the wrong type (the
+  // bundle is input tare did not write) is DataLoss naming it (base/json_read.h).
+  TARE_ASSIGN_OR_RETURN(const std::string instrument_name,
+                        ReadJson<std::string>(opts, "the bundled run's options", [&](const json& j) {
+                          using Strings = std::vector<std::string>;
+                          spec.target.argv = JsonAt<Strings>(j, "argv");
+                          spec.target.kind = JsonAtOr<std::string>(j, "kind", "auto");
+                          spec.target.env = JsonAtOr<Strings>(j, "env_overrides", {});
+                          spec.target.cwd = JsonAtOr<std::string>(j, "cwd", "");
+                          spec.samples = JsonAtOr<int>(j, "samples", -1);
+                          spec.warmup = JsonAtOr<int>(j, "warmup", -1);
+                          spec.timeout_ns = JsonAtOr<int64_t>(j, "timeout_ns", 0);
+                          spec.filter = JsonAtOr<std::string>(j, "filter", "");
+                          return JsonAtOr<std::string>(j, "instrument", "wall");
+                        }));
+  if (const std::vector<std::string> part = ShardPart(original); !part.empty()) {
+    spec.filter = ExactNamesRegex(part);
+    result->notes.push_back(fmt::format("the bundled run was shard {}/{}: its {} benchmarks are replayed",
+                                        original.data.run.shard->index, original.data.run.shard->count, part.size()));
   }
+  TARE_ASSIGN_OR_RETURN(spec.instrument, ParseInstrument(instrument_name));
   // The program under its own file name: a command's benchmark is named by its command line.
   TARE_ASSIGN_OR_RETURN(std::string placed, BundledExecutable(bundle, "target", spec.target.argv[0]));
   spec.target.argv[0] = placed;
