@@ -143,9 +143,7 @@ StatusOr<std::string> VerifiedHardDigest(const std::string& fingerprint_json, co
     }
     return std::string();
   }
-  const auto j = nlohmann::json::parse(fingerprint_json, nullptr, false);
-  if (j.is_discarded()) return Status::DataLoss("the run's fingerprint is not JSON");
-  TARE_ASSIGN_OR_RETURN(const Fingerprint fp, FingerprintFromJson(j));
+  TARE_ASSIGN_OR_RETURN(const Fingerprint fp, FingerprintFromJsonText(fingerprint_json, "the run's fingerprint"));
   std::string digest = fp.HardDigest();
   if (!stated.empty() && stated != digest) {
     return Status::DataLoss(fmt::format(
