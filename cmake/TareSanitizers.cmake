@@ -134,6 +134,7 @@ set(kTareSanitizerCiTests
   base_test              # units, files, regex (RE2 on user patterns)
   terminal_text_test     # escaping for the terminal
   json_text_test         # bytes that are not UTF-8, in JSON
+  json_read_test         # malformed JSON from outside: parse and read errors
   bytes_text_test
   callgrind_profile_test # the callgrind profile parser (a directory the benchmark writes)
   target_test            # Google Benchmark JSON and --benchmark_list_tests output

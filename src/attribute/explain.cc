@@ -8,6 +8,7 @@
 #include "attribute/attribution.h"
 #include "attribute/binutils.h"
 #include "attribute/symbol_check.h"
+#include "base/json_read.h"
 #include "report/escape.h"
 
 namespace tare::attribute {
@@ -94,11 +95,11 @@ CohortAttribution AttributeCohortChanges(store::Store& store, const report::AbRe
     std::string section = RenderMarkdown(*report);
     if (section.rfind("### ", 0) == 0) section.insert(0, "#");
     out.markdown += section;
-    try {
-      out.json.push_back(
-          {{"cell", c.cell}, {"head", c.head}, {"attribution", nlohmann::json::parse(RenderJson(*report))}});
-    } catch (const nlohmann::json::exception& e) {
-      out.problems.push_back(fmt::format("{}: the attribution's JSON did not read back ({})", what, e.what()));
+    if (auto attribution = ParseJson(RenderJson(*report), "the attribution's JSON"); attribution.ok()) {
+      out.json.push_back({{"cell", c.cell}, {"head", c.head}, {"attribution", std::move(*attribution)}});
+    } else {
+      out.problems.push_back(fmt::format("{}: the attribution's JSON did not read back ({})", what,
+                                         attribution.status().message()));
     }
   }
   if (!out.markdown.empty() || !out.problems.empty()) {

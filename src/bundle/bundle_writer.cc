@@ -8,12 +8,14 @@
 #include <map>
 
 #include "base/files.h"
+#include "base/json_read.h"
 #include "base/json_text.h"
 #include "base/sha256.h"
 #include "bundle/archive.h"
 #include "bundle/manifest.h"
 #include "bundle/run_document.h"
 #include "bundle/stored_report.h"
+#include "campaign/lock.h"
 #include "report/ab_json.h"
 #include "report/ledger.h"
 #include "store/transfer.h"
@@ -41,28 +43,22 @@ std::string FindByHash(const UsedFile& f) {
   return "";
 }
 
-std::vector<UsedFile> ExecutablesOf(const store::FullRun& run, const std::string& store_dir) {
+StatusOr<std::vector<UsedFile>> ExecutablesOf(const store::FullRun& run, const std::string& store_dir) {
   std::vector<UsedFile> out;
   if (run.cohort) {
-    // The lock says which copy ran for each arm and what it was copied from.
-    const json lock = json::parse(run.cohort->lock_json, nullptr, false);
-    if (lock.is_object() && lock.contains("executables") && lock["executables"].is_array()) {
-      // The store may hold a lock from another machine (tare import, merge): a field that is missing
-      // or not a string reads as "" (json::value would throw).
-      auto text = [](const json& e, const char* key) {
-        return e.is_object() && e.contains(key) && e[key].is_string() ? e[key].get<std::string>() : std::string();
-      };
-      for (const auto& e : lock["executables"]) {
-        UsedFile f;
-        f.role = text(e, "arm");
-        f.recorded_path = text(e, "path");
-        f.sha256 = text(e, "sha256");
-        f.candidates = {f.recorded_path, (std::filesystem::path(store_dir) / "bin" / f.role).string(),
-                        text(e, "source")};
-        out.push_back(f);
-      }
-      return out;
+    // The lock says which copy ran for each arm and what it was copied from. A lock that cannot be
+    // read names no build to carry: the bundle is refused, not written around it.
+    TARE_ASSIGN_OR_RETURN(const campaign::Lock lock,
+                          campaign::LockFromJsonText(run.cohort->lock_json, fmt::format("run {}'s lock", run.data.run.id)));
+    for (const auto& e : lock.executables) {
+      UsedFile f;
+      f.role = e.arm;
+      f.recorded_path = e.path;
+      f.sha256 = e.sha256;
+      f.candidates = {f.recorded_path, (std::filesystem::path(store_dir) / "bin" / f.role).string(), e.source};
+      out.push_back(f);
     }
+    return out;
   }
   for (const auto& e : run.data.executables) {
     out.push_back({e.role, e.path, e.sha256, {e.path}});
@@ -72,9 +68,12 @@ std::vector<UsedFile> ExecutablesOf(const store::FullRun& run, const std::string
 
 // The libraries the run recorded: "<name>.path" and "<name>.sha256" keys of its fingerprint
 // (the C library and the dynamic loader).
-std::vector<UsedFile> LibrariesOf(const store::FullRun& run) {
+// No fingerprint text (a run stored before it was kept) lists none; text that is not JSON is damage.
+// The keys are looked for, not required: a fingerprint from another tare may lack them.
+StatusOr<std::vector<UsedFile>> LibrariesOf(const store::FullRun& run) {
   std::vector<UsedFile> out;
-  const json fp = json::parse(run.data.run.fingerprint_json.empty() ? "{}" : run.data.run.fingerprint_json, nullptr, false);
+  TARE_ASSIGN_OR_RETURN(const json fp, ParseJsonOr(run.data.run.fingerprint_json,
+                                                   fmt::format("run {}'s fingerprint", run.data.run.id), json::object()));
   if (!fp.is_object() || !fp.contains("keys") || !fp["keys"].is_array()) return out;
   std::map<std::string, std::string> keys;
   for (const auto& k : fp["keys"]) {
@@ -93,9 +92,12 @@ std::vector<UsedFile> LibrariesOf(const store::FullRun& run) {
   return out;
 }
 
+// A stored JSON column as a member of its own, indented; text that is not JSON is carried as it is
+// (the member holds what the store holds), empty text as null.
 std::string Pretty(const std::string& json_text) {
-  const json j = json::parse(json_text.empty() ? "null" : json_text, nullptr, false);
-  return j.is_discarded() ? json_text : DumpJson(j, 2) + "\n";
+  if (json_text.empty()) return "null\n";
+  const auto j = ParseJson(json_text, "the member");
+  return j.ok() ? DumpJson(*j, 2) + "\n" : json_text;
 }
 
 }  // namespace
@@ -105,9 +107,10 @@ Status CheckReplaceableBundle(const std::string& path) {
   if (!std::filesystem::exists(path, ec)) return Status::Ok();
   auto first = ReadFirstMember(path, 64 << 20);
   if (first.ok() && first->name == kManifestMember) {
-    const json j = json::parse(first->content, nullptr, false);
+    // Any file may be there: text that is not JSON is simply not a bundle tare wrote.
+    const auto j = ParseJson(first->content, "the first member");
     // Not j.value(): it throws on a "schema" that is not a string, and this file is not tare's yet.
-    if (j.is_object() && j.contains("schema") && j["schema"] == kBundleSchema) return Status::Ok();
+    if (j.ok() && j->is_object() && j->contains("schema") && (*j)["schema"] == kBundleSchema) return Status::Ok();
   }
   return Status::FailedPrecondition(fmt::format(
       "'{}' exists and is not a bundle tare wrote; tare bundle replaces only its own bundles. Choose "
@@ -163,7 +166,9 @@ StatusOr<BundleSummary> WriteBundle(store::Store& store, const BundleOptions& o)
   }
 
   std::map<std::string, std::string> member_of_sha;
-  for (const auto& f : ExecutablesOf(run, o.store_dir)) {
+  TARE_ASSIGN_OR_RETURN(const std::vector<UsedFile> executables, ExecutablesOf(run, o.store_dir));
+  TARE_ASSIGN_OR_RETURN(const std::vector<UsedFile> libraries, LibrariesOf(run));
+  for (const auto& f : executables) {
     ManifestFile mf{f.role, f.recorded_path, f.sha256, ""};
     auto known = member_of_sha.find(f.sha256);
     if (known != member_of_sha.end()) {
@@ -185,7 +190,7 @@ StatusOr<BundleSummary> WriteBundle(store::Store& store, const BundleOptions& o)
     }
     manifest.executables.push_back(mf);
   }
-  for (const auto& f : LibrariesOf(run)) {
+  for (const auto& f : libraries) {
     ManifestFile mf{f.role, f.recorded_path, f.sha256, ""};
     if (o.with_libs) {
       const std::string found = FindByHash(f);

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <string_view>
+
+#include "base/json_read.h"
+
 namespace tare::bundle {
 namespace {
 
@@ -12,37 +16,48 @@ nlohmann::json FileToJson(const ManifestFile& f) {
           {"member", f.member.empty() ? json(nullptr) : json(f.member)}};
 }
 
-// The typed field `key` of object `j`, or DataLoss naming `where`.`key`.
-template <typename T>
-StatusOr<T> Field(const json& j, const std::string& where, const std::string& key) {
-  if (!j.is_object() || !j.contains(key)) {
-    return Status::DataLoss(fmt::format("bundle manifest: {}{} is missing", where, key));
-  }
-  const json& v = j.at(key);
-  if constexpr (std::is_same_v<T, std::string>) {
-    if (v.is_string()) return v.get<std::string>();
-  } else {
-    if (v.is_number_integer()) return v.get<T>();
-  }
-  return Status::DataLoss(fmt::format("bundle manifest: {}{} has the wrong type", where, key));
-}
-
-StatusOr<std::vector<ManifestFile>> FilesFromJson(const json& j, const std::string& key) {
-  if (!j.contains(key) || !j.at(key).is_array()) {
-    return Status::DataLoss(fmt::format("bundle manifest: {} is missing or not a list", key));
-  }
+// The executables or libraries list: each file's role, path and sha256; its member when it has one.
+std::vector<ManifestFile> ReadFiles(const json& j, std::string_view key) {
   std::vector<ManifestFile> out;
-  for (size_t i = 0; i < j.at(key).size(); ++i) {
-    const json& f = j.at(key)[i];
-    const std::string where = fmt::format("{}[{}].", key, i);
+  JsonEach(j, key, [&](const json& f) {
     ManifestFile file;
-    TARE_ASSIGN_OR_RETURN(file.role, Field<std::string>(f, where, "role"));
-    TARE_ASSIGN_OR_RETURN(file.path, Field<std::string>(f, where, "path"));
-    TARE_ASSIGN_OR_RETURN(file.sha256, Field<std::string>(f, where, "sha256"));
+    file.role = JsonAt<std::string>(f, "role");
+    file.path = JsonAt<std::string>(f, "path");
+    file.sha256 = JsonAt<std::string>(f, "sha256");
     if (f.contains("member") && f.at("member").is_string()) file.member = f.at("member").get<std::string>();
     out.push_back(file);
-  }
+  });
   return out;
+}
+
+// The body of ManifestFromJson (base/json_read.h): throws JsonReadError naming the field.
+Manifest ReadManifest(const json& j) {
+  if (const auto schema = JsonAt<std::string>(j, "schema"); schema != kBundleSchema) {
+    JsonWithin("schema", [&] {
+      JsonFail(fmt::format("schema '{}' is not {}; a newer tare wrote it, or it is not a tare bundle", schema,
+                           kBundleSchema));
+    });
+  }
+  Manifest m;
+  m.created_unix_ns = JsonAt<int64_t>(j, "created_unix_ns");
+  m.tare_version = JsonAt<std::string>(j, "tare_version");
+  const json& run = JsonAt(j, "run");
+  JsonWithin("run", [&] {
+    m.run_uid = JsonAt<std::string>(run, "uid");
+    m.run_kind = JsonNameAt(run, "kind", ParseRunKind);
+    m.run_id = JsonAt<int64_t>(run, "id");
+    if (run.contains("lock_sha256") && run.at("lock_sha256").is_string()) m.lock_sha256 = run.at("lock_sha256");
+  });
+  JsonEach(j, "members", [&](const json& x) {
+    ManifestMember member;
+    member.name = JsonAt<std::string>(x, "name");
+    member.sha256 = JsonAt<std::string>(x, "sha256");
+    member.size = JsonAt<int64_t>(x, "size");
+    m.members.push_back(member);
+  });
+  m.executables = ReadFiles(j, "executables");
+  m.libraries = ReadFiles(j, "libraries");
+  return m;
 }
 
 }  // namespace
@@ -72,38 +87,7 @@ nlohmann::json ManifestToJson(const Manifest& m) {
 }
 
 StatusOr<Manifest> ManifestFromJson(const nlohmann::json& j) {
-  TARE_ASSIGN_OR_RETURN(std::string schema, Field<std::string>(j, "", "schema"));
-  if (schema != kBundleSchema) {
-    return Status::DataLoss(fmt::format("bundle manifest: schema '{}' is not {}; a newer tare wrote it, "
-                                        "or it is not a tare bundle", schema, kBundleSchema));
-  }
-  Manifest m;
-  TARE_ASSIGN_OR_RETURN(m.created_unix_ns, Field<int64_t>(j, "", "created_unix_ns"));
-  TARE_ASSIGN_OR_RETURN(m.tare_version, Field<std::string>(j, "", "tare_version"));
-  if (!j.contains("run") || !j.at("run").is_object()) return Status::DataLoss("bundle manifest: run is missing");
-  const json& run = j.at("run");
-  TARE_ASSIGN_OR_RETURN(m.run_uid, Field<std::string>(run, "run.", "uid"));
-  TARE_ASSIGN_OR_RETURN(const std::string kind, Field<std::string>(run, "run.", "kind"));
-  auto run_kind = ParseRunKind(kind);
-  if (!run_kind.ok()) return run_kind.status().WithContext("bundle manifest: run.kind");
-  m.run_kind = *run_kind;
-  TARE_ASSIGN_OR_RETURN(m.run_id, Field<int64_t>(run, "run.", "id"));
-  if (run.contains("lock_sha256") && run.at("lock_sha256").is_string()) m.lock_sha256 = run.at("lock_sha256");
-  if (!j.contains("members") || !j.at("members").is_array()) {
-    return Status::DataLoss("bundle manifest: members is missing or not a list");
-  }
-  for (size_t i = 0; i < j.at("members").size(); ++i) {
-    const json& x = j.at("members")[i];
-    const std::string where = fmt::format("members[{}].", i);
-    ManifestMember member;
-    TARE_ASSIGN_OR_RETURN(member.name, Field<std::string>(x, where, "name"));
-    TARE_ASSIGN_OR_RETURN(member.sha256, Field<std::string>(x, where, "sha256"));
-    TARE_ASSIGN_OR_RETURN(member.size, Field<int64_t>(x, where, "size"));
-    m.members.push_back(member);
-  }
-  TARE_ASSIGN_OR_RETURN(m.executables, FilesFromJson(j, "executables"));
-  TARE_ASSIGN_OR_RETURN(m.libraries, FilesFromJson(j, "libraries"));
-  return m;
+  return ReadJson<Manifest>(j, "bundle manifest", ReadManifest);
 }
 
 }  // namespace tare::bundle

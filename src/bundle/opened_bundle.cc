@@ -5,9 +5,11 @@
 #include <set>
 
 #include "base/files.h"
+#include "base/json_read.h"
 #include "base/sha256.h"
 #include "bundle/archive.h"
 #include "bundle/run_document.h"
+#include "campaign/lock.h"
 
 namespace tare::bundle {
 namespace {
@@ -28,13 +30,13 @@ void CheckRunRecord(const std::map<std::string, std::string>& paths, const Manif
     problems->push_back(fmt::format("member 'run.json' cannot be read: {}", text.status().message()));
     return;
   }
-  const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
-  if (j.is_discarded()) {
-    problems->push_back("member 'run.json' is not JSON");
+  const auto j = ParseJson(*text, "member 'run.json'");
+  if (!j.ok()) {
+    problems->push_back(j.status().message());
     return;
   }
   // Read as import reads it: the profiles it names come from their members.
-  auto run = FullRunFromJson(j, [&paths](const std::string& member) -> StatusOr<std::string> {
+  auto run = FullRunFromJson(*j, [&paths](const std::string& member) -> StatusOr<std::string> {
     auto p = paths.find(member);
     if (p == paths.end()) return Status::NotFound(fmt::format("member '{}' is missing", member));
     return ReadFile(p->second);
@@ -44,14 +46,15 @@ void CheckRunRecord(const std::map<std::string, std::string>& paths, const Manif
     return;
   }
   std::map<std::string, std::string> recorded;  // role -> sha256
-  const nlohmann::json lock =
-      run->cohort ? nlohmann::json::parse(run->cohort->lock_json, nullptr, false) : nlohmann::json();
-  if (lock.is_object() && lock.contains("executables") && lock["executables"].is_array()) {
-    for (const auto& e : lock["executables"]) {
-      if (e.is_object() && e.contains("arm") && e["arm"].is_string() && e.contains("sha256") && e["sha256"].is_string()) {
-        recorded[e["arm"].get<std::string>()] = e["sha256"].get<std::string>();
-      }
+  if (run->cohort) {
+    // A cohort ran the executables its lock names; a lock that cannot be read is a problem of the
+    // bundle, not a reason to check against something else.
+    auto lock = campaign::LockFromJsonText(run->cohort->lock_json, "member 'run.json': the cohort's lock");
+    if (!lock.ok()) {
+      problems->push_back(lock.status().message());
+      return;
     }
+    for (const auto& e : lock->executables) recorded[e.arm] = e.sha256;
   } else {
     for (const auto& e : run->data.executables) recorded[e.role] = e.sha256;
   }
@@ -156,12 +159,12 @@ StatusOr<OpenedBundle> OpenBundle(const std::string& path, VerifyResult* result)
                                        manifest_sha, kManifestHashMember, want.substr(0, 64)));
     }
   }
-  const nlohmann::json j = nlohmann::json::parse(*manifest_text, nullptr, false);
-  if (j.is_discarded()) {
-    r.problems.push_back(fmt::format("member '{}' is not JSON", kManifestMember));
+  const auto j = ParseJson(*manifest_text, fmt::format("member '{}'", kManifestMember));
+  if (!j.ok()) {
+    r.problems.push_back(j.status().message());
     return fail();
   }
-  auto manifest = ManifestFromJson(j);
+  auto manifest = ManifestFromJson(*j);
   if (!manifest.ok()) {
     r.problems.push_back(manifest.status().message());
     return fail();

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "base/json_read.h"
 #include "base/units.h"
 #include "base/terminal_text.h"
 #include "bundle/run_document.h"
@@ -140,8 +141,8 @@ Status CheckSettings(const ReplaySettings& set, const ReplayOptions& o) {
 Status ReplayCohort(const OpenedBundle& bundle, const store::FullRun& original, store::Store& store,
                     proc::Spawner& spawner, const ReplayOptions& o, ReplayResult* result) {
   const CohortRecord& cohort = *original.cohort;
-  const json spec_json = json::parse(cohort.spec_json, nullptr, false);
-  TARE_ASSIGN_OR_RETURN(campaign::CampaignSpec spec, campaign::SpecFromJson(spec_json));
+  TARE_ASSIGN_OR_RETURN(campaign::CampaignSpec spec,
+                        campaign::SpecFromJsonText(cohort.spec_json, "the bundled cohort's campaign spec"));
   const std::vector<std::string> arms = campaign::ArmNames(spec);
   TARE_ASSIGN_OR_RETURN(spec.base, BundledExecutable(bundle, "base", spec.base));
   for (size_t i = 0; i < spec.heads.size(); ++i) {
@@ -198,7 +199,9 @@ Status ReplayCohort(const OpenedBundle& bundle, const store::FullRun& original, 
 
 Status ReplayRun(const OpenedBundle& bundle, const store::FullRun& original, store::Store& store,
                  proc::Spawner& spawner, const ReplayOptions& o, ReplayResult* result) {
-  const json opts = json::parse(original.data.run.options_json, nullptr, false);
+  // No options text at all is a run that recorded none; text that is not JSON is damage.
+  TARE_ASSIGN_OR_RETURN(const json opts,
+                        ParseJsonOr(original.data.run.options_json, "the bundled run's options", json::object()));
   if (!opts.is_object() || !opts.contains("argv") || !opts["argv"].is_array() || opts["argv"].empty()) {
     return Status::DataLoss("the bundled run recorded no command line (options.argv); it cannot be replayed");
   }
@@ -216,26 +219,27 @@ Status ReplayRun(const OpenedBundle& bundle, const store::FullRun& original, sto
         "by hand with tare run --shell");
   }
   session::RunSpec spec;
-  try {
-    spec.target.argv = opts["argv"].get<std::vector<std::string>>();
-    spec.target.kind = opts.value("kind", "auto");
-    spec.target.env = opts.value("env_overrides", std::vector<std::string>{});
-    spec.target.cwd = opts.value("cwd", "");
-    spec.samples = opts.value("samples", -1);
-    spec.warmup = opts.value("warmup", -1);
-    spec.timeout_ns = opts.value("timeout_ns", int64_t{0});
-    spec.filter = opts.value("filter", "");
-    if (const std::vector<std::string> part = ShardPart(original); !part.empty()) {
-      spec.filter = ExactNamesRegex(part);
-      result->notes.push_back(fmt::format("the bundled run was shard {}/{}: its {} benchmarks are replayed",
-                                          original.data.run.shard->index, original.data.run.shard->count, part.size()));
-    }
-    auto instrument = ParseInstrument(opts.value("instrument", "wall"));
-    if (!instrument.ok()) return instrument.status();
-    spec.instrument = *instrument;
-  } catch (const std::exception& e) {
-    return Status::DataLoss(fmt::format("the bundled run's options cannot be read: {}", e.what()));
+  // Each field as `tare run` recorded it, or its default when absent; one of the wrong type (the
+  // bundle is input tare did not write) is DataLoss naming it (base/json_read.h).
+  TARE_ASSIGN_OR_RETURN(const std::string instrument_name,
+                        ReadJson<std::string>(opts, "the bundled run's options", [&](const json& j) {
+                          using Strings = std::vector<std::string>;
+                          spec.target.argv = JsonAt<Strings>(j, "argv");
+                          spec.target.kind = JsonAtOr<std::string>(j, "kind", "auto");
+                          spec.target.env = JsonAtOr<Strings>(j, "env_overrides", {});
+                          spec.target.cwd = JsonAtOr<std::string>(j, "cwd", "");
+                          spec.samples = JsonAtOr<int>(j, "samples", -1);
+                          spec.warmup = JsonAtOr<int>(j, "warmup", -1);
+                          spec.timeout_ns = JsonAtOr<int64_t>(j, "timeout_ns", 0);
+                          spec.filter = JsonAtOr<std::string>(j, "filter", "");
+                          return JsonAtOr<std::string>(j, "instrument", "wall");
+                        }));
+  if (const std::vector<std::string> part = ShardPart(original); !part.empty()) {
+    spec.filter = ExactNamesRegex(part);
+    result->notes.push_back(fmt::format("the bundled run was shard {}/{}: its {} benchmarks are replayed",
+                                        original.data.run.shard->index, original.data.run.shard->count, part.size()));
   }
+  TARE_ASSIGN_OR_RETURN(spec.instrument, ParseInstrument(instrument_name));
   // The program under its own file name: a command's benchmark is named by its command line.
   TARE_ASSIGN_OR_RETURN(std::string placed, BundledExecutable(bundle, "target", spec.target.argv[0]));
   spec.target.argv[0] = placed;
@@ -292,8 +296,8 @@ bool LoaderVariable(std::string_view key) {
 StatusOr<ReplaySettings> SettingsOf(const store::FullRun& original) {
   ReplaySettings set;
   if (original.data.run.kind == RunKind::kAb && original.cohort) {
-    const json spec_json = json::parse(original.cohort->spec_json, nullptr, false);
-    TARE_ASSIGN_OR_RETURN(campaign::CampaignSpec spec, campaign::SpecFromJson(spec_json));
+    TARE_ASSIGN_OR_RETURN(campaign::CampaignSpec spec,
+                          campaign::SpecFromJsonText(original.cohort->spec_json, "the bundled cohort's campaign spec"));
     set.env = spec.env;
     set.cwd = spec.cwd;
     set.args = spec.args;
@@ -303,24 +307,23 @@ StatusOr<ReplaySettings> SettingsOf(const store::FullRun& original) {
     }
     return set;
   }
-  const json opts = json::parse(original.data.run.options_json, nullptr, false);
+  constexpr std::string_view kWhat = "the bundled run's options";
+  TARE_ASSIGN_OR_RETURN(const json opts, ParseJsonOr(original.data.run.options_json, kWhat, json::object()));
   if (!opts.is_object()) return set;  // ReplayRun says what is missing
-  try {
-    set.env = opts.value("env_overrides", std::vector<std::string>{});
-    set.cwd = opts.value("cwd", "");
-    auto argv = opts.value("argv", std::vector<std::string>{});
+  return ReadJson<ReplaySettings>(opts, kWhat, [&](const json& j) {
+    using Strings = std::vector<std::string>;
+    set.env = JsonAtOr<Strings>(j, "env_overrides", {});
+    set.cwd = JsonAtOr<std::string>(j, "cwd", "");
+    const auto argv = JsonAtOr<Strings>(j, "argv", {});
     if (!argv.empty()) set.args.assign(argv.begin() + 1, argv.end());
-  } catch (const std::exception& e) {
-    return Status::DataLoss(fmt::format("the bundled run's options cannot be read: {}", e.what()));
-  }
-  return set;
+    return set;
+  });
 }
 
 StatusOr<ReplayResult> Replay(const OpenedBundle& bundle, store::Store& store, proc::Spawner& spawner,
                               const ReplayOptions& o) {
   TARE_ASSIGN_OR_RETURN(std::string text, bundle.Read("run.json"));
-  const json j = json::parse(text, nullptr, false);
-  if (j.is_discarded()) return Status::DataLoss("the bundle's run.json is not JSON");
+  TARE_ASSIGN_OR_RETURN(const json j, ParseJson(text, "the bundle's run.json"));
   TARE_ASSIGN_OR_RETURN(store::FullRun original,
                         FullRunFromJson(j, [&bundle](const std::string& m) { return bundle.Read(m); }));
   ReplayResult result;
@@ -342,10 +345,8 @@ StatusOr<ReplayResult> Replay(const OpenedBundle& bundle, store::Store& store, p
     TARE_RETURN_IF_ERROR(ReplayRun(bundle, original, store, spawner, o, &result));
   }
   TARE_ASSIGN_OR_RETURN(RunData replayed, store.LoadRun(result.replay_run_id));
-  auto parse_fp = [](const std::string& text) -> StatusOr<Fingerprint> {
-    const json fp = json::parse(text.empty() ? "{}" : text, nullptr, false);
-    return env::FingerprintFromJson(fp);
-  };
+  // A fingerprint that is missing, not JSON or not one this tare reads: the hosts are not compared.
+  auto parse_fp = [](const std::string& text) { return env::FingerprintFromJsonText(text, "the fingerprint"); };
   auto was = parse_fp(original.data.run.fingerprint_json);
   auto now = parse_fp(replayed.run.fingerprint_json);
   if (!was.ok() || !now.ok()) {

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "base/bytes_text.h"
-#include "base/json_number.h"
+#include "base/json_read.h"
 #include "base/json_text.h"
 #include "base/sha256.h"
 #include "bundle/archive.h"
@@ -73,8 +73,8 @@ json CampaignToJson(const store::FullRun& run) {
            {{"campaign_sha256", c.campaign_sha256}, {"campaign_name", report::BytesToJson(c.campaign_name)},
             {"campaign_source", report::BytesToJson(c.campaign_source)},
             {"campaign_text", report::BytesToJson(c.campaign_text)},
-            {"spec", json::parse(c.spec_json.empty() ? "null" : c.spec_json, nullptr, false)},
-            {"lock", json::parse(c.lock_json.empty() ? "null" : c.lock_json, nullptr, false)},
+            {"spec", EmbedJson(c.spec_json, nullptr)},
+            {"lock", EmbedJson(c.lock_json, nullptr)},
             {"lock_sha256", c.lock_sha256}, {"cohort", c.cohort}, {"state", c.state},
             {"stop_reason", report::BytesToJson(c.stop_reason)}, {"outcome", c.outcome}, {"resumed", c.resumed}}},
           {"cells", cells},
@@ -82,305 +82,297 @@ json CampaignToJson(const store::FullRun& run) {
           {"checks", checks}};
 }
 
-// Reading: nlohmann's checked accessors throw on a missing key or a wrong type; FullRunFromJson
-// catches that at its boundary and reports it with `where`, the field being read.
-struct Reader {
-  std::string where;
+// Reading, in the one idiom (base/json_read.h): the reader throws through JsonAt/JsonEach/OrThrow
+// (nlohmann's own exceptions and model/kinds.h's unknown names included), and FullRunFromJson's
+// ReadJson turns that into DataLoss with the field's JSON pointer.
 
-  std::string Bytes(const json& j, const std::string& key) {
-    auto b = report::BytesFromJson(j.at(key), key);
-    if (!b.ok()) throw std::runtime_error(b.status().message());
-    return *b;
-  }
-  std::vector<std::string> BytesList(const json& j, const std::string& key) {
-    std::vector<std::string> out;
-    for (const auto& x : j.at(key)) {
-      auto b = report::BytesFromJson(x, key);
-      if (!b.ok()) throw std::runtime_error(b.status().message());
-      out.push_back(*b);
-    }
-    return out;
-  }
-  static double Double(const json& j, const std::string& key) {
-    const json& v = j.at(key);
-    return v.is_null() ? kNaN : v.get<double>();
-  }
-};
+std::string BytesAt(const json& j, std::string_view key) {
+  const json& v = JsonAt(j, key);
+  return JsonWithin(key, [&] { return OrThrow(report::BytesFromJson(v, std::string(key))); });
+}
+std::vector<std::string> BytesListAt(const json& j, std::string_view key) {
+  std::vector<std::string> out;
+  JsonEach(j, key, [&](const json& x) { out.push_back(OrThrow(report::BytesFromJson(x, std::string(key)))); });
+  return out;
+}
+// A number, or NaN for null (Num() writes NaN and infinities as null).
+double DoubleAt(const json& j, std::string_view key) {
+  const json& v = JsonAt(j, key);
+  return v.is_null() ? kNaN : JsonAt<double>(j, key);
+}
 
-// The value of an enum whose names `name` gives, among `all`; throws naming `what` otherwise.
+// The value of an enum whose names `name` gives, among `all`; fails naming `what` otherwise.
 template <typename E, typename NameOf>
 E ByName(const std::string& s, std::initializer_list<E> all, NameOf name, const char* what) {
   for (E e : all) {
     if (s == name(e)) return e;
   }
-  throw std::runtime_error(fmt::format("{} '{}' is unknown", what, s));
+  JsonFail(fmt::format("{} '{}' is unknown", what, s));
 }
 
-Direction ParseDirection(const std::string& s) {
+StatusOr<Direction> ParseDirection(const std::string& s) {
   return ByName(s, {Direction::kLowerIsBetter, Direction::kHigherIsBetter}, DirectionName, "direction");
 }
-MetricKind ParseMetricKind(const std::string& s) {
+StatusOr<MetricKind> ParseMetricKind(const std::string& s) {
   return ByName(s, {MetricKind::kTime, MetricKind::kCount, MetricKind::kBytes, MetricKind::kRatio}, MetricKindName,
                 "metric kind");
 }
-SampleOutcome ParseOutcome(const std::string& s) {
+StatusOr<SampleOutcome> ParseOutcome(const std::string& s) {
   return ByName(s, {SampleOutcome::kOk, SampleOutcome::kFailed, SampleOutcome::kSignaled, SampleOutcome::kTimedOut,
                     SampleOutcome::kInterrupted, SampleOutcome::kSpawnError}, SampleOutcomeName, "sample outcome");
 }
-RunStatus ParseRunStatus(const std::string& s) {
+StatusOr<RunStatus> ParseRunStatus(const std::string& s) {
   return ByName(s, {RunStatus::kRunning, RunStatus::kComplete, RunStatus::kInterrupted, RunStatus::kFailed},
                 RunStatusName, "run status");
 }
 
-Verdict ParseVerdictOrThrow(const std::string& s) {
-  auto v = ParseVerdict(s);
-  if (!v.ok()) throw std::runtime_error(v.status().message());
-  return *v;
-}
-
-AbComparison ComparisonFromJson(const json& j, Reader& r) {
+AbComparison ComparisonFromJson(const json& j) {
+  using Strings = std::vector<std::string>;
   AbComparison c;
-  c.cell = r.Bytes(j, "cell");
-  c.role = j.at("role").get<CellRole>();
-  c.head = j.at("head").get<std::string>();
-  c.blocks = JsonIntegerAt<int64_t>(j, "blocks");
-  c.looks = JsonIntegerAt<int64_t>(j, "looks");
-  c.verdict = ParseVerdictOrThrow(j.at("verdict").get<std::string>());
-  c.supported_gain = j.at("supported_gain").get<bool>();
-  c.failed_samples = JsonIntegerAt<int64_t>(j, "failed_samples");
-  c.reasons = j.at("reasons").get<std::vector<std::string>>();
-  for (const auto& x : j.at("metrics")) {
+  c.cell = BytesAt(j, "cell");
+  c.role = JsonAt<CellRole>(j, "role");
+  c.head = JsonAt<std::string>(j, "head");
+  c.blocks = JsonAt<int64_t>(j, "blocks");
+  c.looks = JsonAt<int64_t>(j, "looks");
+  c.verdict = JsonNameAt(j, "verdict", ParseVerdict);
+  c.supported_gain = JsonAt<bool>(j, "supported_gain");
+  c.failed_samples = JsonAt<int64_t>(j, "failed_samples");
+  c.reasons = JsonAt<Strings>(j, "reasons");
+  JsonEach(j, "metrics", [&](const json& x) {
     AbMetricResult m;
-    r.where = "metrics";
-    m.metric = x.at("metric").get<std::string>();
-    m.unit = x.at("unit").get<std::string>();
-    m.direction = ParseDirection(x.at("direction").get<std::string>());
-    m.allowance = x.at("allowance").get<std::string>();
-    m.declared = Reader::Double(x, "declared");
-    m.pairs = JsonIntegerAt<int64_t>(x, "pairs");
-    m.confidence = Reader::Double(x, "confidence");
-    m.estimate = Reader::Double(x, "estimate");
-    m.lo = Reader::Double(x, "lo");
-    m.hi = Reader::Double(x, "hi");
-    m.base_median = Reader::Double(x, "base_median");
-    m.head_median = Reader::Double(x, "head_median");
-    m.has_null = x.at("has_null").get<bool>();
-    m.null_estimate = Reader::Double(x, "null_estimate");
-    m.null_lo = Reader::Double(x, "null_lo");
-    m.null_hi = Reader::Double(x, "null_hi");
-    m.noise_floor = Reader::Double(x, "noise_floor");
-    m.delta = Reader::Double(x, "delta");
-    m.pass_bound = Reader::Double(x, "pass_bound");
-    m.host_too_noisy = x.at("host_too_noisy").get<bool>();
-    m.verdict = ParseVerdictOrThrow(x.at("verdict").get<std::string>());
-    m.supported_gain = x.at("supported_gain").get<bool>();
-    m.changed = x.at("changed").get<bool>();
-    m.reasons = x.at("reasons").get<std::vector<std::string>>();
+    m.metric = JsonAt<std::string>(x, "metric");
+    m.unit = JsonAt<std::string>(x, "unit");
+    m.direction = JsonNameAt(x, "direction", ParseDirection);
+    m.allowance = JsonAt<std::string>(x, "allowance");
+    m.declared = DoubleAt(x, "declared");
+    m.pairs = JsonAt<int64_t>(x, "pairs");
+    m.confidence = DoubleAt(x, "confidence");
+    m.estimate = DoubleAt(x, "estimate");
+    m.lo = DoubleAt(x, "lo");
+    m.hi = DoubleAt(x, "hi");
+    m.base_median = DoubleAt(x, "base_median");
+    m.head_median = DoubleAt(x, "head_median");
+    m.has_null = JsonAt<bool>(x, "has_null");
+    m.null_estimate = DoubleAt(x, "null_estimate");
+    m.null_lo = DoubleAt(x, "null_lo");
+    m.null_hi = DoubleAt(x, "null_hi");
+    m.noise_floor = DoubleAt(x, "noise_floor");
+    m.delta = DoubleAt(x, "delta");
+    m.pass_bound = DoubleAt(x, "pass_bound");
+    m.host_too_noisy = JsonAt<bool>(x, "host_too_noisy");
+    m.verdict = JsonNameAt(x, "verdict", ParseVerdict);
+    m.supported_gain = JsonAt<bool>(x, "supported_gain");
+    m.changed = JsonAt<bool>(x, "changed");
+    m.reasons = JsonAt<Strings>(x, "reasons");
     c.metrics.push_back(m);
-  }
+  });
   return c;
 }
 
-void CampaignFromJson(const json& j, store::FullRun* run, Reader& r) {
-  const json& c = j.at("cohort");
+void CampaignFromJson(const json& j, store::FullRun* run) {
+  const json& c = JsonAt(j, "cohort");
   CohortRecord rec;
-  r.where = "campaign.cohort";
-  rec.campaign_sha256 = c.at("campaign_sha256").get<std::string>();
-  rec.campaign_name = r.Bytes(c, "campaign_name");
-  rec.campaign_source = r.Bytes(c, "campaign_source");
-  rec.campaign_text = r.Bytes(c, "campaign_text");
-  rec.spec_json = JsonText(c.at("spec"), false);
-  rec.lock_json = JsonText(c.at("lock"), false);
-  rec.lock_sha256 = c.at("lock_sha256").get<std::string>();
-  rec.cohort = JsonIntegerAt<int64_t>(c, "cohort");
-  rec.state = c.at("state").get<CohortState>();
-  rec.stop_reason = r.Bytes(c, "stop_reason");
-  rec.outcome = c.at("outcome").get<std::string>();
-  rec.resumed = JsonIntegerAt<int64_t>(c, "resumed");
+  JsonWithin("cohort", [&] {
+    rec.campaign_sha256 = JsonAt<std::string>(c, "campaign_sha256");
+    rec.campaign_name = BytesAt(c, "campaign_name");
+    rec.campaign_source = BytesAt(c, "campaign_source");
+    rec.campaign_text = BytesAt(c, "campaign_text");
+    rec.spec_json = JsonText(JsonAt(c, "spec"), false);
+    rec.lock_json = JsonText(JsonAt(c, "lock"), false);
+    rec.lock_sha256 = JsonAt<std::string>(c, "lock_sha256");
+    rec.cohort = JsonAt<int64_t>(c, "cohort");
+    rec.state = JsonAt<CohortState>(c, "state");
+    rec.stop_reason = BytesAt(c, "stop_reason");
+    rec.outcome = JsonAt<std::string>(c, "outcome");
+    rec.resumed = JsonAt<int64_t>(c, "resumed");
+  });
   run->cohort = rec;
-  for (const auto& x : j.at("cells")) {
-    r.where = "campaign.cells";
+  JsonEach(j, "cells", [&](const json& x) {
     CellRecord cell;
-    cell.cell = JsonIntegerAt<int64_t>(x, "cell");
-    cell.name = r.Bytes(x, "name");
-    cell.role = x.at("role").get<CellRole>();
-    cell.benchmark_id = JsonIntegerAt<int64_t>(x, "benchmark_id");
-    cell.args = r.BytesList(x, "args");
-    cell.env = r.BytesList(x, "env");
+    cell.cell = JsonAt<int64_t>(x, "cell");
+    cell.name = BytesAt(x, "name");
+    cell.role = JsonAt<CellRole>(x, "role");
+    cell.benchmark_id = JsonAt<int64_t>(x, "benchmark_id");
+    cell.args = BytesListAt(x, "args");
+    cell.env = BytesListAt(x, "env");
     run->cells.push_back(cell);
-  }
-  for (const auto& x : j.at("looks")) {
-    r.where = "campaign.looks";
+  });
+  JsonEach(j, "looks", [&](const json& x) {
     store::StoredLook look;
-    look.cell = JsonIntegerAt<int64_t>(x, "cell");
-    look.look = JsonIntegerAt<int64_t>(x, "look");
-    look.final = x.at("final").get<bool>();
-    for (const auto& c2 : x.at("comparisons")) look.comparisons.push_back(ComparisonFromJson(c2, r));
+    look.cell = JsonAt<int64_t>(x, "cell");
+    look.look = JsonAt<int64_t>(x, "look");
+    look.final = JsonAt<bool>(x, "final");
+    JsonEach(x, "comparisons", [&](const json& c2) { look.comparisons.push_back(ComparisonFromJson(c2)); });
     run->looks.push_back(look);
-  }
-  for (const auto& x : j.at("checks")) {
-    r.where = "campaign.checks";
+  });
+  JsonEach(j, "checks", [&](const json& x) {
     AbCheck check;
-    check.kind = x.at("kind").get<CheckKind>();
-    check.rule = x.at("rule").get<std::string>();
-    check.cell = r.Bytes(x, "cell");
-    check.arm = x.at("arm").get<std::string>();
-    check.value = Reader::Double(x, "value");
-    check.limit = Reader::Double(x, "limit");
-    check.unit = x.at("unit").get<std::string>();
-    check.ok = x.at("ok").get<bool>();
+    check.kind = JsonAt<CheckKind>(x, "kind");
+    check.rule = JsonAt<std::string>(x, "rule");
+    check.cell = BytesAt(x, "cell");
+    check.arm = JsonAt<std::string>(x, "arm");
+    check.value = DoubleAt(x, "value");
+    check.limit = DoubleAt(x, "limit");
+    check.unit = JsonAt<std::string>(x, "unit");
+    check.ok = JsonAt<bool>(x, "ok");
     run->checks.push_back(check);
-  }
+  });
 }
 
-StatusOr<store::FullRun> Read(const json& j, const MemberReader& read_member, Reader& r) {
-  r.where = "schema";
-  const std::string schema = j.at("schema").get<std::string>();
+// The document as a FullRun; an artifact kept in a bundle member is listed in `members` (its index
+// in full.artifacts, the member) and read after, outside the reader.
+store::FullRun Read(const json& j, bool can_read_members, std::vector<std::pair<size_t, std::string>>* members) {
+  const std::string schema = JsonAt<std::string>(j, "schema");
   const bool v1 = schema == report::kRunJsonSchemaV1;
   if (!v1 && schema != report::kRunJsonSchema) {
-    return Status::DataLoss(fmt::format("schema '{}' is not {} or {}: not a `tare export` document, or one from "
-                                        "a newer tare", schema, report::kRunJsonSchema, report::kRunJsonSchemaV1));
+    JsonWithin("schema", [&] {
+      JsonFail(fmt::format("schema '{}' is not {} or {}: not a `tare export` document, or one from a newer tare",
+                           schema, report::kRunJsonSchema, report::kRunJsonSchemaV1));
+    });
   }
   store::FullRun full;
   RunData& data = full.data;
-  const json& run = j.at("run");
-  r.where = "run";
-  data.run.id = JsonIntegerAt<int64_t>(run, "id");
-  data.run.kind = run.at("kind").get<RunKind>();
-  data.run.status = ParseRunStatus(run.at("status").get<std::string>());
-  data.run.started_unix_ns = JsonIntegerAt<int64_t>(run, "started_unix_ns");
-  data.run.ended_unix_ns = JsonIntegerAt<int64_t>(run, "ended_unix_ns");
-  data.run.tare_version = run.at("tare_version").get<std::string>();
-  data.run.command_line = r.BytesList(run, "command_line");
-  data.run.options_json = JsonText(run.at("options"), false);
-  data.run.fingerprint_json = JsonText(j.at("fingerprint"), true);
+  const json& run = JsonAt(j, "run");
+  JsonWithin("run", [&] {
+    data.run.id = JsonAt<int64_t>(run, "id");
+    data.run.kind = JsonAt<RunKind>(run, "kind");
+    data.run.status = JsonNameAt(run, "status", ParseRunStatus);
+    data.run.started_unix_ns = JsonAt<int64_t>(run, "started_unix_ns");
+    data.run.ended_unix_ns = JsonAt<int64_t>(run, "ended_unix_ns");
+    data.run.tare_version = JsonAt<std::string>(run, "tare_version");
+    data.run.command_line = BytesListAt(run, "command_line");
+    data.run.options_json = JsonText(JsonAt(run, "options"), false);
+  });
+  const json& fingerprint = JsonAt(j, "fingerprint");
+  data.run.fingerprint_json = JsonText(fingerprint, true);
   // The host's identity is recomputed from the fingerprint's hard keys, never taken from the
   // document (issue 23, item 3); a stated digest that disagrees is an error.
   std::string stated;
   if (run.contains("fingerprint_digest")) {
-    stated = run.at("fingerprint_digest").get<std::string>();
-  } else if (j.at("fingerprint").contains("hard_digest")) {
-    stated = j.at("fingerprint").at("hard_digest").get<std::string>();
+    stated = JsonWithin("run", [&] { return JsonAt<std::string>(run, "fingerprint_digest"); });
+  } else if (fingerprint.contains("hard_digest")) {
+    stated = JsonWithin("fingerprint", [&] { return JsonAt<std::string>(fingerprint, "hard_digest"); });
   }
-  r.where = "fingerprint";
-  auto digest = env::VerifiedHardDigest(data.run.fingerprint_json, stated);
-  if (!digest.ok()) throw std::runtime_error(digest.status().message());
-  data.run.fingerprint_digest = *digest;
-  r.where = "run";
-  if (run.contains("provenance")) {
-    r.where = "run.provenance";
-    const json& p = run.at("provenance");
-    if (!p.at("commit").is_null()) data.run.provenance.commit = p.at("commit").get<std::string>();
-    if (!p.at("branch").is_null()) data.run.provenance.branch = p.at("branch").get<std::string>();
-    if (!p.at("dirty").is_null()) data.run.provenance.dirty = p.at("dirty").get<bool>();
-    for (const auto& [k, v] : p.at("tags").items()) data.run.provenance.tags.emplace_back(k, v.get<std::string>());
-  }
-  if (run.contains("shard") && !run.at("shard").is_null()) {
-    r.where = "run.shard";
-    const json& sh = run.at("shard");
-    ShardRecord shard;
-    shard.index = JsonIntegerAt<int64_t>(sh, "shard");
-    shard.count = JsonIntegerAt<int64_t>(sh, "count");
-    shard.group = sh.at("group").get<std::string>();
-    shard.assignment_sha256 = sh.at("assignment_sha256").get<std::string>();
-    shard.weights = sh.at("weights").get<std::string>();
-    for (const auto& e : sh.at("assignment")) {
-      auto name = report::BytesFromJson(e.at(0), "run.shard.assignment");
-      if (!name.ok()) throw std::runtime_error(name.status().message());
-      shard.assignment.emplace_back(*name, JsonInteger<int64_t>(e.at(1), "assignment"));
+  data.run.fingerprint_digest = JsonWithin("fingerprint", [&] {
+    return OrThrow(env::VerifiedHardDigest(data.run.fingerprint_json, stated));
+  });
+  JsonWithin("run", [&] {
+    if (run.contains("provenance")) {
+      const json& p = JsonAt(run, "provenance");
+      JsonWithin("provenance", [&] {
+        if (!JsonAt(p, "commit").is_null()) data.run.provenance.commit = JsonAt<std::string>(p, "commit");
+        if (!JsonAt(p, "branch").is_null()) data.run.provenance.branch = JsonAt<std::string>(p, "branch");
+        if (!JsonAt(p, "dirty").is_null()) data.run.provenance.dirty = JsonAt<bool>(p, "dirty");
+        const json& tags = JsonAt(p, "tags");
+        JsonWithin("tags", [&] {
+          for (const auto& [k, v] : tags.items()) data.run.provenance.tags.emplace_back(k, JsonAt<std::string>(tags, k));
+        });
+      });
     }
-    data.run.shard = std::move(shard);
-  }
-  if (!v1) {
-    data.run.uid = run.at("uid").get<std::string>();
-  } else {
+    if (run.contains("shard") && !run.at("shard").is_null()) {
+      const json& sh = JsonAt(run, "shard");
+      JsonWithin("shard", [&] {
+        ShardRecord shard;
+        shard.index = JsonAt<int64_t>(sh, "shard");
+        shard.count = JsonAt<int64_t>(sh, "count");
+        shard.group = JsonAt<std::string>(sh, "group");
+        shard.assignment_sha256 = JsonAt<std::string>(sh, "assignment_sha256");
+        shard.weights = JsonAt<std::string>(sh, "weights");
+        JsonEach(sh, "assignment", [&](const json& e) {
+          if (!e.is_array() || e.size() != 2) JsonFail("expected [name, shard]");
+          auto name = JsonWithin("0", [&] { return OrThrow(report::BytesFromJson(e[0], "run.shard.assignment")); });
+          shard.assignment.emplace_back(std::move(name), JsonWithin("1", [&] { return JsonAs<int64_t>(e[1]); }));
+        });
+        data.run.shard = std::move(shard);
+      });
+    }
+    if (!v1) data.run.uid = JsonAt<std::string>(run, "uid");
+  });
+  if (v1) {
     // A tare.run/1 document has no uid: one derived from what it says, so the same document
     // imported twice is the same run.
-    data.run.uid = Sha256Hex(DumpJson(run) + DumpJson(j.at("fingerprint"))).substr(0, 32);
+    data.run.uid = Sha256Hex(DumpJson(run) + DumpJson(fingerprint)).substr(0, 32);
   }
-  for (const auto& e : j.at("executables")) {
-    r.where = "executables";
+  JsonEach(j, "executables", [&](const json& e) {
     ExecutableRecord x;
-    x.role = e.at("role").get<std::string>();
-    x.path = r.Bytes(e, "path");
-    x.sha256 = e.at("sha256").get<std::string>();
-    x.info_json = JsonText(e.at("info"), true);
+    x.role = JsonAt<std::string>(e, "role");
+    x.path = BytesAt(e, "path");
+    x.sha256 = JsonAt<std::string>(e, "sha256");
+    x.info_json = JsonText(JsonAt(e, "info"), true);
     data.executables.push_back(x);
-  }
-  for (const auto& m : j.at("metrics")) {
-    r.where = "metrics";
+  });
+  JsonEach(j, "metrics", [&](const json& m) {
     MetricDef d;
-    d.name = m.at("name").get<std::string>();
-    d.unit = m.at("unit").get<std::string>();
-    d.direction = ParseDirection(m.at("direction").get<std::string>());
-    d.kind = ParseMetricKind(m.at("kind").get<std::string>());
-    d.description = m.at("description").get<std::string>();
+    d.name = JsonAt<std::string>(m, "name");
+    d.unit = JsonAt<std::string>(m, "unit");
+    d.direction = JsonNameAt(m, "direction", ParseDirection);
+    d.kind = JsonNameAt(m, "kind", ParseMetricKind);
+    d.description = JsonAt<std::string>(m, "description");
     data.metrics.push_back(d);
-  }
-  for (const auto& n : j.at("notes")) {
-    r.where = "notes";
-    data.notes.push_back({n.at("level").get<std::string>(), r.Bytes(n, "message")});
-  }
+  });
+  JsonEach(j, "notes", [&](const json& n) {
+    data.notes.push_back({JsonAt<std::string>(n, "level"), BytesAt(n, "message")});
+  });
   int64_t next_sample_id = 1;
-  const json& benchmarks = j.at("benchmarks");
-  for (size_t i = 0; i < benchmarks.size(); ++i) {
-    const json& b = benchmarks[i];
-    r.where = fmt::format("benchmarks[{}]", i);
+  int64_t next_benchmark_id = 1;
+  JsonEach(j, "benchmarks", [&](const json& b) {
     BenchmarkRecord rec;
-    rec.id = v1 ? static_cast<int64_t>(i) + 1 : JsonIntegerAt<int64_t>(b, "id");
-    rec.uri = r.Bytes(b, "uri");
-    rec.name = r.Bytes(b, "name");
-    rec.kind = b.at("kind").get<TargetKind>();
+    rec.id = v1 ? next_benchmark_id++ : JsonAt<int64_t>(b, "id");
+    rec.uri = BytesAt(b, "uri");
+    rec.name = BytesAt(b, "name");
+    rec.kind = JsonAt<TargetKind>(b, "kind");
     data.benchmarks.push_back(rec);
-    const json& samples = b.at("samples");
-    for (size_t k = 0; k < samples.size(); ++k) {
-      const json& s = samples[k];
-      r.where = fmt::format("benchmarks[{}].samples[{}]", i, k);
+    JsonEach(b, "samples", [&](const json& s) {
       StoredSample ss;
-      ss.id = v1 ? next_sample_id++ : JsonIntegerAt<int64_t>(s, "id");
+      ss.id = v1 ? next_sample_id++ : JsonAt<int64_t>(s, "id");
       ss.benchmark_id = rec.id;
       Sample& x = ss.sample;
-      x.seq = JsonIntegerAt<int64_t>(s, "seq");
-      x.arm = s.at("arm").get<std::string>();
-      x.block = JsonIntegerAt<int64_t>(s, "block");
-      x.warmup = s.at("warmup").get<bool>();
-      x.outcome = ParseOutcome(s.at("outcome").get<std::string>());
-      x.exit_code = JsonIntegerAt<int>(s, "exit_code");
-      x.signal = JsonIntegerAt<int>(s, "signal");
-      x.error = r.Bytes(s, "error");
-      x.started_unix_ns = JsonIntegerAt<int64_t>(s, "started_unix_ns");
-      x.ended_unix_ns = JsonIntegerAt<int64_t>(s, "ended_unix_ns");
-      x.stdout_tail = r.Bytes(s, "stdout_tail");
-      x.stderr_tail = r.Bytes(s, "stderr_tail");
-      for (const auto& [k2, v] : s.at("values").items()) x.values[k2] = v.is_null() ? kNaN : v.get<double>();
+      x.seq = JsonAt<int64_t>(s, "seq");
+      x.arm = JsonAt<std::string>(s, "arm");
+      x.block = JsonAt<int64_t>(s, "block");
+      x.warmup = JsonAt<bool>(s, "warmup");
+      x.outcome = JsonNameAt(s, "outcome", ParseOutcome);
+      x.exit_code = JsonAt<int>(s, "exit_code");
+      x.signal = JsonAt<int>(s, "signal");
+      x.error = BytesAt(s, "error");
+      x.started_unix_ns = JsonAt<int64_t>(s, "started_unix_ns");
+      x.ended_unix_ns = JsonAt<int64_t>(s, "ended_unix_ns");
+      x.stdout_tail = BytesAt(s, "stdout_tail");
+      x.stderr_tail = BytesAt(s, "stderr_tail");
+      const json& values = JsonAt(s, "values");
+      JsonWithin("values", [&] {
+        for (const auto& [k2, v] : values.items()) x.values[k2] = v.is_null() ? kNaN : JsonAt<double>(values, k2);
+      });
       if (s.contains("discarded") && !s.at("discarded").is_null()) {
-        full.discarded[ss.id] = s.at("discarded").get<std::string>();
+        full.discarded[ss.id] = JsonAt<std::string>(s, "discarded");
       }
       data.samples.push_back(std::move(ss));
-    }
-  }
+    });
+  });
   std::sort(data.samples.begin(), data.samples.end(),
             [](const StoredSample& a, const StoredSample& b) { return a.sample.seq < b.sample.seq; });
   if (j.contains("artifacts")) {
-    for (const auto& a : j.at("artifacts")) {
-      r.where = "artifacts";
+    JsonEach(j, "artifacts", [&](const json& a) {
       store::StoredArtifact art;
-      art.benchmark_id = JsonIntegerAt<int64_t>(a, "benchmark_id");
-      art.name = a.at("name").get<std::string>();
+      art.benchmark_id = JsonAt<int64_t>(a, "benchmark_id");
+      art.name = JsonAt<std::string>(a, "name");
       if (a.contains("member")) {
-        const std::string member = a.at("member").get<std::string>();
-        if (!read_member) {
-          return Status::DataLoss(fmt::format("artifact '{}' is in bundle member '{}'; import the bundle, not its "
-                                              "run.json alone", art.name, member));
+        const std::string member = JsonAt<std::string>(a, "member");
+        if (!can_read_members) {
+          JsonFail(fmt::format("artifact '{}' is in bundle member '{}'; import the bundle, not its run.json alone",
+                               art.name, member));
         }
-        TARE_ASSIGN_OR_RETURN(art.content, read_member(member));
+        members->emplace_back(full.artifacts.size(), member);
       } else {
-        art.content = r.Bytes(a, "content");
+        art.content = BytesAt(a, "content");
       }
       full.artifacts.push_back(std::move(art));
-    }
+    });
   }
-  if (j.contains("campaign") && !j.at("campaign").is_null()) CampaignFromJson(j.at("campaign"), &full, r);
+  if (j.contains("campaign") && !j.at("campaign").is_null()) {
+    const json& campaign = JsonAt(j, "campaign");
+    JsonWithin("campaign", [&] { CampaignFromJson(campaign, &full); });
+  }
   return full;
 }
 
@@ -417,12 +409,15 @@ nlohmann::json FullRunToJson(const store::FullRun& run, ArtifactContent artifact
 }
 
 StatusOr<store::FullRun> FullRunFromJson(const nlohmann::json& j, const MemberReader& read_member) {
-  Reader r;
-  try {
-    return Read(j, read_member, r);
-  } catch (const std::exception& e) {
-    return Status::DataLoss(fmt::format("not a tare export document: at {}: {}", r.where, e.what()));
+  std::vector<std::pair<size_t, std::string>> members;
+  TARE_ASSIGN_OR_RETURN(store::FullRun full,
+                        ReadJson<store::FullRun>(j, "not a tare export document", [&](const json& doc) {
+                          return Read(doc, read_member != nullptr, &members);
+                        }));
+  for (const auto& [index, member] : members) {
+    TARE_ASSIGN_OR_RETURN(full.artifacts[index].content, read_member(member));
   }
+  return full;
 }
 
 }  // namespace tare::bundle

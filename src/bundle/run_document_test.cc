@@ -7,9 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+
+#include <fmt/format.h>
 
 #include "base/files.h"
 #include "base/json_text.h"
+#include "bundle/bundle_writer.h"
 #include "campaign/campaign_definition.h"
 #include "model/fingerprint.h"
 #include "store/store.h"
@@ -197,6 +201,34 @@ TEST_F(RunDocumentTest, ImportOfExportRoundTripsEveryStoredValue) {
   EXPECT_EQ((*dst->ListRuns(100)).size(), 1u);
 }
 
+// A stored lock is read, not guessed at (base/json_read.h): `tare bundle` of a cohort whose lock is
+// not JSON, or not a lock, stops naming the run; `tare export` keeps the text as it is stored (a JSON
+// string of it, never null).
+TEST_F(RunDocumentTest, AStoredLockThatCannotBeReadStopsTheBundleAndExportKeepsItsText) {
+  auto src = Open("src.db");
+  auto run = store::ReadFullRun(*src, WriteCohort(*src));
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  for (const std::string& lock : {std::string(R"({"schema": "tare.lock/1", )"), run->cohort->lock_json}) {
+    store::FullRun damaged = *run;
+    damaged.cohort->lock_json = lock;
+    auto dst = Open(lock.size() < 30 ? "cut.db" : "partial.db");
+    auto written = store::WriteFullRun(*dst, damaged);
+    ASSERT_TRUE(written.ok()) << written.status().message();
+    auto bundle = WriteBundle(*dst, {written->run_id, dir_, dir_ + "/x.tar.gz", false, "0.1.0"});
+    ASSERT_FALSE(bundle.ok());
+    EXPECT_EQ(bundle.status().code(), StatusCode::kDataLoss);
+    const std::string want = lock.size() < 30 ? fmt::format("run {}'s lock: not valid JSON at byte 27 (", written->run_id)
+                                              : fmt::format("run {}'s lock: the stored lock is damaged or not tare.lock/1: "
+                                                            "missing field 'campaign'", written->run_id);
+    EXPECT_NE(bundle.status().message().find(want), std::string::npos) << bundle.status().message();
+    EXPECT_FALSE(std::filesystem::exists(dir_ + "/x.tar.gz"));
+    auto back = store::ReadFullRun(*dst, written->run_id);
+    ASSERT_TRUE(back.ok()) << back.status().message();
+    const json doc = FullRunToJson(*back, ArtifactContent::kInline);
+    EXPECT_EQ(doc["campaign"]["cohort"]["lock"], lock.size() < 30 ? json(lock) : json::parse(lock));
+  }
+}
+
 TEST_F(RunDocumentTest, SummariesAreNeverPooledAcrossArmsAndSkipDiscardedSamples) {
   auto src = Open("src.db");
   const int64_t id = WriteCohort(*src);
@@ -256,7 +288,8 @@ TEST_F(RunDocumentTest, RefusesOtherDocumentsNamingTheField) {
   EXPECT_NE(r.status().message().find("tare.ab/1"), std::string::npos);
   auto missing = FullRunFromJson(json::parse(R"({"schema": "tare.run/2", "run": {"id": 1}})"));
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.status().message().find("at run"), std::string::npos) << missing.status().message();
+  EXPECT_NE(missing.status().message().find("not a tare export document: at /run: missing field 'kind'"), std::string::npos)
+      << missing.status().message();
 }
 
 // Integer fields take JSON integers that fit in 64 bits (32 for exit_code and signal): a float
@@ -332,6 +365,22 @@ TEST(SpecJson, SpecFromJsonInvertsSpecToJson) {
   json deep = j;
   deep["sampling"]["cap"] = 1e30;
   EXPECT_FALSE(campaign::SpecFromJson(deep).ok());
+  // One read idiom (base/json_read.h): the field by its JSON pointer, a Status parser's message as
+  // it is, and stored text that is not JSON an error, not a spec of defaults.
+  json role = j;
+  role["cells"][0]["role"] = "sidekick";
+  auto r = campaign::SpecFromJson(role);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(r.status().message().find("campaign spec: at /cells/0/role: "), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("'sidekick'"), std::string::npos) << r.status().message();
+  auto text = campaign::SpecFromJsonText(j.dump().substr(0, 30), "run 9's campaign spec");
+  ASSERT_FALSE(text.ok());
+  EXPECT_NE(text.status().message().find("run 9's campaign spec: not valid JSON at byte 31 ("), std::string::npos)
+      << text.status().message();
+  auto back_text = campaign::SpecFromJsonText(j.dump(), "run 9's campaign spec");
+  ASSERT_TRUE(back_text.ok()) << back_text.status().message();
+  EXPECT_EQ(campaign::SpecToJson(*back_text).dump(), j.dump());
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "base/json_read.h"
 #include "campaign/campaign_definition.h"
 #include "campaign/cohort_snapshot.h"
 #include "campaign/exact_plan.h"
@@ -17,14 +18,18 @@ StatusOr<report::AbReport> StoredCohortReport(store::Store& store, const store::
   campaign::CohortSnapshot s;
   s.cohort = *run.cohort;
   s.cohort.run_id = run.data.run.id;
-  TARE_ASSIGN_OR_RETURN(s.spec, campaign::SpecFromJson(nlohmann::json::parse(s.cohort.spec_json, nullptr, false)));
-  TARE_ASSIGN_OR_RETURN(s.lock, campaign::LockFromJson(nlohmann::json::parse(s.cohort.lock_json, nullptr, false)));
+  const int64_t id = run.data.run.id;
+  TARE_ASSIGN_OR_RETURN(s.spec, campaign::SpecFromJsonText(s.cohort.spec_json, fmt::format("run {}'s campaign spec", id)));
+  TARE_ASSIGN_OR_RETURN(s.lock, campaign::LockFromJsonText(s.cohort.lock_json, fmt::format("run {}'s lock", id)));
   s.tare_version = run.data.run.tare_version;
   s.started_unix_ns = run.data.run.started_unix_ns;
   s.ended_unix_ns = run.data.run.ended_unix_ns;
-  if (auto fp = env::FingerprintFromJson(nlohmann::json::parse(run.data.run.fingerprint_json, nullptr, false));
-      fp.ok()) {
-    s.fingerprint = std::move(*fp);
+  // No fingerprint text (a run stored before it was kept) is none; text that is not JSON is damage.
+  // A JSON fingerprint this tare cannot read leaves the ledger without host facts, as before.
+  TARE_ASSIGN_OR_RETURN(const nlohmann::json fingerprint,
+                        ParseJsonOr(run.data.run.fingerprint_json, fmt::format("run {}'s fingerprint", id), nullptr));
+  if (!fingerprint.is_null()) {
+    if (auto fp = env::FingerprintFromJson(fingerprint); fp.ok()) s.fingerprint = std::move(*fp);
   }
   s.fingerprint_digest = run.data.run.fingerprint_digest;
   s.kind = run.data.benchmarks.empty() ? s.spec.kind.value_or(TargetKind::kCommand)

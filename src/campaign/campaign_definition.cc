@@ -5,7 +5,7 @@
 
 #include <fmt/core.h>
 
-#include "base/json_number.h"
+#include "base/json_read.h"
 #include "base/json_text.h"
 #include "base/regex.h"
 #include "base/sha256.h"
@@ -277,120 +277,97 @@ std::string LayoutEnv(int64_t layout) {
   return "TARE_LAYOUT=" + std::string(static_cast<size_t>(layout * kLayoutPadBytes), 'x');
 }
 
-StatusOr<CampaignSpec> SpecFromJson(const nlohmann::json& j) {
-  std::string field;
-  try {
-    CampaignSpec spec;
-    auto fail = [&](const Status& s) { throw std::runtime_error(s.message()); };
-    auto str = [&](const char* key) {
-      field = key;
-      return j.at(key).get<std::string>();
-    };
-    if (str("format") != kCampaignFormat) fail(Status::DataLoss("format is not " + std::string(kCampaignFormat)));
-    spec.name = str("name");
-    if (const std::string kind = str("kind"); kind != "auto") {
-      auto k = ParseTargetKind(kind);
-      if (!k.ok()) fail(k.status());
-      spec.kind = *k;
-    }
-    auto instrument = ParseInstrument(str("instrument"));
-    if (!instrument.ok()) fail(instrument.status());
-    spec.instrument = *instrument;
-    spec.base = str("base");
-    field = "heads";
-    spec.heads = j.at("heads").get<std::vector<std::string>>();
-    spec.null_arm = j.at("null").get<bool>();
-    spec.args = j.at("args").get<std::vector<std::string>>();
-    spec.env = j.at("env").get<std::vector<std::string>>();
-    spec.cwd = str("cwd");
-    spec.filter = str("filter");
-    spec.control_filter = str("control");
-    field = "cells";
-    for (const auto& c : j.at("cells")) {
-      CellSpec cell;
-      cell.name = c.at("name").get<std::string>();
-      auto role = ParseCellRole(c.at("role").get<std::string>());
-      if (!role.ok()) fail(role.status());
-      cell.role = *role;
-      cell.args = c.at("args").get<std::vector<std::string>>();
-      cell.env = c.at("env").get<std::vector<std::string>>();
-      if (c.contains("allowances")) {
-        for (const auto& [metric, text] : c.at("allowances").items()) {
-          auto a = ParseAllowance(text.get<std::string>());
-          if (!a.ok()) fail(a.status());
-          cell.allowances[metric] = *a;
-        }
-      }
-      spec.cells.push_back(cell);
-    }
-    field = "metrics";
-    for (const auto& m : j.at("metrics")) {
-      MetricSpec metric;
-      metric.name = m.at("name").get<std::string>();
-      auto a = ParseAllowance(m.at("allowance").get<std::string>());
-      if (!a.ok()) fail(a.status());
-      metric.allowance = *a;
-      if (m.contains("direction")) {
-        metric.direction = m.at("direction").get<std::string>() == "higher" ? Direction::kHigherIsBetter
-                                                                         : Direction::kLowerIsBetter;
-      }
-      spec.metrics.push_back(metric);
-    }
-    field = "sampling";
-    spec.sampling = {JsonIntegerAt<int64_t>(j.at("sampling"), "initial"), JsonIntegerAt<int64_t>(j.at("sampling"), "step"),
-                     JsonIntegerAt<int64_t>(j.at("sampling"), "cap")};
-    // A stored spec without "sampling_plan" ran the statistical plan: replay it as declared.
-    field = "sampling_plan";
-    spec.sampling_declared = !(j.contains("sampling_plan") && str("sampling_plan") == kExactPlanV1);
-    field = "confidence";
-    spec.confidence = j.at("confidence").get<double>();
-    spec.noise_cap = j.at("noise_cap").get<double>();
-    spec.budget_ns = JsonIntegerAt<int64_t>(j, "budget_ns");
-    // A stored spec without "budget_rule" and no budget ran without one (before the default budget).
-    if (spec.budget_ns < 0) fail(Status::InvalidArgument("budget_ns is negative"));
-    if (spec.budget_ns == 0 && !j.contains("budget_rule")) spec.budget_ns = kNoBudget;
-    if (j.contains("budget_rule") && str("budget_rule") != kDefaultBudgetV1) {
-      fail(Status::InvalidArgument(fmt::format("unknown budget_rule '{}'", str("budget_rule"))));
-    }
-    if (j.at("sampling").contains("growth")) spec.sampling.growth = JsonIntegerAt<int64_t>(j.at("sampling"), "growth");
-    if (j.contains("gbench_min_time_ns")) spec.gbench_min_time_ns = JsonIntegerAt<int64_t>(j, "gbench_min_time_ns");
-    if (j.contains("layouts")) spec.layouts = JsonIntegerAt<int64_t>(j, "layouts");
-    if (j.contains("interval")) {
-      auto interval = ParsePairedInterval(str("interval"));
-      if (!interval.ok()) fail(interval.status());
-      spec.interval = *interval;
-    }
-    auto look = ParseLookScheme(str("look_scheme"));
-    if (!look.ok()) fail(look.status());
-    spec.look_scheme = *look;
-    auto floor = ParseNoiseFloorRule(str("noise_floor"));
-    if (!floor.ok()) fail(floor.status());
-    spec.noise_floor = *floor;
-    auto order = ParseArmOrder(str("order"));
-    if (!order.ok()) fail(order.status());
-    spec.order = *order;
-    field = "seed";
-    spec.seed = JsonIntegerAt<uint64_t>(j, "seed");
-    spec.timeout_ns = JsonIntegerAt<int64_t>(j, "timeout_ns");
-    field = "gates";
-    if (!j.at("gates").is_null()) {
-      spec.gates.emplace();
-      for (const auto& g : j.at("gates")) {
-        auto rule = ParseGate(g.get<std::string>());
-        if (!rule.ok()) fail(rule.status());
-        spec.gates->push_back(*rule);
-      }
-    }
-    field = "bounds";
-    for (const auto& b : j.at("bounds")) {
-      auto rule = ParseBound(b.get<std::string>());
-      if (!rule.ok()) fail(rule.status());
-      spec.bounds.push_back(*rule);
-    }
-    return spec;
-  } catch (const std::exception& e) {
-    return Status::DataLoss(fmt::format("campaign spec: {}: {}", field, e.what()));
+namespace {
+
+// The body of SpecFromJson (base/json_read.h): throws JsonReadError naming the field.
+CampaignSpec ReadSpec(const nlohmann::json& j) {
+  using nlohmann::json;
+  using Strings = std::vector<std::string>;
+  auto str = [&](std::string_view key) { return JsonAt<std::string>(j, key); };
+  CampaignSpec spec;
+  if (str("format") != kCampaignFormat) {
+    JsonWithin("format", [] { JsonFail("format is not " + std::string(kCampaignFormat)); });
   }
+  spec.name = str("name");
+  if (str("kind") != "auto") spec.kind = JsonNameAt(j, "kind", ParseTargetKind);
+  spec.instrument = JsonNameAt(j, "instrument", ParseInstrument);
+  spec.base = str("base");
+  spec.heads = JsonAt<Strings>(j, "heads");
+  spec.null_arm = JsonAt<bool>(j, "null");
+  spec.args = JsonAt<Strings>(j, "args");
+  spec.env = JsonAt<Strings>(j, "env");
+  spec.cwd = str("cwd");
+  spec.filter = str("filter");
+  spec.control_filter = str("control");
+  JsonEach(j, "cells", [&](const json& c) {
+    CellSpec cell;
+    cell.name = JsonAt<std::string>(c, "name");
+    cell.role = JsonNameAt(c, "role", ParseCellRole);
+    cell.args = JsonAt<Strings>(c, "args");
+    cell.env = JsonAt<Strings>(c, "env");
+    if (c.contains("allowances")) {
+      const json& allowances = JsonAt(c, "allowances");
+      JsonWithin("allowances", [&] {
+        if (!allowances.is_object()) JsonFail(fmt::format("expected an object, found {}", allowances.type_name()));
+        for (const auto& [metric, text] : allowances.items()) {
+          cell.allowances[metric] = JsonNameAt(allowances, metric, ParseAllowance);
+        }
+      });
+    }
+    spec.cells.push_back(cell);
+  });
+  JsonEach(j, "metrics", [&](const json& m) {
+    MetricSpec metric;
+    metric.name = JsonAt<std::string>(m, "name");
+    metric.allowance = JsonNameAt(m, "allowance", ParseAllowance);
+    if (m.contains("direction")) {
+      metric.direction = JsonAt<std::string>(m, "direction") == "higher" ? Direction::kHigherIsBetter
+                                                                        : Direction::kLowerIsBetter;
+    }
+    spec.metrics.push_back(metric);
+  });
+  const json& sampling = JsonAt(j, "sampling");
+  JsonWithin("sampling", [&] {
+    spec.sampling = {JsonAt<int64_t>(sampling, "initial"), JsonAt<int64_t>(sampling, "step"),
+                     JsonAt<int64_t>(sampling, "cap")};
+    if (sampling.contains("growth")) spec.sampling.growth = JsonAt<int64_t>(sampling, "growth");
+  });
+  // A stored spec without "sampling_plan" ran the statistical plan: replay it as declared.
+  spec.sampling_declared = !(j.contains("sampling_plan") && str("sampling_plan") == kExactPlanV1);
+  spec.confidence = JsonAt<double>(j, "confidence");
+  spec.noise_cap = JsonAt<double>(j, "noise_cap");
+  spec.budget_ns = JsonAt<int64_t>(j, "budget_ns");
+  // A stored spec without "budget_rule" and no budget ran without one (before the default budget).
+  if (spec.budget_ns < 0) JsonWithin("budget_ns", [] { JsonFail("budget_ns is negative"); });
+  if (spec.budget_ns == 0 && !j.contains("budget_rule")) spec.budget_ns = kNoBudget;
+  if (j.contains("budget_rule") && str("budget_rule") != kDefaultBudgetV1) {
+    JsonWithin("budget_rule", [&] { JsonFail(fmt::format("unknown budget_rule '{}'", str("budget_rule"))); });
+  }
+  spec.gbench_min_time_ns = JsonAtOr<int64_t>(j, "gbench_min_time_ns", spec.gbench_min_time_ns);
+  spec.layouts = JsonAtOr<int64_t>(j, "layouts", spec.layouts);
+  if (j.contains("interval")) spec.interval = JsonNameAt(j, "interval", ParsePairedInterval);
+  spec.look_scheme = JsonNameAt(j, "look_scheme", ParseLookScheme);
+  spec.noise_floor = JsonNameAt(j, "noise_floor", ParseNoiseFloorRule);
+  spec.order = JsonNameAt(j, "order", ParseArmOrder);
+  spec.seed = JsonAt<uint64_t>(j, "seed");
+  spec.timeout_ns = JsonAt<int64_t>(j, "timeout_ns");
+  if (!JsonAt(j, "gates").is_null()) {
+    spec.gates.emplace();
+    JsonEach(j, "gates", [&](const json& g) { spec.gates->push_back(OrThrow(ParseGate(g.get<std::string>()))); });
+  }
+  JsonEach(j, "bounds", [&](const json& b) { spec.bounds.push_back(OrThrow(ParseBound(b.get<std::string>()))); });
+  return spec;
+}
+
+}  // namespace
+
+StatusOr<CampaignSpec> SpecFromJson(const nlohmann::json& j) { return ReadJson<CampaignSpec>(j, "campaign spec", ReadSpec); }
+
+StatusOr<CampaignSpec> SpecFromJsonText(std::string_view text, std::string_view what) {
+  TARE_ASSIGN_OR_RETURN(nlohmann::json j, ParseJson(text, what));
+  auto spec = SpecFromJson(j);
+  if (!spec.ok()) return spec.status().WithContext(std::string(what));
+  return spec;
 }
 
 int64_t BudgetNs(const CampaignSpec& spec, size_t cells) {

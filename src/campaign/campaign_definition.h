@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -175,7 +176,10 @@ CampaignSpec ResolveSpecPaths(CampaignSpec spec, const std::string& dir);
 // campaigns are identified (and their lock's campaign hash taken) from its dump().
 nlohmann::json SpecToJson(const CampaignSpec& spec);
 // The inverse, for a spec a store or an evidence bundle kept (`tare replay`). DataLoss naming the
-// field when `j` is not a SpecToJson document.
+// field (its JSON pointer) when `j` is not a SpecToJson document.
 StatusOr<CampaignSpec> SpecFromJson(const nlohmann::json& j);
+// A stored spec's text (a cohort's spec_json), `what` naming it ("run 12's campaign spec"):
+// DataLoss when it is not JSON or not a spec.
+StatusOr<CampaignSpec> SpecFromJsonText(std::string_view text, std::string_view what);
 
 }  // namespace tare::campaign

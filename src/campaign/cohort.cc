@@ -86,7 +86,7 @@ StatusOr<std::vector<LockedWork>> CampaignRunner::Cohort::EarlierWork() const {
   std::sort(all.begin(), all.end(), [](const CohortRecord& a, const CohortRecord& b) { return a.cohort < b.cohort; });
   std::map<std::string, LockedWork> latest;
   for (const auto& c : all) {
-    auto lock = LockFromJson(nlohmann::json::parse(c.lock_json, nullptr, false));
+    auto lock = LockFromJsonText(c.lock_json, fmt::format("cohort {}'s lock", c.cohort));
     if (!lock.ok()) continue;  // a damaged lock fixes nothing; the cell is calibrated anew
     for (LockedWork w : lock->work) {
       if (w.from.rfind("cohort ", 0) != 0) w.from = fmt::format("cohort {}", c.cohort);
@@ -183,8 +183,8 @@ Status CampaignRunner::Cohort::Resume(RunData* stored_run, std::vector<int64_t>*
         store_.path(), r_.shard_ ? fmt::format(" in shard {}/{}", r_.shard_->index, r_.shard_->count) : "",
         all.size(), all.size() == 1 ? "" : "s", r_.shard_ ? " in this shard" : ""));
   }
-  auto parsed = nlohmann::json::parse(open->lock_json, nullptr, false);
-  TARE_ASSIGN_OR_RETURN(lock_, LockFromJson(parsed));
+  TARE_ASSIGN_OR_RETURN(lock_, LockFromJsonText(open->lock_json, fmt::format("--resume: run {} (cohort {})'s lock",
+                                                                             open->run_id, open->cohort)));
   TARE_RETURN_IF_ERROR(CheckResumable(lock_, r_.stage_->executables(), fingerprint_.HardDigest(),
                                       r_.options_.tare_version));
   // The work the cohort locked, not a fresh calibration: its samples so far ran exactly that.

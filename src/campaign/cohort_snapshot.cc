@@ -54,10 +54,11 @@ std::string HostSummary(const Fingerprint& fp) {
                      fp.Get("os.kernel"));
 }
 
-// The head arms' sha256 of a cohort's lock, in arm order (none when the lock cannot be read).
+// The head arms' sha256 of a cohort's lock, in arm order. None when the lock cannot be read: this
+// only labels earlier cohorts in the ledger, and the cohort being reported read its own lock.
 std::vector<std::string> HeadHashes(const std::string& lock_json) {
   std::vector<std::string> out;
-  auto lock = LockFromJson(nlohmann::json::parse(lock_json, nullptr, false));
+  auto lock = LockFromJsonText(lock_json, "the cohort's lock");
   if (lock.ok()) {
     for (const auto& e : lock->executables) {
       if (RoleOfArm(e.arm) == ArmRole::kHead) out.push_back(e.sha256);

@@ -4,7 +4,7 @@
 
 #include <fmt/core.h>
 
-#include "base/json_number.h"
+#include "base/json_read.h"
 #include "base/json_text.h"
 #include "base/sha256.h"
 
@@ -40,53 +40,57 @@ nlohmann::json LockToJson(const Lock& lock) {
   return j;
 }
 
-StatusOr<Lock> LockFromJson(const nlohmann::json& j) {
-  auto bad = [](const std::string& field) {
-    return Status::DataLoss(fmt::format("the stored lock is damaged or not {}: field '{}'",
-                                        kLockSchema, field));
-  };
-  // Not j.value("schema", ""): it throws when the field is there but not a string (lock_fuzz).
-  const auto schema = j.is_object() ? j.find("schema") : j.end();
-  if (schema == j.end() || !schema->is_string() || schema->get<std::string>() != kLockSchema) return bad("schema");
-  Lock lock;
-  try {
-    const auto& c = j.at("campaign");
-    lock.campaign_sha256 = c.at("sha256").get<std::string>();
-    lock.campaign_source = c.at("source").get<std::string>();
-    lock.campaign_name = c.at("name").get<std::string>();
-    for (const auto& e : j.at("executables")) {
-      lock.executables.push_back({e.at("arm").get<std::string>(), e.at("source").get<std::string>(),
-                                  e.at("path").get<std::string>(), e.at("sha256").get<std::string>()});
-    }
-    if (j.contains("work")) {
-      for (const auto& e : j.at("work")) {
-        LockedWork w;
-        w.cell = e.at("cell").get<std::string>();
-        w.from = e.at("from").get<std::string>();
-        // Integers that fit, or the lock is damaged (base/json_number.h).
-        try {
-          if (e.contains("iterations")) w.iterations = JsonIntegerAt<uint64_t>(e, "iterations");
-          if (e.contains("gbench_min_time_ns")) w.gbench_min_time_ns = JsonIntegerAt<int64_t>(e, "gbench_min_time_ns");
-        } catch (const std::runtime_error&) {
-          return bad("work");
-        }
-        if (w.iterations == 0 && w.gbench_min_time_ns <= 0) return bad("work");
-        lock.work.push_back(std::move(w));
-      }
-    }
-    lock.fingerprint = j.at("fingerprint");
-    lock.fingerprint_digest = j.at("fingerprint_digest").get<std::string>();
-    lock.tare_version = j.at("tare_version").get<std::string>();
-    // Only an integer that fits is a time: get<int64_t>() of a float (1.7e24) was undefined
-    // behaviour (lock_fuzz, crashes/lock/; base/json_number.h).
-    try {
-      lock.created_unix_ns = JsonIntegerAt<int64_t>(j, "created_unix_ns");
-    } catch (const std::runtime_error&) {
-      return bad("created_unix_ns");
-    }
-  } catch (const nlohmann::json::exception& e) {
-    return bad(e.what());
+namespace {
+
+// The body of LockFromJson (base/json_read.h): throws JsonReadError naming the field.
+Lock ReadLock(const nlohmann::json& j) {
+  if (const auto schema = JsonAt<std::string>(j, "schema"); schema != kLockSchema) {
+    JsonWithin("schema", [&] { JsonFail(fmt::format("'{}' is not {}", schema, kLockSchema)); });
   }
+  Lock lock;
+  const auto& c = JsonAt(j, "campaign");
+  JsonWithin("campaign", [&] {
+    lock.campaign_sha256 = JsonAt<std::string>(c, "sha256");
+    lock.campaign_source = JsonAt<std::string>(c, "source");
+    lock.campaign_name = JsonAt<std::string>(c, "name");
+  });
+  JsonEach(j, "executables", [&](const nlohmann::json& e) {
+    lock.executables.push_back({JsonAt<std::string>(e, "arm"), JsonAt<std::string>(e, "source"),
+                                JsonAt<std::string>(e, "path"), JsonAt<std::string>(e, "sha256")});
+  });
+  if (j.contains("work")) {
+    JsonEach(j, "work", [&](const nlohmann::json& e) {
+      LockedWork w;
+      w.cell = JsonAt<std::string>(e, "cell");
+      w.from = JsonAt<std::string>(e, "from");
+      // Integers that fit, or the lock is damaged (base/json_number.h).
+      w.iterations = JsonAtOr<uint64_t>(e, "iterations", 0);
+      w.gbench_min_time_ns = JsonAtOr<int64_t>(e, "gbench_min_time_ns", 0);
+      if (w.iterations == 0 && w.gbench_min_time_ns <= 0) {
+        JsonFail("fixes no work: neither 'iterations' nor 'gbench_min_time_ns' is positive");
+      }
+      lock.work.push_back(std::move(w));
+    });
+  }
+  lock.fingerprint = JsonAt(j, "fingerprint");
+  lock.fingerprint_digest = JsonAt<std::string>(j, "fingerprint_digest");
+  lock.tare_version = JsonAt<std::string>(j, "tare_version");
+  // Only an integer that fits is a time: get<int64_t>() of a float (1.7e24) was undefined
+  // behaviour (lock_fuzz, crashes/lock/; base/json_number.h).
+  lock.created_unix_ns = JsonAt<int64_t>(j, "created_unix_ns");
+  return lock;
+}
+
+}  // namespace
+
+StatusOr<Lock> LockFromJson(const nlohmann::json& j) {
+  return ReadJson<Lock>(j, fmt::format("the stored lock is damaged or not {}", kLockSchema), ReadLock);
+}
+
+StatusOr<Lock> LockFromJsonText(std::string_view text, std::string_view what) {
+  TARE_ASSIGN_OR_RETURN(nlohmann::json j, ParseJson(text, what));
+  auto lock = LockFromJson(j);
+  if (!lock.ok()) return lock.status().WithContext(std::string(what));
   return lock;
 }
 

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -59,6 +60,9 @@ struct Lock {
 nlohmann::json LockToJson(const Lock& lock);
 // DataLoss naming the field when the JSON is not a tare.lock/1 document.
 StatusOr<Lock> LockFromJson(const nlohmann::json& j);
+// A stored lock's text (a cohort's lock_json), `what` naming it ("run 12's lock"): DataLoss when it
+// is not JSON or not a lock, never a lock of defaults.
+StatusOr<Lock> LockFromJsonText(std::string_view text, std::string_view what);
 // sha256 of LockToJson(lock).dump(): the identifier the ledger cites.
 std::string LockSha256(const Lock& lock);
 

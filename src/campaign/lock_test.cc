@@ -9,6 +9,7 @@
 #include <fstream>
 #include <thread>
 
+#include "base/json_text.h"
 #include "base/sha256.h"
 #include "campaign/arm_stage.h"
 
@@ -167,6 +168,37 @@ TEST(Lock, KeepsEveryCellsWorkAndOlderLocksHashAsBefore) {
     ASSERT_FALSE(r.ok()) << bad.dump();
     EXPECT_EQ(r.status().code(), StatusCode::kDataLoss);
   }
+}
+
+// A stored lock is read in one idiom (base/json_read.h): text that is not JSON, and JSON that is not
+// a lock, are DataLoss naming the lock and the field — never a lock of defaults.
+TEST(Lock, AMalformedStoredLockSaysWhereAndWhat) {
+  const std::string text = DumpJson(LockToJson(SampleLock()));
+  auto good = LockFromJsonText(text, "run 4's lock");
+  ASSERT_TRUE(good.ok()) << good.status().message();
+  EXPECT_EQ(LockSha256(*good), LockSha256(SampleLock()));
+
+  auto cut = LockFromJsonText(text.substr(0, 40), "run 4's lock");
+  ASSERT_FALSE(cut.ok());
+  EXPECT_EQ(cut.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(cut.status().message().find("run 4's lock: not valid JSON at byte 41 ("), std::string::npos)
+      << cut.status().message();
+
+  auto empty = LockFromJsonText("", "run 4's lock");
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.status().message(), "run 4's lock: empty, where JSON was expected");
+
+  nlohmann::json j = LockToJson(SampleLock());
+  j["executables"][1]["sha256"] = 7;
+  auto typed = LockFromJsonText(DumpJson(j), "run 4's lock");
+  ASSERT_FALSE(typed.ok());
+  EXPECT_EQ(typed.status().message(),
+            "run 4's lock: the stored lock is damaged or not tare.lock/1: at /executables/1/sha256: type must be "
+            "string, but is number");
+  j = LockToJson(SampleLock());
+  j["campaign"].erase("name");
+  EXPECT_EQ(LockFromJson(j).status().message(),
+            "the stored lock is damaged or not tare.lock/1: at /campaign: missing field 'name'");
 }
 
 TEST(Lock, ResumeNeedsTheSameExecutablesHostAndTare) {

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "base/files.h"
+#include "base/json_read.h"
 #include "base/terminal_text.h"
 #include "bundle/opened_bundle.h"
 #include "bundle/run_document.h"
@@ -41,17 +42,19 @@ StatusOr<store::FullRun> Load(const std::string& path, std::unique_ptr<bundle::O
     *keep = std::make_unique<bundle::OpenedBundle>(std::move(opened));
     const bundle::OpenedBundle& b = **keep;
     TARE_ASSIGN_OR_RETURN(std::string text, b.Read("run.json"));
-    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded()) return Status::DataLoss(fmt::format("'{}': run.json is not JSON", path));
+    TARE_ASSIGN_OR_RETURN(const nlohmann::json j, ParseJson(text, fmt::format("'{}': run.json", path)));
     return bundle::FullRunFromJson(j, [&b](const std::string& m) { return b.Read(m); });
   }
   TARE_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
+  // Any file may be named here: text that is not JSON is a wrong argument, said as such, with where
+  // the parse stopped.
+  const auto j = ParseJson(text, "the file");
+  if (!j.ok() || !j->is_object()) {
     return Status::InvalidArgument(fmt::format(
-        "'{}' is neither a `tare export` JSON document nor a bundle (`tare bundle`)", path));
+        "'{}' is neither a `tare export` JSON document nor a bundle (`tare bundle`){}", path,
+        j.ok() ? "" : " (" + j.status().message() + ")"));
   }
-  auto run = bundle::FullRunFromJson(j);
+  auto run = bundle::FullRunFromJson(*j);
   if (!run.ok()) return run.status().WithContext(path);
   return run;
 }

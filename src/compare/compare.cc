@@ -70,9 +70,8 @@ std::vector<BenchSamples> Collect(const RunData& d) {
 
 std::map<std::string, std::string> Keys(const RunRecord& r, bool hard) {
   std::map<std::string, std::string> out;
-  auto j = nlohmann::json::parse(r.fingerprint_json.empty() ? "{}" : r.fingerprint_json, nullptr, false);
-  if (j.is_discarded()) return out;
-  auto fp = env::FingerprintFromJson(j);
+  // No fingerprint, or one that cannot be read (env::FingerprintFromJsonText): no keys to compare.
+  auto fp = env::FingerprintFromJsonText(r.fingerprint_json, "the run's fingerprint");
   if (!fp.ok()) return out;
   for (const auto& k : fp->keys) {
     if (k.hard == hard) out[k.key] = k.value;

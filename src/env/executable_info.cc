@@ -10,7 +10,7 @@
 #include <cstring>
 #include <optional>
 
-#include "base/json_number.h"
+#include "base/json_read.h"
 #include "base/sha256.h"
 #include "env/printable.h"
 
@@ -335,25 +335,26 @@ nlohmann::json ExecutableInfoToJson(const ExecutableInfo& info) {
 }
 
 StatusOr<ExecutableInfo> ExecutableInfoFromJson(const nlohmann::json& j) {
-  ExecutableInfo info;
-  try {
-    info.path = j.at("path").get<std::string>();
-    info.sha256 = j.at("sha256").get<std::string>();
-    info.size_bytes = JsonIntegerAt<uint64_t>(j, "size_bytes");
-    info.is_elf = j.at("is_elf").get<bool>();
-    info.elf_error = j.at("elf_error").get<std::string>();
-    info.elf_type = j.at("elf_type").get<std::string>();
-    info.machine = j.at("machine").get<std::string>();
-    info.build_id = j.at("build_id").get<std::string>();
-    info.compilers = j.at("compilers").get<std::vector<std::string>>();
-    info.stripped = j.at("stripped").get<bool>();
-    info.has_debug_info = j.at("has_debug_info").get<bool>();
-    info.interpreter = j.at("interpreter").get<std::string>();
-    info.needed = j.at("needed").get<std::vector<std::string>>();
-    if (j.contains("runpath")) info.runpath = j.at("runpath").get<std::vector<std::string>>();
-  } catch (const std::exception& e) {  // nlohmann's exceptions, and JsonInteger's
-    return Status::DataLoss(fmt::format("executable JSON: {}; the stored run may be damaged", e.what()));
-  }
+  using Strings = std::vector<std::string>;
+  auto info = ReadJson<ExecutableInfo>(j, "executable JSON", [](const nlohmann::json& j) {
+    ExecutableInfo info;
+    info.path = JsonAt<std::string>(j, "path");
+    info.sha256 = JsonAt<std::string>(j, "sha256");
+    info.size_bytes = JsonAt<uint64_t>(j, "size_bytes");
+    info.is_elf = JsonAt<bool>(j, "is_elf");
+    info.elf_error = JsonAt<std::string>(j, "elf_error");
+    info.elf_type = JsonAt<std::string>(j, "elf_type");
+    info.machine = JsonAt<std::string>(j, "machine");
+    info.build_id = JsonAt<std::string>(j, "build_id");
+    info.compilers = JsonAt<Strings>(j, "compilers");
+    info.stripped = JsonAt<bool>(j, "stripped");
+    info.has_debug_info = JsonAt<bool>(j, "has_debug_info");
+    info.interpreter = JsonAt<std::string>(j, "interpreter");
+    info.needed = JsonAt<Strings>(j, "needed");
+    info.runpath = JsonAtOr<Strings>(j, "runpath", {});
+    return info;
+  });
+  if (!info.ok()) return info.status().WithMore("the stored run may be damaged");
   return info;
 }
 

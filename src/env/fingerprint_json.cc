@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "base/json_read.h"
 #include "env/printable.h"
 #include "env/stability_checks.h"
 
@@ -12,25 +13,46 @@ namespace {
 
 using nlohmann::json;
 
-Status Malformed(const std::string& what) {
-  return Status::DataLoss(fmt::format("fingerprint JSON: {}; the stored run may be damaged or from "
-                                      "an incompatible tare",
-                                      what));
-}
-
-StatusOr<std::string> StringField(const json& object, const char* field, const std::string& where) {
-  auto it = object.find(field);
-  if (it == object.end() || !it->is_string()) {
-    return Malformed(fmt::format("{} has no string field \"{}\"", where, field));
-  }
-  return it->get<std::string>();
-}
-
-StatusOr<CheckLevel> ParseLevel(const std::string& name, const std::string& where) {
+// "ok" | "warn" | "info", as CheckLevelName writes them.
+StatusOr<CheckLevel> ParseLevel(const std::string& name) {
   if (name == "ok") return CheckLevel::kOk;
   if (name == "warn") return CheckLevel::kWarn;
   if (name == "info") return CheckLevel::kInfo;
-  return Malformed(fmt::format("{} has level \"{}\" (expected ok, warn or info)", where, name));
+  return Status::DataLoss(fmt::format("level \"{}\" is not ok, warn or info", name));
+}
+
+// The body of FingerprintFromJson (base/json_read.h): throws JsonReadError naming the field.
+Fingerprint ReadFingerprint(const json& j) {
+  if (!j.is_object()) JsonFail(fmt::format("expected an object, got {}", j.type_name()));
+  if (const auto schema = JsonAt<std::string>(j, "schema"); schema != kFingerprintSchema) {
+    JsonWithin("schema", [&] {
+      JsonFail(fmt::format("schema is \"{}\", this tare reads \"{}\"", schema, kFingerprintSchema));
+    });
+  }
+  Fingerprint fp;
+  JsonEach(j, "keys", [&](const json& k) {
+    FingerprintKey key;
+    key.key = JsonAt<std::string>(k, "key");
+    key.value = JsonAt<std::string>(k, "value");
+    key.hard = JsonAt<bool>(k, "hard");
+    fp.keys.push_back(std::move(key));
+  });
+  if (j.contains("checks")) {
+    JsonEach(j, "checks", [&](const json& c) {
+      StabilityCheck check;
+      check.name = JsonAt<std::string>(c, "name");
+      check.level = JsonNameAt(c, "level", ParseLevel);
+      check.finding = JsonAt<std::string>(c, "finding");
+      check.fix = JsonAt<std::string>(c, "fix");
+      fp.checks.push_back(std::move(check));
+    });
+  }
+  if (j.contains("hard_digest") && JsonAt<std::string>(j, "hard_digest") != fp.HardDigest()) {
+    JsonWithin("hard_digest", [] {
+      JsonFail("hard_digest does not match the hard keys (the keys were edited or damaged)");
+    });
+  }
+  return fp;
 }
 
 }  // namespace
@@ -55,51 +77,15 @@ json FingerprintToJson(const Fingerprint& fp) {
 }
 
 StatusOr<Fingerprint> FingerprintFromJson(const json& j) {
-  if (!j.is_object()) return Malformed(fmt::format("expected an object, got {}", j.type_name()));
-  TARE_ASSIGN_OR_RETURN(std::string schema, StringField(j, "schema", "the fingerprint"));
-  if (schema != kFingerprintSchema) {
-    return Malformed(fmt::format("schema is \"{}\", this tare reads \"{}\"", schema, kFingerprintSchema));
-  }
-  Fingerprint fp;
-  auto keys = j.find("keys");
-  if (keys == j.end() || !keys->is_array()) return Malformed("\"keys\" is missing or not an array");
-  for (size_t i = 0; i < keys->size(); ++i) {
-    const json& k = (*keys)[i];
-    std::string where = fmt::format("keys[{}]", i);
-    if (!k.is_object()) return Malformed(where + " is not an object");
-    FingerprintKey key;
-    TARE_ASSIGN_OR_RETURN(key.key, StringField(k, "key", where));
-    TARE_ASSIGN_OR_RETURN(key.value, StringField(k, "value", where + " (" + key.key + ")"));
-    auto hard = k.find("hard");
-    if (hard == k.end() || !hard->is_boolean()) {
-      return Malformed(fmt::format("{} ({}) has no boolean field \"hard\"", where, key.key));
-    }
-    key.hard = hard->get<bool>();
-    fp.keys.push_back(std::move(key));
-  }
-  auto checks = j.find("checks");
-  if (checks != j.end()) {
-    if (!checks->is_array()) return Malformed("\"checks\" is not an array");
-    for (size_t i = 0; i < checks->size(); ++i) {
-      const json& c = (*checks)[i];
-      std::string where = fmt::format("checks[{}]", i);
-      if (!c.is_object()) return Malformed(where + " is not an object");
-      StabilityCheck check;
-      TARE_ASSIGN_OR_RETURN(check.name, StringField(c, "name", where));
-      TARE_ASSIGN_OR_RETURN(std::string level, StringField(c, "level", where));
-      TARE_ASSIGN_OR_RETURN(check.level, ParseLevel(level, where));
-      TARE_ASSIGN_OR_RETURN(check.finding, StringField(c, "finding", where));
-      TARE_ASSIGN_OR_RETURN(check.fix, StringField(c, "fix", where));
-      fp.checks.push_back(std::move(check));
-    }
-  }
-  auto digest = j.find("hard_digest");
-  if (digest != j.end()) {
-    if (!digest->is_string()) return Malformed("\"hard_digest\" is not a string");
-    if (digest->get<std::string>() != fp.HardDigest()) {
-      return Malformed("hard_digest does not match the hard keys (the keys were edited or damaged)");
-    }
-  }
+  auto fp = ReadJson<Fingerprint>(j, "fingerprint JSON", ReadFingerprint);
+  if (!fp.ok()) return fp.status().WithMore("the stored run may be damaged or from an incompatible tare");
+  return fp;
+}
+
+StatusOr<Fingerprint> FingerprintFromJsonText(std::string_view text, std::string_view what) {
+  TARE_ASSIGN_OR_RETURN(const json j, ParseJson(text, what));
+  auto fp = FingerprintFromJson(j);
+  if (!fp.ok()) return fp.status().WithContext(std::string(what));
   return fp;
 }
 
@@ -157,9 +143,7 @@ StatusOr<std::string> VerifiedHardDigest(const std::string& fingerprint_json, co
     }
     return std::string();
   }
-  const auto j = nlohmann::json::parse(fingerprint_json, nullptr, false);
-  if (j.is_discarded()) return Status::DataLoss("the run's fingerprint is not JSON");
-  TARE_ASSIGN_OR_RETURN(const Fingerprint fp, FingerprintFromJson(j));
+  TARE_ASSIGN_OR_RETURN(const Fingerprint fp, FingerprintFromJsonText(fingerprint_json, "the run's fingerprint"));
   std::string digest = fp.HardDigest();
   if (!stated.empty() && stated != digest) {
     return Status::DataLoss(fmt::format(

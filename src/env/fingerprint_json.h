@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/status.h"
@@ -23,6 +24,10 @@ inline constexpr char kFingerprintSchema[] = "tare.fingerprint/1";
 nlohmann::json FingerprintToJson(const Fingerprint& fp);
 // DataLoss naming the offending field when the JSON is not a fingerprint this tare can read.
 StatusOr<Fingerprint> FingerprintFromJson(const nlohmann::json& j);
+// A stored fingerprint's text (a run's fingerprint_json), `what` naming it ("run 12's fingerprint"):
+// DataLoss when it is empty, not JSON or not a fingerprint. Callers for whom no fingerprint is
+// normal (a run stored before it was kept) check for empty text first, or treat the error as none.
+StatusOr<Fingerprint> FingerprintFromJsonText(std::string_view text, std::string_view what);
 
 // The hard digest of a run's fingerprint as read from outside this process's own measurement — an
 // imported export or bundle, a store being merged or pushed — recomputed from its hard keys, never

@@ -57,22 +57,22 @@ TEST(FingerprintJsonTest, ErrorsNameTheField) {
   {
     auto j = good;
     j.erase("keys");
-    cases.push_back({"no keys", j, "\"keys\" is missing"});
+    cases.push_back({"no keys", j, "missing field 'keys'"});
   }
   {
     auto j = good;
     j["keys"][3]["value"] = 42;
-    cases.push_back({"value type", j, "keys[3] (cpu.model) has no string field \"value\""});
+    cases.push_back({"value type", j, "at /keys/3/value: type must be string, but is number"});
   }
   {
     auto j = good;
     j["keys"][1].erase("hard");
-    cases.push_back({"hard missing", j, "keys[1] (cpu.model_name) has no boolean field \"hard\""});
+    cases.push_back({"hard missing", j, "at /keys/1: missing field 'hard'"});
   }
   {
     auto j = good;
     j["checks"][0]["level"] = "fatal";
-    cases.push_back({"level", j, "checks[0] has level \"fatal\""});
+    cases.push_back({"level", j, "at /checks/0/level: level \"fatal\" is not ok, warn or info"});
   }
   {
     auto j = good;
@@ -93,6 +93,26 @@ TEST(FingerprintJsonTest, ErrorsNameTheField) {
     if (k["key"] == "os.loadavg") k["value"] = "unknown";
   }
   EXPECT_TRUE(FingerprintFromJson(j).ok());
+}
+
+// Stored text goes through the one read idiom (base/json_read.h): empty or cut-short text is an error
+// naming the run, never a fingerprint of no keys.
+TEST(FingerprintJsonTest, StoredTextThatIsNotAFingerprintIsAnError) {
+  const std::string text = FingerprintToJson(Machine("baremetal-tuned")).dump();
+  auto fp = FingerprintFromJsonText(text, "run 5's fingerprint");
+  ASSERT_TRUE(fp.ok()) << fp.status().message();
+  EXPECT_FALSE(fp->keys.empty());
+  auto cut = FingerprintFromJsonText(text.substr(0, 20), "run 5's fingerprint");
+  ASSERT_FALSE(cut.ok());
+  EXPECT_EQ(cut.status().code(), StatusCode::kDataLoss);
+  EXPECT_EQ(cut.status().message().rfind("run 5's fingerprint: not valid JSON at byte 21 (", 0), 0u)
+      << cut.status().message();
+  EXPECT_EQ(FingerprintFromJsonText("", "run 5's fingerprint").status().message(),
+            "run 5's fingerprint: empty, where JSON was expected");
+  auto keys = FingerprintFromJsonText(R"({"keys":[]})", "run 5's fingerprint");
+  ASSERT_FALSE(keys.ok());
+  EXPECT_EQ(keys.status().message().rfind("run 5's fingerprint: fingerprint JSON: missing field 'schema'", 0), 0u)
+      << keys.status().message();
 }
 
 TEST(FingerprintJsonTest, CompareListsHardAndSoftDifferences) {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/json_read.h"
 #include "env/fingerprint_json.h"
 #include "html/html_text.h"
 
@@ -133,8 +134,8 @@ std::string RunFactRows(const RunRecord& run) {
 std::string FingerprintBlock(const std::string& fingerprint_json, const std::string& digest, std::string_view title) {
   std::string out = fmt::format("<h3>{} <span class=\"note mono\">fingerprint {}</span></h3>\n", HtmlText(title),
                                 HtmlText(digest.substr(0, 12)));
-  const nlohmann::json j = nlohmann::json::parse(fingerprint_json, nullptr, /*allow_exceptions=*/false);
-  auto fp = j.is_discarded() ? StatusOr<Fingerprint>(Status::DataLoss("not JSON")) : env::FingerprintFromJson(j);
+  const auto j = ParseJson(fingerprint_json, "its text");
+  auto fp = j.ok() ? env::FingerprintFromJson(*j) : StatusOr<Fingerprint>(j.status());
   if (!fp.ok()) {
     return out + fmt::format("<p class=\"warn\">The stored fingerprint cannot be read: {}</p>\n",
                              HtmlText(fp.status().message()));

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <optional>
 
+#include "base/json_read.h"
+
 namespace tare::report {
 namespace {
 
@@ -130,8 +132,7 @@ nlohmann::json AbReportToJson(const AbReport& r) {
       {"stop_reason", r.stop_reason},
       {"resumed", r.resumed},
       {"lock_sha256", r.lock_sha256},
-      {"lock", r.lock_json.empty() ? nlohmann::json(nullptr)
-                                   : nlohmann::json::parse(r.lock_json, nullptr, false)},
+      {"lock", EmbedJson(r.lock_json, nullptr)},
       {"tare_version", r.tare_version},
       {"started_unix_ns", r.started_unix_ns},
       {"ended_unix_ns", r.ended_unix_ns},

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "base/bytes_text.h"
+#include "base/json_read.h"
 #include "base/terminal_text.h"
 #include "base/units.h"
 #include "model/metric_roles.h"
@@ -130,7 +131,7 @@ nlohmann::json RunToJson(const RunData& data, const std::map<int64_t, std::strin
               {"ended_unix_ns", data.run.ended_unix_ns},
               {"tare_version", data.run.tare_version},
               {"command_line", command_line},
-              {"options", json::parse(data.run.options_json.empty() ? "{}" : data.run.options_json, nullptr, false)},
+              {"options", EmbedJson(data.run.options_json, json::object())},
               {"fingerprint_digest", data.run.fingerprint_digest}};
   {
     const Provenance& p = data.run.provenance;
@@ -150,11 +151,12 @@ nlohmann::json RunToJson(const RunData& data, const std::map<int64_t, std::strin
                     {"assignment_sha256", sh.assignment_sha256}, {"weights", sh.weights},
                     {"assignment", assignment}};
   }
-  json fingerprint = json::parse(data.run.fingerprint_json.empty() ? "{}" : data.run.fingerprint_json, nullptr, false);
+  // Stored JSON columns as their values (base/json_read.h: text that is not JSON stays a string).
+  json fingerprint = EmbedJson(data.run.fingerprint_json, json::object());
   json executables = json::array();
   for (const auto& e : data.executables) {
     executables.push_back({{"role", e.role}, {"path", BytesToJson(e.path)}, {"sha256", e.sha256},
-                           {"info", json::parse(e.info_json.empty() ? "{}" : e.info_json, nullptr, false)}});
+                           {"info", EmbedJson(e.info_json, json::object())}});
   }
   json metrics = json::array();
   std::map<std::string, MetricDef> defs;

@@ -71,5 +71,22 @@ TEST(RenderConsole, ColumnsAreSizedToTheirContent) {
   EXPECT_NE(text.find(" 6.15 GiB/s "), std::string::npos) << "6.6e9 bytes/s is shown as a rate: " << text;
 }
 
+// Stored JSON columns go into the document as their values (base/json_read.h, EmbedJson): empty is
+// the documented default, and a column that is not JSON is kept as a string of its text — never
+// null and never nlohmann's "<discarded>".
+TEST(RunToJson, StoredJsonColumnsAreEmbeddedAndMalformedOnesKeptAsText) {
+  RunData data;
+  data.run.options_json = R"({"samples": 3})";
+  data.run.fingerprint_json = "";
+  data.executables = {{"base", "/bin/x", "aa", R"({"is_elf": tru)"}};
+  const nlohmann::json j = RunToJson(data);
+  EXPECT_EQ(j["run"]["options"], nlohmann::json::parse(R"({"samples": 3})"));
+  EXPECT_EQ(j["fingerprint"], nlohmann::json::object());
+  EXPECT_EQ(j["executables"][0]["info"], nlohmann::json(R"({"is_elf": tru)"));
+
+  data.run.options_json = "{samples";
+  EXPECT_EQ(RunToJson(data)["run"]["options"], nlohmann::json("{samples"));
+}
+
 }  // namespace
 }  // namespace tare::report

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iterator>
 
+#include "base/json_read.h"
 #include "base/terminal_text.h"
 #include "report/ledger.h"
 
@@ -77,8 +78,10 @@ std::string RenderShardGroup(const ShardGroupView& v) {
       what = fmt::format("campaign '{}' ({})", TerminalText(it->second->campaign_name), Short(it->second->campaign_sha256));
     }
   } else {
-    // The target as `tare run` resolved it (options "argv"), by its file name.
-    auto options = json::parse(first.options_json.empty() ? "{}" : first.options_json, nullptr, false);
+    // The target as `tare run` resolved it (options "argv"), by its file name. A label only: options
+    // that are absent or cannot be read name no target.
+    const auto parsed = ParseJsonOr(first.options_json, "the run's options", json::object());
+    const json options = parsed.ok() ? *parsed : json::object();
     if (options.is_object() && options.contains("argv") && options["argv"].is_array() && !options["argv"].empty() &&
         options["argv"][0].is_string()) {
       what = "target '" + TerminalText(std::filesystem::path(options["argv"][0].get<std::string>()).filename().string()) + "'";

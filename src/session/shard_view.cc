@@ -35,8 +35,10 @@ ShardGroupState GroupState(const std::string& group, const std::vector<RunRecord
 
 ShardHost HostOf(const RunRecord& run) {
   ShardHost h{"", run.fingerprint_digest};
-  const auto j = nlohmann::json::parse(run.fingerprint_json, nullptr, false);
-  if (auto fp = env::FingerprintFromJson(j); fp.ok()) h.cpu = fp->Get("cpu.model_name");
+  // A label only: a fingerprint that is missing or cannot be read names no CPU.
+  if (auto fp = env::FingerprintFromJsonText(run.fingerprint_json, "the run's fingerprint"); fp.ok()) {
+    h.cpu = fp->Get("cpu.model_name");
+  }
   return h;
 }
 

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <utility>
 
+#include "base/json_read.h"
 #include "base/json_text.h"
 #include "internal/sql_store.h"
 
@@ -153,11 +156,12 @@ StatusOr<std::vector<CellRecord>> SqlStore::CellsOf(int64_t run_id) {
       c.name = q.getColumn(1).getString();
       c.role = StoredName(ParseCellRole(q.getColumn(2).getString()));
       c.benchmark_id = q.getColumn(3).getInt64();
-      auto params = nlohmann::json::parse(q.getColumn(4).getString(), nullptr, false);
-      if (params.is_object()) {
-        c.args = params.value("args", std::vector<std::string>{});
-        c.env = params.value("env", std::vector<std::string>{});
-      }
+      using Strings = std::vector<std::string>;
+      const std::string what = fmt::format("run {} cell {}'s parameters", run_id, c.cell);
+      std::tie(c.args, c.env) = StoredJson(ReadJsonText<std::pair<Strings, Strings>>(
+          q.getColumn(4).getString(), what, [](const nlohmann::json& j) {
+            return std::pair(JsonAtOr<Strings>(j, "args", {}), JsonAtOr<Strings>(j, "env", {}));
+          }));
       out.push_back(std::move(c));
     }
     return out;
@@ -338,12 +342,9 @@ StatusOr<std::vector<StoredLook>> SqlStore::LooksOf(int64_t run_id) {
       auto verdict = ParseVerdict(q.getColumn(19).getString());
       m.verdict = verdict.ok() ? *verdict : Verdict::kInconclusive;
       m.supported_gain = q.getColumn(20).getInt() != 0;
-      auto reasons = nlohmann::json::parse(q.getColumn(21).getString(), nullptr, false);
-      if (reasons.is_array()) {
-        for (const auto& r : reasons) {
-          if (r.is_string()) m.reasons.push_back(r.get<std::string>());
-        }
-      }
+      m.reasons = StoredJson(ReadJsonText<std::vector<std::string>>(
+          q.getColumn(21).getString(), fmt::format("run {} cell {} look {}'s reasons for {}", run_id, cell, look, m.metric),
+          [](const nlohmann::json& j) { return j.get<std::vector<std::string>>(); }));
       c->metrics.push_back(std::move(m));
       std::vector<Verdict> verdicts;
       for (const auto& x : c->metrics) verdicts.push_back(x.verdict);

@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 
+#include "base/json_read.h"
 #include "internal/pg_connection.h"
 #include "internal/sql_store.h"
 #include "stats/summary.h"
@@ -40,8 +41,9 @@ RunRecord ReadRunRow(Statement& q) {
   r.started_unix_ns = q.getColumn(3).getInt64();
   r.ended_unix_ns = q.getColumn(4).isNull() ? 0 : q.getColumn(4).getInt64();
   r.tare_version = q.getColumn(5).getString();
-  auto argv = nlohmann::json::parse(q.getColumn(6).getString(), nullptr, false);
-  if (argv.is_array()) r.command_line = argv.get<std::vector<std::string>>();
+  r.command_line = StoredJson(ReadJsonText<std::vector<std::string>>(
+      q.getColumn(6).getString(), fmt::format("run {}'s command line", r.id),
+      [](const nlohmann::json& j) { return j.get<std::vector<std::string>>(); }));
   r.options_json = q.getColumn(7).getString();
   r.fingerprint_json = q.getColumn(8).getString();
   r.fingerprint_digest = q.getColumn(9).getString();
@@ -82,7 +84,8 @@ void ReadShard(Connection& db, RunRecord& r) {
   s.group = q.getColumn(2).getString();
   s.assignment_sha256 = q.getColumn(3).getString();
   s.weights = q.getColumn(4).getString();
-  auto list = nlohmann::json::parse(q.getColumn(5).getString(), nullptr, false);
+  const auto parsed = ParseJson(q.getColumn(5).getString(), "the shard assignment");
+  const nlohmann::json list = parsed.ok() ? *parsed : nlohmann::json();
   if (list.is_array()) {
     for (const auto& e : list) {
       if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_number_integer()) {

@@ -1,6 +1,7 @@
 #include "store/store.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -329,6 +330,68 @@ TEST_F(StoreTest, AnUnknownStoredKindIsAnErrorNotADefault) {
   ASSERT_FALSE(runs.ok());
   EXPECT_NE(runs.status().message().find("unknown run kind 'oracle' (known: run, ab)"), std::string::npos)
       << runs.status().message();
+}
+
+// JSON columns are read through base/json_read.h: a column that is not the JSON tare wrote (a
+// damaged row, a hand edit) is an error naming the run and the column, never read as empty lists.
+TEST_F(StoreTest, AMalformedJsonColumnIsAnErrorNotDefaults) {
+  int64_t id = 0;
+  {
+    auto store = Store::Open(path_);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    RunRecord r = MakeRun();
+    r.kind = RunKind::kAb;
+    auto run = (*store)->BeginRun(r);
+    ASSERT_TRUE(run.ok());
+    id = *run;
+    auto bench = (*store)->AddBenchmark(id, {0, "t::BM_A", "BM_A", TargetKind::kGbench});
+    ASSERT_TRUE(bench.ok()) << bench.status().message();
+    ASSERT_TRUE((*store)->AddCell(id, {1, "BM_A", CellRole::kTarget, *bench, {"--n=1"}, {"X=1"}}).ok());
+    AbComparison cmp;
+    cmp.cell = "BM_A";
+    cmp.head = "head";
+    AbMetricResult m;
+    m.metric = "wall_ns";
+    m.verdict = Verdict::kPass;
+    m.reasons = {"interval inside the allowance"};
+    cmp.metrics = {m};
+    ASSERT_TRUE((*store)->SaveVerdicts(id, 1, 1, true, {cmp}).ok());
+    auto cells = (*store)->CellsOf(id);
+    ASSERT_TRUE(cells.ok()) << cells.status().message();
+    ASSERT_EQ(cells->size(), 1u);
+    EXPECT_EQ((*cells)[0].args, std::vector<std::string>{"--n=1"});
+    auto looks = (*store)->LooksOf(id);
+    ASSERT_TRUE(looks.ok()) << looks.status().message();
+    EXPECT_EQ(looks->at(0).comparisons.at(0).metrics.at(0).reasons, m.reasons);
+  }
+  {
+    SQLite::Database db(path_, SQLite::OPEN_READWRITE);
+    db.exec(R"(UPDATE ab_cells SET params = '{"args": ["--n=1"')");
+    db.exec(R"(UPDATE ab_verdicts SET reasons = '["a", 7]')");
+    db.exec(R"(UPDATE runs SET command_line = 'tare ab')");
+  }
+  auto store = Store::Open(path_);
+  ASSERT_TRUE(store.ok());
+  auto cells = (*store)->CellsOf(id);
+  ASSERT_FALSE(cells.ok());
+  EXPECT_EQ(cells.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(cells.status().message().find(
+                fmt::format("run {} cell 1's parameters: not valid JSON at byte 18 (", id)),
+            std::string::npos)
+      << cells.status().message();
+  auto looks = (*store)->LooksOf(id);
+  ASSERT_FALSE(looks.ok());
+  EXPECT_EQ(looks.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(looks.status().message().find(
+                fmt::format("run {} cell 1 look 1's reasons for wall_ns: type must be string, but is number", id)),
+            std::string::npos)
+      << looks.status().message();
+  auto loaded = (*store)->LoadRun(id);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(loaded.status().message().find(fmt::format("run {}'s command line: not valid JSON at byte 2 (", id)),
+            std::string::npos)
+      << loaded.status().message();
 }
 
 TEST_F(StoreTest, ResolvesRunSelectorsWithClearErrors) {

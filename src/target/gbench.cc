@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/json_read.h"
 #include "base/json_text.h"
 
 namespace tare::target {
@@ -122,12 +123,13 @@ struct RowFields {
 }  // namespace
 
 StatusOr<GbenchReading> ParseGbenchJson(const std::string& json_text, const std::string& benchmark) {
-  auto doc = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded() || !doc.is_object()) {
+  const auto parsed = ParseJson(json_text, "Google Benchmark's JSON output");
+  if (!parsed.ok() || !parsed->is_object()) {
     return Status::DataLoss(fmt::format(
-        "benchmark '{}': Google Benchmark's JSON output is malformed (truncated or not JSON)",
-        benchmark));
+        "benchmark '{}': Google Benchmark's JSON output is malformed (truncated or not JSON{})", benchmark,
+        parsed.ok() ? "" : ": " + parsed.status().message()));
   }
+  const nlohmann::json& doc = *parsed;
   if (!doc.contains("benchmarks") || !doc["benchmarks"].is_array()) {
     return Status::DataLoss(fmt::format(
         "benchmark '{}': Google Benchmark's JSON output has no \"benchmarks\" array", benchmark));

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/files.h"
+#include "base/json_read.h"
 #include "instrument/process_metrics.h"
 #include "target/gbench.h"
 #include "target/tare_protocol.h"
@@ -244,7 +245,11 @@ Status ReadAllocTotals(const std::string& path, int pid, std::map<std::string, d
   std::string line;
   while (std::getline(in, line)) {
     // The file is writable by the measured process: check every field's type (value() throws).
-    auto j = nlohmann::json::parse(line, nullptr, false);
+    // Other processes' lines (the shim is inherited by the child's children) may be anything, a
+    // line cut short at a crash included: a line that is not JSON is skipped, not read as data.
+    const auto parsed = ParseJson(line, "an allocation shim line");
+    if (!parsed.ok()) continue;
+    const nlohmann::json& j = *parsed;
     if (!j.is_object() || !j.contains("pid") || !j["pid"].is_number_integer() ||
         j["pid"].get<int64_t>() != pid) {
       continue;

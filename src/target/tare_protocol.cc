@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/json_read.h"
 #include "base/json_text.h"
 
 namespace tare::protocol {
@@ -21,12 +22,13 @@ StatusOr<json> ParseObject(std::string_view line, std::string_view what) {
   if (line.find('\n') != std::string_view::npos) {
     return Status::DataLoss(fmt::format("{}: expected one result line, got several", what));
   }
-  json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) {
+  auto parsed = ParseJson(line, what);
+  if (!parsed.ok() || !parsed->is_object()) {
     const std::string head(line.substr(0, 80));
     return Status::DataLoss(
         fmt::format("{}: the child's result is not a JSON object: '{}'", what, head));
   }
+  json j = std::move(*parsed);
   if (!j.contains("protocol") || !j["protocol"].is_number_unsigned()) {
     return Status::DataLoss(fmt::format("{}: the result line has no \"protocol\" field", what));
   }
@@ -314,10 +316,11 @@ std::vector<Metric> PerIterationMetrics(const Measurement& m) {
 StatusOr<AllocFigures> ParseAllocOut(std::string_view file_text, int64_t pid) {
   const std::string what = fmt::format("allocation report of process {}", pid);
   for (std::string_view line : ResultLines(file_text)) {
-    json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded() || !j.is_object()) {
+    const auto parsed = ParseJson(line, what);
+    if (!parsed.ok() || !parsed->is_object()) {
       return Status::DataLoss(fmt::format("{}: not a JSON line: '{}'", what, line.substr(0, 80)));
     }
+    const json& j = *parsed;
     if (!j.contains("pid") || !j["pid"].is_number_integer() || j["pid"].get<int64_t>() != pid) {
       continue;
     }

@@ -157,6 +157,14 @@ E StoredName(StatusOr<E> parsed) {
   return *parsed;
 }
 
+// A JSON column read back through base/json_read.h (ReadJsonText): text that is not JSON, or not
+// the shape tare wrote, is an error Guard reports naming the row, never a default.
+template <typename T>
+T StoredJson(StatusOr<T> read) {
+  if (!read.ok()) throw SqlError(read.status().message());
+  return std::move(read).value();
+}
+
 inline constexpr int kReconnectSeconds = 60;
 
 template <typename F>
