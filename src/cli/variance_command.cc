@@ -11,7 +11,7 @@
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
 #include "cli/flag_checks.h"
-#include "compare/run_set.h"
+#include "compare/stored_variance.h"
 #include "compare/thresholds.h"
 #include "compare/variance.h"
 #include "store/store.h"
@@ -29,12 +29,6 @@ struct VarianceFlags {
   std::string store_path = DefaultStorePath();
 };
 
-std::set<std::string> Executables(const RunData& d) {
-  std::set<std::string> out;
-  for (const auto& e : d.executables) out.insert(e.sha256);
-  return out;
-}
-
 StatusOr<int> Variance(const VarianceFlags& f) {
   if (f.format != "console" && f.format != "json") {
     return Status::InvalidArgument(fmt::format("--format '{}' is not one of console, json", f.format));
@@ -47,54 +41,9 @@ StatusOr<int> Variance(const VarianceFlags& f) {
   auto store = store::Store::OpenForReading(f.store_path);
   if (!store.ok()) return store.status();
 
-  std::vector<RunData> runs;
-  if (!f.runs.empty()) {
-    for (const auto& sel : f.runs) {
-      auto id = (*store)->ResolveRun(sel);
-      if (!id.ok()) return id.status();
-      // A sharded run is read whole (compare/run_set.h): its missing shards are named below.
-      auto d = compare::LoadRunSet(**store, *id);
-      if (!d.ok()) return d.status();
-      if (d->run.kind != RunKind::kRun) {
-        return Status::InvalidArgument(fmt::format(
-            "run {} is a `tare {}` run; variance takes runs of `tare run`", d->run.id, RunKindName(d->run.kind)));
-      }
-      if (!runs.empty() && d->run.fingerprint_digest != runs.front().run.fingerprint_digest) {
-        return Status::FailedPrecondition(fmt::format(
-            "runs {} and {} were measured on different hosts (hard fingerprint keys differ); variance never pools "
-            "hosts: give runs of one host", runs.front().run.id, d->run.id));
-      }
-      if (!d->missing_shards.empty()) {
-        std::string shards;
-        for (int64_t k : d->missing_shards) shards += fmt::format("{}{}", shards.empty() ? "" : ", ", k);
-        fmt::print(stderr, "tare: warning: {} lacks shard {} of {} in this store: its benchmarks are not in these "
-                   "figures; bring that job's store in with `tare merge`\n", compare::DescribeRunSet(*d), shards,
-                   d->run.shard->count);
-      }
-      runs.push_back(std::move(*d));
-    }
-  } else {
-    // The newest run of `tare run`, and the reruns of its executables on its host before it.
-    auto listed = (*store)->ListRuns(500);
-    if (!listed.ok()) return listed.status();
-    std::set<std::string> exes;
-    for (const auto& r : *listed) {
-      if (r.kind != RunKind::kRun || static_cast<int>(runs.size()) >= f.last) continue;
-      if (!runs.empty() && r.fingerprint_digest != runs.front().run.fingerprint_digest) continue;
-      auto d = (*store)->LoadRun(r.id);
-      if (!d.ok()) return d.status();
-      if (runs.empty()) {
-        exes = Executables(*d);
-      } else if (Executables(*d) != exes) {
-        continue;
-      }
-      runs.push_back(std::move(*d));
-    }
-    if (runs.empty()) {
-      return Status::NotFound(fmt::format("the store '{}' has no run of `tare run`", store::PrintableLocation(f.store_path)));
-    }
-    std::reverse(runs.begin(), runs.end());
-  }
+  TARE_ASSIGN_OR_RETURN(const compare::VarianceRuns chosen, compare::LoadVarianceRuns(**store, f.runs, f.last));
+  for (const auto& w : chosen.warnings) fmt::print(stderr, "tare: warning: {}\n", w);
+  const std::vector<RunData>& runs = chosen.runs;
   compare::SuiteVariance v = compare::AnalyzeVariance(runs, f.metrics, config);
   if (f.format == "json") {
     fmt::print("{}\n", DumpJson(compare::VarianceToJson(v), 2));

@@ -1,0 +1,67 @@
+#include "compare/stored_variance.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "compare/run_set.h"
+
+namespace tare::compare {
+namespace {
+
+std::set<std::string> Executables(const RunData& d) {
+  std::set<std::string> out;
+  for (const auto& e : d.executables) out.insert(e.sha256);
+  return out;
+}
+
+}  // namespace
+
+StatusOr<VarianceRuns> LoadVarianceRuns(store::Store& store, const std::vector<std::string>& selectors, int last) {
+  VarianceRuns out;
+  std::vector<RunData>& runs = out.runs;
+  for (const auto& sel : selectors) {
+    TARE_ASSIGN_OR_RETURN(const int64_t id, store.ResolveRun(sel));
+    TARE_ASSIGN_OR_RETURN(RunData d, LoadRunSet(store, id));
+    if (d.run.kind != RunKind::kRun) {
+      return Status::InvalidArgument(fmt::format(
+          "run {} is a `tare {}` run; variance takes runs of `tare run`", d.run.id, RunKindName(d.run.kind)));
+    }
+    if (!runs.empty() && d.run.fingerprint_digest != runs.front().run.fingerprint_digest) {
+      return Status::FailedPrecondition(fmt::format(
+          "runs {} and {} were measured on different hosts (hard fingerprint keys differ); variance never pools "
+          "hosts: give runs of one host", runs.front().run.id, d.run.id));
+    }
+    if (!d.missing_shards.empty()) {
+      std::string shards;
+      for (int64_t k : d.missing_shards) shards += fmt::format("{}{}", shards.empty() ? "" : ", ", k);
+      out.warnings.push_back(fmt::format("{} lacks shard {} of {} in this store: its benchmarks are not in these "
+                                         "figures; bring that job's store in with `tare merge`",
+                                         DescribeRunSet(d), shards, d.run.shard->count));
+    }
+    runs.push_back(std::move(d));
+  }
+  if (!selectors.empty()) return out;
+  // The newest run of `tare run`, and the reruns of its executables on its host before it.
+  TARE_ASSIGN_OR_RETURN(const auto listed, store.ListRuns(500));
+  std::set<std::string> exes;
+  for (const auto& r : listed) {
+    if (r.kind != RunKind::kRun || static_cast<int>(runs.size()) >= last) continue;
+    if (!runs.empty() && r.fingerprint_digest != runs.front().run.fingerprint_digest) continue;
+    TARE_ASSIGN_OR_RETURN(RunData d, store.LoadRun(r.id));
+    if (runs.empty()) {
+      exes = Executables(d);
+    } else if (Executables(d) != exes) {
+      continue;
+    }
+    runs.push_back(std::move(d));
+  }
+  if (runs.empty()) {
+    return Status::NotFound(fmt::format("the store '{}' has no run of `tare run`", store::PrintableLocation(store.path())));
+  }
+  std::reverse(runs.begin(), runs.end());
+  return out;
+}
+
+}  // namespace tare::compare
