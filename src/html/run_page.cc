@@ -35,6 +35,32 @@ std::string FailureText(const Sample& s) {
   return why;
 }
 
+using MetricSummaryPtr = const report::MetricSummary*;
+MetricSummaryPtr FindSummary(const report::BenchmarkReport& b, const std::string& metric) {
+  for (const auto& m : b.metrics) {
+    if (m.metric.name == metric) return &m;
+  }
+  return nullptr;
+}
+
+// Every benchmark at a glance, first on the page (issue 23, item 6): its samples and the median of
+// the metric its plot shows, with that median's CV.
+std::string OverviewTable(const RunData& data, const report::RunReport& rep) {
+  if (rep.benchmarks.empty()) return "";
+  std::string t = "<table class=\"summary\"><tr><th>benchmark</th><th>ok</th><th>failed</th><th>metric</th>"
+                  "<th>median</th><th>CV</th></tr>\n";
+  for (const auto& b : rep.benchmarks) {
+    const std::string metric = PlottedMetric(data, b.bench.id);
+    const MetricSummaryPtr m = FindSummary(b, metric);
+    t += fmt::format("<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td><code>{}</code></td>"
+                     "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+                     HtmlText(b.bench.name), b.ok_samples, b.failed_samples, HtmlText(metric),
+                     m != nullptr ? HtmlText(FormatValue(m->summary.median, m->metric.unit)) : "—",
+                     m != nullptr && std::isfinite(m->summary.cv) ? fmt::format("{:.2f}%", m->summary.cv * 100) : "—");
+  }
+  return t + "</table>\n";
+}
+
 std::string SummaryTable(const report::BenchmarkReport& b) {
   std::string rows;
   for (const auto& m : b.metrics) {
@@ -116,6 +142,7 @@ std::string RenderRunHtml(const RunData& data) {
   html += fmt::format("<dt>Benchmarks</dt><dd>{}, {} samples, {} failed</dd>\n", data.benchmarks.size(),
                       data.samples.size(), rep.total_failed);
   html += "</dl>\n";
+  html += OverviewTable(data, rep);
   if (rep.total_failed > 0) {
     html += fmt::format("<p class=\"banner\">{} measured samples failed; they are marked ▲ on the timelines, with "
                         "their reason on hover, and left out of every summary.</p>\n",
