@@ -131,8 +131,9 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
     std::set<int64_t> runs;
     std::vector<double> values;
   };
-  // Benchmark, arm, metric, host type: samples of two host types never share a row.
-  std::map<std::tuple<std::string, std::string, std::string, std::string>, Acc> acc;
+  // Benchmark, arm, metric, host type, model: samples of two host types, or values of two models
+  // of one estimate (metric.h MetricModel), never share a row.
+  std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>, Acc> acc;
   for (auto& c : chosen) {
     std::map<int64_t, std::string> cell_names;
     if (c.data.run.kind == RunKind::kAb) {
@@ -153,7 +154,7 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
           if (!wanted) continue;
           // An executable measured under several arms of one cohort (base and its null copy) is
           // one executable: its arms' samples count together.
-          Acc& a = acc[{bench, by_exe ? "" : arm, metric, c.data.run.fingerprint_digest}];
+          Acc& a = acc[{bench, by_exe ? "" : arm, metric, c.data.run.fingerprint_digest, MetricModel(def)}];
           a.unit = def.unit;
           a.runs.insert(c.data.run.id);
           a.values.insert(a.values.end(), values.begin(), values.end());
@@ -163,7 +164,7 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
   }
   for (const auto& [key, a] : acc) {
     SpreadRow row;
-    std::tie(row.benchmark, row.arm, row.metric, row.host) = key;
+    std::tie(row.benchmark, row.arm, row.metric, row.host, row.model) = key;
     row.unit = a.unit;
     row.deterministic = IsHeadlineDeterministic(row.metric);
     row.runs = static_cast<int64_t>(a.runs.size());
@@ -192,6 +193,10 @@ std::string RenderSpread(const SpreadReport& r) {
   if (r.runs.size() < 2) {
     out += "measured once: nothing to spread yet (replay a bundle of it, or run it again)\n";
   }
+  std::set<std::string> models;
+  for (const auto& row : r.rows) {
+    if (!row.model.empty()) models.insert(row.model);
+  }
   size_t wb = 9;
   for (const auto& row : r.rows) {
     wb = std::max(wb, SingleLineText(row.benchmark).size() + (row.arm.empty() ? 0 : row.arm.size() + 3) +
@@ -204,7 +209,8 @@ std::string RenderSpread(const SpreadReport& r) {
   for (const auto& row : r.rows) {
     // Several host types: each row says its own (a row never holds two).
     std::string name = SingleLineText(row.benchmark) + (row.arm.empty() ? "" : " [" + row.arm + "]") +
-                       (hosts.size() > 1 ? " @" + row.host.substr(0, 8) : "");
+                       (hosts.size() > 1 ? " @" + row.host.substr(0, 8) : "") +
+                       (models.size() > 1 && !row.model.empty() ? " (" + SingleLineText(row.model) + ")" : "");
     const std::string spread = std::isnan(row.spread_pct) ? "-" : fmt::format("{:.3f}%", row.spread_pct);
     // Deterministic counts are shown whole: a one-instruction difference must be visible.
     auto value = [&](double v) {
@@ -248,7 +254,7 @@ json SpreadToJson(const SpreadReport& r) {
   json rows = json::array();
   for (const auto& row : r.rows) {
     rows.push_back({{"benchmark", row.benchmark}, {"arm", row.arm}, {"metric", row.metric}, {"unit", row.unit},
-                    {"deterministic", row.deterministic}, {"runs", row.runs}, {"host", row.host},
+                    {"deterministic", row.deterministic}, {"runs", row.runs}, {"host", row.host}, {"model", row.model.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.model)},
                     {"samples", row.samples}, {"min", num(row.min)}, {"max", num(row.max)},
                     {"spread_pct", num(row.spread_pct)}});
   }

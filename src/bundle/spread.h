@@ -51,6 +51,7 @@ struct SpreadRow {
   std::string unit;
   bool deterministic = false;        // IsHeadlineDeterministic: sim.Ir, sim.est_cycles
   std::string host;                  // the host type (hard fingerprint digest) of every run in the row
+  std::string model;                 // a modelled metric's model (sim.est_cycles: iai-v1), "" otherwise
   int64_t runs = 0;
   int64_t samples = 0;
   double min = 0, max = 0;

@@ -136,6 +136,11 @@ std::string RenderHistoryConsole(const History& h) {
                                 h.branch.empty() ? "" : fmt::format(" (branch {})", SingleLineText(h.branch)),
                                 h.rows.size(), h.steps.size(), h.steps.size() == 1 ? "" : "s");
   if (!h.note.empty()) out += fmt::format("({})\n", h.note);
+  if (h.other_model_runs > 0) {
+    out += fmt::format("({} runs whose {} another model computed not shown: this series is model {}; values of "
+                       "different models are never set side by side)\n", h.other_model_runs, SingleLineText(h.metric),
+                       SingleLineText(h.model));
+  }
   if (h.other_hosts_runs > 0) {
     out += fmt::format("({} runs on other hosts not shown: results are never pooled across hosts; --host DIGEST)\n",
                        h.other_hosts_runs);
@@ -215,6 +220,7 @@ nlohmann::json HistoryToJson(const History& h) {
   return {{"schema", kHistoryJsonSchema}, {"benchmark", h.benchmark}, {"metric", h.metric}, {"unit", h.unit},
           {"host", h.host}, {"branch", h.branch.empty() ? json(nullptr) : json(h.branch)},
           {"other_hosts_runs", h.other_hosts_runs}, {"min_segment", h.min_segment},
+          {"model", h.model.empty() ? json(nullptr) : json(h.model)}, {"other_model_runs", h.other_model_runs},
           {"note", h.note.empty() ? json(nullptr) : json(h.note)}, {"runs", rows}, {"change_points", steps}};
 }
 

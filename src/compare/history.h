@@ -74,6 +74,8 @@ struct History {
   std::vector<HistoryRow> rows;    // oldest first
   std::vector<HistoryStep> steps;
   int64_t other_hosts_runs = 0;    // runs of this benchmark on other hosts, not shown
+  std::string model;               // a modelled metric's model (metric.h MetricModel), "" otherwise
+  int64_t other_model_runs = 0;    // runs whose values another model computed, not shown
   int64_t min_segment = 0;         // the one used
   std::string note;                // why no change point could be found, "" when the series could show one
 };

@@ -62,6 +62,29 @@ StatusOr<History> LoadHistory(store::Store& store, const HistoryRequest& r) {
                                                     host.substr(0, 12), r.branch.empty() ? "" : " branch " + r.branch,
                                                     metric, r.benchmark));
   }
+  // A modelled metric (sim.est_cycles): the newest run's model only (metric.h MetricModel).
+  std::string model;
+  int64_t other_model = 0;
+  if (!MetricModel(LookupMetric(metric)).empty()) {
+    auto model_of = [&](int64_t run_id) -> StatusOr<std::string> {
+      TARE_ASSIGN_OR_RETURN(const auto defs, store.MetricsOf(run_id));
+      for (const auto& d : defs) {
+        if (d.name == metric) return MetricModel(d);
+      }
+      return std::string();
+    };
+    TARE_ASSIGN_OR_RETURN(model, model_of(points->back().run.id));
+    std::vector<store::HistoryPoint> kept;
+    for (auto& p : *points) {
+      TARE_ASSIGN_OR_RETURN(const std::string m, model_of(p.run.id));
+      if (m == model) {
+        kept.push_back(std::move(p));
+      } else {
+        ++other_model;
+      }
+    }
+    *points = std::move(kept);
+  }
   std::vector<HistoryInput> inputs;
   for (auto& p : *points) inputs.push_back({std::move(p.run), p.n, p.failed, p.median});
   HistoryOptions options;
@@ -73,6 +96,8 @@ StatusOr<History> LoadHistory(store::Store& store, const HistoryRequest& r) {
   h.host = host;
   h.branch = r.branch;
   h.other_hosts_runs = others;
+  h.model = model;
+  h.other_model_runs = other_model;
   return h;
 }
 

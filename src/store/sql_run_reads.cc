@@ -71,6 +71,24 @@ std::vector<ExecutableRecord> SelectExecutables(Connection& db, int64_t run_id) 
   return out;
 }
 
+std::vector<MetricDef> SelectMetrics(Connection& db, int64_t run_id) {
+  Statement m(db, "SELECT name, unit, direction, kind, description FROM metrics WHERE run_id = ? ORDER BY rowid");
+  m.bind(1, run_id);
+  std::vector<MetricDef> out;
+  while (m.executeStep()) {
+    MetricDef def;
+    def.name = m.getColumn(0).getString();
+    def.unit = m.getColumn(1).getString();
+    def.direction = m.getColumn(2).getString() == "higher" ? Direction::kHigherIsBetter : Direction::kLowerIsBetter;
+    const std::string kind = m.getColumn(3).getString();
+    def.kind = kind == "time" ? MetricKind::kTime : kind == "bytes" ? MetricKind::kBytes
+             : kind == "ratio" ? MetricKind::kRatio : MetricKind::kCount;
+    def.description = m.getColumn(4).getString();
+    out.push_back(std::move(def));
+  }
+  return out;
+}
+
 // The run's shard row (schema version 5), if it has one. An assignment that is not the JSON it was
 // written as is read as empty: the view then reports the shard as disagreeing, never crashes.
 void ReadShard(Connection& db, RunRecord& r) {
@@ -264,19 +282,7 @@ StatusOr<RunData> SqlStore::LoadRun(int64_t run_id) {
       d.benchmarks.push_back({b.getColumn(0).getInt64(), b.getColumn(1).getString(),
                               b.getColumn(2).getString(), StoredName(ParseTargetKind(b.getColumn(3).getString()))});
     }
-    Statement m(*db_, "SELECT name, unit, direction, kind, description FROM metrics WHERE run_id = ? ORDER BY rowid");
-    m.bind(1, static_cast<int64_t>(run_id));
-    while (m.executeStep()) {
-      MetricDef def;
-      def.name = m.getColumn(0).getString();
-      def.unit = m.getColumn(1).getString();
-      def.direction = m.getColumn(2).getString() == "higher" ? Direction::kHigherIsBetter : Direction::kLowerIsBetter;
-      std::string kind = m.getColumn(3).getString();
-      def.kind = kind == "time" ? MetricKind::kTime : kind == "bytes" ? MetricKind::kBytes
-               : kind == "ratio" ? MetricKind::kRatio : MetricKind::kCount;
-      def.description = m.getColumn(4).getString();
-      d.metrics.push_back(def);
-    }
+    d.metrics = SelectMetrics(*db_, run_id);
     Statement n(*db_, "SELECT level, message FROM notes WHERE run_id = ? ORDER BY rowid");
     n.bind(1, static_cast<int64_t>(run_id));
     while (n.executeStep()) d.notes.push_back({n.getColumn(0).getString(), n.getColumn(1).getString()});
@@ -329,6 +335,10 @@ StatusOr<std::string> SqlStore::LoadArtifact(int64_t run_id, int64_t benchmark_i
     }
     return q.getColumn(0).getBlobString();
   });
+}
+
+StatusOr<std::vector<MetricDef>> SqlStore::MetricsOf(int64_t run_id) {
+  return Guard("listing metrics", [&](bool) -> StatusOr<std::vector<MetricDef>> { return SelectMetrics(*db_, run_id); });
 }
 
 StatusOr<std::vector<ExecutableRecord>> SqlStore::ExecutablesOf(int64_t run_id) {

@@ -153,6 +153,9 @@ class Store : public RunWriter {
   virtual StatusOr<std::vector<ArtifactInfo>> ArtifactsOf(int64_t run_id) = 0;
   // The executables a run measured (LoadRun's, without its samples); empty for an unknown run.
   virtual StatusOr<std::vector<ExecutableRecord>> ExecutablesOf(int64_t run_id) = 0;
+  // The metrics a run defined (LoadRun's, without its samples): their units, directions and
+  // descriptions as that run's tare wrote them — a modelled metric's model with them (MetricModel).
+  virtual StatusOr<std::vector<MetricDef>> MetricsOf(int64_t run_id) = 0;
   // The runs recorded with a shard (RunRecord::shard set), oldest first; only those of `group`
   // unless it is empty. Each as ListRuns gives it, its shard included.
   virtual StatusOr<std::vector<RunRecord>> ShardedRuns(const std::string& group) = 0;

@@ -66,6 +66,7 @@ class SqlStore final : public Store {
                                      const std::string& name) override;
   StatusOr<std::vector<ArtifactInfo>> ArtifactsOf(int64_t run_id) override;
   StatusOr<std::vector<ExecutableRecord>> ExecutablesOf(int64_t run_id) override;
+  StatusOr<std::vector<MetricDef>> MetricsOf(int64_t run_id) override;
   StatusOr<std::optional<int64_t>> FindRunByUid(const std::string& uid) override;
   StatusOr<std::vector<RunRecord>> ShardedRuns(const std::string& group) override;
   Status InTransaction(const std::function<Status()>& body) override;

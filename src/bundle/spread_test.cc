@@ -1,0 +1,87 @@
+#include "bundle/spread.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "compare/stored_history.h"
+#include "model/metric.h"
+
+namespace tare::bundle {
+namespace {
+
+// Issue 23, item 5: runs of one executable whose cycle estimates two models computed (a newer
+// tare's model beside the old one) — written through the Store interface as each tare would have.
+class ModelsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "spread_models_" + std::to_string(getpid());
+    std::filesystem::remove_all(dir_);
+    auto s = store::Store::Open(dir_ + "/tare.db");
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    store_ = std::move(*s);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  void AddRun(const std::string& model, double cycles) {
+    RunRecord r;
+    r.kind = RunKind::kRun;
+    r.started_unix_ns = 1'700'000'000'000'000'000 + ++clock_;
+    r.tare_version = "test";
+    r.command_line = {"tare", "run"};
+    r.options_json = "{}";
+    r.fingerprint_json = R"({"keys":[]})";
+    r.fingerprint_digest = "h";
+    auto id = store_->BeginRun(r);
+    ASSERT_TRUE(id.ok());
+    ASSERT_TRUE(store_->AddExecutable(*id, {"target", "/x/bench", std::string(64, 'a'), "{}"}).ok());
+    auto bench = store_->AddBenchmark(*id, {0, "t::BM_x", "BM_x", TargetKind::kGbench});
+    MetricDef def = LookupMetric("sim.est_cycles");
+    def.description = "estimated cycles, model " + model + ": as that tare computed them";
+    ASSERT_TRUE(store_->AddMetric(*id, def).ok());
+    for (int i = 0; i < 2; ++i) {
+      Sample s;
+      s.seq = i;
+      s.values = {{"sim.est_cycles", cycles}};
+      ASSERT_TRUE(store_->AppendSample(*id, *bench, s).ok());
+    }
+    ASSERT_TRUE(store_->FinishRun(*id, RunStatus::kComplete, r.started_unix_ns + 1).ok());
+  }
+
+  std::string dir_;
+  std::unique_ptr<store::Store> store_;
+  int64_t clock_ = 0;
+};
+
+TEST_F(ModelsTest, EstimatesOfTwoModelsNeverShareARowOrASeries) {
+  for (int i = 0; i < 3; ++i) AddRun("iai-v1", 1000);
+  for (int i = 0; i < 2; ++i) AddRun("iai-v2", 1300);
+
+  // spread: one row per model, each identical across its own runs.
+  auto spread = ComputeSpread(*store_, {std::string(12, 'a'), "", {"sim.est_cycles"}});
+  ASSERT_TRUE(spread.ok()) << spread.status().ToString();
+  ASSERT_EQ(spread->rows.size(), 2u);
+  for (const auto& row : spread->rows) {
+    EXPECT_EQ(row.spread_pct, 0.0) << row.model;
+    EXPECT_EQ(row.runs, row.model == "iai-v1" ? 3 : 2);
+  }
+  EXPECT_NE(RenderSpread(*spread).find("BM_x (iai-v2)"), std::string::npos) << RenderSpread(*spread);
+
+  // history: the newest run's model only, the others counted.
+  compare::HistoryRequest q;
+  q.benchmark = "BM_x";
+  q.metric = "sim.est_cycles";
+  auto h = compare::LoadHistory(*store_, q);
+  ASSERT_TRUE(h.ok()) << h.status().ToString();
+  EXPECT_EQ(h->model, "iai-v2");
+  EXPECT_EQ(h->rows.size(), 2u);
+  EXPECT_EQ(h->other_model_runs, 3);
+  EXPECT_TRUE(h->steps.empty()) << "no step between the models: they are not one series";
+  EXPECT_NE(compare::RenderHistoryConsole(*h).find("3 runs whose sim.est_cycles another model computed not shown"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace tare::bundle
