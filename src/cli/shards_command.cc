@@ -31,7 +31,8 @@ StatusOr<int> Shards(const ShardsFlags& f) {
     return Status::InvalidArgument("give a run SELECTOR or --group, not both");
   }
   if (Status s = RequireStore(f.store_path); !s.ok()) return s;
-  auto store = store::Store::Open(f.store_path);
+  // It only reads: a read-only store is fine (issue 27, item 17).
+  auto store = store::Store::OpenForReading(f.store_path);
   if (!store.ok()) return store.status();
   auto groups = session::ChooseShardGroups(**store, f.selector, f.group);
   if (!groups.ok()) return groups.status();

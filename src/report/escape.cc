@@ -69,8 +69,9 @@ std::string MarkdownCode(std::string_view text) {
 }
 
 std::string CsvField(std::string_view text) {
-  std::string v(text);
-  if (!v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '-' || v[0] == '@')) v = "'" + v;
+  // Terminal controls as visible escapes (a CSV is often read on a terminal: issue 27, item 16).
+  std::string v = TerminalText(text);
+  if (!v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '-' || v[0] == '@' || v[0] == '\t')) v = "'" + v;
   std::string out = "\"";
   for (char ch : v) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
   return out + "\"";

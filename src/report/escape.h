@@ -29,8 +29,10 @@ std::string MarkdownText(std::string_view text);
 // and a backtick would end the span early.
 std::string MarkdownCode(std::string_view text);
 
-// A CSV field (RFC 4180): always quoted, quotes doubled; a leading = + - @ gets a ' so that a
-// spreadsheet does not read the field as a formula.
+// A CSV field (RFC 4180): always quoted, quotes doubled; a leading = + - @ or tab gets a ' so that
+// a spreadsheet does not read the field as a formula (a leading CR is escaped already); controls
+// other than newline and tab, C1 controls and bytes that are not UTF-8 are written as visible
+// escapes (base/terminal_text.h TerminalText), so printing the CSV cannot drive a terminal.
 std::string CsvField(std::string_view text);
 
 }  // namespace tare::report

@@ -34,5 +34,18 @@ TEST(MarkdownCode, PlainTextIsACodeSpanAnythingElseEscapedCode) {
   EXPECT_EQ(MarkdownCode("\xc2\x9b"), "<code>\\\\u009b</code>");
 }
 
+// Issue 27, item 16: ESC and C1 were printed raw; a leading tab or CR slipped past the formula guard.
+TEST(CsvField, QuotedFormulaGuardedAndNoTerminalControls) {
+  EXPECT_EQ(CsvField("BM_Sort/8"), "\"BM_Sort/8\"");
+  EXPECT_EQ(CsvField("a\"b"), "\"a\"\"b\"");
+  EXPECT_EQ(CsvField("=1+1"), "\"'=1+1\"");
+  EXPECT_EQ(CsvField("-2"), "\"'-2\"");
+  EXPECT_EQ(CsvField("\t=1"), "\"'\t=1\"");
+  EXPECT_EQ(CsvField("\r=1"), "\"\\r=1\"");
+  EXPECT_EQ(CsvField("x\x1b]0;pwn\a"), "\"x\\x1b]0;pwn\\x07\"");
+  EXPECT_EQ(CsvField("\xc2\x9b" "2J"), "\"\\u009b2J\"");
+  EXPECT_EQ(CsvField("two\nlines"), "\"two\nlines\"") << "a newline is legal in a quoted field";
+}
+
 }  // namespace
 }  // namespace tare::report

@@ -122,7 +122,7 @@ StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path, bool for_re
     if (for_reading) return OpenReadOnly(path);
     return Status::FailedPrecondition(fmt::format(
         "the store '{}' is read-only (its file mode, directory or mount); the commands that only "
-        "read it (runs, export, compare, history, variance, report, spread, bundle) can use it; "
+        "read it (runs, export, compare, history, variance, report, spread, shards, bundle) can use it; "
         "to store, make it writable or choose another with --store PATH", path));
   }
   auto parent = std::filesystem::path(path).parent_path();

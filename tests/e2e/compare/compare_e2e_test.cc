@@ -358,6 +358,19 @@ TEST_F(CompareE2E, AShardedSuiteIsComparedWholeAndAMissingShardIsNamed) {
   Result var = Tare({"variance", "main", "--format", "json"});
   EXPECT_EQ(var.exit_code, 0) << var.err;
   EXPECT_EQ(nlohmann::json::parse(var.out)["benchmarks"].size(), 4u) << var.out;
+
+  // Issue 27, item 17: `tare shards` only reads, so a read-only store is fine. Root writes whatever
+  // the modes say, so the read-only user is made with a user namespace (unprivileged inside it).
+  if (std::system("unshare -U true >/dev/null 2>&1") != 0) GTEST_SKIP() << "no user namespaces here";
+  fs::create_directories(dir_ + "/ro");
+  fs::copy_file(dir_ + "/.tare/tare.db", dir_ + "/ro/tare.db");
+  fs::permissions(dir_ + "/ro/tare.db", fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  fs::permissions(dir_ + "/ro", fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                    fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+  Result ro = tare::e2e::RunTare("/usr/bin/unshare", dir_, {"-U", TARE_BIN, "shards", "--store", "ro/tare.db"});
+  EXPECT_EQ(ro.exit_code, 0) << ro.out << ro.err;
+  EXPECT_NE(ro.out.find("2/2 shards present"), std::string::npos) << ro.out << ro.err;
+  fs::permissions(dir_ + "/ro", fs::perms::owner_all);
 }
 
 }  // namespace
