@@ -37,4 +37,15 @@ inline CLI::Validator WholeNumberAtLeast(int64_t min) {
       fmt::format("INT>={}", min));
 }
 
+// The value must hold something but blanks: `--prepare ''` would otherwise mean "no --prepare"
+// (issue 27, item 19) and the user's intent is lost without a word.
+inline CLI::Validator NotBlank() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        if (value.find_first_not_of(" \t\n\r") != std::string::npos) return std::string();
+        return "is empty: give a command, or leave the flag out";
+      },
+      "CMD");
+}
+
 }  // namespace tare::cli

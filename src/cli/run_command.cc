@@ -288,9 +288,9 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
                   "A command line to measure as a whole process (repeatable; several are measured interleaved and compared)")
       ->type_name("CMD");
   sub->add_option("--prepare", opts->prepare, "Run CMD before every sample (warm-ups too), untimed; a failure ends the run")
-      ->type_name("CMD");
-  sub->add_option("--setup", opts->setup, "Run CMD once before the first sample, untimed")->type_name("CMD");
-  sub->add_option("--conclude", opts->conclude, "Run CMD once after the last sample, untimed")->type_name("CMD");
+      ->check(NotBlank())->type_name("CMD");
+  sub->add_option("--setup", opts->setup, "Run CMD once before the first sample, untimed")->check(NotBlank())->type_name("CMD");
+  sub->add_option("--conclude", opts->conclude, "Run CMD once after the last sample, untimed")->check(NotBlank())->type_name("CMD");
   sub->add_option("--parameter-scan", opts->commands.scan,
                   "Measure the command once per value LO, LO+STEP, ... HI, with {NAME} replaced by it")
       ->expected(3)->option_text("NAME LO HI");

@@ -69,6 +69,10 @@ TEST_F(BadInputE2E, EveryCaseExitsTwoNamesTheFlagAndLeavesTheStoreAsItWas) {
       {{"run", "--store", store_, "--timeout", "0", "/bin/true"}, "--timeout"},
       {{"run", "--store", store_, "--timeout", "1e99s", "/bin/true"}, "7 days"},
       {{"run", "--store", store_, "--shell", ""}, "--shell"},
+      // Issue 27, item 19: an empty untimed command is refused, not taken for "none".
+      {{"run", "--store", store_, "--prepare", "", "/bin/true"}, "--prepare: is empty: give a command"},
+      {{"run", "--store", store_, "--setup", " ", "/bin/true"}, "--setup: is empty"},
+      {{"run", "--store", store_, "--conclude", "", "/bin/true"}, "--conclude: is empty"},
       {{"ab", "--store", store_, "--seed", "-1", "--base", "/bin/true", "--head", head}, "--seed"},
       {{"ab", "--store", store_, "--timeout", "1e99s", "--base", "/bin/true", "--head", head}, "--timeout"},
       {{"runs", "--store", store_, "--limit", "-1"}, "--limit"},
