@@ -8,6 +8,7 @@
 #include <set>
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "compare/run_set.h"
@@ -99,13 +100,6 @@ double LogicalCpus(const RunRecord& r) {
   return end == it->second.c_str() || v <= 0 ? kNaN : v;
 }
 
-// The set of executables' digests a run measured.
-std::set<std::string> Digests(const RunData& d) {
-  std::set<std::string> out;
-  for (const auto& e : d.executables) out.insert(e.sha256);
-  return out;
-}
-
 // Warnings about the host, for timing comparisons of independent runs.
 std::vector<std::string> HostWarnings(const RunData& base, const RunData& head) {
   std::vector<std::string> out;
@@ -121,7 +115,7 @@ std::vector<std::string> HostWarnings(const RunData& base, const RunData& head) 
           la, base.run.id, lb, head.run.id, std::isfinite(cpus) ? fmt::format(" ({:g} CPUs)", cpus) : ""));
     }
   }
-  const std::set<std::string> ea = Digests(base), eb = Digests(head);
+  const std::set<std::string> ea = ExecutableDigests(base.executables), eb = ExecutableDigests(head.executables);
   if (!ea.empty() && ea == eb) {
     out.push_back(fmt::format(
         "both runs measured the same executable{} (sha256 {}): any change in their timings is the host's, not the code's",
@@ -285,6 +279,12 @@ std::string SuiteComparison::Headline() const {
   return out.empty() ? "no benchmarks" : out;
 }
 
+std::set<std::string> ExecutableDigests(const std::vector<ExecutableRecord>& executables) {
+  std::set<std::string> out;
+  for (const auto& e : executables) out.insert(e.sha256);
+  return out;
+}
+
 std::vector<std::string> DefaultMetrics(const std::vector<std::string>& names) {
   auto judged = JudgedByDefaultAmong(names);
   if (judged.empty()) {
@@ -342,9 +342,8 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
   out.head_runs = head.set_runs;
   for (const auto& [d, side] : {std::pair<const RunData*, const char*>{&base, "base"}, {&head, "head"}}) {
     if (d->missing_shards.empty()) continue;
-    std::string shards;
+    const std::string shards = fmt::format("{}", fmt::join(d->missing_shards, ", "));
     int64_t benchmarks = 0;
-    for (int64_t k : d->missing_shards) shards += fmt::format("{}{}", shards.empty() ? "" : ", ", k);
     for (const auto& [name, k] : d->run.shard->assignment) {
       benchmarks += std::count(d->missing_shards.begin(), d->missing_shards.end(), k) > 0 ? 1 : 0;
     }
@@ -377,8 +376,9 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
   }
 
   const auto bs = Collect(base), hs = Collect(head);
-  const std::set<std::string> base_exes = Digests(base);
-  const std::string same_executable = !base_exes.empty() && base_exes == Digests(head) ? *base_exes.begin() : "";
+  const std::set<std::string> base_exes = ExecutableDigests(base.executables);
+  const std::string same_executable =
+      !base_exes.empty() && base_exes == ExecutableDigests(head.executables) ? *base_exes.begin() : "";
   Status spread_error;
   std::map<std::string, const BenchSamples*> head_by_name;
   for (const auto& h : hs) head_by_name.emplace(h.name, &h);

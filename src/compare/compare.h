@@ -35,6 +35,7 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,11 @@ struct SuiteComparison {
 // model/metric_roles.h's PrimaryMetrics — the first one both runs carry for it; else the first by
 // name. "" when none.
 std::string PrimaryMetric(const std::vector<std::string>& names_present);
+
+// The sha256 set of the executables a run measured: two runs with equal sets measured the same
+// executables (their timing difference is the host's), the key of a rerun (StoredRerunSpread,
+// tare variance's reruns).
+std::set<std::string> ExecutableDigests(const std::vector<ExecutableRecord>& executables);
 
 // The metrics judged when none is named: what `tare ab` judges (model/metric_roles.h,
 // JudgedByDefaultAmong) — sim.Ir; the allocation count and peak; the target's own CPU time

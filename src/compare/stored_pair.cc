@@ -13,12 +13,6 @@
 namespace tare::compare {
 namespace {
 
-std::set<std::string> DigestsOf(const std::vector<ExecutableRecord>& exes) {
-  std::set<std::string> out;
-  for (const auto& e : exes) out.insert(e.sha256);
-  return out;
-}
-
 struct Side {
   bool head = false;
   std::string host;                  // fingerprint digest
@@ -52,7 +46,7 @@ StatusOr<RunPair> LoadRunPair(store::Store& store, const std::string& base, cons
 RerunSpreadSource StoredRerunSpread(store::Store& store, const RunPair& pair) {
   std::vector<Side> sides;
   for (const RunData* d : {&pair.base, &pair.head}) {
-    Side side{d == &pair.head, d->run.fingerprint_digest, DigestsOf(d->executables)};
+    Side side{d == &pair.head, d->run.fingerprint_digest, ExecutableDigests(d->executables)};
     if (!side.executables.empty()) sides.push_back(std::move(side));
   }
   // Each stored run's executables, read once however many benchmarks ask.
@@ -72,7 +66,7 @@ RerunSpreadSource StoredRerunSpread(store::Store& store, const RunPair& pair) {
         auto it = executables->find(p.run.id);
         if (it == executables->end()) {
           TARE_ASSIGN_OR_RETURN(const auto exes, store.ExecutablesOf(p.run.id));
-          it = executables->emplace(p.run.id, DigestsOf(exes)).first;
+          it = executables->emplace(p.run.id, ExecutableDigests(exes)).first;
         }
         if (it->second == side.executables) medians.push_back(p.median);
       }

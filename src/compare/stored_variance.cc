@@ -4,20 +4,12 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "compare/compare.h"
 #include "compare/run_set.h"
 
 namespace tare::compare {
-namespace {
-
-std::set<std::string> Executables(const RunData& d) {
-  std::set<std::string> out;
-  for (const auto& e : d.executables) out.insert(e.sha256);
-  return out;
-}
-
-}  // namespace
-
 StatusOr<VarianceRuns> LoadVarianceRuns(store::Store& store, const std::vector<std::string>& selectors, int last) {
   VarianceRuns out;
   std::vector<RunData>& runs = out.runs;
@@ -34,8 +26,7 @@ StatusOr<VarianceRuns> LoadVarianceRuns(store::Store& store, const std::vector<s
           "hosts: give runs of one host", runs.front().run.id, d.run.id));
     }
     if (!d.missing_shards.empty()) {
-      std::string shards;
-      for (int64_t k : d.missing_shards) shards += fmt::format("{}{}", shards.empty() ? "" : ", ", k);
+      const std::string shards = fmt::format("{}", fmt::join(d.missing_shards, ", "));
       out.warnings.push_back(fmt::format("{} lacks shard {} of {} in this store: its benchmarks are not in these "
                                          "figures; bring that job's store in with `tare merge`",
                                          DescribeRunSet(d), shards, d.run.shard->count));
@@ -51,8 +42,8 @@ StatusOr<VarianceRuns> LoadVarianceRuns(store::Store& store, const std::vector<s
     if (!runs.empty() && r.fingerprint_digest != runs.front().run.fingerprint_digest) continue;
     TARE_ASSIGN_OR_RETURN(RunData d, store.LoadRun(r.id));
     if (runs.empty()) {
-      exes = Executables(d);
-    } else if (Executables(d) != exes) {
+      exes = ExecutableDigests(d.executables);
+    } else if (ExecutableDigests(d.executables) != exes) {
       continue;
     }
     runs.push_back(std::move(d));
