@@ -114,6 +114,7 @@ report::AbReport BuildAbReport(const CohortSnapshot& s) {
   rep.kind = s.kind;
   rep.instrument = spec.instrument;
   rep.args = spec.args;
+  rep.gbench_min_time_ns = spec.gbench_min_time_ns;
   rep.arm_order = std::string(ArmOrderName(spec.order));
   rep.seed = spec.seed;
   rep.sampling = spec.sampling;

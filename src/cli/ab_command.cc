@@ -58,6 +58,16 @@ struct AbOptions {
   ShardFlags shard;
 };
 
+// Where the whole ledger goes when --ledger FILE is cut to fit a comment: "ledger.md" → "ledger.full.md".
+std::string WholeLedgerPath(const std::string& ledger_path) {
+  std::filesystem::path p(ledger_path);
+  const std::string ext = p.extension().string();
+  return p.replace_extension().string() + ".full" + (ext.empty() ? std::string(".md") : ext);
+}
+
+// GitHub's limit on one step's summary is 1 MiB; the ledger keeps some of it for the other steps.
+constexpr size_t kStepSummaryLimit = 900 * 1024;
+
 // --ledger, --json and --html must not replace the store or any input of the campaign. The store's own
 // directory may be missing: it is created with the store.
 Status CheckOutputs(const AbOptions& o, const campaign::CampaignSpec& spec) {
@@ -68,7 +78,10 @@ Status CheckOutputs(const AbOptions& o, const campaign::CampaignSpec& spec) {
   const std::string store_dir = store::LocalDirectory(o.store_path);
   TARE_RETURN_IF_ERROR(CheckOutputPath("--json", o.json_path, kept, store_dir));
   TARE_RETURN_IF_ERROR(CheckOutputPath("--html", o.html_path, kept, store_dir));
-  return CheckOutputPath("--ledger", o.ledger_path, kept, store_dir);
+  TARE_RETURN_IF_ERROR(CheckOutputPath("--ledger", o.ledger_path, kept, store_dir));
+  // The whole ledger, written beside --ledger when that one is cut to fit a comment.
+  if (o.ledger_path.empty()) return Status::Ok();
+  return CheckOutputPath("--ledger (the whole ledger beside it)", WholeLedgerPath(o.ledger_path), kept, store_dir);
 }
 
 int ExitFor(const campaign::CampaignResult& result, bool inconclusive_ok) {
@@ -204,13 +217,17 @@ StatusOr<int> Ab(const AbOptions& o) {
   if (!result.ok()) return result.status();
   const report::AbReport& rep = result->report;
 
-  std::string ledger = report::RenderLedger(rep);
   // --attribute N: why each FAIL and supported gain changed, from the cohort's stored profiles.
   std::optional<attribute::CohortAttribution> attribution;
+  report::LedgerOptions ledger_options;
   if (o.attribute > 0) {
     attribution = attribute::AttributeCohortChanges(**store, rep, static_cast<size_t>(o.attribute));
-    ledger += attribution->markdown;
+    ledger_options.appendix = attribution->markdown;
+    ledger_options.appendix_name = "Why each change: the attribution of its instructions";
   }
+  const std::string ledger = report::RenderLedger(rep, ledger_options).markdown;
+  const char* step_summary = std::getenv("GITHUB_STEP_SUMMARY");
+  const bool in_actions = step_summary != nullptr && *step_summary != '\0';
   // On a terminal, a short summary; the whole ledger goes to --ledger, or next to the store.
   // Piped (CI logs, scripts), the whole ledger as always.
   const bool terminal = isatty(STDOUT_FILENO) == 1;
@@ -221,7 +238,23 @@ StatusOr<int> Ab(const AbOptions& o) {
     std::filesystem::create_directories(dir, ec);
     ledger_path = (dir / fmt::format("cohort-{}.md", rep.run_id)).string();
   }
-  if (!ledger_path.empty()) {
+  if (!o.ledger_path.empty()) {
+    // --ledger is what a pull request gets as a comment: kept under GitHub's limit, the rows that
+    // need a look first; when that leaves anything out, the whole ledger is written beside it.
+    const std::string whole_path = WholeLedgerPath(o.ledger_path);
+    ledger_options.max_chars = report::kLedgerCommentLimit;
+    ledger_options.full_ledger_where = fmt::format(
+        "in the whole ledger, `{}`{}", std::filesystem::path(whole_path).filename().string(),
+        in_actions ? ", and in this job's summary" : ", beside this file");
+    const report::Ledger fitted = report::RenderLedger(rep, ledger_options);
+    if (Status w = WriteFileAtomic(o.ledger_path, fitted.markdown); !w.ok()) return w;
+    if (fitted.shortened) {
+      if (Status w = WriteFileAtomic(whole_path, ledger); !w.ok()) return w;
+      fmt::print(stderr, "tare: the ledger is {} characters, over what a GitHub comment takes: {} has the outcome, the "
+                         "rows that need a look and what fits; the whole ledger is in {}\n",
+                 ledger.size(), TerminalText(o.ledger_path), TerminalText(whole_path));
+    }
+  } else if (!ledger_path.empty()) {
     if (Status w = WriteFileAtomic(ledger_path, ledger); !w.ok()) return w;
   }
   if (!o.quiet) {
@@ -233,12 +266,17 @@ StatusOr<int> Ab(const AbOptions& o) {
                  attribution->problems.empty() ? "" : fmt::format(" ({} could not be attributed)", attribution->problems.size()));
     }
   }
-  // GitHub Actions: the ledger goes to the job summary too.
-  if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary != nullptr && *summary != '\0') {
-    std::ofstream out(summary, std::ios::app);
-    out << ledger << "\n";
+  // GitHub Actions: the whole ledger goes to the job summary too (GitHub takes up to 1 MiB there).
+  if (in_actions) {
+    report::LedgerOptions summary_options = ledger_options;
+    summary_options.max_chars = kStepSummaryLimit;
+    summary_options.full_ledger_where =
+        o.ledger_path.empty() ? std::string("left out: the job summary takes 1 MiB; write it whole with --ledger FILE")
+                              : fmt::format("in the whole ledger, {}", WholeLedgerPath(o.ledger_path));
+    std::ofstream out(step_summary, std::ios::app);
+    out << report::RenderLedger(rep, summary_options).markdown << "\n";
     if (!out.good()) {
-      fmt::print(stderr, "tare: warning: could not append the ledger to $GITHUB_STEP_SUMMARY '{}'\n", TerminalText(summary));
+      fmt::print(stderr, "tare: warning: could not append the ledger to $GITHUB_STEP_SUMMARY '{}'\n", TerminalText(step_summary));
     }
   }
   if (!o.json_path.empty()) {
@@ -411,7 +449,8 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   track(sub->add_option("--bound", o->spec.bounds, "Release bound, e.g. \"p95(wall_ns, head) <= 25ms\" (repeatable)"), "--bound");
   track(sub->add_option("--name", o->spec.name, "Campaign name shown in the ledger"), "--name");
   sub->add_option("--store", o->store_path, "SQLite store (default: $TARE_STORE, else .tare/tare.db); arm copies go to its directory's bin/ (.tare/bin for a postgresql:// store)");
-  sub->add_option("--ledger", o->ledger_path, "Also write the ledger (Markdown) to FILE (never the store or an input)");
+  sub->add_option("--ledger", o->ledger_path, "Also write the ledger (Markdown) to FILE, for a pull-request comment: kept under GitHub's "
+                  "65,536-character limit, the whole ledger beside it (FILE.full.md) when that cuts anything");
   sub->add_option("--json", o->json_path, "Also write the results as JSON (schema tare.ab/1) to FILE");
   sub->add_option("--html", o->html_path, "Also write the cohort's HTML report (forest plots, samples) to FILE");
   sub->add_flag("--resume", o->resume, "Continue the latest interrupted cohort of this campaign");

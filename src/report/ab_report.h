@@ -86,6 +86,7 @@ struct AbReport {
   TargetKind kind = TargetKind::kCommand;
   Instrument instrument = Instrument::kWall;
   std::vector<std::string> args;   // common argv after the executable
+  int64_t gbench_min_time_ns = 0;  // --gbench-min-time; 0: not given
   std::string arm_order;
   uint64_t seed = 0;
   SamplingPlan sampling;

@@ -11,51 +11,13 @@
 #include "base/terminal_text.h"
 #include "base/units.h"
 #include "report/escape.h"
+#include "report/ledger_fit.h"
+#include "report/ledger_sections.h"
 
 namespace tare::report {
 namespace {
 
-std::string Short(const std::string& sha) { return sha.substr(0, 12); }
-
-std::string UtcTime(int64_t unix_ns) {
-  if (unix_ns <= 0) return "—";
-  std::time_t t = static_cast<std::time_t>(unix_ns / 1'000'000'000);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
-  return std::string(buf) + " UTC";
-}
-
-std::string Percent2(double fraction) { return fmt::format("{:.2f}%", fraction * 100.0); }
-
-// "98.75%", "95%": confidences without trailing zeros.
-std::string Confidence(double c) {
-  std::string s = fmt::format("{:.2f}", c * 100.0);
-  while (s.back() == '0') s.pop_back();
-  if (s.back() == '.') s.pop_back();
-  return s + "%";
-}
-
-std::string Value(double v, const std::string& unit) {
-  if (std::isnan(v)) return "n/a";
-  return FormatValue(v, unit);
-}
-
-std::string JoinInts(const std::vector<int64_t>& v) {
-  std::string out;
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i > 0) out += i + 1 == v.size() ? " and " : ", ";
-    out += std::to_string(v[i]);
-  }
-  return out;
-}
-
-std::string Basename(const std::string& path) {
-  return std::filesystem::path(path).filename().string();
-}
-
-std::string VerdictText(Verdict v) { return std::string(VerdictName(v)); }
+using namespace ledger_detail;
 
 // "+3.02% [+2.41%, +3.70%] / noise (δ 0.61%) FAIL<br>12.1 ms → 12.5 ms"; a PASS adds what it
 // certifies, an INCONCLUSIVE its decisive reason (the first).
@@ -145,11 +107,9 @@ void BrokenBanner(const AbReport& r, std::string& out) {
                      what);
 }
 
-void Header(const AbReport& r, std::string& out) {
-  out += fmt::format("## tare ab: {} — {}\n\n", MarkdownText(r.campaign_name),
-                     !r.has_verdicts ? std::string("no verdict")
-                     : r.outcome == Verdict::kPass ? "**PASS**" + PassClaim(r)
-                                                   : "**" + OutcomeWord(r) + "**");
+// The banners under the title: stopped or interrupted, broken cells, a host too noisy.
+std::string Banners(const AbReport& r) {
+  std::string out;
   if (r.state == CohortState::kStopped) {
     out += fmt::format("> **STOPPED:** {}\n\n", MarkdownText(r.stop_reason));
   } else if (r.state == CohortState::kInterrupted) {
@@ -174,251 +134,121 @@ void Header(const AbReport& r, std::string& out) {
         "floor. Quiet the host (`tare env` lists what to fix) and run again.\n\n",
         where);
   }
-
-  std::string source = r.campaign_source == "flags"
-                           ? "built from flags"
-                           : "file " + MarkdownCode(r.campaign_source.substr(5));
-  out += fmt::format("- **Campaign** {}: {}, sha256 `{}`\n", MarkdownCode(r.campaign_name), source,
-                     Short(r.campaign_sha256));
-  out += fmt::format("- **Cohort** {} (run {}): {}, {} samples, started {}{}\n", r.cohort, r.run_id,
-                     CohortStateName(r.state), r.samples, UtcTime(r.started_unix_ns),
-                     r.resumed > 0 ? fmt::format(", resumed {} time{}", r.resumed, r.resumed == 1 ? "" : "s") : "");
-  out += fmt::format("- **Lock** `{}` (sha256 of its tare.lock/1 record, written before the first "
-                     "sample) · tare {}\n", Short(r.lock_sha256), r.tare_version);
-  out += fmt::format("- **Host** {} · fingerprint `{}`\n", MarkdownText(r.host), Short(r.fingerprint_digest));
-  std::string arms;
-  for (const auto& a : r.arms) {
-    if (!arms.empty()) arms += " · ";
-    if (a.role == ArmRole::kNull) {
-      arms += "null: a second copy of base";
-    } else {
-      arms += fmt::format("{} {} `{}`", MarkdownText(a.name), MarkdownCode(Basename(a.source)), Short(a.sha256));
-    }
-  }
-  out += fmt::format("- **Arms** {}; each runs from its own copy `<store>/bin/<arm>` (paths of "
-                     "equal length) with the same argv and environment\n", arms);
-  out += fmt::format("- **Instrument** {} ({} target{})\n", InstrumentName(r.instrument), TargetKindName(r.kind),
-                     r.instrument == Instrument::kSim ? "; valgrind callgrind: simulated counts, identical on every rerun of the same binary"
-                     : r.instrument == Instrument::kMem ? "; allocation shim: allocations and heap bytes" : "");
-  if (!r.args.empty()) {
-    std::string args;
-    for (const auto& a : r.args) args += (args.empty() ? "" : " ") + a;
-    out += fmt::format("- **Argv** {} after the executable, for every arm\n", MarkdownCode(args));
-  }
-  out += fmt::format("- **Arm order** {} (seed {}), all arms of a cell back to back in every block\n",
-                     r.arm_order, r.seed);
-  if (r.exact_blocks > 0) {
-    out += fmt::format("- **Sampling** exact plan (every metric deterministic): {} per cell, then the determinism "
-                       "check — {}; a cell that passes gets the exact verdict on head/base − 1, a cell whose values "
-                       "differ falls back to the statistical plan: {}\n",
-                       r.exact_blocks == 1 ? "1 block (each arm once)" : fmt::format("{} blocks (each arm {} times)", r.exact_blocks, r.exact_blocks),
-                       r.exact_blocks == 1 ? "the null arm, a rerun of base, must read exactly what base reads"
-                                           : "every arm must read exactly the same in every block",
-                       SamplingText(r.sampling));
-  } else if (r.sampling.cap > r.sampling.initial) {
-    out += fmt::format("- **Sampling** {}; looks at {} pairs\n", SamplingText(r.sampling), JoinInts(r.look_pairs));
-  } else {
-    out += fmt::format("- **Sampling** {}\n", SamplingText(r.sampling));
-  }
-  if (r.exact_blocks == 0 || r.budget_ns > 0) {
-    out += fmt::format("- **Budget** {}\n", BudgetText(r.budget_ns, r.budget_default));
-  }
-  out += fmt::format("- **Confidence** {} per cell and metric ({}: every look's {} interval at {}){}\n",
-                     Confidence(r.confidence), r.look_scheme, r.interval_method, Confidence(r.per_look_confidence),
-                     r.exact_blocks > 0 ? " for a cell that falls back; an exact verdict has no interval and needs no "
-                                          "confidence level"
-                                        : "");
-  out += fmt::format("- **A PASS certifies** its printed bound C: the interval's worse end plus the "
-                     "null arm's floor, which must be within the declared allowance (under `noise`: "
-                     "the noise cap, {}); a head better than base beyond the floor PASSes as a gain. "
-                     "An undecided cell gets more pairs, then INCONCLUSIVE with its reason\n",
-                     Percent2(r.noise_cap));
-  out += "\n";
+  return out;
 }
 
-void CellTable(const AbReport& r, std::string& out) {
-  bool several_heads = false;
+// The title, the counts and the banners: what a reviewer reads in five seconds.
+std::string Headline(const AbReport& r) {
+  std::string out = fmt::format("## tare ab: {} — {}\n\n", MarkdownText(r.campaign_name),
+                                !r.has_verdicts ? std::string("no verdict")
+                                : r.outcome == Verdict::kPass ? "**PASS**" + PassClaim(r)
+                                                              : "**" + OutcomeWord(r) + "**");
+  if (!r.comparisons.empty()) {
+    const VerdictCounts n = CountVerdicts(r);
+    std::vector<std::string> cells;
+    for (const auto& c : r.comparisons) {
+      if (std::find(cells.begin(), cells.end(), c.cell) == cells.end()) cells.push_back(c.cell);
+    }
+    const size_t heads = r.comparisons.size() / std::max<size_t>(cells.size(), 1);
+    out += fmt::format("{} — {}; INCONCLUSIVE is not a pass.\n\n", CountsText(n, true),
+                       heads > 1 ? fmt::format("{} comparisons ({} cells × {} heads)", r.comparisons.size(), cells.size(), heads)
+                                 : fmt::format("{} cell{}", cells.size(), cells.size() == 1 ? "" : "s"));
+  }
+  out += Banners(r);
+  return out;
+}
+
+// What a row of the cell tables is: the ledger opens with the rows that need a look (FAIL, BROKEN,
+// supported gains, INCONCLUSIVE, in that order) and folds the plain PASS rows away.
+int LookRank(const AbComparison& c) {
+  if (c.broken.cannot_be_measured()) return 1;
+  if (c.verdict == Verdict::kFail) return 0;
+  if (c.verdict == Verdict::kInconclusive) return 3;
+  for (const auto& m : c.metrics) {
+    if (m.supported_gain) return 2;
+  }
+  return 4;  // a plain PASS
+}
+
+struct CellTables {
   std::vector<std::string> metrics;
-  for (const auto& c : r.comparisons) {
-    several_heads = several_heads || c.head != "head";
-    for (const auto& m : c.metrics) {
-      if (std::find(metrics.begin(), metrics.end(), m.metric) == metrics.end()) metrics.push_back(m.metric);
-    }
-  }
-  out += several_heads ? "| cell | head | role | verdict | supported gain | pairs |"
-                       : "| cell | role | verdict | supported gain | pairs |";
-  for (const auto& m : metrics) out += fmt::format(" {} |", MarkdownText(m));
-  out += several_heads ? "\n|---|---|---|---|---|---:|" : "\n|---|---|---|---|---:|";
-  for (size_t i = 0; i < metrics.size(); ++i) out += "---|";
-  out += "\n";
-  for (const auto& c : r.comparisons) {
-    int64_t pairs = c.metrics.empty() ? 0 : c.metrics.front().pairs;
-    out += fmt::format("| {} |", MarkdownCode(c.cell));
-    if (several_heads) out += fmt::format(" {} |", MarkdownText(ArmLabel(r, c.head)));
-    out += fmt::format(" {} | {} | {} | {} |", CellRoleName(c.role), RowVerdict(c), GainText(c), pairs);
-    for (const auto& name : metrics) {
-      auto it = std::find_if(c.metrics.begin(), c.metrics.end(),
-                             [&](const AbMetricResult& m) { return m.metric == name; });
-      // A broken comparison has no pair: its metrics say nothing ("Broken cells" says why).
-      out += it == c.metrics.end() || c.broken.any() ? " — |" : " " + MetricText(*it) + " |";
-    }
-    out += "\n";
-  }
-  out += "\n";
-  // Reasons that are not visible in the numbers: failures, downgrades. A broken comparison's are
-  // in "Broken cells", once per cell.
-  for (const auto& c : r.comparisons) {
-    if (c.broken.any()) continue;
-    for (const auto& reason : c.reasons) {
-      out += fmt::format("- {}{}: {}\n", MarkdownCode(c.cell), several_heads ? " " + MarkdownText(ArmLabel(r, c.head)) : "",
-                         MarkdownText(reason));
-    }
-    if (!c.layout_hint.empty()) {
-      out += fmt::format("- {}{}: **{}**\n", MarkdownCode(c.cell),
-                         several_heads ? " " + MarkdownText(ArmLabel(r, c.head)) : "", MarkdownText(c.layout_hint));
-    }
-  }
-}
-
-// Every broken comparison once per cell and state: why (the verdict's first reason, with the
-// error), what the program's stderr ended with, and what to do.
-void BrokenCells(const AbReport& r, std::string& out) {
-  std::vector<const AbComparison*> broken;
-  for (const auto& c : r.comparisons) {
-    if (!c.broken.any()) continue;
-    const bool told = std::any_of(broken.begin(), broken.end(), [&](const AbComparison* b) {
-      return b->cell == c.cell && b->broken.cannot_be_measured() && c.broken.cannot_be_measured();
-    });
-    if (!told) broken.push_back(&c);
-  }
-  if (broken.empty()) return;
-  out += "\n### Broken cells\n\n"
-         "A broken benchmark fails every sample in some arm (it reports an error, crashes, exits non-zero "
-         "or times out every time). Each is one failed cell: it got no more blocks once that was known, "
-         "and every other cell was measured and judged. Base broken too: the cell cannot be measured, "
-         "whatever the head does. Only the head broken: the head breaks where base runs, a FAIL.\n\n";
   bool several_heads = false;
-  for (const auto& c : r.comparisons) several_heads = several_heads || c.head != "head";
-  for (const AbComparison* c : broken) {
-    const std::string who = MarkdownCode(c->cell) +
-                            (several_heads && !c->broken.cannot_be_measured() ? " " + MarkdownText(ArmLabel(r, c->head)) : "");
-    out += fmt::format("- {}: {}\n", who, MarkdownText(c->reasons.empty() ? c->broken.error : c->reasons.front()));
-    const std::vector<std::string> lines = LastLines(c->broken.stderr_tail, 5);
-    if (!lines.empty()) {
-      std::string said;
-      for (const auto& line : lines) said += (said.empty() ? "" : "<br>") + MarkdownText(line);
-      out += fmt::format("  - its stderr ended: {}\n", said);
-    }
-    if (!c->broken.fix.empty()) out += fmt::format("  - to fix: {}\n", MarkdownText(c->broken.fix));
-  }
-}
+  std::string header;
+};
 
-void NullArm(const AbReport& r, std::string& out) {
-  bool has_null = false;
-  for (const auto& a : r.arms) has_null = has_null || a.role == ArmRole::kNull;
-  out += "\n### Null arm: the host's own noise\n\n";
-  if (!has_null) {
-    out += "No null arm: this host's noise was not measured, so every verdict is read against the "
-           "declared allowance alone (\"noise\" means 0: any change the interval confirms counts). "
-           "Add `--null` (or `null = true` under `[arms]`) to measure it.\n";
-    return;
-  }
-  out += fmt::format(
-      "Base against a second copy of itself, over the same blocks and at the same confidence. The "
-      "noise floor ({}) is added to what every verdict allows: δ = max(declared allowance, floor).\n\n",
-      r.noise_floor_rule);
-  out += "| cell | metric | null vs base | noise floor | host |\n|---|---|---|---:|---|\n";
+CellTables TableShape(const AbReport& r) {
+  CellTables t;
+  t.several_heads = SeveralHeads(r);
   for (const auto& c : r.comparisons) {
-    if (c.head != "head") continue;  // the null arm does not depend on the head
-    if (c.broken.any()) continue;    // no pair, no floor: "Broken cells" says why
     for (const auto& m : c.metrics) {
-      std::string interval = std::isnan(m.null_lo)
-                                 ? "no interval"
-                                 : fmt::format("{} [{}, {}]", SignedPercent(m.null_estimate),
-                                               SignedPercent(m.null_lo), SignedPercent(m.null_hi));
-      out += fmt::format("| {} | {} | {} | {} | {} |\n", MarkdownCode(c.cell), MarkdownText(m.metric), interval,
-                         std::isinf(m.noise_floor) ? "unknown" : Percent2(m.noise_floor),
-                         m.host_too_noisy ? "**too noisy**" : "ok");
+      if (std::find(t.metrics.begin(), t.metrics.end(), m.metric) == t.metrics.end()) t.metrics.push_back(m.metric);
     }
   }
+  t.header = t.several_heads ? "| cell | head | role | verdict | supported gain | pairs |"
+                             : "| cell | role | verdict | supported gain | pairs |";
+  for (const auto& m : t.metrics) t.header += fmt::format(" {} |", MarkdownText(m));
+  t.header += t.several_heads ? "\n|---|---|---|---|---|---:|" : "\n|---|---|---|---|---:|";
+  for (size_t i = 0; i < t.metrics.size(); ++i) t.header += "---|";
+  t.header += "\n";
+  return t;
 }
 
-void Checks(const AbReport& r, std::string& out) {
-  out += "\n### Sanity gates and release bounds\n\n";
-  if (r.checks.empty()) {
-    out += "None declared.\n";
-    return;
+std::string CellRow(const AbReport& r, const CellTables& t, const AbComparison& c) {
+  int64_t pairs = c.metrics.empty() ? 0 : c.metrics.front().pairs;
+  std::string out = fmt::format("| {} |", MarkdownCode(c.cell));
+  if (t.several_heads) out += fmt::format(" {} |", MarkdownText(ArmLabel(r, c.head)));
+  out += fmt::format(" {} | {} | {} | {} |", CellRoleName(c.role), RowVerdict(c), GainText(c), pairs);
+  for (const auto& name : t.metrics) {
+    auto it = std::find_if(c.metrics.begin(), c.metrics.end(),
+                           [&](const AbMetricResult& m) { return m.metric == name; });
+    // A broken comparison has no pair: its metrics say nothing ("Broken cells" says why).
+    out += it == c.metrics.end() || c.broken.any() ? " — |" : " " + MetricText(*it) + " |";
   }
-  out += "| check | rule | cell | arm | value | limit | result |\n|---|---|---|---|---:|---:|---|\n";
-  for (const auto& c : r.checks) {
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n",
-                       c.kind == CheckKind::kGate ? "gate (first block)" : "release bound", MarkdownCode(c.rule),
-                       MarkdownCode(c.cell), MarkdownText(c.arm), Value(c.value, c.unit), Value(c.limit, c.unit),
-                       c.ok ? "ok" : "**VIOLATED**");
-  }
+  return out + "\n";
 }
 
-// --layouts K: per declared cell, head and metric, the verdict and change in every layout.
-void Layouts(const AbReport& r, std::string& out) {
-  if (r.layout_rows.empty()) return;
-  int sensitive = 0;
-  for (const auto& row : r.layout_rows) sensitive += row.sensitive ? 1 : 0;
-  out += fmt::format(
-      "\n### Layouts\n\nEvery cell ran under {} layouts (the initial stack moved by environment "
-      "padding; nothing rebuilt). A change that is real holds in every layout; **LAYOUT-SENSITIVE**: "
-      "some layouts FAIL and others do not, or two layouts' intervals lie on opposite sides of 0 — "
-      "an accident of where things sit in memory, not of the code change alone. {} of {} "
-      "rows {}.\n\n| cell | head | metric |",
-      r.layouts, sensitive, r.layout_rows.size(), sensitive == 1 ? "is" : "are");
-  for (int64_t k = 0; k < r.layouts; ++k) out += fmt::format(" layout {} |", k);
-  out += " spread | |\n|---|---|---|";
-  for (int64_t k = 0; k < r.layouts; ++k) out += "---|";
-  out += "---:|---|\n";
-  for (const auto& row : r.layout_rows) {
-    out += fmt::format("| {} | {} | {} |", MarkdownCode(row.cell), MarkdownText(row.head), MarkdownCode(row.metric));
-    for (size_t k = 0; k < row.verdicts.size(); ++k) {
-      out += fmt::format(" {} {} |", VerdictText(row.verdicts[k]),
-                         std::isnan(row.estimates[k]) ? std::string("n/a") : SignedPercent(row.estimates[k]));
-    }
-    out += fmt::format(" {} | {} |\n", Percent2(row.spread), row.sensitive ? "**LAYOUT-SENSITIVE**" : "holds");
-  }
+// Reasons that are not visible in the numbers: failures, downgrades. A broken comparison's are in
+// "Broken cells", once per cell.
+std::vector<std::string> ReasonLines(const AbReport& r, const CellTables& t, const AbComparison& c) {
+  std::vector<std::string> out;
+  if (c.broken.any()) return out;
+  const std::string who = MarkdownCode(c.cell) + (t.several_heads ? " " + MarkdownText(ArmLabel(r, c.head)) : "");
+  for (const auto& reason : c.reasons) out.push_back(fmt::format("- {}: {}\n", who, MarkdownText(reason)));
+  if (!c.layout_hint.empty()) out.push_back(fmt::format("- {}: **{}**\n", who, MarkdownText(c.layout_hint)));
+  return out;
 }
 
-// The cross-check of time verdicts with instruction counts (campaign/cross_check.h): one line per
-// comparison whose time FAILed or gained, when it ran.
-void CrossChecks(const AbReport& r, std::string& out) {
-  bool any = false;
-  for (const auto& c : r.comparisons) any = any || (c.cross_check && !c.cross_check->line.empty());
-  if (!any) return;
-  bool several_heads = false;
-  for (const auto& c : r.comparisons) several_heads = several_heads || c.head != "head";
-  out += "\n### Cross-check: instructions under valgrind\n\n"
-         "Each cell whose time FAILed or gained, measured once more under `--instrument sim` (base, the head, "
-         "and base again, which must read the same instructions; these samples are not stored): does the "
-         "head execute more (or fewer) instructions, or does the same work take longer? It points; it "
-         "changes no verdict.\n\n";
-  for (const auto& c : r.comparisons) {
-    if (!c.cross_check || c.cross_check->line.empty()) continue;
-    out += fmt::format("- {}{}: **{}**\n", MarkdownCode(c.cell),
-                       several_heads ? " " + MarkdownText(ArmLabel(r, c.head)) : "", MarkdownText(c.cross_check->line));
+// The rows that need a look, open, with their reasons; the plain PASS rows folded away.
+void CellBlocks(const AbReport& r, const std::string& where, std::vector<LedgerBlock>& blocks) {
+  const CellTables t = TableShape(r);
+  std::vector<const AbComparison*> order;
+  for (const auto& c : r.comparisons) order.push_back(&c);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const AbComparison* a, const AbComparison* b) { return LookRank(*a) < LookRank(*b); });
+  LedgerBlock look{.head = t.header, .tail = "\n", .rank = 6, .cut_rows = true};
+  LedgerBlock look_reasons{.rank = 4, .cut_rows = true, .row_noun = "reasons"};
+  LedgerBlock pass{.rank = 3, .cut_rows = true, .row_noun = "PASS rows"};
+  LedgerBlock pass_reasons{.tail = "\n</details>\n\n", .rank = 3, .cut_rows = true, .row_noun = "reasons",
+                           .goes_with_previous = true};
+  for (const AbComparison* c : order) {
+    const bool plain_pass = LookRank(*c) == 4;
+    (plain_pass ? pass : look).rows.push_back(CellRow(r, t, *c));
+    for (auto& line : ReasonLines(r, t, *c)) (plain_pass ? pass_reasons : look_reasons).rows.push_back(std::move(line));
   }
-}
-
-void Cohorts(const AbReport& r, std::string& out) {
-  out += "\n### Cohorts of this campaign\n\n"
-         "Every run of the campaign is a cohort of its own; none is overwritten or left out, "
-         "rejected ones included.\n\n"
-         "| cohort | run | started | state | lock | head sha256 | samples | outcome |\n"
-         "|---|---:|---|---|---|---|---:|---|\n";
-  for (const auto& c : r.cohorts) {
-    std::string heads;
-    for (const auto& h : c.head_sha256) heads += (heads.empty() ? "" : " ") + ("`" + Short(h) + "`");
-    std::string state = CohortStateName(c.state);
-    if (!c.stop_reason.empty()) state += ": " + MarkdownText(c.stop_reason);
-    out += fmt::format("| {} | {} | {} | {} | `{}` | {} | {} | {} |\n",
-                       c.current ? fmt::format("**{}** (this)", c.cohort) : std::to_string(c.cohort),
-                       c.run_id, UtcTime(c.started_unix_ns), state, Short(c.lock_sha256), heads,
-                       c.samples, c.outcome.empty() ? "—" : c.outcome);
+  if (!look.rows.empty()) {
+    if (!look_reasons.rows.empty()) look_reasons.tail = "\n";
+    blocks.push_back(std::move(look));
+    blocks.push_back(std::move(look_reasons));
+  }
+  if (!pass.rows.empty()) {
+    const size_t n = pass.rows.size();
+    pass.head = fmt::format("<details><summary>{} PASS without a supported gain: the bound each certifies</summary>\n\n{}",
+                            n, t.header);
+    pass.tail = "\n";
+    pass.stand_in = fmt::format("_{} PASS row{} without a supported gain: {}._\n\n", n, n == 1 ? "" : "s", where);
+    blocks.push_back(std::move(pass));
+    // Closes the <details>; left out with the PASS table, which then opens none.
+    blocks.push_back(std::move(pass_reasons));
   }
 }
 
@@ -474,8 +304,14 @@ std::string GbenchRouteNote(const AbReport& r) {
   if (inconclusive > 0) why.push_back(fmt::format("{} comparison{} ended INCONCLUSIVE", inconclusive, inconclusive == 1 ? "" : "s"));
   std::string reasons;
   for (size_t i = 0; i < why.size(); ++i) reasons += (i == 0 ? "" : i + 1 == why.size() ? " and " : ", ") + why[i];
+  // The samples' length is the other lever; say it only to someone who has not pulled it.
+  std::string min_time = "Until then, `--gbench-min-time` sets every sample's length (20 ms by default).";
+  if (r.gbench_min_time_ns > 0) {
+    min_time = fmt::format("This cohort's samples were {} long (`--gbench-min-time`).", FormatDurationNs(static_cast<double>(r.gbench_min_time_ns)));
+  } else if (std::any_of(r.args.begin(), r.args.end(), [](const std::string& a) { return a.rfind("--benchmark_min_time", 0) == 0; })) {
+    min_time = "This cohort's samples were as long as its argv's `--benchmark_min_time` says.";
+  }
   return fmt::format(
-      "\n### Faster, tighter Google Benchmark cells\n\n"
       "In this cohort {}. An unmodified Google Benchmark binary estimates its own iteration count and "
       "runs for its minimum time in every process, so each sample costs about a second and the counts "
       "differ between arms. The same sources compiled against `tare/gbench_compat.hpp` run one fixed "
@@ -485,64 +321,68 @@ std::string GbenchRouteNote(const AbReport& r) {
       "2. link `tare::gbench_compat` (CMake: `find_package(tare)`) instead of `benchmark::benchmark`, or "
       "build with `g++ -O2 bench.cc $(pkg-config --cflags --libs tare-gbench-compat)`;\n"
       "3. run the same `tare ab` on the two new binaries.\n\n"
-      "Until then, `--gbench-min-time` sets every sample's length (20 ms by default). docs/library.md, \"Google Benchmark sources\".\n",
-      reasons);
+      "{} docs/library.md, \"Google Benchmark sources\".\n",
+      reasons, min_time);
 }
 
-std::string RenderLedger(const AbReport& r) {
-  std::string out;
-  Header(r, out);
+Ledger RenderLedger(const AbReport& r, const LedgerOptions& o) {
+  const std::string where = o.full_ledger_where.empty() ? std::string("left out for size") : o.full_ledger_where;
+  std::vector<LedgerBlock> blocks;
+  blocks.push_back({.head = Headline(r)});
   if (r.comparisons.empty()) {
-    out += "No cell was judged: the cohort stopped before its first look.\n";
+    blocks.push_back({.head = "No cell was judged: the cohort stopped before its first look.\n\n"});
   } else {
-    CellTable(r, out);
+    CellBlocks(r, where, blocks);
   }
-  BrokenCells(r, out);
-  CrossChecks(r, out);
-  NullArm(r, out);
-  Layouts(r, out);
-  Checks(r, out);
-  Cohorts(r, out);
-  out += GbenchRouteNote(r);
-  if (!r.notes.empty() || !r.host_warnings.empty()) {
-    out += "\n### Notes\n\n";
-    for (const auto& n : r.notes) out += "- " + MarkdownText(n) + "\n";
-    for (const auto& w : r.host_warnings) out += "- host: " + MarkdownText(w) + "\n";
+  BrokenCells(r, blocks);
+  CrossChecks(r, blocks);
+  if (!o.appendix.empty()) {
+    blocks.push_back({.head = o.appendix + "\n", .stand_in = fmt::format("_{}: {}._\n\n", o.appendix_name, where), .rank = 3});
   }
-  const bool signed_rank = r.interval_method == "signed-rank-v1";
-  const bool split = r.noise_floor_rule == "null-split-v1";
-  out += "\n---\n";
-  out += signed_rank
-             ? "Each metric: the Hodges–Lehmann paired change of head against base, exp(median of the "
-               "Walsh averages of ln(head/base)) − 1, with its Wilcoxon signed-rank interval [lo, hi] "
-               "at the look's confidence; "
-             : "Each metric: the median paired change of head against base, exp(median ln(head/base)) − 1, "
-               "with its exact sign-test interval [lo, hi] at the look's confidence; ";
-  out += "then the allowance "
-         "(δ = max(declared allowance, null-arm noise floor)) and the verdict, then the base → head "
-         "medians. **FAIL**: the whole interval is worse than δ. **PASS** ≤ C (≥ C for a metric where "
-         "higher is better; C in the metric's worse direction): head is not worse than base by more "
-         "than C, where C is the interval's worse end plus the null arm's floor (what the host could "
-         "hide in it), and C is within the declared allowance, or under `noise` the noise cap; a head "
-         "whose whole interval is better than base beyond the floor is a PASS too, C negative: better "
-         "by at least |C|. **INCONCLUSIVE**: neither, with the reason; more pairs, a quieter host or "
-         "`--instrument sim` may decide it. **INCONCLUSIVE is not a pass.** A supported gain: the "
-         "whole interval is better than 0 and beyond the noise floor. A cell's verdict is its worst "
-         "metric's; nothing is averaged across cells or hosts.";
-  bool exact = false;
+  blocks.push_back({.head = Provenance(r)});
+  NullArm(r, where, blocks);
+  Layouts(r, where, blocks);
+  Checks(r, where, blocks);
+  Cohorts(r, where, blocks);
+  if (std::string note = GbenchRouteNote(r); !note.empty()) {
+    blocks.push_back({.head = "<details><summary>Faster, tighter Google Benchmark cells</summary>\n\n" + note + "\n</details>\n\n"});
+  }
+  Notes(r, where, blocks);
+  blocks.push_back({.head = Legend(r)});
+  Ledger out;
+  out.shortened = FitBlocks(blocks, o.max_chars, where);
+  out.markdown = JoinBlocks(blocks, where);
+  return out;
+}
+
+std::string RenderLedger(const AbReport& r) { return RenderLedger(r, LedgerOptions{}).markdown; }
+
+VerdictCounts CountVerdicts(const AbReport& r) {
+  VerdictCounts n;
   for (const auto& c : r.comparisons) {
-    for (const auto& m : c.metrics) exact = exact || m.exact;
+    if (c.broken.cannot_be_measured()) {
+      ++n.broken;
+    } else if (c.verdict == Verdict::kFail) {
+      ++n.fail;
+    } else if (c.verdict == Verdict::kInconclusive) {
+      ++n.inconclusive;
+    } else {
+      ++n.pass;
+      n.gains += LookRank(c) == 2 ? 1 : 0;
+    }
   }
-  if (exact) {
-    out += " **exact (deterministic)**: the metric read the same on a rerun (the determinism check), so the "
-           "change is head/base − 1 itself, with no interval: FAIL when it is worse than the allowance, PASS "
-           "otherwise (certifying that change), a supported gain when it is better beyond the allowance.";
-  }
-  if (split) {
-    out += " Under null-split-v1 the floor of δ (FAIL, gains) is |the null arm's estimate| and the "
-           "floor a PASS adds is the edge of its interval.";
-  }
-  out += "\n";
+  return n;
+}
+
+std::string CountsText(const VerdictCounts& n, bool markdown) {
+  auto bold = [&](int64_t k, const char* word) {
+    std::string text = fmt::format("{} {}", k, word);
+    return markdown && k > 0 ? "**" + text + "**" : text;
+  };
+  std::string out = bold(n.fail, "FAIL");
+  if (n.broken > 0) out += " · " + bold(n.broken, "BROKEN");
+  out += fmt::format(" · {} INCONCLUSIVE · {} PASS", n.inconclusive, n.pass);
+  if (n.gains > 0) out += fmt::format(" ({} gain{})", n.gains, n.gains == 1 ? "" : "s");
   return out;
 }
 

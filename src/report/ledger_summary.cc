@@ -12,18 +12,12 @@
 namespace tare::report {
 
 std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) {
-  int64_t pass = 0, fail = 0, inconclusive = 0, broken = 0;
-  for (const auto& c : r.comparisons) {
-    if (c.broken.cannot_be_measured()) ++broken;
-    else if (c.verdict == Verdict::kPass) ++pass;
-    else if (c.verdict == Verdict::kFail) ++fail;
-    else ++inconclusive;
-  }
+  const VerdictCounts n = CountVerdicts(r);
   std::string out = fmt::format("tare ab: {} cohort {} (run {}): {}{} — {} PASS, {} FAIL, {} INCONCLUSIVE{}\n",
                                 SingleLineText(r.campaign_name.empty() ? "campaign" : "'" + r.campaign_name + "'"),
                                 r.cohort, r.run_id, r.has_verdicts ? OutcomeWord(r) : "no verdict",
-                                r.state == CohortState::kComplete ? "" : fmt::format(" ({})", CohortStateName(r.state)), pass, fail, inconclusive,
-                                broken > 0 ? fmt::format(", {} BROKEN", broken) : "");
+                                r.state == CohortState::kComplete ? "" : fmt::format(" ({})", CohortStateName(r.state)), n.pass, n.fail,
+                                n.inconclusive, n.broken > 0 ? fmt::format(", {} BROKEN", n.broken) : "");
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> why;  // per row: an INCONCLUSIVE's decisive reason, printed under it
   for (const auto& c : r.comparisons) {

@@ -204,7 +204,7 @@ TEST(Ledger, StoppedAndHeadlessStatesAreExplained) {
   EXPECT_NE(text.find("> **STOPPED:** sanity gate \"x\" is violated"), std::string::npos);
   EXPECT_NE(text.find("No cell was judged"), std::string::npos);
   r.arms.pop_back();  // no null arm
-  EXPECT_NE(RenderLedger(r).find("No null arm: this host's noise was not measured"), std::string::npos);
+  EXPECT_NE(RenderLedger(r).find("**No null arm**: this host's noise was not measured"), std::string::npos);
 }
 
 TEST(Ledger, SeveralHeadsGetAHeadColumn) {
@@ -246,8 +246,19 @@ TEST(Ledger, SlowOrNoisyGoogleBenchmarkCellsShowTheGbenchCompatRoute) {
   // 60 s over 60 samples: a second each.
   r.samples = 60;
   std::string note = GbenchRouteNote(r);
-  EXPECT_NE(note.find("### Faster, tighter Google Benchmark cells"), std::string::npos) << note;
   EXPECT_NE(note.find("In this cohort a sample took 1 s on average."), std::string::npos) << note;
+  EXPECT_NE(RenderLedger(r).find("<details><summary>Faster, tighter Google Benchmark cells</summary>\n\nIn this cohort"),
+            std::string::npos) << RenderLedger(r);
+  // The samples' length is advised only to a cohort that did not set it (issue 26).
+  EXPECT_NE(note.find("Until then, `--gbench-min-time` sets every sample's length"), std::string::npos) << note;
+  r.gbench_min_time_ns = 50'000'000;
+  EXPECT_EQ(GbenchRouteNote(r).find("Until then"), std::string::npos) << GbenchRouteNote(r);
+  EXPECT_NE(GbenchRouteNote(r).find("This cohort's samples were 50 ms long (`--gbench-min-time`)."), std::string::npos)
+      << GbenchRouteNote(r);
+  r.gbench_min_time_ns = 0;
+  r.args = {"--benchmark_min_time=0.05"};
+  EXPECT_EQ(GbenchRouteNote(r).find("Until then"), std::string::npos) << GbenchRouteNote(r);
+  r.args = {};
   EXPECT_NE(note.find("`#include <tare/gbench_compat.hpp>`"), std::string::npos);
   EXPECT_NE(note.find("$(pkg-config --cflags --libs tare-gbench-compat)"), std::string::npos);
   EXPECT_NE(RenderLedger(r).find(note), std::string::npos);
@@ -264,6 +275,113 @@ TEST(Ledger, SlowOrNoisyGoogleBenchmarkCellsShowTheGbenchCompatRoute) {
   r.instrument = Instrument::kWall;
   r.kind = TargetKind::kCommand;
   EXPECT_EQ(GbenchRouteNote(r), "");
+}
+
+// Issue 26: a pull request's reader sees the outcome, the counts and the rows that need a look first;
+// the plain PASS rows and everything about how it was measured are folded away below them.
+TEST(Ledger, OpensWithTheOutcomeTheCountsAndTheRowsThatNeedALook) {
+  AbReport r = Fixed();
+  AbComparison pass = r.comparisons[1];
+  pass.cell = "--work 1";
+  pass.verdict = Verdict::kPass;
+  pass.reasons.clear();
+  AbComparison gain = pass;
+  gain.cell = "--work 3";
+  gain.metrics[0].supported_gain = true;
+  gain.metrics[0].estimate = -0.05;
+  r.comparisons.insert(r.comparisons.begin(), pass);  // report order: PASS, FAIL, INCONCLUSIVE, gain
+  r.comparisons.push_back(gain);
+  const std::string text = RenderLedger(r);
+  const VerdictCounts n = CountVerdicts(r);
+  EXPECT_EQ(n.fail, 1);
+  EXPECT_EQ(n.inconclusive, 1);
+  EXPECT_EQ(n.pass, 2);
+  EXPECT_EQ(n.gains, 1);
+  EXPECT_EQ(n.broken, 0);
+  EXPECT_EQ(text.find("## tare ab: ab_knob: +3% extra work — **FAIL**\n\n"
+                      "**1 FAIL** · 1 INCONCLUSIVE · 2 PASS (1 gain) — 4 cells; INCONCLUSIVE is not a pass.\n\n"
+                      "| cell | role |"),
+            0u) << text;
+  const size_t fail = text.find("| `--work 8` |"), gain_row = text.find("| `--work 3` |"),
+               inconclusive = text.find("| `--work 2` |"), folded = text.find("<details><summary>1 PASS without a supported gain"),
+               plain = text.find("| `--work 1` |"), how = text.find("<summary>How it was measured"),
+               lock = text.find("- **Lock** `"), legend = text.find("<summary>How to read this ledger</summary>");
+  ASSERT_NE(legend, std::string::npos) << text;
+  EXPECT_LT(fail, gain_row) << text;
+  EXPECT_LT(gain_row, inconclusive) << text;
+  EXPECT_LT(inconclusive, folded) << text;
+  EXPECT_LT(folded, plain) << text;
+  EXPECT_LT(plain, how) << text;
+  EXPECT_LT(how, lock) << text;
+  // The INCONCLUSIVE row's reason sits under the open table, before anything folded.
+  EXPECT_LT(text.find("- `--work 2`: 1 failed sample"), folded) << text;
+  // Gates all ok: one folded line. Every <details> is closed.
+  EXPECT_NE(text.find("<details><summary>Sanity gates and release bounds: all 2 ok</summary>"), std::string::npos) << text;
+  size_t open = 0, close = 0;
+  for (size_t at = text.find("<details"); at != std::string::npos; at = text.find("<details", at + 1)) ++open;
+  for (size_t at = text.find("</details>"); at != std::string::npos; at = text.find("</details>", at + 1)) ++close;
+  EXPECT_EQ(open, close) << text;
+  EXPECT_GE(open, 6u) << text;
+  // A violated check is shown open, first.
+  r.checks[1].ok = false;
+  const std::string violated = RenderLedger(r);
+  EXPECT_NE(violated.find("### Sanity gates and release bounds\n\n**1 of 2 VIOLATED** (violated first):"), std::string::npos)
+      << violated;
+  const size_t gates = violated.find("### Sanity gates");
+  EXPECT_LT(violated.find("**VIOLATED** |", gates), violated.find("| ok |", gates)) << violated;
+}
+
+// 500 cells fit a GitHub comment (65,536 characters): the outcome, the counts and the rows that need
+// a look come first, and what does not fit is named, with where the whole ledger is.
+TEST(Ledger, FiveHundredCellsStayUnderTheCommentLimit) {
+  AbReport r = Fixed();
+  const AbComparison fail = r.comparisons[0], inconclusive = r.comparisons[1];
+  AbComparison pass = inconclusive;
+  pass.verdict = Verdict::kPass;
+  pass.reasons.clear();
+  r.comparisons.clear();
+  for (int i = 0; i < 500; ++i) {
+    AbComparison c = i < 100 ? fail : i < 400 ? inconclusive : pass;
+    c.cell = "BM_Codec/" + std::to_string(i);
+    c.metrics.push_back(c.metrics[0]);
+    c.metrics[1].metric = "perf.task_clock_ns";
+    r.comparisons.push_back(c);
+  }
+  const std::string whole = RenderLedger(r);
+  ASSERT_GT(whole.size(), 200'000u) << "the whole ledger is several comment limits long";
+  for (int i = 0; i < 500; ++i) EXPECT_NE(whole.find("| `BM_Codec/" + std::to_string(i) + "` |"), std::string::npos);
+
+  const Ledger fitted = RenderLedger(r, {.max_chars = kLedgerCommentLimit,
+                                         .full_ledger_where = "in the whole ledger, `ledger.full.md`"});
+  EXPECT_TRUE(fitted.shortened);
+  const std::string& text = fitted.markdown;
+  EXPECT_LE(text.size(), kLedgerCommentLimit);
+  EXPECT_NE(text.find("**100 FAIL** · 300 INCONCLUSIVE · 100 PASS — 500 cells"), std::string::npos) << text.substr(0, 400);
+  // The open table: every FAIL row, then as many INCONCLUSIVE rows as fit, the rest counted. The
+  // plain PASS rows and the reasons (the same for every INCONCLUSIVE row here) give way first.
+  const size_t table_end = text.find("\n_… and ");
+  ASSERT_NE(table_end, std::string::npos) << text;
+  const std::string table = text.substr(0, table_end);
+  for (int i = 0; i < 100; ++i) EXPECT_NE(table.find("| `BM_Codec/" + std::to_string(i) + "` |"), std::string::npos) << i;
+  size_t kept = 0;
+  for (size_t at = table.find("| `BM_Codec/"); at != std::string::npos; at = table.find("| `BM_Codec/", at + 1)) ++kept;
+  const size_t cut = std::stoul(text.substr(table_end + std::string("\n_… and ").size()));
+  EXPECT_GT(kept, 100u);
+  EXPECT_EQ(kept + cut, 400u) << "the open table holds the 400 FAIL and INCONCLUSIVE rows, kept or counted";
+  EXPECT_EQ(text.find(" more rows: in the whole ledger, `ledger.full.md`._", table_end), table_end + std::string("\n_… and ").size() + std::to_string(cut).size())
+      << text.substr(table_end, 200);
+  EXPECT_NE(text.find("_100 PASS rows without a supported gain: in the whole ledger, `ledger.full.md`._"), std::string::npos);
+  // Still whole where it matters: how it was measured and how to read it, every <details> closed.
+  EXPECT_NE(text.find("- **Lock** `"), std::string::npos);
+  EXPECT_NE(text.find("<summary>How to read this ledger</summary>"), std::string::npos);
+  size_t open = 0, close = 0;
+  for (size_t at = text.find("<details"); at != std::string::npos; at = text.find("<details", at + 1)) ++open;
+  for (size_t at = text.find("</details>"); at != std::string::npos; at = text.find("</details>", at + 1)) ++close;
+  EXPECT_EQ(open, close) << text;
+  // Under the limit already: nothing is cut.
+  const Ledger small = RenderLedger(Fixed(), {.max_chars = kLedgerCommentLimit, .full_ledger_where = "x"});
+  EXPECT_FALSE(small.shortened);
+  EXPECT_EQ(small.markdown, RenderLedger(Fixed()));
 }
 
 TEST(Ledger, ALayoutHintIsListedUnderTheVerdicts) {

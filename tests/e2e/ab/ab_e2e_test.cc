@@ -1006,3 +1006,38 @@ TEST_F(AbE2E, AResumedCohortKeepsItsBrokenCellSettled) {
   EXPECT_EQ(db.execAndGet("SELECT count(*) FROM samples WHERE outcome != 'ok' AND outcome != 'interrupted'").getInt64(), 3)
       << "the broken cell ran once, not again after the resume";
 }
+
+// Issue 26: a ledger for a pull-request comment stays under GitHub's 65,536 characters. 400 cells
+// (allocation counts: the exact plan, one block each) make a ledger of about 200 KB: --ledger gets
+// the outcome, the counts and what fits, and names the whole ledger it writes beside it; the job
+// summary gets the whole ledger.
+TEST_F(AbE2E, ALedgerOverACommentsLimitKeepsTheOutcomeAndWritesTheWholeBesideIt) {
+  std::filesystem::copy_file("/bin/true", dir_ + "/base");
+  std::filesystem::copy_file("/bin/true", dir_ + "/head");
+  std::ofstream toml(dir_ + "/many.toml");
+  toml << "name = \"many cells\"\ninstrument = \"mem\"\n[arms]\nbase = \"./base\"\nhead = \"./head\"\n";
+  for (int i = 0; i < 400; ++i) toml << "[[cells]]\nname = \"c" << i << "\"\nargs = [\"x" << i << "\"]\n";
+  toml.close();
+  setenv("GITHUB_STEP_SUMMARY", (dir_ + "/summary.md").c_str(), 1);
+  Result r = Tare({"ab", dir_ + "/many.toml", "--store", store_, "--ledger", dir_ + "/pr.md"});
+  unsetenv("GITHUB_STEP_SUMMARY");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string pr = Slurp(dir_ + "/pr.md"), whole = Slurp(dir_ + "/pr.full.md"), summary = Slurp(dir_ + "/summary.md");
+  EXPECT_LE(pr.size(), 60000u);
+  EXPECT_GT(whole.size(), 100000u);
+  EXPECT_EQ(pr.find("## tare ab: many cells — **PASS**"), 0u) << pr.substr(0, 300);
+  EXPECT_NE(pr.find("0 FAIL · 0 INCONCLUSIVE · 400 PASS — 400 cells"), std::string::npos) << pr.substr(0, 300);
+  EXPECT_NE(pr.find("more PASS rows: in the whole ledger, `pr.full.md`, and in this job's summary._"), std::string::npos);
+  EXPECT_NE(pr.find("- **Lock** `"), std::string::npos);
+  for (int i = 0; i < 400; ++i) EXPECT_NE(whole.find("| `c" + std::to_string(i) + "` |"), std::string::npos) << i;
+  EXPECT_EQ(whole.find("_… and "), std::string::npos) << "the whole ledger leaves nothing out";
+  EXPECT_NE(summary.find(whole), std::string::npos) << "the job summary has the whole ledger";
+  EXPECT_NE(r.err.find("over what a GitHub comment takes"), std::string::npos) << r.err;
+  // A ledger that fits is written as it is, and nothing beside it.
+  std::filesystem::remove(dir_ + "/pr.full.md");
+  r = Tare({"ab", "--base", dir_ + "/base", "--head", dir_ + "/head", "--instrument", "mem", "--store", store_ + ".2",
+            "--ledger", dir_ + "/pr.md", "--", "x"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/pr.full.md"));
+  EXPECT_EQ(Slurp(dir_ + "/pr.md").find("_… and "), std::string::npos);
+}
