@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -76,6 +77,22 @@ std::string ProgramObject(const std::vector<Profile>& parts) {
   return "";
 }
 
+// Callgrind names code without a symbol by its address ("0x0000000000109238"): one row per address
+// would pad a table with a loader's or a stripped library's fragments, so they are one row per
+// object, kNoSymbol.
+bool Unsymbolised(const std::string& name) {
+  if (name.size() < 3 || name[0] != '0' || name[1] != 'x') return false;
+  for (size_t i = 2; i < name.size(); ++i) {
+    if (!std::isxdigit(static_cast<unsigned char>(name[i]))) return false;
+  }
+  return true;
+}
+
+std::string RowName(const std::string& callgrind_name) {
+  std::string name = BaseFunctionName(callgrind_name);
+  return Unsymbolised(name) ? std::string(kNoSymbol) : name;
+}
+
 Side Sum(const std::vector<Profile>& parts, const std::vector<size_t>& event_index, std::string* program) {
   Side side;
   *program = ProgramObject(parts);
@@ -86,7 +103,7 @@ Side Sum(const std::vector<Profile>& parts, const std::vector<size_t>& event_ind
     std::vector<Key> keys;
     keys.reserve(p.functions.size());
     for (const auto& f : p.functions) {
-      keys.emplace_back(!program->empty() && f.object == *program ? kProgram : f.object, BaseFunctionName(f.name));
+      keys.emplace_back(!program->empty() && f.object == *program ? kProgram : f.object, RowName(f.name));
       SideCost& c = side.functions[keys.back()];
       if (!c.present) c.file = f.file;
       c.present = true;
@@ -129,7 +146,7 @@ void Split(FunctionRow* row) {
 void FindInlining(const Side& from, const Side& to, const std::map<Key, size_t>& row_of,
                   std::vector<FunctionRow>* rows, const AttributeOptions& o, bool inlined) {
   for (auto& row : *rows) {
-    if (row.inlining) continue;
+    if (row.inlining || row.name == kNoSymbol) continue;
     const SideCost& f_from = inlined ? row.base : row.head;
     const SideCost& f_to = inlined ? row.head : row.base;
     if (f_from.calls == 0) continue;
@@ -149,7 +166,7 @@ void FindInlining(const Side& from, const Side& to, const std::map<Key, size_t>&
                            (other == to.edges.end() ? 0.0 : static_cast<double>(other->second.inclusive));
       if (moved <= 0 || moved <= best_moved) continue;
       auto r = row_of.find(caller);
-      if (r == row_of.end()) continue;
+      if (r == row_of.end() || caller.second == kNoSymbol) continue;
       // The caller's self change, signed so that "gained the moved cost" is positive.
       const double gained = inlined ? (*rows)[r->second].self_delta : -(*rows)[r->second].self_delta;
       for (double expected : {moved, moved * self_share}) {
@@ -184,6 +201,14 @@ const char* PresenceName(Presence p) {
     case Presence::kGone: return "gone";
   }
   return "?";
+}
+
+bool FunctionRow::Changed() const { return self_delta != 0 || base.calls != head.calls; }
+
+size_t AttributionResult::ChangedRows() const {
+  size_t n = 0;
+  for (const auto& r : rows) n += r.Changed() ? 1 : 0;
+  return n;
 }
 
 double AttributionResult::SelfDeltaOfTop(size_t n) const {
@@ -251,6 +276,7 @@ StatusOr<AttributionResult> Attribute(const std::vector<Profile>& base, const st
     out.rows.push_back(std::move(row));
   }
   std::sort(out.rows.begin(), out.rows.end(), [](const FunctionRow& x, const FunctionRow& y) {
+    if (x.Changed() != y.Changed()) return x.Changed();
     const double ax = std::fabs(x.self_delta), ay = std::fabs(y.self_delta);
     if (ax != ay) return ax > ay;
     const double ix = std::fabs(x.inclusive_delta), iy = std::fabs(y.inclusive_delta);

@@ -71,6 +71,10 @@ struct InliningFinding {
   std::string symbol_note;      // one line: what the symbol tables said, or why not checked
 };
 
+// The row of an object's code that has no symbol (callgrind names it by address, "0x...109238"):
+// every such address of one object is summed into one row of this name. No inlining is judged on it.
+inline constexpr const char* kNoSymbol = "(no symbol)";
+
 enum class Presence { kBoth, kNew, kGone };
 const char* PresenceName(Presence p);  // "both", "new", "gone"
 
@@ -87,6 +91,10 @@ struct FunctionRow {
   std::optional<double> per_call_part;
   double share = 0;                     // self_delta / total_delta (0 when the total is unchanged)
   std::optional<InliningFinding> inlining;
+
+  // Its own cost or its call count moved (an ancestor whose inclusive cost moved only because a
+  // callee's did is not a change of its own). Rows are sorted so that every changed row comes first.
+  bool Changed() const;
 };
 
 struct AttributeOptions {
@@ -107,9 +115,10 @@ struct AttributionResult {
   uint64_t base_total = 0;
   uint64_t head_total = 0;
   double total_delta = 0;                 // head_total - base_total
-  std::vector<FunctionRow> rows;          // every function, by |self_delta| descending, then name
+  std::vector<FunctionRow> rows;          // every function: changed ones first, by |self_delta| descending, then name
   std::vector<std::string> notes;         // one line each, for the reader (filled by the caller too)
 
+  size_t ChangedRows() const;  // rows whose cost moved: the first ChangedRows() rows
   // Sum of the self deltas of the first `n` rows (all rows: exactly total_delta).
   double SelfDeltaOfTop(size_t n) const;
   // Sum of |self delta| of the first `n` rows over that of all rows: how much of the movement the

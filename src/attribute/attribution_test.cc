@@ -319,5 +319,60 @@ TEST(Attribute, EmptySideIsAnError) {
   EXPECT_NE(r.status().message().find("base side has no profile"), std::string::npos);
 }
 
+// Issue 24: code without a symbol (callgrind's "0x..." names: the loader, a stripped library) is
+// one row per object, and rows whose cost did not move are counted apart from those that did.
+TEST(Attribution, CodeWithoutASymbolIsOneRowPerObjectAndUnchangedRowsAreCounted) {
+  // base: main 10, still 5 (unchanged), and two addresses in ld.so (3 + 4); head: main 12, still 5,
+  // three addresses in ld.so (3 + 4 + 2). Totals 22 -> 26: change +4 = main +2, (no symbol) +2.
+  const char* base = R"(events: Ir
+ob=app
+fl=a.c
+fn=main
+1 10
+fn=still
+1 5
+ob=/lib/ld.so
+fl=???
+fn=0x0000000000001000
+0 3
+fn=0x0000000000002000
+0 4
+totals: 22
+)";
+  const char* head = R"(events: Ir
+ob=app
+fl=a.c
+fn=main
+1 12
+fn=still
+1 5
+ob=/lib/ld.so
+fl=???
+fn=0x0000000000001000
+0 3
+fn=0x0000000000002000
+0 4
+fn=0x00000000000030a0
+0 2
+totals: 26
+)";
+  auto r = Attribute(Parse(base), Parse(head));
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->rows.size(), 3u) << "main, still, and one row for ld.so's addresses";
+  const FunctionRow* ld = Row(*r, kNoSymbol, "/lib/ld.so");
+  ASSERT_NE(ld, nullptr);
+  EXPECT_EQ(ld->base.self, 7u);
+  EXPECT_EQ(ld->head.self, 9u);
+  EXPECT_EQ(ld->self_delta, 2);
+  EXPECT_EQ(ld->presence, Presence::kBoth);
+  EXPECT_FALSE(ld->inlining.has_value());
+  EXPECT_EQ(r->ChangedRows(), 2u);
+  EXPECT_TRUE(r->rows[0].Changed());
+  EXPECT_TRUE(r->rows[1].Changed());
+  EXPECT_EQ(r->rows[2].name, "still");
+  EXPECT_FALSE(r->rows[2].Changed());
+  EXPECT_EQ(r->SelfDeltaOfTop(2), 4) << "the changed rows hold the whole change";
+}
+
 }  // namespace
 }  // namespace tare::attribute

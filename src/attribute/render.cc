@@ -58,12 +58,13 @@ std::set<std::string> AmbiguousNames(const AttributionResult& r) {
 
 std::string FunctionLabel(const FunctionRow& row, const std::set<std::string>& ambiguous) {
   std::string label = row.name;
-  if (ambiguous.count(row.name)) label += " [" + Basename(row.object) + "]";
+  if (ambiguous.count(row.name) || row.name == kNoSymbol) label += " [" + Basename(row.object) + "]";
   if (row.presence != Presence::kBoth) label += fmt::format(" ({})", PresenceName(row.presence));
   return label;
 }
 
-size_t Shown(const AttributionReport& r) { return std::min(r.top, r.result.rows.size()); }
+// The top N rows, never one whose cost did not move.
+size_t Shown(const AttributionReport& r) { return std::min(r.top, r.result.ChangedRows()); }
 
 // `event` is escaped by the caller's format.
 std::string ChangeLine(const AttributionResult& r, const std::string& event, const char* arrow) {
@@ -89,11 +90,15 @@ std::string ExplainedLine(const AttributionReport& report) {
   const double rest = r.total_delta - top;
   std::string rest_share = r.total_delta == 0 ? "" : fmt::format(" ({:.1f}% of the total change)",
                                                                   100 * std::fabs(rest) / std::fabs(r.total_delta));
+  const size_t changed = r.ChangedRows();
+  const std::string which =
+      shown == changed ? fmt::format("All {} functions that changed (of {})", changed, r.rows.size())
+                       : fmt::format("The top {} of the {} functions that changed (of {})", shown, changed,
+                                     r.rows.size());
   return fmt::format(
-      "The top {} of {} functions: self changes sum to {} of the total {}; the rows not shown {}{}. "
+      "{}: self changes sum to {} of the total {}; the rows not shown {}{}. "
       "The rows shown hold {:.1f}% of all movement (sum of |self change|).",
-      shown, r.rows.size(), Signed(top), Signed(r.total_delta), Signed(rest), rest_share,
-      100 * r.GrossShareOfTop(shown));
+      which, Signed(top), Signed(r.total_delta), Signed(rest), rest_share, 100 * r.GrossShareOfTop(shown));
 }
 
 std::string FindingText(const FunctionRow& row, const InliningFinding& f, bool markdown) {
@@ -228,6 +233,7 @@ std::string RenderJson(const AttributionReport& report) {
   j["head"] = {{"source", report.head_label}, {"parts", r.head_parts}, {"total", r.head_total}, {"events", r.head_events}};
   j["total_delta"] = r.total_delta;
   j["functions"] = r.rows.size();
+  j["changed"] = r.ChangedRows();
   j["shown"] = {{"rows", shown},
                 {"self_delta_sum", r.SelfDeltaOfTop(shown)},
                 {"rest_self_delta", r.total_delta - r.SelfDeltaOfTop(shown)},

@@ -42,7 +42,7 @@ TEST(RenderConsole, TableInliningAndEscapes) {
   EXPECT_EQ(out.find('\x1b'), std::string::npos) << "escape sequence reached the terminal";
   EXPECT_NE(out.find("evil\\x1b]0;pwned\\x07"), std::string::npos) << out;
   // 3 rows, all shown: they sum to the total.
-  EXPECT_NE(out.find("The top 3 of 3 functions: self changes sum to -8 of the total -8; the rows not shown 0 (0.0% "
+  EXPECT_NE(out.find("All 3 functions that changed (of 3): self changes sum to -8 of the total -8; the rows not shown 0 (0.0% "
                      "of the total change)"),
             std::string::npos)
       << out;
