@@ -14,6 +14,7 @@
 #include "session/environment.h"
 #include "session/measurement_setup.h"
 #include "target/gbench.h"
+#include "target/self_metrics.h"
 
 namespace tare::campaign {
 
@@ -125,6 +126,10 @@ Status CampaignRunner::StageArms() {
   measure_.workdir = workdir_;
   measure_.timeout_ns = spec.timeout_ns;
   measure_.perf_events = PerfEventsFor(metrics_);
+  // A figure the program reports about itself that the campaign judges must be in every sample.
+  for (const auto& m : metrics_) {
+    if (m.name.rfind(target::kAppPrefix, 0) == 0) measure_.required_metrics.push_back(m.name);
+  }
   std::vector<std::pair<std::string, std::string>> sources;
   for (const auto& arm : arms_) {
     if (RoleOfArm(arm) != ArmRole::kHead) {

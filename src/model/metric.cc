@@ -10,7 +10,8 @@ struct Family {
   const char* prefix;
   MetricSource source;
 };
-constexpr Family kFamilies[] = {{"gb.counter.", MetricSource::kGbench}, {"bench.", MetricSource::kBench}};
+constexpr Family kFamilies[] = {
+    {"gb.counter.", MetricSource::kGbench}, {"bench.", MetricSource::kBench}, {"app.", MetricSource::kApp}};
 
 // Whether a source's metrics are in samples of this kind under this instrument
 // (target/measure.cc decides what a sample carries; this is its summary).
@@ -23,6 +24,9 @@ bool SourceMeasured(MetricSource source, TargetKind kind, Instrument instrument)
     case MetricSource::kPerf: return instrument != Instrument::kSim;
     case MetricSource::kGbench: return instrument != Instrument::kSim && kind == TargetKind::kGbench;
     case MetricSource::kBench: return instrument != Instrument::kSim && kind == TargetKind::kTare;
+    // Whatever the program writes: a command, a Google Benchmark or tare binary, under any
+    // instrument (under sim its times are valgrind's, its counts its own).
+    case MetricSource::kApp: return true;
     case MetricSource::kOther: return false;
   }
   return false;
@@ -102,7 +106,8 @@ MetricDef LookupMetric(const std::string& name) {
     if (StartsWith(name, f.prefix) && name.size() > std::char_traits<char>::length(f.prefix)) {
       generic.source = f.source;
       generic.description = f.source == MetricSource::kGbench ? "Google Benchmark user counter"
-                                                              : "tare library counter or gauge";
+                            : f.source == MetricSource::kBench ? "tare library counter or gauge"
+                                                               : "reported by the program in $TARE_METRICS_FILE";
     }
   }
   // SetBytesProcessed / SetItemsProcessed: Google Benchmark's rates by name, per second.

@@ -23,6 +23,7 @@ enum class MetricSource {
   kBench,    // the tare library's measurement window (tare binaries, wall and mem)
   kSim,      // valgrind callgrind (sim instrument, every kind)
   kMem,      // the allocation shim (mem instrument, every kind)
+  kApp,      // the program itself, through $TARE_METRICS_FILE (every kind and instrument)
   kOther,    // not in the catalogue: a name tare does not know
 };
 
@@ -47,7 +48,8 @@ std::string MetricModel(const MetricDef& metric);
 
 // Every metric tare knows by name, in display order within each source. Families whose names are
 // chosen at run time are described by their prefix: "gb.counter." (Google Benchmark user
-// counters) and "bench." (the tare library's counters and gauges).
+// counters), "bench." (the tare library's counters and gauges) and "app." (what a program reports
+// about itself in $TARE_METRICS_FILE: target/self_metrics.h).
 const std::vector<MetricDef>& KnownMetrics();
 // Definition for a name: a known metric, a member of a family (unit from the name's suffix: _ns
 // time, _bytes bytes, else count), or a generic count.

@@ -36,6 +36,14 @@ StatusOr<int64_t> SampleRecorder::Record(int64_t benchmark_id, const std::string
   for (const auto& name : m.extras.rates) {
     if (m.sample.values.count(name)) rates_.insert(name);
   }
+  // What the program said about its own figures ($TARE_METRICS_FILE): the first sample that
+  // reports a metric defines its unit and direction for the run.
+  for (const auto& def : m.extras.reported) {
+    if (metrics_.count(def.name)) continue;
+    if (def.direction == Direction::kHigherIsBetter) rates_.insert(def.name);
+    TARE_RETURN_IF_ERROR(writer_.AddMetric(run_id_, def));
+    metrics_.insert(def.name);
+  }
   for (const auto& [name, value] : m.sample.values) {
     if (metrics_.count(name)) continue;
     MetricDef def = LookupMetric(name);

@@ -39,8 +39,9 @@ class SampleRecorder {
   const std::vector<std::string>& unavailable() const { return unavailable_; }
   // The warning notes written (label: warning), one per label and kind.
   const std::vector<std::string>& warnings() const { return warnings_; }
-  // The metrics the target reported as rates (Google Benchmark's Counter::kIsRate, resumed ones
-  // included): per second, and more is better, whatever their names say.
+  // The metrics the target reported as higher-is-better whatever their names say: Google
+  // Benchmark's rates (Counter::kIsRate: per second) and what a program declared "higher" in
+  // $TARE_METRICS_FILE, resumed ones included.
   const std::set<std::string>& rates() const { return rates_; }
 
   // Warnings judged on a whole run rather than one sample, written once the loop ends:

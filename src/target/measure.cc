@@ -16,6 +16,7 @@
 #include "base/json_read.h"
 #include "instrument/process_metrics.h"
 #include "target/gbench.h"
+#include "target/self_metrics.h"
 #include "target/tare_protocol.h"
 
 namespace tare::target {
@@ -269,6 +270,36 @@ Status ReadAllocTotals(const std::string& path, int pid, std::map<std::string, d
   return Status::DataLoss("the allocation shim's output has no line for the measured process");
 }
 
+// What the program reported about itself ($TARE_METRICS_FILE): its values into the sample, their
+// definitions into `extras`. A file tare cannot read, or one without a metric the campaign judges,
+// fails the sample with the reason: its figures are part of what is measured.
+void AddSelfMetrics(const std::string& path, const std::vector<std::string>& required, Sample* s,
+                    MeasureExtras* extras) {
+  auto read = ReadSelfMetrics(path);
+  if (!read.ok()) {
+    s->outcome = SampleOutcome::kFailed;
+    s->error = read.status().message();
+    return;
+  }
+  std::string reported;
+  if (*read) {
+    for (const auto& m : **read) {
+      s->values[m.name] = m.value;
+      if (extras != nullptr) extras->reported.push_back(SelfMetricDef(m));
+      reported += (reported.empty() ? "" : ", ") + m.name.substr(std::string_view(kAppPrefix).size());
+    }
+  }
+  for (const auto& name : required) {
+    if (s->values.count(name)) continue;
+    s->outcome = SampleOutcome::kFailed;
+    s->error = !*read ? fmt::format("{} is judged, but the program wrote nothing to $TARE_METRICS_FILE", name)
+                      : fmt::format("{} is judged, but the program's $TARE_METRICS_FILE has no \"{}\" (it has: {})",
+                                    name, name.substr(std::string_view(kAppPrefix).size()),
+                                    reported.empty() ? "nothing" : reported);
+    return;
+  }
+}
+
 }  // namespace
 
 StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, const Benchmark& bench,
@@ -279,6 +310,11 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
   const bool mem = options.instrument == Instrument::kMem;
   if (!sim) req.perf_events = options.perf_events;
   std::string json_path = options.workdir + "/gbench.json";
+  // Where the program may report figures of its own (self_metrics.h); gone before every sample.
+  const std::string metrics_path = options.workdir + "/metrics.json";
+  std::error_code no_metrics_file;
+  std::filesystem::remove(metrics_path, no_metrics_file);
+  req.env.push_back(std::string(kMetricsFileEnv) + "=" + metrics_path);
   if (target.kind == TargetKind::kGbench) {
     std::filesystem::remove(json_path);
     for (auto& a : GbenchSampleArgs(bench.name, json_path)) req.argv.push_back(a);
@@ -405,6 +441,7 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
     Status st = ReadAllocTotals(alloc_out, r.pid, &s.values);
     if (!st.ok()) fail(fmt::format("benchmark '{}': {}", bench.name, st.message()));
   }
+  if (s.ok()) AddSelfMetrics(metrics_path, options.required_metrics, &s, extras);
   return s;
 }
 

@@ -8,6 +8,7 @@
 
 #include "base/status.h"
 #include "instrument/sim.h"
+#include "model/metric.h"
 #include "model/sample.h"
 #include "proc/spawner.h"
 #include "model/target.h"
@@ -44,6 +45,9 @@ struct MeasureOptions {
   std::string valgrind;           // sim: absolute path (instrument::FindValgrind)
   instrument::GbenchFlagSupport gbench_flags;  // sim on Google Benchmark: ProbeGbenchFlags
   std::string alloc_shim;         // mem: absolute path of libtare_alloc.so (FindAllocShim)
+  // "app.NAME" metrics the campaign judges: a sample whose program did not report one in
+  // $TARE_METRICS_FILE fails, saying so (self_metrics.h).
+  std::vector<std::string> required_metrics;
 };
 
 // What a sample leaves besides its values: raw profiles to keep with the run, and warnings
@@ -54,6 +58,8 @@ struct MeasureExtras {
   // Metric names of Google Benchmark rate counters in this sample ("gb.counter.bytes_per_second"):
   // per second, higher is better (GbenchRateCounters).
   std::vector<std::string> rates;
+  // What the program reported about itself in $TARE_METRICS_FILE, with its units and directions.
+  std::vector<MetricDef> reported;
 };
 
 // tare binaries only: every benchmark of `benches` in ONE process (protocol: several names in
@@ -87,7 +93,8 @@ StatusOr<std::string> FindAllocShim();
 StatusOr<std::vector<Benchmark>> ListBenchmarks(proc::Spawner& spawner, const TargetSpec& target,
                                                 const MeasureOptions& options);
 
-// One fresh process for one benchmark. `unavailable` collects one-line reasons for metrics the
+// One fresh process for one benchmark; the program may report figures of its own in the file named
+// by $TARE_METRICS_FILE (target/self_metrics.h). `unavailable` collects one-line reasons for metrics the
 // host cannot provide (hardware counters on a VM, ...).
 StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, const Benchmark& bench,
                              const MeasureOptions& options, std::vector<std::string>* unavailable,

@@ -1041,3 +1041,42 @@ TEST_F(AbE2E, ALedgerOverACommentsLimitKeepsTheOutcomeAndWritesTheWholeBesideIt)
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/pr.full.md"));
   EXPECT_EQ(Slurp(dir_ + "/pr.md").find("_… and "), std::string::npos);
 }
+
+// Issue 26 item 5: a figure the program reports about itself is judged like any metric. The arms
+// are shell scripts reporting a throughput: +10% is a supported gain where higher is better, -10% a
+// FAIL; a head that stops reporting it fails every sample, which says why.
+TEST_F(AbE2E, AMetricTheProgramReportsAboutItselfIsJudged) {
+  auto script = [&](const std::string& name, const std::string& body) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path) << "#!/bin/sh\n" << body << "\n";
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+    return path;
+  };
+  const std::string base = script("base.sh", "printf '{\"throughput\": 1000}' > \"$TARE_METRICS_FILE\"");
+  const std::string faster = script("faster.sh", "printf '{\"throughput\": 1100}' > \"$TARE_METRICS_FILE\"");
+  const std::string slower = script("slower.sh", "printf '{\"throughput\": 900}' > \"$TARE_METRICS_FILE\"");
+  const std::string silent = script("silent.sh", "printf '{\"latency\": 3}' > \"$TARE_METRICS_FILE\"");
+  auto ab = [&](const std::string& head, const std::string& store) {
+    return Tare({"ab", "--base", base, "--head", head, "--metric", "app.throughput=1%:higher", "--store", store,
+                 "--json", dir_ + "/result.json", "--ledger", dir_ + "/ledger.md"});
+  };
+  Result r = ab(faster, store_ + ".faster");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json j = Json();
+  const auto& m = j["comparisons"][0]["metrics"][0];
+  EXPECT_EQ(m["metric"], "app.throughput");
+  EXPECT_EQ(m["verdict"], "PASS") << m.dump();
+  EXPECT_TRUE(m["supported_gain"].get<bool>()) << m.dump();
+  EXPECT_NEAR(m["change"]["estimate"].get<double>(), 0.10, 1e-9) << m.dump();
+
+  r = ab(slower, store_ + ".slower");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(Json()["comparisons"][0]["metrics"][0]["verdict"], "FAIL");
+  EXPECT_NEAR(Json()["comparisons"][0]["metrics"][0]["change"]["estimate"].get<double>(), -0.10, 1e-9);
+
+  r = ab(silent, store_ + ".silent");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const std::string ledger = Slurp(dir_ + "/ledger.md");
+  EXPECT_NE(ledger.find("app.throughput is judged, but the program's \\$TARE_METRICS_FILE has no \"throughput\" (it has: latency)"),
+            std::string::npos) << ledger;
+}

@@ -364,3 +364,58 @@ TEST_F(RunE2E, EnvPrintsTheFingerprintAndChecks) {
 }
 
 }  // namespace
+
+// Issue 26 item 5: a program reports figures of its own in $TARE_METRICS_FILE; they are stored
+// with every sample as app.NAME, with the unit and direction it gave, and a malformed file fails
+// the sample with the reason. The programs are shell scripts: any program can.
+TEST_F(RunE2E, MetricsAProgramReportsAboutItselfAreStoredWithEverySample) {
+  const std::string script = dir_ + "/reports.sh";
+  std::ofstream(script) << "#!/bin/sh\n"
+                           "printf '{\"throughput\": %s, \"p99_ms\": {\"value\": 3.25, \"unit\": \"ms\"},"
+                           " \"hits\": {\"value\": 7, \"direction\": \"higher\"}}' \"$1\" > \"$TARE_METRICS_FILE\"\n";
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  Result r = Tare({"run", "-n", "3", "--warmup", "0", "--store", store_, "--metrics", "app.throughput,app.p99_ms",
+                   "--", script, "1234.5"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("app.throughput"), std::string::npos) << r.out;
+  tare::RunData data = LoadLatest();
+  ASSERT_EQ(data.samples.size(), 3u);
+  for (const auto& s : data.samples) {
+    ASSERT_TRUE(s.sample.ok()) << s.sample.error;
+    EXPECT_EQ(s.sample.values.at("app.throughput"), 1234.5);
+    EXPECT_EQ(s.sample.values.at("app.p99_ms"), 3.25);
+    EXPECT_EQ(s.sample.values.at("app.hits"), 7);
+  }
+  auto def = [&](const std::string& name) {
+    for (const auto& m : data.metrics) {
+      if (m.name == name) return m;
+    }
+    ADD_FAILURE() << name << " has no stored definition";
+    return tare::MetricDef{};
+  };
+  EXPECT_EQ(def("app.p99_ms").unit, "ms");
+  EXPECT_EQ(def("app.hits").direction, tare::Direction::kHigherIsBetter);
+  EXPECT_EQ(def("app.throughput").direction, tare::Direction::kLowerIsBetter);
+  EXPECT_NE(def("app.throughput").description.find("TARE_METRICS_FILE"), std::string::npos);
+
+  // Every way the file can be wrong fails the sample, saying what is wrong; nothing else is lost.
+  const std::pair<std::string, std::string> bad[] = {
+      {"printf '{\"throughput\": \"fast\"}'", "metric \"throughput\" is a string, not a number"},
+      {"printf '[1]'", "holds a JSON array"},
+      {"printf '{\"throughput\": 1'", "$TARE_METRICS_FILE"},
+  };
+  for (const auto& [write, says] : bad) {
+    std::ofstream(script) << "#!/bin/sh\n" << write << " > \"$TARE_METRICS_FILE\"\n";
+    r = Tare({"run", "-n", "2", "--warmup", "0", "--store", store_, "--", script});
+    EXPECT_NE(r.exit_code, 0) << write;
+    EXPECT_NE(r.err.find(says), std::string::npos) << write << "\n" << r.err;
+    tare::RunData failed = LoadLatest();
+    ASSERT_EQ(failed.samples.size(), 2u);
+    EXPECT_FALSE(failed.samples[0].sample.ok());
+    EXPECT_NE(failed.samples[0].sample.error.find(says), std::string::npos) << failed.samples[0].sample.error;
+  }
+  // A FIFO left where the file goes is refused, not waited on.
+  std::ofstream(script) << "#!/bin/sh\nrm -f \"$TARE_METRICS_FILE\"; mkfifo \"$TARE_METRICS_FILE\"\n";
+  r = Tare({"run", "-n", "1", "--warmup", "0", "--timeout", "20s", "--store", store_, "--", script});
+  EXPECT_NE(r.err.find("something other than a regular file"), std::string::npos) << r.err;
+}
