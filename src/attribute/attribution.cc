@@ -156,34 +156,52 @@ void FindInlining(const Side& from, const Side& to, const std::map<Key, size_t>&
     const Key key{row.in_program ? kProgram : row.object, row.name};
     const double self_share = f_from.inclusive == 0 ? 0 : static_cast<double>(f_from.self) /
                                                               static_cast<double>(f_from.inclusive);
-    std::optional<InliningFinding> best;
-    double best_moved = 0;
+    // Per caller of F on the `from` side: the cost E of its calls to F that went away. A caller
+    // whose self cost took E in (within the tolerance) is the finding; failing that, the caller
+    // with the largest E whose implied call overhead is no more than a call costs.
+    std::optional<InliningFinding> strict, loose;
+    double strict_moved = 0, loose_moved = 0;
     for (const auto& [edge_key, edge] : from.edges) {
       if (edge_key.second != key) continue;
       const Key& caller = edge_key.first;
       auto other = to.edges.find(edge_key);
       const double moved = static_cast<double>(edge.inclusive) -
                            (other == to.edges.end() ? 0.0 : static_cast<double>(other->second.inclusive));
-      if (moved <= 0 || moved <= best_moved) continue;
+      const uint64_t calls = edge.calls - (other == to.edges.end() ? 0 : std::min(edge.calls, other->second.calls));
+      if (moved <= 0 || calls == 0) continue;
       auto r = row_of.find(caller);
       if (r == row_of.end() || caller.second == kNoSymbol) continue;
       // The caller's self change, signed so that "gained the moved cost" is positive.
       const double gained = inlined ? (*rows)[r->second].self_delta : -(*rows)[r->second].self_delta;
+      InliningFinding found;
+      found.kind = inlined ? InliningFinding::Kind::kInlinedInto : InliningFinding::Kind::kNoLongerInlined;
+      found.caller_object = caller.first == kProgram ? (*rows)[r->second].object : caller.first;
+      found.caller = caller.second;
+      found.caller_self_delta = (*rows)[r->second].self_delta;
+      found.calls = calls;
+      bool within = false;
       for (double expected : {moved, moved * self_share}) {
         if (expected > 0 && std::fabs(gained - expected) <= o.inline_tolerance * expected) {
-          InliningFinding found;
-          found.kind = inlined ? InliningFinding::Kind::kInlinedInto : InliningFinding::Kind::kNoLongerInlined;
-          found.caller_object = caller.first == kProgram ? (*rows)[r->second].object : caller.first;
-          found.caller = caller.second;
           found.expected = inlined ? expected : -expected;
-          found.caller_self_delta = (*rows)[r->second].self_delta;
-          best = found;
-          best_moved = moved;
+          within = true;
           break;
         }
       }
+      if (!within) found.expected = inlined ? moved : -moved;
+      // What a call cost beyond F's body: the moved cost the caller did not take in, per call.
+      found.call_overhead = (std::fabs(found.expected) - gained) / static_cast<double>(calls);
+      found.within_tolerance = within;
+      if (within) {
+        if (moved > strict_moved) {
+          strict = found;
+          strict_moved = moved;
+        }
+      } else if (std::fabs(found.call_overhead) <= o.max_call_overhead && moved > loose_moved) {
+        loose = found;
+        loose_moved = moved;
+      }
     }
-    row.inlining = best;
+    row.inlining = strict ? strict : loose;
   }
 }
 

@@ -148,8 +148,14 @@ TEST(Attribute, NewAndGoneFunctions) {
   EXPECT_EQ(fresh->presence, Presence::kNew);
   EXPECT_EQ(*fresh->calls_part, 7);  // not called in base: the whole change is calls
   EXPECT_EQ(*fresh->per_call_part, 0);
-  // leaf's 40 left main's calls, but main's self grew by 2, not ~40: no inlining claimed.
-  EXPECT_FALSE(leaf->inlining.has_value());
+  // leaf's 40 left main's 4 calls and main's self grew by 2, not ~40: outside the tolerance, but
+  // (40 - 2) / 4 = 9.5 per call is what a call can cost, so main is named, marked as outside it.
+  ASSERT_TRUE(leaf->inlining.has_value());
+  EXPECT_FALSE(leaf->inlining->within_tolerance);
+  EXPECT_EQ(leaf->inlining->caller, "main");
+  EXPECT_EQ(leaf->inlining->calls, 4u);
+  EXPECT_EQ(leaf->inlining->expected, 40);
+  EXPECT_DOUBLE_EQ(leaf->inlining->call_overhead, 9.5);
 }
 
 TEST(Attribute, SameNameInTwoObjectsStaysTwoRows) {
@@ -276,13 +282,23 @@ TEST(Attribute, InlinedIntoItsCaller) {
 }
 
 TEST(Attribute, InliningToleranceIsTwentyFivePercent) {
-  // main grows by 376: |376 - 500| = 124 <= 125. By 374: 126 > 125, no claim.
+  // main grows by 376: |376 - 500| = 124 <= 125, within. By 374: 126 > 125, outside, but the calls
+  // then cost (500 - 374) / 10 = 12.6 each, which a call can: still named, marked outside.
   auto in = Attribute(Parse(InlineBase(500, 0)), Parse(InlineHead(476, 0)));
   ASSERT_TRUE(in.ok());
-  EXPECT_TRUE(Row(*in, "f")->inlining.has_value());
+  ASSERT_TRUE(Row(*in, "f")->inlining.has_value());
+  EXPECT_TRUE(Row(*in, "f")->inlining->within_tolerance);
+  EXPECT_DOUBLE_EQ(Row(*in, "f")->inlining->call_overhead, 12.4);  // (500 - 376) / 10
   auto out = Attribute(Parse(InlineBase(500, 0)), Parse(InlineHead(474, 0)));
   ASSERT_TRUE(out.ok());
-  EXPECT_FALSE(Row(*out, "f")->inlining.has_value());
+  ASSERT_TRUE(Row(*out, "f")->inlining.has_value());
+  EXPECT_FALSE(Row(*out, "f")->inlining->within_tolerance);
+  EXPECT_DOUBLE_EQ(Row(*out, "f")->inlining->call_overhead, 12.6);
+  // f costing 1000 a call (10000 over 10 calls) gone, main +100: (10000 - 100) / 10 = 990 a call is
+  // no call's overhead (the limit is 64): f was removed, not inlined. No claim.
+  auto removed = Attribute(Parse(InlineBase(10000, 0)), Parse(InlineHead(200, 0)));
+  ASSERT_TRUE(removed.ok());
+  EXPECT_FALSE(Row(*removed, "f")->inlining.has_value());
 }
 
 // f (self 200) calls g (300); after inlining f, main calls g itself and its self grows by f's

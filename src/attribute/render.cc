@@ -101,13 +101,24 @@ std::string ExplainedLine(const AttributionReport& report) {
       which, Signed(top), Signed(r.total_delta), Signed(rest), rest_share, 100 * r.GrossShareOfTop(shown));
 }
 
-std::string FindingText(const FunctionRow& row, const InliningFinding& f, bool markdown) {
+std::string FindingText(const FunctionRow& row, const InliningFinding& f, const std::string& event, bool markdown) {
   auto name = [&](const std::string& s) { return markdown ? MarkdownCode(s) : SingleLineText(s); };
   const bool inlined = f.kind == InliningFinding::Kind::kInlinedInto;
   std::string text = fmt::format(
       "{} was {} {}: the caller's self cost changed by {}, against {} expected from the calls that {}",
       name(row.name), inlined ? "inlined into" : "no longer inlined, out of", name(f.caller),
       Signed(f.caller_self_delta), Signed(f.expected), inlined ? "went away" : "appeared");
+  // What a call cost: the part of F's cost the caller did not take in (inlined) or give out.
+  if (f.calls > 0) {
+    text += fmt::format("; {} {} {} per call × {} calls ({} in all){}", inlined ? "the calls cost" : "the calls add",
+                        Signed(std::round(f.call_overhead * 10) / 10), markdown ? MarkdownText(event) : event, f.calls,
+                        Signed(std::round(f.call_overhead * static_cast<double>(f.calls))),
+                        f.within_tolerance ? ""
+                        : (inlined ? f.caller_self_delta < 0 : f.caller_self_delta > 0)
+                            ? ": the caller's self cost moved the same way as the function's (spilled registers "
+                              "around the call, or other changes in the caller)"
+                            : "");
+  }
   std::string note = f.symbol_note.empty() ? "symbol tables not checked (no executables)" : f.symbol_note;
   return text + "; " + (markdown ? MarkdownText(note) : SingleLineText(note));
 }
@@ -207,7 +218,7 @@ std::string RenderConsole(const AttributionReport& report) {
     if (!row.inlining) continue;
     if (!any) out += "\nInlining:\n";
     any = true;
-    out += "  " + FindingText(row, *row.inlining, false) + "\n";
+    out += "  " + FindingText(row, *row.inlining, SingleLineText(r.event), false) + "\n";
   }
   for (const auto& n : r.notes) out += "\nnote: " + SingleLineText(n) + "\n";
   if (report.asm_comparison) {
@@ -247,6 +258,9 @@ std::string RenderJson(const AttributionReport& report) {
                           {"caller_object", f.caller_object},
                           {"expected", f.expected},
                           {"caller_self_delta", f.caller_self_delta},
+                          {"calls", f.calls},
+                          {"call_overhead", f.call_overhead},
+                          {"within_tolerance", f.within_tolerance},
                           {"symbol_check", check},
                           {"symbol_note", f.symbol_note}};
   };
@@ -316,7 +330,7 @@ std::string RenderMarkdown(const AttributionReport& report) {
     if (!row.inlining) continue;
     if (!any) out += "\n**Inlining**\n\n";
     any = true;
-    out += "- " + FindingText(row, *row.inlining, true) + "\n";
+    out += "- " + FindingText(row, *row.inlining, r.event, true) + "\n";
   }
   for (const auto& n : r.notes) out += "\n> " + MarkdownText(n) + "\n";
   if (report.asm_comparison) {

@@ -27,6 +27,19 @@ using tare::e2e::Slurp;
 constexpr const char* kRounds = "20000";
 const std::string kChecksum = "Checksum(unsigned char const*, unsigned long, unsigned long)";
 const std::string kWork = "Work(unsigned char const*, unsigned long, long)";
+const std::string kMix = "Mix(unsigned long, unsigned long)";
+const std::string kMixAll = "MixAll(long)";
+const std::string kRead = "ReadUint32LE(unsigned char const*)";
+const std::string kSum8 = "Sum8(unsigned char const*, long)";
+
+// "the calls add +6 Ir per call × 20000 calls": the overhead as the console rounds it.
+std::string fmt_overhead_line(double overhead, const char* calls) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%+.1f", std::round(overhead * 10) / 10);
+  std::string value = buf;
+  if (value.size() > 2 && value.compare(value.size() - 2, 2, ".0") == 0) value.resize(value.size() - 2);
+  return "the calls add " + value + " Ir per call × " + calls + " calls";
+}
 
 // Runs argv (PATH searched) with stdout to `out` and stderr to /dev/null; the exit status.
 int RunProgram(std::vector<std::string> argv, const std::string& out) {
@@ -54,7 +67,8 @@ class AttributeE2E : public ::testing::Test {
     dir_ = ::testing::TempDir() + "tare_attribute_e2e_" + std::to_string(getpid());
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
-    for (const auto& [name, exe] : {std::pair{"outline", TOGGLE_OUTLINE}, {"inline", TOGGLE_INLINE}, {"moved", TOGGLE_MOVED}}) {
+    for (const auto& [name, exe] : {std::pair{"outline", TOGGLE_OUTLINE}, {"inline", TOGGLE_INLINE}, {"moved", TOGGLE_MOVED},
+                                    {"cc_inline", CALL_COST_INLINE}, {"cc_outline", CALL_COST_OUTLINE}}) {
       int rc = RunProgram({"valgrind", "--tool=callgrind", "--callgrind-out-file=" + Profile(name), exe, kRounds},
                           dir_ + "/" + name + ".stdout");
       ASSERT_EQ(rc, 0) << "valgrind on " << exe;
@@ -280,3 +294,75 @@ TEST_F(AttributeE2E, AbAttributeExplainsEachChangeInTheLedger) {
 }
 
 }  // namespace
+
+// Issue 24, on real compiler output (examples/inline_toggle/call_cost.cc, g++ -O2): a small
+// function out of line in head is found whatever share of its cost the caller gave up, with what a
+// call costs, confirmed by the symbol tables and by the caller's disassembly.
+namespace {
+const nlohmann::json& RowNamed(const nlohmann::json& j, const std::string& name) {
+  for (const auto& row : j["rows"]) {
+    if (row["name"] == name) return row;
+  }
+  ADD_FAILURE() << name << " is not among the rows";
+  static const nlohmann::json none = nlohmann::json::object();
+  return none;
+}
+}  // namespace
+
+TEST_F(AttributeE2E, AFunctionNoLongerInlinedIsFoundWithWhatEachCallCosts) {
+  Result r = Tare({"attribute", Profile("cc_inline"), Profile("cc_outline"), "--base-exe", CALL_COST_INLINE,
+                   "--head-exe", CALL_COST_OUTLINE, "--json", dir_ + "/cc.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const nlohmann::json j = nlohmann::json::parse(Slurp(dir_ + "/cc.json"));
+  const auto& mix = RowNamed(j, kMix);
+  const auto& mix_all = RowNamed(j, kMixAll);
+  ASSERT_EQ(mix["presence"], "new") << mix.dump();
+  // What the fixture is for: MixAll gave up less than 75% of what Mix's calls cost (outside the
+  // 25% tolerance), so only the relaxed rule names it.
+  const double moved = mix["head"]["inclusive"].get<double>();
+  const double caller = mix_all["self_delta"].get<double>();
+  ASSERT_LT(caller, 0) << mix_all.dump();
+  ASSERT_LT(-caller, 0.75 * moved) << mix_all.dump();
+  const auto& f = mix["inlining"];
+  ASSERT_TRUE(f.is_object()) << mix.dump();
+  EXPECT_EQ(f["kind"], "no_longer_inlined");
+  EXPECT_EQ(f["caller"], kMixAll);
+  EXPECT_FALSE(f["within_tolerance"].get<bool>());
+  EXPECT_EQ(f["calls"], std::stoll(kRounds));
+  // The overhead, from the rows themselves: what Mix's calls cost that MixAll did not give up.
+  const double overhead = (moved + caller) / std::stod(kRounds);
+  EXPECT_NEAR(f["call_overhead"].get<double>(), overhead, 1e-9);
+  EXPECT_GT(overhead, 1);
+  EXPECT_LT(overhead, 20) << "argument moves, call and ret: a few instructions";
+  EXPECT_EQ(f["symbol_check"], "confirmed") << f.dump();
+  EXPECT_NE(r.out.find(fmt_overhead_line(overhead, kRounds)), std::string::npos) << r.out;
+
+  // The register-pressure case: ReadUint32LE out of line and Sum8's own cost rose with it.
+  const auto& read = RowNamed(j, kRead);
+  const auto& sum8 = RowNamed(j, kSum8);
+  ASSERT_EQ(read["presence"], "new") << read.dump();
+  ASSERT_GT(sum8["self_delta"].get<double>(), 0) << "the caller's self cost rises too: " << sum8.dump();
+  ASSERT_TRUE(read["inlining"].is_object()) << read.dump();
+  EXPECT_EQ(read["inlining"]["caller"], kSum8);
+  EXPECT_EQ(read["inlining"]["symbol_check"], "confirmed");
+  EXPECT_NEAR(read["inlining"]["call_overhead"].get<double>(),
+              (read["head"]["inclusive"].get<double>() + sum8["self_delta"].get<double>()) /
+                  read["inlining"]["calls"].get<double>(),
+              1e-9);
+  EXPECT_NE(r.out.find(kRead + " was no longer inlined, out of " + kSum8), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the caller's self cost moved the same way as the function's"), std::string::npos) << r.out;
+
+  // The disassembly says it too: head's MixAll calls Mix where base's has its body.
+  r = Tare({"attribute", Profile("cc_inline"), Profile("cc_outline"), "--base-exe", CALL_COST_INLINE, "--head-exe",
+            CALL_COST_OUTLINE, "--asm", "MixAll"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("+ call <" + kMix + ">"), std::string::npos) << r.out;
+
+  // Reversed: both were inlined into their callers.
+  r = Tare({"attribute", Profile("cc_outline"), Profile("cc_inline"), "--base-exe", CALL_COST_OUTLINE, "--head-exe",
+            CALL_COST_INLINE});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find(kMix + " (gone)  <- inlined into " + kMixAll), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(kRead + " (gone)  <- inlined into " + kSum8), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("confirmed by the symbol tables: base defines it"), std::string::npos) << r.out;
+}
