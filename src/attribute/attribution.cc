@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "instrument/sim.h"
+
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <map>
@@ -122,6 +125,54 @@ Side Sum(const std::vector<Profile>& parts, const std::vector<size_t>& event_ind
     }
   }
   return side;
+}
+
+// The cache simulation's events, in the order EstimateCyclesIaiV1 needs them.
+constexpr const char* kCacheEvents[] = {"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"};
+constexpr size_t kCacheEventCount = sizeof(kCacheEvents) / sizeof(kCacheEvents[0]);
+using CacheCounts = std::array<uint64_t, kCacheEventCount>;
+
+// Each part's index of every cache event; nullopt when some part lacks one.
+std::optional<std::vector<std::array<size_t, kCacheEventCount>>> CacheIndices(const std::vector<Profile>& parts) {
+  std::vector<std::array<size_t, kCacheEventCount>> out;
+  for (const auto& p : parts) {
+    std::array<size_t, kCacheEventCount> idx{};
+    for (size_t e = 0; e < kCacheEventCount; ++e) {
+      auto i = p.EventIndex(kCacheEvents[e]);
+      if (!i) return std::nullopt;
+      idx[e] = *i;
+    }
+    out.push_back(idx);
+  }
+  return out;
+}
+
+// Self counts of every cache event per function (keyed as Sum keys them), and the side's totals.
+std::map<Key, CacheCounts> CacheSelf(const std::vector<Profile>& parts,
+                                     const std::vector<std::array<size_t, kCacheEventCount>>& idx,
+                                     const std::string& program, CacheCounts* totals) {
+  std::map<Key, CacheCounts> out;
+  totals->fill(0);
+  for (size_t k = 0; k < parts.size(); ++k) {
+    const Profile& p = parts[k];
+    for (size_t e = 0; e < kCacheEventCount; ++e) (*totals)[e] += p.totals[idx[k][e]];
+    for (const auto& f : p.functions) {
+      CacheCounts& c = out[{!program.empty() && f.object == program ? kProgram : f.object, RowName(f.name)}];
+      for (size_t e = 0; e < kCacheEventCount; ++e) c[e] += f.self[idx[k][e]];
+    }
+  }
+  return out;
+}
+
+CacheCost ToCacheCost(const CacheCounts& c) {
+  std::map<std::string, uint64_t> named;
+  for (size_t e = 0; e < kCacheEventCount; ++e) named[kCacheEvents[e]] = c[e];
+  CacheCost out;
+  out.i1_misses = named["I1mr"];
+  out.d1_misses = named["D1mr"] + named["D1mw"];
+  out.ll_misses = named["ILmr"] + named["DLmr"] + named["DLmw"];
+  if (auto cycles = instrument::EstimateCyclesIaiV1(named)) out.est_cycles = cycles->cycles;
+  return out;
 }
 
 double Delta(uint64_t base, uint64_t head) {
@@ -276,6 +327,18 @@ StatusOr<AttributionResult> Attribute(const std::vector<Profile>& base, const st
   out.head_total = h.total;
   out.total_delta = Delta(b.total, h.total);
 
+  // The cache simulation's side of every row, when both profiles have its events.
+  auto base_idx = CacheIndices(base), head_idx = CacheIndices(head);
+  std::map<Key, CacheCounts> base_cache, head_cache;
+  if (base_idx && head_idx) {
+    CacheCounts base_totals, head_totals;
+    base_cache = CacheSelf(base, *base_idx, base_program, &base_totals);
+    head_cache = CacheSelf(head, *head_idx, head_program, &head_totals);
+    out.has_cache = true;
+    out.base_cache_total = ToCacheCost(base_totals);
+    out.head_cache_total = ToCacheCost(head_totals);
+  }
+
   std::map<Key, std::pair<SideCost, SideCost>> all;
   for (const auto& [k, c] : b.functions) all[k].first = c;
   for (const auto& [k, c] : h.functions) all[k].second = c;
@@ -290,6 +353,10 @@ StatusOr<AttributionResult> Attribute(const std::vector<Profile>& base, const st
     row.self_delta = Delta(row.base.self, row.head.self);
     row.inclusive_delta = Delta(row.base.inclusive, row.head.inclusive);
     row.share = out.total_delta == 0 ? 0 : row.self_delta / out.total_delta;
+    if (out.has_cache) {
+      if (auto it = base_cache.find(k); it != base_cache.end()) row.base_cache = ToCacheCost(it->second);
+      if (auto it = head_cache.find(k); it != head_cache.end()) row.head_cache = ToCacheCost(it->second);
+    }
     Split(&row);
     out.rows.push_back(std::move(row));
   }

@@ -88,6 +88,17 @@ struct InliningFinding {
 // every such address of one object is summed into one row of this name. No inlining is judged on it.
 inline constexpr const char* kNoSymbol = "(no symbol)";
 
+// The cache's side of a cost, from callgrind's cache simulation (`--cache-sim=yes`: the events Ir Dr
+// Dw I1mr D1mr D1mw ILmr DLmr DLmw, what `tare ab --instrument sim` records): misses per level and
+// the estimated cycles of instrument::EstimateCyclesIaiV1 (the model of sim.est_cycles). Fewer
+// instructions but more misses is then one row away from Ir (issue 24).
+struct CacheCost {
+  uint64_t i1_misses = 0;  // I1mr
+  uint64_t d1_misses = 0;  // D1mr + D1mw
+  uint64_t ll_misses = 0;  // ILmr + DLmr + DLmw
+  double est_cycles = 0;   // iai-v1
+};
+
 enum class Presence { kBoth, kNew, kGone };
 const char* PresenceName(Presence p);  // "both", "new", "gone"
 
@@ -104,6 +115,8 @@ struct FunctionRow {
   std::optional<double> per_call_part;
   double share = 0;                     // self_delta / total_delta (0 when the total is unchanged)
   std::optional<InliningFinding> inlining;
+  // Self cost in the cache events, base and head, when both profiles have them (has_cache).
+  CacheCost base_cache, head_cache;
 
   // Its own cost or its call count moved (an ancestor whose inclusive cost moved only because a
   // callee's did is not a change of its own). Rows are sorted so that every changed row comes first.
@@ -131,6 +144,9 @@ struct AttributionResult {
   uint64_t base_total = 0;
   uint64_t head_total = 0;
   double total_delta = 0;                 // head_total - base_total
+  // Every part of both sides has the cache simulation's events: rows carry base_cache/head_cache.
+  bool has_cache = false;
+  CacheCost base_cache_total, head_cache_total;
   std::vector<FunctionRow> rows;          // every function: changed ones first, by |self_delta| descending, then name
   std::vector<std::string> notes;         // one line each, for the reader (filled by the caller too)
 

@@ -181,6 +181,31 @@ nlohmann::json SideJson(const SideCost& c) {
   return j;
 }
 
+// The cache columns (attribution.h, CacheCost): each a signed self change, base -> head.
+const char* const kCacheHeads[] = {"est. cycles", "I1 misses", "D1 misses", "LL misses"};
+std::vector<double> CacheDeltas(const CacheCost& b, const CacheCost& h) {
+  auto d = [](uint64_t x, uint64_t y) { return static_cast<double>(y) - static_cast<double>(x); };
+  return {std::round(h.est_cycles - b.est_cycles), d(b.i1_misses, h.i1_misses), d(b.d1_misses, h.d1_misses),
+          d(b.ll_misses, h.ll_misses)};
+}
+
+// "est. cycles 2465946 -> 3681487 (+49.3%), I1 misses ..., D1 misses ..., LL misses ...".
+std::string CacheLine(const AttributionResult& r, const char* arrow) {
+  const CacheCost &b = r.base_cache_total, &h = r.head_cache_total;
+  auto part = [&](const char* what, double x, double y) {
+    return fmt::format("{} {} {} {} ({})", what, Num(std::round(x)), arrow, Num(std::round(y)),
+                       x == 0 ? "n/a" : Percent((y - x) / x));
+  };
+  return part("est. cycles", b.est_cycles, h.est_cycles) + ", " +
+         part("I1 misses", static_cast<double>(b.i1_misses), static_cast<double>(h.i1_misses)) + ", " +
+         part("D1 misses", static_cast<double>(b.d1_misses), static_cast<double>(h.d1_misses)) + ", " +
+         part("LL misses", static_cast<double>(b.ll_misses), static_cast<double>(h.ll_misses));
+}
+
+nlohmann::json CacheJson(const CacheCost& c) {
+  return {{"i1_misses", c.i1_misses}, {"d1_misses", c.d1_misses}, {"ll_misses", c.ll_misses}, {"est_cycles", c.est_cycles}};
+}
+
 nlohmann::json OptJson(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
 }  // namespace
@@ -193,17 +218,25 @@ std::string InliningSummary(const InliningFinding& f) {
 std::string RenderConsole(const AttributionReport& report) {
   const AttributionResult& r = report.result;
   std::string out = ChangeLine(r, SingleLineText(r.event), "->") + "\n";
+  if (r.has_cache) out += "cache simulation: " + CacheLine(r, "->") + "\n";
   out += fmt::format("base: {} ({})\nhead: {} ({})\n\n", SingleLineText(report.base_label), Parts(r.base_parts),
                      SingleLineText(report.head_label), Parts(r.head_parts));
   const auto ambiguous = AmbiguousNames(r);
-  std::vector<std::vector<std::string>> rows = {{"self change", "share", "self base -> head", "incl. base -> head",
-                                                 "calls base -> head", "incl./call base -> head", "calls part",
-                                                 "per-call part", "function"}};
+  std::vector<std::vector<std::string>> rows = {{"self change", "share"}};
+  if (r.has_cache) rows[0].insert(rows[0].end(), std::begin(kCacheHeads), std::end(kCacheHeads));
+  for (const char* h : {"self base -> head", "incl. base -> head", "calls base -> head", "incl./call base -> head",
+                        "calls part", "per-call part", "function"}) {
+    rows[0].push_back(h);
+  }
   for (size_t i = 0; i < Shown(report); ++i) {
     const FunctionRow& row = r.rows[i];
     std::string label = FunctionLabel(row, ambiguous);
     if (row.inlining) label += "  <- " + InliningSummary(*row.inlining);
-    rows.push_back({Signed(row.self_delta), r.total_delta == 0 ? "-" : Percent(row.share),
+    rows.push_back({Signed(row.self_delta), r.total_delta == 0 ? "-" : Percent(row.share)});
+    if (r.has_cache) {
+      for (double d : CacheDeltas(row.base_cache, row.head_cache)) rows.back().push_back(Signed(d));
+    }
+    rows.back().insert(rows.back().end(), {
                     Arrow(Side(row.base, &SideCost::self), Side(row.head, &SideCost::self), " -> "),
                     Arrow(Side(row.base, &SideCost::inclusive), Side(row.head, &SideCost::inclusive), " -> "),
                     Arrow(Side(row.base, &SideCost::calls), Side(row.head, &SideCost::calls), " -> "),
@@ -243,6 +276,8 @@ std::string RenderJson(const AttributionReport& report) {
   j["base"] = {{"source", report.base_label}, {"parts", r.base_parts}, {"total", r.base_total}, {"events", r.base_events}};
   j["head"] = {{"source", report.head_label}, {"parts", r.head_parts}, {"total", r.head_total}, {"events", r.head_events}};
   j["total_delta"] = r.total_delta;
+  j["cache"] = r.has_cache ? nlohmann::json{{"base", CacheJson(r.base_cache_total)}, {"head", CacheJson(r.head_cache_total)}}
+                           : nlohmann::json(nullptr);
   j["functions"] = r.rows.size();
   j["changed"] = r.ChangedRows();
   j["shown"] = {{"rows", shown},
@@ -277,6 +312,7 @@ std::string RenderJson(const AttributionReport& report) {
                         {"calls_part", OptJson(row.calls_part)},
                         {"per_call_part", OptJson(row.per_call_part)},
                         {"share", row.share}};
+    if (r.has_cache) x["cache"] = {{"base", CacheJson(row.base_cache)}, {"head", CacheJson(row.head_cache)}};
     x["inlining"] = row.inlining ? finding(*row.inlining) : nlohmann::json(nullptr);
     rows.push_back(std::move(x));
   }
@@ -307,9 +343,15 @@ std::string RenderMarkdown(const AttributionReport& report) {
   std::string out = fmt::format("### tare attribute: {}\n\n", ChangeLine(r, MarkdownText(r.event), "→"));
   out += fmt::format("Base: {} ({}). Head: {} ({}).\n\n", MarkdownCode(report.base_label), Parts(r.base_parts),
                      MarkdownCode(report.head_label), Parts(r.head_parts));
-  out += "| self change | share | self base → head | incl. base → head | calls base → head | incl./call base → head "
-         "| calls part | per-call part | function |\n";
-  out += "|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+  if (r.has_cache) out += "Cache simulation: " + CacheLine(r, "→") + ".\n\n";
+  out += "| self change | share |";
+  if (r.has_cache) {
+    for (const char* h : kCacheHeads) out += fmt::format(" {} |", h);
+  }
+  out += " self base → head | incl. base → head | calls base → head | incl./call base → head | calls part | "
+         "per-call part | function |\n|---:|---:|";
+  if (r.has_cache) out += "---:|---:|---:|---:|";
+  out += "---:|---:|---:|---:|---:|---:|---|\n";
   const auto ambiguous = AmbiguousNames(r);
   for (size_t i = 0; i < Shown(report); ++i) {
     const FunctionRow& row = r.rows[i];
@@ -317,8 +359,11 @@ std::string RenderMarkdown(const AttributionReport& report) {
     if (ambiguous.count(row.name)) label += " in " + MarkdownCode(Basename(row.object));
     if (row.presence != Presence::kBoth) label += fmt::format(" ({})", PresenceName(row.presence));
     if (row.inlining) label += " — " + InliningMarkdown(*row.inlining);
-    out += fmt::format("| {} | {} | {} → {} | {} → {} | {} → {} | {} → {} | {} | {} | {} |\n", Signed(row.self_delta),
-                       r.total_delta == 0 ? "—" : Percent(row.share), Side(row.base, &SideCost::self),
+    out += fmt::format("| {} | {} |", Signed(row.self_delta), r.total_delta == 0 ? "—" : Percent(row.share));
+    if (r.has_cache) {
+      for (double d : CacheDeltas(row.base_cache, row.head_cache)) out += fmt::format(" {} |", Signed(d));
+    }
+    out += fmt::format(" {} → {} | {} → {} | {} → {} | {} → {} | {} | {} | {} |\n", Side(row.base, &SideCost::self),
                        Side(row.head, &SideCost::self), Side(row.base, &SideCost::inclusive),
                        Side(row.head, &SideCost::inclusive), Side(row.base, &SideCost::calls),
                        Side(row.head, &SideCost::calls), PerCall(row.base), PerCall(row.head), Opt(row.calls_part),
