@@ -258,6 +258,9 @@ void FindInlining(const Side& from, const Side& to, const std::map<Key, size_t>&
 
 }  // namespace
 
+std::string ProgramObjectOf(const std::vector<Profile>& parts) { return ProgramObject(parts); }
+std::string AttributionName(const std::string& callgrind_name) { return RowName(callgrind_name); }
+
 std::optional<double> SideCost::PerCall() const {
   if (calls == 0) return std::nullopt;
   return static_cast<double>(inclusive) / static_cast<double>(calls);

@@ -158,6 +158,12 @@ struct AttributionResult {
   double GrossShareOfTop(size_t n) const;
 };
 
+// How attribution names the profiled program's object and a function, shared with flame.h: the
+// object named like the first word of "cmd:" ("" when none), and BaseFunctionName with code
+// without a symbol folded into kNoSymbol.
+std::string ProgramObjectOf(const std::vector<instrument::Profile>& parts);
+std::string AttributionName(const std::string& callgrind_name);
+
 // Attributes the change of options.event from `base` to `head`. InvalidArgument when a side has
 // no parts, or the event is not in every part of a side (the message lists the events there).
 // Inlining findings are filled in (without the symbol check).

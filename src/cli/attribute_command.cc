@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "attribute/explain.h"
+#include "attribute/flame.h"
 #include "attribute/inputs.h"
 #include "attribute/render.h"
 #include "base/files.h"
@@ -32,6 +33,7 @@ struct AttributeFlags {
   std::string head_exe;
   std::string json;
   std::string markdown;
+  std::string flame;  // --flame FILE.svg: the differential flame graph
   std::string store_path = DefaultStorePath();
 };
 
@@ -70,6 +72,7 @@ StatusOr<int> Attribute(const AttributeFlags& f) {
     if (Status s = CheckOutputPath("--json", f.json, kept); !s.ok()) return s;
   }
   if (Status s = CheckOutputPath("--markdown", f.markdown, kept); !s.ok()) return s;
+  if (Status s = CheckOutputPath("--flame", f.flame, kept); !s.ok()) return s;
   if (f.json == "-" && f.markdown == "-") {
     return Status::InvalidArgument("--json - and --markdown - cannot both go to stdout");
   }
@@ -91,6 +94,13 @@ StatusOr<int> Attribute(const AttributeFlags& f) {
   if (!f.markdown.empty() && f.markdown != "-") {
     if (Status s = WriteFileAtomic(f.markdown, attribute::RenderMarkdown(*report)); !s.ok()) return s;
   }
+  if (!f.flame.empty()) {
+    auto tree = attribute::BuildFlameTree(base.parts, head.parts, attribute::FlameOptions{.event = f.event});
+    if (!tree.ok()) return tree.status();
+    const std::string svg = attribute::RenderFlameSvg(
+        *tree, fmt::format("tare attribute: {} → {}", base.label, head.label), f.event, /*differential=*/true);
+    if (Status s = WriteFileAtomic(f.flame, svg); !s.ok()) return s;
+  }
   return kExitOk;
 }
 
@@ -111,7 +121,8 @@ Examples:
   tare attribute --run latest --cell 'BM_Compress/1'        a `tare ab --instrument sim` cohort
   tare attribute --run 12 --cell parse --asm 'json::Parser::value'
   tare attribute --base-run 3 --head-run 5 --cell X          two `tare run --instrument sim` runs
-  tare attribute a.out b.out --event D1mr --top 10 --markdown attribution.md)");
+  tare attribute a.out b.out --event D1mr --top 10 --markdown attribution.md
+  tare attribute base.callgrind head.callgrind --flame change.svg   where the change is, drawn)");
   sub->add_option("profiles", f->files, "Two callgrind profiles: BASE HEAD (several parts in a file are summed)");
   sub->add_option("--run", f->run, "A `tare ab --instrument sim` run: 'latest' or an id from `tare runs`");
   sub->add_option("--base-run", f->base_run, "A `tare run --instrument sim` run for the base side");
@@ -124,6 +135,9 @@ Examples:
   sub->add_option("--head-exe", f->head_exe, "The head executable");
   sub->add_option("--json", f->json, "Write tare.attribute/1 JSON to FILE ('-' for stdout)");
   sub->add_option("--markdown", f->markdown, "Write a Markdown section to FILE ('-' for stdout)");
+  sub->add_option("--flame", f->flame,
+                  "Write the differential flame graph base -> head to FILE (SVG, self-contained): width the cost, "
+                  "red more in head, blue less");
   sub->add_option("--store", f->store_path, kStoreHelp);
   sub->callback([f, exit_code]() { *exit_code = Finish(Attribute(*f)); });
 }

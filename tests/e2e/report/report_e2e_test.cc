@@ -382,3 +382,47 @@ TEST_F(ReportE2E, MistakesAreUsageErrorsThatWriteNothing) {
 }
 
 }  // namespace
+
+// Issue 24 item 3: `tare attribute --flame` draws the differential flame graph of a held-out pair
+// (examples/inline_toggle/call_cost.cc: Mix() inlined in one build, out of line in the other),
+// real valgrind profiles, rendered by the real browser: the frames name the pair's functions, the
+// new function is drawn red, and the page is a picture, not an empty canvas.
+TEST_F(ReportE2E, TheDifferentialFlameGraphNamesTheFunctionsThatChanged) {
+  for (const auto& [name, exe] : {std::pair{"inline", CALL_COST_INLINE}, {"outline", CALL_COST_OUTLINE}}) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(97);
+      execlp("valgrind", "valgrind", "--tool=callgrind", ("--callgrind-out-file=" + dir_ + "/" + name + ".callgrind").c_str(),
+             exe, "20000", static_cast<char*>(nullptr));
+      _exit(98);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "valgrind on " << exe;
+  }
+  Result r = Tare({"attribute", dir_ + "/inline.callgrind", dir_ + "/outline.callgrind", "--flame", dir_ + "/flame.svg"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string svg = Slurp(dir_ + "/flame.svg");
+  EXPECT_EQ(svg.find("<script"), std::string::npos) << "self-contained, no scripts";
+  Page page = Browse("flame.svg");
+  ASSERT_EQ(page.exit_code, 0) << page.log;
+  EXPECT_TRUE(page.console.empty()) << page.console.front();
+  // The browser parsed it as SVG: the frames are elements of the DOM it serialises, with their titles.
+  EXPECT_NE(page.dom.find("<title>Mix(unsigned long, unsigned long) [call_cost_outline]: Ir base 0 → head "),
+            std::string::npos) << page.dom.substr(0, 2000);
+  EXPECT_NE(page.dom.find("<title>MixAll(long) [call_cost_inline]: Ir base "), std::string::npos);
+  EXPECT_NE(page.dom.find(">MixAll(long)</text>"), std::string::npos) << "wide enough to be labelled";
+  const size_t mix = page.dom.find("<title>Mix(unsigned long, unsigned long)");
+  EXPECT_NE(page.dom.find("fill=\"rgb(255,", mix), std::string::npos) << "new in head: red";
+#if TARE_HAVE_ZLIB
+  ASSERT_TRUE(page.png.ok) << page.png.error;
+  EXPECT_GT(page.png.distinct_colours, 4u);
+  EXPECT_GT(page.png.non_white, 0.05) << "the frames are drawn";
+#endif
+  if (const char* artifacts = std::getenv("TARE_ARTIFACTS"); artifacts != nullptr && *artifacts != '\0') {
+    std::error_code ec;
+    fs::create_directories(artifacts, ec);
+    fs::copy_file(dir_ + "/flame.svg.png", fs::path(artifacts) / "flame-call_cost.png",
+                  fs::copy_options::overwrite_existing, ec);
+  }
+}
