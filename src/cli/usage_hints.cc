@@ -74,11 +74,11 @@ Status CheckInstrumentShortFlag(const std::vector<std::string>& tare_args) {
     const std::string value = i + 1 < tare_args.size() ? tare_args[i + 1] : "";
     if (value == "wall" || value == "sim" || value == "mem") continue;
     return Status::InvalidArgument(fmt::format(
-        "-i {}: in tare, -i is --instrument and takes wall, sim or mem. hyperfine's -i (--ignore-failure) "
+        "{}; use wall, sim or mem. -i is --instrument in tare; hyperfine's -i (--ignore-failure) "
         "has no flag here: tare stores and counts a failed sample, its table says FAILED and the run "
         "exits 1; to measure a command whose non-zero exit is expected, run it as --shell 'COMMAND || true' "
         "(docs/coming-from.md)",
-        value.empty() ? "(no value)" : "'" + value + "'"));
+        value.empty() ? std::string("-i needs an instrument") : "unknown instrument '" + value + "'"));
   }
   return Status::Ok();
 }
