@@ -469,6 +469,19 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
   sub->add_flag("--quiet,-q", o->quiet, "No ledger on stdout, no progress (use with --ledger/--json)");
   AddProvenanceFlags(sub, &o->provenance);
   AddShardFlags(sub, &o->shard);
+  // The flags a first campaign needs, then where results go; the rest under "Advanced" (issue 26:
+  // 46 flags in one list hid the five that matter first).
+  GroupOptions(sub, {{"Essential options", {"--base", "--head", "--filter", "--metric", "--budget"}},
+                     {"Output", {"--store", "--ledger", "--json", "--html", "--quiet", "--inconclusive-ok"}},
+                     {"Advanced: the arms", {"--null", "--kind", "--instrument", "--gbench-min-time", "--timeout",
+                                             "--env", "--cwd", "--control", "--layouts", "--name"}},
+                     {"Advanced: sampling and verdicts", {"--samples", "--step", "--cap", "--confidence", "--order",
+                                                          "--seed", "--look-scheme", "--noise-floor", "--interval",
+                                                          "--noise-cap", "--no-cross-check", "--attribute"}},
+                     {"Advanced: gates and bounds", {"--gate", "--no-gates", "--bound"}},
+                     {"Advanced: planning and resuming", {"--plan", "--pilot", "--resume"}},
+                     {"Advanced: provenance and CI shards", {"--commit", "--branch", "--tag", "--no-git", "--shard",
+                                                             "--shard-weights", "--shard-weights-store"}}});
   sub->callback([o, exit_code, target_args, defining]() {
     o->spec.args = *target_args;
     for (const auto& [opt, name] : *defining) {

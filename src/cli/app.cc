@@ -27,6 +27,7 @@
 #include "cli/merge_command.h"
 #include "cli/push_command.h"
 #include "cli/shards_command.h"
+#include "cli/usage_hints.h"
 #include "cli/export_command.h"
 #include "cli/invocation.h"
 #include "cli/oracle_command.h"
@@ -148,9 +149,18 @@ was measured); 3 INCONCLUSIVE / nondeterministic output; 4 sanity gate or releas
 Each subcommand's --help has examples. Docs: )") + DocsLocation());
   // The target's own argv is cut off before CLI11 parses tare's options (see SplitAtTarget); which
   // of run's options take a value is read from the options themselves, so a new one cannot be missed.
+  const bool help_asked = std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "-h" || a == "--help"; });
   if (args.size() > 1 && args[1] == "run") {
     const CLI::App& run = *app.get_subcommand("run");
+    // hyperfine's `--shell SHELL` and `-i` (usage_hints.h): what was meant, or an error saying how
+    // to write it; never `/bin/sh -c SHELL`.
+    if (!help_asked) {
+      auto resolved = ResolveRunShellWord(args, ValueOptionNames(run));
+      if (!resolved.ok()) return ReportError(resolved.status());
+      args = *resolved;
+    }
     SplitArgs split = SplitAtTarget(args, 2, ValueOptionNames(run));
+    if (Status s = CheckInstrumentShortFlag(split.tare); !s.ok() && !help_asked) return ReportError(s);
     // An unknown flag before the target (a typo) is CLI11's to report, with "did you mean".
     const auto names = OptionNames(run);
     bool all_known = true;
@@ -176,6 +186,10 @@ Each subcommand's --help has examples. Docs: )") + DocsLocation());
     }
     target_argv = split.target;
   } else if (args.size() > 1 && args[1] == "ab") {
+    // A forgotten `--`, a Google Benchmark flag, two builds as words: the error says what to type.
+    if (Status s = CheckAbArguments(args, ValueOptionNames(*app.get_subcommand("ab"))); !s.ok()) {
+      return ReportError(s);
+    }
     // `tare ab ... -- ARGS`: everything after "--" is passed to every arm.
     auto dashes = std::find(args.begin() + 2, args.end(), std::string("--"));
     if (dashes != args.end()) {

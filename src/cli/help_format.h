@@ -7,6 +7,8 @@
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -18,11 +20,20 @@ class HelpFormatter : public CLI::Formatter {
   // A repeatable option (a vector) takes one value per occurrence: `--env KEY=VALUE`, not CLI11's
   // `--env TEXT ...`, which reads as "several values after one flag".
   std::string make_option_opts(const CLI::Option* opt) const override;
+  // CLI11 2.1's, except that groups named "Advanced: ..." follow all the others (GroupOptions);
+  // its make_groups is not virtual.
+  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override;
   std::map<const CLI::App*, std::string> usages;  // lines after "Usage: ", '\n'-separated
 };
 
 // Installs the formatter on `app`; call before adding subcommands, which inherit it.
 void InstallHelpFormatter(CLI::App& app);
+
+// Puts each named option of `sub` ("--base", or any of its names) in its group, in the order the
+// groups are given for the first ones; groups named "Advanced: ..." are listed after all others.
+// The help flag joins the first group. An option left unnamed stays in "Options"; a name `sub` has
+// no option for is a bug, and aborts.
+void GroupOptions(CLI::App* sub, const std::vector<std::pair<std::string, std::vector<std::string>>>& groups);
 
 // The usage of `sub`: one or more lines ("tare run [OPTIONS] TARGET [ARGS...]\ntare run ..."),
 // shown after one "Usage: " and aligned under each other. No-op without InstallHelpFormatter.

@@ -20,9 +20,11 @@
 #include "cli/invocation.h"
 #include "cli/output_path.h"
 #include "cli/shard_flags.h"
+#include "cli/usage_hints.h"
 #include "compare/thresholds.h"
 #include "compare/variance.h"
 #include "proc/spawner.h"
+#include "report/hyperfine_json.h"
 #include "report/run_report.h"
 #include "report/run_summary.h"
 #include "session/command_line.h"
@@ -46,6 +48,10 @@ struct RunOptions {
   std::string markdown_path;
   std::string csv_path;
   std::string color = "auto";
+  bool color_given = false;  // --color was given (it must agree with --style)
+  std::string style;         // hyperfine's --style (usage_hints.h ResolveStyle)
+  std::string json_format = "tare";  // --export-json-format: tare (tare.run/2) | hyperfine
+  bool show_output = false;
   // hyperfine's habits (docs/coming-from.md)
   session::CommandFlags commands;     // --command, the parameter (its target is set from `target`)
   bool no_shell = false;              // -N: tare's default, said out loud
@@ -85,6 +91,15 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
     return Status::InvalidArgument("-N (no shell) and --shell contradict each other; give one");
   }
   TARE_RETURN_IF_ERROR(CheckColorMode(o.color));
+  TARE_RETURN_IF_ERROR(ResolveStyle(o.style, o.color, o.color_given).status());
+  if (o.json_format != "tare" && o.json_format != "hyperfine") {
+    return Status::InvalidArgument(fmt::format(
+        "--export-json-format '{}': use tare (schema tare.run/2, everything stored) or hyperfine (its "
+        "results[] layout, for tools that read hyperfine's JSON)", o.json_format));
+  }
+  if (o.json_format != "tare" && o.json_path.empty()) {
+    return Status::InvalidArgument("--export-json-format says how --export-json FILE is written; give --export-json FILE too");
+  }
   // The command lines, with the shell as resolved above.
   session::CommandFlags commands = o.commands;
   commands.target = spec.target;
@@ -106,6 +121,7 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
   spec.perf = !o.no_perf;
   spec.shared_process = o.no_isolation;
   spec.fail_fast = o.fail_fast;
+  spec.show_output = o.show_output;
   spec.iterations = o.iterations;
   if (!o.gbench_min_time.empty()) {
     auto t = ParseTimeoutNs(o.gbench_min_time);
@@ -139,10 +155,15 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
   return spec;
 }
 
-StatusOr<int> Run(const RunOptions& o) {
-  TARE_RETURN_IF_ERROR(store::CheckStoreLocation(o.store_path));
-  auto spec = ToSpec(o);
+StatusOr<int> Run(const RunOptions& given) {
+  TARE_RETURN_IF_ERROR(store::CheckStoreLocation(given.store_path));
+  auto spec = ToSpec(given);
   if (!spec.ok()) return spec.status();
+  // hyperfine's --style, as tare's --color and --quiet (checked in ToSpec).
+  RunOptions o = given;
+  const Style style = *ResolveStyle(given.style, given.color, given.color_given);
+  o.color = style.color;
+  o.quiet = o.quiet || style.quiet;
   const bool several = spec->commands.size() > 1;
   proc::InstallInterruptHandler();
   auto spawner = proc::Spawner::Start();
@@ -197,7 +218,11 @@ StatusOr<int> Run(const RunOptions& o) {
                                                            config.status().message())};
     for (const auto& line : unstable) fmt::print(stderr, "{}\n", SingleLineText(line));
   }
-  for (auto [path, text] : {std::pair{&o.json_path, std::function<std::string()>([&] { return DumpJson(report::RunToJson(*data), 2) + "\n"; })},
+  auto json_text = [&]() -> std::string {
+    if (o.json_format == "hyperfine") return DumpJson(report::RunToHyperfineJson(*data), 2) + "\n";
+    return DumpJson(report::RunToJson(*data), 2) + "\n";
+  };
+  for (auto [path, text] : {std::pair{&o.json_path, std::function<std::string()>(json_text)},
                             {&o.markdown_path, [&] { return report::RunMarkdown(*data, copts, relative); }},
                             {&o.csv_path, [&] { return report::RunCsv(*data); }}}) {
     if (path->empty()) continue;
@@ -249,7 +274,14 @@ every word is one command line ('sleep 0.1' 'sleep 0.2'), and tare's options may
 how much slower each is than the fastest, with a 95% interval from the paired samples of each round.
 tare runs no shell unless asked: a command line is split into words (quotes and backslashes group,
 nothing else), and one with | & ; < > $ * ... is refused; add --shell to run each command line
-through /bin/sh -c. --prepare, --setup and --conclude follow the same rule.
+through /bin/sh -c, or --shell=bash (or --shell bash before the commands, as hyperfine) through
+another shell. --prepare, --setup and --conclude follow the same rule. hyperfine's short flags
+-r -p -s -P -L -N -S work; -i is tare's --instrument, not --ignore-failure (docs/coming-from.md).
+
+Output: one line per benchmark: n, the median of its primary metric (sim.Ir, bench.wall_ns,
+gb.real_time_ns or wall_ns), the 95% interval of that median (from 6 samples; the MAD below),
+the metric; --all-metrics shows every metric. A failing benchmark's error and stderr are told
+once, however many samples fail.
 
 Examples:
   tare run ./build/string_bench                       # every benchmark, 10 samples each
@@ -258,6 +290,8 @@ Examples:
   tare run --shell 'grep -c x big.txt | wc -l'        # through /bin/sh -c
   tare run 'sleep 0.1' 'sleep 0.2'                    # which is faster, and by how much
   tare run --runs 20 --prepare 'sync' --parameter-scan n 1 4 'xz -T{n} -k -f -c big.tar'
+  tare run -r 5 --shell bash 'sleep 0.01'                # through bash, as hyperfine --shell bash
+  tare run --export-json h.json --export-json-format hyperfine 'sleep 0.1'   # hyperfine's JSON
   tare run --export-markdown results.md 'gzip -c f' 'zstd -c f'
   tare run --json out.json --quiet ./bench            # machine-readable results
   tare run --shard 2/4 --store part.db ./bench        # CI job 2 of 4: its part (tare shards)
@@ -271,7 +305,7 @@ gb.iterations and user counters (gb.counter.NAME). Each Google Benchmark sample 
 
 Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measured);
 130 interrupted (completed samples are kept in the store).)");
-  sub->add_option("--samples,--runs,-n", opts->samples, "Measured samples per benchmark (default 10; 3 under sim)")
+  sub->add_option("--samples,--runs,-n,-r", opts->samples, "Measured samples per benchmark (default 10; 3 under sim)")
       ->check(WholeNumberAtLeast(1));
   sub->add_option("--warmup,-w", opts->warmup, "Discarded samples per benchmark before measuring (default 1; 0 under sim)")
       ->check(WholeNumberAtLeast(0));
@@ -279,7 +313,9 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
                   "Per-sample limit, e.g. 30s or 2m, above 0 and at most 7 days; the process group is killed (default 10m)");
   sub->add_option("--filter,-f", opts->filter, "Only benchmarks whose name matches this regular expression");
   sub->add_option("--kind", opts->target.kind, "auto | command | gbench | tare (default auto)");
-  sub->add_flag("--shell", opts->target.shell, "Run the command line (each command line) through /bin/sh -c");
+  sub->add_flag("--shell", opts->target.shell,
+                "Run the command line (each command line) through /bin/sh -c; --shell=SHELL (or --shell SHELL "
+                "before the commands, SHELL being bash, zsh, ...) runs them through SHELL, as hyperfine does");
   sub->add_flag("-N,--no-shell", opts->no_shell, "No shell: tare's default, accepted for hyperfine's habit");
   sub->add_option("-S,--shell-program", opts->shell_program,
                   "With which shell --shell runs: a name, a path or a command line such as 'bash --norc' "
@@ -287,36 +323,45 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   sub->add_option("--command", opts->commands.commands,
                   "A command line to measure as a whole process (repeatable; several are measured interleaved and compared)")
       ->type_name("CMD");
-  sub->add_option("--prepare", opts->prepare, "Run CMD before every sample (warm-ups too), untimed; a failure ends the run")
+  sub->add_option("-p,--prepare", opts->prepare, "Run CMD before every sample (warm-ups too), untimed; a failure ends the run")
       ->check(NotBlank())->type_name("CMD");
-  sub->add_option("--setup", opts->setup, "Run CMD once before the first sample, untimed")->check(NotBlank())->type_name("CMD");
+  sub->add_option("-s,--setup", opts->setup, "Run CMD once before the first sample, untimed")->check(NotBlank())->type_name("CMD");
   sub->add_option("--conclude", opts->conclude, "Run CMD once after the last sample, untimed")->check(NotBlank())->type_name("CMD");
-  sub->add_option("--parameter-scan", opts->commands.scan,
+  sub->add_option("-P,--parameter-scan", opts->commands.scan,
                   "Measure the command once per value LO, LO+STEP, ... HI, with {NAME} replaced by it")
       ->expected(3)->option_text("NAME LO HI");
   sub->add_option("-D,--parameter-step-size", opts->commands.scan_step, "The step of --parameter-scan (default 1)")->type_name("STEP");
-  sub->add_option("--parameter-list", opts->commands.list,
+  sub->add_option("-L,--parameter-list", opts->commands.list,
                   "Measure the command once per comma-separated value, with {NAME} replaced by it")
       ->expected(2)->option_text("NAME A,B,C");
   sub->add_option("--cwd", opts->target.cwd, "Working directory for the target");
   sub->add_option("--env", opts->target.env, "Set KEY=VALUE in the target's environment (repeatable)")
       ->type_name("KEY=VALUE");
   sub->add_option("--instrument,-i", opts->instrument,
-                  "wall (default): clocks, rusage, perf counters | sim: valgrind instruction counts and "
+                  "(-i is not hyperfine's --ignore-failure: docs/coming-from.md) wall (default): clocks, rusage, perf counters | sim: valgrind instruction counts and "
                   "simulated caches, identical on every rerun | mem: allocation counts via an LD_PRELOAD shim");
   sub->add_option("--store", opts->store_path, kStoreHelp);
   sub->add_option("--json,--export-json", opts->json_path,
-                  "Also write the results as JSON (schema tare.run/2) to FILE (checked before measuring; never the store)")
+                  "Also write the results as JSON (schema tare.run/2; hyperfine's with --export-json-format "
+                  "hyperfine) to FILE (checked before measuring; never the store)")
       ->type_name("FILE");
+  sub->add_option("--export-json-format", opts->json_format,
+                  "tare (default: schema tare.run/2, every sample and metric) | hyperfine (hyperfine's "
+                  "{\"results\": [{\"command\", \"mean\", ..., \"times\"}]} in seconds, for tools that read it)")
+      ->type_name("FORMAT");
   sub->add_option("--export-markdown", opts->markdown_path,
                   "Also write a Markdown table (medians, MAD, min, max; relative speed of several commands) to FILE")
       ->type_name("FILE");
   sub->add_option("--export-csv", opts->csv_path, "Also write every metric's summary as CSV (base units) to FILE")
       ->type_name("FILE");
-  sub->add_option("--color", opts->color, kColorHelp);
-  sub->add_option("--metrics", opts->metrics, "Metrics to show in the table, comma-separated (default: a per-kind selection); a name this target and instrument never measure is an error that lists those it does")
+  sub->add_option("--color", opts->color, kColorHelp)->each([opts](const std::string&) { opts->color_given = true; });
+  sub->add_option("--style", opts->style,
+                  "hyperfine's: auto | basic, nocolor (= --color never) | full, color (= --color always) | none (= --quiet)")
+      ->type_name("TYPE");
+  sub->add_option("--metrics", opts->metrics, "Metrics to show, a block of rows per benchmark, comma-separated (default: one line per benchmark, its primary metric); a name this target and instrument never measure is an error that lists those it does")
       ->delimiter(',')->type_name("NAME,NAME");
-  sub->add_flag("--all-metrics", opts->all_metrics, "Show every metric in the table");
+  sub->add_flag("--all-metrics", opts->all_metrics,
+                "Show every metric, a block of rows per benchmark (default: one line per benchmark, its primary metric)");
   sub->add_flag("--no-perf", opts->no_perf, "Do not open perf_event counters");
   sub->add_flag("--no-isolation", opts->no_isolation,
                 "tare binaries: run all benchmarks in ONE process per sample, to see what isolation removes");
@@ -328,6 +373,9 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
                   "iteration count fixed per benchmark where the binary accepts <N>x; the binary's own "
                   "--benchmark_min_time after it wins)");
   sub->add_flag("--fail-fast", opts->fail_fast, "Stop at the first failed sample");
+  sub->add_flag("--show-output", opts->show_output,
+                "Print the end of each sample's stdout and stderr (the last 4 KiB of each, as kept in the "
+                "store) on stderr once it has run; the output is captured while it runs, never timed on the terminal");
   sub->add_flag("--quiet,-q", opts->quiet, "No table, progress or notes (use with --json)");
   AddProvenanceFlags(sub, &opts->provenance);
   AddShardFlags(sub, &opts->shard);

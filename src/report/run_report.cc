@@ -43,26 +43,101 @@ RunReport BuildRunReport(const RunData& data) {
     std::stable_sort(br.metrics.begin(), br.metrics.end(), [](const MetricSummary& a, const MetricSummary& c) {
       return TableRank(a.metric.name) < TableRank(c.metric.name);
     });
+    for (const auto& name : PrimaryMetrics()) {
+      if (values.count(name) > 0) {
+        br.primary = name;
+        break;
+      }
+    }
+    if (br.primary.empty() && !br.metrics.empty()) br.primary = br.metrics.front().metric.name;
+    if (!br.primary.empty()) {
+      // Below 6 samples there is no 95% interval (stats/sign_interval.h): the line shows the MAD.
+      auto interval = stats::SignTestMedianInterval(values[br.primary], 0.95);
+      if (interval.ok()) br.primary_interval = *interval;
+    }
     report.total_failed += br.failed_samples;
     report.benchmarks.push_back(std::move(br));
   }
   return report;
 }
 
+namespace {
+
+size_t Width(const std::string& t) {  // code points: names may hold UTF-8
+  size_t n = 0;
+  for (unsigned char c : t) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+std::string FailureLines(const BenchmarkReport& b, const ConsoleOptions& options) {
+  std::string out;
+  for (const auto& f : b.failures) {
+    out += fmt::format("  {}FAILED{}: {}\n", options.color ? "\x1b[31m" : "", options.color ? "\x1b[0m" : "",
+                       SingleLineText(f));
+  }
+  return out;
+}
+
+// One line per benchmark: name, n, median, its 95% interval (or MAD), the metric.
+std::string RenderLines(const RunReport& report, const ConsoleOptions& options) {
+  using Row = std::vector<std::string>;
+  const Row head = {"benchmark", "n", "median", "95% interval of the median", "metric"};
+  std::vector<Row> rows;
+  for (const auto& b : report.benchmarks) {
+    const MetricSummary* m = nullptr;
+    for (const auto& x : b.metrics) {
+      if (x.metric.name == b.primary) m = &x;
+    }
+    if (b.ok_samples == 0 || m == nullptr) {
+      rows.push_back({SingleLineText(b.bench.uri), "0", "-", "no successful samples", ""});
+      continue;
+    }
+    const std::string& unit = m->metric.unit;
+    const std::string spread =
+        b.primary_interval ? fmt::format("[{}, {}]", FormatValue(b.primary_interval->lo, unit),
+                                         FormatValue(b.primary_interval->hi, unit))
+                           : fmt::format("MAD {} (n < 6: no interval)", FormatValue(m->summary.mad, unit));
+    rows.push_back({SingleLineText(b.bench.uri), std::to_string(m->summary.n), FormatValue(m->summary.median, unit),
+                    spread, SingleLineText(m->metric.name)});
+  }
+  std::vector<size_t> w(head.size());
+  for (size_t i = 0; i < head.size(); ++i) w[i] = Width(head[i]);
+  for (const auto& r : rows) {
+    for (size_t i = 0; i < head.size(); ++i) w[i] = std::max(w[i], Width(r[i]));
+  }
+  // Names and the interval left-aligned, numbers right-aligned; the last column is not padded.
+  auto line = [&](const Row& r, bool bold) {
+    const char* on = bold && options.color ? "\x1b[1m" : "";
+    const char* off = bold && options.color ? "\x1b[0m" : "";
+    std::string l = on + r[0] + off + std::string(w[0] - Width(r[0]), ' ');
+    l += "  " + std::string(w[1] - Width(r[1]), ' ') + r[1];
+    l += "  " + std::string(w[2] - Width(r[2]), ' ') + r[2];
+    l += "  " + r[3] + std::string(w[3] - Width(r[3]), ' ');
+    l += "  " + r[4];
+    while (!l.empty() && l.back() == ' ') l.pop_back();
+    return l + "\n";
+  };
+  std::string out = line(head, false);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    out += line(rows[i], true);
+    out += FailureLines(report.benchmarks[i], options);
+  }
+  return out;
+}
+
+}  // namespace
+
 // Benchmark and metric names come from the target (a Google Benchmark binary names its own
 // benchmarks and counters) and failures quote its output: each is printed as one line with its
 // controls made visible (base/terminal_text.h), so no escape sequence reaches the terminal.
 std::string RenderConsole(const RunReport& report, const ConsoleOptions& options) {
+  if (!options.all_metrics && options.metrics.empty()) return RenderLines(report, options);
   // Columns sized to their content over the whole table (every benchmark's block aligns): a long
   // metric name or a value in GiB/s widens its column instead of shifting the rest of the row.
   using Row = std::vector<std::string>;
   const Row head = {"metric", "n", "median", "MAD", "CV", "min", "max"};
   std::vector<std::vector<Row>> rows(report.benchmarks.size());
-  auto width = [](const std::string& t) {  // code points: names may hold UTF-8
-    size_t n = 0;
-    for (unsigned char c : t) n += (c & 0xC0) != 0x80;
-    return n;
-  };
+  const auto width = Width;
   std::vector<size_t> w(head.size());
   for (size_t i = 0; i < head.size(); ++i) w[i] = width(head[i]);
   for (size_t bi = 0; bi < report.benchmarks.size(); ++bi) {
@@ -97,9 +172,7 @@ std::string RenderConsole(const RunReport& report, const ConsoleOptions& options
       out += line(head);
       for (const auto& r : rows[bi]) out += line(r);
     }
-    for (const auto& f : b.failures) {
-      out += fmt::format("  {}FAILED{}: {}\n", options.color ? "\x1b[31m" : "", reset, SingleLineText(f));
-    }
+    out += FailureLines(b, options);
   }
   return out;
 }

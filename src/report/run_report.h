@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 
 #include "base/status.h"
 #include "model/run.h"
+#include "stats/sign_interval.h"
 #include "stats/summary.h"
 
 namespace tare::report {
@@ -25,6 +27,11 @@ struct BenchmarkReport {
   int64_t failed_samples = 0;             // measured samples that failed (not warm-ups)
   std::vector<std::string> failures;      // distinct failure descriptions with counts
   std::vector<MetricSummary> metrics;     // in display order
+  // The metric that stands for the benchmark: the first of PrimaryMetrics() it carries (sim.Ir,
+  // bench.wall_ns, gb.real_time_ns, wall_ns), else the first in display order; "" without samples.
+  std::string primary;
+  // The 95% sign-test interval of its median (stats/sign_interval.h), from 6 samples on.
+  std::optional<stats::MedianInterval> primary_interval;
 };
 
 struct RunReport {
@@ -43,7 +50,11 @@ struct ConsoleOptions {
   bool color = false;  // ANSI: benchmark names bold, FAILED lines red (the caller decides: --color, NO_COLOR)
 };
 
-// The table: one block per benchmark, one row per metric: n, median, MAD, CV, min, max.
+// What `tare run` prints. By default one line per benchmark, as Google Benchmark and hyperfine
+// print one: its primary metric's median with the 95% interval of that median (MAD below 6
+// samples, where the sign test has no 95% interval), n and the metric's name. With `all_metrics`
+// or named `metrics`, the table: one block per benchmark, one row per metric: n, median, MAD, CV,
+// min, max. Failures follow their benchmark, one line per distinct error.
 std::string RenderConsole(const RunReport& report, const ConsoleOptions& options);
 
 

@@ -29,21 +29,79 @@ RunData HostileRun() {
   return data;
 }
 
+ConsoleOptions AllMetrics(bool all) {
+  ConsoleOptions o;
+  o.all_metrics = all;
+  return o;
+}
+
 TEST(RenderConsole, NamesAndFailuresFromTheTargetCannotDriveTheTerminal) {
-  const std::string text = RenderConsole(BuildRunReport(HostileRun()), {});
-  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
-  EXPECT_EQ(text.find('\x07'), std::string::npos) << text;
-  EXPECT_NE(text.find("bench::BM_\\x1b]0;pwned\\x07x\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("gb.counter.\\x1b[2Jitems"), std::string::npos) << text;
-  // A failure is one line, whatever its text held.
-  EXPECT_NE(text.find("  FAILED: exit status 1: \\x1b]0;pwned\\x07\\nsecond line x1\n"), std::string::npos) << text;
+  // Both views: one line per benchmark (the default) and every metric (--all-metrics).
+  for (bool all : {false, true}) {
+    const std::string text = RenderConsole(BuildRunReport(HostileRun()), AllMetrics(all));
+    EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+    EXPECT_EQ(text.find('\x07'), std::string::npos) << text;
+    EXPECT_NE(text.find("bench::BM_\\x1b]0;pwned\\x07x"), std::string::npos) << text;
+    if (all) {
+      EXPECT_NE(text.find("gb.counter.\\x1b[2Jitems"), std::string::npos) << text;
+    }
+    // A failure is one line, whatever its text held.
+    EXPECT_NE(text.find("FAILED: exit status 1: \\x1b]0;pwned\\x07\\nsecond line x1\n"), std::string::npos) << text;
+  }
 }
 
 TEST(RenderConsole, PlainNamesAreUnchanged) {
   RunData data = HostileRun();
   data.benchmarks[0].uri = "bench::BM_Sort<int>/8";
-  const std::string text = RenderConsole(BuildRunReport(data), {});
+  const std::string text = RenderConsole(BuildRunReport(data), AllMetrics(true));
   EXPECT_EQ(text.rfind("bench::BM_Sort<int>/8\n", 0), 0u) << text;
+}
+
+// Ten samples 1..10 ms: median 5.5 ms; the 95% sign-test interval of the median at n = 10 is
+// [d(2), d(9)] = [2 ms, 9 ms] (stats/sign_interval.h: coverage 97.85%).
+RunData TenSamples(int n) {
+  RunData data;
+  data.benchmarks = {{1, "sh::sleep 0.01", "sleep 0.01", TargetKind::kCommand},
+                     {2, "sh::false", "false", TargetKind::kCommand}};
+  data.metrics = {{"wall_ns", "ns", Direction::kLowerIsBetter, MetricKind::kTime, ""},
+                  {"peak_rss_bytes", "bytes", Direction::kLowerIsBetter, MetricKind::kBytes, ""}};
+  for (int i = 1; i <= n; ++i) {
+    StoredSample s;
+    s.benchmark_id = 1;
+    s.sample.values = {{"wall_ns", i * 1e6}, {"peak_rss_bytes", 4096.0 * 1024}};
+    data.samples.push_back(s);
+    StoredSample f;
+    f.benchmark_id = 2;
+    f.sample.outcome = SampleOutcome::kFailed;
+    f.sample.error = "exit status 1";
+    data.samples.push_back(f);
+  }
+  return data;
+}
+
+// The default: a header and one line per benchmark (its failures under it), the primary metric
+// only; --all-metrics and --metrics bring back the block per benchmark.
+TEST(RenderConsole, OneLinePerBenchmarkByDefault) {
+  const std::string text = RenderConsole(BuildRunReport(TenSamples(10)), {});
+  EXPECT_EQ(text,
+            "benchmark        n  median  95% interval of the median  metric\n"
+            "sh::sleep 0.01  10  5.5 ms  [2 ms, 9 ms]                wall_ns\n"
+            "sh::false        0       -  no successful samples\n"
+            "  FAILED: exit status 1 x10\n")
+      << text;
+  EXPECT_EQ(text.find("peak_rss_bytes"), std::string::npos) << text;
+  const std::string all = RenderConsole(BuildRunReport(TenSamples(10)), AllMetrics(true));
+  EXPECT_NE(all.find("  peak_rss_bytes  10"), std::string::npos) << all;
+  EXPECT_NE(all.find("  wall_ns         10"), std::string::npos) << all;
+  const std::string named = RenderConsole(BuildRunReport(TenSamples(10)), {.metrics = {"peak_rss_bytes"}});
+  EXPECT_NE(named.find("  peak_rss_bytes  10"), std::string::npos) << named;
+}
+
+// Below 6 samples the sign test gives no 95% interval; the line says so and shows the MAD:
+// 1, 2, 3 ms has median 2 ms and MAD 1 ms.
+TEST(RenderConsole, FewSamplesShowTheMad) {
+  const std::string text = RenderConsole(BuildRunReport(TenSamples(3)), {});
+  EXPECT_NE(text.find("sh::sleep 0.01  3    2 ms  MAD 1 ms (n < 6: no interval)  wall_ns\n"), std::string::npos) << text;
 }
 
 // A metric name longer than any default column, and a rate in GiB/s: every row of the table keeps

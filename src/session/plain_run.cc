@@ -126,6 +126,25 @@ std::function<std::vector<size_t>(int64_t)> AlternatingOrder(size_t cells) {
 
 // A plain run: every benchmark gets warm-up + samples blocks; failed samples are told and
 // counted; --fail-fast stops at the first.
+// --show-output: "<uri> sample 3 output:" and the sample's stdout and stderr tails, each line
+// indented; "(none)" for a stream it left empty.
+std::string ShownOutput(const std::string& uri, const Sample& sample) {
+  auto indented = [](const std::string& text) {
+    if (text.empty()) return std::string(" (none)");
+    std::string out;
+    size_t start = 0;
+    while (start < text.size()) {
+      const size_t nl = text.find('\n', start);
+      out += "\n    " + text.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+      if (nl == std::string::npos) break;
+      start = nl + 1;
+    }
+    return out;
+  };
+  return fmt::format("{} {} #{} output:\n  stdout:{}\n  stderr:{}", uri, sample.warmup ? "warm-up" : "sample",
+                     sample.seq, indented(sample.stdout_tail), indented(sample.stderr_tail));
+}
+
 class RunObserver final : public Observer {
  public:
   RunObserver(const RunSpec& spec, std::function<void(const std::string&)> notice,
@@ -140,9 +159,12 @@ class RunObserver final : public Observer {
         sample.ended_unix_ns > sample.started_unix_ns) {
       gbench_sample_ns_.push_back(sample.ended_unix_ns - sample.started_unix_ns);
     }
+    const auto& uri = session.plan().cells[cell].bench.uri;
+    if (spec_.show_output && notice_ && sample.outcome != SampleOutcome::kInterrupted) {
+      notice_(ShownOutput(uri, sample));
+    }
     if (sample.ok() || sample.outcome == SampleOutcome::kInterrupted) return;
     if (!sample.warmup) ++failed_;
-    const auto& uri = session.plan().cells[cell].bench.uri;
     // Told once per benchmark and error (the same error again is counted: RepeatedFailures).
     if (failures_.First(uri, sample.error) && notice_) {
       notice_(fmt::format("{} {}: {}{}", uri, sample.warmup ? "warm-up failed" : "sample failed",

@@ -58,6 +58,9 @@ struct RunSpec {
   bool perf = true;          // open perf_event counters
   bool shared_process = false;  // --no-isolation (tare binaries)
   bool fail_fast = false;
+  // --show-output: after each sample, the end of its stdout and stderr (as kept with the sample,
+  // MeasureOptions::tail_bytes each) through `notice`. Captured while it runs, shown after.
+  bool show_output = false;
   int64_t iterations = 0;    // tare binaries: fixed count instead of calibration
   // Google Benchmark binaries: --benchmark_min_time for every sample (--gbench-min-time; 0: tare's
   // default, FixGbenchWork). The binary's own --benchmark_min_time after it stands instead.

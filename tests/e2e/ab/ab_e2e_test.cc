@@ -395,6 +395,61 @@ TEST_F(AbE2E, BadInputExitsTwoAndStoresNothing) {
   EXPECT_FALSE(std::filesystem::exists(store_)) << "a usage error must leave no store behind";
 }
 
+// Issue 26 item 4: the common mistakes get the diagnosis, and the command line to type, instead of
+// "cannot be combined with a campaign file ... '0.01'", "unknown flag" or "argument was not
+// expected". Nothing is stored.
+TEST_F(AbE2E, CommonMistakesSayWhatToTypeInstead) {
+  // A forgotten `--`: the benchmark's argument read as a campaign file.
+  Result r = Tare({"ab", "--base", "/bin/sleep", "--head", "/bin/sleep", "0.01", "--store", store_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("'0.01' is not a campaign file"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("tare ab --base /bin/sleep --head /bin/sleep --store " + store_ + " -- 0.01"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("cannot be combined"), std::string::npos) << r.err;
+  // A Google Benchmark flag given to tare.
+  r = Tare({"ab", "--base", Knob("base"), "--head", Knob("base"), "--benchmark_min_time=0.05", "--store", store_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("'--benchmark_min_time=0.05' is a Google Benchmark flag"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--gbench-min-time 0.05s"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("-- --benchmark_min_time=0.05"), std::string::npos) << r.err;
+  // Two builds as words.
+  r = Tare({"ab", Knob("base"), Knob("plus3"), "--store", store_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("tare ab --base " + Knob("base") + " --head " + Knob("plus3") + " --store " + store_),
+            std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("not expected"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(store_)) << "a usage error must leave no store behind";
+}
+
+// `tare ab --help` opens with the flags a first campaign needs; the rest are grouped under
+// "Advanced: ..." after where the results go.
+TEST_F(AbE2E, HelpListsTheEssentialFlagsFirst) {
+  Result r = Tare({"ab", "--help"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> groups;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line) && line.rfind("Each block runs", 0) != 0;) {
+    if (!line.empty() && line[0] != ' ' && line.back() == ':') groups.push_back(line);
+  }
+  ASSERT_GE(groups.size(), 5u) << r.out;
+  EXPECT_EQ(groups[0], "Positionals:") << r.out;
+  EXPECT_EQ(groups[1], "Essential options:") << r.out;
+  EXPECT_EQ(groups[2], "Output:") << r.out;
+  for (size_t i = 3; i < groups.size(); ++i) EXPECT_EQ(groups[i].rfind("Advanced: ", 0), 0u) << groups[i];
+  // The first group holds the newcomer's five flags and help, and nothing else.
+  const size_t start = r.out.find("Essential options:\n"), end = r.out.find("\nOutput:");
+  ASSERT_LT(start, end);
+  const std::string first = r.out.substr(start, end - start);
+  for (const char* flag : {"--base", "--head", "--filter", "--metric", "--budget", "--help"}) {
+    EXPECT_NE(first.find(flag), std::string::npos) << flag << " in\n" << first;
+  }
+  size_t flags = 0;
+  for (size_t at = first.find("\n  -"); at != std::string::npos; at = first.find("\n  -", at + 1)) ++flags;
+  EXPECT_EQ(flags, 6u) << first;
+  EXPECT_EQ(r.out.find("\nOptions:"), std::string::npos) << "every flag has its group:\n" << r.out;
+}
+
+
 TEST_F(AbE2E, ACampaignFileRunTwiceMakesTwoCohortsAndTheLedgerListsBoth) {
   std::ofstream(dir_ + "/c.toml") << "name = \"knob twice\"\n"
                                   << "[arms]\nbase = \"" << Knob("base") << "\"\nhead = \"" << Knob("plus3")

@@ -102,6 +102,90 @@ TEST_F(CommandsE2E, ShellEqualsPicksTheShell) {
   EXPECT_NE(missing.err.find("'no-such-shell' was not found on PATH"), std::string::npos) << missing.err;
 }
 
+// Issue 26: `--shell bash 'CMD'` (a space, hyperfine's habit) ran `/bin/sh -c 'bash CMD'`. Now a
+// shell before the commands is the shell; what could mean either is refused with both spellings.
+TEST_F(CommandsE2E, ShellSpaceShellMeansHyperfinesShellOrIsRefused) {
+  const std::string line = "[[ -n x ]] && echo in-bash";
+  Result bash = Tare({"run", "--runs", "3", "--shell", "bash", "-w", "0", "--store", store_, line});
+  ASSERT_EQ(bash.exit_code, 0) << bash.err;
+  tare::RunData d = LoadLatest();
+  ASSERT_EQ(d.benchmarks.size(), 1u);
+  EXPECT_EQ(d.benchmarks[0].uri, "bash::" + line);
+  ASSERT_EQ(d.samples.size(), 3u);
+  for (const auto& x : d.samples) EXPECT_NE(x.sample.stdout_tail.find("in-bash"), std::string::npos);
+  EXPECT_EQ(bash.err.find("/bin/sh -c bash"), std::string::npos) << bash.err;
+
+  Result alone = Tare({"run", "--shell", "bash", "--store", store_});
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_NE(alone.err.find("tare run --shell=bash 'COMMAND'"), std::string::npos) << alone.err;
+  Result either = Tare({"run", "--shell", "echo", "hi", "--store", store_});
+  EXPECT_EQ(either.exit_code, 2);
+  EXPECT_NE(either.err.find("tare run --shell -- echo hi"), std::string::npos) << either.err;
+  // tare's own --shell CMDLINE is unchanged.
+  Result own = Tare({"run", "--shell", "-r", "1", "-w", "0", "--store", store_, "echo a | wc -l"});
+  EXPECT_EQ(own.exit_code, 0) << own.err;
+}
+
+// hyperfine's short forms (-r -p -s -P -L -N), --style, --show-output, and its JSON layout.
+TEST_F(CommandsE2E, HyperfinesShortFlagsStyleShowOutputAndJson) {
+  const std::string marks = dir_ + "/marks";
+  Result r = Tare({"run", "-r", "2", "-w", "0", "-N", "-s", "sh -c 'echo setup >> " + marks + "'", "-p",
+                   "sh -c 'echo prepare >> " + marks + "'", "-L", "n", "1,2", "--style", "basic", "--show-output",
+                   "--export-json", dir_ + "/h.json", "--export-json-format", "hyperfine", "--store", store_,
+                   "echo out-{n}"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Slurp(marks), "setup\nprepare\nprepare\nprepare\nprepare\n") << "setup once, prepare per sample";
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << "--style basic: no colour";
+  EXPECT_NE(r.err.find("stdout:\n    out-1\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("stdout:\n    out-2\n"), std::string::npos) << r.err;
+  // hyperfine's layout: results[] in the order given, times in seconds, one exit code per time.
+  auto j = nlohmann::json::parse(Slurp(dir_ + "/h.json"));
+  ASSERT_EQ(j["results"].size(), 2u) << j.dump(2);
+  EXPECT_EQ(j["results"][0]["command"], "echo out-1");
+  EXPECT_EQ(j["results"][1]["command"], "echo out-2");
+  const tare::RunData d = LoadLatest();
+  for (const auto& res : j["results"]) {
+    ASSERT_EQ(res["times"].size(), 2u) << res.dump();
+    EXPECT_EQ(res["exit_codes"], nlohmann::json::array({0, 0}));
+    for (const char* k : {"mean", "stddev", "median", "user", "system", "min", "max"}) {
+      EXPECT_TRUE(res[k].is_number()) << k;
+    }
+    EXPECT_LE(res["min"].get<double>(), res["median"].get<double>());
+    EXPECT_LT(res["max"].get<double>(), 10.0) << "seconds, not nanoseconds";
+  }
+  // The times are the stored wall times, in seconds.
+  std::vector<double> stored;
+  for (const auto& x : d.samples) {
+    if (x.benchmark_id == d.benchmarks[0].id) stored.push_back(x.sample.values.at("wall_ns") * 1e-9);
+  }
+  ASSERT_EQ(stored.size(), 2u);
+  EXPECT_DOUBLE_EQ(j["results"][0]["times"][0].get<double>(), stored[0]);
+
+  Result scan = Tare({"run", "-r", "1", "-w", "0", "-P", "n", "1", "2", "--style", "none", "--store", store_, "true {n}"});
+  ASSERT_EQ(scan.exit_code, 0) << scan.err;
+  EXPECT_EQ(scan.out, "") << "--style none prints no table";
+  EXPECT_EQ(LoadLatest().benchmarks.size(), 2u);
+
+  Result clash = Tare({"run", "--style", "basic", "--color", "always", "--store", store_, "true"});
+  EXPECT_EQ(clash.exit_code, 2);
+  EXPECT_NE(clash.err.find("contradict"), std::string::npos) << clash.err;
+  Result format = Tare({"run", "--export-json-format", "hyperfine", "--store", store_, "true"});
+  EXPECT_EQ(format.exit_code, 2);
+  EXPECT_NE(format.err.find("give --export-json FILE too"), std::string::npos) << format.err;
+}
+
+// -i is tare's --instrument; hyperfine's -i (--ignore-failure) gets an error that says so and what
+// to do instead, never an instrument named 'sleep 0.1'.
+TEST_F(CommandsE2E, DashIIsInstrumentAndSaysWhatHyperfinesMeans) {
+  Result r = Tare({"run", "-i", "sleep 0.01", "--store", store_});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("-i is --instrument"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--ignore-failure"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--shell 'COMMAND || true'"), std::string::npos) << r.err;
+  Result fine = Tare({"run", "-i", "wall", "-r", "1", "-w", "0", "--store", store_, "true"});
+  EXPECT_EQ(fine.exit_code, 0) << fine.err;
+}
+
 TEST_F(CommandsE2E, NoShellUnlessAskedAndTheErrorSaysHow) {
   Result r = Tare({"run", "--store", store_, "echo a | wc -l", "true x"});
   EXPECT_EQ(r.exit_code, 2) << r.err;

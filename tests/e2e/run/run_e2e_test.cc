@@ -2,6 +2,8 @@
 // SQLite store reopened afterwards, SIGINT sent to a running tare, and the CLI's error messages.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "../tare_process.h"
 #include <signal.h>
 #include <sys/stat.h>
@@ -93,6 +95,12 @@ TEST_F(RunE2E, GoogleBenchmarkBinaryEachBenchmarkInItsOwnProcess) {
   EXPECT_NE(r.out.find("gb.real_time_ns"), std::string::npos);
   EXPECT_EQ(r.out.find("Benchmark                 Time"), std::string::npos)
       << "the child's own stdout is kept with the sample, not printed";
+  // One line per benchmark, as Google Benchmark prints (issue 26 item 3): a header and three rows,
+  // each with its primary metric; --all-metrics shows the rest.
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 4) << r.out;
+  EXPECT_EQ(r.out.find("peak_rss_bytes"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\ngbench_basic::BM_SortVector/1024 +2 +[0-9.]+ [mun]?s +MAD [^\n]* gb\\.real_time_ns\n")))
+      << r.out;
 
   // The store, reopened from the file: 3 benchmarks x (1 warm-up + 2 samples), each its own process.
   tare::RunData data = LoadLatest();
@@ -150,6 +158,29 @@ TEST_F(RunE2E, SlowGoogleBenchmarkSamplesPointAtGbenchCompat) {
                       GBENCH_BASIC});
   ASSERT_EQ(fast.exit_code, 0) << fast.err;
   EXPECT_EQ(fast.err.find("Google Benchmark samples took"), std::string::npos) << fast.err;
+}
+
+// A Google Benchmark benchmark that reports an error in every process: its error and stderr (the
+// library's context banner) are told once on stderr, the table has one row and one FAILED line
+// with the count (issue 26 item 3: 77 of 128 lines were the same banner, eleven times).
+TEST_F(RunE2E, AFailingGoogleBenchmarkIsToldOncePerRun) {
+  Result r = Tare({"run", "--samples", "10", "--warmup", "1", "--store", store_, "--filter", "BM_Errors", GBENCH_CASES});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  size_t told = 0;
+  for (size_t at = r.err.find("the fixture file is missing"); at != std::string::npos;
+       at = r.err.find("the fixture file is missing", at + 1)) {
+    ++told;
+  }
+  EXPECT_EQ(told, 2u) << "told in full once, then counted once: " << r.err;
+  size_t banners = 0;
+  for (size_t at = r.err.find("Load Average"); at != std::string::npos; at = r.err.find("Load Average", at + 1)) ++banners;
+  EXPECT_LE(banners, 1u) << r.err;
+  EXPECT_NE(r.err.find("failed 11 times in all"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out,
+            "benchmark                n  median  95% interval of the median  metric\n"
+            "gbench_cases::BM_Errors  0       -  no successful samples\n"
+            "  FAILED: benchmark 'BM_Errors' reported an error: the fixture file is missing x10\n")
+      << r.out;
 }
 
 // SetBytesProcessed makes a rate: shown per second, stored as higher-is-better (what `tare compare`
