@@ -7,9 +7,11 @@
 
 #include "attribute/attribution.h"
 #include "attribute/binutils.h"
+#include "attribute/flame.h"
 #include "attribute/symbol_check.h"
 #include "base/json_read.h"
 #include "report/escape.h"
+#include "report/ledger.h"
 
 namespace tare::attribute {
 
@@ -107,6 +109,37 @@ CohortAttribution AttributeCohortChanges(store::Store& store, const report::AbRe
         "\n## Why it changed: the top {} functions per change (`tare attribute`, Ir)\n", top);
     for (const auto& p : out.problems) section += "\n> not attributed: " + report::MarkdownText(p) + "\n";
     out.markdown = section + out.markdown;
+  }
+  return out;
+}
+
+std::vector<CohortFlame> FlameGraphsOfCohortChanges(store::Store& store, const report::AbReport& rep,
+                                                    std::vector<std::string>* problems) {
+  std::vector<CohortFlame> out;
+  auto data = store.LoadRun(rep.run_id);
+  if (!data.ok()) {
+    problems->push_back(fmt::format("run {} could not be read back: {}", rep.run_id, data.status().message()));
+    return out;
+  }
+  for (const auto& c : rep.comparisons) {
+    if (c.verdict != Verdict::kFail && !c.supported_gain) continue;
+    const std::string head = report::ArmLabel(rep, c.head);
+    auto loaded = SidesOfCohortCell(store, *data, c.cell, c.head);
+    if (!loaded.ok()) {
+      problems->push_back(fmt::format("{} ({}): {}", c.cell, head, loaded.status().message()));
+      continue;
+    }
+    auto tree = BuildFlameTree(loaded->base.parts, loaded->head.parts);
+    if (!tree.ok()) {
+      problems->push_back(fmt::format("{} ({}): {}", c.cell, head, tree.status().message()));
+      continue;
+    }
+    const std::string what = fmt::format("{}, {}: {}", c.cell, head, c.verdict == Verdict::kFail ? "FAIL" : "supported gain");
+    out.push_back({c.cell, c.head,
+                   fmt::format("Where the instructions went, base → {}: the differential flame graph of {} (red: more in "
+                               "head, blue: less; hover a frame for its numbers). docs/attribute.md, \"Flame graphs\".",
+                               head, c.cell),
+                   RenderFlameSvg(*tree, what, "Ir", /*differential=*/true)});
   }
   return out;
 }

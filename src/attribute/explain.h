@@ -34,4 +34,16 @@ struct CohortAttribution {
 };
 CohortAttribution AttributeCohortChanges(store::Store& store, const report::AbReport& rep, size_t top);
 
+// `tare ab --html` on a sim cohort: the differential flame graph (flame.h, event Ir) of every FAIL
+// and supported gain, from the cohort's stored profiles, base against that head: a whole SVG and a
+// caption each. A change whose profiles cannot be read is added to `problems` ("CELL (head): why").
+struct CohortFlame {
+  std::string cell;
+  std::string head;
+  std::string caption;
+  std::string svg;
+};
+std::vector<CohortFlame> FlameGraphsOfCohortChanges(store::Store& store, const report::AbReport& rep,
+                                                    std::vector<std::string>* problems);
+
 }  // namespace tare::attribute

@@ -32,6 +32,7 @@
 #include "html/ab_page.h"
 #include "proc/spawner.h"
 #include "report/ab_json.h"
+#include "report/escape.h"
 #include "report/ledger.h"
 #include "session/environment.h"
 #include "store/store.h"
@@ -225,6 +226,22 @@ StatusOr<int> Ab(const AbOptions& o) {
     ledger_options.appendix = attribution->markdown;
     ledger_options.appendix_name = "Why each change: the attribution of its instructions";
   }
+  // --html on a sim cohort: each change's differential flame graph, under its cell on the page,
+  // and the ledger says where they are.
+  std::vector<html::CellFigure> figures;
+  if (!o.html_path.empty() && rep.instrument == Instrument::kSim) {
+    std::vector<std::string> problems;
+    for (auto& f : attribute::FlameGraphsOfCohortChanges(**store, rep, &problems)) {
+      figures.push_back({f.cell, f.caption, std::move(f.svg)});
+    }
+    for (const auto& p : problems) fmt::print(stderr, "tare: warning: --html: no flame graph for {}\n", TerminalText(p));
+    if (!figures.empty()) {
+      ledger_options.appendix += fmt::format(
+          "\n**Flame graphs.** Where the instructions of each FAIL and supported gain went, base → head: {}, under "
+          "each cell.\n", report::MarkdownCode(std::filesystem::path(o.html_path).filename().string()));
+      if (ledger_options.appendix_name.empty()) ledger_options.appendix_name = "Where the flame graphs are";
+    }
+  }
   const std::string ledger = report::RenderLedger(rep, ledger_options).markdown;
   const char* step_summary = std::getenv("GITHUB_STEP_SUMMARY");
   const bool in_actions = step_summary != nullptr && *step_summary != '\0';
@@ -296,7 +313,7 @@ StatusOr<int> Ab(const AbOptions& o) {
                  TerminalText(!run.ok() ? run.status().message() : cells.status().message()));
     }
     const std::string page = html::RenderAbHtml(rep, run.ok() ? *run : RunData{},
-                                                cells.ok() ? *cells : std::vector<CellRecord>{});
+                                                cells.ok() ? *cells : std::vector<CellRecord>{}, figures);
     if (Status w = WriteFileAtomic(o.html_path, page); !w.ok()) return w;
   }
 

@@ -155,7 +155,8 @@ std::string SummaryTable(const report::AbReport& r) {
 
 }  // namespace
 
-std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const std::vector<CellRecord>& cells) {
+std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const std::vector<CellRecord>& cells,
+                         const std::vector<CellFigure>& figures) {
   const std::string outcome = r.has_verdicts ? VerdictWord(r.outcome) : "no verdict";
   std::string html = PageStart(fmt::format("tare ab: {} — {}", r.campaign_name, outcome));
   html += fmt::format("<p class=\"headline\">Outcome {}</p>\n", Badge(outcome));
@@ -212,6 +213,10 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
     html += CellTable(r, comparisons);
     const std::string metric = first.metrics.empty() ? "" : first.metrics[0].metric;
     html += SamplesFigure(cell, metric, r, run, cells);
+    for (const auto& f : figures) {
+      if (f.cell != cell) continue;
+      html += fmt::format("<figure class=\"flame\">{}<figcaption>{}</figcaption></figure>\n", f.svg, HtmlText(f.caption));
+    }
   }
   if (order.empty()) html += "<p class=\"note\">No cell was judged.</p>\n";
 

@@ -15,8 +15,17 @@
 
 namespace tare::html {
 
+// A figure drawn elsewhere for one cell's section: a sim cohort's differential flame graph of a
+// change (attribute/flame.h). `svg` is a whole SVG document tare rendered, names already escaped.
+struct CellFigure {
+  std::string cell;
+  std::string caption;  // plain text, escaped here
+  std::string svg;
+};
+
 // `run` is the cohort's run (report.run_id) and `cells` its cells (Store::CellsOf), for the samples;
-// with either empty the page is written without sample plots.
-std::string RenderAbHtml(const report::AbReport& report, const RunData& run, const std::vector<CellRecord>& cells);
+// with either empty the page is written without sample plots. `figures` go under their cell's plots.
+std::string RenderAbHtml(const report::AbReport& report, const RunData& run, const std::vector<CellRecord>& cells,
+                         const std::vector<CellFigure>& figures = {});
 
 }  // namespace tare::html

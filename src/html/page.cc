@@ -45,6 +45,7 @@ details { margin: 6px 0; } summary { cursor: pointer; color: #495057; }
 .note { color: #495057; }
 .headline { font-size: 16px; font-weight: 600; margin: 8px 0; }
 figure { margin: 8px 0 14px; } figcaption { color: #495057; font-size: 12.5px; }
+figure.flame svg { font-family: monospace; border: 1px solid #e9ecef; }
 svg { display: block; max-width: 100%; height: auto; font-family: system-ui, sans-serif; }
 svg .axis { stroke: #495057; stroke-width: 1; } svg .grid { stroke: #e9ecef; stroke-width: 1; }
 svg .tick { font-size: 11px; fill: #495057; } svg .axis-title { font-size: 12px; fill: #343a40; }

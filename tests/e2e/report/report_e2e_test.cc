@@ -341,6 +341,14 @@ TEST_F(ReportE2E, AbCohortHtmlHasAForestPlotPerCell) {
   const size_t lock = ledger.find("**Lock** `");
   ASSERT_NE(lock, std::string::npos) << ledger;
   EXPECT_NE(html.find(">" + ledger.substr(lock + 10, 12) + "</code>"), std::string::npos);
+  // Issue 24 item 3: the FAIL's differential flame graph is under its cell, and the ledger says where.
+  const size_t flame = html.find("<figure class=\"flame\"><svg xmlns=\"http://www.w3.org/2000/svg\"");
+  ASSERT_NE(flame, std::string::npos) << "a sim cohort's change gets its flame graph";
+  EXPECT_NE(html.find("<title>main [", flame), std::string::npos) << html.substr(flame, 3000);
+  EXPECT_NE(html.find(": Ir base ", flame), std::string::npos);
+  EXPECT_NE(ledger.find("**Flame graphs.** Where the instructions of each FAIL and supported gain went, base → head: "
+                        "`cohort.html`, under each cell."),
+            std::string::npos) << ledger;
 
   // The cohort's raw samples per arm, from the store.
   Result run = Tare({"report", "--run", "latest", "-o", "cohort-run.html"});
