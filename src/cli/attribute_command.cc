@@ -34,6 +34,7 @@ struct AttributeFlags {
   std::string json;
   std::string markdown;
   std::string flame;  // --flame FILE.svg: the differential flame graph
+  std::string flame_base, flame_head;  // each side's own flame graph
   std::string store_path = DefaultStorePath();
 };
 
@@ -73,6 +74,8 @@ StatusOr<int> Attribute(const AttributeFlags& f) {
   }
   if (Status s = CheckOutputPath("--markdown", f.markdown, kept); !s.ok()) return s;
   if (Status s = CheckOutputPath("--flame", f.flame, kept); !s.ok()) return s;
+  if (Status s = CheckOutputPath("--flame-base", f.flame_base, kept); !s.ok()) return s;
+  if (Status s = CheckOutputPath("--flame-head", f.flame_head, kept); !s.ok()) return s;
   if (f.json == "-" && f.markdown == "-") {
     return Status::InvalidArgument("--json - and --markdown - cannot both go to stdout");
   }
@@ -100,6 +103,14 @@ StatusOr<int> Attribute(const AttributeFlags& f) {
     const std::string svg = attribute::RenderFlameSvg(
         *tree, fmt::format("tare attribute: {} → {}", base.label, head.label), f.event, /*differential=*/true);
     if (Status s = WriteFileAtomic(f.flame, svg); !s.ok()) return s;
+  }
+  for (const auto& [path, side] : {std::pair{&f.flame_base, &base}, {&f.flame_head, &head}}) {
+    if (path->empty()) continue;
+    auto tree = attribute::BuildFlameTree(side->parts, attribute::FlameOptions{.event = f.event});
+    if (!tree.ok()) return tree.status();
+    const std::string svg = attribute::RenderFlameSvg(*tree, fmt::format("tare attribute: {}", side->label), f.event,
+                                                      /*differential=*/false);
+    if (Status s = WriteFileAtomic(*path, svg); !s.ok()) return s;
   }
   return kExitOk;
 }
@@ -138,6 +149,8 @@ Examples:
   sub->add_option("--flame", f->flame,
                   "Write the differential flame graph base -> head to FILE (SVG, self-contained): width the cost, "
                   "red more in head, blue less");
+  sub->add_option("--flame-base", f->flame_base, "Write base's own flame graph to FILE (SVG)");
+  sub->add_option("--flame-head", f->flame_head, "Write head's own flame graph to FILE (SVG)");
   sub->add_option("--store", f->store_path, kStoreHelp);
   sub->callback([f, exit_code]() { *exit_code = Finish(Attribute(*f)); });
 }

@@ -408,8 +408,14 @@ TEST_F(ReportE2E, TheDifferentialFlameGraphNamesTheFunctionsThatChanged) {
     waitpid(pid, &status, 0);
     ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "valgrind on " << exe;
   }
-  Result r = Tare({"attribute", dir_ + "/inline.callgrind", dir_ + "/outline.callgrind", "--flame", dir_ + "/flame.svg"});
+  Result r = Tare({"attribute", dir_ + "/inline.callgrind", dir_ + "/outline.callgrind", "--flame", dir_ + "/flame.svg",
+                   "--flame-head", dir_ + "/head.svg"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  // Head's own graph: its frames, each with its share of head's total, no change to colour by.
+  const std::string head_svg = Slurp(dir_ + "/head.svg");
+  EXPECT_NE(head_svg.find("<title>Mix(unsigned long, unsigned long) [call_cost_outline]: Ir 240000 ("), std::string::npos)
+      << head_svg.substr(0, 3000);
+  EXPECT_EQ(head_svg.find("→ head"), std::string::npos);
   const std::string svg = Slurp(dir_ + "/flame.svg");
   EXPECT_EQ(svg.find("<script"), std::string::npos) << "self-contained, no scripts";
   Page page = Browse("flame.svg");
