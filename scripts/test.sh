@@ -21,6 +21,10 @@ case "${1:-}" in
 esac
 # The HTML report tests load pages in Debian's chromium (headless): docs/report.md.
 scripts/deps.sh chromium
+# The GitHub Action's schema check (tests/action) uses action-validator from npm, pinned in
+# tests/action/package-lock.json; Debian's npm when the machine has none.
+command -v npm >/dev/null || scripts/deps.sh npm
+npm ci --prefix tests/action --no-audit --no-fund --loglevel=error
 scripts/build.sh
 BUILD_DIR=${BUILD_DIR:-build}
 # The report pages' screenshots at each width (docs/report.md, "Layout") are kept here.
