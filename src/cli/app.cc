@@ -24,6 +24,7 @@
 #include "cli/exit_codes.h"
 #include "cli/help_format.h"
 #include "cli/history_command.h"
+#include "cli/site_command.h"
 #include "cli/merge_command.h"
 #include "cli/push_command.h"
 #include "cli/shards_command.h"
@@ -116,6 +117,7 @@ int Main(int argc, char** argv) {
   AddRunsCommand(app, &exit_code);
   AddCompareCommand(app, &exit_code);
   AddHistoryCommand(app, &exit_code);
+  AddSiteCommand(app, &exit_code);
   AddVarianceCommand(app, &exit_code);
   AddEnvCommand(app, &exit_code);
   AddOracleCommand(app, &exit_code);

@@ -440,3 +440,64 @@ TEST_F(ReportE2E, TheDifferentialFlameGraphNamesTheFunctionsThatChanged) {
                   fs::copy_options::overwrite_existing, ec);
   }
 }
+
+// Issue 26 item 6: `tare site -o DIR` publishes every benchmark of a store as static pages. Six
+// `tare run --instrument sim` runs of one command, the program replaced by a build doing 5% more
+// work after the third: the index shows its last value, a sparkline and the change point between
+// runs 3 and 4, and links to its history page; a hostile command line stays text and gets a safe
+// file name. Both pages are rendered and laid out in the real browser.
+TEST_F(ReportE2E, TheSiteIndexesEveryBenchmarkAndLinksItsHistory) {
+  const std::string prog = dir_ + "/prog";
+  for (int i = 0; i < 6; ++i) {
+    fs::copy_file(i < 3 ? KNOB_BASE : KNOB_PLUS5, prog, fs::copy_options::overwrite_existing);
+    Result r = Tare({"run", "-q", "--instrument", "sim", "-n", "1", "--store", "s.db", "--", prog, "--work", "1"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  ASSERT_EQ(Tare({"run", "-q", "-n", "2", "--store", "s.db", "--", "/bin/echo", kHostile}).exit_code, 0);
+  Result r = Tare({"site", "-o", "site", "--store", "s.db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("site of 2 benchmarks"), std::string::npos) << r.err;
+  const std::string index = Slurp(dir_ + "/site/index.html");
+  EXPECT_NE(index.find("between run 3 and run 4"), std::string::npos) << index;
+  EXPECT_NE(index.find("<polyline"), std::string::npos) << "a sparkline";
+  // Every page linked from the index exists, and file names are safe whatever the benchmark's name.
+  size_t links = 0;
+  for (size_t at = index.find("<a href=\""); at != std::string::npos; at = index.find("<a href=\"", at + 1)) {
+    const std::string href = index.substr(at + 9, index.find('"', at + 9) - at - 9);
+    EXPECT_EQ(href.rfind("b/", 0), 0u) << href;
+    EXPECT_EQ(href.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./"), std::string::npos)
+        << href;
+    EXPECT_TRUE(fs::exists(dir_ + "/site/" + href)) << href;
+    ++links;
+  }
+  EXPECT_EQ(links, 2u);
+  // The index is a table of two rows, mostly white: checked here rather than by ExpectRendered's
+  // share of coloured pixels, which is sized for plots.
+  fs::copy_file(dir_ + "/site/index.html", dir_ + "/site-index.html");
+  Page shown = Browse("site-index.html");
+  ASSERT_EQ(shown.exit_code, 0) << shown.log;
+  for (const std::string& name : {kHostile, std::string("sim.Ir"), std::string("between run 3 and run 4")}) {
+    EXPECT_NE(shown.dom.find(DomText(name)), std::string::npos) << "missing: " << name;
+  }
+  EXPECT_EQ(shown.dom.find("<script"), std::string::npos);
+  EXPECT_TRUE(shown.console.empty());
+#if TARE_HAVE_ZLIB
+  ASSERT_TRUE(shown.png.ok) << shown.png.error;
+  EXPECT_GT(shown.png.non_white, 0.01) << "the table and the sparkline are drawn";
+#endif
+  ExpectLaidOut("site-index.html");
+  // The program's row links to its page.
+  const size_t text = index.find(">" + prog + " --work 1</a>");
+  ASSERT_NE(text, std::string::npos) << index;
+  const size_t href = index.rfind("<a href=\"", text) + 9;
+  const std::string page = "site/" + index.substr(href, index.find('"', href) - href);
+  ASSERT_TRUE(fs::exists(dir_ + "/" + page)) << page;
+  fs::copy_file(dir_ + "/" + page, dir_ + "/site-page.html");
+  ExpectRendered(Browse("site-page.html"), {"sim.Ir", "run 3", "run 4"});
+  ExpectLaidOut("site-page.html");
+
+  // -o naming a file, and a store with nothing measured, are errors that write nothing.
+  std::ofstream(dir_ + "/afile") << "x";
+  EXPECT_EQ(Tare({"site", "-o", "afile", "--store", "s.db"}).exit_code, 2);
+  EXPECT_EQ(Slurp(dir_ + "/afile"), "x");
+}

@@ -1,0 +1,104 @@
+#include "cli/site_command.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <memory>
+#include <set>
+
+#include "base/files.h"
+#include "base/redact.h"
+#include "base/terminal_text.h"
+#include "cli/common_flags.h"
+#include "cli/exit_codes.h"
+#include "cli/flag_checks.h"
+#include "cli/output_path.h"
+#include "compare/stored_history.h"
+#include "html/history_page.h"
+#include "html/site_pages.h"
+#include "store/store.h"
+
+namespace tare::cli {
+namespace {
+
+struct SiteFlags {
+  std::string output;
+  int limit = 200;
+  std::string store_path = DefaultStorePath();
+};
+
+StatusOr<int> Site(const SiteFlags& f) {
+  if (f.output.empty()) return Status::InvalidArgument("-o DIR: say where the site goes (a directory)");
+  if (Status s = RequireStore(f.store_path); !s.ok()) return s;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(f.output, ec) && !fs::is_directory(f.output, ec)) {
+    return Status::InvalidArgument(fmt::format("-o '{}' is a file, not a directory: name a directory for the site",
+                                               f.output));
+  }
+  auto store = store::Store::OpenForReading(f.store_path);
+  if (!store.ok()) return store.status();
+
+  // Every benchmark a `tare run` of the newest runs measured, in the order first seen (newest run first).
+  auto runs = (*store)->ListRuns(f.limit);
+  if (!runs.ok()) return runs.status();
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  for (const auto& run : *runs) {
+    if (run.kind != RunKind::kRun) continue;
+    auto data = (*store)->LoadRun(run.id);
+    if (!data.ok()) return data.status();
+    for (const auto& b : data->benchmarks) {
+      if (seen.insert(b.name).second) names.push_back(b.name);
+    }
+  }
+  if (names.empty()) {
+    return Status::NotFound(fmt::format("no `tare run` in the newest {} runs of '{}' measured a benchmark: nothing "
+                                        "to publish", f.limit, RedactSecrets(f.store_path)));
+  }
+  std::vector<html::SiteEntry> entries;
+  fs::create_directories(fs::path(f.output) / "b", ec);
+  if (ec) return Status::FailedPrecondition(fmt::format("cannot create '{}/b': {}", f.output, ec.message()));
+  // Never the store, nor anything it keeps beside it.
+  TARE_RETURN_IF_ERROR(CheckOutputPath("-o", (fs::path(f.output) / "index.html").string(), StoreFiles(f.store_path)));
+  for (const auto& name : names) {
+    html::SiteEntry e;
+    e.benchmark = name;
+    auto h = compare::LoadHistory(**store, {name, "", "", "", f.limit, 0});
+    if (!h.ok()) {
+      e.problem = h.status().message();
+    } else {
+      e.history = std::move(*h);
+      const std::string page = (fs::path(f.output) / html::SitePagePath(name)).string();
+      if (Status w = WriteFileAtomic(page, html::RenderHistoryHtml(e.history)); !w.ok()) return w;
+    }
+    entries.push_back(std::move(e));
+  }
+  const std::string index = (fs::path(f.output) / "index.html").string();
+  if (Status w = WriteFileAtomic(index, html::RenderSiteIndex(entries, RedactSecrets(f.store_path))); !w.ok()) return w;
+  fmt::print(stderr, "tare: site of {} benchmarks in {} (open {})\n", entries.size(), TerminalText(f.output),
+             TerminalText(index));
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddSiteCommand(CLI::App& app, int* exit_code) {
+  auto f = std::make_shared<SiteFlags>();
+  CLI::App* sub = app.add_subcommand("site", "A static site of every benchmark's history, for GitHub Pages");
+  sub->footer(R"(
+Writes DIR/index.html — one row per benchmark a `tare run` measured: its metric, host type, branch,
+runs, last value, a trend sparkline and its last change point — and DIR/b/<name>.html, each
+benchmark's history plot (as `tare report --history`). Self-contained pages, no scripts: publish
+DIR as it is (docs/ci.md, "A benchmark site").
+
+Examples:
+  tare site -o site
+  tare site -o public --store nightly.db --limit 500)");
+  sub->add_option("-o,--output", f->output, "The directory to write the site into (created)")->required();
+  sub->add_option("--limit", f->limit, "The newest N runs (default 200)")->check(WholeNumberAtLeast(1));
+  sub->add_option("--store", f->store_path, kStoreHelp);
+  sub->callback([f, exit_code]() { *exit_code = Finish(Site(*f)); });
+}
+
+}  // namespace tare::cli
