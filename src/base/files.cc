@@ -312,9 +312,12 @@ StatusOr<std::string> MakeTempDir(const std::string& prefix) {
                     "directory", templ, std::strerror(errno)));
   }
   const std::string made(buf.data());
+  // Locked before it has its name: a reaper that found .owner.lock created but not yet locked
+  // would take the lock and remove a live directory (seen with 8 concurrent tare runs).
   const std::string lock_path = made + "/" + kOwnerLockFile;
-  const int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0 || ::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+  const std::string unnamed = lock_path + ".new";
+  const int fd = ::open(unnamed.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0 || ::flock(fd, LOCK_EX | LOCK_NB) != 0 || ::rename(unnamed.c_str(), lock_path.c_str()) != 0) {
     const int e = errno;
     if (fd >= 0) ::close(fd);
     RemoveTree(made);
