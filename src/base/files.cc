@@ -3,32 +3,104 @@
 #include <fmt/format.h>
 #include <signal.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <fstream>
 #include <sstream>
 #include <vector>
 
 namespace tare {
 
-StatusOr<std::string> ReadFile(const std::string& path) {
+namespace {
+
+// What a file that is not regular is, in a user's words; "" for a regular file.
+const char* NotRegular(mode_t mode) {
+  if (S_ISREG(mode)) return "";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+Status RefuseNotRegular(const std::string& path, mode_t mode) {
   // An ifstream opens a directory without complaint and reads it as empty, which would pass a
-  // directory off as an empty campaign, golden or report.
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return Status::InvalidArgument(
-        fmt::format("'{}' is a directory; give the path of a file", path));
+  // directory off as an empty campaign, golden or report (issue 9); a FIFO blocks the open until a
+  // writer comes, a device may never end (issue 27, item 11).
+  if (S_ISDIR(mode)) {
+    return Status::InvalidArgument(fmt::format("'{}' is a directory; give the path of a file", path));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::NotFound(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return Status::InvalidArgument(fmt::format(
+      "'{}' is {}, not a regular file; tare reads its inputs from regular files only (copy it to a "
+      "file first)", path, NotRegular(mode)));
+}
+
+Status TooLarge(const std::string& path, int64_t max_bytes) {
+  return Status::InvalidArgument(fmt::format(
+      "'{}' is larger than {} bytes, the most tare reads of one input file; is it the right file?",
+      path, max_bytes));
+}
+
+}  // namespace
+
+Status CheckInputFile(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    const int e = errno;
+    if (e == ENOENT) return Status::NotFound(fmt::format("'{}' does not exist", path));
+    return Status::NotFound(fmt::format("cannot open '{}': {}", path, std::strerror(e)));
+  }
+  if (!S_ISREG(st.st_mode)) return RefuseNotRegular(path, st.st_mode);
+  return Status::Ok();
+}
+
+StatusOr<std::string> ReadFile(const std::string& path, int64_t max_bytes) {
+  // stat first, so a FIFO or device is never even opened (an open can have effects: a tape
+  // rewinds, a FIFO's writer is released); then fstat on what was opened, O_NONBLOCK, in case the
+  // path was swapped in between.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return RefuseNotRegular(path, st.st_mode);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return Status::NotFound(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return RefuseNotRegular(path, st.st_mode);
+  }
+  if (st.st_size > max_bytes) {
+    ::close(fd);
+    return TooLarge(path, max_bytes);
+  }
+  // Read to EOF, not by st_size: /proc and /sys files report 0, and a file may grow while read.
+  std::string out;
+  out.reserve(static_cast<size_t>(st.st_size));
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR || errno == EAGAIN) continue;
+      const int e = errno;
+      ::close(fd);
+      return Status::DataLoss(fmt::format("reading '{}' failed: {}", path, std::strerror(e)));
+    }
+    if (n == 0) break;
+    if (static_cast<int64_t>(out.size()) + n > max_bytes) {
+      ::close(fd);
+      return TooLarge(path, max_bytes);
+    }
+    out.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return out;
 }
 
 namespace {
@@ -140,6 +212,9 @@ StatusOr<std::string> ResolveExecutable(const std::string& name) {
       return Status::NotFound(fmt::format("'{}' does not exist; check the path", p));
     }
     if (S_ISDIR(st.st_mode)) return Status::InvalidArgument(fmt::format("'{}' is a directory, not a program", p));
+    if (!S_ISREG(st.st_mode)) {
+      return Status::InvalidArgument(fmt::format("'{}' is {}, not a program", p, NotRegular(st.st_mode)));
+    }
     if (access(p.c_str(), X_OK) != 0) {
       return Status::InvalidArgument(fmt::format("'{}' is not executable; run chmod +x '{}'", p, p));
     }
@@ -173,10 +248,23 @@ StatusOr<std::string> ResolveExecutable(const std::string& name) {
 
 namespace {
 
+// The lock descriptors of this process's work directories, closed by RemoveTree.
+std::mutex g_owner_locks_mutex;
+std::map<std::string, int>& OwnerLocks() {
+  static auto* locks = new std::map<std::string, int>();
+  return *locks;
+}
+
+// A directory made before its lock file existed: a tare older than the lock, or one caught
+// between mkdtemp and taking its lock. Left alone for this long, then judged by its pid.
+constexpr int64_t kUnlockedGraceSeconds = 600;
+
 // Work directories of tare processes that died without cleaning up (SIGKILL, a crash, a lost
-// machine) carry their owner's pid: "<prefix>-p<pid>-XXXXXX". One whose owner no longer exists
-// is removed by the next tare that makes one with the same prefix. Only this user's directories;
-// a pid reused by a live process keeps its directory (it is removed later).
+// machine): "<prefix>-p<pid>-XXXXXX". Their owner held an flock on <dir>/.owner.lock while alive;
+// the kernel drops it when the owner dies, however it dies, in whatever PID namespace it ran. A
+// directory whose lock this process can take is removed (still holding it, so a second reaper
+// waits). One without a lock file is removed only when it is older than kUnlockedGraceSeconds and
+// its pid names no process here (a tare from before the lock). Only this user's directories.
 void RemoveStaleTempDirs(const std::string& dir, const std::string& prefix) {
   std::error_code ec;
   const std::string head = prefix + "-p";
@@ -188,9 +276,24 @@ void RemoveStaleTempDirs(const std::string& dir, const std::string& prefix) {
     if (pid <= 0 || stop == nullptr || *stop != '-') continue;
     struct stat st {};
     if (lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid()) continue;
-    if (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    const std::string lock_path = it->path().string() + "/" + kOwnerLockFile;
+    const int fd = ::open(lock_path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+      if (errno != ENOENT) continue;
+      const bool old = std::time(nullptr) - st.st_mtime > kUnlockedGraceSeconds;
+      if (!old || kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+      std::error_code ignored;
+      std::filesystem::remove_all(it->path(), ignored);
+      continue;
+    }
+    struct stat lst {};
+    if (::fstat(fd, &lst) != 0 || !S_ISREG(lst.st_mode) || ::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd);  // held: its owner is alive
+      continue;
+    }
     std::error_code ignored;
     std::filesystem::remove_all(it->path(), ignored);
+    ::close(fd);
   }
 }
 
@@ -208,12 +311,34 @@ StatusOr<std::string> MakeTempDir(const std::string& prefix) {
         fmt::format("cannot create a temporary directory from '{}': {}; set TMPDIR to a writable "
                     "directory", templ, std::strerror(errno)));
   }
-  return std::string(buf.data());
+  const std::string made(buf.data());
+  // Locked before it has its name: a reaper that found .owner.lock created but not yet locked
+  // would take the lock and remove a live directory (seen with 8 concurrent tare runs).
+  const std::string lock_path = made + "/" + kOwnerLockFile;
+  const std::string unnamed = lock_path + ".new";
+  const int fd = ::open(unnamed.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0 || ::flock(fd, LOCK_EX | LOCK_NB) != 0 || ::rename(unnamed.c_str(), lock_path.c_str()) != 0) {
+    const int e = errno;
+    if (fd >= 0) ::close(fd);
+    RemoveTree(made);
+    return Status::FailedPrecondition(fmt::format(
+        "cannot lock the temporary directory '{}': {}; set TMPDIR to a local writable directory", made,
+        std::strerror(e)));
+  }
+  std::lock_guard<std::mutex> hold(g_owner_locks_mutex);
+  OwnerLocks()[made] = fd;
+  return made;
 }
 
 void RemoveTree(const std::string& path) {
   std::error_code ec;
   std::filesystem::remove_all(path, ec);
+  std::lock_guard<std::mutex> hold(g_owner_locks_mutex);
+  auto it = OwnerLocks().find(path);
+  if (it != OwnerLocks().end()) {
+    ::close(it->second);
+    OwnerLocks().erase(it);
+  }
 }
 
 }  // namespace tare

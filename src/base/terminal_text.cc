@@ -36,7 +36,7 @@ size_t Utf8Length(std::string_view text, size_t i) {
 }
 
 void AppendEscape(std::string& out, const char* format, unsigned value) {
-  char buf[8];
+  char buf[16];
   std::snprintf(buf, sizeof(buf), format, value);
   out += buf;
 }
@@ -68,6 +68,9 @@ std::string Escape(std::string_view text, bool keep_newline_and_tab) {
     } else if (n == 2 && b == 0xC2 && static_cast<uint8_t>(text[i + 1]) <= 0x9F) {
       AppendEscape(out, "\\u%04x", static_cast<uint8_t>(text[i + 1]));  // C1: U+0080..U+009F
       i += 2;
+    } else if (const char32_t bidi = BidiControlAt(text, i); bidi != 0) {
+      AppendEscape(out, "\\u%04x", static_cast<unsigned>(bidi));
+      i += n;
     } else {
       out.append(text.substr(i, n));
       i += n;
@@ -77,6 +80,21 @@ std::string Escape(std::string_view text, bool keep_newline_and_tab) {
 }
 
 }  // namespace
+
+char32_t BidiControlAt(std::string_view text, size_t i) {
+  if (i + 1 < text.size() && static_cast<uint8_t>(text[i]) == 0xD8 && static_cast<uint8_t>(text[i + 1]) == 0x9C) {
+    return 0x061C;  // ARABIC LETTER MARK
+  }
+  if (i + 2 >= text.size() || static_cast<uint8_t>(text[i]) != 0xE2) return 0;
+  const auto b1 = static_cast<uint8_t>(text[i + 1]);
+  const auto b2 = static_cast<uint8_t>(text[i + 2]);
+  const char32_t cp = 0x2000 + ((b1 & 0x3F) << 6) + (b2 & 0x3F);  // E2 80..BF 80..BF: U+2000..U+2FFF
+  if (b1 < 0x80 || b1 > 0xBF || b2 < 0x80 || b2 > 0xBF) return 0;
+  const bool marks = cp == 0x200E || cp == 0x200F;            // LRM, RLM
+  const bool embeddings = cp >= 0x202A && cp <= 0x202E;       // LRE RLE PDF LRO RLO
+  const bool isolates = cp >= 0x2066 && cp <= 0x2069;         // LRI RLI FSI PDI
+  return marks || embeddings || isolates ? cp : 0;
+}
 
 std::string TerminalText(std::string_view text) { return Escape(text, /*keep_newline_and_tab=*/true); }
 

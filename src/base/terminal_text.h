@@ -8,6 +8,10 @@
 // the user sees is what the bytes were:
 //   C0 controls (except those kept), DEL       -> \x1b, \x7f, \r ...
 //   C1 controls, encoded in UTF-8 (C2 80..9F)  -> \u009b
+//   bidirectional formatting controls          -> \u202e
+//     (U+202A..U+202E embeddings and overrides, U+2066..U+2069 isolates, U+200E/U+200F marks,
+//     U+061C): they reorder what follows, so "a\u202Etxt.exe" would display as "aexe.txt"
+//     (Trojan Source, CVE-2021-42574) in a terminal, a Markdown ledger or an HTML report alike
 //   bytes that are not UTF-8                   -> \xff
 // Printable text, valid UTF-8 included, is left as it is; so is the backslash (the escapes are
 // for reading, not for parsing back). Pure functions; thread-safe.
@@ -24,6 +28,10 @@ std::string TerminalText(std::string_view text);
 
 // For one line (a table cell, a name in a sentence): newline and tab are escaped too.
 std::string SingleLineText(std::string_view text);
+
+// The code point of the bidirectional formatting control whose UTF-8 starts at text[i] (one of
+// those above), or 0.
+char32_t BidiControlAt(std::string_view text, size_t i);
 
 // The last `max_lines` lines of a program's output tail (of its last `max_bytes` bytes), trailing
 // blank lines dropped: what a failing benchmark said, to show once. Unescaped: escape each line for

@@ -29,6 +29,17 @@ TEST(TerminalText, C1ControlsAndBytesThatAreNotUtf8AreEscaped) {
   EXPECT_EQ(TerminalText("cut \xe2\x86"), "cut \\xe2\\x86");          // truncated at the end
 }
 
+// Issue 27, item 16: bidirectional controls reorder what follows ("Trojan Source"): a name
+// "BM_\u202Egnp.exe" displays as "BM_exe.png". Every one of them is shown as its escape; other
+// non-ASCII text (U+2028 is not one, nor the arrows at U+2190) is left alone.
+TEST(TerminalText, BidiControlsAreShownNotObeyed) {
+  EXPECT_EQ(TerminalText("BM_\xe2\x80\xaegnp.exe"), "BM_\\u202egnp.exe");
+  EXPECT_EQ(SingleLineText("\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad"), "\\u202a\\u202b\\u202c\\u202d");
+  EXPECT_EQ(SingleLineText("\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9"), "\\u2066\\u2067\\u2068\\u2069");
+  EXPECT_EQ(SingleLineText("\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c"), "\\u200e\\u200f\\u061c");
+  EXPECT_EQ(SingleLineText("\xe2\x80\x94 \xe2\x86\x92 \xe2\x81\xa5 \xe2\x80\xaf"), "\xe2\x80\x94 \xe2\x86\x92 \xe2\x81\xa5 \xe2\x80\xaf");
+}
+
 TEST(SingleLineText, EscapesNewlinesAndTabsToo) {
   EXPECT_EQ(SingleLineText("a\nb\tc\x1b"), "a\\nb\\tc\\x1b");
 }

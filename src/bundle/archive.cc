@@ -1,5 +1,7 @@
 #include "bundle/archive.h"
 
+#include "base/files.h"
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
@@ -141,7 +143,8 @@ Status WriteArchive(const std::string& path, const std::vector<ArchiveMember>& m
 }
 
 StatusOr<std::vector<ExtractedMember>> ExtractArchive(const std::string& path, const std::string& dest,
-                                                      const ArchiveLimits& limits) {
+                                                      const ArchiveLimits& limits, const MemberGate& gate) {
+  TARE_RETURN_IF_ERROR(CheckInputFile(path));
   std::unique_ptr<archive, ReadCloser> a(archive_read_new());
   // Only what tare writes: a gzip'd (or plain) tar. Fewer readers, less attack surface.
   archive_read_support_filter_gzip(a.get());
@@ -177,6 +180,15 @@ StatusOr<std::vector<ExtractedMember>> ExtractArchive(const std::string& path, c
     const int64_t declared = archive_entry_size_is_set(e) ? archive_entry_size(e) : -1;
     if (declared > limits.max_member_bytes) {
       return refuse(fmt::format("{} bytes, more than the {} a member may hold", declared, limits.max_member_bytes));
+    }
+    if (gate) {
+      if (std::string why = gate(name, declared); !why.empty()) {
+        out.push_back({name, "", declared, why});
+        if (archive_read_data_skip(a.get()) != ARCHIVE_OK) {
+          return Status::DataLoss(fmt::format("'{}' is damaged in member '{}': {}", path, name, ArchiveError(a.get())));
+        }
+        continue;
+      }
     }
     TARE_RETURN_IF_ERROR(MakeParents(dest, name, &dirs));
     const std::string target = dest + "/" + name;
@@ -217,12 +229,13 @@ StatusOr<std::vector<ExtractedMember>> ExtractArchive(const std::string& path, c
       unlink(target.c_str());
       return status;
     }
-    out.push_back({name, target, size});
+    out.push_back({name, target, size, ""});
   }
   return out;
 }
 
 StatusOr<ArchiveMember> ReadFirstMember(const std::string& path, int64_t max_bytes) {
+  TARE_RETURN_IF_ERROR(CheckInputFile(path));
   std::unique_ptr<archive, ReadCloser> a(archive_read_new());
   archive_read_support_filter_gzip(a.get());
   archive_read_support_format_tar(a.get());

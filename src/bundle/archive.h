@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,15 +42,24 @@ struct ArchiveLimits {
 
 struct ExtractedMember {
   std::string name;  // as in the archive
-  std::string path;  // dest/name
-  int64_t size = 0;
+  std::string path;  // dest/name; "" when `refused`
+  int64_t size = 0;  // bytes written; the size its header declares when `refused`
+  std::string refused;  // why the gate refused it: nothing of it was written
 };
 
-// Extracts every member of `path` into `dest` (an existing, empty directory the caller made),
-// in archive order. DataLoss naming the member and the rule it broke, or the archive's own error
-// (not a gzip'd tar, truncated, corrupt: the gzip checksum catches a flipped bit in the stream).
+// Asked, once the header rules above have passed and before a byte of the member is written,
+// whether to extract it: "" to extract, else why not (the member is then skipped, listed with
+// `refused`). Members before it are already in `dest`. The bundle reader's gate holds every member
+// to the size the manifest lists for it (opened_bundle.cc).
+using MemberGate = std::function<std::string(const std::string& name, int64_t declared_bytes)>;
+
+// Extracts every member of `path` (a regular file: CheckInputFile) into `dest` (an existing,
+// empty directory the caller made), in archive order. DataLoss naming the member and the rule it
+// broke, or the archive's own error (not a gzip'd tar, truncated, corrupt: the gzip checksum
+// catches a flipped bit in the stream).
 StatusOr<std::vector<ExtractedMember>> ExtractArchive(const std::string& path, const std::string& dest,
-                                                      const ArchiveLimits& limits = {});
+                                                      const ArchiveLimits& limits = {},
+                                                      const MemberGate& gate = {});
 
 // The first member of `path`, read into memory when it holds at most `max_bytes` (a quick look at
 // whether a file is a tare bundle, without extracting anything). DataLoss when it is not a

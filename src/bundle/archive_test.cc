@@ -81,7 +81,8 @@ class ArchiveTest : public ::testing::Test {
     EXPECT_NE(r.status().message().find(why), std::string::npos) << r.status().message();
     for (const auto& e : fs::recursive_directory_iterator(root_)) {
       const std::string p = e.path().string();
-      EXPECT_TRUE(p == path || p.rfind(root_ + "/x", 0) == 0) << "written outside the extraction directory: " << p;
+      EXPECT_TRUE(p == path || p.rfind(root_ + "/x", 0) == 0 || p == root_ + "/" + kOwnerLockFile)
+          << "written outside the extraction directory: " << p;
       EXPECT_EQ(p.find("evil"), std::string::npos) << p;
     }
   }
@@ -234,6 +235,50 @@ TEST_F(ArchiveTest, NamesATamperedManifest) {
   ASSERT_FALSE(OpenBundle(path, &result).ok());
   ASSERT_FALSE(result.problems.empty());
   EXPECT_NE(result.problems[0].find("member 'manifest.json' is tampered"), std::string::npos) << result.problems[0];
+}
+
+// Issue 27, item 14: a member larger than its manifest entry was written in full (1 GiB) before it
+// was found "tampered", and an unlisted member likewise. The gate sees each header before a byte
+// is written: a refused member is skipped, nothing of it lands in the directory, and the members
+// after it are still read.
+TEST_F(ArchiveTest, AGateRefusesAMemberBeforeAByteOfItIsWritten) {
+  const std::string path = root_ + "/g.tar.gz";
+  WriteRaw(path, {{"a", "aaa"}, {"big", std::string(1 << 20, 'b')}, {"c", "ccc"}});
+  std::vector<std::pair<std::string, int64_t>> asked;
+  auto r = ExtractArchive(path, dest_, {}, [&](const std::string& name, int64_t declared) -> std::string {
+    asked.emplace_back(name, declared);
+    return name == "big" ? "too big" : "";
+  });
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->size(), 3u);
+  EXPECT_EQ((*r)[1].refused, "too big");
+  EXPECT_EQ((*r)[1].size, 1 << 20);
+  EXPECT_EQ((*r)[1].path, "");
+  EXPECT_FALSE(fs::exists(dest_ + "/big"));
+  EXPECT_EQ(*ReadFile(dest_ + "/c"), "ccc");
+  EXPECT_EQ(asked[1], (std::pair<std::string, int64_t>{"big", 1 << 20}));
+}
+
+TEST_F(ArchiveTest, ABundleMemberLargerThanItsManifestEntryOrUnlistedIsNeverExtracted) {
+  const std::string path = root_ + "/b.tar.gz";
+  // bin/target listed as 3 bytes, 1 MiB in the archive; "extra" not listed at all.
+  auto entries = Bundle({{"run.json", "{}"}, {"bin/target", std::string(1 << 20, 'E')}}, {{"bin/target", "ELF"}});
+  entries.push_back({"extra", std::string(1 << 20, 'x')});
+  WriteRaw(path, entries);
+  VerifyResult result;
+  ASSERT_FALSE(OpenBundle(path, &result).ok());
+  ASSERT_EQ(result.problems.size(), 2u);
+  EXPECT_EQ(result.problems[0], "member 'bin/target' is tampered: 1048576 bytes, the manifest says 3 (refused before extraction)");
+  EXPECT_EQ(result.problems[1], "member 'extra' is not in the manifest (refused before extraction)");
+  EXPECT_LT(result.bytes, 4096) << "the refused members were extracted";
+  // A member ahead of the manifest is refused too: nothing is known to be allowed yet.
+  auto first = Bundle({{"run.json", "{}"}});
+  first.insert(first.begin(), Entry{"early", "x"});
+  WriteRaw(path, first);
+  ASSERT_FALSE(OpenBundle(path, &result).ok());
+  ASSERT_FALSE(result.problems.empty());
+  EXPECT_NE(result.problems.back().find("member 'early' is refused: it comes before 'manifest.json'"), std::string::npos)
+      << result.problems.back();
 }
 
 TEST_F(ArchiveTest, RefusesAFlippedByteInTheCompressedStream) {

@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <optional>
 #include <set>
 
 #include "base/files.h"
@@ -71,6 +76,59 @@ void CheckRunRecord(const std::map<std::string, std::string>& paths, const Manif
   }
 }
 
+// manifest.json and manifest.sha256 come first (the writer puts them there); a manifest larger than
+// this is not one tare wrote.
+constexpr int64_t kMaxManifestBytes = int64_t{64} << 20;
+
+// The extraction gate (archive.h MemberGate) of a bundle: nothing is written that the manifest
+// does not list at that size (issue 27, item 14: a 1 GiB member was written in full before it was
+// found "tampered", an unlisted one likewise). The manifest is read from `dest` when the first
+// member after it comes; if it is not first, or cannot be read, nothing after it is written.
+class ManifestGate {
+ public:
+  explicit ManifestGate(std::string dest) : dest_(std::move(dest)) {}
+
+  std::string operator()(const std::string& name, int64_t declared) {
+    if (declared < 0) return "its header declares no size";
+    if (name == kManifestMember) {
+      seen_manifest_ = true;
+      return declared > kMaxManifestBytes
+                 ? fmt::format("{} bytes, more than the {} a manifest may hold", declared, kMaxManifestBytes)
+                 : "";
+    }
+    if (name == kManifestHashMember) return declared > 1024 ? fmt::format("{} bytes, not a sha256", declared) : "";
+    if (!seen_manifest_) return fmt::format("it comes before '{}', which lists what may be extracted", kManifestMember);
+    if (!sizes_) Load();
+    if (!manifest_problem_.empty()) return manifest_problem_;
+    auto it = sizes_->find(name);
+    if (it == sizes_->end()) return "not in the manifest";
+    if (it->second != declared) return fmt::format("{} bytes, the manifest says {}", declared, it->second);
+    return "";
+  }
+
+ private:
+  void Load() {
+    sizes_.emplace();
+    auto text = ReadFile(dest_ + "/" + kManifestMember, kMaxManifestBytes);
+    if (!text.ok()) {
+      manifest_problem_ = fmt::format("'{}' cannot be read", kManifestMember);
+      return;
+    }
+    auto j = ParseJson(*text, kManifestMember);
+    auto m = j.ok() ? ManifestFromJson(*j) : StatusOr<Manifest>(j.status());
+    if (!m.ok()) {
+      manifest_problem_ = fmt::format("'{}' is not a manifest tare can read", kManifestMember);
+      return;
+    }
+    for (const auto& member : m->members) (*sizes_)[member.name] = member.size;
+  }
+
+  std::string dest_;
+  bool seen_manifest_ = false;
+  std::optional<std::map<std::string, int64_t>> sizes_;
+  std::string manifest_problem_;
+};
+
 }  // namespace
 
 struct BundleOpener {
@@ -120,14 +178,24 @@ StatusOr<OpenedBundle> OpenBundle(const std::string& path, VerifyResult* result)
   OpenedBundle bundle;
   // Owns the directory from here on: removed on every return below.
   BundleOpener::Set(&bundle, temp, temp, {}, {});
-  auto extracted = ExtractArchive(path, temp);
+  // The members go to a directory of their own: the work directory also holds its owner's lock.
+  const std::string dir = temp + "/members";
+  if (::mkdir(dir.c_str(), 0700) != 0) {
+    return Status::FailedPrecondition(fmt::format("cannot create '{}': {}", dir, std::strerror(errno)));
+  }
+  auto extracted = ExtractArchive(path, dir, {}, ManifestGate(dir));
   if (!extracted.ok()) {
     r.problems.push_back(extracted.status().message());
     return extracted.status();
   }
   std::map<std::string, std::string> paths;
   std::map<std::string, int64_t> sizes;
+  std::map<std::string, std::string> refused;  // member -> why nothing of it was written
   for (const auto& m : *extracted) {
+    if (!m.refused.empty()) {
+      refused[m.name] = m.refused;
+      continue;
+    }
     paths[m.name] = m.path;
     sizes[m.name] = m.size;
     r.bytes += m.size;
@@ -139,7 +207,7 @@ StatusOr<OpenedBundle> OpenBundle(const std::string& path, VerifyResult* result)
     return Status::DataLoss(fmt::format("bundle '{}' failed verification: {}", path, first));
   };
 
-  if (paths.count(kManifestMember) == 0) {
+  if (paths.count(kManifestMember) == 0 || refused.count(kManifestMember) > 0) {
     r.problems.push_back(fmt::format("member '{}' is missing: this is not a tare bundle", kManifestMember));
     return fail();
   }
@@ -173,6 +241,10 @@ StatusOr<OpenedBundle> OpenBundle(const std::string& path, VerifyResult* result)
   std::set<std::string> listed = {kManifestMember, kManifestHashMember};
   for (const auto& m : manifest->members) {
     listed.insert(m.name);
+    if (auto why = refused.find(m.name); why != refused.end()) {
+      r.problems.push_back(fmt::format("member '{}' is tampered: {} (refused before extraction)", m.name, why->second));
+      continue;
+    }
     auto it = paths.find(m.name);
     if (it == paths.end()) {
       r.problems.push_back(fmt::format("member '{}' is missing", m.name));
@@ -188,6 +260,11 @@ StatusOr<OpenedBundle> OpenBundle(const std::string& path, VerifyResult* result)
   }
   for (const auto& [name, p] : paths) {
     if (listed.count(name) == 0) r.problems.push_back(fmt::format("member '{}' is not in the manifest", name));
+  }
+  for (const auto& [name, why] : refused) {
+    if (listed.count(name) > 0) continue;
+    r.problems.push_back(fmt::format("member '{}' is {} (refused before extraction)", name,
+                                     why == "not in the manifest" ? why : "refused: " + why));
   }
   auto check_files = [&](const std::vector<ManifestFile>& files, const char* what) {
     for (const auto& f : files) {
@@ -206,7 +283,7 @@ StatusOr<OpenedBundle> OpenBundle(const std::string& path, VerifyResult* result)
   check_files(manifest->libraries, "library");
   if (r.problems.empty()) CheckRunRecord(paths, *manifest, &r.problems);
   if (!r.problems.empty()) return fail();
-  BundleOpener::Set(&bundle, temp, temp, std::move(*manifest), std::move(paths));
+  BundleOpener::Set(&bundle, temp, dir, std::move(*manifest), std::move(paths));
   return bundle;
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 #include <toml++/toml.h>
 
+#include "base/terminal_text.h"
 #include "base/units.h"
 
 namespace tare::campaign {
@@ -54,7 +55,14 @@ class Reader {
 
   StatusOr<std::string> String(const toml::node& n, const std::string& field) const {
     if (!n.is_string()) return Error(n, field, fmt::format("expected a string, got {}", TypeName(n)));
-    return std::string(n.as_string()->get());
+    std::string s(n.as_string()->get());
+    // TOML allows "\u0000"; an argument, path or environment string cannot hold it (exec ends
+    // each at its first NUL), so what ran would differ from what the file says (issue 27, item 15).
+    if (s.find('\0') != std::string::npos) {
+      return Error(n, field, fmt::format("'{}' holds a NUL byte (\\u0000), which no argument, path or "
+                                         "environment variable can carry; remove it", SingleLineText(s)));
+    }
+    return s;
   }
   StatusOr<int64_t> Integer(const toml::node& n, const std::string& field) const {
     if (!n.is_integer()) return Error(n, field, fmt::format("expected an integer, got {}", TypeName(n)));
@@ -90,8 +98,8 @@ class Reader {
     std::vector<std::string> out;
     for (auto&& [key, value] : *n.as_table()) {
       std::string k(key.str());
-      if (k.empty() || k.find('=') != std::string::npos) {
-        return Error(value, field, fmt::format("'{}' is not an environment variable name", k));
+      if (k.empty() || k.find('=') != std::string::npos || k.find('\0') != std::string::npos) {
+        return Error(value, field, fmt::format("'{}' is not an environment variable name", SingleLineText(k)));
       }
       TARE_ASSIGN_OR_RETURN(std::string v, String(value, field + "." + k));
       out.push_back(k + "=" + v);

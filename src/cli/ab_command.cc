@@ -166,6 +166,35 @@ StatusOr<int> PlanCampaign(const AbOptions& o, const campaign::CampaignInput& de
   return plan.cells.empty() ? kExitUsage : kExitOk;
 }
 
+// The arm copies' directory (and the store's directory above it) made for a campaign that then
+// never ran — its store could not be opened (a text file, a server that does not answer), its
+// preparation failed: removed again, so nothing is left where the user pointed (issue 27, item 19:
+// a bin/.lock beside a text file given as --store). Declared before the runner, so it runs after
+// the runner's own clean-up (the copies); what existed before is never touched.
+class StrayStageCleanup {
+ public:
+  explicit StrayStageCleanup(const std::string& stage_dir) : stage_dir_(stage_dir) {
+    std::error_code ec;
+    for (auto dir = std::filesystem::path(stage_dir_); !dir.empty() && !std::filesystem::exists(dir, ec);
+         dir = dir.parent_path()) {
+      made_.push_back(dir);
+      if (dir == dir.parent_path()) break;
+    }
+  }
+  ~StrayStageCleanup() {
+    if (ran_ || made_.empty()) return;
+    std::error_code ec;
+    std::filesystem::remove(std::filesystem::path(stage_dir_) / ".lock", ec);
+    for (const auto& dir : made_) std::filesystem::remove(dir, ec);  // only when empty
+  }
+  void Ran() { ran_ = true; }
+
+ private:
+  std::string stage_dir_;
+  std::vector<std::filesystem::path> made_;  // innermost first
+  bool ran_ = false;
+};
+
 StatusOr<int> Ab(const AbOptions& o) {
   // Everything that can be checked before a process runs or the store is touched.
   TARE_RETURN_IF_ERROR(store::CheckStoreLocation(o.store_path));
@@ -207,12 +236,14 @@ StatusOr<int> Ab(const AbOptions& o) {
   ropts.shard = *shard;
 
   campaign::SpawnerProber prober(**spawner);
+  StrayStageCleanup stray(ropts.stage_dir);
   campaign::CampaignRunner runner(std::move(*input), prober, ropts);
   if (Status s = runner.Prepare(); !s.ok()) return s;
 
   // Opened only once the campaign is known to be good: a usage error creates no store.
   auto store = store::Store::Open(o.store_path);
   if (!store.ok()) return store.status();
+  stray.Ran();
   auto result = runner.Run(**store);
   progress.Clear();
   if (!result.ok()) return result.status();

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "base/files.h"
 #include "base/terminal_text.h"
 #include "base/units.h"
 #include "bundle/bundle_writer.h"
@@ -52,10 +53,7 @@ StatusOr<int> Write(const BundleOptions& o) {
 }
 
 StatusOr<int> Verify(const std::string& path) {
-  if (std::filesystem::is_directory(path)) {
-    return Status::InvalidArgument(fmt::format("'{}' is a directory; give a bundle file", path));
-  }
-  if (!std::filesystem::exists(path)) return Status::NotFound(fmt::format("'{}' does not exist", path));
+  TARE_RETURN_IF_ERROR(CheckInputFile(path));  // a directory, FIFO or device is named, never opened
   bundle::VerifyResult result;
   auto opened = bundle::OpenBundle(path, &result);
   if (!opened.ok()) {

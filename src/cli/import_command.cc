@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "base/files.h"
+#include "proc/spawner.h"
 #include "base/json_read.h"
 #include "base/terminal_text.h"
 #include "bundle/opened_bundle.h"
@@ -36,7 +37,8 @@ StatusOr<store::FullRun> Load(const std::string& path, std::unique_ptr<bundle::O
   if (std::filesystem::is_directory(path)) {
     return Status::InvalidArgument(fmt::format("'{}' is a directory; give a `tare export` JSON file or a bundle", path));
   }
-  if (!std::filesystem::exists(path)) return Status::NotFound(fmt::format("'{}' does not exist", path));
+  // A FIFO would hang the first read, a device (/dev/zero) never end: refused by name.
+  TARE_RETURN_IF_ERROR(CheckInputFile(path));
   if (LooksGzipped(path)) {
     TARE_ASSIGN_OR_RETURN(bundle::OpenedBundle opened, bundle::OpenBundle(path));
     *keep = std::make_unique<bundle::OpenedBundle>(std::move(opened));
@@ -65,8 +67,15 @@ StatusOr<int> Import(const ImportOptions& o) {
   if (!run.ok()) return run.status();
   auto store = store::Store::Open(o.store_path);
   if (!store.ok()) return store.status();
+  // One transaction: Ctrl-C during it waits for its end, then says what was kept (issue 27, item 19).
+  proc::InstallInterruptHandler();
   auto written = store::WriteFullRun(**store, *run);
   if (!written.ok()) return written.status();
+  if (proc::Interrupted()) {
+    fmt::print(stderr, "tare import: interrupted after the run was committed whole, as run {} in {}\n",
+               written->run_id, TerminalText(store::PrintableLocation(o.store_path)));
+    return Status::Cancelled("interrupted");
+  }
   if (written->added) {
     fmt::print("imported run {} ({} {}, {} samples{}) as run {} in {}\n", run->data.run.uid.substr(0, 12),
                RunKindName(run->data.run.kind), RunStatusName(run->data.run.status), run->data.samples.size(),

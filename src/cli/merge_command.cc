@@ -97,7 +97,8 @@ fingerprint, provenance and tags; run ids are renumbered in OUT (select runs the
 commit:, branch: or tag:). Runs are written in batches (about 25,000 samples per transaction). If
 a run cannot be copied, OUT keeps every run before it and nothing of it (a batch that fails is
 written again run by run to find it); if the merge is killed, OUT keeps the batches committed
-before, nothing of the one in flight. Either way, run the same command again to finish.
+before, nothing of the one in flight. Ctrl-C stops after the batch in flight and says how many
+runs were committed (exit 130). Either way, run the same command again to finish.
 Input stores of an older schema are migrated in place first (as any tare command does).
 
 Exit status: 0 merged; 2 an input is missing or not a tare store, OUT is unusable (nothing

@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 
@@ -60,6 +65,24 @@ Status CheckOutputPath(const std::string& flag, const std::string& path,
     return Status::InvalidArgument(fmt::format(
         "{} '{}' is {} ('{}'); writing there would destroy it. Choose another file", flag, path,
         k.what, k.path));
+  }
+  // Writable now, so a run is not measured and stored only to fail at its last step (issue 27,
+  // item 9). WriteFileAtomic writes a device or FIFO in place (the path must be writable), anything
+  // else through a temporary file in its directory (the directory must be). access(2) answers for
+  // the real user, file modes and a read-only mount (EROFS) alike.
+  if (path == "-" || path == "/dev/stdout" || path == "/dev/stderr") return Status::Ok();
+  if (created) return Status::Ok();
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  const bool in_place = exists && !S_ISREG(st.st_mode);
+  const std::string dir = parent.empty() ? "." : parent.string();
+  const std::string& probe = in_place ? path : dir;
+  if (::access(probe.c_str(), W_OK) != 0) {
+    const int e = errno;
+    return Status::InvalidArgument(fmt::format(
+        "{} '{}' cannot be written: {} '{}' is not writable ({}); choose another file, or fix its "
+        "permissions, before anything is measured", flag, path, in_place ? "the file" : "the directory",
+        probe, std::strerror(e)));
   }
   return Status::Ok();
 }

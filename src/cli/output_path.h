@@ -25,7 +25,8 @@ struct KeptFile {
 std::vector<KeptFile> StoreFiles(const std::string& store_path);
 
 // InvalidArgument naming `flag` and `path` when the output cannot or must not be written: the path
-// is a directory, its directory does not exist (or is not a directory), or it is the same file as
+// is a directory, its directory does not exist (or is not a directory), it cannot be written now
+// (its directory, or a device or FIFO itself, is not writable: mode, read-only mount), or it is the same file as
 // one of `kept` (same inode, or the same path once symlinks and `..` are resolved). A directory
 // that tare creates itself before writing (the store's directory) may be passed as
 // `created_dir`. An empty path (the flag was not given) is fine.

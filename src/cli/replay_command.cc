@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "base/files.h"
 #include "base/terminal_text.h"
 #include "bundle/opened_bundle.h"
 #include "bundle/replay.h"
@@ -27,10 +28,7 @@ struct ReplayOptions {
 };
 
 StatusOr<int> Replay(const ReplayOptions& o) {
-  if (std::filesystem::is_directory(o.file)) {
-    return Status::InvalidArgument(fmt::format("'{}' is a directory; give a bundle file", o.file));
-  }
-  if (!std::filesystem::exists(o.file)) return Status::NotFound(fmt::format("'{}' does not exist", o.file));
+  TARE_RETURN_IF_ERROR(CheckInputFile(o.file));  // a directory, FIFO or device is named, never opened
   bundle::VerifyResult verified;
   auto opened = bundle::OpenBundle(o.file, &verified);
   if (!opened.ok()) {

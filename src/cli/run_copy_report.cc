@@ -7,6 +7,7 @@
 #include "base/terminal_text.h"
 #include "cli/progress.h"
 #include "env/fingerprint_json.h"
+#include "proc/spawner.h"
 
 namespace tare::cli {
 
@@ -30,8 +31,18 @@ StatusOr<store::CopyCounts> CopyRunsReported(store::Store& in, store::Store& out
   options.progress = [&](const store::CopyProgress& p) {
     progress.Update(fmt::format("tare {}: {}/{} runs, {} samples", command, p.runs_done, p.runs_total, p.samples));
   };
+  // Ctrl-C stops between batches: what was committed is said, and kept (issue 27, item 19).
+  proc::InstallInterruptHandler();
+  options.stop = [] { return proc::Interrupted(); };
   const store::CopyResult r = store::CopyRuns(in, out, runs, options);
   progress.Clear();
+  if (r.status.code() == StatusCode::kCancelled) {
+    fmt::print(stderr,
+               "tare {}: interrupted: {}: {} runs added to '{}' and committed ({} already there); the rest "
+               "were not copied: run the same command again to finish (it skips what is there)\n",
+               command, TerminalText(in.path()), r.counts.added, TerminalText(out.path()), r.counts.present);
+    return r.status;
+  }
   if (!r.status.ok()) {
     fmt::print(stderr,
                "tare {}: {}: {} runs added, {} already in '{}' before run {} failed; nothing of run {} was "

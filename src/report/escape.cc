@@ -19,9 +19,16 @@ bool CodeSpanSafe(std::string_view text) {
   return SingleLineText(text) == text;  // no C1 control, every byte UTF-8
 }
 
+// Markdown text; `in_code` when it is written inside <code>, where GitHub makes no mention.
+std::string Markdown(std::string_view text, bool in_code);
+
 }  // namespace
 
-std::string MarkdownText(std::string_view text) {
+std::string MarkdownText(std::string_view text) { return Markdown(text, /*in_code=*/false); }
+
+namespace {
+
+std::string Markdown(std::string_view text, bool in_code) {
   const std::string line = SingleLineText(text);  // controls and newlines made visible first
   std::string out;
   out.reserve(line.size() + 8);
@@ -52,6 +59,17 @@ std::string MarkdownText(std::string_view text) {
         if (i == 0) out += '\\';
         out += c;
         continue;
+      case '@':
+        // "@name" notifies that GitHub user when the ledger is posted, and an entity (&#64;) or a
+        // backslash does not stop it: GitHub finds mentions in the rendered text. It skips <code>,
+        // and an "@" alone in an element cannot start one. After a letter or digit (a@b) it is
+        // no mention either.
+        if (!in_code && (i == 0 || !IsAlnum(line[i - 1]))) {
+          out += "<code>@</code>";
+        } else {
+          out += c;
+        }
+        continue;
       case '.': case ')':
         if (ordered && i == digits) out += '\\';
         out += c;
@@ -63,9 +81,11 @@ std::string MarkdownText(std::string_view text) {
   return out;
 }
 
+}  // namespace
+
 std::string MarkdownCode(std::string_view text) {
   if (CodeSpanSafe(text)) return "`" + std::string(text) + "`";
-  return "<code>" + MarkdownText(text) + "</code>";
+  return "<code>" + Markdown(text, /*in_code=*/true) + "</code>";
 }
 
 std::string CsvField(std::string_view text) {

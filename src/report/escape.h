@@ -9,6 +9,10 @@
 //   CSV                    CsvField
 //   JSON                   nlohmann's serializer escapes (base/json_text.h)
 //
+// A name that says "@someone" would notify that GitHub user each time the ledger is posted: in
+// prose the "@" is written as <code>@</code> (an "@" alone in an element starts no mention; code is
+// never searched for them), in code it stays. Bidirectional controls (U+202E...) are shown as
+// \u202e, like every control (base/terminal_text.h).
 // In Markdown no raw HTML survives (`<`, `>`, `&` become entities), a `|` cannot split a table
 // cell, a newline cannot start a heading or end a table row (controls are shown as visible
 // escapes, \n, \x1b), and Markdown's own punctuation is backslash-escaped so a name cannot open

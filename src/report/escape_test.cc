@@ -34,6 +34,20 @@ TEST(MarkdownCode, PlainTextIsACodeSpanAnythingElseEscapedCode) {
   EXPECT_EQ(MarkdownCode("\xc2\x9b"), "<code>\\\\u009b</code>");
 }
 
+// Issue 27, item 16: "@user" in a name notified that user whenever the ledger was posted; U+202E
+// reordered what followed it on the page (display spoofing).
+TEST(MarkdownText, MentionsAreNeutralisedAndBidiControlsShown) {
+  EXPECT_EQ(MarkdownText("@octocat"), "<code>@</code>octocat");
+  EXPECT_EQ(MarkdownText("ping @octocat/team"), "ping <code>@</code>octocat/team");
+  EXPECT_EQ(MarkdownText("(@a)"), "(<code>@</code>a)");
+  EXPECT_EQ(MarkdownText("ci@example.org"), "ci@example.org") << "not a mention";
+  EXPECT_EQ(MarkdownCode("@octocat"), "`@octocat`") << "code spans are never searched for mentions";
+  EXPECT_EQ(MarkdownCode("@oct|cat"), "<code>@oct&#124;cat</code>");
+  EXPECT_EQ(MarkdownText("BM\xe2\x80\xaetxt.exe"), "BM\\\\u202etxt.exe");
+  EXPECT_EQ(MarkdownCode("a\xe2\x81\xa6" "b"), "<code>a\\\\u2066b</code>");
+  EXPECT_EQ(CsvField("x\xe2\x80\x8f"), "\"x\\u200f\"");
+}
+
 // Issue 27, item 16: ESC and C1 were printed raw; a leading tab or CR slipped past the formula guard.
 TEST(CsvField, QuotedFormulaGuardedAndNoTerminalControls) {
   EXPECT_EQ(CsvField("BM_Sort/8"), "\"BM_Sort/8\"");

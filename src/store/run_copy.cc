@@ -104,6 +104,9 @@ CopyResult CopyRuns(Store& in, Store& out, const std::vector<RunRecord>& runs, c
       samples_copied += static_cast<int64_t>(b->samples);
       if (!b->read.ok()) return failed(runs[b->first + b->runs.size()], b->read);
       if (options.progress) options.progress({b->first + b->runs.size(), runs.size(), samples_copied});
+      if (options.stop && options.stop() && b->first + b->runs.size() < runs.size()) {
+        return Status::Cancelled("interrupted");
+      }
     }
     return Status::Ok();
   };

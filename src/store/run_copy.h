@@ -46,6 +46,9 @@ struct CopyOptions {
   // with an error that fails the copy at that run (tare merge and push recompute the host digest:
   // env::VerifiedHardDigest). May be empty.
   std::function<Status(FullRun&)> admit;
+  // Asked after each committed batch (on the calling thread): true stops the copy there, with
+  // status Cancelled and the counts committed so far (Ctrl-C in tare merge and push). May be empty.
+  std::function<bool()> stop;
 };
 
 struct CopyResult {

@@ -1,6 +1,7 @@
 // Opening a SQLite store file: creating it, refusing files tare must not touch, WAL mode, the
 // reserve kept for finishing a run on a full disk, and read-only stores.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sqlite3.h>
 #include <unistd.h>
 
@@ -114,10 +115,51 @@ StatusOr<std::unique_ptr<Store>> OpenReadOnly(const std::string& path) {
       path, std::make_unique<SqliteConnection>(std::move(*db), ""), /*read_only=*/true));
 }
 
+// A store that fails SQLite's quick_check (a torn write on a filesystem that lied about fsync, a
+// copy taken mid-write, bytes changed by hand) would take new runs into a file whose damage can
+// spread and lose them (issue 27, item 13). Checked before anything is written; nothing is changed.
+// quick_check is integrity_check without the index-content cross-checks: O(N) in the pages read,
+// reading each page once (sqlite.org/pragma.html#pragma_quick_check).
+Status Damaged(const std::string& path, const std::string& found) {
+  return Status::DataLoss(fmt::format(
+      "the store '{}' is damaged (SQLite's quick_check: {}); nothing was written to it. Keep a copy, "
+      "then recover what it holds into a new file: `sqlite3 '{}' .recover | sqlite3 repaired.db`, "
+      "check it with `tare runs --store repaired.db`, and use that store (or start a new one with "
+      "--store PATH)", path, found.empty() ? "no answer" : found, path));
+}
+
+Status CheckIntact(SQLite::Database& db, const std::string& path) {
+  SQLite::Statement check(db, "PRAGMA quick_check(3)");
+  std::string found;
+  while (check.executeStep()) {  // a page it cannot read at all throws SQLITE_CORRUPT: the caller says Damaged
+    const std::string line = check.getColumn(0).getString();
+    if (line == "ok") return Status::Ok();
+    found += (found.empty() ? "" : "; ") + line;
+  }
+  return Damaged(path, found);
+}
+
+// What a path that exists but is not a regular file is, for the message; "" for a regular file or
+// none. SQLite would open /dev/null and leave a /dev/null-journal beside it (issue 27, item 19).
+std::string NotAFile(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) return "";
+  if (S_ISCHR(st.st_mode)) return "a character device";
+  if (S_ISBLK(st.st_mode)) return "a block device";
+  if (S_ISFIFO(st.st_mode)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(st.st_mode)) return "a socket";
+  return "not a regular file";
+}
+
 }  // namespace
 
 StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path, bool for_reading) {
   std::error_code ec;
+  if (const std::string what = NotAFile(path); !what.empty()) {
+    return Status::InvalidArgument(fmt::format(
+        "cannot open the store '{}': it is {}, not a file; give the path of a store file (created if "
+        "missing) with --store PATH", path, what));
+  }
   if (std::filesystem::is_regular_file(path, ec) && !Writable(path)) {
     if (for_reading) return OpenReadOnly(path);
     return Status::FailedPrecondition(fmt::format(
@@ -149,10 +191,16 @@ StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path, bool for_re
     state.reset();
     if (version == 0 && tables > 0) return NotATareStore(path);
     if (version > kSchemaVersion) return NewerSchema(path, version);
+    if (!for_reading && tables > 0) TARE_RETURN_IF_ERROR(CheckIntact(*db, path));
     SwitchToWal(*db);
     db->exec("PRAGMA synchronous=NORMAL");
     db->exec("PRAGMA temp_store=MEMORY");
     db->exec("PRAGMA foreign_keys=ON");
+  } catch (const SQLite::Exception& e) {
+    if ((e.getErrorCode() & 0xff) == SQLITE_CORRUPT) return Damaged(path, e.what());
+    return Status::InvalidArgument(fmt::format(
+        "cannot open the store '{}': {}; check the path is a writable tare store or choose "
+        "another with --store PATH", path, e.what()));
   } catch (const std::exception& e) {
     return Status::InvalidArgument(fmt::format(
         "cannot open the store '{}': {}; check the path is a writable tare store or choose "
@@ -161,7 +209,9 @@ StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path, bool for_re
   auto store = std::make_unique<SqlStore>(
       path, std::make_unique<SqliteConnection>(std::move(db), path + "-reserve"));
   TARE_RETURN_IF_ERROR(store->Migrate());
-  KeepReserve(path + "-reserve");
+  // Only a store opened to write needs room to finish a run; a reading command leaves no
+  // PATH-reserve behind (a `tare runs` on a damaged store left one: issue 27, item 19).
+  if (!for_reading) KeepReserve(path + "-reserve");
   return std::unique_ptr<Store>(std::move(store));
 }
 

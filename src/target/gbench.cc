@@ -15,10 +15,25 @@
 namespace tare::target {
 
 std::string EscapeRegex(const std::string& name) {
+  // Google Benchmark 1.7 compiles the filter with std::regex in POSIX extended syntax, where "\]"
+  // and "\}" are invalid escapes ("Could not compile benchmark re: Invalid escape"), so a name with
+  // brackets or braces could never be measured (issue 27, item 12). A one-character bracket
+  // expression ("[.]", "[[]") means the character itself in every regex dialect a Google Benchmark
+  // may be built with (std::regex extended or ECMAScript, POSIX regcomp); ']' and '}' are plain
+  // characters outside a bracket or an interval and stay as they are; '^' and '\' (special inside
+  // a bracket too) take the backslash escapes every dialect accepts.
   std::string out;
   for (char c : name) {
-    if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) out += '\\';
-    out += c;
+    if (c == '\\' || c == '^') {
+      out += '\\';
+      out += c;
+    } else if (std::string_view("$.|?*+()[{").find(c) != std::string_view::npos) {
+      out += '[';
+      out += c;
+      out += ']';
+    } else {
+      out += c;
+    }
   }
   return out;
 }
@@ -48,6 +63,8 @@ bool GbenchMinTimeGiven(const std::vector<std::string>& argv, const std::vector<
   }
   return false;
 }
+
+std::string GbenchNewlineFilterArg() { return "--benchmark_filter=[\n]"; }
 
 std::vector<std::string> ParseGbenchList(const std::string& text) {
   std::vector<std::string> names;

@@ -12,8 +12,9 @@
 
 namespace tare::target {
 
-// Escapes regex metacharacters so a benchmark name matches itself only: "BM_x/8" stays,
-// "BM<int>(1)" -> "BM<int>\(1\)".
+// Escapes regex metacharacters so a benchmark name matches itself only, in the regex dialect of
+// Google Benchmark's filter (std::regex, POSIX extended): "BM_x/8" stays, "BM<int>(1)" ->
+// "BM<int>[(]1[)]", "BM[a]{b}" -> "BM[[]a][{]b}".
 std::string EscapeRegex(const std::string& name);
 
 // The extra argv for one sample of one benchmark.
@@ -52,7 +53,10 @@ StatusOr<GbenchReading> ParseGbenchJson(const std::string& json_text, const std:
 // of `counters` are returned: the console text is the program's, so nothing else in it counts.
 std::vector<std::string> GbenchRateCounters(const std::string& console, const std::map<std::string, double>& counters);
 
-// Parses --benchmark_list_tests output: one name per non-empty line.
+// Parses --benchmark_list_tests output: one name per non-empty line. A name holding a newline
+// prints as two lines; ListBenchmarks finds such names (GbenchNewlineFilterArg) and refuses them.
 std::vector<std::string> ParseGbenchList(const std::string& text);
+// A --benchmark_filter that selects the names holding a newline (a bracket with a newline in it).
+std::string GbenchNewlineFilterArg();
 
 }  // namespace tare::target

@@ -14,7 +14,7 @@
 namespace tare::target {
 
 StatusOr<TargetKind> DetectTargetKind(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);  // a FIFO must not hang
   if (fd < 0) {
     return Status::NotFound(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
   }

@@ -1,5 +1,6 @@
 // Google Benchmark binary with awkward cases for tare's adapter tests: a name full of regex
 // metacharacters, a benchmark that reports an error, one that crashes, and user counters (rates too).
+// With GBENCH_CASES_NEWLINE set it also registers a name holding a newline.
 #include <benchmark/benchmark.h>
 
 #include <csignal>
@@ -22,6 +23,12 @@ static void BM_Counter(benchmark::State& state) {
 }
 BENCHMARK(BM_Counter);
 BENCHMARK(BM_Counter)->Name("BM_Counter.dot");
+// Brackets and braces: "\\[" is fine for std::regex, "\\]" and "\\}" are not (issue 27, item 12).
+BENCHMARK(BM_Counter)->Name("BM_Sym[a]{b}^$");
+
+// A name with a newline prints as two lines of --benchmark_list_tests.
+static const bool kNewlineRegistered = std::getenv("GBENCH_CASES_NEWLINE") != nullptr &&
+                                       benchmark::RegisterBenchmark("BM_Line\nsecond", BM_Counter) != nullptr;
 
 static void BM_Errors(benchmark::State& state) {
   state.SkipWithError("the fixture file is missing");

@@ -3,6 +3,8 @@
 // it was. Also: bytes that are not UTF-8 in a child's output and in tare's own argv are stored and
 // exported (as U+FFFD) instead of aborting tare.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -325,6 +327,81 @@ TEST_F(BadInputE2E, AStandardOutputThatCannotBeWrittenIsAnError) {
     EXPECT_EQ(said.find("internal error"), std::string::npos) << args << ": " << said;
   }
   EXPECT_EQ(StoreDigest(), before);
+}
+
+// Issue 27, items 11, 13, 15 and 19: inputs that are not regular files (a FIFO hung every reader,
+// a device was read without end), a NUL in a campaign, a store path that is a FIFO or a device, a
+// damaged store. Each exits 2 at once, naming the file, and changes nothing stored. The FIFO and
+// the device are made in the test's own directory (mknod where this process may), never in /dev.
+TEST_F(BadInputE2E, NodesNulsAndADamagedStoreAreRefusedByName) {
+  ASSERT_EQ(Tare({"run", "-n", "1", "-w", "0", "-q", "--store", store_, "/bin/true"}).exit_code, 0);
+  const std::string before = StoreDigest();
+  const std::string d = dir_ + "/";
+  ASSERT_EQ(mkfifo((d + "fifo").c_str(), 0600), 0);
+  const bool have_device = mknod((d + "zero").c_str(), S_IFCHR | 0600, makedev(1, 5)) == 0;  // /dev/zero's numbers
+  { std::ofstream(d + "not_golden") << "x\n"; }
+  { std::ofstream(d + "nul.toml") << "args = [\"a\\u0000b\"]\n[arms]\nbase = \"/bin/true\"\nhead = \"/bin/true\"\n"; }
+  const std::string S = store_;
+  std::vector<Case> cases = {
+      {{"ab", "--store", S, d + "fifo"}, "is a FIFO (named pipe), not a regular file"},
+      {{"import", "--store", S, d + "fifo"}, "is a FIFO"},
+      {{"bundle", "verify", d + "fifo"}, "is a FIFO"},
+      {{"replay", "--store", S, d + "fifo"}, "is a FIFO"},
+      {{"attribute", d + "fifo", d + "fifo"}, "is a FIFO"},
+      {{"oracle", "check", "--golden", d + "fifo", "--", "/bin/true"}, "is a FIFO"},
+      {{"oracle", "check", "--golden", d + "not_golden", "--quarantine", d + "fifo", "--", "/bin/echo", "x"}, "is a FIFO"},
+      {{"compare", "--store", S, "1", "1", "--config", d + "fifo"}, "fifo"},
+      {{"run", "--store", S, "--json", d + "o.json", d + "fifo"}, "is a FIFO (named pipe), not a program"},
+      {{"ab", "--store", S, d + "nul.toml"}, "nul.toml:1: args[0]: 'a\\x00b' holds a NUL byte"},
+      {{"run", "-n", "1", "--store", d + "fifo", "/bin/true"}, "cannot open the store '" + d + "fifo': it is a FIFO"},
+  };
+  if (have_device) {
+    cases.push_back({{"import", "--store", S, d + "zero"}, "is a character device, not a regular file"});
+    cases.push_back({{"ab", "--store", S, d + "zero"}, "is a character device"});
+    cases.push_back({{"runs", "--store", d + "zero"}, "it is a character device, not a file"});
+  }
+  for (const Case& c : cases) {
+    std::string shown;
+    for (const auto& a : c.args) shown += a + " ";
+    Result r = Tare(c.args);  // before: hung on the FIFO, or read /dev/zero until memory ran out
+    EXPECT_EQ(r.exit_code, 2) << shown << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << shown << "\n" << r.err;
+    EXPECT_EQ(StoreDigest(), before) << shown << ": the store changed";
+  }
+  EXPECT_FALSE(fs::exists(d + "fifo-journal")) << "SQLite opened the FIFO as a store";
+  EXPECT_FALSE(fs::exists(d + "zero-journal"));
+  EXPECT_FALSE(fs::exists(d + "o.json"));
+
+  // Item 19: a `tare ab` whose store cannot be opened (a text file; a server that does not answer)
+  // leaves no arm-copy directory behind (bin/.lock beside the text file, .tare/bin for the URL).
+  { std::ofstream(d + "notes.txt") << "not a store\n"; }
+  fs::copy_file("/bin/true", d + "head");
+  Result text = Tare({"ab", "--store", "notes.txt", "--base", "/bin/true", "--head", "head"});
+  EXPECT_EQ(text.exit_code, 2) << text.err;
+  EXPECT_FALSE(fs::exists(d + "bin")) << text.err;
+  Result pg = Tare({"ab", "--store", "postgresql://nobody@/x?host=/nonexistent", "--base", "/bin/true", "--head", "head"});
+  EXPECT_EQ(pg.exit_code, 2) << pg.err;
+  EXPECT_FALSE(fs::exists(d + ".tare")) << pg.err;
+
+  // Item 13: a damaged store takes no new run. Page 2 of the file is the root of a table; a
+  // b-tree page type that does not exist fails SQLite's quick_check.
+  Result closed = Tare({"runs", "--store", S});
+  ASSERT_EQ(closed.exit_code, 0) << closed.err;
+  ASSERT_FALSE(fs::exists(S + "-wal")) << "the WAL is checkpointed into the file on close";
+  std::string bytes = *tare::ReadFile(S);
+  ASSERT_GT(bytes.size(), 3 * 4096u);
+  bytes[4096] = '\x7f';
+  { std::ofstream(S, std::ios::binary | std::ios::trunc) << bytes; }
+  fs::remove(S + "-reserve");
+  const std::string damaged = StoreDigest();
+  Result r = Tare({"run", "-n", "1", "-w", "0", "--store", S, "/bin/true"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("is damaged (SQLite's quick_check: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(".recover | sqlite3 repaired.db"), std::string::npos) << r.err;
+  EXPECT_EQ(StoreDigest(), damaged) << "the damaged store was written";
+  // Item 19: a command that only reads leaves no PATH-reserve beside it (a 256 KiB stray).
+  Tare({"runs", "--store", S});
+  EXPECT_FALSE(fs::exists(S + "-reserve"));
 }
 
 TEST_F(BadInputE2E, AMissingSpawnHelperExitsWithTheInternalErrorStatus) {

@@ -239,4 +239,28 @@ TEST_F(ReadOnlyStoreE2E, AStoreInAReadOnlyDirectoryIsReadByEveryReadingCommand) 
   EXPECT_FALSE(fs::exists(dir_ + "/ro/tare.db-wal"));
 }
 
+// Issue 27, item 9: an output tare may not write was found only after measuring (exit 2 "nothing
+// measured", yet the run was stored: a CI retry stored it twice). As an unprivileged user, outputs
+// in a directory of mode 0555 are refused before the first sample, naming the directory, and no
+// store is created.
+TEST_F(StoreFailureE2E, AnUnwritableOutputIsRefusedBeforeTheFirstSample) {
+  fs::permissions(dir_, fs::perms::all);  // the unprivileged user writes the store, out and err here
+  fs::create_directories(dir_ + "/locked");
+  fs::permissions(dir_ + "/locked", fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                        fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+  const std::string store = dir_ + "/tare.db";
+  fs::copy_file("/bin/true", dir_ + "/head");
+  const std::vector<std::vector<std::string>> cases = {
+      {"run", "-n", "1", "-w", "0", "--store", store, "--json", dir_ + "/locked/run.json", "/bin/true"},
+      {"run", "-n", "1", "-w", "0", "--store", store, "--export-markdown", dir_ + "/locked/r.md", "/bin/true"},
+      {"ab", "--store", store, "--ledger", dir_ + "/locked/ledger.md", "--base", "/bin/true", "--head", dir_ + "/head"},
+  };
+  for (const auto& args : cases) {
+    Result r = TareAsUser(dir_, args);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
+    EXPECT_NE(r.err.find("the directory '" + dir_ + "/locked' is not writable"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(store)) << args[0] << ": a run was stored although its output could not be written";
+  }
+}
+
 }  // namespace

@@ -100,5 +100,25 @@ grep -q "3 runs added, 0 already in 'partial.db' before run 4 failed" err.txt ||
 [ "$(q partial.db "SELECT count(*) FROM runs WHERE uid = '$(q d.db 'SELECT uid FROM runs WHERE id = 4')'")" = 0 ] ||
   fail "the failed run 4 is partly in partial.db"
 
+# Ctrl-C (issue 27, item 19): the merge stops after the batch in flight and says what it committed.
+# Another process holds OUT's write lock for 3 s, so the first batch (one run: TARE_COPY_BATCH_SAMPLES=3)
+# waits in SQLite's busy handler while SIGINT arrives; it then commits, and the merge stops there.
+"$TARE" run --store intr.db --samples 1 --no-git -- /bin/true >/dev/null 2>&1 || fail "run into intr.db"
+(echo "BEGIN IMMEDIATE;"; sleep 3; echo "COMMIT;") |
+  sqlite3 intr.db &
+holder=$!
+sleep 0.5
+TARE_COPY_BATCH_SAMPLES=3 "$TARE" merge intr.db d.db >out.txt 2>err.txt &
+merger=$!
+sleep 1.5
+kill -INT $merger
+wait $merger
+status=$?
+wait $holder
+[ $status = 130 ] || fail "interrupted merge: exit $status ($(cat err.txt))"
+grep -q "tare merge: interrupted: d.db: 1 runs added to 'intr.db' and committed (0 already there); the rest were not copied" err.txt ||
+  fail "interrupted merge said: $(cat err.txt)"
+[ "$(q intr.db 'SELECT count(*) FROM runs')" = 2 ] || fail "intr.db has $(q intr.db 'SELECT count(*) FROM runs') runs, not its own and one merged"
+
 [ $failures = 0 ] && echo "merge_e2e: all cases passed"
 exit $((failures > 0))
