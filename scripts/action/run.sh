@@ -17,16 +17,16 @@ if [ ${#args[@]} -eq 0 ]; then
 fi
 ledger=""
 if [ "${args[0]:-}" = "ab" ]; then
-  has() { local f; for f in "${args[@]}"; do [ "$f" = "$1" ] && return 0; done; return 1; }
-  # Flags go before a `--` (what follows it is the benchmark's own argv).
-  extra=()
-  has --ledger || { ledger="$out/ledger.md"; extra+=(--ledger "$ledger"); }
-  has --json || extra+=(--json "$out/ab.json")
-  has --html || extra+=(--html "$out/ab.html")
+  # tare's flags go before a `--`; what follows it is the benchmark's own argv, left as it is.
   rest=()
   for i in "${!args[@]}"; do
     if [ "${args[$i]}" = "--" ]; then rest=("${args[@]:$i}"); args=("${args[@]:0:$i}"); break; fi
   done
+  has() { local f; for f in "${args[@]}"; do [ "$f" = "$1" ] && return 0; done; return 1; }
+  extra=()
+  has --ledger || { ledger="$out/ledger.md"; extra+=(--ledger "$ledger"); }
+  has --json || extra+=(--json "$out/ab.json")
+  has --html || extra+=(--html "$out/ab.html")
   args=("${args[@]}" "${extra[@]}" "${rest[@]}")
   if [ -z "$ledger" ]; then
     for i in "${!args[@]}"; do [ "${args[$i]}" = "--ledger" ] && ledger=${args[$((i + 1))]:-}; done

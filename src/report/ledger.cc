@@ -151,7 +151,8 @@ std::string Headline(const AbReport& r) {
     }
     const size_t heads = r.comparisons.size() / std::max<size_t>(cells.size(), 1);
     out += fmt::format("{} — {}; INCONCLUSIVE is not a pass.\n\n", CountsText(n, true),
-                       heads > 1 ? fmt::format("{} comparisons ({} cells × {} heads)", r.comparisons.size(), cells.size(), heads)
+                       heads > 1 ? fmt::format("{} comparisons ({} cell{} × {} heads)", r.comparisons.size(), cells.size(),
+                                             cells.size() == 1 ? "" : "s", heads)
                                  : fmt::format("{} cell{}", cells.size(), cells.size() == 1 ? "" : "s"));
   }
   out += Banners(r);

@@ -26,6 +26,12 @@ grep -q '^## tare ab: base vs head — \*\*PASS\*\*' "$GITHUB_STEP_SUMMARY" || f
 # The benchmark's argv stayed after `--`: the cohort ran `x` as the argument.
 grep -q '"args": \[' "$RUNNER_TEMP/tare-out/ab.json" || fail "no args in ab.json"
 
+# A flag of the benchmark's own after `--` is not tare's: tare still gets --json before `--`.
+rm -rf "$RUNNER_TEMP/tare-out"; : > "$GITHUB_OUTPUT"
+TARE_ARGS='ab --base ./base --head ./head --instrument mem --store t2.db -- --json' "$src/scripts/action/run.sh" >/dev/null 2>&1
+grep -qx 'exit-code=0' "$GITHUB_OUTPUT" || fail "benchmark argv: $(cat "$GITHUB_OUTPUT")"
+[ -s "$RUNNER_TEMP/tare-out/ab.json" ] || fail "--json after -- was taken for tare's"
+
 # 2. The input is never evaluated: $(...) is a literal word, which tare refuses (exit 2).
 : > "$GITHUB_OUTPUT"
 TARE_ARGS='ab $(touch PWNED) `touch PWNED2` --base ./base --head ./head' "$src/scripts/action/run.sh" 2>/dev/null
