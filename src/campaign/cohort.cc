@@ -390,6 +390,11 @@ void CampaignRunner::Cohort::OnSample(session::Session& session, size_t cell, co
   }
   cells_[cell].samples[sample.arm][sample.block] = sample;
   ++samples_run_;
+  if (!gates_checked_ && !early_estimate_told_ && samples_run_ == kEarlyEstimateSamples &&
+      cells_.size() * r_.arms_.size() >= 4 * static_cast<size_t>(kEarlyEstimateSamples)) {
+    early_estimate_told_ = true;
+    NoticeEstimate(/*early=*/true);
+  }
   Status unchanged = r_.stage_->CheckUnchanged();
   if (!unchanged.ok()) session.Stop(StopKind::kExecutableChanged, unchanged.message());
 }

@@ -62,7 +62,7 @@ void CampaignRunner::Cohort::NoticePlanCost() const {
                                     : ""));
 }
 
-void CampaignRunner::Cohort::NoticeEstimate() const {
+void CampaignRunner::Cohort::NoticeEstimate(bool early) const {
   // Each sample's own start-to-end time, over every arm of every cell's first block, and the wall
   // time this Run has taken per sample: the difference is tare's own work between samples (spawn,
   // store, checks), which the estimate includes (issue 21: estimates without it overran by 25-50%).
@@ -99,7 +99,10 @@ void CampaignRunner::Cohort::NoticeEstimate() const {
       budget = ", the budget";
     }
   }
-  Notice(fmt::format("first block: {} per sample ({} of it tare's own); the plan takes about {}{}",
+  const std::string so_far =
+      early ? fmt::format("first {} samples of the first block's {}", samples_run_, static_cast<int64_t>(arms_cells))
+            : "first block";
+  Notice(fmt::format("{}: {} per sample ({} of it tare's own); the plan takes about {}{}", so_far,
                      FormatDurationNs(per_sample), FormatDurationNs(per_sample - own), FormatDurationNs(lo),
                      hi > lo ? fmt::format(" (at most {}{})", FormatDurationNs(hi), budget) : outlasts));
 }

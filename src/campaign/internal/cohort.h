@@ -69,7 +69,11 @@ class CampaignRunner::Cohort final : public session::Observer {
   Status CheckGates();
   // Before the first sample: the plan's cost in processes; after the first round: in time.
   void NoticePlanCost() const;
-  void NoticeEstimate() const;
+  static constexpr int64_t kEarlyEstimateSamples = 60;
+  // What the plan will take, from the samples so far: once every cell has had its first block, and
+  // early — after kEarlyEstimateSamples — when the first block alone is many times that (thousands
+  // of cells), so a large campaign is not silent about its cost until its first block ends.
+  void NoticeEstimate(bool early = false) const;
   // "ETA 1.2 min (at most 3.5 min)" from this Run's wall time per sample so far (tare's own work
   // between samples included), the blocks still planned and the cap; "" before the first sample.
   std::string Eta() const;
@@ -108,6 +112,7 @@ class CampaignRunner::Cohort final : public session::Observer {
   int64_t budget_ns_ = 0;           // BudgetNs of the spec for this cohort's cells (0: none)
   bool budget_spent_ = false;
   int64_t samples_run_ = 0;         // samples this Run measured (not the resumed ones)
+  bool early_estimate_told_ = false;
   session::FailureLog failures_;  // failed samples, told once per cell and error
   std::vector<std::string> cross_check_notes_;  // skipped or bounded cross-checks, for the ledger
 };

@@ -1088,6 +1088,10 @@ TEST_F(AbE2E, ALedgerOverACommentsLimitKeepsTheOutcomeAndWritesTheWholeBesideIt)
   EXPECT_EQ(whole.find("_… and "), std::string::npos) << "the whole ledger leaves nothing out";
   EXPECT_NE(summary.find(whole), std::string::npos) << "the job summary has the whole ledger";
   EXPECT_NE(r.err.find("over what a GitHub comment takes"), std::string::npos) << r.err;
+  // Issue 27 item 19: a campaign of many cells says what it will cost long before its first block of
+  // 1200 samples ends.
+  EXPECT_NE(r.err.find("tare: first 60 samples of the first block's 1200: "), std::string::npos) << r.err;
+  EXPECT_LT(r.err.find("first 60 samples"), r.err.find("tare: first block: ")) << r.err;
   // A ledger that fits is written as it is, and nothing beside it.
   std::filesystem::remove(dir_ + "/pr.full.md");
   r = Tare({"ab", "--base", dir_ + "/base", "--head", dir_ + "/head", "--instrument", "mem", "--store", store_ + ".2",
