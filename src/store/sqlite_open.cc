@@ -2,6 +2,7 @@
 // reserve kept for finishing a run on a full disk, and read-only stores.
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sqlite3.h>
 #include <unistd.h>
 
@@ -14,6 +15,20 @@
 
 namespace tare::store {
 namespace {
+
+// Every committed sample appends the pages it changed to the WAL (about 20 KiB: the sample, its
+// values, their indexes, the run's summary), and SQLite copies the WAL back into the database only
+// every 1000 pages, 4 MiB. On a small disk the WAL, not the data, fills it: a 2 MiB disk was "full"
+// with 188 KB stored (issue 27). With less than kSmallDiskBytes free where the store is, the WAL
+// is checkpointed every 64 pages (256 KiB) instead: the data then fills the disk. Elsewhere the
+// default stands: a checkpoint writes and syncs the database, a cost per sample (bench/README.md).
+constexpr uint64_t kSmallDiskBytes = 256ull << 20;
+void KeepTheWalSmallOnASmallDisk(SQLite::Database& db, const std::string& path) {
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  struct statvfs vfs{};
+  if (statvfs(dir.empty() ? "." : dir.c_str(), &vfs) != 0) return;
+  if (static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize < kSmallDiskBytes) db.exec("PRAGMA wal_autocheckpoint=64");
+}
 
 // How long an opener waits for another process's write lock before giving up.
 constexpr int kBusyTimeoutMs = 10000;
@@ -196,6 +211,7 @@ StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path, bool for_re
     db->exec("PRAGMA synchronous=NORMAL");
     db->exec("PRAGMA temp_store=MEMORY");
     db->exec("PRAGMA foreign_keys=ON");
+    if (!for_reading) KeepTheWalSmallOnASmallDisk(*db, path);
   } catch (const SQLite::Exception& e) {
     if ((e.getErrorCode() & 0xff) == SQLITE_CORRUPT) return Damaged(path, e.what());
     return Status::InvalidArgument(fmt::format(
