@@ -6,18 +6,22 @@
 
 #include <fmt/core.h>
 
+#include "attribute/explain.h"
 #include "base/files.h"
+#include "base/terminal_text.h"
+#include "bundle/stored_report.h"
 #include "cli/common_flags.h"
-#include "compare/stored_history.h"
 #include "cli/exit_codes.h"
 #include "cli/output_path.h"
 #include "compare/compare.h"
+#include "compare/stored_history.h"
 #include "compare/stored_pair.h"
 #include "compare/thresholds.h"
 #include "html/compare_page.h"
 #include "html/history_page.h"
 #include "html/run_page.h"
 #include "store/store.h"
+#include "store/transfer.h"
 
 namespace tare::cli {
 namespace {
@@ -37,7 +41,21 @@ struct ReportFlags {
 StatusOr<std::string> RunPage(store::Store& store, const std::string& selector) {
   TARE_ASSIGN_OR_RETURN(int64_t id, store.ResolveRun(selector));
   TARE_ASSIGN_OR_RETURN(RunData data, store.LoadRun(id));
-  return html::RenderRunHtml(data);
+  // A sim cohort: each FAIL and supported gain's differential flame graph under its cell, from the
+  // cohort's report rebuilt from the store (as `tare bundle` rebuilds it).
+  std::vector<html::CellFigure> figures;
+  if (data.run.kind == RunKind::kAb) {
+    auto full = store::ReadFullRun(store, id);
+    auto rep = full.ok() ? bundle::StoredCohortReport(store, *full) : StatusOr<report::AbReport>(full.status());
+    if (rep.ok() && rep->instrument == Instrument::kSim) {
+      std::vector<std::string> problems;
+      for (auto& f : attribute::FlameGraphsOfCohortChanges(store, *rep, &problems)) {
+        figures.push_back({f.cell, f.caption, std::move(f.svg)});
+      }
+      for (const auto& p : problems) fmt::print(stderr, "tare: warning: no flame graph for {}\n", TerminalText(p));
+    }
+  }
+  return html::RenderRunHtml(data, figures);
 }
 
 StatusOr<std::string> ComparePage(store::Store& store, const ReportFlags& f, const compare::CompareOptions& options) {

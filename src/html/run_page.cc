@@ -134,7 +134,7 @@ SamplePlotSpec SamplesOf(const RunData& data, int64_t benchmark_id, const std::s
   return spec;
 }
 
-std::string RenderRunHtml(const RunData& data) {
+std::string RenderRunHtml(const RunData& data, const std::vector<CellFigure>& figures) {
   const RunRecord& run = data.run;
   const report::RunReport rep = report::BuildRunReport(data);
   std::string html = PageStart(fmt::format("tare run {}: {}", run.id, ProvenanceText(run.provenance)));
@@ -172,6 +172,10 @@ std::string RenderRunHtml(const RunData& data) {
                           HtmlText(spec.metric), arms.size() > 1 ? " per arm" : "");
     }
     html += SummaryTable(b);
+    for (const auto& f : figures) {
+      if (f.cell != b.bench.name) continue;
+      html += fmt::format("<figure class=\"flame\">{}<figcaption>{}</figcaption></figure>\n", f.svg, HtmlText(f.caption));
+    }
   }
   if (rep.benchmarks.empty()) html += "<p class=\"note\">This run has no benchmarks.</p>\n";
   return html + PageEnd();

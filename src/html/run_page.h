@@ -4,6 +4,8 @@
 // cohort's own report, ab_page.h). Pure: RunData in, one self-contained HTML page out.
 #pragma once
 
+#include "html/ab_page.h"
+
 #include <string>
 #include <vector>
 
@@ -26,7 +28,8 @@ std::vector<std::string> ArmsOf(const RunData& data);
 SamplePlotSpec SamplesOf(const RunData& data, int64_t benchmark_id, const std::string& metric,
                          const std::vector<std::string>& arms);
 
-// The whole page.
-std::string RenderRunHtml(const RunData& data);
+// The whole page. `figures` go under the benchmark (a cohort's cell) they name: a sim cohort's
+// flame graphs (ab_page.h, CellFigure).
+std::string RenderRunHtml(const RunData& data, const std::vector<CellFigure>& figures = {});
 
 }  // namespace tare::html

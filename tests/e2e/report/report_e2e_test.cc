@@ -354,6 +354,8 @@ TEST_F(ReportE2E, AbCohortHtmlHasAForestPlotPerCell) {
   Result run = Tare({"report", "--run", "latest", "-o", "cohort-run.html"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(Slurp(dir_ + "/cohort-run.html").find("class=\"pt strip s2\""), std::string::npos);
+  // The run page of a sim cohort has the FAIL's flame graph too, rebuilt from the store.
+  EXPECT_NE(Slurp(dir_ + "/cohort-run.html").find("<figure class=\"flame\"><svg"), std::string::npos);
 
   ExpectRendered(Browse("cohort.html"), {kHostile, "FAIL", "sim.Ir", "base", "head", "null"});
   ExpectLaidOut("cohort.html");
