@@ -113,18 +113,13 @@ CohortAttribution AttributeCohortChanges(store::Store& store, const report::AbRe
   return out;
 }
 
-std::vector<CohortFlame> FlameGraphsOfCohortChanges(store::Store& store, const report::AbReport& rep,
+std::vector<CohortFlame> FlameGraphsOfCohortChanges(store::Store& store, const report::AbReport& rep, const RunData& run,
                                                     std::vector<std::string>* problems) {
   std::vector<CohortFlame> out;
-  auto data = store.LoadRun(rep.run_id);
-  if (!data.ok()) {
-    problems->push_back(fmt::format("run {} could not be read back: {}", rep.run_id, data.status().message()));
-    return out;
-  }
   for (const auto& c : rep.comparisons) {
     if (c.verdict != Verdict::kFail && !c.supported_gain) continue;
     const std::string head = report::ArmLabel(rep, c.head);
-    auto loaded = SidesOfCohortCell(store, *data, c.cell, c.head);
+    auto loaded = SidesOfCohortCell(store, run, c.cell, c.head);
     if (!loaded.ok()) {
       problems->push_back(fmt::format("{} ({}): {}", c.cell, head, loaded.status().message()));
       continue;

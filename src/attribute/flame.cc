@@ -127,20 +127,7 @@ FlameFrame Merge(const FlameFrame* b, const FlameFrame* h) {
 
 // --- SVG ---------------------------------------------------------------------------------------
 
-std::string Xml(std::string_view text) {
-  std::string out;
-  for (char c : SingleLineText(text)) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string Xml(std::string_view text) { return EscapeMarkup(SingleLineText(text)); }
 
 std::string Count(double v) {
   const double r = std::round(v);

@@ -114,4 +114,20 @@ std::vector<std::string> LastLines(std::string_view tail, size_t max_lines, size
   return lines;
 }
 
+std::string EscapeMarkup(std::string_view safe_text) {
+  std::string out;
+  out.reserve(safe_text.size() + safe_text.size() / 8);
+  for (char c : safe_text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace tare

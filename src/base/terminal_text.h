@@ -29,6 +29,10 @@ std::string TerminalText(std::string_view text);
 // For one line (a table cell, a name in a sentence): newline and tab are escaped too.
 std::string SingleLineText(std::string_view text);
 
+// For HTML or XML (text or attribute value), of text already made safe by TerminalText or
+// SingleLineText: & < > " ' as entities. html/html_text.h and attribute/flame.h (SVG) use it.
+std::string EscapeMarkup(std::string_view safe_text);
+
 // The code point of the bidirectional formatting control whose UTF-8 starts at text[i] (one of
 // those above), or 0.
 char32_t BidiControlAt(std::string_view text, size_t i);

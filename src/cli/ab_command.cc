@@ -260,9 +260,11 @@ StatusOr<int> Ab(const AbOptions& o) {
   // --html on a sim cohort: each change's differential flame graph, under its cell on the page,
   // and the ledger says where they are.
   std::vector<html::CellFigure> figures;
-  if (!o.html_path.empty() && rep.instrument == Instrument::kSim) {
+  // The cohort's run, read back once for the page's plots and its flame graphs.
+  StatusOr<RunData> run = o.html_path.empty() ? StatusOr<RunData>(RunData{}) : (*store)->LoadRun(rep.run_id);
+  if (!o.html_path.empty() && rep.instrument == Instrument::kSim && run.ok()) {
     std::vector<std::string> problems;
-    for (auto& f : attribute::FlameGraphsOfCohortChanges(**store, rep, &problems)) {
+    for (auto& f : attribute::FlameGraphsOfCohortChanges(**store, rep, *run, &problems)) {
       figures.push_back({f.cell, f.caption, std::move(f.svg)});
     }
     for (const auto& p : problems) fmt::print(stderr, "tare: warning: --html: no flame graph for {}\n", TerminalText(p));
@@ -336,7 +338,6 @@ StatusOr<int> Ab(const AbOptions& o) {
   }
   if (!o.html_path.empty()) {
     // The cohort's samples and cells, for the plots; without them the page still has the verdicts.
-    auto run = (*store)->LoadRun(rep.run_id);
     auto cells = (*store)->CellsOf(result->report.run_id);
     if (!run.ok() || !cells.ok()) {
       fmt::print(stderr, "tare: warning: --html: the cohort's samples could not be read back ({}); the page "

@@ -41,21 +41,22 @@ struct ReportFlags {
 StatusOr<std::string> RunPage(store::Store& store, const std::string& selector) {
   TARE_ASSIGN_OR_RETURN(int64_t id, store.ResolveRun(selector));
   TARE_ASSIGN_OR_RETURN(RunData data, store.LoadRun(id));
-  // A sim cohort: each FAIL and supported gain's differential flame graph under its cell, from the
-  // cohort's report rebuilt from the store (as `tare bundle` rebuilds it).
+  if (data.run.kind != RunKind::kAb) return html::RenderRunHtml(data);
+  // A cohort is read whole instead (its report is rebuilt from it, as `tare bundle` does); a sim
+  // cohort's page has each FAIL and supported gain's differential flame graph under its cell.
+  auto whole = store::ReadFullRun(store, id);
+  if (!whole.ok()) return html::RenderRunHtml(data);  // the samples still make a page
+  const store::FullRun& full = *whole;
   std::vector<html::CellFigure> figures;
-  if (data.run.kind == RunKind::kAb) {
-    auto full = store::ReadFullRun(store, id);
-    auto rep = full.ok() ? bundle::StoredCohortReport(store, *full) : StatusOr<report::AbReport>(full.status());
-    if (rep.ok() && rep->instrument == Instrument::kSim) {
-      std::vector<std::string> problems;
-      for (auto& f : attribute::FlameGraphsOfCohortChanges(store, *rep, &problems)) {
-        figures.push_back({f.cell, f.caption, std::move(f.svg)});
-      }
-      for (const auto& p : problems) fmt::print(stderr, "tare: warning: no flame graph for {}\n", TerminalText(p));
+  auto rep = bundle::StoredCohortReport(store, full);
+  if (rep.ok() && rep->instrument == Instrument::kSim) {
+    std::vector<std::string> problems;
+    for (auto& f : attribute::FlameGraphsOfCohortChanges(store, *rep, full.data, &problems)) {
+      figures.push_back({f.cell, f.caption, std::move(f.svg)});
     }
+    for (const auto& p : problems) fmt::print(stderr, "tare: warning: no flame graph for {}\n", TerminalText(p));
   }
-  return html::RenderRunHtml(data, figures);
+  return html::RenderRunHtml(full.data, figures);
 }
 
 StatusOr<std::string> ComparePage(store::Store& store, const ReportFlags& f, const compare::CompareOptions& options) {
