@@ -1,5 +1,7 @@
 #include "instrument/process_metrics.h"
 
+#include <fmt/format.h>
+
 namespace tare::instrument {
 
 std::string PerfMetricName(const std::string& event) {
@@ -15,7 +17,16 @@ void AddProcessMetrics(const proc::SpawnResult& r, std::map<std::string, double>
   v["wall_ns"] = static_cast<double>(r.wall_ns);
   v["user_ns"] = static_cast<double>(r.user_ns);
   v["sys_ns"] = static_cast<double>(r.sys_ns);
-  v["peak_rss_bytes"] = static_cast<double>(r.peak_rss_bytes);
+  if (r.peak_rss_floor_bytes > 0) {
+    if (unavailable != nullptr) {
+      unavailable->push_back(fmt::format(
+          "peak_rss_bytes: not measured in samples whose process stayed at or below {} KiB: the spawn "
+          "helper's own pages, shared with the child until its exec, cannot be told apart from the child's",
+          r.peak_rss_floor_bytes / 1024));
+    }
+  } else {
+    v["peak_rss_bytes"] = static_cast<double>(r.peak_rss_bytes);
+  }
   v["minor_faults"] = static_cast<double>(r.minor_faults);
   v["major_faults"] = static_cast<double>(r.major_faults);
   v["voluntary_ctx_switches"] = static_cast<double>(r.voluntary_ctx_switches);

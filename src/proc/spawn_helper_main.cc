@@ -4,17 +4,27 @@
 // killing a running child's process group first, so a crashed tare leaves no orphaned benchmarks.
 //
 // One sample, and why each step is where it is (bench/README.md has the measured costs):
-//   1. perf counters are opened on the helper itself: disabled, enable_on_exec, inherit. fork()
+//   1. perf counters are opened on the helper itself: disabled, enable_on_exec, inherit — for the
+//      next sample as soon as an answer is sent, off the critical path (SpareCounters). fork()
 //      copies them into the child switched off; the kernel switches the child's copies on at its
 //      execve, so they count the target from its first instruction and nothing of the helper or of
 //      the child's set-up. No handshake with the child is needed (an earlier design stopped the
 //      child on a pipe until counters opened on its pid were in place: two more wake-ups per sample).
 //   2. Output files are opened here, not in the child, and kept open from one sample to the next:
 //      emptied (only when something was written) instead of re-created with O_TRUNC.
-//   3. fork (not vfork or posix_spawn: a child sharing our address space would inherit the helper's
-//      RSS high-water mark at exec, the trap this process exists to avoid). The child sets its
-//      process group, signals and stdio with a handful of system calls, stamps the clock into a page
-//      shared with the helper, and execs. wall_ns starts at that stamp.
+//   3. vfork: the child shares the helper's address space until it execs, which on a VM costs far
+//      less than copying it (fork of a small static process: ~400 us more per sample on the 2-core
+//      VM of bench/README.md). The catch is the trap this process exists to avoid: at exec Linux
+//      folds the old address space's RSS high-water mark into the child's ru_maxrss — with vfork,
+//      the helper's own (~1.1 MB, mostly its text paged in 64 KB at a time). So just before it
+//      execs, the child drops the helper's never-written file pages (text, read-only data: they
+//      fault back in from the page cache), resets the high-water mark to what is left (~0.2 MB:
+//      heap, stack, data) and records that figure; a ru_maxrss above it is the target's own, exactly
+//      (SharedSpawn). A target that stays below it gets no peak RSS for that sample, and the helper
+//      forks from then on. Where this cannot be set up (sanitizers, /proc/self/clear_refs not
+//      writable) it forks. The child sets its process group, signals and stdio with a handful of
+//      system calls, stamps the clock into a page shared with the helper, and execs. wall_ns starts
+//      at that stamp.
 //   4. The helper sleeps in poll() on a pidfd until the child exits (or a timeout, Ctrl-C, tare
 //      going away), reaps it with wait4, reads the counters and answers.
 #include <fcntl.h>
@@ -35,7 +45,11 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <map>
 #include <new>
+#include <cstdio>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -75,8 +89,23 @@ void DrainInterrupts() {
 struct ExecReport {
   std::atomic<int64_t> exec_ns;   // CLOCK_MONOTONIC just before execve; 0 = never got there
   std::atomic<int32_t> exec_errno;  // execve (or the set-up before it) failed with this
+  std::atomic<int64_t> shared_rss_pages;  // vfork: the helper's resident pages folded in at exec
 };
 ExecReport* g_report = nullptr;
+
+// What a vfork child needs to leave only the target's own high-water mark behind (step 3 above):
+// the helper's file mappings that were never written (dropped, they fault back in), and
+// /proc/self/clear_refs and /proc/self/statm opened before the first sample.
+struct SharedSpawn {
+  bool on = false;
+  std::vector<std::pair<void*, size_t>> clean_file_maps;
+  int clear_refs = -1;
+  int statm = -1;
+  long page_kib = 4;
+};
+SharedSpawn g_shared;
+// Pages the child may touch between its statm reading and exec's fold (its stack, the exec call).
+constexpr int64_t kSharedRssSlackKib = 64;
 
 // Helper-side descriptors are moved at or above this number, so the child's dup2 onto 0, 1, 2 and
 // the protocol's result fd can never overwrite a source it has yet to duplicate.
@@ -151,26 +180,74 @@ struct Redirect {
   _exit(127);
 }
 
-// Runs in the forked child: process group, signals, stdio, exec. Only async-signal-safe calls.
+// Resident pages of the helper's address space now (-1 when unknown). Async-signal-safe.
+int64_t ResidentPages() {
+  char buf[128];
+  ssize_t n = pread(g_shared.statm, buf, sizeof buf - 1, 0);
+  if (n <= 0) return -1;
+  buf[n] = '\0';
+  char* p = buf;
+  std::strtol(p, &p, 10);                 // size
+  long resident = std::strtol(p, &p, 10);  // resident pages
+  return resident > 0 ? resident : -1;
+}
+
+// In the vfork child: drops the helper's clean file pages when `shed`, resets the high-water mark,
+// and returns the resident pages left, which exec folds into the child's ru_maxrss (-1: unknown).
+int64_t PagesFoldedAtExec(bool shed) {
+  if (shed) {
+    for (const auto& [start, len] : g_shared.clean_file_maps) madvise(start, len, MADV_DONTNEED);
+  }
+  if (pwrite(g_shared.clear_refs, "5", 1, 0) != 1) return -1;
+  return ResidentPages();
+}
+
+// Whether the child should shed the helper's pages: unless this program's last peak was well above
+// what the helper holds now (a Google Benchmark binary: several MiB against ~1.1), since they fault
+// back in at a cost (~0.15 ms a sample on the VM of bench/README.md). A wrong guess costs one
+// sample's peak RSS, never a wrong one: every sample is checked against what exec folded in.
+std::map<std::string, int64_t> g_last_peak_kib;  // by argv[0]
+
+bool ShouldShed(const std::string& program) {
+  auto it = g_last_peak_kib.find(program);
+  if (it == g_last_peak_kib.end()) return true;
+  const int64_t resident_kib = ResidentPages() * g_shared.page_kib;
+  return resident_kib <= 0 || it->second <= 2 * (resident_kib + kSharedRssSlackKib);
+}
+
+// Runs in the child (vfork: on the helper's memory, the helper suspended): process group, signals,
+// stdio, exec. Only async-signal-safe calls, and nothing that writes the helper's memory but
+// g_report. Every signal arrives blocked (RunOne): dispositions are reset before the unblock.
 [[noreturn]] void ChildMain(const SpawnRequest& req, char* const* argv, char* const* envp,
-                            const Redirect* redirects, int redirect_count) {
+                            const Redirect* redirects, int redirect_count, bool shared, bool shed) {
   setpgid(0, 0);
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, nullptr);
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
   signal(SIGPIPE, SIG_DFL);
   signal(SIGXFSZ, SIG_DFL);  // tare ignores it (cli/main.cc); the measured program gets the default
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
   for (int i = 0; i < redirect_count; ++i) {
     // The copy is not close-on-exec; sources are all >= kFirstHelperFd, so none is overwritten.
     if (dup2(redirects[i].from, redirects[i].to) < 0) ChildFailed(errno);
   }
   if (!req.cwd.empty() && chdir(req.cwd.c_str()) != 0) ChildFailed(errno);
   if (req.disable_aslr) personality(ADDR_NO_RANDOMIZE);
+  if (shared) g_report->shared_rss_pages.store(PagesFoldedAtExec(shed));
   g_report->exec_ns.store(NowNs(CLOCK_MONOTONIC));
   execve(argv[0], argv, envp);
   ChildFailed(errno);
+}
+
+// vfork or fork, and the child's side. A function of its own, so that nothing of the caller's frame
+// is live across vfork (the child runs on this stack until it execs).
+__attribute__((noinline)) pid_t StartChild(const SpawnRequest& req, char* const* argv, char* const* envp,
+                                           const Redirect* redirects, int redirect_count, bool shared,
+                                           bool shed) {
+  pid_t pid = shared ? vfork() : fork();
+  if (pid == 0) ChildMain(req, argv, envp, redirects, redirect_count, shared, shed);
+  return pid;
 }
 
 std::vector<char*> CStrings(std::vector<std::string>& v) {
@@ -222,6 +299,25 @@ void EndLeftovers() {
 std::string CannotOpen(const std::string& path, const char* what) {
   return std::string("cannot open '") + path + "' for the child's " + what + ": " +
          std::strerror(errno);
+}
+
+// The counters for the next sample, opened after an answer is sent, while tare stores the sample
+// and sends the next request, for the events the last request that had any asked for. Opened
+// disabled on the helper, they count nothing until a child forked with them execs.
+std::unique_ptr<PerfCounters> g_spare;
+std::vector<std::string> g_spare_events;
+
+void SpareCounters() {
+  if (!g_spare && !g_spare_events.empty()) g_spare = std::make_unique<PerfCounters>(0, g_spare_events);
+}
+
+// Spare counters this request does not use are closed before the fork: the child would inherit
+// them and its exec would switch them on.
+std::unique_ptr<PerfCounters> TakeCounters(const std::vector<std::string>& events) {
+  if (g_spare && events == g_spare_events) return std::move(g_spare);
+  g_spare.reset();
+  if (!events.empty()) g_spare_events = events;
+  return std::make_unique<PerfCounters>(0, events);
 }
 
 SpawnResult RunOne(SpawnRequest req, int request_fd, bool* parent_gone) {
@@ -276,19 +372,28 @@ SpawnResult RunOne(SpawnRequest req, int request_fd, bool* parent_gone) {
     redirects[redirect_count++] = {fd, o.to};
   }
 
-  // Inherited by the child at fork, switched on at its exec (see the top of this file).
-  PerfCounters perf(0, req.perf_events);
+  // Inherited by the child at fork, switched on at its exec (see the top of this file). Usually
+  // opened already, while tare was busy with the sample before (SpareCounters).
+  std::unique_ptr<PerfCounters> perf = TakeCounters(req.perf_events);
   g_report->exec_ns.store(0);
   g_report->exec_errno.store(0);
+  g_report->shared_rss_pages.store(-1);
   DrainInterrupts();
+  // No handler of the helper's may run in the child: signals stay blocked until it has reset them.
+  sigset_t all, before;
+  sigfillset(&all);
+  sigprocmask(SIG_SETMASK, &all, &before);
+  const bool shared = g_shared.on;
+  const bool shed = shared && ShouldShed(req.argv[0]);
   int64_t fork_ns = NowNs(CLOCK_MONOTONIC);
-  pid_t pid = fork();
+  pid_t pid = StartChild(req, argv.data(), envp.data(), redirects, redirect_count, shared, shed);
+  const int fork_errno = errno;
+  sigprocmask(SIG_SETMASK, &before, nullptr);
   if (pid < 0) {
-    res.spawn_error = std::string("fork: ") + std::strerror(errno);
+    res.spawn_error = std::string(shared ? "vfork: " : "fork: ") + std::strerror(fork_errno);
     if (stdin_fd >= 0) close(stdin_fd);
     return res;
   }
-  if (pid == 0) ChildMain(req, argv.data(), envp.data(), redirects, redirect_count);
   setpgid(pid, pid);  // also in the child: whichever runs first wins the race
   res.pid = pid;
   if (stdin_fd >= 0) close(stdin_fd);
@@ -373,7 +478,7 @@ SpawnResult RunOne(SpawnRequest req, int request_fd, bool* parent_gone) {
   int64_t exec_ns = g_report->exec_ns.load();
   res.wall_ns = end_ns - (exec_ns > 0 ? exec_ns : fork_ns);
   res.start_unix_ns = res.end_unix_ns - res.wall_ns;
-  res.perf = perf.ReadAndClose();
+  res.perf = perf->ReadAndClose();
   if (WIFEXITED(status)) {
     res.exited = true;
     res.exit_code = WEXITSTATUS(status);
@@ -383,11 +488,68 @@ SpawnResult RunOne(SpawnRequest req, int request_fd, bool* parent_gone) {
   res.user_ns = TimevalNs(ru.ru_utime);
   res.sys_ns = TimevalNs(ru.ru_stime);
   res.peak_rss_bytes = static_cast<int64_t>(ru.ru_maxrss) * 1024;
+  if (shared) {
+    // Exact only above what the helper left at exec (plus slack for the pages the exec call itself
+    // touched); at or below it, the figure may be the helper's: not given.
+    const int64_t left_kib = g_report->shared_rss_pages.load() * g_shared.page_kib;
+    if (left_kib <= 0 || ru.ru_maxrss <= left_kib + kSharedRssSlackKib) {
+      res.peak_rss_bytes = 0;
+      // In 64 KiB steps, so that one note covers a run's samples.
+      res.peak_rss_floor_bytes = ((std::max<int64_t>(left_kib, 0) + kSharedRssSlackKib + 63) / 64) * 64 * 1024;
+      g_last_peak_kib.erase(req.argv[0]);
+    } else {
+      g_last_peak_kib[req.argv[0]] = ru.ru_maxrss;
+    }
+  }
   res.minor_faults = ru.ru_minflt;
   res.major_faults = ru.ru_majflt;
   res.voluntary_ctx_switches = ru.ru_nvcsw;
   res.involuntary_ctx_switches = ru.ru_nivcsw;
   return res;
+}
+
+// Step 3's set-up, once: which mappings the child may drop — file-backed, not writable, and never
+// written (smaps "Anonymous: 0 kB": relocated read-only data, written before it was protected, has
+// anonymous pages and would lose its relocations) — and the two /proc files, opened now.
+void SetUpSharedSpawn() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return;  // a sanitizer's runtime does not expect a vfork child running instrumented code
+#else
+  if (const char* e = std::getenv("TARE_SPAWN_FORK"); e != nullptr && std::strcmp(e, "1") == 0) return;
+  int fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  std::string smaps;
+  char buf[8192];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) smaps.append(buf, static_cast<size_t>(n));
+  close(fd);
+  uintptr_t start = 0, end = 0;
+  bool candidate = false;
+  size_t pos = 0;
+  while (pos < smaps.size()) {
+    size_t eol = smaps.find('\n', pos);
+    if (eol == std::string::npos) eol = smaps.size();
+    const std::string line = smaps.substr(pos, eol - pos);
+    pos = eol + 1;
+    unsigned long a = 0, b = 0;
+    char perms[8] = {};
+    if (std::sscanf(line.c_str(), "%lx-%lx %7s", &a, &b, perms) == 3 && line.find(' ') < line.find(':')) {
+      start = a;
+      end = b;
+      // A file mapping: its path starts with '/'; [vdso] and anonymous mappings do not.
+      candidate = perms[0] == 'r' && perms[1] != 'w' && perms[3] == 'p' && line.find(" /") != std::string::npos;
+    } else if (candidate && line.rfind("Anonymous:", 0) == 0) {
+      if (std::strtol(line.c_str() + 10, nullptr, 10) == 0) {
+        g_shared.clean_file_maps.emplace_back(reinterpret_cast<void*>(start), end - start);
+      }
+      candidate = false;
+    }
+  }
+  g_shared.clear_refs = MoveHigh(open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC));
+  g_shared.statm = MoveHigh(open("/proc/self/statm", O_RDONLY | O_CLOEXEC));
+  g_shared.page_kib = sysconf(_SC_PAGESIZE) / 1024;
+  g_shared.on = g_shared.clear_refs >= 0 && g_shared.statm >= 0 && !g_shared.clean_file_maps.empty() &&
+                g_shared.page_kib > 0;
+#endif
 }
 
 int HelperMain() {
@@ -404,6 +566,7 @@ int HelperMain() {
   // Orphaned descendants of a sample are reparented to the helper instead of init, so that none
   // escapes the timeout kill (EndLeftovers).
   prctl(PR_SET_CHILD_SUBREAPER, 1);
+  SetUpSharedSpawn();
   const int in = 0, out = 1;
   bool parent_gone = false;
   std::string message;
@@ -414,6 +577,7 @@ int HelperMain() {
     SpawnResult res = RunOne(std::move(*request), in, &parent_gone);
     if (parent_gone) return 0;
     if (!wire::WriteMessage(out, wire::EncodeResult(res)).ok()) return 0;
+    SpareCounters();
   }
   return 0;
 }

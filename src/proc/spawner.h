@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -64,6 +65,9 @@ struct SpawnResult {
   int64_t user_ns = 0;           // wait4 rusage of this child (and its waited-for descendants)
   int64_t sys_ns = 0;
   int64_t peak_rss_bytes = 0;    // ru_maxrss * 1024
+  // > 0: peak_rss_bytes is not known; the child stayed at or below this figure, the spawn helper's
+  // own pages it could not tell apart from the child's (spawn_helper_main.cc, step 3).
+  int64_t peak_rss_floor_bytes = 0;
   int64_t minor_faults = 0;
   int64_t major_faults = 0;
   int64_t voluntary_ctx_switches = 0;
@@ -79,6 +83,10 @@ struct SpawnResult {
   std::string Describe() const;
 };
 
+// Work tare does while a child runs: the previous sample's store commit (session/session.h). Run
+// calls it once, after the request has reached the helper and before it waits for the result.
+using WhileRunning = std::function<Status()>;
+
 class Spawner {
  public:
   // Starts the helper. `helper_path` "" = locate it: $TARE_SPAWN_HELPER, then next to the running
@@ -89,8 +97,9 @@ class Spawner {
   Spawner& operator=(const Spawner&) = delete;
 
   // Runs the request to completion. A child that fails is a result, not an error; an error means
-  // the helper itself broke (and is restarted on the next call).
-  StatusOr<SpawnResult> Run(const SpawnRequest& request);
+  // the helper itself broke (and is restarted on the next call). `while_running`, when given, runs
+  // while the child does; its error is returned once the child's result has been read.
+  StatusOr<SpawnResult> Run(const SpawnRequest& request, const WhileRunning& while_running = {});
 
   int helper_pid() const { return helper_pid_; }
 
@@ -107,6 +116,10 @@ class Spawner {
 void InstallInterruptHandler();
 bool Interrupted();
 void ClearInterruptForTest();
+
+// CPUs this process may run on (sched_getaffinity; 1 when it cannot be read). With one, anything
+// tare does while a child runs takes the child's CPU, so it is done between samples instead.
+int CpusAvailable();
 
 // The perf events tare opens by default on every child, software first.
 const std::vector<std::string>& DefaultPerfEvents();

@@ -176,7 +176,7 @@ std::string EncodeResult(const SpawnResult& r) {
   w.Bool(r.interrupted);
   for (int64_t v : {r.wall_ns, r.start_unix_ns, r.end_unix_ns, r.user_ns, r.sys_ns, r.peak_rss_bytes,
                     r.minor_faults, r.major_faults, r.voluntary_ctx_switches,
-                    r.involuntary_ctx_switches, r.stdout_bytes, r.stderr_bytes}) {
+                    r.involuntary_ctx_switches, r.stdout_bytes, r.stderr_bytes, r.peak_rss_floor_bytes}) {
     w.I64(v);
   }
   w.Count(r.perf.size());
@@ -203,7 +203,7 @@ StatusOr<SpawnResult> DecodeResult(const std::string& body) {
   r.interrupted = in.Bool();
   for (int64_t* v : {&r.wall_ns, &r.start_unix_ns, &r.end_unix_ns, &r.user_ns, &r.sys_ns,
                      &r.peak_rss_bytes, &r.minor_faults, &r.major_faults, &r.voluntary_ctx_switches,
-                     &r.involuntary_ctx_switches, &r.stdout_bytes, &r.stderr_bytes}) {
+                     &r.involuntary_ctx_switches, &r.stdout_bytes, &r.stderr_bytes, &r.peak_rss_floor_bytes}) {
     *v = in.I64();
   }
   size_t n = in.Count();

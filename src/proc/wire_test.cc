@@ -56,6 +56,7 @@ TEST(Wire, ResultsSurviveTheRoundTripFieldByField) {
   r.involuntary_ctx_switches = 7;
   r.stdout_bytes = -1;
   r.stderr_bytes = 8;
+  r.peak_rss_floor_bytes = 458752;
   r.perf = {{"task-clock", 123456.5, 0.25, ""}, {"cycles", std::nullopt, 1, "cycles: not here"}};
   auto back = DecodeResult(EncodeResult(r));
   ASSERT_TRUE(back.ok()) << back.status().message();
@@ -73,6 +74,7 @@ TEST(Wire, ResultsSurviveTheRoundTripFieldByField) {
             28);
   EXPECT_EQ(back->stdout_bytes, -1);
   EXPECT_EQ(back->stderr_bytes, 8);
+  EXPECT_EQ(back->peak_rss_floor_bytes, 458752);
   ASSERT_EQ(back->perf.size(), 2u);
   EXPECT_EQ(back->perf[0].event, "task-clock");
   EXPECT_EQ(back->perf[0].value, 123456.5);
