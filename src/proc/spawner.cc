@@ -2,13 +2,11 @@
 
 #include <fmt/format.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
@@ -123,28 +121,18 @@ Spawner::~Spawner() {
   g_helper_pid.compare_exchange_strong(helper_pid_, 0);
 }
 
-StatusOr<SpawnResult> Spawner::Run(const SpawnRequest& request, const WhileRunning& while_running) {
+StatusOr<SpawnResult> Spawner::Run(const SpawnRequest& request) {
   // The parent's SIGPIPE would kill tare if the helper died; treat it as an error instead.
   signal(SIGPIPE, SIG_IGN);
   TARE_RETURN_IF_ERROR(wire::WriteMessage(to_helper_, wire::EncodeRequest(request))
                            .WithContext("sending a request to the spawn helper"));
-  // The helper is forking the child now; tare's own work overlaps it on another CPU.
-  Status side = while_running ? while_running() : Status::Ok();
   std::string reply;
   Status read = wire::ReadMessage(from_helper_, &reply);
   if (!read.ok()) {
     return Status::Internal(fmt::format("the spawn helper (pid {}) stopped answering: {}",
                                         helper_pid_, read.message()));
   }
-  TARE_RETURN_IF_ERROR(side);
   return wire::DecodeResult(reply);
-}
-
-int CpusAvailable() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
-  return std::max(1, CPU_COUNT(&set));
 }
 
 void InstallInterruptHandler() {

@@ -15,7 +15,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,10 +82,6 @@ struct SpawnResult {
   std::string Describe() const;
 };
 
-// Work tare does while a child runs: the previous sample's store commit (session/session.h). Run
-// calls it once, after the request has reached the helper and before it waits for the result.
-using WhileRunning = std::function<Status()>;
-
 class Spawner {
  public:
   // Starts the helper. `helper_path` "" = locate it: $TARE_SPAWN_HELPER, then next to the running
@@ -97,9 +92,8 @@ class Spawner {
   Spawner& operator=(const Spawner&) = delete;
 
   // Runs the request to completion. A child that fails is a result, not an error; an error means
-  // the helper itself broke (and is restarted on the next call). `while_running`, when given, runs
-  // while the child does; its error is returned once the child's result has been read.
-  StatusOr<SpawnResult> Run(const SpawnRequest& request, const WhileRunning& while_running = {});
+  // the helper itself broke (and is restarted on the next call).
+  StatusOr<SpawnResult> Run(const SpawnRequest& request);
 
   int helper_pid() const { return helper_pid_; }
 
@@ -116,10 +110,6 @@ class Spawner {
 void InstallInterruptHandler();
 bool Interrupted();
 void ClearInterruptForTest();
-
-// CPUs this process may run on (sched_getaffinity; 1 when it cannot be read). With one, anything
-// tare does while a child runs takes the child's CPU, so it is done between samples instead.
-int CpusAvailable();
 
 // The perf events tare opens by default on every child, software first.
 const std::vector<std::string>& DefaultPerfEvents();

@@ -1,28 +1,14 @@
 #include "session/measurer.h"
 
 #include <chrono>
-#include <cstdlib>
-#include <cstring>
 
 namespace tare::session {
 
-SpawnerMeasurer::SpawnerMeasurer(proc::Spawner& spawner, target::MeasureOptions options)
-    : spawner_(spawner), options_(std::move(options)) {
-  const char* overlap = std::getenv("TARE_OVERLAP_STORE");
-  overlap_ = proc::CpusAvailable() >= 2 && !(overlap != nullptr && std::strcmp(overlap, "0") == 0);
-}
-
 StatusOr<Measured> SpawnerMeasurer::Measure(const target::TargetSpec& target,
                                             const target::Benchmark& bench) {
-  return MeasureWhile(target, bench, {});
-}
-
-StatusOr<Measured> SpawnerMeasurer::MeasureWhile(const target::TargetSpec& target, const target::Benchmark& bench,
-                                                 const proc::WhileRunning& while_running) {
-  if (while_running && !overlap_) TARE_RETURN_IF_ERROR(while_running());
   Measured m;
-  TARE_ASSIGN_OR_RETURN(m.sample, target::MeasureOnce(spawner_, target, bench, options_, &m.unavailable,
-                                                      &m.extras, overlap_ ? while_running : proc::WhileRunning{}));
+  TARE_ASSIGN_OR_RETURN(m.sample,
+                        target::MeasureOnce(spawner_, target, bench, options_, &m.unavailable, &m.extras));
   return m;
 }
 

@@ -28,14 +28,6 @@ class Measurer {
   // One fresh process for one benchmark. A failed child is a failed Sample; an error means tare
   // could not do its job (the spawn helper died).
   virtual StatusOr<Measured> Measure(const target::TargetSpec& target, const target::Benchmark& bench) = 0;
-  // Measure, and do `while_running` (the session's store write of the sample before) while the
-  // process runs, where that cannot take the process's CPU; this default does it first, then
-  // measures. Its error is returned (the sample measured meanwhile is dropped).
-  virtual StatusOr<Measured> MeasureWhile(const target::TargetSpec& target, const target::Benchmark& bench,
-                                          const proc::WhileRunning& while_running) {
-    if (while_running) TARE_RETURN_IF_ERROR(while_running());
-    return Measure(target, bench);
-  }
   // tare binaries only: every benchmark of `benches` in one process (`tare run --no-isolation`).
   virtual StatusOr<std::vector<Measured>> MeasureTogether(const target::TargetSpec& target,
                                                           const std::vector<target::Benchmark>& benches) = 0;
@@ -44,15 +36,11 @@ class Measurer {
 };
 
 // The real one: target::MeasureOnce through the spawn helper; Ctrl-C from proc::Interrupted.
-// MeasureWhile overlaps the store write with the process when tare may use two CPUs or more
-// (proc::CpusAvailable); on one it writes first. $TARE_OVERLAP_STORE=0 writes first everywhere
-// (bench/overhead.sh compares the two).
 class SpawnerMeasurer final : public Measurer {
  public:
-  SpawnerMeasurer(proc::Spawner& spawner, target::MeasureOptions options);
+  SpawnerMeasurer(proc::Spawner& spawner, target::MeasureOptions options)
+      : spawner_(spawner), options_(std::move(options)) {}
   StatusOr<Measured> Measure(const target::TargetSpec& target, const target::Benchmark& bench) override;
-  StatusOr<Measured> MeasureWhile(const target::TargetSpec& target, const target::Benchmark& bench,
-                                  const proc::WhileRunning& while_running) override;
   StatusOr<std::vector<Measured>> MeasureTogether(const target::TargetSpec& target,
                                                   const std::vector<target::Benchmark>& benches) override;
   bool Interrupted() const override;
@@ -60,7 +48,6 @@ class SpawnerMeasurer final : public Measurer {
  private:
   proc::Spawner& spawner_;
   target::MeasureOptions options_;
-  bool overlap_;
 };
 
 class Clock {

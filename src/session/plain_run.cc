@@ -94,14 +94,9 @@ class PreparingMeasurer final : public Measurer {
       : inner_(inner), spawner_(spawner), prepare_(prepare), text_(std::move(text)),
         workdir_(std::move(workdir)), timeout_ns_(timeout_ns) {}
   StatusOr<Measured> Measure(const target::TargetSpec& target, const target::Benchmark& bench) override {
-    return MeasureWhile(target, bench, {});
-  }
-  // The store write overlaps the sample, not the --prepare command.
-  StatusOr<Measured> MeasureWhile(const target::TargetSpec& target, const target::Benchmark& bench,
-                                  const proc::WhileRunning& while_running) override {
     Status prepared = RunQuietly(spawner_, prepare_, workdir_, timeout_ns_, "--prepare", text_);
     if (!prepared.ok()) return prepared.WithContext("before a sample of " + bench.name);
-    return inner_.MeasureWhile(target, bench, while_running);
+    return inner_.Measure(target, bench);
   }
   StatusOr<std::vector<Measured>> MeasureTogether(const target::TargetSpec& target,
                                                   const std::vector<target::Benchmark>& benches) override {
@@ -157,7 +152,6 @@ class RunObserver final : public Observer {
       : spec_(spec), notice_(std::move(notice)), total_(total), clock_(clock), start_ns_(clock.UnixNowNs()) {}
 
   int64_t TargetBlocks(size_t) const override { return spec_.warmup + spec_.samples; }
-  bool LooksAfterRounds() const override { return false; }  // a plain run has no looks
 
   void OnSample(Session& session, size_t cell, const Sample& sample) override {
     const auto& targets = session.plan().cells[cell].targets;

@@ -25,16 +25,6 @@ void Session::Stop(StopKind kind, const std::string& reason) {
 }
 
 Status Session::Run() {
-  Status looped = Loop();
-  // Whatever ended the loop, the last sample measured is stored.
-  Status flushed = Flush();
-  TARE_RETURN_IF_ERROR(looped);
-  TARE_RETURN_IF_ERROR(flushed);
-  if (progress_) progress_("");
-  return recorder_.WriteRunWarnings();
-}
-
-Status Session::Loop() {
   while (stop_ == StopKind::kNone) {
     bool ran = false;
     if (plan_.shared_process) {
@@ -66,16 +56,14 @@ Status Session::Loop() {
     }
     if (stop_ != StopKind::kNone) break;
     ++rounds_;
-    if (ran) {
-      if (observer_.LooksAfterRounds()) TARE_RETURN_IF_ERROR(Flush());
-      TARE_RETURN_IF_ERROR(observer_.AfterRound(*this));
-    }
+    if (ran) TARE_RETURN_IF_ERROR(observer_.AfterRound(*this));
     bool below = false;
     for (size_t c = 0; c < plan_.cells.size(); ++c) below = below || blocks_done_[c] < observer_.TargetBlocks(c);
     // Done when every cell reached its target; a round that ran nothing cannot make progress.
     if (!below || !ran) break;
   }
-  return Status::Ok();
+  if (progress_) progress_("");
+  return recorder_.WriteRunWarnings();
 }
 
 Status Session::RunBlock(size_t cell, int64_t block) {
@@ -94,9 +82,7 @@ Status Session::RunBlock(size_t cell, int64_t block) {
     }
     const std::string& arm = plan_.arms[static_cast<size_t>(arm_index)];
     if (progress_) progress_(observer_.ProgressLine(*this, cell, arm, block));
-    // The sample before this one is written while this one runs.
-    TARE_ASSIGN_OR_RETURN(Measured m, measurer_.MeasureWhile(c.targets[static_cast<size_t>(arm_index)], c.bench,
-                                                             [this] { return Flush(); }));
+    TARE_ASSIGN_OR_RETURN(Measured m, measurer_.Measure(c.targets[static_cast<size_t>(arm_index)], c.bench));
     m.sample.arm = arm;
     m.sample.block = block;
     TARE_RETURN_IF_ERROR(Record(cell, std::move(m)));
@@ -111,7 +97,6 @@ Status Session::RunSharedRound(int64_t block) {
     return Status::Ok();
   }
   if (progress_) progress_(observer_.ProgressLine(*this, 0, plan_.arms.front(), block));
-  TARE_RETURN_IF_ERROR(Flush());
   std::vector<target::Benchmark> benches;
   for (const auto& c : plan_.cells) benches.push_back(c.bench);
   TARE_ASSIGN_OR_RETURN(std::vector<Measured> all,
@@ -126,28 +111,17 @@ Status Session::RunSharedRound(int64_t block) {
 }
 
 Status Session::Record(size_t cell, Measured m) {
-  TARE_RETURN_IF_ERROR(Flush());  // one sample waits at a time (a shared round records several)
   const Cell& c = plan_.cells[cell];
   m.sample.seq = next_seq_++;
   m.sample.warmup = m.sample.block < plan_.warmup_blocks;
-  pending_ = Pending{cell, m.sample.arm.empty() ? c.bench.uri : c.name + " (" + m.sample.arm + ")", std::move(m)};
-  // The observer hears of the sample now, so that it can stop the session before the next one.
-  const Sample& sample = pending_->m.sample;
-  observer_.OnSample(*this, cell, sample);
-  if (sample.outcome == SampleOutcome::kInterrupted || measurer_.Interrupted()) {
-    Stop(StopKind::kInterrupted, "interrupted (Ctrl-C)");
-  }
-  return Status::Ok();
-}
-
-Status Session::Flush() {
-  if (!pending_) return Status::Ok();
-  Pending p = std::move(*pending_);
-  pending_.reset();
-  const Cell& c = plan_.cells[p.cell];
-  auto stored = recorder_.Record(c.benchmark_id, c.bench.uri, c.bench.name, p.label, p.m);
+  const std::string label = m.sample.arm.empty() ? c.bench.uri : c.name + " (" + m.sample.arm + ")";
+  auto stored = recorder_.Record(c.benchmark_id, c.bench.uri, c.bench.name, label, m);
   if (!stored.ok()) return stored.status();
   ++samples_taken_;
+  observer_.OnSample(*this, cell, m.sample);
+  if (m.sample.outcome == SampleOutcome::kInterrupted || measurer_.Interrupted()) {
+    Stop(StopKind::kInterrupted, "interrupted (Ctrl-C)");
+  }
   return Status::Ok();
 }
 

@@ -6,11 +6,8 @@
 //   TARE_RETURN_IF_ERROR(session.Run());
 //
 // The loop runs in rounds. In each round every cell below its target (Observer::TargetBlocks) runs
-// one block: each arm once, back to back, in the plan's arm order for that block. The observer hears
-// of every sample the moment it completes; the sample is stored (SampleRecorder, one committed
-// transaction) while the next one runs — on another CPU, where tare may use two (Measurer::
-// MeasureWhile) — or before anything else happens (the observer's looks, the end of the run). A
-// crash loses at most the sample in flight and the one being committed beside it.
+// one block: each arm once, back to back, in the plan's arm order for that block. Every sample is
+// recorded (SampleRecorder) the moment it completes, so a crash loses at most the sample in flight.
 // After the round the observer may look at the data (a campaign's gates and verdicts), raise a
 // cell's target or stop the session; the session ends when no cell is below its target. `tare
 // run` is one arm, warm-up blocks first, a fixed target and no looks: rounds are then the
@@ -27,7 +24,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,9 +71,6 @@ class Observer {
   virtual void OnSample(Session& session, size_t cell, const Sample& sample) {}
   // After each round in which any block ran.
   virtual Status AfterRound(Session& session) { return Status::Ok(); }
-  // Whether AfterRound reads or writes the store (a campaign's looks save verdicts on the samples
-  // so far): then the round's last sample is stored before it, not while the next one runs.
-  virtual bool LooksAfterRounds() const { return true; }
   // The progress line before a sample ("" for none).
   virtual std::string ProgressLine(const Session& session, size_t cell, const std::string& arm,
                                    int64_t block) const { return ""; }
@@ -101,22 +94,13 @@ class Session {
   const std::string& stop_reason() const { return stop_reason_; }
   int64_t blocks_done(size_t cell) const { return blocks_done_[cell]; }
   int64_t next_seq() const { return next_seq_; }
-  int64_t samples_taken() const { return samples_taken_; }  // stored by this Run(), warm-ups included
+  int64_t samples_taken() const { return samples_taken_; }  // by this Run(), warm-ups included
 
  private:
-  Status Loop();
   Status RunBlock(size_t cell, int64_t block);
   Status RunSharedRound(int64_t block);
-  // Takes one measured sample: tells the observer, stops on Ctrl-C, and leaves it pending; it is
-  // stored by Flush — while the next sample runs, before the observer's looks, or as Run() ends.
+  // Stores one measured sample and tells the observer; stops on Ctrl-C.
   Status Record(size_t cell, Measured m);
-  Status Flush();
-
-  struct Pending {
-    size_t cell;
-    std::string label;
-    Measured m;
-  };
 
   Plan plan_;
   Measurer& measurer_;
@@ -127,7 +111,6 @@ class Session {
   int64_t rounds_ = 0;  // rounds run by this Run()
   int64_t next_seq_ = 0;
   int64_t samples_taken_ = 0;
-  std::optional<Pending> pending_;  // measured, not yet stored (at most one)
   StopKind stop_ = StopKind::kNone;
   std::string stop_reason_;
 };

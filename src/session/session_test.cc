@@ -78,20 +78,8 @@ class FakeMeasurer final : public Measurer {
     }
     return out;
   }
-  // With `overlap_with`: as the real measurer on two CPUs, the store write runs while the process
-  // does (after the call has started); records how many samples the store held as each began.
-  StatusOr<Measured> MeasureWhile(const target::TargetSpec& t, const target::Benchmark& b,
-                                  const proc::WhileRunning& while_running) override {
-    if (overlap_with == nullptr) return Measurer::MeasureWhile(t, b, while_running);
-    stored_at_start.push_back(static_cast<int64_t>(overlap_with->samples.size()));
-    StatusOr<Measured> m = Measure(t, b);
-    if (while_running) TARE_RETURN_IF_ERROR(while_running());
-    return m;
-  }
   bool Interrupted() const override { return interrupt_after >= 0 && calls >= interrupt_after; }
 
-  FakeWriter* overlap_with = nullptr;
-  std::vector<int64_t> stored_at_start;
   int64_t calls = 0;
   int64_t interrupt_after = -1;
   int64_t helper_dies_at = -1;
@@ -109,7 +97,6 @@ class ScriptedObserver final : public Observer {
     seen.push_back(s.seq);
     if (!s.ok() && stop_on_failure) session.Stop(StopKind::kFailFast, "failed: " + s.error);
   }
-  bool LooksAfterRounds() const override { return looks; }
   Status AfterRound(Session& session) override {
     ++rounds;
     if (raise_after_round == rounds) targets[0] += 2;
@@ -120,7 +107,6 @@ class ScriptedObserver final : public Observer {
   int rounds = 0;
   int raise_after_round = -1;
   bool stop_on_failure = false;
-  bool looks = true;
 };
 
 Plan MakePlan(std::vector<std::string> arms, std::vector<std::string> cells) {
@@ -240,81 +226,6 @@ TEST(Session, AStoreThatRefusesAWriteStopsTheLoopWithItsError) {
   EXPECT_NE(s.message().find("disk I/O error"), std::string::npos);
   EXPECT_EQ(writer.samples.size(), 2u);
   EXPECT_EQ(measurer.calls, 3);  // nothing measured after the refused write
-}
-
-TEST(Session, EachSampleIsStoredWhileTheNextRunsAndTheLastBeforeRunReturns) {
-  FakeWriter writer;
-  FakeMeasurer measurer;
-  measurer.overlap_with = &writer;
-  ScriptedObserver observer({3, 3});
-  observer.looks = false;  // as a plain run: nothing between rounds reads the store
-  Session session(MakePlan({""}, {"a", "b"}), measurer, writer, 1, observer);
-  ASSERT_TRUE(session.Run().ok());
-  // Sample k starts with k-1 samples stored: the one before it is written during it.
-  EXPECT_EQ(measurer.stored_at_start, (std::vector<int64_t>{0, 0, 1, 2, 3, 4}));
-  ASSERT_EQ(writer.samples.size(), 6u);
-  for (size_t i = 0; i < writer.samples.size(); ++i) {
-    EXPECT_EQ(writer.samples[i].second.seq, static_cast<int64_t>(i));
-    EXPECT_EQ(writer.samples[i].second.values.at("wall_ns"), 100.0 * static_cast<double>(i + 1));
-  }
-  EXPECT_EQ(observer.seen, (std::vector<int64_t>{0, 1, 2, 3, 4, 5}));
-  EXPECT_EQ(session.samples_taken(), 6);
-
-  // An observer that looks after each round (a campaign) finds the round's samples stored.
-  FakeWriter writer2;
-  FakeMeasurer measurer2;
-  measurer2.overlap_with = &writer2;
-  ScriptedObserver looking({3, 3});
-  Session session2(MakePlan({""}, {"a", "b"}), measurer2, writer2, 1, looking);
-  ASSERT_TRUE(session2.Run().ok());
-  EXPECT_EQ(measurer2.stored_at_start, (std::vector<int64_t>{0, 0, 2, 2, 4, 4}));
-  EXPECT_EQ(writer2.samples.size(), 6u);
-}
-
-TEST(Session, AnOverlappedWriteThatFailsStopsTheLoopWithItsErrorAndKeepsEarlierSamples) {
-  FakeWriter writer;
-  writer.fail_at_sample = 2;
-  FakeMeasurer measurer;
-  measurer.overlap_with = &writer;
-  ScriptedObserver observer({6});
-  observer.looks = false;
-  Session session(MakePlan({""}, {"a"}), measurer, writer, 1, observer);
-  Status s = session.Run();
-  EXPECT_EQ(s.code(), StatusCode::kDataLoss);
-  EXPECT_EQ(writer.samples.size(), 2u);
-  // The third sample's write failed while the fourth ran; nothing after it was measured.
-  EXPECT_EQ(measurer.calls, 4);
-}
-
-TEST(Session, AfterACtrlCTheLastSampleIsStoredAndAFailFastStopsBeforeTheNext) {
-  {
-    FakeWriter writer;
-    FakeMeasurer measurer;
-    measurer.overlap_with = &writer;
-    measurer.interrupt_after = 3;
-    ScriptedObserver observer({5, 5});
-    observer.looks = false;
-    Session session(MakePlan({""}, {"a", "b"}), measurer, writer, 1, observer);
-    ASSERT_TRUE(session.Run().ok());
-    EXPECT_EQ(session.stop(), StopKind::kInterrupted);
-    EXPECT_EQ(measurer.calls, 3);
-    EXPECT_EQ(writer.samples.size(), 3u);
-  }
-  {
-    FakeWriter writer;
-    FakeMeasurer measurer;
-    measurer.overlap_with = &writer;
-    measurer.failures = {2};
-    ScriptedObserver observer({3, 3});
-    observer.stop_on_failure = true;
-    observer.looks = false;
-    Session session(MakePlan({""}, {"a", "b"}), measurer, writer, 1, observer);
-    ASSERT_TRUE(session.Run().ok());
-    EXPECT_EQ(session.stop(), StopKind::kFailFast);
-    EXPECT_EQ(measurer.calls, 2);  // the observer stopped the session before a third sample began
-    ASSERT_EQ(writer.samples.size(), 2u);
-    EXPECT_EQ(writer.samples[1].second.outcome, SampleOutcome::kFailed);
-  }
 }
 
 TEST(Session, AHelperThatDiesIsAnErrorNotAFailedSample) {

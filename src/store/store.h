@@ -3,9 +3,9 @@
 // second backend (PostgreSQL, for many CI hosts) implements the same interface with the same
 // schema. Only this module holds SQL. Schema and migrations: docs/store.md.
 //
-// Durability: each call below is its own committed transaction, so a crash loses at most what was
-// being written (session::Session writes a sample while the next one runs). Every write returns a
-// Status; a caller that drops one loses data silently, so none does.
+// Durability: each call below is its own committed transaction, so a crash or Ctrl-C loses at most
+// the sample in flight. Every write returns a Status; a caller that drops one loses data silently,
+// so none does.
 //
 // RunWriter is the narrow part a measurement session writes through (fakes implement it in tests);
 // Store adds reading and the campaign tables.

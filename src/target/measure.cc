@@ -335,7 +335,7 @@ void AddSelfMetrics(const std::string& path, const std::vector<std::string>& req
 
 StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, const Benchmark& bench,
                              const MeasureOptions& options, std::vector<std::string>* unavailable,
-                             MeasureExtras* extras, const proc::WhileRunning& while_running) {
+                             MeasureExtras* extras) {
   proc::SpawnRequest req = BaseRequest(target, options);
   const bool sim = options.instrument == Instrument::kSim;
   const bool mem = options.instrument == Instrument::kMem;
@@ -386,7 +386,7 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
       req.env.push_back("TARE_ALLOC_OUT=" + alloc_out);
     }
   }
-  TARE_ASSIGN_OR_RETURN(proc::SpawnResult r, spawner.Run(req, while_running));
+  TARE_ASSIGN_OR_RETURN(proc::SpawnResult r, spawner.Run(req));
   Sample s;
   RecordOutcome(r, options, &s);
   if (r.started && !sim) instrument::AddProcessMetrics(r, &s.values, unavailable);

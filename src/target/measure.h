@@ -95,10 +95,9 @@ StatusOr<std::vector<Benchmark>> ListBenchmarks(proc::Spawner& spawner, const Ta
 
 // One fresh process for one benchmark; the program may report figures of its own in the file named
 // by $TARE_METRICS_FILE (target/self_metrics.h). `unavailable` collects one-line reasons for metrics the
-// host cannot provide (hardware counters on a VM, ...). `while_running` is handed to
-// proc::Spawner::Run: done while the process runs.
+// host cannot provide (hardware counters on a VM, ...).
 StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, const Benchmark& bench,
                              const MeasureOptions& options, std::vector<std::string>* unavailable,
-                             MeasureExtras* extras = nullptr, const proc::WhileRunning& while_running = {});
+                             MeasureExtras* extras = nullptr);
 
 }  // namespace tare::target
