@@ -27,8 +27,10 @@
 //      at that stamp.
 //   4. The helper sleeps in poll() on a pidfd until the child exits (or a timeout, Ctrl-C, tare
 //      going away), reaps it with wait4, reads the counters and answers.
-//   5. It then watches for the next request awake for up to 1 ms (AwaitRequestAwake) before it
-//      sleeps: waking a sleeping process costs more than that wait on a VM.
+//   5. It runs on the CPU tare was on (--cpu, spawner.h) and gives each child tare's CPU set back
+//      (--child-cpus) before exec. Unpinned, it watches for the next request awake for up to 1 ms
+//      (AwaitRequestAwake) before it sleeps: waking a process on another CPU costs more than that
+//      on a VM.
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
@@ -107,6 +109,10 @@ struct SharedSpawn {
   long page_kib = 4;
 };
 SharedSpawn g_shared;
+
+// The CPU set each child gets back (main: --child-cpus); unset: the child keeps the helper's.
+cpu_set_t g_child_cpus;
+bool g_set_child_cpus = false;
 // Pages the child may touch between its statm reading and exec's fold (its stack, the exec call).
 constexpr int64_t kSharedRssSlackKib = 64;
 
@@ -236,6 +242,7 @@ bool ShouldShed(const std::string& program) {
     if (dup2(redirects[i].from, redirects[i].to) < 0) ChildFailed(errno);
   }
   if (!req.cwd.empty() && chdir(req.cwd.c_str()) != 0) ChildFailed(errno);
+  if (g_set_child_cpus && sched_setaffinity(0, sizeof g_child_cpus, &g_child_cpus) != 0) ChildFailed(errno);
   if (req.disable_aslr) personality(ADDR_NO_RANDOMIZE);
   if (shared) g_report->shared_rss_pages.store(PagesFoldedAtExec(shed));
   g_report->exec_ns.store(NowNs(CLOCK_MONOTONIC));
@@ -289,6 +296,10 @@ std::vector<pid_t> Children() {
 // Killing one may orphan its own children to the helper, hence the rounds.
 void EndLeftovers() {
   for (int round = 0; round < 64; ++round) {
+    // Usually there are none, and one system call says so (ECHILD); /proc is read only when some
+    // process is left (~0.1 ms a sample less on the VM of bench/README.md).
+    siginfo_t si{};
+    if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD) return;
     std::vector<pid_t> children = Children();
     if (children.empty()) return;
     for (pid_t c : children) kill(c, SIGKILL);
@@ -558,8 +569,8 @@ void SetUpSharedSpawn() {
 // After an answer, tare usually sends the next request within a few hundred microseconds. Waking a
 // sleeping process on another CPU costs more than that on a VM (~0.5 ms a sample on the one in
 // bench/README.md): the helper watches the pipe awake for up to kAwakeForRequestNs first, between
-// samples only — never while a child runs — and only where there are two CPUs or more, so that it
-// takes none from tare.
+// samples only — never while a child runs — and only where it may use two CPUs or more, so that it
+// takes none from tare (pinned beside tare, it may use one and sleeps).
 constexpr int64_t kAwakeForRequestNs = 1'000'000;
 
 void AwaitRequestAwake(int fd) {
@@ -610,6 +621,40 @@ int HelperMain() {
 }
 
 }  // namespace
+
+void SetChildCpus(const char* list) {
+  CPU_ZERO(&g_child_cpus);
+  int count = 0;
+  for (const char* p = list; *p != '\0';) {
+    char* end = nullptr;
+    const long c = std::strtol(p, &end, 10);
+    if (end == p) break;
+    if (c >= 0 && c < CPU_SETSIZE) {
+      CPU_SET(static_cast<int>(c), &g_child_cpus);
+      ++count;
+    }
+    p = *end == ',' ? end + 1 : end;
+  }
+  g_set_child_cpus = count > 0;
+}
+
 }  // namespace tare::proc
 
-int main() { return tare::proc::HelperMain(); }
+int main(int argc, char** argv) {
+  // --child-cpus=0,1,...: every child gets tare's CPU set back before it execs (spawner.h).
+  // --cpu=N: run on CPU N, the one tare was on when it started this helper.
+  for (int i = 1; i < argc; ++i) {
+    const char* a = argv[i];
+    if (std::strncmp(a, "--child-cpus=", 13) == 0) tare::proc::SetChildCpus(a + 13);
+    if (std::strncmp(a, "--cpu=", 6) == 0) {
+      const long cpu = std::strtol(a + 6, nullptr, 10);
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      if (cpu >= 0 && cpu < CPU_SETSIZE) {
+        CPU_SET(static_cast<int>(cpu), &one);
+        sched_setaffinity(0, sizeof one, &one);  // a failure leaves it where it was: slower, not wrong
+      }
+    }
+  }
+  return tare::proc::HelperMain();
+}

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -88,6 +89,23 @@ StatusOr<std::unique_ptr<Spawner>> Spawner::Start(const std::string& helper_path
         "<prefix>/lib/tare/ (tare-spawn-helper) — rebuild or reinstall tare, or set "
         "TARE_SPAWN_HELPER to its path", path));
   }
+  // The helper runs on the CPU tare is on now, and gives each child tare's CPU set back (spawner.h).
+  std::string helper_cpu_arg, child_cpus_arg;
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  const char* colocate = std::getenv("TARE_SPAWN_COLOCATE");
+  if (!(colocate != nullptr && std::strcmp(colocate, "0") == 0) &&
+      sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) >= 2) {
+    const int cpu = sched_getcpu();
+    if (cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &allowed)) {
+      std::string list;
+      for (int c = 0; c < CPU_SETSIZE; ++c) {
+        if (CPU_ISSET(c, &allowed)) list += (list.empty() ? "" : ",") + std::to_string(c);
+      }
+      helper_cpu_arg = "--cpu=" + std::to_string(cpu);
+      child_cpus_arg = "--child-cpus=" + list;
+    }
+  }
   int to_child[2], from_child[2];
   if (pipe2(to_child, O_CLOEXEC) != 0 || pipe2(from_child, O_CLOEXEC) != 0) {
     return Status::Internal(fmt::format("pipe: {}", std::strerror(errno)));
@@ -96,7 +114,9 @@ StatusOr<std::unique_ptr<Spawner>> Spawner::Start(const std::string& helper_path
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, to_child[0], 0);
   posix_spawn_file_actions_adddup2(&fa, from_child[1], 1);
-  char* argv[] = {const_cast<char*>("tare-spawn-helper"), nullptr};
+  char* argv[] = {const_cast<char*>("tare-spawn-helper"),
+                  helper_cpu_arg.empty() ? nullptr : const_cast<char*>(helper_cpu_arg.c_str()),
+                  const_cast<char*>(child_cpus_arg.c_str()), nullptr};
   pid_t pid = 0;
   int rc = posix_spawn(&pid, path.c_str(), &fa, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&fa);

@@ -10,6 +10,13 @@
 // child's process group, and forwards Ctrl-C to the child. spawn_helper_main.cc walks through one
 // sample step by step.
 //
+// The helper beside tare: where tare may use two or more CPUs, Start pins the helper to the CPU tare
+// is running on (tare itself stays free, and the scheduler keeps waking it there), and the helper
+// gives each child tare's whole CPU set back before it execs. A sample's hand-offs between tare
+// and the helper are then mostly wake-ups on one CPU instead of across two (~0.1-0.25 ms each on
+// the VM of bench/README.md); both sleep while the child runs. TARE_SPAWN_COLOCATE=0 leaves the
+// helper unpinned.
+//
 // Ownership: a Spawner owns its helper process; destroying it closes the pipe and the helper exits.
 // Thread-safety: not thread-safe; one Run() at a time.
 #pragma once

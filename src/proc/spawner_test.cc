@@ -1,6 +1,7 @@
 #include "proc/spawner.h"
 
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -165,6 +166,34 @@ TEST_F(SpawnerTest, APeakRssBelowTheHelpersOwnPagesIsNotGuessed) {
 }
 #endif
 
+// The helper runs on the CPU tare was on (spawner.h); every child gets tare's whole CPU set back.
+TEST_F(SpawnerTest, TheChildGetsTaresCpuSetBackFromTheHelperBesideIt) {
+  auto allowed = [](const std::string& status) {
+    const size_t at = status.find("Cpus_allowed_list:");
+    if (at == std::string::npos) return std::string();
+    const size_t end = status.find('\n', at);
+    std::string v = status.substr(at + 18, end - at - 18);
+    v.erase(0, v.find_first_not_of(" \t"));
+    return v;
+  };
+  const std::string ours = allowed(Slurp("/proc/self/status"));
+  ASSERT_FALSE(ours.empty());
+  SpawnRequest req;
+  req.argv = {"/bin/cat", "/proc/self/status"};
+  req.stdout_path = dir_ + "/status";
+  auto r = spawner_->Run(req);
+  ASSERT_TRUE(r.ok() && r->ok());
+  EXPECT_EQ(allowed(Slurp(dir_ + "/status")), ours);
+  cpu_set_t set;
+  ASSERT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
+  const std::string helper = allowed(Slurp("/proc/" + std::to_string(spawner_->helper_pid()) + "/status"));
+  if (CPU_COUNT(&set) >= 2) {
+    EXPECT_EQ(helper.find_first_of(",-"), std::string::npos) << "the helper runs on one CPU: " << helper;
+  } else {
+    EXPECT_EQ(helper, ours);
+  }
+}
+
 TEST_F(SpawnerTest, ReportsExitStatusAndSignals) {
   SpawnResult r = Run({"exit", "3"});
   EXPECT_TRUE(r.started);
@@ -201,9 +230,14 @@ TEST_F(SpawnerTest, TimeoutAlsoEndsDescendantsThatLeftTheProcessGroup) {
   usleep(100000);
   int found = std::system("pgrep -f 'proc_test_child escape-slee[p] 31' >/dev/null");
   EXPECT_NE(WEXITSTATUS(found), 0) << "a grandchild in its own session survived the timeout";
-  // And a sample that exits normally leaves no daemon behind either.
-  SpawnResult quick = Run({"escape-sleep", "0"});
+  // And a sample that exits normally leaves no daemon behind either: the sample's own process is
+  // reaped at once, its daemon (orphaned to the helper) is ended before the answer.
+  SpawnResult quick = Run({"daemon-exit", "32"});
   EXPECT_TRUE(quick.ok()) << quick.Describe();
+  int left = std::system("pgrep -f 'proc_test_child daemon-exi[t] 32' >/dev/null");
+  EXPECT_NE(WEXITSTATUS(left), 0) << "a daemon the sample started outlived it";
+  // The next sample, with nothing left over, is measured as usual.
+  EXPECT_TRUE(Run({"exit", "0"}).ok());
 }
 
 TEST_F(SpawnerTest, CapturesOutputAndPassesEnvCwdAndResultFd) {

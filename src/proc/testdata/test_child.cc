@@ -45,6 +45,14 @@ int main(int argc, char** argv) {
     sleep(static_cast<unsigned>(std::atoi(argv[2])));
     return 0;
   }
+  if (mode == "daemon-exit") {  // a grandchild in a session of its own outlives us: we exit at once
+    if (fork() == 0) {
+      setsid();
+      sleep(static_cast<unsigned>(std::atoi(argv[2])));
+      _exit(0);
+    }
+    return 0;
+  }
   if (mode == "print") {
     std::printf("%s\n", argv[2]);
     std::fprintf(stderr, "err:%s\n", argv[2]);
