@@ -18,11 +18,12 @@
 //      folds the old address space's RSS high-water mark into the child's ru_maxrss — with vfork,
 //      the helper's own (~1.1 MB, mostly its text paged in 64 KB at a time). So just before it
 //      execs, the child drops the helper's never-written file pages (text, read-only data: they
-//      fault back in from the page cache), resets the high-water mark to what is left (~0.2 MB:
+//      fault back in from the page cache), resets the high-water mark to what is left (~0.3-0.4 MB:
 //      heap, stack, data) and records that figure; a ru_maxrss above it is the target's own, exactly
-//      (SharedSpawn). A target that stays below it gets no peak RSS for that sample, and the helper
-//      forks from then on. Where this cannot be set up (sanitizers, /proc/self/clear_refs not
-//      writable) it forks. The child sets its process group, signals and stdio with a handful of
+//      (SharedSpawn). A sample that stays below it gets no peak RSS (peak_rss_floor_bytes says
+//      below what). A program whose last peak was far above the helper's pages skips the dropping
+//      (ShouldShed) and is checked all the same. Where this cannot be set up (sanitizers,
+//      /proc/self/clear_refs not writable, TARE_SPAWN_FORK=1) it forks. The child sets its process group, signals and stdio with a handful of
 //      system calls, stamps the clock into a page shared with the helper, and execs. wall_ns starts
 //      at that stamp.
 //   4. The helper sleeps in poll() on a pidfd until the child exits (or a timeout, Ctrl-C, tare
@@ -49,13 +50,13 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <memory>
-#include <map>
-#include <new>
 #include <cstdio>
-#include <utility>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "proc/perf_counters.h"
@@ -213,7 +214,7 @@ int64_t PagesFoldedAtExec(bool shed) {
 
 // Whether the child should shed the helper's pages: unless this program's last peak was well above
 // what the helper holds now (a Google Benchmark binary: several MiB against ~1.1), since they fault
-// back in at a cost (~0.15 ms a sample on the VM of bench/README.md). A wrong guess costs one
+// back in at a cost (~0.3 ms a sample on the VM of bench/README.md). A wrong guess costs one
 // sample's peak RSS, never a wrong one: every sample is checked against what exec folded in.
 std::map<std::string, int64_t> g_last_peak_kib;  // by argv[0]
 
@@ -620,8 +621,8 @@ int HelperMain() {
   return 0;
 }
 
-}  // namespace
-
+// --child-cpus=0,1,...: every child gets tare's CPU set back before it execs; --cpu=N: the helper
+// runs on CPU N, the one tare was on when it started it (spawner.h).
 void SetChildCpus(const char* list) {
   CPU_ZERO(&g_child_cpus);
   int count = 0;
@@ -638,14 +639,10 @@ void SetChildCpus(const char* list) {
   g_set_child_cpus = count > 0;
 }
 
-}  // namespace tare::proc
-
-int main(int argc, char** argv) {
-  // --child-cpus=0,1,...: every child gets tare's CPU set back before it execs (spawner.h).
-  // --cpu=N: run on CPU N, the one tare was on when it started this helper.
+void ParseArgs(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
-    if (std::strncmp(a, "--child-cpus=", 13) == 0) tare::proc::SetChildCpus(a + 13);
+    if (std::strncmp(a, "--child-cpus=", 13) == 0) SetChildCpus(a + 13);
     if (std::strncmp(a, "--cpu=", 6) == 0) {
       const long cpu = std::strtol(a + 6, nullptr, 10);
       cpu_set_t one;
@@ -656,5 +653,12 @@ int main(int argc, char** argv) {
       }
     }
   }
+}
+
+}  // namespace
+}  // namespace tare::proc
+
+int main(int argc, char** argv) {
+  tare::proc::ParseArgs(argc, argv);
   return tare::proc::HelperMain();
 }

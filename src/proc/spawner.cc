@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 #include "proc/wire.h"
 
@@ -114,11 +115,14 @@ StatusOr<std::unique_ptr<Spawner>> Spawner::Start(const std::string& helper_path
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, to_child[0], 0);
   posix_spawn_file_actions_adddup2(&fa, from_child[1], 1);
-  char* argv[] = {const_cast<char*>("tare-spawn-helper"),
-                  helper_cpu_arg.empty() ? nullptr : const_cast<char*>(helper_cpu_arg.c_str()),
-                  const_cast<char*>(child_cpus_arg.c_str()), nullptr};
+  std::vector<char*> argv = {const_cast<char*>("tare-spawn-helper")};
+  if (!helper_cpu_arg.empty()) {
+    argv.push_back(helper_cpu_arg.data());
+    argv.push_back(child_cpus_arg.data());
+  }
+  argv.push_back(nullptr);
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, path.c_str(), &fa, nullptr, argv, environ);
+  int rc = posix_spawn(&pid, path.c_str(), &fa, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
   close(to_child[0]);
   close(from_child[1]);
