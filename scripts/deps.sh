@@ -10,6 +10,7 @@ packages=(
   libarchive-dev valgrind sqlite3 hyperfine procps binutils perl git zlib1g-dev
   libpq-dev postgresql postgresql-client
   dpkg-dev file   # the Debian package: cpack -G DEB reads its dependencies with dpkg-shlibdeps
+  python3         # tests/module_rules/unity_names.py: the rule that keeps the unity builds safe
 )
 # Extra packages for a target, e.g. `scripts/deps.sh chromium` for the HTML report tests.
 packages+=("$@")

@@ -26,7 +26,7 @@ struct EdgeCost {
 };
 
 // One side, summed over its parts.
-struct Side {
+struct SideTotals {
   std::map<Key, SideCost> functions;
   std::map<std::pair<Key, Key>, EdgeCost> edges;  // caller -> callee, different keys only
   uint64_t total = 0;
@@ -61,7 +61,7 @@ StatusOr<std::vector<size_t>> EventIndices(const std::vector<Profile>& parts, co
 // key, kProgram, instead of as two unrelated objects.
 constexpr char kProgram[] = "\x01program";
 
-std::string FileName(const std::string& path) {
+std::string ObjectBaseName(const std::string& path) {
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
@@ -73,7 +73,7 @@ std::string ProgramObject(const std::vector<Profile>& parts) {
     std::string by_name;
     for (const auto& f : p.functions) {
       if (f.object == program) return program;
-      if (by_name.empty() && !f.object.empty() && FileName(f.object) == FileName(program)) by_name = f.object;
+      if (by_name.empty() && !f.object.empty() && ObjectBaseName(f.object) == ObjectBaseName(program)) by_name = f.object;
     }
     if (!by_name.empty()) return by_name;
   }
@@ -96,8 +96,8 @@ std::string RowName(const std::string& callgrind_name) {
   return Unsymbolised(name) ? std::string(kNoSymbol) : name;
 }
 
-Side Sum(const std::vector<Profile>& parts, const std::vector<size_t>& event_index, std::string* program) {
-  Side side;
+SideTotals Sum(const std::vector<Profile>& parts, const std::vector<size_t>& event_index, std::string* program) {
+  SideTotals side;
   *program = ProgramObject(parts);
   for (size_t k = 0; k < parts.size(); ++k) {
     const Profile& p = parts[k];
@@ -194,7 +194,7 @@ void Split(FunctionRow* row) {
 
 // The inlining rule (attribution.h). `from` is the side where F is called, `to` the side where it
 // is not (or far less): base->head for "inlined into", head->base for "no longer inlined".
-void FindInlining(const Side& from, const Side& to, const std::map<Key, size_t>& row_of,
+void FindInlining(const SideTotals& from, const SideTotals& to, const std::map<Key, size_t>& row_of,
                   std::vector<FunctionRow>* rows, const AttributeOptions& o, bool inlined) {
   for (auto& row : *rows) {
     if (row.inlining || row.name == kNoSymbol) continue;
@@ -317,8 +317,8 @@ StatusOr<AttributionResult> Attribute(const std::vector<Profile>& base, const st
     return Status::InvalidArgument(fmt::format("{}; events in both profiles: {}", s.message(), Join(common)));
   }
   std::string base_program, head_program;
-  const Side b = Sum(base, *in_base, &base_program);
-  const Side h = Sum(head, *in_head, &head_program);
+  const SideTotals b = Sum(base, *in_base, &base_program);
+  const SideTotals h = Sum(head, *in_head, &head_program);
 
   AttributionResult out;
   out.event = event;

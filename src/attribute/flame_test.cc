@@ -12,7 +12,7 @@ namespace {
 using instrument::ParseCallgrindProfile;
 using instrument::Profile;
 
-std::vector<Profile> Parse(const std::string& text) {
+std::vector<Profile> ParseFlame(const std::string& text) {
   auto parts = ParseCallgrindProfile(text, "flame.out");
   EXPECT_TRUE(parts.ok()) << parts.status().message();
   return parts.ok() ? *parts : std::vector<Profile>{};
@@ -20,7 +20,7 @@ std::vector<Profile> Parse(const std::string& text) {
 
 // base: main (self 10) calls helper (incl 60) and leaf (incl 40); helper (self 50) calls leaf
 // (incl 10); leaf's self is 40 + 10 = 50. Total 110.
-const char* kBase = R"(events: Ir
+const char* kFlameBase = R"(events: Ir
 ob=app
 fl=a.c
 fn=main
@@ -43,7 +43,7 @@ totals: 110
 
 // head: helper inlined into main (main's self 10 + 50 = 60), main calls leaf 5 times (incl 80: leaf
 // got dearer). Total 140.
-const char* kHead = R"(events: Ir
+const char* kFlameHead = R"(events: Ir
 ob=app
 fl=a.c
 fn=main
@@ -64,7 +64,7 @@ const FlameFrame* Child(const FlameFrame& f, const std::string& name) {
 }
 
 TEST(Flame, TheCallGraphGrowsIntoATreeMergedByPath) {
-  auto t = BuildFlameTree(Parse(kBase), Parse(kHead));
+  auto t = BuildFlameTree(ParseFlame(kFlameBase), ParseFlame(kFlameHead));
   ASSERT_TRUE(t.ok()) << t.status().message();
   // all (110, 140) -> main (110, 140) -> helper (60, 0) -> leaf (10, 0); main -> leaf (40, 80).
   EXPECT_EQ(t->name, "all");
@@ -89,14 +89,14 @@ TEST(Flame, TheCallGraphGrowsIntoATreeMergedByPath) {
   EXPECT_EQ(deep->head, 0);
 
   // One side alone: both values are that side's.
-  auto one = BuildFlameTree(Parse(kBase));
+  auto one = BuildFlameTree(ParseFlame(kFlameBase));
   ASSERT_TRUE(one.ok());
   EXPECT_EQ(one->base, 110);
   EXPECT_EQ(one->head, 110);
 }
 
 TEST(Flame, TheDifferentialSvgColoursEachFrameByItsChange) {
-  auto t = BuildFlameTree(Parse(kBase), Parse(kHead));
+  auto t = BuildFlameTree(ParseFlame(kFlameBase), ParseFlame(kFlameHead));
   ASSERT_TRUE(t.ok());
   const std::string svg = RenderFlameSvg(*t, "BM_X: base -> head", "Ir", true);
   EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u) << svg;
@@ -147,7 +147,7 @@ fn=<script>alert(1)</script>&"'
 1 3
 totals: 48
 )";
-  auto t = BuildFlameTree(Parse(text));
+  auto t = BuildFlameTree(ParseFlame(text));
   ASSERT_TRUE(t.ok()) << t.status().message();
   const FlameFrame* main = Child(*t, "main");
   ASSERT_NE(main, nullptr);
@@ -161,7 +161,7 @@ totals: 48
   EXPECT_EQ(svg.find("<b>"), std::string::npos) << svg;
   EXPECT_NE(svg.find("&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&#39;"), std::string::npos) << svg;
 
-  auto missing = BuildFlameTree(Parse(kBase), FlameOptions{.event = "D1mr"});
+  auto missing = BuildFlameTree(ParseFlame(kFlameBase), FlameOptions{.event = "D1mr"});
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("has no event 'D1mr' to draw"), std::string::npos);
 }

@@ -27,7 +27,7 @@ std::string Num(double v) {
 std::string Signed(double v) { return v > 0 ? "+" + Num(v) : Num(v); }
 std::string Percent(double fraction) { return fmt::format("{:+.1f}%", 100 * fraction); }
 
-std::string Side(const SideCost& c, uint64_t SideCost::*field) {
+std::string SideText(const SideCost& c, uint64_t SideCost::*field) {
   return c.present ? Num(static_cast<double>(c.*field)) : "-";
 }
 std::string PerCall(const SideCost& c) {
@@ -237,9 +237,9 @@ std::string RenderConsole(const AttributionReport& report) {
       for (double d : CacheDeltas(row.base_cache, row.head_cache)) rows.back().push_back(Signed(d));
     }
     rows.back().insert(rows.back().end(), {
-                    Arrow(Side(row.base, &SideCost::self), Side(row.head, &SideCost::self), " -> "),
-                    Arrow(Side(row.base, &SideCost::inclusive), Side(row.head, &SideCost::inclusive), " -> "),
-                    Arrow(Side(row.base, &SideCost::calls), Side(row.head, &SideCost::calls), " -> "),
+                    Arrow(SideText(row.base, &SideCost::self), SideText(row.head, &SideCost::self), " -> "),
+                    Arrow(SideText(row.base, &SideCost::inclusive), SideText(row.head, &SideCost::inclusive), " -> "),
+                    Arrow(SideText(row.base, &SideCost::calls), SideText(row.head, &SideCost::calls), " -> "),
                     Arrow(PerCall(row.base), PerCall(row.head), " -> "), Opt(row.calls_part), Opt(row.per_call_part),
                     SingleLineText(label)});
   }
@@ -363,10 +363,10 @@ std::string RenderMarkdown(const AttributionReport& report) {
     if (r.has_cache) {
       for (double d : CacheDeltas(row.base_cache, row.head_cache)) out += fmt::format(" {} |", Signed(d));
     }
-    out += fmt::format(" {} → {} | {} → {} | {} → {} | {} → {} | {} | {} | {} |\n", Side(row.base, &SideCost::self),
-                       Side(row.head, &SideCost::self), Side(row.base, &SideCost::inclusive),
-                       Side(row.head, &SideCost::inclusive), Side(row.base, &SideCost::calls),
-                       Side(row.head, &SideCost::calls), PerCall(row.base), PerCall(row.head), Opt(row.calls_part),
+    out += fmt::format(" {} → {} | {} → {} | {} → {} | {} → {} | {} | {} | {} |\n", SideText(row.base, &SideCost::self),
+                       SideText(row.head, &SideCost::self), SideText(row.base, &SideCost::inclusive),
+                       SideText(row.head, &SideCost::inclusive), SideText(row.base, &SideCost::calls),
+                       SideText(row.head, &SideCost::calls), PerCall(row.base), PerCall(row.head), Opt(row.calls_part),
                        Opt(row.per_call_part), label);
   }
   out += "\n" + MarkdownText(ExplainedLine(report)) + "\n";

@@ -11,7 +11,7 @@ Sample Ir(double instructions) {
   return s;
 }
 
-AnalysisSettings SimSettings(bool null_arm) {
+AnalysisSettings ExactSimSettings(bool null_arm) {
   AnalysisSettings a;
   a.heads = {"head"};
   a.null_arm = null_arm;
@@ -59,12 +59,12 @@ TEST(ExactPlan, BaseAndNullMustReadTheSame) {
   s["base"][0] = Ir(1000);
   s["head"][0] = Ir(1005);
   s["null"][0] = Ir(1000);
-  EXPECT_EQ(DeterminismCheck(s, 1, SimSettings(true)), "");
+  EXPECT_EQ(DeterminismCheck(s, 1, ExactSimSettings(true)), "");
   s["null"][0] = Ir(1001);
-  EXPECT_EQ(DeterminismCheck(s, 1, SimSettings(true)),
+  EXPECT_EQ(DeterminismCheck(s, 1, ExactSimSettings(true)),
             "sim.Ir differs between base and its rerun, the null arm, in block 0: 1000 against 1001 (+0.10%)");
   s["null"][0].outcome = SampleOutcome::kFailed;
-  EXPECT_EQ(DeterminismCheck(s, 1, SimSettings(true)), "null block 0 has no sim.Ir (a failed or missing sample)");
+  EXPECT_EQ(DeterminismCheck(s, 1, ExactSimSettings(true)), "null block 0 has no sim.Ir (a failed or missing sample)");
 }
 
 TEST(ExactPlan, WithoutANullArmEveryArmRunsTwice) {
@@ -73,9 +73,9 @@ TEST(ExactPlan, WithoutANullArmEveryArmRunsTwice) {
   s["head"][0] = Ir(990);
   s["base"][1] = Ir(1000);
   s["head"][1] = Ir(990);
-  EXPECT_EQ(DeterminismCheck(s, 2, SimSettings(false)), "");
+  EXPECT_EQ(DeterminismCheck(s, 2, ExactSimSettings(false)), "");
   s["head"][1] = Ir(991);
-  EXPECT_EQ(DeterminismCheck(s, 2, SimSettings(false)),
+  EXPECT_EQ(DeterminismCheck(s, 2, ExactSimSettings(false)),
             "sim.Ir of head differs between blocks 0 and 1: 990 against 991 (+0.10%)");
 }
 
@@ -84,7 +84,7 @@ TEST(ExactPlan, JudgesTheChangeItself) {
   s["base"][0] = Ir(100000);
   s["head"][0] = Ir(100500);
   s["null"][0] = Ir(100000);
-  auto c = JudgeCellExact(s, "cell", CellRole::kTarget, 1, SimSettings(true));
+  auto c = JudgeCellExact(s, "cell", CellRole::kTarget, 1, ExactSimSettings(true));
   ASSERT_EQ(c.size(), 1u);
   const AbMetricResult& m = c[0].metrics[0];
   EXPECT_EQ(c[0].verdict, Verdict::kFail);
@@ -100,7 +100,7 @@ TEST(ExactPlan, JudgesTheChangeItself) {
   EXPECT_EQ(m.head_median, 100500);
 
   s["head"][0] = Ir(100000);
-  c = JudgeCellExact(s, "cell", CellRole::kTarget, 1, SimSettings(true));
+  c = JudgeCellExact(s, "cell", CellRole::kTarget, 1, ExactSimSettings(true));
   EXPECT_EQ(c[0].verdict, Verdict::kPass);
   EXPECT_EQ(c[0].metrics[0].pass_bound, 0.0);
 }

@@ -7,12 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "base/numbers.h"
 #include "stats/summary.h"
 
 namespace tare::campaign {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr size_t kMinPilotBlocks = 6;
 // Robust SD of a normal sample from its median absolute deviation.
 constexpr double kMadToSd = 1.4826;

@@ -33,7 +33,7 @@ bool LooksGzipped(const std::string& path) {
   return in.gcount() == 2 && head[0] == '\x1f' && head[1] == '\x8b';
 }
 
-StatusOr<store::FullRun> Load(const std::string& path, std::unique_ptr<bundle::OpenedBundle>* keep) {
+StatusOr<store::FullRun> LoadRun(const std::string& path, std::unique_ptr<bundle::OpenedBundle>* keep) {
   if (std::filesystem::is_directory(path)) {
     return Status::InvalidArgument(fmt::format("'{}' is a directory; give a `tare export` JSON file or a bundle", path));
   }
@@ -63,7 +63,7 @@ StatusOr<store::FullRun> Load(const std::string& path, std::unique_ptr<bundle::O
 
 StatusOr<int> Import(const ImportOptions& o) {
   std::unique_ptr<bundle::OpenedBundle> keep;
-  auto run = Load(o.file, &keep);
+  auto run = LoadRun(o.file, &keep);
   if (!run.ok()) return run.status();
   auto store = store::Store::Open(o.store_path);
   if (!store.ok()) return store.status();

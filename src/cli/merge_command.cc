@@ -25,7 +25,7 @@ struct MergeFlags {
   std::vector<std::string> inputs;
 };
 
-bool SameFile(const std::string& a, const std::string& b) {
+bool SamePath(const std::string& a, const std::string& b) {
   std::error_code ec;
   return std::filesystem::equivalent(a, b, ec) && !ec;
 }
@@ -34,7 +34,7 @@ StatusOr<int> Merge(const MergeFlags& f) {
   // Every input is opened (and so checked to be a tare store) before OUT is touched.
   std::vector<std::unique_ptr<store::Store>> inputs;
   for (const auto& in : f.inputs) {
-    if (SameFile(in, f.out) || in == f.out) {
+    if (SamePath(in, f.out) || in == f.out) {
       return Status::InvalidArgument(fmt::format(
           "'{}' is both OUT and an input; merge into another store", in));
     }

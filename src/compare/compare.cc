@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "base/numbers.h"
 #include "compare/run_set.h"
 #include "env/fingerprint_json.h"
 #include "model/metric.h"
@@ -21,7 +22,6 @@
 namespace tare::compare {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 int Severity(ChangeClass c) {
   switch (c) {

@@ -7,6 +7,7 @@
 
 #include <fmt/core.h>
 
+#include "base/numbers.h"
 #include "base/terminal_text.h"
 #include "base/units.h"
 #include "stats/change_point.h"
@@ -16,13 +17,12 @@
 namespace tare::compare {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr int64_t kDefaultSegment = 5;   // runs on each side of a change point
 constexpr int64_t kShortestSegment = 3;  // the fewest a short series goes down to
 constexpr int64_t kOutlierSegment = 5;   // the fewest runs of a level whose outliers are marked
 constexpr double kOutlierZ = 3.5;        // robust standard deviations (stats::CountMadOutliers' z)
 
-std::string Code(const RunRecord& r) {
+std::string BranchCode(const RunRecord& r) {
   const Provenance& p = r.provenance;
   std::string code = p.branch;
   if (!p.commit.empty()) code += (code.empty() ? "" : "@") + p.commit.substr(0, 12);
@@ -37,16 +37,16 @@ std::string When(int64_t unix_ns) {
   return buf;
 }
 
-std::string Pct(double f) {
+std::string StepPct(double f) {
   if (std::isinf(f)) return f > 0 ? "+inf" : "-inf";
   return fmt::format("{:+.2f}%", f * 100);
 }
 
 std::string StepText(const HistoryStep& s) {
   if (!s.interval_note.empty() || !std::isfinite(s.lo) || !std::isfinite(s.hi)) {
-    return fmt::format("{} (no interval: {})", Pct(s.change), s.interval_note);
+    return fmt::format("{} (no interval: {})", StepPct(s.change), s.interval_note);
   }
-  return fmt::format("{} [{}, {}]", Pct(s.change), Pct(s.lo), Pct(s.hi));
+  return fmt::format("{} [{}, {}]", StepPct(s.change), StepPct(s.lo), StepPct(s.hi));
 }
 
 }  // namespace
@@ -159,7 +159,7 @@ std::string RenderHistoryConsole(const History& h) {
     }
     if (r.outlier) note += std::string(note.empty() ? "" : "; ") + "outlier";
     if (r.failed > 0) note += std::string(note.empty() ? "" : "; ") + fmt::format("{} failed", r.failed);
-    rows.push_back({std::to_string(r.run.id), When(r.run.started_unix_ns), SingleLineText(Code(r.run)),
+    rows.push_back({std::to_string(r.run.id), When(r.run.started_unix_ns), SingleLineText(BranchCode(r.run)),
                     std::to_string(r.n), std::isnan(r.median) ? "-" : FormatValue(r.median, h.unit), note});
   }
   size_t w[5] = {3, 16, 4, 1, 6};
@@ -179,7 +179,7 @@ std::string RenderHistoryConsole(const History& h) {
   }
   for (const auto& s : h.steps) {
     out += fmt::format("\nchange point between run {} ({}) and run {} ({}): {} -> {}, {}, score {:.1f}",
-                       s.before.id, SingleLineText(Code(s.before)), s.after.id, SingleLineText(Code(s.after)),
+                       s.before.id, SingleLineText(BranchCode(s.before)), s.after.id, SingleLineText(BranchCode(s.after)),
                        FormatValue(s.median_before, h.unit), FormatValue(s.median_after, h.unit), StepText(s), s.score);
     if (!s.before.provenance.commit.empty() && !s.after.provenance.commit.empty()) {
       out += fmt::format("\n  commits: git log {}..{}", s.before.provenance.commit.substr(0, 12),

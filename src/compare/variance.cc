@@ -8,6 +8,7 @@
 
 #include <fmt/core.h>
 
+#include "base/numbers.h"
 #include "base/terminal_text.h"
 #include "base/units.h"
 #include "compare/compare.h"
@@ -18,7 +19,6 @@
 namespace tare::compare {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 double Cv(const std::vector<double>& v) {
   if (v.size() < 2) return kNaN;
@@ -40,7 +40,7 @@ struct Acc {
   int64_t min_n = std::numeric_limits<int64_t>::max();
 };
 
-std::string Pct(double f) { return std::isnan(f) ? "-" : fmt::format("{:.3f}%", f * 100); }
+std::string CvPct(double f) { return std::isnan(f) ? "-" : fmt::format("{:.3f}%", f * 100); }
 
 }  // namespace
 
@@ -140,8 +140,8 @@ std::string RenderVarianceConsole(const SuiteVariance& v, bool all) {
   std::string out = fmt::format("runs {} on host {}: {} benchmarks, CV {} — median {}, p90 {}, max {}; CV > 1%: {}, "
                                 "CV > 0: {}; too noisy to gate: {}\n",
                                 runs, v.host.substr(0, 12), v.benchmarks.size(),
-                                v.across ? "across runs" : "within the run", Pct(v.median_cv), Pct(v.p90_cv),
-                                Pct(v.max_cv), v.over_1pct, v.over_0, v.too_noisy);
+                                v.across ? "across runs" : "within the run", CvPct(v.median_cv), CvPct(v.p90_cv),
+                                CvPct(v.max_cv), v.over_1pct, v.over_0, v.too_noisy);
   if (!v.across) out += "(one run: CVs are within it; give two or more runs of the same executable for the rerun CV)\n";
   std::vector<std::vector<std::string>> rows;
   for (const auto& b : v.benchmarks) {
@@ -149,8 +149,8 @@ std::string RenderVarianceConsole(const SuiteVariance& v, bool all) {
     std::string reasons;
     for (const auto& r : b.reasons) reasons += (reasons.empty() ? "" : ", ") + r;
     rows.push_back({b.too_noisy ? "too noisy" : "ok", SingleLineText(b.name), SingleLineText(b.metric),
-                    std::to_string(b.runs), FormatValue(b.median, LookupMetric(b.metric).unit), Pct(b.within_cv),
-                    Pct(b.across_cv), fmt::format("{:g}%", b.threshold * 100), reasons});
+                    std::to_string(b.runs), FormatValue(b.median, LookupMetric(b.metric).unit), CvPct(b.within_cv),
+                    CvPct(b.across_cv), fmt::format("{:g}%", b.threshold * 100), reasons});
   }
   if (rows.empty()) return out + (all ? "" : "(every benchmark can be gated at its threshold; --all lists them)\n");
   const std::vector<std::string> head = {"", "benchmark", "metric", "runs", "median", "CV within", "CV across", "threshold", "why"};

@@ -12,12 +12,12 @@
 namespace tare::env {
 namespace {
 
-DirectoryHost Machine(const std::string& name) {
+DirectoryHost MachineDir(const std::string& name) {
   return DirectoryHost(std::string(TARE_ENV_TESTDATA) + "/hosts/" + name);
 }
 
 Fingerprint Collect(const std::string& name, bool valgrind = false) {
-  return CollectFingerprint(Machine(name), {.probe_valgrind = valgrind});
+  return CollectFingerprint(MachineDir(name), {.probe_valgrind = valgrind});
 }
 
 const FingerprintKey* Find(const Fingerprint& fp, const std::string& key) {
@@ -176,10 +176,10 @@ TEST(HostFactsTest, EmptyMachineSaysUnknownInsteadOfFailing) {
 }
 
 TEST(HostFactsTest, RunnableProcessesNamesRunningThreadsButNotItself) {
-  auto running = RunnableProcesses(Machine("baremetal-turbo"), 10);
+  auto running = RunnableProcesses(MachineDir("baremetal-turbo"), 10);
   // /proc is listed as sorted names: "100" < "4242" < "5000" < "777".
   EXPECT_EQ(running, (std::vector<std::string>{"cc1plus (pid 4242)", "my (odd) app (pid 777)"}));
-  EXPECT_EQ(RunnableProcesses(Machine("baremetal-turbo"), 1).size(), 1u);
+  EXPECT_EQ(RunnableProcesses(MachineDir("baremetal-turbo"), 1).size(), 1u);
 }
 
 TEST(HostFactsTest, HardDigestSeparatesMachinesButNotMoments) {

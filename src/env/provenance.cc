@@ -99,7 +99,7 @@ std::optional<std::string> Git(const std::string& dir, std::vector<std::string> 
   return text;
 }
 
-std::string Trim(std::string s) {
+std::string TrimmedCopy(std::string s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
   size_t i = 0;
   while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
@@ -125,14 +125,14 @@ Provenance DetectGitProvenance(const std::string& dir) {
   Provenance p;
   auto commit = Git(dir, {"rev-parse", "--verify", "-q", "HEAD"});
   if (!commit) return p;  // not a checkout, no commits yet, or no git
-  std::string c = Trim(*commit);
+  std::string c = TrimmedCopy(*commit);
   if (IsHex(c) && c.size() >= 40 && c.size() <= 64) p.commit = c;
   if (auto branch = Git(dir, {"symbolic-ref", "--short", "-q", "HEAD"})) {
-    p.branch = Trim(*branch);
+    p.branch = TrimmedCopy(*branch);
   }
   if (p.branch.empty()) {
     for (const char* var : {"GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_REF_NAME", "BRANCH_NAME"}) {
-      std::string b = Trim(FromEnv(var));
+      std::string b = TrimmedCopy(FromEnv(var));
       if (!b.empty() && !HasControl(b)) {
         p.branch = b;
         break;
@@ -141,7 +141,7 @@ Provenance DetectGitProvenance(const std::string& dir) {
   }
   if (HasControl(p.branch)) p.branch.clear();
   if (auto status = Git(dir, {"status", "--porcelain", "--untracked-files=no"})) {
-    p.dirty = !Trim(*status).empty();
+    p.dirty = !TrimmedCopy(*status).empty();
   }
   return p;
 }

@@ -15,7 +15,7 @@
 namespace tare::html {
 namespace {
 
-std::string Short(const std::string& sha) { return sha.substr(0, 12); }
+std::string ShortSha(const std::string& sha) { return sha.substr(0, 12); }
 
 std::string VerdictWord(Verdict v) { return std::string(VerdictName(v)); }
 
@@ -24,7 +24,7 @@ double WorseSide(const AbMetricResult& m, double fraction) {
   return m.direction == Direction::kHigherIsBetter ? -fraction : fraction;
 }
 
-ForestRow RowFor(const report::AbReport& r, const AbComparison& c, const AbMetricResult& m, bool several_heads) {
+ForestRow AbRowFor(const report::AbReport& r, const AbComparison& c, const AbMetricResult& m, bool several_heads) {
   ForestRow row;
   const std::string head = report::ArmLabel(r, c.head);
   row.label = several_heads ? fmt::format("{} · {}", head, m.metric) : m.metric;
@@ -75,7 +75,7 @@ std::string CellTable(const report::AbReport& r, const std::vector<const AbCompa
          rows + "</table>\n";
 }
 
-std::string SamplesFigure(const std::string& cell, const std::string& metric, const report::AbReport& r,
+std::string CellSamplesFigure(const std::string& cell, const std::string& metric, const report::AbReport& r,
                           const RunData& run, const std::vector<CellRecord>& cells) {
   int64_t bench_id = -1;
   for (const auto& c : cells) {
@@ -105,18 +105,18 @@ std::string Facts(const report::AbReport& r, const RunData& run) {
   for (int64_t p : r.look_pairs) looks += (looks.empty() ? "" : ", ") + std::to_string(p);
   std::string f = "<dl class=\"facts\">\n";
   f += fmt::format("<dt>Campaign</dt><dd>{} · {} · sha256 <code>{}</code></dd>\n", HtmlText(r.campaign_name),
-                   HtmlText(r.campaign_source), HtmlText(Short(r.campaign_sha256)));
+                   HtmlText(r.campaign_source), HtmlText(ShortSha(r.campaign_sha256)));
   f += fmt::format("<dt>Cohort</dt><dd>{} (run {}): {}, {} samples, started {}{}</dd>\n", r.cohort, r.run_id,
                    CohortStateName(r.state), r.samples, HtmlText(FormatUnixTime(r.started_unix_ns)),
                    r.resumed > 0 ? fmt::format(", resumed {} times", r.resumed) : "");
   f += fmt::format("<dt>Lock</dt><dd><code title=\"{}\">{}</code> (sha256 of its tare.lock/1 record, written before "
                    "the first sample) · tare {}</dd>\n",
-                   HtmlAttr(r.lock_sha256), HtmlText(Short(r.lock_sha256)), HtmlText(r.tare_version));
+                   HtmlAttr(r.lock_sha256), HtmlText(ShortSha(r.lock_sha256)), HtmlText(r.tare_version));
   if (!run.run.command_line.empty()) {
     f += fmt::format("<dt>Code</dt><dd>{}</dd>\n", HtmlText(ProvenanceText(run.run.provenance)));
   }
   f += fmt::format("<dt>Host</dt><dd>{} · fingerprint <code>{}</code></dd>\n", HtmlText(r.host),
-                   HtmlText(Short(r.fingerprint_digest)));
+                   HtmlText(ShortSha(r.fingerprint_digest)));
   f += fmt::format("<dt>Target</dt><dd>{}, instrument {}{}</dd>\n", TargetKindName(r.kind), InstrumentName(r.instrument),
                    args.empty() ? "" : fmt::format(", argv <code>{}</code>", HtmlText(args)));
   f += fmt::format("<dt>Arm order</dt><dd>{} (seed {})</dd>\n", HtmlText(r.arm_order), r.seed);
@@ -133,7 +133,7 @@ std::string Facts(const report::AbReport& r, const RunData& run) {
 
 // The whole cohort at a glance, first on the page (issue 23, item 6): one row per cell, head and
 // metric -- its verdict, the change with its interval (exact verdicts: the change alone) and delta.
-std::string SummaryTable(const report::AbReport& r) {
+std::string AbSummaryTable(const report::AbReport& r) {
   if (r.comparisons.empty()) return "";
   std::set<std::string> heads;
   for (const auto& c : r.comparisons) heads.insert(c.head);
@@ -169,14 +169,14 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
             "allowance, so no PASS is certified. Quiet the host (<code>tare env</code> lists what to fix) and run "
             "again.</p>\n";
   }
-  html += SummaryTable(r);
+  html += AbSummaryTable(r);
   for (const auto& w : r.host_warnings) html += fmt::format("<p class=\"warn\">host: {}</p>\n", HtmlText(w));
   html += Facts(r, run);
   html += "<table><tr><th>arm</th><th>role</th><th>executable</th><th>sha256</th></tr>\n";
   for (const auto& a : r.arms) {
     html += fmt::format("<tr><td>{}</td><td>{}</td><td><code>{}</code></td><td><code title=\"{}\">{}</code></td></tr>\n",
                         HtmlText(a.name), ArmRoleName(a.role), HtmlText(a.source), HtmlAttr(a.sha256),
-                        HtmlText(Short(a.sha256)));
+                        HtmlText(ShortSha(a.sha256)));
   }
   html += "</table>\n";
 
@@ -207,12 +207,12 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
     }
     std::vector<ForestRow> rows;
     for (const AbComparison* c : comparisons) {
-      for (const auto& m : c->metrics) rows.push_back(RowFor(r, *c, m, comparisons.size() > 1));
+      for (const auto& m : c->metrics) rows.push_back(AbRowFor(r, *c, m, comparisons.size() > 1));
     }
     if (!rows.empty()) html += "<figure>" + ForestPlot(rows, "changes in cell " + cell) + "</figure>\n";
     html += CellTable(r, comparisons);
     const std::string metric = first.metrics.empty() ? "" : first.metrics[0].metric;
-    html += SamplesFigure(cell, metric, r, run, cells);
+    html += CellSamplesFigure(cell, metric, r, run, cells);
     for (const auto& f : figures) {
       if (f.cell != cell) continue;
       html += fmt::format("<figure class=\"flame\">{}<figcaption>{}</figcaption></figure>\n", f.svg, HtmlText(f.caption));
@@ -237,12 +237,12 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
             "<th>outcome</th><th>lock</th><th>heads</th><th>samples</th></tr>\n";
     for (const auto& c : r.cohorts) {
       std::string heads;
-      for (const auto& h : c.head_sha256) heads += (heads.empty() ? "" : " ") + Short(h);
+      for (const auto& h : c.head_sha256) heads += (heads.empty() ? "" : " ") + ShortSha(h);
       html += fmt::format("<tr><td>{}{}</td><td>{}</td><td>{}</td><td>{}{}</td><td>{}</td><td><code>{}</code></td>"
                           "<td><code>{}</code></td><td class=\"num\">{}</td></tr>\n",
                           c.cohort, c.current ? " (this)" : "", c.run_id, HtmlText(FormatUnixTime(c.started_unix_ns)),
                           CohortStateName(c.state), c.stop_reason.empty() ? "" : ": " + HtmlText(c.stop_reason),
-                          c.outcome.empty() ? "—" : Badge(c.outcome), HtmlText(Short(c.lock_sha256)), HtmlText(heads),
+                          c.outcome.empty() ? "—" : Badge(c.outcome), HtmlText(ShortSha(c.lock_sha256)), HtmlText(heads),
                           c.samples);
     }
     html += "</table>\n";

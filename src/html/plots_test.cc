@@ -1,3 +1,4 @@
+#include "base/numbers.h"
 #include "html/plots.h"
 
 #include <gtest/gtest.h>
@@ -8,7 +9,6 @@
 namespace tare::html {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 size_t Count(const std::string& text, const std::string& what) {
   size_t n = 0;

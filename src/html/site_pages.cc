@@ -17,7 +17,7 @@ namespace {
 
 std::string Hex12(const std::string& text) { return Sha256Hex(text).substr(0, 12); }
 
-std::string Short(const std::string& digest) { return digest.substr(0, 12); }
+std::string ShortDigest(const std::string& digest) { return digest.substr(0, 12); }
 
 std::string LastChange(const compare::History& h) {
   if (h.steps.empty()) return h.note.empty() ? "none" : "none (" + h.note + ")";
@@ -93,7 +93,7 @@ std::string RenderSiteIndex(const std::vector<SiteEntry>& entries, const std::st
     html += fmt::format(
         "<tr><td><a href=\"{}\">{}</a></td><td><code>{}</code></td><td><code>{}</code></td><td>{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>\n",
-        HtmlAttr(SitePagePath(e.benchmark)), HtmlText(e.benchmark), HtmlText(h.metric), HtmlText(Short(h.host)),
+        HtmlAttr(SitePagePath(e.benchmark)), HtmlText(e.benchmark), HtmlText(h.metric), HtmlText(ShortDigest(h.host)),
         HtmlText(h.branch.empty() ? (branch.empty() ? "—" : branch) : h.branch), h.rows.size(),
         std::isfinite(last) ? HtmlText(FormatValue(last, h.unit)) : "—", Sparkline(h), HtmlText(LastChange(h)));
   }

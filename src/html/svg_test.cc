@@ -1,3 +1,4 @@
+#include "base/numbers.h"
 #include "html/svg.h"
 
 #include <gtest/gtest.h>
@@ -8,8 +9,6 @@
 namespace tare::html {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 TEST(SvgNumber, PlainDecimalsOnly) {
   EXPECT_EQ(SvgNumber(12.5), "12.5");

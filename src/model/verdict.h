@@ -12,14 +12,12 @@
 #include <string_view>
 #include <vector>
 
+#include "base/numbers.h"
 #include "base/status.h"
 #include "model/kinds.h"
 #include "model/metric.h"
 
 namespace tare {
-
-// A value a comparison could not compute (no pairs yet, a failed arm). Stored as NULL.
-inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 enum class Verdict { kPass, kInconclusive, kFail };
 

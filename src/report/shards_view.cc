@@ -16,10 +16,10 @@ namespace {
 
 using nlohmann::json;
 
-std::string Short(const std::string& hex) { return hex.substr(0, 12); }
+std::string ShortDigest(const std::string& hex) { return hex.substr(0, 12); }
 
 std::string HostText(const ShardHost& h) {
-  return fmt::format("{} (fp {})", h.cpu.empty() ? "unknown CPU" : h.cpu, Short(h.digest));
+  return fmt::format("{} (fp {})", h.cpu.empty() ? "unknown CPU" : h.cpu, ShortDigest(h.digest));
 }
 
 json HostJson(const ShardHost& h) { return {{"cpu", h.cpu}, {"fingerprint_digest", h.digest}}; }
@@ -55,7 +55,7 @@ std::string DisagreementText(const ShardGroupView& v) {
       if (r.shard->assignment_sha256 == d) weights = r.shard->weights;
     }
     parts += fmt::format("{}{} split the list as {} ({} weights)", parts.empty() ? "" : "; ",
-                         ShardList(ks, v.state.count), Short(d), weights);
+                         ShardList(ks, v.state.count), ShortDigest(d), weights);
   }
   return fmt::format(
       "the shards' assignments disagree: {}. The jobs did not split the same list the same way, so some "
@@ -75,7 +75,7 @@ std::string RenderShardGroup(const ShardGroupView& v) {
   if (s.kind == RunKind::kAb) {
     auto it = v.cohort.find(first.id);
     if (it != v.cohort.end() && it->second) {
-      what = fmt::format("campaign '{}' ({})", TerminalText(it->second->campaign_name), Short(it->second->campaign_sha256));
+      what = fmt::format("campaign '{}' ({})", TerminalText(it->second->campaign_name), ShortDigest(it->second->campaign_sha256));
     }
   } else {
     // The target as `tare run` resolved it (options "argv"), by its file name. A label only: options
@@ -87,15 +87,15 @@ std::string RenderShardGroup(const ShardGroupView& v) {
       what = "target '" + TerminalText(std::filesystem::path(options["argv"][0].get<std::string>()).filename().string()) + "'";
     }
   }
-  fmt::format_to(put, "group {}  tare {}  {}  commit {}: {}/{} shards present\n", Short(s.group), RunKindName(s.kind), what,
-                 first.provenance.commit.empty() ? "unknown" : Short(first.provenance.commit), s.present.size(), s.count);
+  fmt::format_to(put, "group {}  tare {}  {}  commit {}: {}/{} shards present\n", ShortDigest(s.group), RunKindName(s.kind), what,
+                 first.provenance.commit.empty() ? "unknown" : ShortDigest(first.provenance.commit), s.present.size(), s.count);
   fmt::format_to(put, "  {:<7} {:>5}  {:<12}  {:<11}  {:>6}  {:<12}  {}\n", "shard", "run", "uid", "status",
                  s.kind == RunKind::kAb ? "cells" : "benchs", "assignment", "host");
   for (size_t i = 0; i < v.runs.size(); ++i) {
     const RunRecord& r = v.runs[i];
     fmt::format_to(put, "  {:<7} {:>5}  {:<12}  {:<11}  {:>6}  {:<12}  {}\n",
-                   fmt::format("{}/{}", r.shard->index, r.shard->count), r.id, Short(r.uid), RunStatusName(r.status),
-                   PartSize(*r.shard), Short(r.shard->assignment_sha256), TerminalText(HostText(v.hosts[i])));
+                   fmt::format("{}/{}", r.shard->index, r.shard->count), r.id, ShortDigest(r.uid), RunStatusName(r.status),
+                   PartSize(*r.shard), ShortDigest(r.shard->assignment_sha256), TerminalText(HostText(v.hosts[i])));
   }
   if (!s.missing.empty()) {
     int64_t unmeasured = 0;
@@ -183,7 +183,7 @@ std::string ShardSummaryLine(const std::vector<ShardGroupState>& states, const s
   for (const auto& s : states) {
     std::string state = s.missing.empty() ? "all present" : "missing " + ShardList(s.missing, s.count);
     if (s.digests.size() > 1) state += ", assignments DISAGREE";
-    out += fmt::format("{}group {} (tare {}): {}/{} shards, {}", out.empty() ? "" : "; ", Short(s.group), RunKindName(s.kind),
+    out += fmt::format("{}group {} (tare {}): {}/{} shards, {}", out.empty() ? "" : "; ", ShortDigest(s.group), RunKindName(s.kind),
                        s.present.size(), s.count, state);
   }
   if (out.empty()) return out;

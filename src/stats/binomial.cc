@@ -1,3 +1,4 @@
+#include "base/numbers.h"
 #include "stats/binomial.h"
 
 #include <cmath>
@@ -10,7 +11,6 @@
 namespace tare::stats {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Errors become NaN / errno instead of exceptions: no exception may cross a module boundary, and
 // every domain error is screened out before the call anyway.

@@ -9,12 +9,12 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <fmt/core.h>
 
+#include "base/numbers.h"
 #include "stats/ranks.h"
 
 namespace tare::stats {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 double Pearson(const std::vector<double>& a, const std::vector<double>& b) {
   const double n = static_cast<double>(a.size());

@@ -1,3 +1,4 @@
+#include "base/numbers.h"
 #include "stats/summary.h"
 
 #include <algorithm>
@@ -6,7 +7,6 @@
 
 namespace tare::stats {
 namespace {
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 
 std::vector<double> Sorted(std::span<const double> values) {
