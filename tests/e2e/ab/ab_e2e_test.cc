@@ -827,12 +827,16 @@ TEST_F(AbE2E, GbenchKnobChangesOneBenchmarkByTwoPercent) {
 
 // --gbench-min-time reaches every sample: Google Benchmark runs far fewer iterations in 2 ms than in
 // 200 ms (its count grows with the time asked for; the margin is a factor of 10 where 100 is expected).
+// Any verdict will do: this is about the samples' length, and even an A/A may FAIL on time when the
+// arms' copies of one binary are laid out differently — seen once in CI on the 2-vCPU Firecracker
+// VM (2 ms samples, BM_StringCopy/64 10.8 ns -> 25.6 ns, the null arm matching base, the cross-check
+// saying "the same work — likely a layout effect"): what tare is built to show, not this test's concern.
 TEST_F(AbE2E, GbenchMinTimeSetsEverySamplesLength) {
   auto iterations = [&](const std::string& min_time) {
     const std::string store = dir_ + "/" + min_time + ".db";
     Result r = Tare({"ab", "--base", GBENCH_BASIC, "--head", GBENCH_BASIC, "--filter", "BM_StringCopy/64",
                      "--samples", "6", "--cap", "6", "--store", store, "--gbench-min-time", min_time});
-    EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 3) << r.out << r.err;
+    EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
     SQLite::Database db(store, SQLite::OPEN_READONLY);
     return db.execAndGet("SELECT min(value) FROM sample_values WHERE metric = 'gb.iterations'").getDouble();
   };
