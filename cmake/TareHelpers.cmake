@@ -31,13 +31,15 @@ function(tare_own_code_unity_build target)
        CONTENT "${target}\n$<TARGET_PROPERTY:${target},SOURCE_DIR>\n$<JOIN:$<TARGET_PROPERTY:${target},SOURCES>,\n>\n")
 endfunction()
 
-# tare_test(NAME name SOURCES a_test.cc ... LIBS tare_x ... [SERIAL])
+# tare_test(NAME name SOURCES a_test.cc ... LIBS tare_x ... [SERIAL [BESIDE_OTHERS Suite.Test ...]])
 # A GoogleTest binary registered with ctest (each TEST becomes its own ctest entry). SERIAL: its
 # tests judge timings (a 3% change must show), so ctest runs each alone instead of beside others
-# on the same cores.
+# on the same cores. BESIDE_OTHERS: the tests of a SERIAL binary that judge no time (counts under
+# valgrind, the length of a sample) and may run beside others; a name that is not a TEST of the
+# sources fails the configure, so a renamed test cannot silently fall back.
 include(GoogleTest)
 function(tare_test)
-  cmake_parse_arguments(T "SERIAL" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "SERIAL" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS;BESIDE_OTHERS" ${ARGN})
   # Without the tests (-DTARE_BUILD_TESTS=OFF, the default under add_subdirectory) the same
   # placeholder as below: the caller's target_* lines still apply, nothing is built or registered,
   # and GoogleTest is not needed.
@@ -77,18 +79,45 @@ function(tare_test)
   gtest_discover_tests(${T_NAME}
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}
     DISCOVERY_TIMEOUT 60
-    PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}" RUN_SERIAL ${serial}
-    ENVIRONMENT "TARE_SOURCE_DIR=${PROJECT_SOURCE_DIR};TARE_BINARY_DIR=${PROJECT_BINARY_DIR}")
-  # CI's sanitizer stage (cmake/TareSanitizers.cmake) adds the label asan-ci. Not through
-  # PROPERTIES above: gtest_discover_tests flattens it, so "LABELS unit;asan-ci" would read as
-  # LABELS unit plus a property named asan-ci. A file ctest reads after the discovered tests
-  # labels them again; a binary not built yet defines no <name>_TESTS and gets nothing.
+    PROPERTIES TIMEOUT ${T_TIMEOUT})
+  # The list-valued properties are not given to gtest_discover_tests: its PROPERTIES flattens
+  # lists, so "LABELS e2e;valgrind" read as LABELS e2e plus a property named valgrind, and the
+  # RUN_SERIAL and ENVIRONMENT after it were lost with it (until 2026-12-04 every binary with two
+  # labels ran beside others and without its environment, and only TARE_SOURCE_DIR of the two
+  # variables reached the rest). A file ctest reads after the discovered tests sets them; a binary
+  # not built yet defines no <name>_TESTS and gets nothing. CI's sanitizer stage
+  # (cmake/TareSanitizers.cmake) adds the label asan-ci here too.
+  set(labels ${T_LABELS})
   if(T_NAME IN_LIST kTareSanitizerCiTests)
-    set(labels_file ${CMAKE_CURRENT_BINARY_DIR}/${T_NAME}_asan_ci_labels.cmake)
-    file(WRITE ${labels_file}
-         "if(DEFINED ${T_NAME}_TESTS)\n"
-         "  set_tests_properties(\${${T_NAME}_TESTS} PROPERTIES LABELS \"${T_LABELS};asan-ci\")\n"
-         "endif()\n")
-    set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${labels_file})
+    list(APPEND labels asan-ci)
   endif()
+  # One string (a list's items would lose the semicolons inside them).
+  string(CONCAT props "if(DEFINED ${T_NAME}_TESTS)\n"
+                "  set_tests_properties(\${${T_NAME}_TESTS} PROPERTIES\n"
+                "    LABELS [==[${labels}]==] RUN_SERIAL ${serial}\n"
+                "    ENVIRONMENT [==[TARE_SOURCE_DIR=${PROJECT_SOURCE_DIR};TARE_BINARY_DIR=${PROJECT_BINARY_DIR}]==])\n")
+  if(T_BESIDE_OTHERS)
+    if(NOT T_SERIAL)
+      message(FATAL_ERROR "tare_test(${T_NAME}): BESIDE_OTHERS applies to a SERIAL binary")
+    endif()
+    set(text "")
+    foreach(src ${T_SOURCES})
+      file(READ ${CMAKE_CURRENT_SOURCE_DIR}/${src} content)
+      string(APPEND text "${content}")
+    endforeach()
+    foreach(t ${T_BESIDE_OTHERS})
+      string(REPLACE "." ";" parts ${t})
+      list(GET parts 0 suite)
+      list(GET parts 1 case)
+      if(NOT text MATCHES "TEST(_F)?\\(${suite}, ${case}\\)")
+        message(FATAL_ERROR "tare_test(${T_NAME}): BESIDE_OTHERS names ${t}, which is not a test of ${T_SOURCES}")
+      endif()
+    endforeach()
+    list(JOIN T_BESIDE_OTHERS " " beside)
+    string(APPEND props "  set_tests_properties(${beside} PROPERTIES RUN_SERIAL FALSE)\n")
+  endif()
+  string(APPEND props "endif()\n")
+  set(props_file ${CMAKE_CURRENT_BINARY_DIR}/${T_NAME}_properties.cmake)
+  file(WRITE ${props_file} "${props}")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${props_file})
 endfunction()
