@@ -37,9 +37,10 @@ std::vector<PilotBlock> PilotBlocks(const RunData& run, int64_t benchmark_id, co
   }
   std::vector<PilotBlock> out;
   for (const auto& [block, arms] : by_block) {
-    auto get = [&arms](const char* arm) {
-      auto it = arms.find(arm);
-      return it == arms.end() ? std::nan("") : it->second;
+    // An init-capture: clang before 16 cannot capture a structured binding by name.
+    auto get = [&values = arms](const char* arm) {
+      auto it = values.find(arm);
+      return it == values.end() ? std::nan("") : it->second;
     };
     out.push_back({get("base"), get("head"), get("null")});
   }
