@@ -11,7 +11,8 @@
 #   TARGET='/usr/bin/git --version' bench/overhead.sh   # another program than /bin/true (split on
 #                                  # spaces; a program of a few MiB skips the helper's page shedding)
 #   TARE_BEFORE=old/build/tare bench/overhead.sh         # also an older tare (with its own helper
-#                                  # beside it), alternating with the others: before and after
+#                                  # beside it), alternating with the others: before and after;
+#                                  # several, separated by spaces, each labelled with its path
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=300; ROUNDS=5; BREAKDOWN=0
@@ -38,8 +39,9 @@ tools = {
     "hyperfine": (["hyperfine", "-N", "--runs", str(n), "--warmup", "0", "--style", "none",
                    "--export-json", f"{work}/hf.json", " ".join(target)], {}),
 }
-if os.environ.get("TARE_BEFORE"):
-    tools["tare before"] = ([os.environ["TARE_BEFORE"], *tare_run("before.db")[1:]], {})
+for i, before in enumerate(os.environ.get("TARE_BEFORE", "").split()):
+    label = "tare before" if " " not in os.environ["TARE_BEFORE"].strip() else f"tare before ({before})"
+    tools[label] = ([before, *tare_run(f"before{i}.db")[1:]], {})
 if breakdown:
     tools["tare, helper forking"] = (tare_run("fork.db"), {"TARE_SPAWN_FORK": "1"})
     tools["tare --no-perf"] = (tare_run("noperf.db", "--no-perf"), {})

@@ -1,6 +1,6 @@
 #include "proc/perf_counters.h"
 
-#include <fmt/format.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <map>
 
 namespace tare::proc {
@@ -80,9 +79,14 @@ void KeepSoftwareEventEnabled(const EventSpec& spec) {
 }
 
 std::string Paranoid() {
-  std::ifstream in("/proc/sys/kernel/perf_event_paranoid");
   std::string v;
-  in >> v;
+  int fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    char buf[32];
+    ssize_t n = read(fd, buf, sizeof buf);
+    close(fd);
+    for (ssize_t i = 0; i < n && (buf[i] == '-' || (buf[i] >= '0' && buf[i] <= '9')); ++i) v += buf[i];
+  }
   return v.empty() ? "unknown" : v;
 }
 
@@ -93,23 +97,19 @@ std::string Explain(const std::string& event, const EventSpec& spec, int err) {
     case EOPNOTSUPP:
     case ENODEV:
       if (hardware) {
-        return fmt::format(
-            "{}: hardware counters are not supported on this host (perf_event_open: {}; common on "
-            "VMs); use --instrument sim for exact instruction counts",
-            event, strerrorname_np(err) ? strerrorname_np(err) : std::strerror(err));
+        return event + ": hardware counters are not supported on this host (perf_event_open: " +
+               (strerrorname_np(err) ? strerrorname_np(err) : std::strerror(err)) +
+               "; common on VMs); use --instrument sim for exact instruction counts";
       }
-      return fmt::format("{}: not supported by this kernel (perf_event_open: {})", event,
-                         std::strerror(err));
+      return event + ": not supported by this kernel (perf_event_open: " + std::strerror(err) + ")";
     case EACCES:
     case EPERM:
-      return fmt::format(
-          "{}: not permitted (perf_event_paranoid={}); allow it with "
-          "'sudo sysctl kernel.perf_event_paranoid=1' or grant CAP_PERFMON",
-          event, Paranoid());
+      return event + ": not permitted (perf_event_paranoid=" + Paranoid() +
+             "); allow it with 'sudo sysctl kernel.perf_event_paranoid=1' or grant CAP_PERFMON";
     case ENOSYS:
-      return fmt::format("{}: perf_event_open is not available in this kernel or sandbox", event);
+      return event + ": perf_event_open is not available in this kernel or sandbox";
     default:
-      return fmt::format("{}: perf_event_open failed: {}", event, std::strerror(err));
+      return event + ": perf_event_open failed: " + std::strerror(err);
   }
 }
 
@@ -132,7 +132,7 @@ PerfCounters::PerfCounters(pid_t pid, const std::vector<std::string>& events) {
     c.event = name;
     const EventSpec* spec = FindEvent(name);
     if (spec == nullptr) {
-      c.unavailable = fmt::format("{}: unknown perf event", name);
+      c.unavailable = name + ": unknown perf event";
       counters_.push_back(c);
       continue;
     }
@@ -188,12 +188,12 @@ std::vector<PerfReading> PerfCounters::ReadAndClose() {
           value = value / r.running_fraction;
         } else if (buf[1] > 0 && buf[2] == 0) {
           r.running_fraction = 0;
-          r.unavailable = fmt::format("{}: counter never got scheduled on the PMU (0% running)", c.event);
+          r.unavailable = c.event + ": counter never got scheduled on the PMU (0% running)";
           value = -1;
         }
         if (value >= 0) r.value = value;
       } else {
-        r.unavailable = fmt::format("{}: reading the counter failed: {}", c.event, std::strerror(errno));
+        r.unavailable = c.event + ": reading the counter failed: " + std::strerror(errno);
       }
       close(c.fd);
       c.fd = -1;

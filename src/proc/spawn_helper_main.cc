@@ -212,17 +212,21 @@ int64_t PagesFoldedAtExec(bool shed) {
   return ResidentPages();
 }
 
-// Whether the child should shed the helper's pages: unless this program's last peak was well above
-// what the helper holds now (a Google Benchmark binary: several MiB against ~1.1), since they fault
-// back in at a cost (~0.3 ms a sample on the VM of bench/README.md). A wrong guess costs one
-// sample's peak RSS, never a wrong one: every sample is checked against what exec folded in.
+// Whether the child should shed the helper's pages: unless this program's last peak was above what
+// the helper holds now, plus the slack, plus kShedMarginKib for the pages the child touches before
+// its statm reading (its code paged in 64 KiB at a time). Shed pages fault back in at a cost (~0.3
+// ms a sample on the VM of bench/README.md), and the helper holds ~0.5 MB between samples (no fmt,
+// no iostreams: its text is paged in where it runs) against `/bin/true`'s ~0.9-1.1 MB, so most
+// programs skip it. A wrong guess costs one sample's peak RSS, never a wrong one: every sample is
+// checked against what exec folded in, and the next sample of that program sheds.
 std::map<std::string, int64_t> g_last_peak_kib;  // by argv[0]
+constexpr int64_t kShedMarginKib = 192;
 
 bool ShouldShed(const std::string& program) {
   auto it = g_last_peak_kib.find(program);
   if (it == g_last_peak_kib.end()) return true;
   const int64_t resident_kib = ResidentPages() * g_shared.page_kib;
-  return resident_kib <= 0 || it->second <= 2 * (resident_kib + kSharedRssSlackKib);
+  return resident_kib <= 0 || it->second <= resident_kib + kSharedRssSlackKib + kShedMarginKib;
 }
 
 // Runs in the child (vfork: on the helper's memory, the helper suspended): process group, signals,

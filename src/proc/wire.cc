@@ -1,6 +1,5 @@
 #include "proc/wire.h"
 
-#include <fmt/format.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -108,9 +107,10 @@ class Reader {
 };
 
 Status Malformed(const char* what) {
-  return Status::Internal(fmt::format(
-      "malformed {} on the spawn helper pipe (format {} expected); tare and tare-spawn-helper must "
-      "come from the same build: rebuild tare, or unset TARE_SPAWN_HELPER", what, kFormat));
+  return Status::Internal(std::string("malformed ") + what + " on the spawn helper pipe (format " +
+                          std::to_string(kFormat) +
+                          " expected); tare and tare-spawn-helper must come from the same build: rebuild "
+                          "tare, or unset TARE_SPAWN_HELPER");
 }
 
 // Returns bytes read (< size only at EOF).
@@ -119,7 +119,7 @@ StatusOr<size_t> ReadAll(int fd, char* data, size_t size) {
   while (done < size) {
     ssize_t n = read(fd, data + done, size - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Status::Internal(fmt::format("spawn helper pipe read failed: {}", std::strerror(errno)));
+    if (n < 0) return Status::Internal(std::string("spawn helper pipe read failed: ") + std::strerror(errno));
     if (n == 0) break;
     done += static_cast<size_t>(n);
   }
@@ -232,7 +232,7 @@ Status WriteMessage(int fd, const std::string& body) {
   while (done < total) {
     ssize_t n = writev(fd, iov, 2);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return Status::Internal(fmt::format("spawn helper pipe write failed: {}", std::strerror(errno)));
+    if (n <= 0) return Status::Internal(std::string("spawn helper pipe write failed: ") + std::strerror(errno));
     done += static_cast<size_t>(n);
     for (auto& v : iov) {  // skip what was written
       size_t skip = std::min(static_cast<size_t>(n), v.iov_len);
