@@ -260,7 +260,7 @@ std::map<std::string, int>& OwnerLocks() {
 constexpr int64_t kUnlockedGraceSeconds = 600;
 
 // Work directories of tare processes that died without cleaning up (SIGKILL, a crash, a lost
-// machine): "<prefix>-p<pid>-XXXXXX". Their owner held an flock on <dir>/.owner.lock while alive;
+// machine): "<prefix>-p<pid, 7 digits>-XXXXXX". Their owner held an flock on <dir>/.owner.lock while alive;
 // the kernel drops it when the owner dies, however it dies, in whatever PID namespace it ran. A
 // directory whose lock this process can take is removed (still holding it, so a second reaper
 // waits). One without a lock file is removed only when it is older than kUnlockedGraceSeconds and
@@ -303,7 +303,10 @@ StatusOr<std::string> MakeTempDir(const std::string& prefix) {
   const char* tmp = std::getenv("TMPDIR");
   const std::string dir = tmp && *tmp ? tmp : "/tmp";
   RemoveStaleTempDirs(dir, prefix);
-  std::string templ = fmt::format("{}/{}-p{}-XXXXXX", dir, prefix, getpid());
+  // The pid has a fixed width: a child told a path in here (TARE_METRICS_FILE) gets an environment
+  // of the same size whatever the pid, and under valgrind that size moves the stack and with it the
+  // instruction counts of strlen and its kind (14 Ir across two cohorts whose pids had 4 and 5 digits).
+  std::string templ = fmt::format("{}/{}-p{:07}-XXXXXX", dir, prefix, getpid());
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');
   if (mkdtemp(buf.data()) == nullptr) {

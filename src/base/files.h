@@ -34,7 +34,8 @@ std::string ReadTail(const std::string& path, size_t max_bytes);
 std::optional<std::string> ReadFirstLine(const std::string& path);
 // Resolves a program name the way execvp would (PATH search when it has no '/').
 StatusOr<std::string> ResolveExecutable(const std::string& name);
-// Creates a fresh private directory under $TMPDIR (or /tmp): "/tmp/<prefix>-p<pid>-XXXXXX", holding
+// Creates a fresh private directory under $TMPDIR (or /tmp): "/tmp/<prefix>-p<pid>-XXXXXX" (the pid
+// zero-padded to 7 digits, so the path's length does not change with it), holding
 // an flock on its file kOwnerLockFile for as long as this process lives (the descriptor is kept
 // open, close-on-exec; RemoveTree of the directory closes it). First removes this user's
 // "<prefix>-p*" directories whose lock nobody holds, so a tare killed by SIGKILL or a crash leaves

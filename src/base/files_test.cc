@@ -1,5 +1,6 @@
 #include "base/files.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,7 +55,10 @@ TEST(Files, TempDirsOfDeadProcessesAreRemovedByTheNextOne) {
   close(held);
   unsetenv("TMPDIR");
   ASSERT_TRUE(made.ok()) << made.status().message();
-  EXPECT_EQ(made->rfind(root + "/tare-x-p" + std::to_string(getpid()) + "-", 0), 0u) << *made;
+  // The pid zero-padded to 7 digits (every pid Linux gives, up to 4,194,304): the name's length,
+  // and the environment of every child told a path in it, do not change with the pid's digits.
+  EXPECT_EQ(made->rfind(root + "/tare-x-p" + fmt::format("{:07}", getpid()) + "-", 0), 0u) << *made;
+  EXPECT_EQ(made->size(), root.size() + std::string("/tare-x-p0000000-XXXXXX").size()) << *made;
   EXPECT_FALSE(std::filesystem::exists(stale)) << "the dead process's directory stays";
   EXPECT_TRUE(std::filesystem::exists(live)) << "a live process's directory was removed";
   EXPECT_TRUE(std::filesystem::exists(other)) << "another prefix's directory was removed";
@@ -91,6 +95,14 @@ TEST(Files, AWorkDirectoryIsJudgedByItsOwnersLockNotItsPid) {
     pause();
     _exit(0);
   }
+  // A failed ASSERT below returns early: the paused owner would keep ctest's output pipe open, and
+  // ctest would wait for its timeout instead of reporting the failure.
+  struct KillOnExit {
+    pid_t pid;
+    ~KillOnExit() {
+      if (pid > 0 && kill(pid, SIGKILL) == 0) waitpid(pid, nullptr, 0);
+    }
+  } owner_guard{owner};
   char c = 0;
   ASSERT_EQ(read(ready[0], &c, 1), 1);
   // A directory of a tare that died: made by MakeTempDir in a child that exited without cleaning.
@@ -102,7 +114,7 @@ TEST(Files, AWorkDirectoryIsJudgedByItsOwnersLockNotItsPid) {
   int status = 0;
   waitpid(crashed, &status, 0);
   ASSERT_EQ(WEXITSTATUS(status), 0);
-  const std::string crashed_dir_prefix = "tare-z-p" + std::to_string(crashed) + "-";
+  const std::string crashed_dir_prefix = fmt::format("tare-z-p{:07}-", crashed);
   auto crashed_dirs = [&] {
     int n = 0;
     for (const auto& e : std::filesystem::directory_iterator(root)) n += e.path().filename().string().rfind(crashed_dir_prefix, 0) == 0;
@@ -127,6 +139,7 @@ TEST(Files, AWorkDirectoryIsJudgedByItsOwnersLockNotItsPid) {
   EXPECT_EQ(WEXITSTATUS(status), 0) << "a second tare removed this one's live directory";
   kill(owner, SIGKILL);
   waitpid(owner, nullptr, 0);
+  owner_guard.pid = -1;
   // The owner is gone: its lock with it, and the next tare reaps the directory.
   auto again = MakeTempDir("tare-z");
   unsetenv("TMPDIR");
