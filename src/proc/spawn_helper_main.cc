@@ -16,12 +16,12 @@
 //      less than copying it (fork of a small static process: ~400 us more per sample on the 2-core
 //      VM of bench/README.md). The catch is the trap this process exists to avoid: at exec Linux
 //      folds the old address space's RSS high-water mark into the child's ru_maxrss — with vfork,
-//      the helper's own (~1.1 MB, mostly its text paged in 64 KB at a time). So just before it
+//      the helper's own (~0.5-0.7 MB, mostly its text paged in 64 KB at a time). So just before it
 //      execs, the child drops the helper's never-written file pages (text, read-only data: they
 //      fault back in from the page cache), resets the high-water mark to what is left (~0.3-0.4 MB:
 //      heap, stack, data) and records that figure; a ru_maxrss above it is the target's own, exactly
 //      (SharedSpawn). A sample that stays below it gets no peak RSS (peak_rss_floor_bytes says
-//      below what). A program whose last peak was far above the helper's pages skips the dropping
+//      below what). A program whose last peak was above the helper's pages skips the dropping
 //      (ShouldShed) and is checked all the same. Where this cannot be set up (sanitizers,
 //      /proc/self/clear_refs not writable, TARE_SPAWN_FORK=1) it forks. The child sets its process group, signals and stdio with a handful of
 //      system calls, stamps the clock into a page shared with the helper, and execs. wall_ns starts
