@@ -123,7 +123,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md ${tare_docs} DESTINATION ${CMAKE_I
 
 # The Debian package: `cpack -G DEB` in the build directory (docs/install.md). Its dependencies
 # are read from the binaries by dpkg-shlibdeps (package dpkg-dev), so they name exactly the
-# libraries this build links, at the versions it was built against.
+# libraries this build links, at the versions it was built against; the two it opens on demand are
+# named below.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME tare)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
@@ -138,6 +139,9 @@ set(CPACK_STRIP_FILES ON)  # executables and the shim; never the static librarie
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Opened with dlopen when a command needs them (base/shared_library.h), so dpkg-shlibdeps cannot
+# see them: PostgreSQL stores (libpq) and evidence bundles (libarchive).
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libpq5, libarchive13")
 # valgrind: --instrument sim and tare attribute; binutils: attribute's symbol tables and --asm.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "valgrind, binutils")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "g++, cmake, pkg-config, linux-perf")

@@ -1,6 +1,7 @@
 #include "bundle/archive.h"
 
 #include "base/files.h"
+#include "base/shared_library.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -19,18 +20,73 @@
 namespace tare::bundle {
 namespace {
 
+// libarchive, opened at the first bundle (base/shared_library.h: linked, it and what it brings cost
+// every tare start several milliseconds). Every function this file calls is in the table, typed
+// from archive.h and archive_entry.h.
+#define TARE_LIBARCHIVE_FUNCTIONS(X) \
+  X(archive_entry_filetype) \
+  X(archive_entry_free) \
+  X(archive_entry_hardlink) \
+  X(archive_entry_new) \
+  X(archive_entry_pathname) \
+  X(archive_entry_perm) \
+  X(archive_entry_set_filetype) \
+  X(archive_entry_set_mtime) \
+  X(archive_entry_set_pathname) \
+  X(archive_entry_set_perm) \
+  X(archive_entry_set_size) \
+  X(archive_entry_size) \
+  X(archive_entry_size_is_set) \
+  X(archive_entry_symlink) \
+  X(archive_error_string) \
+  X(archive_read_data) \
+  X(archive_read_data_skip) \
+  X(archive_read_free) \
+  X(archive_read_new) \
+  X(archive_read_next_header) \
+  X(archive_read_open_filename) \
+  X(archive_read_support_filter_gzip) \
+  X(archive_read_support_format_tar) \
+  X(archive_write_add_filter_gzip) \
+  X(archive_write_close) \
+  X(archive_write_data) \
+  X(archive_write_free) \
+  X(archive_write_header) \
+  X(archive_write_new) \
+  X(archive_write_open_filename) \
+  X(archive_write_set_format_pax_restricted) \
+
+struct Libarchive {
+#define TARE_LIBARCHIVE_SLOT(name) decltype(&::name) name = nullptr;
+  TARE_LIBARCHIVE_FUNCTIONS(TARE_LIBARCHIVE_SLOT)
+#undef TARE_LIBARCHIVE_SLOT
+};
+Libarchive g_libarchive;
+
+// Loads libarchive once; every entry point of this file calls it before anything else.
+Status LoadLibarchive() {
+  static const Status loaded = LoadSharedLibrary({"libarchive.so.13", "libarchive.so"}, "libarchive13",
+                                                 "evidence bundles", {
+#define TARE_LIBARCHIVE_SYMBOL(name) {#name, reinterpret_cast<void**>(&g_libarchive.name)},
+                                                     TARE_LIBARCHIVE_FUNCTIONS(TARE_LIBARCHIVE_SYMBOL)
+#undef TARE_LIBARCHIVE_SYMBOL
+                                                 });
+  return loaded;
+}
+const Libarchive& La() { return g_libarchive; }
+
 struct WriteCloser {
-  void operator()(archive* a) const { archive_write_free(a); }
+  void operator()(archive* a) const { La().archive_write_free(a); }
 };
 struct ReadCloser {
-  void operator()(archive* a) const { archive_read_free(a); }
+  void operator()(archive* a) const { La().archive_read_free(a); }
 };
 struct EntryFree {
-  void operator()(archive_entry* e) const { archive_entry_free(e); }
+  void operator()(archive_entry* e) const { La().archive_entry_free(e); }
 };
 
 std::string ArchiveError(archive* a) {
-  const char* e = archive_error_string(a);
+  const char* e = La().archive_error_string(a);
   return e != nullptr ? e : "unknown libarchive error";
 }
 
@@ -83,22 +139,23 @@ std::string MemberNameProblem(const std::string& name) {
 }
 
 Status WriteArchive(const std::string& path, const std::vector<ArchiveMember>& members) {
+  TARE_RETURN_IF_ERROR(LoadLibarchive());
   for (const auto& m : members) {
     if (std::string p = MemberNameProblem(m.name); !p.empty()) {
       return Status::InvalidArgument(fmt::format("bundle member '{}': {}", m.name, p));
     }
   }
-  std::unique_ptr<archive, WriteCloser> a(archive_write_new());
-  if (archive_write_add_filter_gzip(a.get()) != ARCHIVE_OK ||
-      archive_write_set_format_pax_restricted(a.get()) != ARCHIVE_OK) {
+  std::unique_ptr<archive, WriteCloser> a(La().archive_write_new());
+  if (La().archive_write_add_filter_gzip(a.get()) != ARCHIVE_OK ||
+      La().archive_write_set_format_pax_restricted(a.get()) != ARCHIVE_OK) {
     return Status::Internal("libarchive cannot write a gzip'd tar: " + ArchiveError(a.get()));
   }
-  if (archive_write_open_filename(a.get(), path.c_str()) != ARCHIVE_OK) {
+  if (La().archive_write_open_filename(a.get(), path.c_str()) != ARCHIVE_OK) {
     return Status::InvalidArgument(fmt::format("cannot write '{}': {}", path, ArchiveError(a.get())));
   }
   const time_t now = std::time(nullptr);
   for (const auto& m : members) {
-    std::unique_ptr<archive_entry, EntryFree> e(archive_entry_new());
+    std::unique_ptr<archive_entry, EntryFree> e(La().archive_entry_new());
     std::ifstream in;
     int64_t size = static_cast<int64_t>(m.content.size());
     if (!m.file.empty()) {
@@ -107,16 +164,16 @@ Status WriteArchive(const std::string& path, const std::vector<ArchiveMember>& m
       size = static_cast<int64_t>(in.tellg());
       in.seekg(0);
     }
-    archive_entry_set_pathname(e.get(), m.name.c_str());
-    archive_entry_set_filetype(e.get(), AE_IFREG);
-    archive_entry_set_perm(e.get(), m.executable ? 0755 : 0644);
-    archive_entry_set_size(e.get(), size);
-    archive_entry_set_mtime(e.get(), now, 0);
-    if (archive_write_header(a.get(), e.get()) != ARCHIVE_OK) {
+    La().archive_entry_set_pathname(e.get(), m.name.c_str());
+    La().archive_entry_set_filetype(e.get(), AE_IFREG);
+    La().archive_entry_set_perm(e.get(), m.executable ? 0755 : 0644);
+    La().archive_entry_set_size(e.get(), size);
+    La().archive_entry_set_mtime(e.get(), now, 0);
+    if (La().archive_write_header(a.get(), e.get()) != ARCHIVE_OK) {
       return Status::DataLoss(fmt::format("writing '{}' member '{}': {}", path, m.name, ArchiveError(a.get())));
     }
     auto put = [&](const char* data, size_t n) -> Status {
-      if (archive_write_data(a.get(), data, n) != static_cast<la_ssize_t>(n)) {
+      if (La().archive_write_data(a.get(), data, n) != static_cast<la_ssize_t>(n)) {
         return Status::DataLoss(fmt::format("writing '{}' member '{}': {} (disk full?)", path, m.name,
                                             ArchiveError(a.get())));
       }
@@ -136,7 +193,7 @@ Status WriteArchive(const std::string& path, const std::vector<ArchiveMember>& m
       }
     }
   }
-  if (archive_write_close(a.get()) != ARCHIVE_OK) {
+  if (La().archive_write_close(a.get()) != ARCHIVE_OK) {
     return Status::DataLoss(fmt::format("finishing '{}': {} (disk full?)", path, ArchiveError(a.get())));
   }
   return Status::Ok();
@@ -144,12 +201,13 @@ Status WriteArchive(const std::string& path, const std::vector<ArchiveMember>& m
 
 StatusOr<std::vector<ExtractedMember>> ExtractArchive(const std::string& path, const std::string& dest,
                                                       const ArchiveLimits& limits, const MemberGate& gate) {
+  TARE_RETURN_IF_ERROR(LoadLibarchive());
   TARE_RETURN_IF_ERROR(CheckInputFile(path));
-  std::unique_ptr<archive, ReadCloser> a(archive_read_new());
+  std::unique_ptr<archive, ReadCloser> a(La().archive_read_new());
   // Only what tare writes: a gzip'd (or plain) tar. Fewer readers, less attack surface.
-  archive_read_support_filter_gzip(a.get());
-  archive_read_support_format_tar(a.get());
-  if (archive_read_open_filename(a.get(), path.c_str(), 1 << 16) != ARCHIVE_OK) {
+  La().archive_read_support_filter_gzip(a.get());
+  La().archive_read_support_format_tar(a.get());
+  if (La().archive_read_open_filename(a.get(), path.c_str(), 1 << 16) != ARCHIVE_OK) {
     return Status::InvalidArgument(fmt::format("'{}' is not a tare bundle (a gzip'd tar): {}", path, ArchiveError(a.get())));
   }
   std::vector<ExtractedMember> out;
@@ -159,32 +217,32 @@ StatusOr<std::vector<ExtractedMember>> ExtractArchive(const std::string& path, c
   std::vector<char> buf(1 << 16);
   for (;;) {
     archive_entry* e = nullptr;
-    const int r = archive_read_next_header(a.get(), &e);
+    const int r = La().archive_read_next_header(a.get(), &e);
     if (r == ARCHIVE_EOF) break;
     if (r != ARCHIVE_OK) {
       return Status::DataLoss(fmt::format("'{}' is damaged after {} members: {}", path, out.size(), ArchiveError(a.get())));
     }
-    const char* raw_name = archive_entry_pathname(e);
+    const char* raw_name = La().archive_entry_pathname(e);
     const std::string name = raw_name != nullptr ? raw_name : "";
     auto refuse = [&](const std::string& why) {
       return Status::DataLoss(fmt::format("'{}' member '{}' refused: {}; this is not a bundle tare wrote", path, name, why));
     };
     if (std::string p = MemberNameProblem(name); !p.empty()) return refuse(p);
-    if (archive_entry_hardlink(e) != nullptr) return refuse("it is a hard link");
-    if (archive_entry_symlink(e) != nullptr || archive_entry_filetype(e) == AE_IFLNK) return refuse("it is a symbolic link");
-    if (archive_entry_filetype(e) != AE_IFREG) return refuse("it is not a regular file");
+    if (La().archive_entry_hardlink(e) != nullptr) return refuse("it is a hard link");
+    if (La().archive_entry_symlink(e) != nullptr || La().archive_entry_filetype(e) == AE_IFLNK) return refuse("it is a symbolic link");
+    if (La().archive_entry_filetype(e) != AE_IFREG) return refuse("it is not a regular file");
     if (!names.insert(name).second) return refuse("a second member with the same name");
     if (static_cast<int64_t>(names.size()) > limits.max_members) {
       return refuse(fmt::format("more than {} members", limits.max_members));
     }
-    const int64_t declared = archive_entry_size_is_set(e) ? archive_entry_size(e) : -1;
+    const int64_t declared = La().archive_entry_size_is_set(e) ? La().archive_entry_size(e) : -1;
     if (declared > limits.max_member_bytes) {
       return refuse(fmt::format("{} bytes, more than the {} a member may hold", declared, limits.max_member_bytes));
     }
     if (gate) {
       if (std::string why = gate(name, declared); !why.empty()) {
         out.push_back({name, "", declared, why});
-        if (archive_read_data_skip(a.get()) != ARCHIVE_OK) {
+        if (La().archive_read_data_skip(a.get()) != ARCHIVE_OK) {
           return Status::DataLoss(fmt::format("'{}' is damaged in member '{}': {}", path, name, ArchiveError(a.get())));
         }
         continue;
@@ -192,13 +250,13 @@ StatusOr<std::vector<ExtractedMember>> ExtractArchive(const std::string& path, c
     }
     TARE_RETURN_IF_ERROR(MakeParents(dest, name, &dirs));
     const std::string target = dest + "/" + name;
-    const mode_t mode = (archive_entry_perm(e) & 0100) != 0 ? 0700 : 0600;
+    const mode_t mode = (La().archive_entry_perm(e) & 0100) != 0 ? 0700 : 0600;
     const int fd = open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
     if (fd < 0) return refuse(fmt::format("cannot create it ({})", std::strerror(errno)));
     int64_t size = 0;
     Status status;
     for (;;) {
-      const la_ssize_t n = archive_read_data(a.get(), buf.data(), buf.size());
+      const la_ssize_t n = La().archive_read_data(a.get(), buf.data(), buf.size());
       if (n == 0) break;
       if (n < 0) {
         status = Status::DataLoss(fmt::format("'{}' is damaged in member '{}': {}", path, name, ArchiveError(a.get())));
@@ -235,26 +293,27 @@ StatusOr<std::vector<ExtractedMember>> ExtractArchive(const std::string& path, c
 }
 
 StatusOr<ArchiveMember> ReadFirstMember(const std::string& path, int64_t max_bytes) {
+  TARE_RETURN_IF_ERROR(LoadLibarchive());
   TARE_RETURN_IF_ERROR(CheckInputFile(path));
-  std::unique_ptr<archive, ReadCloser> a(archive_read_new());
-  archive_read_support_filter_gzip(a.get());
-  archive_read_support_format_tar(a.get());
-  if (archive_read_open_filename(a.get(), path.c_str(), 1 << 16) != ARCHIVE_OK) {
+  std::unique_ptr<archive, ReadCloser> a(La().archive_read_new());
+  La().archive_read_support_filter_gzip(a.get());
+  La().archive_read_support_format_tar(a.get());
+  if (La().archive_read_open_filename(a.get(), path.c_str(), 1 << 16) != ARCHIVE_OK) {
     return Status::DataLoss(fmt::format("'{}' is not a gzip'd tar: {}", path, ArchiveError(a.get())));
   }
   archive_entry* e = nullptr;
-  if (archive_read_next_header(a.get(), &e) != ARCHIVE_OK) {
+  if (La().archive_read_next_header(a.get(), &e) != ARCHIVE_OK) {
     return Status::DataLoss(fmt::format("'{}' is not a gzip'd tar: {}", path, ArchiveError(a.get())));
   }
   ArchiveMember m;
-  m.name = archive_entry_pathname(e) != nullptr ? archive_entry_pathname(e) : "";
-  if (archive_entry_filetype(e) != AE_IFREG || !archive_entry_size_is_set(e) || archive_entry_size(e) > max_bytes) {
+  m.name = La().archive_entry_pathname(e) != nullptr ? La().archive_entry_pathname(e) : "";
+  if (La().archive_entry_filetype(e) != AE_IFREG || !La().archive_entry_size_is_set(e) || La().archive_entry_size(e) > max_bytes) {
     return Status::DataLoss(fmt::format("'{}': the first member '{}' is not a small plain file", path, m.name));
   }
-  m.content.resize(static_cast<size_t>(archive_entry_size(e)));
+  m.content.resize(static_cast<size_t>(La().archive_entry_size(e)));
   size_t got = 0;
   while (got < m.content.size()) {
-    const la_ssize_t n = archive_read_data(a.get(), m.content.data() + got, m.content.size() - got);
+    const la_ssize_t n = La().archive_read_data(a.get(), m.content.data() + got, m.content.size() - got);
     if (n <= 0) return Status::DataLoss(fmt::format("'{}' is damaged: {}", path, ArchiveError(a.get())));
     got += static_cast<size_t>(n);
   }

@@ -12,10 +12,61 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/shared_library.h"
 #include "base/terminal_text.h"
 
 namespace tare::store {
 namespace {
+
+// libpq, opened at the first PostgreSQL connection (base/shared_library.h: linked, it and what it
+// brings cost every tare start ~10 ms, SQLite stores included). Every function this file calls is
+// in the table, typed from libpq-fe.h.
+#define TARE_LIBPQ_FUNCTIONS(X) \
+  X(PQclear) \
+  X(PQconnectdb) \
+  X(PQerrorMessage) \
+  X(PQexec) \
+  X(PQexecParams) \
+  X(PQexecPrepared) \
+  X(PQfinish) \
+  X(PQfreemem) \
+  X(PQgetResult) \
+  X(PQgetisnull) \
+  X(PQgetlength) \
+  X(PQgetvalue) \
+  X(PQntuples) \
+  X(PQprepare) \
+  X(PQputCopyData) \
+  X(PQputCopyEnd) \
+  X(PQreset) \
+  X(PQresultErrorField) \
+  X(PQresultErrorMessage) \
+  X(PQresultStatus) \
+  X(PQsetNoticeProcessor) \
+  X(PQstatus) \
+  X(PQunescapeBytea) \
+
+struct Libpq {
+#define TARE_LIBPQ_SLOT(name) decltype(&::name) name = nullptr;
+  TARE_LIBPQ_FUNCTIONS(TARE_LIBPQ_SLOT)
+#undef TARE_LIBPQ_SLOT
+};
+
+// Loads libpq once; a SqlError (not a lost connection) that says what to install when it cannot.
+const Libpq& Pq() {
+  static const Libpq* const loaded = []() -> const Libpq* {
+    static Libpq table;
+    const Status s = LoadSharedLibrary({"libpq.so.5", "libpq.so"}, "libpq5", "PostgreSQL stores",
+                                       {
+#define TARE_LIBPQ_SYMBOL(name) {#name, reinterpret_cast<void**>(&table.name)},
+                                           TARE_LIBPQ_FUNCTIONS(TARE_LIBPQ_SYMBOL)
+#undef TARE_LIBPQ_SYMBOL
+                                       });
+    if (!s.ok()) throw SqlError(s.message(), false);
+    return &table;
+  }();
+  return *loaded;
+}
 
 constexpr Oid kByteaOid = 17;
 
@@ -38,27 +89,27 @@ void RequireText(const std::string& v) {
   }
 }
 
-bool ConnectionLost(PGconn* conn) { return conn == nullptr || PQstatus(conn) != CONNECTION_OK; }
+bool ConnectionLost(PGconn* conn) { return conn == nullptr || Pq().PQstatus(conn) != CONNECTION_OK; }
 
 // Throws SqlError for a failed result (connection_lost when the session is gone), clearing it.
 void CheckResult(PGconn* conn, PGresult* result) {
-  const ExecStatusType s = result == nullptr ? PGRES_FATAL_ERROR : PQresultStatus(result);
+  const ExecStatusType s = result == nullptr ? PGRES_FATAL_ERROR : Pq().PQresultStatus(result);
   if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK || s == PGRES_COPY_IN) return;
-  const char* state = result == nullptr ? nullptr : PQresultErrorField(result, PG_DIAG_SQLSTATE);
-  std::string message = result != nullptr ? PQresultErrorMessage(result) : PQerrorMessage(conn);
+  const char* state = result == nullptr ? nullptr : Pq().PQresultErrorField(result, PG_DIAG_SQLSTATE);
+  std::string message = result != nullptr ? Pq().PQresultErrorMessage(result) : Pq().PQerrorMessage(conn);
   while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
   const bool unique = state != nullptr && std::string(state) == "23505";
   // Class 08 (connection exception) and 57P01..03 (the server shutting down) mean the session is
   // gone; so does a connection libpq reports bad.
   const bool lost = ConnectionLost(conn) ||
                     (state != nullptr && (std::string(state).rfind("08", 0) == 0 || std::string(state).rfind("57P0", 0) == 0));
-  if (result != nullptr) PQclear(result);
+  if (result != nullptr) Pq().PQclear(result);
   throw SqlError(message.empty() ? "the server closed the connection" : message, lost, unique);
 }
 
 void CheckAndClear(PGconn* conn, PGresult* result) {
   CheckResult(conn, result);
-  PQclear(result);
+  Pq().PQclear(result);
 }
 
 
@@ -86,24 +137,24 @@ class PgStatement final : public StatementImpl {
   bool Step() override {
     if (result_ == nullptr) Execute();
     ++row_;
-    return row_ < PQntuples(result_);
+    return row_ < Pq().PQntuples(result_);
   }
   void Reset() override {
     Clear();
     row_ = -1;
   }
-  bool IsNull(int c) override { return PQgetisnull(result_, row_, c) != 0; }
-  int64_t Int(int c) override { return IsNull(c) ? 0 : std::strtoll(PQgetvalue(result_, row_, c), nullptr, 10); }
-  double Double(int c) override { return IsNull(c) ? 0 : std::strtod(PQgetvalue(result_, row_, c), nullptr); }
+  bool IsNull(int c) override { return Pq().PQgetisnull(result_, row_, c) != 0; }
+  int64_t Int(int c) override { return IsNull(c) ? 0 : std::strtoll(Pq().PQgetvalue(result_, row_, c), nullptr, 10); }
+  double Double(int c) override { return IsNull(c) ? 0 : std::strtod(Pq().PQgetvalue(result_, row_, c), nullptr); }
   std::string Text(int c) override {
-    return std::string(PQgetvalue(result_, row_, c), static_cast<size_t>(PQgetlength(result_, row_, c)));
+    return std::string(Pq().PQgetvalue(result_, row_, c), static_cast<size_t>(Pq().PQgetlength(result_, row_, c)));
   }
   std::string Blob(int c) override {
     size_t n = 0;
-    unsigned char* bytes = PQunescapeBytea(reinterpret_cast<const unsigned char*>(PQgetvalue(result_, row_, c)), &n);
+    unsigned char* bytes = Pq().PQunescapeBytea(reinterpret_cast<const unsigned char*>(Pq().PQgetvalue(result_, row_, c)), &n);
     if (bytes == nullptr) throw SqlError("reading a bytea value: out of memory");
     std::string out(reinterpret_cast<const char*>(bytes), n);
-    PQfreemem(bytes);
+    Pq().PQfreemem(bytes);
     return out;
   }
 
@@ -139,20 +190,20 @@ class PgStatement final : public StatementImpl {
     if (executions_ == 1 && prepared_name_.empty()) {
       static int counter = 0;
       const std::string name = fmt::format("tare_{}", ++counter);
-      CheckAndClear(conn_, PQprepare(conn_, name.c_str(), sql_.c_str(), n, types.data()));
+      CheckAndClear(conn_, Pq().PQprepare(conn_, name.c_str(), sql_.c_str(), n, types.data()));
       prepared_name_ = name;
     }
     PGresult* result =
         prepared_name_.empty()
-            ? PQexecParams(conn_, sql_.c_str(), n, types.data(), values.data(), lengths.data(), formats.data(), 0)
-            : PQexecPrepared(conn_, prepared_name_.c_str(), n, values.data(), lengths.data(), formats.data(), 0);
+            ? Pq().PQexecParams(conn_, sql_.c_str(), n, types.data(), values.data(), lengths.data(), formats.data(), 0)
+            : Pq().PQexecPrepared(conn_, prepared_name_.c_str(), n, values.data(), lengths.data(), formats.data(), 0);
     CheckResult(conn_, result);  // clears a failed result before throwing
     result_ = result;
     row_ = -1;
     ++executions_;
   }
   void Clear() {
-    if (result_ != nullptr) PQclear(result_);
+    if (result_ != nullptr) Pq().PQclear(result_);
     result_ = nullptr;
   }
 
@@ -190,41 +241,41 @@ std::string NumberParameters(const std::string& sql) {
 }
 
 PgConnection::PgConnection(const std::string& url) {
-  conn_ = PQconnectdb(url.c_str());
+  conn_ = Pq().PQconnectdb(url.c_str());
   if (ConnectionLost(conn_)) {
-    std::string message = conn_ != nullptr ? PQerrorMessage(conn_) : "out of memory";
+    std::string message = conn_ != nullptr ? Pq().PQerrorMessage(conn_) : "out of memory";
     while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
     throw SqlError(message, true);
   }
   // Notices (e.g. "relation already exists, skipping") are not the user's business.
-  PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
+  Pq().PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
 }
 
 PgConnection::~PgConnection() {
   ClearCache();
-  if (conn_ != nullptr) PQfinish(conn_);
+  if (conn_ != nullptr) Pq().PQfinish(conn_);
 }
 
 std::unique_ptr<StatementImpl> PgConnection::Prepare(const std::string& sql) {
   return std::make_unique<PgStatement>(conn_, sql);
 }
 
-void PgConnection::Exec(const std::string& sql) { CheckAndClear(conn_, PQexec(conn_, sql.c_str())); }
+void PgConnection::Exec(const std::string& sql) { CheckAndClear(conn_, Pq().PQexec(conn_, sql.c_str())); }
 
 void PgConnection::CopyIn(const std::string& copy_sql, const std::string& data) {
-  CheckAndClear(conn_, PQexec(conn_, copy_sql.c_str()));  // PGRES_COPY_IN
+  CheckAndClear(conn_, Pq().PQexec(conn_, copy_sql.c_str()));  // PGRES_COPY_IN
   // libpq takes the data in pieces; 1 MiB at a time keeps its buffer small.
   constexpr size_t kChunk = 1 << 20;
   for (size_t at = 0; at < data.size(); at += kChunk) {
     const size_t n = std::min(kChunk, data.size() - at);
-    if (PQputCopyData(conn_, data.data() + at, static_cast<int>(n)) != 1) {
-      throw SqlError(PQerrorMessage(conn_), ConnectionLost(conn_));
+    if (Pq().PQputCopyData(conn_, data.data() + at, static_cast<int>(n)) != 1) {
+      throw SqlError(Pq().PQerrorMessage(conn_), ConnectionLost(conn_));
     }
   }
-  if (PQputCopyEnd(conn_, nullptr) != 1) throw SqlError(PQerrorMessage(conn_), ConnectionLost(conn_));
-  CheckAndClear(conn_, PQgetResult(conn_));
+  if (Pq().PQputCopyEnd(conn_, nullptr) != 1) throw SqlError(Pq().PQerrorMessage(conn_), ConnectionLost(conn_));
+  CheckAndClear(conn_, Pq().PQgetResult(conn_));
   // The COPY's result is followed by a null one.
-  while (PGresult* r = PQgetResult(conn_)) PQclear(r);
+  while (PGresult* r = Pq().PQgetResult(conn_)) Pq().PQclear(r);
 }
 
 void AppendCopyText(std::string& line, const std::string& v) {
@@ -252,7 +303,7 @@ void AppendCopyBytes(std::string& line, const std::string& v) {
 bool PgConnection::Reconnect() {
   ClearCache();
   ForgetTransaction();
-  PQreset(conn_);
+  Pq().PQreset(conn_);
   return !ConnectionLost(conn_);
 }
 
