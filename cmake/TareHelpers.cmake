@@ -31,7 +31,15 @@ function(tare_own_code_unity_build target)
        CONTENT "${target}\n$<TARGET_PROPERTY:${target},SOURCE_DIR>\n$<JOIN:$<TARGET_PROPERTY:${target},SOURCES>,\n>\n")
 endfunction()
 
-# tare_test(NAME name SOURCES a_test.cc ... LIBS tare_x ... [SERIAL [BESIDE_OTHERS Suite.Test ...]])
+# The tests' own sources (the drivers, not the code they test: that is in the module libraries, built
+# with the build's flags) compile without optimisation: -O0 takes ~40% less time than -O2 for a
+# GoogleTest file (docs/testing.md, "Build time"), and what a test body does itself is a few calls
+# and comparisons. A test binary whose bodies compute (seeded simulations of thousands of
+# campaigns) says OPTIMIZED and keeps the build's level. TARE_TEST_OPTIMIZE="" gives every test the
+# build's own level.
+set(TARE_TEST_OPTIMIZE "-O0" CACHE STRING "Optimisation flag for the tests' own sources (\"\": the build's)")
+
+# tare_test(NAME name SOURCES a_test.cc ... LIBS tare_x ... [OPTIMIZED] [SERIAL [BESIDE_OTHERS Suite.Test ...]])
 # A GoogleTest binary registered with ctest (each TEST becomes its own ctest entry). SERIAL: its
 # tests judge timings (a 3% change must show), so ctest runs each alone instead of beside others
 # on the same cores. BESIDE_OTHERS: the tests of a SERIAL binary that judge no time (counts under
@@ -39,7 +47,7 @@ endfunction()
 # sources fails the configure, so a renamed test cannot silently fall back.
 include(GoogleTest)
 function(tare_test)
-  cmake_parse_arguments(T "SERIAL" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS;BESIDE_OTHERS" ${ARGN})
+  cmake_parse_arguments(T "SERIAL;OPTIMIZED" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS;BESIDE_OTHERS" ${ARGN})
   # Without the tests (-DTARE_BUILD_TESTS=OFF, the default under add_subdirectory) the same
   # placeholder as below: the caller's target_* lines still apply, nothing is built or registered,
   # and GoogleTest is not needed.
@@ -61,6 +69,9 @@ function(tare_test)
   target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main)
   tare_own_code_debug_info(${T_NAME})
   tare_own_code_unity_build(${T_NAME})
+  if(TARE_TEST_OPTIMIZE AND NOT T_OPTIMIZED)
+    target_compile_options(${T_NAME} PRIVATE ${TARE_TEST_OPTIMIZE})
+  endif()
   # A test beside a module's code may read that module's internal headers.
   file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
   if(rel MATCHES "^src/([^/]+)")
