@@ -92,6 +92,15 @@ TEST_F(ProvenanceTest, ReadsCommitBranchAndDirtyStateFromGit) {
   EXPECT_EQ(p.commit, "");
 }
 
+// A checkout before its first commit has no commit to record: everything unknown, as outside one.
+TEST_F(ProvenanceTest, ACheckoutWithoutCommitsIsUnknown) {
+  ASSERT_EQ(Sh("git init -q -b main . && echo a > f.txt && git add f.txt"), 0);
+  Provenance p = DetectGitProvenance(dir_);
+  EXPECT_EQ(p.commit, "");
+  EXPECT_EQ(p.branch, "");
+  EXPECT_FALSE(p.dirty.has_value());
+}
+
 TEST_F(ProvenanceTest, OutsideACheckoutEverythingIsUnknown) {
   Provenance p = DetectGitProvenance(dir_);
   EXPECT_EQ(p.commit, "");
