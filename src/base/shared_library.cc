@@ -25,12 +25,14 @@ Status LoadSharedLibrary(const std::vector<std::string>& sonames, const std::str
     dlerror();
     void* address = dlsym(handle, s.name);
     if (address == nullptr) {
+      // Copied before dlclose, which frees dlerror's string (ASan found the read after it).
       const char* e = dlerror();
+      const std::string why = e != nullptr ? e : "no such symbol";
       dlclose(handle);
       return Status::FailedPrecondition(fmt::format(
           "{} need {} (Debian package {}), but the one loaded has no {}: {}; it is older than the one tare "
           "was built with: upgrade it: sudo apt-get install {}",
-          for_what, want, package, s.name, e != nullptr ? e : "no such symbol", package));
+          for_what, want, package, s.name, why, package));
     }
     *s.slot = address;
   }
