@@ -718,7 +718,6 @@ TEST_F(AbE2E, InconclusiveOkTurnsExitThreeIntoZero) {
   EXPECT_EQ(Json()["outcome"], "INCONCLUSIVE");
 }
 
-}  // namespace
 
 // --plan: a pilot into a temporary store, a prediction per cell; the user's store is not created,
 // no temporary directory is left, and the JSON carries the prediction.
@@ -1143,3 +1142,5 @@ TEST_F(AbE2E, AMetricTheProgramReportsAboutItselfIsJudged) {
   EXPECT_NE(ledger.find("app.throughput is judged, but the program's \\$TARE_METRICS_FILE has no \"throughput\" (it has: latency)"),
             std::string::npos) << ledger;
 }
+
+}  // namespace

@@ -294,7 +294,6 @@ TEST_F(AttributeE2E, AbAttributeExplainsEachChangeInTheLedger) {
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/ab_attribute/wall.db")) << "refused before the store opens";
 }
 
-}  // namespace
 
 // Issue 24, on real compiler output (examples/inline_toggle/call_cost.cc, g++ -O2): a small
 // function out of line in head is found whatever share of its cost the caller gave up, with what a
@@ -430,3 +429,5 @@ TEST_F(AttributeE2E, FewerInstructionsMoreCacheMissesIsOneTable) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.out.find("est. cycles"), std::string::npos) << r.out;
 }
+
+}  // namespace

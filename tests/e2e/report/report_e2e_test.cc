@@ -391,7 +391,6 @@ TEST_F(ReportE2E, MistakesAreUsageErrorsThatWriteNothing) {
   EXPECT_FALSE(fs::exists(dir_ + "/no")) << "nothing written";
 }
 
-}  // namespace
 
 // Issue 24 item 3: `tare attribute --flame` draws the differential flame graph of a held-out pair
 // (examples/inline_toggle/call_cost.cc: Mix() inlined in one build, out of line in the other),
@@ -503,3 +502,5 @@ TEST_F(ReportE2E, TheSiteIndexesEveryBenchmarkAndLinksItsHistory) {
   EXPECT_EQ(Tare({"site", "-o", "afile", "--store", "s.db"}).exit_code, 2);
   EXPECT_EQ(Slurp(dir_ + "/afile"), "x");
 }
+
+}  // namespace

@@ -394,7 +394,6 @@ TEST_F(RunE2E, EnvPrintsTheFingerprintAndChecks) {
   EXPECT_EQ(Tare({"env", "--nope"}).exit_code, 2);
 }
 
-}  // namespace
 
 // Issue 26 item 5: a program reports figures of its own in $TARE_METRICS_FILE; they are stored
 // with every sample as app.NAME, with the unit and direction it gave, and a malformed file fails
@@ -450,3 +449,5 @@ TEST_F(RunE2E, MetricsAProgramReportsAboutItselfAreStoredWithEverySample) {
   r = Tare({"run", "-n", "1", "--warmup", "0", "--timeout", "20s", "--store", store_, "--", script});
   EXPECT_NE(r.err.find("something other than a regular file"), std::string::npos) << r.err;
 }
+
+}  // namespace
