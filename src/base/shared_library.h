@@ -12,7 +12,6 @@
 #pragma once
 
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "base/status.h"
