@@ -18,6 +18,7 @@
 #include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
 #include "report/ledger.h"
+#include "session/write_behind.h"
 
 namespace tare::campaign {
 namespace {
@@ -65,6 +66,7 @@ AnalysisSettings CampaignRunner::Cohort::Settings() const {
 session::Plan CampaignRunner::Cohort::MakePlan() const {
   session::Plan plan;
   plan.arms = r_.arms_;
+  plan.write_behind = session::WriteBehindPaysHere();
   for (const auto& c : r_.cells_) {
     session::Cell cell;
     cell.name = c.name;

@@ -18,6 +18,7 @@
 #include "session/failure_log.h"
 #include "session/measurement_setup.h"
 #include "session/session.h"
+#include "session/write_behind.h"
 #include "target/gbench.h"
 
 namespace tare::session {
@@ -152,6 +153,7 @@ class RunObserver final : public Observer {
       : spec_(spec), notice_(std::move(notice)), total_(total), clock_(clock), start_ns_(clock.UnixNowNs()) {}
 
   int64_t TargetBlocks(size_t) const override { return spec_.warmup + spec_.samples; }
+  bool AfterRoundReadsTheStore() const override { return false; }
 
   void OnSample(Session& session, size_t cell, const Sample& sample) override {
     const auto& targets = session.plan().cells[cell].targets;
@@ -437,6 +439,7 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
     Plan plan;
     plan.warmup_blocks = spec_.warmup;
     plan.shared_process = spec_.shared_process;
+    plan.write_behind = WriteBehindPaysHere();
     if (!spec_.commands.empty()) plan.cell_order = AlternatingOrder(benches_.size());
     for (size_t i = 0; i < benches_.size(); ++i) {
       const target::Benchmark& b = benches_[i];

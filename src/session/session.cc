@@ -1,5 +1,6 @@
 #include "session/session.h"
 
+#include <memory>
 #include <numeric>
 
 namespace tare::session {
@@ -10,7 +11,8 @@ Session::Session(Plan plan, Measurer& measurer, store::RunWriter& writer, int64_
       measurer_(measurer),
       recorder_(writer, run_id),
       observer_(observer),
-      blocks_done_(plan_.cells.size(), 0) {}
+      blocks_done_(plan_.cells.size(), 0),
+      writes_(plan_.write_behind) {}
 
 void Session::Resume(int64_t next_seq, std::vector<int64_t> blocks_done) {
   next_seq_ = next_seq;
@@ -25,6 +27,16 @@ void Session::Stop(StopKind kind, const std::string& reason) {
 }
 
 Status Session::Run() {
+  Status looped = Loop();
+  // Whatever ended the loop, the sample written behind is stored (or its failure known) first.
+  Status written = writes_.Wait();
+  if (progress_) progress_("");
+  if (!looped.ok()) return looped;
+  TARE_RETURN_IF_ERROR(written);
+  return recorder_.WriteRunWarnings();
+}
+
+Status Session::Loop() {
   while (stop_ == StopKind::kNone) {
     bool ran = false;
     if (plan_.shared_process) {
@@ -56,14 +68,14 @@ Status Session::Run() {
     }
     if (stop_ != StopKind::kNone) break;
     ++rounds_;
+    if (ran && observer_.AfterRoundReadsTheStore()) TARE_RETURN_IF_ERROR(writes_.Wait());
     if (ran) TARE_RETURN_IF_ERROR(observer_.AfterRound(*this));
     bool below = false;
     for (size_t c = 0; c < plan_.cells.size(); ++c) below = below || blocks_done_[c] < observer_.TargetBlocks(c);
     // Done when every cell reached its target; a round that ran nothing cannot make progress.
     if (!below || !ran) break;
   }
-  if (progress_) progress_("");
-  return recorder_.WriteRunWarnings();
+  return Status::Ok();
 }
 
 Status Session::RunBlock(size_t cell, int64_t block) {
@@ -114,15 +126,21 @@ Status Session::Record(size_t cell, Measured m) {
   const Cell& c = plan_.cells[cell];
   m.sample.seq = next_seq_++;
   m.sample.warmup = m.sample.block < plan_.warmup_blocks;
-  const std::string label = m.sample.arm.empty() ? c.bench.uri : c.name + " (" + m.sample.arm + ")";
-  auto stored = recorder_.Record(c.benchmark_id, c.bench.uri, c.bench.name, label, m);
-  if (!stored.ok()) return stored.status();
-  ++samples_taken_;
   observer_.OnSample(*this, cell, m.sample);
   if (m.sample.outcome == SampleOutcome::kInterrupted || measurer_.Interrupted()) {
     Stop(StopKind::kInterrupted, "interrupted (Ctrl-C)");
   }
-  return Status::Ok();
+  const bool long_sample = m.sample.ended_unix_ns - m.sample.started_unix_ns >= kWriteInPlaceNs;
+  auto write = [this, id = c.benchmark_id, &bench = c.bench,
+                label = m.sample.arm.empty() ? c.bench.uri : c.name + " (" + m.sample.arm + ")",
+                m = std::make_shared<const Measured>(std::move(m))]() -> Status {
+    auto stored = recorder_.Record(id, bench.uri, bench.name, label, *m);
+    if (!stored.ok()) return stored.status();
+    samples_taken_.fetch_add(1);
+    return Status::Ok();
+  };
+  TARE_RETURN_IF_ERROR(writes_.Submit(std::move(write)));
+  return long_sample ? writes_.Wait() : Status::Ok();
 }
 
 }  // namespace tare::session

@@ -14,6 +14,16 @@
 // round-robin order (sample i of every benchmark before sample i+1 of any), which spreads slow
 // drift of the host over all benchmarks instead of biasing the last ones.
 //
+// Writing behind (Plan::write_behind, where tare may use two CPUs: write_behind.h): a sample is
+// handed to the observer as soon as it is measured and committed on a thread of its own while the
+// next sample runs. At most one sample is then unstored at any time: a crash loses at most the
+// sample in flight and the one being committed. A sample of kWriteInPlaceNs or more is committed
+// before the next starts (its commit is under 1% of it, and a long sample is not worth running
+// after a write that failed). A refused write is found when the next sample is stored: that one is
+// measured but not stored, and the loop ends with the write's error. Before AfterRound (when the
+// observer says it reads the store), before Run returns, and before the run's warnings are written,
+// every write is waited for.
+//
 // Stopping: Ctrl-C (Measurer::Interrupted, or a sample that came back interrupted) stops between
 // samples with StopKind::kInterrupted; the observer stops for its own reasons (Stop()). Run()
 // returns an error only when tare could not do its job (the spawn helper died, the store refused a
@@ -22,6 +32,7 @@
 // Not thread-safe. The Measurer, RunWriter and Observer must outlive the session.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -30,6 +41,7 @@
 #include "base/status.h"
 #include "session/measurer.h"
 #include "session/sample_recorder.h"
+#include "session/write_behind.h"
 #include "store/store.h"
 #include "target/measure.h"
 
@@ -54,7 +66,13 @@ struct Plan {
   // commands of `tare run` alternate (A B, B A, ...) so that neither always runs right after the
   // other (a file the first read is in the page cache for the second).
   std::function<std::vector<size_t>(int64_t round)> cell_order;
+  // Commit each sample on a thread of its own while the next one runs (write_behind.h;
+  // WriteBehindPaysHere() says whether it pays on this host).
+  bool write_behind = false;
 };
+
+// A sample at least this long is committed before the next one starts, written behind or not.
+inline constexpr int64_t kWriteInPlaceNs = 50'000'000;
 
 enum class StopKind { kNone, kInterrupted, kGate, kExecutableChanged, kFailFast };
 
@@ -67,10 +85,15 @@ class Observer {
   // The blocks `cell` should have completed when it stops; the loop runs one block per round of
   // each cell below it.
   virtual int64_t TargetBlocks(size_t cell) const = 0;
-  // After each sample is stored (failed ones too).
+  // After each sample is measured (failed ones too), as it is handed to the store (written behind,
+  // it may not be stored yet: read the store in AfterRound, not here).
   virtual void OnSample(Session& session, size_t cell, const Sample& sample) {}
-  // After each round in which any block ran.
+  // After each round in which any block ran; every sample is stored by then, unless
+  // AfterRoundReadsTheStore says it need not be.
   virtual Status AfterRound(Session& session) { return Status::Ok(); }
+  // False when AfterRound touches neither the store nor the recorder: rounds then do not wait for
+  // the last sample's write (a plain run's round is one sample per benchmark).
+  virtual bool AfterRoundReadsTheStore() const { return true; }
   // The progress line before a sample ("" for none).
   virtual std::string ProgressLine(const Session& session, size_t cell, const std::string& arm,
                                    int64_t block) const { return ""; }
@@ -94,12 +117,15 @@ class Session {
   const std::string& stop_reason() const { return stop_reason_; }
   int64_t blocks_done(size_t cell) const { return blocks_done_[cell]; }
   int64_t next_seq() const { return next_seq_; }
-  int64_t samples_taken() const { return samples_taken_; }  // by this Run(), warm-ups included
+  // Stored by this Run(), warm-ups included (one written behind counts once its write is done).
+  int64_t samples_taken() const { return samples_taken_.load(); }
 
  private:
   Status RunBlock(size_t cell, int64_t block);
   Status RunSharedRound(int64_t block);
-  // Stores one measured sample and tells the observer; stops on Ctrl-C.
+  Status Loop();
+  // Tells the observer of one measured sample and stores it (written behind when the plan says
+  // so); stops on Ctrl-C. Returns the error of a write that failed before it.
   Status Record(size_t cell, Measured m);
 
   Plan plan_;
@@ -110,7 +136,8 @@ class Session {
   std::vector<int64_t> blocks_done_;
   int64_t rounds_ = 0;  // rounds run by this Run()
   int64_t next_seq_ = 0;
-  int64_t samples_taken_ = 0;
+  std::atomic<int64_t> samples_taken_{0};  // counted by the writes, on the writing thread
+  WriteBehind writes_;                     // last: waits for its write before the rest goes
   StopKind stop_ = StopKind::kNone;
   std::string stop_reason_;
 };

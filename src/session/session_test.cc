@@ -4,8 +4,16 @@
 #include "session/session.h"
 
 #include <gtest/gtest.h>
+#include <sched.h>
 
+#include <cstdlib>
+#include <stdexcept>
+
+#include <atomic>
+#include <chrono>
 #include <map>
+#include <set>
+#include <thread>
 
 namespace tare::session {
 namespace {
@@ -30,6 +38,8 @@ class FakeWriter final : public store::RunWriter {
       return Status::DataLoss("store 'fake': storing a sample failed: disk I/O error");
     }
     samples.push_back({benchmark_id, s});
+    append_threads.insert(std::this_thread::get_id());
+    stored.fetch_add(1);
     return static_cast<int64_t>(samples.size());
   }
   // Copying runs between stores (RunWriter::AppendSamples); sessions never call it. Declared without
@@ -47,6 +57,8 @@ class FakeWriter final : public store::RunWriter {
   int64_t fail_at_sample = -1;
   std::vector<std::string> metrics, notes, artifacts;
   std::vector<std::pair<int64_t, Sample>> samples;
+  std::set<std::thread::id> append_threads;
+  std::atomic<int64_t> stored{0};  // read by the measurer while a write may be in flight
 };
 
 // Returns wall_ns = 100 * (call number); `failures` makes chosen calls fail, `interrupt_after`
@@ -55,7 +67,10 @@ class FakeMeasurer final : public Measurer {
  public:
   StatusOr<Measured> Measure(const target::TargetSpec& t, const target::Benchmark& b) override {
     if (helper_dies_at == calls) return Status::Internal("the spawn helper exited unexpectedly");
+    if (stored != nullptr) stored_before.push_back(stored->load());
     Measured m;
+    m.sample.started_unix_ns = 1'000'000'000 * (calls + 1);
+    m.sample.ended_unix_ns = m.sample.started_unix_ns + sample_ns;
     m.sample.values["wall_ns"] = 100.0 * static_cast<double>(++calls);
     m.sample.values[b.name + ".only"] = 1;
     if (failures.count(calls)) {
@@ -84,6 +99,9 @@ class FakeMeasurer final : public Measurer {
   int64_t interrupt_after = -1;
   int64_t helper_dies_at = -1;
   int64_t together_calls = 0;
+  int64_t sample_ns = 2'000'000;
+  const std::atomic<int64_t>* stored = nullptr;  // when set: how many were stored as each sample began
+  std::vector<int64_t> stored_before;
   std::set<int64_t> failures;
   std::vector<std::string> order;
 };
@@ -102,8 +120,10 @@ class ScriptedObserver final : public Observer {
     if (raise_after_round == rounds) targets[0] += 2;
     return Status::Ok();
   }
+  bool AfterRoundReadsTheStore() const override { return reads_store; }
   std::vector<int64_t> targets;
   std::vector<int64_t> seen;
+  bool reads_store = true;
   int rounds = 0;
   int raise_after_round = -1;
   bool stop_on_failure = false;
@@ -347,6 +367,189 @@ TEST(SampleRecorder, SyscallHeavyIsJudgedOnTheRunsMedians) {
       << recorder.warnings()[0];
   ASSERT_TRUE(recorder.WriteRunWarnings().ok());  // once per label
   EXPECT_EQ(recorder.warnings().size(), 1u);
+}
+
+// Written behind (Plan::write_behind): the same samples reach the store, in order, from another
+// thread; the observer and the count see them as before.
+Plan BehindPlan(std::vector<std::string> arms, std::vector<std::string> cells) {
+  Plan plan = MakePlan(std::move(arms), std::move(cells));
+  plan.write_behind = true;
+  return plan;
+}
+
+TEST(SessionWriteBehind, EverySampleIsStoredInOrderFromAnotherThread) {
+  FakeWriter writer;
+  FakeMeasurer measurer;
+  ScriptedObserver observer({5, 5});
+  Session session(BehindPlan({""}, {"a", "b"}), measurer, writer, 1, observer);
+  ASSERT_TRUE(session.Run().ok());
+  ASSERT_EQ(writer.samples.size(), 10u);
+  for (size_t i = 0; i < writer.samples.size(); ++i) EXPECT_EQ(writer.samples[i].second.seq, static_cast<int64_t>(i));
+  EXPECT_EQ(writer.samples[0].first, 10);
+  EXPECT_EQ(writer.samples[1].first, 11);
+  EXPECT_EQ(session.samples_taken(), 10);
+  EXPECT_EQ(observer.seen.size(), 10u);
+  EXPECT_EQ(writer.append_threads.size(), 1u);
+  EXPECT_EQ(writer.append_threads.count(std::this_thread::get_id()), 0u);
+  // Metrics, notes and profiles once each, as when written in place.
+  EXPECT_EQ(writer.metrics, (std::vector<std::string>{"a.only", "wall_ns", "b.only"}));
+  EXPECT_EQ(writer.artifacts, (std::vector<std::string>{"10|callgrind.out", "11|callgrind.out"}));
+}
+
+TEST(SessionWriteBehind, InPlaceTheWritesRunOnTheCallersThread) {
+  FakeWriter writer;
+  FakeMeasurer measurer;
+  ScriptedObserver observer({3});
+  Session session(MakePlan({""}, {"a"}), measurer, writer, 1, observer);
+  ASSERT_TRUE(session.Run().ok());
+  EXPECT_EQ(writer.append_threads, (std::set<std::thread::id>{std::this_thread::get_id()}));
+}
+
+TEST(SessionWriteBehind, ARefusedWriteIsFoundAtTheNextSampleWhichIsNotStored) {
+  FakeWriter writer;
+  writer.fail_at_sample = 2;
+  FakeMeasurer measurer;
+  ScriptedObserver observer({6});
+  observer.reads_store = false;  // a plain run's rounds: no wait for the writes between them
+  Session session(BehindPlan({""}, {"a"}), measurer, writer, 1, observer);
+  Status s = session.Run();
+  EXPECT_EQ(s.code(), StatusCode::kDataLoss);
+  EXPECT_NE(s.message().find("disk I/O error"), std::string::npos);
+  EXPECT_EQ(writer.samples.size(), 2u);
+  EXPECT_EQ(session.samples_taken(), 2);
+  EXPECT_EQ(measurer.calls, 4);  // the fourth was measured while the third's write failed
+}
+
+TEST(SessionWriteBehind, ARefusedLastWriteIsTheRunsError) {
+  FakeWriter writer;
+  writer.fail_at_sample = 2;
+  FakeMeasurer measurer;
+  ScriptedObserver observer({3});
+  Session session(BehindPlan({""}, {"a"}), measurer, writer, 1, observer);
+  EXPECT_EQ(session.Run().code(), StatusCode::kDataLoss);
+  EXPECT_EQ(session.samples_taken(), 2);
+}
+
+TEST(SessionWriteBehind, CtrlCAndADeadHelperKeepEverySampleMeasured) {
+  {
+    FakeWriter writer;
+    FakeMeasurer measurer;
+    measurer.interrupt_after = 3;
+    ScriptedObserver observer({5, 5});
+    Session session(BehindPlan({""}, {"a", "b"}), measurer, writer, 1, observer);
+    ASSERT_TRUE(session.Run().ok());
+    EXPECT_EQ(session.stop(), StopKind::kInterrupted);
+    EXPECT_EQ(writer.samples.size(), 3u);
+  }
+  {
+    FakeWriter writer;
+    FakeMeasurer measurer;
+    measurer.helper_dies_at = 2;
+    ScriptedObserver observer({3});
+    Session session(BehindPlan({""}, {"a"}), measurer, writer, 1, observer);
+    EXPECT_EQ(session.Run().code(), StatusCode::kInternal);
+    EXPECT_EQ(writer.samples.size(), 2u);  // the write behind the last good sample was waited for
+  }
+}
+
+// An observer whose AfterRound reads the store: every sample of the round is there by then.
+class CountingObserver final : public Observer {
+ public:
+  CountingObserver(const FakeWriter& writer, bool reads) : writer_(writer), reads_(reads) {}
+  int64_t TargetBlocks(size_t) const override { return 4; }
+  Status AfterRound(Session& session) override {
+    stored_at_round.push_back(writer_.stored.load());
+    taken_at_round.push_back(session.samples_taken());
+    return Status::Ok();
+  }
+  bool AfterRoundReadsTheStore() const override { return reads_; }
+  std::vector<int64_t> stored_at_round, taken_at_round;
+
+ private:
+  const FakeWriter& writer_;
+  bool reads_;
+};
+
+TEST(SessionWriteBehind, AfterRoundSeesTheRoundStoredWhenItReadsTheStore) {
+  FakeWriter writer;
+  FakeMeasurer measurer;
+  CountingObserver observer(writer, /*reads=*/true);
+  Session session(BehindPlan({"base", "head", "null"}, {"a", "b"}), measurer, writer, 1, observer);
+  ASSERT_TRUE(session.Run().ok());
+  EXPECT_EQ(observer.stored_at_round, (std::vector<int64_t>{6, 12, 18, 24}));
+  EXPECT_EQ(observer.taken_at_round, (std::vector<int64_t>{6, 12, 18, 24}));
+}
+
+TEST(SessionWriteBehind, ASampleOfFiftyMillisecondsIsStoredBeforeTheNextStarts) {
+  FakeWriter writer;
+  FakeMeasurer measurer;
+  measurer.stored = &writer.stored;
+  measurer.sample_ns = kWriteInPlaceNs;
+  ScriptedObserver observer({4});
+  observer.reads_store = false;
+  Session session(BehindPlan({""}, {"a"}), measurer, writer, 1, observer);
+  ASSERT_TRUE(session.Run().ok());
+  EXPECT_EQ(measurer.stored_before, (std::vector<int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(writer.append_threads.count(std::this_thread::get_id()), 0u);  // behind, but waited for
+}
+
+TEST(WriteBehind, WritesRunInOrderOneAtATimeAndFailuresStick) {
+  WriteBehind writes(/*background=*/true);
+  std::vector<int> done;
+  std::atomic<int> running{0};
+  bool overlapped = false;
+  for (int i = 0; i < 50; ++i) {
+    ASSERT_TRUE(writes.Submit([&, i] {
+      overlapped = overlapped || running.fetch_add(1) != 0;
+      done.push_back(i);
+      running.fetch_sub(1);
+      return Status::Ok();
+    }).ok());
+  }
+  ASSERT_TRUE(writes.Wait().ok());
+  ASSERT_EQ(done.size(), 50u);
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(done[static_cast<size_t>(i)], i);
+  EXPECT_FALSE(overlapped);
+
+  EXPECT_TRUE(writes.Submit([] { return Status::DataLoss("disk full"); }).ok());
+  EXPECT_EQ(writes.Wait().code(), StatusCode::kDataLoss);
+  bool ran = false;
+  EXPECT_EQ(writes.Submit([&] { ran = true; return Status::Ok(); }).message(), "disk full");
+  EXPECT_FALSE(ran);
+  EXPECT_EQ(writes.Wait().message(), "disk full");
+}
+
+TEST(WriteBehind, AThrowingWriteIsAnInternalErrorAndTheDestructorWaits) {
+  {
+    WriteBehind writes(/*background=*/true);
+    ASSERT_TRUE(writes.Submit([]() -> Status { throw std::runtime_error("boom"); }).ok());
+    Status s = writes.Wait();
+    EXPECT_EQ(s.code(), StatusCode::kInternal);
+    EXPECT_NE(s.message().find("boom"), std::string::npos);
+  }
+  bool finished = false;
+  {
+    WriteBehind writes(/*background=*/true);
+    ASSERT_TRUE(writes.Submit([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      finished = true;
+      return Status::Ok();
+    }).ok());
+  }
+  EXPECT_TRUE(finished);
+  WriteBehind in_place(/*background=*/false);
+  EXPECT_EQ(in_place.Submit([] { return Status::NotFound("x"); }).code(), StatusCode::kNotFound);
+  EXPECT_EQ(in_place.Wait().code(), StatusCode::kNotFound);
+}
+
+TEST(WriteBehind, PaysWithTwoCpusUnlessTurnedOff) {
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  ASSERT_EQ(sched_getaffinity(0, sizeof cpus, &cpus), 0);
+  EXPECT_EQ(WriteBehindPaysHere(), CPU_COUNT(&cpus) >= 2);
+  setenv("TARE_WRITE_BEHIND", "0", 1);
+  EXPECT_FALSE(WriteBehindPaysHere());
+  unsetenv("TARE_WRITE_BEHIND");
 }
 
 }  // namespace
