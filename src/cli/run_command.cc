@@ -4,8 +4,10 @@
 
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
+#include <system_error>
 #include <tuple>
 
 #include "base/files.h"
@@ -131,7 +133,15 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
   spec.command_line = RecordedInvocation();
   spec.tare_version = TARE_VERSION;
   TARE_RETURN_IF_ERROR(env::ValidateDeclaredProvenance(o.provenance));
-  spec.provenance = env::ResolveProvenance(o.provenance, ".");
+  // git answers while tare starts the helper, opens the store and reads the host (PlainRun takes
+  // it just before the run is recorded); where no thread can be had, it answers now.
+  try {
+    spec.pending_provenance =
+        std::async(std::launch::async, [declared = o.provenance] { return env::ResolveProvenance(declared, "."); })
+            .share();
+  } catch (const std::system_error&) {
+    spec.provenance = env::ResolveProvenance(o.provenance, ".");
+  }
   TARE_RETURN_IF_ERROR(session::ValidateRunSpec(&spec));
   TARE_ASSIGN_OR_RETURN(spec.shard, ResolveShardFlags(o.shard, o.store_path));
   // Before the first sample: a run must never be measured only to fail at writing its output, nor

@@ -240,16 +240,22 @@ HostFacts ReadHostFacts(const Host& host, const FactOptions& options) {
 }
 
 std::vector<std::string> RunnableProcesses(const Host& host, size_t limit) {
-  // /proc/<pid>/stat is "pid (comm) state ...": comm may hold spaces and parentheses, so the
-  // state is the first word after the last ')'. A process is running if any of its threads is
-  // (the leader's own state says nothing about its worker threads).
-  auto parse = [](const std::string& stat, std::string* comm) -> char {
+  // /proc/<pid>/stat is "pid (comm) state ppid ...": comm may hold spaces and parentheses, so the
+  // state is the first word after the last ')', and the parent's pid the next. A process is running
+  // if any of its threads is (the leader's own state says nothing about its worker threads).
+  auto parse = [](const std::string& stat, std::string* comm, std::string* ppid) -> char {
     size_t open = stat.find('(');
     size_t close = stat.rfind(')');
     if (open == std::string::npos || close == std::string::npos || close < open) return '?';
     if (comm) *comm = stat.substr(open + 1, close - open - 1);
     size_t state = stat.find_first_not_of(' ', close + 1);
-    return state == std::string::npos ? '?' : stat[state];
+    if (state == std::string::npos) return '?';
+    if (ppid) {
+      const size_t from = stat.find_first_not_of(' ', state + 1);
+      const size_t to = from == std::string::npos ? from : stat.find(' ', from);
+      *ppid = from == std::string::npos ? "" : stat.substr(from, to - from);
+    }
+    return stat[state];
   };
   std::string self_pid;
   if (auto self = host.ReadFile("/proc/self/stat")) self_pid = self->substr(0, self->find(' '));
@@ -262,12 +268,15 @@ std::vector<std::string> RunnableProcesses(const Host& host, size_t limit) {
     }
     auto stat = host.ReadFile("/proc/" + pid + "/stat");
     if (!stat) continue;  // exited while we looked
-    std::string comm;
-    bool running = parse(*stat, &comm) == 'R';
+    std::string comm, ppid;
+    bool running = parse(*stat, &comm, &ppid) == 'R';
+    // tare's own children (its spawn helper, the git that reads the provenance meanwhile) are not
+    // another load on the host.
+    if (!self_pid.empty() && ppid == self_pid) continue;
     if (!running) {
       for (const auto& tid : host.ListDir("/proc/" + pid + "/task")) {
         auto task_stat = host.ReadFile("/proc/" + pid + "/task/" + tid + "/stat");
-        if (task_stat && parse(*task_stat, nullptr) == 'R') {
+        if (task_stat && parse(*task_stat, nullptr, nullptr) == 'R') {
           running = true;
           break;
         }

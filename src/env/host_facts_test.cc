@@ -175,9 +175,10 @@ TEST(HostFactsTest, EmptyMachineSaysUnknownInsteadOfFailing) {
   EXPECT_FALSE(fp.checks.empty());
 }
 
-TEST(HostFactsTest, RunnableProcessesNamesRunningThreadsButNotItself) {
+TEST(HostFactsTest, RunnableProcessesNamesRunningThreadsButNotItselfOrItsChildren) {
+  // tare is pid 5000; its spawn helper (5001) and a git reading the provenance (5002) run too.
   auto running = RunnableProcesses(MachineDir("baremetal-turbo"), 10);
-  // /proc is listed as sorted names: "100" < "4242" < "5000" < "777".
+  // /proc is listed as sorted names: "100" < "4242" < "5000" < "5001" < "5002" < "777".
   EXPECT_EQ(running, (std::vector<std::string>{"cc1plus (pid 4242)", "my (odd) app (pid 777)"}));
   EXPECT_EQ(RunnableProcesses(MachineDir("baremetal-turbo"), 1).size(), 1u);
 }

@@ -374,7 +374,7 @@ Status PlainRun::Prepare() {
     for (const auto& t : targets_) target_names.insert(t.name);
     nlohmann::json what = {{"targets", target_names}, {"filter", spec_.filter}};
     shard_ = AssignShards(names, *spec_.shard,
-                          ShardGroup(RunKind::kRun, spec_.shard->count, spec_.provenance.commit, DumpJson(what)));
+                          ShardGroup(RunKind::kRun, spec_.shard->count, provenance().commit, DumpJson(what)));
     TARE_RETURN_IF_ERROR(CheckShardNotEmpty(*shard_, "benchmarks"));
     std::vector<target::Benchmark> kept;
     std::vector<size_t> kept_target;
@@ -394,6 +394,14 @@ Status PlainRun::Prepare() {
     if (!s.ok()) return s.WithContext("fixing the iteration count of " + benches_[i].uri);
   }
   return Status::Ok();
+}
+
+const Provenance& PlainRun::provenance() {
+  if (spec_.pending_provenance.valid()) {
+    spec_.provenance = spec_.pending_provenance.get();
+    spec_.pending_provenance = {};
+  }
+  return spec_.provenance;
 }
 
 Status PlainRun::RunUntimed(const target::TargetSpec& target, const std::string& flag, const std::string& text) {
@@ -418,7 +426,7 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
   record.options_json = OptionsJson(spec_, targets_, benches_);
   record.fingerprint_json = DumpJson(env::FingerprintToJson(fp));
   record.fingerprint_digest = fp.HardDigest();
-  record.provenance = spec_.provenance;
+  record.provenance = provenance();
   record.shard = shard_;
   RunOutcome out;
   TARE_ASSIGN_OR_RETURN(out.run_id, store.BeginRun(record));

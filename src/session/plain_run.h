@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,6 +69,9 @@ struct RunSpec {
   std::vector<std::string> command_line;  // tare's argv, recorded with the run
   std::string tare_version;
   Provenance provenance;     // recorded with the run (env::ResolveProvenance)
+  // When valid: the provenance is still being read (git runs while tare starts up, ~10 ms of every
+  // run's start); it stands for `provenance` from the first time the run needs it.
+  std::shared_future<Provenance> pending_provenance;
   // --shard K/N: only this job's part of the (filtered) benchmarks, the whole assignment recorded
   // with the run (session/shard.h).
   std::optional<ShardSpec> shard;
@@ -121,6 +125,8 @@ class PlainRun {
   Status ResolveCommands();
   // --setup / --conclude: once, untimed; an error naming `flag` when it fails.
   Status RunUntimed(const target::TargetSpec& target, const std::string& flag, const std::string& text);
+  // spec_.provenance, once spec_.pending_provenance (if any) has answered.
+  const Provenance& provenance();
 
   RunSpec spec_;
   proc::Spawner& spawner_;
