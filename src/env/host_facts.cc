@@ -260,29 +260,51 @@ std::vector<std::string> RunnableProcesses(const Host& host, size_t limit) {
   std::string self_pid;
   if (auto self = host.ReadFile("/proc/self/stat")) self_pid = self->substr(0, self->find(' '));
 
-  std::vector<std::string> runnable;
+  // Every process first, then the verdicts: tare's own descendants (its spawn helper and what the
+  // helper runs, the git that reads the provenance meanwhile) are not another load on the host, and
+  // a child may be listed before its parent.
+  struct Proc {
+    std::string pid, comm, ppid;
+    char state = '?';
+  };
+  std::vector<Proc> procs;
   for (const auto& pid : host.ListDir("/proc")) {
-    if (runnable.size() >= limit) break;
     if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos || pid == self_pid) {
       continue;
     }
     auto stat = host.ReadFile("/proc/" + pid + "/stat");
     if (!stat) continue;  // exited while we looked
-    std::string comm, ppid;
-    bool running = parse(*stat, &comm, &ppid) == 'R';
-    // tare's own children (its spawn helper, the git that reads the provenance meanwhile) are not
-    // another load on the host.
-    if (!self_pid.empty() && ppid == self_pid) continue;
+    Proc p;
+    p.pid = pid;
+    p.state = parse(*stat, &p.comm, &p.ppid);
+    procs.push_back(std::move(p));
+  }
+  std::set<std::string> mine;  // tare's children and grandchildren
+  if (!self_pid.empty()) {
+    for (const auto& p : procs) {
+      if (p.ppid == self_pid) mine.insert(p.pid);
+    }
+    std::set<std::string> grandchildren;
+    for (const auto& p : procs) {
+      if (mine.count(p.ppid)) grandchildren.insert(p.pid);
+    }
+    mine.insert(grandchildren.begin(), grandchildren.end());
+  }
+  std::vector<std::string> runnable;
+  for (const auto& p : procs) {
+    if (runnable.size() >= limit) break;
+    if (mine.count(p.pid)) continue;
+    bool running = p.state == 'R';
     if (!running) {
-      for (const auto& tid : host.ListDir("/proc/" + pid + "/task")) {
-        auto task_stat = host.ReadFile("/proc/" + pid + "/task/" + tid + "/stat");
+      for (const auto& tid : host.ListDir("/proc/" + p.pid + "/task")) {
+        auto task_stat = host.ReadFile("/proc/" + p.pid + "/task/" + tid + "/stat");
         if (task_stat && parse(*task_stat, nullptr, nullptr) == 'R') {
           running = true;
           break;
         }
       }
     }
-    if (running) runnable.push_back(Printable(comm) + " (pid " + pid + ")");
+    if (running) runnable.push_back(Printable(p.comm) + " (pid " + p.pid + ")");
   }
   return runnable;
 }

@@ -175,10 +175,11 @@ TEST(HostFactsTest, EmptyMachineSaysUnknownInsteadOfFailing) {
   EXPECT_FALSE(fp.checks.empty());
 }
 
-TEST(HostFactsTest, RunnableProcessesNamesRunningThreadsButNotItselfOrItsChildren) {
-  // tare is pid 5000; its spawn helper (5001) and a git reading the provenance (5002) run too.
+TEST(HostFactsTest, RunnableProcessesNamesRunningThreadsButNotTareOrWhatItRuns) {
+  // tare is pid 5000; its spawn helper (5001), a git reading the provenance (5002) and a program
+  // the helper runs (5003) run too.
   auto running = RunnableProcesses(MachineDir("baremetal-turbo"), 10);
-  // /proc is listed as sorted names: "100" < "4242" < "5000" < "5001" < "5002" < "777".
+  // /proc is listed as sorted names: "100" < "4242" < "5000" < ... < "5003" < "777".
   EXPECT_EQ(running, (std::vector<std::string>{"cc1plus (pid 4242)", "my (odd) app (pid 777)"}));
   EXPECT_EQ(RunnableProcesses(MachineDir("baremetal-turbo"), 1).size(), 1u);
 }

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <future>
 #include <set>
+#include <system_error>
 #include <vector>
 
 #include "base/files.h"
@@ -301,6 +303,12 @@ Status PlainRun::ResolveCommands() {
 
 Status PlainRun::Prepare() {
   TARE_RETURN_IF_ERROR(ValidateRunSpec(&spec_));
+  const env::FingerprintOptions host{.probe_valgrind = spec_.instrument == Instrument::kSim};
+  try {
+    fingerprint_ = std::async(std::launch::async, [host] { return env::CollectFingerprint(host); });
+  } catch (const std::system_error&) {  // no thread to be had: read when the run is recorded
+    fingerprint_ = std::async(std::launch::deferred, [host] { return env::CollectFingerprint(host); });
+  }
   for (auto [from, to] : {std::pair{&spec_.prepare, &prepare_}, {&spec_.setup, &setup_}, {&spec_.conclude, &conclude_}}) {
     if (!from->has_value()) continue;
     TargetArgs args = (*from)->args;
@@ -412,8 +420,9 @@ Status PlainRun::RunUntimed(const target::TargetSpec& target, const std::string&
 StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
   // Before the run is recorded: a set-up that fails leaves nothing in the store.
   if (setup_) TARE_RETURN_IF_ERROR(RunUntimed(*setup_, "--setup", spec_.setup->text));
-  Fingerprint fp = env::CollectFingerprint(
-      env::FingerprintOptions{.probe_valgrind = spec_.instrument == Instrument::kSim});
+  Fingerprint fp = fingerprint_.valid() ? fingerprint_.get()
+                                        : env::CollectFingerprint(
+                                              env::FingerprintOptions{.probe_valgrind = spec_.instrument == Instrument::kSim});
   // What the targets' environment does to the code is part of what makes two runs comparable.
   if (const std::string e = BehaviourChangingEnvironment(targets_.front().env); !e.empty()) {
     fp.keys.push_back({"target.env", e, true});

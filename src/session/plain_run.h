@@ -129,6 +129,9 @@ class PlainRun {
   const Provenance& provenance();
 
   RunSpec spec_;
+  // The host's fingerprint, read from Prepare on while the targets are resolved and the store
+  // opens (~7 ms of every run's start on the VM of bench/README.md); Run takes it.
+  std::future<Fingerprint> fingerprint_;
   proc::Spawner& spawner_;
   const Clock& clock_;
   std::vector<target::TargetSpec> targets_;   // one, or one per command
