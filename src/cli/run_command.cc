@@ -195,6 +195,7 @@ StatusOr<int> Run(const RunOptions& given) {
   auto store = store::Store::Open(o.store_path);
   if (!store.ok()) return store.status();
   auto outcome = run.Run(**store);
+  (*spawner)->Finish();  // the helper exits while the store is read and closed
   progress.Clear();
   if (!outcome.ok()) return outcome.status();
   // A write that failed (a full disk) ended the run: say what is kept before why, quiet or not.

@@ -137,8 +137,13 @@ StatusOr<std::unique_ptr<Spawner>> Spawner::Start(const std::string& helper_path
   return std::unique_ptr<Spawner>(new Spawner(pid, to_child[1], from_child[0]));
 }
 
+void Spawner::Finish() {
+  if (to_helper_ >= 0) close(to_helper_);
+  to_helper_ = -1;
+}
+
 Spawner::~Spawner() {
-  close(to_helper_);
+  Finish();
   close(from_helper_);
   int status;
   waitpid(helper_pid_, &status, 0);

@@ -101,6 +101,9 @@ class Spawner {
   // Runs the request to completion. A child that fails is a result, not an error; an error means
   // the helper itself broke (and is restarted on the next call).
   StatusOr<SpawnResult> Run(const SpawnRequest& request);
+  // Tells the helper to exit (closes its request pipe) without waiting for it, so that it exits
+  // while tare finishes other work (closing the store); the destructor reaps it. Run fails after.
+  void Finish();
 
   int helper_pid() const { return helper_pid_; }
 

@@ -70,6 +70,25 @@ TEST_F(SpawnerTest, RunsAProgramAndMeasuresIt) {
   EXPECT_GE(r.end_unix_ns, r.start_unix_ns);
 }
 
+TEST_F(SpawnerTest, FinishLetsTheHelperExitAndRunThenFails) {
+  ASSERT_TRUE(Run({"spin", "1"}).ok());
+  const pid_t helper = spawner_->helper_pid();
+  spawner_->Finish();
+  // The helper sees its request pipe close and exits on its own; it stays our child until reaped.
+  bool exited = false;
+  for (int i = 0; i < 500 && !exited; ++i) {
+    siginfo_t si{};
+    exited = waitid(P_PID, static_cast<id_t>(helper), &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == helper;
+    if (!exited) usleep(10'000);
+  }
+  EXPECT_TRUE(exited) << "the helper did not exit within 5 s of Finish";
+  SpawnRequest req;
+  req.argv = {TEST_CHILD_PATH};
+  EXPECT_FALSE(spawner_->Run(req).ok());
+  spawner_.reset();  // reaps it
+  EXPECT_NE(kill(helper, 0), 0);
+}
+
 // The peak-RSS trap: Linux copies the parent's RSS high-water mark into a child at exec. This test
 // process grows to 200 MB and then spawns a tiny child; its ru_maxrss must be its own (~1-3 MB),
 // not ours. (Spawning /bin/true with posix_spawn from here would report ~205 MB.)
