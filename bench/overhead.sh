@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Per-sample harness overhead: tare run -- /bin/true vs hyperfine -N --runs N true, side by side,
-# alternating, in one script. Reports the wall time per sample of each tool and their ratio, and
-# the CPU time per sample (user + sys of the tool and everything it ran), which a loaded host
-# disturbs much less than wall time.
+# alternating, in one script. Reports, for each tool:
+#   - the whole run's wall time per sample at N samples (start-up and finish included), and the
+#     ratio tare/hyperfine;
+#   - the marginal cost of a sample: (T(5N) - T(N)) / 4N from a second run of 5N samples each round,
+#     which start-up and finish do not enter, and its ratio;
+#   - the fixed cost per run, T(N) - N x marginal (tare reads git, the host and opens the store);
+#   - the CPU time per sample (user + sys of the tool and everything it ran), which a loaded host
+#     disturbs much less than wall time.
 # tare runs with its defaults: perf counters on, every sample committed to a real SQLite store.
-#   bench/overhead.sh              # N=300 runs per tool, 5 alternating rounds
-#   bench/overhead.sh --quick      # N=50, 2 rounds (CI)
+#   bench/overhead.sh              # N=300 (and 1500) runs per tool, 5 alternating rounds
+#   bench/overhead.sh --quick      # N=50 (and 250), 2 rounds: a quick look
 #   bench/overhead.sh --breakdown  # also tare whose helper forks (TARE_SPAWN_FORK=1) instead of
-#                                  # vforking, and tare --no-perf: where the time goes
+#                                  # vforking, tare --no-perf, and tare committing each sample
+#                                  # before the next (TARE_WRITE_BEHIND=0): where the time goes
 #   TARGET='/usr/bin/git --version' bench/overhead.sh   # another program than /bin/true (split on
 #                                  # spaces; a program of a few MiB skips the helper's page shedding)
 #   TARE_BEFORE=old/build/tare bench/overhead.sh         # also an older tare (with its own helper
@@ -32,42 +38,58 @@ python3 - "$TARE" "$N" "$ROUNDS" "$work" "$BREAKDOWN" "${TARGET:-/bin/true}" <<'
 import os, resource, statistics, subprocess, sys, time
 tare, n, rounds, work, breakdown = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5] == "1"
 target = sys.argv[6].split()
+long_n = 5 * n
 def tare_run(store, *extra):
-    return [tare, "run", "-q", "--warmup", "0", "-n", str(n), "--store", f"{work}/{store}", *extra, "--", *target]
+    return lambda k: [tare, "run", "-q", "--warmup", "0", "-n", str(k), "--store", f"{work}/{store}", *extra, "--", *target]
 tools = {
     "tare": (tare_run("tare.db"), {}),
-    "hyperfine": (["hyperfine", "-N", "--runs", str(n), "--warmup", "0", "--style", "none",
-                   "--export-json", f"{work}/hf.json", " ".join(target)], {}),
+    "hyperfine": (lambda k: ["hyperfine", "-N", "--runs", str(k), "--warmup", "0", "--style", "none",
+                             "--export-json", f"{work}/hf.json", " ".join(target)], {}),
 }
 for i, before in enumerate(os.environ.get("TARE_BEFORE", "").split()):
     label = "tare before" if " " not in os.environ["TARE_BEFORE"].strip() else f"tare before ({before})"
-    tools[label] = ([before, *tare_run(f"before{i}.db")[1:]], {})
+    tools[label] = ((lambda b, run: lambda k: [b, *run(k)[1:]])(before, tare_run(f"before{i}.db")), {})
 if breakdown:
     tools["tare, helper forking"] = (tare_run("fork.db"), {"TARE_SPAWN_FORK": "1"})
     tools["tare --no-perf"] = (tare_run("noperf.db", "--no-perf"), {})
-wall = {k: [] for k in tools}
+    tools["tare, each commit before the next sample"] = (tare_run("sync.db"), {"TARE_WRITE_BEHIND": "0"})
+wall = {k: [] for k in tools}      # ns per sample at n, per round
+marginal = {k: [] for k in tools}  # ns per added sample: (T(5n) - T(n)) / 4n, per round
+fixed = {k: [] for k in tools}     # ns per run: T(n) - n x marginal, per round
 cpu = {k: [] for k in tools}
+def timed(argv, env):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic_ns()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **env})
+    t1 = time.monotonic_ns()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return t1 - t0, ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1e9
 for _ in range(rounds):
-    for name, (argv, env) in tools.items():  # alternating: drift of the host hits both alike
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.monotonic_ns()
-        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       env={**os.environ, **env})
-        t1 = time.monotonic_ns()
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        wall[name].append((t1 - t0) / n)
-        cpu[name].append(((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1e9 / n)
-total = lambda xs: sum(xs) / len(xs)
-print(f"target: {' '.join(target)}; samples per tool: {n * rounds} ({rounds} rounds of {n})")
-print(f"tare run      : {total(wall['tare']) / 1e6:.3f} ms per sample (perf counters + SQLite commit per sample)")
-print(f"hyperfine -N  : {total(wall['hyperfine']) / 1e6:.3f} ms per sample")
-print(f"ratio tare/hyperfine: {total(wall['tare']) / total(wall['hyperfine']):.2f}"
+    for name, (argv, env) in tools.items():  # alternating: drift of the host hits every tool alike
+        t, c = timed(argv(n), env)
+        t_long = timed(argv(long_n), env)[0]  # right after: the same phase of the host
+        wall[name].append(t / n)
+        cpu[name].append(c / n)
+        marginal[name].append((t_long - t) / (long_n - n))
+        fixed[name].append(t - n * marginal[name][-1])
+mean = lambda xs: sum(xs) / len(xs)
+med = statistics.median
+marginal = {k: med(v) for k, v in marginal.items()}  # medians: a round the host slowed counts less
+fixed = {k: med(v) for k, v in fixed.items()}
+print(f"target: {' '.join(target)}; {rounds} rounds of {n} and of {long_n} samples per tool")
+print(f"tare run      : {mean(wall['tare']) / 1e6:.3f} ms per sample at {n} (perf counters + SQLite commit per sample)")
+print(f"hyperfine -N  : {mean(wall['hyperfine']) / 1e6:.3f} ms per sample at {n}")
+print(f"ratio tare/hyperfine: {mean(wall['tare']) / mean(wall['hyperfine']):.2f}"
       f" (median of rounds {statistics.median(wall['tare']) / statistics.median(wall['hyperfine']):.2f})")
-print(f"CPU per sample: tare {total(cpu['tare']) / 1e3:.0f} us, hyperfine {total(cpu['hyperfine']) / 1e3:.0f} us,"
-      f" ratio {total(cpu['tare']) / total(cpu['hyperfine']):.2f}")
+print(f"marginal cost of a sample (median of rounds): tare {marginal['tare'] / 1e6:.3f} ms, hyperfine {marginal['hyperfine'] / 1e6:.3f} ms,"
+      f" ratio {marginal['tare'] / marginal['hyperfine']:.2f}")
+print(f"fixed cost per run (median of rounds): tare {fixed['tare'] / 1e6:.1f} ms, hyperfine {fixed['hyperfine'] / 1e6:.1f} ms")
+print(f"CPU per sample at {n}: tare {mean(cpu['tare']) / 1e3:.0f} us, hyperfine {mean(cpu['hyperfine']) / 1e3:.0f} us,"
+      f" ratio {mean(cpu['tare']) / mean(cpu['hyperfine']):.2f}")
 for name in tools:
     if name not in ("tare", "hyperfine"):
-        print(f"{name}: {total(wall[name]) / 1e6:.3f} ms per sample, ratio to hyperfine"
-              f" {total(wall[name]) / total(wall['hyperfine']):.2f}, CPU {total(cpu[name]) / 1e3:.0f} us")
+        print(f"{name}: {mean(wall[name]) / 1e6:.3f} ms per sample at {n}, ratio to hyperfine"
+              f" {mean(wall[name]) / mean(wall['hyperfine']):.2f}; marginal {marginal[name] / 1e6:.3f} ms"
+              f" (ratio {marginal[name] / marginal['hyperfine']:.2f}); fixed {fixed[name] / 1e6:.1f} ms; CPU {mean(cpu[name]) / 1e3:.0f} us")
 PY
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
