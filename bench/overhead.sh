@@ -5,7 +5,8 @@
 #     ratio tare/hyperfine;
 #   - the marginal cost of a sample: (T(5N) - T(N)) / 4N from a second run of 5N samples each round,
 #     which start-up and finish do not enter, and its ratio;
-#   - the fixed cost per run, T(N) - N x marginal (tare reads git, the host and opens the store);
+#   - a run of one sample: the fixed cost per run (tare reads git and the host, opens and closes
+#     the store, starts its spawn helper; hyperfine starts and prints), one sample included;
 #   - the CPU time per sample (user + sys of the tool and everything it ran), which a loaded host
 #     disturbs much less than wall time.
 # tare runs with its defaults: perf counters on, every sample committed to a real SQLite store.
@@ -55,7 +56,7 @@ if breakdown:
     tools["tare, each commit before the next sample"] = (tare_run("sync.db"), {"TARE_WRITE_BEHIND": "0"})
 wall = {k: [] for k in tools}      # ns per sample at n, per round
 marginal = {k: [] for k in tools}  # ns per added sample: (T(5n) - T(n)) / 4n, per round
-fixed = {k: [] for k in tools}     # ns per run: T(n) - n x marginal, per round
+one = {k: [] for k in tools}       # ns for a run of one sample: start-up and finish, per round
 cpu = {k: [] for k in tools}
 def timed(argv, env):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -71,11 +72,11 @@ for _ in range(rounds):
         wall[name].append(t / n)
         cpu[name].append(c / n)
         marginal[name].append((t_long - t) / (long_n - n))
-        fixed[name].append(t - n * marginal[name][-1])
+        one[name].append(timed(argv(1), env)[0])
 mean = lambda xs: sum(xs) / len(xs)
 med = statistics.median
 marginal = {k: med(v) for k, v in marginal.items()}  # medians: a round the host slowed counts less
-fixed = {k: med(v) for k, v in fixed.items()}
+one = {k: med(v) for k, v in one.items()}
 print(f"target: {' '.join(target)}; {rounds} rounds of {n} and of {long_n} samples per tool")
 print(f"tare run      : {mean(wall['tare']) / 1e6:.3f} ms per sample at {n} (perf counters + SQLite commit per sample)")
 print(f"hyperfine -N  : {mean(wall['hyperfine']) / 1e6:.3f} ms per sample at {n}")
@@ -83,13 +84,14 @@ print(f"ratio tare/hyperfine: {mean(wall['tare']) / mean(wall['hyperfine']):.2f}
       f" (median of rounds {statistics.median(wall['tare']) / statistics.median(wall['hyperfine']):.2f})")
 print(f"marginal cost of a sample (median of rounds): tare {marginal['tare'] / 1e6:.3f} ms, hyperfine {marginal['hyperfine'] / 1e6:.3f} ms,"
       f" ratio {marginal['tare'] / marginal['hyperfine']:.2f}")
-print(f"fixed cost per run (median of rounds): tare {fixed['tare'] / 1e6:.1f} ms, hyperfine {fixed['hyperfine'] / 1e6:.1f} ms")
+print(f"a run of one sample (median of rounds): tare {one['tare'] / 1e6:.1f} ms, hyperfine {one['hyperfine'] / 1e6:.1f} ms"
+      f" (the fixed cost per run, one sample included)")
 print(f"CPU per sample at {n}: tare {mean(cpu['tare']) / 1e3:.0f} us, hyperfine {mean(cpu['hyperfine']) / 1e3:.0f} us,"
       f" ratio {mean(cpu['tare']) / mean(cpu['hyperfine']):.2f}")
 for name in tools:
     if name not in ("tare", "hyperfine"):
         print(f"{name}: {mean(wall[name]) / 1e6:.3f} ms per sample at {n}, ratio to hyperfine"
               f" {mean(wall[name]) / mean(wall['hyperfine']):.2f}; marginal {marginal[name] / 1e6:.3f} ms"
-              f" (ratio {marginal[name] / marginal['hyperfine']:.2f}); fixed {fixed[name] / 1e6:.1f} ms; CPU {mean(cpu[name]) / 1e3:.0f} us")
+              f" (ratio {marginal[name] / marginal['hyperfine']:.2f}); one-sample run {one[name] / 1e6:.1f} ms; CPU {mean(cpu[name]) / 1e3:.0f} us")
 PY
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
