@@ -41,7 +41,12 @@ class SqliteStatement final : public StatementImpl {
 
 SqliteConnection::SqliteConnection(std::unique_ptr<SQLite::Database> db, std::string reserve_path)
     : db_(std::move(db)), reserve_path_(std::move(reserve_path)) {}
-SqliteConnection::~SqliteConnection() { ClearCache(); }
+SqliteConnection::~SqliteConnection() {
+  ClearCache();
+  const std::string path = db_->getFilename();
+  db_.reset();  // the last connection's close checkpoints the WAL into the file and removes it
+  if (!reserve_path_.empty() && !path.empty()) StampCleanClose(path, reserve_path_);
+}
 
 std::unique_ptr<StatementImpl> SqliteConnection::Prepare(const std::string& sql) {
   try {

@@ -8,11 +8,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "internal/sql_store.h"
+#include "internal/sqlite_connection.h"
 #include "store/transfer.h"
 
 namespace tare::store {
@@ -408,6 +410,63 @@ TEST_F(StoreTest, ResolvesRunSelectorsWithClearErrors) {
 
 // Provenance (schema version 3): commit, branch, dirty state and tags come back as written, and
 // every selector form finds the newest matching run.
+// quick_check reads the whole file on every writing open; a store exactly as tare's own last clean
+// close left it (this boot, no WAL) is not checked again (sqlite_open.cc).
+TEST_F(StoreTest, AStoreAsItsLastCleanCloseLeftItIsNotCheckedAgain) {
+  const std::string reserve = path_ + "-reserve";
+  {
+    auto store = Store::Open(path_);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    ASSERT_TRUE((*store)->BeginRun(MakeRun()).ok());
+    // Open: its WAL is there, and so is what another writer would see.
+    EXPECT_FALSE(UnchangedSinceCleanClose(path_, reserve));
+  }
+  ASSERT_FALSE(std::filesystem::exists(path_ + "-wal"));
+  EXPECT_TRUE(UnchangedSinceCleanClose(path_, reserve));
+  // A second store open at once (another tare) keeps the WAL: the first close stamps nothing new.
+  {
+    auto a = Store::Open(path_);
+    ASSERT_TRUE(a.ok()) << a.status().message();
+    ASSERT_TRUE((*a)->BeginRun(MakeRun()).ok());
+    auto b = Store::Open(path_);
+    ASSERT_TRUE(b.ok()) << b.status().message();
+    b->reset();
+    EXPECT_TRUE(std::filesystem::exists(path_ + "-wal"));
+    EXPECT_FALSE(UnchangedSinceCleanClose(path_, reserve));
+  }
+  EXPECT_TRUE(UnchangedSinceCleanClose(path_, reserve));
+  // Any change to the file's times, or no stamp, and it is checked.
+  const auto mtime = std::filesystem::last_write_time(path_);
+  std::filesystem::last_write_time(path_, mtime + std::chrono::seconds(1));
+  EXPECT_FALSE(UnchangedSinceCleanClose(path_, reserve));
+  StampCleanClose(path_, reserve);
+  EXPECT_TRUE(UnchangedSinceCleanClose(path_, reserve));
+  std::filesystem::remove(reserve);
+  EXPECT_FALSE(UnchangedSinceCleanClose(path_, reserve));
+}
+
+TEST_F(StoreTest, ADamagedStoreIsRefusedEvenWithItsModificationTimePutBack) {
+  {
+    auto store = Store::Open(path_);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    ASSERT_TRUE((*store)->BeginRun(MakeRun()).ok());
+  }
+  ASSERT_TRUE(UnchangedSinceCleanClose(path_, path_ + "-reserve"));
+  const auto mtime = std::filesystem::last_write_time(path_);
+  {
+    // Page 2 is the root of a table; a b-tree page type that does not exist fails quick_check.
+    std::fstream f(path_, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(4096);
+    f.put('\x7f');
+  }
+  std::filesystem::last_write_time(path_, mtime);  // as `touch -r` would: the change time still moves
+  auto reopened = Store::Open(path_);
+  ASSERT_FALSE(reopened.ok());
+  EXPECT_EQ(reopened.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(reopened.status().message().find("is damaged (SQLite's quick_check: "), std::string::npos)
+      << reopened.status().message();
+}
+
 TEST_F(StoreTest, ProvenanceRoundTripsAndSelectsRuns) {
   auto store = Store::Open(path_);
   ASSERT_TRUE(store.ok()) << store.status().message();

@@ -4,6 +4,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 
 #include <memory>
+#include <string>
 
 #include "store/internal/sql.h"
 
@@ -26,5 +27,13 @@ class SqliteConnection final : public Connection {
   std::string reserve_path_;
   int free_step_ = 0;
 };
+
+// The store file's state as tare's own last clean close left it (sqlite_open.cc): the boot, the
+// file's device, inode, size, modification and change times. Written into the store's reserve
+// file (which exists only beside a store tare writes) after a close that left no WAL behind; an
+// open that finds the same state and no WAL skips PRAGMA quick_check. "" when anything is unknown.
+std::string CleanCloseStamp(const std::string& path);
+void StampCleanClose(const std::string& path, const std::string& reserve_path);
+bool UnchangedSinceCleanClose(const std::string& path, const std::string& reserve_path);
 
 }  // namespace tare::store
