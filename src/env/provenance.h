@@ -3,11 +3,11 @@
 // --tag K=V; docs/compare.md, "Which runs"). Runs carry it so that `tare compare main feature-x`
 // and `tare runs` can select and show them by commit, branch or tag.
 //
-// Detection runs `git` (found on PATH) three times in `dir`, each with a 5 s limit and
-// GIT_OPTIONAL_LOCKS=0 so that it never takes the index lock of a checkout someone is using:
-//   git rev-parse HEAD                                  -> commit
-//   git symbolic-ref --short -q HEAD                    -> branch ("" when detached)
-//   git status --porcelain --untracked-files=no         -> dirty when it prints anything
+// Detection runs `git` (found on PATH) once in `dir`, with a 5 s limit and GIT_OPTIONAL_LOCKS=0
+// so that it never takes the index lock of a checkout someone is using:
+//   git status --porcelain=v2 --branch --untracked-files=no
+//     "# branch.oid" -> commit, "# branch.head" -> branch ("" when detached), any change -> dirty
+// `tare run` calls it on a thread of its own, beside the rest of its start-up (RunSpec::pending_provenance).
 // No git, no checkout, or a git that fails: the fields stay unknown — provenance is a nicety that
 // never stops a measurement. CI systems check out detached heads: the branch then comes from
 // $GITHUB_HEAD_REF, $GITHUB_REF_NAME, $CI_COMMIT_REF_NAME (GitLab) or $BRANCH_NAME (Jenkins),

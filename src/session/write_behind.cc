@@ -38,19 +38,18 @@ WriteBehind::~WriteBehind() {
   if (worker_.joinable()) worker_.join();
 }
 
+Status WriteBehind::RunHere(const std::function<Status()>& write) {
+  if (failed_.ok()) failed_ = RunGuarded(write);
+  return failed_;
+}
+
 Status WriteBehind::Submit(std::function<Status()> write) {
-  if (!background_) {
-    if (!failed_.ok()) return failed_;
-    failed_ = RunGuarded(write);
-    return failed_;
-  }
+  if (!background_) return RunHere(write);
   if (!worker_.joinable()) {
     try {
       worker_ = std::thread([this] { Loop(); });
     } catch (const std::system_error&) {  // no thread to be had: write here, as with one CPU
-      if (!failed_.ok()) return failed_;
-      failed_ = RunGuarded(write);
-      return failed_;
+      return RunHere(write);
     }
   }
   {

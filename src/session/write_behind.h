@@ -48,6 +48,8 @@ class WriteBehind {
 
  private:
   void Loop();
+  // The write on the caller's thread (no worker): the first failure so far, or this write's status.
+  Status RunHere(const std::function<Status()>& write);
 
   const bool background_;
   std::mutex mu_;
