@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config make
   libcli11-dev nlohmann-json3-dev libfmt-dev libsqlite3-dev libsqlitecpp-dev
-  libboost-math-dev libtomlplusplus-dev libre2-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libboost-math-dev libtomlplusplus-dev libre2-dev nettle-dev libgtest-dev libgmock-dev libbenchmark-dev
   libarchive-dev valgrind sqlite3 hyperfine procps binutils perl git zlib1g-dev
   libpq-dev postgresql postgresql-client
   dpkg-dev file   # the Debian package: cpack -G DEB reads its dependencies with dpkg-shlibdeps

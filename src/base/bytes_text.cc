@@ -1,6 +1,6 @@
 #include "base/bytes_text.h"
 
-#include <openssl/evp.h>
+#include <nettle/base64.h>
 
 #include <vector>
 
@@ -43,10 +43,8 @@ bool IsValidUtf8(std::string_view s) {
 }
 
 std::string Base64Encode(std::string_view bytes) {
-  std::string out(4 * ((bytes.size() + 2) / 3), '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
-  out.resize(static_cast<size_t>(n));
+  std::string out(BASE64_ENCODE_RAW_LENGTH(bytes.size()), '\0');
+  base64_encode_raw(out.data(), bytes.size(), reinterpret_cast<const uint8_t*>(bytes.data()));
   return out;
 }
 
@@ -57,14 +55,14 @@ StatusOr<std::string> Base64Decode(std::string_view text) {
       return Status::DataLoss("base64 text with a character outside the base64 alphabet");
     }
   }
-  std::string out(3 * (text.size() / 4), '\0');
-  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
-  if (n < 0) return Status::DataLoss("malformed base64 text");
-  // EVP_DecodeBlock counts padding as zero bytes.
-  size_t len = static_cast<size_t>(n);
-  if (!text.empty() && text.back() == '=') --len;
-  if (text.size() >= 2 && text[text.size() - 2] == '=') --len;
+  std::string out(BASE64_DECODE_LENGTH(text.size()), '\0');
+  base64_decode_ctx ctx;
+  base64_decode_init(&ctx);
+  size_t len = out.size();
+  if (base64_decode_update(&ctx, &len, reinterpret_cast<uint8_t*>(out.data()), text.size(), text.data()) != 1 ||
+      base64_decode_final(&ctx) != 1) {
+    return Status::DataLoss("malformed base64 text");
+  }
   out.resize(len);
   return out;
 }

@@ -45,6 +45,9 @@ TEST(Base64, RoundTripsEveryByte) {
 TEST(Base64, RefusesMalformedText) {
   EXPECT_FALSE(Base64Decode("abc").ok());
   EXPECT_FALSE(Base64Decode("ab!d").ok());
+  EXPECT_FALSE(Base64Decode("Zg=a").ok());  // data after padding
+  EXPECT_FALSE(Base64Decode("=Zg=").ok());
+  EXPECT_FALSE(Base64Decode("Zg==Zg==").ok());
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// SHA-256 of files and strings (OpenSSL's EVP interface), as lowercase hex. Used to pin every
+// SHA-256 of files and strings (GNU Nettle), as lowercase hex. Used to pin every
 // executable a run measured, the campaign file, libc and the dynamic loader.
 #pragma once
 

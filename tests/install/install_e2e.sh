@@ -160,7 +160,7 @@ deb)
   contains "$work/info" "Recommends: valgrind"
   depends=$(dpkg-deb -f "$deb" Depends)
   echo "   Depends: $depends"
-  for lib in libc6 libstdc++6 libsqlite3 libfmt libssl libre2; do
+  for lib in libc6 libstdc++6 libsqlite3 libfmt libnettle libre2; do
     [[ "$depends" == *"$lib"* ]] || fail "Depends lacks $lib: $depends"
   done
   # Every declared dependency is satisfied on this machine (so the package would install here):
