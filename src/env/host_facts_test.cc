@@ -184,6 +184,28 @@ TEST(HostFactsTest, RunnableProcessesNamesRunningThreadsButNotTareOrWhatItRuns) 
   EXPECT_EQ(RunnableProcesses(MachineDir("baremetal-turbo"), 1).size(), 1u);
 }
 
+// Counts the reads of a thread's stat (/proc/PID/task/TID/stat).
+class CountingHost : public DirectoryHost {
+ public:
+  using DirectoryHost::DirectoryHost;
+  std::optional<std::string> ReadFile(const std::string& path) const override {
+    if (path.find("/task/") != std::string::npos) task_reads.push_back(path);
+    return DirectoryHost::ReadFile(path);
+  }
+  mutable std::vector<std::string> task_reads;
+};
+
+TEST(HostFactsTest, RunnableProcessesReadsThreadsOnlyOfProcessesWithMoreThanOne) {
+  // sshd (100) sleeps with num_threads 1 in its stat: its leader is all of it. "my (odd) app" (777)
+  // sleeps with 2 threads, one of them running. cc1plus (4242) has a short stat line (no thread
+  // count) but is running itself.
+  CountingHost host(std::string(TARE_ENV_TESTDATA) + "/hosts/baremetal-turbo");
+  auto running = RunnableProcesses(host, 10);
+  EXPECT_EQ(running, (std::vector<std::string>{"cc1plus (pid 4242)", "my (odd) app (pid 777)"}));
+  for (const auto& path : host.task_reads) EXPECT_EQ(path.find("/proc/100/"), std::string::npos) << path;
+  EXPECT_FALSE(host.task_reads.empty());  // 777's threads were read
+}
+
 TEST(HostFactsTest, HardDigestSeparatesMachinesButNotMoments) {
   Fingerprint a = Collect("baremetal-tuned");
   Fingerprint b = Collect("baremetal-turbo");
