@@ -13,8 +13,9 @@
 #   bench/overhead.sh              # N=300 (and 1500) runs per tool, 5 alternating rounds
 #   bench/overhead.sh --quick      # N=50 (and 250), 2 rounds: a quick look
 #   bench/overhead.sh --breakdown  # also tare whose helper forks (TARE_SPAWN_FORK=1) instead of
-#                                  # vforking, tare --no-perf, and tare committing each sample
-#                                  # before the next (TARE_WRITE_BEHIND=0): where the time goes
+#                                  # vforking, tare --no-perf, and tare committing its batches of
+#                                  # samples on its own thread, between samples (TARE_WRITE_BEHIND=0):
+#                                  # where the time goes
 #   TARGET='/usr/bin/git --version' bench/overhead.sh   # another program than /bin/true (split on
 #                                  # spaces; a program of a few MiB skips the helper's page shedding)
 #   TARE_BEFORE=old/build/tare bench/overhead.sh         # also an older tare (with its own helper
@@ -53,7 +54,7 @@ for i, before in enumerate(os.environ.get("TARE_BEFORE", "").split()):
 if breakdown:
     tools["tare, helper forking"] = (tare_run("fork.db"), {"TARE_SPAWN_FORK": "1"})
     tools["tare --no-perf"] = (tare_run("noperf.db", "--no-perf"), {})
-    tools["tare, each commit before the next sample"] = (tare_run("sync.db"), {"TARE_WRITE_BEHIND": "0"})
+    tools["tare, batches committed between samples"] = (tare_run("sync.db"), {"TARE_WRITE_BEHIND": "0"})
 wall = {k: [] for k in tools}      # ns per sample at n, per round
 marginal = {k: [] for k in tools}  # ns per added sample: (T(5n) - T(n)) / 4n, per round
 one = {k: [] for k in tools}       # ns for a run of one sample: start-up and finish, per round
@@ -78,7 +79,7 @@ med = statistics.median
 marginal = {k: med(v) for k, v in marginal.items()}  # medians: a round the host slowed counts less
 one = {k: med(v) for k, v in one.items()}
 print(f"target: {' '.join(target)}; {rounds} rounds of {n} and of {long_n} samples per tool")
-print(f"tare run      : {mean(wall['tare']) / 1e6:.3f} ms per sample at {n} (perf counters + SQLite commit per sample)")
+print(f"tare run      : {mean(wall['tare']) / 1e6:.3f} ms per sample at {n} (perf counters, every sample committed to SQLite)")
 print(f"hyperfine -N  : {mean(wall['hyperfine']) / 1e6:.3f} ms per sample at {n}")
 print(f"ratio tare/hyperfine: {mean(wall['tare']) / mean(wall['hyperfine']):.2f}"
       f" (median of rounds {statistics.median(wall['tare']) / statistics.median(wall['hyperfine']):.2f})")

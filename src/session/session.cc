@@ -12,7 +12,10 @@ Session::Session(Plan plan, Measurer& measurer, store::RunWriter& writer, int64_
       recorder_(writer, run_id),
       observer_(observer),
       blocks_done_(plan_.cells.size(), 0),
-      writes_(plan_.write_behind) {}
+      writes_(plan_.write_behind,
+              writer.CanWriteTogether()
+                  ? WriteBehind::Group([&writer](const WriteBehind::Write& body) { return writer.WriteTogether(body); })
+                  : WriteBehind::Group()) {}
 
 void Session::Resume(int64_t next_seq, std::vector<int64_t> blocks_done) {
   next_seq_ = next_seq;
@@ -134,10 +137,7 @@ Status Session::Record(size_t cell, Measured m) {
   auto write = [this, id = c.benchmark_id, &bench = c.bench,
                 label = m.sample.arm.empty() ? c.bench.uri : c.name + " (" + m.sample.arm + ")",
                 m = std::make_shared<const Measured>(std::move(m))]() -> Status {
-    auto stored = recorder_.Record(id, bench.uri, bench.name, label, *m);
-    if (!stored.ok()) return stored.status();
-    samples_taken_.fetch_add(1);
-    return Status::Ok();
+    return recorder_.Record(id, bench.uri, bench.name, label, *m).status();
   };
   TARE_RETURN_IF_ERROR(writes_.Submit(std::move(write)));
   return long_sample ? writes_.Wait() : Status::Ok();

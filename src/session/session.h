@@ -7,22 +7,23 @@
 //
 // The loop runs in rounds. In each round every cell below its target (Observer::TargetBlocks) runs
 // one block: each arm once, back to back, in the plan's arm order for that block. Every sample is
-// recorded (SampleRecorder) the moment it completes, so a crash loses at most the sample in flight.
+// recorded (SampleRecorder) within 50 ms of completing (below), so a crash loses little.
 // After the round the observer may look at the data (a campaign's gates and verdicts), raise a
 // cell's target or stop the session; the session ends when no cell is below its target. `tare
 // run` is one arm, warm-up blocks first, a fixed target and no looks: rounds are then the
 // round-robin order (sample i of every benchmark before sample i+1 of any), which spreads slow
 // drift of the host over all benchmarks instead of biasing the last ones.
 //
-// Writing behind (Plan::write_behind, where tare may use two CPUs: write_behind.h): a sample is
-// handed to the observer as soon as it is measured and committed on a thread of its own while the
-// next sample runs. At most one sample is then unstored at any time: a crash loses at most the
-// sample in flight and the one being committed. A sample of kWriteInPlaceNs or more is committed
-// before the next starts (its commit is under 1% of it, and a long sample is not worth running
-// after a write that failed). A refused write is found when the next sample is stored: that one is
-// measured but not stored, and the loop ends with the write's error. Before AfterRound (when the
-// observer says it reads the store), before Run returns, and before the run's warnings are written,
-// every write is waited for.
+// Writing in batches (write_behind.h): a sample is handed to the observer as soon as it is measured
+// and queued for the store; the samples of up to kWriteBatchNs (50 ms) are committed together, on a
+// thread of their own while the next samples run where tare may use two CPUs (Plan::write_behind),
+// else between samples. A crash (kill -9) loses at most the sample in flight and those of the last
+// 50 ms; Ctrl-C none. A sample of kWriteInPlaceNs or more is committed, with what is queued, before
+// the next starts (its commit is under 1% of it, and a long sample is not worth running after a
+// write that failed). A refused write ends the loop at the next sample stored with the write's
+// error; in a store transaction (SQLite) its batch is not stored either. Before AfterRound (when
+// the observer says it reads the store), before Run returns, and before the run's warnings are
+// written, every write is waited for.
 //
 // Stopping: Ctrl-C (Measurer::Interrupted, or a sample that came back interrupted) stops between
 // samples with StopKind::kInterrupted; the observer stops for its own reasons (Stop()). Run()
@@ -66,8 +67,8 @@ struct Plan {
   // commands of `tare run` alternate (A B, B A, ...) so that neither always runs right after the
   // other (a file the first read is in the page cache for the second).
   std::function<std::vector<size_t>(int64_t round)> cell_order;
-  // Commit each sample on a thread of its own while the next one runs (write_behind.h;
-  // WriteBehindPaysHere() says whether it pays on this host).
+  // Commit the batches of samples on a thread of their own while the next ones run (write_behind.h;
+  // WriteBehindPaysHere() says whether it pays on this host); else between samples.
   bool write_behind = false;
 };
 
@@ -117,8 +118,8 @@ class Session {
   const std::string& stop_reason() const { return stop_reason_; }
   int64_t blocks_done(size_t cell) const { return blocks_done_[cell]; }
   int64_t next_seq() const { return next_seq_; }
-  // Stored by this Run(), warm-ups included (one written behind counts once its write is done).
-  int64_t samples_taken() const { return samples_taken_.load(); }
+  // Stored by this Run(), warm-ups included (one written behind counts once its batch is stored).
+  int64_t samples_taken() const { return writes_.written(); }
 
  private:
   Status RunBlock(size_t cell, int64_t block);
@@ -136,8 +137,7 @@ class Session {
   std::vector<int64_t> blocks_done_;
   int64_t rounds_ = 0;  // rounds run by this Run()
   int64_t next_seq_ = 0;
-  std::atomic<int64_t> samples_taken_{0};  // counted by the writes, on the writing thread
-  WriteBehind writes_;                     // last: waits for its write before the rest goes
+  WriteBehind writes_;  // last: destroyed first, writing what is queued while the rest is there
   StopKind stop_ = StopKind::kNone;
   std::string stop_reason_;
 };

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -405,7 +406,7 @@ TEST(SessionWriteBehind, InPlaceTheWritesRunOnTheCallersThread) {
   EXPECT_EQ(writer.append_threads, (std::set<std::thread::id>{std::this_thread::get_id()}));
 }
 
-TEST(SessionWriteBehind, ARefusedWriteIsFoundAtTheNextSampleWhichIsNotStored) {
+TEST(SessionWriteBehind, ARefusedWriteEndsTheRunAndNothingAfterItIsStored) {
   FakeWriter writer;
   writer.fail_at_sample = 2;
   FakeMeasurer measurer;
@@ -415,9 +416,79 @@ TEST(SessionWriteBehind, ARefusedWriteIsFoundAtTheNextSampleWhichIsNotStored) {
   Status s = session.Run();
   EXPECT_EQ(s.code(), StatusCode::kDataLoss);
   EXPECT_NE(s.message().find("disk I/O error"), std::string::npos);
-  EXPECT_EQ(writer.samples.size(), 2u);
+  EXPECT_EQ(writer.samples.size(), 2u);  // no transaction here: the two before it stay
   EXPECT_EQ(session.samples_taken(), 2);
-  EXPECT_EQ(measurer.calls, 4);  // the fourth was measured while the third's write failed
+  EXPECT_GE(measurer.calls, 3);
+}
+
+// A writer whose WriteTogether is a transaction: a batch is kept whole or rolled back.
+class TransactionalWriter final : public store::RunWriter {
+ public:
+  const std::string& path() const override { return inner.path_; }
+  StatusOr<int64_t> BeginRun(const RunRecord& r) override { return inner.BeginRun(r); }
+  Status AddExecutable(int64_t id, const ExecutableRecord& e) override { return inner.AddExecutable(id, e); }
+  StatusOr<int64_t> AddBenchmark(int64_t id, const BenchmarkRecord& b) override { return inner.AddBenchmark(id, b); }
+  Status AddMetric(int64_t id, const MetricDef& m) override { return inner.AddMetric(id, m); }
+  Status AddNote(int64_t id, const NoteRecord& n) override { return inner.AddNote(id, n); }
+  StatusOr<int64_t> AppendSample(int64_t id, int64_t b, const Sample& s) override {
+    if (depth == 0) return Status::Internal("a sample written outside the batch's transaction");
+    return inner.AppendSample(id, b, s);
+  }
+  StatusOr<std::vector<int64_t>> AppendSamples(int64_t id, const std::vector<StoredSample>& s) override {
+    return inner.AppendSamples(id, s);
+  }
+  Status AddArtifact(int64_t id, int64_t b, const std::string& n, const std::string& c) override {
+    return inner.AddArtifact(id, b, n, c);
+  }
+  Status FinishRun(int64_t id, RunStatus st, int64_t t) override { return inner.FinishRun(id, st, t); }
+  bool CanWriteTogether() const override { return true; }
+  Status WriteTogether(const std::function<Status()>& body) override {
+    const size_t before = inner.samples.size();
+    ++depth;
+    Status s = body();
+    --depth;
+    if (!s.ok()) inner.samples.resize(before);  // rolled back
+    batches.push_back(inner.samples.size() - before);
+    return s;
+  }
+  FakeWriter inner;
+  int depth = 0;
+  std::vector<size_t> batches;  // samples kept by each transaction
+};
+
+TEST(SessionWriteBehind, SamplesAreCommittedInBatchesAndARefusedOneTakesItsBatch) {
+  for (bool behind : {true, false}) {
+    SCOPED_TRACE(behind ? "written behind" : "in place");
+    {
+      TransactionalWriter writer;
+      FakeMeasurer measurer;
+      ScriptedObserver observer({40});
+      observer.reads_store = false;
+      Plan plan = MakePlan({""}, {"a"});
+      plan.write_behind = behind;
+      Session session(std::move(plan), measurer, writer, 1, observer);
+      ASSERT_TRUE(session.Run().ok());
+      EXPECT_EQ(writer.inner.samples.size(), 40u);
+      EXPECT_EQ(session.samples_taken(), 40);
+      // Instant samples: batches fill to kWriteBatchMax, or are cut short by the 50 ms window.
+      EXPECT_LT(writer.batches.size(), 40u);
+      for (size_t n : writer.batches) EXPECT_LE(n, kWriteBatchMax);
+    }
+    {
+      TransactionalWriter writer;
+      writer.inner.fail_at_sample = 3;
+      FakeMeasurer measurer;
+      ScriptedObserver observer({6});
+      observer.reads_store = false;
+      Plan plan = MakePlan({""}, {"a"});
+      plan.write_behind = behind;
+      Session session(std::move(plan), measurer, writer, 1, observer);
+      EXPECT_EQ(session.Run().code(), StatusCode::kDataLoss);
+      // The samples before the refused one were in its transaction: none is stored, none counted.
+      EXPECT_EQ(writer.inner.samples.size(), 0u);
+      EXPECT_EQ(session.samples_taken(), 0);
+    }
+  }
 }
 
 TEST(SessionWriteBehind, ARefusedLastWriteIsTheRunsError) {
@@ -538,8 +609,83 @@ TEST(WriteBehind, AThrowingWriteIsAnInternalErrorAndTheDestructorWaits) {
   }
   EXPECT_TRUE(finished);
   WriteBehind in_place(/*background=*/false);
-  EXPECT_EQ(in_place.Submit([] { return Status::NotFound("x"); }).code(), StatusCode::kNotFound);
+  EXPECT_TRUE(in_place.Submit([] { return Status::NotFound("x"); }).ok());  // queued, not due yet
   EXPECT_EQ(in_place.Wait().code(), StatusCode::kNotFound);
+  EXPECT_EQ(in_place.Submit([] { return Status::Ok(); }).code(), StatusCode::kNotFound);
+}
+
+// A group that records the size of each batch it is given.
+struct BatchLog {
+  std::mutex mu;
+  std::vector<size_t> sizes;
+  size_t in_batch = 0;  // writes run by the current group
+  std::set<std::thread::id> threads;
+};
+
+TEST(WriteBehind, WritesGatherIntoBatchesOfAtMostTheMaximum) {
+  for (bool background : {true, false}) {
+    SCOPED_TRACE(background ? "background" : "in place");
+    BatchLog log;
+    WriteBehind writes(background, [&](const WriteBehind::Write& body) {
+      log.in_batch = 0;
+      Status s = body();
+      std::lock_guard lock(log.mu);
+      log.sizes.push_back(log.in_batch);
+      log.threads.insert(std::this_thread::get_id());
+      return s;
+    }, std::chrono::hours(1));
+    const size_t n = 2 * kWriteBatchMax + 3;
+    for (size_t i = 0; i < n; ++i) ASSERT_TRUE(writes.Submit([&] { ++log.in_batch; return Status::Ok(); }).ok());
+    ASSERT_TRUE(writes.Wait().ok());
+    EXPECT_EQ(writes.written(), static_cast<int64_t>(n));
+    std::lock_guard lock(log.mu);
+    EXPECT_EQ(log.sizes, (std::vector<size_t>{kWriteBatchMax, kWriteBatchMax, 3}));
+    EXPECT_EQ(log.threads.count(std::this_thread::get_id()), background ? 0u : 1u);
+  }
+}
+
+TEST(WriteBehind, ABatchIsWrittenOnceItsFirstWriteIsAWindowOld) {
+  WriteBehind writes(/*background=*/true, {}, std::chrono::milliseconds(1));
+  ASSERT_TRUE(writes.Submit([] { return Status::Ok(); }).ok());
+  // No Wait: the worker writes it by itself once 1 ms has passed.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (writes.written() == 0 && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(writes.written(), 1);
+
+  // In place, a write submitted after the window is due writes the batch there and then.
+  WriteBehind in_place(/*background=*/false, {}, std::chrono::nanoseconds(0));
+  bool ran = false;
+  ASSERT_TRUE(in_place.Submit([&] { ran = true; return Status::Ok(); }).ok());
+  EXPECT_TRUE(ran);
+  EXPECT_EQ(in_place.written(), 1);
+}
+
+TEST(WriteBehind, AGroupThatFailsStoresNoneOfItsBatchAndNothingAfterRuns) {
+  WriteBehind writes(/*background=*/true, [](const WriteBehind::Write& body) -> Status {
+    TARE_RETURN_IF_ERROR(body());
+    return Status::DataLoss("COMMIT: database or disk is full");  // the commit itself refused
+  }, std::chrono::hours(1));
+  int ran = 0;
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(writes.Submit([&] { ++ran; return Status::Ok(); }).ok());
+  EXPECT_EQ(writes.Wait().code(), StatusCode::kDataLoss);
+  EXPECT_EQ(ran, 3);
+  EXPECT_EQ(writes.written(), 0);
+  EXPECT_EQ(writes.Submit([&] { ++ran; return Status::Ok(); }).code(), StatusCode::kDataLoss);
+  EXPECT_EQ(writes.Wait().code(), StatusCode::kDataLoss);
+  EXPECT_EQ(ran, 3);
+}
+
+TEST(WriteBehind, TheDestructorWritesWhatIsQueued) {
+  for (bool background : {true, false}) {
+    int ran = 0;
+    {
+      WriteBehind writes(background, {}, std::chrono::hours(1));
+      for (int i = 0; i < 5; ++i) ASSERT_TRUE(writes.Submit([&] { ++ran; return Status::Ok(); }).ok());
+    }
+    EXPECT_EQ(ran, 5) << background;
+  }
 }
 
 TEST(WriteBehind, PaysWithTwoCpusUnlessTurnedOff) {

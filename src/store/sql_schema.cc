@@ -397,6 +397,9 @@ Status SqlStore::Migrate() {
   });
 }
 
+// SQLite's InTransaction never repeats its body (only a lost PostgreSQL connection does).
+bool SqlStore::CanWriteTogether() const { return db_->dialect() == Dialect::kSqlite && !read_only_; }
+
 Status SqlStore::InTransaction(const std::function<Status()>& body) {
   for (int attempt = 0;; ++attempt) {
     lost_in_transaction_ = false;

@@ -99,6 +99,12 @@ class RunWriter {
   // server went away: what was stored before is intact and the same work can continue once the
   // cause is fixed (tare ab leaves such a cohort `interrupted`, for --resume). Sticky.
   virtual bool LostAWriteToTheHost() const { return false; }
+  // Whether WriteTogether stores a batch of writes as one transaction — all of them or none, its
+  // body run once — which costs a sample's commit a third of its own (the pages samples share are
+  // written once: session/write_behind.h). SQLite does; PostgreSQL keeps a transaction per write,
+  // which a lost connection can then repeat alone.
+  virtual bool CanWriteTogether() const { return false; }
+  virtual Status WriteTogether(const std::function<Status()>& body) { return body(); }
 };
 
 // One benchmark's metric over stored runs of `tare run` (tare history). A run's values are its

@@ -70,6 +70,8 @@ class SqlStore final : public Store {
   StatusOr<std::optional<int64_t>> FindRunByUid(const std::string& uid) override;
   StatusOr<std::vector<RunRecord>> ShardedRuns(const std::string& group) override;
   Status InTransaction(const std::function<Status()>& body) override;
+  bool CanWriteTogether() const override;
+  Status WriteTogether(const std::function<Status()>& body) override { return InTransaction(body); }
   Status RefreshStatistics() override;
   StatusOr<std::vector<HistoryPoint>> History(const HistoryQuery& query) override;
   StatusOr<std::vector<std::pair<std::string, int64_t>>> HostsOf(const std::string& benchmark) override;
