@@ -8,7 +8,9 @@
 #   - a run of one sample: the fixed cost per run (tare reads git and the host, opens and closes
 #     the store, starts its spawn helper; hyperfine starts and prints), one sample included;
 #   - the CPU time per sample (user + sys of the tool and everything it ran), which a loaded host
-#     disturbs much less than wall time.
+#     disturbs much less than wall time, and the harness's own share of it: that CPU less what the
+#     tool measured the program itself to use (tare: the samples' user_ns + sys_ns, hyperfine: its
+#     JSON's user + system) — tare with its spawn helper and writing thread, against hyperfine.
 # tare runs with its defaults: perf counters on, every sample committed to a real SQLite store.
 #   bench/overhead.sh              # N=300 (and 1500) runs per tool, 5 alternating rounds
 #   bench/overhead.sh --quick      # N=50 (and 250), 2 rounds: a quick look
@@ -59,6 +61,19 @@ wall = {k: [] for k in tools}      # ns per sample at n, per round
 marginal = {k: [] for k in tools}  # ns per added sample: (T(5n) - T(n)) / 4n, per round
 one = {k: [] for k in tools}       # ns for a run of one sample: start-up and finish, per round
 cpu = {k: [] for k in tools}
+own = {k: [] for k in tools}       # ns per sample of the harness's own CPU: cpu less the program's
+import json
+def program_cpu_ns(name, store):
+    """The measured program's CPU (user + sys) over the last run, as the tool itself measured it."""
+    if name == "hyperfine" or store is None:
+        r = json.load(open(f"{work}/hf.json"))["results"][0]
+        return (r["user"] + r["system"]) * 1e9 * len(r["times"])
+    out = subprocess.run([tare, "export", "--run", "latest", "--store", store], check=True,
+                         capture_output=True, text=True).stdout
+    return sum(s["values"].get("user_ns", 0) + s["values"].get("sys_ns", 0)
+               for b in json.loads(out)["benchmarks"] for s in b["samples"])
+stores = {"tare": "tare.db", "hyperfine": None}
+stores.update({k: None for k in tools if k not in stores})
 def timed(argv, env):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic_ns()
@@ -72,6 +87,8 @@ for _ in range(rounds):
         t_long = timed(argv(long_n), env)[0]  # right after: the same phase of the host
         wall[name].append(t / n)
         cpu[name].append(c / n)
+        if name in ("tare", "hyperfine"):
+            own[name].append((c - program_cpu_ns(name, stores[name] and f"{work}/{stores[name]}")) / n)
         marginal[name].append((t_long - t) / (long_n - n))
         one[name].append(timed(argv(1), env)[0])
 mean = lambda xs: sum(xs) / len(xs)
@@ -89,6 +106,9 @@ print(f"a run of one sample (median of rounds): tare {one['tare'] / 1e6:.1f} ms,
       f" (the fixed cost per run, one sample included)")
 print(f"CPU per sample at {n}: tare {mean(cpu['tare']) / 1e3:.0f} us, hyperfine {mean(cpu['hyperfine']) / 1e3:.0f} us,"
       f" ratio {mean(cpu['tare']) / mean(cpu['hyperfine']):.2f}")
+print(f"the harness's own CPU per sample at {n} (CPU less the program's as each tool measured it): tare"
+      f" {mean(own['tare']) / 1e3:.0f} us, hyperfine {mean(own['hyperfine']) / 1e3:.0f} us,"
+      f" ratio {mean(own['tare']) / mean(own['hyperfine']):.2f}")
 for name in tools:
     if name not in ("tare", "hyperfine"):
         print(f"{name}: {mean(wall[name]) / 1e6:.3f} ms per sample at {n}, ratio to hyperfine"
