@@ -62,6 +62,7 @@ marginal = {k: [] for k in tools}  # ns per added sample: (T(5n) - T(n)) / 4n, p
 one = {k: [] for k in tools}       # ns for a run of one sample: start-up and finish, per round
 cpu = {k: [] for k in tools}
 own = {k: [] for k in tools}       # ns per sample of the harness's own CPU: cpu less the program's
+own_marginal = {k: [] for k in tools}  # the same per added sample, from the 5n run
 import json
 def program_cpu_ns(name, store):
     """The measured program's CPU (user + sys) over the last run, as the tool itself measured it."""
@@ -84,11 +85,15 @@ def timed(argv, env):
 for _ in range(rounds):
     for name, (argv, env) in tools.items():  # alternating: drift of the host hits every tool alike
         t, c = timed(argv(n), env)
-        t_long = timed(argv(long_n), env)[0]  # right after: the same phase of the host
+        mine = name in ("tare", "hyperfine")
+        store = stores[name] and f"{work}/{stores[name]}"
+        own_n = c - program_cpu_ns(name, store) if mine else 0  # before the next run replaces it
+        t_long, c_long = timed(argv(long_n), env)  # right after: the same phase of the host
+        if mine:
+            own[name].append(own_n / n)
+            own_marginal[name].append((c_long - program_cpu_ns(name, store) - own_n) / (long_n - n))
         wall[name].append(t / n)
         cpu[name].append(c / n)
-        if name in ("tare", "hyperfine"):
-            own[name].append((c - program_cpu_ns(name, stores[name] and f"{work}/{stores[name]}")) / n)
         marginal[name].append((t_long - t) / (long_n - n))
         one[name].append(timed(argv(1), env)[0])
 mean = lambda xs: sum(xs) / len(xs)
@@ -108,7 +113,9 @@ print(f"CPU per sample at {n}: tare {mean(cpu['tare']) / 1e3:.0f} us, hyperfine 
       f" ratio {mean(cpu['tare']) / mean(cpu['hyperfine']):.2f}")
 print(f"the harness's own CPU per sample at {n} (CPU less the program's as each tool measured it): tare"
       f" {mean(own['tare']) / 1e3:.0f} us, hyperfine {mean(own['hyperfine']) / 1e3:.0f} us,"
-      f" ratio {mean(own['tare']) / mean(own['hyperfine']):.2f}")
+      f" ratio {mean(own['tare']) / mean(own['hyperfine']):.2f}; per added sample (median of rounds): tare"
+      f" {med(own_marginal['tare']) / 1e3:.0f} us, hyperfine {med(own_marginal['hyperfine']) / 1e3:.0f} us,"
+      f" ratio {med(own_marginal['tare']) / med(own_marginal['hyperfine']):.2f}")
 for name in tools:
     if name not in ("tare", "hyperfine"):
         print(f"{name}: {mean(wall[name]) / 1e6:.3f} ms per sample at {n}, ratio to hyperfine"
