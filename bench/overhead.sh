@@ -20,12 +20,14 @@
 #                                  # where the time goes
 #   TARGET='/usr/bin/git --version' bench/overhead.sh   # another program than /bin/true (split on
 #                                  # spaces; a program of a few MiB skips the helper's page shedding)
+#   ROUNDS=12 bench/overhead.sh    # more alternating rounds: this VM's phases move single rounds by
+#                                  # 10-20%, so the means of 5 rounds differ by ~0.05 between passes
 #   TARE_BEFORE=old/build/tare bench/overhead.sh         # also an older tare (with its own helper
 #                                  # beside it), alternating with the others: before and after;
 #                                  # several, separated by spaces, each labelled with its path
 set -euo pipefail
 cd "$(dirname "$0")/.."
-N=300; ROUNDS=5; BREAKDOWN=0
+N=300; ROUNDS=${ROUNDS:-5}; BREAKDOWN=0
 for a in "$@"; do
   case "$a" in
     --quick) N=50; ROUNDS=2 ;;
