@@ -60,6 +60,7 @@ if breakdown:
     tools["tare --no-perf"] = (tare_run("noperf.db", "--no-perf"), {})
     tools["tare, batches committed between samples"] = (tare_run("sync.db"), {"TARE_WRITE_BEHIND": "0"})
 wall = {k: [] for k in tools}      # ns per sample at n, per round
+wall_long = {k: [] for k in tools} # ns per sample at 5n, per round
 marginal = {k: [] for k in tools}  # ns per added sample: (T(5n) - T(n)) / 4n, per round
 one = {k: [] for k in tools}       # ns for a run of one sample: start-up and finish, per round
 cpu = {k: [] for k in tools}
@@ -95,6 +96,7 @@ for _ in range(rounds):
             own[name].append(own_n / n)
             own_marginal[name].append((c_long - program_cpu_ns(name, store) - own_n) / (long_n - n))
         wall[name].append(t / n)
+        wall_long[name].append(t_long / long_n)
         cpu[name].append(c / n)
         marginal[name].append((t_long - t) / (long_n - n))
         one[name].append(timed(argv(1), env)[0])
@@ -107,6 +109,9 @@ print(f"tare run      : {mean(wall['tare']) / 1e6:.3f} ms per sample at {n} (per
 print(f"hyperfine -N  : {mean(wall['hyperfine']) / 1e6:.3f} ms per sample at {n}")
 print(f"ratio tare/hyperfine: {mean(wall['tare']) / mean(wall['hyperfine']):.2f}"
       f" (median of rounds {statistics.median(wall['tare']) / statistics.median(wall['hyperfine']):.2f})")
+print(f"at {long_n}: tare {mean(wall_long['tare']) / 1e6:.3f} ms per sample, hyperfine {mean(wall_long['hyperfine']) / 1e6:.3f},"
+      f" ratio {mean(wall_long['tare']) / mean(wall_long['hyperfine']):.2f}"
+      f" (median of rounds {statistics.median(wall_long['tare']) / statistics.median(wall_long['hyperfine']):.2f})")
 print(f"marginal cost of a sample (median of rounds): tare {marginal['tare'] / 1e6:.3f} ms, hyperfine {marginal['hyperfine'] / 1e6:.3f} ms,"
       f" ratio {marginal['tare'] / marginal['hyperfine']:.2f}")
 print(f"a run of one sample (median of rounds): tare {one['tare'] / 1e6:.1f} ms, hyperfine {one['hyperfine'] / 1e6:.1f} ms"
@@ -121,7 +126,7 @@ print(f"the harness's own CPU per sample at {n} (CPU less the program's as each 
 for name in tools:
     if name not in ("tare", "hyperfine"):
         print(f"{name}: {mean(wall[name]) / 1e6:.3f} ms per sample at {n}, ratio to hyperfine"
-              f" {mean(wall[name]) / mean(wall['hyperfine']):.2f}; marginal {marginal[name] / 1e6:.3f} ms"
+              f" {mean(wall[name]) / mean(wall['hyperfine']):.2f} (at {long_n}: {mean(wall_long[name]) / mean(wall_long['hyperfine']):.2f}); marginal {marginal[name] / 1e6:.3f} ms"
               f" (ratio {marginal[name] / marginal['hyperfine']:.2f}); one-sample run {one[name] / 1e6:.1f} ms; CPU {mean(cpu[name]) / 1e3:.0f} us")
 PY
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
