@@ -241,38 +241,27 @@ HostFacts ReadHostFacts(const Host& host, const FactOptions& options) {
 
 std::vector<std::string> RunnableProcesses(const Host& host, size_t limit) {
   // /proc/<pid>/stat is "pid (comm) state ppid ...": comm may hold spaces and parentheses, so the
-  // state is the first word after the last ')', and the parent's pid the next. A process is running
-  // if any of its threads is (the leader's own state says nothing about its worker threads).
-  auto parse = [](const std::string& stat, std::string* comm, std::string* ppid) -> char {
-    size_t open = stat.find('(');
-    size_t close = stat.rfind(')');
-    if (open == std::string::npos || close == std::string::npos || close < open) return '?';
-    if (comm) *comm = stat.substr(open + 1, close - open - 1);
-    size_t state = stat.find_first_not_of(' ', close + 1);
-    if (state == std::string::npos) return '?';
-    if (ppid) {
-      const size_t from = stat.find_first_not_of(' ', state + 1);
-      const size_t to = from == std::string::npos ? from : stat.find(' ', from);
-      *ppid = from == std::string::npos ? "" : stat.substr(from, to - from);
-    }
-    return stat[state];
+  // fields are the words after the last ')': state, ppid, ... num_threads (the 18th word, field 20
+  // of proc(5)). A process is running if any of its threads is (the leader's own state says
+  // nothing about its worker threads).
+  struct Proc {
+    std::string pid, comm, ppid;
+    char state = '?';
+    long threads = 0;  // 0: unknown (a short line), and its threads are read one by one
   };
-  // num_threads, the 18th word after the ')' (field 20 of proc(5)); 0 when the line is shorter or
-  // the word is not a number, and the threads are then read one by one.
-  auto threads = [](const std::string& stat) -> long {
-    size_t at = stat.rfind(')');
-    if (at == std::string::npos) return 0;
-    for (int word = 0; word < 18; ++word) {
-      at = stat.find_first_not_of(' ', at + 1);
-      if (at == std::string::npos) return 0;
-      if (word < 17) {
-        at = stat.find(' ', at);
-        if (at == std::string::npos) return 0;
-      }
-    }
-    long n = 0;
-    for (; at < stat.size() && stat[at] >= '0' && stat[at] <= '9' && n < 1'000'000'000; ++at) n = n * 10 + (stat[at] - '0');
-    return at < stat.size() && stat[at] != ' ' && stat[at] != '\n' ? 0 : n;
+  auto parse = [](const std::string& stat) {
+    Proc p;
+    const size_t open = stat.find('('), close = stat.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close < open) return p;
+    p.comm = stat.substr(open + 1, close - open - 1);
+    std::istringstream words(stat.substr(close + 1));
+    std::string state, word;
+    if (!(words >> state) || state.size() != 1) return p;
+    p.state = state[0];
+    words >> p.ppid;
+    for (int i = 2; i < 17; ++i) words >> word;  // up to num_threads, the word at index 17
+    if (words >> word) std::from_chars(word.data(), word.data() + word.size(), p.threads);
+    return p;
   };
   std::string self_pid;
   if (auto self = host.ReadFile("/proc/self/stat")) self_pid = self->substr(0, self->find(' '));
@@ -280,11 +269,6 @@ std::vector<std::string> RunnableProcesses(const Host& host, size_t limit) {
   // Every process first, then the verdicts: tare's own descendants (its spawn helper and what the
   // helper runs, the git that reads the provenance meanwhile) are not another load on the host, and
   // a child may be listed before its parent.
-  struct Proc {
-    std::string pid, comm, ppid;
-    char state = '?';
-    long threads = 0;  // 0: unknown
-  };
   std::vector<Proc> procs;
   for (const auto& pid : host.ListDir("/proc")) {
     if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos || pid == self_pid) {
@@ -292,10 +276,8 @@ std::vector<std::string> RunnableProcesses(const Host& host, size_t limit) {
     }
     auto stat = host.ReadFile("/proc/" + pid + "/stat");
     if (!stat) continue;  // exited while we looked
-    Proc p;
+    Proc p = parse(*stat);
     p.pid = pid;
-    p.state = parse(*stat, &p.comm, &p.ppid);
-    p.threads = threads(*stat);
     procs.push_back(std::move(p));
   }
   std::set<std::string> mine;  // tare's children and grandchildren
@@ -320,7 +302,7 @@ std::vector<std::string> RunnableProcesses(const Host& host, size_t limit) {
     if (!running && p.threads != 1) {
       for (const auto& tid : host.ListDir("/proc/" + p.pid + "/task")) {
         auto task_stat = host.ReadFile("/proc/" + p.pid + "/task/" + tid + "/stat");
-        if (task_stat && parse(*task_stat, nullptr, nullptr) == 'R') {
+        if (task_stat && parse(*task_stat).state == 'R') {
           running = true;
           break;
         }

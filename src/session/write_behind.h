@@ -70,8 +70,6 @@ class WriteBehind {
   // The writes stored so far (a batch's once it is committed).
   int64_t written() const { return written_.load(); }
 
-  bool background() const { return background_; }
-
  private:
   void Loop();
   // Writes `batch` (on whichever thread calls it); updates written_ and failed_. Without mu_ held.
