@@ -3,9 +3,10 @@
 // second backend (PostgreSQL, for many CI hosts) implements the same interface with the same
 // schema. Only this module holds SQL. Schema and migrations: docs/store.md.
 //
-// Durability: each call below is its own committed transaction, so a crash or Ctrl-C loses at most
-// the sample in flight. Every write returns a Status; a caller that drops one loses data silently,
-// so none does.
+// Durability: each call below is its own committed transaction unless the caller groups several
+// (InTransaction, WriteTogether: a session commits the samples of up to 50 ms together, so a crash
+// loses at most those; session/write_behind.h). Every write returns a Status; a caller that drops
+// one loses data silently, so none does.
 //
 // RunWriter is the narrow part a measurement session writes through (fakes implement it in tests);
 // Store adds reading and the campaign tables.
