@@ -66,9 +66,13 @@ namespace tare::proc {
 namespace {
 
 int g_interrupt_pipe[2] = {-1, -1};
+// Set with every byte written to the pipe, so that a sample reads the pipe only when there is
+// something to drain (one system call less a sample).
+volatile sig_atomic_t g_interrupt_pending = 0;
 
 void OnInterrupt(int) {
   int saved = errno;
+  g_interrupt_pending = 1;
   char c = 'i';
   (void)!write(g_interrupt_pipe[1], &c, 1);
   errno = saved;
@@ -85,6 +89,7 @@ int64_t TimevalNs(const timeval& tv) {
 }
 
 void DrainInterrupts() {
+  g_interrupt_pending = 0;
   char buf[64];
   while (read(g_interrupt_pipe[0], buf, sizeof(buf)) > 0) {
   }
@@ -397,7 +402,7 @@ SpawnResult RunOne(SpawnRequest req, int request_fd, bool* parent_gone) {
   g_report->exec_ns.store(0);
   g_report->exec_errno.store(0);
   g_report->shared_rss_pages.store(-1);
-  DrainInterrupts();
+  if (g_interrupt_pending) DrainInterrupts();
   // No handler of the helper's may run in the child: signals stay blocked until it has reset them.
   sigset_t all, before;
   sigfillset(&all);
@@ -413,7 +418,9 @@ SpawnResult RunOne(SpawnRequest req, int request_fd, bool* parent_gone) {
     if (stdin_fd >= 0) close(stdin_fd);
     return res;
   }
-  setpgid(pid, pid);  // also in the child: whichever runs first wins the race
+  // Also in the child: whichever runs first wins the race. Not after vfork: the child has exec'd
+  // by the time the helper runs again (the call could only fail, EACCES).
+  if (!shared) setpgid(pid, pid);
   res.pid = pid;
   if (stdin_fd >= 0) close(stdin_fd);
   int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));

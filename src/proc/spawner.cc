@@ -107,6 +107,9 @@ StatusOr<std::unique_ptr<Spawner>> Spawner::Start(const std::string& helper_path
       child_cpus_arg = "--child-cpus=" + list;
     }
   }
+  // tare's SIGPIPE would kill it if the helper died; Run reports the broken pipe instead. Once
+  // here, not every sample (a system call each).
+  signal(SIGPIPE, SIG_IGN);
   int to_child[2], from_child[2];
   if (pipe2(to_child, O_CLOEXEC) != 0 || pipe2(from_child, O_CLOEXEC) != 0) {
     return Status::Internal(fmt::format("pipe: {}", std::strerror(errno)));
@@ -151,8 +154,6 @@ Spawner::~Spawner() {
 }
 
 StatusOr<SpawnResult> Spawner::Run(const SpawnRequest& request) {
-  // The parent's SIGPIPE would kill tare if the helper died; treat it as an error instead.
-  signal(SIGPIPE, SIG_IGN);
   TARE_RETURN_IF_ERROR(wire::WriteMessage(to_helper_, wire::EncodeRequest(request))
                            .WithContext("sending a request to the spawn helper"));
   std::string reply;
