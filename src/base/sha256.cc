@@ -36,24 +36,30 @@ StatusOr<std::string> Sha256File(const std::string& path) {
   if (fd < 0) {
     return Status::NotFound(fmt::format("cannot read '{}' to hash it: {}", path, std::strerror(errno)));
   }
+  auto sha = Sha256Fd(fd, path);
+  ::close(fd);
+  return sha;
+}
+
+StatusOr<std::string> Sha256Fd(int fd, const std::string& path) {
   sha256_ctx ctx;
   sha256_init(&ctx);
   std::vector<uint8_t> buf(1 << 16);
-  int read_errno = 0;
-  for (;;) {
-    const ssize_t n = ::read(fd, buf.data(), buf.size());
+  bool seekable = true;  // a pipe or FIFO is read as it comes
+  for (int64_t offset = 0;;) {
+    ssize_t n = seekable ? ::pread(fd, buf.data(), buf.size(), offset) : ::read(fd, buf.data(), buf.size());
+    if (n < 0 && errno == ESPIPE && seekable && offset == 0) {
+      seekable = false;
+      continue;
+    }
     if (n > 0) {
       sha256_update(&ctx, static_cast<size_t>(n), buf.data());
+      offset += n;
     } else if (n == 0) {
       break;
     } else if (errno != EINTR) {
-      read_errno = errno;
-      break;
+      return Status::DataLoss(fmt::format("read error while hashing '{}': {}", path, std::strerror(errno)));
     }
-  }
-  ::close(fd);
-  if (read_errno != 0) {
-    return Status::DataLoss(fmt::format("read error while hashing '{}': {}", path, std::strerror(read_errno)));
   }
   return Digest(ctx);
 }

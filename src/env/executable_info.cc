@@ -11,7 +11,7 @@
 #include <optional>
 
 #include "base/json_read.h"
-#include "base/sha256.h"
+#include "base/hash_cache.h"
 #include "env/printable.h"
 
 namespace tare::env {
@@ -310,7 +310,8 @@ StatusOr<ExecutableInfo> DescribeExecutable(const std::string& path) {
   info.is_elf = info.elf_error.empty();
   close(fd);
 
-  auto sha = Sha256File(path);
+  // Every run describes its executable: an unchanged one is not read again (base/hash_cache.h).
+  auto sha = Sha256FileRemembered(path);
   if (!sha.ok()) return sha.status();
   info.sha256 = *sha;
   return info;

@@ -20,7 +20,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "base/sha256.h"
+#include "base/hash_cache.h"
 #include "env/host.h"
 
 extern char** environ;
@@ -104,8 +104,9 @@ std::vector<std::string> RealHost::ListDir(const std::string& path) const {
   return names;
 }
 
+// libc and the loader, at every run: remembered by their identity (base/hash_cache.h).
 StatusOr<std::string> RealHost::FileSha256(const std::string& path) const {
-  return Sha256File(path);
+  return Sha256FileRemembered(path);
 }
 
 std::string RealHost::KernelRelease() const {

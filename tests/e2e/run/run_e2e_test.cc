@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "run_fixture.h"
+#include "base/sha256.h"
 #include "store/store.h"
 
 namespace {
@@ -448,6 +449,68 @@ TEST_F(RunE2E, MetricsAProgramReportsAboutItselfAreStoredWithEverySample) {
   std::ofstream(script) << "#!/bin/sh\nrm -f \"$TARE_METRICS_FILE\"; mkfifo \"$TARE_METRICS_FILE\"\n";
   r = Tare({"run", "-n", "1", "--warmup", "0", "--timeout", "20s", "--store", store_, "--", script});
   EXPECT_NE(r.err.find("something other than a regular file"), std::string::npos) << r.err;
+}
+
+// The executable's and libc's sha256 are remembered between runs (base/hash_cache.h) and stay
+// true: a long-settled file's digest is kept and reused, a file written just now is not kept, and
+// one rewritten between runs gets its new digest — each checked against a digest computed here.
+TEST_F(RunE2E, RememberedHashesOfTheExecutableAndLibcStayTrue) {
+  const std::string cache = dir_ + "/hash-cache";
+  ASSERT_EQ(setenv("TARE_HASH_CACHE", cache.c_str(), 1), 0);
+  auto fingerprint_value = [](const std::string& json, const std::string& key) {
+    const nlohmann::json fingerprint = nlohmann::json::parse(json);
+    for (const auto& k : fingerprint["keys"]) {
+      if (k["key"] == key) return k["value"].get<std::string>();
+    }
+    return std::string();
+  };
+  auto cached_lines = [&] {
+    std::vector<std::string> lines;
+    std::istringstream in(Slurp(cache + "/sha256-v1"));
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    return lines;
+  };
+  for (int round = 0; round < 2; ++round) {
+    Result r = Tare({"run", "-q", "-n", "1", "--warmup", "0", "--no-git", "--store", store_, "--", "/bin/true"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    tare::RunData data = LoadLatest();
+    ASSERT_EQ(data.executables.size(), 1u);
+    auto exe = tare::Sha256File(data.executables[0].path);
+    ASSERT_TRUE(exe.ok());
+    EXPECT_EQ(data.executables[0].sha256, *exe) << "round " << round;
+    const std::string libc = fingerprint_value(data.run.fingerprint_json, "libc.path");
+    auto libc_sha = tare::Sha256File(libc);
+    ASSERT_TRUE(libc_sha.ok()) << "libc.path: '" << libc << "'";
+    EXPECT_EQ(fingerprint_value(data.run.fingerprint_json, "libc.sha256"), *libc_sha) << "round " << round;
+    // Both files are years old: both are remembered, with those digests.
+    int found = 0;
+    for (const auto& line : cached_lines()) {
+      if (line.size() > libc.size() && line.compare(line.size() - libc.size(), libc.size(), libc) == 0) {
+        EXPECT_EQ(line.substr(0, 64), *libc_sha);
+        ++found;
+      }
+      const std::string& p = data.executables[0].path;
+      if (line.size() > p.size() && line.compare(line.size() - p.size(), p.size(), p) == 0) {
+        EXPECT_EQ(line.substr(0, 64), *exe);
+        ++found;
+      }
+    }
+    EXPECT_EQ(found, 2) << Slurp(cache + "/sha256-v1");
+  }
+
+  // A program written just now (a fresh build) is hashed but not remembered; rewritten, the next
+  // run records the new bytes' digest.
+  const std::string prog = dir_ + "/prog";
+  std::filesystem::copy_file("/bin/true", prog);
+  Result r = Tare({"run", "-q", "-n", "1", "--warmup", "0", "--no-git", "--store", store_, "--", prog});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(LoadLatest().executables.at(0).sha256, *tare::Sha256File(prog));
+  EXPECT_EQ(Slurp(cache + "/sha256-v1").find(prog), std::string::npos);
+  std::filesystem::copy_file("/bin/false", prog, std::filesystem::copy_options::overwrite_existing);
+  r = Tare({"run", "-q", "-n", "1", "--warmup", "0", "--no-git", "--store", store_, "--", prog});
+  EXPECT_EQ(LoadLatest().executables.at(0).sha256, *tare::Sha256File(prog));
+  EXPECT_NE(*tare::Sha256File(prog), *tare::Sha256File("/bin/true"));
+  unsetenv("TARE_HASH_CACHE");
 }
 
 }  // namespace
