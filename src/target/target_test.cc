@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "base/files.h"
 #include "target/gbench.h"
 #include "target/measure.h"
+#include "target/tare_protocol.h"
 #include "target/target_kind.h"
 
 extern char** environ;
@@ -24,6 +26,40 @@ TEST(TargetKind, DetectsWithoutRunning) {
   { std::ofstream(script) << "#!/bin/sh\n# _ZN9benchmark appears in a comment only\nexit 9\n"; }
   EXPECT_EQ(*DetectTargetKind(script), TargetKind::kCommand) << "only ELF files can be gbench";
   EXPECT_FALSE(DetectTargetKind("/no/such/file").ok());
+}
+
+// Only an ELF file's string tables and allocated data are read (target_kind.cc): the same names in
+// debug information, or after the last section, do not make a benchmark binary — unless the
+// section headers cannot be read, and then the whole file is. Files made from /bin/true by objcopy.
+TEST(TargetKind, ReadsStringTablesAndDataNotDebugInformation) {
+  const std::string dir = ::testing::TempDir() + "/target_kind_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const std::string needles = dir + "/needles";
+  { std::ofstream(needles) << "x _ZN9benchmark " << protocol::ProtocolMarker() << " x"; }
+  auto objcopy = [&](const std::string& args, const std::string& out) {
+    const std::string cmd = "objcopy " + args + " /bin/true " + out + " 2>/dev/null";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  };
+  objcopy("--add-section .debug_tare=" + needles, dir + "/debug_only");
+  EXPECT_EQ(*DetectTargetKind(dir + "/debug_only"), TargetKind::kCommand);
+  objcopy("--add-section .rodata.tare=" + needles + " --set-section-flags .rodata.tare=alloc,readonly,data,contents",
+          dir + "/in_rodata");
+  EXPECT_EQ(*DetectTargetKind(dir + "/in_rodata"), TargetKind::kTare);
+
+  // After the last section: not read while the section headers can be.
+  const std::string trailing = dir + "/trailing";
+  std::filesystem::copy_file("/bin/true", trailing);
+  { std::ofstream(trailing, std::ios::app) << "_ZN9benchmark"; }
+  EXPECT_EQ(*DetectTargetKind(trailing), TargetKind::kCommand);
+  // Section headers said to lie past the end of the file: the whole file is read, as before.
+  {
+    std::fstream f(trailing, std::ios::in | std::ios::out | std::ios::binary);
+    const uint64_t far = uint64_t{1} << 40;
+    f.seekp(0x28);  // e_shoff in an ELF64 header
+    f.write(reinterpret_cast<const char*>(&far), sizeof far);
+  }
+  EXPECT_EQ(*DetectTargetKind(trailing), TargetKind::kGbench);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Gbench, EscapesRegexMetacharacters) {
