@@ -142,6 +142,7 @@ int Main(int argc, char** argv) {
   const auto named = std::find_if(subcommands.begin(), subcommands.end(),
                                   [&](const auto& s) { return args.size() > 1 && args[1] == s.first; });
   if (named != subcommands.end()) {
+    if (named->first == "run") StartGitEarly(args);
     named->second();
   } else {
     for (const auto& s : subcommands) s.second();

@@ -9,6 +9,7 @@
 #include <optional>
 #include <system_error>
 #include <tuple>
+#include <utility>
 
 #include "base/files.h"
 #include "base/json_text.h"
@@ -24,6 +25,7 @@
 #include "cli/shard_flags.h"
 #include "cli/usage_hints.h"
 #include "compare/thresholds.h"
+#include "env/provenance.h"
 #include "compare/variance.h"
 #include "proc/spawner.h"
 #include "report/hyperfine_json.h"
@@ -36,6 +38,9 @@
 
 namespace tare::cli {
 namespace {
+
+// StartGitEarly's answer, for ToSpec.
+std::shared_future<Provenance> g_early_git;
 
 struct RunOptions {
   session::TargetArgs target;
@@ -135,10 +140,18 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
   TARE_RETURN_IF_ERROR(env::ValidateDeclaredProvenance(o.provenance));
   // git answers while tare starts the helper, opens the store and reads the host (PlainRun takes
   // it just before the run is recorded); where no thread can be had, it answers now.
+  // Asked before the command line was parsed (StartGitEarly), git's answer is combined with what was
+  // declared when PlainRun takes it, on its thread (deferred).
+  std::shared_future<Provenance> early = std::exchange(g_early_git, {});
   try {
     spec.pending_provenance =
-        std::async(std::launch::async, [declared = o.provenance] { return env::ResolveProvenance(declared, "."); })
-            .share();
+        early.valid()
+            ? std::async(std::launch::deferred,
+                         [declared = o.provenance, early] { return env::ResolveProvenance(declared, early.get()); })
+                  .share()
+            : std::async(std::launch::async,
+                         [declared = o.provenance] { return env::ResolveProvenance(declared, "."); })
+                  .share();
   } catch (const std::system_error&) {
     spec.provenance = env::ResolveProvenance(o.provenance, ".");
   }
@@ -262,6 +275,17 @@ StatusOr<int> Run(const RunOptions& given) {
 }
 
 }  // namespace
+
+void StartGitEarly(const std::vector<std::string>& args) {
+  for (size_t i = 2; i < args.size() && args[i] != "--"; ++i) {
+    if (args[i] == "--no-git") return;
+  }
+  try {
+    g_early_git = std::async(std::launch::async, [] { return env::DetectGitProvenance("."); }).share();
+  } catch (const std::system_error&) {
+    // No thread to be had: ToSpec asks git itself.
+  }
+}
 
 void AddRunCommand(CLI::App& app, int* exit_code, const std::vector<std::string>* target_argv) {
   auto opts = std::make_shared<RunOptions>();

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -128,7 +129,8 @@ std::string FromEnv(const char* name) {
 // first commit), "# branch.head <branch>" ("(detached)"), then one line per changed tracked file.
 Provenance DetectGitProvenance(const std::string& dir) {
   Provenance p;
-  auto status = Git(dir, {"status", "--porcelain=v2", "--branch", "--untracked-files=no"});
+  // --no-ahead-behind: the upstream's distance is not used, and counting it walks the history.
+  auto status = Git(dir, {"status", "--porcelain=v2", "--branch", "--no-ahead-behind", "--untracked-files=no"});
   if (!status) return p;  // not a checkout, or no git
   std::string commit, branch;
   bool dirty = false;
@@ -181,7 +183,11 @@ Status ValidateDeclaredProvenance(const DeclaredProvenance& d) {
 }
 
 Provenance ResolveProvenance(const DeclaredProvenance& d, const std::string& dir) {
-  Provenance p = d.no_git ? Provenance{} : DetectGitProvenance(dir);
+  return ResolveProvenance(d, d.no_git ? Provenance{} : DetectGitProvenance(dir));
+}
+
+Provenance ResolveProvenance(const DeclaredProvenance& d, Provenance detected) {
+  Provenance p = d.no_git ? Provenance{} : std::move(detected);
   if (!d.commit.empty()) {
     std::string c = d.commit;
     for (char& ch : c) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));

@@ -5,9 +5,10 @@
 //
 // Detection runs `git` (found on PATH) once in `dir`, with a 5 s limit and GIT_OPTIONAL_LOCKS=0
 // so that it never takes the index lock of a checkout someone is using:
-//   git status --porcelain=v2 --branch --untracked-files=no
+//   git status --porcelain=v2 --branch --no-ahead-behind --untracked-files=no
 //     "# branch.oid" -> commit, "# branch.head" -> branch ("" when detached), any change -> dirty
-// `tare run` calls it on a thread of its own, beside the rest of its start-up (RunSpec::pending_provenance).
+// `tare run` calls it on a thread of its own, beside the rest of its start-up (RunSpec::pending_provenance),
+// started before its command line is parsed (cli/run_command.h, StartGitEarly).
 // No git, no checkout, or a git that fails: the fields stay unknown — provenance is a nicety that
 // never stops a measurement. CI systems check out detached heads: the branch then comes from
 // $GITHUB_HEAD_REF, $GITHUB_REF_NAME, $CI_COMMIT_REF_NAME (GitLab) or $BRANCH_NAME (Jenkins),
@@ -38,5 +39,7 @@ Status ValidateDeclaredProvenance(const DeclaredProvenance& declared);
 
 // Detected (unless no_git) then overridden by what was declared; tags sorted by key.
 Provenance ResolveProvenance(const DeclaredProvenance& declared, const std::string& dir);
+// The same from what DetectGitProvenance already said (ignored when declared.no_git).
+Provenance ResolveProvenance(const DeclaredProvenance& declared, Provenance detected);
 
 }  // namespace tare::env

@@ -513,4 +513,39 @@ TEST_F(RunE2E, RememberedHashesOfTheExecutableAndLibcStayTrue) {
   unsetenv("TARE_HASH_CACHE");
 }
 
+// In a git checkout a run records the commit, branch and whether tracked files were changed (git
+// is asked before the command line is parsed: cli/run_command.h, StartGitEarly); --no-git asks
+// nothing and records none, and --commit given with it is what is recorded.
+TEST_F(RunE2E, ProvenanceComesFromTheCheckoutUnlessNoGit) {
+  const std::string git = "cd '" + dir_ + "' && git -c user.name=t -c user.email=t@example.org ";
+  ASSERT_EQ(std::system((git + "init -q -b trunk && echo a > f && " + git + "add f && " + git +
+                         "commit -q -m one").c_str()), 0);
+  std::string head = Slurp(dir_ + "/.git/refs/heads/trunk");
+  head.erase(head.find_last_not_of(" \n") + 1);
+  ASSERT_EQ(head.size(), 40u);
+  Result r = Tare({"run", "-q", "-n", "1", "--warmup", "0", "--store", store_, "--", "/bin/true"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  tare::RunData data = LoadLatest();
+  EXPECT_EQ(data.run.provenance.commit, head);
+  EXPECT_EQ(data.run.provenance.branch, "trunk");
+  EXPECT_EQ(data.run.provenance.dirty, std::optional<bool>(false));
+
+  ASSERT_EQ(std::system(("echo b >> '" + dir_ + "/f'").c_str()), 0);
+  r = Tare({"run", "-q", "-n", "1", "--warmup", "0", "--store", store_, "--", "/bin/true"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(LoadLatest().run.provenance.dirty, std::optional<bool>(true));
+
+  r = Tare({"run", "-q", "-n", "1", "--warmup", "0", "--no-git", "--store", store_, "--", "/bin/true"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  data = LoadLatest();
+  EXPECT_EQ(data.run.provenance.commit, "");
+  EXPECT_EQ(data.run.provenance.branch, "");
+  EXPECT_FALSE(data.run.provenance.dirty.has_value());
+
+  r = Tare({"run", "-q", "-n", "1", "--warmup", "0", "--no-git", "--commit", "ABCD1234", "--store", store_, "--",
+            "/bin/true"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(LoadLatest().run.provenance.commit, "abcd1234");
+}
+
 }  // namespace
