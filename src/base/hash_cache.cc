@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "base/files.h"
 #include "base/sha256.h"
 
 namespace tare {
@@ -21,7 +22,7 @@ namespace {
 
 constexpr const char* kFileName = "sha256-v1";
 // A cache file larger than this is not ours (or not sane): it is read as empty and replaced.
-constexpr off_t kMaxFileBytes = 4 << 20;
+constexpr int64_t kMaxFileBytes = 4 << 20;
 
 int64_t RealtimeNs() {
   timespec ts{};
@@ -120,23 +121,9 @@ StatusOr<std::string> FileHashCache::Sha256(const std::string& path) {
 void FileHashCache::LoadLocked() {
   if (loaded_) return;
   loaded_ = true;
-  const std::string file = dir_ + "/" + kFileName;
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  struct stat st {};
-  std::string text;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= kMaxFileBytes) {
-    text.resize(static_cast<size_t>(st.st_size));
-    size_t got = 0;
-    while (got < text.size()) {
-      const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      got += static_cast<size_t>(n);
-    }
-    text.resize(got);
-  }
-  ::close(fd);
+  // Absent, not a regular file, or larger than any cache of ours: read as empty (and replaced).
+  auto read = ReadFile(dir_ + "/" + kFileName, kMaxFileBytes);
+  const std::string text = read.ok() ? std::move(*read) : std::string();
   std::string_view rest(text);
   while (!rest.empty()) {
     const size_t nl = rest.find('\n');
