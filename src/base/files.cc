@@ -103,9 +103,6 @@ StatusOr<std::string> ReadFile(const std::string& path, int64_t max_bytes) {
   return out;
 }
 
-namespace {
-
-// Writes all of `contents` to `fd`; errno is set when it returns false.
 bool WriteAll(int fd, const std::string& contents) {
   size_t done = 0;
   while (done < contents.size()) {
@@ -118,6 +115,8 @@ bool WriteAll(int fd, const std::string& contents) {
   }
   return true;
 }
+
+namespace {
 
 Status WriteFailed(const std::string& path, int e) {
   return e == ENOSPC || e == EDQUOT || e == EIO

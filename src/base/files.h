@@ -28,6 +28,8 @@ StatusOr<std::string> ReadFile(const std::string& path, int64_t max_bytes = kMax
 // device, a FIFO, a symbolic link) is written in place, as a shell's `>` would, never replaced.
 // A directory is an error.
 Status WriteFileAtomic(const std::string& path, const std::string& contents);
+// Writes all of `contents` to `fd` (EINTR retried); errno is set when it returns false.
+bool WriteAll(int fd, const std::string& contents);
 // Last `max_bytes` of a file (whole file if shorter); "" if it cannot be read.
 std::string ReadTail(const std::string& path, size_t max_bytes);
 // Trimmed first line of a small file such as /proc/sys/kernel/randomize_va_space; nullopt if absent.

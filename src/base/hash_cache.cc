@@ -7,10 +7,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string_view>
-#include <type_traits>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -37,24 +39,16 @@ bool IsLowerHex64(std::string_view s) {
          std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
-// The next space-separated decimal field of `line` from `*pos`; false when there is none.
+// The next space-separated decimal field of `line` from `*pos`; false when there is none, or it is
+// not a number of T (a sign on an unsigned field, an overflow, anything else).
 template <typename T>
 bool NextNumber(std::string_view line, size_t* pos, T* out) {
   const size_t end = line.find(' ', *pos);
   if (end == std::string_view::npos || end == *pos) return false;
-  const std::string field(line.substr(*pos, end - *pos));
-  if (field.find_first_not_of("0123456789-") != std::string::npos) return false;
-  errno = 0;
-  char* stop = nullptr;
-  if constexpr (std::is_signed_v<T>) {
-    const long long v = std::strtoll(field.c_str(), &stop, 10);
-    *out = static_cast<T>(v);
-  } else {
-    if (field[0] == '-') return false;
-    const unsigned long long v = std::strtoull(field.c_str(), &stop, 10);
-    *out = static_cast<T>(v);
-  }
-  if (errno != 0 || stop == nullptr || *stop != '\0') return false;
+  const char* first = line.data() + *pos;
+  const char* last = line.data() + end;
+  const auto [stop, ec] = std::from_chars(first, last, *out);
+  if (ec != std::errc() || stop != last) return false;
   *pos = end + 1;
   return true;
 }
@@ -156,13 +150,9 @@ void FileHashCache::RememberLocked(const std::string& path, Entry e) {
 }
 
 void FileHashCache::SaveLocked() const {
-  if (mkdir(dir_.c_str(), 0700) != 0 && errno != EEXIST) {
-    // The parent (~/.cache) may be missing too: one level more, no further.
-    const size_t slash = dir_.rfind('/');
-    if (slash == std::string::npos || slash == 0) return;
-    if (mkdir(dir_.substr(0, slash).c_str(), 0700) != 0 && errno != EEXIST) return;
-    if (mkdir(dir_.c_str(), 0700) != 0 && errno != EEXIST) return;
-  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  if (ec) return;
   std::vector<std::pair<uint64_t, const std::pair<const std::string, Entry>*>> by_order;
   for (const auto& kv : entries_) by_order.emplace_back(kv.second.order, &kv);
   std::sort(by_order.begin(), by_order.end());
@@ -171,20 +161,15 @@ void FileHashCache::SaveLocked() const {
     const Entry& e = kv->second;
     text += fmt::format("{} {} {} {} {} {} {}\n", e.sha256, e.dev, e.ino, e.size, e.mtime_ns, e.ctime_ns, kv->first);
   }
+  // Not WriteFileAtomic: it sets the umask to read it, which another thread creating a file (the
+  // store) could pick up. A name of this process's own, then rename: readers never see half a file.
   const std::string file = dir_ + "/" + kFileName;
   const std::string tmp = fmt::format("{}.{}.tmp", file, getpid());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) return;
-  size_t put = 0;
-  while (put < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + put, text.size() - put);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    put += static_cast<size_t>(n);
-  }
+  const bool put = WriteAll(fd, text);
   const bool closed = ::close(fd) == 0;
-  const bool written = put == text.size() && closed;
-  if (!written || ::rename(tmp.c_str(), file.c_str()) != 0) ::unlink(tmp.c_str());
+  if (!put || !closed || ::rename(tmp.c_str(), file.c_str()) != 0) ::unlink(tmp.c_str());
 }
 
 StatusOr<std::string> Sha256FileRemembered(const std::string& path) { return FileHashCache::Process().Sha256(path); }

@@ -25,8 +25,8 @@
 #include "cli/shard_flags.h"
 #include "cli/usage_hints.h"
 #include "compare/thresholds.h"
-#include "env/provenance.h"
 #include "compare/variance.h"
+#include "env/provenance.h"
 #include "proc/spawner.h"
 #include "report/hyperfine_json.h"
 #include "report/run_report.h"
@@ -138,10 +138,10 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
   spec.command_line = RecordedInvocation();
   spec.tare_version = TARE_VERSION;
   TARE_RETURN_IF_ERROR(env::ValidateDeclaredProvenance(o.provenance));
-  // git answers while tare starts the helper, opens the store and reads the host (PlainRun takes
-  // it just before the run is recorded); where no thread can be had, it answers now.
-  // Asked before the command line was parsed (StartGitEarly), git's answer is combined with what was
-  // declared when PlainRun takes it, on its thread (deferred).
+  // git answers while tare starts the helper, opens the store and reads the host; PlainRun takes it
+  // just before the run is recorded. Asked before the command line was parsed (StartGitEarly), its
+  // answer is combined with what was declared then, on PlainRun's thread (deferred); otherwise git
+  // is asked now on a thread of its own, or, where no thread can be had, answers at once.
   std::shared_future<Provenance> early = std::exchange(g_early_git, {});
   try {
     spec.pending_provenance =
