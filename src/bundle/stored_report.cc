@@ -2,12 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
+
 #include "base/json_read.h"
 #include "campaign/campaign_definition.h"
 #include "campaign/cohort_snapshot.h"
 #include "campaign/exact_plan.h"
 #include "campaign/lock.h"
 #include "campaign/sampling.h"
+#include "campaign/suite_diff.h"
 #include "env/fingerprint_json.h"
 #include "store/stored_look.h"
 
@@ -52,9 +56,33 @@ StatusOr<report::AbReport> StoredCohortReport(store::Store& store, const store::
     s.cells.push_back(std::move(cell));
   }
   s.checks = run.checks;
-  for (const auto& sample : run.data.samples) {
-    if (!sample.sample.warmup && run.discarded.count(sample.id) == 0) ++s.samples;
+  // A living suite: the lock lists what base and the heads did not share; the new benchmarks'
+  // samples are in the run under their heads (campaign/suite_diff.h), and not the cohort's.
+  s.suite = s.lock.suite;
+  std::map<int64_t, std::string> new_benchmark;  // benchmark id -> name
+  for (const auto& b : run.data.benchmarks) {
+    for (const auto& e : s.suite) {
+      if (e.change == SuiteChange::kNew && e.benchmark == b.name) new_benchmark[b.id] = b.name;
+    }
   }
+  std::map<std::string, std::vector<Sample>> new_samples;
+  for (const auto& sample : run.data.samples) {
+    if (sample.sample.warmup || run.discarded.count(sample.id) != 0) continue;
+    if (auto it = new_benchmark.find(sample.benchmark_id); it != new_benchmark.end()) {
+      new_samples[it->second].push_back(sample.sample);
+    } else {
+      ++s.samples;
+    }
+  }
+  std::vector<std::string> metrics;  // the judged ones, as the cells' verdicts name them
+  for (const auto& cell : s.cells) {
+    for (const auto& comp : cell.comparisons) {
+      for (const auto& m : comp.metrics) {
+        if (std::find(metrics.begin(), metrics.end(), m.metric) == metrics.end()) metrics.push_back(m.metric);
+      }
+    }
+  }
+  campaign::SetNewFigures(s.suite, new_samples, metrics);
   for (const auto& n : run.data.notes) s.notes.push_back(n.message);
   s.notes.push_back("this ledger was rebuilt from the store (`tare bundle`): cell-level reasons are shown on "
                     "their metrics");

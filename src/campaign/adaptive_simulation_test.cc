@@ -584,5 +584,63 @@ TEST(AdaptiveSampling, TheTimeBasedDefaultPlan) {
   }
 }
 
+// Issue 42: when the budget ends a cell between two planned looks, the samples measured since the
+// last one are judged at one more look, at the per-look confidence (cohort_looks.cc, SpendBudget).
+// bonferroni-v1 spends 1 - per-look confidence on each of at most K looks, wherever they fall, so a
+// K-th look at an unplanned count keeps the error bound; the stop point is set by the wall clock of
+// the whole suite, not by the cell's own pair differences. Simulated: the default doubling plan, the
+// budget stopping each campaign at a pair count drawn uniformly from 21..320, a null arm, allowance
+// noise, 2000 campaigns per sigma. Asserted: A/A flagged within alpha (4 SE of slack), no PASS beyond
+// its bound (alpha/2), and the late look decides more unchanged heads and catches more +1% than
+// stopping at the last planned look.
+TEST(AdaptiveSampling, ABudgetsLastLookJudgesEverySampleAndKeepsTheErrorRate) {
+  const SamplingPlan doubling{20, 20, 1280, 2};
+  auto looks = PlanLooks(doubling, 1 - kAlpha, LookScheme::kBonferroni);
+  ASSERT_TRUE(looks.ok());
+  const int campaigns = 2000;
+  std::mt19937_64 stops(20261205);
+  for (double sigma : {0.01, 0.02}) {
+    int aa_flagged_late = 0, aa_pass_planned = 0, aa_pass_late = 0, fail_planned = 0, fail_late = 0;
+    int false_certificates = 0;
+    Normal normal(static_cast<uint64_t>(sigma * 1e4) + 42);
+    for (int c = 0; c < campaigns; ++c) {
+      const int64_t stop = std::uniform_int_distribution<int64_t>(21, 320)(stops);
+      LookPlan planned = *looks, late = *looks;
+      std::erase_if(planned.pairs, [stop](int64_t n) { return n > stop; });
+      late.pairs = planned.pairs;
+      if (late.pairs.back() != stop) late.pairs.push_back(stop);
+      for (double shift : {0.0, 0.01}) {
+        Arms a;
+        for (int64_t i = 0; i < stop; ++i) {
+          a.base.push_back(std::exp(sigma * normal()));
+          a.head.push_back(std::exp(std::log1p(shift) + sigma * normal()));
+          a.null.push_back(std::exp(sigma * normal()));
+        }
+        const Outcome p = RunCell(a, planned, true, NoiseFloorRule::kSplit);
+        const Outcome l = RunCell(a, late, true, NoiseFloorRule::kSplit);
+        if (shift == 0) {
+          aa_flagged_late += l.error();
+          aa_pass_planned += p.pass;
+          aa_pass_late += l.pass;
+          false_certificates += RunCertifying(a, late, Allowance::Noise(), 0).false_certificates;
+        } else {
+          fail_planned += p.fail;
+          fail_late += l.fail;
+          false_certificates += RunCertifying(a, late, Allowance::Noise(), shift).false_certificates;
+        }
+      }
+    }
+    std::printf("sigma %.0f%%, budget stop in 21..320: A/A flagged %.3f; A/A PASS %.3f -> %.3f; +1%% FAIL %.3f -> "
+                "%.3f (planned looks only -> with the budget's look)\n",
+                sigma * 100, aa_flagged_late / double(campaigns), aa_pass_planned / double(campaigns),
+                aa_pass_late / double(campaigns), fail_planned / double(campaigns), fail_late / double(campaigns));
+    EXPECT_LE(aa_flagged_late / double(campaigns), kAlpha + 4 * std::sqrt(kAlpha / campaigns)) << sigma;
+    EXPECT_LE(false_certificates / double(2 * campaigns), kAlpha / 2 + 4 * std::sqrt(kAlpha / 2 / (2 * campaigns)))
+        << sigma;
+    EXPECT_GT(aa_pass_late, aa_pass_planned) << sigma;
+    EXPECT_GE(fail_late, fail_planned) << sigma;
+  }
+}
+
 }  // namespace
 }  // namespace tare::campaign

@@ -119,7 +119,7 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
     c.failed_samples = failed_total;
 
     std::vector<Verdict> verdicts;
-    for (const MetricSpec& spec : settings.metrics) {
+    for (const MetricSpec& spec : settings.MetricsOf(cell)) {
       std::string allowance_note;
       Allowance allowance;
       AbMetricResult m = MetricResultFor(spec, cell, settings, confidence, &allowance, &allowance_note);

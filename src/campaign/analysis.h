@@ -38,6 +38,14 @@ struct AnalysisSettings {
   double noise_cap = kDefaultNoiseCap;
   // cell name -> metric -> allowance: the cells' own allowances ([[cells]] allowances).
   std::map<std::string, std::map<std::string, Allowance>> cell_allowances;
+  // cell name -> the metrics judged there, when not `metrics`: a Google Benchmark user counter is
+  // judged only in the cells that report it (CampaignRunner::ProbeCounters).
+  std::map<std::string, std::vector<MetricSpec>> cell_metrics;
+
+  const std::vector<MetricSpec>& MetricsOf(const std::string& cell) const {
+    auto it = cell_metrics.find(cell);
+    return it == cell_metrics.end() ? metrics : it->second;
+  }
 };
 
 // The allowance a metric is judged with in a cell: the cell's own, else the campaign's; "noise" of

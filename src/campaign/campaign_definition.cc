@@ -259,6 +259,7 @@ nlohmann::json SpecToJson(const CampaignSpec& spec) {
   // Written only when set, so that campaigns declared before the setting existed keep their identity.
   if (spec.gbench_min_time_ns > 0) j["gbench_min_time_ns"] = spec.gbench_min_time_ns;
   if (spec.layouts > 1) j["layouts"] = spec.layouts;
+  if (spec.strict_suite) j["strict_suite"] = true;  // absent by default: older campaigns keep their identity
   if (spec.interval != PairedIntervalMethod::kSignTest) j["interval"] = PairedIntervalName(spec.interval);
   // The exact plan is a plan of its own (exact_plan.h): a campaign that runs it is not the one that
   // ran 20 pairs before it existed. Written only then, so other campaigns keep their identity.
@@ -345,6 +346,7 @@ CampaignSpec ReadSpec(const nlohmann::json& j) {
   }
   spec.gbench_min_time_ns = JsonAtOr<int64_t>(j, "gbench_min_time_ns", spec.gbench_min_time_ns);
   spec.layouts = JsonAtOr<int64_t>(j, "layouts", spec.layouts);
+  spec.strict_suite = JsonAtOr<bool>(j, "strict_suite", false);
   if (j.contains("interval")) spec.interval = JsonNameAt(j, "interval", ParsePairedInterval);
   spec.look_scheme = JsonNameAt(j, "look_scheme", ParseLookScheme);
   spec.noise_floor = JsonNameAt(j, "noise_floor", ParseNoiseFloorRule);

@@ -125,6 +125,9 @@ struct CampaignSpec {
   // Benchmark: sample length").
   int64_t gbench_min_time_ns = 0;
   int64_t layouts = 1;                  // run-time layouts per cell (1: none); see kLayoutPadBytes
+  // A living suite (suite_diff.h): benchmarks new in a head or missing from one are listed and the
+  // shared ones judged; with strict_suite (--strict-suite) such a change also fails the gate (exit 4).
+  bool strict_suite = false;
   std::optional<std::vector<GateRule>> gates;  // nullopt: DefaultGates(); empty: none
   std::vector<BoundRule> bounds;
 };

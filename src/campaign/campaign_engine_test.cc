@@ -30,6 +30,9 @@ struct World {
   double head_ir = 1.0;
   double head_rss = 4 << 20;
   int64_t interrupt_after = -1;  // Ctrl-C once this many samples were taken (all measurers)
+  // A benchmark binary (kind gbench): what each arm lists; empty: a command.
+  std::map<std::string, std::vector<std::string>> listed;
+  std::map<std::string, int64_t> measured;  // "arm benchmark" -> samples
   int64_t samples = 0;
   int64_t sim_samples = 0;
   std::mt19937_64 rng{42};
@@ -41,8 +44,9 @@ std::string ArmOf(const target::TargetSpec& t) { return std::filesystem::path(t.
 class ScriptedMeasurer final : public session::Measurer {
  public:
   ScriptedMeasurer(World& world, Instrument instrument) : w_(world), instrument_(instrument) {}
-  StatusOr<session::Measured> Measure(const target::TargetSpec& t, const target::Benchmark&) override {
+  StatusOr<session::Measured> Measure(const target::TargetSpec& t, const target::Benchmark& b) override {
     const bool head = ArmOf(t) == "head";
+    if (!w_.listed.empty()) ++w_.measured[ArmOf(t) + " " + b.name];
     session::Measured m;
     if (instrument_ == Instrument::kSim) {
       ++w_.sim_samples;
@@ -74,9 +78,12 @@ class ScriptedProber final : public Prober {
   explicit ScriptedProber(World& world) : w_(world) {}
   bool TaskClockAvailable(const std::string&, std::string*) override { return true; }
   Status PrepareInstrument(const target::TargetSpec&, target::MeasureOptions*) override { return Status::Ok(); }
-  StatusOr<std::vector<target::Benchmark>> ListBenchmarks(const target::TargetSpec&,
+  StatusOr<std::vector<target::Benchmark>> ListBenchmarks(const target::TargetSpec& t,
                                                           const target::MeasureOptions&) override {
-    return Status::Internal("a command lists no benchmarks");
+    if (w_.listed.empty()) return Status::Internal("a command lists no benchmarks");
+    std::vector<target::Benchmark> out;
+    for (const auto& name : w_.listed.at(ArmOf(t))) out.push_back(target::Benchmark{name, "bench::" + name, 0, 0});
+    return out;
   }
   Status FixIterations(const target::TargetSpec&, const target::MeasureOptions&, uint64_t,
                        target::Benchmark*) override {
@@ -111,6 +118,10 @@ class CampaignEngine : public ::testing::Test {
     SpecFlags flags;
     flags.base = dir_ + "/old";
     flags.heads = {dir_ + "/new"};
+    if (!world.listed.empty()) {
+      flags.kind = "gbench";
+      flags.metrics = {"perf.task_clock_ns"};
+    }
     TARE_ASSIGN_OR_RETURN(CampaignInput input, CampaignInputFrom("", flags, dir_));
     RunnerOptions options;
     options.stage_dir = dir_ + "/store/bin";
@@ -215,6 +226,69 @@ TEST_F(CampaignEngine, AnInterruptedCohortResumesToTheSameVerdict) {
   ASSERT_EQ(second->report.comparisons.size(), 1u);
   EXPECT_EQ(second->report.comparisons[0].verdict, Verdict::kFail);
   EXPECT_EQ(second->report.samples, 60) << "20 whole blocks: the interrupted block is run again, none twice";
+}
+
+// A living suite: base lists BM_keep and BM_gone, the head BM_keep and BM_new. The shared one is the
+// only cell; BM_new runs in the head alone, five samples, for its figures; BM_gone is listed.
+TEST_F(CampaignEngine, ALivingSuiteJudgesTheSharedBenchmarksAndListsTheRest) {
+  World world;
+  world.noise = 0;
+  world.listed = {{"base", {"BM_keep", "BM_gone"}}, {"head", {"BM_keep", "BM_new"}}};
+  auto r = RunCampaign(world);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->report.comparisons.size(), 1u);
+  EXPECT_EQ(r->report.comparisons[0].cell, "BM_keep");
+  EXPECT_EQ(r->report.comparisons[0].verdict, Verdict::kPass);
+  ASSERT_EQ(r->report.suite.size(), 2u);
+  const AbSuiteEntry& gone = r->report.suite[0];
+  EXPECT_EQ(gone.benchmark, "BM_gone");
+  EXPECT_EQ(gone.change, SuiteChange::kMissing);
+  EXPECT_TRUE(gone.figures.empty());
+  const AbSuiteEntry& added = r->report.suite[1];
+  EXPECT_EQ(added.benchmark, "BM_new");
+  EXPECT_EQ(added.change, SuiteChange::kNew);
+  ASSERT_EQ(added.figures.size(), 1u) << "the judged metric";
+  EXPECT_EQ(added.figures[0].head, "head");
+  EXPECT_EQ(added.figures[0].metric, "perf.task_clock_ns");
+  EXPECT_EQ(added.figures[0].samples, 5);
+  EXPECT_DOUBLE_EQ(added.figures[0].median, 10e6);
+  EXPECT_EQ(world.measured["head BM_new"], 5);
+  EXPECT_EQ(world.measured["base BM_new"], 0);
+  EXPECT_EQ(world.measured["null BM_new"], 0);
+  EXPECT_EQ(world.measured["base BM_gone"] + world.measured["head BM_gone"], 0) << "nothing pairs it: not run";
+  EXPECT_EQ(r->report.samples, 60) << "the cohort's samples are the cells'";
+  EXPECT_FALSE(r->report.SuiteChangeFails()) << "without --strict-suite a changed suite is listed, not failed";
+
+  // The lock names the change, and the store keeps the new benchmark's samples under the head.
+  auto store = store::Store::Open(dir_ + "/store/tare.db");
+  ASSERT_TRUE(store.ok());
+  auto run = (*store)->LoadRun(r->report.run_id);
+  ASSERT_TRUE(run.ok());
+  int64_t new_samples = 0;
+  for (const auto& s : run->samples) {
+    for (const auto& b : run->benchmarks) {
+      if (b.id == s.benchmark_id && b.name == "BM_new") {
+        EXPECT_EQ(s.sample.arm, "head");
+        ++new_samples;
+      }
+    }
+  }
+  EXPECT_EQ(new_samples, 5);
+  auto lock = LockFromJsonText(r->report.lock_json, "the lock");
+  ASSERT_TRUE(lock.ok()) << lock.status().message();
+  ASSERT_EQ(lock->suite.size(), 2u);
+  EXPECT_EQ(lock->suite[1].benchmark, "BM_new");
+  EXPECT_EQ(lock->suite[1].heads, (std::vector<std::string>{"head"}));
+}
+
+TEST_F(CampaignEngine, ASuiteWithNothingSharedIsRefusedBeforeAnySample) {
+  World world;
+  world.listed = {{"base", {"BM_old"}}, {"head", {"BM_new"}}};
+  auto r = RunCampaign(world);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("no benchmark in common"), std::string::npos) << r.status().message();
+  EXPECT_EQ(world.samples, 0);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "base/regex.h"
 #include "campaign/campaign_setup.h"
 #include "campaign/lock.h"
+#include "campaign/suite_diff.h"
 #include "session/environment.h"
 #include "session/measurement_setup.h"
 #include "target/gbench.h"
@@ -67,6 +68,7 @@ Status CampaignRunner::Prepare() {
   // job keeps its part before calibrating (the other shards' cells cost it nothing) and before
   // --layouts expands a cell (all layouts of a cell stay in one shard).
   if (options_.shard) TARE_RETURN_IF_ERROR(KeepThisShard());
+  TARE_RETURN_IF_ERROR(ProbeCounters());
   // The work per sample (iteration counts, Google Benchmark's length) is fixed by the cohort, which
   // knows what earlier cohorts of the campaign ran (FixWork, from Cohort::Open or Resume).
   // Layouts: every cell once per layout, each its own cell (own benchmark row, own verdicts), with
@@ -177,50 +179,149 @@ Status CampaignRunner::ListedCells() {
     if (!list.ok()) return list.status().WithContext(fmt::format("the {} arm", arm));
     listed[arm] = *list;
   }
-  auto has = [&](const std::string& arm, const std::string& name) {
-    for (const auto& b : listed[arm]) {
-      if (b.name == name) return true;
+  // What the campaign asks for, in each arm's list: --filter, or the declared [[cells]].
+  auto wanted = [&](const std::vector<target::Benchmark>& all) -> StatusOr<std::vector<target::Benchmark>> {
+    std::vector<target::Benchmark> out;
+    if (!spec.cells.empty()) {
+      for (const auto& cs : spec.cells) {
+        for (const auto& b : all) {
+          if (b.name == cs.name) out.push_back(b);
+        }
+      }
+      return out;
     }
-    return false;
-  };
-  if (spec.cells.empty()) {
     TARE_ASSIGN_OR_RETURN(Regex filter, Regex::Compile(spec.filter.empty() ? ".*" : spec.filter, "filter"));
-    TARE_ASSIGN_OR_RETURN(Regex control, Regex::Compile(spec.control_filter.empty() ? "$^" : spec.control_filter, "control"));
-    for (const auto& b : listed["base"]) {
-      if (!spec.filter.empty() && !filter.Search(b.name)) continue;
+    for (const auto& b : all) {
+      if (spec.filter.empty() || filter.Search(b.name)) out.push_back(b);
+    }
+    return out;
+  };
+  TARE_ASSIGN_OR_RETURN(std::vector<target::Benchmark> base, wanted(listed["base"]));
+  std::vector<ListedArm> heads;
+  for (const auto& arm : arms_) {
+    if (RoleOfArm(arm) != ArmRole::kHead) continue;
+    TARE_ASSIGN_OR_RETURN(std::vector<target::Benchmark> list, wanted(listed[arm]));
+    heads.push_back({arm, std::move(list)});
+  }
+  suite_ = DiffSuites(base, heads);
+  // A declared cell no arm lists is a typo, not a change of the suite.
+  for (const auto& cs : spec.cells) {
+    bool anywhere = false;
+    for (const auto& [arm, all] : listed) {
+      for (const auto& b : all) anywhere = anywhere || b.name == cs.name;
+    }
+    if (!anywhere) {
+      return Status::InvalidArgument(fmt::format(
+          "cell '{}' is not a benchmark of the base executable '{}' nor of any head; its benchmarks are:{}",
+          cs.name, spec.base, ListSome(listed["base"])));
+    }
+  }
+  if (suite_.common.empty()) {
+    if (spec.cells.empty() && base.empty()) {
+      return Status::InvalidArgument(fmt::format(
+          "filter '{}' matches none of the {} benchmarks of the base executable '{}'{}",
+          spec.filter, listed["base"].size(), spec.base, ListSome(listed["base"])));
+    }
+    return Status::InvalidArgument(fmt::format(
+        "base and head have no {}benchmark in common, so there is nothing to compare ({}); choose "
+        "builds of the same suite, or a --filter both match; base's benchmarks are:{}",
+        spec.cells.empty() ? "" : "declared ", SuiteChangeLine(suite_), ListSome(listed["base"])));
+  }
+  TARE_ASSIGN_OR_RETURN(Regex control, Regex::Compile(spec.control_filter.empty() ? "$^" : spec.control_filter, "control"));
+  if (spec.cells.empty()) {
+    for (const auto& b : suite_.common) {
       Cell c;
       c.name = b.name;
       c.role = !spec.control_filter.empty() && control.Search(b.name) ? CellRole::kControl : CellRole::kTarget;
       c.bench = b;
       cells_.push_back(c);
     }
-    if (cells_.empty()) {
-      return Status::InvalidArgument(fmt::format(
-          "filter '{}' matches none of the {} benchmarks of the base executable '{}'{}",
-          spec.filter, listed["base"].size(), spec.base, ListSome(listed["base"])));
-    }
   } else {
     for (const auto& cs : spec.cells) {
-      if (!has("base", cs.name)) {
-        return Status::InvalidArgument(fmt::format(
-            "cell '{}' is not a benchmark of the base executable '{}'; its benchmarks are:{}",
-            cs.name, spec.base, ListSome(listed["base"])));
+      for (const auto& b : suite_.common) {
+        if (b.name != cs.name) continue;
+        Cell c{cs.name, cs.role, b, cs.args, cs.env, 0, "", -1};
+        cells_.push_back(c);
       }
-      Cell c{cs.name, cs.role, {}, cs.args, cs.env, 0, "", -1};
-      for (const auto& b : listed["base"]) {
-        if (b.name == cs.name) c.bench = b;
-      }
-      cells_.push_back(c);
     }
   }
+  if (!suite_.changes.empty()) {
+    notes_.push_back(fmt::format("Suite: {}.", SuiteChangeLine(suite_)));
+    if (options_.notice) options_.notice(SuiteChangeLine(suite_));
+  }
+  return Status::Ok();
+}
+
+Status CampaignRunner::ProbeCounters() {
+  if (kind_ != TargetKind::kGbench) return Status::Ok();
+  auto is_counter = [](const MetricSpec& m) { return m.name.rfind("gb.counter.", 0) == 0; };
+  if (std::none_of(metrics_.begin(), metrics_.end(), is_counter)) return Status::Ok();
+  // One short wall-clock process per cell (1 ms of Google Benchmark's own loop), whatever the
+  // campaign's instrument: only which counters come back matters.
+  target::MeasureOptions options = measure_;
+  options.instrument = Instrument::kWall;
+  options.perf_events.clear();
+  const std::unique_ptr<session::Measurer> measurer = prober_.MakeMeasurer(options);
+  std::map<std::string, std::set<std::string>> reported;  // cell -> the counters its sample carried
+  std::set<std::string> known;                             // every counter some cell reports
   for (const auto& c : cells_) {
-    for (const auto& arm : arms_) {
-      if (arm == "null" || arm == "base" || has(arm, c.name)) continue;
-      return Status::InvalidArgument(fmt::format(
-          "the {} executable does not have the benchmark '{}' that base has; compare builds of "
-          "the same benchmarks, or choose cells both have with --filter or [[cells]]",
-          arm, c.name));
+    if (options_.progress) options_.progress(fmt::format("[counters] asking base which counters {} reports", c.name));
+    target::Benchmark b = c.bench;
+    b.iterations = 0;
+    b.gbench_min_time_ns = 1'000'000;
+    auto m = measurer->Measure(ArmTarget("base", c), b);
+    if (!m.ok()) return m.status().WithContext("asking base which counters its benchmarks report");
+    if (measurer->Interrupted()) return Status::Cancelled("interrupted while asking base which counters it reports");
+    if (!m->sample.ok()) continue;  // a broken benchmark: its cell says so once the campaign runs
+    reported[c.name];               // probed: reports these (perhaps none)
+    for (const auto& [name, value] : m->sample.values) {
+      if (name.rfind("gb.counter.", 0) != 0) continue;
+      reported[c.name].insert(name);
+      known.insert(name);
     }
+  }
+  if (options_.progress) options_.progress("");
+  for (const auto& m : metrics_) {
+    if (!is_counter(m) || known.count(m.name)) continue;
+    std::string names;
+    for (const auto& k : known) names += (names.empty() ? "" : ", ") + k;
+    return Status::InvalidArgument(fmt::format(
+        "metric {}: none of the {} benchmarks of the base executable '{}' reports it (the counters they report: "
+        "{}); check the name, or leave it out", m.name, cells_.size(), input_.spec.base,
+        names.empty() ? "none" : names));
+  }
+  const std::vector<MetricSpec> fallback = DefaultMetrics(kind_, input_.spec.instrument, true);
+  std::map<std::string, std::vector<std::string>> where;  // counter -> the cells that report it
+  std::vector<std::string> on_default;
+  for (const auto& c : cells_) {
+    auto r = reported.find(c.name);
+    if (r == reported.end()) continue;  // its probe failed: the campaign's metrics, and its cell says why
+    std::vector<MetricSpec> mine;
+    for (const auto& m : metrics_) {
+      if (!is_counter(m) || r->second.count(m.name)) mine.push_back(m);
+      if (is_counter(m) && r->second.count(m.name)) where[m.name].push_back(c.name);
+    }
+    if (mine.empty()) {
+      mine = fallback;
+      on_default.push_back(c.name);
+    }
+    const bool same = mine.size() == metrics_.size() &&
+                      std::equal(mine.begin(), mine.end(), metrics_.begin(),
+                                 [](const MetricSpec& a, const MetricSpec& b) { return a.name == b.name; });
+    if (!same) cell_metrics_[c.name] = std::move(mine);
+  }
+  for (const auto& [counter, cells] : where) {
+    if (cells.size() == cells_.size()) continue;
+    notes_.push_back(fmt::format("Metric {}: reported by {} of the {} cells ({}{}), judged there only.", counter,
+                                 cells.size(), cells_.size(), cells.front(),
+                                 cells.size() > 1 ? fmt::format(" and {} more", cells.size() - 1) : ""));
+  }
+  if (!on_default.empty()) {
+    notes_.push_back(fmt::format("{} cell{} report{} none of the declared metrics ({}{}): judged on {} instead.",
+                                 on_default.size(), on_default.size() == 1 ? "" : "s",
+                                 on_default.size() == 1 ? "s" : "", on_default.front(),
+                                 on_default.size() > 1 ? fmt::format(" and {} more", on_default.size() - 1) : "",
+                                 fallback.front().name));
   }
   return Status::Ok();
 }
@@ -252,6 +353,7 @@ void CampaignRunner::ExpandLayouts() {
       l.env.push_back(LayoutEnv(k));
       l.declared = c.name;
       l.layout = k;
+      if (auto m = cell_metrics_.find(c.name); m != cell_metrics_.end()) cell_metrics_[l.name] = m->second;
       expanded.push_back(std::move(l));
     }
   }

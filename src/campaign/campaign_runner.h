@@ -40,6 +40,7 @@
 #include "model/run.h"
 #include "model/target.h"
 #include "campaign/prober.h"
+#include "campaign/suite_diff.h"
 #include "proc/spawner.h"
 #include "report/ab_report.h"
 #include "session/session.h"
@@ -93,6 +94,8 @@ class CampaignRunner {
   // After Prepare(): the resolved target kind and the cells' names.
   TargetKind kind() const { return kind_; }
   std::vector<std::string> CellNames() const;
+  // After Prepare(): the benchmarks new in a head or missing from one (suite_diff.h).
+  const SuiteDiff& suite() const { return suite_; }
   // After Prepare() with a shard: the whole assignment the cohort records.
   const std::optional<ShardRecord>& shard() const { return shard_; }
 
@@ -119,6 +122,11 @@ class CampaignRunner {
   Status CommandCells();            // a command: one cell, or the declared [[cells]]
   Status ListedCells();             // a benchmark binary: its listed benchmarks, filtered or declared
   Status KeepThisShard();           // --shard K/N: this job's part of the cells
+  // Google Benchmark user counters (gb.counter.*) exist where a benchmark reports them: base runs
+  // each cell once, briefly, before anything is stored; a declared counter no cell reports (a typo)
+  // is refused with the counters that exist, and each cell is judged on the counters it reports
+  // (cell_metrics_), on the default metric when it reports none of the declared ones.
+  Status ProbeCounters();
   void ExpandLayouts();             // --layouts K: every cell once per layout
 
   // The work of one sample of every cell, the same in every arm: a tare binary's iteration count,
@@ -142,6 +150,8 @@ class CampaignRunner {
   std::vector<std::string> notes_;
   std::map<std::string, std::string> arm_env_;  // arm -> "LD_LIBRARY_PATH=..." ($ORIGIN binaries)
   std::optional<ShardRecord> shard_;
+  SuiteDiff suite_;  // the benchmarks base and the heads share (the cells) and those they do not
+  std::map<std::string, std::vector<MetricSpec>> cell_metrics_;  // cell -> its metrics, when not metrics_
 };
 
 }  // namespace tare::campaign

@@ -43,11 +43,16 @@ AnalysisSettings CampaignRunner::Cohort::Settings() const {
   }
   s.null_arm = spec_.null_arm;
   s.metrics = r_.metrics_;
+  s.cell_metrics = r_.cell_metrics_;
   // A Google Benchmark counter the binary reports as a rate (Counter::kIsRate) is higher-is-better
   // whatever its name says, unless the campaign declared a direction.
   if (session_ != nullptr) {
-    for (auto& m : s.metrics) {
+    auto rate = [&](MetricSpec& m) {
       if (!m.direction && session_->recorder().rates().count(m.name)) m.direction = Direction::kHigherIsBetter;
+    };
+    for (auto& m : s.metrics) rate(m);
+    for (auto& [cell, metrics] : s.cell_metrics) {
+      for (auto& m : metrics) rate(m);
     }
   }
   s.noise_floor = spec_.noise_floor;
@@ -145,6 +150,7 @@ Status CampaignRunner::Cohort::Open() {
   lock_.fingerprint_digest = fingerprint_.HardDigest();
   lock_.tare_version = r_.options_.tare_version;
   lock_.created_unix_ns = started_unix_ns_;
+  lock_.suite = r_.suite_.changes;
   lock_sha256_ = LockSha256(lock_);
   TARE_ASSIGN_OR_RETURN(cohort_, store_.NextCohort(lock_.campaign_sha256));
   CohortRecord c;
@@ -278,6 +284,8 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
   NoticePlanCost();
   Status error = ReplayLooks();
   if (error.ok()) error = session_->Run();
+  suite_ = r_.suite_.changes;
+  if (error.ok() && session_->stop() == StopKind::kNone) error = MeasureNewBenchmarks(*measurer, stored);
   // Failed samples were told once per cell and error; how often each came back, for the cells that
   // ran (a broken cell's count is in its verdict).
   for (const auto& repeat : failures_.Repeated()) {

@@ -16,6 +16,7 @@ Status CampaignRunner::Cohort::CheckGates() {
   gates_checked_ = true;
   gate_checks_.clear();
   std::string violation;
+  const AnalysisSettings settings = Settings();
   // Built in: every arm's first sample that ran must carry every metric of the campaign (a metric
   // the host cannot measure would leave every cell without a verdict). A failed first sample is
   // its cell's business, not the campaign's: a failed sample, or a broken cell (broken_cell.h) that
@@ -27,7 +28,7 @@ Status CampaignRunner::Cohort::CheckGates() {
       if (it == by_block.end()) continue;
       const Sample& s = it->second;
       if (!s.ok()) continue;
-      for (const auto& m : r_.metrics_) {
+      for (const auto& m : settings.MetricsOf(r_.cells_[c].name)) {
         if (s.values.count(m.name)) continue;
         // Perf events the host cannot count leave a note "<event>: <why>".
         std::string why;

@@ -109,25 +109,59 @@ void CampaignRunner::Cohort::NoticeEstimate(bool early) const {
 
 Status CampaignRunner::Cohort::SpendBudget() {
   budget_spent_ = true;
-  const std::string reason = fmt::format(
-      "budget of {}{} spent: undecided when it ran out, so INCONCLUSIVE; a larger --budget, a quieter "
-      "host or --instrument sim would decide it",
-      FormatDurationNs(static_cast<double>(budget_ns_)), spec_.budget_ns == kDefaultBudget ? " (the default)" : "");
-  int stopped = 0;
+  const std::string budget = fmt::format("budget of {}{} spent", FormatDurationNs(static_cast<double>(budget_ns_)),
+                                         spec_.budget_ns == kDefaultBudget ? " (the default)" : "");
+  const std::string undecided_reason = budget +
+      ": undecided when it ran out, so INCONCLUSIVE; a larger --budget, a quieter host or --instrument sim would "
+      "decide it";
+  const std::string gain_reason = budget + ": the PASS stands; whether the head is better beyond the floor (a "
+      "supported gain) was still being decided";
+  // bonferroni-v1 spends the same confidence on each of at most K looks wherever they fall, so the
+  // samples measured since a cell's last look are judged at one more (issue 42: a fifth of a large
+  // A/A's samples were never judged). sign-test-calibrated-v1 is calibrated for the planned pair
+  // counts alone: its cells keep their last planned look.
+  const bool late_look = spec_.look_scheme == LookScheme::kBonferroni;
+  int undecided = 0, gain_open = 0, judged_late = 0;
   for (size_t c = 0; c < cells_.size(); ++c) {
     CellState& st = cells_[c];
     if (!st.active) continue;
     st.active = false;
-    ++stopped;
-    // Every cell has had its first look (FirstLooksTaken): the last planned look's verdicts stand
-    // (INCONCLUSIVE, or a PASS whose gain was undecided).
-    for (auto& comp : st.comparisons) comp.reasons.push_back(reason);
-    TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(c),
-                                             static_cast<int64_t>(st.look_index) + 1, true, st.comparisons));
+    // Every cell has had its first look (FirstLooksTaken), so look_index >= 1 and it is below the
+    // plan's count (a cell past its last look is not active).
+    const int64_t last = plan_.pairs[st.look_index - 1];
+    if (late_look && BlocksDone(c) > last && st.look_index < plan_.pairs.size()) {
+      st.comparisons = Judge(c, BlocksDone(c), static_cast<int64_t>(st.look_index) + 1);
+      ++judged_late;
+    }
+    bool any_undecided = false, any_gain_open = false;
+    for (auto& comp : st.comparisons) {
+      const bool inconclusive = comp.verdict == Verdict::kInconclusive;
+      any_undecided = any_undecided || inconclusive;
+      any_gain_open = any_gain_open || (!inconclusive && NeedsMorePairs({comp}));
+      if (inconclusive) {
+        comp.reasons.push_back(undecided_reason);
+      } else if (NeedsMorePairs({comp})) {
+        comp.reasons.push_back(gain_reason);
+      }
+    }
+    undecided += any_undecided;
+    gain_open += !any_undecided && any_gain_open;
+    ++st.look_index;
+    TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(c), static_cast<int64_t>(st.look_index),
+                                             true, st.comparisons));
   }
-  if (stopped > 0) {
+  if (undecided + gain_open + judged_late > 0) {
     Progress("");
-    Notice(fmt::format("{} cell{} undecided when the {}", stopped, stopped == 1 ? "" : "s", reason));
+    std::vector<std::string> parts;
+    if (judged_late > 0) {
+      parts.push_back(fmt::format("{} cell{} judged once more on every pair measured since {} last look",
+                                  judged_late, judged_late == 1 ? "" : "s", judged_late == 1 ? "its" : "their"));
+    }
+    if (undecided > 0) parts.push_back(fmt::format("{} INCONCLUSIVE", undecided));
+    if (gain_open > 0) parts.push_back(fmt::format("{} PASS whose gain was still undecided", gain_open));
+    std::string line;
+    for (size_t i = 0; i < parts.size(); ++i) line += (i ? "; " : "") + parts[i];
+    Notice(fmt::format("{}: {}", budget, line));
   }
   return Status::Ok();
 }

@@ -43,6 +43,7 @@ StatusOr<report::AbReport> CampaignRunner::Cohort::BuildReport(const std::vector
     s.cells.push_back(std::move(cell));
     for (const auto& [arm, by_block] : st.samples) s.samples += static_cast<int64_t>(by_block.size());
   }
+  s.suite = suite_;
   s.checks = gate_checks_;
   s.checks.insert(s.checks.end(), bounds.begin(), bounds.end());
   s.notes = r_.notes_;

@@ -144,6 +144,8 @@ report::AbReport BuildAbReport(const CohortSnapshot& s) {
   rep.outcome = WorstVerdict(verdicts);
   rep.checks = s.checks;
   rep.notes = s.notes;
+  rep.suite = s.suite;
+  rep.strict_suite = s.spec.strict_suite;
   rep.samples = s.samples;
   for (const auto& c : s.campaign_cohorts) {
     rep.cohorts.push_back({c.cohort, c.run_id, c.started_unix_ns, c.state, c.stop_reason, c.outcome, c.lock_sha256,

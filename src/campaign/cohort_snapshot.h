@@ -51,6 +51,7 @@ struct CohortSnapshot {
   std::vector<SnapshotCell> cells;        // in the cohort's cell order
   std::vector<AbCheck> checks;            // gates, then bounds
   std::vector<std::string> notes;         // for the ledger, in order
+  std::vector<AbSuiteEntry> suite;        // new and missing benchmarks, the new ones' figures
   int64_t samples = 0;                    // samples this cohort used
   std::vector<CohortRecord> campaign_cohorts;  // every cohort of the campaign (Store::CohortsOf)
 };

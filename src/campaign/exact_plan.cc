@@ -86,7 +86,7 @@ std::vector<AbComparison> JudgeCellExact(const CellSamples& samples, const std::
     c.blocks = blocks;
     c.looks = 1;
     std::vector<Verdict> verdicts;
-    for (const MetricSpec& spec : settings.metrics) {
+    for (const MetricSpec& spec : settings.MetricsOf(cell)) {
       std::string allowance_note;
       Allowance allowance;
       // Exact: no confidence level (the store needs a number; the JSON writes null).

@@ -37,6 +37,12 @@ nlohmann::json LockToJson(const Lock& lock) {
     }
     j["work"] = work;
   }
+  // Only when the suite changed (suite_diff.h), for the same reason.
+  if (!lock.suite.empty()) {
+    nlohmann::json suite = nlohmann::json::array();
+    for (const auto& e : lock.suite) suite.push_back({{"benchmark", e.benchmark}, {"change", e.change}, {"heads", e.heads}});
+    j["suite"] = suite;
+  }
   return j;
 }
 
@@ -70,6 +76,15 @@ Lock ReadLock(const nlohmann::json& j) {
         JsonFail("fixes no work: neither 'iterations' nor 'gbench_min_time_ns' is positive");
       }
       lock.work.push_back(std::move(w));
+    });
+  }
+  if (j.contains("suite")) {
+    JsonEach(j, "suite", [&](const nlohmann::json& e) {
+      AbSuiteEntry entry;
+      entry.benchmark = JsonAt<std::string>(e, "benchmark");
+      entry.change = JsonNameAt(e, "change", ParseSuiteChange);
+      JsonEach(e, "heads", [&](const nlohmann::json& h) { entry.heads.push_back(JsonAs<std::string>(h)); });
+      lock.suite.push_back(std::move(entry));
     });
   }
   lock.fingerprint = JsonAt(j, "fingerprint");

@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/status.h"
+#include "model/verdict.h"
 
 namespace tare::campaign {
 
@@ -51,6 +52,9 @@ struct Lock {
   std::string campaign_name;
   std::vector<LockedExecutable> executables;
   std::vector<LockedWork> work;  // per cell; empty in locks written before it was recorded
+  // The benchmarks base and the heads do not share (suite_diff.h), without figures; empty when the
+  // suite did not change (and in locks written before it was recorded).
+  std::vector<AbSuiteEntry> suite;
   nlohmann::json fingerprint;   // tare.fingerprint/1
   std::string fingerprint_digest;
   std::string tare_version;

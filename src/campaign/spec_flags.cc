@@ -94,6 +94,7 @@ StatusOr<CampaignSpec> SpecFromFlags(const SpecFlags& o, const std::string& cwd)
     spec.budget_ns = *budget;
   }
   spec.layouts = o.layouts;
+  spec.strict_suite = o.strict_suite;
   if (!o.gbench_min_time.empty()) {
     auto t = ParseTimeoutNs(o.gbench_min_time);
     if (!t.ok()) return t.status().WithContext("--gbench-min-time");

@@ -40,6 +40,7 @@ struct SpecFlags {
   std::string budget;           // "" = the default budget
   std::string gbench_min_time;  // "" = the default
   int64_t layouts = 1;
+  bool strict_suite = false;
   std::vector<std::string> env;
   std::string cwd;
   std::vector<std::string> gates;

@@ -94,7 +94,7 @@ int ExitFor(const campaign::CampaignResult& result, bool inconclusive_ok) {
     case campaign::StopKind::kNone: break;
   }
   const report::AbReport& r = result.report;
-  if (!r.BoundsOk()) return kExitGate;
+  if (!r.BoundsOk() || r.SuiteChangeFails()) return kExitGate;
   if (!r.has_verdicts) return inconclusive_ok ? kExitOk : kExitInconclusive;
   if (r.outcome == Verdict::kFail) return kExitFailed;
   // A cell that cannot be measured (broken in base: docs/campaign.md, "Broken benchmarks") is not
@@ -496,6 +496,10 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
                                             "\"peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB\")"), "--gate");
   track(sub->add_flag("--no-gates", o->spec.no_gates, "No sanity gates"), "--no-gates");
   track(sub->add_option("--bound", o->spec.bounds, "Release bound, e.g. \"p95(wall_ns, head) <= 25ms\" (repeatable)"), "--bound");
+  track(sub->add_flag("--strict-suite", o->spec.strict_suite,
+                      "Exit 4 when the suite changed: a benchmark new in a head or missing from one (by default "
+                      "they are listed, new ones measured, and the shared ones judged)"),
+        "--strict-suite");
   track(sub->add_option("--name", o->spec.name, "Campaign name shown in the ledger"), "--name");
   sub->add_option("--store", o->store_path, "SQLite store (default: $TARE_STORE, else .tare/tare.db); arm copies go to its directory's bin/ (.tare/bin for a postgresql:// store)");
   sub->add_option("--ledger", o->ledger_path, "Also write the ledger (Markdown) to FILE, for a pull-request comment: kept under GitHub's "
@@ -527,7 +531,7 @@ measured; 4 stopped by a sanity gate or a changed executable, or a release bound
                      {"Advanced: sampling and verdicts", {"--samples", "--step", "--cap", "--confidence", "--order",
                                                           "--seed", "--look-scheme", "--noise-floor", "--interval",
                                                           "--noise-cap", "--no-cross-check", "--attribute"}},
-                     {"Advanced: gates and bounds", {"--gate", "--no-gates", "--bound"}},
+                     {"Advanced: gates and bounds", {"--gate", "--no-gates", "--bound", "--strict-suite"}},
                      {"Advanced: planning and resuming", {"--plan", "--pilot", "--resume"}},
                      {"Advanced: provenance and CI shards", {"--commit", "--branch", "--tag", "--no-git", "--shard",
                                                              "--shard-weights", "--shard-weights-store"}}});

@@ -15,6 +15,32 @@
 namespace tare::html {
 namespace {
 
+// Benchmarks base and a head do not share (campaign/suite_diff.h): new ones with their figures, no
+// verdict; missing ones listed.
+std::string SuiteSection(const report::AbReport& r) {
+  if (r.suite.empty()) return "";
+  std::string html = fmt::format(
+      "<h2 id=\"suite\">The suite changed</h2>\n<p class=\"note\">Benchmarks that base and a head do not share: no "
+      "verdict, since nothing pairs them; the shared ones are the cells above.{}</p>\n<table><tr><th>benchmark</th>"
+      "<th>change</th><th>head</th><th>figures (median [least, greatest], samples)</th></tr>\n",
+      r.strict_suite ? " --strict-suite: the gate fails (exit 4)." : "");
+  for (const auto& e : r.suite) {
+    std::string heads;
+    for (const auto& h : e.heads) heads += (heads.empty() ? "" : ", ") + report::ArmLabel(r, h);
+    std::string figures;
+    for (const auto& f : e.figures) {
+      figures += fmt::format("{}{}{}: {} [{}, {}], {}", figures.empty() ? "" : "; ",
+                             e.heads.size() > 1 ? f.head + " " : "", f.metric, FormatValue(f.median, f.unit),
+                             FormatValue(f.min, f.unit), FormatValue(f.max, f.unit), f.samples);
+    }
+    if (figures.empty()) figures = e.change == SuiteChange::kMissing ? "—" : e.error.empty() ? "no figures" : "not measured: " + e.error;
+    html += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>\n", HtmlText(e.benchmark),
+                        SuiteChangeName(e.change), HtmlText(e.change == SuiteChange::kMissing ? "not in " + heads : heads),
+                        HtmlText(figures));
+  }
+  return html + "</table>\n";
+}
+
 std::string ShortSha(const std::string& sha) { return sha.substr(0, 12); }
 
 std::string VerdictWord(Verdict v) { return std::string(VerdictName(v)); }
@@ -169,6 +195,11 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
             "allowance, so no PASS is certified. Quiet the host (<code>tare env</code> lists what to fix) and run "
             "again.</p>\n";
   }
+  if (!r.suite.empty()) {
+    html += fmt::format("<p class=\"banner\">SUITE CHANGED: {} benchmark{} new or missing; see <a href=\"#suite\">the "
+                        "suite changed</a>{}</p>\n",
+                        r.suite.size(), r.suite.size() == 1 ? "" : "s", r.strict_suite ? " (--strict-suite: exit 4)" : "");
+  }
   html += AbSummaryTable(r);
   for (const auto& w : r.host_warnings) html += fmt::format("<p class=\"warn\">host: {}</p>\n", HtmlText(w));
   html += Facts(r, run);
@@ -219,6 +250,7 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
     }
   }
   if (order.empty()) html += "<p class=\"note\">No cell was judged.</p>\n";
+  html += SuiteSection(r);
 
   if (!r.checks.empty()) {
     html += "<h2>Sanity gates and release bounds</h2>\n<table><tr><th>kind</th><th>rule</th><th>cell</th><th>arm</th>"

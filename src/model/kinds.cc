@@ -64,4 +64,9 @@ StatusOr<CheckKind> ParseCheckKind(std::string_view name) {
   return ByName(name, {CheckKind::kGate, CheckKind::kBound}, CheckKindName, "check kind");
 }
 
+const char* SuiteChangeName(SuiteChange c) { return c == SuiteChange::kNew ? "new" : "missing"; }
+StatusOr<SuiteChange> ParseSuiteChange(std::string_view name) {
+  return ByName(name, {SuiteChange::kNew, SuiteChange::kMissing}, SuiteChangeName, "suite change");
+}
+
 }  // namespace tare

@@ -56,10 +56,17 @@ enum class CheckKind { kGate, kBound };
 const char* CheckKindName(CheckKind k);  // "gate" | "bound"
 StatusOr<CheckKind> ParseCheckKind(std::string_view name);
 
+// How a benchmark of a living suite differs between base and a head (tare ab): only in the head
+// (new: measured there, no verdict) or only in base (missing from the head).
+enum class SuiteChange { kNew, kMissing };
+const char* SuiteChangeName(SuiteChange c);  // "new" | "missing"
+StatusOr<SuiteChange> ParseSuiteChange(std::string_view name);
+
 TARE_JSON_BY_NAME(RunKind, RunKindName, ParseRunKind)
 TARE_JSON_BY_NAME(CohortState, CohortStateName, ParseCohortState)
 TARE_JSON_BY_NAME(CellRole, CellRoleName, ParseCellRole)
 TARE_JSON_BY_NAME(ArmRole, ArmRoleName, ParseArmRole)
 TARE_JSON_BY_NAME(CheckKind, CheckKindName, ParseCheckKind)
+TARE_JSON_BY_NAME(SuiteChange, SuiteChangeName, ParseSuiteChange)
 
 }  // namespace tare

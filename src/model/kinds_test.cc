@@ -34,6 +34,8 @@ TEST(Kinds, EveryNameParsesBackAndJsonCarriesTheName) {
                            ArmRoleName, ParseArmRole);
   ExpectRoundTrip<CheckKind>({{CheckKind::kGate, "gate"}, {CheckKind::kBound, "bound"}}, CheckKindName,
                              ParseCheckKind);
+  ExpectRoundTrip<SuiteChange>({{SuiteChange::kNew, "new"}, {SuiteChange::kMissing, "missing"}}, SuiteChangeName,
+                               ParseSuiteChange);
 }
 
 TEST(Kinds, AnUnknownNameIsAnErrorListingTheKnownOnes) {
@@ -45,6 +47,7 @@ TEST(Kinds, AnUnknownNameIsAnErrorListingTheKnownOnes) {
   EXPECT_FALSE(ParseCellRole("").ok());
   EXPECT_FALSE(ParseArmRole("hd02").ok());          // an arm's name, not a role
   EXPECT_FALSE(ParseCheckKind("gates").ok());
+  EXPECT_FALSE(ParseSuiteChange("added").ok());
 }
 
 TEST(Kinds, JsonReadingAnUnknownNameThrowsForTheReadersBoundary) {

@@ -123,6 +123,24 @@ struct AbComparison {
   std::optional<AbCrossCheck> cross_check;
 };
 
+// A benchmark of a living suite that base and a head do not share (tare ab, campaign/suite_diff.h):
+// it is no cell, since there is nothing to pair it with, but it is listed, never dropped. A new
+// one is measured in each head that has it, its figures shown without a verdict.
+struct AbSuiteFigure {
+  std::string head;    // the arm it ran in
+  std::string metric;
+  std::string unit;
+  int64_t samples = 0;  // samples that carried the metric
+  double median = kNaN, min = kNaN, max = kNaN;
+};
+struct AbSuiteEntry {
+  std::string benchmark;
+  SuiteChange change = SuiteChange::kNew;
+  std::vector<std::string> heads;      // new: the heads that have it; missing: the heads that lack it
+  std::vector<AbSuiteFigure> figures;  // new only: per head that ran it and metric
+  std::string error;                   // new only: why it could not be measured ("" when it was)
+};
+
 // One evaluation of a sanity gate (after the first block) or a release bound (at the end).
 struct AbCheck {
   CheckKind kind = CheckKind::kGate;

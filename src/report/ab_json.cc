@@ -123,6 +123,21 @@ nlohmann::json AbReportToJson(const AbReport& r) {
                        {"lock_sha256", c.lock_sha256}, {"head_sha256", c.head_sha256},
                        {"samples", c.samples}, {"current", c.current}});
   }
+  // A living suite: what base and the heads do not share (campaign/suite_diff.h).
+  nlohmann::json suite_new = nlohmann::json::array(), suite_missing = nlohmann::json::array();
+  for (const auto& e : r.suite) {
+    if (e.change == SuiteChange::kMissing) {
+      suite_missing.push_back({{"benchmark", e.benchmark}, {"heads", e.heads}});
+      continue;
+    }
+    nlohmann::json figures = nlohmann::json::array();
+    for (const auto& f : e.figures) {
+      figures.push_back({{"head", f.head}, {"metric", f.metric}, {"unit", f.unit}, {"samples", f.samples},
+                         {"median", Num(f.median)}, {"min", Num(f.min)}, {"max", Num(f.max)}});
+    }
+    suite_new.push_back({{"benchmark", e.benchmark}, {"heads", e.heads}, {"figures", figures},
+                         {"error", e.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.error)}});
+  }
   return {
       {"schema", kAbJsonSchema},
       {"campaign", {{"name", r.campaign_name}, {"sha256", r.campaign_sha256}, {"source", r.campaign_source}}},
@@ -169,6 +184,8 @@ nlohmann::json AbReportToJson(const AbReport& r) {
       {"notes", r.notes},
       {"layouts", r.layouts},
       {"layout_rows", layout_rows},
+      {"suite", {{"new", suite_new}, {"missing", suite_missing}, {"strict", r.strict_suite},
+                 {"ok", !r.SuiteChangeFails()}}},
   };
 }
 

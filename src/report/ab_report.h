@@ -111,6 +111,10 @@ struct AbReport {
   int64_t layouts = 1;                    // --layouts K
   std::vector<AbLayoutRow> layout_rows;   // with K > 1: per declared cell, head and metric
   std::vector<std::string> notes;         // e.g. iteration counts, failed samples
+  // A living suite (campaign/suite_diff.h): benchmarks new in a head (measured, no verdict) or
+  // missing from one (not compared); with strict_suite either fails the gate (exit 4).
+  std::vector<AbSuiteEntry> suite;
+  bool strict_suite = false;
   int64_t samples = 0;                    // samples used by this cohort
   Verdict outcome = Verdict::kInconclusive;  // worst comparison's
   bool has_verdicts = false;              // false when the cohort stopped before any look
@@ -121,6 +125,7 @@ struct AbReport {
   std::vector<std::string> UnmeasurableCells() const;
   bool GatesOk() const;
   bool BoundsOk() const;
+  bool SuiteChangeFails() const { return strict_suite && !suite.empty(); }
 };
 
 }  // namespace tare::report

@@ -117,6 +117,7 @@ std::string Banners(const AbReport& r) {
            "`tare ab ... --resume`. The verdicts below are from the samples so far.\n\n";
   }
   BrokenBanner(r, out);
+  out += SuiteBanner(r);
   if (r.AnyHostTooNoisy()) {
     std::string where;
     for (const auto& c : r.comparisons) {
@@ -336,6 +337,7 @@ Ledger RenderLedger(const AbReport& r, const LedgerOptions& o) {
     CellBlocks(r, where, blocks);
   }
   BrokenCells(r, blocks);
+  SuiteChanges(r, blocks);
   CrossChecks(r, blocks);
   if (!o.appendix.empty()) {
     blocks.push_back({.head = o.appendix + "\n", .stand_in = fmt::format("_{}: {}._\n\n", o.appendix_name, where), .rank = 3});

@@ -32,4 +32,9 @@ void Cohorts(const AbReport& r, const std::string& where, std::vector<LedgerBloc
 void Notes(const AbReport& r, const std::string& where, std::vector<LedgerBlock>& blocks);
 std::string Legend(const AbReport& r);  // folded: how to read the ledger
 
+// ledger_suite.cc: benchmarks new in a head or missing from one (AbReport::suite).
+std::string SuiteBanner(const AbReport& r);        // under the title; "" when the suite did not change
+void SuiteChanges(const AbReport& r, std::vector<LedgerBlock>& blocks);  // after the broken cells
+std::string SuiteSummaryLines(const AbReport& r);  // the terminal summary's lines
+
 }  // namespace tare::report::ledger_detail

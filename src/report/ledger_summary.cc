@@ -8,6 +8,7 @@
 #include "base/terminal_text.h"
 #include "base/units.h"
 #include "report/ledger.h"
+#include "report/ledger_sections.h"
 
 namespace tare::report {
 
@@ -60,6 +61,7 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
     if (r.arms.size() > 3 || c.head != "head") cell += " / " + ArmLabel(r, c.head);
     out += fmt::format("  cross-check {}: {}\n", SingleLineText(cell), SingleLineText(c.cross_check->line));
   }
+  out += ledger_detail::SuiteSummaryLines(r);
   for (const auto& ch : r.checks) {
     if (!ch.ok) out += fmt::format("  {} violated: {} ({} {})\n", CheckKindName(ch.kind), SingleLineText(ch.rule), SingleLineText(ch.cell), SingleLineText(ch.arm));
   }

@@ -428,8 +428,15 @@ TEST(Ledger, HostileNamesCannotChangeTheLedgersStructure) {
   r.comparisons[1].broken.error = hostile;
   r.comparisons[1].broken.stderr_tail = hostile + "\n" + hostile + "\n";
   r.comparisons[1].broken.fix = hostile;
+  // A living suite's names come from the head binary as well.
+  AbSuiteEntry added{hostile, SuiteChange::kNew, {"head"}, {{"head", "gb.counter." + hostile, "ns", 5, 1e6, 9e5, 2e6}}, ""};
+  AbSuiteEntry missing{hostile + "2", SuiteChange::kMissing, {"head"}, {}, ""};
+  AbSuiteEntry failed{hostile + "3", SuiteChange::kNew, {"head"}, {}, hostile};
+  r.suite = {added, missing, failed};
   const std::string text = RenderLedger(r);
   EXPECT_NE(text.find("### Broken cells"), std::string::npos) << text;
+  EXPECT_NE(text.find("### The suite changed"), std::string::npos) << text;
+  EXPECT_NE(text.find(" | 1 ms [900 us, 2 ms], 5 samples |"), std::string::npos) << text;
 
   EXPECT_EQ(text.find("<img"), std::string::npos) << text;
   EXPECT_EQ(text.find("<!--"), std::string::npos) << text;

@@ -4,6 +4,7 @@
 //   cohort.cc         opening a cohort (run, cells, lock) or resuming one, the looks, the loop's hooks
 //   cohort_checks.cc  sanity gates (after the first round) and release bounds (at the end)
 //   (broken cells, settled as soon as broken_cell.h knows them, are cohort.cc's)
+//   cohort_suite.cc   the benchmarks of a living suite only a head has, measured for their figures
 //   cohort_report.cc  the report model the ledger and the JSON are rendered from
 // Private to src/campaign.
 #pragma once
@@ -83,6 +84,9 @@ class CampaignRunner::Cohort final : public session::Observer {
   // The budget is spent: cells still undecided stop, INCONCLUSIVE with that reason.
   Status SpendBudget();
   std::vector<AbCheck> EvaluateBounds() const;
+  // cohort_suite.cc: the benchmarks only a head has, measured there for their figures (suite_diff.h);
+  // sets suite_. `stored`: a resumed cohort's run, whose samples of them are kept.
+  Status MeasureNewBenchmarks(session::Measurer& measurer, const RunData& stored);
   // cohort_cross_check.cc: the cells whose time FAILed or gained, under valgrind (cross_check.h).
   void CrossCheck();
   StatusOr<report::AbReport> BuildReport(const std::vector<AbCheck>& bounds);
@@ -114,6 +118,7 @@ class CampaignRunner::Cohort final : public session::Observer {
   int64_t samples_run_ = 0;         // samples this Run measured (not the resumed ones)
   bool early_estimate_told_ = false;
   session::FailureLog failures_;  // failed samples, told once per cell and error
+  std::vector<AbSuiteEntry> suite_;  // new and missing benchmarks, the new ones' figures
   std::vector<std::string> cross_check_notes_;  // skipped or bounded cross-checks, for the ledger
 };
 

@@ -1107,6 +1107,126 @@ TEST_F(AbE2E, ALedgerOverACommentsLimitKeepsTheOutcomeAndWritesTheWholeBesideIt)
 // Issue 26 item 5: a figure the program reports about itself is judged like any metric. The arms
 // are shell scripts reporting a throughput: +10% is a supported gain where higher is better, -10% a
 // FAIL; a head that stops reporting it fails every sample, which says why.
+// A living suite (issue 42): the head adds BM_Added and renames BM_OldName to BM_NewName. What both
+// have is judged; what only the head has is measured there (figures, no verdict); what only base has
+// is listed. The exit status is the shared cells' (their verdicts are time's: 0, 1 or 3 — never the
+// 2 of a refused campaign), and 4 with --strict-suite.
+TEST_F(AbE2E, ALivingSuiteJudgesWhatBothSidesHaveAndListsTheRest) {
+  const std::string base = LIVING_SUITE_DIR "/living_suite_base", head = LIVING_SUITE_DIR "/living_suite_head";
+  std::vector<std::string> args = {"ab", "--base", base, "--head", head, "--samples", "6", "--cap", "6",
+                                   "--gbench-min-time", "5ms", "--store", store_, "--json", dir_ + "/result.json",
+                                   "--ledger", dir_ + "/ledger.md", "--html", dir_ + "/page.html"};
+  Result r = Tare(args);
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.exit_code << r.out << r.err;
+  nlohmann::json j = Json();
+  std::set<std::string> cells;
+  for (const auto& c : j["comparisons"]) cells.insert(c["cell"].get<std::string>());
+  EXPECT_EQ(cells, (std::set<std::string>{"BM_Keep", "BM_Other"}));
+  const auto& added = j["suite"]["new"];
+  ASSERT_EQ(added.size(), 2u) << j["suite"].dump();
+  EXPECT_EQ(added[0]["benchmark"], "BM_Added");
+  EXPECT_EQ(added[1]["benchmark"], "BM_NewName");
+  for (const auto& e : added) {
+    EXPECT_EQ(e["heads"], nlohmann::json({"head"}));
+    ASSERT_EQ(e["figures"].size(), 1u) << e.dump();
+    const auto& f = e["figures"][0];
+    EXPECT_EQ(f["metric"], "gb.cpu_time_ns");
+    EXPECT_EQ(f["samples"], 5);
+    EXPECT_GT(f["median"].get<double>(), 0);
+    EXPECT_LE(f["min"].get<double>(), f["median"].get<double>());
+    EXPECT_GE(f["max"].get<double>(), f["median"].get<double>());
+  }
+  // BM_Added spins four times as long as BM_NewName: the figures are each benchmark's own.
+  EXPECT_GT(added[0]["figures"][0]["median"].get<double>(), 2 * added[1]["figures"][0]["median"].get<double>());
+  EXPECT_EQ(j["suite"]["missing"], nlohmann::json::parse(R"([{"benchmark": "BM_OldName", "heads": ["head"]}])"));
+  EXPECT_EQ(j["suite"]["ok"], true);
+  EXPECT_EQ(j["lock"]["suite"].size(), 3u) << "locked before the first sample";
+
+  const std::string ledger = Slurp(dir_ + "/ledger.md");
+  EXPECT_NE(ledger.find("**SUITE CHANGED:** 2 benchmarks new (measured, no verdict), 1 missing (not compared)"),
+            std::string::npos) << ledger;
+  EXPECT_NE(ledger.find("### The suite changed"), std::string::npos);
+  EXPECT_NE(ledger.find("| `BM_Added` | **new** | head (living_suite_head) | "), std::string::npos) << ledger;
+  EXPECT_NE(ledger.find("| `BM_OldName` | **missing** | not in head (living_suite_head) | — |"), std::string::npos) << ledger;
+  EXPECT_NE(r.err.find("the suite changed: 2 benchmarks new in head (BM_Added, BM_NewName)"), std::string::npos) << r.err;
+  const std::string html = Slurp(dir_ + "/page.html");
+  EXPECT_NE(html.find("The suite changed"), std::string::npos);
+  EXPECT_NE(html.find("<code>BM_NewName</code>"), std::string::npos);
+
+  // In the store: the new benchmarks' samples, under the head alone.
+  SQLite::Database db(store_, SQLite::OPEN_READONLY);
+  SQLite::Statement q(db, "SELECT b.name, s.arm, count(*) FROM samples s JOIN benchmarks b ON b.id = s.benchmark_id "
+                          "WHERE b.name IN ('BM_Added', 'BM_NewName', 'BM_OldName') GROUP BY b.name, s.arm");
+  std::map<std::string, int64_t> stored;
+  while (q.executeStep()) stored[q.getColumn(0).getString() + " " + q.getColumn(1).getString()] = q.getColumn(2).getInt64();
+  EXPECT_EQ(stored, (std::map<std::string, int64_t>{{"BM_Added head", 5}, {"BM_NewName head", 5}}));
+
+  // A team that wants a changed suite to fail the gate.
+  args.push_back("--strict-suite");
+  Result strict = Tare(args);
+  EXPECT_EQ(strict.exit_code, 4) << strict.out << strict.err;
+  EXPECT_EQ(Json()["suite"]["ok"], false);
+  EXPECT_NE(Slurp(dir_ + "/ledger.md").find("**SUITE CHANGED (--strict-suite: exit 4):**"), std::string::npos);
+
+  // Nothing in common is nothing to judge: refused before the first sample.
+  Result none = Tare({"ab", "--base", base, "--head", head, "--filter", "Name", "--store", dir_ + "/other/tare.db"});
+  EXPECT_EQ(none.exit_code, 2) << none.out << none.err;
+  EXPECT_NE(none.err.find("base and head have no benchmark in common"), std::string::npos) << none.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/other/tare.db")) << "nothing stored";
+}
+
+// A user counter one benchmark reports (issue 42): judged in the cells that report it, the others on
+// the metrics they have (the default, CPU time, when they report none of the declared ones); a
+// misspelled counter is refused before the first sample with the names that exist.
+TEST_F(AbE2E, AUserCounterIsJudgedWhereItIsReportedAndATypoIsRefusedAtOnce) {
+  const std::string base = LIVING_SUITE_DIR "/living_suite_base";
+  const std::vector<std::string> common = {"ab", "--base", base, "--head", base, "--samples", "6", "--cap", "6",
+                                           "--gbench-min-time", "5ms", "--store", store_, "--json",
+                                           dir_ + "/result.json", "--ledger", dir_ + "/ledger.md"};
+  std::vector<std::string> args = common;
+  args.insert(args.end(), {"--metric", "gb.counter.spins"});
+  Result r = Tare(args);
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.exit_code << r.out << r.err;
+  nlohmann::json j = Json();
+  std::map<std::string, std::vector<std::string>> judged;  // cell -> its metrics
+  for (const auto& c : j["comparisons"]) {
+    for (const auto& m : c["metrics"]) judged[c["cell"]].push_back(m["metric"]);
+  }
+  EXPECT_EQ(judged["BM_Keep"], std::vector<std::string>{"gb.counter.spins"}) << j.dump();
+  EXPECT_EQ(judged["BM_Other"], std::vector<std::string>{"gb.cpu_time_ns"}) << "reports none of the declared: the default";
+  for (const auto& c : j["comparisons"]) {
+    if (c["cell"] == "BM_Keep") {
+      EXPECT_EQ(c["verdict"], "PASS") << "the same count in every process: [0, 0]";
+    }
+  }
+  const std::string ledger = Slurp(dir_ + "/ledger.md");
+  EXPECT_NE(ledger.find("Metric gb.counter.spins: reported by 1 of the 3 cells (BM_Keep), judged there only."),
+            std::string::npos) << ledger;
+  EXPECT_NE(ledger.find("2 cells report none of the declared metrics"), std::string::npos) << ledger;
+
+  // Declared beside CPU time: each cell judges what it reports.
+  args = common;
+  args.insert(args.end(), {"--metric", "gb.cpu_time_ns", "--metric", "gb.counter.spins"});
+  r = Tare(args);
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.exit_code << r.out << r.err;
+  judged.clear();
+  j = Json();  // kept: a range over a temporary's member would dangle
+  for (const auto& c : j["comparisons"]) {
+    for (const auto& m : c["metrics"]) judged[c["cell"]].push_back(m["metric"]);
+  }
+  EXPECT_EQ(judged["BM_Keep"], (std::vector<std::string>{"gb.cpu_time_ns", "gb.counter.spins"}));
+  EXPECT_EQ(judged["BM_Other"], std::vector<std::string>{"gb.cpu_time_ns"});
+
+  // A typo: refused before anything is stored, with the counters that exist.
+  args = {"ab", "--base", base, "--head", base, "--metric", "gb.counter.spin", "--store", dir_ + "/typo/tare.db"};
+  Result typo = Tare(args);
+  EXPECT_EQ(typo.exit_code, 2) << typo.out << typo.err;
+  EXPECT_NE(typo.err.find("metric gb.counter.spin: none of the 3 benchmarks of the base executable"), std::string::npos)
+      << typo.err;
+  EXPECT_NE(typo.err.find("(the counters they report: gb.counter.spins)"), std::string::npos) << typo.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/typo/tare.db"));
+}
+
 TEST_F(AbE2E, AMetricTheProgramReportsAboutItselfIsJudged) {
   auto script = [&](const std::string& name, const std::string& body) {
     const std::string path = dir_ + "/" + name;
