@@ -85,26 +85,33 @@ void CampaignRunner::Cohort::NoticeEstimate(bool early) const {
   const double per_sample = std::max(own, static_cast<double>(r_.options_.clock->UnixNowNs() - session_started_ns_) /
                                               static_cast<double>(samples_run_));
   const double arms_cells = static_cast<double>(cells_.size() * r_.arms_.size());
-  double lo = per_sample * arms_cells * static_cast<double>(exact_blocks_ > 0 ? exact_blocks_ : plan_.pairs.front());
-  double hi = exact_blocks_ > 0 ? lo : per_sample * arms_cells * static_cast<double>(plan_.pairs.back());
-  std::string budget;    // after "at most": the budget is what bounds it
-  std::string outlasts;  // the first look alone costs more than the budget
-  if (budget_ns_ > 0 && hi > static_cast<double>(budget_ns_)) {
-    // The budget counts after the first looks, so the plan takes at least their cost.
-    hi = std::max(lo, static_cast<double>(budget_ns_));
-    if (lo > static_cast<double>(budget_ns_)) {
-      outlasts = fmt::format(": the first look alone outlasts the budget of {}, which is spent after it",
-                             FormatDurationNs(static_cast<double>(budget_ns_)));
-    } else {
-      budget = ", the budget";
-    }
+  const double lo = per_sample * arms_cells * static_cast<double>(exact_blocks_ > 0 ? exact_blocks_ : plan_.pairs.front());
+  const double cap = per_sample * arms_cells * static_cast<double>(plan_.pairs.back());
+  const double budget = static_cast<double>(budget_ns_);
+  std::string plan;
+  if (exact_blocks_ > 0) {
+    plan = fmt::format("the plan takes about {}", FormatDurationNs(lo));
+  } else if (budget_ns_ > 0 && cap > lo + budget) {
+    // The budget counts after the first looks (never cut short), so a cell still undecided then
+    // adds up to the whole budget: issue 42 saw "about 43 s" printed for a 5-minute campaign.
+    plan = lo > budget
+               ? fmt::format("the first looks take about {}; the first look alone outlasts the budget of {}, which "
+                             "is spent after it: {} to {} in all",
+                             FormatDurationNs(lo), FormatDurationNs(budget), FormatDurationNs(lo),
+                             FormatDurationNs(lo + budget))
+               : fmt::format("the first looks take about {}; cells still undecided then go on for at most the "
+                             "budget, {}: {} to {} in all",
+                             FormatDurationNs(lo), FormatDurationNs(budget), FormatDurationNs(lo),
+                             FormatDurationNs(lo + budget));
+  } else {
+    plan = fmt::format("the first looks take about {}; cells still undecided then go on to the cap: {} to {} in all",
+                       FormatDurationNs(lo), FormatDurationNs(lo), FormatDurationNs(cap));
   }
   const std::string so_far =
       early ? fmt::format("first {} samples of the first block's {}", samples_run_, static_cast<int64_t>(arms_cells))
             : "first block";
-  Notice(fmt::format("{}: {} per sample ({} of it tare's own); the plan takes about {}{}", so_far,
-                     FormatDurationNs(per_sample), FormatDurationNs(per_sample - own), FormatDurationNs(lo),
-                     hi > lo ? fmt::format(" (at most {}{})", FormatDurationNs(hi), budget) : outlasts));
+  Notice(fmt::format("{}: {} per sample ({} of it tare's own); {}", so_far, FormatDurationNs(per_sample),
+                     FormatDurationNs(per_sample - own), plan));
 }
 
 Status CampaignRunner::Cohort::SpendBudget() {
