@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "base/files.h"
 #include "base/json_text.h"
@@ -65,7 +66,21 @@ PlanReport PlanFromPilot(const CampaignSpec& declared, const PilotRun& pilot) {
   }
   plan.per_sample_ns = plan.pilot_processes > 0 ? sample_ns / static_cast<double>(plan.pilot_processes) : 0;
 
+  std::set<std::string> cells;
+  for (const auto& c : pilot.report->comparisons) cells.insert(c.cell);
+  plan.cell_count = static_cast<int64_t>(cells.size());
+  plan.budget_ns = BudgetNs(declared, cells.size());
+  // The budget as the campaign spends it, if every cell needed it: each cell's share of it in
+  // pairs, after the first look (which it never cuts short).
+  if (plan.budget_ns > 0 && plan.per_sample_ns > 0 && plan.cell_count > 0) {
+    const double per_pair_all_cells = plan.per_sample_ns * static_cast<double>(plan.arms * plan.cell_count);
+    plan.budget_pairs = std::min<int64_t>(
+        declared.sampling.cap,
+        declared.sampling.initial + static_cast<int64_t>(static_cast<double>(plan.budget_ns) / per_pair_all_cells));
+  }
+
   PlanQuery q;
+  q.budget_pairs = plan.budget_pairs;
   q.settings.null_arm = declared.null_arm;
   q.settings.noise_floor = declared.noise_floor;
   q.settings.interval = declared.interval;

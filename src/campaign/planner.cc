@@ -185,16 +185,29 @@ StatusOr<std::vector<PilotBlock>> UsablePilot(const std::vector<PilotBlock>& pil
 
 }  // namespace
 
+LookPlan BudgetedLooks(LookPlan looks, int64_t budget_pairs) {
+  if (budget_pairs <= 0 || looks.pairs.empty() || budget_pairs >= looks.pairs.back()) return looks;
+  std::vector<int64_t> kept = {looks.pairs.front()};
+  for (size_t i = 1; i < looks.pairs.size() && looks.pairs[i] <= budget_pairs; ++i) kept.push_back(looks.pairs[i]);
+  if (looks.scheme == LookScheme::kBonferroni && budget_pairs > kept.back()) kept.push_back(budget_pairs);
+  looks.pairs = std::move(kept);
+  return looks;
+}
+
 StatusOr<OutcomeRates> PredictOutcome(const std::vector<PilotBlock>& pilot_in, double change,
                                       const PlanQuery& q) {
   TARE_ASSIGN_OR_RETURN(std::vector<PilotBlock> pilot, UsablePilot(pilot_in, q));
-  TARE_ASSIGN_OR_RETURN(LookPlan looks, PlanLooks(q.sampling, q.confidence, q.look_scheme));
+  TARE_ASSIGN_OR_RETURN(LookPlan planned, PlanLooks(q.sampling, q.confidence, q.look_scheme));
+  const LookPlan looks = BudgetedLooks(planned, q.budget_pairs);
   return Rates(Resample(pilot, q.sampling.cap, q.simulations, q.seed), change, looks, q);
 }
 
 StatusOr<CellPlan> PlanCell(const std::vector<PilotBlock>& pilot_in, const PlanQuery& q) {
   TARE_ASSIGN_OR_RETURN(std::vector<PilotBlock> pilot, UsablePilot(pilot_in, q));
-  TARE_ASSIGN_OR_RETURN(LookPlan looks, PlanLooks(q.sampling, q.confidence, q.look_scheme));
+  TARE_ASSIGN_OR_RETURN(LookPlan planned, PlanLooks(q.sampling, q.confidence, q.look_scheme));
+  // What the campaign will do: its looks as far as the budget reaches. The pairs a PASS needs
+  // (below) are searched without it: they say how far the budget would have to reach.
+  const LookPlan looks = BudgetedLooks(planned, q.budget_pairs);
 
   CellPlan plan;
   plan.cell = q.cell;

@@ -49,7 +49,16 @@ struct PlanQuery {
   uint64_t seed = 1;
   double target_power = 0.9;         // "detects": FAIL in at least this share of campaigns
   int64_t max_pairs = 2560;          // the search for pairs stops here
+  // The most pairs the campaign's budget lets a cell reach (0: no budget): its looks stop there, with
+  // a last look at it under bonferroni-v1, as the runner's budget does (BudgetedLooks).
+  int64_t budget_pairs = 0;
 };
+
+// The looks a cell takes when the budget stops it at `budget_pairs` (0: no budget): the planned
+// looks up to it — never fewer than the first, which the budget does not cut — and, under
+// bonferroni-v1, one more at `budget_pairs` itself when it lies between two planned looks (the
+// runner judges every pair the budget let it measure: cohort_looks.cc, SpendBudget).
+LookPlan BudgetedLooks(LookPlan looks, int64_t budget_pairs);
 
 // The outcome shares of simulated campaigns at one change.
 struct OutcomeRates {

@@ -54,12 +54,16 @@ double ExpectedSeconds(const PlanReport& r, double mean_pairs) {
 
 std::string RenderPlan(const PlanReport& r) {
   std::string out = fmt::format(
-      "Plan: {}; {:.0f}% confidence ({}){}. The budget is not simulated: the pairs below are what the\n"
-      "cap allows; compare their time (pairs x arms x the time per sample) with the budget.\n"
+      "Plan: {}; {:.0f}% confidence ({}){}.\n{}\n"
       "Predicted from a pilot of {} blocks per cell (base, a second copy of base in the head's place{}; "
       "{} processes, {:.1f} s), by {} resampled campaigns per change through the verdict rules.\n\n",
       report::SamplingText(r.sampling), r.confidence * 100, r.look_scheme,
       r.null_arm ? fmt::format(", null arm, noise cap {}", Percent(r.noise_cap)) : ", no null arm",
+      r.budget_pairs > 0
+          ? fmt::format("The budget, {}, is simulated as if every cell needed all of it: each cell's looks stop at "
+                        "{} pairs,\nwith a last look there, as the campaign's do.",
+                        FormatDurationNs(static_cast<double>(r.budget_ns)), r.budget_pairs)
+          : std::string("No budget bounds it: the pairs below are what the cap allows."),
       r.pilot_pairs, r.null_arm ? ", the null arm" : "", r.pilot_processes, r.pilot_seconds, r.simulations);
   std::vector<std::vector<std::string>> rows = {
       {"cell", "metric", "allowance", "spread/pair", "unchanged head: PASS", "INCONCLUSIVE", "pairs used",
@@ -80,7 +84,15 @@ std::string RenderPlan(const PlanReport& r) {
     total_seconds += ExpectedSeconds(r, c.unchanged.mean_pairs);
     if (c.unchanged.pass >= r.target_power) continue;
     const std::string name = SingleLineText(c.cell) + " " + SingleLineText(c.metric);
-    if (c.pairs_for_pass > 0) {
+    if (c.pairs_for_pass > 0 && r.budget_pairs > 0 && c.pairs_for_pass > r.budget_pairs) {
+      const double budget_needed = static_cast<double>(c.pairs_for_pass - r.sampling.initial) *
+                                   static_cast<double>(r.arms * r.cell_count) * r.per_sample_ns;
+      advice += fmt::format(
+          "- {}: an unchanged head PASSes in {} of campaigns within the budget ({} pairs); {} pairs would reach "
+          "{}%: --budget {} if every cell needs them.\n",
+          name, Percent(c.unchanged.pass), r.budget_pairs, c.pairs_for_pass, static_cast<int>(r.target_power * 100),
+          FormatDurationNs(budget_needed));
+    } else if (c.pairs_for_pass > 0) {
       advice += fmt::format(
           "- {}: an unchanged head PASSes in {} of campaigns at {} pairs; --cap {} would reach {}% "
           "(about {} for this cell).\n",
@@ -92,7 +104,7 @@ std::string RenderPlan(const PlanReport& r) {
           "- {}: an unchanged head PASSes in {} of campaigns at {} pairs, and 1000 pairs would not "
           "reach {}%: the host is too noisy for allowance {} on this metric. Quiet the host (`tare "
           "env`), declare a larger allowance, or measure instructions (--instrument sim).\n",
-          name, Percent(c.unchanged.pass), r.sampling.cap, static_cast<int>(r.target_power * 100),
+          name, Percent(c.unchanged.pass), r.budget_pairs > 0 ? r.budget_pairs : r.sampling.cap, static_cast<int>(r.target_power * 100),
           c.allowance);
     }
   }
@@ -118,6 +130,8 @@ nlohmann::json PlanToJson(const PlanReport& r) {
   j["pilot"] = {{"pairs", r.pilot_pairs}, {"processes", r.pilot_processes},
                 {"seconds", r.pilot_seconds}, {"per_sample_ns", num(r.per_sample_ns)}};
   j["simulations"] = r.simulations;
+  j["budget_ns"] = r.budget_ns;
+  j["budget_pairs"] = r.budget_pairs > 0 ? nlohmann::json(r.budget_pairs) : nlohmann::json(nullptr);
   j["target_power"] = r.target_power;
   j["cells"] = nlohmann::json::array();
   for (const auto& c : r.cells) {

@@ -23,6 +23,9 @@ struct PlanReport {
   double pilot_seconds = 0;       // its wall time
   double per_sample_ns = 0;       // mean start-to-end time of a pilot sample
   int64_t arms = 0;               // arms of the planned campaign
+  int64_t cell_count = 0;         // cells of the planned campaign
+  int64_t budget_ns = 0;          // the campaign's budget past the first looks (0: none)
+  int64_t budget_pairs = 0;       // the pairs it lets a cell reach if every cell needs it (0: none)
   int simulations = 0;
   double target_power = 0.9;
   std::vector<CellPlan> cells;

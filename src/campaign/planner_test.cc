@@ -234,5 +234,38 @@ TEST(PlannerSimulation, DeterministicMetricIsDecidedAtTheFirstLook) {
   EXPECT_EQ(plan->pairs_for_pass, 20);
 }
 
+// The budget as the campaign spends it (issue 42): --plan predicted the cap's 1280 pairs ("8 min,
+// PASS 98-100%") for a campaign whose budget stops every cell far sooner.
+TEST(PlannerSimulation, TheBudgetEndsTheLooksWithALastLookWhereItStops) {
+  auto doubling = PlanLooks({20, 20, 1280, 2}, 0.95, LookScheme::kBonferroni);
+  ASSERT_TRUE(doubling.ok());
+  EXPECT_EQ(BudgetedLooks(*doubling, 0).pairs, doubling->pairs) << "no budget";
+  EXPECT_EQ(BudgetedLooks(*doubling, 100).pairs, (std::vector<int64_t>{20, 40, 80, 100}));
+  EXPECT_EQ(BudgetedLooks(*doubling, 160).pairs, (std::vector<int64_t>{20, 40, 80, 160}));
+  EXPECT_EQ(BudgetedLooks(*doubling, 5).pairs, (std::vector<int64_t>{20})) << "the first look is never cut";
+  EXPECT_EQ(BudgetedLooks(*doubling, 100).per_look_confidence, doubling->per_look_confidence);
+  auto calibrated = PlanLooks({20, 20, 100}, 0.95, LookScheme::kSignTestCalibrated);
+  ASSERT_TRUE(calibrated.ok());
+  EXPECT_EQ(BudgetedLooks(*calibrated, 70).pairs, (std::vector<int64_t>{20, 40, 60}))
+      << "sign-test-calibrated-v1 keeps its planned counts";
+
+  // A noisy pilot: the budget's 60 pairs decide fewer unchanged heads than the cap's 1280.
+  PlanQuery q = Query();
+  q.sampling = {20, 20, 1280, 2};
+  Normal normal(11);
+  std::vector<PilotBlock> pilot = Blocks(normal, kPilotBlocks);
+  for (auto& b : pilot) {
+    b.head = b.base * std::pow(b.head / b.base, 3.0);
+    b.null = b.base * std::pow(b.null / b.base, 3.0);
+  }
+  auto capped = PlanCell(pilot, q);
+  q.budget_pairs = 60;
+  auto budgeted = PlanCell(pilot, q);
+  ASSERT_TRUE(capped.ok() && budgeted.ok());
+  EXPECT_LE(budgeted->unchanged.mean_pairs, 60.0);
+  EXPECT_GT(capped->unchanged.mean_pairs, budgeted->unchanged.mean_pairs);
+  EXPECT_LT(budgeted->unchanged.pass, capped->unchanged.pass);
+}
+
 }  // namespace
 }  // namespace tare::campaign
