@@ -99,7 +99,7 @@ void CampaignRunner::Cohort::CrossCheck() {
       if (error.empty()) {
         auto head = MeasureSim(*measurer, r_.ArmTarget(comp.head, cell), bench);
         if (head.ok()) {
-          x = ReadCrossCheck(time, *base, *head);
+          x = ReadCrossCheck(time, *base, *head, spec_.layouts);
         } else {
           x.error = comp.head + ": " + head.status().message();
         }

@@ -57,7 +57,7 @@ const AbMetricResult* CrossCheckedMetric(const AbComparison& c) {
 }
 
 AbCrossCheck ReadCrossCheck(const AbMetricResult& time, const std::map<std::string, double>& base,
-                            const std::map<std::string, double>& head) {
+                            const std::map<std::string, double>& head, int64_t layouts) {
   AbCrossCheck x;
   x.metric = time.metric;
   x.time_change = time.estimate;
@@ -86,7 +86,14 @@ AbCrossCheck ReadCrossCheck(const AbMetricResult& time, const std::map<std::stri
       break;
     case WorkReading::kSameInstructions:
       x.reading = "same work";
-      reading = "the same work — likely a layout effect (check with --layouts 4)";
+      // Once --layouts ran, the advice is what they could not vary (issue 42: "check with --layouts 4"
+      // was printed under every layout of a --layouts 4 cohort).
+      reading = layouts > 1
+                    ? fmt::format("the same work — a placement effect the {} layouts that ran (the stack and the "
+                                  "environment) did not remove; code placement moves only with a rebuild (e.g. "
+                                  "-falign-functions=64, or another link order)",
+                                  layouts)
+                    : "the same work — likely a layout effect (check with --layouts 4)";
       break;
     case WorkReading::kNotTheInstructions:
       x.reading = "not " + more + " work";

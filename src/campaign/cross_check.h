@@ -31,7 +31,9 @@ const AbMetricResult* CrossCheckedMetric(const AbComparison& c);
 
 // The cross-check from the figures valgrind read for base and the head (sim.* values of one
 // process each; sim.Ir must be there and positive, else the result carries an error).
+// `layouts`: the run-time layouts the campaign ran (--layouts K); with more than one, a same-work
+// reading says the stack and environment layouts did not move it, so what is left is code placement.
 AbCrossCheck ReadCrossCheck(const AbMetricResult& time, const std::map<std::string, double>& base,
-                            const std::map<std::string, double>& head);
+                            const std::map<std::string, double>& head, int64_t layouts = 1);
 
 }  // namespace tare::campaign

@@ -59,7 +59,15 @@ TEST(CrossCheck, InstructionsThatMoveWithTheTimeAreMoreWork) {
   EXPECT_EQ(less.reading, "less work");
   AbCrossCheck same = ReadCrossCheck(Time(0.03, Verdict::kFail), Sim(100000, 1, 1, 1100), Sim(100001, 1, 1, 1100));
   EXPECT_EQ(same.reading, "same work");
-  EXPECT_NE(same.line.find("likely a layout effect"), std::string::npos) << same.line;
+  EXPECT_NE(same.line.find("likely a layout effect (check with --layouts 4)"), std::string::npos) << same.line;
+  // Once --layouts ran, the advice names what they could not move (issue 42).
+  AbCrossCheck after_layouts =
+      ReadCrossCheck(Time(0.03, Verdict::kFail), Sim(100000, 1, 1, 1100), Sim(100001, 1, 1, 1100), 4);
+  EXPECT_EQ(after_layouts.reading, "same work");
+  EXPECT_EQ(after_layouts.line.find("--layouts 4"), std::string::npos) << after_layouts.line;
+  EXPECT_NE(after_layouts.line.find("the 4 layouts that ran (the stack and the environment) did not remove; code "
+                                    "placement moves only with a rebuild"),
+            std::string::npos) << after_layouts.line;
   AbCrossCheck none = ReadCrossCheck(Time(0.03, Verdict::kFail), {}, Sim(1, 1, 1, 1));
   EXPECT_EQ(none.reading, "");
   EXPECT_FALSE(none.error.empty());

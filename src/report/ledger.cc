@@ -76,7 +76,10 @@ std::string PassClaim(const AbReport& r) {
 std::string RowVerdict(const AbComparison& c) {
   if (c.broken.cannot_be_measured()) return "**BROKEN** (cannot be measured)";
   if (c.broken.any()) return "**" + VerdictText(c.verdict) + "** (BROKEN in the head)";
-  return "**" + VerdictText(c.verdict) + "**";
+  // What the cross-check read, on the verdict itself (issue 42: a reviewer reading only the row took
+  // a same-work FAIL for a regression of the code): "FAIL (same work)".
+  const std::string work = WorkClass(c);
+  return "**" + VerdictText(c.verdict) + "**" + (work.empty() ? "" : " (" + work + ")");
 }
 
 // Under the title: which cells are broken, and that the others were judged.
@@ -271,6 +274,11 @@ std::string CertifiedBound(const AbMetricResult& m, bool ascii) {
   std::string value = SignedPercent(lower ? m.pass_bound : -m.pass_bound);
   if (!ascii && !value.empty() && value[0] == '-') value = "−" + value.substr(1);
   return fmt::format("{} {}", op, value);
+}
+
+std::string WorkClass(const AbComparison& c) {
+  if (!c.cross_check || c.cross_check->reading.empty()) return "";
+  return c.cross_check->reading;
 }
 
 std::string OutcomeWord(const AbReport& r) {

@@ -28,6 +28,7 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
       std::string verdict(VerdictName(m.verdict));
       if (m.verdict == Verdict::kPass && std::isfinite(m.pass_bound)) verdict += " " + CertifiedBound(m, true);
       if (m.supported_gain) verdict += " (gain)";
+      if (c.cross_check && c.cross_check->metric == m.metric && !WorkClass(c).empty()) verdict += " (" + WorkClass(c) + ")";
       const std::string change = m.exact         ? SignedPercent(m.estimate) + " exact"
                                  : std::isnan(m.lo) ? SignedPercent(m.estimate)
                                                   : fmt::format("{} [{}, {}]", SignedPercent(m.estimate),

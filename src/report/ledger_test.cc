@@ -398,6 +398,25 @@ TEST(Ledger, ALayoutHintIsListedUnderTheVerdicts) {
 // Cell and benchmark names come from the head binary, i.e. from the pull request under test; the
 // campaign name, argv and rules from the campaign. None of them may add a table column, a heading,
 // raw HTML or a comment that hides the rest of the ledger.
+// Issue 42: a time FAIL the cross-check read as the same work says so on its verdict, in the row and
+// the terminal summary, not only in the section below.
+TEST(Ledger, ACrossCheckedVerdictCarriesItsReadingOnItsLine) {
+  AbReport r = Fixed();
+  AbComparison& c = r.comparisons[0];
+  c.verdict = Verdict::kFail;
+  AbCrossCheck x;
+  x.metric = c.metrics[0].metric;
+  x.reading = "same work";
+  x.line = "the line";
+  c.cross_check = x;
+  const std::string ledger = RenderLedger(r);
+  EXPECT_NE(ledger.find("| **FAIL** (same work) |"), std::string::npos) << ledger;
+  const std::string summary = RenderAbSummary(r, "ledger.md");
+  EXPECT_NE(summary.find("FAIL (same work)"), std::string::npos) << summary;
+  c.cross_check.reset();
+  EXPECT_EQ(RenderLedger(r).find("(same work)"), std::string::npos);
+}
+
 TEST(Ledger, HostileNamesCannotChangeTheLedgersStructure) {
   const std::string hostile = "a|b\n# H <img src=x onerror=alert(1)> <!-- `x`";
   AbReport r = Fixed();
