@@ -74,7 +74,7 @@ one() {  # kind n head args...
   local t0 t1 rc=0
   t0=$(date +%s.%N)
   "$build/tare" ab --base "$build/bench/suite/suite_bench" --head "$head" --store "$store" --json "$json" \
-      --ledger "$out/raw/$kind-$n.md" -q "$@" "${extra[@]}" 2> "$err" || rc=$?
+      --ledger "$out/raw/$kind-$n.md" "$@" "${extra[@]}" > "$out/raw/$kind-$n.out" 2> "$err" || rc=$?
   t1=$(date +%s.%N)
   /usr/bin/python3 - "$json" "$err" "$kind" "$n" "$rc" "$t0" "$t1" "$load" >> "$out/campaigns.tsv" <<'PY'
 import json, re, sys

@@ -272,7 +272,15 @@ bool GainUndecided(const AbMetricResult& m) {
   const bool lower_is_better = m.direction == Direction::kLowerIsBetter;
   const double w_estimate = lower_is_better ? m.estimate : -m.estimate;
   const double w_hi = lower_is_better ? m.hi : -m.lo;
-  return w_estimate < -m.noise_floor && w_hi >= -m.noise_floor;
+  // Worth more pairs only when the estimate lies beyond what two copies of base differ by (the null
+  // interval's far edge, the floor a PASS adds): issue 42 saw unchanged cells whose estimates sat at
+  // -0.04% and -0.13%, just past a null estimate of about 0, chase a gain to 721 pairs while the
+  // cell had PASSed at 40, spending most of a 5-minute campaign.
+  double chase = m.noise_floor;
+  if (m.has_null && std::isfinite(m.null_lo) && std::isfinite(m.null_hi)) {
+    chase = std::max({chase, std::fabs(m.null_lo), std::fabs(m.null_hi)});
+  }
+  return w_estimate < -chase && w_hi >= -m.noise_floor;
 }
 
 bool NeedsMorePairs(const std::vector<AbComparison>& comparisons) {

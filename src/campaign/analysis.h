@@ -99,7 +99,9 @@ WorkReading ReadWork(double time_change, double instructions_estimate, double in
 std::string LayoutHint(const AbComparison& c);
 
 // Whether a metric's gain is undecided: its estimate is better than the noise floor, but its
-// interval still reaches back across it, so more pairs may support the gain (or not).
+// interval still reaches back across it, so more pairs may support the gain (or not). With a null
+// arm the estimate must also lie beyond the null interval's far edge (what two copies of base
+// differ by): an estimate within it is not chased (issue 42).
 bool GainUndecided(const AbMetricResult& m);
 
 // Whether a cell gets more pairs at its next planned look: some comparison is INCONCLUSIVE, or is

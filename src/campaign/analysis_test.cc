@@ -79,6 +79,17 @@ TEST(Analysis, AnUndecidedGainAsksForMorePairs) {
   c.metrics[0] = m;
   c.verdict = Verdict::kFail;  // final whatever the gains
   EXPECT_FALSE(NeedsMorePairs({c}));
+  // With a null arm: an estimate within what two copies of base differ by is not chased (issue 42),
+  // one beyond it is.
+  c.verdict = Verdict::kPass;
+  c.metrics[0] = m;
+  c.metrics[0].has_null = true;
+  c.metrics[0].null_lo = -0.03;
+  c.metrics[0].null_hi = 0.01;
+  EXPECT_FALSE(GainUndecided(c.metrics[0]));
+  EXPECT_FALSE(NeedsMorePairs({c}));
+  c.metrics[0].null_lo = -0.02;
+  EXPECT_TRUE(GainUndecided(c.metrics[0]));
   m.direction = Direction::kHigherIsBetter;  // throughput: +2.5% better
   m.estimate = 0.025;
   m.lo = 0.01;

@@ -91,18 +91,18 @@ void CampaignRunner::Cohort::NoticeEstimate(bool early) const {
   std::string plan;
   if (exact_blocks_ > 0) {
     plan = fmt::format("the plan takes about {}", FormatDurationNs(lo));
-  } else if (budget_ns_ > 0 && cap > lo + budget) {
-    // The budget counts after the first looks (never cut short), so a cell still undecided then
-    // adds up to the whole budget: issue 42 saw "about 43 s" printed for a 5-minute campaign.
+  } else if (budget_ns_ > 0 && cap > std::max(lo, budget)) {
+    // The budget runs from the first sample and can end nothing before every cell's first look, so
+    // a campaign takes between its first looks and the larger of them and the budget: issue 42 saw
+    // "about 43 s" (the first looks alone) printed for a campaign that took 5 minutes.
     plan = lo > budget
                ? fmt::format("the first looks take about {}; the first look alone outlasts the budget of {}, which "
-                             "is spent after it: {} to {} in all",
+                             "is spent after it: about {} in all",
+                             FormatDurationNs(lo), FormatDurationNs(budget), FormatDurationNs(lo))
+               : fmt::format("the first looks take about {}; cells still undecided then go on until the budget, "
+                             "{} from the first sample, is spent: {} to {} in all",
                              FormatDurationNs(lo), FormatDurationNs(budget), FormatDurationNs(lo),
-                             FormatDurationNs(lo + budget))
-               : fmt::format("the first looks take about {}; cells still undecided then go on for at most the "
-                             "budget, {}: {} to {} in all",
-                             FormatDurationNs(lo), FormatDurationNs(budget), FormatDurationNs(lo),
-                             FormatDurationNs(lo + budget));
+                             FormatDurationNs(budget));
   } else {
     plan = fmt::format("the first looks take about {}; cells still undecided then go on to the cap: {} to {} in all",
                        FormatDurationNs(lo), FormatDurationNs(lo), FormatDurationNs(cap));

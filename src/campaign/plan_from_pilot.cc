@@ -71,12 +71,12 @@ PlanReport PlanFromPilot(const CampaignSpec& declared, const PilotRun& pilot) {
   plan.cell_count = static_cast<int64_t>(cells.size());
   plan.budget_ns = BudgetNs(declared, cells.size());
   // The budget as the campaign spends it, if every cell needed it: each cell's share of it in
-  // pairs, after the first look (which it never cuts short).
+  // pairs. It runs from the first sample but never cuts the first look short.
   if (plan.budget_ns > 0 && plan.per_sample_ns > 0 && plan.cell_count > 0) {
     const double per_pair_all_cells = plan.per_sample_ns * static_cast<double>(plan.arms * plan.cell_count);
-    plan.budget_pairs = std::min<int64_t>(
-        declared.sampling.cap,
-        declared.sampling.initial + static_cast<int64_t>(static_cast<double>(plan.budget_ns) / per_pair_all_cells));
+    plan.budget_pairs = std::clamp<int64_t>(
+        static_cast<int64_t>(static_cast<double>(plan.budget_ns) / per_pair_all_cells), declared.sampling.initial,
+        declared.sampling.cap);
   }
 
   PlanQuery q;

@@ -397,12 +397,18 @@ cell and metric:
 Bounds print in the metric's worse direction (">= -1.06%" for a throughput). The plan is
 time-based: a look at 20 pairs, then undecided cells get more, the looks doubling (40, 80, ...),
 each at a stricter confidence so the error rate holds, until the budget is spent (default 30 s per
-cell, at most 10 min, counted after every cell's first look; --budget 5m, or none) -- 1280 pairs
-is only a safety cap. --step N gives evenly spaced looks instead, up to --cap.
+cell, at most 10 min, from the first sample, never cutting a cell's first look short; --budget 5m,
+or none) -- 1280 pairs
+is only a safety cap; a cell the budget stops is judged once more on every pair it has. --step N
+gives evenly spaced looks instead, up to --cap.
 By default CPU time is judged (it ignores time spent waiting for a CPU); add --metric wall_ns to
 judge wall time too. Each Google Benchmark sample gets --benchmark_min_time=0.02 (20 ms, not its
 own 0.5 s), and a tare binary runs one count calibrated on base; either is kept in the lock and
-run by every arm of every cohort of the campaign.
+run by every arm of every cohort of the campaign. A Google Benchmark counter (--metric
+gb.counter.NAME) is judged in the cells that report it; one no benchmark reports is refused.
+A living suite: benchmarks both builds have are the cells; one only the head has is measured there
+(figures, no verdict), one only base has is listed as missing; neither changes the exit status
+unless --strict-suite (then 4).
 Under --instrument sim or mem (deterministic counts) the default plan is exact: one block per cell (two without --null), the null arm must read what base reads, and the verdict
 is on head/base - 1 itself; a cell whose values differ falls back to the pairs above. --samples,
 --step or --cap ask for the statistical plan instead.
@@ -429,7 +435,8 @@ SkipWithError, a crash, a non-zero exit) is one failed cell, told once with its 
 broken: FAIL. Base broken too: BROKEN, the cell cannot be measured.
 
 Exit status (the first that applies): 130 interrupted (resume with --resume); 2 bad input, nothing
-measured; 4 stopped by a sanity gate or a changed executable, or a release bound violated;
+measured; 4 stopped by a sanity gate or a changed executable, or a release bound violated, or
+with --strict-suite a benchmark new or missing;
 1 some cell FAIL (a head broken where base runs included); 5 some cell BROKEN, cannot be measured
 (base fails every sample; not turned into 0 by --inconclusive-ok); 3 some cell INCONCLUSIVE
 (0 with --inconclusive-ok); 0 every cell PASS.)");

@@ -77,7 +77,7 @@ std::string SamplingText(const SamplingPlan& plan) {
 
 std::string BudgetText(int64_t budget_ns, bool is_default) {
   if (budget_ns <= 0) return "none (the cap alone ends sampling)";
-  return fmt::format("{}{}, counted after every cell's first look", FormatDurationNs(static_cast<double>(budget_ns)),
+  return fmt::format("{}{}, from the first sample, never cutting a cell's first look short", FormatDurationNs(static_cast<double>(budget_ns)),
                      is_default ? " (the default: 30 s per cell, at most 10 min)" : "");
 }
 

@@ -62,8 +62,8 @@ void JudgeLayoutRow(AbLayoutRow& row);
 // The sampling plan in words, for the ledger and the HTML page: "20 pairs per cell, then, for each
 // cell still undecided, looks that double up to 1280" or "..., then 20 more per look ..., up to 60".
 std::string SamplingText(const SamplingPlan& plan);
-// The budget in words: "1.5 min (the default: 30 s per cell, at most 10 min), counted after every
-// cell's first look"; "none" when there is none.
+// The budget in words: "1.5 min (the default: 30 s per cell, at most 10 min), from the first sample,
+// never cutting a cell's first look short"; "none" when there is none.
 std::string BudgetText(int64_t budget_ns, bool is_default);
 
 struct AbReport {
