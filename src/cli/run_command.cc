@@ -225,6 +225,7 @@ StatusOr<int> Run(const RunOptions& given) {
   if (!o.quiet || exports) data = (*store)->LoadRun(outcome->run_id);
   // A store that lost samples usually cannot be read back either: say which write failed first.
   if (!data.ok()) return outcome->error.ok() ? data.status() : report_failure();
+  if (Status shown = report::CheckShownMetrics(*data, o.metrics); !shown.ok() && outcome->error.ok()) return shown;
   report::ConsoleOptions copts;
   copts.metrics = o.metrics;
   copts.all_metrics = o.all_metrics;

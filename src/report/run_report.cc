@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include <algorithm>
 #include <cmath>
 
@@ -12,6 +14,27 @@
 #include "model/metric_roles.h"
 
 namespace tare::report {
+
+Status CheckShownMetrics(const RunData& data, const std::vector<std::string>& metrics) {
+  std::set<std::string> carried;
+  bool any_ok = false;
+  for (const auto& s : data.samples) {
+    if (!s.sample.ok()) continue;
+    any_ok = true;
+    for (const auto& [name, value] : s.sample.values) carried.insert(name);
+  }
+  if (!any_ok) return Status::Ok();  // every sample failed: the failures say why, not the names
+  for (const auto& name : metrics) {
+    if (carried.count(name)) continue;
+    std::string names;
+    for (const auto& c : carried) names += (names.empty() ? "" : ", ") + c;
+    return Status::InvalidArgument(fmt::format(
+        "--metrics: no sample of run {} carries '{}' (a counter or figure its benchmarks do not report); they "
+        "carry: {}. The run is stored: `tare export --run {}` shows it whole",
+        data.run.id, name, names, data.run.id));
+  }
+  return Status::Ok();
+}
 
 RunReport BuildRunReport(const RunData& data) {
   RunReport report;

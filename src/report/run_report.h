@@ -43,6 +43,11 @@ struct RunReport {
 
 RunReport BuildRunReport(const RunData& data);
 
+// `tare run --metrics`: a name of a family the target may report (gb.counter.*, app.*) that no
+// sample of the run carries — a misspelled counter — is InvalidArgument naming what the samples
+// do carry, so the tables are not printed empty with exit 0 (issue 42).
+Status CheckShownMetrics(const RunData& data, const std::vector<std::string>& metrics);
+
 struct ConsoleOptions {
   // Metric names to show; empty = a sensible default per target kind (see DefaultMetrics).
   std::vector<std::string> metrics;

@@ -289,6 +289,18 @@ TEST_F(RunE2E, AnUnknownMetricToShowIsAnErrorListingTheKnownOnes) {
   EXPECT_FALSE(std::filesystem::exists(store_)) << "nothing measured, nothing stored";
 }
 
+// A counter's name cannot be checked before a Google Benchmark binary runs (gb.counter.* is a family):
+// one no sample carries is an error naming what the samples carry, not empty tables and exit 0
+// (issue 42). The run itself is stored.
+TEST_F(RunE2E, AShownCounterNoSampleCarriesIsAnErrorNamingWhatTheyCarry) {
+  Result r = Tare({"run", "-n", "1", "--store", store_, "--metrics", "gb.counter.nope", "--filter",
+                   "BM_StringCopy/64", GBENCH_BASIC, "--benchmark_min_time=0.001"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--metrics: no sample of run 1 carries 'gb.counter.nope'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("gb.cpu_time_ns"), std::string::npos) << "names what the samples carry: " << r.err;
+  EXPECT_FALSE(LoadLatest().samples.empty()) << "the run is stored";
+}
+
 TEST_F(RunE2E, AMistypedFlagGetsDidYouMean) {
   Result r = Tare({"run", "--sampels", "3", "--store", store_, "--", TEST_CHILD, "exit", "0"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
