@@ -32,6 +32,7 @@
 #include "html/ab_page.h"
 #include "proc/spawner.h"
 #include "report/ab_json.h"
+#include "report/ab_outcome.h"
 #include "report/escape.h"
 #include "report/ledger.h"
 #include "session/environment.h"
@@ -93,15 +94,20 @@ int ExitFor(const campaign::CampaignResult& result, bool inconclusive_ok) {
     case campaign::StopKind::kFailFast: return kExitFailed;
     case campaign::StopKind::kNone: break;
   }
-  const report::AbReport& r = result.report;
-  if (!r.BoundsOk() || r.SuiteChangeFails()) return kExitGate;
-  if (!r.has_verdicts) return inconclusive_ok ? kExitOk : kExitInconclusive;
-  if (r.outcome == Verdict::kFail) return kExitFailed;
-  // A cell that cannot be measured (broken in base: docs/campaign.md, "Broken benchmarks") is not
-  // the change's fault, so not 1; nor is it undecided, so neither 3 nor hidden by --inconclusive-ok.
-  if (!r.UnmeasurableCells().empty()) return kExitBroken;
-  if (r.outcome == Verdict::kInconclusive) return inconclusive_ok ? kExitOk : kExitInconclusive;
-  return kExitOk;
+  // The ranking the ledger's title, the summary, the JSON and the HTML print (report/ab_outcome.h).
+  switch (report::OutcomeOf(result.report)) {
+    case report::AbOutcome::kInterrupted: return kExitInterrupted;
+    case report::AbOutcome::kStopped:
+    case report::AbOutcome::kBoundViolated:
+    case report::AbOutcome::kSuiteChanged: return kExitGate;
+    case report::AbOutcome::kFail: return kExitFailed;
+    // A cell that cannot be measured (broken in base: docs/campaign.md, "Broken benchmarks") is not
+    // the change's fault, so not 1; nor is it undecided, so neither 3 nor hidden by --inconclusive-ok.
+    case report::AbOutcome::kBroken: return kExitBroken;
+    case report::AbOutcome::kInconclusive: return inconclusive_ok ? kExitOk : kExitInconclusive;
+    case report::AbOutcome::kPass: return kExitOk;
+  }
+  return kExitInconclusive;
 }
 
 // What every campaign this command runs (the cohort, or --plan's pilot) is given: the environment,
@@ -428,6 +434,8 @@ Before the first sample tare writes the lock (sha256 of the campaign and of ever
 host fingerprint, tare version, each cell's work per sample) to the store; an executable that
 changes mid-campaign stops it.
 Running a campaign again makes a new cohort; the ledger lists them all.
+The ledger's title, the summary, the JSON's gate_outcome and the HTML page's title name the
+outcome as the exit status ranks it: a violated release bound reads BOUND VIOLATED, never PASS.
 
 A broken benchmark (every sample of a cell fails in some arm: an error such as Google Benchmark's
 SkipWithError, a crash, a non-zero exit) is one failed cell, told once with its fix (--cwd DIR,

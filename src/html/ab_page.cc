@@ -10,6 +10,7 @@
 #include "html/page.h"
 #include "html/plots.h"
 #include "html/run_page.h"
+#include "report/ab_outcome.h"
 #include "report/ledger.h"
 
 namespace tare::html {
@@ -183,9 +184,18 @@ std::string AbSummaryTable(const report::AbReport& r) {
 
 std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const std::vector<CellRecord>& cells,
                          const std::vector<CellFigure>& figures) {
-  const std::string outcome = r.has_verdicts ? VerdictWord(r.outcome) : "no verdict";
+  // The ledger title's word, ranked as the exit status: a violated bound outranks a PASS (issue 42).
+  const bool no_verdict = !r.has_verdicts && report::OutcomeOf(r) == report::AbOutcome::kInconclusive;
+  const std::string outcome = no_verdict ? "no verdict" : report::OutcomeWord(r);
   std::string html = PageStart(fmt::format("tare ab: {} — {}", r.campaign_name, outcome));
   html += fmt::format("<p class=\"headline\">Outcome {}</p>\n", Badge(outcome));
+  for (const auto& c : r.checks) {
+    if (c.kind != CheckKind::kBound || c.ok) continue;
+    html += fmt::format("<p class=\"banner\">BOUND VIOLATED: <code>{}</code> in {} for {}: {} &gt; {} — the gate fails "
+                        "(exit 4) whatever the verdicts say.</p>\n",
+                        HtmlText(c.rule), HtmlText(c.cell), HtmlText(report::ArmLabel(r, c.arm)),
+                        HtmlText(FormatValue(c.value, c.unit)), HtmlText(FormatValue(c.limit, c.unit)));
+  }
   if (r.state != CohortState::kComplete) {
     html += fmt::format("<p class=\"banner\">{}{}</p>\n", r.state == CohortState::kStopped ? "STOPPED" : r.state == CohortState::kInterrupted ? "INTERRUPTED" : "RUNNING",
                         r.stop_reason.empty() ? "" : ": " + HtmlText(r.stop_reason));

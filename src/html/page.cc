@@ -38,6 +38,7 @@ pre { background: #f8f9fa; padding: 6px 8px; overflow-x: auto; font-size: 12px; 
 details { margin: 6px 0; } summary { cursor: pointer; color: #495057; }
 .badge { display: inline-block; padding: 1px 7px; border-radius: 4px; color: #fff; font-weight: 700; font-size: 12px; }
 .badge.pass, .badge.improved { background: var(--pass); } .badge.fail, .badge.regressed, .badge.failed { background: var(--fail); }
+.badge.boundviolated, .badge.suitechanged, .badge.stopped, .badge.broken { background: var(--fail); } .badge.interrupted { background: var(--inc); }
 .badge.inconclusive { background: var(--inc); } .badge.untouched { background: #495057; }
 .badge.new, .badge.missing, .badge.skipped, .badge.none { background: var(--muted); }
 .banner { border-left: 5px solid var(--fail); background: #fff0f3; padding: 8px 12px; margin: 10px 0; font-weight: 600; }

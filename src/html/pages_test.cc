@@ -188,5 +188,41 @@ TEST(AbPage, ForestPerCellColouredByVerdict) {
   ExpectSafe(RenderAbHtml(r, RunData{}, {}));
 }
 
+// Issue 42: the page's title has the ledger's word, ranked as the exit status: a violated release
+// bound beside a PASS reads BOUND VIOLATED (exit 4), not PASS.
+TEST(AbPage, TheTitleSaysWhatTheExitStatusSays) {
+  report::AbReport r;
+  r.campaign_name = "bench";
+  r.has_verdicts = true;
+  r.outcome = Verdict::kPass;
+  r.arms = {{"base", ArmRole::kBase, "/b/bench", "/s/bin/base", "aa"}, {"head", ArmRole::kHead, "/h/bench", "/s/bin/head", "bb"}};
+  AbComparison c;
+  c.cell = "BM_Work";
+  c.verdict = Verdict::kPass;
+  AbMetricResult m;
+  m.metric = "wall_ns";
+  m.unit = "ns";
+  m.estimate = 0.0567;
+  m.lo = 0.0402;
+  m.hi = 0.0713;
+  m.base_median = 39e3;
+  m.head_median = 52.4e3;
+  m.verdict = Verdict::kPass;
+  m.pass_bound = 0.0713;
+  c.metrics = {m};
+  r.comparisons = {c};
+  r.checks = {{CheckKind::kBound, "p95(wall_ns, head) <= 1ms", "BM_Work", "head", 1.3e6, 1e6, "ns", false}};
+  const std::string html = RenderAbHtml(r, RunData{}, {});
+  ExpectSafe(html);
+  EXPECT_NE(html.find("<title>tare ab: bench — BOUND VIOLATED</title>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<p class=\"headline\">Outcome <span class=\"badge boundviolated\">BOUND VIOLATED</span>"),
+            std::string::npos) << html;
+  EXPECT_NE(html.find("BOUND VIOLATED: <code>p95(wall_ns, head) &lt;= 1ms</code> in BM_Work for head (bench): 1.3 ms "
+                      "&gt; 1 ms"),
+            std::string::npos) << html;
+  r.checks[0].ok = true;
+  EXPECT_NE(RenderAbHtml(r, RunData{}, {}).find("<title>tare ab: bench — PASS</title>"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tare::html

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "base/json_read.h"
+#include "report/ab_outcome.h"
 
 namespace tare::report {
 namespace {
@@ -173,6 +174,9 @@ nlohmann::json AbReportToJson(const AbReport& r) {
       {"noise_cap", r.noise_cap},
       {"arms", arms},
       {"outcome", r.has_verdicts ? nlohmann::json(VerdictName(r.outcome)) : nlohmann::json(nullptr)},
+      // Added beside `outcome` (whose meaning stays the worst comparison's): the ledger title's word,
+      // ranked as the exit status, so a violated bound is not read as its PASS (issue 42).
+      {"gate_outcome", AbOutcomeName(OutcomeOf(r))},
       {"host_too_noisy", r.AnyHostTooNoisy()},
       {"cannot_be_measured", r.UnmeasurableCells()},
       {"gates_ok", r.GatesOk()},

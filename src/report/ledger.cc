@@ -10,6 +10,7 @@
 
 #include "base/terminal_text.h"
 #include "base/units.h"
+#include "report/ab_outcome.h"
 #include "report/escape.h"
 #include "report/ledger_fit.h"
 #include "report/ledger_sections.h"
@@ -110,7 +111,20 @@ void BrokenBanner(const AbReport& r, std::string& out) {
                      what);
 }
 
-// The banners under the title: stopped or interrupted, broken cells, a host too noisy.
+// Each violated release bound, under the title: the exit status (4) ranks it above every verdict, so
+// the reader learns it before the rows (issue 42: it was told only in the folded checks).
+void BoundBanner(const AbReport& r, std::string& out) {
+  std::string what;
+  for (const auto& c : r.checks) {
+    if (c.kind != CheckKind::kBound || c.ok) continue;
+    what += fmt::format("{}{} in {} for {}: {} > {}", what.empty() ? "" : "; ", MarkdownCode(c.rule), MarkdownCode(c.cell),
+                        MarkdownText(ArmLabel(r, c.arm)), Value(c.value, c.unit), Value(c.limit, c.unit));
+  }
+  if (what.empty()) return;
+  out += fmt::format("> **BOUND VIOLATED.** {} — the gate fails (exit 4) whatever the verdicts below say.\n\n", what);
+}
+
+// The banners under the title: stopped or interrupted, violated bounds, broken cells, a host too noisy.
 std::string Banners(const AbReport& r) {
   std::string out;
   if (r.state == CohortState::kStopped) {
@@ -119,6 +133,7 @@ std::string Banners(const AbReport& r) {
     out += "> **INTERRUPTED:** the cohort is incomplete; its samples are stored. Continue it with "
            "`tare ab ... --resume`. The verdicts below are from the samples so far.\n\n";
   }
+  BoundBanner(r, out);
   BrokenBanner(r, out);
   out += SuiteBanner(r);
   if (r.AnyHostTooNoisy()) {
@@ -143,10 +158,13 @@ std::string Banners(const AbReport& r) {
 
 // The title, the counts and the banners: what a reviewer reads in five seconds.
 std::string Headline(const AbReport& r) {
-  std::string out = fmt::format("## tare ab: {} — {}\n\n", MarkdownText(r.campaign_name),
-                                !r.has_verdicts ? std::string("no verdict")
-                                : r.outcome == Verdict::kPass ? "**PASS**" + PassClaim(r)
-                                                              : "**" + OutcomeWord(r) + "**");
+  // The title's word is the exit status's (report/ab_outcome.h): a violated bound outranks a PASS.
+  const AbOutcome outcome = OutcomeOf(r);
+  std::string word = "**" + OutcomeWord(r) + "**";
+  if (outcome == AbOutcome::kPass) word += PassClaim(r);
+  if (!r.has_verdicts) word = outcome == AbOutcome::kInconclusive ? "no verdict" : word + " (no verdict)";
+  std::string out = fmt::format("## tare ab: {} — {}\n\n", MarkdownText(r.campaign_name), word);
+  const std::string gate = GateText(r);
   if (!r.comparisons.empty()) {
     const VerdictCounts n = CountVerdicts(r);
     std::vector<std::string> cells;
@@ -154,10 +172,11 @@ std::string Headline(const AbReport& r) {
       if (std::find(cells.begin(), cells.end(), c.cell) == cells.end()) cells.push_back(c.cell);
     }
     const size_t heads = r.comparisons.size() / std::max<size_t>(cells.size(), 1);
-    out += fmt::format("{} — {}; INCONCLUSIVE is not a pass.\n\n", CountsText(n, true),
+    out += fmt::format("{} — {}{}; INCONCLUSIVE is not a pass.\n\n", CountsText(n, true),
                        heads > 1 ? fmt::format("{} comparisons ({} cell{} × {} heads)", r.comparisons.size(), cells.size(),
                                              cells.size() == 1 ? "" : "s", heads)
-                                 : fmt::format("{} cell{}", cells.size(), cells.size() == 1 ? "" : "s"));
+                                 : fmt::format("{} cell{}", cells.size(), cells.size() == 1 ? "" : "s"),
+                       gate.empty() ? "" : "; **" + gate + "** (exit 4)");
   }
   out += Banners(r);
   return out;
@@ -281,10 +300,7 @@ std::string WorkClass(const AbComparison& c) {
   return c.cross_check->reading;
 }
 
-std::string OutcomeWord(const AbReport& r) {
-  if (r.outcome != Verdict::kFail && !r.UnmeasurableCells().empty()) return "BROKEN";
-  return std::string(VerdictName(r.outcome));
-}
+std::string OutcomeWord(const AbReport& r) { return std::string(AbOutcomeName(OutcomeOf(r))); }
 
 std::string SignedPercent(double fraction) {
   if (std::isnan(fraction)) return "n/a";

@@ -74,11 +74,11 @@ std::string GbenchRouteNote(const AbReport& r);
 // the user gave for it; the bare arm name when none is known. Unescaped.
 std::string ArmLabel(const AbReport& r, const std::string& arm);
 
-// The cohort's outcome in one word, ranked as `tare ab`'s exit status ranks them: FAIL, then BROKEN
-// (a cell cannot be measured: AbReport::UnmeasurableCells), then INCONCLUSIVE, then PASS.
 // The cross-check's reading of a comparison's time verdict ("same work", "more work", "not more
 // work"...: campaign/cross_check.h), for its verdict line; "" when it did not run.
 std::string WorkClass(const AbComparison& c);
+// The cohort's outcome in one word, ranked as `tare ab`'s exit status ranks them: INTERRUPTED,
+// STOPPED, BOUND VIOLATED, SUITE CHANGED, FAIL, BROKEN, INCONCLUSIVE, PASS (report/ab_outcome.h).
 std::string OutcomeWord(const AbReport& r);
 
 // "+3.02%": a fraction as a signed percentage with two decimals ("n/a" for NaN).

@@ -7,6 +7,7 @@
 
 #include "base/terminal_text.h"
 #include "base/units.h"
+#include "report/ab_outcome.h"
 #include "report/ledger.h"
 #include "report/ledger_sections.h"
 
@@ -14,11 +15,15 @@ namespace tare::report {
 
 std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) {
   const VerdictCounts n = CountVerdicts(r);
-  std::string out = fmt::format("tare ab: {} cohort {} (run {}): {}{} — {} PASS, {} FAIL, {} INCONCLUSIVE{}\n",
+  // The word is the ledger title's, ranked as the exit status (report/ab_outcome.h).
+  const std::string gate = GateText(r);
+  const std::string word = !r.has_verdicts && OutcomeOf(r) == AbOutcome::kInconclusive ? "no verdict" : OutcomeWord(r);
+  // An interrupted or stopped cohort's word says so (INTERRUPTED, STOPPED).
+  std::string out = fmt::format("tare ab: {} cohort {} (run {}): {} — {} PASS, {} FAIL, {} INCONCLUSIVE{}{}\n",
                                 SingleLineText(r.campaign_name.empty() ? "campaign" : "'" + r.campaign_name + "'"),
-                                r.cohort, r.run_id, r.has_verdicts ? OutcomeWord(r) : "no verdict",
-                                r.state == CohortState::kComplete ? "" : fmt::format(" ({})", CohortStateName(r.state)), n.pass, n.fail,
-                                n.inconclusive, n.broken > 0 ? fmt::format(", {} BROKEN", n.broken) : "");
+                                r.cohort, r.run_id, word, n.pass, n.fail,
+                                n.inconclusive, n.broken > 0 ? fmt::format(", {} BROKEN", n.broken) : "",
+                                gate.empty() ? "" : "; " + gate + " (exit 4)");
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> why;  // per row: an INCONCLUSIVE's decisive reason, printed under it
   for (const auto& c : r.comparisons) {

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "../tare_process.h"
+#include "../tare_terminal.h"
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -354,12 +355,37 @@ TEST_F(AbE2E, ThePlansCostIsSaidAndABudgetEndsUndecidedCells) {
       << j["comparisons"][0].dump();
 }
 
+// Issue 42: the bound's exit status (4) ranks above every verdict, and every output says so first —
+// the ledger's title and counts, the JSON's gate_outcome, the HTML title and, on a terminal, the
+// summary — while the JSON's outcome keeps its meaning, the worst comparison's.
 TEST_F(AbE2E, AViolatedReleaseBoundExitsFour) {
-  Result r = Ab(Knob("base"), Knob("base"),
-                {"--samples", "8", "--cap", "8", "--bound", "p95(wall_ns, head) <= 1us"});
+  const std::vector<std::string> plan = {"--samples", "8", "--cap", "8", "--bound", "p95(wall_ns, head) <= 1us",
+                                         "--html", dir_ + "/page.html"};
+  Result r = Ab(Knob("base"), Knob("base"), plan);
   ASSERT_EQ(r.exit_code, 4) << r.err;
   EXPECT_NE(r.err.find("release bound violated: p95(wall_ns, head) <= 1us"), std::string::npos) << r.err;
-  EXPECT_EQ(Json()["bounds_ok"], false);
+  nlohmann::json j = Json();
+  EXPECT_EQ(j["bounds_ok"], false);
+  EXPECT_EQ(j["gate_outcome"], "BOUND VIOLATED");
+  EXPECT_NE(j["outcome"], "BOUND VIOLATED") << "tare.ab/1's outcome stays the worst comparison's";
+  const std::string ledger = Slurp(dir_ + "/ledger.md");
+  EXPECT_EQ(ledger.find("## tare ab: ab_knob_base vs ab_knob_base — **BOUND VIOLATED**\n\n"), 0u) << ledger;
+  EXPECT_NE(ledger.find("; **1 release bound violated** (exit 4); INCONCLUSIVE is not a pass."), std::string::npos) << ledger;
+  EXPECT_NE(ledger.find("> **BOUND VIOLATED.** <code>p95(wall_ns, head) &lt;= 1us</code> in `--work 12`"), std::string::npos)
+      << ledger;
+  EXPECT_NE(Slurp(dir_ + "/page.html").find("<title>tare ab: ab_knob_base vs ab_knob_base — BOUND VIOLATED</title>"),
+            std::string::npos);
+  // The same campaign at a terminal: the summary.
+  std::vector<std::string> args = {"ab", "--base", Knob("base"), "--head", Knob("base"), "--store", store_, "--json",
+                                   dir_ + "/result.json", "--ledger", dir_ + "/ledger.md"};
+  args.insert(args.end(), plan.begin(), plan.end());
+  args.insert(args.end(), {"--", "--work", kWork});
+  Result terminal = tare::e2e::RunTareOnTerminal(TARE_BIN, dir_, args);
+  ASSERT_EQ(terminal.exit_code, 4) << terminal.out << terminal.err;
+  EXPECT_EQ(terminal.out.find("tare ab: 'ab_knob_base vs ab_knob_base' cohort "), 0u) << terminal.out;
+  EXPECT_NE(terminal.out.find("): BOUND VIOLATED — "), std::string::npos) << terminal.out;
+  EXPECT_NE(terminal.out.find("; 1 release bound violated (exit 4)\n"), std::string::npos) << terminal.out;
+  EXPECT_NE(terminal.out.find(" violated: p95(wall_ns, head) <= 1us (--work 12 head)\n"), std::string::npos) << terminal.out;
 }
 
 TEST_F(AbE2E, BadInputExitsTwoAndStoresNothing) {

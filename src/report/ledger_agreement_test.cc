@@ -1,0 +1,118 @@
+// Issue 42, item 5: every line of a cohort's outputs agrees with itself and its neighbours — the
+// ledger's title and counts with the exit status, and what each line says with its figures. Each
+// test renders the fixed report of ab_report_fixture.h with the case at hand.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report/ab_json.h"
+#include "report/ab_outcome.h"
+#include "report/ab_report_fixture.h"
+#include "report/ledger.h"
+
+namespace tare::report {
+namespace {
+
+using fixture::Fixed;
+
+// The control cell alone, a PASS.
+AbReport OnePass() {
+  AbReport r = Fixed();
+  r.comparisons.erase(r.comparisons.begin());
+  r.comparisons[0].verdict = Verdict::kPass;
+  r.comparisons[0].reasons.clear();
+  r.outcome = Verdict::kPass;
+  return r;
+}
+
+// A release bound violated under a PASS used to read PASS in the title, the counts, the summary
+// and the JSON; `tare ab` exits 4, which ranks above every verdict.
+TEST(LedgerAgreement, AViolatedBoundOutranksEveryVerdict) {
+  AbReport r = OnePass();
+  r.checks[1] = {CheckKind::kBound, "p95(wall_ns, head) <= 1ms", "--work 2", "head", 1.3e6, 1e6, "ns", false};
+  EXPECT_EQ(OutcomeOf(r), AbOutcome::kBoundViolated);
+  const std::string ledger = RenderLedger(r);
+  EXPECT_EQ(ledger.find("## tare ab: ab_knob: +3% extra work — **BOUND VIOLATED**\n\n"
+                        "0 FAIL · 0 INCONCLUSIVE · 1 PASS — 1 cell; **1 release bound violated** (exit 4); "
+                        "INCONCLUSIVE is not a pass.\n\n"
+                        "> **BOUND VIOLATED.** <code>p95(wall_ns, head) &lt;= 1ms</code> in `--work 2` for head (ab_knob_plus3): "
+                        "1.3 ms > 1 ms — the gate fails (exit 4) whatever the verdicts below say.\n\n"),
+            0u) << ledger;
+  EXPECT_EQ(ledger.find("— **PASS**"), std::string::npos) << ledger;
+  const std::string summary = RenderAbSummary(r, "l.md");
+  EXPECT_EQ(summary.find("tare ab: 'ab_knob: +3% extra work' cohort 2 (run 14): BOUND VIOLATED — 1 PASS, 0 FAIL, 0 "
+                         "INCONCLUSIVE; 1 release bound violated (exit 4)\n"),
+            0u) << summary;
+  const nlohmann::json j = AbReportToJson(r);
+  EXPECT_EQ(j["outcome"], "PASS") << "tare.ab/1's outcome keeps its meaning: the worst comparison's";
+  EXPECT_EQ(j["gate_outcome"], "BOUND VIOLATED");
+  EXPECT_EQ(j["bounds_ok"], false);
+  // Above a FAIL too: 4 ranks above 1.
+  AbReport fail = Fixed();
+  fail.checks[1].ok = false;
+  EXPECT_EQ(OutcomeWord(fail), "BOUND VIOLATED");
+  EXPECT_EQ(RenderLedger(fail).find("## tare ab: ab_knob: +3% extra work — **BOUND VIOLATED**\n\n**1 FAIL**"), 0u);
+}
+
+// The one ranking the title, the summary, the JSON and `tare ab`'s exit status share.
+TEST(LedgerAgreement, TheOutcomeRanksAsTheExitStatus) {
+  struct Case {
+    const char* what;
+    void (*change)(AbReport&);
+    AbOutcome outcome;
+  };
+  const Case cases[] = {
+      {"a PASS", [](AbReport&) {}, AbOutcome::kPass},
+      {"an INCONCLUSIVE", [](AbReport& r) { r.outcome = Verdict::kInconclusive; }, AbOutcome::kInconclusive},
+      {"nothing judged", [](AbReport& r) { r.has_verdicts = false; }, AbOutcome::kInconclusive},
+      {"a cell that cannot be measured",
+       [](AbReport& r) {
+         r.comparisons[0].broken.arms = {"base"};
+         r.outcome = Verdict::kInconclusive;
+       },
+       AbOutcome::kBroken},
+      {"a FAIL beside a broken cell",
+       [](AbReport& r) {
+         r.comparisons[0].broken.arms = {"base"};
+         r.outcome = Verdict::kFail;
+       },
+       AbOutcome::kFail},
+      {"a changed suite, --strict-suite",
+       [](AbReport& r) {
+         r.outcome = Verdict::kFail;
+         r.strict_suite = true;
+         r.suite.push_back({});
+       },
+       AbOutcome::kSuiteChanged},
+      {"a changed suite without --strict-suite", [](AbReport& r) { r.suite.push_back({}); }, AbOutcome::kPass},
+      {"a violated bound beside a changed suite",
+       [](AbReport& r) {
+         r.strict_suite = true;
+         r.suite.push_back({});
+         r.checks[1].ok = false;
+       },
+       AbOutcome::kBoundViolated},
+      {"a violated gate", [](AbReport& r) { r.checks[0].ok = false; }, AbOutcome::kStopped},
+      {"a stopped cohort", [](AbReport& r) { r.state = CohortState::kStopped; }, AbOutcome::kStopped},
+      {"an interrupted cohort with a violated bound",
+       [](AbReport& r) {
+         r.state = CohortState::kInterrupted;
+         r.checks[1].ok = false;
+       },
+       AbOutcome::kInterrupted},
+  };
+  for (const Case& c : cases) {
+    AbReport r = OnePass();
+    c.change(r);
+    EXPECT_EQ(AbOutcomeName(OutcomeOf(r)), AbOutcomeName(c.outcome)) << c.what;
+    const std::string word(AbOutcomeName(c.outcome));
+    EXPECT_EQ(AbReportToJson(r)["gate_outcome"], word) << c.what;
+    if (r.has_verdicts) {
+      EXPECT_EQ(RenderLedger(r).find("## tare ab: ab_knob: +3% extra work — **" + word + "**"), 0u) << c.what;
+      EXPECT_NE(RenderAbSummary(r, "l.md").find("(run 14): " + word + " — "), std::string::npos) << c.what;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tare::report
