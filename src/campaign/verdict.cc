@@ -163,6 +163,17 @@ MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction directi
         "a change is detected: the whole interval {} is worse than base, but within the null arm's noise floor "
         "{:.2f}%; more pairs narrow the floor",
         interval, out.noise_floor * 100.0));
+  } else if (out.supported_gain) {
+    // Far on the good side: better than base beyond the floor F, whatever the floor P a PASS near 0
+    // would need (verdict.h). It certifies w_hi + F, "at least X% better", even where w_hi + P is
+    // within the bound too: that larger C would print a gain as "PASS <= +1.32%" (issue 42).
+    out.verdict = Verdict::kPass;
+    out.pass_bound = w_hi + out.noise_floor;
+    out.reasons.push_back(fmt::format("better than base by at least {}: the whole interval {} is better than base{}",
+                                      Percent(-out.pass_bound).substr(1), interval,
+                                      out.noise_floor > 0 ? fmt::format(" beyond the noise floor {:.2f}%",
+                                                                        out.noise_floor * 100.0)
+                                                          : std::string()));
   } else if (certified <= out.bound) {
     out.verdict = Verdict::kPass;
     out.pass_bound = certified;
@@ -173,15 +184,6 @@ MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction directi
                           worse(certified), worse(w_hi), floor, bound_name, worse(out.bound))
             : fmt::format("no regression beyond {}: the whole interval {} is within {} {}", worse(certified),
                           interval, bound_name, worse(out.bound)));
-  } else if (out.supported_gain) {
-    // Far on the good side: better than base beyond the floor F, whatever the floor P a PASS near
-    // 0 would need (verdict.h).
-    out.verdict = Verdict::kPass;
-    out.pass_bound = w_hi + out.noise_floor;
-    out.reasons.push_back(fmt::format("no regression: the whole interval {} is better than base{}", interval,
-                                      out.noise_floor > 0 ? fmt::format(" beyond the noise floor {:.2f}%",
-                                                                        out.noise_floor * 100.0)
-                                                          : std::string()));
   } else if (std::isinf(certified)) {
     out.verdict = Verdict::kInconclusive;
     out.reasons.push_back("not certified: the null arm's floor is unknown (it has no interval)");

@@ -13,10 +13,12 @@
 //     C     = w_hi + P, what the data certifies: head is not worse than base by more than C
 //             (the interval's worse end, plus what the host could have hidden in it)
 //   FAIL          if w_lo > delta        the whole interval is worse than delta
-//   PASS          if C <= B              certifies C ("PASS <= C", C printed in the metric's worse
-//                                        direction); C < 0 says head is better by at least -C
-//              or if w_hi < -F           a supported gain (below) is a PASS whatever the floor
-//                                        P: it certifies w_hi + F < 0, head better than base
+//   PASS          if w_hi < -F           a supported gain (below) is a PASS whatever the floor P,
+//                                        and certifies w_hi + F < 0: head better than base by at
+//                                        least -(w_hi + F), never the larger w_hi + P (which read
+//                                        "PASS <= +1.32%" beside a gain, issue 42)
+//              or if C <= B              certifies C ("PASS <= C", C printed in the metric's worse
+//                                        direction)
 //   INCONCLUSIVE  under "noise", when w_lo > 0 and F > 0 (not a FAIL): a change is detected, and
 //                 only the floor keeps it from a FAIL; more pairs narrow the floor (a PASS here
 //                 would stop the cell and lose the detection: the estimate rule caught +1% at 1%
@@ -156,8 +158,8 @@ struct MetricVerdict {
   Verdict verdict = Verdict::kInconclusive;
   bool supported_gain = false;
   double delta = 0;         // max(declared, F): a FAIL's whole interval is worse than this
-  // C, in the worse direction: head is not worse than base by more than this (w_hi + P; for a PASS
-  // by a supported gain alone, w_hi + F). A PASS prints it; +inf when the floor is unknown.
+  // C, in the worse direction: head is not worse than base by more than this (w_hi + P; for a
+  // supported gain, w_hi + F < 0). A PASS prints it; +inf when the floor is unknown.
   double pass_bound = 0;
   double bound = 0;         // B: what C must be within for a PASS (declared, or the noise cap)
   double noise_floor = 0;   // F, 0 without a null arm: what a FAIL or a supported gain must clear

@@ -138,8 +138,8 @@ TEST(Verdict, AHeadFarOnTheGoodSideIsAPass) {
   const MetricVerdict big = JudgeMetric({-0.2983, -0.1964}, kLower, Allowance::Noise(), noisy);
   EXPECT_EQ(big.verdict, Verdict::kPass);
   EXPECT_TRUE(big.supported_gain);
-  EXPECT_NEAR(big.pass_bound, -0.1464, 1e-12);  // certified: at least 14.64% faster
-  EXPECT_EQ(big.reasons.front().substr(0, 29), "no regression beyond -14.64%:");
+  EXPECT_NEAR(big.pass_bound, -0.1924, 1e-12);  // certified: at least 19.24% faster (w_hi + F, not + P)
+  EXPECT_EQ(big.reasons.front().substr(0, 36), "better than base by at least 19.24%:");
   // The demo's -3.67% [-6.86%, -1.65%]: -1.65% + 5% is past 2%, yet the whole interval is better
   // than base beyond the null's estimate (0.4%): a PASS by the gain, certifying -1.65% + 0.4%.
   const MetricVerdict demo = JudgeMetric({-0.0686, -0.0165}, kLower, Allowance::Noise(), noisy);
@@ -155,6 +155,25 @@ TEST(Verdict, AHeadFarOnTheGoodSideIsAPass) {
   const MetricVerdict near = JudgeMetric({-0.01, -0.003}, kLower, Allowance::Noise(), noisy);
   EXPECT_FALSE(near.supported_gain);
   EXPECT_EQ(near.verdict, Verdict::kInconclusive);
+}
+
+// Issue 42: a supported gain certifies w_hi + F ("at least 1.06% better"), even where w_hi + P is
+// within the bound too; that larger bound read "PASS <= +1.32%, changed" beside a gain.
+TEST(Verdict, ASupportedGainCertifiesItsGainNotTheNullArmsEdge) {
+  // F = |m| = 0.44% (the null interval holds 0), P = the edge 2.82%; w_hi = -1.50%.
+  const NullArm null_arm = ReadNullArm(-0.0044, {-0.0282, 0.0200}, Allowance::Noise(), NoiseFloorRule::kSplit);
+  const MetricVerdict gain = JudgeMetric({-0.0400, -0.0150}, kLower, Allowance::Noise(), null_arm);
+  EXPECT_EQ(gain.verdict, Verdict::kPass);
+  EXPECT_TRUE(gain.supported_gain);
+  EXPECT_TRUE(gain.changed);
+  EXPECT_NEAR(gain.pass_bound, -0.0106, 1e-12) << "not -1.50% + 2.82% = +1.32%";
+  EXPECT_EQ(gain.reasons.front(), "better than base by at least 1.06%: the whole interval [-4.00%, -1.50%] is better "
+                                  "than base beyond the noise floor 0.44%");
+  // A throughput: the same in its worse direction.
+  const MetricVerdict throughput = JudgeMetric({0.0150, 0.0400}, kHigher, Allowance::Noise(), null_arm);
+  EXPECT_NEAR(throughput.pass_bound, -0.0106, 1e-12);
+  // Without a gain the edge is added as before: [-1.00%, +0.40%] certifies +0.40% + 2.82%, past the cap.
+  EXPECT_EQ(JudgeMetric({-0.0100, 0.0040}, kLower, Allowance::Noise(), null_arm).verdict, Verdict::kInconclusive);
 }
 
 // null-split-v1: FAIL and supported gains against |the null's estimate|, PASS certifying the edge.

@@ -398,7 +398,8 @@ cell and metric:
   FAIL          the whole interval is worse than the allowance (at least the floor);
   PASS <= C     C, the interval's worse end plus the null arm's floor, is within the allowance
                 (under "noise": the noise cap, 2%): head is not worse than base by more than C;
-                or the whole interval is better than base beyond the floor (a gain; C < 0);
+                or the whole interval is better than base beyond the floor (a gain, which
+                certifies its worse end plus that floor: C < 0, at least -C better);
   INCONCLUSIVE  otherwise, with the reason on its line -- INCONCLUSIVE IS NOT A PASS.
 Bounds print in the metric's worse direction (">= -1.06%" for a throughput). The plan is
 time-based: a look at 20 pairs, then undecided cells get more, the looks doubling (40, 80, ...),

@@ -56,8 +56,8 @@ struct AbMetricResult {
   double null_estimate = kNaN, null_lo = kNaN, null_hi = kNaN;  // null vs base
   double noise_floor = 0;                    // 0 without a null arm
   double delta = 0;                          // max(declared allowance, noise floor)
-  // What a PASS certifies: head is not worse than base by more than this (the declared allowance,
-  // or under "noise" the floor, at most the campaign's noise cap).
+  // What a PASS certifies, C in the worse direction: head is not worse than base by more than this
+  // (the interval's worse end plus the null arm's floor P; for a supported gain, plus F: negative).
   double pass_bound = kNaN;
   bool host_too_noisy = false;
   Verdict verdict = Verdict::kInconclusive;
