@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "campaign/broken_cell.h"
+#include "campaign/cross_check.h"
 #include "report/ledger.h"
 #include "stats/sign_interval.h"
 #include "stats/summary.h"
@@ -257,12 +258,16 @@ std::string LayoutHint(const AbComparison& c) {
           report::SignedPercent(instructions->lo), report::SignedPercent(instructions->hi),
           m.estimate > 0 ? "longer" : "less time");
     }
+    // In words that agree with both signs (cross_check.h, WorkPhrase; issue 42).
+    const bool with_time = (instructions->estimate > 0) == (m.estimate > 0);
     return fmt::format(
-        "not {} work: {} changed {} while {} changed {} (interval [{}, {}]); memory, branch or layout "
-        "effects, not the amount of work. Check with --layouts 4, and the cache misses with --instrument sim",
-        m.estimate > 0 ? "more" : "less", m.metric, report::SignedPercent(m.estimate), instructions->metric,
-        report::SignedPercent(instructions->estimate), report::SignedPercent(instructions->lo),
-        report::SignedPercent(instructions->hi));
+        "{}: {} changed {} while {} changed {} (interval [{}, {}]); {}. Check with --layouts 4, and the cache "
+        "misses with --instrument sim",
+        WorkPhrase(reading, m.estimate, instructions->estimate), m.metric, report::SignedPercent(m.estimate),
+        instructions->metric, report::SignedPercent(instructions->estimate), report::SignedPercent(instructions->lo),
+        report::SignedPercent(instructions->hi),
+        with_time ? "most of it is memory, branch or layout effects, not the amount of work"
+                  : "memory, branch or layout effects, not the amount of work");
   }
   return "";
 }

@@ -47,6 +47,23 @@ std::string Move(double base, double head) {
 
 }  // namespace
 
+std::string WorkPhrase(WorkReading reading, double time_change, double instructions_change) {
+  const bool slower = time_change > 0;
+  switch (reading) {
+    case WorkReading::kExplained:
+      return slower ? "more work" : "less work";
+    case WorkReading::kSameInstructions:
+      return "same work";
+    case WorkReading::kNotTheInstructions:
+      break;
+  }
+  // The instructions moved with the time but far less (ReadWork: under a quarter of it), or the
+  // other way. Either says so; "not less work" beside "instructions -1.14%" read as a contradiction.
+  if (instructions_change > 0 && slower) return "more work, but far less than the time";
+  if (instructions_change < 0 && !slower) return "less work, but far less than the time";
+  return slower ? "fewer instructions, yet slower" : "more instructions, yet faster";
+}
+
 const AbMetricResult* CrossCheckedMetric(const AbComparison& c) {
   for (const auto& m : c.metrics) {
     const MetricDef def = LookupMetric(m.metric);
@@ -78,14 +95,19 @@ AbCrossCheck ReadCrossCheck(const AbMetricResult& time, const std::map<std::stri
   const std::string more = worse_time ? "more" : "less";
   const std::string time_text = fmt::format("{} {}", time.metric, report::SignedPercent(time.estimate));
   const std::string instructions_text = fmt::format("instructions {}", report::SignedPercent(x.instructions_change));
+  const WorkReading work = ReadWork(time.estimate, x.instructions_change, x.instructions_change, x.instructions_change);
+  // `reading` keeps its tare.ab/1 values ("not less work": the instructions do not account for the
+  // gain); `phrase` says it in words that agree with the signs of both figures.
+  x.reading = work == WorkReading::kExplained          ? more + " work"
+              : work == WorkReading::kSameInstructions ? "same work"
+                                                       : "not " + more + " work";
+  x.phrase = WorkPhrase(work, time.estimate, x.instructions_change);
   std::string reading;
-  switch (ReadWork(time.estimate, x.instructions_change, x.instructions_change, x.instructions_change)) {
+  switch (work) {
     case WorkReading::kExplained:
-      x.reading = more + " work";
-      reading = fmt::format("{} work — the head executes {} instructions", more, worse_time ? "more" : "fewer");
+      reading = fmt::format("{} — the head executes {} instructions", x.phrase, worse_time ? "more" : "fewer");
       break;
     case WorkReading::kSameInstructions:
-      x.reading = "same work";
       // Once --layouts ran, the advice is what they could not vary (issue 42: "check with --layouts 4"
       // was printed under every layout of a --layouts 4 cohort).
       reading = layouts > 1
@@ -96,8 +118,10 @@ AbCrossCheck ReadCrossCheck(const AbMetricResult& time, const std::map<std::stri
                     : "the same work — likely a layout effect (check with --layouts 4)";
       break;
     case WorkReading::kNotTheInstructions:
-      x.reading = "not " + more + " work";
-      reading = "not " + more + " work — memory, branch or layout effects";
+      reading = x.phrase + ((x.instructions_change > 0) == (time.estimate > 0)
+                                ? " — the instructions account for at most a quarter of it; memory, branch or "
+                                  "layout effects do the rest"
+                                : " — memory, branch or layout effects");
       break;
   }
   std::string figures;

@@ -2,9 +2,11 @@
 // time (CPU time by default, or wall time) FAILs a cell or finds a supported gain, the cohort
 // measures that cell once more under valgrind (the sim instrument: base, the head, and base again,
 // from the null arm's copy when there is one, so the counts are checked to repeat) and says
-// whether the instructions agree:
+// whether the instructions agree, in words that agree with the signs of both figures:
 //   "time +8.6%, instructions +8.10%: more work -- the head executes more instructions"
-//   "time +50.3%, instructions -3.80%: not more work -- memory, branch or layout effects"
+//   "time +50.3%, instructions -3.80%: fewer instructions, yet slower -- memory, branch or layout effects"
+//   "time -8.0%, instructions -1.14%: less work, but far less than the time -- the instructions
+//    account for at most a quarter of it; memory, branch or layout effects do the rest"
 //   "time +2.3%, instructions +0.01%: the same work -- likely a layout effect"
 // with the simulated cache figures beside it (L1 and last-level misses, estimated cycles: what
 // the instruction count does not see). The reading is campaign::ReadWork's (analysis.h), the rule
@@ -19,6 +21,7 @@
 #include <map>
 #include <string>
 
+#include "campaign/analysis.h"
 #include "model/verdict.h"
 
 namespace tare::campaign {
@@ -28,6 +31,15 @@ inline constexpr int64_t kMaxCrossCheckCells = 8;
 // The time metric a comparison's cross-check reads: the first non-deterministic time metric
 // (MetricKind::kTime) that FAILed or has a supported gain; nullptr when there is none.
 const AbMetricResult* CrossCheckedMetric(const AbComparison& c);
+
+// The reading of a time change against an instruction change (ReadWork's), as a row carries it:
+//   kExplained           "more work" (time up) / "less work" (time down)
+//   kSameInstructions    "same work"
+//   kNotTheInstructions  "more work, but far less than the time" / "less work, but far less than
+//                        the time" (the instructions moved with the time, by under a quarter of it),
+//                        "fewer instructions, yet slower" / "more instructions, yet faster"
+// Issue 42: "instructions -1.14%: not less work" for a time gain whose instructions fell.
+std::string WorkPhrase(WorkReading reading, double time_change, double instructions_change);
 
 // The cross-check from the figures valgrind read for base and the head (sim.* values of one
 // process each; sim.Ir must be there and positive, else the result carries an error).

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/core.h>
+
 namespace tare::campaign {
 namespace {
 
@@ -43,12 +45,58 @@ TEST(CrossCheck, FewerInstructionsForMoreTimeIsNotMoreWork) {
   AbCrossCheck x = ReadCrossCheck(Time(0.50, Verdict::kFail), Sim(1000000, 1000, 10, 1100000),
                                   Sim(950000, 60000, 50000, 3000000));
   EXPECT_EQ(x.reading, "not more work");
+  EXPECT_EQ(x.phrase, "fewer instructions, yet slower");
   EXPECT_NEAR(x.instructions_change, -0.05, 1e-12);
   EXPECT_EQ(x.line,
-            "perf.task_clock_ns +50.00%, instructions -5.00%: not more work — memory, branch or layout effects "
+            "perf.task_clock_ns +50.00%, instructions -5.00%: fewer instructions, yet slower — memory, branch or "
+            "layout effects "
             "(sim: I1 misses 10 → 10 (+0.00%), D1 misses 1,000 → 60,000 (+5900.00%), LL misses 20 → 50,010 "
             "(+249950.00%), est. cycles 1,100,000 → 3,000,000 (+172.73%))");
   EXPECT_TRUE(x.error.empty());
+}
+
+// Issue 42: every reading's words agree with the signs of both figures. One row per sign case of
+// ReadWork (time up or down; instructions with it by more than a quarter, with it by less, the
+// other way, or quiet), the reading tare.ab/1 keeps beside the words.
+TEST(CrossCheck, EveryReadingAgreesWithTheSignsOfItsFigures) {
+  struct Case {
+    double time, instructions;
+    const char* reading;  // tare.ab/1's value, unchanged
+    const char* phrase;   // the words on the verdict's row
+    const char* why;      // what follows the words on the cross-check's line
+  };
+  const Case cases[] = {
+      {+0.086, +0.081, "more work", "more work", "the head executes more instructions"},
+      {-0.100, -0.080, "less work", "less work", "the head executes fewer instructions"},
+      {+0.200, +0.020, "not more work", "more work, but far less than the time",
+       "the instructions account for at most a quarter of it; memory, branch or layout effects do the rest"},
+      {-0.080, -0.0114, "not less work", "less work, but far less than the time",
+       "the instructions account for at most a quarter of it; memory, branch or layout effects do the rest"},
+      {+0.500, -0.050, "not more work", "fewer instructions, yet slower", "memory, branch or layout effects"},
+      {-0.060, +0.030, "not less work", "more instructions, yet faster", "memory, branch or layout effects"},
+      // Close to each other, but the other way: within a quarter, yet the signs disagree.
+      {+0.010, -0.004, "not more work", "fewer instructions, yet slower", "memory, branch or layout effects"},
+      {+0.030, +0.0001, "same work", "same work", "likely a layout effect (check with --layouts 4)"},
+      {-0.030, -0.0001, "same work", "same work", "likely a layout effect (check with --layouts 4)"},
+  };
+  for (const Case& c : cases) {
+    const int64_t base_ir = 1'000'000;
+    const auto head_ir = static_cast<double>(base_ir) * (1 + c.instructions);
+    const AbCrossCheck x = ReadCrossCheck(Time(c.time, c.time > 0 ? Verdict::kFail : Verdict::kPass, c.time < 0),
+                                          Sim(base_ir, 1, 1, 1), Sim(head_ir, 1, 1, 1));
+    const std::string what = fmt::format("time {:+.2f}%, instructions {:+.2f}%", c.time * 100, c.instructions * 100);
+    EXPECT_EQ(x.reading, c.reading) << what;
+    EXPECT_EQ(x.phrase, c.phrase) << what;
+    const size_t words = x.line.find(c.phrase);
+    EXPECT_NE(words, std::string::npos) << what << ": " << x.line;
+    EXPECT_NE(x.line.find(" — " + std::string(c.why), words), std::string::npos) << what << ": " << x.line;
+    // The words never deny what the figures say.
+    const bool fewer = c.instructions < 0, slower = c.time > 0;
+    EXPECT_EQ(x.phrase.find(fewer ? "more work" : "less work"), std::string::npos) << what << ": " << x.phrase;
+    EXPECT_EQ(x.phrase.find(fewer ? "more instructions" : "fewer instructions"), std::string::npos) << what;
+    EXPECT_EQ(x.phrase.find(slower ? "faster" : "slower"), std::string::npos) << what;
+    EXPECT_EQ(x.phrase.find("not "), std::string::npos) << what;
+  }
 }
 
 TEST(CrossCheck, InstructionsThatMoveWithTheTimeAreMoreWork) {

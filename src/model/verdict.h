@@ -95,8 +95,11 @@ struct AbCrossCheck {
   double instructions_change = kNaN; // sim.Ir, head/base - 1, exact (NaN when not measured)
   // "more work" (the instructions explain the time), "same work" (they did not move: likely a
   // layout effect), "not more work" (they moved the other way, or far less than the time), or ""
-  // when the cross-check could not measure (error says why).
+  // when the cross-check could not measure (error says why). tare.ab/1 keeps these values.
   std::string reading;
+  // The reading in words that agree with both figures' signs, as the verdict's row carries it:
+  // "less work, but far less than the time", "more instructions, yet faster" (campaign::WorkPhrase).
+  std::string phrase;
   std::string line;                  // the sentence the ledger prints
   std::string error;
   // The sim figures of base and head (sim.Ir, sim.I1mr, sim.D1mr, sim.est_cycles...), per process.

@@ -49,6 +49,7 @@ nlohmann::json CrossCheckJson(const std::optional<AbCrossCheck>& x) {
           {"time_change", Num(x->time_change)},
           {"instructions_change", Num(x->instructions_change)},
           {"reading", x->reading.empty() ? nlohmann::json(nullptr) : nlohmann::json(x->reading)},
+          {"phrase", x->phrase.empty() ? nlohmann::json(nullptr) : nlohmann::json(x->phrase)},
           {"line", x->line},
           {"error", x->error},
           {"base", base},

@@ -297,7 +297,9 @@ std::string CertifiedBound(const AbMetricResult& m, bool ascii) {
 
 std::string WorkClass(const AbComparison& c) {
   if (!c.cross_check || c.cross_check->reading.empty()) return "";
-  return c.cross_check->reading;
+  // The words, not the tare.ab/1 category: "not less work" beside fallen instructions read as a
+  // contradiction (issue 42).
+  return c.cross_check->phrase.empty() ? c.cross_check->reading : c.cross_check->phrase;
 }
 
 std::string OutcomeWord(const AbReport& r) { return std::string(AbOutcomeName(OutcomeOf(r))); }

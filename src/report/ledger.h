@@ -74,8 +74,9 @@ std::string GbenchRouteNote(const AbReport& r);
 // the user gave for it; the bare arm name when none is known. Unescaped.
 std::string ArmLabel(const AbReport& r, const std::string& arm);
 
-// The cross-check's reading of a comparison's time verdict ("same work", "more work", "not more
-// work"...: campaign/cross_check.h), for its verdict line; "" when it did not run.
+// The cross-check's reading of a comparison's time verdict in words ("same work", "more work",
+// "fewer instructions, yet slower"...: campaign/cross_check.h, WorkPhrase), for its verdict line;
+// "" when it did not run.
 std::string WorkClass(const AbComparison& c);
 // The cohort's outcome in one word, ranked as `tare ab`'s exit status ranks them: INTERRUPTED,
 // STOPPED, BOUND VIOLATED, SUITE CHANGED, FAIL, BROKEN, INCONCLUSIVE, PASS (report/ab_outcome.h).

@@ -114,5 +114,23 @@ TEST(LedgerAgreement, TheOutcomeRanksAsTheExitStatus) {
   }
 }
 
+// The cross-check's words on the row agree with the signs of both figures.
+TEST(LedgerAgreement, ACrossCheckedRowCarriesWordsThatAgreeWithItsFigures) {
+  AbReport r = OnePass();
+  AbComparison& c = r.comparisons[0];
+  AbCrossCheck x;
+  x.metric = "wall_ns";
+  x.time_change = -0.08;
+  x.instructions_change = -0.0114;
+  x.reading = "not less work";
+  x.phrase = "less work, but far less than the time";
+  x.line = "wall_ns -8.00%, instructions -1.14%: less work, but far less than the time — ...";
+  c.cross_check = x;
+  EXPECT_NE(RenderLedger(r).find("| **PASS** (less work, but far less than the time) |"), std::string::npos)
+      << RenderLedger(r);
+  EXPECT_EQ(AbReportToJson(r)["comparisons"][0]["cross_check"]["phrase"], "less work, but far less than the time");
+  EXPECT_EQ(AbReportToJson(r)["comparisons"][0]["cross_check"]["reading"], "not less work");
+}
+
 }  // namespace
 }  // namespace tare::report

@@ -181,17 +181,20 @@ TEST_F(AbSimE2E, CrossCheckSaysAMemoryBoundSlowdownIsNotMoreWork) {
   EXPECT_GT(x["time_change"].get<double>(), 0) << "the FAIL's direction";
   EXPECT_LT(x["instructions_change"].get<double>(), 0) << "5% fewer reads: fewer instructions";
   EXPECT_EQ(x["reading"], "not more work");
+  EXPECT_EQ(x["phrase"], "fewer instructions, yet slower") << "in words that agree with both signs (issue 42)";
   EXPECT_EQ(x["error"], "");
   EXPECT_GT(x["head"]["sim.D1mr"].get<double>(), 4 * x["base"]["sim.D1mr"].get<double>())
       << "scattered reads miss L1 where reads in order hit 15 of 16 times";
   const std::string line = x["line"].get<std::string>();
-  EXPECT_NE(line.find("not more work — memory, branch or layout effects (sim: I1 misses "), std::string::npos) << line;
+  EXPECT_NE(line.find("fewer instructions, yet slower — memory, branch or layout effects (sim: I1 misses "),
+            std::string::npos) << line;
   EXPECT_NE(line.find("D1 misses"), std::string::npos) << line;
   EXPECT_NE(line.find("est. cycles"), std::string::npos) << line;
   const std::string ledger = Ledger();
   EXPECT_NE(ledger.find("### Cross-check: instructions under valgrind"), std::string::npos) << ledger;
   EXPECT_NE(ledger.find(", instructions -"), std::string::npos) << ledger;
-  EXPECT_NE(ledger.find("not more work — memory, branch or layout effects"), std::string::npos) << ledger;
+  EXPECT_NE(ledger.find("fewer instructions, yet slower — memory, branch or layout effects"), std::string::npos) << ledger;
+  EXPECT_NE(ledger.find("| **FAIL** (fewer instructions, yet slower) |"), std::string::npos) << ledger;
   EXPECT_NE(r.err.find("cross-check: 1 cell whose time FAILed or gained, under valgrind"), std::string::npos) << r.err;
 
   // --no-cross-check: the same verdict, no valgrind, no line.
