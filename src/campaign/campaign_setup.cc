@@ -50,10 +50,39 @@ StatusOr<TargetKind> ResolveKind(const CampaignSpec& spec) {
 }
 
 std::string DefaultCampaignName(const CampaignSpec& spec) {
-  auto name = [](const std::string& p) { return std::filesystem::path(p).filename().string(); };
+  std::vector<std::string> executables = {spec.base};
+  executables.insert(executables.end(), spec.heads.begin(), spec.heads.end());
+  std::vector<std::vector<std::string>> paths;  // each executable's path, its components last first
+  for (const std::string& p : executables) {
+    std::vector<std::string> parts;
+    for (const auto& part : std::filesystem::absolute(p).lexically_normal()) {
+      if (!part.empty() && part != "/") parts.insert(parts.begin(), part.string());
+    }
+    paths.push_back(std::move(parts));
+  }
+  // The last k components of a path, "head/bench" for k = 2 (fewer when the path is shorter).
+  auto suffix = [](const std::vector<std::string>& parts, size_t k) {
+    std::string out;
+    for (size_t i = std::min(k, parts.size()); i > 0; --i) out += (out.empty() ? "" : "/") + parts[i - 1];
+    return out;
+  };
+  size_t deepest = 1;
+  for (const auto& p : paths) deepest = std::max(deepest, p.size());
+  // The fewest components that tell every two different executables apart: "base/bench vs
+  // head/bench" rather than "bench vs bench" (issue 42). One arm given twice stays one name.
+  size_t k = 1;
+  for (; k < deepest; ++k) {
+    bool apart = true;
+    for (size_t a = 0; a < paths.size() && apart; ++a) {
+      for (size_t b = a + 1; b < paths.size() && apart; ++b) {
+        apart = paths[a] == paths[b] || suffix(paths[a], k) != suffix(paths[b], k);
+      }
+    }
+    if (apart) break;
+  }
   std::string heads;
-  for (const auto& h : spec.heads) heads += (heads.empty() ? "" : ", ") + name(h);
-  return fmt::format("{} vs {}", name(spec.base), heads);
+  for (size_t i = 1; i < paths.size(); ++i) heads += (heads.empty() ? "" : ", ") + suffix(paths[i], k);
+  return fmt::format("{} vs {}", suffix(paths[0], k), heads);
 }
 
 std::string DefaultCommandCellName(const CampaignSpec& spec) {

@@ -23,7 +23,8 @@ Status CheckExecutable(const std::string& path);
 // (scanned, never run). Every head must be of the same kind.
 StatusOr<TargetKind> ResolveKind(const CampaignSpec& spec);
 
-// "ab_knob_base vs ab_knob_plus3" (and ", ..." for further heads).
+// "ab_knob_base vs ab_knob_plus3" (and ", ..." for further heads): the file names, or as many of the
+// paths' last components as tell the executables apart ("base/bench vs head/bench").
 std::string DefaultCampaignName(const CampaignSpec& spec);
 // A command's single cell: its arguments ("--work 8"), or "whole process" without any.
 std::string DefaultCommandCellName(const CampaignSpec& spec);

@@ -388,6 +388,19 @@ TEST_F(AbE2E, AViolatedReleaseBoundExitsFour) {
   EXPECT_NE(terminal.out.find(" violated: p95(wall_ns, head) <= 1us (--work 12 head)\n"), std::string::npos) << terminal.out;
 }
 
+// Issue 42: --base base/bench --head head/bench was titled "bench vs bench". The default name takes
+// as many of the paths' last components as tell the arms apart.
+TEST_F(AbE2E, ArmsOfOneFileNameAreToldApartByTheirDirectories) {
+  for (const char* arm : {"base", "head"}) {
+    std::filesystem::create_directories(dir_ + "/" + arm);
+    std::filesystem::copy_file(Knob(std::string(arm) == "base" ? "base" : "plus3"), dir_ + "/" + arm + "/bench");
+  }
+  Result r = Ab(dir_ + "/base/bench", dir_ + "/head/bench", {"--samples", "8", "--cap", "8"});
+  ASSERT_NE(r.exit_code, 2) << r.out << r.err;
+  EXPECT_EQ(r.out.find("## tare ab: base/bench vs head/bench — "), 0u) << r.out;
+  EXPECT_EQ(Json()["campaign"]["name"], "base/bench vs head/bench");
+}
+
 TEST_F(AbE2E, BadInputExitsTwoAndStoresNothing) {
   std::ofstream(dir_ + "/bad.toml") << "[arms]\nbase = \"x\"\nhead = \"y\"\n[sampling]\ncap = \"40\"\n";
   Result r = Tare({"ab", dir_ + "/bad.toml", "--store", store_});
