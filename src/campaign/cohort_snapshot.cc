@@ -1,6 +1,7 @@
 // BuildAbReport: the report of a cohort from its snapshot, live or stored (cohort_snapshot.h).
 #include "campaign/cohort_snapshot.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -115,6 +116,10 @@ report::AbReport BuildAbReport(const CohortSnapshot& s) {
   rep.instrument = spec.instrument;
   rep.args = spec.args;
   rep.gbench_min_time_ns = spec.gbench_min_time_ns;
+  for (const auto& w : s.lock.work) {
+    rep.gbench_locked_min_time_ns = std::max(rep.gbench_locked_min_time_ns, w.gbench_min_time_ns);
+    rep.gbench_counts_fixed = rep.gbench_counts_fixed || (s.kind == TargetKind::kGbench && w.iterations > 0);
+  }
   rep.arm_order = std::string(ArmOrderName(spec.order));
   rep.seed = spec.seed;
   rep.sampling = spec.sampling;

@@ -87,6 +87,11 @@ struct AbReport {
   Instrument instrument = Instrument::kWall;
   std::vector<std::string> args;   // common argv after the executable
   int64_t gbench_min_time_ns = 0;  // --gbench-min-time; 0: not given
+  // Google Benchmark: the work the lock fixed for every sample (campaign/lock.h, `work`): the
+  // --benchmark_min_time its cells ran (the longest; 0 when none was locked), and whether some cell
+  // ran a fixed count instead (--benchmark_min_time=<N>x). For what the ledger says a sample costs.
+  int64_t gbench_locked_min_time_ns = 0;
+  bool gbench_counts_fixed = false;
   std::string arm_order;
   uint64_t seed = 0;
   SamplingPlan sampling;

@@ -114,6 +114,27 @@ TEST(LedgerAgreement, TheOutcomeRanksAsTheExitStatus) {
   }
 }
 
+// The Google Benchmark note says what a sample cost here, not "about a second" beside 50 ms samples.
+TEST(LedgerAgreement, TheGbenchNoteStatesTheSamplesLength) {
+  AbReport r = Fixed();
+  r.kind = TargetKind::kGbench;
+  r.instrument = Instrument::kWall;
+  r.samples = 1200;  // 60 s over 1200 samples: 50 ms each
+  r.gbench_locked_min_time_ns = 20'000'000;
+  const std::string note = GbenchRouteNote(r);  // the INCONCLUSIVE control cell calls for it
+  ASSERT_NE(note, "");
+  EXPECT_EQ(note.find("about a second"), std::string::npos) << note;
+  EXPECT_NE(note.find("runs for at least its minimum time, 20 ms here (`--benchmark_min_time=0.02`, kept in the "
+                      "lock) in every process, plus its estimation runs, so the counts differ between arms: 50 ms a "
+                      "sample on average in this cohort, process start included."),
+            std::string::npos) << note;
+  r.gbench_counts_fixed = true;
+  r.gbench_locked_min_time_ns = 0;
+  EXPECT_NE(GbenchRouteNote(r).find("Here Google Benchmark ran one count fixed per cell"), std::string::npos)
+      << GbenchRouteNote(r);
+  EXPECT_EQ(GbenchRouteNote(r).find("the counts differ between arms"), std::string::npos) << GbenchRouteNote(r);
+}
+
 // The cross-check's words on the row agree with the signs of both figures.
 TEST(LedgerAgreement, ACrossCheckedRowCarriesWordsThatAgreeWithItsFigures) {
   AbReport r = OnePass();
