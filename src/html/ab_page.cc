@@ -11,6 +11,7 @@
 #include "html/plots.h"
 #include "html/run_page.h"
 #include "report/ab_outcome.h"
+#include "report/medians.h"
 #include "report/ledger.h"
 
 namespace tare::html {
@@ -80,7 +81,8 @@ std::string CellTable(const report::AbReport& r, const std::vector<const AbCompa
   std::string rows;
   for (const AbComparison* c : comparisons) {
     for (const AbMetricResult& m : c->metrics) {
-      std::string reasons;
+      // Medians that disagree with the change come first (report/medians.h), then the verdict's reasons.
+      std::string reasons = report::MediansNote(m);
       for (const auto& r : m.reasons) reasons += (reasons.empty() ? "" : "; ") + r;
       const std::string null_text =
           m.has_null ? fmt::format("[{}, {}] floor {}", Percent(m.null_lo), Percent(m.null_hi),

@@ -189,7 +189,8 @@ TEST(AbPage, ForestPerCellColouredByVerdict) {
 }
 
 // Issue 42: the page's title has the ledger's word, ranked as the exit status: a violated release
-// bound beside a PASS reads BOUND VIOLATED (exit 4), not PASS.
+// bound beside a PASS reads BOUND VIOLATED (exit 4), not PASS; medians that disagree with the paired
+// change say so on their row.
 TEST(AbPage, TheTitleSaysWhatTheExitStatusSays) {
   report::AbReport r;
   r.campaign_name = "bench";
@@ -220,6 +221,7 @@ TEST(AbPage, TheTitleSaysWhatTheExitStatusSays) {
   EXPECT_NE(html.find("BOUND VIOLATED: <code>p95(wall_ns, head) &lt;= 1ms</code> in BM_Work for head (bench): 1.3 ms "
                       "&gt; 1 ms"),
             std::string::npos) << html;
+  EXPECT_NE(html.find("medians of each arm differ by +34.36%, outside the interval"), std::string::npos) << html;
   r.checks[0].ok = true;
   EXPECT_NE(RenderAbHtml(r, RunData{}, {}).find("<title>tare ab: bench — PASS</title>"), std::string::npos);
 }

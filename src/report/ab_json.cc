@@ -6,6 +6,7 @@
 
 #include "base/json_read.h"
 #include "report/ab_outcome.h"
+#include "report/medians.h"
 
 namespace tare::report {
 namespace {
@@ -24,6 +25,8 @@ nlohmann::json MetricJson(const AbMetricResult& m) {
           {"change", {{"estimate", Num(m.estimate)}, {"lo", Num(m.lo)}, {"hi", Num(m.hi)}}},
           {"base_median", Num(m.base_median)},
           {"head_median", Num(m.head_median)},
+          {"medians_change", Num(MediansChange(m))},
+          {"medians_disagree", MediansDisagree(m)},
           {"null",
            m.has_null ? nlohmann::json{{"estimate", Num(m.null_estimate)},
                                        {"lo", Num(m.null_lo)},

@@ -14,6 +14,7 @@
 #include "report/escape.h"
 #include "report/ledger_fit.h"
 #include "report/ledger_sections.h"
+#include "report/medians.h"
 
 namespace tare::report {
 namespace {
@@ -40,8 +41,11 @@ std::string MetricText(const AbMetricResult& m) {
   } else if (m.verdict == Verdict::kInconclusive && !m.reasons.empty()) {
     after = ": " + MarkdownText(m.reasons.front());
   }
-  return fmt::format("{} / {} **{}**{}<br>{} → {}", change, allowance, VerdictText(m.verdict), after,
-                     Value(m.base_median, m.unit), Value(m.head_median, m.unit));
+  // Medians that tell another story than the paired change say so on the line (report/medians.h).
+  const std::string medians = MediansNote(m);
+  return fmt::format("{} / {} **{}**{}<br>{} → {}{}", change, allowance, VerdictText(m.verdict), after,
+                     Value(m.base_median, m.unit), Value(m.head_median, m.unit),
+                     medians.empty() ? "" : "; " + MarkdownText(medians));
 }
 
 std::string GainText(const AbComparison& c) {

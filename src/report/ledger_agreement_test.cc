@@ -1,6 +1,7 @@
 // Issue 42, item 5: every line of a cohort's outputs agrees with itself and its neighbours — the
-// ledger's title and counts with the exit status, and what each line says with its figures. Each
-// test renders the fixed report of ab_report_fixture.h with the case at hand.
+// ledger's title and counts with the exit status, a gain's bound with its interval, the medians
+// with the paired change, the Google Benchmark note with the samples' length. Each test renders the
+// fixed report of ab_report_fixture.h with the case at hand.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include "report/ab_outcome.h"
 #include "report/ab_report_fixture.h"
 #include "report/ledger.h"
+#include "report/medians.h"
 
 namespace tare::report {
 namespace {
@@ -112,6 +114,40 @@ TEST(LedgerAgreement, TheOutcomeRanksAsTheExitStatus) {
       EXPECT_NE(RenderAbSummary(r, "l.md").find("(run 14): " + word + " — "), std::string::npos) << c.what;
     }
   }
+}
+
+// Bimodal samples: the arms' medians differ by +34% beside a +5.67% paired change; the line says so
+// in the ledger, the summary, the JSON (and the HTML: pages_test.cc).
+TEST(LedgerAgreement, MediansThatDisagreeWithTheChangeSaySo) {
+  AbReport r = Fixed();
+  AbMetricResult& m = r.comparisons[0].metrics[0];
+  m.estimate = 0.0567;
+  m.lo = 0.0402;
+  m.hi = 0.0713;
+  m.base_median = 39e3;
+  m.head_median = 52.4e3;
+  ASSERT_TRUE(MediansDisagree(m));
+  const std::string note =
+      "medians of each arm differ by +34.36%, outside the interval: bimodal or drifting samples; the verdict is on "
+      "the paired change, +5.67%";
+  EXPECT_EQ(MediansNote(m), note);
+  const std::string ledger = RenderLedger(r);
+  EXPECT_NE(ledger.find("<br>39 us → 52.4 us; " + note + " |"), std::string::npos) << ledger;
+  const std::string summary = RenderAbSummary(r, "l.md");
+  EXPECT_NE(summary.find("\n    note: " + note + "\n"), std::string::npos) << summary;
+  const nlohmann::json j = AbReportToJson(r);
+  const auto& metric = j["comparisons"][0]["metrics"][0];
+  EXPECT_NEAR(metric["medians_change"].get<double>(), 52.4 / 39 - 1, 1e-12);
+  EXPECT_EQ(metric["medians_disagree"], true);
+  // Inside the interval, or within a point of it, they agree: nothing is added.
+  m.head_median = 39e3 * 1.075;  // +7.50%, 0.37 points past +7.13%
+  EXPECT_FALSE(MediansDisagree(m));
+  EXPECT_EQ(RenderLedger(r).find("medians of each arm"), std::string::npos);
+  EXPECT_EQ(AbReportToJson(r)["comparisons"][0]["metrics"][0]["medians_disagree"], false);
+  // An exact verdict's change is the medians' ratio.
+  m.exact = true;
+  m.head_median = 52.4e3;
+  EXPECT_FALSE(MediansDisagree(m));
 }
 
 // The Google Benchmark note says what a sample cost here, not "about a second" beside 50 ms samples.

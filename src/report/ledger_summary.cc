@@ -10,6 +10,7 @@
 #include "report/ab_outcome.h"
 #include "report/ledger.h"
 #include "report/ledger_sections.h"
+#include "report/medians.h"
 
 namespace tare::report {
 
@@ -26,10 +27,12 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
                                 gate.empty() ? "" : "; " + gate + " (exit 4)");
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> why;  // per row: an INCONCLUSIVE's decisive reason, printed under it
+  std::vector<std::string> medians;  // per row: medians that disagree with the change (report/medians.h)
   for (const auto& c : r.comparisons) {
     if (c.broken.any()) continue;  // no pair, no figures: its own line below
     for (const auto& m : c.metrics) {
       why.push_back(m.verdict == Verdict::kInconclusive && !m.reasons.empty() ? m.reasons.front() : "");
+      medians.push_back(MediansNote(m));
       std::string verdict(VerdictName(m.verdict));
       if (m.verdict == Verdict::kPass && std::isfinite(m.pass_bound)) verdict += " " + CertifiedBound(m, true);
       if (m.supported_gain) verdict += " (gain)";
@@ -57,6 +60,7 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
     if (!why[k].empty()) out += "    why: " + SingleLineText(why[k]) + "\n";
+    if (!medians[k].empty()) out += "    note: " + SingleLineText(medians[k]) + "\n";
   }
   for (const auto& c : r.comparisons) {
     if (c.broken.any()) out += fmt::format("  {}: {}\n", SingleLineText(c.cell), SingleLineText(c.reasons.empty() ? c.broken.error : c.reasons.front()));
