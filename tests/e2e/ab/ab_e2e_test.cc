@@ -32,6 +32,8 @@
 #include <thread>
 #include <tuple>
 
+#include "report/ab_consistency.h"
+
 namespace {
 
 // Millions of loop iterations per ab_knob process in these tests.
@@ -41,6 +43,13 @@ using tare::e2e::Result;
 using tare::e2e::Slurp;
 
 std::string Knob(const std::string& variant) { return std::string(AB_KNOB_DIR) + "/ab_knob_" + variant; }
+
+// What a test of `tare ab` read back, beside its ledger (AbE2E::ExpectOutputsAgree).
+struct Written {
+  std::string json = "result.json";  // in the test's directory
+  std::string summary{};             // a terminal's stdout
+  bool inconclusive_ok = false;
+};
 
 class AbE2E : public ::testing::Test {
  protected:
@@ -79,6 +88,22 @@ class AbE2E : public ::testing::Test {
   }
 
   nlohmann::json Json() { return nlohmann::json::parse(Slurp(dir_ + "/result.json")); }
+
+  // Issue 42: every line of the cohort's outputs agrees with itself and its neighbours
+  // (report/ab_consistency.h) — the ledger `tare ab` printed (stdout, when piped) or wrote to
+  // dir/ledger.md, the JSON in dir/result.json, the HTML page in dir/page.html when the test asked
+  // for one, a terminal's summary when it has one, and the exit status.
+  void ExpectOutputsAgree(const Result& r, const Written& w = {}) {
+    tare::report::AbOutputs o;
+    o.ledger = r.out.rfind("## tare ab: ", 0) == 0 ? r.out : Slurp(dir_ + "/ledger.md");
+    o.json = Slurp(dir_ + "/" + w.json);
+    if (std::filesystem::exists(dir_ + "/page.html")) o.html = Slurp(dir_ + "/page.html");
+    o.summary = w.summary;
+    o.exit_status = r.exit_code;
+    o.inconclusive_ok = w.inconclusive_ok;
+    const auto problems = tare::report::CheckAbOutputs(o);
+    EXPECT_TRUE(problems.empty()) << tare::report::DescribeProblems(problems) << "\n" << o.ledger;
+  }
 
   // Samples the latest cohort uses: (cell, arm, block) -> count, from the store file itself.
   std::map<std::tuple<int64_t, std::string, int64_t>, int> UsedSamples(int64_t* run_id = nullptr) {
@@ -130,6 +155,7 @@ TEST_F(AbE2E, SameBinaryAsBaseAndHeadNeverFails) {
   for (const auto& arm : j["arms"]) lengths.insert(arm["path"].get<std::string>().size());
   EXPECT_EQ(lengths.size(), 1u);
   EXPECT_EQ(j["arms"].size(), 3u);
+  ExpectOutputsAgree(r);
 }
 
 TEST_F(AbE2E, ThreePercentMoreWorkFailsAtTheDefaultBudget) {
@@ -141,6 +167,7 @@ TEST_F(AbE2E, ThreePercentMoreWorkFailsAtTheDefaultBudget) {
   EXPECT_EQ(m["verdict"], "FAIL");
   EXPECT_GT(m["change"]["lo"].get<double>(), 0.0);
   EXPECT_NE(r.out.find("**FAIL**"), std::string::npos);
+  ExpectOutputsAgree(r);
 }
 
 TEST_F(AbE2E, ThreePercentLessWorkIsASupportedGain) {
@@ -150,6 +177,7 @@ TEST_F(AbE2E, ThreePercentLessWorkIsASupportedGain) {
   EXPECT_EQ(j["comparisons"][0]["supported_gain"], true) << r.out;
   EXPECT_LT(j["comparisons"][0]["metrics"][0]["change"]["hi"].get<double>(), 0.0);
   EXPECT_NE(r.out.find("yes: perf.task_clock_ns -"), std::string::npos) << r.out;
+  ExpectOutputsAgree(r);
 }
 
 TEST_F(AbE2E, InterruptedCohortResumesAndEndsWithEverySampleOnce) {
@@ -199,13 +227,14 @@ TEST_F(AbE2E, InterruptedCohortResumesAndEndsWithEverySampleOnce) {
   EXPECT_EQ(j["resumed"], 1);
   EXPECT_EQ(j["state"], "complete");
   EXPECT_EQ(j["comparisons"][0]["metrics"][0]["pairs"], 24);
+  ExpectOutputsAgree(second);
 }
 
 TEST_F(AbE2E, AnExecutableReplacedMidCampaignStopsIt) {
   const std::string head = dir_ + "/head_build";
   std::filesystem::copy_file(Knob("base"), head);
   std::vector<std::string> args = {"ab", "--base", Knob("base"), "--head", head, "--store", store_,
-                                    "--samples", "30", "--cap", "30", "--", "--work", kWork};
+                                    "--json", dir_ + "/result.json", "--samples", "30", "--cap", "30", "--", "--work", kWork};
   pid_t pid = StartTare(args);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (SampleCount() < 6 && std::chrono::steady_clock::now() < deadline) {
@@ -222,6 +251,7 @@ TEST_F(AbE2E, AnExecutableReplacedMidCampaignStopsIt) {
             std::string::npos) << r.err;
   EXPECT_NE(r.out.find("> **STOPPED:**"), std::string::npos) << r.out;
   EXPECT_LT(SampleCount(), 60);
+  ExpectOutputsAgree(r);
   SQLite::Database db(store_, SQLite::OPEN_READONLY);
   EXPECT_EQ(db.execAndGet("SELECT state FROM ab_cohorts").getString(), "stopped");
   // A stopped cohort is not resumable: the lock no longer holds.
@@ -239,6 +269,7 @@ TEST_F(AbE2E, AHeadThatNeedsFarMoreMemoryTripsTheSanityGate) {
             std::string::npos) << r.err;
   EXPECT_EQ(SampleCount(), 2) << "stopped after the first block: one sample per arm";
   EXPECT_NE(Slurp(dir_ + "/ledger.md").find("**VIOLATED**"), std::string::npos);
+  ExpectOutputsAgree(r);
 }
 
 TEST_F(AbE2E, AGateNamingHeadChecksEveryHead) {
@@ -252,6 +283,7 @@ TEST_F(AbE2E, AGateNamingHeadChecksEveryHead) {
   std::set<std::string> arms;
   for (const auto& c : checks) arms.insert(c["arm"].get<std::string>());
   EXPECT_EQ(arms, (std::set<std::string>{"head", "hd02"})) << checks.dump();
+  ExpectOutputsAgree(r);
   // And the fat head against base trips the default gate even as the second head.
   Result fat = Tare({"ab", "--base", Knob("base"), "--head", Knob("base"), "--head", Knob("fat"),
                      "--store", store_, "--samples", "6", "--cap", "6", "--", "--work", kWork});
@@ -290,6 +322,7 @@ TEST_F(AbE2E, ExecutablesThatLoadLibrariesThroughOriginRun) {
   EXPECT_EQ(r.err.find("error while loading shared libraries"), std::string::npos) << r.err;
   const auto notes = Json()["notes"].dump();
   EXPECT_NE(notes.find("through $ORIGIN"), std::string::npos) << notes;
+  ExpectOutputsAgree(r);
 }
 
 TEST_F(AbE2E, AHugeCapIsRefusedAtOnce) {
@@ -353,6 +386,7 @@ TEST_F(AbE2E, ThePlansCostIsSaidAndABudgetEndsUndecidedCells) {
   EXPECT_FALSE(j["budget_default"].get<bool>());
   EXPECT_NE(j["comparisons"][0]["reasons"].dump().find("budget of 1 ms spent"), std::string::npos)
       << j["comparisons"][0].dump();
+  ExpectOutputsAgree(r);
 }
 
 // Issue 42: the bound's exit status (4) ranks above every verdict, and every output says so first —
@@ -386,6 +420,7 @@ TEST_F(AbE2E, AViolatedReleaseBoundExitsFour) {
   EXPECT_NE(terminal.out.find("): BOUND VIOLATED — "), std::string::npos) << terminal.out;
   EXPECT_NE(terminal.out.find("; 1 release bound violated (exit 4)\n"), std::string::npos) << terminal.out;
   EXPECT_NE(terminal.out.find(" violated: p95(wall_ns, head) <= 1us (--work 12 head)\n"), std::string::npos) << terminal.out;
+  ExpectOutputsAgree(terminal, {.summary = terminal.out});
 }
 
 // Issue 42: --base base/bench --head head/bench was titled "bench vs bench". The default name takes
@@ -399,6 +434,7 @@ TEST_F(AbE2E, ArmsOfOneFileNameAreToldApartByTheirDirectories) {
   ASSERT_NE(r.exit_code, 2) << r.out << r.err;
   EXPECT_EQ(r.out.find("## tare ab: base/bench vs head/bench — "), 0u) << r.out;
   EXPECT_EQ(Json()["campaign"]["name"], "base/bench vs head/bench");
+  ExpectOutputsAgree(r);
 }
 
 TEST_F(AbE2E, BadInputExitsTwoAndStoresNothing) {
@@ -517,6 +553,7 @@ TEST_F(AbE2E, ACampaignFileRunTwiceMakesTwoCohortsAndTheLedgerListsBoth) {
   EXPECT_NE(ledger.find(j2["lock_sha256"].get<std::string>().substr(0, 12)), std::string::npos);
   EXPECT_NE(ledger.find("file `" + std::filesystem::canonical(dir_).string() + "/c.toml`"), std::string::npos)
       << ledger;
+  ExpectOutputsAgree(second, {.json = "second.json"});
 }
 
 TEST_F(AbE2E, GoogleBenchmarkBinariesAreComparedPerBenchmark) {
@@ -533,6 +570,7 @@ TEST_F(AbE2E, GoogleBenchmarkBinariesAreComparedPerBenchmark) {
                        "the campaign's own --benchmark_min_time argument sets (tare adds none)"),
             std::string::npos) << r.out;
   EXPECT_FALSE(j["lock"].contains("work")) << "the binary's own --benchmark_min_time stands: tare fixes nothing";
+  ExpectOutputsAgree(r);
 }
 
 // An unmodified Google Benchmark binary samples for 20 ms by default, not its own 0.5 s: the length
@@ -561,6 +599,7 @@ TEST_F(AbE2E, GbenchSamplesAreShortByDefaultAndTheirLengthIsLocked) {
     EXPECT_NE(r.out.find("for at least its minimum time, 20 ms here (`--benchmark_min_time=0.02`, kept in the lock)"),
               std::string::npos) << r.out;
   }
+  ExpectOutputsAgree(r);
   SQLite::Database db(store_, SQLite::OPEN_READWRITE);
   auto median_iterations = [&](int64_t run) {
     SQLite::Statement q(db, "SELECT v.value FROM samples s JOIN sample_values v ON v.sample_id = s.id "
@@ -590,6 +629,7 @@ TEST_F(AbE2E, GbenchSamplesAreShortByDefaultAndTheirLengthIsLocked) {
   if (j["comparisons"][0]["verdict"] == "INCONCLUSIVE") {
     EXPECT_NE(r.out.find("2 ms here (`--benchmark_min_time=0.002`, kept in the lock)"), std::string::npos) << r.out;
   }
+  ExpectOutputsAgree(r);
   EXPECT_LT(3 * median_iterations(2), median_iterations(1)) << "2 ms samples run fewer iterations than 20 ms ones";
 
   // --gbench-min-time: another campaign, its length locked as given.
@@ -625,6 +665,7 @@ TEST_F(AbE2E, ARateCounterIsHigherIsBetterWhateverItsName) {
   ASSERT_TRUE(q.executeStep());
   EXPECT_EQ(q.getColumn(0).getString(), "higher");
   EXPECT_EQ(q.getColumn(1).getString(), "/s");
+  ExpectOutputsAgree(r);
 }
 
 TEST_F(AbE2E, HalfAPercentMoreInstructionsFailsUnderSimEveryTime) {
@@ -650,6 +691,7 @@ TEST_F(AbE2E, HalfAPercentMoreInstructionsFailsUnderSimEveryTime) {
     EXPECT_EQ(m["null"]["lo"], 0.0);
     EXPECT_EQ(m["null"]["hi"], 0.0);
     metrics.push_back(m);
+    ExpectOutputsAgree(r);
   }
   EXPECT_EQ(metrics[0]["base_median"], metrics[1]["base_median"]);
   EXPECT_EQ(metrics[0]["head_median"], metrics[1]["head_median"]);
@@ -760,12 +802,14 @@ TEST_F(AbE2E, InconclusiveOkTurnsExitThreeIntoZero) {
   Result r = Ab(base, head, plan, false);
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_EQ(Json()["outcome"], "INCONCLUSIVE");
+  ExpectOutputsAgree(r);
   std::filesystem::remove(counter);
   std::vector<std::string> ok_plan = plan;
   ok_plan.push_back("--inconclusive-ok");
   Result ok = Ab(base, head, ok_plan, false);
   EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
   EXPECT_EQ(Json()["outcome"], "INCONCLUSIVE");
+  ExpectOutputsAgree(ok, {.inconclusive_ok = true});
 }
 
 
@@ -872,6 +916,7 @@ TEST_F(AbE2E, GbenchKnobChangesOneBenchmarkByTwoPercent) {
   EXPECT_NEAR(knob["change"]["estimate"].get<double>(), 0.02, 0.0005) << knob.dump();
   EXPECT_EQ(cells.at("BM_Steady")["verdict"], "PASS");
   EXPECT_EQ(cells.at("BM_Steady")["metrics"][0]["change"]["estimate"].get<double>(), 0.0);
+  ExpectOutputsAgree(r);
 }
 
 // --gbench-min-time reaches every sample: Google Benchmark runs far fewer iterations in 2 ms than in
@@ -945,6 +990,7 @@ TEST_F(AbE2E, LayoutsMarkAChangeThatDependsOnWhereTheStackSits) {
   EXPECT_NE(ledger.find("### Layouts"), std::string::npos) << ledger;
   EXPECT_NE(ledger.find("**LAYOUT-SENSITIVE**"), std::string::npos) << ledger;
   EXPECT_NE(ledger.find("| holds |"), std::string::npos) << ledger;
+  ExpectOutputsAgree(r);
 
   // The same cohort rebuilt from the store (`tare bundle`: result.json always, ledger.md when tare
   // ab wrote none next to the store) keeps the layout table the live report had (issue 22: the
@@ -1019,6 +1065,7 @@ TEST_F(AbE2E, ABrokenBenchmarkIsOneFailedCellNotAStoppedCampaign) {
   EXPECT_NE(ledger.find("| `BM_NeedsData` | target | **BROKEN** (cannot be measured) |"), std::string::npos) << ledger;
   EXPECT_NE(ledger.find("### Broken cells"), std::string::npos) << ledger;
   EXPECT_EQ(count(ledger, "cannot open broken_bench_data.txt"), 1u) << ledger;
+  ExpectOutputsAgree(r);
 
   // Everything is stored: the broken cell's three failed samples, every other sample, every cell's
   // final verdict.
@@ -1045,6 +1092,7 @@ TEST_F(AbE2E, ABrokenBenchmarkIsOneFailedCellNotAStoppedCampaign) {
   nlohmann::json jf = Json();
   EXPECT_EQ(jf["comparisons"].size(), 2u) << jf.dump();
   EXPECT_TRUE(jf["cannot_be_measured"].empty());
+  ExpectOutputsAgree(f);
   SQLite::Database db(store_, SQLite::OPEN_READONLY);
   EXPECT_EQ(db.execAndGet("SELECT count(*) FROM ab_cohorts").getInt64(), 2);
   EXPECT_EQ(db.execAndGet("SELECT count(*) FROM samples WHERE run_id = (SELECT min(run_id) FROM ab_cohorts)").getInt64(), 3 + 2 * 18)
@@ -1058,8 +1106,9 @@ TEST_F(AbE2E, AHeadThatCrashesWhereBaseRunsIsABrokenHeadAndAFail) {
   std::ofstream(dir_ + "/data/broken_bench_data.txt") << "data\n";
   Result r = Tare({"ab", "--base", BROKEN_BENCH_DIR "/broken_bench_base", "--head", BROKEN_BENCH_DIR "/broken_bench_crash",
                    "--null", "--samples", "6", "--cap", "6", "--gbench-min-time", "5ms", "--cwd", dir_ + "/data",
-                   "--store", store_, "--json", dir_ + "/result.json", "--quiet"});
+                   "--store", store_, "--json", dir_ + "/result.json", "--ledger", dir_ + "/ledger.md", "--quiet"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  ExpectOutputsAgree(r);
   nlohmann::json j = Json();
   std::map<std::string, nlohmann::json> cells;
   for (const auto& c : j["comparisons"]) cells[c["cell"]] = c;
@@ -1110,6 +1159,7 @@ TEST_F(AbE2E, AResumedCohortKeepsItsBrokenCellSettled) {
   for (const auto& c : j["comparisons"]) {
     EXPECT_EQ(c["blocks"], c["cell"] == "BM_NeedsData" ? 1 : 20) << c.dump();
   }
+  ExpectOutputsAgree(second);
   SQLite::Database db(store_, SQLite::OPEN_READONLY);
   EXPECT_EQ(db.execAndGet("SELECT count(*) FROM samples WHERE outcome != 'ok' AND outcome != 'interrupted'").getInt64(), 3)
       << "the broken cell ran once, not again after the resume";
@@ -1127,7 +1177,7 @@ TEST_F(AbE2E, ALedgerOverACommentsLimitKeepsTheOutcomeAndWritesTheWholeBesideIt)
   for (int i = 0; i < 400; ++i) toml << "[[cells]]\nname = \"c" << i << "\"\nargs = [\"x" << i << "\"]\n";
   toml.close();
   setenv("GITHUB_STEP_SUMMARY", (dir_ + "/summary.md").c_str(), 1);
-  Result r = Tare({"ab", dir_ + "/many.toml", "--store", store_, "--ledger", dir_ + "/pr.md"});
+  Result r = Tare({"ab", dir_ + "/many.toml", "--store", store_, "--ledger", dir_ + "/pr.md", "--json", dir_ + "/result.json"});
   unsetenv("GITHUB_STEP_SUMMARY");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const std::string pr = Slurp(dir_ + "/pr.md"), whole = Slurp(dir_ + "/pr.full.md"), summary = Slurp(dir_ + "/summary.md");
@@ -1141,6 +1191,7 @@ TEST_F(AbE2E, ALedgerOverACommentsLimitKeepsTheOutcomeAndWritesTheWholeBesideIt)
   EXPECT_EQ(whole.find("_… and "), std::string::npos) << "the whole ledger leaves nothing out";
   EXPECT_NE(summary.find(whole), std::string::npos) << "the job summary has the whole ledger";
   EXPECT_NE(r.err.find("over what a GitHub comment takes"), std::string::npos) << r.err;
+  ExpectOutputsAgree(r);  // the whole ledger, on stdout
   // Issue 27 item 19: a campaign of many cells says what it will cost long before its first block of
   // 1200 samples ends.
   EXPECT_NE(r.err.find("tare: first 60 samples of the first block's 1200: "), std::string::npos) << r.err;
@@ -1202,6 +1253,7 @@ TEST_F(AbE2E, ALivingSuiteJudgesWhatBothSidesHaveAndListsTheRest) {
   const std::string html = Slurp(dir_ + "/page.html");
   EXPECT_NE(html.find("The suite changed"), std::string::npos);
   EXPECT_NE(html.find("<code>BM_NewName</code>"), std::string::npos);
+  ExpectOutputsAgree(r);
 
   // In the store: the new benchmarks' samples, under the head alone.
   SQLite::Database db(store_, SQLite::OPEN_READONLY);
@@ -1217,6 +1269,7 @@ TEST_F(AbE2E, ALivingSuiteJudgesWhatBothSidesHaveAndListsTheRest) {
   EXPECT_EQ(strict.exit_code, 4) << strict.out << strict.err;
   EXPECT_EQ(Json()["suite"]["ok"], false);
   EXPECT_NE(Slurp(dir_ + "/ledger.md").find("**SUITE CHANGED (--strict-suite: exit 4):**"), std::string::npos);
+  ExpectOutputsAgree(strict);
 
   // Nothing in common is nothing to judge: refused before the first sample.
   Result none = Tare({"ab", "--base", base, "--head", head, "--filter", "Name", "--store", dir_ + "/other/tare.db"});
@@ -1253,6 +1306,7 @@ TEST_F(AbE2E, AUserCounterIsJudgedWhereItIsReportedAndATypoIsRefusedAtOnce) {
   EXPECT_NE(ledger.find("Metric gb.counter.spins: reported by 1 of the 3 cells (BM_Keep), judged there only."),
             std::string::npos) << ledger;
   EXPECT_NE(ledger.find("2 cells report none of the declared metrics"), std::string::npos) << ledger;
+  ExpectOutputsAgree(r);
 
   // Declared beside CPU time: each cell judges what it reports.
   args = common;
@@ -1266,6 +1320,7 @@ TEST_F(AbE2E, AUserCounterIsJudgedWhereItIsReportedAndATypoIsRefusedAtOnce) {
   }
   EXPECT_EQ(judged["BM_Keep"], (std::vector<std::string>{"gb.cpu_time_ns", "gb.counter.spins"}));
   EXPECT_EQ(judged["BM_Other"], std::vector<std::string>{"gb.cpu_time_ns"});
+  ExpectOutputsAgree(r);
 
   // A typo: refused before anything is stored, with the counters that exist.
   args = {"ab", "--base", base, "--head", base, "--metric", "gb.counter.spin", "--store", dir_ + "/typo/tare.db"};
@@ -1300,17 +1355,20 @@ TEST_F(AbE2E, AMetricTheProgramReportsAboutItselfIsJudged) {
   EXPECT_EQ(m["verdict"], "PASS") << m.dump();
   EXPECT_TRUE(m["supported_gain"].get<bool>()) << m.dump();
   EXPECT_NEAR(m["change"]["estimate"].get<double>(), 0.10, 1e-9) << m.dump();
+  ExpectOutputsAgree(r);
 
   r = ab(slower, store_ + ".slower");
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(Json()["comparisons"][0]["metrics"][0]["verdict"], "FAIL");
   EXPECT_NEAR(Json()["comparisons"][0]["metrics"][0]["change"]["estimate"].get<double>(), -0.10, 1e-9);
+  ExpectOutputsAgree(r);
 
   r = ab(silent, store_ + ".silent");
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   const std::string ledger = Slurp(dir_ + "/ledger.md");
   EXPECT_NE(ledger.find("app.throughput is judged, but the program's \\$TARE_METRICS_FILE has no \"throughput\" (it has: latency)"),
             std::string::npos) << ledger;
+  ExpectOutputsAgree(r);
 }
 
 }  // namespace

@@ -17,6 +17,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "report/ab_consistency.h"
+
 namespace {
 
 using tare::e2e::Result;
@@ -48,6 +50,16 @@ class AbSimE2E : public ::testing::Test {
   }
   nlohmann::json Json() { return nlohmann::json::parse(Slurp(dir_ + "/result.json")); }
   std::string Ledger() { return Slurp(dir_ + "/ledger.md"); }
+  // Issue 42: every line of the cohort's ledger and JSON agrees with itself, its neighbours and the
+  // exit status (report/ab_consistency.h).
+  void ExpectOutputsAgree(const Result& r) {
+    tare::report::AbOutputs o;
+    o.ledger = Ledger();
+    o.json = Slurp(dir_ + "/result.json");
+    o.exit_status = r.exit_code;
+    const auto problems = tare::report::CheckAbOutputs(o);
+    EXPECT_TRUE(problems.empty()) << tare::report::DescribeProblems(problems) << "\n" << o.ledger;
+  }
   int64_t StoredSamples() {
     SQLite::Database db(store_, SQLite::OPEN_READONLY);
     return db.execAndGet("SELECT count(*) FROM samples").getInt64();
@@ -101,6 +113,7 @@ TEST_F(AbSimE2E, ExactPlanJudgesOneSamplePerArm) {
   EXPECT_NE(ledger.find("+0.00% exact (deterministic) / 0\\.1% **PASS** ≤ +0.00%"), std::string::npos) << ledger;
   EXPECT_NE(ledger.find("- **Sampling** exact plan (every metric deterministic): 1 block (each arm once)"),
             std::string::npos) << ledger;
+  ExpectOutputsAgree(r);
 }
 
 // Without a null arm the check needs a rerun of every arm: two blocks, each arm twice.
@@ -115,12 +128,14 @@ TEST_F(AbSimE2E, WithoutANullArmEveryArmRunsTwice) {
   EXPECT_TRUE(m["exact"].get<bool>());
   EXPECT_EQ(m["pairs"], 2) << "two identical pairs";
   EXPECT_EQ(m["verdict"], "FAIL");
+  ExpectOutputsAgree(r);
 
   // The same build as head: PASS, exit 0.
   store_ = dir_ + "/same/tare.db";
   r = Ab({"--base", Knob("base"), "--head", Knob("base"), "--instrument", "sim", "--no-null", "--", "--work", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(Json()["comparisons"][0]["metrics"][0]["verdict"], "PASS");
+  ExpectOutputsAgree(r);
 }
 
 // A program whose instruction count differs between runs fails the check and falls back to the
@@ -142,6 +157,7 @@ TEST_F(AbSimE2E, ANondeterministicProgramFallsBackToPairs) {
   bool said = false;
   for (const auto& reason : c["reasons"]) said = said || reason.get<std::string>().find("fell back") != std::string::npos;
   EXPECT_TRUE(said) << c.dump();
+  ExpectOutputsAgree(r);
 }
 
 // The same under the allocation shim, run to its verdict: the fallback takes the statistical
@@ -157,6 +173,7 @@ TEST_F(AbSimE2E, NondeterministicAllocationsFallBackToTwentyPairs) {
     EXPECT_FALSE(m["confidence"].is_null());
   }
   EXPECT_NE(Ledger().find("determinism check failed: mem."), std::string::npos) << Ledger();
+  ExpectOutputsAgree(r);
 }
 
 // The cross-check (campaign/cross_check.h) on the memory-bound pair (testdata/memory_walk.c): the
@@ -195,6 +212,7 @@ TEST_F(AbSimE2E, CrossCheckSaysAMemoryBoundSlowdownIsNotMoreWork) {
   EXPECT_NE(ledger.find(", instructions -"), std::string::npos) << ledger;
   EXPECT_NE(ledger.find("fewer instructions, yet slower — memory, branch or layout effects"), std::string::npos) << ledger;
   EXPECT_NE(ledger.find("| **FAIL** (fewer instructions, yet slower) |"), std::string::npos) << ledger;
+  ExpectOutputsAgree(r);
   EXPECT_NE(r.err.find("cross-check: 1 cell whose time FAILed or gained, under valgrind"), std::string::npos) << r.err;
 
   // --no-cross-check: the same verdict, no valgrind, no line.
@@ -205,6 +223,7 @@ TEST_F(AbSimE2E, CrossCheckSaysAMemoryBoundSlowdownIsNotMoreWork) {
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_TRUE(Json()["comparisons"][0]["cross_check"].is_null());
   EXPECT_EQ(Ledger().find("Cross-check"), std::string::npos) << Ledger();
+  ExpectOutputsAgree(r);
   EXPECT_EQ(r.err.find("cross-check"), std::string::npos) << r.err;
 }
 
