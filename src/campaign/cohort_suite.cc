@@ -35,12 +35,12 @@ class NewBenchmarks final : public session::Observer {
     }
   }
   bool AfterRoundReadsTheStore() const override { return false; }
-  std::string ProgressLine(const session::Session&, size_t cell_index, const std::string& arm,
+  std::string ProgressLine(const session::Session& session, size_t cell_index, const std::string& arm,
                            int64_t block) const override {
-    return fmt::format("[new benchmark] {} in {}: sample {}/{}", cell_names_.at(cell_index), arm, block + 1, blocks_);
+    return fmt::format("[new benchmark] {} in {}: sample {}/{}", session.plan().cells[cell_index].name, arm,
+                       block + 1, blocks_);
   }
   std::map<std::string, std::vector<Sample>>& samples() { return samples_; }
-  std::vector<std::string> cell_names_;
 
  private:
   int64_t blocks_;
@@ -100,7 +100,6 @@ Status CampaignRunner::Cohort::MeasureNewBenchmarks(session::Measurer& measurer,
         kept = std::max(kept, s.sample.block + 1);
       }
       done.push_back(std::min(kept, blocks));
-      observer.cell_names_.push_back(b.name);
       plan.cells.push_back(std::move(cell));
     }
     if (plan.cells.empty()) continue;
