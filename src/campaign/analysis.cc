@@ -86,6 +86,14 @@ Allowance EffectiveAllowance(const MetricSpec& metric, const std::string& cell,
                           metric.name, AllowanceText(a), metric.name);
     }
   }
+  auto same = settings.same_work.find(cell);
+  if (same != settings.same_work.end() && settings.same_work_allowance > a.declared()) {
+    const MetricDef def = LookupMetric(metric.name);
+    if (def.kind == MetricKind::kTime && !def.deterministic) {
+      a = Allowance::Fraction(settings.same_work_allowance);
+      if (note != nullptr) *note = same->second;
+    }
+  }
   return a;
 }
 
@@ -288,10 +296,10 @@ bool GainUndecided(const AbMetricResult& m) {
   return w_estimate < -chase && w_hi >= -m.noise_floor;
 }
 
-bool NeedsMorePairs(const std::vector<AbComparison>& comparisons) {
+bool NeedsMorePairs(const std::vector<AbComparison>& comparisons, bool chase_gains) {
   for (const auto& c : comparisons) {
     if (c.verdict == Verdict::kInconclusive) return true;
-    if (c.verdict == Verdict::kFail) continue;
+    if (c.verdict == Verdict::kFail || !chase_gains) continue;
     for (const auto& m : c.metrics) {
       if (GainUndecided(m)) return true;
     }

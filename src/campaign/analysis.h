@@ -42,6 +42,11 @@ struct AnalysisSettings {
   // judged only in the cells that report it (CampaignRunner::ProbeCounters).
   std::map<std::string, std::vector<MetricSpec>> cell_metrics;
 
+  // The work tier (work_tier.h): cell name -> the note of a cell whose heads do the same work as base
+  // under valgrind; its time metrics are judged against at least same_work_allowance.
+  std::map<std::string, std::string> same_work;
+  double same_work_allowance = 0;
+
   const std::vector<MetricSpec>& MetricsOf(const std::string& cell) const {
     auto it = cell_metrics.find(cell);
     return it == cell_metrics.end() ? metrics : it->second;
@@ -49,7 +54,8 @@ struct AnalysisSettings {
 };
 
 // The allowance a metric is judged with in a cell: the cell's own, else the campaign's; "noise" of
-// a deterministic metric is kDeterministicAllowance. `note` says so when the default applied.
+// a deterministic metric is kDeterministicAllowance; a time metric of a same-work cell gets at least
+// the same-work allowance. `note` says so when one of those applied.
 Allowance EffectiveAllowance(const MetricSpec& metric, const std::string& cell,
                              const AnalysisSettings& settings, std::string* note);
 
@@ -108,6 +114,7 @@ bool GainUndecided(const AbMetricResult& m);
 // not a FAIL and has a metric whose gain is undecided. Spending pairs on the gain question keeps
 // the error rate: the look schemes bound the chance that ANY planned look's interval misses, so
 // the rule deciding which looks happen does not matter (sampling.h).
-bool NeedsMorePairs(const std::vector<AbComparison>& comparisons);
+// Without `chase_gains`, only an INCONCLUSIVE comparison asks for more (a same-work cell: work_tier.h).
+bool NeedsMorePairs(const std::vector<AbComparison>& comparisons, bool chase_gains = true);
 
 }  // namespace tare::campaign

@@ -117,6 +117,11 @@ Status ValidateSpec(const CampaignSpec& spec, TargetKind kind) {
           "BENCHMARK_MIN_TIME) both set the samples' length: give one");
     }
   }
+  if (!(spec.same_work_allowance >= 0 && spec.same_work_allowance < 1)) {
+    return Status::InvalidArgument(fmt::format(
+        "same-work allowance {:.4g}% is not between 0% and 100%; e.g. --same-work-allowance 10%, or off",
+        spec.same_work_allowance * 100));
+  }
   if (!(spec.noise_cap > 0 && spec.noise_cap < 1)) {
     return Status::InvalidArgument(fmt::format(
         "noise cap {:.4g}% is not between 0% and 100%; e.g. --noise-cap 2%", spec.noise_cap * 100));
@@ -260,6 +265,9 @@ nlohmann::json SpecToJson(const CampaignSpec& spec) {
   if (spec.gbench_min_time_ns > 0) j["gbench_min_time_ns"] = spec.gbench_min_time_ns;
   if (spec.layouts > 1) j["layouts"] = spec.layouts;
   if (spec.strict_suite) j["strict_suite"] = true;  // absent by default: older campaigns keep their identity
+  // A campaign that runs the work tier is not the one that ran without it (before issue 42): absent
+  // means off.
+  if (spec.same_work_allowance > 0) j["same_work_allowance"] = spec.same_work_allowance;
   if (spec.interval != PairedIntervalMethod::kSignTest) j["interval"] = PairedIntervalName(spec.interval);
   // The exact plan is a plan of its own (exact_plan.h): a campaign that runs it is not the one that
   // ran 20 pairs before it existed. Written only then, so other campaigns keep their identity.
@@ -347,6 +355,7 @@ CampaignSpec ReadSpec(const nlohmann::json& j) {
   spec.gbench_min_time_ns = JsonAtOr<int64_t>(j, "gbench_min_time_ns", spec.gbench_min_time_ns);
   spec.layouts = JsonAtOr<int64_t>(j, "layouts", spec.layouts);
   spec.strict_suite = JsonAtOr<bool>(j, "strict_suite", false);
+  spec.same_work_allowance = JsonAtOr<double>(j, "same_work_allowance", 0.0);
   if (j.contains("interval")) spec.interval = JsonNameAt(j, "interval", ParsePairedInterval);
   spec.look_scheme = JsonNameAt(j, "look_scheme", ParseLookScheme);
   spec.noise_floor = JsonNameAt(j, "noise_floor", ParseNoiseFloorRule);

@@ -22,6 +22,7 @@
 #include "campaign/rules.h"
 #include "campaign/sampling.h"
 #include "campaign/verdict.h"
+#include "campaign/work_tier.h"
 #include "model/metric.h"
 #include "model/target.h"
 #include "session/measurement_setup.h"
@@ -128,6 +129,10 @@ struct CampaignSpec {
   // A living suite (suite_diff.h): benchmarks new in a head or missing from one are listed and the
   // shared ones judged; with strict_suite (--strict-suite) such a change also fails the gate (exit 4).
   bool strict_suite = false;
+  // The work tier (work_tier.h): before a time campaign samples, each cell of a tare or Google
+  // Benchmark binary runs once under valgrind per arm; a cell whose head does the same work is judged
+  // on time against at least this (what code placement alone can do). 0 ("off"): no work tier.
+  double same_work_allowance = kDefaultSameWorkAllowance;
   std::optional<std::vector<GateRule>> gates;  // nullopt: DefaultGates(); empty: none
   std::vector<BoundRule> bounds;
 };

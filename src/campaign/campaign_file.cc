@@ -261,7 +261,7 @@ StatusOr<CampaignSpec> ParseCampaignToml(std::string_view text, const std::strin
   TARE_RETURN_IF_ERROR(r.OnlyKeys(
       root, "",
       {"format", "name", "kind", "instrument", "args", "env", "cwd", "filter", "control", "timeout", "seed",
-       "order", "confidence", "look_scheme", "noise_floor", "interval", "noise_cap", "budget", "gbench_min_time", "layouts", "strict_suite", "gates", "bounds", "arms", "sampling",
+       "order", "confidence", "look_scheme", "noise_floor", "interval", "noise_cap", "budget", "gbench_min_time", "layouts", "strict_suite", "same_work_allowance", "gates", "bounds", "arms", "sampling",
        "metrics", "cells"}));
   CampaignSpec spec;
   if (const toml::node* n = root.get("format")) {
@@ -308,6 +308,12 @@ StatusOr<CampaignSpec> ParseCampaignToml(std::string_view text, const std::strin
   }
   if (const toml::node* n = root.get("strict_suite")) {
     TARE_ASSIGN_OR_RETURN(spec.strict_suite, r.Bool(*n, "strict_suite"));
+  }
+  if (const toml::node* n = root.get("same_work_allowance")) {
+    TARE_ASSIGN_OR_RETURN(std::string t, r.String(*n, "same_work_allowance"));
+    auto a = ParseSameWorkAllowance(t);
+    if (!a.ok()) return r.Error(*n, "same_work_allowance", a.status().message());
+    spec.same_work_allowance = *a;
   }
   if (const toml::node* n = root.get("gbench_min_time")) {
     TARE_ASSIGN_OR_RETURN(std::string t, r.String(*n, "gbench_min_time"));

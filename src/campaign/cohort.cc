@@ -58,6 +58,10 @@ AnalysisSettings CampaignRunner::Cohort::Settings() const {
   s.noise_floor = spec_.noise_floor;
   s.interval = spec_.interval;
   s.noise_cap = spec_.noise_cap;
+  s.same_work_allowance = spec_.same_work_allowance;
+  for (size_t c = 0; c < work_.size() && c < r_.cells_.size(); ++c) {
+    if (work_[c].Same()) s.same_work[r_.cells_[c].name] = SameWorkNote(work_[c], spec_.same_work_allowance);
+  }
   for (const auto& c : spec_.cells) {
     if (c.allowances.empty()) continue;
     s.cell_allowances[c.name] = c.allowances;
@@ -282,7 +286,10 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
 
   session_started_ns_ = r_.options_.clock->UnixNowNs();
   NoticePlanCost();
-  Status error = ReplayLooks();
+  // The work tier counts against the budget: the suite's wall time is what CI waits for. A resumed
+  // cohort reads it again (the counts are exact, so the same), before its stored looks are replayed.
+  Status error = WorkTier();
+  if (error.ok()) error = ReplayLooks();
   if (error.ok()) error = session_->Run();
   suite_ = r_.suite_.changes;
   if (error.ok() && session_->stop() == StopKind::kNone) error = MeasureNewBenchmarks(*measurer, stored);
@@ -360,8 +367,10 @@ std::string CampaignRunner::Cohort::ProgressLine(const session::Session& session
 
 std::string CampaignRunner::Cohort::Eta() const {
   if (samples_run_ < 1 || !session_) return "";
-  const double per_sample = static_cast<double>(r_.options_.clock->UnixNowNs() - session_started_ns_) /
-                            static_cast<double>(samples_run_);
+  // The work tier ran before the first sample: not a sample's cost.
+  const double per_sample =
+      static_cast<double>(r_.options_.clock->UnixNowNs() - session_started_ns_ - work_tier_ns_) /
+      static_cast<double>(samples_run_);
   const double arms = static_cast<double>(r_.arms_.size());
   double planned = 0, most = 0;  // samples left: to the current targets, and to the cap
   for (size_t c = 0; c < cells_.size(); ++c) {

@@ -1,6 +1,7 @@
 // CampaignRunner::Cohort: the cross-check of time verdicts with instruction counts (cross_check.h),
 // after the last look of a time campaign (internal/cohort.h).
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/core.h>
@@ -15,13 +16,17 @@
 namespace tare::campaign {
 namespace {
 
-// The sim values of one process of `arm` in `cell`, or the reason there are none.
-StatusOr<std::map<std::string, double>> MeasureSim(session::Measurer& measurer, const target::TargetSpec& target,
-                                                   const target::Benchmark& bench) {
-  TARE_ASSIGN_OR_RETURN(session::Measured m, measurer.Measure(target, bench));
-  const Sample& s = m.sample;
-  if (!s.ok()) return Status::Unavailable(s.error.empty() ? std::string("the sample failed") : s.error);
-  return s.values;
+// "gb.cpu_time_ns +412%, instructions +0.00%: the same work, yet slower by more than placement does
+// (judged against 10%) — look for what valgrind does not simulate: ..."
+std::string BeyondPlacement(const AbCrossCheck& x, const AbMetricResult& time) {
+  std::string line = fmt::format(
+      "{} {}, instructions {}: the same work, yet {} by more than placement does (judged against {}) — look for "
+      "what valgrind does not simulate: branch prediction, denormal floats, memory bandwidth, contention",
+      time.metric, report::SignedPercent(time.estimate), report::SignedPercent(x.instructions_change),
+      (time.direction == Direction::kLowerIsBetter) == (time.estimate > 0) ? "slower" : "faster", time.allowance);
+  // The simulated cache figures ReadCrossCheck put after the reading.
+  const size_t figures = x.line.rfind(" (sim: ");
+  return figures == std::string::npos ? line : line + x.line.substr(figures);
 }
 
 }  // namespace
@@ -36,75 +41,63 @@ void CampaignRunner::Cohort::CrossCheck() {
     }
   }
   if (flagged.empty()) return;
-  target::MeasureOptions sim = r_.measure_;
-  sim.instrument = Instrument::kSim;
-  sim.perf_events.clear();
-  Cell probe;
-  Status ready = r_.prober_.PrepareInstrument(r_.ArmTarget("base", probe), &sim);
-  if (!ready.ok()) {
-    cross_check_notes_.push_back(fmt::format(
-        "Cross-check skipped: {} cell{} FAILed or gained in time, but instructions could not be counted ({}); "
-        "install valgrind to see whether the head does more work",
-        flagged.size(), flagged.size() == 1 ? "" : "s", ready.message()));
-    return;
+  // Cells the work tier read (work_tier.h) already have their counts; the others are measured now.
+  std::map<size_t, std::vector<size_t>> to_measure;
+  for (const auto& [c, comps] : flagged) {
+    if (!(c < work_.size() && work_[c].measured)) to_measure.insert({c, comps});
   }
-  const std::unique_ptr<session::Measurer> measurer = r_.prober_.MakeMeasurer(sim);
-  if (static_cast<int64_t>(flagged.size()) > kMaxCrossCheckCells) {
+  std::optional<target::MeasureOptions> sim;
+  std::unique_ptr<session::Measurer> measurer;
+  if (!to_measure.empty()) {
+    auto options = SimOptions();
+    if (!options.ok()) {
+      cross_check_notes_.push_back(fmt::format(
+          "Cross-check skipped: {} cell{} FAILed or gained in time, but instructions could not be counted ({}); "
+          "install valgrind to see whether the head does more work",
+          to_measure.size(), to_measure.size() == 1 ? "" : "s", options.status().message()));
+      for (const auto& [c, comps] : to_measure) flagged.erase(c);
+      to_measure.clear();
+    } else {
+      sim = *options;
+      measurer = r_.prober_.MakeMeasurer(*sim);
+    }
+  }
+  if (static_cast<int64_t>(to_measure.size()) > kMaxCrossCheckCells) {
     cross_check_notes_.push_back(fmt::format(
         "Cross-check: {} cells FAILed or gained in time; the first {} were measured under valgrind "
         "(--instrument sim on the others shows their instructions)",
-        flagged.size(), kMaxCrossCheckCells));
-    flagged.erase(std::next(flagged.begin(), kMaxCrossCheckCells), flagged.end());
+        to_measure.size(), kMaxCrossCheckCells));
+    for (auto it = std::next(to_measure.begin(), kMaxCrossCheckCells); it != to_measure.end(); ++it) flagged.erase(it->first);
+    to_measure.erase(std::next(to_measure.begin(), kMaxCrossCheckCells), to_measure.end());
   }
-  // The rerun of base comes from the null arm's copy when there is one (a same-length path).
-  const std::string rerun = spec_.null_arm ? "null" : "base";
-  int64_t processes = 0;
-  for (const auto& [c, comps] : flagged) processes += 2 + static_cast<int64_t>(comps.size());
-  Progress("");
-  Notice(fmt::format("cross-check: {} cell{} whose time FAILed or gained, under valgrind (base, head, base "
-                     "again): {} processes",
-                     flagged.size(), flagged.size() == 1 ? "" : "s", processes));
+  if (!to_measure.empty()) {
+    const int64_t processes = static_cast<int64_t>(to_measure.size()) * (2 + static_cast<int64_t>(Heads().size()));
+    Progress("");
+    Notice(fmt::format("cross-check: {} cell{} whose time FAILed or gained, under valgrind (base, base again, "
+                       "each head): {} processes",
+                       to_measure.size(), to_measure.size() == 1 ? "" : "s", processes));
+  }
   for (const auto& [c, comps] : flagged) {
-    if (measurer->Interrupted()) break;  // Ctrl-C: the verdicts stand; the cross-check is only a pointer
-    const Cell& cell = r_.cells_[c];
-    Progress(fmt::format("cross-check: {} under valgrind", cell.name));
-    target::Benchmark bench = cell.bench;
-    // Under sim a Google Benchmark binary runs one exactly counted run (docs/sim.md): not the wall
-    // campaign's minimum time or count.
-    bench.gbench_min_time_ns = 0;
-    if (r_.kind_ == TargetKind::kGbench) bench.iterations = 0;
-    std::string error;
-    if (r_.kind_ == TargetKind::kTare) {
-      Status fixed = r_.prober_.FixIterations(r_.ArmTarget("base", cell), sim, 0, &bench);
-      if (!fixed.ok()) error = fixed.message();
-    }
-    StatusOr<std::map<std::string, double>> base = Status::Unavailable(error);
-    StatusOr<std::map<std::string, double>> again = Status::Unavailable(error);
-    if (error.empty()) {
-      base = MeasureSim(*measurer, r_.ArmTarget("base", cell), bench);
-      if (base.ok()) again = MeasureSim(*measurer, r_.ArmTarget(rerun, cell), bench);
-      if (!base.ok()) error = "base: " + base.status().message();
-      else if (!again.ok()) error = "base again: " + again.status().message();
-      else if (base->count("sim.Ir") == 0 || again->count("sim.Ir") == 0) error = "valgrind read no instructions";
-      else if (base->at("sim.Ir") != again->at("sim.Ir")) {
-        error = fmt::format("the instructions differ between base and its rerun ({} against {}): the program is "
-                            "not deterministic under valgrind, so its instruction change cannot be read from one pair",
-                            FormatCount(base->at("sim.Ir")), FormatCount(again->at("sim.Ir")));
-      }
+    CellWork measured;
+    const CellWork* work = c < work_.size() && work_[c].measured ? &work_[c] : nullptr;
+    if (work == nullptr) {
+      if (measurer->Interrupted()) break;  // Ctrl-C: the verdicts stand; the cross-check is only a pointer
+      Progress(fmt::format("cross-check: {} under valgrind", r_.cells_[c].name));
+      measured = MeasureCellWork(c, *measurer, *sim);
+      work = &measured;
     }
     for (size_t i : comps) {
       AbComparison& comp = cells_[c].comparisons[i];
       const AbMetricResult& time = *CrossCheckedMetric(comp);
       AbCrossCheck x;
-      if (error.empty()) {
-        auto head = MeasureSim(*measurer, r_.ArmTarget(comp.head, cell), bench);
-        if (head.ok()) {
-          x = ReadCrossCheck(time, *base, *head, spec_.layouts);
-        } else {
-          x.error = comp.head + ": " + head.status().message();
-        }
+      auto head = work->heads.find(comp.head);
+      if (work->error.empty() && head != work->heads.end()) {
+        x = ReadCrossCheck(time, work->base, head->second, spec_.layouts);
+        // A same-work cell FAILs only beyond the same-work allowance: more than placement does, so the
+        // layout advice would mislead (work_tier.h).
+        if (x.error.empty() && time.verdict == Verdict::kFail && work->Same()) x.line = BeyondPlacement(x, time);
       } else {
-        x.error = error;
+        x.error = work->error.empty() ? comp.head + ": not measured" : work->error;
       }
       x.metric = time.metric;
       x.time_change = time.estimate;

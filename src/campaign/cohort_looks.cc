@@ -82,11 +82,15 @@ void CampaignRunner::Cohort::NoticeEstimate(bool early) const {
   }
   if (n == 0 || samples_run_ == 0) return;
   const double own = own_ns / static_cast<double>(n);
-  const double per_sample = std::max(own, static_cast<double>(r_.options_.clock->UnixNowNs() - session_started_ns_) /
-                                              static_cast<double>(samples_run_));
+  // The work tier ran before the first sample (work_tier.h): not a sample's cost, but part of the whole.
+  const double tier = static_cast<double>(work_tier_ns_);
+  const double per_sample =
+      std::max(own, (static_cast<double>(r_.options_.clock->UnixNowNs() - session_started_ns_) - tier) /
+                        static_cast<double>(samples_run_));
   const double arms_cells = static_cast<double>(cells_.size() * r_.arms_.size());
-  const double lo = per_sample * arms_cells * static_cast<double>(exact_blocks_ > 0 ? exact_blocks_ : plan_.pairs.front());
-  const double cap = per_sample * arms_cells * static_cast<double>(plan_.pairs.back());
+  const double lo =
+      tier + per_sample * arms_cells * static_cast<double>(exact_blocks_ > 0 ? exact_blocks_ : plan_.pairs.front());
+  const double cap = tier + per_sample * arms_cells * static_cast<double>(plan_.pairs.back());
   const double budget = static_cast<double>(budget_ns_);
   std::string plan;
   if (exact_blocks_ > 0) {
@@ -110,8 +114,9 @@ void CampaignRunner::Cohort::NoticeEstimate(bool early) const {
   const std::string so_far =
       early ? fmt::format("first {} samples of the first block's {}", samples_run_, static_cast<int64_t>(arms_cells))
             : "first block";
-  Notice(fmt::format("{}: {} per sample ({} of it tare's own); {}", so_far, FormatDurationNs(per_sample),
-                     FormatDurationNs(per_sample - own), plan));
+  Notice(fmt::format("{}: {} per sample ({} of it tare's own); {}{}", so_far, FormatDurationNs(per_sample),
+                     FormatDurationNs(per_sample - own),
+                     tier > 0 ? fmt::format("with the work tier's {} before them, ", FormatDurationNs(tier)) : "", plan));
 }
 
 Status CampaignRunner::Cohort::SpendBudget() {
@@ -213,7 +218,9 @@ Status CampaignRunner::Cohort::Look(size_t cell) {
   st.comparisons = Judge(cell, pairs, static_cast<int64_t>(st.look_index) + 1);
   ++st.look_index;
   const bool last = st.look_index >= plan_.pairs.size();
-  const bool final = last || !NeedsMorePairs(st.comparisons);
+  // A cell of the same work (work_tier.h) does not chase a gain: its time changes are placement's.
+  const bool same_work = cell < work_.size() && work_[cell].Same();
+  const bool final = last || !NeedsMorePairs(st.comparisons, /*chase_gains=*/!same_work);
   TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(cell),
                                            static_cast<int64_t>(st.look_index), final, st.comparisons));
   if (final) {

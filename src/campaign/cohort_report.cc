@@ -48,6 +48,7 @@ StatusOr<report::AbReport> CampaignRunner::Cohort::BuildReport(const std::vector
   s.checks.insert(s.checks.end(), bounds.begin(), bounds.end());
   s.notes = r_.notes_;
   s.notes.insert(s.notes.end(), fallbacks.begin(), fallbacks.end());
+  s.notes.insert(s.notes.end(), work_notes_.begin(), work_notes_.end());
   s.notes.insert(s.notes.end(), cross_check_notes_.begin(), cross_check_notes_.end());
   for (const auto& n : session_->recorder().unavailable()) s.notes.push_back("not measured: " + n);
   for (const auto& w : session_->recorder().warnings()) s.notes.push_back("warning: " + w);

@@ -32,4 +32,33 @@ std::unique_ptr<session::Measurer> SpawnerProber::MakeMeasurer(const target::Mea
   return std::make_unique<session::SpawnerMeasurer>(spawner_, options);
 }
 
+namespace {
+
+// A SpawnerMeasurer that owns its spawn helper.
+class OwnSpawnerMeasurer final : public session::Measurer {
+ public:
+  OwnSpawnerMeasurer(std::unique_ptr<proc::Spawner> spawner, const target::MeasureOptions& options)
+      : spawner_(std::move(spawner)), measurer_(*spawner_, options) {}
+  StatusOr<session::Measured> Measure(const target::TargetSpec& target, const target::Benchmark& bench) override {
+    return measurer_.Measure(target, bench);
+  }
+  StatusOr<std::vector<session::Measured>> MeasureTogether(const target::TargetSpec& target,
+                                                           const std::vector<target::Benchmark>& benches) override {
+    return measurer_.MeasureTogether(target, benches);
+  }
+  bool Interrupted() const override { return measurer_.Interrupted(); }
+
+ private:
+  std::unique_ptr<proc::Spawner> spawner_;
+  session::SpawnerMeasurer measurer_;
+};
+
+}  // namespace
+
+std::unique_ptr<session::Measurer> SpawnerProber::MakeOwnMeasurer(const target::MeasureOptions& options) {
+  auto spawner = proc::Spawner::Start();
+  if (!spawner.ok()) return nullptr;  // one thread, then
+  return std::make_unique<OwnSpawnerMeasurer>(std::move(*spawner), options);
+}
+
 }  // namespace tare::campaign

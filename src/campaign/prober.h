@@ -36,6 +36,9 @@ class Prober {
                                int64_t min_time_ns, target::Benchmark* bench) = 0;
   // What takes the samples (a cohort's, or the cross-check's under sim).
   virtual std::unique_ptr<session::Measurer> MakeMeasurer(const target::MeasureOptions& options) = 0;
+  // A measurer with a spawn helper of its own, for a second thread (the work tier runs its
+  // valgrind processes two at a time: cohort_work.cc); nullptr where there is none (one thread).
+  virtual std::unique_ptr<session::Measurer> MakeOwnMeasurer(const target::MeasureOptions&) { return nullptr; }
 };
 
 // The real world: fresh processes through the spawn helper, which must outlive the prober.
@@ -51,6 +54,7 @@ class SpawnerProber final : public Prober {
   Status FixGbenchWork(const target::TargetSpec& target, const target::MeasureOptions& options,
                        int64_t min_time_ns, target::Benchmark* bench) override;
   std::unique_ptr<session::Measurer> MakeMeasurer(const target::MeasureOptions& options) override;
+  std::unique_ptr<session::Measurer> MakeOwnMeasurer(const target::MeasureOptions& options) override;
 
  private:
   proc::Spawner& spawner_;

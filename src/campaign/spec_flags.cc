@@ -95,6 +95,9 @@ StatusOr<CampaignSpec> SpecFromFlags(const SpecFlags& o, const std::string& cwd)
   }
   spec.layouts = o.layouts;
   spec.strict_suite = o.strict_suite;
+  auto same_work = ParseSameWorkAllowance(o.same_work_allowance);
+  if (!same_work.ok()) return same_work.status().WithContext("--same-work-allowance");
+  spec.same_work_allowance = *same_work;
   if (!o.gbench_min_time.empty()) {
     auto t = ParseTimeoutNs(o.gbench_min_time);
     if (!t.ok()) return t.status().WithContext("--gbench-min-time");

@@ -41,6 +41,7 @@ struct SpecFlags {
   std::string gbench_min_time;  // "" = the default
   int64_t layouts = 1;
   bool strict_suite = false;
+  std::string same_work_allowance = "10%";  // "off": no work tier
   std::vector<std::string> env;
   std::string cwd;
   std::vector<std::string> gates;

@@ -516,6 +516,12 @@ with --strict-suite a benchmark new or missing;
                       "Exit 4 when the suite changed: a benchmark new in a head or missing from one (by default "
                       "they are listed, new ones measured, and the shared ones judged)"),
         "--strict-suite");
+  track(sub->add_option("--same-work-allowance", o->spec.same_work_allowance,
+                        "The work tier: before timing, each cell of a tare or Google Benchmark binary runs once "
+                        "under valgrind per arm; a cell whose head executes the same work (instructions, est. "
+                        "cycles, system calls within 0.1%) is judged on time against this, what code placement "
+                        "alone can do (default 10%; off: no work tier, every cell at the campaign's allowance)"),
+        "--same-work-allowance");
   track(sub->add_option("--name", o->spec.name, "Campaign name shown in the ledger"), "--name");
   sub->add_option("--store", o->store_path, "SQLite store (default: $TARE_STORE, else .tare/tare.db); arm copies go to its directory's bin/ (.tare/bin for a postgresql:// store)");
   sub->add_option("--ledger", o->ledger_path, "Also write the ledger (Markdown) to FILE, for a pull-request comment: kept under GitHub's "
@@ -546,7 +552,8 @@ with --strict-suite a benchmark new or missing;
                                              "--env", "--cwd", "--control", "--layouts", "--name"}},
                      {"Advanced: sampling and verdicts", {"--samples", "--step", "--cap", "--confidence", "--order",
                                                           "--seed", "--look-scheme", "--noise-floor", "--interval",
-                                                          "--noise-cap", "--no-cross-check", "--attribute"}},
+                                                          "--noise-cap", "--same-work-allowance", "--no-cross-check",
+                                                          "--attribute"}},
                      {"Advanced: gates and bounds", {"--gate", "--no-gates", "--bound", "--strict-suite"}},
                      {"Advanced: planning and resuming", {"--plan", "--pilot", "--resume"}},
                      {"Advanced: provenance and CI shards", {"--commit", "--branch", "--tag", "--no-git", "--shard",

@@ -287,10 +287,10 @@ void Layouts(const AbReport& r, const std::string& where, std::vector<LedgerBloc
 // comparison whose time FAILed or gained, when it ran.
 void CrossChecks(const AbReport& r, std::vector<LedgerBlock>& blocks) {
   LedgerBlock b{.head = "### Cross-check: instructions under valgrind\n\n"
-                        "Each cell whose time FAILed or gained, measured once more under `--instrument sim` (base, the "
-                        "head, and base again, which must read the same instructions; these samples are not stored): "
-                        "does the head execute more (or fewer) instructions, or does the same work take longer? It "
-                        "points; it changes no verdict.\n\n",
+                        "Each cell whose time FAILed or gained, with its counts under `--instrument sim` (base, the "
+                        "head, and base again, which must read the same instructions: read by the work tier before "
+                        "timing, or once more after it; these samples are not stored): does the head execute more (or "
+                        "fewer) instructions, or does the same work take longer? It points; it changes no verdict.\n\n",
                 .tail = "\n", .rank = 4, .cut_rows = true, .row_noun = "cross-checks"};
   const bool several_heads = SeveralHeads(r);
   for (const auto& c : r.comparisons) {

@@ -18,6 +18,7 @@
 #include "campaign/campaign_runner.h"
 #include "campaign/lock.h"
 #include "campaign/sampling.h"
+#include "campaign/work_tier.h"
 #include "model/fingerprint.h"
 #include "session/failure_log.h"
 #include "session/session.h"
@@ -87,8 +88,17 @@ class CampaignRunner::Cohort final : public session::Observer {
   // cohort_suite.cc: the benchmarks only a head has, measured there for their figures (suite_diff.h);
   // sets suite_. `stored`: a resumed cohort's run, whose samples of them are kept.
   Status MeasureNewBenchmarks(session::Measurer& measurer, const RunData& stored);
-  // cohort_cross_check.cc: the cells whose time FAILed or gained, under valgrind (cross_check.h).
+  // cohort_cross_check.cc: the cells whose time FAILed or gained, under valgrind (cross_check.h); a
+  // cell the work tier read is not measured again.
   void CrossCheck();
+  // cohort_work.cc: the work tier (work_tier.h), before the first timed sample; fills work_.
+  Status WorkTier();
+  bool WorkTierApplies() const;
+  // The sim instrument in <workdir>/s<worker>, or why not (no valgrind).
+  StatusOr<target::MeasureOptions> SimOptions(int worker = 1) const;
+  // One cell once under valgrind in base, base again (the null copy when there is one) and each head.
+  CellWork MeasureCellWork(size_t cell, session::Measurer& measurer, const target::MeasureOptions& sim) const;
+  Status KeepWorkNote(const std::string& note);  // for the ledger, and stored with the run
   StatusOr<report::AbReport> BuildReport(const std::vector<AbCheck>& bounds);
   void Progress(const std::string& line) const { if (r_.options_.progress) r_.options_.progress(line); }
   void Notice(const std::string& line) const { if (r_.options_.notice) r_.options_.notice(line); }
@@ -119,7 +129,10 @@ class CampaignRunner::Cohort final : public session::Observer {
   bool early_estimate_told_ = false;
   session::FailureLog failures_;  // failed samples, told once per cell and error
   std::vector<AbSuiteEntry> suite_;  // new and missing benchmarks, the new ones' figures
-  std::vector<std::string> cross_check_notes_;  // skipped or bounded cross-checks, for the ledger
+  std::vector<std::string> cross_check_notes_;
+  std::vector<CellWork> work_;          // the work tier's reading of each cell (unmeasured when it did not run)
+  std::vector<std::string> work_notes_;  // the work tier's note for the ledger
+  int64_t work_tier_ns_ = 0;            // the wall time the work tier took in this Run  // skipped or bounded cross-checks, for the ledger
 };
 
 }  // namespace tare::campaign

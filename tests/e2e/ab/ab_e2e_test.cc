@@ -1212,6 +1212,58 @@ TEST_F(AbE2E, ALedgerOverACommentsLimitKeepsTheOutcomeAndWritesTheWholeBesideIt)
 // have is judged; what only the head has is measured there (figures, no verdict); what only base has
 // is listed. The exit status is the shared cells' (their verdicts are time's: 0, 1 or 3 — never the
 // 2 of a refused campaign), and 4 with --strict-suite.
+// The work tier (issue 42, methodology §5a): each cell first runs once under valgrind per arm. In
+// same_work_{sorted,shuffled} both cells execute the same work — BM_Branchy's head sums the same bytes
+// shuffled instead of sorted, several times slower on a real CPU (its branch mispredicts), the same
+// instructions under valgrind; BM_Steady is unchanged. Both are judged on time against the same-work
+// allowance (10%): BM_Branchy's slowdown is beyond it, so it still FAILs, and the cross-check says the
+// layout advice does not apply; BM_Steady carries the reading on its metric. With the tier off, every
+// cell is judged at the campaign's allowance and no tier note is written.
+TEST_F(AbE2E, TheWorkTierJudgesSameWorkCellsAgainstWhatPlacementCanDo) {
+  const std::string base = SAME_WORK_DIR "/same_work_sorted", head = SAME_WORK_DIR "/same_work_shuffled";
+  Result r = Tare({"ab", "--base", base, "--head", head, "--samples", "6", "--cap", "6", "--store", store_,
+                   "--json", dir_ + "/result.json"});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  nlohmann::json j = Json();
+  std::map<std::string, nlohmann::json> cells;
+  for (const auto& c : j["comparisons"]) cells[c["cell"].get<std::string>()] = c;
+  ASSERT_EQ(cells.size(), 2u) << j.dump();
+  for (const auto& [name, c] : cells) {
+    const auto& m = c["metrics"][0];
+    EXPECT_EQ(m["allowance"], "10%") << name << ": " << m.dump();
+    bool noted = false;
+    for (const auto& reason : m["reasons"]) {
+      noted = noted || reason.get<std::string>().find("the same work: instructions") != std::string::npos;
+    }
+    EXPECT_TRUE(noted) << name << ": " << m.dump();
+  }
+  EXPECT_EQ(cells.at("BM_Branchy")["verdict"], "FAIL");
+  EXPECT_GT(cells.at("BM_Branchy")["metrics"][0]["change"]["lo"].get<double>(), 0.10);
+  const auto& x = cells.at("BM_Branchy")["cross_check"];
+  ASSERT_TRUE(x.is_object()) << cells.at("BM_Branchy").dump();
+  EXPECT_NE(x["line"].get<std::string>().find("the same work, yet slower by more than placement does"),
+            std::string::npos) << x.dump();
+  EXPECT_EQ(x["line"].get<std::string>().find("--layouts"), std::string::npos) << x.dump();
+  EXPECT_NE(cells.at("BM_Steady")["verdict"], "FAIL");
+  bool tier_note = false;
+  for (const auto& n : j["notes"]) tier_note = tier_note || n.get<std::string>().find("2 of 2 the same work") != std::string::npos;
+  EXPECT_TRUE(tier_note) << j["notes"].dump();
+  EXPECT_NE(r.err.find("work tier: 2 cells under valgrind before timing"), std::string::npos) << r.err;
+  ExpectOutputsAgree(r);
+
+  Result off = Tare({"ab", "--base", base, "--head", head, "--samples", "6", "--cap", "6", "--store",
+                     dir_ + "/off.db", "--json", dir_ + "/result.json", "--same-work-allowance", "off"});
+  ASSERT_EQ(off.exit_code, 1) << off.out << off.err;
+  nlohmann::json o = Json();
+  for (const auto& c : o["comparisons"]) EXPECT_EQ(c["metrics"][0]["allowance"], "noise") << c.dump();
+  for (const auto& n : o["notes"]) EXPECT_EQ(n.get<std::string>().find("Work tier"), std::string::npos) << n;
+  EXPECT_EQ(off.err.find("work tier"), std::string::npos) << off.err;
+
+  Result bad = Tare({"ab", "--base", base, "--head", head, "--store", dir_ + "/bad.db", "--same-work-allowance", "10"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
+  EXPECT_NE(bad.err.find("--same-work-allowance"), std::string::npos) << bad.err;
+}
+
 TEST_F(AbE2E, ALivingSuiteJudgesWhatBothSidesHaveAndListsTheRest) {
   const std::string base = LIVING_SUITE_DIR "/living_suite_base", head = LIVING_SUITE_DIR "/living_suite_head";
   std::vector<std::string> args = {"ab", "--base", base, "--head", head, "--samples", "6", "--cap", "6",
