@@ -370,7 +370,9 @@ void CampaignRunner::ExpandLayouts() {
 
 StatusOr<std::vector<LockedWork>> CampaignRunner::FixWork(const std::vector<LockedWork>& locked) {
   const bool sim = measure_.instrument == Instrument::kSim;
-  if (kind_ == TargetKind::kCommand || (kind_ == TargetKind::kGbench && sim)) {
+  // Under sim and mem a Google Benchmark sample is one counted run of a fixed count (docs/sim.md).
+  const bool counted = sim || measure_.instrument == Instrument::kMem;
+  if (kind_ == TargetKind::kCommand || (kind_ == TargetKind::kGbench && counted)) {
     if (kind_ == TargetKind::kGbench) notes_.push_back(WorkNote(kind_, measure_.instrument, {}, false));
     return std::vector<LockedWork>{};
   }

@@ -173,6 +173,11 @@ std::string WorkNote(TargetKind kind, Instrument instrument, const std::vector<L
     return "Iteration counts: under sim every sample of Google Benchmark runs one exactly-counted "
            "iteration, the same in every arm (docs/sim.md).";
   }
+  if (kind == TargetKind::kGbench && instrument == Instrument::kMem) {
+    return "Iteration counts: under mem every sample of Google Benchmark runs one timed iteration after one "
+           "warm-up, the same in every arm: the allocation shim counts the whole process, Google Benchmark's "
+           "own bookkeeping included, which is then the same on both sides (docs/measurement.md).";
+  }
   const std::string counts = CountList(work);
   if (!counts.empty()) {
     return fmt::format(

@@ -349,8 +349,10 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
   if (target.kind == TargetKind::kGbench) {
     std::filesystem::remove(json_path);
     for (auto& a : GbenchSampleArgs(bench.name, json_path)) req.argv.push_back(a);
-    if (sim) {
-      // One exactly-timed run instead of Google Benchmark's calibration (docs/sim.md).
+    if (sim || mem) {
+      // One exactly-timed run instead of Google Benchmark's calibration (docs/sim.md). Under mem too:
+      // the shim counts the whole process, and a calibration's rounds follow the benchmark's speed,
+      // so a faster head would allocate less in Google Benchmark's own bookkeeping (issue 42).
       for (auto& a : instrument::GoogleBenchmarkSimFlags(options.gbench_flags)) req.argv.push_back(a);
     } else if (bench.iterations > 0) {
       // Exactly that count (1.8+): the work per sample is fixed, not the time.
