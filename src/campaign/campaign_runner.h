@@ -81,6 +81,7 @@ using StopKind = session::StopKind;
 struct CampaignResult {
   report::AbReport report;
   StopKind stop = StopKind::kNone;
+  int64_t work_tier_ns = 0;  // the wall time the work tier took (0: it did not run)
 };
 
 class CampaignRunner {

@@ -351,7 +351,7 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
   if (!error.ok()) return error;
   if (!saved.ok()) return saved;
   if (!finished.ok()) return finished;
-  return CampaignResult{std::move(*report), stop};
+  return CampaignResult{std::move(*report), stop, work_tier_ns_};
 }
 
 int64_t CampaignRunner::Cohort::TargetBlocks(size_t cell) const {

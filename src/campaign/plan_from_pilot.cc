@@ -11,6 +11,7 @@
 #include "campaign/campaign_definition.h"
 #include "campaign/verdict.h"
 #include "campaign/sampling.h"
+#include "campaign/work_tier.h"
 
 namespace tare::campaign {
 
@@ -103,10 +104,31 @@ PlanReport PlanFromPilot(const CampaignSpec& declared, const PilotRun& pilot) {
       if (allowance.ok()) spec.allowance = *allowance;
       q.metric = spec;
       q.cell = comparison.cell;
-      auto cell_plan = PlanCell(PilotBlocks(*pilot.run, cell->benchmark_id, m.metric, *pilot.discarded), q);
+      const std::vector<PilotBlock> blocks = PilotBlocks(*pilot.run, cell->benchmark_id, m.metric, *pilot.discarded);
+      auto cell_plan = PlanCell(blocks, q);
       if (!cell_plan.ok()) {
         plan.errors.push_back(cell_plan.status().message());
         continue;
+      }
+      // The pilot's head is a copy of base, so the work tier read the same work and judged this time
+      // metric against the same-work allowance: what the campaign does to an unchanged head. A head
+      // whose work changed is judged at the campaign's own allowance, so the FAIL curve is planned at it.
+      const bool same_work = std::any_of(m.reasons.begin(), m.reasons.end(), IsSameWorkNote);
+      if (same_work) {
+        PlanQuery changed = q;
+        changed.metric.allowance = Allowance::Noise();
+        for (const auto& d : declared.metrics) {
+          if (d.name == m.metric) changed.metric.allowance = d.allowance;
+        }
+        for (const auto& c : declared.cells) {
+          if (!c.allowances.empty()) changed.settings.cell_allowances[c.name] = c.allowances;
+        }
+        auto changed_plan = PlanCell(blocks, changed);
+        if (changed_plan.ok()) {
+          cell_plan->changed_allowance = changed_plan->allowance;
+          cell_plan->curve = changed_plan->curve;
+          cell_plan->detectable = changed_plan->detectable;
+        }
       }
       plan.cells.push_back(std::move(*cell_plan));
     }
@@ -145,6 +167,7 @@ StatusOr<PilotOutcome> RunPilot(const CampaignInput& declared, int64_t blocks, P
   pilot.blocks = blocks;
   pilot.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   out.plan = PlanFromPilot(declared.spec, pilot);
+  out.plan.work_tier_ns = result.work_tier_ns;
   return out;
 }
 

@@ -73,6 +73,10 @@ struct CellPlan {
   std::string cell;
   std::string metric;
   std::string allowance;          // AllowanceText of the effective allowance
+  // A cell whose pilot head did the same work (the work tier): `allowance` is the same-work one, which
+  // `unchanged` and `pairs_for_pass` use; a head whose work changed is judged at this one, which
+  // `curve` and `detectable` use. "" otherwise.
+  std::string changed_allowance;
   int64_t pilot_blocks = 0;
   double pair_spread = 0;         // robust SD of ln(head/base) over the pilot (MAD x 1.4826)
   double null_spread = 0;         // the same for ln(null/base); 0 without a null arm

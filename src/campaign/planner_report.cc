@@ -70,13 +70,19 @@ std::string RenderPlan(const PlanReport& r) {
        fmt::format("FAIL >= {}% from", static_cast<int>(r.target_power * 100)),
        fmt::format("pairs for PASS >= {}%", static_cast<int>(r.target_power * 100))}};
   for (const auto& c : r.cells) {
-    rows.push_back({SingleLineText(c.cell), SingleLineText(c.metric), c.allowance,
+    rows.push_back({SingleLineText(c.cell), SingleLineText(c.metric),
+                    c.changed_allowance.empty() ? c.allowance : c.allowance + " / " + c.changed_allowance,
                     fmt::format("{:.2f}%", c.pair_spread * 100), Percent(c.unchanged.pass),
                     Percent(c.unchanged.inconclusive), fmt::format("{:.0f}", c.unchanged.mean_pairs),
                     Change(c.detectable),
                     c.pairs_for_pass < 0 ? "> 1000" : std::to_string(c.pairs_for_pass)});
   }
   out += Table(rows);
+  if (std::any_of(r.cells.begin(), r.cells.end(), [](const CellPlan& c) { return !c.changed_allowance.empty(); })) {
+    out += "\nAllowance A / B: the work tier read the same work in the pilot, so an unchanged head is judged against A\n"
+           "(what placement alone can do: the PASS and pairs columns); a head whose work changes is judged at B, which\n"
+           "the FAIL column uses (docs/methodology.md §5a).\n";
+  }
 
   std::string advice;
   double total_seconds = 0;
@@ -111,8 +117,11 @@ std::string RenderPlan(const PlanReport& r) {
   for (const auto& e : r.errors) advice += "- " + SingleLineText(e) + "\n";
   if (!advice.empty()) out += "\nNot resolved by this plan:\n" + advice;
   if (r.per_sample_ns > 0) {
-    out += fmt::format("\nExpected duration for an unchanged head: about {} ({} per sample).\n",
-                       FormatDurationNs(total_seconds * 1e9), FormatDurationNs(r.per_sample_ns));
+    const double tier = static_cast<double>(r.work_tier_ns);
+    out += fmt::format("\nExpected duration for an unchanged head: about {} ({} per sample{}).\n",
+                       FormatDurationNs(total_seconds * 1e9 + tier), FormatDurationNs(r.per_sample_ns),
+                       tier > 0 ? fmt::format("; the work tier's {} before them, as in the pilot", FormatDurationNs(tier))
+                                : "");
   }
   out += "Nothing was locked or stored; the pilot's processes ran from a temporary copy.\n";
   return out;
@@ -132,6 +141,7 @@ nlohmann::json PlanToJson(const PlanReport& r) {
   j["simulations"] = r.simulations;
   j["budget_ns"] = r.budget_ns;
   j["budget_pairs"] = r.budget_pairs > 0 ? nlohmann::json(r.budget_pairs) : nlohmann::json(nullptr);
+  j["work_tier_ns"] = r.work_tier_ns;
   j["target_power"] = r.target_power;
   j["cells"] = nlohmann::json::array();
   for (const auto& c : r.cells) {
@@ -139,6 +149,7 @@ nlohmann::json PlanToJson(const PlanReport& r) {
     cj["cell"] = c.cell;
     cj["metric"] = c.metric;
     cj["allowance"] = c.allowance;
+    cj["changed_allowance"] = c.changed_allowance.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.changed_allowance);
     cj["pilot_blocks"] = c.pilot_blocks;
     cj["pair_spread"] = c.pair_spread;
     cj["null_spread"] = c.null_spread;

@@ -26,6 +26,7 @@ struct PlanReport {
   int64_t cell_count = 0;         // cells of the planned campaign
   int64_t budget_ns = 0;          // the campaign's budget past the first looks (0: none)
   int64_t budget_pairs = 0;       // the pairs it lets a cell reach if every cell needs it (0: none)
+  int64_t work_tier_ns = 0;       // what the pilot's work tier took (work_tier.h); the campaign runs it too
   int simulations = 0;
   double target_power = 0.9;
   std::vector<CellPlan> cells;

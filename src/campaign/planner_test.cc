@@ -9,12 +9,17 @@
 // the tests' comments; the fresh-campaign rates have SE <= 0.011.
 #include "campaign/planner.h"
 
+#include <set>
+
 #include <algorithm>
 #include <cmath>
 #include <random>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include "campaign/plan_from_pilot.h"
+#include "campaign/planner_report.h"
 
 namespace tare::campaign {
 namespace {
@@ -268,4 +273,61 @@ TEST(PlannerSimulation, TheBudgetEndsTheLooksWithALastLookWhereItStops) {
 }
 
 }  // namespace
+}  // namespace tare::campaign
+
+// tare ab --plan under the work tier (work_tier.h): the pilot's head is a copy of base, so the tier
+// reads the same work and the pilot judged the time metric against the same-work allowance. The plan
+// keeps that allowance for an unchanged head (PASS) and plans the FAIL curve at the campaign's own
+// allowance (noise), where a head whose work changed is judged.
+namespace tare::campaign {
+namespace {
+PlanReport PlanOfAPilot(bool same_work) {
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> z(0.0, 1.0);
+  RunData run;
+  for (int64_t b = 0; b < 30; ++b) {
+    const double host = std::exp(kHostSigma * z(rng));
+    for (const char* arm : {"base", "head", "null"}) {
+      StoredSample s;
+      s.benchmark_id = 1;
+      s.sample.arm = arm;
+      s.sample.block = b;
+      s.sample.values["gb.cpu_time_ns"] = 1e6 * host * std::exp(kSampleSigma * z(rng));
+      run.samples.push_back(s);
+    }
+  }
+  report::AbReport report;
+  AbComparison c;
+  c.cell = "BM_X";
+  AbMetricResult m;
+  m.metric = "gb.cpu_time_ns";
+  m.direction = Direction::kLowerIsBetter;
+  m.allowance = same_work ? "10%" : "noise";
+  if (same_work) m.reasons = {"the same work: instructions 1,000 → 1,000 (+0.00%) under valgrind"};
+  c.metrics = {m};
+  report.comparisons = {c};
+  std::vector<CellRecord> cells = {{0, "BM_X", CellRole::kTarget, 1, {}, {}}};
+  std::set<int64_t> discarded;
+  PilotRun pilot{&report, &run, &cells, &discarded, 30, 1.0};
+  CampaignSpec declared;
+  return PlanFromPilot(declared, pilot);
+}
+}  // namespace
+
+TEST(PlanFromPilot, ASameWorkPilotPlansThePassAtTheSameWorkAllowanceAndTheFailAtTheCampaigns) {
+  const PlanReport same = PlanOfAPilot(true);
+  const PlanReport plain = PlanOfAPilot(false);
+  ASSERT_EQ(same.cells.size(), 1u);
+  ASSERT_EQ(plain.cells.size(), 1u);
+  EXPECT_EQ(same.cells[0].allowance, "10%");
+  EXPECT_EQ(same.cells[0].changed_allowance, "noise");
+  EXPECT_EQ(plain.cells[0].changed_allowance, "");
+  // The FAIL curve is the campaign's own allowance's in both: the same detectable change.
+  EXPECT_EQ(same.cells[0].detectable, plain.cells[0].detectable);
+  EXPECT_LT(same.cells[0].detectable, 0.05);
+  // An unchanged head PASSes at least as often against 10% as under the noise cap (2%).
+  EXPECT_GE(same.cells[0].unchanged.pass, plain.cells[0].unchanged.pass);
+  EXPECT_GT(same.cells[0].unchanged.pass, 0.9);
+}
+
 }  // namespace tare::campaign

@@ -111,6 +111,8 @@ std::string SameWorkNote(const CellWork& work, double allowance) {
       lines, AllowanceText(Allowance::Fraction(allowance)));
 }
 
+bool IsSameWorkNote(const std::string& reason) { return reason.rfind("the same work: ", 0) == 0; }
+
 std::string WorkTierNote(const std::vector<CellWork>& cells, const std::vector<std::string>& names,
                          double allowance) {
   int64_t same = 0, changed = 0, unread = 0, skipped = 0;

@@ -63,8 +63,11 @@ struct CellWork {
 // Checks base against its rerun and fills `changes`; sets `error` when base did not repeat.
 void ReadCellWork(const std::map<std::string, double>& again, CellWork* work);
 
-// The note a same-work cell's time metric carries (its allowance in effect, and why).
+// The note a same-work cell's time metric carries (its allowance in effect, and why); it starts with
+// "the same work: ", which IsSameWorkNote recognises among a metric's reasons (tare ab --plan reads
+// its pilot's verdicts so).
 std::string SameWorkNote(const CellWork& work, double allowance);
+bool IsSameWorkNote(const std::string& reason);
 
 // The ledger's note on the tier: how many cells read the same work, changed or could not be read.
 std::string WorkTierNote(const std::vector<CellWork>& cells, const std::vector<std::string>& names,
