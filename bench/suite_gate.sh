@@ -49,11 +49,13 @@ for kind in ("aa", "changed"):
     secs = [float(r["seconds"]) for r in rs]
     ok = sum(1 for r in rs if r["exit"] == "0")
     print(f"{kind}: {len(rs)} campaigns, cells {rs[0]['cells']}; exit 0 in {ok}/{len(rs)}; "
-          f"wall s median {statistics.median(secs):.0f} (min {min(secs):.0f}, max {max(secs):.0f}); load {rs[0]['load']}..{rs[-1]['load']}")
+          f"wall s median {statistics.median(secs):.0f} (min {min(secs):.0f}, max {max(secs):.0f}); "
+          f"load at starts {min(float(r['load']) for r in rs):.2f}..{max(float(r['load']) for r in rs):.2f}, "
+          f"at ends {min(float(r.get('load_end') or 0) for r in rs):.2f}..{max(float(r.get('load_end') or 0) for r in rs):.2f}")
     for r in rs:
         print(f"  #{r['n']}: exit {r['exit']}, {r['seconds']} s, PASS {r['pass']} (gains {r['gains']}), "
               f"FAIL {r['fail']}, INCONCLUSIVE {r['inconclusive']}; knob/3 {r['knob3']}, knob/5 {r['knob5']}; "
-              f"estimate {r['estimate']}")
+              f"estimate {r['estimate']}; work tier {r.get('tier', '-')}; load {r['load']} -> {r.get('load_end', '-')}")
 PY
 }
 
@@ -65,7 +67,7 @@ if [ -n "$analyze" ]; then analyze_dir "$analyze"; exit 0; fi
 out=${out:-$(mktemp -d /tmp/tare-suite-gate.XXXXXX)}
 mkdir -p "$out/raw"
 cp "$build/bench/suite/suite_bench" "$out/suite_copy"  # the A/A's head: the same bytes, another file
-printf 'kind\tn\tcells\texit\tseconds\tpass\tgains\tfail\tinconclusive\tknob3\tknob5\testimate\tload\n' > "$out/campaigns.tsv"
+printf 'kind\tn\tcells\texit\tseconds\tpass\tgains\tfail\tinconclusive\tknob3\tknob5\testimate\tload\tload_end\ttier\n' > "$out/campaigns.tsv"
 
 one() {  # kind n head args...
   local kind=$1 n=$2 head=$3; shift 3
@@ -76,9 +78,10 @@ one() {  # kind n head args...
   "$build/tare" ab --base "$build/bench/suite/suite_bench" --head "$head" --store "$store" --json "$json" \
       --ledger "$out/raw/$kind-$n.md" "$@" "${extra[@]}" > "$out/raw/$kind-$n.out" 2> "$err" || rc=$?
   t1=$(date +%s.%N)
-  /usr/bin/python3 - "$json" "$err" "$kind" "$n" "$rc" "$t0" "$t1" "$load" >> "$out/campaigns.tsv" <<'PY'
+  local load_end; load_end=$(cut -d' ' -f1 /proc/loadavg)
+  /usr/bin/python3 - "$json" "$err" "$kind" "$n" "$rc" "$t0" "$t1" "$load" "$load_end" >> "$out/campaigns.tsv" <<'PY'
 import json, re, sys
-path, err, kind, n, rc, t0, t1, load = sys.argv[1:]
+path, err, kind, n, rc, t0, t1, load, load_end = sys.argv[1:]
 try:
     j = json.load(open(path))
 except Exception:
@@ -91,10 +94,12 @@ def verdict(cell):
         if x["cell"] == cell:
             return x["verdict"] + ("+gain" if x.get("supported_gain") else "")
     return "-"
-m = re.search(r"first looks take about [^;:]+(?:;[^:]*)?: (.+? in all)", open(err).read())
+text = open(err).read()
+m = re.search(r"first looks take about [^;:]+(?:;[^:]*)?: (.+? in all)", text)
+t = re.search(r"Work tier: .*?\(([^()]+)\)$", text, re.M)
 print("\t".join([kind, n, str(len(c)), rc, f"{float(t1) - float(t0):.1f}", str(count("PASS")), str(gains),
                  str(count("FAIL")), str(count("INCONCLUSIVE")), verdict("BM_Knob/3"), verdict("BM_Knob/5"),
-                 m.group(1) if m else "-", load]))
+                 m.group(1) if m else "-", load, load_end, t.group(1) if t else "-"]))
 PY
 }
 

@@ -13,6 +13,7 @@
 #   <prefix>/lib/tare/tare-spawn-helper       found by tare at <its directory>/../lib/tare/
 #   <prefix>/lib/tare/libtare_alloc.so        (src/proc/spawner.cc, src/target/measure.cc), so an
 #                                             installed tare works from any prefix
+#   <prefix>/lib/tare/libtare_heap_shift.so   the same way (tare ab --layouts)
 #   <prefix>/include/tare/*.hpp, alloc_shim.h
 #   <prefix>/<libdir>/libtare_bench.a, libtare_bench_main.a
 #   <prefix>/<libdir>/cmake/tare/             tareConfig.cmake, tareConfigVersion.cmake, targets
@@ -43,7 +44,7 @@ set_target_properties(tare_gbench_compat PROPERTIES EXPORT_NAME gbench_compat)
 if(NOT TARE_BUILD_TESTS)
   function(tare_exclude_unrequested)
     tare_collect_targets(${PROJECT_SOURCE_DIR} targets)
-    set(keep tare tare-spawn-helper tare_bench tare_bench_main tare_alloc)
+    set(keep tare tare-spawn-helper tare_bench tare_bench_main tare_alloc tare_heap_shift)
     if(TARE_BUILD_EXAMPLES)
       tare_collect_targets(${PROJECT_SOURCE_DIR}/examples example_targets)
       list(APPEND keep ${example_targets})
@@ -76,6 +77,7 @@ set(tare_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/tare)
 install(TARGETS tare RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS tare-spawn-helper RUNTIME DESTINATION lib/tare)
 install(TARGETS tare_alloc LIBRARY DESTINATION lib/tare)
+install(TARGETS tare_heap_shift LIBRARY DESTINATION lib/tare)
 install(TARGETS tare_bench tare_bench_main tare_gbench_compat EXPORT tareTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -286,6 +286,10 @@ std::string LayoutEnv(int64_t layout) {
   return "TARE_LAYOUT=" + std::string(static_cast<size_t>(layout * kLayoutPadBytes), 'x');
 }
 
+// The heap moves by a multiple of 16 (libtare_heap_shift.so needs it): kLayoutPadBytes is 1040.
+static_assert(kLayoutPadBytes % 16 == 0);
+std::string HeapShiftEnv(int64_t layout) { return "TARE_HEAP_SHIFT=" + std::to_string(layout * kLayoutPadBytes); }
+
 namespace {
 
 // The body of SpecFromJson (base/json_read.h): throws JsonReadError naming the field.

@@ -60,12 +60,15 @@ inline constexpr int64_t kDefaultTimeoutNs = 600'000'000'000;  // 10 min per sam
 // says whether the change holds across them. Layout k adds the environment variable TARE_LAYOUT
 // of k * kLayoutPadBytes bytes, which moves the process's initial stack (and the argv, envp and
 // auxv the loader puts above it) by that much: 1040 bytes is 16 mod 64, so four layouts put the
-// stack at four different offsets within a cache line. Nothing is rebuilt or relinked: code and
-// heap addresses do not move (docs/campaign.md, "Layouts").
+// stack at four different offsets within a cache line. The heap moves too: layout k preloads
+// libtare_heap_shift.so with TARE_HEAP_SHIFT = k * kLayoutPadBytes, one allocation of that size before
+// main (src/lib/heap_shift.c). Nothing is rebuilt or relinked: code, static data and shared libraries
+// do not move (docs/campaign.md, "Layouts").
 inline constexpr int64_t kMaxLayouts = 8;
 inline constexpr int64_t kLayoutPadBytes = 1040;
 std::string LayoutCellName(const std::string& cell, int64_t layout);  // "BM_X [layout 1]"
 std::string LayoutEnv(int64_t layout);                                 // "TARE_LAYOUT=xxx..."
+std::string HeapShiftEnv(int64_t layout);                              // "TARE_HEAP_SHIFT=<k x kLayoutPadBytes>"
 
 inline constexpr int64_t kMinGbenchMinTimeNs = session::kMinGbenchMinTimeNs;  // 1 ms
 inline constexpr int64_t kMaxGbenchMinTimeNs = session::kMaxGbenchMinTimeNs;  // 60 s

@@ -44,6 +44,9 @@ target::TargetSpec CampaignRunner::ArmTarget(const std::string& arm, const Cell&
   t.env = session::ApplyEnvOverrides(session::ApplyEnvOverrides(options_.base_env, input_.spec.env), cell.env);
   auto library_path = arm_env_.find(arm);
   if (library_path != arm_env_.end()) t.env = session::ApplyEnvOverrides(t.env, {library_path->second});
+  // --layouts: the heap moves too (TARE_HEAP_SHIFT, in the layout cell's environment), through a
+  // library preloaded before any the environment already preloads.
+  if (cell.layout >= 0 && !heap_shift_.empty()) target::AddPreload(&t.env, heap_shift_);
   return t;
 }
 
@@ -344,6 +347,8 @@ Status CampaignRunner::KeepThisShard() {
 
 void CampaignRunner::ExpandLayouts() {
   const CampaignSpec& spec = input_.spec;
+  auto heap_shift = target::FindHeapShift();
+  if (heap_shift.ok()) heap_shift_ = *heap_shift;
   std::vector<Cell> expanded;
   for (const auto& c : cells_) {
     for (int64_t k = 0; k < spec.layouts; ++k) {
@@ -351,6 +356,7 @@ void CampaignRunner::ExpandLayouts() {
       l.name = LayoutCellName(c.name, k);
       l.bench.uri = LayoutCellName(c.bench.uri, k);
       l.env.push_back(LayoutEnv(k));
+      if (!heap_shift_.empty()) l.env.push_back(HeapShiftEnv(k));
       l.declared = c.name;
       l.layout = k;
       if (auto m = cell_metrics_.find(c.name); m != cell_metrics_.end()) cell_metrics_[l.name] = m->second;
@@ -360,10 +366,16 @@ void CampaignRunner::ExpandLayouts() {
   cells_ = std::move(expanded);
   notes_.push_back(fmt::format(
       "Layouts: every cell ran under {} layouts (layout k: the environment variable TARE_LAYOUT of "
-      "k x {} bytes, moving the initial stack; code and heap do not move){}.",
+      "k x {} bytes, moving the initial stack, and {}; code, static data and shared libraries do not move: "
+      "that needs a rebuild){}.",
       spec.layouts, kLayoutPadBytes,
+      heap_shift_.empty()
+          ? fmt::format("the heap does not move: {}", heap_shift.status().message())
+          : fmt::format("an allocation of k x {} bytes before main (libtare_heap_shift.so), moving the "
+                        "program's heap by as much",
+                        kLayoutPadBytes),
       measure_.instrument == Instrument::kSim
-          ? "; under sim ASLR is off, so each layout is one fixed stack position"
+          ? "; under sim ASLR is off, so each layout is one fixed stack and heap position"
           : "; with ASLR on (`tare env`) the stack is also randomized per process, which hides most of "
             "what a layout changes"));
 }

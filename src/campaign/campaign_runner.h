@@ -153,6 +153,7 @@ class CampaignRunner {
   std::optional<ShardRecord> shard_;
   SuiteDiff suite_;  // the benchmarks base and the heads share (the cells) and those they do not
   std::map<std::string, std::vector<MetricSpec>> cell_metrics_;  // cell -> its metrics, when not metrics_
+  std::string heap_shift_;  // --layouts: libtare_heap_shift.so, preloaded in layout cells ("" if missing)
 };
 
 }  // namespace tare::campaign

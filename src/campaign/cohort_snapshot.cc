@@ -135,6 +135,11 @@ report::AbReport BuildAbReport(const CohortSnapshot& s) {
   rep.noise_floor_rule = std::string(NoiseFloorRuleName(spec.noise_floor));
   rep.interval_method = std::string(PairedIntervalName(spec.interval));
   rep.noise_cap = spec.noise_cap;
+  // The work tier runs for time campaigns over tare and Google Benchmark binaries (work_tier.h).
+  rep.same_work_allowance =
+      spec.instrument == Instrument::kWall && (s.kind == TargetKind::kTare || s.kind == TargetKind::kGbench)
+          ? spec.same_work_allowance
+          : 0;
   for (const auto& e : s.lock.executables) rep.arms.push_back({e.arm, RoleOfArm(e.arm), e.source, e.path, e.sha256});
   std::vector<Verdict> verdicts;
   for (const auto& cell : s.cells) {

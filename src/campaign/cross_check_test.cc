@@ -113,7 +113,7 @@ TEST(CrossCheck, InstructionsThatMoveWithTheTimeAreMoreWork) {
       ReadCrossCheck(Time(0.03, Verdict::kFail), Sim(100000, 1, 1, 1100), Sim(100001, 1, 1, 1100), 4);
   EXPECT_EQ(after_layouts.reading, "same work");
   EXPECT_EQ(after_layouts.line.find("--layouts 4"), std::string::npos) << after_layouts.line;
-  EXPECT_NE(after_layouts.line.find("the 4 layouts that ran (the stack and the environment) did not remove; code "
+  EXPECT_NE(after_layouts.line.find("the 4 layouts that ran (where the stack and the heap sit) did not remove; code "
                                     "placement moves only with a rebuild"),
             std::string::npos) << after_layouts.line;
   AbCrossCheck none = ReadCrossCheck(Time(0.03, Verdict::kFail), {}, Sim(1, 1, 1, 1));

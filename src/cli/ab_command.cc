@@ -408,6 +408,12 @@ cell, at most 10 min, from the first sample, never cutting a cell's first look s
 or none) -- 1280 pairs
 is only a safety cap; a cell the budget stops is judged once more on every pair it has. --step N
 gives evenly spaced looks instead, up to --cap.
+The work tier: before timing, each cell of a tare or Google Benchmark binary runs once under valgrind
+in base, base again and each head. A cell whose head executes the same work (instructions, est.
+cycles, system calls within 0.1%) is judged on time against 10% (--same-work-allowance), what code
+placement alone can do, so an unrelated edit that moves code is not red; a larger same-work change
+still FAILs, and a cell whose work changed is judged at the campaign's allowance (docs/methodology.md
+section 5a).
 By default CPU time is judged (it ignores time spent waiting for a CPU); add --metric wall_ns to
 judge wall time too. Each Google Benchmark sample gets --benchmark_min_time=0.02 (20 ms, not its
 own 0.5 s), and a tare binary runs one count calibrated on base; either is kept in the lock and

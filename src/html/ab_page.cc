@@ -157,6 +157,11 @@ std::string Facts(const report::AbReport& r, const RunData& run) {
                    r.per_look_confidence * 100);
   f += fmt::format("<dt>Noise floor</dt><dd>{} (cap {})</dd>\n", HtmlText(r.noise_floor_rule),
                    HtmlText(UnsignedPercent(r.noise_cap)));
+  if (r.same_work_allowance > 0) {
+    f += fmt::format("<dt>Work tier</dt><dd>every cell once under valgrind per arm before timing; a cell whose head "
+                     "did the same work is judged on time against {} (docs/methodology.md §5a)</dd>\n",
+                     HtmlText(UnsignedPercent(r.same_work_allowance)));
+  }
   return f + "</dl>\n";
 }
 

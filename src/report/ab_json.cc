@@ -176,6 +176,7 @@ nlohmann::json AbReportToJson(const AbReport& r) {
       {"noise_floor_rule", r.noise_floor_rule},
       {"interval", r.interval_method},
       {"noise_cap", r.noise_cap},
+      {"same_work_allowance", r.same_work_allowance},
       {"arms", arms},
       {"outcome", r.has_verdicts ? nlohmann::json(VerdictName(r.outcome)) : nlohmann::json(nullptr)},
       // Added beside `outcome` (whose meaning stays the worst comparison's): the ledger title's word,

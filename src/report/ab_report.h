@@ -109,6 +109,7 @@ struct AbReport {
   std::string noise_floor_rule;
   std::string interval_method = "sign-test-v1";  // the paired interval (campaign/verdict.h)
   double noise_cap = 0;            // under "noise", the widest floor a PASS may certify
+  double same_work_allowance = 0;  // the work tier's allowance for same-work cells (0: no tier)
   std::vector<AbArm> arms;
   std::vector<AbComparison> comparisons;  // cell-major, heads in arm order
   std::vector<AbCheck> checks;

@@ -123,9 +123,15 @@ std::string Provenance(const AbReport& r) {
                                         : "");
   out += fmt::format("- **A PASS certifies** its printed bound C: the interval's worse end plus the "
                      "null arm's floor, which must be within the declared allowance (under `noise`: "
-                     "the noise cap, {}); a head better than base beyond the floor PASSes as a gain. "
+                     "the noise cap, {}){}; a head better than base beyond the floor PASSes as a gain. "
                      "An undecided cell gets more pairs, then INCONCLUSIVE with its reason\n",
-                     Percent2(r.noise_cap));
+                     Percent2(r.noise_cap),
+                     r.same_work_allowance > 0
+                         ? fmt::format(", or, for a time metric of a cell whose head did the same work under valgrind "
+                                       "(the work tier), within {}: the same instructions, and no more time than "
+                                       "placement can add (docs/methodology.md §5a)",
+                                       Percent2(r.same_work_allowance))
+                         : "");
   out += "\n</details>\n\n";
   return out;
 }

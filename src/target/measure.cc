@@ -239,19 +239,24 @@ StatusOr<instrument::GbenchFlagSupport> ProbeGbenchFlags(proc::Spawner& spawner,
   return instrument::DetectGbenchFlagSupport(text.ok() ? *text : "");
 }
 
-StatusOr<std::string> FindAllocShim() {
+namespace {
+
+// A library tare preloads into the programs it runs: $<env_var>, then beside the running executable
+// (and ../lib/tare/: an install), then the build tree's copy for the build tree's own programs.
+StatusOr<std::string> FindOwnLibrary(const std::string& file, const char* env_var, const std::string& build_path,
+                                     const std::string& what) {
   std::vector<std::string> candidates;
-  if (const char* env = std::getenv("TARE_ALLOC_SHIM"); env && *env) candidates.push_back(env);
+  if (const char* env = std::getenv(env_var); env && *env) candidates.push_back(env);
   std::error_code ec;
   auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    candidates.push_back((self.parent_path() / "libtare_alloc.so").string());
-    candidates.push_back((self.parent_path() / "../lib/tare/libtare_alloc.so").string());
+    candidates.push_back((self.parent_path() / file).string());
+    candidates.push_back((self.parent_path() / "../lib/tare" / file).string());
   }
-#if defined(TARE_ALLOC_SHIM_BUILD_PATH) && defined(TARE_BUILD_DIR)
-  // The build tree's shim only for the build tree's own programs (tests): an installed tare whose
-  // shim is missing says so instead of preloading another build's.
-  if (ec || self.string().rfind(TARE_BUILD_DIR "/", 0) == 0) candidates.push_back(TARE_ALLOC_SHIM_BUILD_PATH);
+#if defined(TARE_BUILD_DIR)
+  // The build tree's library only for the build tree's own programs (tests): an installed tare whose
+  // library is missing says so instead of preloading another build's.
+  if (!build_path.empty() && (ec || self.string().rfind(TARE_BUILD_DIR "/", 0) == 0)) candidates.push_back(build_path);
 #endif
   std::string looked;
   for (const auto& c : candidates) {
@@ -259,8 +264,38 @@ StatusOr<std::string> FindAllocShim() {
     looked += (looked.empty() ? "" : ", ") + std::filesystem::path(c).lexically_normal().string();
   }
   return Status::FailedPrecondition(fmt::format(
-      "the allocation shim libtare_alloc.so was not found (looked at {}); rebuild tare "
-      "(scripts/build.sh), reinstall it, or set TARE_ALLOC_SHIM to its path", looked));
+      "{} {} was not found (looked at {}); rebuild tare (scripts/build.sh), reinstall it, or set {} to its path",
+      what, file, looked, env_var));
+}
+
+}  // namespace
+
+StatusOr<std::string> FindAllocShim() {
+#if defined(TARE_ALLOC_SHIM_BUILD_PATH)
+  const std::string build = TARE_ALLOC_SHIM_BUILD_PATH;
+#else
+  const std::string build;
+#endif
+  return FindOwnLibrary("libtare_alloc.so", "TARE_ALLOC_SHIM", build, "the allocation shim");
+}
+
+StatusOr<std::string> FindHeapShift() {
+#if defined(TARE_HEAP_SHIFT_BUILD_PATH)
+  const std::string build = TARE_HEAP_SHIFT_BUILD_PATH;
+#else
+  const std::string build;
+#endif
+  return FindOwnLibrary("libtare_heap_shift.so", "TARE_HEAP_SHIFT_LIB", build, "the heap-layout library");
+}
+
+void AddPreload(std::vector<std::string>* env, const std::string& library) {
+  for (auto& kv : *env) {
+    if (kv.rfind("LD_PRELOAD=", 0) != 0) continue;
+    const std::string rest = kv.substr(11);
+    kv = "LD_PRELOAD=" + library + (rest.empty() ? "" : ":" + rest);
+    return;
+  }
+  env->push_back("LD_PRELOAD=" + library);
 }
 
 namespace {
@@ -380,7 +415,7 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
   if (sim) sim_options = WrapForSim(target.kind, options, &req);
   std::string alloc_out = options.workdir + "/alloc.jsonl";
   if (mem) {
-    req.env.push_back("LD_PRELOAD=" + options.alloc_shim);
+    AddPreload(&req.env, options.alloc_shim);
     // tare binaries report their own window's allocations; others are counted for the whole
     // process, which the shim writes at exit.
     if (target.kind != TargetKind::kTare) {
@@ -515,7 +550,7 @@ StatusOr<std::vector<Sample>> MeasureTogether(proc::Spawner& spawner, const Targ
   } else {
     req.perf_events = options.perf_events;
   }
-  if (options.instrument == Instrument::kMem) req.env.push_back("LD_PRELOAD=" + options.alloc_shim);
+  if (options.instrument == Instrument::kMem) AddPreload(&req.env, options.alloc_shim);
   TARE_ASSIGN_OR_RETURN(proc::SpawnResult r, spawner.Run(req));
   Sample shared;
   RecordOutcome(r, options, &shared);

@@ -103,7 +103,7 @@ run_consumers() {
 }
 
 installed_files=(
-  bin/tare lib/tare/tare-spawn-helper lib/tare/libtare_alloc.so include/tare/tare.hpp
+  bin/tare lib/tare/tare-spawn-helper lib/tare/libtare_alloc.so lib/tare/libtare_heap_shift.so include/tare/tare.hpp
   include/tare/gbench_compat.hpp include/tare/alloc_shim.h
 )
 
@@ -214,7 +214,7 @@ subdirectory)
   if [ "$generator" = Ninja ]; then
     "$cmake" --build "$work/sub" -- -t commands all | grep -oE ' -o [^ ]+' | sed 's/^ -o //' |
       grep -vE '\.o$' | xargs -n1 basename | sort >"$work/linked.txt"
-    printf '%s\n' alloc_bench alloc_bench_main gbench_style libtare_alloc.so tare tare-spawn-helper |
+    printf '%s\n' alloc_bench alloc_bench_main gbench_style libtare_alloc.so libtare_heap_shift.so tare tare-spawn-helper |
       sort >"$work/expected.txt"
     diff "$work/expected.txt" "$work/linked.txt" >&2 || fail "the consumer's all links more or less than expected (diff above)"
   fi
