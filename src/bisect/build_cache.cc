@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/files.h"
+#include "base/json_read.h"
 #include "base/json_text.h"
 #include "base/sha256.h"
 #include "base/terminal_text.h"
@@ -47,32 +48,27 @@ StatusOr<BuiltCommit> BuildCache::Get(const std::string& commit) {
   std::error_code ec;
   if (fs::exists(record, ec)) {
     TARE_ASSIGN_OR_RETURN(std::string text, ReadFile(record));
-    nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (j.is_object() && j.value("commit", "") == commit) {
-      b.cache_hit = true;
-      b.ok = j.value("ok", false);
-      b.failure = j.value("failure", "");
-      b.executable_sha256 = j.value("executable_sha256", "");
-      if (j.contains("log_tail") && j["log_tail"].is_array()) {
-        for (const auto& l : j["log_tail"]) b.log_tail.push_back(l.is_string() ? l.get<std::string>() : "");
-      }
-      if (b.ok) {
-        b.executable = exe_dir + "/" + fs::path(recipe_.executable).filename().string();
-        auto sha = Sha256File(b.executable);
-        if (sha.ok() && *sha == b.executable_sha256) return b;
-        // The copy is gone or changed: build again.
-      } else {
-        return b;
-      }
+    // A record tare cannot read (cut short, edited) is no record: the commit is built again.
+    auto cached = ReadJsonText<BuiltCommit>(text, record, [&](const nlohmann::json& j) {
+      BuiltCommit c = b;
+      c.commit = JsonAt<std::string>(j, "commit");
+      c.ok = JsonAt<bool>(j, "ok");
+      c.failure = JsonAtOr<std::string>(j, "failure", "");
+      c.executable_sha256 = JsonAtOr<std::string>(j, "executable_sha256", "");
+      c.log_tail = JsonAtOr<std::vector<std::string>>(j, "log_tail", {});
+      return c;
+    });
+    if (cached.ok() && cached->commit == commit) {
+      cached->cache_hit = true;
+      if (!cached->ok) return *cached;
+      cached->executable = exe_dir + "/" + fs::path(recipe_.executable).filename().string();
+      auto sha = Sha256File(cached->executable);
+      if (sha.ok() && *sha == cached->executable_sha256) return *cached;
+      // The copy is gone or changed: build again.
     }
   }
 
   // Not cached (or its copy is gone): build it now.
-  b.ok = b.cache_hit = false;
-  b.executable.clear();
-  b.executable_sha256.clear();
-  b.failure.clear();
-  b.log_tail.clear();
   fs::create_directories(dir_ + "/worktrees", ec);
   fs::create_directories(b.build_dir, ec);
   fs::create_directories(exe_dir, ec);
