@@ -23,6 +23,9 @@ struct Measured {
   std::string failure;
   std::vector<std::string> log_tail;
   std::map<std::string, double> counts;
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> profiles;  // per benchmark
+  std::string executable;
+  TargetKind kind = TargetKind::kCommand;
 };
 
 std::string Short(const std::string& commit) { return commit.substr(0, 12); }
@@ -57,6 +60,8 @@ class Bisector {
     for (auto& a : cache_.Args(built)) args.argv.push_back(a);
     args.cwd = cache_.Workdir(built);
     TARE_ASSIGN_OR_RETURN(target::TargetSpec target, session::ResolveTarget(args));
+    m.executable = built.executable;
+    m.kind = target.kind;
     target::MeasureOptions options;
     options.instrument = Instrument::kSim;
     options.workdir = scratch_ + "/measure";
@@ -89,7 +94,8 @@ class Bisector {
       target::Benchmark bench = *found;
       TARE_RETURN_IF_ERROR(session::FixIterations(spawner_, target, options, 0, &bench));
       std::vector<std::string> unavailable;
-      TARE_ASSIGN_OR_RETURN(Sample s, target::MeasureOnce(spawner_, target, bench, options, &unavailable));
+      target::MeasureExtras extras;
+      TARE_ASSIGN_OR_RETURN(Sample s, target::MeasureOnce(spawner_, target, bench, options, &unavailable, &extras));
       if (proc::Interrupted()) return Status::Cancelled("interrupted; the builds done so far are cached");
       auto v = s.values.find("sim.Ir");
       if (!s.ok() || v == s.values.end()) {
@@ -101,6 +107,7 @@ class Bisector {
         break;
       }
       m.counts[name] = v->second;
+      m.profiles[name] = std::move(extras.artifacts);
     }
     memo_[commit] = m;
     return m;
@@ -150,6 +157,7 @@ class Bisector {
         continue;
       }
       std::map<size_t, double> seen = {{0, a.good_count}, {n, a.bad_count}};
+      std::map<size_t, const Measured*> measured = {{0, &memo_.at(good_)}, {n, &memo_.at(bad_)}};
       auto outcome = FindFirstChange(n, [&](size_t i, size_t left) -> StatusOr<Step> {
         ++a.steps;
         Say(fmt::format("bisect: {}: step {}, at most {} left: {} ({} of {}); {} built, {} from the cache", name,
@@ -160,6 +168,7 @@ class Bisector {
           return Step::kSkip;
         }
         seen[i] = m.counts[name];
+        measured[i] = &memo_.at(commits[i]);
         return Changed(a.good_count, m.counts[name]) ? Step::kChanged : Step::kSame;
       });
       if (!outcome.ok()) return outcome.status();
@@ -168,7 +177,15 @@ class Bisector {
       a.culprit_count = seen[outcome->first_changed];
       TARE_ASSIGN_OR_RETURN(a.last_same, git_.Describe(commits[outcome->last_same]));
       a.last_same_count = seen[outcome->last_same];
-      if (!a.exact) {
+      if (a.exact) {
+        const Measured& culprit = *measured.at(outcome->first_changed);
+        const Measured& parent = *measured.at(outcome->last_same);
+        a.kind = culprit.kind;
+        a.culprit_executable = culprit.executable;
+        a.last_same_executable = parent.executable;
+        if (auto it = culprit.profiles.find(name); it != culprit.profiles.end()) a.culprit_profiles = it->second;
+        if (auto it = parent.profiles.find(name); it != parent.profiles.end()) a.last_same_profiles = it->second;
+      } else {
         for (size_t i = outcome->last_same + 1; i <= outcome->first_changed; ++i) {
           TARE_ASSIGN_OR_RETURN(CommitInfo c, git_.Describe(commits[i]));
           a.range.push_back(c);

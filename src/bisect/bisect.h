@@ -18,6 +18,7 @@
 #include "base/status.h"
 #include "bisect/git.h"
 #include "bisect/recipe.h"
+#include "model/target.h"
 #include "proc/spawner.h"
 
 namespace tare::bisect {
@@ -56,6 +57,16 @@ struct BenchmarkAnswer {
   double last_same_count = 0;
   std::vector<CommitInfo> range;  // not exact: the commits (last_same, culprit], oldest first
   size_t steps = 0;               // commits asked about for this benchmark
+
+  // Exact answers: what `tare attribute` needs between the parent and the culprit — each side's
+  // callgrind files (name, content) as the sim sample left them, the cached executables, and the
+  // target's kind (which parts of the files are the measurement window).
+  TargetKind kind = TargetKind::kCommand;
+  std::vector<std::pair<std::string, std::string>> culprit_profiles, last_same_profiles;
+  std::string culprit_executable, last_same_executable;
+  // Filled by the caller (cli: attribute::Explain), rendered as they are: the per-function table
+  // between the parent and the culprit in each format ("" = none), or why there is none.
+  std::string attribution_console, attribution_markdown, attribution_json, attribution_problem;
 };
 
 struct BisectReport {

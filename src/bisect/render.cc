@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_read.h"
 #include "base/json_text.h"
 #include "base/terminal_text.h"
 #include "bisect/bisect.h"
@@ -52,6 +53,13 @@ std::string RenderConsole(const BisectReport& r) {
       out += fmt::format("  the newest the same: {} {}\n", ShortId(a.last_same.id), TerminalText(a.last_same.subject));
     }
     out += fmt::format("  steps        {} commits asked\n", a.steps);
+    if (!a.attribution_console.empty()) {
+      out += fmt::format("\n{}: where the change went, {} (parent) -> {} (culprit), Ir over the sample's whole window:\n", name, ShortId(a.last_same.id),
+                         ShortId(a.culprit.id));
+      out += a.attribution_console;
+    } else if (!a.attribution_problem.empty()) {
+      out += fmt::format("  (no per-function table: {})\n", TerminalText(a.attribution_problem));
+    }
   }
   if (!r.skipped.empty()) {
     out += "\nskipped (as `git bisect skip`):\n";
@@ -90,6 +98,8 @@ std::string RenderJson(const BisectReport& r) {
       b["last_same_count"] = a.last_same_count;
       b["range"] = nlohmann::json::array();
       for (const auto& c : a.range) b["range"].push_back(CommitJson(c));
+      if (!a.attribution_json.empty()) b["attribution"] = EmbedJson(a.attribution_json, nullptr);
+      if (!a.attribution_problem.empty()) b["attribution_problem"] = a.attribution_problem;
     }
     j["benchmarks"].push_back(b);
   }
@@ -124,6 +134,12 @@ std::string RenderMarkdown(const BisectReport& r) {
                        a.exact ? report::MarkdownText(a.culprit.subject) : "(skipped commits hide it)",
                        report::MarkdownText(a.culprit.author_date), Count(a.good_count), Count(a.culprit_count),
                        Percent(a.good_count, a.culprit_count));
+  }
+  for (const auto& a : r.answers) {
+    if (a.attribution_markdown.empty()) continue;
+    out += fmt::format("\n#### {}: where the change went, `{}` (parent) → `{}` (culprit)\n\nIr over the sim sample's whole window (every iteration it ran), per function:\n\n",
+                       report::MarkdownText(a.benchmark), ShortId(a.last_same.id), ShortId(a.culprit.id));
+    out += a.attribution_markdown;
   }
   if (!r.skipped.empty()) {
     out += "\nSkipped (did not build or run):\n\n";

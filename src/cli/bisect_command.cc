@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "attribute/explain.h"
+#include "attribute/render.h"
+#include "attribute/stored_profiles.h"
 #include "base/files.h"
 #include "base/terminal_text.h"
 #include "bisect/bisect.h"
@@ -30,6 +33,7 @@ struct BisectFlags {
   std::string cache_dir = ".tare/bisect";
   std::string json, markdown;
   bool quiet = false;
+  int attribute_top = 10;
 };
 
 // The recipe: tare.toml's [bisect] (--config, else the nearest tare.toml from --repo upwards), then
@@ -48,6 +52,36 @@ StatusOr<bisect::BuildRecipe> LoadRecipe(const BisectFlags& f) {
   if (!f.build.empty() || !f.executable.empty()) r.source = path.empty() ? "flags" : path + " and flags";
   TARE_RETURN_IF_ERROR(bisect::CheckRecipe(r));
   return r;
+}
+
+// `tare attribute`'s table between each exact culprit and its parent, from the profiles the two
+// sim samples left: the top `top` functions of the change in Ir, inlining checked in the two cached
+// executables. A profile that cannot be read is said beside the answer, never fatal.
+void Attribute(bisect::BisectReport* report, size_t top) {
+  for (auto& a : report->answers) {
+    if (!a.changed || !a.exact) continue;
+    auto parts = [&](const std::vector<std::pair<std::string, std::string>>& files) {
+      std::vector<attribute::ProfileFile> in;
+      for (const auto& [name, content] : files) in.push_back({name, content});
+      return attribute::MeasuredParts(in, a.kind);
+    };
+    auto base_parts = parts(a.last_same_profiles);
+    auto head_parts = parts(a.culprit_profiles);
+    if (!base_parts.ok() || !head_parts.ok()) {
+      a.attribution_problem = std::string(base_parts.ok() ? head_parts.status().message() : base_parts.status().message());
+      continue;
+    }
+    attribute::Side base{*base_parts, "parent " + a.last_same.id.substr(0, 12), a.last_same_executable, ""};
+    attribute::Side head{*head_parts, "culprit " + a.culprit.id.substr(0, 12), a.culprit_executable, ""};
+    auto explained = attribute::Explain(base, head, "Ir", top, "");
+    if (!explained.ok()) {
+      a.attribution_problem = std::string(explained.status().message());
+      continue;
+    }
+    a.attribution_console = attribute::RenderConsole(*explained);
+    a.attribution_markdown = attribute::RenderMarkdown(*explained);
+    a.attribution_json = attribute::RenderJson(*explained);
+  }
 }
 
 StatusOr<int> Bisect(const BisectFlags& f) {
@@ -78,6 +112,7 @@ StatusOr<int> Bisect(const BisectFlags& f) {
   proc::InstallInterruptHandler();
   TARE_ASSIGN_OR_RETURN(auto spawner, proc::Spawner::Start());
   TARE_ASSIGN_OR_RETURN(bisect::BisectReport report, bisect::RunBisect(*spawner, spec));
+  if (f.attribute_top > 0) Attribute(&report, static_cast<size_t>(f.attribute_top));
   fmt::print("{}", bisect::RenderConsole(report));
   if (!f.json.empty()) TARE_RETURN_IF_ERROR(WriteFileAtomic(f.json, bisect::RenderJson(report)));
   if (!f.markdown.empty()) TARE_RETURN_IF_ERROR(WriteFileAtomic(f.markdown, bisect::RenderMarkdown(report)));
@@ -96,7 +131,8 @@ builds commits with the recipe, each in a git worktree of its own under the cach
 checkout is never touched), and measures each benchmark's instruction count under valgrind
 (--instrument sim: exact, so one run per commit decides). A commit whose count differs from the good
 end's by more than --allowance has "changed"; a binary search finds the first such commit in about
-log2(commits) builds. Builds that fail are skipped, as `git bisect skip`; when skipped commits hide
+log2(commits) builds; under each culprit, `tare attribute`'s table says which functions the change
+came from (parent -> culprit, Ir; --attribute N rows). Builds that fail are skipped, as `git bisect skip`; when skipped commits hide
 the culprit, the range is said. Every build is cached by (commit, recipe): a second bisect over an
 overlapping range builds nothing twice.
 
@@ -133,6 +169,9 @@ commit, --good not an ancestor of --bad, no recipe, an end that does not build o
   sub->add_option("--cache-dir", f->cache_dir, "Where worktrees, builds and cached executables live (default .tare/bisect)");
   sub->add_option("--json", f->json, "Write tare.bisect/1 JSON to FILE");
   sub->add_option("--markdown", f->markdown, "Write the answer as Markdown (an issue comment) to FILE");
+  sub->add_option("--attribute", f->attribute_top,
+                  "Rows of `tare attribute`'s per-function table between each culprit and its parent (default 10; 0: none)")
+      ->check(CLI::NonNegativeNumber);
   sub->add_flag("--quiet", f->quiet, "No progress lines on stderr");
   sub->callback([f, exit_code]() { *exit_code = Finish(Bisect(*f)); });
 }

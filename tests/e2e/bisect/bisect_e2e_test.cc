@@ -132,6 +132,19 @@ TEST_F(BisectE2E, NamesEachCulpritSkipsTheBrokenCommitAndReusesBuilds) {
   EXPECT_LT(hot["change_fraction"].get<double>(), 0.035);
   EXPECT_EQ(hot["last_same_count"].get<double>(), hot["good_count"].get<double>());
   EXPECT_FALSE(hot["culprit"]["author_date"].get<std::string>().empty());
+  // tare attribute's table between the parent and the culprit: the whole change in Ir, the loop's
+  // function first, carrying nearly all of it.
+  EXPECT_NE(r.out.find("hot: where the change went, " + commits_[6].substr(0, 12) + " (parent) -> " + hot7), std::string::npos)
+      << r.out;
+  ASSERT_TRUE(hot.contains("attribution")) << hot.dump(2);
+  const auto& attribution = hot["attribution"];
+  // sim.Ir is per iteration; the profiles cover the sample's whole window of kSimIterations = 10
+  // iterations (target/measure.h).
+  EXPECT_EQ(attribution["total_delta"].get<double>(),
+            10 * (hot["culprit_count"].get<double>() - hot["last_same_count"].get<double>()));
+  ASSERT_FALSE(attribution["rows"].empty());
+  EXPECT_GT(attribution["rows"][0]["self_delta"].get<double>(), 0.9 * attribution["total_delta"].get<double>())
+      << attribution.dump(2);
   const auto& cold = j["benchmarks"][1];
   EXPECT_EQ(cold["culprit"]["commit"], commits_[9]);
   EXPECT_LT(cold["change_fraction"].get<double>(), -0.08);
@@ -144,6 +157,7 @@ TEST_F(BisectE2E, NamesEachCulpritSkipsTheBrokenCommitAndReusesBuilds) {
   EXPECT_EQ(j["cache_hits"], 0);
   const std::string md = Slurp(dir_ + "/a.md");
   EXPECT_NE(md.find("| hot | `" + hot7 + "` | Make hot do 3% more work |"), std::string::npos) << md;
+  EXPECT_NE(md.find("#### hot: where the change went"), std::string::npos) << md;
 
   // Again, over an overlapping range (4..10: its ends and the commits it asks were all built
   // above, 5 as a failure): every build from the cache, none run, the same answer.
