@@ -57,7 +57,7 @@ StatusOr<bisect::BuildRecipe> LoadRecipe(const BisectFlags& f) {
 // `tare attribute`'s table between each exact culprit and its parent, from the profiles the two
 // sim samples left: the top `top` functions of the change in Ir, inlining checked in the two cached
 // executables. A profile that cannot be read is said beside the answer, never fatal.
-void Attribute(bisect::BisectReport* report, size_t top) {
+void AttributeCulprits(bisect::BisectReport* report, size_t top) {
   for (auto& a : report->answers) {
     if (!a.changed || !a.exact) continue;
     auto parts = [&](const std::vector<std::pair<std::string, std::string>>& files) {
@@ -112,7 +112,7 @@ StatusOr<int> Bisect(const BisectFlags& f) {
   proc::InstallInterruptHandler();
   TARE_ASSIGN_OR_RETURN(auto spawner, proc::Spawner::Start());
   TARE_ASSIGN_OR_RETURN(bisect::BisectReport report, bisect::RunBisect(*spawner, spec));
-  if (f.attribute_top > 0) Attribute(&report, static_cast<size_t>(f.attribute_top));
+  if (f.attribute_top > 0) AttributeCulprits(&report, static_cast<size_t>(f.attribute_top));
   fmt::print("{}", bisect::RenderConsole(report));
   if (!f.json.empty()) TARE_RETURN_IF_ERROR(WriteFileAtomic(f.json, bisect::RenderJson(report)));
   if (!f.markdown.empty()) TARE_RETURN_IF_ERROR(WriteFileAtomic(f.markdown, bisect::RenderMarkdown(report)));
@@ -147,7 +147,7 @@ or the same as --build, --executable, --workdir, --arg (flags win).
 Examples:
   tare bisect --good v1.2 --bad main --instrument sim BM_Compress BM_Parse
   tare bisect --good HEAD~30 --bad HEAD --build 'make -C {src} O={build} bm' --executable '{build}/bm'
-  tare bisect --good A --bad B --markdown culprit.md --json culprit.json
+  tare bisect --good A --bad B --markdown culprit.md --json culprit.json --attribute 5
 
 Exit status: 0 answered (each benchmark's culprit, range, or "unchanged"); 2 bad input (an unknown
 commit, --good not an ancestor of --bad, no recipe, an end that does not build or lacks a benchmark);
