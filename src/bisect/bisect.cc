@@ -70,6 +70,17 @@ class Bisector {
     std::filesystem::create_directories(options.workdir, ec);
     TARE_RETURN_IF_ERROR(session::PrepareInstrument(spawner_, target, &options));
     TARE_ASSIGN_OR_RETURN(std::vector<target::Benchmark> listed, target::ListBenchmarks(spawner_, target, options));
+    if (target.kind == TargetKind::kCommand && listed.size() == 1) {
+      // A plain command is one benchmark named by its command line, which holds the cached
+      // executable's path — another at every commit. It is named by the recipe as typed instead.
+      listed[0].name = CommandName();
+      if (!wanted.empty() && (wanted.size() != 1 || wanted[0] != listed[0].name)) {
+        return Status::NotFound(fmt::format(
+            "{} is a plain command (no tare or Google Benchmark benchmarks in it): it is one benchmark, "
+            "named '{}'; leave the benchmark names out",
+            spec_.recipe.executable, listed[0].name));
+      }
+    }
     std::vector<std::string> names = wanted;
     if (names.empty()) {
       for (const auto& b : listed) names.push_back(b.name);
@@ -197,6 +208,12 @@ class Bisector {
   }
 
  private:
+  // A plain command's name: the recipe's executable and arguments as typed ("{build}/bm --fast").
+  std::string CommandName() const {
+    std::string name = spec_.recipe.executable;
+    for (const auto& a : spec_.recipe.args) name += " " + a;
+    return name;
+  }
   bool Changed(double good, double now) const {
     if (good == 0) return now != 0;
     return std::fabs(now / good - 1) > spec_.allowance;

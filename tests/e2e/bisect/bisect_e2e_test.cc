@@ -172,6 +172,42 @@ TEST_F(BisectE2E, NamesEachCulpritSkipsTheBrokenCommitAndReusesBuilds) {
   EXPECT_NE(again.out.find("0 built now"), std::string::npos) << again.out;
 }
 
+// A plain command (no benchmark library): one benchmark, named by the recipe as typed, bisected on
+// the whole process's count; a benchmark name given for it is exit 2 saying to leave it out.
+TEST_F(BisectE2E, APlainCommandIsOneBenchmarkNamedByTheRecipe) {
+  const std::string repo = dir_ + "/plain";
+  std::filesystem::create_directories(repo);
+  auto program = [&](int n) {
+    std::ofstream(repo + "/p.c") << "int main(void) { volatile long s = 0; for (long i = 0; i < " << n
+                                 << "; ++i) s += i; return 0; }\n";
+  };
+  ASSERT_EQ(Sh("cd " + repo + " && git init -q -b main . && git config user.email t@example.com && "
+               "git config user.name Tester"), 0);
+  const std::vector<std::pair<int, std::string>> history = {
+      {100000, "start"}, {100000, "same"}, {110000, "ten percent more"}, {110000, "same again"}};
+  for (const auto& [n, subject] : history) {
+    program(n);
+    std::ofstream(repo + "/log", std::ios::app) << subject << "\n";
+    ASSERT_EQ(Sh("cd " + repo + " && git add -A && git commit -q -m '" + subject + "'"), 0);
+  }
+  const std::vector<std::string> recipe = {"--build", "gcc -O1 -o {build}/p {src}/p.c", "--executable", "{build}/p",
+                                           "--cache-dir", dir_ + "/plain-cache", "--attribute", "0"};
+  std::vector<std::string> args = {"bisect", "--good", "HEAD~3", "--bad", "HEAD", "--json", dir_ + "/p.json"};
+  args.insert(args.end(), recipe.begin(), recipe.end());
+  Result r = tare::e2e::RunTare(TARE_BIN, repo, args);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json j = nlohmann::json::parse(Slurp(dir_ + "/p.json"));
+  ASSERT_EQ(j["benchmarks"].size(), 1u);
+  EXPECT_EQ(j["benchmarks"][0]["name"], "{build}/p");
+  EXPECT_EQ(j["benchmarks"][0]["culprit"]["subject"], "ten percent more");
+  EXPECT_FALSE(j["benchmarks"][0].contains("attribution")) << "--attribute 0 asks for no table";
+
+  args.push_back("BM_x");
+  Result named = tare::e2e::RunTare(TARE_BIN, repo, args);
+  EXPECT_EQ(named.exit_code, 2) << named.out << named.err;
+  EXPECT_NE(named.err.find("leave the benchmark names out"), std::string::npos) << named.err;
+}
+
 // Bad input: exit 2, a message naming what to do, nothing measured.
 TEST_F(BisectE2E, BadInputExitsTwoSayingWhatToDo) {
   const std::string cache = dir_ + "/bad-cache";
