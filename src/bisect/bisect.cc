@@ -97,7 +97,11 @@ class Bisector {
         for (size_t i = 0; i < listed.size() && i < 10; ++i) have += (i ? ", " : "") + listed[i].name;
         const std::string msg = fmt::format("benchmark '{}' is not in {} at {}; it has: {}", name,
                                             spec_.recipe.executable, Short(commit), have.empty() ? "none" : have);
-        if (end) return Status::NotFound(msg + "\nname benchmarks as `tare run --list` shows them");
+        if (end) {
+          return Status::NotFound(msg +
+                                  "\nname them as the executable lists them (--list for a tare binary, "
+                                  "--benchmark_list_tests for Google Benchmark)");
+        }
         m = Measured{};
         m.failure = msg;
         break;

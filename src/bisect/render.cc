@@ -54,8 +54,9 @@ std::string RenderConsole(const BisectReport& r) {
     }
     out += fmt::format("  steps        {} commits asked\n", a.steps);
     if (!a.attribution_console.empty()) {
-      out += fmt::format("\n{}: where the change went, {} (parent) -> {} (culprit), Ir over the sample's whole window:\n", name, ShortId(a.last_same.id),
-                         ShortId(a.culprit.id));
+      out += fmt::format("\n{}: where the change went, {} (parent) -> {} (culprit), Ir over the sample's whole "
+                         "window:\n",
+                         name, ShortId(a.last_same.id), ShortId(a.culprit.id));
       out += a.attribution_console;
     } else if (!a.attribution_problem.empty()) {
       out += fmt::format("  (no per-function table: {})\n", TerminalText(a.attribution_problem));
@@ -137,14 +138,17 @@ std::string RenderMarkdown(const BisectReport& r) {
   }
   for (const auto& a : r.answers) {
     if (a.attribution_markdown.empty()) continue;
-    out += fmt::format("\n#### {}: where the change went, `{}` (parent) → `{}` (culprit)\n\nIr over the sim sample's whole window (every iteration it ran), per function:\n\n",
-                       report::MarkdownText(a.benchmark), ShortId(a.last_same.id), ShortId(a.culprit.id));
+    out += fmt::format(
+        "\n#### {}: where the change went, `{}` (parent) → `{}` (culprit)\n\n"
+        "Ir over the sim sample's whole window (every iteration it ran), per function:\n\n",
+        report::MarkdownText(a.benchmark), ShortId(a.last_same.id), ShortId(a.culprit.id));
     out += a.attribution_markdown;
   }
   if (!r.skipped.empty()) {
     out += "\nSkipped (did not build or run):\n\n";
     for (const auto& s : r.skipped) {
-      out += fmt::format("- `{}` {}: {}\n", ShortId(s.commit.id), report::MarkdownText(s.commit.subject), report::MarkdownText(s.reason));
+      out += fmt::format("- `{}` {}: {}\n", ShortId(s.commit.id), report::MarkdownText(s.commit.subject),
+                         report::MarkdownText(s.reason));
     }
   }
   out += fmt::format("\n{} builds, {} from the cache; {} commits measured.\n", r.builds, r.cache_hits, r.measured);
