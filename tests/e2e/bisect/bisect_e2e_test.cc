@@ -172,6 +172,30 @@ TEST_F(BisectE2E, NamesEachCulpritSkipsTheBrokenCommitAndReusesBuilds) {
   EXPECT_NE(again.out.find("0 built now"), std::string::npos) << again.out;
 }
 
+// A culprit that does not build cannot be isolated: the answer is the range the change lies in,
+// never a guess inside it. A recipe that also fails where hot's +3% meets the first README (commit
+// 7, the culprit, alone) leaves (6, 8].
+TEST_F(BisectE2E, ACulpritHiddenBySkipsIsARange) {
+  const std::string recipe_build = "if grep -q 103000 {src}/bm.cc && grep -qx bm {src}/README; then exit 1; fi; g++ -O1 "
+                                   "-std=c++20 -I" + std::string(TARE_INCLUDE_DIR) + " -o {build}/bm {src}/bm.cc " +
+                                   TARE_BENCH_LIB + " -ldl -lpthread";
+  Result r = Tare({"bisect", "--good", commits_[0], "--bad", "HEAD", "--build", recipe_build, "--executable", "{build}/bm",
+                   "--cache-dir", dir_ + "/range-cache", "--attribute", "0", "--json", dir_ + "/range.json", "hot"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("hot: changed in one of 2 commits, which skipped commits hide"), std::string::npos) << r.out;
+  nlohmann::json j = nlohmann::json::parse(Slurp(dir_ + "/range.json"));
+  const auto& hot = j["benchmarks"][0];
+  EXPECT_FALSE(hot["exact"].get<bool>());
+  EXPECT_EQ(hot["last_same"]["commit"], commits_[6]);
+  EXPECT_EQ(hot["culprit"]["commit"], commits_[8]);
+  ASSERT_EQ(hot["range"].size(), 2u);
+  EXPECT_EQ(hot["range"][0]["commit"], commits_[7]);
+  EXPECT_EQ(hot["range"][1]["commit"], commits_[8]);
+  std::vector<std::string> skipped;
+  for (const auto& s : j["skipped"]) skipped.push_back(s["commit"]);
+  EXPECT_EQ(skipped, (std::vector<std::string>{commits_[5], commits_[7]}));
+}
+
 // A plain command (no benchmark library): one benchmark, named by the recipe as typed, bisected on
 // the whole process's count; a benchmark name given for it is exit 2 saying to leave it out.
 TEST_F(BisectE2E, APlainCommandIsOneBenchmarkNamedByTheRecipe) {
