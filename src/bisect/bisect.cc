@@ -7,7 +7,9 @@
 #include <map>
 
 #include "base/files.h"
+#include "base/sha256.h"
 #include "bisect/build_cache.h"
+#include "bisect/count_cache.h"
 #include "bisect/search.h"
 #include "model/target.h"
 #include "session/measurement_setup.h"
@@ -69,6 +71,9 @@ class Bisector {
     std::filesystem::remove_all(options.workdir, ec);
     std::filesystem::create_directories(options.workdir, ec);
     TARE_RETURN_IF_ERROR(session::PrepareInstrument(spawner_, target, &options));
+    if (valgrind_sha256_.empty()) {
+      TARE_ASSIGN_OR_RETURN(valgrind_sha256_, Sha256File(options.valgrind));
+    }
     TARE_ASSIGN_OR_RETURN(std::vector<target::Benchmark> listed, target::ListBenchmarks(spawner_, target, options));
     if (target.kind == TargetKind::kCommand && listed.size() == 1) {
       // A plain command is one benchmark named by its command line, which holds the cached
@@ -85,8 +90,8 @@ class Bisector {
     if (names.empty()) {
       for (const auto& b : listed) names.push_back(b.name);
     }
-    ++report_.measured;
     m.ok = true;
+    bool ran_valgrind = false;
     for (const auto& name : names) {
       const target::Benchmark* found = nullptr;
       for (const auto& b : listed) {
@@ -106,6 +111,15 @@ class Bisector {
         m.failure = msg;
         break;
       }
+      const std::string count_path =
+          built.record_dir + "/sim/" +
+          CountKey({built.executable_sha256, valgrind_sha256_, spec_.recipe.workdir, spec_.recipe.args, name}) + ".json";
+      if (auto cached = ReadCachedCount(count_path)) {
+        m.counts[name] = cached->count;
+        m.profiles[name] = std::move(cached->profiles);
+        continue;
+      }
+      ran_valgrind = true;
       target::Benchmark bench = *found;
       TARE_RETURN_IF_ERROR(session::FixIterations(spawner_, target, options, 0, &bench));
       std::vector<std::string> unavailable;
@@ -123,7 +137,9 @@ class Bisector {
       }
       m.counts[name] = v->second;
       m.profiles[name] = std::move(extras.artifacts);
+      TARE_RETURN_IF_ERROR(WriteCachedCount(count_path, CachedCount{v->second, m.profiles[name]}));
     }
+    (ran_valgrind ? report_.measured : report_.measured_from_cache)++;
     memo_[commit] = m;
     return m;
   }
@@ -248,6 +264,7 @@ class Bisector {
   BuildCache& cache_;
   std::string scratch_;
   std::string good_, bad_;
+  std::string valgrind_sha256_;
   std::map<std::string, Measured> memo_;
   BisectReport report_;
 };

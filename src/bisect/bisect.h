@@ -79,7 +79,8 @@ struct BisectReport {
   std::vector<SkippedCommit> skipped;
   size_t builds = 0;      // builds run now
   size_t cache_hits = 0;  // builds read from the cache
-  size_t measured = 0;    // commits measured
+  size_t measured = 0;    // commits measured now (valgrind ran)
+  size_t measured_from_cache = 0;  // commits whose every count came from the cache (count_cache.h)
 };
 
 // The whole bisection. Errors (exit status 2 in cli) name what to do: an unknown commit, good not an

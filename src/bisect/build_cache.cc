@@ -44,6 +44,7 @@ StatusOr<BuiltCommit> BuildCache::Get(const std::string& commit) {
   b.src = dir_ + "/worktrees/" + commit;
   b.build_dir = dir_ + "/builds/" + key;
   const std::string exe_dir = dir_ + "/exe/" + key;
+  b.record_dir = exe_dir;
   const std::string record = exe_dir + "/build.json";
   std::error_code ec;
   if (fs::exists(record, ec)) {

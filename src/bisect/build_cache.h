@@ -34,6 +34,7 @@ struct BuiltCommit {
   std::string executable_sha256;
   std::string src;             // the worktree
   std::string build_dir;
+  std::string record_dir;      // exe/<key>/: the build's record, and its counts (count_cache.h)
   std::string failure;         // one line: "build command: exit status 1", "executable not produced: PATH"
   std::vector<std::string> log_tail;  // the build log's last lines (failed builds)
 };

@@ -69,8 +69,8 @@ std::string RenderConsole(const BisectReport& r) {
       for (const auto& l : s.log_tail) out += "    | " + TerminalText(l) + "\n";
     }
   }
-  out += fmt::format("\nbuilds: {} built now, {} from the cache ({}); {} commits measured\n", r.builds, r.cache_hits,
-                     TerminalText(r.cache_dir), r.measured);
+  out += fmt::format("\nbuilds: {} built now, {} from the cache ({}); {} commits measured, {} from the cache\n",
+                     r.builds, r.cache_hits, TerminalText(r.cache_dir), r.measured, r.measured_from_cache);
   return out;
 }
 
@@ -85,7 +85,8 @@ std::string RenderJson(const BisectReport& r) {
                       {"cache_dir", r.cache_dir},
                       {"builds", r.builds},
                       {"cache_hits", r.cache_hits},
-                      {"measured", r.measured}};
+                      {"measured", r.measured},
+                      {"measured_from_cache", r.measured_from_cache}};
   j["benchmarks"] = nlohmann::json::array();
   for (const auto& a : r.answers) {
     nlohmann::json b = {{"name", a.benchmark},  {"good_count", a.good_count}, {"bad_count", a.bad_count},
@@ -151,7 +152,8 @@ std::string RenderMarkdown(const BisectReport& r) {
                          report::MarkdownText(s.reason));
     }
   }
-  out += fmt::format("\n{} builds, {} from the cache; {} commits measured.\n", r.builds, r.cache_hits, r.measured);
+  out += fmt::format("\n{} builds, {} from the cache; {} commits measured, {} from the cache.\n", r.builds, r.cache_hits,
+                     r.measured, r.measured_from_cache);
   return out;
 }
 

@@ -155,6 +155,7 @@ TEST_F(BisectE2E, NamesEachCulpritSkipsTheBrokenCommitAndReusesBuilds) {
   EXPECT_EQ(built, BuildsRun() - before);
   EXPECT_LE(built, 8u);
   EXPECT_EQ(j["cache_hits"], 0);
+  EXPECT_EQ(j["measured_from_cache"], 0);
   const std::string md = Slurp(dir_ + "/a.md");
   EXPECT_NE(md.find("| hot | `" + hot7 + "` | Make hot do 3% more work |"), std::string::npos) << md;
   EXPECT_NE(md.find("#### hot: where the change went"), std::string::npos) << md;
@@ -169,6 +170,10 @@ TEST_F(BisectE2E, NamesEachCulpritSkipsTheBrokenCommitAndReusesBuilds) {
   EXPECT_GT(k["cache_hits"].get<int>(), 0);
   EXPECT_EQ(BuildsRun(), before + built) << "a cache hit ran the build command";
   EXPECT_EQ(k["benchmarks"][0]["culprit"]["commit"], commits_[7]);
+  // ... and every count too: valgrind ran on nothing, the attribution read the kept profiles.
+  EXPECT_EQ(k["measured"], 0) << again.out;
+  EXPECT_GT(k["measured_from_cache"].get<int>(), 0);
+  EXPECT_EQ(k["benchmarks"][0]["attribution"]["total_delta"], hot["attribution"]["total_delta"]);
   EXPECT_NE(again.out.find("0 built now"), std::string::npos) << again.out;
 }
 
