@@ -28,8 +28,9 @@ set(kTareModuleMap
   "lib:"
   "attribute:store,instrument,proc,report,model,base"
   "compare:store,report,env,stats,model,base"
+  "bisect:session,target,report,instrument,proc,model,base"
   "bundle:campaign,session,target,store,env,report,stats,instrument,proc,model,base"
-  "cli:campaign,session,oracle,report,store,target,env,instrument,stats,proc,model,base,attribute,compare,html,bundle")
+  "cli:campaign,bisect,session,oracle,report,store,target,env,instrument,stats,proc,model,base,attribute,compare,html,bundle")
 
 # tare_module_library(TARGET MODULE): TARGET is a library of src/MODULE. It publishes MODULE's
 # public headers and reads MODULE's own headers (internal/ included) privately.

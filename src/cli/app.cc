@@ -18,6 +18,7 @@
 #include "cli/ab_command.h"
 #include "cli/compare_command.h"
 #include "cli/attribute_command.h"
+#include "cli/bisect_command.h"
 #include "cli/bundle_command.h"
 #include "cli/import_command.h"
 #include "cli/replay_command.h"
@@ -130,6 +131,7 @@ int Main(int argc, char** argv) {
       {"oracle", [&] { AddOracleCommand(app, &exit_code); }},
       {"ab", [&] { AddAbCommand(app, &exit_code, &target_argv); }},
       {"attribute", [&] { AddAttributeCommand(app, &exit_code); }},
+      {"bisect", [&] { AddBisectCommand(app, &exit_code); }},
       {"report", [&] { AddReportCommand(app, &exit_code); }},
       {"import", [&] { AddImportCommand(app, &exit_code); }},
       {"bundle", [&] { AddBundleCommand(app, &exit_code); }},
