@@ -2,27 +2,18 @@
 
 #include <fmt/format.h>
 
-#include <toml++/toml.h>
-
 #include "base/sha256.h"
 #include "base/shell_quote.h"
+#include "base/toml_read.h"
 
 namespace tare::bisect {
 
 StatusOr<BuildRecipe> ParseRecipe(const std::string& text, const std::string& path) {
   BuildRecipe r;
   r.source = path;
-  toml::table root;
-  try {
-    root = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    const auto& where = e.source().begin;
-    return Status::InvalidArgument(fmt::format("{}:{}:{}: {}", path, where.line, where.column, e.description()));
-  }
-  const toml::node* node = root.get("bisect");
-  if (node == nullptr) return r;
-  const toml::table* t = node->as_table();
-  if (t == nullptr) return Status::InvalidArgument(fmt::format("{}: [bisect] must be a table", path));
+  TARE_ASSIGN_OR_RETURN(toml::table root, ParseToml(text, path));
+  TARE_ASSIGN_OR_RETURN(const toml::table* t, TomlSection(root, "bisect", path));
+  if (t == nullptr) return r;
   for (const auto& [key, value] : *t) {
     const std::string k(key.str());
     if (k == "build" || k == "executable" || k == "workdir") {

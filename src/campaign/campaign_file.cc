@@ -6,6 +6,8 @@
 #include <fmt/core.h>
 #include <toml++/toml.h>
 
+#include "base/toml_read.h"
+
 #include "base/terminal_text.h"
 #include "base/units.h"
 
@@ -249,14 +251,7 @@ Status ReadCells(const Reader& r, const toml::node& n, CampaignSpec* spec) {
 }  // namespace
 
 StatusOr<CampaignSpec> ParseCampaignToml(std::string_view text, const std::string& path) {
-  toml::table root;
-  try {
-    root = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    return Status::InvalidArgument(fmt::format("{}:{}:{}: not valid TOML: {}", path,
-                                               e.source().begin.line, e.source().begin.column,
-                                               e.description()));
-  }
+  TARE_ASSIGN_OR_RETURN(toml::table root, ParseToml(text, path, "not valid TOML: "));
   Reader r(path);
   TARE_RETURN_IF_ERROR(r.OnlyKeys(
       root, "",

@@ -7,6 +7,8 @@
 #include <fmt/core.h>
 #include <toml++/toml.h>
 
+#include "base/toml_read.h"
+
 namespace tare::compare {
 namespace {
 
@@ -63,17 +65,9 @@ std::optional<std::string> CompareConfig::IgnoredBy(const std::string& benchmark
 StatusOr<CompareConfig> ParseCompareConfig(const std::string& text, const std::string& path) {
   CompareConfig c;
   c.source = path;
-  toml::table root;
-  try {
-    root = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    const auto& where = e.source().begin;
-    return Status::InvalidArgument(fmt::format("{}:{}:{}: {}", path, where.line, where.column, e.description()));
-  }
-  const toml::node* node = root.get("compare");
-  if (node == nullptr) return c;
-  const toml::table* cmp = node->as_table();
-  if (cmp == nullptr) return Status::InvalidArgument(fmt::format("{}: [compare] must be a table", path));
+  TARE_ASSIGN_OR_RETURN(toml::table root, ParseToml(text, path));
+  TARE_ASSIGN_OR_RETURN(const toml::table* cmp, TomlSection(root, "compare", path));
+  if (cmp == nullptr) return c;
   for (const auto& [key, value] : *cmp) {
     const std::string k(key.str());
     const std::string what = fmt::format("{}: compare.{}", path, k);
