@@ -136,11 +136,16 @@ Status CampaignRunner::Cohort::WorkTier() {
                      per_cell * static_cast<int64_t>(cells_.size())));
   std::vector<std::string> names;
   for (const auto& c : r_.cells_) names.push_back(c.name);
-  // Cells are taken in order by whichever worker is free; each cell's arms all run in one worker.
+  // Cells are taken in order by whichever worker is free; each cell's arms all run in one worker. The
+  // main thread is a worker too, and says how far the tier is before each of its cells.
   std::atomic<size_t> next{0}, done{0};
   std::atomic<bool> stop{false};
-  auto work = [&](session::Measurer& m, const target::MeasureOptions& options) {
+  auto work = [&](session::Measurer& m, const target::MeasureOptions& options, bool progress) {
     while (!stop.load()) {
+      if (progress) {
+        Progress(fmt::format("work tier {}/{}: under valgrind{}", done.load(), cells_.size(),
+                             second ? ", two at a time" : ""));
+      }
       const size_t c = next.fetch_add(1);
       if (c >= cells_.size()) return;
       if (m.Interrupted() || (most_ns > 0 && r_.options_.clock->UnixNowNs() - started > most_ns)) {
@@ -152,20 +157,8 @@ Status CampaignRunner::Cohort::WorkTier() {
     }
   };
   std::thread helper;
-  if (second) helper = std::thread(work, std::ref(*second), std::cref(second_options));
-  // The main thread works too, and says how far the tier is between its cells.
-  while (!stop.load() && next.load() < cells_.size()) {
-    Progress(fmt::format("work tier {}/{}: under valgrind{}", done.load(), cells_.size(),
-                         second ? ", two at a time" : ""));
-    const size_t c = next.fetch_add(1);
-    if (c >= cells_.size()) break;
-    if (measurer->Interrupted() || (most_ns > 0 && r_.options_.clock->UnixNowNs() - started > most_ns)) {
-      stop.store(true);
-      break;
-    }
-    work_[c] = MeasureCellWork(c, *measurer, *sim);
-    done.fetch_add(1);
-  }
+  if (second) helper = std::thread(work, std::ref(*second), std::cref(second_options), false);
+  work(*measurer, *sim, true);
   if (helper.joinable()) helper.join();
   Progress("");
   work_tier_ns_ = r_.options_.clock->UnixNowNs() - started;
