@@ -11,6 +11,7 @@
 #include "bisect/build_cache.h"
 #include "bisect/count_cache.h"
 #include "bisect/search.h"
+#include "model/metric_names.h"
 #include "model/target.h"
 #include "session/measurement_setup.h"
 #include "session/target_setup.h"
@@ -126,7 +127,7 @@ class Bisector {
       target::MeasureExtras extras;
       TARE_ASSIGN_OR_RETURN(Sample s, target::MeasureOnce(spawner_, target, bench, options, &unavailable, &extras));
       if (proc::Interrupted()) return Status::Cancelled("interrupted; the builds done so far are cached");
-      auto v = s.values.find("sim.Ir");
+      auto v = s.values.find(metric_name::kSimIr);
       if (!s.ok() || v == s.values.end()) {
         const std::string msg = fmt::format("{} failed under valgrind at {}: {}", name, Short(commit),
                                             s.error.empty() ? "no instruction count" : s.error);

@@ -7,6 +7,7 @@
 #include "base/json_text.h"
 #include "base/terminal_text.h"
 #include "bisect/bisect.h"
+#include "model/metric_names.h"
 #include "report/escape.h"
 
 namespace tare::bisect {
@@ -76,7 +77,7 @@ std::string RenderConsole(const BisectReport& r) {
 
 std::string RenderJson(const BisectReport& r) {
   nlohmann::json j = {{"format", "tare.bisect/1"},
-                      {"metric", "sim.Ir"},
+                      {"metric", metric_name::kSimIr},
                       {"allowance", r.allowance},
                       {"good", CommitJson(r.good)},
                       {"bad", CommitJson(r.bad)},

@@ -9,6 +9,7 @@
 
 #include "base/terminal_text.h"
 #include "base/units.h"
+#include "model/metric_names.h"
 #include "model/metric_roles.h"
 
 namespace tare::bundle {
@@ -229,7 +230,7 @@ std::string RenderSpread(const SpreadReport& r) {
     const auto [rows, moved] = counts;
     if (moved == 0) {
       out += fmt::format("{}: all {} identical across {} runs (spread 0.000%)\n", metric, rows, r.runs.size());
-    } else if (metric == "sim.est_cycles") {
+    } else if (metric == metric_name::kSimEstCycles) {
       out += fmt::format(
           "{}: {} of {} differ across runs: the cycle estimate counts cache misses, which depend on addresses; a "
           "different length of the executables' paths (a store elsewhere) or of the environment shifts the stack "

@@ -28,7 +28,7 @@
 #include <gtest/gtest.h>
 
 #include "campaign/sampling.h"
-#include "campaign/verdict.h"
+#include "campaign/verdict_rules.h"
 #include "stats/hodges_lehmann.h"
 #include "stats/sign_interval.h"
 

@@ -33,7 +33,7 @@ AbBroken BrokenFor(const CellSamples& samples, const std::vector<std::string>& b
                    const std::string& head, int64_t blocks) {
   AbBroken b;
   for (const auto& arm : broken_in_cell) {
-    if (arm == "base" || arm == head || arm == "null") b.arms.push_back(arm);
+    if (arm == head || RoleOfArm(arm) != ArmRole::kHead) b.arms.push_back(arm);
   }
   if (b.arms.empty()) return b;
   for (const auto& [block, s] : samples.at(b.arms.front())) {
@@ -244,7 +244,7 @@ WorkReading ReadWork(double time_change, double instructions_estimate, double in
 std::string LayoutHint(const AbComparison& c) {
   const AbMetricResult* instructions = nullptr;
   for (const auto& m : c.metrics) {
-    if ((m.metric == "perf.instructions" || m.metric == "sim.Ir") && !std::isnan(m.lo) && !std::isnan(m.hi)) {
+    if (CountsInstructions(m.metric) && !std::isnan(m.lo) && !std::isnan(m.hi)) {
       instructions = &m;
       break;
     }

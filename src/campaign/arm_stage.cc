@@ -12,6 +12,7 @@
 
 #include "base/files.h"
 #include "base/sha256.h"
+#include "model/kinds.h"
 
 namespace tare::campaign {
 namespace {
@@ -23,7 +24,7 @@ bool SameStat(const struct stat& a, const struct stat& b) {
 }
 
 std::string Describe(const std::string& arm) {
-  return arm == "null" ? "null-arm copy of base" : fmt::format("{} executable", arm);
+  return RoleOfArm(arm) == ArmRole::kNull ? "null-arm copy of base" : fmt::format("{} executable", arm);
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ Status ValidateRuleArms(const std::string& rule, const std::vector<std::string>&
       for (const auto& a : arms) names += (names.empty() ? "" : ", ") + a;
       return Status::InvalidArgument(fmt::format(
           "\"{}\" names the arm '{}', which this campaign does not have (arms: {}{})", rule, arm,
-          names, arm == "null" ? "; add the null arm back: drop --no-null or null = false" : ""));
+          names, RoleOfArm(arm) == ArmRole::kNull ? "; add the null arm back: drop --no-null or null = false" : ""));
     }
   }
   return Status::Ok();
@@ -47,18 +47,12 @@ Status ValidateRuleArms(const std::string& rule, const std::vector<std::string>&
 }  // namespace
 
 std::vector<std::string> ArmNames(const CampaignSpec& spec) {
-  std::vector<std::string> names = {"base"};
+  std::vector<std::string> names = {kBaseArm};
   for (size_t i = 0; i < spec.heads.size(); ++i) {
-    names.push_back(i == 0 ? "head" : fmt::format("hd{:02d}", i + 1));
+    names.push_back(i == 0 ? std::string(kFirstHeadArm) : fmt::format("hd{:02d}", i + 1));
   }
-  if (spec.null_arm) names.push_back("null");
+  if (spec.null_arm) names.push_back(kNullArm);
   return names;
-}
-
-ArmRole RoleOfArm(const std::string& arm) {
-  if (arm == "base") return ArmRole::kBase;
-  if (arm == "null") return ArmRole::kNull;
-  return ArmRole::kHead;
 }
 
 std::vector<MetricSpec> DefaultMetrics(TargetKind resolved_kind, Instrument instrument,

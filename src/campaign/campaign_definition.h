@@ -21,7 +21,7 @@
 #include "campaign/arm_order.h"
 #include "campaign/rules.h"
 #include "campaign/sampling.h"
-#include "campaign/verdict.h"
+#include "campaign/verdict_rules.h"
 #include "campaign/work_tier.h"
 #include "model/metric.h"
 #include "model/target.h"
@@ -85,7 +85,7 @@ struct CellSpec {
 };
 
 struct MetricSpec {
-  std::string name;                     // "wall_ns", "gb.real_time_ns", "gb.counter.items"...
+  std::string name;                     // wall_ns, gb.real_time_ns, gb.counter.items...
   Allowance allowance = Allowance::Noise();
   std::optional<Direction> direction;   // overrides the metric's known direction
 };
@@ -155,8 +155,7 @@ std::string CampaignIdentity(const CampaignSpec& spec);
 // Arm names, in declaration order: "base", "head" (then "hd02", "hd03"... for further heads: every
 // name has four characters, so every copy's path has the same length), and "null" last.
 std::vector<std::string> ArmNames(const CampaignSpec& spec);
-// The role of an arm name from ArmNames: base, head (head, hd02, ...) or null.
-ArmRole RoleOfArm(const std::string& arm);
+// The role of an arm name from ArmNames is model's RoleOfArm (model/kinds.h).
 
 // Metrics judged when the campaign names none, with allowance "noise": CPU time, because it does
 // not count the time a process waits for a CPU, which on a shared or loaded host swamps the

@@ -12,9 +12,11 @@
 #include "campaign/campaign_setup.h"
 #include "campaign/lock.h"
 #include "campaign/suite_diff.h"
+#include "model/metric_names.h"
 #include "session/environment.h"
 #include "session/measurement_setup.h"
 #include "target/gbench.h"
+#include "target/preload.h"
 #include "target/self_metrics.h"
 
 namespace tare::campaign {
@@ -140,7 +142,7 @@ Status CampaignRunner::StageArms() {
     if (RoleOfArm(arm) != ArmRole::kHead) {
       sources.emplace_back(arm, spec.base);
     } else {
-      size_t head_index = arm == "head" ? 0 : static_cast<size_t>(std::stoi(arm.substr(2))) - 1;
+      size_t head_index = arm == kFirstHeadArm ? 0 : static_cast<size_t>(std::stoi(arm.substr(2))) - 1;
       sources.emplace_back(arm, spec.heads[head_index]);
     }
   }
@@ -177,7 +179,7 @@ Status CampaignRunner::ListedCells() {
   const Cell probe;
   std::map<std::string, std::vector<target::Benchmark>> listed;
   for (const auto& arm : arms_) {
-    if (arm == "null") continue;
+    if (RoleOfArm(arm) == ArmRole::kNull) continue;
     auto list = prober_.ListBenchmarks(ArmTarget(arm, probe), measure_);
     if (!list.ok()) return list.status().WithContext(fmt::format("the {} arm", arm));
     listed[arm] = *list;
@@ -257,7 +259,7 @@ Status CampaignRunner::ListedCells() {
 
 Status CampaignRunner::ProbeCounters() {
   if (kind_ != TargetKind::kGbench) return Status::Ok();
-  auto is_counter = [](const MetricSpec& m) { return m.name.rfind("gb.counter.", 0) == 0; };
+  auto is_counter = [](const MetricSpec& m) { return m.name.rfind(metric_name::kGbCounterPrefix, 0) == 0; };
   if (std::none_of(metrics_.begin(), metrics_.end(), is_counter)) return Status::Ok();
   // One short wall-clock process per cell (1 ms of Google Benchmark's own loop), whatever the
   // campaign's instrument: only which counters come back matters.
@@ -278,7 +280,7 @@ Status CampaignRunner::ProbeCounters() {
     if (!m->sample.ok()) continue;  // a broken benchmark: its cell says so once the campaign runs
     reported[c.name];               // probed: reports these (perhaps none)
     for (const auto& [name, value] : m->sample.values) {
-      if (name.rfind("gb.counter.", 0) != 0) continue;
+      if (name.rfind(metric_name::kGbCounterPrefix, 0) != 0) continue;
       reported[c.name].insert(name);
       known.insert(name);
     }

@@ -1,6 +1,6 @@
-// CampaignRunner::Cohort: opening or resuming a cohort and the loop's hooks (internal/cohort.h;
+// CampaignRunner::Cohort: opening or resuming a cohort and the loop's hooks (internal/running_cohort.h;
 // the loop itself is session::Session's). The looks, the budget and the estimates: cohort_looks.cc.
-#include "internal/cohort.h"
+#include "internal/running_cohort.h"
 
 #include <fmt/core.h>
 
@@ -17,15 +17,16 @@
 #include "env/executable_info.h"
 #include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
+#include "model/metric_names.h"
 #include "report/ledger.h"
 #include "session/write_behind.h"
 
 namespace tare::campaign {
 namespace {
 
-// Google Benchmark user counters ("gb.counter.NAME") whose meaning tare does not know by name.
+// Google Benchmark user counters (gb.counter.NAME) whose meaning tare does not know by name.
 bool IsUserCounter(const std::string& metric) {
-  return metric.rfind("gb.counter.", 0) == 0 && LookupMetric(metric).direction == Direction::kLowerIsBetter;
+  return metric.rfind(metric_name::kGbCounterPrefix, 0) == 0 && LookupMetric(metric).direction == Direction::kLowerIsBetter;
 }
 
 }  // namespace

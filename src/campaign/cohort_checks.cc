@@ -1,7 +1,7 @@
 // CampaignRunner::Cohort: sanity gates, checked once every cell has run its first block (every
 // arm's first sample that ran must carry every metric, then the declared gates), and release
-// bounds over the whole cohort (internal/cohort.h).
-#include "internal/cohort.h"
+// bounds over the whole cohort (internal/running_cohort.h).
+#include "internal/running_cohort.h"
 
 #include <fmt/core.h>
 
@@ -65,7 +65,7 @@ Status CampaignRunner::Cohort::CheckGates() {
           // "head" on both sides means each head against itself; "head" on the right side alone
           // means every head, each its own check.
           std::vector<std::string> against;
-          if (g.ref_arm == "head" && RoleOfArm(arm) == ArmRole::kHead) {
+          if (g.ref_arm == kFirstHeadArm && RoleOfArm(arm) == ArmRole::kHead) {
             against = {arm};
           } else {
             against = refs;

@@ -1,5 +1,5 @@
 // CampaignRunner::Cohort: the cross-check of time verdicts with instruction counts (cross_check.h),
-// after the last look of a time campaign (internal/cohort.h).
+// after the last look of a time campaign (internal/running_cohort.h).
 #include <map>
 #include <optional>
 #include <set>
@@ -8,7 +8,7 @@
 
 #include "base/units.h"
 #include "campaign/cross_check.h"
-#include "internal/cohort.h"
+#include "internal/running_cohort.h"
 #include "proc/spawner.h"
 #include "report/ledger.h"
 #include "session/measurement_setup.h"

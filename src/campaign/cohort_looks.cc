@@ -1,6 +1,6 @@
 // CampaignRunner::Cohort: the looks (sequential and exact), the budget, the plan's cost and the
-// estimate (internal/cohort.h). Opening, resuming and the loop's hooks: cohort.cc.
-#include "internal/cohort.h"
+// estimate (internal/running_cohort.h). Opening, resuming and the loop's hooks: cohort.cc.
+#include "internal/running_cohort.h"
 
 #include <fmt/core.h>
 

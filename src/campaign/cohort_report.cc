@@ -1,6 +1,6 @@
 // CampaignRunner::Cohort: the report model of the cohort, which the ledger (Markdown) and the
-// tare.ab/1 JSON are rendered from (internal/cohort.h), built by BuildAbReport (cohort_snapshot.h).
-#include "internal/cohort.h"
+// tare.ab/1 JSON are rendered from (internal/running_cohort.h), built by BuildAbReport (cohort_snapshot.h).
+#include "internal/running_cohort.h"
 
 #include <fmt/core.h>
 

@@ -2,8 +2,8 @@
 // (suite_diff.h). The new ones run after the cells, in the heads that have them, a few samples each
 // with the same work per sample as a cell would get, stored in the cohort's run under the head's
 // arm; their figures (median, least, greatest) go to the ledger without a verdict, since nothing
-// pairs them. The missing ones are listed. (internal/cohort.h)
-#include "internal/cohort.h"
+// pairs them. The missing ones are listed. (internal/running_cohort.h)
+#include "internal/running_cohort.h"
 
 #include <fmt/core.h>
 

@@ -1,6 +1,6 @@
 // CampaignRunner::Cohort: the work tier (work_tier.h) — before the first timed sample, every cell once
 // under valgrind in base, base again and each head — and the one measurement of a cell's work that
-// the tier and the cross-check (cohort_cross_check.cc) share (internal/cohort.h).
+// the tier and the cross-check (cohort_cross_check.cc) share (internal/running_cohort.h).
 #include <sys/stat.h>
 
 #include <atomic>
@@ -12,7 +12,7 @@
 
 #include "base/units.h"
 #include "campaign/work_tier.h"
-#include "internal/cohort.h"
+#include "internal/running_cohort.h"
 
 namespace tare::campaign {
 namespace {

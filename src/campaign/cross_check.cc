@@ -6,6 +6,7 @@
 
 #include "base/units.h"
 #include "campaign/analysis.h"
+#include "model/metric_names.h"
 #include "report/ledger.h"
 
 namespace tare::campaign {
@@ -18,10 +19,10 @@ struct Figure {
 };
 const std::vector<Figure>& Figures() {
   static const std::vector<Figure> figures = {
-      {"I1 misses", {"sim.I1mr"}},
-      {"D1 misses", {"sim.D1mr", "sim.D1mw"}},
-      {"LL misses", {"sim.ILmr", "sim.DLmr", "sim.DLmw"}},
-      {"est. cycles", {"sim.est_cycles"}},
+      {"I1 misses", {metric_name::kSimI1mr}},
+      {"D1 misses", {metric_name::kSimD1mr, metric_name::kSimD1mw}},
+      {"LL misses", {metric_name::kSimILmr, metric_name::kSimDLmr, metric_name::kSimDLmw}},
+      {"est. cycles", {metric_name::kSimEstCycles}},
   };
   return figures;
 }
@@ -79,13 +80,13 @@ AbCrossCheck ReadCrossCheck(const AbMetricResult& time, const std::map<std::stri
   x.metric = time.metric;
   x.time_change = time.estimate;
   for (const auto& [name, value] : base) {
-    if (name.rfind("sim.", 0) == 0) x.base.emplace_back(name, value);
+    if (name.rfind(metric_name::kSimPrefix, 0) == 0) x.base.emplace_back(name, value);
   }
   for (const auto& [name, value] : head) {
-    if (name.rfind("sim.", 0) == 0) x.head.emplace_back(name, value);
+    if (name.rfind(metric_name::kSimPrefix, 0) == 0) x.head.emplace_back(name, value);
   }
-  auto b = base.find("sim.Ir");
-  auto h = head.find("sim.Ir");
+  auto b = base.find(metric_name::kSimIr);
+  auto h = head.find(metric_name::kSimIr);
   if (b == base.end() || h == head.end() || !(b->second > 0) || !(h->second > 0)) {
     x.error = "valgrind read no instructions for base or head";
     return x;

@@ -9,7 +9,7 @@
 #include "base/files.h"
 #include "base/json_text.h"
 #include "campaign/campaign_definition.h"
-#include "campaign/verdict.h"
+#include "campaign/verdict_rules.h"
 #include "campaign/sampling.h"
 #include "campaign/work_tier.h"
 

@@ -8,6 +8,7 @@
 
 #include <fmt/core.h>
 
+#include "model/kinds.h"
 #include "model/metric.h"
 #include "stats/summary.h"
 
@@ -189,8 +190,7 @@ double BoundStatistic(const std::string& stat, std::span<const double> values) {
 std::vector<std::string> ExpandRuleArm(const std::string& arm, const std::vector<std::string>& arms) {
   std::vector<std::string> out;
   for (const auto& a : arms) {
-    bool is_head = a != "base" && a != "null";
-    if (a == arm || (arm == "head" && is_head)) out.push_back(a);
+    if (a == arm || (arm == kFirstHeadArm && RoleOfArm(a) == ArmRole::kHead)) out.push_back(a);
   }
   return out;
 }

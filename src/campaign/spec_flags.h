@@ -13,7 +13,7 @@
 #include "campaign/campaign_definition.h"
 #include "campaign/campaign_runner.h"
 #include "campaign/sampling.h"
-#include "campaign/verdict.h"
+#include "campaign/verdict_rules.h"
 
 namespace tare::campaign {
 

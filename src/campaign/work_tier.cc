@@ -5,7 +5,8 @@
 #include <fmt/core.h>
 
 #include "base/units.h"
-#include "campaign/verdict.h"
+#include "campaign/verdict_rules.h"
+#include "model/metric_names.h"
 #include "report/ledger.h"
 
 namespace tare::campaign {
@@ -47,18 +48,18 @@ std::string SameWorkAllowanceText(double allowance) {
 
 WorkChange CompareWork(const std::map<std::string, double>& base, const std::map<std::string, double>& head) {
   WorkChange w;
-  const double bi = WorkValue(base, "sim.Ir", 0), hi = WorkValue(head, "sim.Ir", 0);
+  const double bi = WorkValue(base, metric_name::kSimIr, 0), hi = WorkValue(head, metric_name::kSimIr, 0);
   if (!(bi > 0) || !(hi > 0)) {
     w.line = "valgrind read no instructions";
     return w;
   }
   w.read = true;
   w.instructions = hi / bi - 1.0;
-  const double bc = WorkValue(base, "sim.est_cycles", 0), hc = WorkValue(head, "sim.est_cycles", 0);
+  const double bc = WorkValue(base, metric_name::kSimEstCycles, 0), hc = WorkValue(head, metric_name::kSimEstCycles, 0);
   const bool cycles = bc > 0 && hc > 0;
   if (cycles) w.cycles = hc / bc - 1.0;
-  w.base_syscalls = WorkValue(base, "sim.syscalls", 0);
-  w.head_syscalls = WorkValue(head, "sim.syscalls", 0);
+  w.base_syscalls = WorkValue(base, metric_name::kSimSyscalls, 0);
+  w.head_syscalls = WorkValue(head, metric_name::kSimSyscalls, 0);
   w.same = WithinTolerance(bi, hi) && (!cycles || WithinTolerance(bc, hc)) && WithinTolerance(w.base_syscalls, w.head_syscalls);
   w.line = fmt::format("{}: instructions {}{}, system calls {} → {}", w.same ? "the same work" : "changed work",
                        CountMove(bi, hi), cycles ? ", est. cycles " + CountMove(bc, hc) : "", FormatCount(w.base_syscalls),
@@ -76,13 +77,13 @@ bool CellWork::Same() const {
 
 void ReadCellWork(const std::map<std::string, double>& again, CellWork* work) {
   work->measured = true;
-  const double b = WorkValue(work->base, "sim.Ir", 0), a = WorkValue(again, "sim.Ir", 0);
+  const double b = WorkValue(work->base, metric_name::kSimIr, 0), a = WorkValue(again, metric_name::kSimIr, 0);
   if (!(b > 0) || !(a > 0)) {
     work->error = "valgrind read no instructions";
     return;
   }
   // Exact: any difference between two runs of base means the counts depend on more than the code.
-  if (b != a || WorkValue(work->base, "sim.est_cycles", 0) != WorkValue(again, "sim.est_cycles", 0)) {
+  if (b != a || WorkValue(work->base, metric_name::kSimEstCycles, 0) != WorkValue(again, metric_name::kSimEstCycles, 0)) {
     work->error = fmt::format(
         "base did not repeat under valgrind (instructions {} against {}): not deterministic, so one process "
         "per arm says nothing",

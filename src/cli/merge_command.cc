@@ -14,7 +14,7 @@
 #include "cli/exit_codes.h"
 #include "cli/run_copy_report.h"
 #include "report/shards_view.h"
-#include "session/shard_view.h"
+#include "session/shard_view_reader.h"
 #include "store/store.h"
 
 namespace tare::cli {

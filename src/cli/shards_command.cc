@@ -11,7 +11,7 @@
 #include "cli/exit_codes.h"
 #include "cli/help_format.h"
 #include "report/shards_view.h"
-#include "session/shard_view.h"
+#include "session/shard_view_reader.h"
 #include "store/store.h"
 
 namespace tare::cli {

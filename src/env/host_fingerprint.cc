@@ -43,8 +43,8 @@ const std::vector<KeySpec> kKeySpecs = {
      "/proc/sys/kernel/randomize_va_space"},
     {"os.perf_event_paranoid", false, "who may open perf events", "/proc/sys/kernel/perf_event_paranoid"},
     {"os.loadavg", false, "load average over 1, 5, 15 minutes", "/proc/loadavg"},
-    {"mem.total_bytes", false, "physical memory", "/proc/meminfo MemTotal"},
-    {"mem.available_bytes", false, "memory available without swapping", "/proc/meminfo MemAvailable"},
+    {"mem.total_bytes", false, "physical memory", "/proc/meminfo MemTotal"},  // not a metric: a field
+    {"mem.available_bytes", false, "memory available without swapping", "/proc/meminfo MemAvailable"},  // not a metric
     {"cgroup.cpu_limit", false, "CPU quota of this process's cgroup (tightest level)",
      "cgroup v2 cpu.max; v1 cpu.cfs_quota_us / cpu.cfs_period_us"},
     {"host.hypervisor", true, "hypervisor: none, its type, or present",
@@ -168,8 +168,8 @@ Fingerprint FingerprintFromFacts(const HostFacts& f) {
   add("os.perf_event_paranoid", OrUnknown(f.perf_event_paranoid));
   add("os.loadavg", f.load1 ? fmt::format("{:.2f} {:.2f} {:.2f}", *f.load1, *f.load5, *f.load15)
                             : kUnknown);
-  add("mem.total_bytes", OrUnknown(f.mem_total_bytes));
-  add("mem.available_bytes", OrUnknown(f.mem_available_bytes));
+  add("mem.total_bytes", OrUnknown(f.mem_total_bytes));  // not a metric: a fingerprint field
+  add("mem.available_bytes", OrUnknown(f.mem_available_bytes));  // not a metric
   add("cgroup.cpu_limit", CgroupLimit(f.cgroup));
   add("host.hypervisor", Or(f.hypervisor));
   add("host.product", Or(f.product_name));

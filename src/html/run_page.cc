@@ -10,6 +10,7 @@
 #include "compare/compare.h"
 #include "html/html_text.h"
 #include "html/page.h"
+#include "model/kinds.h"
 #include "model/metric_roles.h"
 #include "report/run_report.h"
 
@@ -17,8 +18,11 @@ namespace tare::html {
 namespace {
 
 int ArmRank(const std::string& arm) {
-  if (arm == "base") return 0;
-  if (arm == "null") return 2;
+  switch (RoleOfArm(arm)) {
+    case ArmRole::kBase: return 0;
+    case ArmRole::kHead: return 1;
+    case ArmRole::kNull: return 2;
+  }
   return 1;
 }
 

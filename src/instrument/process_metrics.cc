@@ -1,11 +1,12 @@
 #include "instrument/process_metrics.h"
+#include "model/metric_names.h"
 
 #include <fmt/format.h>
 
 namespace tare::instrument {
 
 std::string PerfMetricName(const std::string& event) {
-  std::string name = "perf.";
+  std::string name = metric_name::kPerfPrefix;
   for (char c : event) name += (c == '-') ? '_' : c;
   if (event == "task-clock") name += "_ns";  // task-clock counts nanoseconds
   return name;

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "instrument/callgrind_profile.h"
+#include "model/metric_names.h"
 
 namespace tare::instrument {
 namespace {
@@ -51,10 +52,10 @@ std::optional<uint64_t> FileNameNumber(std::string_view s) {
   return v;
 }
 
-// Events whose metric names differ from "sim.<event>".
+// Events whose metric names differ from sim.<event>.
 const std::map<std::string, std::string>& MetricNames() {
   static const std::map<std::string, std::string> kNames = {
-      {"sysCount", "sim.syscalls"}, {"sysTime", "sim.syscall_ns"}, {"sysCpuTime", "sim.syscall_cpu_ns"}};
+      {"sysCount", metric_name::kSimSyscalls}, {"sysTime", metric_name::kSimSyscallNs}, {"sysCpuTime", metric_name::kSimSyscallCpuNs}};
   return kNames;
 }
 
@@ -351,17 +352,17 @@ void ComputeSimMetrics(SimReading* r) {
   r->cycle_model.clear();
   for (const auto& [event, total] : r->window_totals) {
     auto it = MetricNames().find(event);
-    std::string name = it != MetricNames().end() ? it->second : "sim." + event;
+    std::string name = it != MetricNames().end() ? it->second : metric_name::kSimPrefix + event;
     r->values[name] = static_cast<double>(total) / divisor;
   }
   if (auto c = EstimateCyclesIaiV1(r->window_totals)) {
-    r->values["sim.est_cycles"] = c->cycles / divisor;
+    r->values[metric_name::kSimEstCycles] = c->cycles / divisor;
     r->cycle_model = kSimCycleModel;
   }
 
   std::string who = r->benchmark.empty() ? "" : r->benchmark + ": ";
   std::string per = r->iterations > 0 ? "per iteration" : "in the whole window";
-  double ir = r->values.count("sim.Ir") ? r->values["sim.Ir"] : 0;
+  double ir = r->values.count(metric_name::kSimIr) ? r->values[metric_name::kSimIr] : 0;
   if (ir < kNoWorkInstructions) {
     r->warnings.push_back(
         {SimWarning::Kind::kMeasuredNoWork,
@@ -370,9 +371,9 @@ void ComputeSimMetrics(SimReading* r) {
                      "on the result",
                      who, Num(ir), per)});
   }
-  double sys_ns = r->values.count("sim.syscall_ns") ? r->values["sim.syscall_ns"] : 0;
+  double sys_ns = r->values.count(metric_name::kSimSyscallNs) ? r->values[metric_name::kSimSyscallNs] : 0;
   if (sys_ns > 0) {
-    double cycles = r->values.count("sim.est_cycles") ? r->values["sim.est_cycles"] : ir;
+    double cycles = r->values.count(metric_name::kSimEstCycles) ? r->values[metric_name::kSimEstCycles] : ir;
     double work_ns = cycles / kNominalCyclesPerNs;
     double share = sys_ns / (sys_ns + work_ns);
     if (share > kSyscallHeavyShare) {
@@ -381,7 +382,7 @@ void ComputeSimMetrics(SimReading* r) {
            fmt::format("{}syscall-heavy: {} system calls took {:.0f}% of the estimated time "
                        "({} ns against {} ns of simulated work at {} GHz); simulation does not "
                        "count kernel work; compare with the wall instrument",
-                       who, Num(r->values["sim.syscalls"]), 100 * share, Num(sys_ns),
+                       who, Num(r->values[metric_name::kSimSyscalls]), 100 * share, Num(sys_ns),
                        Num(std::round(work_ns)), Num(kNominalCyclesPerNs))});
     }
   }

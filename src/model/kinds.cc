@@ -58,6 +58,11 @@ const char* ArmRoleName(ArmRole r) {
 StatusOr<ArmRole> ParseArmRole(std::string_view name) {
   return ByName(name, {ArmRole::kBase, ArmRole::kHead, ArmRole::kNull}, ArmRoleName, "arm role");
 }
+ArmRole RoleOfArm(std::string_view arm) {
+  if (arm == kBaseArm) return ArmRole::kBase;
+  if (arm == kNullArm) return ArmRole::kNull;
+  return ArmRole::kHead;
+}
 
 const char* CheckKindName(CheckKind k) { return k == CheckKind::kBound ? "bound" : "gate"; }
 StatusOr<CheckKind> ParseCheckKind(std::string_view name) {

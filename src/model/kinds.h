@@ -50,6 +50,13 @@ StatusOr<CellRole> ParseCellRole(std::string_view name);
 enum class ArmRole { kBase, kHead, kNull };
 const char* ArmRoleName(ArmRole r);  // "base" | "head" | "null"
 StatusOr<ArmRole> ParseArmRole(std::string_view name);
+// Arms are named by the campaign (campaign_definition.cc ArmNames): "base", the heads "head",
+// "hd02", ..., and "null". The role of an arm by its name: every name but base's and null's is a
+// head's. Compare roles, never names.
+inline constexpr char kBaseArm[] = "base";
+inline constexpr char kFirstHeadArm[] = "head";  // also what a gate or bound names for every head
+inline constexpr char kNullArm[] = "null";
+ArmRole RoleOfArm(std::string_view arm);
 
 // A check of a campaign: a sanity gate after the first block, or a release bound at the end.
 enum class CheckKind { kGate, kBound };

@@ -64,5 +64,19 @@ TEST(Kinds, TargetKindsAndInstrumentsAreWrittenByNameToo) {
   EXPECT_EQ(j.dump(), R"({"kind":"tare","role":"control"})");
 }
 
+// Arms are named by the campaign; their role is read from the name in one place (RoleOfArm), which
+// every reader — the cohort, the gates, the broken-cell rule, the HTML page — asks instead of
+// comparing names.
+TEST(Kinds, AnArmsRoleIsReadFromItsNameInOnePlace) {
+  EXPECT_EQ(RoleOfArm("base"), ArmRole::kBase);
+  EXPECT_EQ(RoleOfArm("null"), ArmRole::kNull);
+  for (const char* head : {"head", "hd02", "hd17"}) EXPECT_EQ(RoleOfArm(head), ArmRole::kHead) << head;
+  EXPECT_EQ(RoleOfArm(kBaseArm), ArmRole::kBase);
+  EXPECT_EQ(RoleOfArm(kNullArm), ArmRole::kNull);
+  EXPECT_EQ(RoleOfArm(kFirstHeadArm), ArmRole::kHead);
+  // The names a stored cohort writes for each role parse back to it.
+  for (ArmRole r : {ArmRole::kBase, ArmRole::kHead, ArmRole::kNull}) EXPECT_EQ(RoleOfArm(ArmRoleName(r)), r);
+}
+
 }  // namespace
 }  // namespace tare

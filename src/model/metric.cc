@@ -53,7 +53,7 @@ const std::vector<MetricDef>& KnownMetrics() {
       {"perf.page_faults", "count", D::kLowerIsBetter, K::kCount, "perf page-faults", false, S::kPerf},
       {"perf.context_switches", "count", D::kLowerIsBetter, K::kCount, "perf context-switches", false, S::kPerf},
       {"perf.cpu_migrations", "count", D::kLowerIsBetter, K::kCount, "perf cpu-migrations", false, S::kPerf},
-      {"perf.instructions", "count", D::kLowerIsBetter, K::kCount, "retired instructions (user space)", false, S::kPerf},
+      {"perf.instructions", "count", D::kLowerIsBetter, K::kCount, "retired instructions (user space)", false, S::kPerf, true},
       {"perf.cycles", "count", D::kLowerIsBetter, K::kCount, "CPU cycles (user space)", false, S::kPerf},
       {"perf.branches", "count", D::kLowerIsBetter, K::kCount, "branch instructions (user space)", false, S::kPerf},
       {"perf.branch_misses", "count", D::kLowerIsBetter, K::kCount, "mispredicted branches (user space)", false, S::kPerf},
@@ -70,7 +70,7 @@ const std::vector<MetricDef>& KnownMetrics() {
       {"bench.latency_p99_ns", "ns", D::kLowerIsBetter, K::kTime, "99th percentile latency", false, S::kBench},
       {"bench.latency_max_ns", "ns", D::kLowerIsBetter, K::kTime, "largest latency", false, S::kBench},
       // valgrind callgrind with a fixed cache model (docs/sim.md): identical on every rerun.
-      {"sim.Ir", "count", D::kLowerIsBetter, K::kCount, "instructions executed (callgrind Ir)", true, S::kSim},
+      {"sim.Ir", "count", D::kLowerIsBetter, K::kCount, "instructions executed (callgrind Ir)", true, S::kSim, true},
       {"sim.Dr", "count", D::kLowerIsBetter, K::kCount, "data reads (callgrind Dr)", true, S::kSim},
       {"sim.Dw", "count", D::kLowerIsBetter, K::kCount, "data writes (callgrind Dw)", true, S::kSim},
       {"sim.I1mr", "count", D::kLowerIsBetter, K::kCount, "simulated L1 instruction cache misses", true, S::kSim},
@@ -126,6 +126,13 @@ MetricDef LookupMetric(const std::string& name) {
     generic.kind = MetricKind::kBytes;
   }
   return generic;
+}
+
+bool CountsInstructions(const std::string& name) {
+  for (const auto& m : KnownMetrics()) {
+    if (m.name == name) return m.counts_instructions;
+  }
+  return false;
 }
 
 bool IsMeasured(const std::string& name, TargetKind kind, Instrument instrument) {

@@ -37,6 +37,9 @@ struct MetricDef {
   // decides and any difference between builds is real.
   bool deterministic = false;
   MetricSource source = MetricSource::kOther;
+  // Counts the instructions the program executed (perf's retired instructions, valgrind's Ir):
+  // what the cross-check and a time verdict's "instructions did not move" read.
+  bool counts_instructions = false;
 };
 
 // The model that computed a metric's values, for metrics that are an estimate of a versioned model
@@ -54,6 +57,9 @@ const std::vector<MetricDef>& KnownMetrics();
 // Definition for a name: a known metric, a member of a family (unit from the name's suffix: _ns
 // time, _bytes bytes, else count), or a generic count.
 MetricDef LookupMetric(const std::string& name);
+
+// Whether `name` is a catalogue metric that counts executed instructions (MetricDef above).
+bool CountsInstructions(const std::string& name);
 
 // Whether samples of `kind` taken with `instrument` carry `name` (families included).
 bool IsMeasured(const std::string& name, TargetKind kind, Instrument instrument);

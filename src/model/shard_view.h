@@ -1,5 +1,5 @@
 // The merged view of one group of sharded runs (`tare shards`, and the line `tare merge` prints):
-// plain data, loaded from a store by session/shard_view.h and rendered as text and tare.shards/1
+// plain data, loaded from a store by session/shard_view_reader.h and rendered as text and tare.shards/1
 // JSON by report/shards_view.h. Cells are never averaged or pooled across shards or hosts: each
 // row is one shard's host's verdict.
 #pragma once

@@ -33,7 +33,7 @@ Verdict WorstVerdict(std::span<const Verdict> verdicts) {
 }
 
 bool AbBroken::cannot_be_measured() const {
-  return std::any_of(arms.begin(), arms.end(), [](const std::string& a) { return a == "base" || a == "null"; });
+  return std::any_of(arms.begin(), arms.end(), [](const std::string& a) { return RoleOfArm(a) != ArmRole::kHead; });
 }
 
 }  // namespace tare

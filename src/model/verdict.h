@@ -1,5 +1,5 @@
 // The verdict vocabulary of `tare ab`, shared by the campaign that decides verdicts, the store
-// that keeps them and the reports that print them. How a verdict is decided: campaign/verdict.h.
+// that keeps them and the reports that print them. How a verdict is decided: campaign/verdict_rules.h.
 #pragma once
 
 #include <cmath>

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "oracle/compare.h"
+#include "oracle/golden_compare.h"
 #include "oracle/golden.h"
 #include "oracle/quarantine.h"
 #include "oracle/trial_session.h"

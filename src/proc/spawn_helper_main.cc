@@ -20,11 +20,11 @@
 //      execs, the child drops the helper's never-written file pages (text, read-only data: they
 //      fault back in from the page cache), resets the high-water mark to what is left (~0.3-0.4 MB:
 //      heap, stack, data) and records that figure; a ru_maxrss above it is the target's own, exactly
-//      (SharedSpawn). A sample that stays below it gets no peak RSS (peak_rss_floor_bytes says
-//      below what). A program whose last peak was above the helper's pages skips the dropping
-//      (ShouldShed) and is checked all the same. Where this cannot be set up (sanitizers,
-//      /proc/self/clear_refs not writable, TARE_SPAWN_FORK=1) it forks. The child sets its process group, signals and stdio with a handful of
-//      system calls, stamps the clock into a page shared with the helper, and execs. wall_ns starts
+//      (internal/helper_rss.h, SharedRss). A sample that stays below it gets no peak RSS
+//      (peak_rss_floor_bytes says below what). A program whose last peak was above the helper's
+//      pages skips the dropping (ShouldShed) and is checked all the same. Where this cannot be set
+//      up (sanitizers, /proc/self/clear_refs not writable, TARE_SPAWN_FORK=1) it forks. The child
+//      sets its process group, signals and stdio with a handful of system calls, stamps the clock into a page shared with the helper, and execs. wall_ns starts
 //      at that stamp.
 //   4. The helper sleeps in poll() on a pidfd until the child exits (or a timeout, Ctrl-C, tare
 //      going away), reaps it with wait4, reads the counters and answers.
@@ -59,6 +59,8 @@
 #include <utility>
 #include <vector>
 
+#include "proc/internal/helper_files.h"
+#include "proc/internal/helper_rss.h"
 #include "proc/perf_counters.h"
 #include "proc/wire.h"
 
@@ -104,86 +106,21 @@ struct ExecReport {
 };
 ExecReport* g_report = nullptr;
 
-// What a vfork child needs to leave only the target's own high-water mark behind (step 3 above):
-// the helper's file mappings that were never written (dropped, they fault back in), and
-// /proc/self/clear_refs and /proc/self/statm opened before the first sample.
-struct SharedSpawn {
-  bool on = false;
-  std::vector<std::pair<void*, size_t>> clean_file_maps;
-  int clear_refs = -1;
-  int statm = -1;
-  long page_kib = 4;
-};
-SharedSpawn g_shared;
 
 // The CPU set each child gets back (main: --child-cpus); unset: the child keeps the helper's.
 cpu_set_t g_child_cpus;
 bool g_set_child_cpus = false;
-// Pages the child may touch between its statm reading and exec's fold (its stack, the exec call).
-constexpr int64_t kSharedRssSlackKib = 64;
+using helper::DevNull;
+using helper::kFirstHelperFd;
+using helper::kSharedRssSlackKib;
+using helper::MoveHigh;
+using helper::OutputFile;
 
-// Helper-side descriptors are moved at or above this number, so the child's dup2 onto 0, 1, 2 and
-// the protocol's result fd can never overwrite a source it has yet to duplicate.
-constexpr int kFirstHelperFd = 100;
-
-int MoveHigh(int fd) {
-  if (fd < 0 || fd >= kFirstHelperFd) return fd;
-  int high = fcntl(fd, F_DUPFD_CLOEXEC, kFirstHelperFd);
-  close(fd);
-  return high;
-}
-
-// A file the child writes (stdout, stderr, a result file), opened by the helper and reused by the
-// next sample that names the same path. Reuse is checked against the path (same device and inode):
-// tare may delete a result file between samples, and then it is created afresh.
-struct OutputFile {
-  std::string path;
-  int fd = -1;
-  dev_t dev = 0;
-  ino_t ino = 0;
-
-  // Returns an fd whose file is empty and whose offset is 0, or -1 with errno set.
-  int Prepare(const std::string& want) {
-    struct stat st;
-    if (fd >= 0 && want == path && stat(want.c_str(), &st) == 0 && st.st_dev == dev &&
-        st.st_ino == ino) {
-      if ((st.st_size == 0 || ftruncate(fd, 0) == 0) && lseek(fd, 0, SEEK_SET) == 0) return fd;
-    }
-    Close();
-    int opened = MoveHigh(open(want.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    if (opened < 0) return -1;
-    if (fstat(opened, &st) != 0) {
-      int saved = errno;
-      close(opened);
-      errno = saved;
-      return -1;
-    }
-    fd = opened;
-    path = want;
-    dev = st.st_dev;
-    ino = st.st_ino;
-    return fd;
-  }
-  // Size of what the child left in the file; -1 if unknown.
-  int64_t Size() const {
-    struct stat st;
-    return fd >= 0 && fstat(fd, &st) == 0 ? static_cast<int64_t>(st.st_size) : -1;
-  }
-  void Close() {
-    if (fd >= 0) close(fd);
-    fd = -1;
-    path.clear();
-  }
-};
-
+// Step 3's state: what the vfork child drops and reads before it execs (internal/helper_rss.h).
+helper::SharedRss g_shared;
+// The files children write, kept open from one sample to the next (internal/helper_files.h).
 OutputFile g_stdout, g_stderr, g_result;
-int g_dev_null_read = -1, g_dev_null_write = -1;
 
-int DevNull(int flags) {
-  int& fd = flags == O_RDONLY ? g_dev_null_read : g_dev_null_write;
-  if (fd < 0) fd = MoveHigh(open("/dev/null", flags | O_CLOEXEC));
-  return fd;
-}
 
 struct Redirect {
   int from;  // helper's fd (>= kFirstHelperFd)
@@ -195,44 +132,6 @@ struct Redirect {
   _exit(127);
 }
 
-// Resident pages of the helper's address space now (-1 when unknown). Async-signal-safe.
-int64_t ResidentPages() {
-  char buf[128];
-  ssize_t n = pread(g_shared.statm, buf, sizeof buf - 1, 0);
-  if (n <= 0) return -1;
-  buf[n] = '\0';
-  char* p = buf;
-  std::strtol(p, &p, 10);                 // size
-  long resident = std::strtol(p, &p, 10);  // resident pages
-  return resident > 0 ? resident : -1;
-}
-
-// In the vfork child: drops the helper's clean file pages when `shed`, resets the high-water mark,
-// and returns the resident pages left, which exec folds into the child's ru_maxrss (-1: unknown).
-int64_t PagesFoldedAtExec(bool shed) {
-  if (shed) {
-    for (const auto& [start, len] : g_shared.clean_file_maps) madvise(start, len, MADV_DONTNEED);
-  }
-  if (pwrite(g_shared.clear_refs, "5", 1, 0) != 1) return -1;
-  return ResidentPages();
-}
-
-// Whether the child should shed the helper's pages: unless this program's last peak was above what
-// the helper holds now, plus the slack, plus kShedMarginKib for the pages the child touches before
-// its statm reading (its code paged in 64 KiB at a time). Shed pages fault back in at a cost (~0.3
-// ms a sample on the VM of bench/README.md), and the helper holds ~0.5 MB between samples (no fmt,
-// no iostreams: its text is paged in where it runs) against `/bin/true`'s ~0.9-1.1 MB, so most
-// programs skip it. A wrong guess costs one sample's peak RSS, never a wrong one: every sample is
-// checked against what exec folded in, and the next sample of that program sheds.
-std::map<std::string, int64_t> g_last_peak_kib;  // by argv[0]
-constexpr int64_t kShedMarginKib = 192;
-
-bool ShouldShed(const std::string& program) {
-  auto it = g_last_peak_kib.find(program);
-  if (it == g_last_peak_kib.end()) return true;
-  const int64_t resident_kib = ResidentPages() * g_shared.page_kib;
-  return resident_kib <= 0 || it->second <= resident_kib + kSharedRssSlackKib + kShedMarginKib;
-}
 
 // Runs in the child (vfork: on the helper's memory, the helper suspended): process group, signals,
 // stdio, exec. Only async-signal-safe calls, and nothing that writes the helper's memory but
@@ -254,7 +153,7 @@ bool ShouldShed(const std::string& program) {
   if (!req.cwd.empty() && chdir(req.cwd.c_str()) != 0) ChildFailed(errno);
   if (g_set_child_cpus && sched_setaffinity(0, sizeof g_child_cpus, &g_child_cpus) != 0) ChildFailed(errno);
   if (req.disable_aslr) personality(ADDR_NO_RANDOMIZE);
-  if (shared) g_report->shared_rss_pages.store(PagesFoldedAtExec(shed));
+  if (shared) g_report->shared_rss_pages.store(g_shared.PagesFoldedAtExec(shed));
   g_report->exec_ns.store(NowNs(CLOCK_MONOTONIC));
   execve(argv[0], argv, envp);
   ChildFailed(errno);
@@ -407,8 +306,8 @@ SpawnResult RunOne(SpawnRequest req, int request_fd, bool* parent_gone) {
   sigset_t all, before;
   sigfillset(&all);
   sigprocmask(SIG_SETMASK, &all, &before);
-  const bool shared = g_shared.on;
-  const bool shed = shared && ShouldShed(req.argv[0]);
+  const bool shared = g_shared.on();
+  const bool shed = shared && g_shared.ShouldShed(req.argv[0]);
   int64_t fork_ns = NowNs(CLOCK_MONOTONIC);
   pid_t pid = StartChild(req, argv.data(), envp.data(), redirects, redirect_count, shared, shed);
   const int fork_errno = errno;
@@ -517,14 +416,14 @@ SpawnResult RunOne(SpawnRequest req, int request_fd, bool* parent_gone) {
   if (shared) {
     // Exact only above what the helper left at exec (plus slack for the pages the exec call itself
     // touched); at or below it, the figure may be the helper's: not given.
-    const int64_t left_kib = g_report->shared_rss_pages.load() * g_shared.page_kib;
+    const int64_t left_kib = g_report->shared_rss_pages.load() * g_shared.page_kib();
     if (left_kib <= 0 || ru.ru_maxrss <= left_kib + kSharedRssSlackKib) {
       res.peak_rss_bytes = 0;
       // In 64 KiB steps, so that one note covers a run's samples.
       res.peak_rss_floor_bytes = ((std::max<int64_t>(left_kib, 0) + kSharedRssSlackKib + 63) / 64) * 64 * 1024;
-      g_last_peak_kib.erase(req.argv[0]);
+      g_shared.ForgetPeak(req.argv[0]);
     } else {
-      g_last_peak_kib[req.argv[0]] = ru.ru_maxrss;
+      g_shared.RememberPeak(req.argv[0], ru.ru_maxrss);
     }
   }
   res.minor_faults = ru.ru_minflt;
@@ -534,49 +433,6 @@ SpawnResult RunOne(SpawnRequest req, int request_fd, bool* parent_gone) {
   return res;
 }
 
-// Step 3's set-up, once: which mappings the child may drop — file-backed, not writable, and never
-// written (smaps "Anonymous: 0 kB": relocated read-only data, written before it was protected, has
-// anonymous pages and would lose its relocations) — and the two /proc files, opened now.
-void SetUpSharedSpawn() {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  return;  // a sanitizer's runtime does not expect a vfork child running instrumented code
-#else
-  if (const char* e = std::getenv("TARE_SPAWN_FORK"); e != nullptr && std::strcmp(e, "1") == 0) return;
-  int fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  std::string smaps;
-  char buf[8192];
-  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) smaps.append(buf, static_cast<size_t>(n));
-  close(fd);
-  uintptr_t start = 0, end = 0;
-  bool candidate = false;
-  size_t pos = 0;
-  while (pos < smaps.size()) {
-    size_t eol = smaps.find('\n', pos);
-    if (eol == std::string::npos) eol = smaps.size();
-    const std::string line = smaps.substr(pos, eol - pos);
-    pos = eol + 1;
-    unsigned long a = 0, b = 0;
-    char perms[8] = {};
-    if (std::sscanf(line.c_str(), "%lx-%lx %7s", &a, &b, perms) == 3 && line.find(' ') < line.find(':')) {
-      start = a;
-      end = b;
-      // A file mapping: its path starts with '/'; [vdso] and anonymous mappings do not.
-      candidate = perms[0] == 'r' && perms[1] != 'w' && perms[3] == 'p' && line.find(" /") != std::string::npos;
-    } else if (candidate && line.rfind("Anonymous:", 0) == 0) {
-      if (std::strtol(line.c_str() + 10, nullptr, 10) == 0) {
-        g_shared.clean_file_maps.emplace_back(reinterpret_cast<void*>(start), end - start);
-      }
-      candidate = false;
-    }
-  }
-  g_shared.clear_refs = MoveHigh(open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC));
-  g_shared.statm = MoveHigh(open("/proc/self/statm", O_RDONLY | O_CLOEXEC));
-  g_shared.page_kib = sysconf(_SC_PAGESIZE) / 1024;
-  g_shared.on = g_shared.clear_refs >= 0 && g_shared.statm >= 0 && !g_shared.clean_file_maps.empty() &&
-                g_shared.page_kib > 0;
-#endif
-}
 
 // After an answer, tare usually sends the next request within a few hundred microseconds. Waking a
 // sleeping process on another CPU costs more than that on a VM (~0.5 ms a sample on the one in
@@ -610,7 +466,7 @@ int HelperMain() {
   // Orphaned descendants of a sample are reparented to the helper instead of init, so that none
   // escapes the timeout kill (EndLeftovers).
   prctl(PR_SET_CHILD_SUBREAPER, 1);
-  SetUpSharedSpawn();
+  g_shared.SetUp();
   cpu_set_t cpus;
   CPU_ZERO(&cpus);
   const bool spin = sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) >= 2;

@@ -107,7 +107,7 @@ struct AbReport {
   double per_look_confidence = 0;
   std::vector<int64_t> look_pairs;
   std::string noise_floor_rule;
-  std::string interval_method = "sign-test-v1";  // the paired interval (campaign/verdict.h)
+  std::string interval_method = "sign-test-v1";  // the paired interval (campaign/verdict_rules.h)
   double noise_cap = 0;            // under "noise", the widest floor a PASS may certify
   double same_work_allowance = 0;  // the work tier's allowance for same-work cells (0: no tier)
   std::vector<AbArm> arms;

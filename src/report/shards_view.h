@@ -1,4 +1,4 @@
-// The merged view of sharded runs (model/shard_view.h, loaded by session/shard_view.h) as
+// The merged view of sharded runs (model/shard_view.h, loaded by session/shard_view_reader.h) as
 // `tare shards` prints it: per group, every shard's run, host, status and part, the missing
 // shards, the shards whose assignments disagree (an error with the fix) and, for `tare ab`, every
 // shard's per-cell verdicts in one table, each row labelled with its shard and host. Console text

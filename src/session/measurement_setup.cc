@@ -6,7 +6,9 @@
 
 #include "base/units.h"
 #include "instrument/sim.h"
+#include "model/metric_names.h"
 #include "target/gbench.h"
+#include "target/preload.h"
 
 namespace tare::session {
 
@@ -53,7 +55,7 @@ Status FixGbenchWork(proc::Spawner& spawner, const target::TargetSpec& target,
   probe.gbench_min_time_ns = kGbenchMinTimeNs;
   std::vector<std::string> unavailable;
   TARE_ASSIGN_OR_RETURN(Sample s, target::MeasureOnce(spawner, target, probe, options, &unavailable));
-  auto it = s.values.find("gb.iterations");
+  auto it = s.values.find(metric_name::kGbIterations);
   if (!s.ok() || it == s.values.end() || !(it->second >= 1) || !std::isfinite(it->second)) {
     return Status::FailedPrecondition(fmt::format(
         "benchmark '{}': the run that fixes its iteration count failed ({}); run the binary with "

@@ -1,6 +1,6 @@
 // PairedChange: the change of head against base, estimated from paired samples, as a fraction
 // (+0.03 = head is 3% higher). Both interval methods (sign_test.h, hodges_lehmann.h) return it, so
-// the campaign verdicts (campaign/verdict.h) read one type whichever method made it.
+// the campaign verdicts (campaign/verdict_rules.h) read one type whichever method made it.
 //
 // Pairs: sample i of base and sample i of head ran in the same block, back to back, so host drift
 // mostly cancels in the ratio. The analysis works on d_i = ln(head_i / base_i): ratios are the

@@ -339,8 +339,15 @@ StatusOr<std::vector<StoredLook>> SqlStore::LooksOf(int64_t run_id) {
       m.null_hi = NumberOrNaN(q.getColumn(17));
       m.has_null = !std::isnan(m.null_estimate);
       m.host_too_noisy = q.getColumn(18).getInt() != 0;
+      // An unknown verdict is a store tare did not write (or a newer tare's): an error naming it,
+      // never read as INCONCLUSIVE, which would change what the cohort reports.
       auto verdict = ParseVerdict(q.getColumn(19).getString());
-      m.verdict = verdict.ok() ? *verdict : Verdict::kInconclusive;
+      if (!verdict.ok()) {
+        return Status::DataLoss(fmt::format("run {} cell {} look {}'s verdict for {}: {}; this store was written "
+                                            "by another version of tare or changed by hand",
+                                            run_id, cell, look, m.metric, verdict.status().message()));
+      }
+      m.verdict = *verdict;
       m.supported_gain = q.getColumn(20).getInt() != 0;
       m.reasons = StoredJson(ReadJsonText<std::vector<std::string>>(
           q.getColumn(21).getString(), fmt::format("run {} cell {} look {}'s reasons for {}", run_id, cell, look, m.metric),

@@ -396,6 +396,50 @@ TEST_F(StoreTest, AMalformedJsonColumnIsAnErrorNotDefaults) {
       << loaded.status().message();
 }
 
+// A verdict the store does not know (a newer tare's, a hand edit) is an error naming the run, cell,
+// look and metric — never read as INCONCLUSIVE, which would change what a stored cohort reports.
+TEST_F(StoreTest, AnUnknownStoredVerdictIsAnErrorNotInconclusive) {
+  int64_t id = 0;
+  {
+    auto store = Store::Open(path_);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    RunRecord r = MakeRun();
+    r.kind = RunKind::kAb;
+    auto run = (*store)->BeginRun(r);
+    ASSERT_TRUE(run.ok());
+    id = *run;
+    auto bench = (*store)->AddBenchmark(id, {0, "t::BM_A", "BM_A", TargetKind::kGbench});
+    ASSERT_TRUE(bench.ok()) << bench.status().message();
+    ASSERT_TRUE((*store)->AddCell(id, {1, "BM_A", CellRole::kTarget, *bench, {}, {}}).ok());
+    AbComparison cmp;
+    cmp.cell = "BM_A";
+    cmp.head = "head";
+    AbMetricResult m;
+    m.metric = "wall_ns";
+    m.verdict = Verdict::kFail;
+    cmp.metrics = {m};
+    ASSERT_TRUE((*store)->SaveVerdicts(id, 1, 1, true, {cmp}).ok());
+    auto looks = (*store)->LooksOf(id);
+    ASSERT_TRUE(looks.ok()) << looks.status().message();
+    EXPECT_EQ(looks->at(0).comparisons.at(0).metrics.at(0).verdict, Verdict::kFail);
+  }
+  {
+    SQLite::Database db(path_, SQLite::OPEN_READWRITE);
+    EXPECT_EQ(db.execAndGet("SELECT verdict FROM ab_verdicts").getString(), "FAIL");  // the name
+    db.exec("UPDATE ab_verdicts SET verdict = 'MAYBE'");
+  }
+  auto store = Store::Open(path_);
+  ASSERT_TRUE(store.ok());
+  auto looks = (*store)->LooksOf(id);
+  ASSERT_FALSE(looks.ok()) << "an unknown verdict was read as "
+                           << VerdictName(looks->at(0).comparisons.at(0).metrics.at(0).verdict);
+  EXPECT_EQ(looks.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(looks.status().message().find(
+                fmt::format("run {} cell 1 look 1's verdict for wall_ns: unknown verdict 'MAYBE'", id)),
+            std::string::npos)
+      << looks.status().message();
+}
+
 TEST_F(StoreTest, ResolvesRunSelectorsWithClearErrors) {
   auto store = Store::Open(path_);
   ASSERT_TRUE(store.ok());

@@ -16,7 +16,9 @@
 #include "base/json_read.h"
 #include "base/terminal_text.h"
 #include "instrument/process_metrics.h"
+#include "model/metric_names.h"
 #include "target/gbench.h"
+#include "target/preload.h"
 #include "target/self_metrics.h"
 #include "target/tare_protocol.h"
 
@@ -113,9 +115,9 @@ constexpr double kNoWorkNsPerIteration = 0.01;
 void AddWallWarnings(const Sample& s, std::vector<std::string>* warnings) {
   // CPU time, not wall time: a preempted window must not hide (or fake) an empty loop. Google
   // Benchmark binaries report theirs per iteration as well (gb.cpu_time_ns).
-  const bool gbench = !s.values.count("bench.cpu_ns") && !s.values.count("bench.wall_ns");
-  auto it = s.values.find(gbench ? "gb.cpu_time_ns" : "bench.cpu_ns");
-  if (it == s.values.end()) it = s.values.find(gbench ? "gb.real_time_ns" : "bench.wall_ns");
+  const bool gbench = !s.values.count(metric_name::kBenchCpuNs) && !s.values.count(metric_name::kBenchWallNs);
+  auto it = s.values.find(gbench ? metric_name::kGbCpuTimeNs : metric_name::kBenchCpuNs);
+  if (it == s.values.end()) it = s.values.find(gbench ? metric_name::kGbRealTimeNs : metric_name::kBenchWallNs);
   if (it != s.values.end() && it->second < kNoWorkNsPerIteration) {
     warnings->push_back(fmt::format(
         "measured no work: {:.3g} ns per iteration is below {} ns; the loop body was likely optimised "
@@ -241,101 +243,6 @@ StatusOr<instrument::GbenchFlagSupport> ProbeGbenchFlags(proc::Spawner& spawner,
 
 namespace {
 
-// A library tare preloads into the programs it runs: $<env_var>, then beside the running executable
-// (and ../lib/tare/: an install), then the build tree's copy for the build tree's own programs.
-StatusOr<std::string> FindOwnLibrary(const std::string& file, const char* env_var, const std::string& build_path,
-                                     const std::string& what) {
-  std::vector<std::string> candidates;
-  if (const char* env = std::getenv(env_var); env && *env) candidates.push_back(env);
-  std::error_code ec;
-  auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    candidates.push_back((self.parent_path() / file).string());
-    candidates.push_back((self.parent_path() / "../lib/tare" / file).string());
-  }
-#if defined(TARE_BUILD_DIR)
-  // The build tree's library only for the build tree's own programs (tests): an installed tare whose
-  // library is missing says so instead of preloading another build's.
-  if (!build_path.empty() && (ec || self.string().rfind(TARE_BUILD_DIR "/", 0) == 0)) candidates.push_back(build_path);
-#endif
-  std::string looked;
-  for (const auto& c : candidates) {
-    if (access(c.c_str(), R_OK) == 0) return std::filesystem::absolute(c).lexically_normal().string();
-    looked += (looked.empty() ? "" : ", ") + std::filesystem::path(c).lexically_normal().string();
-  }
-  return Status::FailedPrecondition(fmt::format(
-      "{} {} was not found (looked at {}); rebuild tare (scripts/build.sh), reinstall it, or set {} to its path",
-      what, file, looked, env_var));
-}
-
-}  // namespace
-
-StatusOr<std::string> FindAllocShim() {
-#if defined(TARE_ALLOC_SHIM_BUILD_PATH)
-  const std::string build = TARE_ALLOC_SHIM_BUILD_PATH;
-#else
-  const std::string build;
-#endif
-  return FindOwnLibrary("libtare_alloc.so", "TARE_ALLOC_SHIM", build, "the allocation shim");
-}
-
-StatusOr<std::string> FindHeapShift() {
-#if defined(TARE_HEAP_SHIFT_BUILD_PATH)
-  const std::string build = TARE_HEAP_SHIFT_BUILD_PATH;
-#else
-  const std::string build;
-#endif
-  return FindOwnLibrary("libtare_heap_shift.so", "TARE_HEAP_SHIFT_LIB", build, "the heap-layout library");
-}
-
-void AddPreload(std::vector<std::string>* env, const std::string& library) {
-  for (auto& kv : *env) {
-    if (kv.rfind("LD_PRELOAD=", 0) != 0) continue;
-    const std::string rest = kv.substr(11);
-    kv = "LD_PRELOAD=" + library + (rest.empty() ? "" : ":" + rest);
-    return;
-  }
-  env->push_back("LD_PRELOAD=" + library);
-}
-
-namespace {
-
-// The shim appends one line per process at exit; ours is the one with the child's pid.
-Status ReadAllocTotals(const std::string& path, int pid, std::map<std::string, double>* values) {
-  auto text = ReadFile(path);
-  if (!text.ok()) {
-    return Status::DataLoss(
-        "the allocation shim wrote no figures (the process may have exited with _exit or a "
-        "signal, or be statically linked so LD_PRELOAD cannot reach its allocator)");
-  }
-  std::istringstream in(*text);
-  std::string line;
-  while (std::getline(in, line)) {
-    // The file is writable by the measured process: check every field's type (value() throws).
-    // Other processes' lines (the shim is inherited by the child's children) may be anything, a
-    // line cut short at a crash included: a line that is not JSON is skipped, not read as data.
-    const auto parsed = ParseJson(line, "an allocation shim line");
-    if (!parsed.ok()) continue;
-    const nlohmann::json& j = *parsed;
-    if (!j.is_object() || !j.contains("pid") || !j["pid"].is_number_integer() ||
-        j["pid"].get<int64_t>() != pid) {
-      continue;
-    }
-    for (const char* key : {"allocs", "frees", "bytes_allocated", "peak_live_bytes"}) {
-      if (!j.contains(key)) {
-        (*values)[std::string("mem.") + key] = 0;
-      } else if (j[key].is_number()) {
-        (*values)[std::string("mem.") + key] = j[key].get<double>();
-      } else {
-        return Status::DataLoss(fmt::format(
-            "the allocation shim's line for the measured process has a non-numeric \"{}\"", key));
-      }
-    }
-    return Status::Ok();
-  }
-  return Status::DataLoss("the allocation shim's output has no line for the measured process");
-}
-
 // What the program reported about itself ($TARE_METRICS_FILE): its values into the sample, their
 // definitions into `extras`. A file tare cannot read, or one without a metric the campaign judges,
 // fails the sample with the reason: its figures are part of what is measured.
@@ -447,14 +354,14 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
       gb = *reading;
       gb_threads = gb.threads;
       if (sim) {
-        s.values["gb.iterations"] = gb.iterations;
+        s.values[metric_name::kGbIterations] = gb.iterations;
       } else {
-        s.values["gb.real_time_ns"] = gb.real_time_ns;
-        s.values["gb.cpu_time_ns"] = gb.cpu_time_ns;
-        s.values["gb.iterations"] = gb.iterations;
-        for (const auto& [k, v] : gb.counters) s.values["gb.counter." + k] = v;
+        s.values[metric_name::kGbRealTimeNs] = gb.real_time_ns;
+        s.values[metric_name::kGbCpuTimeNs] = gb.cpu_time_ns;
+        s.values[metric_name::kGbIterations] = gb.iterations;
+        for (const auto& [k, v] : gb.counters) s.values[metric_name::kGbCounterPrefix + k] = v;
         if (extras != nullptr) {
-          for (const auto& k : GbenchRateCounters(s.stdout_tail, gb.counters)) extras->rates.push_back("gb.counter." + k);
+          for (const auto& k : GbenchRateCounters(s.stdout_tail, gb.counters)) extras->rates.push_back(metric_name::kGbCounterPrefix + k);
         }
       }
     }
@@ -470,7 +377,7 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
       if (!m.ok()) {
         fail(m.status().message());  // the child's own error, naming the benchmark
       } else if (s.ok()) {
-        s.values["bench.iterations"] = static_cast<double>(m->iters);
+        s.values[metric_name::kBenchIterations] = static_cast<double>(m->iters);
         if (!sim) {
           for (const auto& metric : protocol::PerIterationMetrics(*m)) s.values[metric.name] = metric.value;
         }
@@ -580,7 +487,7 @@ StatusOr<std::vector<Sample>> MeasureTogether(proc::Spawner& spawner, const Targ
         s.outcome = SampleOutcome::kFailed;
         s.error = m.status().message();
       } else {
-        s.values["bench.iterations"] = static_cast<double>(m->iters);
+        s.values[metric_name::kBenchIterations] = static_cast<double>(m->iters);
         if (!sim) {
           for (const auto& metric : protocol::PerIterationMetrics(*m)) s.values[metric.name] = metric.value;
         }

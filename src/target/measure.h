@@ -85,16 +85,6 @@ Status Calibrate(proc::Spawner& spawner, const TargetSpec& target, const Measure
 StatusOr<instrument::GbenchFlagSupport> ProbeGbenchFlags(proc::Spawner& spawner, const TargetSpec& target,
                                                          const MeasureOptions& options);
 
-// libtare_alloc.so: $TARE_ALLOC_SHIM, then beside the running executable (and ../lib/tare/), then
-// the build tree. FailedPrecondition naming what to do when it is missing.
-StatusOr<std::string> FindAllocShim();
-// libtare_heap_shift.so (tare ab --layouts: src/lib/heap_shift.c), found the same way
-// ($TARE_HEAP_SHIFT_LIB first).
-StatusOr<std::string> FindHeapShift();
-// Puts `library` first in env's LD_PRELOAD (KEY=VALUE entries), adding the variable when absent: one
-// LD_PRELOAD, so a library the program's environment already preloads stays preloaded too.
-void AddPreload(std::vector<std::string>* env, const std::string& library);
-
 // Commands have one benchmark; Google Benchmark binaries are asked with --benchmark_list_tests.
 StatusOr<std::vector<Benchmark>> ListBenchmarks(proc::Spawner& spawner, const TargetSpec& target,
                                                 const MeasureOptions& options);

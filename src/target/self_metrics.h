@@ -17,17 +17,18 @@
 
 #include "base/status.h"
 #include "model/metric.h"
+#include "model/metric_names.h"
 
 namespace tare::target {
 
 inline constexpr const char* kMetricsFileEnv = "TARE_METRICS_FILE";
-inline constexpr const char* kAppPrefix = "app.";
+inline constexpr const char* kAppPrefix = metric_name::kAppPrefix;
 inline constexpr size_t kMaxMetricsFileBytes = 64 * 1024;
 inline constexpr size_t kMaxSelfMetrics = 256;
 inline constexpr size_t kMaxSelfMetricName = 64;
 
 struct SelfMetric {
-  std::string name;  // with the prefix: "app.throughput"
+  std::string name;  // with the prefix: app.throughput
   double value = 0;
   std::string unit;  // "" when the program gave none
   std::optional<Direction> direction;

@@ -8,6 +8,7 @@
 
 #include "base/json_read.h"
 #include "base/json_text.h"
+#include "model/metric_names.h"
 
 namespace tare::protocol {
 namespace {
@@ -285,30 +286,30 @@ StatusOr<Measurement> ParseMeasurement(std::string_view line, std::string_view b
 std::vector<Metric> PerIterationMetrics(const Measurement& m) {
   std::vector<Metric> out;
   const double n = m.iters ? double(m.iters) : 1.0;
-  out.push_back({"bench.wall_ns", double(m.wall_ns) / n, "ns"});
-  out.push_back({"bench.cpu_ns", double(m.cpu_ns) / n, "ns"});
+  out.push_back({metric_name::kBenchWallNs, double(m.wall_ns) / n, "ns"});
+  out.push_back({metric_name::kBenchCpuNs, double(m.cpu_ns) / n, "ns"});
   if (m.latency) {
-    out.push_back({"bench.latency_p50_ns", double(m.latency->p50_ns), "ns"});
-    out.push_back({"bench.latency_p95_ns", double(m.latency->p95_ns), "ns"});
-    out.push_back({"bench.latency_p99_ns", double(m.latency->p99_ns), "ns"});
-    out.push_back({"bench.latency_max_ns", double(m.latency->max_ns), "ns"});
+    out.push_back({metric_name::kBenchLatencyP50Ns, double(m.latency->p50_ns), "ns"});
+    out.push_back({metric_name::kBenchLatencyP95Ns, double(m.latency->p95_ns), "ns"});
+    out.push_back({metric_name::kBenchLatencyP99Ns, double(m.latency->p99_ns), "ns"});
+    out.push_back({metric_name::kBenchLatencyMaxNs, double(m.latency->max_ns), "ns"});
   }
   static const std::set<std::string> kBuiltIn = {"wall_ns",        "cpu_ns",
                                                  "latency_p50_ns", "latency_p95_ns",
                                                  "latency_p99_ns", "latency_max_ns"};
   auto user_name = [](const std::string& name) {
-    return kBuiltIn.count(name) || name.rfind("user.", 0) == 0 ? "bench.user." + name
-                                                                : "bench." + name;
+    return kBuiltIn.count(name) || name.rfind("user.", 0) == 0 ? metric_name::kBenchUserPrefix + name
+                                                                : metric_name::kBenchPrefix + name;
   };
   for (const auto& [name, total] : m.counters) {
     out.push_back({user_name(name), total / n, name == "bytes_processed" ? "bytes" : "count"});
   }
   for (const auto& [name, value] : m.gauges) out.push_back({user_name(name), value, "count"});
   if (m.alloc) {
-    out.push_back({"mem.allocs", double(m.alloc->allocs) / n, "count"});
-    out.push_back({"mem.frees", double(m.alloc->frees) / n, "count"});
-    out.push_back({"mem.bytes_allocated", double(m.alloc->bytes_allocated) / n, "bytes"});
-    out.push_back({"mem.peak_live_bytes", double(m.alloc->peak_live_bytes), "bytes"});
+    out.push_back({metric_name::kMemAllocs, double(m.alloc->allocs) / n, "count"});
+    out.push_back({metric_name::kMemFrees, double(m.alloc->frees) / n, "count"});
+    out.push_back({metric_name::kMemBytesAllocated, double(m.alloc->bytes_allocated) / n, "bytes"});
+    out.push_back({metric_name::kMemPeakLiveBytes, double(m.alloc->peak_live_bytes), "bytes"});
   }
   return out;
 }

@@ -1,4 +1,4 @@
-#include "oracle/compare.h"
+#include "oracle/golden_compare.h"
 
 #include <fmt/format.h>
 

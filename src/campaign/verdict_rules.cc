@@ -1,4 +1,4 @@
-#include "campaign/verdict.h"
+#include "campaign/verdict_rules.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "session/shard_view.h"
+#include "session/shard_view_reader.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
