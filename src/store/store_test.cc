@@ -334,6 +334,23 @@ TEST_F(StoreTest, AnUnknownStoredKindIsAnErrorNotADefault) {
       << runs.status().message();
 }
 
+// An ab run with one cell, BM_A (args --n=1), and one final look judging wall_ns with `m`.
+int64_t AbRunWithOneVerdict(Store& store, const RunRecord& base_run, const AbMetricResult& m) {
+  RunRecord r = base_run;
+  r.kind = RunKind::kAb;
+  auto run = store.BeginRun(r);
+  EXPECT_TRUE(run.ok());
+  auto bench = store.AddBenchmark(*run, {0, "t::BM_A", "BM_A", TargetKind::kGbench});
+  EXPECT_TRUE(bench.ok()) << bench.status().message();
+  EXPECT_TRUE(store.AddCell(*run, {1, "BM_A", CellRole::kTarget, *bench, {"--n=1"}, {"X=1"}}).ok());
+  AbComparison cmp;
+  cmp.cell = "BM_A";
+  cmp.head = "head";
+  cmp.metrics = {m};
+  EXPECT_TRUE(store.SaveVerdicts(*run, 1, 1, true, {cmp}).ok());
+  return *run;
+}
+
 // JSON columns are read through base/json_read.h: a column that is not the JSON tare wrote (a
 // damaged row, a hand edit) is an error naming the run and the column, never read as empty lists.
 TEST_F(StoreTest, AMalformedJsonColumnIsAnErrorNotDefaults) {
@@ -341,23 +358,11 @@ TEST_F(StoreTest, AMalformedJsonColumnIsAnErrorNotDefaults) {
   {
     auto store = Store::Open(path_);
     ASSERT_TRUE(store.ok()) << store.status().message();
-    RunRecord r = MakeRun();
-    r.kind = RunKind::kAb;
-    auto run = (*store)->BeginRun(r);
-    ASSERT_TRUE(run.ok());
-    id = *run;
-    auto bench = (*store)->AddBenchmark(id, {0, "t::BM_A", "BM_A", TargetKind::kGbench});
-    ASSERT_TRUE(bench.ok()) << bench.status().message();
-    ASSERT_TRUE((*store)->AddCell(id, {1, "BM_A", CellRole::kTarget, *bench, {"--n=1"}, {"X=1"}}).ok());
-    AbComparison cmp;
-    cmp.cell = "BM_A";
-    cmp.head = "head";
     AbMetricResult m;
     m.metric = "wall_ns";
     m.verdict = Verdict::kPass;
     m.reasons = {"interval inside the allowance"};
-    cmp.metrics = {m};
-    ASSERT_TRUE((*store)->SaveVerdicts(id, 1, 1, true, {cmp}).ok());
+    id = AbRunWithOneVerdict(**store, MakeRun(), m);
     auto cells = (*store)->CellsOf(id);
     ASSERT_TRUE(cells.ok()) << cells.status().message();
     ASSERT_EQ(cells->size(), 1u);
@@ -403,22 +408,10 @@ TEST_F(StoreTest, AnUnknownStoredVerdictIsAnErrorNotInconclusive) {
   {
     auto store = Store::Open(path_);
     ASSERT_TRUE(store.ok()) << store.status().message();
-    RunRecord r = MakeRun();
-    r.kind = RunKind::kAb;
-    auto run = (*store)->BeginRun(r);
-    ASSERT_TRUE(run.ok());
-    id = *run;
-    auto bench = (*store)->AddBenchmark(id, {0, "t::BM_A", "BM_A", TargetKind::kGbench});
-    ASSERT_TRUE(bench.ok()) << bench.status().message();
-    ASSERT_TRUE((*store)->AddCell(id, {1, "BM_A", CellRole::kTarget, *bench, {}, {}}).ok());
-    AbComparison cmp;
-    cmp.cell = "BM_A";
-    cmp.head = "head";
     AbMetricResult m;
     m.metric = "wall_ns";
     m.verdict = Verdict::kFail;
-    cmp.metrics = {m};
-    ASSERT_TRUE((*store)->SaveVerdicts(id, 1, 1, true, {cmp}).ok());
+    id = AbRunWithOneVerdict(**store, MakeRun(), m);
     auto looks = (*store)->LooksOf(id);
     ASSERT_TRUE(looks.ok()) << looks.status().message();
     EXPECT_EQ(looks->at(0).comparisons.at(0).metrics.at(0).verdict, Verdict::kFail);
