@@ -337,3 +337,32 @@ TEST_F(CommandsE2E, EverySubcommandHelpHasOneUsageLineNamingIt) {
 }
 
 }  // namespace
+
+// Issue 48, item 1: the programs tare measures (and its --prepare commands) never inherit tare's
+// own secrets, $TARE_STORE and $PGPASSWORD, unless --env passes one on purpose; and a password on
+// tare's command line is masked in tare's own argv, which any user of the host can read in
+// /proc/PID/cmdline while the run lasts.
+TEST_F(CommandsE2E, ChildrenInheritNoStoreSecretsAndTaresArgvHidesThePassword) {
+  setenv("TARE_STORE", store_.c_str(), 1);
+  setenv("PGPASSWORD", "hunter2", 1);
+  // `hunte[r]2` matches the password but not itself, so the grep and sh processes do not count.
+  const std::string store_with_secret = dir_ + "/password=hunter2.db";
+  Result r = Tare({"run", "--runs", "2", "--store", store_with_secret, "--prepare", "sh -c 'env > prepare.env'",
+                   "sh -c 'env > target.env; grep -l hunte[r]2 /proc/[0-9]*/cmdline > seen.txt; true'"});
+  Result given = Tare({"run", "--runs", "2", "--store", dir_ + "/given.db", "--env", "PGPASSWORD=on-purpose",
+                       "sh -c 'env > given.env'"});
+  unsetenv("TARE_STORE");
+  unsetenv("PGPASSWORD");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(given.exit_code, 0) << given.err;
+  for (const char* file : {"/prepare.env", "/target.env"}) {
+    const std::string env = Slurp(dir_ + file);
+    ASSERT_NE(env.find("PATH="), std::string::npos) << file << ": the rest of the environment is inherited";
+    EXPECT_EQ(env.find("TARE_STORE="), std::string::npos) << file << ":\n" << env;
+    EXPECT_EQ(env.find("PGPASSWORD="), std::string::npos) << file << ":\n" << env;
+  }
+  EXPECT_EQ(Slurp(dir_ + "/seen.txt"), "") << "a process's argv still shows the password";
+  EXPECT_NE(Slurp(dir_ + "/given.env").find("PGPASSWORD=on-purpose\n"), std::string::npos)
+      << "--env passes one on purpose";
+  EXPECT_TRUE(std::filesystem::exists(store_with_secret)) << "tare itself still reads its own argv";
+}
