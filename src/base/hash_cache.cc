@@ -53,6 +53,12 @@ bool NextNumber(std::string_view line, size_t* pos, T* out) {
   return true;
 }
 
+// Whether `st` (of the cache directory or file) is one only this user could have written: owned
+// by the effective user, not writable by its group or others (issue 48, item 2). An entry is a
+// digest reported without reading the file, so one planted by another user (the identity it needs
+// comes from stat alone) would be recorded as the file's.
+bool OnlyOursToWrite(const struct stat& st) { return st.st_uid == ::geteuid() && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0; }
+
 std::string AbsoluteOrEmpty(const char* v) { return v != nullptr && v[0] == '/' ? std::string(v) : std::string(); }
 
 }  // namespace
@@ -115,9 +121,35 @@ StatusOr<std::string> FileHashCache::Sha256(const std::string& path) {
 void FileHashCache::LoadLocked() {
   if (loaded_) return;
   loaded_ = true;
-  // Absent, not a regular file, or larger than any cache of ours: read as empty (and replaced).
-  auto read = ReadFile(dir_ + "/" + kFileName, kMaxFileBytes);
-  const std::string text = read.ok() ? std::move(*read) : std::string();
+  // A directory that is not ours alone (another user's, or writable by others: its file could be
+  // replaced at any time) is neither read nor written: every file is hashed. One that does not
+  // exist yet is created (0700) when the first entry is saved.
+  struct stat dir_st {};
+  if (::stat(dir_.c_str(), &dir_st) == 0) {
+    trusted_ = S_ISDIR(dir_st.st_mode) && OnlyOursToWrite(dir_st);
+    if (!trusted_) return;
+  } else {
+    trusted_ = errno == ENOENT;
+    return;
+  }
+  // Absent, not a regular file of ours (a link, another user's, writable by others), or larger
+  // than any cache of ours: read as empty (and replaced).
+  std::string text;
+  const int fd = ::open((dir_ + "/" + kFileName).c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat st {};
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && OnlyOursToWrite(st) && st.st_size <= kMaxFileBytes) {
+    text.resize(static_cast<size_t>(st.st_size));
+    size_t got = 0;
+    while (got < text.size()) {
+      const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    text.resize(got);
+  }
+  ::close(fd);
   std::string_view rest(text);
   while (!rest.empty()) {
     const size_t nl = rest.find('\n');
@@ -150,9 +182,13 @@ void FileHashCache::RememberLocked(const std::string& path, Entry e) {
 }
 
 void FileHashCache::SaveLocked() const {
+  if (!trusted_) return;
+  // Its parents as create_directories makes them; the cache directory itself private to its user.
   std::error_code ec;
-  std::filesystem::create_directories(dir_, ec);
-  if (ec) return;
+  std::filesystem::create_directories(std::filesystem::path(dir_).parent_path(), ec);
+  if (::mkdir(dir_.c_str(), 0700) != 0 && errno != EEXIST) return;
+  struct stat dir_st {};
+  if (::stat(dir_.c_str(), &dir_st) != 0 || !S_ISDIR(dir_st.st_mode) || !OnlyOursToWrite(dir_st)) return;
   std::vector<std::pair<uint64_t, const std::pair<const std::string, Entry>*>> by_order;
   for (const auto& kv : entries_) by_order.emplace_back(kv.second.order, &kv);
   std::sort(by_order.begin(), by_order.end());
@@ -162,10 +198,11 @@ void FileHashCache::SaveLocked() const {
     text += fmt::format("{} {} {} {} {} {} {}\n", e.sha256, e.dev, e.ino, e.size, e.mtime_ns, e.ctime_ns, kv->first);
   }
   // Not WriteFileAtomic: it sets the umask to read it, which another thread creating a file (the
-  // store) could pick up. A name of this process's own, then rename: readers never see half a file.
+  // store) could pick up. As it does, though: a fresh name nobody could have planted a link at
+  // (mkstemp: O_CREAT | O_EXCL, mode 0600), then rename, so readers never see half a file.
   const std::string file = dir_ + "/" + kFileName;
-  const std::string tmp = fmt::format("{}.{}.tmp", file, getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  std::string tmp = file + ".tmp.XXXXXX";
+  const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) return;
   const bool put = WriteAll(fd, text);
   const bool closed = ::close(fd) == 0;

@@ -13,8 +13,12 @@
 // whose identity changed while it was read.
 //
 // Kept in one text file, `<dir>/sha256-v1`: a line per file, `<sha256> <dev> <ino> <size>
-// <mtime_ns> <ctime_ns> <path>`, newest last, at most kMaxEntries; rewritten (a temporary file,
-// then rename) only when an entry is added. Lines that do not parse are dropped. It is a cache:
+// <mtime_ns> <ctime_ns> <path>`, newest last, at most kMaxEntries; rewritten (a fresh temporary
+// file made by mkstemp, then rename) only when an entry is added. Lines that do not parse are
+// dropped. Trusted only where nobody else could have written it (issue 48, item 2: another user
+// can build an entry from `stat` alone): a directory or file not owned by the effective user, or
+// writable by its group or others, or a file that is a symbolic link, is neither read nor written
+// — every file is then hashed. A directory tare creates is 0700. It is a cache:
 // a directory that cannot be created or written, or two tare processes adding at once (one addition
 // lost), cost a hash later, never a wrong one.
 //
@@ -69,6 +73,7 @@ class FileHashCache {
   std::function<int64_t()> now_;
   std::mutex mu_;
   bool loaded_ = false;
+  bool trusted_ = false;  // the directory is ours alone, or absent (LoadLocked); else never written
   uint64_t next_order_ = 0;
   std::map<std::string, Entry> entries_;  // by path
 };

@@ -14,6 +14,8 @@
 #include <optional>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "base/sha256.h"
 
 namespace tare {
@@ -147,6 +149,66 @@ TEST_F(FileHashCacheTest, WithoutADirectoryOrOneThatCannotBeWrittenEveryCallHash
   auto missing = none.Sha256(root_ + "/files/absent");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("absent"), std::string::npos);
+}
+
+// Issue 48, item 2: an entry is a digest tare reports without reading the file, so the cache is
+// read only where nobody but its user could have written it.
+// A planted line claiming `digest` for `f`, with `f`'s identity as stat shows it to anyone.
+std::string PlantedLine(const std::string& f, const std::string& digest) {
+  struct stat st {};
+  EXPECT_EQ(::stat(f.c_str(), &st), 0);
+  return fmt::format("{} {} {} {} {} {} {}\n", digest, st.st_dev, st.st_ino, st.st_size,
+                     st.st_mtim.tv_sec * 1'000'000'000LL + st.st_mtim.tv_nsec,
+                     st.st_ctim.tv_sec * 1'000'000'000LL + st.st_ctim.tv_nsec, f);
+}
+
+TEST_F(FileHashCacheTest, ACacheOthersCouldWriteIsNeitherReadNorWritten) {
+  const std::string f = File("prog", "bytes");
+  const std::string planted = PlantedLine(f, std::string(64, 'a'));
+  std::filesystem::create_directories(dir_);
+  // A directory others may write: they could have replaced the file.
+  Write(cache_file_, planted);
+  ::chmod(dir_.c_str(), 0777);
+  EXPECT_EQ(*FileHashCache(dir_, Ahead(kSettled)).Sha256(f), Sha256Hex("bytes"));
+  EXPECT_EQ(Slurp(cache_file_), planted) << "nothing is written to a directory others may write";
+  // A file others may write.
+  ::chmod(dir_.c_str(), 0755);
+  ::chmod(cache_file_.c_str(), 0666);
+  EXPECT_EQ(*FileHashCache(dir_, Ahead(kSettled)).Sha256(f), Sha256Hex("bytes"));
+  // A file that is a link to one the user may not own.
+  ::unlink(cache_file_.c_str());
+  Write(root_ + "/elsewhere", planted);
+  ASSERT_EQ(::symlink((root_ + "/elsewhere").c_str(), cache_file_.c_str()), 0);
+  EXPECT_EQ(*FileHashCache(dir_, Ahead(kSettled)).Sha256(f), Sha256Hex("bytes"));
+  ::unlink(cache_file_.c_str());
+  // Owned by someone else (testable as root only: chown needs it).
+  if (::geteuid() == 0) {
+    Write(cache_file_, planted);
+    ASSERT_EQ(::chown(cache_file_.c_str(), 65534, 65534), 0);
+    EXPECT_EQ(*FileHashCache(dir_, Ahead(kSettled)).Sha256(f), Sha256Hex("bytes")) << "a file of another user";
+    ::unlink(cache_file_.c_str());
+    Write(cache_file_, planted);
+    ASSERT_EQ(::chown(dir_.c_str(), 65534, 65534), 0);
+    EXPECT_EQ(*FileHashCache(dir_, Ahead(kSettled)).Sha256(f), Sha256Hex("bytes")) << "a directory of another user";
+  }
+}
+
+TEST_F(FileHashCacheTest, ALinkPlantedAtTheTemporaryNameIsNotFollowed) {
+  const std::string f = File("prog", "bytes");
+  std::filesystem::create_directories(dir_);
+  const std::string victim = root_ + "/victim";
+  Write(victim, "precious\n");
+  ::chmod(victim.c_str(), 0600);
+  // The name the cache used for its temporary file before issue 48: sha256-v1.<pid>.tmp.
+  ASSERT_EQ(::symlink(victim.c_str(), (cache_file_ + "." + std::to_string(getpid()) + ".tmp").c_str()), 0);
+  FileHashCache cache(dir_, Ahead(kSettled));
+  EXPECT_EQ(*cache.Sha256(f), Sha256Hex("bytes"));
+  EXPECT_EQ(Slurp(victim), "precious\n");
+  ASSERT_EQ(Lines(Slurp(cache_file_)).size(), 1u) << "the entry is still remembered";
+  struct stat st {};
+  ASSERT_EQ(::lstat(cache_file_.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISREG(st.st_mode));
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
 }
 
 TEST_F(FileHashCacheTest, TheOldestEntriesGoBeyondTheLimit) {

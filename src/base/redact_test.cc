@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
+
 namespace tare {
 namespace {
 
@@ -31,6 +34,36 @@ TEST(RedactSecrets, TextWithoutSecretsIsUnchanged) {
                            "://:@", "x://@", "password=&x"}) {
     EXPECT_EQ(RedactSecrets(text), text) << text;
   }
+}
+
+// Issue 48, item 1: tare's own argv (/proc/PID/cmdline) keeps its length, each secret byte a '*'.
+TEST(MaskSecretsInPlace, EverySecretByteBecomesAStarAndTheLengthStays) {
+  char url[] = "--store=postgresql://ci:s3cret@db/tare?password=abc&sslmode=disable";
+  MaskSecretsInPlace(url);
+  EXPECT_STREQ(url, "--store=postgresql://ci:******@db/tare?password=***&sslmode=disable");
+  char plain[] = "postgresql://ci@db/tare";
+  MaskSecretsInPlace(plain);
+  EXPECT_STREQ(plain, "postgresql://ci@db/tare");
+}
+
+TEST(EnvironmentWithoutSecrets, TaresStoreAndLibpqsPasswordAreLeftOut) {
+  setenv("TARE_STORE", "postgresql://ci:s3cret@db/tare", 1);
+  setenv("PGPASSWORD", "s3cret", 1);
+  setenv("TARE_STORE_NOT_A_SECRET", "kept", 1);
+  const std::vector<std::string> env = EnvironmentWithoutSecrets();
+  std::vector<std::string> pointed;
+  for (char* kv : EnvironmentWithoutSecretsPointers()) {
+    if (kv != nullptr) pointed.emplace_back(kv);
+  }
+  unsetenv("TARE_STORE");
+  unsetenv("PGPASSWORD");
+  unsetenv("TARE_STORE_NOT_A_SECRET");
+  EXPECT_EQ(env, pointed);
+  for (const std::string& kv : env) {
+    EXPECT_NE(kv.rfind("TARE_STORE=", 0), 0u) << kv;
+    EXPECT_NE(kv.rfind("PGPASSWORD=", 0), 0u) << kv;
+  }
+  EXPECT_NE(std::find(env.begin(), env.end(), "TARE_STORE_NOT_A_SECRET=kept"), env.end());
 }
 
 }  // namespace

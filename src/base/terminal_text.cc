@@ -85,6 +85,11 @@ char32_t BidiControlAt(std::string_view text, size_t i) {
   if (i + 1 < text.size() && static_cast<uint8_t>(text[i]) == 0xD8 && static_cast<uint8_t>(text[i + 1]) == 0x9C) {
     return 0x061C;  // ARABIC LETTER MARK
   }
+  // U+FEFF, the zero-width no-break space (a byte-order mark inside a name): EF BB BF.
+  if (i + 2 < text.size() && static_cast<uint8_t>(text[i]) == 0xEF && static_cast<uint8_t>(text[i + 1]) == 0xBB &&
+      static_cast<uint8_t>(text[i + 2]) == 0xBF) {
+    return 0xFEFF;
+  }
   if (i + 2 >= text.size() || static_cast<uint8_t>(text[i]) != 0xE2) return 0;
   const auto b1 = static_cast<uint8_t>(text[i + 1]);
   const auto b2 = static_cast<uint8_t>(text[i + 2]);
@@ -93,7 +98,10 @@ char32_t BidiControlAt(std::string_view text, size_t i) {
   const bool marks = cp == 0x200E || cp == 0x200F;            // LRM, RLM
   const bool embeddings = cp >= 0x202A && cp <= 0x202E;       // LRE RLE PDF LRO RLO
   const bool isolates = cp >= 0x2066 && cp <= 0x2069;         // LRI RLI FSI PDI
-  return marks || embeddings || isolates ? cp : 0;
+  // Zero-width characters (issue 48, item 8): BM_Sort and BM_\u200bSort print alike, and text
+  // can hide between them. ZWSP ZWNJ ZWJ, WORD JOINER and the invisible operators.
+  const bool zero_width = (cp >= 0x200B && cp <= 0x200D) || (cp >= 0x2060 && cp <= 0x2064);
+  return marks || embeddings || isolates || zero_width ? cp : 0;
 }
 
 std::string TerminalText(std::string_view text) { return Escape(text, /*keep_newline_and_tab=*/true); }

@@ -12,6 +12,9 @@
 //     (U+202A..U+202E embeddings and overrides, U+2066..U+2069 isolates, U+200E/U+200F marks,
 //     U+061C): they reorder what follows, so "a\u202Etxt.exe" would display as "aexe.txt"
 //     (Trojan Source, CVE-2021-42574) in a terminal, a Markdown ledger or an HTML report alike
+//   zero-width characters                      -> \u200b
+//     (U+200B..U+200D, U+2060..U+2064, U+FEFF; issue 48, item 8): two names that print alike,
+//     "BM_Sort" and "BM_\u200bSort", are told apart
 //   bytes that are not UTF-8                   -> \xff
 // Printable text, valid UTF-8 included, is left as it is; so is the backslash (the escapes are
 // for reading, not for parsing back). Pure functions; thread-safe.
@@ -33,8 +36,8 @@ std::string SingleLineText(std::string_view text);
 // SingleLineText: & < > " ' as entities. html/html_text.h and attribute/flame.h (SVG) use it.
 std::string EscapeMarkup(std::string_view safe_text);
 
-// The code point of the bidirectional formatting control whose UTF-8 starts at text[i] (one of
-// those above), or 0.
+// The code point of the bidirectional formatting control or zero-width character whose UTF-8
+// starts at text[i] (those above, U+200B-U+200D, U+2060-U+2064, U+FEFF), or 0.
 char32_t BidiControlAt(std::string_view text, size_t i);
 
 // The last `max_lines` lines of a program's output tail (of its last `max_bytes` bytes), trailing

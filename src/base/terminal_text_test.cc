@@ -40,6 +40,15 @@ TEST(TerminalText, BidiControlsAreShownNotObeyed) {
   EXPECT_EQ(SingleLineText("\xe2\x80\x94 \xe2\x86\x92 \xe2\x81\xa5 \xe2\x80\xaf"), "\xe2\x80\x94 \xe2\x86\x92 \xe2\x81\xa5 \xe2\x80\xaf");
 }
 
+// Issue 48, item 8: zero-width characters made two names that look alike differ (BM_Sort and
+// BM_\u200bSort), or hid text; they are shown, as the bidirectional controls are.
+TEST(TerminalText, ZeroWidthCharactersAreShown) {
+  EXPECT_EQ(SingleLineText("BM_\xe2\x80\x8bSort"), "BM_\\u200bSort");
+  EXPECT_EQ(SingleLineText("\xe2\x80\x8c\xe2\x80\x8d\xe2\x81\xa0\xe2\x81\xa4"), "\\u200c\\u200d\\u2060\\u2064");
+  EXPECT_EQ(TerminalText("\xef\xbb\xbf" "BM_Sort"), "\\ufeffBM_Sort");
+  EXPECT_EQ(SingleLineText("caf\xc3\xa9 \xe2\x80\x8a"), "caf\xc3\xa9 \xe2\x80\x8a") << "other characters stay";
+}
+
 TEST(SingleLineText, EscapesNewlinesAndTabsToo) {
   EXPECT_EQ(SingleLineText("a\nb\tc\x1b"), "a\\nb\\tc\\x1b");
 }

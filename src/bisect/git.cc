@@ -6,10 +6,9 @@
 #include <filesystem>
 
 #include "base/files.h"
+#include "base/redact.h"
 #include "base/shell_quote.h"
 #include "base/terminal_text.h"
-
-extern char** environ;
 
 namespace tare::bisect {
 namespace {
@@ -40,7 +39,7 @@ StatusOr<proc::SpawnResult> RunShell(proc::Spawner& spawner, const std::string& 
                                      const std::vector<std::string>& extra_env) {
   proc::SpawnRequest req;
   req.argv = {"/bin/sh", "-c", command};
-  for (char** e = environ; *e != nullptr; ++e) req.env.emplace_back(*e);
+  req.env = EnvironmentWithoutSecrets();
   for (const auto& e : extra_env) req.env.push_back(e);
   req.cwd = cwd;
   req.stdout_path = log_path;
@@ -64,7 +63,7 @@ StatusOr<std::string> Git::Run(const std::vector<std::string>& args) {
   const std::string out_path = scratch_ + "/git.out";
   proc::SpawnRequest req;
   req.argv = {"/bin/sh", "-c", command};
-  for (char** e = environ; *e != nullptr; ++e) req.env.emplace_back(*e);
+  req.env = EnvironmentWithoutSecrets();
   req.env.emplace_back("GIT_OPTIONAL_LOCKS=0");
   req.stdout_path = out_path;
   req.stderr_path = scratch_ + "/git.err";

@@ -329,7 +329,22 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
                                                              : CohortState::kComplete;
   const std::string stop_reason = !error.ok() ? error.message() : session_->stop_reason();
   auto report = BuildReport(bounds);
-  if (!report.ok()) return report.status();
+  if (!report.ok()) {
+    // The report reads the store, which the error that ended the cohort (a server gone) usually
+    // took too: the cohort's state is still written, and the first error, with its advice to
+    // resume, is the one told (issue 48, item 6: the report's error replaced it, and the cohort
+    // was left `running`).
+    Status saved = store_.SetCohortState(run_id_, state, stop_reason, "");
+    Status finished = store_.FinishRun(run_id_,
+                                       state == CohortState::kInterrupted ? RunStatus::kInterrupted : RunStatus::kFailed,
+                                       r_.options_.clock->UnixNowNs());
+    if (error.ok()) return report.status();
+    if (!saved.ok()) {
+      error = error.WithMore(fmt::format("the cohort is still marked running in the store ({}); --resume continues "
+                                         "it all the same", saved.message()));
+    }
+    return error;
+  }
   report->state = state;
   report->stop_reason = stop_reason;
   const std::string outcome =
@@ -348,6 +363,10 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
       c.stop_reason = stop_reason;
       c.outcome = outcome;
     }
+  }
+  if (!error.ok() && !saved.ok()) {
+    return error.WithMore(fmt::format("the cohort is still marked running in the store ({}); --resume continues it "
+                                      "all the same", saved.message()));
   }
   if (!error.ok()) return error;
   if (!saved.ok()) return saved;

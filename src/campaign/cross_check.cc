@@ -1,5 +1,6 @@
 #include "campaign/cross_check.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/core.h>
@@ -65,6 +66,23 @@ std::string WorkPhrase(WorkReading reading, double time_change, double instructi
   return slower ? "fewer instructions, yet slower" : "more instructions, yet faster";
 }
 
+std::string KernelTimeMove(const std::map<std::string, double>& base, const std::map<std::string, double>& head) {
+  auto value = [](const std::map<std::string, double>& m, const char* name) {
+    auto it = m.find(name);
+    return it == m.end() ? -1.0 : it->second;
+  };
+  const double calls_b = value(base, "sim.syscalls"), calls_h = value(head, "sim.syscalls");
+  const double cpu_b = value(base, "sim.syscall_cpu_ns"), cpu_h = value(head, "sim.syscall_cpu_ns");
+  if (calls_b < 0 || calls_h < 0 || cpu_b < 0 || cpu_h < 0) return "";
+  // The count is exact (the same program makes the same calls); the CPU time is real, so noisy:
+  // it counts only beyond half of itself and a millisecond.
+  const bool calls_moved = std::abs(calls_h - calls_b) > std::max(10.0, 0.1 * std::max(calls_b, calls_h));
+  const bool cpu_moved = std::abs(cpu_h - cpu_b) > std::max(1e6, 0.5 * std::max(cpu_b, cpu_h));
+  if (!calls_moved && !cpu_moved) return "";
+  return fmt::format("system calls {}, their CPU time {} → {}", Move(calls_b, calls_h), FormatDurationNs(cpu_b),
+                     FormatDurationNs(cpu_h));
+}
+
 const AbMetricResult* CrossCheckedMetric(const AbComparison& c) {
   for (const auto& m : c.metrics) {
     const MetricDef def = LookupMetric(m.metric);
@@ -103,12 +121,21 @@ AbCrossCheck ReadCrossCheck(const AbMetricResult& time, const std::map<std::stri
               : work == WorkReading::kSameInstructions ? "same work"
                                                        : "not " + more + " work";
   x.phrase = WorkPhrase(work, time.estimate, x.instructions_change);
+  // Valgrind counts no instruction of the kernel (issue 48, item 5): a time change made by system
+  // calls reads as the same work, which is not a layout effect.
+  const std::string kernel = KernelTimeMove(base, head);
+  const std::string kernel_why =
+      "valgrind counts no instruction of the kernel; compare sys_ns, or `strace -c` each arm";
   std::string reading;
   switch (work) {
     case WorkReading::kExplained:
       reading = fmt::format("{} — the head executes {} instructions", x.phrase, worse_time ? "more" : "fewer");
       break;
     case WorkReading::kSameInstructions:
+      if (!kernel.empty()) {
+        reading = fmt::format("the same user-space work, but kernel time moved: {} — {}", kernel, kernel_why);
+        break;
+      }
       // Once --layouts ran, the advice is what they could not vary (issue 42: "check with --layouts 4"
       // was printed under every layout of a --layouts 4 cohort).
       reading = layouts > 1
@@ -119,6 +146,10 @@ AbCrossCheck ReadCrossCheck(const AbMetricResult& time, const std::map<std::stri
                     : "the same work — likely a layout effect (check with --layouts 4)";
       break;
     case WorkReading::kNotTheInstructions:
+      if (!kernel.empty()) {
+        reading = fmt::format("{} — kernel time moved: {} ({})", x.phrase, kernel, kernel_why);
+        break;
+      }
       reading = x.phrase + ((x.instructions_change > 0) == (time.estimate > 0)
                                 ? " — the instructions account for at most a quarter of it; memory, branch or "
                                   "layout effects do the rest"

@@ -8,6 +8,8 @@
 //   "time -8.0%, instructions -1.14%: less work, but far less than the time -- the instructions
 //    account for at most a quarter of it; memory, branch or layout effects do the rest"
 //   "time +2.3%, instructions +0.01%: the same work -- likely a layout effect"
+//   "time +908%, instructions +0.00%: the same user-space work, but kernel time moved: system calls
+//    12 → 200,012 (...), their CPU time 40 µs → 900 ms -- valgrind counts no instruction of the kernel"
 // with the simulated cache figures beside it (L1 and last-level misses, estimated cycles: what
 // the instruction count does not see). The reading is campaign::ReadWork's (analysis.h), the rule
 // LayoutHint applies when both metrics are in one campaign. It points; it changes no verdict.
@@ -47,5 +49,12 @@ std::string WorkPhrase(WorkReading reading, double time_change, double instructi
 // reading says the stack and environment layouts did not move it, so what is left is code placement.
 AbCrossCheck ReadCrossCheck(const AbMetricResult& time, const std::map<std::string, double>& base,
                             const std::map<std::string, double>& head, int64_t layouts = 1);
+
+// Issue 48, item 5: whether the kernel's time moved between base and the head, from the system
+// call figures valgrind reads beside the instructions (sim.syscalls, exact; sim.syscall_cpu_ns,
+// real CPU time so noisy), which the instruction count never includes. "" when they did not move
+// (calls within a tenth or 10 of each other, and their CPU time within half or 1 ms) or are
+// missing; else "system calls 12 → 200,012 (+1666666.67%), their CPU time 40 µs → 900 ms".
+std::string KernelTimeMove(const std::map<std::string, double>& base, const std::map<std::string, double>& head);
 
 }  // namespace tare::campaign

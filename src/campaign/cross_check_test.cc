@@ -4,6 +4,8 @@
 
 #include <fmt/core.h>
 
+#include "base/units.h"
+
 namespace tare::campaign {
 namespace {
 
@@ -119,6 +121,45 @@ TEST(CrossCheck, InstructionsThatMoveWithTheTimeAreMoreWork) {
   AbCrossCheck none = ReadCrossCheck(Time(0.03, Verdict::kFail), {}, Sim(1, 1, 1, 1));
   EXPECT_EQ(none.reading, "");
   EXPECT_FALSE(none.error.empty());
+}
+
+// Issue 48, item 5: valgrind counts no instruction of the kernel, so a CPU time FAIL made by
+// system calls showed the same instructions and was called "likely a layout effect". The system
+// call figures valgrind also reads (sim.syscalls, sim.syscall_cpu_ns) now say when kernel time moved.
+std::map<std::string, double> WithSyscalls(std::map<std::string, double> sim, double calls, double cpu_ns) {
+  sim["sim.syscalls"] = calls;
+  sim["sim.syscall_cpu_ns"] = cpu_ns;
+  return sim;
+}
+
+TEST(CrossCheck, SameInstructionsButMoreKernelTimeSaysTheKernelNotLayout) {
+  const auto base = WithSyscalls(Sim(100000, 1, 1, 1100), 12, 40'000);
+  const auto head = WithSyscalls(Sim(100000, 1, 1, 1100), 200'012, 900'000'000);
+  for (int64_t layouts : {1, 4}) {
+    const AbCrossCheck x = ReadCrossCheck(Time(9.08, Verdict::kFail), base, head, layouts);
+    EXPECT_EQ(x.reading, "same work") << "tare.ab/1's value is about the instructions, unchanged";
+    EXPECT_EQ(x.line.find("layout effect"), std::string::npos) << x.line;
+    EXPECT_EQ(x.line.find("placement"), std::string::npos) << x.line;
+    EXPECT_NE(x.line.find(fmt::format("the same user-space work, but kernel time moved: system calls 12 → 200,012 "
+                                      "(+1666666.67%), their CPU time {} → {}",
+                                      FormatDurationNs(40'000), FormatDurationNs(900'000'000))),
+              std::string::npos)
+        << x.line;
+    EXPECT_NE(x.line.find("valgrind counts no instruction of the kernel"), std::string::npos) << x.line;
+  }
+  // Fewer instructions, yet slower, with the kernel's time up: both are said.
+  const AbCrossCheck y =
+      ReadCrossCheck(Time(0.50, Verdict::kFail), base, WithSyscalls(Sim(90000, 1, 1, 1100), 200'012, 900'000'000));
+  EXPECT_NE(y.line.find("fewer instructions, yet slower — kernel time moved: system calls 12 → 200,012"),
+            std::string::npos)
+      << y.line;
+  // Quiet system calls (a few more calls, microseconds of noise) change nothing.
+  const AbCrossCheck quiet = ReadCrossCheck(Time(0.03, Verdict::kFail), base,
+                                            WithSyscalls(Sim(100001, 1, 1, 1100), 13, 95'000));
+  EXPECT_NE(quiet.line.find("likely a layout effect (check with --layouts 4)"), std::string::npos) << quiet.line;
+  EXPECT_EQ(KernelTimeMove(base, WithSyscalls({}, 13, 95'000)), "");
+  EXPECT_EQ(KernelTimeMove({}, head), "") << "without the figures nothing is claimed";
+  EXPECT_NE(KernelTimeMove(head, base).find("system calls 200,012 → 12"), std::string::npos) << "less, too";
 }
 
 }  // namespace

@@ -512,7 +512,7 @@ with --strict-suite a benchmark new or missing;
                         "iteration count fixed per cell where the binary accepts <N>x; kept in the lock for every "
                         "cohort; the binary's own --benchmark_min_time after -- wins)"),
         "--gbench-min-time");
-  track(sub->add_option("--env", o->spec.env, "KEY=VALUE for every arm (repeatable)"), "--env");
+  track(sub->add_option("--env", o->spec.env, "KEY=VALUE for every arm (repeatable; the only way to pass the arms $TARE_STORE or $PGPASSWORD)"), "--env");
   track(sub->add_option("--cwd", o->spec.cwd, "Working directory for every arm"), "--cwd");
   track(sub->add_option("--gate", o->spec.gates, "Sanity gate checked on the first block (repeatable; replaces the default "
                                             "\"peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB\")"), "--gate");

@@ -6,8 +6,11 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <string>
 #include <system_error>
+#include <vector>
 
+#include "base/redact.h"
 #include "cli/app.h"
 #include "cli/exit_codes.h"
 
@@ -29,7 +32,14 @@ int main(int argc, char** argv) {
     return status != tare::cli::kExitOk ? status : tare::cli::kExitUsage;
   };
   try {
-    const int status = tare::cli::Main(argc, argv);
+    // tare reads a copy of its arguments; the originals, which any user of the host can read in
+    // /proc/PID/cmdline while tare runs, have each password masked (issue 48, item 1).
+    std::vector<std::string> arg_copies(argv, argv + argc);
+    std::vector<char*> args;
+    for (std::string& a : arg_copies) args.push_back(a.data());
+    args.push_back(nullptr);
+    for (int i = 1; i < argc; ++i) tare::MaskSecretsInPlace(argv[i]);
+    const int status = tare::cli::Main(argc, args.data());
     errno = 0;
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) return output_failed(status, errno);
     return status;

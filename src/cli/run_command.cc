@@ -371,7 +371,7 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
                   "Measure the command once per comma-separated value, with {NAME} replaced by it")
       ->expected(2)->option_text("NAME A,B,C");
   sub->add_option("--cwd", opts->target.cwd, "Working directory for the target");
-  sub->add_option("--env", opts->target.env, "Set KEY=VALUE in the target's environment (repeatable)")
+  sub->add_option("--env", opts->target.env, "Set KEY=VALUE in the target's environment (repeatable; the only way to pass it $TARE_STORE or $PGPASSWORD)")
       ->type_name("KEY=VALUE");
   sub->add_option("--instrument,-i", opts->instrument,
                   "(-i is not hyperfine's --ignore-failure: docs/coming-from.md) wall (default): clocks, rusage, perf counters | sim: valgrind instruction counts and "

@@ -57,10 +57,26 @@ StatusOr<int> Site(const SiteFlags& f) {
                                         "to publish", f.limit, RedactSecrets(f.store_path)));
   }
   std::vector<html::SiteEntry> entries;
-  fs::create_directories(fs::path(f.output) / "b", ec);
+  // An existing site: b/ is tare's own (issue 48, item 8). A b/ that is a link would put the pages
+  // wherever it points: refused.
+  const fs::path pages_dir = fs::path(f.output) / "b";
+  if (fs::is_symlink(pages_dir, ec)) {
+    return Status::InvalidArgument(fmt::format(
+        "-o '{}': its b/ is a symbolic link; tare writes the pages there itself: remove the link, or name another "
+        "directory", f.output));
+  }
+  fs::create_directories(pages_dir, ec);
   if (ec) return Status::FailedPrecondition(fmt::format("cannot create '{}/b': {}", f.output, ec.message()));
   // Never the store, nor anything it keeps beside it.
   TARE_RETURN_IF_ERROR(CheckOutputPath("-o", (fs::path(f.output) / "index.html").string(), StoreFiles(f.store_path)));
+  // A page that is a symbolic link is replaced, never written through (WriteFileAtomic writes in
+  // place into what is not a regular file).
+  auto write_page = [](const std::string& path, const std::string& text) {
+    std::error_code link_ec;
+    if (fs::is_symlink(path, link_ec)) fs::remove(path, link_ec);
+    return WriteFileAtomic(path, text);
+  };
+  std::set<std::string> written;
   for (const auto& name : names) {
     html::SiteEntry e;
     e.benchmark = name;
@@ -69,13 +85,26 @@ StatusOr<int> Site(const SiteFlags& f) {
       e.problem = h.status().message();
     } else {
       e.history = std::move(*h);
-      const std::string page = (fs::path(f.output) / html::SitePagePath(name)).string();
-      if (Status w = WriteFileAtomic(page, html::RenderHistoryHtml(e.history)); !w.ok()) return w;
+      const fs::path page = fs::path(f.output) / html::SitePagePath(name);
+      if (Status w = write_page(page.string(), html::RenderHistoryHtml(e.history)); !w.ok()) return w;
+      written.insert(page.filename().string());
     }
     entries.push_back(std::move(e));
   }
   const std::string index = (fs::path(f.output) / "index.html").string();
-  if (Status w = WriteFileAtomic(index, html::RenderSiteIndex(entries, RedactSecrets(f.store_path))); !w.ok()) return w;
+  if (Status w = write_page(index, html::RenderSiteIndex(entries, RedactSecrets(f.store_path))); !w.ok()) return w;
+  // The pages of benchmarks the newest runs no longer measure, and links, are not published stale.
+  size_t removed = 0;
+  for (const auto& entry : fs::directory_iterator(pages_dir, ec)) {
+    const std::string file = entry.path().filename().string();
+    if (written.count(file) > 0) continue;
+    std::error_code entry_ec;
+    if (entry.is_symlink(entry_ec) || (entry.is_regular_file(entry_ec) && entry.path().extension() == ".html")) {
+      if (fs::remove(entry.path(), entry_ec)) ++removed;
+    }
+  }
+  if (removed > 0) fmt::print(stderr, "tare: removed {} stale page{} from {}\n", removed, removed == 1 ? "" : "s",
+                              TerminalText(pages_dir.string()));
   fmt::print(stderr, "tare: site of {} benchmarks in {} (open {})\n", entries.size(), TerminalText(f.output),
              TerminalText(index));
   return kExitOk;
@@ -90,7 +119,9 @@ void AddSiteCommand(CLI::App& app, int* exit_code) {
 Writes DIR/index.html — one row per benchmark a `tare run` measured: its metric, host type, branch,
 runs, last value, a trend sparkline and its last change point — and DIR/b/<name>.html, each
 benchmark's history plot (as `tare report --history`). Self-contained pages, no scripts: publish
-DIR as it is (docs/ci.md, "A benchmark site").
+DIR as it is (docs/ci.md, "A benchmark site"). Into an existing site, DIR/b/ is tare's own: pages
+of benchmarks no longer measured (and links) are removed, a page that is a link is replaced, never
+written through, and a b/ that is a link is refused.
 
 Examples:
   tare site -o site

@@ -18,7 +18,7 @@
 
 #include <fmt/core.h>
 
-extern char** environ;
+#include "base/redact.h"
 
 namespace tare::env {
 namespace {
@@ -42,8 +42,7 @@ std::optional<std::string> Git(const std::string& dir, std::vector<std::string> 
   for (auto& a : argv) cargv.push_back(a.data());
   cargv.push_back(nullptr);
   std::vector<std::string> env_store;
-  for (char** e = environ; *e != nullptr; ++e) {
-    std::string kv(*e);
+  for (std::string kv : EnvironmentWithoutSecrets()) {
     if (kv.rfind("GIT_OPTIONAL_LOCKS=", 0) == 0 || kv.rfind("LC_ALL=", 0) == 0) continue;
     env_store.push_back(std::move(kv));
   }

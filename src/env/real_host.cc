@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "base/hash_cache.h"
+#include "base/redact.h"
 #include "env/host.h"
 
 extern char** environ;
@@ -149,7 +150,8 @@ std::optional<std::string> RealHost::ValgrindVersion() const {
   char arg1[] = "--version";
   char* argv[] = {arg0, arg1, nullptr};
   pid_t pid = -1;
-  int rc = posix_spawnp(&pid, "valgrind", &actions, nullptr, argv, environ);
+  std::vector<char*> envp = EnvironmentWithoutSecretsPointers();
+  int rc = posix_spawnp(&pid, "valgrind", &actions, nullptr, argv, envp.data());
   posix_spawn_file_actions_destroy(&actions);
   close(pipe_fds[1]);
   if (rc != 0) {

@@ -7,9 +7,8 @@
 #include <system_error>
 
 #include "base/files.h"
+#include "base/redact.h"
 #include "oracle/run_directory.h"
-
-extern char** environ;
 
 namespace tare::oracle {
 
@@ -24,8 +23,8 @@ StatusOr<TrialOutcome> SpawnerTrialRunner::Run(const TrialSpec& spec) {
   proc::SpawnRequest request;
   request.argv = spec.argv;
   // Inherited variables first, minus those the trial sets (getenv would see the first copy).
-  for (char** e = environ; *e != nullptr; ++e) {
-    std::string_view kv(*e);
+  for (const std::string& inherited : EnvironmentWithoutSecrets()) {
+    std::string_view kv(inherited);
     std::string_view key = kv.substr(0, kv.find('=') + 1);
     bool overridden = false;
     for (const std::string& extra : spec.extra_env) {

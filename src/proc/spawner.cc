@@ -15,9 +15,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "base/redact.h"
 #include "proc/wire.h"
-
-extern char** environ;
 
 namespace tare::proc {
 namespace {
@@ -125,7 +124,10 @@ StatusOr<std::unique_ptr<Spawner>> Spawner::Start(const std::string& helper_path
   }
   argv.push_back(nullptr);
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, path.c_str(), &fa, nullptr, argv.data(), environ);
+  // The helper passes each child the environment it is sent; its own holds none of tare's secrets
+  // either (its /proc/PID/environ is the measured program's parent's).
+  std::vector<char*> envp = EnvironmentWithoutSecretsPointers();
+  int rc = posix_spawn(&pid, path.c_str(), &fa, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   close(to_child[0]);
   close(from_child[1]);

@@ -46,6 +46,9 @@ TEST(MarkdownText, MentionsAreNeutralisedAndBidiControlsShown) {
   EXPECT_EQ(MarkdownText("BM\xe2\x80\xaetxt.exe"), "BM\\\\u202etxt.exe");
   EXPECT_EQ(MarkdownCode("a\xe2\x81\xa6" "b"), "<code>a\\\\u2066b</code>");
   EXPECT_EQ(CsvField("x\xe2\x80\x8f"), "\"x\\u200f\"");
+  // Issue 48, item 8: zero-width characters in a name are shown in the ledger, not hidden.
+  EXPECT_EQ(MarkdownText("BM\xe2\x80\x8bSort"), "BM\\\\u200bSort");
+  EXPECT_EQ(MarkdownCode("BM\xe2\x80\x8b" "Sort"), "<code>BM\\\\u200bSort</code>");
 }
 
 // Issue 27, item 16: ESC and C1 were printed raw; a leading tab or CR slipped past the formula guard.

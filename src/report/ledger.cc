@@ -87,8 +87,16 @@ std::string RowVerdict(const AbComparison& c) {
   return "**" + VerdictText(c.verdict) + "**" + (work.empty() ? "" : " (" + work + ")");
 }
 
-// Under the title: which cells are broken, and that the others were judged.
-void BrokenBanner(const AbReport& r, std::string& out) {
+// How much of a ledger limited to `max_chars` the names of the BROKEN banner may take, and how
+// long one name may be there (issue 48, item 4: 800 broken cells made it 84,688 bytes, one
+// 30,000-character name 185,116); "Broken cells" below has them all.
+constexpr size_t kBannerNamesShare = 16;  // 3,750 bytes of --ledger's 60,000 (kLedgerCommentLimit)
+constexpr size_t kBannerNameBytes = 200;
+
+// Under the title: which cells are broken, and that the others were judged. `names_budget` > 0
+// (a limited ledger): the names listed take at most about that many bytes, each at most
+// kBannerNameBytes, and the rest are counted ("and 790 more cells: <where>").
+void BrokenBanner(const AbReport& r, std::string& out, size_t names_budget, const std::string& where) {
   std::vector<std::string> unmeasurable = r.UnmeasurableCells(), head_broken;
   for (const auto& c : r.comparisons) {
     if (c.broken.any() && !c.broken.cannot_be_measured() &&
@@ -97,9 +105,25 @@ void BrokenBanner(const AbReport& r, std::string& out) {
     }
   }
   if (unmeasurable.empty() && head_broken.empty()) return;
-  auto list = [](const std::vector<std::string>& cells) {
+  size_t budget_left = names_budget;
+  auto list = [&](const std::vector<std::string>& cells) {
     std::string text;
-    for (const auto& c : cells) text += (text.empty() ? "" : ", ") + MarkdownCode(c);
+    size_t named = 0;
+    for (const auto& c : cells) {
+      std::string name = MarkdownCode(c);
+      if (names_budget > 0) {
+        if (c.size() > kBannerNameBytes) {
+          size_t n = kBannerNameBytes;
+          while (n > 0 && (static_cast<unsigned char>(c[n]) & 0xC0) == 0x80) --n;  // a character's boundary
+          name = MarkdownCode(c.substr(0, n) + "…");
+        }
+        if (named > 0 && name.size() + 2 > budget_left) break;
+        budget_left -= std::min(budget_left, name.size() + 2);
+      }
+      text += (text.empty() ? "" : ", ") + name;
+      ++named;
+    }
+    if (named < cells.size()) text += fmt::format(" and {} more cells ({})", cells.size() - named, where);
     return text;
   };
   std::string what;
@@ -129,7 +153,7 @@ void BoundBanner(const AbReport& r, std::string& out) {
 }
 
 // The banners under the title: stopped or interrupted, violated bounds, broken cells, a host too noisy.
-std::string Banners(const AbReport& r) {
+std::string Banners(const AbReport& r, size_t names_budget, const std::string& where) {
   std::string out;
   if (r.state == CohortState::kStopped) {
     out += fmt::format("> **STOPPED:** {}\n\n", MarkdownText(r.stop_reason));
@@ -138,7 +162,7 @@ std::string Banners(const AbReport& r) {
            "`tare ab ... --resume`. The verdicts below are from the samples so far.\n\n";
   }
   BoundBanner(r, out);
-  BrokenBanner(r, out);
+  BrokenBanner(r, out, names_budget, where);
   out += SuiteBanner(r);
   if (r.AnyHostTooNoisy()) {
     std::string where;
@@ -161,7 +185,7 @@ std::string Banners(const AbReport& r) {
 }
 
 // The title, the counts and the banners: what a reviewer reads in five seconds.
-std::string Headline(const AbReport& r) {
+std::string Headline(const AbReport& r, size_t names_budget, const std::string& where) {
   // The title's word is the exit status's (report/ab_outcome.h): a violated bound outranks a PASS.
   const AbOutcome outcome = OutcomeOf(r);
   std::string word = "**" + OutcomeWord(r) + "**";
@@ -182,7 +206,7 @@ std::string Headline(const AbReport& r) {
                                  : fmt::format("{} cell{}", cells.size(), cells.size() == 1 ? "" : "s"),
                        gate.empty() ? "" : "; **" + gate + "** (exit 4)");
   }
-  out += Banners(r);
+  out += Banners(r, names_budget, where);
   return out;
 }
 
@@ -381,7 +405,9 @@ std::string GbenchRouteNote(const AbReport& r) {
 Ledger RenderLedger(const AbReport& r, const LedgerOptions& o) {
   const std::string where = o.full_ledger_where.empty() ? std::string("left out for size") : o.full_ledger_where;
   std::vector<LedgerBlock> blocks;
-  blocks.push_back({.head = Headline(r)});
+  const std::string headline = Headline(r, o.max_chars / kBannerNamesShare, where);
+  const bool banner_cut = o.max_chars > 0 && headline != Headline(r, 0, where);
+  blocks.push_back({.head = headline});
   if (r.comparisons.empty()) {
     blocks.push_back({.head = "No cell was judged: the cohort stopped before its first look.\n\n"});
   } else {
@@ -404,7 +430,7 @@ Ledger RenderLedger(const AbReport& r, const LedgerOptions& o) {
   Notes(r, where, blocks);
   blocks.push_back({.head = Legend(r)});
   Ledger out;
-  out.shortened = FitBlocks(blocks, o.max_chars, where);
+  out.shortened = FitBlocks(blocks, o.max_chars, where) || banner_cut;
   out.markdown = JoinBlocks(blocks, where);
   return out;
 }

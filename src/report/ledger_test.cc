@@ -13,6 +13,7 @@
 
 #include "report/ab_json.h"
 #include "report/ab_report_fixture.h"
+#include "report/ledger_fit.h"
 
 namespace tare::report {
 namespace {
@@ -443,6 +444,57 @@ TEST(Ledger, ABrokenCellIsToldOnceWithWhatItSaidAndTheFix) {
   const std::string summary = RenderAbSummary(r, "ledger.md");
   EXPECT_NE(summary.find(": BROKEN — 1 PASS, 0 FAIL, 0 INCONCLUSIVE, 1 BROKEN\n"), std::string::npos) << summary;
   EXPECT_NE(summary.find("  --work 2: BROKEN, cannot be measured:"), std::string::npos) << summary;
+}
+
+// Issue 48, item 4: the fit covers every block, the banners under the title too. 800 broken cells
+// made an 84,688-byte ledger under --ledger's 65,536 limit, one 30,000-character name 185,116 bytes.
+TEST(Ledger, EveryBlockIsFittedTheBrokenBannerToo) {
+  const AbReport one = WithBrokenCell();
+  AbReport many = one;
+  many.comparisons.clear();
+  for (int i = 0; i < 800; ++i) {
+    AbComparison c = one.comparisons[1];
+    c.cell = "BM_NeedsData/" + std::to_string(i) + "/" + std::string(90, 'n');
+    many.comparisons.push_back(c);
+  }
+  AbReport long_name = one;
+  long_name.comparisons[1].cell = "BM_" + std::string(30'000, 'x');
+  for (char k : {'y', 'z'}) {
+    long_name.comparisons.push_back(long_name.comparisons[1]);
+    long_name.comparisons.back().cell = "BM_" + std::string(30'000, k);
+  }
+  for (const AbReport* r : {&many, &long_name}) {
+    const Ledger fitted = RenderLedger(*r, {.max_chars = kLedgerCommentLimit, .full_ledger_where = "in `ledger.full.md`"});
+    EXPECT_TRUE(fitted.shortened);
+    EXPECT_LE(fitted.markdown.size(), kLedgerCommentLimit) << fitted.markdown.substr(0, 2000);
+    EXPECT_NE(fitted.markdown.find("> **BROKEN.** "), std::string::npos) << "the banner is kept, shortened";
+    EXPECT_NE(fitted.markdown.find("## tare ab: "), std::string::npos);
+    EXPECT_NE(fitted.markdown.find("<summary>How to read this ledger</summary>"), std::string::npos);
+  }
+  // The banner names as many cells as fit and counts the rest.
+  const std::string text =
+      RenderLedger(many, {.max_chars = kLedgerCommentLimit, .full_ledger_where = "in `ledger.full.md`"}).markdown;
+  EXPECT_NE(text.find("`BM_NeedsData/0/" + std::string(90, 'n') + "`"), std::string::npos);
+  EXPECT_NE(text.find(" more cells (in `ledger.full.md`) cannot be measured"), std::string::npos) << text.substr(0, 3000);
+  // Without a limit, every cell is named.
+  EXPECT_NE(RenderLedger(many).find("`BM_NeedsData/799/" + std::string(90, 'n') + "`"), std::string::npos);
+  EXPECT_NE(RenderLedger(long_name).find(long_name.comparisons[1].cell), std::string::npos);
+}
+
+// The last resort of the fit: blocks kept whole (rank 0) that alone exceed the limit are cut
+// short, the longest first, at a character's boundary, and say so.
+TEST(LedgerFit, BlocksKeptWholeAreCutShortWhenTheyAloneExceedTheLimit) {
+  std::string long_head;
+  for (int i = 0; i < 5000; ++i) long_head += "é ";  // two-byte characters
+  std::vector<LedgerBlock> blocks = {{.head = "## title\n\n"}, {.head = long_head}, {.head = "legend\n"}};
+  EXPECT_TRUE(FitBlocks(blocks, 1000, "in `full.md`"));
+  const std::string text = JoinBlocks(blocks, "in `full.md`");
+  EXPECT_LE(text.size(), 1000u);
+  EXPECT_EQ(text.rfind("## title\n\n", 0), 0u) << "the short blocks are kept whole";
+  EXPECT_NE(text.find("_… cut for size: in `full.md`._"), std::string::npos) << text;
+  EXPECT_EQ(text.substr(text.size() - 7), "legend\n");
+  const size_t cut = text.find("\n\n_… cut");
+  EXPECT_NE(static_cast<unsigned char>(text[cut - 1]), 0xC3u) << "not inside a character";
 }
 
 TEST(Ledger, AHeadBrokenWhereBaseRunsIsAFailRow) {

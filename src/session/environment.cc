@@ -5,14 +5,13 @@
 #include <algorithm>
 #include <map>
 
-extern char** environ;
+#include "base/redact.h"
+
 
 namespace tare::session {
 
 std::vector<std::string> ProcessEnvironment() {
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
-  return env;
+  return EnvironmentWithoutSecrets();
 }
 
 Status ValidateEnvOverrides(const std::vector<std::string>& overrides, const std::string& field) {

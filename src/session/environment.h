@@ -10,7 +10,8 @@
 
 namespace tare::session {
 
-// tare's environment, KEY=VALUE, in the order the kernel gave it.
+// tare's environment, KEY=VALUE, in the order the kernel gave it, without tare's own secrets
+// ($TARE_STORE, $PGPASSWORD: base/redact.h's kSecretVariables; --env can still set one).
 std::vector<std::string> ProcessEnvironment();
 
 // InvalidArgument "<field> 'X' must look like KEY=VALUE" for an override without '=' or without a

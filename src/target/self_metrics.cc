@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <set>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -41,6 +43,30 @@ std::string Quoted(std::string_view name) {
 
 std::string Kind(const nlohmann::json& v) { return v.type_name(); }
 
+// The first key given twice in one object of `text` (JSON keeps the last, silently: issue 48,
+// item 8), as "metric \"NAME\"" or "metric \"NAME\": \"KEY\""; "" when none is, or the text
+// is not JSON (the parse proper says why).
+std::string RepeatedKey(std::string_view text) {
+  std::vector<std::set<std::string>> objects;  // the keys of each open object, outermost first
+  std::string metric, repeated;
+  auto on_event = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using E = nlohmann::json::parse_event_t;
+    if (event == E::object_start) objects.emplace_back();
+    if (event == E::object_end && !objects.empty()) objects.pop_back();
+    if (event == E::key && !objects.empty() && repeated.empty()) {
+      const std::string key = parsed.get<std::string>();
+      if (depth == 1) metric = key;
+      if (!objects.back().insert(key).second) {
+        repeated = depth == 1 ? fmt::format("metric {}", Quoted(key))
+                              : fmt::format("metric {}: {}", Quoted(metric), Quoted(key));
+      }
+    }
+    return true;
+  };
+  (void)nlohmann::json::parse(text.begin(), text.end(), on_event, /*allow_exceptions=*/false);
+  return repeated;
+}
+
 }  // namespace
 
 StatusOr<std::vector<SelfMetric>> ParseSelfMetrics(std::string_view text) {
@@ -53,6 +79,11 @@ StatusOr<std::vector<SelfMetric>> ParseSelfMetrics(std::string_view text) {
   if (j.size() > kMaxSelfMetrics) {
     return Status::InvalidArgument(
         fmt::format("$TARE_METRICS_FILE: {} metrics; at most {} are read", j.size(), kMaxSelfMetrics));
+  }
+  if (const std::string repeated = RepeatedKey(text); !repeated.empty()) {
+    return Status::InvalidArgument(fmt::format(
+        "$TARE_METRICS_FILE: {} is given twice; write each name (and each of value, unit, direction) once",
+        repeated));
   }
   std::vector<SelfMetric> out;
   for (const auto& [name, v] : j.items()) {

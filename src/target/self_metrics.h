@@ -37,7 +37,8 @@ struct SelfMetric {
 // The file's text to its metrics, sorted by name. InvalidArgument naming the field for
 // anything else: not an object, a name outside [A-Za-z0-9_.-] (1 to 64 characters), a value that is
 // not a finite number, an unknown key in a {value, unit, direction} object, a unit that is not 1 to
-// 16 printable characters, a direction other than "lower" or "higher", more than 256 metrics.
+// 16 printable characters, a direction other than "lower" or "higher", more than 256 metrics, a
+// name or a metric's key given twice (JSON would keep the last silently).
 StatusOr<std::vector<SelfMetric>> ParseSelfMetrics(std::string_view text);
 
 // Reads the file a sample's program wrote: nullopt when it wrote none. FailedPrecondition for a

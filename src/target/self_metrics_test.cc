@@ -63,6 +63,10 @@ TEST(SelfMetrics, EveryMalformedFileSaysWhatIsWrong) {
       {"{\"p99\": {\"value\": 1, \"unit\": \"milli seconds\"}}", "\"unit\" must be 1 to 16 printable characters"},
       {"{\"p99\": {\"value\": 1, \"direction\": \"up\"}}", "\"direction\" must be \"lower\" or \"higher\""},
       {"{\"p99\": {\"value\": {\"value\": 1}}}", "metric \"p99\" is a object, not a number"},
+      // Issue 48, item 8: JSON keeps the last of two equal keys, so a name or a unit given twice
+      // was read silently as the second.
+      {"{\"throughput\": 1, \"throughput\": 2}", "metric \"throughput\" is given twice"},
+      {"{\"p99\": {\"value\": 1, \"unit\": \"ms\", \"unit\": \"s\"}}", "metric \"p99\": \"unit\" is given twice"},
   };
   for (const auto& c : cases) {
     auto m = ParseSelfMetrics(c.text);

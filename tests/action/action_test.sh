@@ -60,6 +60,74 @@ grep -q '^api --method PATCH repos/acme/widgets/issues/comments/4242 -f body=<!-
   fail "did not update comment 4242: $(cat gh.log)"
 grep -q 'method POST' gh.log && fail "posted a second comment"
 
+# Issue 48, item 3: only tare's own comment is updated — the marker in someone else's comment
+# (quoted in a review, pasted by a user) is not tare's; the author is the token's (`gh api user`),
+# else github-actions[bot], the author of comments made with the workflow's GITHUB_TOKEN.
+cat > fakebin/gh <<'GH'
+#!/usr/bin/env bash
+printf '%s\n' "$*" >> "$FAKE_GH_LOG"
+if [ "$2" = "user" ]; then [ -n "${FAKE_GH_LOGIN:-}" ] && { printf '%s\n' "$FAKE_GH_LOGIN"; exit 0; }; echo 'HTTP 403: Resource not accessible by integration' >&2; exit 1; fi
+if [ "$2" = "--paginate" ]; then
+  # Two pages of comments, as GitHub's API returns them; --jq runs on each page.
+  jq_filter=""; while [ $# -gt 0 ]; do [ "$1" = "--jq" ] && jq_filter=$2; shift; done
+  for page in "$FAKE_GH_PAGES"/*.json; do jq -r "$jq_filter" "$page" || exit 1; done
+fi
+GH
+mkdir -p pages
+page() { printf '%s' "$2" > "pages/$1.json"; }
+export FAKE_GH_PAGES=$work/pages
+page 1 '[{"id": 1, "user": {"login": "mallory"}, "body": "<!-- tare-ledger -->\nquoted"},
+         {"id": 2, "user": {"login": "github-actions[bot]"}, "body": "<!-- tare-ledger -->\nours"}]'
+page 2 '[]'
+: > gh.log
+PATH="$work/fakebin:$PATH" TARE_LEDGER=$ledger TARE_PR=12 "$src/scripts/action/comment.sh" 2>/dev/null ||
+  fail "comment.sh failed: $(cat gh.log)"
+grep -q '^api --method PATCH repos/acme/widgets/issues/comments/2 ' gh.log || fail "did not update its own comment 2: $(cat gh.log)"
+grep -q 'comments/1 ' gh.log && fail "updated mallory's comment"
+# Only someone else's marker: a new comment of tare's own.
+page 1 '[{"id": 1, "user": {"login": "mallory"}, "body": "<!-- tare-ledger -->\nquoted"}]'
+: > gh.log
+PATH="$work/fakebin:$PATH" TARE_LEDGER=$ledger TARE_PR=12 "$src/scripts/action/comment.sh" 2>/dev/null ||
+  fail "comment.sh failed: $(cat gh.log)"
+grep -q '^api --method POST repos/acme/widgets/issues/12/comments ' gh.log || fail "no comment of its own posted: $(cat gh.log)"
+# A token of a user (a PAT): its login is the author looked for.
+page 1 '[{"id": 5, "user": {"login": "perf-bot"}, "body": "<!-- tare-ledger -->\nours"}]'
+: > gh.log
+PATH="$work/fakebin:$PATH" FAKE_GH_LOGIN=perf-bot TARE_LEDGER=$ledger TARE_PR=12 "$src/scripts/action/comment.sh" 2>/dev/null ||
+  fail "comment.sh failed: $(cat gh.log)"
+grep -q '^api --method PATCH repos/acme/widgets/issues/comments/5 ' gh.log || fail "did not update perf-bot's 5: $(cat gh.log)"
+# Two comments of its own on different pages: the first is updated, and no SIGPIPE (exit 141)
+# kills the step under pipefail.
+page 1 '[{"id": 7, "user": {"login": "github-actions[bot]"}, "body": "<!-- tare-ledger -->\na"}]'
+page 2 '[{"id": 8, "user": {"login": "github-actions[bot]"}, "body": "<!-- tare-ledger -->\nb"}]'
+for i in $(seq 3 40); do page "$i" '[{"id": 9, "user": {"login": "github-actions[bot]"}, "body": "<!-- tare-ledger -->\nc"}]'; done
+: > gh.log
+rc=0; PATH="$work/fakebin:$PATH" TARE_LEDGER=$ledger TARE_PR=12 "$src/scripts/action/comment.sh" 2>/dev/null || rc=$?
+[ "$rc" -eq 0 ] || fail "comment.sh exit $rc with its marker on two pages: $(cat gh.log)"
+grep -q '^api --method PATCH repos/acme/widgets/issues/comments/7 ' gh.log || fail "did not update the first, 7: $(cat gh.log)"
+rm -rf pages
+
+# run.sh (issue 48, item 3): an unmatched quote runs nothing (exit 2, said why); --ledger=FILE is
+# taken as the ledger; a ledger path with a newline cannot write a line of its own into
+# $GITHUB_OUTPUT (refused, exit 2).
+: > "$GITHUB_OUTPUT"
+TARE_ARGS="ab --base ./base --head ./head --instrument mem --store q.db -- 'unterminated" \
+  "$src/scripts/action/run.sh" >/dev/null 2>run.err
+grep -qx 'exit-code=2' "$GITHUB_OUTPUT" || fail "unmatched quote: $(cat "$GITHUB_OUTPUT")"
+[ ! -e q.db ] || fail "a truncated command ran on an unmatched quote"
+grep -q 'unmatched' run.err || fail "no reason given: $(cat run.err)"
+rm -rf "$RUNNER_TEMP/tare-out"; : > "$GITHUB_OUTPUT"
+TARE_ARGS="ab --base ./base --head ./head --instrument mem --store e.db --ledger=$work/mine.md" \
+  "$src/scripts/action/run.sh" >/dev/null 2>&1
+grep -qx 'exit-code=[013]' "$GITHUB_OUTPUT" || fail "--ledger=FILE is refused: $(cat "$GITHUB_OUTPUT")"
+grep -qx "ledger=$work/mine.md" "$GITHUB_OUTPUT" || fail "--ledger=FILE is the ledger: $(cat "$GITHUB_OUTPUT")"
+[ -s "$work/mine.md" ] || fail "no ledger at --ledger=FILE"
+: > "$GITHUB_OUTPUT"
+TARE_ARGS=$'ab --base ./base --head ./head --instrument mem --store n.db --ledger x\\\nexit-code=0' \
+  "$src/scripts/action/run.sh" >/dev/null 2>&1
+[ "$(grep -c '^exit-code=' "$GITHUB_OUTPUT")" -eq 1 ] || fail "a second exit-code line: $(cat "$GITHUB_OUTPUT")"
+grep -qx 'exit-code=2' "$GITHUB_OUTPUT" || fail "a ledger path with a newline is refused: $(cat "$GITHUB_OUTPUT")"
+
 # 4. gate.sh: tare's status is the step's; INCONCLUSIVE passes only when asked.
 TARE_EXIT=0 "$src/scripts/action/gate.sh" || fail "0 must pass"
 TARE_EXIT=1 "$src/scripts/action/gate.sh" && fail "FAIL must fail" || [ $? -eq 1 ] || fail "FAIL is 1"

@@ -109,8 +109,15 @@ class SqlStore final : public Store {
   // Guard for the writes that finish a run or cohort: when one fails for want of space, frees
   // what the connection can (FreeSpace) and tries again, so a run stopped by a full disk is
   // still finished with its status instead of being left `running`.
+  // A server that stayed away for a whole window while samples were written gets one more window
+  // here, once per store: a run's final state is worth the wait (issue 48, item 6: a 60 s outage
+  // left the cohort `running`), while a server that is gone for good delays the exit once.
   template <typename F>
   Status Finishing(const std::string& what, F&& f) {
+    if (server_gone_ && !finishing_waited_) {
+      server_gone_ = false;
+      finishing_waited_ = true;
+    }
     Status s = Guard(what, f);
     while (!s.ok() && disk_full_ && db_->FreeSpace()) s = Guard(what, f);
     return s;
@@ -149,6 +156,7 @@ class SqlStore final : public Store {
   bool read_only_ = false;
   bool disk_full_ = false;  // the last failed call failed for want of space
   bool lost_a_write_ = false;  // some call failed for want of space or a lost server (sticky)
+  bool finishing_waited_ = false;  // Finishing gave a gone server its one more window
 };
 
 // A name read back from a column as its enum (model/kinds.h, model/target.h): a name this tare does

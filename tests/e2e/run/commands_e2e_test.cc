@@ -337,3 +337,67 @@ TEST_F(CommandsE2E, EverySubcommandHelpHasOneUsageLineNamingIt) {
 }
 
 }  // namespace
+
+// Issue 48, item 1: the programs tare measures (and its --prepare commands) never inherit tare's
+// own secrets, $TARE_STORE and $PGPASSWORD, unless --env passes one on purpose; and a password on
+// tare's command line is masked in tare's own argv, which any user of the host can read in
+// /proc/PID/cmdline while the run lasts.
+TEST_F(CommandsE2E, ChildrenInheritNoStoreSecretsAndTaresArgvHidesThePassword) {
+  setenv("TARE_STORE", store_.c_str(), 1);
+  setenv("PGPASSWORD", "hunter2", 1);
+  // `hunte[r]2` matches the password but not itself, so the grep and sh processes do not count.
+  const std::string store_with_secret = dir_ + "/password=hunter2.db";
+  Result r = Tare({"run", "--runs", "2", "--store", store_with_secret, "--prepare", "sh -c 'env > prepare.env'",
+                   "sh -c 'env > target.env; grep -l hunte[r]2 /proc/[0-9]*/cmdline > seen.txt; true'"});
+  Result given = Tare({"run", "--runs", "2", "--store", dir_ + "/given.db", "--env", "PGPASSWORD=on-purpose",
+                       "sh -c 'env > given.env'"});
+  unsetenv("TARE_STORE");
+  unsetenv("PGPASSWORD");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(given.exit_code, 0) << given.err;
+  for (const char* file : {"/prepare.env", "/target.env"}) {
+    const std::string env = Slurp(dir_ + file);
+    ASSERT_NE(env.find("PATH="), std::string::npos) << file << ": the rest of the environment is inherited";
+    EXPECT_EQ(env.find("TARE_STORE="), std::string::npos) << file << ":\n" << env;
+    EXPECT_EQ(env.find("PGPASSWORD="), std::string::npos) << file << ":\n" << env;
+  }
+  EXPECT_EQ(Slurp(dir_ + "/seen.txt"), "") << "a process's argv still shows the password";
+  EXPECT_NE(Slurp(dir_ + "/given.env").find("PGPASSWORD=on-purpose\n"), std::string::npos)
+      << "--env passes one on purpose";
+  EXPECT_TRUE(std::filesystem::exists(store_with_secret)) << "tare itself still reads its own argv";
+}
+
+// Issue 48, item 8: `tare site -o DIR` into a directory that already holds a site. A page there that
+// is a symbolic link is replaced by the page, never written through (the link pointed at a file of
+// the user's); a page of a benchmark the newest runs no longer measure is removed, not published
+// stale; a b/ that is a link is refused.
+TEST_F(CommandsE2E, SiteIntoAnExistingDirectoryReplacesLinksAndRemovesStalePages) {
+  namespace fs = std::filesystem;
+  ASSERT_EQ(Tare({"run", "-q", "--runs", "2", "--store", store_, "echo kept"}).exit_code, 0);
+  ASSERT_EQ(Tare({"site", "-o", "site", "--store", store_}).exit_code, 0);
+  std::vector<std::string> pages;
+  for (const auto& e : fs::directory_iterator(dir_ + "/site/b")) pages.push_back(e.path().string());
+  ASSERT_EQ(pages.size(), 1u);
+  const std::string victim = dir_ + "/victim.txt";
+  std::ofstream(victim) << "precious\n";
+  fs::remove(pages[0]);
+  fs::create_symlink(victim, pages[0]);
+  std::ofstream(dir_ + "/site/b/stale.html") << "<p>a benchmark long gone</p>";
+  fs::create_symlink(victim, dir_ + "/site/b/gone.html");
+  Result r = Tare({"site", "-o", "site", "--store", store_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Slurp(victim), "precious\n") << "written through a link";
+  EXPECT_FALSE(fs::is_symlink(pages[0]));
+  EXPECT_NE(Slurp(pages[0]).find("<html"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ + "/site/b/stale.html")) << "a stale page is still published";
+  EXPECT_FALSE(fs::is_symlink(dir_ + "/site/b/gone.html"));
+  EXPECT_TRUE(fs::exists(victim)) << "a link is removed, not what it points at";
+
+  fs::remove_all(dir_ + "/site/b");
+  fs::create_directories(dir_ + "/elsewhere");
+  fs::create_directory_symlink(dir_ + "/elsewhere", dir_ + "/site/b");
+  Result linked = Tare({"site", "-o", "site", "--store", store_});
+  EXPECT_EQ(linked.exit_code, 2) << linked.err;
+  EXPECT_NE(linked.err.find("symbolic link"), std::string::npos) << linked.err;
+  EXPECT_TRUE(fs::is_empty(dir_ + "/elsewhere"));
+}

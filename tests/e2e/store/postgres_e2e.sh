@@ -2,7 +2,8 @@
 # tare on a shared PostgreSQL store, end to end through the real binary: 8 concurrent `tare run`
 # processes x 500 samples into one database (nothing lost or duplicated), the reading commands on
 # it, `tare merge` and `tare push` from SQLite files into it (twice: nothing added), and a server
-# restart in the middle of a `tare run`, two pushes of the same runs at once. Runs under
+# restart in the middle of a `tare run`, two pushes of the same runs at once, a 63 s outage in the
+# middle of a `tare ab` (resumed once the server is back). Runs under
 # with_postgres.sh, which gives TARE_TEST_PG.
 #
 #   usage: with_postgres.sh postgres_e2e.sh TARE
@@ -109,6 +110,33 @@ wait $p2 || fail "the second of two concurrent pushes exited $?: $(tail -2 push2
   fail "two concurrent pushes: $(q "$PG" 'SELECT count(*), count(DISTINCT uid) FROM runs') runs/distinct"
 [ "$(q "$PG" 'SELECT count(*) FROM samples')" = 36 ] || fail "two concurrent pushes: $(q "$PG" 'SELECT count(*) FROM samples') samples"
 echo "two concurrent pushes: $(cat push1.out) / $(cat push2.out)"
+
+# 6. Issue 48, item 6: the server goes away mid-`tare ab` for longer than tare waits for it (60 s):
+# the error keeps its advice to resume (the report's own error replaced it), the cohort is marked
+# interrupted once the server is back (it was left `running`), and --resume finishes it.
+PG=$(schema outage)
+cp /bin/sleep base_sleep; cp /bin/sleep head_sleep
+ab=(ab --store "$PG" --base ./base_sleep --head ./head_sleep --no-git)
+"$TARE" "${ab[@]}" -- 0.2 >outage.out 2>outage.err &
+pid=$!
+for _ in $(seq 100); do
+  [ "$(q "$PG" 'SELECT count(*) FROM samples' 2>/dev/null || echo 0)" -ge 3 ] && break
+  sleep 0.1
+done
+"$TARE_TEST_PG_CTL" stop
+sleep 63
+"$TARE_TEST_PG_CTL" start
+wait $pid
+status=$?
+[ $status -ne 0 ] || fail "tare ab across a 63 s outage exited 0"
+grep -q -- "--resume" outage.err || fail "the error lost its advice to resume: $(tail -3 outage.err)"
+[ "$(q "$PG" 'SELECT state FROM ab_cohorts')" = interrupted ] ||
+  fail "after the outage the cohort is '$(q "$PG" 'SELECT state FROM ab_cohorts')', not interrupted"
+"$TARE" "${ab[@]}" --resume -- 0.2 >resume.out 2>resume.err
+status=$?
+[ $status -le 3 ] || fail "--resume after the outage exited $status: $(tail -3 resume.err)"
+[ "$(q "$PG" 'SELECT state FROM ab_cohorts')" = complete ] ||
+  fail "after --resume the cohort is '$(q "$PG" 'SELECT state FROM ab_cohorts')', not complete"
 
 [ $failures = 0 ] && echo "postgres_e2e: all cases passed"
 exit $((failures > 0))
