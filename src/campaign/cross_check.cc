@@ -71,8 +71,8 @@ std::string KernelTimeMove(const std::map<std::string, double>& base, const std:
     auto it = m.find(name);
     return it == m.end() ? -1.0 : it->second;
   };
-  const double calls_b = value(base, "sim.syscalls"), calls_h = value(head, "sim.syscalls");
-  const double cpu_b = value(base, "sim.syscall_cpu_ns"), cpu_h = value(head, "sim.syscall_cpu_ns");
+  const double calls_b = value(base, metric_name::kSimSyscalls), calls_h = value(head, metric_name::kSimSyscalls);
+  const double cpu_b = value(base, metric_name::kSimSyscallCpuNs), cpu_h = value(head, metric_name::kSimSyscallCpuNs);
   if (calls_b < 0 || calls_h < 0 || cpu_b < 0 || cpu_h < 0) return "";
   // The count is exact (the same program makes the same calls); the CPU time is real, so noisy:
   // it counts only beyond half of itself and a millisecond.
