@@ -120,7 +120,7 @@ struct HistoryQuery {
 // A finished run is read from its summary (written when it finished: docs/store.md, "Schema version
 // 6"), a run without one (still running, killed) from its samples; both give the same point.
 struct HistoryPoint {
-  RunRecord run;                   // without command line, options and fingerprint text
+  RunRecord run;                   // with its options, without command line and fingerprint text
   int64_t n = 0;                   // the run's values
   double median = 0;               // their median (stats::Median's rule); NaN when n is 0
   int64_t failed = 0;              // measured samples that failed

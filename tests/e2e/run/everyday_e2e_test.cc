@@ -132,4 +132,32 @@ TEST_F(EverydayE2E, AWordFollowedByCommandLinesIsRefusedNotMeasuredAsOneCommand)
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
+// Item 2: what a run measured is its executable *and* how it was invoked. `sh -c LOOP` with five
+// times the loop count is another measurement, not an A/A one: it used to be "inconclusive", the
+// change called the host's drift ("both runs measured the same executable"), however often each
+// side was rerun. With the same two runs measured again, the change is judged against what the
+// reruns of each side moved, and called.
+TEST_F(EverydayE2E, TwoInvocationsOfOneExecutableAreComparedNotTakenForAnAAPair) {
+  const std::string loop = "i=0; while [ $i -lt N ]; do i=$((i+1)); done";
+  auto run = [&](const std::string& n) {
+    std::string script = loop;
+    script.replace(script.find('N'), 1, n);
+    Result r = Tare({"run", "-n", "6", "-w", "0", "-q", "--no-git", "--store", store_, "--", "/bin/sh", "-c", script});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  };
+  run("20000");   // run 1: base
+  run("100000");  // run 2: head, five times the work
+  Result first = Tare({"compare", "1", "2", "--store", store_});
+  EXPECT_EQ(first.err.find("same executable"), std::string::npos) << first.err;
+  EXPECT_EQ(first.out.find("same executable"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("no reruns of either executable"), std::string::npos) << first.out;
+  run("20000");   // run 3: base again
+  run("100000");  // run 4: head again
+  Result second = Tare({"compare", "3", "4", "--store", store_});
+  EXPECT_EQ(second.exit_code, 1) << second.out << second.err;
+  EXPECT_NE(second.out.find("1 regressed"), std::string::npos) << second.out;
+  // The reruns of one invocation are not pooled with the other's: each side's spread is small.
+  EXPECT_EQ(second.out.find("within what reruns"), std::string::npos) << second.out;
+}
+
 }  // namespace
