@@ -228,7 +228,8 @@ std::string NotAFile(const std::string& path) {
 Status RequireDirectory(const std::string& path, const std::filesystem::path& parent) {
   return Status::InvalidArgument(fmt::format(
       "the directory '{}' of the store '{}' does not exist; to start a new store there, create it first "
-      "(mkdir -p {}), or check the path for a typo", parent.string(), path, ShellQuote(parent.string())));
+      "(mkdir -p {}), or check the path given with --store (or $TARE_STORE) for a typo", parent.string(), path,
+      ShellQuote(parent.string())));
 }
 
 }  // namespace
