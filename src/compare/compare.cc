@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "base/json_read.h"
 #include "base/numbers.h"
 #include "compare/run_set.h"
 #include "env/fingerprint_json.h"
@@ -287,8 +288,9 @@ std::set<std::string> ExecutableDigests(const std::vector<ExecutableRecord>& exe
 
 MeasuredIdentity IdentityOf(const RunRecord& run, const std::vector<ExecutableRecord>& executables) {
   MeasuredIdentity id{ExecutableDigests(executables), ""};
-  nlohmann::json options = nlohmann::json::parse(run.options_json, nullptr, /*allow_exceptions=*/false);
-  if (!options.is_object()) options = nlohmann::json::object();  // says nothing of it: alike
+  // Options that say nothing of it (an older store, unreadable text) are alike.
+  auto parsed = ParseJsonOr(run.options_json, "the run's options", nlohmann::json::object());
+  const nlohmann::json options = parsed.ok() && parsed->is_object() ? *parsed : nlohmann::json::object();
   // The program itself is in `executables` (by its bytes, wherever it was run from): its
   // arguments, environment, directory and shell are what else decides what was measured.
   auto arguments = [](const nlohmann::json& argv) {
