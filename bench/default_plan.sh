@@ -49,6 +49,7 @@ for i in $(seq 1 "$campaigns"); do
   for cell in aa "$change"; do
     a="$out/arms/$cell"
     store="$out/s-$i-$cell/tare.db"
+    mkdir -p "$out/s-$i-$cell"  # tare creates a store only in a directory that exists
     load=$(cut -d' ' -f1 /proc/loadavg)
     t0=$(date +%s.%N)
     "$out/tare" ab --base "$a/base" --head "$a/head" --store "$store" --json "$out/r-$i-$cell.json" --quiet \

@@ -154,7 +154,7 @@ for i in $(seq 1 "$campaigns"); do
   for tool in "${order[@]}"; do
     f="raw/$tool-$i.json"; rc=0
     load=$(cut -d' ' -f1 /proc/loadavg); t0=$(date +%s.%N)
-    rm -rf "$out/store"
+    rm -rf "$out/store" && mkdir -p "$out/store"  # tare creates a store only in a directory that exists
     # shellcheck disable=SC2046  # variant arguments are meant to split into words
     min_time_args=(--gbench-min-time "$min_time"); [ "$min_time" = default ] && min_time_args=()
     "$TARE" ab --base "$out/bin/gbench_knob_base" --head "$out/bin/gbench_knob_plus2" --null --cap "$cap" \

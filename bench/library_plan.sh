@@ -47,6 +47,7 @@ for i in $(seq 1 "$campaigns"); do
     a="$out/arms/$cell"
     load=$(cut -d' ' -f1 /proc/loadavg)
     t0=$(date +%s.%N)
+    mkdir -p "$out/s-$i-$cell"  # tare creates a store only in a directory that exists
     "$out/tare" ab --base "$a/base" --head "$a/head" --filter '^BM_Knob$' --store "$out/s-$i-$cell/tare.db" \
       --json "$out/r-$i-$cell.json" --quiet --inconclusive-ok --no-cross-check "${extra[@]}" >/dev/null 2>"$out/err-$i-$cell" || true
     t1=$(date +%s.%N)

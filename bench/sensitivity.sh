@@ -111,7 +111,7 @@ run_one() {  # ROUND R CELL TOOL
       "$out/arms/$c/base --work $work" "$out/arms/$c/head --work $work" >"$dir/hyperfine-$i.log" 2>&1 || rc=$?
   else
     f="$dir/$tool-$i.json"
-    rm -rf "$out/store"
+    rm -rf "$out/store" && mkdir -p "$out/store"  # tare creates a store only in a directory that exists
     # shellcheck disable=SC2046  # variant arguments are meant to split into words
     "$TARE" ab --base "$out/bin/ab_knob_base" --head "$out/bin/$(head_of "$c")" --null --cap "$r" \
       --store "$out/store/tare.db" --json "$f" --quiet --inconclusive-ok \

@@ -19,6 +19,7 @@ class ModelsTest : public ::testing::Test {
   void SetUp() override {
     dir_ = ::testing::TempDir() + "spread_models_" + std::to_string(getpid());
     std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);  // a store is created only in a directory that exists
     auto s = store::Store::Open(dir_ + "/tare.db");
     ASSERT_TRUE(s.ok()) << s.status().ToString();
     store_ = std::move(*s);

@@ -107,6 +107,7 @@ class CampaignEngine : public ::testing::Test {
     auto dir = MakeTempDir("tare-engine-test");
     ASSERT_TRUE(dir.ok()) << dir.status().message();
     dir_ = *dir;
+    std::filesystem::create_directories(dir_ + "/store");  // a store is created only in a directory that exists
     // Real executables for the checks and the arm copies; the scripted world never runs them.
     for (const char* exe : {"old", "new"}) {
       std::filesystem::copy_file("/bin/true", dir_ + "/" + exe);

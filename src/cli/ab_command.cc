@@ -241,6 +241,9 @@ StatusOr<int> Ab(const AbOptions& o) {
   ropts.provenance = env::ResolveProvenance(o.provenance, ".");
   ropts.shard = *shard;
 
+  // The arms are staged beside the store: a store path in a directory that does not exist is
+  // refused before staging creates it (store.h).
+  if (Status s = store::CheckStoreDirectory(o.store_path); !s.ok()) return s;
   campaign::SpawnerProber prober(**spawner);
   StrayStageCleanup stray(ropts.stage_dir);
   campaign::CampaignRunner runner(std::move(*input), prober, ropts);

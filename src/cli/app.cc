@@ -38,6 +38,7 @@
 #include "cli/report_command.h"
 #include "cli/run_command.h"
 #include "cli/variance_command.h"
+#include "session/foreign_flags.h"
 
 namespace tare::cli {
 namespace {
@@ -181,8 +182,13 @@ Each subcommand's --help has examples. Docs: )") + DocsLocation());
     }
     SplitArgs split = SplitAtTarget(args, 2, ValueOptionNames(run));
     if (Status s = CheckInstrumentShortFlag(split.tare); !s.ok() && !help_asked) return ReportError(s);
-    // An unknown flag before the target (a typo) is CLI11's to report, with "did you mean".
     const auto names = OptionNames(run);
+    // hyperfine's and Google Benchmark's flags tare has not (session/foreign_flags.h): tare's own
+    // flag, or that there is none; an unknown flag otherwise (a typo) is CLI11's, with "did you mean".
+    if (std::string f = help_asked ? "" : session::ForeignRunFlag(split.tare, names, split.target.empty() ? "" : split.target[0]);
+        !f.empty()) {
+      return ReportError(Status::InvalidArgument(f));
+    }
     bool all_known = true;
     for (size_t i = 2; i < split.tare.size(); ++i) {
       const std::string& t = split.tare[i];
@@ -207,7 +213,8 @@ Each subcommand's --help has examples. Docs: )") + DocsLocation());
     target_argv = split.target;
   } else if (args.size() > 1 && args[1] == "ab") {
     // A forgotten `--`, a Google Benchmark flag, two builds as words: the error says what to type.
-    if (Status s = CheckAbArguments(args, ValueOptionNames(*app.get_subcommand("ab"))); !s.ok()) {
+    if (Status s = CheckAbArguments(args, ValueOptionNames(*app.get_subcommand("ab")), OptionNames(*app.get_subcommand("ab")));
+        !s.ok()) {
       return ReportError(s);
     }
     // `tare ab ... -- ARGS`: everything after "--" is passed to every arm.

@@ -18,7 +18,8 @@ namespace tare::cli {
 std::string DefaultStorePath();
 // The --store help text, naming the default.
 inline constexpr char kStoreHelp[] =
-    "SQLite file or postgresql:// URL (default: $TARE_STORE, else .tare/tare.db)";
+    "SQLite file (created in a directory that exists) or postgresql:// URL (default: $TARE_STORE, else "
+    ".tare/tare.db)";
 
 // --commit, --branch, --tag KEY=VALUE (repeatable), --no-git: what a run records about the code
 // it measured (env/provenance.h). Checked with env::ValidateDeclaredProvenance before measuring.

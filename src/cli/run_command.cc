@@ -305,14 +305,17 @@ Everything after TARGET is passed to it unchanged; `--` also ends tare's options
 
 Several commands, as hyperfine takes them: when the first word after the options has a space in it,
 every word is one command line ('sleep 0.1' 'sleep 0.2'), and tare's options may also follow them;
---command CMD (repeatable) says the same. Each is a whole-process benchmark; they run interleaved
-(sample i of every command in round i, the order reversed every other round), and the run ends with
-how much slower each is than the fastest, with a 95% interval from the paired samples of each round.
+--command CMD (repeatable) says the same; `tare run pwd 'sleep 0.1'` (every word after the first a
+command of its own) is refused with both spellings (--command each, or -- for one command). Each is
+a whole-process benchmark; they run interleaved (sample i of every command in round i, the order
+reversed every other round), and the run ends with how much slower each is than the fastest, with
+a 95% interval from the paired samples of each round.
 tare runs no shell unless asked: a command line is split into words (quotes and backslashes group,
 nothing else), and one with | & ; < > $ * ... is refused; add --shell to run each command line
 through /bin/sh -c, or --shell=bash (or --shell bash before the commands, as hyperfine) through
 another shell. --prepare, --setup and --conclude follow the same rule. hyperfine's short flags
--r -p -s -P -L -N -S work; -i is tare's --instrument, not --ignore-failure (docs/coming-from.md).
+-r -p -s -P -L -N -S work; -i is tare's --instrument, not --ignore-failure; -c, -u, -m, -M, -n NAME
+are refused naming tare's flag or saying it has none (docs/coming-from.md).
 
 Output: one line per benchmark: n, the median of its primary metric (sim.Ir, bench.wall_ns,
 gb.real_time_ns or wall_ns), the 95% interval of that median (from 6 samples; the MAD below),

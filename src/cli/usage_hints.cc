@@ -9,6 +9,7 @@
 
 #include "base/shell_quote.h"
 #include "cli/invocation.h"
+#include "session/foreign_flags.h"
 
 namespace tare::cli {
 namespace {
@@ -109,11 +110,13 @@ StatusOr<Style> ResolveStyle(const std::string& style, const std::string& color,
   return out;
 }
 
-Status CheckAbArguments(const std::vector<std::string>& args, const std::map<std::string, int>& value_options) {
+Status CheckAbArguments(const std::vector<std::string>& args, const std::map<std::string, int>& value_options,
+                        const std::vector<std::string>& option_names) {
   if (std::any_of(args.begin(), args.end(), IsHelp)) return Status::Ok();
   std::vector<std::string> options;  // tare's options with their values, in order
   std::vector<std::string> words;    // everything else
   std::vector<std::string> after;   // the arms' arguments, after `--`
+  std::vector<std::string> strays;  // the words and the flags `tare ab` has not, in order
   bool arms_named = false;
   for (size_t i = 2; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -123,22 +126,21 @@ Status CheckAbArguments(const std::vector<std::string>& args, const std::map<std
     }
     if (a.size() < 2 || a[0] != '-') {
       words.push_back(a);
+      strays.push_back(a);
       continue;
     }
     const std::string name = a.substr(0, a.find('='));
     if (name.rfind("--benchmark_", 0) == 0) {
-      const std::string value = a.find('=') != std::string::npos ? a.substr(a.find('=') + 1) : "";
-      std::string own;
-      if (name == "--benchmark_min_time" && !value.empty() && value.back() != 'x') {
-        const bool bare = value.find_first_not_of("0123456789.") == std::string::npos;
-        own = fmt::format("--gbench-min-time {}{} (for every sample of every arm), ", value, bare ? "s" : "");
-      } else if (name == "--benchmark_filter" && !value.empty()) {
-        own = fmt::format("--filter {} (only those benchmarks become cells), ", ShellQuote(value));
-      }
       return Status::InvalidArgument(fmt::format(
           "'{}' is a Google Benchmark flag, not one of tare's: use {}or pass it to every arm after `--`: "
           "tare ab ... -- {}",
-          a, own, ShellQuote(a)));
+          a, session::GbenchFlagOwnEquivalent(a), ShellQuote(a)));
+    }
+    // A flag `tare ab` does not have, among words that are not campaign files (`--head gzip -c
+    // data.txt`): the arms' too, so it goes after `--` with them.
+    if (std::find(option_names.begin(), option_names.end(), name) == option_names.end()) {
+      strays.push_back(a);
+      continue;
     }
     arms_named = arms_named || name == "--base" || name == "--head";
     options.push_back(a);
@@ -161,7 +163,8 @@ Status CheckAbArguments(const std::vector<std::string>& args, const std::map<std
           "{} after --base/--head: arguments for the benchmark go after `--`, and reach every arm: "
           "tare ab {} -- {}",
           words.size() == 1 ? "'" + words[0] + "' is not a campaign file" : Joined(words) + ": not a campaign file",
-          Joined(options), Joined(words) + (after.empty() ? "" : " " + Joined(after))));
+          Joined(options), Joined(strays) +
+              (after.empty() ? "" : " " + Joined(after))));
     }
   }
   return Status::Ok();

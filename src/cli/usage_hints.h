@@ -48,9 +48,12 @@ StatusOr<Style> ResolveStyle(const std::string& style, const std::string& color,
 //   - two or more words that are not options, without --base/--head (`tare ab ./base ./head`):
 //     --base ./base --head ./head;
 //   - --base/--head with a word that is not a campaign file (`... --head ./b 0.01`): the arms'
-//     arguments go after `--`.
+//     arguments go after `--`, with any flag among tare's that `tare ab` does not have (`--head
+//     gzip -c data.txt` is `--head gzip -- -c data.txt`).
 // InvalidArgument with the command line to type, or Ok. A `-h`/`--help` anywhere is left to
-// CLI11. `value_options` as for SplitAtTarget (ValueOptionNames of `tare ab`).
-Status CheckAbArguments(const std::vector<std::string>& args, const std::map<std::string, int>& value_options);
+// CLI11. `value_options` as for SplitAtTarget (ValueOptionNames of `tare ab`), `option_names` its
+// OptionNames.
+Status CheckAbArguments(const std::vector<std::string>& args, const std::map<std::string, int>& value_options,
+                        const std::vector<std::string>& option_names);
 
 }  // namespace tare::cli

@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "base/json_read.h"
 #include "base/numbers.h"
 #include "compare/run_set.h"
 #include "env/fingerprint_json.h"
@@ -115,8 +116,8 @@ std::vector<std::string> HostWarnings(const RunData& base, const RunData& head) 
           la, base.run.id, lb, head.run.id, std::isfinite(cpus) ? fmt::format(" ({:g} CPUs)", cpus) : ""));
     }
   }
-  const std::set<std::string> ea = ExecutableDigests(base.executables), eb = ExecutableDigests(head.executables);
-  if (!ea.empty() && ea == eb) {
+  const std::set<std::string> ea = ExecutableDigests(base.executables);
+  if (!ea.empty() && IdentityOf(base.run, base.executables) == IdentityOf(head.run, head.executables)) {
     out.push_back(fmt::format(
         "both runs measured the same executable{} (sha256 {}): any change in their timings is the host's, not the code's",
         ea.size() > 1 ? "s" : "", ea.begin()->substr(0, 12)));
@@ -285,6 +286,36 @@ std::set<std::string> ExecutableDigests(const std::vector<ExecutableRecord>& exe
   return out;
 }
 
+MeasuredIdentity IdentityOf(const RunRecord& run, const std::vector<ExecutableRecord>& executables) {
+  MeasuredIdentity id{ExecutableDigests(executables), ""};
+  // Options that say nothing of it (an older store, unreadable text) are alike.
+  auto parsed = ParseJsonOr(run.options_json, "the run's options", nlohmann::json::object());
+  const nlohmann::json options = parsed.ok() && parsed->is_object() ? *parsed : nlohmann::json::object();
+  // The program itself is in `executables` (by its bytes, wherever it was run from): its
+  // arguments, environment, directory and shell are what else decides what was measured.
+  auto arguments = [](const nlohmann::json& argv) {
+    nlohmann::json out = nlohmann::json::array();
+    if (argv.is_array()) {
+      for (size_t i = 1; i < argv.size(); ++i) out.push_back(argv[i]);
+    }
+    return out;
+  };
+  nlohmann::json invocation = nlohmann::json::object();
+  invocation["args"] = arguments(options.value("argv", nlohmann::json()));
+  for (const char* key : {"env_overrides", "cwd", "shell"}) {
+    if (options.contains(key)) invocation[key] = options[key];
+  }
+  if (options.contains("commands") && options["commands"].is_array()) {
+    nlohmann::json commands = nlohmann::json::array();
+    for (const auto& c : options["commands"]) {
+      commands.push_back(arguments(c.is_object() ? c.value("argv", nlohmann::json()) : nlohmann::json()));
+    }
+    invocation["commands"] = commands;
+  }
+  id.invocation = invocation.dump();
+  return id;
+}
+
 std::vector<std::string> DefaultMetrics(const std::vector<std::string>& names) {
   auto judged = JudgedByDefaultAmong(names);
   if (judged.empty()) {
@@ -376,9 +407,12 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
   }
 
   const auto bs = Collect(base), hs = Collect(head);
+  // The same executables invoked alike on both sides (MeasuredIdentity): an A/A comparison.
   const std::set<std::string> base_exes = ExecutableDigests(base.executables);
   const std::string same_executable =
-      !base_exes.empty() && base_exes == ExecutableDigests(head.executables) ? *base_exes.begin() : "";
+      !base_exes.empty() && IdentityOf(base.run, base.executables) == IdentityOf(head.run, head.executables)
+          ? *base_exes.begin()
+          : "";
   Status spread_error;
   std::map<std::string, const BenchSamples*> head_by_name;
   for (const auto& h : hs) head_by_name.emplace(h.name, &h);

@@ -21,8 +21,9 @@
 // real 5% speedup was called "regressed +47.91%" across a load change). So a metric that is not
 // deterministic (metric.h: time, not sim.Ir or allocation counts) is regressed or improved only
 // when the change also stands beyond what reruns of the same executable on that host type have
-// moved it — the spread S of their medians (RerunSpread) — i.e. lo > S (hi < -S); with no such
-// reruns stored, or when both runs measured the same executable (any change is then the host's),
+// moved it — the spread S of their medians (RerunSpread; a rerun measured the same thing:
+// MeasuredIdentity, the executable invoked alike) — i.e. lo > S (hi < -S); with no such reruns
+// stored, or when both runs measured the same thing (any change is then the host's),
 // it is inconclusive, with the reason and the advice (`tare ab`, `--instrument sim`).
 // A side that is a sharded run read whole (run_set.h) and lacks shards in the store names them: a
 // benchmark of a missing shard is inconclusive with the shard in its reason, never left out.
@@ -125,10 +126,22 @@ struct SuiteComparison {
 // name. "" when none.
 std::string PrimaryMetric(const std::vector<std::string>& names_present);
 
-// The sha256 set of the executables a run measured: two runs with equal sets measured the same
-// executables (their timing difference is the host's), the key of a rerun (StoredRerunSpread,
-// tare variance's reruns).
+// The sha256 set of the executables a run measured.
 std::set<std::string> ExecutableDigests(const std::vector<ExecutableRecord>& executables);
+
+// What a run measured: its executables (ExecutableDigests) and how they were invoked — the
+// arguments after each program, the --env overrides, the --cwd and the shell, as its options
+// recorded them (RunRecord::options_json). `gzip -1 -c f` and `gzip -9 -c f` are two things
+// measured with one executable (issue 44). Two runs with equal identities measured the same thing:
+// their timing difference is the host's (an A/A comparison); the key of a rerun (StoredRerunSpread,
+// tare variance's reruns). `invocation` is canonical JSON; runs whose options say nothing of it
+// (older stores) are alike.
+struct MeasuredIdentity {
+  std::set<std::string> executables;
+  std::string invocation;
+  bool operator==(const MeasuredIdentity&) const = default;
+};
+MeasuredIdentity IdentityOf(const RunRecord& run, const std::vector<ExecutableRecord>& executables);
 
 // The metrics judged when none is named: what `tare ab` judges (model/metric_roles.h,
 // JudgedByDefaultAmong) — sim.Ir; the allocation count and peak; the target's own CPU time

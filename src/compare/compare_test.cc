@@ -334,6 +334,23 @@ TEST(Compare, ATimeChangeBetweenTwoRunsNeedsEvidenceOfTheHostsDrift) {
   EXPECT_NE(failed.status().message().find("the store is damaged"), std::string::npos);
 }
 
+// What a run measured is its executables and how they were invoked (issue 44): another argument,
+// --env or --cwd is another measurement; the program's own path is not (its bytes are the sha256).
+TEST(Compare, TheIdentityOfWhatWasMeasuredIsTheExecutableInvokedAlike) {
+  auto identity = [](const std::string& options) {
+    RunRecord r;
+    r.options_json = options;
+    return IdentityOf(r, {{"target", "/usr/bin/gzip", "aaaa", ""}});
+  };
+  const auto base = identity(R"({"argv":["/usr/bin/gzip","-1","-c","f"],"cwd":"","env_overrides":[],"shell":false})");
+  EXPECT_EQ(base, identity(R"({"argv":["/bin/gzip","-1","-c","f"],"cwd":"","env_overrides":[],"shell":false,"samples":9})"));
+  EXPECT_NE(base, identity(R"({"argv":["/usr/bin/gzip","-9","-c","f"],"cwd":"","env_overrides":[],"shell":false})"));
+  EXPECT_NE(base, identity(R"({"argv":["/usr/bin/gzip","-1","-c","f"],"cwd":"","env_overrides":["X=1"],"shell":false})"));
+  EXPECT_NE(base, identity(R"({"argv":["/usr/bin/gzip","-1","-c","f"],"cwd":"/d","env_overrides":[],"shell":false})"));
+  // Options that say nothing of it (an older store, a test's "{}") are alike.
+  EXPECT_EQ(identity("{}"), identity(""));
+}
+
 TEST(Compare, JudgesWhatTareAbJudgesByDefault) {
   EXPECT_EQ(DefaultMetrics({"wall_ns", "gb.real_time_ns", "gb.cpu_time_ns", "peak_rss_bytes"}),
             std::vector<std::string>{"gb.cpu_time_ns"});

@@ -15,8 +15,8 @@ namespace {
 
 struct Side {
   bool head = false;
-  std::string host;                  // fingerprint digest
-  std::set<std::string> executables; // sha256 set
+  std::string host;           // fingerprint digest
+  MeasuredIdentity measured;  // the executables and how they were invoked
 };
 
 }  // namespace
@@ -46,12 +46,12 @@ StatusOr<RunPair> LoadRunPair(store::Store& store, const std::string& base, cons
 RerunSpreadSource StoredRerunSpread(store::Store& store, const RunPair& pair) {
   std::vector<Side> sides;
   for (const RunData* d : {&pair.base, &pair.head}) {
-    Side side{d == &pair.head, d->run.fingerprint_digest, ExecutableDigests(d->executables)};
-    if (!side.executables.empty()) sides.push_back(std::move(side));
+    Side side{d == &pair.head, d->run.fingerprint_digest, IdentityOf(d->run, d->executables)};
+    if (!side.measured.executables.empty()) sides.push_back(std::move(side));
   }
-  // Each stored run's executables, read once however many benchmarks ask.
-  auto executables = std::make_shared<std::map<int64_t, std::set<std::string>>>();
-  return [&store, sides, executables](const std::string& base_name, const std::string& head_name,
+  // Each stored run's identity, read once however many benchmarks ask.
+  auto identities = std::make_shared<std::map<int64_t, MeasuredIdentity>>();
+  return [&store, sides, identities](const std::string& base_name, const std::string& head_name,
                                       const std::string& metric) -> StatusOr<std::optional<RerunSpread>> {
     std::optional<RerunSpread> widest;
     for (const Side& side : sides) {
@@ -63,12 +63,13 @@ RerunSpreadSource StoredRerunSpread(store::Store& store, const RunPair& pair) {
       std::vector<double> medians;
       for (const auto& p : points) {
         if (p.n == 0 || !std::isfinite(p.median) || p.median <= 0) continue;
-        auto it = executables->find(p.run.id);
-        if (it == executables->end()) {
+        auto it = identities->find(p.run.id);
+        if (it == identities->end()) {
           TARE_ASSIGN_OR_RETURN(const auto exes, store.ExecutablesOf(p.run.id));
-          it = executables->emplace(p.run.id, ExecutableDigests(exes)).first;
+          it = identities->emplace(p.run.id, IdentityOf(p.run, exes)).first;
         }
-        if (it->second == side.executables) medians.push_back(p.median);
+        // A rerun measured the same thing: `gzip -9 -c f` is no rerun of `gzip -1 -c f`.
+        if (it->second == side.measured) medians.push_back(p.median);
       }
       if (medians.size() < 2) continue;
       const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());

@@ -24,7 +24,8 @@ StatusOr<RunPair> LoadRunPair(store::Store& store, const std::string& base, cons
 
 // What reruns of the same executables have moved a benchmark's metric, from the store: for each side
 // of `pair`, the stored runs of `tare run` on that side's host (fingerprint digest) that measured
-// exactly that side's executables (the same sha256 set) — the run itself among them — give one
+// exactly what that side measured (MeasuredIdentity: the same sha256 set, invoked with the same
+// arguments, --env, --cwd and shell) — the run itself among them — give one
 // median each (store::Store::History); with two such runs or more, their spread is the highest
 // median over the lowest, minus 1. The wider of the two sides; nullopt when neither has two runs.
 // `store` must outlive the source.

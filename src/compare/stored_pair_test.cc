@@ -17,6 +17,7 @@ class StoredRerunSpreadTest : public ::testing::Test {
     dir_ = ::testing::TempDir() + "stored_pair_" + std::to_string(getpid()) + "_" +
            ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);  // a store is created only in a directory that exists
     auto s = store::Store::Open(dir_ + "/tare.db");
     ASSERT_TRUE(s.ok()) << s.status().ToString();
     store_ = std::move(*s);

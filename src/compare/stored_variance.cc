@@ -36,14 +36,14 @@ StatusOr<VarianceRuns> LoadVarianceRuns(store::Store& store, const std::vector<s
   if (!selectors.empty()) return out;
   // The newest run of `tare run`, and the reruns of its executables on its host before it.
   TARE_ASSIGN_OR_RETURN(const auto listed, store.ListRuns(500));
-  std::set<std::string> exes;
+  MeasuredIdentity measured;  // the newest run's: its reruns measured the same thing
   for (const auto& r : listed) {
     if (r.kind != RunKind::kRun || static_cast<int>(runs.size()) >= last) continue;
     if (!runs.empty() && r.fingerprint_digest != runs.front().run.fingerprint_digest) continue;
     TARE_ASSIGN_OR_RETURN(RunData d, store.LoadRun(r.id));
     if (runs.empty()) {
-      exes = ExecutableDigests(d.executables);
-    } else if (ExecutableDigests(d.executables) != exes) {
+      measured = IdentityOf(d.run, d.executables);
+    } else if (IdentityOf(d.run, d.executables) != measured) {
       continue;
     }
     runs.push_back(std::move(d));

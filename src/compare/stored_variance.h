@@ -18,7 +18,8 @@ struct VarianceRuns {
 // `selectors` given: those runs (store::Store::ResolveRun), each a sharded run read whole
 // (run_set.h), all of `tare run` and of one host type (InvalidArgument / FailedPrecondition
 // otherwise). None given: the newest run of `tare run` and the runs before it that measured the
-// same executables (sha256 set) on its host type, at most `last` in all (NotFound in an empty store).
+// same thing (MeasuredIdentity: the same executables, invoked alike) on its host type, at most
+// `last` in all (NotFound in an empty store).
 StatusOr<VarianceRuns> LoadVarianceRuns(store::Store& store, const std::vector<std::string>& selectors, int last);
 
 }  // namespace tare::compare

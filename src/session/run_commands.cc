@@ -3,10 +3,45 @@
 #include <optional>
 #include <utility>
 
+#include <fmt/format.h>
+
+#include "base/files.h"
 #include "base/shell_quote.h"
 #include "session/command_line.h"
 
 namespace tare::session {
+namespace {
+
+// Whether `word` is a command line of its own: it has a space, and its first word is a program
+// (on PATH, or a path to an executable). `make 'make -j4'` is two commands to hyperfine.
+bool IsCommandLineOfItsOwn(const std::string& word) {
+  if (!LooksLikeCommandString(word)) return false;
+  auto words = SplitCommandString(word, "command");
+  return words.ok() && !words->empty() && ResolveExecutable(words->front()).ok();
+}
+
+std::string QuotedWords(const std::vector<std::string>& words, size_t from) {
+  std::string out;
+  for (size_t i = from; i < words.size(); ++i) out += (out.empty() ? "" : " ") + tare::ShellQuote(words[i]);
+  return out;
+}
+
+}  // namespace
+
+Status CheckNotSeveralCommands(const std::vector<std::string>& argv, bool after_dashes) {
+  if (after_dashes || argv.size() < 2 || LooksLikeCommandString(argv[0])) return Status::Ok();
+  for (size_t i = 1; i < argv.size(); ++i) {
+    if (!IsCommandLineOfItsOwn(argv[i])) return Status::Ok();
+  }
+  std::string several;
+  for (const auto& w : argv) several += (several.empty() ? "" : " ") + ("--command " + tare::ShellQuote(w));
+  return Status::InvalidArgument(fmt::format(
+      "`{} {}`: is this one command, or {} (as hyperfine reads it)? Each word after '{}' is a command line "
+      "of its own, and tare reads several commands only when the first word has a space. For {} commands: "
+      "tare run {}. For '{}' with {} as its argument{}: tare run -- {} {}",
+      tare::ShellQuote(argv[0]), QuotedWords(argv, 1), argv.size(), argv[0], argv.size(), several, argv[0],
+      QuotedWords(argv, 1), argv.size() > 2 ? "s" : "", tare::ShellQuote(argv[0]), QuotedWords(argv, 1)));
+}
 
 // A command string as the target it runs: split into words (session/command_line.h), or one line
 // for /bin/sh -c under --shell; --cwd and --env apply to it as to the target.
@@ -37,6 +72,7 @@ StatusOr<std::vector<CommandString>> ExpandCommands(const CommandFlags& o) {
   }
   std::vector<std::string> texts = o.commands;
   const auto& argv = o.target.argv;
+  if (texts.empty()) TARE_RETURN_IF_ERROR(CheckNotSeveralCommands(argv, o.after_dashes));
   std::vector<CommandString> out;
   if (!argv.empty()) {
     if (!texts.empty() || (!o.after_dashes && LooksLikeCommandString(argv[0]))) {

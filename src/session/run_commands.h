@@ -25,9 +25,18 @@ struct CommandFlags {
 // `target`'s --cwd and --env apply to it. `flag` names the option in errors ("--prepare").
 StatusOr<CommandString> ToCommand(const TargetArgs& target, const std::string& text, const std::string& flag);
 
+// hyperfine reads `hyperfine make 'make -j4'` as two commands; tare reads TARGET [ARGS...] unless
+// the first word has a space (command_line.h). So when the first word has none and every word after
+// it is a command line of its own (it has a space, and its first word is a program on PATH or a
+// path to one), InvalidArgument naming both ways to write it (`--command` for each, or `--`
+// before the command for one command with those arguments); never measured in silence as one.
+// Ok after `--`, and for anything else.
+Status CheckNotSeveralCommands(const std::vector<std::string>& argv, bool after_dashes);
+
 // Every command, in the order given, with the parameter's values substituted (one command per
-// value); empty for the classic TARGET [ARGS...] without a parameter. With a parameter, TARGET
-// ARGS... are taken word by word: {NAME} is replaced in each, nothing is re-split.
+// value); empty for the classic TARGET [ARGS...] without a parameter (CheckNotSeveralCommands
+// first). With a parameter, TARGET ARGS... are taken word by word: {NAME} is replaced in each,
+// nothing is re-split.
 StatusOr<std::vector<CommandString>> ExpandCommands(const CommandFlags& flags);
 
 }  // namespace tare::session

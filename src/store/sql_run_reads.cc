@@ -366,7 +366,7 @@ StatusOr<std::vector<HistoryPoint>> SqlStore::History(const HistoryQuery& q) {
     // first if a run has two targets with the same benchmark name).
     std::string sql =
         "SELECT r.id, r.kind, r.status, r.started_unix_ns, r.ended_unix_ns, r.tare_version, r.fingerprint_digest, "
-        "r.git_commit, r.git_branch, r.git_dirty, min(b.id) FROM benchmarks b JOIN runs r ON r.id = b.run_id "
+        "r.git_commit, r.git_branch, r.git_dirty, min(b.id), r.options FROM benchmarks b JOIN runs r ON r.id = b.run_id "
         "WHERE b.name = ? AND r.kind = 'run'";
     if (!q.branch.empty()) sql += " AND r.git_branch = ?";
     if (!q.fingerprint_digest.empty()) sql += " AND r.fingerprint_digest = ?";
@@ -392,6 +392,7 @@ StatusOr<std::vector<HistoryPoint>> SqlStore::History(const HistoryQuery& q) {
       p.run.provenance.branch = runs.getColumn(8).getString();
       if (!runs.getColumn(9).isNull()) p.run.provenance.dirty = runs.getColumn(9).getInt() != 0;
       bench_ids.push_back(runs.getColumn(10).getInt64());
+      p.run.options_json = runs.getColumn(11).getString();
       points.push_back(std::move(p));
     }
     // Each run's point from its benchmark's summary (schema version 6: primary-key lookups, up to

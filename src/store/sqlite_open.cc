@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "base/shell_quote.h"
 #include "internal/sql_store.h"
 #include "internal/sqlite_connection.h"
 
@@ -224,7 +225,27 @@ std::string NotAFile(const std::string& path) {
   return "not a regular file";
 }
 
+Status RequireDirectory(const std::string& path, const std::filesystem::path& parent) {
+  return Status::InvalidArgument(fmt::format(
+      "the directory '{}' of the store '{}' does not exist; to start a new store there, create it first "
+      "(mkdir -p {}), or check the path given with --store (or $TARE_STORE) for a typo", parent.string(), path,
+      ShellQuote(parent.string())));
+}
+
 }  // namespace
+
+// A new store needs a directory that exists: a typo in it (`--store missing-dir/x.db`) must not
+// start a new history in silence (issue 44, item 4). The one directory tare creates is a missing
+// `.tare` whose own directory exists: the default store's, .tare/tare.db.
+Status CheckStoreDirectory(const std::string& location) {
+  if (IsStoreUrl(location)) return Status::Ok();
+  std::error_code ec;
+  const auto parent = std::filesystem::path(location).parent_path();
+  if (parent.empty() || std::filesystem::exists(parent, ec)) return Status::Ok();
+  const auto above = parent.parent_path();
+  if (parent.filename() == ".tare" && (above.empty() || std::filesystem::is_directory(above, ec))) return Status::Ok();
+  return RequireDirectory(location, parent);
+}
 
 StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path, bool for_reading) {
   std::error_code ec;
@@ -240,9 +261,10 @@ StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path, bool for_re
         "read it (runs, export, compare, history, variance, report, spread, shards, bundle) can use it; "
         "to store, make it writable or choose another with --store PATH", path));
   }
-  auto parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) {
-    std::filesystem::create_directories(parent, ec);
+  TARE_RETURN_IF_ERROR(CheckStoreDirectory(path));
+  if (const auto parent = std::filesystem::path(path).parent_path(); !parent.empty() && !std::filesystem::exists(parent, ec)) {
+    if (for_reading) return RequireDirectory(path, parent);
+    std::filesystem::create_directory(parent, ec);  // the default store's .tare (CheckStoreDirectory)
     if (ec) {
       return Status::InvalidArgument(fmt::format(
           "cannot create the store directory '{}': {}; choose another with --store PATH",

@@ -120,17 +120,26 @@ struct HistoryQuery {
 // A finished run is read from its summary (written when it finished: docs/store.md, "Schema version
 // 6"), a run without one (still running, killed) from its samples; both give the same point.
 struct HistoryPoint {
-  RunRecord run;                   // without command line, options and fingerprint text
+  RunRecord run;                   // with its options, without command line and fingerprint text
   int64_t n = 0;                   // the run's values
   double median = 0;               // their median (stats::Median's rule); NaN when n is 0
   int64_t failed = 0;              // measured samples that failed
 };
 
+// Ok when a store can be created at `location` without creating directories the user did not
+// ask for: a URL, a file in a directory that exists, or the default store's `.tare/` (missing,
+// in a directory that exists). Otherwise InvalidArgument naming the directory and the `mkdir -p`
+// to type: a typo must not start a new history. Store::Open checks it; `tare ab` checks it before
+// staging its arms beside the store.
+Status CheckStoreDirectory(const std::string& location);
+
 class Store : public RunWriter {
  public:
-  // Opens the store at `location` and migrates it to kSchemaVersion: a file path is SQLite (parent
-  // directories and the file are created), a postgresql:// URL a PostgreSQL database (libpq's
-  // connection URI; the database must exist). Fails with a clear message when the path is
+  // Opens the store at `location` and migrates it to kSchemaVersion: a file path is SQLite (the
+  // file is created in a directory that exists; a missing directory is refused with the `mkdir -p`
+  // to type, a typo must not start a new history, except a missing `.tare` whose own directory
+  // exists: the default store's), a postgresql:// URL a PostgreSQL database (libpq's connection
+  // URI; the database must exist). Fails with a clear message when the path is
   // unwritable, the server unreachable, not a tare store, or from a newer tare; a refused file or
   // database is left as it was.
   static StatusOr<std::unique_ptr<Store>> Open(const std::string& location);

@@ -26,6 +26,8 @@ class StoreTest : public ::testing::Test {
     dir_ = ::testing::TempDir() + "store_test_" + std::to_string(getpid()) + "_" +
            ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(dir_);
+    // A store is created only in a directory that exists (store.h): the test's, made here.
+    std::filesystem::create_directories(dir_ + "/nested");
     path_ = dir_ + "/nested/tare.db";
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -181,6 +183,7 @@ TEST_F(StoreTest, ProcessesCreatingTheSameNewStoreAtOnceAllSucceed) {
   std::filesystem::create_directories(dir_);
   for (int round = 0; round < kRounds; ++round) {
     const std::string path = dir_ + "/round" + std::to_string(round) + "/tare.db";
+    std::filesystem::create_directories(dir_ + "/round" + std::to_string(round));
     int go[2];
     ASSERT_EQ(pipe(go), 0);
     std::vector<pid_t> children;
@@ -237,6 +240,14 @@ TEST_F(StoreTest, RefusesPathsItCannotUse) {
   std::string line;
   std::getline(in, line);
   EXPECT_EQ(line, "my precious notes");
+  // A directory that does not exist (a typo): refused with the mkdir to type, nothing created.
+  auto m = Store::Open(dir_ + "/missing-dir/x.db");
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.status().message().find("mkdir -p " + dir_ + "/missing-dir"), std::string::npos) << m.status().message();
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/missing-dir"));
+  // The default store's .tare/ is created, when the directory it goes in exists.
+  EXPECT_TRUE(Store::Open(dir_ + "/.tare/tare.db").ok());
+  EXPECT_FALSE(Store::Open(dir_ + "/none/.tare/tare.db").ok());
 }
 
 // Locations SQLite would take as a temporary or URI database (the run would be dropped at exit,
@@ -246,6 +257,7 @@ TEST_F(StoreTest, RefusesLocationsThatWouldNotKeepTheRun) {
   std::filesystem::create_directories(dir_);
   const auto cwd = std::filesystem::current_path();
   std::filesystem::current_path(dir_);
+  std::filesystem::remove(dir_ + "/nested");  // SetUp's, for path_: this test counts what is created
   for (const std::string location : {"", ":memory:", "file:x.db", "file:x.db?mode=memory", "mysql://u:pw@db/perf",
                                      "postgres:/x", "postgresql:perf", "sqlite://x.db"}) {
     for (bool reading : {false, true}) {

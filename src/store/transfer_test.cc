@@ -194,6 +194,7 @@ class TransferTest : public ::testing::Test {
     dir_ = ::testing::TempDir() + "transfer_test_" + std::to_string(getpid()) + "_" +
            ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);  // a store is created only in a directory that exists
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 

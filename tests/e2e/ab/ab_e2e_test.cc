@@ -58,6 +58,7 @@ class AbE2E : public ::testing::Test {
            ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
+    std::filesystem::create_directories(dir_ + "/store");  // a store is created only in a directory that exists
     store_ = dir_ + "/store/tare.db";
   }
   void TearDown() override {
@@ -293,6 +294,7 @@ TEST_F(AbE2E, AGateNamingHeadChecksEveryHead) {
 
 TEST_F(AbE2E, AnyWorkingDirectoryWorksWithARelativeStore) {
   std::filesystem::create_directories(dir_ + "/elsewhere");
+  std::filesystem::create_directories(dir_ + "/rel");  // a store is created only in a directory that exists
   Result r = Tare({"ab", "--base", Knob("base"), "--head", Knob("base"), "--store", "rel/tare.db",
                    "--cwd", dir_ + "/elsewhere", "--samples", "6", "--cap", "6", "--quiet", "--",
                    "--work", kWork});

@@ -34,6 +34,7 @@ class AbSimE2E : public ::testing::Test {
            ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
+    std::filesystem::create_directories(dir_ + "/store");  // a store is created only in a directory that exists
     store_ = dir_ + "/store/tare.db";
   }
   void TearDown() override {

@@ -221,6 +221,7 @@ TEST_F(AttributeE2E, BadInput) {
 // A real cohort: `tare ab --instrument sim` keeps each arm's profiles in the store; `tare attribute
 // --run` reads them back. A run measured without sim has none, and says so.
 TEST_F(AttributeE2E, CohortFromTheStore) {
+  std::filesystem::create_directories(dir_ + "/store");  // a store is created only in a directory that exists
   const std::string store = dir_ + "/store/tare.db";
   Result ab = Tare({"ab", "--instrument", "sim", "--base", TOGGLE_OUTLINE, "--head", TOGGLE_INLINE, "--samples", "6",
                     "--cap", "6", "--store", store, "--", kRounds});
@@ -261,6 +262,7 @@ TEST_F(AttributeE2E, CohortFromTheStore) {
 // `tare ab --attribute N`: the ledger and the JSON of the cohort say why it changed, with the
 // same attribution `tare attribute --run` gives; without sim it is refused before anything runs.
 TEST_F(AttributeE2E, AbAttributeExplainsEachChangeInTheLedger) {
+  std::filesystem::create_directories(dir_ + "/ab_attribute");  // a store is created only in a directory that exists
   const std::string store = dir_ + "/ab_attribute/tare.db";
   const std::string ledger = dir_ + "/ab_attribute/ledger.md";
   const std::string json = dir_ + "/ab_attribute/result.json";

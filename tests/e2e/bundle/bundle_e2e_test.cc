@@ -110,6 +110,8 @@ class BundleE2E : public ::testing::Test {
   void SetUp() override {
     char tmpl[] = "/tmp/tare-bundle-e2e-XXXXXX";
     dir_ = mkdtemp(tmpl);
+    // A store is created only in a directory that exists: the stores' directories of these tests.
+    for (const char* d : {"s", "swapped", "kept", "i"}) fs::create_directories(dir_ + "/" + d);
   }
   void TearDown() override {
     if (!HasFailure()) fs::remove_all(dir_);
@@ -129,6 +131,7 @@ class BundleE2E : public ::testing::Test {
     const std::string file = dir_ + "/" + tag + ".json";
     Result e = Tare({"export", "--run", "latest", "--store", store, "-o", file});
     ASSERT_EQ(e.exit_code, 0) << e.err;
+    fs::create_directories(dir_ + "/" + tag + "-imported");
     const std::string other = dir_ + "/" + tag + "-imported/tare.db";
     Result i = Tare({"import", file, "--store", other});
     ASSERT_EQ(i.exit_code, 0) << i.out << i.err;

@@ -28,6 +28,7 @@ class BadInputE2E : public ::testing::Test {
            ::testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::remove_all(dir_);
     fs::create_directories(dir_);
+    fs::create_directories(dir_ + "/store");  // a store is created only in a directory that exists
     store_ = dir_ + "/store/tare.db";
   }
   void TearDown() override { fs::remove_all(dir_); }

@@ -23,6 +23,8 @@ class RunFixture : public ::testing::Test {
            info->name();
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
+    // A store is created only in a directory that exists (store.h): the test's, made here.
+    std::filesystem::create_directories(dir_ + "/store");
     store_ = dir_ + "/store/tare.db";
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }

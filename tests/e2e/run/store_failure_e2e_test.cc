@@ -32,6 +32,8 @@ class StoreFailureE2E : public ::testing::Test {
            ::testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::remove_all(dir_);
     fs::create_directories(dir_);
+    // A store is created only in a directory that exists: the stores' directories of these tests.
+    for (const char* d : {"s", "ro"}) fs::create_directories(dir_ + "/" + d);
   }
   void TearDown() override {
     // Read-only directories first made removable again.
@@ -126,7 +128,7 @@ TEST_F(StoreFailureE2E, FullDiskFinishesTheRunAsFailedAndKeepsEverySample) {
   fs::create_directories(dir_ + "/copy");
   Result r = Shell(
       "unshare --user --map-root-user --mount sh -c '"
-      "mount -t tmpfs -o size=1M tmpfs mnt && cd mnt && "
+      "mount -t tmpfs -o size=1M tmpfs mnt && cd mnt && mkdir s && "
       "\"$TARE\" run -n 2 -w 0 -q --store s/tare.db /bin/true || exit 90; "
       "\"$TARE\" run -n 5000 -w 0 -q --store s/tare.db /bin/true; echo \"rc=$?\" >&2; "
       "df -k . >&2; "
@@ -157,7 +159,7 @@ TEST_F(StoreFailureE2E, OnASmallDiskTheDataNotTheWalFillsIt) {
   fs::create_directories(dir_ + "/mnt2");
   Result r = Shell(
       "unshare --user --map-root-user --mount sh -c '"
-      "mount -t tmpfs -o size=2M tmpfs mnt2 && cd mnt2 && "
+      "mount -t tmpfs -o size=2M tmpfs mnt2 && cd mnt2 && mkdir s && "
       "\"$TARE\" run -n 2000 -w 0 -q --store s/tare.db /bin/true; echo \"rc=$?\" >&2; "
       "sqlite3 s/tare.db \"SELECT count(*) FROM samples\" >&2'");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -1,0 +1,163 @@
+// Issue 44's everyday frictions, through the real tare binary: advice that works when followed,
+// other tools' flags named with tare's own (or said to have none), a store path with a typo in
+// its directory refused instead of starting a new history, and a hyperfine habit (`pwd 'sleep
+// 0.05'`) refused instead of measured as one command.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "run_fixture.h"
+
+namespace {
+
+using tare::e2e::Result;
+namespace fs = std::filesystem;
+
+class EverydayE2E : public tare::e2e::RunFixture {
+ protected:
+  // Whether tare accepts `args` as a command line (TARE_PARSE_ONLY=1: parsed, nothing run).
+  bool Parses(const std::vector<std::string>& args, std::string* err) {
+    setenv("TARE_PARSE_ONLY", "1", 1);
+    Result r = Tare(args);
+    unsetenv("TARE_PARSE_ONLY");
+    *err = r.err;
+    return r.exit_code == 0;
+  }
+};
+
+// Item 3: the forgotten-`--` error used to suggest `tare ab ... --head /bin/true -c -- data.txt`,
+// which fails with "unknown flag '-c'". The command it suggests now parses.
+TEST_F(EverydayE2E, AForgottenDashDashIsAnsweredWithACommandThatParses) {
+  Result r = Tare({"ab", "--base", "/bin/true", "--head", "/bin/true", "-c", "data.txt", "--store", store_});
+  EXPECT_EQ(r.exit_code, 2);
+  const std::string suggested = "tare ab --base /bin/true --head /bin/true --store " + store_ + " -- -c data.txt";
+  EXPECT_NE(r.err.find(suggested), std::string::npos) << r.err;
+  std::string err;
+  EXPECT_TRUE(Parses({"ab", "--base", "/bin/true", "--head", "/bin/true", "--store", store_, "--", "-c", "data.txt"}, &err))
+      << err;
+  EXPECT_FALSE(fs::exists(store_));
+}
+
+// Item 3: hyperfine's flags that tare does not have are named with tare's own, or said to have
+// none; never "did you mean -h?" or a type error about --samples.
+TEST_F(EverydayE2E, HyperfinesFlagsAreAnsweredWithTaresOrSaidToHaveNone) {
+  struct Case {
+    std::vector<std::string> flag;
+    std::string said;
+  };
+  const std::vector<Case> cases = {
+      {{"-c", "rm -f x"}, "--conclude"},
+      {{"--cleanup", "rm -f x"}, "--conclude"},
+      {{"-n", "fast"}, "--command-name"},
+      {{"--command-name", "fast"}, "named by its command line"},
+      {{"-u", "millisecond"}, "--time-unit"},
+      {{"--time-unit", "millisecond"}, "--time-unit"},
+      {{"--min-runs", "3"}, "tare ab"},
+      {{"-m", "3"}, "tare ab"},
+      {{"--max-runs", "30"}, "--runs N"},
+      {{"--ignore-failure"}, "|| true"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"run", "--store", store_};
+    args.insert(args.end(), c.flag.begin(), c.flag.end());
+    args.push_back("sleep 0.01");
+    Result r = Tare(args);
+    EXPECT_EQ(r.exit_code, 2) << c.flag[0];
+    EXPECT_NE(r.err.find("hyperfine's " + c.flag[0]), std::string::npos) << c.flag[0] << ": " << r.err;
+    EXPECT_NE(r.err.find(c.said), std::string::npos) << c.flag[0] << ": " << r.err;
+    EXPECT_EQ(r.err.find("did you mean"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("is not a value this option takes"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(store_));
+  // -n with a count is still tare's --samples.
+  Result fine = Tare({"run", "-n", "1", "-w", "0", "-q", "--store", store_, "true"});
+  EXPECT_EQ(fine.exit_code, 0) << fine.err;
+}
+
+// Item 3: a Google Benchmark flag before the target is named with tare's own flag and where it
+// goes instead (`tare ab` had this hint; `tare run` said only "unknown flag").
+TEST_F(EverydayE2E, AGoogleBenchmarkFlagBeforeTheTargetIsAnswered) {
+  Result r = Tare({"run", "--store", store_, "--benchmark_filter=BM_Sort", "/bin/true"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("'--benchmark_filter=BM_Sort' is a Google Benchmark flag"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--filter BM_Sort"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("tare run /bin/true --benchmark_filter=BM_Sort"), std::string::npos) << r.err;
+  r = Tare({"run", "--store", store_, "--benchmark_min_time=0.05", "/bin/true"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--gbench-min-time 0.05s"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(store_));
+}
+
+// Item 4: a typo in the store's directory used to create that directory and start a new history
+// there. A store is created only in a directory that exists (the default's .tare/ excepted).
+TEST_F(EverydayE2E, AStoreInADirectoryThatDoesNotExistIsRefused) {
+  Result r = Tare({"run", "-n", "1", "-w", "0", "-q", "--store", "missing-dir/x.db", "true"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("the directory 'missing-dir' of the store 'missing-dir/x.db' does not exist"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("mkdir -p missing-dir"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ + "/missing-dir"));
+  // In a directory that exists, a new store is created; so is the default .tare/tare.db.
+  fs::create_directories(dir_ + "/there");
+  r = Tare({"run", "-n", "1", "-w", "0", "-q", "--store", "there/x.db", "true"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(dir_ + "/there/x.db"));
+  unsetenv("TARE_STORE");
+  r = Tare({"run", "-n", "1", "-w", "0", "-q", "true"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(dir_ + "/.tare/tare.db"));
+}
+
+// Item 1: `hyperfine pwd 'sleep 0.05'` measures two commands; `tare run pwd 'sleep 0.05'` used to
+// measure one (pwd, with the argument "sleep 0.05"), exit 0. When every word after the first is
+// a command line of its own, tare says so and measures nothing.
+TEST_F(EverydayE2E, AWordFollowedByCommandLinesIsRefusedNotMeasuredAsOneCommand) {
+  Result r = Tare({"run", "-r", "6", "--store", store_, "pwd", "sleep 0.05"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("tare run --command pwd --command 'sleep 0.05'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("tare run -- pwd 'sleep 0.05'"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(store_));
+  // Both spellings it offers do what they say.
+  r = Tare({"run", "-n", "1", "-w", "0", "-q", "--store", store_, "--command", "pwd", "--command", "sleep 0.05"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(LoadLatest().benchmarks.size(), 2u);
+  r = Tare({"run", "-n", "1", "-w", "0", "-q", "--store", store_, "--", "pwd", "sleep 0.05"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(LoadLatest().benchmarks.size(), 1u);
+  // A word after the first that is not a command on its own keeps the classic form.
+  r = Tare({"run", "-n", "1", "-w", "0", "-q", "--store", store_, "sh", "-c", "exit 0"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// Item 2: what a run measured is its executable *and* how it was invoked. `sh -c LOOP` with five
+// times the loop count is another measurement, not an A/A one: it used to be "inconclusive", the
+// change called the host's drift ("both runs measured the same executable"), however often each
+// side was rerun. With the same two runs measured again, the change is judged against what the
+// reruns of each side moved, and called.
+TEST_F(EverydayE2E, TwoInvocationsOfOneExecutableAreComparedNotTakenForAnAAPair) {
+  const std::string loop = "i=0; while [ $i -lt N ]; do i=$((i+1)); done";
+  auto run = [&](const std::string& n) {
+    std::string script = loop;
+    script.replace(script.find('N'), 1, n);
+    Result r = Tare({"run", "-n", "6", "-w", "0", "-q", "--no-git", "--store", store_, "--", "/bin/sh", "-c", script});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  };
+  run("20000");   // run 1: base
+  run("100000");  // run 2: head, five times the work
+  Result first = Tare({"compare", "1", "2", "--store", store_});
+  EXPECT_EQ(first.err.find("same executable"), std::string::npos) << first.err;
+  EXPECT_EQ(first.out.find("same executable"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("no reruns of either executable"), std::string::npos) << first.out;
+  run("20000");   // run 3: base again
+  run("100000");  // run 4: head again
+  Result second = Tare({"compare", "3", "4", "--store", store_});
+  EXPECT_EQ(second.exit_code, 1) << second.out << second.err;
+  EXPECT_NE(second.out.find("1 regressed"), std::string::npos) << second.out;
+  // The reruns of one invocation are not pooled with the other's: each side's spread is small.
+  EXPECT_EQ(second.out.find("within what reruns"), std::string::npos) << second.out;
+}
+
+}  // namespace
