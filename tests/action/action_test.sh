@@ -17,6 +17,7 @@ cp /bin/true base; cp /bin/true head
 
 # 1. run.sh: tare ab with the ledger, JSON and HTML added in $RUNNER_TEMP/tare-out, before `--`.
 : > "$GITHUB_OUTPUT"
+mkdir -p "store dir"  # a store is created only in a directory that exists
 TARE_ARGS='ab --base ./base --head ./head --instrument mem --store "store dir/t.db" -- x' "$src/scripts/action/run.sh" >/dev/null 2>&1
 grep -qx 'exit-code=0' "$GITHUB_OUTPUT" || fail "exit code: $(cat "$GITHUB_OUTPUT")"
 grep -qx "ledger=$RUNNER_TEMP/tare-out/ledger.md" "$GITHUB_OUTPUT" || fail "ledger output: $(cat "$GITHUB_OUTPUT")"

@@ -1355,6 +1355,7 @@ TEST_F(AbE2E, ALivingSuiteJudgesWhatBothSidesHaveAndListsTheRest) {
   ExpectOutputsAgree(strict);
 
   // Nothing in common is nothing to judge: refused before the first sample.
+  std::filesystem::create_directories(dir_ + "/other");  // a store is created only in a directory that exists
   Result none = Tare({"ab", "--base", base, "--head", head, "--filter", "Name", "--store", dir_ + "/other/tare.db"});
   EXPECT_EQ(none.exit_code, 2) << none.out << none.err;
   EXPECT_NE(none.err.find("base and head have no benchmark in common"), std::string::npos) << none.err;
@@ -1406,6 +1407,7 @@ TEST_F(AbE2E, AUserCounterIsJudgedWhereItIsReportedAndATypoIsRefusedAtOnce) {
   ExpectOutputsAgree(r);
 
   // A typo: refused before anything is stored, with the counters that exist.
+  std::filesystem::create_directories(dir_ + "/typo");
   args = {"ab", "--base", base, "--head", base, "--metric", "gb.counter.spin", "--store", dir_ + "/typo/tare.db"};
   Result typo = Tare(args);
   EXPECT_EQ(typo.exit_code, 2) << typo.out << typo.err;

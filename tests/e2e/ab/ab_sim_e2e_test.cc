@@ -133,6 +133,7 @@ TEST_F(AbSimE2E, WithoutANullArmEveryArmRunsTwice) {
 
   // The same build as head: PASS, exit 0.
   store_ = dir_ + "/same/tare.db";
+  std::filesystem::create_directories(dir_ + "/same");  // a store is created only in a directory that exists
   r = Ab({"--base", Knob("base"), "--head", Knob("base"), "--instrument", "sim", "--no-null", "--", "--work", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(Json()["comparisons"][0]["metrics"][0]["verdict"], "PASS");
@@ -218,6 +219,7 @@ TEST_F(AbSimE2E, CrossCheckSaysAMemoryBoundSlowdownIsNotMoreWork) {
 
   // --no-cross-check: the same verdict, no valgrind, no line.
   store_ = dir_ + "/off/tare.db";
+  std::filesystem::create_directories(dir_ + "/off");  // a store is created only in a directory that exists
   args = campaign;
   args.insert(args.end(), {"--no-cross-check", "--", "1000000"});
   r = Ab(args);

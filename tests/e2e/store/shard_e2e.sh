@@ -48,7 +48,7 @@ AB=(ab --base ./base_bench --head ./head_bench --instrument sim --no-gates --no-
 cells=$("$BENCH" --benchmark_list_tests | wc -l)
 [ "$cells" -ge 8 ] || fail "the fixture lists $cells benchmarks, fewer than 8"
 
-mkdir -p st0 st1 st2 st3 st4  # a store is created only in a directory that exists
+mkdir -p st0 st1 st2 st3 st4 rep res  # a store is created only in a directory that exists
 "$TARE" "${AB[@]}" --store st0/tare.db --quiet >full.out 2>full.err
 status=$?
 [ $status = 0 ] || [ $status = 3 ] || fail "unsharded campaign exited $status: $(tail -3 full.err)"
