@@ -346,6 +346,17 @@ TEST_F(StoreTest, AnUnknownStoredKindIsAnErrorNotADefault) {
       << runs.status().message();
 }
 
+// A file of src/store/testdata: ctest sets $TARE_SOURCE_DIR; run by hand without it, the test says
+// what to set instead of crashing on a null pointer.
+std::string StoreTestData(const std::string& name) {
+  const char* root = std::getenv("TARE_SOURCE_DIR");
+  if (root == nullptr || *root == '\0') {
+    ADD_FAILURE() << "set TARE_SOURCE_DIR to the source tree to read src/store/testdata/" << name << " (ctest sets it)";
+    return name;
+  }
+  return std::string(root) + "/src/store/testdata/" + name;
+}
+
 // An ab run with one cell, BM_A (args --n=1), and one final look judging wall_ns with `m`.
 int64_t AbRunWithOneVerdict(Store& store, const RunRecord& base_run, const AbMetricResult& m) {
   RunRecord r = base_run;
@@ -585,7 +596,7 @@ TEST_F(StoreTest, MigratesAVersion2Store) {
   std::filesystem::create_directories(dir_);
   const std::string old = dir_ + "/v2.db";
   {
-    std::ifstream in(std::string(std::getenv("TARE_SOURCE_DIR")) + "/src/store/testdata/v2_store.sql");
+    std::ifstream in(StoreTestData("v2_store.sql"));
     ASSERT_TRUE(in.good());
     std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     SQLite::Database db(old, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
@@ -619,7 +630,7 @@ TEST_F(StoreTest, MigratesAVersion3StoreGivingEachRunAUid) {
   std::filesystem::create_directories(dir_);
   const std::string old = dir_ + "/v3.db";
   {
-    std::ifstream in(std::string(std::getenv("TARE_SOURCE_DIR")) + "/src/store/testdata/v3_store.sql");
+    std::ifstream in(StoreTestData("v3_store.sql"));
     ASSERT_TRUE(in.good());
     std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     SQLite::Database db(old, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
