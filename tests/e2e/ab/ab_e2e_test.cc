@@ -661,7 +661,10 @@ TEST_F(AbE2E, ARateCounterIsHigherIsBetterWhateverItsName) {
   EXPECT_EQ(m["direction"], "higher");
   EXPECT_EQ(m["verdict"], "FAIL");
   EXPECT_FALSE(m["supported_gain"].get<bool>());
-  EXPECT_LT(m["change"]["hi"].get<double>(), -0.25) << "half the items per second";
+  // The magnitude is read from the estimate: at 6 pairs the interval's upper end is wide on a loaded
+  // host (a fresh-clone CI run read [.., -0.19] for a true -0.50); the FAIL above is the verdict.
+  EXPECT_LT(m["change"]["estimate"].get<double>(), -0.25) << "half the items per second";
+  EXPECT_LT(m["change"]["hi"].get<double>(), 0) << "the whole interval is fewer items per second";
   SQLite::Database db(store_, SQLite::OPEN_READONLY);
   SQLite::Statement q(db, "SELECT direction, unit FROM metrics WHERE name = 'gb.counter.processed'");
   ASSERT_TRUE(q.executeStep());
