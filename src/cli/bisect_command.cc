@@ -1,4 +1,4 @@
-#include "cli/bisect_command.h"
+#include "cli/commands.h"
 
 #include <fmt/format.h>
 
@@ -14,7 +14,7 @@
 #include "base/terminal_text.h"
 #include "bisect/bisect.h"
 #include "cli/exit_codes.h"
-#include "cli/output_path.h"
+#include "base/output_path.h"
 #include "compare/thresholds.h"
 #include "proc/spawner.h"
 

@@ -1,5 +1,5 @@
 // `tare env` through CLI11, as main will wire it: parse real arguments, capture stdout.
-#include "cli/env_command.h"
+#include "cli/commands.h"
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,11 @@
-#include "cli/run_command.h"
+#include "cli/commands.h"
 
 #include <fmt/format.h>
 
 #include <filesystem>
 #include <functional>
-#include <future>
 #include <memory>
 #include <optional>
-#include <system_error>
 #include <tuple>
 #include <utility>
 
@@ -21,7 +19,7 @@
 #include "cli/help_format.h"
 #include "cli/progress.h"
 #include "cli/invocation.h"
-#include "cli/output_path.h"
+#include "base/output_path.h"
 #include "cli/shard_flags.h"
 #include "cli/usage_hints.h"
 #include "compare/thresholds.h"
@@ -38,9 +36,6 @@
 
 namespace tare::cli {
 namespace {
-
-// StartGitEarly's answer, for ToSpec.
-std::shared_future<Provenance> g_early_git;
 
 struct RunOptions {
   session::TargetArgs target;
@@ -139,27 +134,13 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
   spec.tare_version = TARE_VERSION;
   TARE_RETURN_IF_ERROR(env::ValidateDeclaredProvenance(o.provenance));
   // git answers while tare starts the helper, opens the store and reads the host; PlainRun takes it
-  // just before the run is recorded. Asked before the command line was parsed (StartGitEarly), its
-  // answer is combined with what was declared then, on PlainRun's thread (deferred); otherwise git
-  // is asked now on a thread of its own, or, where no thread can be had, answers at once.
-  std::shared_future<Provenance> early = std::exchange(g_early_git, {});
-  try {
-    spec.pending_provenance =
-        early.valid()
-            ? std::async(std::launch::deferred,
-                         [declared = o.provenance, early] { return env::ResolveProvenance(declared, early.get()); })
-                  .share()
-            : std::async(std::launch::async,
-                         [declared = o.provenance] { return env::ResolveProvenance(declared, "."); })
-                  .share();
-  } catch (const std::system_error&) {
-    spec.provenance = env::ResolveProvenance(o.provenance, ".");
-  }
+  // just before the run is recorded (env/provenance.h).
+  spec.pending_provenance = env::PendingProvenance(o.provenance);
   TARE_RETURN_IF_ERROR(session::ValidateRunSpec(&spec));
   TARE_ASSIGN_OR_RETURN(spec.shard, ResolveShardFlags(o.shard, o.store_path));
   // Before the first sample: a run must never be measured only to fail at writing its output, nor
   // write it over a program it runs (issue 27, item 8: `run --json prog ./prog` replaced the program).
-  std::vector<KeptFile> kept = StoreFiles(o.store_path);
+  std::vector<KeptFile> kept = store::StoreFiles(o.store_path);
   auto keep_program = [&kept](const session::TargetArgs& args) {
     if (args.argv.empty()) return;
     if (auto t = session::ResolveTarget(args); t.ok() && !t->argv.empty()) {
@@ -281,11 +262,7 @@ void StartGitEarly(const std::vector<std::string>& args) {
   for (size_t i = 2; i < args.size() && args[i] != "--"; ++i) {
     if (args[i] == "--no-git") return;
   }
-  try {
-    g_early_git = std::async(std::launch::async, [] { return env::DetectGitProvenance("."); }).share();
-  } catch (const std::system_error&) {
-    // No thread to be had: ToSpec asks git itself.
-  }
+  env::StartGitProvenance();
 }
 
 void AddRunCommand(CLI::App& app, int* exit_code, const std::vector<std::string>* target_argv) {

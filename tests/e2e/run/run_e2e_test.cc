@@ -526,7 +526,7 @@ TEST_F(RunE2E, RememberedHashesOfTheExecutableAndLibcStayTrue) {
 }
 
 // In a git checkout a run records the commit, branch and whether tracked files were changed (git
-// is asked before the command line is parsed: cli/run_command.h, StartGitEarly); --no-git asks
+// is asked before the command line is parsed: env/provenance.h, StartGitProvenance); --no-git asks
 // nothing and records none, and --commit given with it is what is recorded.
 TEST_F(RunE2E, ProvenanceComesFromTheCheckoutUnlessNoGit) {
   const std::string git = "cd '" + dir_ + "' && git -c user.name=t -c user.email=t@example.org ";
