@@ -31,7 +31,8 @@ set(kTareModuleMap
   "bisect:session,target,report,instrument,proc,model,base"
   "bundle:campaign,session,target,store,env,report,stats,instrument,proc,model,base"
   "publish:attribute,html,report,store,model,base"
-  "cli:campaign,bisect,session,oracle,report,store,target,env,instrument,stats,proc,model,base,attribute,compare,html,bundle,publish")
+  "cmdline:session,base"
+  "cli:campaign,bisect,session,oracle,report,store,target,env,instrument,stats,proc,model,base,attribute,compare,html,bundle,publish,cmdline")
 
 # tare_module_library(TARGET MODULE): TARGET is a library of src/MODULE. It publishes MODULE's
 # public headers and reads MODULE's own headers (internal/ included) privately.

@@ -22,7 +22,7 @@
 #include "cli/exit_codes.h"
 #include "cli/flag_checks.h"
 #include "cli/help_format.h"
-#include "cli/invocation.h"
+#include "cmdline/argv.h"
 #include "cli/progress.h"
 #include "cli/shard_flags.h"
 #include "proc/spawner.h"
@@ -83,7 +83,7 @@ int ExitFor(const campaign::CampaignResult& result, bool inconclusive_ok) {
 campaign::RunnerOptions CommonRunnerOptions(Progress& progress, bool quiet, const std::string& prefix) {
   campaign::RunnerOptions ropts;
   ropts.base_env = session::ProcessEnvironment();
-  ropts.command_line = RecordedInvocation();
+  ropts.command_line = cmdline::RecordedInvocation();
   ropts.tare_version = TARE_VERSION;
   ropts.progress = progress.Line();
   ropts.notice = progress.Notice(quiet, prefix);
@@ -214,7 +214,7 @@ StatusOr<int> Ab(const AbOptions& o) {
       fmt::print(stderr, "tare: interrupted: cohort {} (run {}) keeps its {} samples in {}. "
                          "Continue it with:\n  {}\n",
                  rep.cohort, rep.run_id, rep.samples, TerminalText(store::PrintableLocation(o.store_path)),
-                 TerminalText(ResumeCommand(RecordedInvocation())));
+                 TerminalText(cmdline::ResumeCommand(cmdline::RecordedInvocation())));
       break;
     case campaign::StopKind::kGate:
     case campaign::StopKind::kExecutableChanged:

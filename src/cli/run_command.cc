@@ -18,10 +18,11 @@
 #include "cli/flag_checks.h"
 #include "cli/help_format.h"
 #include "cli/progress.h"
-#include "cli/invocation.h"
+#include "cli/option_names.h"
+#include "cmdline/argv.h"
 #include "base/output_path.h"
 #include "cli/shard_flags.h"
-#include "cli/usage_hints.h"
+#include "cmdline/usage_hints.h"
 #include "compare/thresholds.h"
 #include "compare/variance.h"
 #include "env/provenance.h"
@@ -93,7 +94,7 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
     return Status::InvalidArgument("-N (no shell) and --shell contradict each other; give one");
   }
   TARE_RETURN_IF_ERROR(CheckColorMode(o.color));
-  TARE_RETURN_IF_ERROR(ResolveStyle(o.style, o.color, o.color_given).status());
+  TARE_RETURN_IF_ERROR(cmdline::ResolveStyle(o.style, o.color, o.color_given).status());
   if (o.json_format != "tare" && o.json_format != "hyperfine") {
     return Status::InvalidArgument(fmt::format(
         "--export-json-format '{}': use tare (schema tare.run/2, everything stored) or hyperfine (its "
@@ -130,7 +131,7 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
     if (!t.ok()) return t.status().WithContext("--gbench-min-time");
     spec.gbench_min_time_ns = *t;
   }
-  spec.command_line = RecordedInvocation();
+  spec.command_line = cmdline::RecordedInvocation();
   spec.tare_version = TARE_VERSION;
   TARE_RETURN_IF_ERROR(env::ValidateDeclaredProvenance(o.provenance));
   // git answers while tare starts the helper, opens the store and reads the host; PlainRun takes it
@@ -165,7 +166,7 @@ StatusOr<int> Run(const RunOptions& given) {
   if (!spec.ok()) return spec.status();
   // hyperfine's --style, as tare's --color and --quiet (checked in ToSpec).
   RunOptions o = given;
-  const Style style = *ResolveStyle(given.style, given.color, given.color_given);
+  const cmdline::Style style = *cmdline::ResolveStyle(given.style, given.color, given.color_given);
   o.color = style.color;
   o.quiet = o.quiet || style.quiet;
   const bool several = spec->commands.size() > 1;
@@ -403,7 +404,7 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   }
   sub->callback([sub, opts, exit_code, target_argv]() {
     opts->target.argv = *target_argv;
-    opts->commands.after_dashes = SplitAtTarget(Invocation(), 2, ValueOptionNames(*sub)).after_dashes;
+    opts->commands.after_dashes = cmdline::SplitAtTarget(cmdline::Invocation(), 2, ValueOptionNames(*sub)).after_dashes;
     *exit_code = Finish(Run(*opts));
   });
 }
