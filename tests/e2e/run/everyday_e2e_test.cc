@@ -6,6 +6,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -158,6 +161,43 @@ TEST_F(EverydayE2E, TwoInvocationsOfOneExecutableAreComparedNotTakenForAnAAPair)
   EXPECT_NE(second.out.find("1 regressed"), std::string::npos) << second.out;
   // The reruns of one invocation are not pooled with the other's: each side's spread is small.
   EXPECT_EQ(second.out.find("within what reruns"), std::string::npos) << second.out;
+}
+
+
+// Item 5: one host, one digest. A variable set for the whole machine that changes how code behaves
+// (OPENBLAS_CORETYPE) entered `tare run`'s fingerprint as target.env and neither `tare env`'s nor
+// `tare ab`'s, so one machine showed two host digests. Every fingerprint now takes target.env from
+// the environment the targets run with (tare's, with --env applied): the three agree, and --env
+// MALLOC_ARENA_MAX=2 is still another host type.
+TEST_F(EverydayE2E, OneMachineShowsOneHostDigestWhateverTheCommand) {
+  setenv("OPENBLAS_CORETYPE", "Haswell", 1);
+  auto digest_in = [](const std::string& text, const std::string& field) {
+    std::smatch m;
+    const std::regex re("\"" + field + "\": \"([0-9a-f]{64})\"");
+    return std::regex_search(text, m, re) ? m[1].str() : std::string("(none in: " + text.substr(0, 200) + ")");
+  };
+  auto file = [](const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  Result env = Tare({"env", "--json"});
+  const std::string host = digest_in(env.out, "hard_digest");
+  ASSERT_EQ(env.exit_code, 0) << env.err;
+  Result run = Tare({"run", "-q", "-n", "2", "-w", "0", "--no-git", "--store", store_, "--json", dir_ + "/run.json",
+                     "--", "/bin/true"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(digest_in(file(dir_ + "/run.json"), "fingerprint_digest"), host) << "tare run and tare env";
+  Result ab = Tare({"ab", "--base", "/bin/true", "--head", "/bin/true", "-n", "10", "--cap", "10", "-q",
+                    "--inconclusive-ok", "--no-git", "--store", store_, "--json", dir_ + "/ab.json"});
+  ASSERT_EQ(ab.exit_code, 0) << ab.err;
+  EXPECT_EQ(digest_in(file(dir_ + "/ab.json"), "fingerprint_digest"), host) << "tare ab and tare env";
+  Result other = Tare({"run", "-q", "-n", "2", "-w", "0", "--no-git", "--store", store_, "--env", "MALLOC_ARENA_MAX=2",
+                       "--json", dir_ + "/other.json", "--", "/bin/true"});
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_NE(digest_in(file(dir_ + "/other.json"), "fingerprint_digest"), host) << "--env changes the host type";
+  unsetenv("OPENBLAS_CORETYPE");
 }
 
 }  // namespace
