@@ -365,7 +365,7 @@ with --strict-suite a benchmark new or missing;
                         "cohort; the binary's own --benchmark_min_time after -- wins)"),
         "--gbench-min-time");
   track(sub->add_option("--env", o->spec.env, "KEY=VALUE for every arm (repeatable; the only way to pass the arms $TARE_STORE or $PGPASSWORD)"), "--env");
-  track(sub->add_option("--cwd", o->spec.cwd, "Working directory for every arm"), "--cwd");
+  track(sub->add_option("--cwd", o->spec.cwd, "Working directory for every arm (a relative --base/--head not found where typed is looked for here)"), "--cwd");
   track(sub->add_option("--gate", o->spec.gates, "Sanity gate checked on the first block (repeatable; replaces the default "
                                             "\"peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB\")"), "--gate");
   track(sub->add_flag("--no-gates", o->spec.no_gates, "No sanity gates"), "--no-gates");

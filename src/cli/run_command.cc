@@ -351,7 +351,7 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   sub->add_option("-L,--parameter-list", opts->commands.list,
                   "Measure the command once per comma-separated value, with {NAME} replaced by it")
       ->expected(2)->option_text("NAME A,B,C");
-  sub->add_option("--cwd", opts->target.cwd, "Working directory for the target");
+  sub->add_option("--cwd", opts->target.cwd, "Working directory for the target (a relative TARGET not found where typed is looked for here)");
   sub->add_option("--env", opts->target.env, "Set KEY=VALUE in the target's environment (repeatable; the only way to pass it $TARE_STORE or $PGPASSWORD)")
       ->type_name("KEY=VALUE");
   sub->add_option("--instrument,-i", opts->instrument,

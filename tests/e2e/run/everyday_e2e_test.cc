@@ -200,4 +200,45 @@ TEST_F(EverydayE2E, OneMachineShowsOneHostDigestWhateverTheCommand) {
   unsetenv("OPENBLAS_CORETYPE");
 }
 
+
+// Item 5: one rule for where a relative executable is found, in `tare run` and `tare ab`: where it
+// was typed (tare's working directory), else under --cwd (where the target runs). `tare run` used
+// to prefer --cwd when both had one and `tare ab` never looked under --cwd.
+TEST_F(EverydayE2E, ARelativeExecutableIsFoundWhereTypedElseUnderCwdInRunAndAb) {
+  fs::create_directories(dir_ + "/data");
+  auto script = [](const std::string& path, const std::string& says) {
+    std::ofstream(path) << "#!/bin/sh\necho " << says << " > \"$TARE_E2E_OUT\"\n";
+    fs::permissions(path, fs::perms::owner_all);
+  };
+  script(dir_ + "/prog", "typed");
+  script(dir_ + "/data/prog", "cwd");
+  script(dir_ + "/data/only", "cwd-only");
+  auto said = [&](const std::string& file) {
+    std::ifstream in(file);
+    std::string word;
+    in >> word;
+    return word;
+  };
+  // In both places: the one typed (tare runs with its working directory at dir_).
+  Result run = Tare({"run", "-q", "-n", "1", "-w", "0", "--no-git", "--store", store_, "--cwd", dir_ + "/data", "--env",
+                     "TARE_E2E_OUT=" + dir_ + "/run.out", "--", "./prog"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(said(dir_ + "/run.out"), "typed");
+  // Only under --cwd: found there, by both commands.
+  run = Tare({"run", "-q", "-n", "1", "-w", "0", "--no-git", "--store", store_, "--cwd", dir_ + "/data", "--env",
+              "TARE_E2E_OUT=" + dir_ + "/run2.out", "--", "./only"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(said(dir_ + "/run2.out"), "cwd-only");
+  Result ab = Tare({"ab", "--base", "./only", "--head", "./prog", "--cwd", dir_ + "/data", "-n", "10", "--cap", "10",
+                    "-q", "--inconclusive-ok", "--no-git", "--store", store_, "--env", "TARE_E2E_OUT=/dev/null",
+                    "--json", dir_ + "/ab.json"});
+  ASSERT_NE(ab.exit_code, 2) << ab.err;
+  std::ifstream in(dir_ + "/ab.json");
+  std::stringstream json;
+  json << in.rdbuf();
+  EXPECT_NE(json.str().find(dir_ + "/data/only"), std::string::npos) << "base found under --cwd";
+  EXPECT_EQ(json.str().find(dir_ + "/data/prog"), std::string::npos) << "head is the one typed";
+  EXPECT_NE(json.str().find("\"" + dir_ + "/prog\""), std::string::npos) << json.str().substr(0, 2000);
+}
+
 }  // namespace
