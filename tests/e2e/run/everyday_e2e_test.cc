@@ -241,4 +241,23 @@ TEST_F(EverydayE2E, ARelativeExecutableIsFoundWhereTypedElseUnderCwdInRunAndAb) 
   EXPECT_NE(json.str().find("\"" + dir_ + "/prog\""), std::string::npos) << json.str().substr(0, 2000);
 }
 
+
+// Item 5 (and issue 45, item 6): `tare run` printed benchmarks as TARGET::NAME (`true::/bin/true`,
+// `bench::BM_Hash`) while ab, compare, history and its own Markdown and CSV said NAME, and `tare
+// history` refused the name `tare run` had printed. The table prints names as stored; history takes
+// either.
+TEST_F(EverydayE2E, RunPrintsBenchmarkNamesAsEveryOtherViewAndHistoryTakesThem) {
+  for (int i = 0; i < 2; ++i) {
+    Result run = Tare({"run", "-n", "2", "-w", "0", "--no-git", "--store", store_, "--", "/bin/true"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(run.out.find("true::"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("\n/bin/true "), std::string::npos) << run.out;
+  }
+  for (const std::string name : {"/bin/true", "true::/bin/true"}) {
+    Result h = Tare({"history", name, "--store", store_});
+    EXPECT_EQ(h.exit_code, 0) << name << ": " << h.err;
+    EXPECT_NE(h.out.find("2 runs"), std::string::npos) << h.out;
+  }
+}
+
 }  // namespace
