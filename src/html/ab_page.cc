@@ -130,8 +130,6 @@ std::string CellSamplesFigure(const std::string& cell, const std::string& metric
 std::string Facts(const report::AbReport& r, const RunData& run) {
   std::string args;
   for (const auto& a : r.args) args += (args.empty() ? "" : " ") + a;
-  std::string looks;
-  for (int64_t p : r.look_pairs) looks += (looks.empty() ? "" : ", ") + std::to_string(p);
   std::string f = "<dl class=\"facts\">\n";
   f += fmt::format("<dt>Campaign</dt><dd>{} · {} · sha256 <code>{}</code></dd>\n", HtmlText(r.campaign_name),
                    HtmlText(r.campaign_source), HtmlText(ShortSha(r.campaign_sha256)));
@@ -149,9 +147,11 @@ std::string Facts(const report::AbReport& r, const RunData& run) {
   f += fmt::format("<dt>Target</dt><dd>{}, instrument {}{}</dd>\n", TargetKindName(r.kind), InstrumentName(r.instrument),
                    args.empty() ? "" : fmt::format(", argv <code>{}</code>", HtmlText(args)));
   f += fmt::format("<dt>Arm order</dt><dd>{} (seed {})</dd>\n", HtmlText(r.arm_order), r.seed);
-  f += fmt::format("<dt>Sampling</dt><dd>{}; looks at {} pairs</dd>\n", HtmlText(report::SamplingText(r.sampling)),
-                   HtmlText(looks));
-  f += fmt::format("<dt>Budget</dt><dd>{}</dd>\n", HtmlText(report::BudgetText(r.budget_ns, r.budget_default)));
+  // As the ledger says it: an exact-plan cohort had one block per cell, not looks and a budget.
+  f += fmt::format("<dt>Sampling</dt><dd>{}</dd>\n", HtmlText(report::CohortSamplingText(r)));
+  if (report::CohortStatesBudget(r)) {
+    f += fmt::format("<dt>Budget</dt><dd>{}</dd>\n", HtmlText(report::BudgetText(r.budget_ns, r.budget_default)));
+  }
   f += fmt::format("<dt>Confidence</dt><dd>{:.0f}% per cell and metric ({}: every look's {} interval at {:.2f}%)</dd>\n",
                    r.confidence * 100, HtmlText(r.look_scheme), HtmlText(r.interval_method),
                    r.per_look_confidence * 100);

@@ -228,3 +228,30 @@ TEST(AbPage, TheTitleSaysWhatTheExitStatusSays) {
 
 }  // namespace
 }  // namespace tare::html
+
+namespace tare::html {
+namespace {
+
+// Issue 44, item 7: an exact-plan sim cohort's page described looks up to 1,280 pairs and a budget
+// it never had; it says what the ledger says — one block, the determinism check, the fallback.
+TEST(AbPage, AnExactPlanCohortSaysItsPlanNotLooksAndABudget) {
+  report::AbReport r;
+  r.campaign_name = "sim";
+  r.sampling = {20, 20, 1280, 2};
+  r.look_pairs = {20, 40, 80, 160, 320, 640, 1280};
+  r.exact_blocks = 1;
+  r.budget_ns = 0;
+  const std::string html = RenderAbHtml(r, RunData{}, {});
+  EXPECT_NE(html.find("<dt>Sampling</dt><dd>exact plan (every metric deterministic): 1 block (each arm once)"),
+            std::string::npos) << html;
+  EXPECT_EQ(html.find("looks at 20"), std::string::npos) << html;
+  EXPECT_EQ(html.find("<dt>Budget</dt>"), std::string::npos) << html;
+  r.exact_blocks = 0;
+  r.budget_ns = 90'000'000'000;
+  const std::string timed = RenderAbHtml(r, RunData{}, {});
+  EXPECT_NE(timed.find("looks at 20, 40, 80, 160, 320, 640 and 1280 pairs"), std::string::npos) << timed;
+  EXPECT_NE(timed.find("<dt>Budget</dt>"), std::string::npos) << timed;
+}
+
+}  // namespace
+}  // namespace tare::html

@@ -134,4 +134,12 @@ struct AbReport {
   bool SuiteChangeFails() const { return strict_suite && !suite.empty(); }
 };
 
+
+// How a cohort sampled, in words, as the ledger's "Sampling" line and the HTML page's both say it:
+// the exact plan (one block, the determinism check, the fallback) or the planned looks.
+std::string CohortSamplingText(const AbReport& r);
+// Whether a cohort had a budget worth stating: always under the statistical plan; under the exact
+// plan only when one was declared (the default applies only to a cell that falls back).
+bool CohortStatesBudget(const AbReport& r);
+
 }  // namespace tare::report

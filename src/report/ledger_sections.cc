@@ -100,22 +100,8 @@ std::string Provenance(const AbReport& r) {
   }
   out += fmt::format("- **Arm order** {} (seed {}), all arms of a cell back to back in every block\n",
                      r.arm_order, r.seed);
-  if (r.exact_blocks > 0) {
-    out += fmt::format("- **Sampling** exact plan (every metric deterministic): {} per cell, then the determinism "
-                       "check — {}; a cell that passes gets the exact verdict on head/base − 1, a cell whose values "
-                       "differ falls back to the statistical plan: {}\n",
-                       r.exact_blocks == 1 ? "1 block (each arm once)" : fmt::format("{} blocks (each arm {} times)", r.exact_blocks, r.exact_blocks),
-                       r.exact_blocks == 1 ? "the null arm, a rerun of base, must read exactly what base reads"
-                                           : "every arm must read exactly the same in every block",
-                       SamplingText(r.sampling));
-  } else if (r.sampling.cap > r.sampling.initial) {
-    out += fmt::format("- **Sampling** {}; looks at {} pairs\n", SamplingText(r.sampling), JoinInts(r.look_pairs));
-  } else {
-    out += fmt::format("- **Sampling** {}\n", SamplingText(r.sampling));
-  }
-  if (r.exact_blocks == 0 || r.budget_ns > 0) {
-    out += fmt::format("- **Budget** {}\n", BudgetText(r.budget_ns, r.budget_default));
-  }
+  out += fmt::format("- **Sampling** {}\n", CohortSamplingText(r));
+  if (CohortStatesBudget(r)) out += fmt::format("- **Budget** {}\n", BudgetText(r.budget_ns, r.budget_default));
   out += fmt::format("- **Confidence** {} per cell and metric ({}: every look's {} interval at {}){}\n",
                      Confidence(r.confidence), r.look_scheme, r.interval_method, Confidence(r.per_look_confidence),
                      r.exact_blocks > 0 ? " for a cell that falls back; an exact verdict has no interval and needs no "
