@@ -3,6 +3,7 @@
 #include "report/ledger_sections.h"
 
 #include <algorithm>
+#include <tuple>
 #include <cmath>
 #include <ctime>
 #include <filesystem>
@@ -210,14 +211,21 @@ void Checks(const AbReport& r, const std::string& where, std::vector<LedgerBlock
   LedgerBlock b{.rank = 2, .cut_rows = true};
   std::vector<const AbCheck*> order;
   for (const auto& c : r.checks) order.push_back(&c);
-  std::stable_sort(order.begin(), order.end(), [](const AbCheck* a, const AbCheck* x) { return !a->ok && x->ok; });
+  // Violated first; within each, one rule's cells together, the rule said on its first row only
+  // (issue 44, item 7: the default gate's 60 characters repeated on every cell's row).
+  std::stable_sort(order.begin(), order.end(), [](const AbCheck* a, const AbCheck* x) {
+    return std::tie(a->ok, a->kind, a->rule) < std::tie(x->ok, x->kind, x->rule);
+  });
   size_t violated = 0;
+  const AbCheck* previous = nullptr;
   for (const AbCheck* c : order) {
     violated += c->ok ? 0 : 1;
+    const bool same_rule = previous != nullptr && previous->ok == c->ok && previous->kind == c->kind && previous->rule == c->rule;
     b.rows.push_back(fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n",
-                                 c->kind == CheckKind::kGate ? "gate (first block)" : "release bound", MarkdownCode(c->rule),
-                                 MarkdownCode(c->cell), MarkdownText(c->arm), Value(c->value, c->unit),
-                                 Value(c->limit, c->unit), c->ok ? "ok" : "**VIOLATED**"));
+                                 same_rule ? "" : c->kind == CheckKind::kGate ? "gate (first block)" : "release bound",
+                                 same_rule ? "″" : MarkdownCode(c->rule), MarkdownCode(c->cell), MarkdownText(c->arm),
+                                 Value(c->value, c->unit), Value(c->limit, c->unit), c->ok ? "ok" : "**VIOLATED**"));
+    previous = c;
   }
   const std::string table = "| check | rule | cell | arm | value | limit | result |\n|---|---|---|---|---:|---:|---|\n";
   const std::string count = violated == 0 ? fmt::format("all {} ok", order.size())

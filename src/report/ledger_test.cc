@@ -566,5 +566,24 @@ TEST(Layouts, SensitiveOnlyWhenTheLayoutsDisagreeAboutTheChange) {
   EXPECT_TRUE(opposite.sensitive);
 }
 
+// Issue 44, item 7: the default gate's rule was repeated on every cell's row; it is said once, on
+// the first row of its cells, violated rows still first.
+TEST(Ledger, AGateOverManyCellsSaysItsRuleOnce) {
+  AbReport r = Fixed();
+  const std::string rule = "peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB";
+  r.checks.clear();
+  for (const char* cell : {"BM_A", "BM_B", "BM_C"}) {
+    r.checks.push_back({CheckKind::kGate, rule, cell, "head", 1.5e6, 10.6e6, "bytes", true});
+  }
+  std::string text = RenderLedger(r);
+  const std::string shown = "peak_rss_bytes(base) + 8MiB</code>";  // the rule as its cell shows it
+  EXPECT_EQ(Count(text, shown), 1u) << text;
+  EXPECT_NE(text.find("|  | ″ | `BM_B` | head |"), std::string::npos) << text;
+  r.checks[2].ok = false;
+  text = RenderLedger(r);
+  EXPECT_EQ(Count(text, shown), 2u) << "once among the violated, once among the rest\n" << text;
+  EXPECT_LT(text.find("`BM_C`"), text.find("`BM_A`")) << text;
+}
+
 }  // namespace
 }  // namespace tare::report
