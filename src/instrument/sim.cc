@@ -372,7 +372,9 @@ void ComputeSimMetrics(SimReading* r) {
                      who, Num(ir), per)});
   }
   double sys_ns = r->values.count(metric_name::kSimSyscallNs) ? r->values[metric_name::kSimSyscallNs] : 0;
-  if (sys_ns > 0) {
+  const double calls_in_window =
+      (r->values.count(metric_name::kSimSyscalls) ? r->values[metric_name::kSimSyscalls] : 0) * divisor;
+  if (sys_ns > 0 && calls_in_window >= kSyscallHeavyMinCalls) {
     double cycles = r->values.count(metric_name::kSimEstCycles) ? r->values[metric_name::kSimEstCycles] : ir;
     double work_ns = cycles / kNominalCyclesPerNs;
     double share = sys_ns / (sys_ns + work_ns);
