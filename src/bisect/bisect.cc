@@ -383,6 +383,13 @@ class Bisector {
 
 std::string StorePath(const std::string& cache_dir) { return cache_dir + "/tare.db"; }
 
+bool AnyInconclusive(const BisectReport& report) {
+  for (const auto& a : report.answers) {
+    if (a.inconclusive) return true;
+  }
+  return false;
+}
+
 StatusOr<BisectReport> RunBisect(proc::Spawner& spawner, const BisectSpec& spec) {
   TARE_RETURN_IF_ERROR(CheckRecipe(spec.recipe));
   if (spec.instrument != Instrument::kSim && spec.instrument != Instrument::kWall) {

@@ -115,6 +115,9 @@ struct BisectReport {
 // benchmark the ends do not have. A benchmark the same at both ends is an answer (changed = false).
 StatusOr<BisectReport> RunBisect(proc::Spawner& spawner, const BisectSpec& spec);
 
+// Whether some benchmark's answer is INCONCLUSIVE (wall): cli exits 3, as `tare ab` does.
+bool AnyInconclusive(const BisectReport& report);
+
 // The bisection's own store under the cache directory (wall: each step's cohort): <cache>/tare.db.
 std::string StorePath(const std::string& cache_dir);
 

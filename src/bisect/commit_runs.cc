@@ -143,7 +143,7 @@ std::string RenderCommitRuns(const CommitRunsReport& r, const std::string& store
       what = fmt::format("run {} (stored before)", c.run_id);
       ++stored;
     } else {
-      what = fmt::format("run {}: {} samples{}", c.run_id, c.samples,
+      what = fmt::format("run {}: {} sample{}{}", c.run_id, c.samples, c.samples == 1 ? "" : "s",
                          c.failed > 0 ? fmt::format(", {} failed", c.failed) : "");
       ++stored;
     }

@@ -74,7 +74,7 @@ StatusOr<int> Bisect(const BisectFlags& f) {
   fmt::print("{}", bisect::RenderConsole(report));
   if (!f.json.empty()) TARE_RETURN_IF_ERROR(WriteFileAtomic(f.json, bisect::RenderJson(report)));
   if (!f.markdown.empty()) TARE_RETURN_IF_ERROR(WriteFileAtomic(f.markdown, bisect::RenderMarkdown(report)));
-  return kExitOk;
+  return bisect::AnyInconclusive(report) ? kExitInconclusive : kExitOk;
 }
 
 }  // namespace
@@ -92,9 +92,10 @@ end's by more than --allowance has "changed"; a binary search finds the first su
 log2(commits) builds. With --instrument wall each step is instead a paired campaign (as tare ab:
 null arm, looks, a --step-budget) of the commit against the good end: FAIL or a supported gain is
 "changed", PASS "same", and an INCONCLUSIVE step stops that benchmark's search with the range still
-undecided (never a guess); the bad end is judged against the good end first. Under sim, under each culprit, `tare attribute`'s table says which functions the change
-came from (parent -> culprit, Ir; --attribute N rows). Builds that fail are skipped, as `git bisect skip`; when skipped commits hide
-the culprit, the range is said. Every build is cached by (commit, recipe): a second bisect over an
+undecided (never a guess); the bad end is judged against the good end first. Under sim, under
+each culprit, `tare attribute`'s table says which functions the change came from (parent ->
+culprit, Ir; --attribute N rows). Builds that fail are skipped, as `git bisect skip`; when skipped
+commits hide the culprit, the range is said. Every build is cached by (commit, recipe): a second bisect over an
 overlapping range builds nothing twice.
 
 The recipe ({src}: the commit's worktree, {build}: its build directory), in tare.toml:
@@ -111,7 +112,8 @@ Examples:
   tare bisect --good A --bad B --markdown culprit.md --json culprit.json --attribute 5
   tare bisect --good v1.2 --bad main --instrument wall --step-budget 2m BM_Compress
 
-Exit status: 0 answered (each benchmark's culprit, range, or "unchanged"); 2 bad input (an unknown
+Exit status: 0 answered (each benchmark's culprit, range, or "unchanged"); 3 some benchmark
+INCONCLUSIVE under wall (the rest answered); 2 bad input (an unknown
 commit, --good not an ancestor of --bad, no recipe, an end that does not build or lacks a benchmark);
 130 Ctrl-C (the builds, counts and decided time steps so far stay cached: the same command again
 resumes from them). docs/bisect.md.)");
