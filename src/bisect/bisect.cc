@@ -9,7 +9,7 @@
 
 #include "base/files.h"
 #include "base/sha256.h"
-#include "bisect/attribution.h"
+#include "bisect/culprit_attribution.h"
 #include "bisect/build_cache.h"
 #include "bisect/count_cache.h"
 #include "bisect/search.h"

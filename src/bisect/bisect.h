@@ -86,7 +86,7 @@ struct BenchmarkAnswer {
   TargetKind kind = TargetKind::kCommand;
   std::vector<std::pair<std::string, std::string>> culprit_profiles, last_same_profiles;
   std::string culprit_executable, last_same_executable;
-  // Filled by AttributeCulprits (attribution.h), rendered as they are: the per-function table
+  // Filled by AttributeCulprits (culprit_attribution.h), rendered as they are: the per-function table
   // between the parent and the culprit in each format ("" = none), or why there is none.
   std::string attribution_console, attribution_markdown, attribution_json, attribution_problem;
 };
@@ -110,7 +110,7 @@ struct BisectReport {
   size_t campaigns_from_cache = 0;  // wall: steps decided by an earlier bisection (time_step.h)
 };
 
-// The whole bisection, with the attribution of each exact sim culprit (attribution.h). Errors (exit status 2 in cli) name what to do: an unknown commit, good not an
+// The whole bisection, with the attribution of each exact sim culprit (culprit_attribution.h). Errors (exit status 2 in cli) name what to do: an unknown commit, good not an
 // ancestor of bad, a recipe missing, an end that does not build or lacks the executable, a
 // benchmark the ends do not have. A benchmark the same at both ends is an answer (changed = false).
 StatusOr<BisectReport> RunBisect(proc::Spawner& spawner, const BisectSpec& spec);

@@ -105,11 +105,14 @@ StatusOr<CommitRunsReport> RunCommits(proc::Spawner& spawner, const CommitRunsSp
       continue;
     }
     session::RunSpec rs = spec.run;
+    // What tare run's flags declared (--tag ...), then the commit built here over what git says of
+    // the checkout tare runs in.
+    if (rs.pending_provenance.valid()) rs.provenance = rs.pending_provenance.get();
     rs.target.argv = {built.executable};
     for (auto& a : cache.Args(built)) rs.target.argv.push_back(a);
     rs.target.cwd = cache.Workdir(built);
     rs.provenance.commit = id;
-    rs.provenance.branch.clear();
+    rs.provenance.branch = spec.branch;  // as declared (--branch), never the checkout's
     rs.provenance.dirty = false;
     rs.provenance.tags.emplace_back(kBuildTag, built.executable_sha256);
     std::sort(rs.provenance.tags.begin(), rs.provenance.tags.end());

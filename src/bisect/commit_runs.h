@@ -35,6 +35,7 @@ struct CommitRunsSpec {
   // tare run's measurement, from its flags; its target (the recipe's executable, arguments and
   // working directory at each commit) and provenance are set here.
   session::RunSpec run;
+  std::string branch;  // recorded with every run: --branch as declared ("" none)
   std::function<void(const std::string&)> progress;  // one line per commit
 };
 

@@ -204,6 +204,7 @@ StatusOr<int> RunCommits(const RunOptions& o) {
   spec.recipe = recipe;
   spec.cache_dir = std::filesystem::absolute(".tare/bisect", ec).lexically_normal().string();
   spec.run = std::move(run);
+  spec.branch = o.provenance.branch;
   if (!o.quiet) spec.progress = [](const std::string& line) { fmt::print(stderr, "{}\n", TerminalText(line)); };
   proc::InstallInterruptHandler();
   TARE_ASSIGN_OR_RETURN(auto spawner, proc::Spawner::Start());

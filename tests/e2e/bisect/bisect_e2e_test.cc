@@ -243,7 +243,7 @@ TEST_F(BisectE2E, APlainCommandIsOneBenchmarkNamedByTheRecipe) {
 TEST_F(BisectE2E, RunCommitsFillsHistoryWithTheChangeAtTheCulprit) {
   const std::string store = dir_ + "/commits.db";
   const std::vector<std::string> args = {"run", "--commits", commits_[0] + "..HEAD", "--instrument", "sim",
-                                         "--samples", "1", "--filter", "^hot$", "--store", store};
+                                         "--samples", "1", "--filter", "^hot$", "--branch", "main", "--store", store};
   Result r = Tare(args);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find(commits_[5].substr(0, 12) + " Break the build: not built: the build command failed"),
@@ -253,7 +253,8 @@ TEST_F(BisectE2E, RunCommitsFillsHistoryWithTheChangeAtTheCulprit) {
 
   // 6 runs before the change and 4 after: --min-segment 3 lets a change point sit there (the default
   // 5 on each side would put it at the nearest split it allows, 5 + 5).
-  Result h = Tare({"history", "hot", "--metric", "sim.Ir", "--min-segment", "3", "--format", "json", "--store", store});
+  Result h = Tare({"history", "hot", "--metric", "sim.Ir", "--min-segment", "3", "--branch", "main", "--format", "json",
+                   "--store", store});
   ASSERT_EQ(h.exit_code, 0) << h.out << h.err;
   nlohmann::json j = nlohmann::json::parse(h.out);
   ASSERT_EQ(j["runs"].size(), 10u) << h.out;

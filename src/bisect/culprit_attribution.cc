@@ -1,4 +1,4 @@
-#include "bisect/attribution.h"
+#include "bisect/culprit_attribution.h"
 
 #include <string>
 #include <utility>
