@@ -194,6 +194,9 @@ StatusOr<int> RunCommits(const RunOptions& o) {
         "--commits stores one run per commit; export them afterwards (tare history, tare compare, tare export), "
         "and leave out --json, --export-* and --shard");
   }
+  if (!o.provenance.commit.empty()) {
+    return Status::InvalidArgument("--commits records each run with the commit it built; leave out --commit");
+  }
   TARE_RETURN_IF_ERROR(store::CheckStoreLocation(o.store_path));
   TARE_ASSIGN_OR_RETURN(session::RunSpec run, ToSpec(o));
   TARE_ASSIGN_OR_RETURN(bisect::BuildRecipe recipe, bisect::LoadRecipe(compare::FindConfigFile("."), {}));

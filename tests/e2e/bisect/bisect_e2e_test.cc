@@ -284,6 +284,10 @@ TEST_F(BisectE2E, RunCommitsFillsHistoryWithTheChangeAtTheCulprit) {
   Result bad = Tare({"run", "--commits", commits_[0], "--store", store});
   EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
   EXPECT_NE(bad.err.find("give a range OLD..NEW"), std::string::npos) << bad.err;
+  // Each run records the commit it built: --commit beside it is refused, not silently overridden.
+  Result both = Tare({"run", "--commits", commits_[0] + "..HEAD", "--commit", "abcd1234", "--store", store});
+  EXPECT_EQ(both.exit_code, 2) << both.out << both.err;
+  EXPECT_NE(both.err.find("leave out --commit"), std::string::npos) << both.err;
 }
 
 // Bad input: exit 2, a message naming what to do, nothing measured.
