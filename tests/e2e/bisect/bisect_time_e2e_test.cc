@@ -182,18 +182,20 @@ TEST_F(BisectTimeE2E, NamesTheCulpritOrSaysInconclusive) {
 TEST_F(BisectTimeE2E, CtrlCThenTheSameCommandResumes) {
   const size_t builds_before = BuildsRun();
   pid_t pid = tare::e2e::StartTare(TARE_BIN, repo_, BisectArgs("int-cache", "int.json"));
-  // Wait for the ends' campaign to start (both ends built), then a little into its samples.
+  // Wait for the ends' campaign to have run its first block (both ends built, the cohort stored
+  // and sampling: 19 more blocks before its first look), then interrupt it.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(3);
   bool started = false;
   while (std::chrono::steady_clock::now() < deadline) {
-    if (Slurp(repo_ + "/err").find("bisect: slow: the bad end") != std::string::npos) {
+    const std::string err = Slurp(repo_ + "/err");
+    const size_t ends = err.find("bisect: slow: the bad end");
+    if (ends != std::string::npos && err.find("first block:", ends) != std::string::npos) {
       started = true;
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   ASSERT_TRUE(started) << Slurp(repo_ + "/err");
-  std::this_thread::sleep_for(std::chrono::seconds(4));
   ASSERT_EQ(kill(pid, SIGINT), 0);
   int status = 0;
   waitpid(pid, &status, 0);
