@@ -30,7 +30,9 @@ set(kTareModuleMap
   "compare:store,report,env,stats,model,base"
   "bisect:campaign,attribute,session,target,store,report,instrument,proc,model,base"
   "bundle:campaign,session,target,store,env,report,stats,instrument,proc,model,base"
-  "cli:campaign,bisect,session,oracle,report,store,target,env,instrument,stats,proc,model,base,attribute,compare,html,bundle")
+  "publish:attribute,html,report,store,model,base"
+  "cmdline:session,base"
+  "cli:campaign,bisect,session,oracle,report,store,target,env,instrument,stats,proc,model,base,attribute,compare,html,bundle,publish,cmdline")
 
 # tare_module_library(TARGET MODULE): TARGET is a library of src/MODULE. It publishes MODULE's
 # public headers and reads MODULE's own headers (internal/ included) privately.

@@ -34,12 +34,25 @@ ArmStage::~ArmStage() {
     for (const auto& copy : copies_) unlink(copy.c_str());
   }
   if (lock_fd_ >= 0) close(lock_fd_);  // releases the flock
+  if (keep_ || made_dirs_.empty()) return;
+  // The directories this stage made (the store's own directory too) for a campaign that then never
+  // ran — its store could not be opened, its preparation failed — are removed again, so nothing is
+  // left where the user pointed (issue 27, item 19: a bin/.lock beside a text file given as --store).
+  // Only when empty; what existed before is never touched.
+  std::error_code ec;
+  std::filesystem::remove(std::filesystem::path(made_dirs_.front()) / ".lock", ec);
+  for (const auto& made : made_dirs_) std::filesystem::remove(made, ec);
 }
 
 StatusOr<std::unique_ptr<ArmStage>> ArmStage::Create(
     const std::string& requested_dir, const std::vector<std::pair<std::string, std::string>>& arms) {
   std::error_code ec;
   const std::string dir = std::filesystem::absolute(requested_dir, ec).lexically_normal().string();
+  std::vector<std::string> made;  // innermost first
+  for (auto d = std::filesystem::path(dir); !d.empty() && !std::filesystem::exists(d, ec); d = d.parent_path()) {
+    made.push_back(d.string());
+    if (d == d.parent_path()) break;
+  }
   std::filesystem::create_directories(dir, ec);
   if (ec) {
     return Status::InvalidArgument(fmt::format(
@@ -66,6 +79,7 @@ StatusOr<std::unique_ptr<ArmStage>> ArmStage::Create(
     // The pid is only a courtesy for the message above.
   }
   std::unique_ptr<ArmStage> stage(new ArmStage(fd));
+  stage->made_dirs_ = std::move(made);
 
   for (const auto& [arm, source] : arms) {
     TARE_ASSIGN_OR_RETURN(std::string bytes, ReadFile(source));

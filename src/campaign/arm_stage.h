@@ -35,7 +35,8 @@ class ArmStage {
   // and hashes the copy and the source (they must agree: a source rewritten while being copied is
   // an error). `dir` is made absolute: the arms may run in another working directory (--cwd).
   // The copies are removed again when the stage is destroyed, unless Keep() was called: a usage
-  // error found after staging leaves nothing behind.
+  // error found after staging leaves nothing behind — nor the directories Create made for them
+  // (with the lock file), when they are empty.
   static StatusOr<std::unique_ptr<ArmStage>> Create(
       const std::string& dir, const std::vector<std::pair<std::string, std::string>>& arms);
   ~ArmStage();
@@ -67,6 +68,7 @@ class ArmStage {
   int lock_fd_;
   bool keep_ = false;
   std::vector<std::string> copies_;  // made by this stage, removed unless kept
+  std::vector<std::string> made_dirs_;  // directories Create made (innermost first), removed unless kept
   std::vector<LockedExecutable> executables_;
   std::vector<Watched> watched_;
 };

@@ -14,6 +14,7 @@
 #include "model/metric_roles.h"
 #include "session/environment.h"
 #include "target/gbench.h"
+#include "session/target_setup.h"
 
 namespace tare::campaign {
 namespace {
@@ -195,9 +196,11 @@ CampaignSpec ResolveSpecPaths(CampaignSpec spec, const std::string& dir) {
     if (path.is_relative()) path = std::filesystem::path(dir) / path;
     return path.lexically_normal().string();
   };
-  spec.base = absolute(spec.base);
-  for (auto& h : spec.heads) h = absolute(h);
+  // --cwd first: a relative executable is found where it was typed, else under --cwd (session's one
+  // rule for run and ab, WhereTypedElseUnderCwd).
   spec.cwd = absolute(spec.cwd);
+  spec.base = absolute(session::WhereTypedElseUnderCwd(spec.base, dir, spec.cwd));
+  for (auto& h : spec.heads) h = absolute(session::WhereTypedElseUnderCwd(h, dir, spec.cwd));
   return spec;
 }
 

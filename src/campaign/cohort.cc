@@ -16,6 +16,7 @@
 #include "campaign/resume.h"
 #include "env/executable_info.h"
 #include "env/host_fingerprint.h"
+#include "env/target_environment.h"
 #include "env/fingerprint_json.h"
 #include "model/metric_names.h"
 #include "report/ledger.h"
@@ -268,6 +269,8 @@ Status CampaignRunner::Cohort::Resume(RunData* stored_run, std::vector<int64_t>*
 StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
   TARE_ASSIGN_OR_RETURN(plan_, PlanLooks(spec_.sampling, spec_.confidence, spec_.look_scheme));
   fingerprint_ = env::CollectFingerprint(env::FingerprintOptions{.probe_valgrind = spec_.instrument == Instrument::kSim});
+  // What the arms' environment (tare's, with --env) does to the code: as `tare run` and `tare env` say it.
+  env::AddTargetEnvironment(&fingerprint_, session::ApplyEnvOverrides(r_.options_.base_env, spec_.env));
   cells_.assign(r_.cells_.size(), CellState{});
   budget_ns_ = BudgetNs(spec_, cells_.size());
   exact_blocks_ = ExactPlanApplies(spec_) ? ExactPlanBlocks(spec_.null_arm) : 0;

@@ -65,6 +65,31 @@ TEST_F(ArmStageTest, ASecondCampaignOnTheSameDirectoryIsRefused) {
   EXPECT_TRUE(ArmStage::Create(dir_ + "/bin", Arms()).ok()) << "the lock goes with the stage";
 }
 
+// Issue 27, item 19: a campaign that never ran (its store could not be opened) leaves no directory
+// it made, nor the lock file in it; one that ran keeps them, and a directory that existed is kept.
+TEST_F(ArmStageTest, DirectoriesItMadeGoWithAStageThatNeverRan) {
+  const std::string made = dir_ + "/store-dir/bin";
+  {
+    auto stage = ArmStage::Create(made, Arms());
+    ASSERT_TRUE(stage.ok()) << stage.status().message();
+    EXPECT_TRUE(std::filesystem::exists(made + "/.lock"));
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/store-dir")) << "both levels it made are removed";
+  {
+    auto stage = ArmStage::Create(made, Arms());
+    ASSERT_TRUE(stage.ok());
+    (*stage)->Keep();
+  }
+  EXPECT_TRUE(std::filesystem::exists(made + "/base")) << "a stage that ran keeps its copies";
+  {
+    std::filesystem::create_directories(dir_ + "/existing");
+    auto stage = ArmStage::Create(dir_ + "/existing/bin", Arms());
+    ASSERT_TRUE(stage.ok());
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/existing")) << "only what the stage made is removed";
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/existing/bin"));
+}
+
 TEST_F(ArmStageTest, ARebuiltSourceStopsTheCampaign) {
   auto stage = ArmStage::Create(dir_ + "/bin", Arms());
   ASSERT_TRUE(stage.ok());

@@ -6,9 +6,12 @@
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "base/files.h"
 #include "base/json_text.h"
 #include "campaign/campaign_definition.h"
+#include "campaign/campaign_setup.h"
 #include "campaign/verdict_rules.h"
 #include "campaign/sampling.h"
 #include "campaign/work_tier.h"
@@ -134,6 +137,16 @@ PlanReport PlanFromPilot(const CampaignSpec& declared, const PilotRun& pilot) {
     }
   }
   return plan;
+}
+
+Status CheckPilotRequest(const CampaignInput& declared, int64_t blocks) {
+  if (blocks < 6 || blocks > 1000) {
+    return Status::InvalidArgument(fmt::format(
+        "--pilot {} is out of range: a pilot needs at least 6 blocks per cell to resample, and more "
+        "than 1000 is a campaign, not a pilot (default 20)", blocks));
+  }
+  for (const auto& head : declared.spec.heads) TARE_RETURN_IF_ERROR(CheckExecutable(head));
+  return PlanLooks(declared.spec.sampling, declared.spec.confidence, declared.spec.look_scheme).status();
 }
 
 StatusOr<PilotOutcome> RunPilot(const CampaignInput& declared, int64_t blocks, Prober& prober,

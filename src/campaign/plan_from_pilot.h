@@ -39,6 +39,12 @@ struct PilotRun {
 };
 PlanReport PlanFromPilot(const CampaignSpec& declared, const PilotRun& pilot);
 
+// InvalidArgument, before anything runs, for a pilot that cannot plan: fewer than 6 blocks per cell
+// (too few to resample) or more than 1000 (a campaign, not a pilot), a head that is not an
+// executable (the heads are what the plan is for: a typo is reported now, not after a plan that
+// exits 0; issue 9), or a look scheme the declared sampling cannot use.
+Status CheckPilotRequest(const CampaignInput& declared, int64_t blocks);
+
 // Runs the pilot of `declared` (PilotInput, `blocks` per cell) into a store in a temporary
 // directory, removed on return, and reads the plan from it. `options` as for the campaign itself;
 // the arm copies go to the temporary directory and nothing is cross-checked. A pilot that stopped

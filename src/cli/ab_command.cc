@@ -1,4 +1,4 @@
-#include "cli/ab_command.h"
+#include "cli/commands.h"
 
 #include <fmt/format.h>
 
@@ -6,34 +6,28 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <optional>
 
-#include "attribute/explain.h"
 #include "base/files.h"
 #include "base/json_text.h"
+#include "base/output_path.h"
 #include "base/terminal_text.h"
 #include "base/units.h"
 #include "campaign/campaign_runner.h"
 #include "campaign/campaign_setup.h"
 #include "campaign/plan_from_pilot.h"
-#include "campaign/planner.h"
 #include "campaign/planner_report.h"
 #include "campaign/spec_flags.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
 #include "cli/flag_checks.h"
 #include "cli/help_format.h"
-#include "cli/invocation.h"
-#include "cli/output_path.h"
+#include "cmdline/argv.h"
 #include "cli/progress.h"
 #include "cli/shard_flags.h"
-#include "html/ab_page.h"
 #include "proc/spawner.h"
-#include "report/ab_json.h"
+#include "publish/cohort_outputs.h"
 #include "report/ab_outcome.h"
-#include "report/escape.h"
 #include "report/ledger.h"
 #include "session/environment.h"
 #include "store/store.h"
@@ -59,32 +53,6 @@ struct AbOptions {
   env::DeclaredProvenance provenance;
   ShardFlags shard;
 };
-
-// Where the whole ledger goes when --ledger FILE is cut to fit a comment: "ledger.md" → "ledger.full.md".
-std::string WholeLedgerPath(const std::string& ledger_path) {
-  std::filesystem::path p(ledger_path);
-  const std::string ext = p.extension().string();
-  return p.replace_extension().string() + ".full" + (ext.empty() ? std::string(".md") : ext);
-}
-
-// GitHub's limit on one step's summary is 1 MiB; the ledger keeps some of it for the other steps.
-constexpr size_t kStepSummaryLimit = 900 * 1024;
-
-// --ledger, --json and --html must not replace the store or any input of the campaign. The store's own
-// directory may be missing: it is created with the store.
-Status CheckOutputs(const AbOptions& o, const campaign::CampaignSpec& spec) {
-  std::vector<KeptFile> kept = StoreFiles(o.store_path);
-  kept.push_back({o.campaign_file, "the campaign file"});
-  kept.push_back({spec.base, "the base executable"});
-  for (const auto& h : spec.heads) kept.push_back({h, "a head executable"});
-  const std::string store_dir = store::LocalDirectory(o.store_path);
-  TARE_RETURN_IF_ERROR(CheckOutputPath("--json", o.json_path, kept, store_dir));
-  TARE_RETURN_IF_ERROR(CheckOutputPath("--html", o.html_path, kept, store_dir));
-  TARE_RETURN_IF_ERROR(CheckOutputPath("--ledger", o.ledger_path, kept, store_dir));
-  // The whole ledger, written beside --ledger when that one is cut to fit a comment.
-  if (o.ledger_path.empty()) return Status::Ok();
-  return CheckOutputPath("--ledger (the whole ledger beside it)", WholeLedgerPath(o.ledger_path), kept, store_dir);
-}
 
 int ExitFor(const campaign::CampaignResult& result, bool inconclusive_ok) {
   switch (result.stop) {
@@ -115,11 +83,25 @@ int ExitFor(const campaign::CampaignResult& result, bool inconclusive_ok) {
 campaign::RunnerOptions CommonRunnerOptions(Progress& progress, bool quiet, const std::string& prefix) {
   campaign::RunnerOptions ropts;
   ropts.base_env = session::ProcessEnvironment();
-  ropts.command_line = RecordedInvocation();
+  ropts.command_line = cmdline::RecordedInvocation();
   ropts.tare_version = TARE_VERSION;
   ropts.progress = progress.Line();
   ropts.notice = progress.Notice(quiet, prefix);
   return ropts;
+}
+
+// Where the cohort's results go (publish/cohort_outputs.h).
+publish::CohortOutputOptions OutputsOf(const AbOptions& o) {
+  publish::CohortOutputOptions out;
+  out.store_path = o.store_path;
+  out.ledger_path = o.ledger_path;
+  out.json_path = o.json_path;
+  out.html_path = o.html_path;
+  out.attribute = static_cast<size_t>(o.attribute);
+  out.terminal = isatty(STDOUT_FILENO) == 1;
+  out.quiet = o.quiet;
+  if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY")) out.step_summary = summary;
+  return out;
 }
 
 StatusOr<int> PlanCampaign(const AbOptions& o, const campaign::CampaignInput& declared) {
@@ -128,18 +110,7 @@ StatusOr<int> PlanCampaign(const AbOptions& o, const campaign::CampaignInput& de
         "--plan gives a prediction, not a verdict: it cannot be combined with --resume, --ledger or --html "
         "(--json writes the plan as tare.plan/1)");
   }
-  if (o.pilot < 6 || o.pilot > 1000) {
-    return Status::InvalidArgument(fmt::format(
-        "--pilot {} is out of range: a pilot needs at least 6 blocks per cell to resample, and more "
-        "than 1000 is a campaign, not a pilot (default 20)", o.pilot));
-  }
-  // The pilot measures base against itself, but the heads are what the plan is for: one that does
-  // not exist is a typo to report now, not after a plan that exits 0 (issue 9).
-  for (const auto& head : declared.spec.heads) {
-    if (Status s = campaign::CheckExecutable(head); !s.ok()) return s;
-  }
-  auto looks = campaign::PlanLooks(declared.spec.sampling, declared.spec.confidence, declared.spec.look_scheme);
-  if (!looks.ok()) return looks.status();
+  if (Status s = campaign::CheckPilotRequest(declared, o.pilot); !s.ok()) return s;
 
   proc::InstallInterruptHandler();
   auto spawner = proc::Spawner::Start();
@@ -172,41 +143,15 @@ StatusOr<int> PlanCampaign(const AbOptions& o, const campaign::CampaignInput& de
   return plan.cells.empty() ? kExitUsage : kExitOk;
 }
 
-// The arm copies' directory (and the store's directory above it) made for a campaign that then
-// never ran — its store could not be opened (a text file, a server that does not answer), its
-// preparation failed: removed again, so nothing is left where the user pointed (issue 27, item 19:
-// a bin/.lock beside a text file given as --store). Declared before the runner, so it runs after
-// the runner's own clean-up (the copies); what existed before is never touched.
-class StrayStageCleanup {
- public:
-  explicit StrayStageCleanup(const std::string& stage_dir) : stage_dir_(stage_dir) {
-    std::error_code ec;
-    for (auto dir = std::filesystem::path(stage_dir_); !dir.empty() && !std::filesystem::exists(dir, ec);
-         dir = dir.parent_path()) {
-      made_.push_back(dir);
-      if (dir == dir.parent_path()) break;
-    }
-  }
-  ~StrayStageCleanup() {
-    if (ran_ || made_.empty()) return;
-    std::error_code ec;
-    std::filesystem::remove(std::filesystem::path(stage_dir_) / ".lock", ec);
-    for (const auto& dir : made_) std::filesystem::remove(dir, ec);  // only when empty
-  }
-  void Ran() { ran_ = true; }
-
- private:
-  std::string stage_dir_;
-  std::vector<std::filesystem::path> made_;  // innermost first
-  bool ran_ = false;
-};
-
 StatusOr<int> Ab(const AbOptions& o) {
   // Everything that can be checked before a process runs or the store is touched.
   TARE_RETURN_IF_ERROR(store::CheckStoreLocation(o.store_path));
   auto input = campaign::CampaignInputFrom(o.campaign_file, o.spec, std::filesystem::current_path().string());
   if (!input.ok()) return input.status();
-  if (Status s = CheckOutputs(o, input->spec); !s.ok()) return s;
+  const publish::CohortOutputOptions outputs = OutputsOf(o);
+  std::vector<KeptFile> inputs = {{o.campaign_file, "the campaign file"}, {input->spec.base, "the base executable"}};
+  for (const auto& h : input->spec.heads) inputs.push_back({h, "a head executable"});
+  if (Status s = publish::CheckCohortOutputs(outputs, std::move(inputs)); !s.ok()) return s;
   if (Status s = env::ValidateDeclaredProvenance(o.provenance); !s.ok()) return s;
   if (o.attribute > 0 && input->spec.instrument != Instrument::kSim) {
     return Status::InvalidArgument(
@@ -245,118 +190,22 @@ StatusOr<int> Ab(const AbOptions& o) {
   // refused before staging creates it (store.h).
   if (Status s = store::CheckStoreDirectory(o.store_path); !s.ok()) return s;
   campaign::SpawnerProber prober(**spawner);
-  StrayStageCleanup stray(ropts.stage_dir);
   campaign::CampaignRunner runner(std::move(*input), prober, ropts);
   if (Status s = runner.Prepare(); !s.ok()) return s;
 
   // Opened only once the campaign is known to be good: a usage error creates no store.
   auto store = store::Store::Open(o.store_path);
   if (!store.ok()) return store.status();
-  stray.Ran();
   auto result = runner.Run(**store);
   progress.Clear();
   if (!result.ok()) return result.status();
   const report::AbReport& rep = result->report;
 
-  // --attribute N: why each FAIL and supported gain changed, from the cohort's stored profiles.
-  std::optional<attribute::CohortAttribution> attribution;
-  report::LedgerOptions ledger_options;
-  if (o.attribute > 0) {
-    attribution = attribute::AttributeCohortChanges(**store, rep, static_cast<size_t>(o.attribute));
-    ledger_options.appendix = attribution->markdown;
-    ledger_options.appendix_name = "Why each change: the attribution of its instructions";
-  }
-  // --html on a sim cohort: each change's differential flame graph, under its cell on the page,
-  // and the ledger says where they are.
-  std::vector<html::CellFigure> figures;
-  // The cohort's run, read back once for the page's plots and its flame graphs.
-  StatusOr<RunData> run = o.html_path.empty() ? StatusOr<RunData>(RunData{}) : (*store)->LoadRun(rep.run_id);
-  if (!o.html_path.empty() && rep.instrument == Instrument::kSim && run.ok()) {
-    std::vector<std::string> problems;
-    for (auto& f : attribute::FlameGraphsOfCohortChanges(**store, rep, *run, &problems)) {
-      figures.push_back({f.cell, f.caption, std::move(f.svg)});
-    }
-    for (const auto& p : problems) fmt::print(stderr, "tare: warning: --html: no flame graph for {}\n", TerminalText(p));
-    if (!figures.empty()) {
-      ledger_options.appendix += fmt::format(
-          "\n**Flame graphs.** Where the instructions of each FAIL and supported gain went, base → head: {}, under "
-          "each cell.\n", report::MarkdownCode(std::filesystem::path(o.html_path).filename().string()));
-      if (ledger_options.appendix_name.empty()) ledger_options.appendix_name = "Where the flame graphs are";
-    }
-  }
-  const std::string ledger = report::RenderLedger(rep, ledger_options).markdown;
-  const char* step_summary = std::getenv("GITHUB_STEP_SUMMARY");
-  const bool in_actions = step_summary != nullptr && *step_summary != '\0';
-  // On a terminal, a short summary; the whole ledger goes to --ledger, or next to the store.
-  // Piped (CI logs, scripts), the whole ledger as always.
-  const bool terminal = isatty(STDOUT_FILENO) == 1;
-  std::string ledger_path = o.ledger_path;
-  if (ledger_path.empty() && terminal && !o.quiet) {
-    const std::filesystem::path dir = std::filesystem::path(store::LocalDirectory(o.store_path)) / "ledgers";
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    ledger_path = (dir / fmt::format("cohort-{}.md", rep.run_id)).string();
-  }
-  if (!o.ledger_path.empty()) {
-    // --ledger is what a pull request gets as a comment: kept under GitHub's limit, the rows that
-    // need a look first; when that leaves anything out, the whole ledger is written beside it.
-    const std::string whole_path = WholeLedgerPath(o.ledger_path);
-    ledger_options.max_chars = report::kLedgerCommentLimit;
-    ledger_options.full_ledger_where = fmt::format(
-        "in the whole ledger, `{}`{}", std::filesystem::path(whole_path).filename().string(),
-        in_actions ? ", and in this job's summary" : ", beside this file");
-    const report::Ledger fitted = report::RenderLedger(rep, ledger_options);
-    if (Status w = WriteFileAtomic(o.ledger_path, fitted.markdown); !w.ok()) return w;
-    if (fitted.shortened) {
-      if (Status w = WriteFileAtomic(whole_path, ledger); !w.ok()) return w;
-      fmt::print(stderr, "tare: the ledger is {} characters, over what a GitHub comment takes: {} has the outcome, the "
-                         "rows that need a look and what fits; the whole ledger is in {}\n",
-                 ledger.size(), TerminalText(o.ledger_path), TerminalText(whole_path));
-    }
-  } else if (!ledger_path.empty()) {
-    if (Status w = WriteFileAtomic(ledger_path, ledger); !w.ok()) return w;
-  }
-  if (!o.quiet) {
-    // Terminal-safe: every name in either is escaped.
-    fmt::print("{}", terminal ? report::RenderAbSummary(rep, ledger_path) : ledger);
-    if (terminal && attribution && attribution->changes > 0) {
-      fmt::print("Why: the top {} functions behind each of the {} change(s) are in the ledger{}.\n", o.attribute,
-                 attribution->changes,
-                 attribution->problems.empty() ? "" : fmt::format(" ({} could not be attributed)", attribution->problems.size()));
-    }
-  }
-  // GitHub Actions: the whole ledger goes to the job summary too (GitHub takes up to 1 MiB there).
-  if (in_actions) {
-    report::LedgerOptions summary_options = ledger_options;
-    summary_options.max_chars = kStepSummaryLimit;
-    summary_options.full_ledger_where =
-        o.ledger_path.empty() ? std::string("left out: the job summary takes 1 MiB; write it whole with --ledger FILE")
-                              : fmt::format("in the whole ledger, {}", WholeLedgerPath(o.ledger_path));
-    std::ofstream out(step_summary, std::ios::app);
-    out << report::RenderLedger(rep, summary_options).markdown << "\n";
-    if (!out.good()) {
-      fmt::print(stderr, "tare: warning: could not append the ledger to $GITHUB_STEP_SUMMARY '{}'\n", TerminalText(step_summary));
-    }
-  }
-  if (!o.json_path.empty()) {
-    nlohmann::json j = report::AbReportToJson(rep);
-    if (attribution) j["attributions"] = attribution->json;
-    if (Status w = WriteFileAtomic(o.json_path, DumpJson(j, 2) + "\n"); !w.ok()) {
-      return w;
-    }
-  }
-  if (!o.html_path.empty()) {
-    // The cohort's samples and cells, for the plots; without them the page still has the verdicts.
-    auto cells = (*store)->CellsOf(result->report.run_id);
-    if (!run.ok() || !cells.ok()) {
-      fmt::print(stderr, "tare: warning: --html: the cohort's samples could not be read back ({}); the page "
-                         "shows the verdicts without sample plots\n",
-                 TerminalText(!run.ok() ? run.status().message() : cells.status().message()));
-    }
-    const std::string page = html::RenderAbHtml(rep, run.ok() ? *run : RunData{},
-                                                cells.ok() ? *cells : std::vector<CellRecord>{}, figures);
-    if (Status w = WriteFileAtomic(o.html_path, page); !w.ok()) return w;
-  }
+  auto delivery = publish::DeliverCohort(**store, rep, outputs);
+  if (!delivery.ok()) return delivery.status();
+  fmt::print("{}", delivery->stdout_text);
+  for (const auto& n : delivery->notices) fmt::print(stderr, "tare: {}\n", TerminalText(n));
+  for (const auto& w : delivery->warnings) fmt::print(stderr, "tare: warning: {}\n", TerminalText(w));
 
   // The loud part, on stderr even with --quiet: what makes the verdicts untrustworthy or stopped.
   fmt::print(stderr, "{}", report::RenderAbWarnings(rep, result->stop == campaign::StopKind::kNone));
@@ -365,7 +214,7 @@ StatusOr<int> Ab(const AbOptions& o) {
       fmt::print(stderr, "tare: interrupted: cohort {} (run {}) keeps its {} samples in {}. "
                          "Continue it with:\n  {}\n",
                  rep.cohort, rep.run_id, rep.samples, TerminalText(store::PrintableLocation(o.store_path)),
-                 TerminalText(ResumeCommand(RecordedInvocation())));
+                 TerminalText(cmdline::ResumeCommand(cmdline::RecordedInvocation())));
       break;
     case campaign::StopKind::kGate:
     case campaign::StopKind::kExecutableChanged:
@@ -516,7 +365,7 @@ with --strict-suite a benchmark new or missing;
                         "cohort; the binary's own --benchmark_min_time after -- wins)"),
         "--gbench-min-time");
   track(sub->add_option("--env", o->spec.env, "KEY=VALUE for every arm (repeatable; the only way to pass the arms $TARE_STORE or $PGPASSWORD)"), "--env");
-  track(sub->add_option("--cwd", o->spec.cwd, "Working directory for every arm"), "--cwd");
+  track(sub->add_option("--cwd", o->spec.cwd, "Working directory for every arm (a relative --base/--head not found where typed is looked for here)"), "--cwd");
   track(sub->add_option("--gate", o->spec.gates, "Sanity gate checked on the first block (repeatable; replaces the default "
                                             "\"peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB\")"), "--gate");
   track(sub->add_flag("--no-gates", o->spec.no_gates, "No sanity gates"), "--no-gates");

@@ -15,30 +15,12 @@
 #include <vector>
 
 #include "base/terminal_text.h"
-#include "cli/ab_command.h"
-#include "cli/compare_command.h"
-#include "cli/attribute_command.h"
-#include "cli/bisect_command.h"
-#include "cli/bundle_command.h"
-#include "cli/import_command.h"
-#include "cli/replay_command.h"
-#include "cli/spread_command.h"
-#include "cli/env_command.h"
+#include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_format.h"
-#include "cli/history_command.h"
-#include "cli/site_command.h"
-#include "cli/merge_command.h"
-#include "cli/push_command.h"
-#include "cli/shards_command.h"
-#include "cli/usage_hints.h"
-#include "cli/export_command.h"
-#include "cli/invocation.h"
-#include "cli/oracle_command.h"
-#include "cli/report_command.h"
-#include "cli/run_command.h"
-#include "cli/variance_command.h"
-#include "session/foreign_flags.h"
+#include "cli/option_names.h"
+#include "cmdline/argv.h"
+#include "cmdline/subcommand_argv.h"
 
 namespace tare::cli {
 namespace {
@@ -106,7 +88,7 @@ std::string UnknownFlagHint(const CLI::App& sub, const std::vector<std::string>&
 }  // namespace
 
 int Main(int argc, char** argv) {
-  SetInvocation(argc, argv);
+  cmdline::SetInvocation(argc, argv);
   CLI::App app{"tare " TARE_VERSION " - measure native benchmarks and gate merges on performance", "tare"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tare " TARE_VERSION);
@@ -168,63 +150,16 @@ was measured); 3 INCONCLUSIVE / nondeterministic output; 4 sanity gate or releas
 5 a benchmark that cannot be measured (ab: it fails in base too); 70 internal error; 130 interrupted
 (completed samples are kept).
 Each subcommand's --help has examples. Docs: )") + DocsLocation());
-  // The target's own argv is cut off before CLI11 parses tare's options (see SplitAtTarget); which
-  // of run's options take a value is read from the options themselves, so a new one cannot be missed.
-  const bool help_asked = std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "-h" || a == "--help"; });
-  if (args.size() > 1 && args[1] == "run") {
-    const CLI::App& run = *app.get_subcommand("run");
-    // hyperfine's `--shell SHELL` and `-i` (usage_hints.h): what was meant, or an error saying how
-    // to write it; never `/bin/sh -c SHELL`.
-    if (!help_asked) {
-      auto resolved = ResolveRunShellWord(args, ValueOptionNames(run));
-      if (!resolved.ok()) return ReportError(resolved.status());
-      args = *resolved;
-    }
-    SplitArgs split = SplitAtTarget(args, 2, ValueOptionNames(run));
-    if (Status s = CheckInstrumentShortFlag(split.tare); !s.ok() && !help_asked) return ReportError(s);
-    const auto names = OptionNames(run);
-    // hyperfine's and Google Benchmark's flags tare has not (session/foreign_flags.h): tare's own
-    // flag, or that there is none; an unknown flag otherwise (a typo) is CLI11's, with "did you mean".
-    if (std::string f = help_asked ? "" : session::ForeignRunFlag(split.tare, names, split.target.empty() ? "" : split.target[0]);
-        !f.empty()) {
-      return ReportError(Status::InvalidArgument(f));
-    }
-    bool all_known = true;
-    for (size_t i = 2; i < split.tare.size(); ++i) {
-      const std::string& t = split.tare[i];
-      if (t.size() > 1 && t[0] == '-' && std::find(names.begin(), names.end(), t.substr(0, t.find('='))) == names.end() &&
-          t != "-h" && t != "--help") {
-        all_known = false;
-      }
-    }
-    if (std::string a = all_known ? AmbiguousTargetArgument(split, names) : ""; !a.empty()) {
-      fmt::print(stderr,
-                 "tare: error: '{}' after the target '{}' is also an option of `tare run`; it is not clear "
-                 "whose it is. Put it before the target for tare, or put `--` before the target to pass "
-                 "everything after it to the target: tare run [OPTIONS] -- {} ...\n",
-                 TerminalText(a), TerminalText(split.target[0]), TerminalText(split.target[0]));
-      return kExitUsage;
-    }
-    args = split.tare;
-    // hyperfine's --shell=SHELL picks the shell; tare's --shell alone is a flag (/bin/sh).
-    for (size_t i = 2; i < args.size(); ++i) {
-      if (args[i].rfind("--shell=", 0) == 0) args[i] = "--shell-program=" + args[i].substr(8);
-    }
-    target_argv = split.target;
-  } else if (args.size() > 1 && args[1] == "ab") {
-    // A forgotten `--`, a Google Benchmark flag, two builds as words: the error says what to type.
-    if (Status s = CheckAbArguments(args, ValueOptionNames(*app.get_subcommand("ab")), OptionNames(*app.get_subcommand("ab")));
-        !s.ok()) {
-      return ReportError(s);
-    }
-    // `tare ab ... -- ARGS`: everything after "--" is passed to every arm.
-    auto dashes = std::find(args.begin() + 2, args.end(), std::string("--"));
-    if (dashes != args.end()) {
-      target_argv.assign(dashes + 1, args.end());
-      args.erase(dashes, args.end());
-    }
+  // The target's own argv (and the arms' after `ab ... --`) is cut off before CLI11 parses tare's
+  // options, and other tools' habits answered (cmdline/subcommand_argv.h); which options take a
+  // value is read from the options themselves, so a new one cannot be missed.
+  if (args.size() > 1 && (args[1] == "run" || args[1] == "ab")) {
+    const cmdline::OptionTable options = OptionTableOf(*app.get_subcommand(args[1]));
+    auto split = args[1] == "run" ? cmdline::ReadRunArgv(args, options) : cmdline::ReadAbArgv(args, options);
+    if (!split.ok()) return ReportError(split.status());
+    args = split->tare;
+    target_argv = split->target;
   }
-
 
   // CLI11 reads an unknown first word as a stray positional and says only "A subcommand is
   // required"; name the word and the choices instead.

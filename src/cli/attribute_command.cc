@@ -1,4 +1,4 @@
-#include "cli/attribute_command.h"
+#include "cli/commands.h"
 
 #include <fmt/format.h>
 
@@ -14,7 +14,7 @@
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
 #include "cli/flag_checks.h"
-#include "cli/output_path.h"
+#include "base/output_path.h"
 #include "store/store.h"
 
 namespace tare::cli {
@@ -68,7 +68,7 @@ StatusOr<attribute::Sides> Load(const AttributeFlags& f) {
 }
 
 StatusOr<int> Attribute(const AttributeFlags& f) {
-  const std::vector<KeptFile> kept = StoreFiles(f.store_path);
+  const std::vector<KeptFile> kept = store::StoreFiles(f.store_path);
   if (f.json != "-") {
     if (Status s = CheckOutputPath("--json", f.json, kept); !s.ok()) return s;
   }

@@ -1,4 +1,4 @@
-#include "cli/bisect_command.h"
+#include "cli/commands.h"
 
 #include <fmt/format.h>
 
@@ -12,8 +12,8 @@
 #include "base/units.h"
 #include "bisect/bisect.h"
 #include "cli/exit_codes.h"
-#include "cli/invocation.h"
-#include "cli/output_path.h"
+#include "base/output_path.h"
+#include "cmdline/argv.h"
 #include "compare/thresholds.h"
 #include "proc/spawner.h"
 
@@ -64,7 +64,7 @@ StatusOr<int> Bisect(const BisectFlags& f) {
   spec.instrument = instrument;
   if (f.allowance_percent >= 0) spec.allowance = f.allowance_percent / 100;
   spec.step_budget_ns = static_cast<int64_t>(step_budget_ns);
-  spec.command_line = RecordedInvocation();
+  spec.command_line = cmdline::RecordedInvocation();
   spec.attribute_top = static_cast<size_t>(f.attribute_top);
   if (!f.quiet) spec.progress = [](const std::string& line) { fmt::print(stderr, "{}\n", TerminalText(line)); };
 

@@ -1,4 +1,4 @@
-#include "cli/bundle_command.h"
+#include "cli/commands.h"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include "bundle/opened_bundle.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
-#include "cli/output_path.h"
+#include "base/output_path.h"
 #include "store/store.h"
 
 namespace tare::cli {
@@ -31,7 +31,7 @@ StatusOr<int> Write(const BundleOptions& o) {
     return Status::InvalidArgument("-o FILE is required: where to write the bundle, e.g. -o evidence.tar.gz");
   }
   if (Status s = RequireStore(o.store_path); !s.ok()) return s;
-  if (Status s = CheckOutputPath("-o", o.output, StoreFiles(o.store_path)); !s.ok()) return s;
+  if (Status s = CheckOutputPath("-o", o.output, store::StoreFiles(o.store_path)); !s.ok()) return s;
   if (Status s = bundle::CheckReplaceableBundle(o.output); !s.ok()) return s;
   auto store = store::Store::OpenForReading(o.store_path);
   if (!store.ok()) return store.status();

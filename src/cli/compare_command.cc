@@ -1,4 +1,4 @@
-#include "cli/compare_command.h"
+#include "cli/commands.h"
 
 #include <unistd.h>
 
@@ -17,7 +17,7 @@
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
 #include "cli/progress.h"
-#include "cli/output_path.h"
+#include "base/output_path.h"
 #include "compare/compare.h"
 #include "compare/compare_report.h"
 #include "compare/stored_pair.h"
@@ -50,7 +50,7 @@ StatusOr<int> Compare(const CompareFlags& f) {
   TARE_ASSIGN_OR_RETURN(const compare::CompareOptions options, JudgingOptions(f.judging));
   TARE_RETURN_IF_ERROR(RequireStore(f.store_path));
   if (!f.output.empty() && f.output != "-") {
-    std::vector<KeptFile> kept = StoreFiles(f.store_path);
+    std::vector<KeptFile> kept = store::StoreFiles(f.store_path);
     // The thresholds file just read (issue 27, item 8: `compare -o tare.toml` replaced it).
     if (const std::string config = ThresholdsFile(f.judging); !config.empty()) kept.push_back({config, "the thresholds file"});
     TARE_RETURN_IF_ERROR(CheckOutputPath("--output", f.output, kept));

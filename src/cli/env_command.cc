@@ -1,4 +1,4 @@
-#include "cli/env_command.h"
+#include "cli/commands.h"
 
 #include <fmt/format.h>
 
@@ -10,6 +10,8 @@
 #include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
 #include "env/fingerprint_text.h"
+#include "env/target_environment.h"
+#include "session/environment.h"
 
 namespace tare::cli {
 
@@ -28,6 +30,8 @@ void AddEnvCommand(CLI::App& app, int* exit_code) {
                 "(runs valgrind --version)");
   command->callback([flags, exit_code] {
     Fingerprint fp = env::CollectFingerprint({.probe_valgrind = flags->sim});
+    // target.env from what a target inherits with no --env: the digest `tare run` and `tare ab` record.
+    env::AddTargetEnvironment(&fp, session::ProcessEnvironment());
     std::string out = flags->json ? DumpJson(env::FingerprintToJson(fp), 2) + "\n"
                                   : TerminalText(env::FormatFingerprintText(fp));  // host strings, as read
     std::fwrite(out.data(), 1, out.size(), stdout);

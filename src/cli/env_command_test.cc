@@ -1,5 +1,5 @@
 // `tare env` through CLI11, as main will wire it: parse real arguments, capture stdout.
-#include "cli/env_command.h"
+#include "cli/commands.h"
 
 #include <gtest/gtest.h>
 
@@ -7,6 +7,8 @@
 
 #include "env/host_fingerprint.h"
 #include "env/fingerprint_json.h"
+#include "env/target_environment.h"
+#include "session/environment.h"
 
 namespace tare::cli {
 namespace {
@@ -57,7 +59,10 @@ TEST(EnvCommandTest, JsonIsTheFingerprintSchema) {
   EXPECT_EQ(j["schema"], "tare.fingerprint/1");
   auto fp = env::FingerprintFromJson(j);
   ASSERT_TRUE(fp.ok()) << fp.status().ToString();
-  EXPECT_EQ(fp->HardDigest(), env::CollectFingerprint({}).HardDigest());
+  // The host's digest with target.env from what a target inherits (env/target_environment.h).
+  Fingerprint expected = env::CollectFingerprint({});
+  env::AddTargetEnvironment(&expected, session::ProcessEnvironment());
+  EXPECT_EQ(fp->HardDigest(), expected.HardDigest());
 }
 
 TEST(EnvCommandTest, SimAddsValgrind) {

@@ -1,4 +1,4 @@
-#include "cli/export_command.h"
+#include "cli/commands.h"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
 #include "cli/flag_checks.h"
-#include "cli/output_path.h"
+#include "base/output_path.h"
 #include "bundle/run_document.h"
 #include "store/store.h"
 #include "store/transfer.h"
@@ -34,7 +34,7 @@ StatusOr<int> Export(const ExportOptions& o) {
   }
   if (Status s = RequireStore(o.store_path); !s.ok()) return s;
   if (o.output != "-") {
-    if (Status s = CheckOutputPath("--output", o.output, StoreFiles(o.store_path)); !s.ok()) return s;
+    if (Status s = CheckOutputPath("--output", o.output, store::StoreFiles(o.store_path)); !s.ok()) return s;
   }
   auto store = store::Store::OpenForReading(o.store_path);
   if (!store.ok()) return store.status();

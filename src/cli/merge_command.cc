@@ -1,4 +1,4 @@
-#include "cli/merge_command.h"
+#include "cli/commands.h"
 
 #include <algorithm>
 #include <climits>

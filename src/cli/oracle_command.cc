@@ -1,27 +1,17 @@
-#include "cli/oracle_command.h"
+#include "cli/commands.h"
 
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <filesystem>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "base/files.h"
 #include "base/terminal_text.h"
-#include "base/units.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
-#include "cli/output_path.h"
-#include "oracle/check.h"
-#include "oracle/counters.h"
-#include "oracle/golden.h"
-#include "oracle/quarantine.h"
-#include "oracle/stability.h"
-#include "oracle/trial_session.h"
-#include "oracle/spawner_trial_runner.h"
+#include "oracle/oracle_run.h"
+#include "store/store.h"
 
 namespace tare::cli {
 namespace {
@@ -46,15 +36,7 @@ normalized. The report is the command's stdout, or the file passed as {report} i
 or the file named by --report.
 Raw output of every trial: .tare/oracle/<UTC timestamp>/ (or --run-dir), named in the report.)";
 
-// Options every mode shares: how to run the command and where its raw output goes.
-struct CommonOptions {
-  std::string run_dir;
-  std::string report_path;
-  std::string timeout;
-  std::vector<std::string> argv;
-};
-
-void AddCommonOptions(CLI::App* sub, CommonOptions* o) {
+void AddCommonOptions(CLI::App* sub, OracleInvocation* o) {
   sub->add_option("--run-dir", o->run_dir,
                   "Keep every trial's raw output here (absent or empty; default .tare/oracle/<UTC timestamp>)");
   sub->add_option("--report", o->report_path,
@@ -81,149 +63,38 @@ StatusOr<std::vector<std::string>> CommandArgs(CLI::App* sub, CLI::App* oracle) 
   return argv;
 }
 
-// Progress, the report and errors quote golden, quarantine and report lines: what the command
-// under test wrote. Printed with their control bytes made visible (base/terminal_text.h); the
-// copy kept in the run directory is the report as it was.
-void PrintProgress(const std::string& line) { fmt::print(stderr, "{}\n", TerminalText(line)); }
-
-StatusOr<std::unique_ptr<SpawnedSession>> Prepare(const CommonOptions& o) {
-  OracleCommand command;
-  command.argv = o.argv;
-  command.report_path = o.report_path;
-  if (!o.timeout.empty()) {
-    auto timeout_ns = ParseTimeoutNs(o.timeout);
-    if (!timeout_ns.ok()) return timeout_ns.status().WithContext("--timeout");
-    command.timeout_ns = *timeout_ns;
-  }
-  return StartSpawnedSession(std::move(command), o.run_dir, PrintProgress);
-}
-
-// An error after the session exists: it says where the raw output so far is, and the run
-// directory is dropped when nothing ran (a usage error leaves no litter).
-Status Fail(const Status& status, const TrialSession& session) {
-  if (session.processes() == 0) {
-    std::error_code ec;
-    std::filesystem::remove(session.run_dir(), ec);
-    return status;
-  }
-  return status.WithMore(fmt::format("raw output of the {} {} that ran: {}/", session.processes(),
-                                     session.processes() == 1 ? "process" : "processes", session.run_dir()));
-}
-
-// Prints the report on stdout and keeps a copy next to the raw output.
-void Emit(const std::string& report, const std::string& run_dir) {
-  const std::string shown = TerminalText(report);
+// The report on stdout, its control bytes made visible (base/terminal_text.h; the copy kept in the
+// run directory is the report as it was), and the exit status of its outcome.
+StatusOr<int> Print(StatusOr<OracleResult> result) {
+  if (!result.ok()) return result.status();
+  const std::string shown = TerminalText(result->report);
   std::fwrite(shown.data(), 1, shown.size(), stdout);
   std::fflush(stdout);
-  Status kept = WriteFileAtomic(run_dir + "/report.txt", report);
-  if (!kept.ok()) fmt::print(stderr, "tare: warning: the report was not kept: {}\n", TerminalText(kept.message()));
-}
-
-// --accept writes the golden: checked before the first trial, and never onto an input, the
-// --report file, or the default store.
-Status CheckGoldenOutput(const std::string& golden, const CommonOptions& common,
-                         const std::string& quarantine) {
-  std::vector<KeptFile> kept = StoreFiles(DefaultStorePath());
-  kept.push_back({quarantine, "the quarantine file"});
-  kept.push_back({common.report_path, "the --report file"});
-  return CheckOutputPath("--golden", golden, kept);
-}
-
-Status LoadQuarantine(const std::string& path, std::optional<Quarantine>* out) {
-  if (path.empty()) return Status::Ok();
-  TARE_ASSIGN_OR_RETURN(Quarantine q, Quarantine::Read(path));
-  out->emplace(std::move(q));
-  return Status::Ok();
+  for (const auto& w : result->warnings) fmt::print(stderr, "tare: warning: {}\n", TerminalText(w));
+  switch (result->outcome) {
+    case OracleOutcome::kPass: return kExitOk;
+    case OracleOutcome::kMismatch: return kExitFailed;
+    case OracleOutcome::kNondeterministic: return kExitNondeterministic;
+  }
+  return kExitInternal;
 }
 
 struct CheckFlags {
-  CommonOptions common;
+  OracleInvocation common;
   CheckOptions check;
   std::string quarantine_path;
 };
 
-StatusOr<int> RunCheckCommand(CheckFlags& f) {
-  std::optional<Quarantine> quarantine;
-  if (Status s = LoadQuarantine(f.quarantine_path, &quarantine); !s.ok()) return s;
-  f.check.quarantine = quarantine ? &*quarantine : nullptr;
-  // Refuse bad counts and a golden that cannot be written before creating anything.
-  if (Status s = ValidateVoteTrials(f.check.trials, "--trials"); !s.ok()) return s;
-  if (f.check.accept) {
-    if (Status s = CheckGoldenOutput(f.check.golden_path, f.common, f.quarantine_path); !s.ok()) return s;
-  }
-  // RunCheck reads the golden again; read here, a missing or malformed one leaves no run directory.
-  if (auto golden = ReadGolden(f.check.golden_path);
-      !golden.ok() && (!f.check.accept || golden.status().code() != StatusCode::kNotFound)) {
-    return golden.status();
-  }
-  auto prepared = Prepare(f.common);
-  if (!prepared.ok()) return prepared.status();
-  TrialSession& session = *(*prepared)->session;
-  auto result = RunCheck(session, f.check);
-  if (!result.ok()) return Fail(result.status(), session);
-  Emit(FormatCheckResult(*result), session.run_dir());
-  switch (result->verdict) {
-    case CheckVerdict::kMatch:
-    case CheckVerdict::kAccepted: return kExitOk;
-    case CheckVerdict::kMismatch: return kExitFailed;
-    case CheckVerdict::kNondeterministicHeader: return kExitNondeterministic;
-  }
-  return kExitInternal;
-}
-
 struct StabilityFlags {
-  CommonOptions common;
+  OracleInvocation common;
   StabilityOptions stability;
   std::string quarantine_path;
 };
 
-StatusOr<int> RunStabilityCommand(StabilityFlags& f) {
-  std::optional<Quarantine> quarantine;
-  if (Status s = LoadQuarantine(f.quarantine_path, &quarantine); !s.ok()) return s;
-  f.stability.quarantine = quarantine ? &*quarantine : nullptr;
-  if (Status s = ValidateStabilityOptions(f.stability); !s.ok()) return s;
-  auto prepared = Prepare(f.common);
-  if (!prepared.ok()) return prepared.status();
-  TrialSession& session = *(*prepared)->session;
-  auto result = RunStability(session, f.stability);
-  if (!result.ok()) return Fail(result.status(), session);
-  const std::string suggestion = SuggestedQuarantine(*result);
-  if (!suggestion.empty()) {
-    Status s = WriteFileAtomic(session.run_dir() + "/suggested-quarantine.txt", suggestion);
-    if (!s.ok()) fmt::print(stderr, "tare: warning: {}\n", TerminalText(s.message()));
-  }
-  Emit(FormatStabilityResult(*result), session.run_dir());
-  if (!result->header_agrees()) return kExitNondeterministic;
-  return result->flagged() > 0 ? kExitFailed : kExitOk;
-}
-
 struct CountersFlags {
-  CommonOptions common;
+  OracleInvocation common;
   CountersOptions counters;
 };
-
-StatusOr<int> RunCountersCommand(CountersFlags& f) {
-  if (f.counters.accept) {
-    if (Status s = CheckGoldenOutput(f.counters.golden_path, f.common, ""); !s.ok()) return s;
-  }
-  if (auto golden = ReadCountersGolden(f.counters.golden_path);
-      !golden.ok() && (!f.counters.accept || golden.status().code() != StatusCode::kNotFound)) {
-    return golden.status();
-  }
-  auto prepared = Prepare(f.common);
-  if (!prepared.ok()) return prepared.status();
-  TrialSession& session = *(*prepared)->session;
-  auto result = RunCounters(session, f.counters);
-  if (!result.ok()) return Fail(result.status(), session);
-  Emit(FormatCountersResult(*result), session.run_dir());
-  switch (result->verdict) {
-    case CountersVerdict::kMatch:
-    case CountersVerdict::kAccepted: return kExitOk;
-    case CountersVerdict::kMismatch: return kExitFailed;
-    case CountersVerdict::kNotByteStable: return kExitNondeterministic;
-  }
-  return kExitInternal;
-}
 
 }  // namespace
 
@@ -268,7 +139,8 @@ change fails every attempt. A header that differs from the golden's is never ret
       return;
     }
     check->common.argv = std::move(argv).value();
-    *exit_code = Finish(RunCheckCommand(*check));
+    *exit_code = Finish(Print(RunCheckMode(check->common, check->check, check->quarantine_path,
+                                                store::StoreFiles(DefaultStorePath()))));
   });
 
   auto stability = std::make_shared<StabilityFlags>();
@@ -299,7 +171,7 @@ Example:
       return;
     }
     stability->common.argv = std::move(argv).value();
-    *exit_code = Finish(RunStabilityCommand(*stability));
+    *exit_code = Finish(Print(RunStabilityMode(stability->common, stability->stability, stability->quarantine_path)));
   });
 
   auto counters = std::make_shared<CountersFlags>();
@@ -322,7 +194,7 @@ Example:
       return;
     }
     counters->common.argv = std::move(argv).value();
-    *exit_code = Finish(RunCountersCommand(*counters));
+    *exit_code = Finish(Print(RunCountersMode(counters->common, counters->counters, store::StoreFiles(DefaultStorePath()))));
   });
 }
 

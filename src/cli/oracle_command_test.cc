@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "base/files.h"
-#include "cli/oracle_command.h"
+#include "cli/commands.h"
 
 namespace tare::cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "cli/push_command.h"
+#include "cli/commands.h"
 
 #include <chrono>
 #include <climits>

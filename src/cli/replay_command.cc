@@ -1,4 +1,4 @@
-#include "cli/replay_command.h"
+#include "cli/commands.h"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include "bundle/replay.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
-#include "cli/invocation.h"
+#include "cmdline/argv.h"
 #include "cli/progress.h"
 #include "proc/spawner.h"
 #include "session/environment.h"
@@ -49,7 +49,7 @@ StatusOr<int> Replay(const ReplayOptions& o) {
   Progress progress(o.quiet);
   bundle::ReplayOptions ro;
   ro.store_path = o.store_path;
-  ro.command_line = RecordedInvocation();
+  ro.command_line = cmdline::RecordedInvocation();
   ro.tare_version = TARE_VERSION;
   ro.base_env = session::ProcessEnvironment();
   ro.trust_env = o.trust_env;

@@ -1,4 +1,4 @@
-#include "cli/report_command.h"
+#include "cli/commands.h"
 
 #include <filesystem>
 #include <memory>
@@ -12,7 +12,7 @@
 #include "bundle/stored_report.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
-#include "cli/output_path.h"
+#include "base/output_path.h"
 #include "compare/compare.h"
 #include "compare/stored_history.h"
 #include "compare/stored_pair.h"
@@ -81,7 +81,7 @@ StatusOr<int> Report(const ReportFlags& f) {
   if (Status s = RequireStore(f.store_path); !s.ok()) return s;
   const bool to_stdout = f.output.empty() || f.output == "-";
   if (!to_stdout) {
-    std::vector<KeptFile> kept = StoreFiles(f.store_path);
+    std::vector<KeptFile> kept = store::StoreFiles(f.store_path);
     if (const std::string config = compare_mode ? ThresholdsFile(f.judging) : ""; !config.empty()) {
       kept.push_back({config, "the thresholds file"});
     }

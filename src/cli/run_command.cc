@@ -1,13 +1,11 @@
-#include "cli/run_command.h"
+#include "cli/commands.h"
 
 #include <fmt/format.h>
 
 #include <filesystem>
 #include <functional>
-#include <future>
 #include <memory>
 #include <optional>
-#include <system_error>
 #include <tuple>
 #include <utility>
 
@@ -21,10 +19,11 @@
 #include "cli/flag_checks.h"
 #include "cli/help_format.h"
 #include "cli/progress.h"
-#include "cli/invocation.h"
-#include "cli/output_path.h"
+#include "cli/option_names.h"
+#include "cmdline/argv.h"
+#include "base/output_path.h"
 #include "cli/shard_flags.h"
-#include "cli/usage_hints.h"
+#include "cmdline/usage_hints.h"
 #include "compare/thresholds.h"
 #include "compare/variance.h"
 #include "env/provenance.h"
@@ -39,9 +38,6 @@
 
 namespace tare::cli {
 namespace {
-
-// StartGitEarly's answer, for ToSpec.
-std::shared_future<Provenance> g_early_git;
 
 struct RunOptions {
   session::TargetArgs target;
@@ -101,7 +97,7 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
     return Status::InvalidArgument("-N (no shell) and --shell contradict each other; give one");
   }
   TARE_RETURN_IF_ERROR(CheckColorMode(o.color));
-  TARE_RETURN_IF_ERROR(ResolveStyle(o.style, o.color, o.color_given).status());
+  TARE_RETURN_IF_ERROR(cmdline::ResolveStyle(o.style, o.color, o.color_given).status());
   if (o.json_format != "tare" && o.json_format != "hyperfine") {
     return Status::InvalidArgument(fmt::format(
         "--export-json-format '{}': use tare (schema tare.run/2, everything stored) or hyperfine (its "
@@ -138,31 +134,17 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
     if (!t.ok()) return t.status().WithContext("--gbench-min-time");
     spec.gbench_min_time_ns = *t;
   }
-  spec.command_line = RecordedInvocation();
+  spec.command_line = cmdline::RecordedInvocation();
   spec.tare_version = TARE_VERSION;
   TARE_RETURN_IF_ERROR(env::ValidateDeclaredProvenance(o.provenance));
   // git answers while tare starts the helper, opens the store and reads the host; PlainRun takes it
-  // just before the run is recorded. Asked before the command line was parsed (StartGitEarly), its
-  // answer is combined with what was declared then, on PlainRun's thread (deferred); otherwise git
-  // is asked now on a thread of its own, or, where no thread can be had, answers at once.
-  std::shared_future<Provenance> early = std::exchange(g_early_git, {});
-  try {
-    spec.pending_provenance =
-        early.valid()
-            ? std::async(std::launch::deferred,
-                         [declared = o.provenance, early] { return env::ResolveProvenance(declared, early.get()); })
-                  .share()
-            : std::async(std::launch::async,
-                         [declared = o.provenance] { return env::ResolveProvenance(declared, "."); })
-                  .share();
-  } catch (const std::system_error&) {
-    spec.provenance = env::ResolveProvenance(o.provenance, ".");
-  }
+  // just before the run is recorded (env/provenance.h).
+  spec.pending_provenance = env::PendingProvenance(o.provenance);
   TARE_RETURN_IF_ERROR(session::ValidateRunSpec(&spec));
   TARE_ASSIGN_OR_RETURN(spec.shard, ResolveShardFlags(o.shard, o.store_path));
   // Before the first sample: a run must never be measured only to fail at writing its output, nor
   // write it over a program it runs (issue 27, item 8: `run --json prog ./prog` replaced the program).
-  std::vector<KeptFile> kept = StoreFiles(o.store_path);
+  std::vector<KeptFile> kept = store::StoreFiles(o.store_path);
   auto keep_program = [&kept](const session::TargetArgs& args) {
     if (args.argv.empty()) return;
     if (auto t = session::ResolveTarget(args); t.ok() && !t->argv.empty()) {
@@ -224,7 +206,7 @@ StatusOr<int> Run(const RunOptions& given) {
   if (!spec.ok()) return spec.status();
   // hyperfine's --style, as tare's --color and --quiet (checked in ToSpec).
   RunOptions o = given;
-  const Style style = *ResolveStyle(given.style, given.color, given.color_given);
+  const cmdline::Style style = *cmdline::ResolveStyle(given.style, given.color, given.color_given);
   o.color = style.color;
   o.quiet = o.quiet || style.quiet;
   const bool several = spec->commands.size() > 1;
@@ -321,11 +303,7 @@ void StartGitEarly(const std::vector<std::string>& args) {
   for (size_t i = 2; i < args.size() && args[i] != "--"; ++i) {
     if (args[i] == "--no-git") return;
   }
-  try {
-    g_early_git = std::async(std::launch::async, [] { return env::DetectGitProvenance("."); }).share();
-  } catch (const std::system_error&) {
-    // No thread to be had: ToSpec asks git itself.
-  }
+  env::StartGitProvenance();
 }
 
 void AddRunCommand(CLI::App& app, int* exit_code, const std::vector<std::string>* target_argv) {
@@ -414,7 +392,7 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   sub->add_option("-L,--parameter-list", opts->commands.list,
                   "Measure the command once per comma-separated value, with {NAME} replaced by it")
       ->expected(2)->option_text("NAME A,B,C");
-  sub->add_option("--cwd", opts->target.cwd, "Working directory for the target");
+  sub->add_option("--cwd", opts->target.cwd, "Working directory for the target (a relative TARGET not found where typed is looked for here)");
   sub->add_option("--env", opts->target.env, "Set KEY=VALUE in the target's environment (repeatable; the only way to pass it $TARE_STORE or $PGPASSWORD)")
       ->type_name("KEY=VALUE");
   sub->add_option("--instrument,-i", opts->instrument,
@@ -473,7 +451,7 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   }
   sub->callback([sub, opts, exit_code, target_argv]() {
     opts->target.argv = *target_argv;
-    opts->commands.after_dashes = SplitAtTarget(Invocation(), 2, ValueOptionNames(*sub)).after_dashes;
+    opts->commands.after_dashes = cmdline::SplitAtTarget(cmdline::Invocation(), 2, ValueOptionNames(*sub)).after_dashes;
     *exit_code = Finish(opts->commits.empty() ? Run(*opts) : RunCommits(*opts));
   });
 }

@@ -1,4 +1,4 @@
-#include "cli/shards_command.h"
+#include "cli/commands.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

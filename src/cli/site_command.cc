@@ -1,4 +1,4 @@
-#include "cli/site_command.h"
+#include "cli/commands.h"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
 #include "cli/flag_checks.h"
-#include "cli/output_path.h"
+#include "base/output_path.h"
 #include "compare/stored_history.h"
 #include "html/history_page.h"
 #include "html/site_pages.h"
@@ -68,7 +68,7 @@ StatusOr<int> Site(const SiteFlags& f) {
   fs::create_directories(pages_dir, ec);
   if (ec) return Status::FailedPrecondition(fmt::format("cannot create '{}/b': {}", f.output, ec.message()));
   // Never the store, nor anything it keeps beside it.
-  TARE_RETURN_IF_ERROR(CheckOutputPath("-o", (fs::path(f.output) / "index.html").string(), StoreFiles(f.store_path)));
+  TARE_RETURN_IF_ERROR(CheckOutputPath("-o", (fs::path(f.output) / "index.html").string(), store::StoreFiles(f.store_path)));
   // A page that is a symbolic link is replaced, never written through (WriteFileAtomic writes in
   // place into what is not a regular file).
   auto write_page = [](const std::string& path, const std::string& text) {

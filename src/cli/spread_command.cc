@@ -1,4 +1,4 @@
-#include "cli/spread_command.h"
+#include "cli/commands.h"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include "bundle/spread.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
-#include "cli/output_path.h"
+#include "base/output_path.h"
 #include "store/store.h"
 
 namespace tare::cli {
@@ -26,7 +26,7 @@ struct SpreadOptions {
 StatusOr<int> Spread(const SpreadOptions& o) {
   if (Status s = RequireStore(o.store_path); !s.ok()) return s;
   if (o.json_path != "-") {
-    if (Status s = CheckOutputPath("--json", o.json_path, StoreFiles(o.store_path)); !s.ok()) return s;
+    if (Status s = CheckOutputPath("--json", o.json_path, store::StoreFiles(o.store_path)); !s.ok()) return s;
   }
   auto store = store::Store::OpenForReading(o.store_path);
   if (!store.ok()) return store.status();

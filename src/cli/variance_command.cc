@@ -1,4 +1,4 @@
-#include "cli/variance_command.h"
+#include "cli/commands.h"
 
 #include <filesystem>
 #include <memory>

@@ -11,9 +11,20 @@
 
 namespace tare::compare {
 
-StatusOr<History> LoadHistory(store::Store& store, const HistoryRequest& r) {
+StatusOr<History> LoadHistory(store::Store& store, const HistoryRequest& request) {
+  HistoryRequest r = request;
   auto hosts = store.HostsOf(r.benchmark);
   if (!hosts.ok()) return hosts.status();
+  // TARGET::NAME, as `tare run` printed names before it printed them as stored (and as exports'
+  // uri fields still carry them): the name after the target's, when only that one was measured.
+  if (const size_t sep = r.benchmark.find("::"); hosts->empty() && sep != std::string::npos) {
+    auto named = store.HostsOf(r.benchmark.substr(sep + 2));
+    if (!named.ok()) return named.status();
+    if (!named->empty()) {
+      r.benchmark = r.benchmark.substr(sep + 2);
+      hosts = std::move(named);
+    }
+  }
   if (hosts->empty()) {
     return Status::NotFound(fmt::format(
         "no run of `tare run` in '{}' measured a benchmark named '{}'; names are as `tare runs`/`tare export` show "

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include <fmt/core.h>
@@ -200,6 +201,33 @@ Provenance ResolveProvenance(const DeclaredProvenance& d, Provenance detected) {
   }
   std::sort(p.tags.begin(), p.tags.end());
   return p;
+}
+
+namespace {
+std::shared_future<Provenance> g_started;  // StartGitProvenance's query, until PendingProvenance takes it
+}  // namespace
+
+void StartGitProvenance() {
+  try {
+    g_started = std::async(std::launch::async, [] { return DetectGitProvenance("."); }).share();
+  } catch (const std::system_error&) {
+    // No thread to be had: PendingProvenance asks git itself.
+  }
+}
+
+std::shared_future<Provenance> PendingProvenance(const DeclaredProvenance& declared) {
+  std::shared_future<Provenance> started = std::exchange(g_started, {});
+  try {
+    if (started.valid()) {
+      return std::async(std::launch::deferred, [declared, started] { return ResolveProvenance(declared, started.get()); })
+          .share();
+    }
+    return std::async(std::launch::async, [declared] { return ResolveProvenance(declared, "."); }).share();
+  } catch (const std::system_error&) {
+    std::promise<Provenance> now;
+    now.set_value(ResolveProvenance(declared, "."));
+    return now.get_future().share();
+  }
 }
 
 }  // namespace tare::env

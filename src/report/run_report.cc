@@ -112,7 +112,7 @@ std::string RenderLines(const RunReport& report, const ConsoleOptions& options) 
       if (x.metric.name == b.primary) m = &x;
     }
     if (b.ok_samples == 0 || m == nullptr) {
-      rows.push_back({SingleLineText(b.bench.uri), "0", "-", "no successful samples", ""});
+      rows.push_back({SingleLineText(b.bench.name), "0", "-", "no successful samples", ""});
       continue;
     }
     const std::string& unit = m->metric.unit;
@@ -120,7 +120,7 @@ std::string RenderLines(const RunReport& report, const ConsoleOptions& options) 
         b.primary_interval ? fmt::format("[{}, {}]", FormatValue(b.primary_interval->lo, unit),
                                          FormatValue(b.primary_interval->hi, unit))
                            : fmt::format("MAD {} (n < 6: no interval)", FormatValue(m->summary.mad, unit));
-    rows.push_back({SingleLineText(b.bench.uri), std::to_string(m->summary.n), FormatValue(m->summary.median, unit),
+    rows.push_back({SingleLineText(b.bench.name), std::to_string(m->summary.n), FormatValue(m->summary.median, unit),
                     spread, SingleLineText(m->metric.name)});
   }
   std::vector<size_t> w(head.size());
@@ -188,7 +188,7 @@ std::string RenderConsole(const RunReport& report, const ConsoleOptions& options
   for (size_t bi = 0; bi < report.benchmarks.size(); ++bi) {
     const auto& b = report.benchmarks[bi];
     const char* reset = options.color ? "\x1b[0m" : "";
-    out += fmt::format("{}{}{}\n", options.color ? "\x1b[1m" : "", SingleLineText(b.bench.uri), reset);
+    out += fmt::format("{}{}{}\n", options.color ? "\x1b[1m" : "", SingleLineText(b.bench.name), reset);
     if (b.ok_samples == 0) {
       out += "  no successful samples\n";
     } else {

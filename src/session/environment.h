@@ -23,13 +23,4 @@ Status ValidateEnvOverrides(const std::vector<std::string>& overrides, const std
 std::vector<std::string> ApplyEnvOverrides(std::vector<std::string> env,
                                            const std::vector<std::string>& overrides);
 
-// The part of a child's environment that changes how the same executable behaves, so that two runs
-// differing in it are not comparable (issue 23, item 3: a run with MALLOC_ARENA_MAX=2 was pooled
-// with runs without): the dynamic loader's (LD_PRELOAD, LD_LIBRARY_PATH, LD_BIND_NOW,
-// GLIBC_TUNABLES), the allocators' (MALLOC_*, MALLOC_CONF, TCMALLOC_*, MIMALLOC_*, JEMALLOC_*),
-// the threading and maths runtimes' (OMP_*, GOMP_*, KMP_*, MKL_*, OPENBLAS_*) and the sanitizers'
-// (*SAN_OPTIONS). "NAME=VALUE" lines sorted by name, joined by "; "; "" when none is set. A run of
-// `tare run` records it as the hard fingerprint key `target.env` when it is not "" (docs/fingerprint.md).
-std::string BehaviourChangingEnvironment(const std::vector<std::string>& env);
-
 }  // namespace tare::session

@@ -29,14 +29,5 @@ TEST(Environment, ProcessEnvironmentIsTares) {
   EXPECT_NE(std::find(env.begin(), env.end(), "TARE_SESSION_TEST_VAR=x y"), env.end());
 }
 
-TEST(Environment, WhatChangesTheCodesBehaviourIsNamedSortedAndNothingElse) {
-  EXPECT_EQ(BehaviourChangingEnvironment({"PATH=/bin", "HOME=/root", "TERM=xterm"}), "");
-  EXPECT_EQ(BehaviourChangingEnvironment({"PATH=/bin", "MALLOC_ARENA_MAX=2", "LD_PRELOAD=/x.so", "OMP_NUM_THREADS=4",
-                                          "ASAN_OPTIONS=detect_leaks=0", "MALLOC_ARENA_MAX=9", "XMALLOC_X=1",
-                                          "GLIBC_TUNABLES=glibc.malloc.tcache_count=0", "SAN_OPTIONS=x"}),
-            "ASAN_OPTIONS=detect_leaks=0; GLIBC_TUNABLES=glibc.malloc.tcache_count=0; LD_PRELOAD=/x.so; "
-            "MALLOC_ARENA_MAX=2; OMP_NUM_THREADS=4");
-}
-
 }  // namespace
 }  // namespace tare::session

@@ -15,6 +15,7 @@
 #include "base/units.h"
 #include "base/json_text.h"
 #include "env/host_fingerprint.h"
+#include "env/target_environment.h"
 #include "env/fingerprint_json.h"
 #include "session/environment.h"
 #include "session/failure_log.h"
@@ -424,9 +425,7 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
                                         : env::CollectFingerprint(
                                               env::FingerprintOptions{.probe_valgrind = spec_.instrument == Instrument::kSim});
   // What the targets' environment does to the code is part of what makes two runs comparable.
-  if (const std::string e = BehaviourChangingEnvironment(targets_.front().env); !e.empty()) {
-    fp.keys.push_back({"target.env", e, true});
-  }
+  env::AddTargetEnvironment(&fp, targets_.front().env);
   RunRecord record;
   record.kind = RunKind::kRun;
   record.started_unix_ns = clock_.UnixNowNs();

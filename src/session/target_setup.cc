@@ -11,6 +11,16 @@
 
 namespace tare::session {
 
+std::string WhereTypedElseUnderCwd(const std::string& program, const std::string& typed_dir, const std::string& cwd) {
+  const std::filesystem::path p(program);
+  if (program.empty() || p.is_absolute()) return program;
+  const std::string typed = typed_dir.empty() ? program : (std::filesystem::path(typed_dir) / p).lexically_normal().string();
+  std::error_code ec;
+  if (cwd.empty() || std::filesystem::exists(typed, ec)) return typed;
+  const std::string under_cwd = (std::filesystem::path(cwd) / p).lexically_normal().string();
+  return std::filesystem::exists(under_cwd, ec) ? under_cwd : typed;
+}
+
 StatusOr<target::TargetSpec> ResolveTarget(const TargetArgs& args) {
   if (args.argv.empty()) {
     return Status::InvalidArgument(
@@ -48,12 +58,9 @@ StatusOr<target::TargetSpec> ResolveTarget(const TargetArgs& args) {
   if (args.argv[0].empty()) {
     return Status::InvalidArgument("the target is an empty string; name a program, e.g. `tare run ./my_bench`");
   }
-  // Relative program paths are relative to --cwd when given, as they would be for the child.
+  // A bare name is looked up on PATH; a relative path where it was typed, else under --cwd.
   std::string program = args.argv[0];
-  if (!args.cwd.empty() && program.find('/') != std::string::npos && program[0] != '/') {
-    std::string in_cwd = args.cwd + "/" + program;
-    if (std::filesystem::exists(in_cwd) || !std::filesystem::exists(program)) program = in_cwd;
-  }
+  if (program.find('/') != std::string::npos) program = WhereTypedElseUnderCwd(program, "", args.cwd);
   TARE_ASSIGN_OR_RETURN(std::string path, ResolveExecutable(program));
   spec.argv = args.argv;
   spec.argv[0] = path;

@@ -458,6 +458,13 @@ std::string LocalDirectory(const std::string& location) {
 
 std::string PrintableLocation(const std::string& location) { return RedactSecrets(location); }
 
+std::vector<KeptFile> StoreFiles(const std::string& location) {
+  return {{location, "the store"},
+          {location + "-wal", "the store's write-ahead log"},
+          {location + "-shm", "the store's shared-memory index"},
+          {location + "-journal", "the store's rollback journal"}};
+}
+
 namespace {
 
 constexpr char kStoreForms[] =

@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/output_path.h"
 #include "base/status.h"
 #include "model/cohort.h"
 #include "model/run.h"
@@ -45,6 +46,10 @@ std::string LocalDirectory(const std::string& location);
 
 // `location` as tare prints or records it: a URL's password redacted (base/redact.h).
 std::string PrintableLocation(const std::string& location);
+
+// The files no output may replace (base/output_path.h): a file store and the files SQLite keeps
+// beside it (-wal, -shm, -journal); replacing any of them loses or corrupts every stored run.
+std::vector<KeptFile> StoreFiles(const std::string& location);
 
 // InvalidArgument, naming the forms that work, for a location that would not keep a run: "" and
 // ":memory:" (SQLite's temporary databases), "file:" URIs, URLs of other schemes and malformed

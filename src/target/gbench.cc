@@ -11,6 +11,7 @@
 
 #include "base/json_read.h"
 #include "base/json_text.h"
+#include "base/regex.h"
 
 namespace tare::target {
 
@@ -216,6 +217,22 @@ std::vector<std::string> GbenchRateCounters(const std::string& console, const st
     if (counters.count(name) && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
   }
   return out;
+}
+
+std::string WithoutGbenchContext(const std::string& stderr_text) {
+  // RE2 (base/regex.h): the text is the program's.
+  static const Regex kContext = *Regex::Compile(
+      R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d([+-]\d\d:\d\d|Z)?|Running .*|Run on \(\d+ X [\d.]+ MHz CPUs?( s)?\)|CPU Caches:|)"
+      R"(  L\d (Data|Instruction|Unified) \d+ [KMG]i?B \(x\d+\)|Load Average: .*|\*\*\*WARNING\*\*\* .*)",
+      "Google Benchmark's context");
+  size_t at = 0;
+  while (at < stderr_text.size()) {
+    const size_t end = stderr_text.find('\n', at);
+    const std::string line = stderr_text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    if (!kContext.Match(line)) break;
+    at = end == std::string::npos ? stderr_text.size() : end + 1;
+  }
+  return stderr_text.substr(at);
 }
 
 }  // namespace tare::target

@@ -56,6 +56,13 @@ std::vector<std::string> GbenchRateCounters(const std::string& console, const st
 // Parses --benchmark_list_tests output: one name per non-empty line. A name holding a newline
 // prints as two lines; ListBenchmarks finds such names (GbenchNewlineFilterArg) and refuses them.
 std::vector<std::string> ParseGbenchList(const std::string& text);
+
+// `stderr_text` without the context Google Benchmark prints before any benchmark runs (the date,
+// "Running PATH", "Run on (N X MHz CPU s)", "CPU Caches:" and its lines, "Load Average: ...",
+// "***WARNING*** ..." about CPU scaling or a DEBUG build): the same on every sample of every
+// benchmark, it filled the tail a failure is told with (issue 44, item 7). Only that block, at the
+// start, is removed; what the benchmark itself wrote after it is kept as it was.
+std::string WithoutGbenchContext(const std::string& stderr_text);
 // A --benchmark_filter that selects the names holding a newline (a bracket with a newline in it).
 std::string GbenchNewlineFilterArg();
 

@@ -340,6 +340,7 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
   };
   GbenchReading gb;
   int gb_threads = 1;
+  if (target.kind == TargetKind::kGbench) s.stderr_tail = WithoutGbenchContext(s.stderr_tail);
   if (target.kind == TargetKind::kGbench && s.ok()) {
     auto text = ReadFile(json_path);
     StatusOr<GbenchReading> reading =

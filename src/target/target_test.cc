@@ -336,3 +336,25 @@ TEST_F(GbenchBinary, CommandsAreOneBenchmark) {
 
 }  // namespace
 }  // namespace tare::target
+
+namespace tare::target {
+namespace {
+
+// Issue 44, item 7: a failure's "its stderr ends:" showed Google Benchmark 1.7.1's context (as it
+// prints it on this VM) instead of what the benchmark wrote.
+TEST(GbenchContext, TheLeadingContextGoesAndWhatTheBenchmarkWroteStays) {
+  const std::string context =
+      "2026-12-05T21:16:56+00:00\nRunning /work/build/gbench_cases\nRun on (2 X 2694.87 MHz CPU s)\nCPU Caches:\n"
+      "  L1 Data 48 KiB (x2)\n  L1 Instruction 32 KiB (x2)\n  L2 Unified 1024 KiB (x2)\n  L3 Unified 32768 KiB (x1)\n"
+      "Load Average: 7.28, 7.98, 6.97\n***WARNING*** Library was built as DEBUG. Timings may be affected.\n";
+  EXPECT_EQ(WithoutGbenchContext(context), "");
+  EXPECT_EQ(WithoutGbenchContext(context + "fixture.txt: No such file\nLoad Average: mine\n"),
+            "fixture.txt: No such file\nLoad Average: mine\n")
+      << "only the leading block";
+  EXPECT_EQ(WithoutGbenchContext("my own error\n" + context), "my own error\n" + context) << "nothing else";
+  const std::string huge(200000, 'x');
+  EXPECT_EQ(WithoutGbenchContext("Running " + huge + "\nafter"), "after") << "a long line is matched by RE2";
+}
+
+}  // namespace
+}  // namespace tare::target

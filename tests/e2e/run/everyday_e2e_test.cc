@@ -6,6 +6,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -158,6 +161,103 @@ TEST_F(EverydayE2E, TwoInvocationsOfOneExecutableAreComparedNotTakenForAnAAPair)
   EXPECT_NE(second.out.find("1 regressed"), std::string::npos) << second.out;
   // The reruns of one invocation are not pooled with the other's: each side's spread is small.
   EXPECT_EQ(second.out.find("within what reruns"), std::string::npos) << second.out;
+}
+
+
+// Item 5: one host, one digest. A variable set for the whole machine that changes how code behaves
+// (OPENBLAS_CORETYPE) entered `tare run`'s fingerprint as target.env and neither `tare env`'s nor
+// `tare ab`'s, so one machine showed two host digests. Every fingerprint now takes target.env from
+// the environment the targets run with (tare's, with --env applied): the three agree, and --env
+// MALLOC_ARENA_MAX=2 is still another host type.
+TEST_F(EverydayE2E, OneMachineShowsOneHostDigestWhateverTheCommand) {
+  setenv("OPENBLAS_CORETYPE", "Haswell", 1);
+  auto digest_in = [](const std::string& text, const std::string& field) {
+    std::smatch m;
+    const std::regex re("\"" + field + "\": \"([0-9a-f]{64})\"");
+    return std::regex_search(text, m, re) ? m[1].str() : std::string("(none in: " + text.substr(0, 200) + ")");
+  };
+  auto file = [](const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  Result env = Tare({"env", "--json"});
+  const std::string host = digest_in(env.out, "hard_digest");
+  ASSERT_EQ(env.exit_code, 0) << env.err;
+  Result run = Tare({"run", "-q", "-n", "2", "-w", "0", "--no-git", "--store", store_, "--json", dir_ + "/run.json",
+                     "--", "/bin/true"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(digest_in(file(dir_ + "/run.json"), "fingerprint_digest"), host) << "tare run and tare env";
+  Result ab = Tare({"ab", "--base", "/bin/true", "--head", "/bin/true", "-n", "10", "--cap", "10", "-q",
+                    "--inconclusive-ok", "--no-git", "--store", store_, "--json", dir_ + "/ab.json"});
+  ASSERT_EQ(ab.exit_code, 0) << ab.err;
+  EXPECT_EQ(digest_in(file(dir_ + "/ab.json"), "fingerprint_digest"), host) << "tare ab and tare env";
+  Result other = Tare({"run", "-q", "-n", "2", "-w", "0", "--no-git", "--store", store_, "--env", "MALLOC_ARENA_MAX=2",
+                       "--json", dir_ + "/other.json", "--", "/bin/true"});
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_NE(digest_in(file(dir_ + "/other.json"), "fingerprint_digest"), host) << "--env changes the host type";
+  unsetenv("OPENBLAS_CORETYPE");
+}
+
+
+// Item 5: one rule for where a relative executable is found, in `tare run` and `tare ab`: where it
+// was typed (tare's working directory), else under --cwd (where the target runs). `tare run` used
+// to prefer --cwd when both had one and `tare ab` never looked under --cwd.
+TEST_F(EverydayE2E, ARelativeExecutableIsFoundWhereTypedElseUnderCwdInRunAndAb) {
+  fs::create_directories(dir_ + "/data");
+  auto script = [](const std::string& path, const std::string& says) {
+    std::ofstream(path) << "#!/bin/sh\necho " << says << " > \"$TARE_E2E_OUT\"\n";
+    fs::permissions(path, fs::perms::owner_all);
+  };
+  script(dir_ + "/prog", "typed");
+  script(dir_ + "/data/prog", "cwd");
+  script(dir_ + "/data/only", "cwd-only");
+  auto said = [&](const std::string& file) {
+    std::ifstream in(file);
+    std::string word;
+    in >> word;
+    return word;
+  };
+  // In both places: the one typed (tare runs with its working directory at dir_).
+  Result run = Tare({"run", "-q", "-n", "1", "-w", "0", "--no-git", "--store", store_, "--cwd", dir_ + "/data", "--env",
+                     "TARE_E2E_OUT=" + dir_ + "/run.out", "--", "./prog"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(said(dir_ + "/run.out"), "typed");
+  // Only under --cwd: found there, by both commands.
+  run = Tare({"run", "-q", "-n", "1", "-w", "0", "--no-git", "--store", store_, "--cwd", dir_ + "/data", "--env",
+              "TARE_E2E_OUT=" + dir_ + "/run2.out", "--", "./only"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(said(dir_ + "/run2.out"), "cwd-only");
+  Result ab = Tare({"ab", "--base", "./only", "--head", "./prog", "--cwd", dir_ + "/data", "-n", "10", "--cap", "10",
+                    "-q", "--inconclusive-ok", "--no-git", "--store", store_, "--env", "TARE_E2E_OUT=/dev/null",
+                    "--json", dir_ + "/ab.json"});
+  ASSERT_NE(ab.exit_code, 2) << ab.err;
+  std::ifstream in(dir_ + "/ab.json");
+  std::stringstream json;
+  json << in.rdbuf();
+  EXPECT_NE(json.str().find(dir_ + "/data/only"), std::string::npos) << "base found under --cwd";
+  EXPECT_EQ(json.str().find(dir_ + "/data/prog"), std::string::npos) << "head is the one typed";
+  EXPECT_NE(json.str().find("\"" + dir_ + "/prog\""), std::string::npos) << json.str().substr(0, 2000);
+}
+
+
+// Item 5 (and issue 45, item 6): `tare run` printed benchmarks as TARGET::NAME (`true::/bin/true`,
+// `bench::BM_Hash`) while ab, compare, history and its own Markdown and CSV said NAME, and `tare
+// history` refused the name `tare run` had printed. The table prints names as stored; history takes
+// either.
+TEST_F(EverydayE2E, RunPrintsBenchmarkNamesAsEveryOtherViewAndHistoryTakesThem) {
+  for (int i = 0; i < 2; ++i) {
+    Result run = Tare({"run", "-n", "2", "-w", "0", "--no-git", "--store", store_, "--", "/bin/true"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(run.out.find("true::"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("\n/bin/true "), std::string::npos) << run.out;
+  }
+  for (const std::string name : {"/bin/true", "true::/bin/true"}) {
+    Result h = Tare({"history", name, "--store", store_});
+    EXPECT_EQ(h.exit_code, 0) << name << ": " << h.err;
+    EXPECT_NE(h.out.find("2 runs"), std::string::npos) << h.out;
+  }
 }
 
 }  // namespace

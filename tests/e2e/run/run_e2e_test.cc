@@ -89,9 +89,9 @@ TEST_F(RunE2E, GoogleBenchmarkBinaryEachBenchmarkInItsOwnProcess) {
   Result r = Tare({"run", "--samples", "2", "--warmup", "1", "--store", store_, "--json",
                    dir_ + "/run.json", GBENCH_BASIC, "--benchmark_min_time=0.01"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* uri : {"gbench_basic::BM_StringCopy/64", "gbench_basic::BM_StringCopy/4096",
-                          "gbench_basic::BM_SortVector/1024"}) {
-    EXPECT_NE(r.out.find(uri), std::string::npos) << r.out;
+  // Named as stored, as ab, compare and history name them (no gbench_basic:: prefix: issue 44).
+  for (const char* name : {"\nBM_StringCopy/64 ", "\nBM_StringCopy/4096 ", "\nBM_SortVector/1024 "}) {
+    EXPECT_NE(r.out.find(name), std::string::npos) << r.out;
   }
   EXPECT_NE(r.out.find("gb.real_time_ns"), std::string::npos);
   EXPECT_EQ(r.out.find("Benchmark                 Time"), std::string::npos)
@@ -100,7 +100,7 @@ TEST_F(RunE2E, GoogleBenchmarkBinaryEachBenchmarkInItsOwnProcess) {
   // each with its primary metric; --all-metrics shows the rest.
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 4) << r.out;
   EXPECT_EQ(r.out.find("peak_rss_bytes"), std::string::npos) << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex("\ngbench_basic::BM_SortVector/1024 +2 +[0-9.]+ [mun]?s +MAD [^\n]* gb\\.real_time_ns\n")))
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\nBM_SortVector/1024 +2 +[0-9.]+ [mun]?s +MAD [^\n]* gb\\.real_time_ns\n")))
       << r.out;
 
   // The store, reopened from the file: 3 benchmarks x (1 warm-up + 2 samples), each its own process.
@@ -175,11 +175,11 @@ TEST_F(RunE2E, AFailingGoogleBenchmarkIsToldOncePerRun) {
   EXPECT_EQ(told, 2u) << "told in full once, then counted once: " << r.err;
   size_t banners = 0;
   for (size_t at = r.err.find("Load Average"); at != std::string::npos; at = r.err.find("Load Average", at + 1)) ++banners;
-  EXPECT_LE(banners, 1u) << r.err;
+  EXPECT_EQ(banners, 0u) << "Google Benchmark's context is not the benchmark's stderr: " << r.err;
   EXPECT_NE(r.err.find("failed 11 times in all"), std::string::npos) << r.err;
   EXPECT_EQ(r.out,
-            "benchmark                n  median  95% interval of the median  metric\n"
-            "gbench_cases::BM_Errors  0       -  no successful samples\n"
+            "benchmark  n  median  95% interval of the median  metric\n"
+            "BM_Errors  0       -  no successful samples\n"
             "  FAILED: benchmark 'BM_Errors' reported an error: the fixture file is missing x10\n")
       << r.out;
 }
@@ -526,7 +526,7 @@ TEST_F(RunE2E, RememberedHashesOfTheExecutableAndLibcStayTrue) {
 }
 
 // In a git checkout a run records the commit, branch and whether tracked files were changed (git
-// is asked before the command line is parsed: cli/run_command.h, StartGitEarly); --no-git asks
+// is asked before the command line is parsed: env/provenance.h, StartGitProvenance); --no-git asks
 // nothing and records none, and --commit given with it is what is recorded.
 TEST_F(RunE2E, ProvenanceComesFromTheCheckoutUnlessNoGit) {
   const std::string git = "cd '" + dir_ + "' && git -c user.name=t -c user.email=t@example.org ";

@@ -4,8 +4,9 @@
 //
 // Every command that writes a user-named file calls CheckOutputPath once per such flag, before its
 // first process, with the files that output must not replace: the store (and its -wal, -shm and
-// -journal files: replacing any of them loses or corrupts every stored run), the golden, campaign
-// and quarantine inputs, the executables under test.
+// -journal files, store::StoreFiles: replacing any of them loses or corrupts every stored run), the
+// golden, campaign and quarantine inputs, the executables under test. It is WriteFileAtomic's
+// (files.h) question asked ahead of time.
 #pragma once
 
 #include <string>
@@ -13,16 +14,13 @@
 
 #include "base/status.h"
 
-namespace tare::cli {
+namespace tare {
 
 // A file an output must not replace, and what to call it in the message.
 struct KeptFile {
   std::string path;
   std::string what;  // "the store", "the campaign file", ...
 };
-
-// The store's own file and the files SQLite keeps beside it.
-std::vector<KeptFile> StoreFiles(const std::string& store_path);
 
 // InvalidArgument naming `flag` and `path` when the output cannot or must not be written: the path
 // is a directory, its directory does not exist (or is not a directory), it cannot be written now
@@ -33,4 +31,4 @@ std::vector<KeptFile> StoreFiles(const std::string& store_path);
 Status CheckOutputPath(const std::string& flag, const std::string& path,
                        const std::vector<KeptFile>& kept, const std::string& created_dir = "");
 
-}  // namespace tare::cli
+}  // namespace tare

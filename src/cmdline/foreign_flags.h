@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace tare::session {
+namespace tare::cmdline {
 
 // For a Google Benchmark flag given to tare ("--benchmark_min_time=0.05"): tare's own flag with
 // the same effect, followed by ", " ("--gbench-min-time 0.05s (for every sample), "), or "" when
@@ -27,4 +27,4 @@ std::string GbenchFlagOwnEquivalent(const std::string& flag_and_value);
 std::string ForeignRunFlag(const std::vector<std::string>& tare_args, const std::vector<std::string>& known,
                            const std::string& target);
 
-}  // namespace tare::session
+}  // namespace tare::cmdline

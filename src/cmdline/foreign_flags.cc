@@ -1,4 +1,4 @@
-#include "session/foreign_flags.h"
+#include "cmdline/foreign_flags.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 
 #include "base/shell_quote.h"
 
-namespace tare::session {
+namespace tare::cmdline {
 namespace {
 
 struct ForeignFlag {
@@ -103,4 +103,4 @@ std::string ForeignRunFlag(const std::vector<std::string>& args, const std::vect
   return "";
 }
 
-}  // namespace tare::session
+}  // namespace tare::cmdline

@@ -1,4 +1,4 @@
-#include "cli/output_path.h"
+#include "base/output_path.h"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <system_error>
 
-namespace tare::cli {
+namespace tare {
 namespace fs = std::filesystem;
 namespace {
 
@@ -30,13 +30,6 @@ bool SameFile(const fs::path& a, const fs::path& b) {
 }
 
 }  // namespace
-
-std::vector<KeptFile> StoreFiles(const std::string& store_path) {
-  return {{store_path, "the store"},
-          {store_path + "-wal", "the store's write-ahead log"},
-          {store_path + "-shm", "the store's shared-memory index"},
-          {store_path + "-journal", "the store's rollback journal"}};
-}
 
 Status CheckOutputPath(const std::string& flag, const std::string& path,
                        const std::vector<KeptFile>& kept, const std::string& created_dir) {
@@ -87,4 +80,4 @@ Status CheckOutputPath(const std::string& flag, const std::string& path,
   return Status::Ok();
 }
 
-}  // namespace tare::cli
+}  // namespace tare

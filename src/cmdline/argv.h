@@ -1,5 +1,5 @@
-// tare's own command line: recorded with every run, split at the target for `tare run`, and
-// printed back as the command that resumes an interrupted cohort.
+// tare's own command line: recorded with every run (secrets masked), split at the target for
+// `tare run`, and printed back as the command that resumes an interrupted cohort.
 #pragma once
 
 #include <cstddef>
@@ -7,11 +7,14 @@
 #include <string>
 #include <vector>
 
-namespace CLI {
-class App;
-}
+namespace tare::cmdline {
 
-namespace tare::cli {
+// The options of one subcommand as its CLI11 table declares them (cli/option_names.h reads them):
+// every name, and those that take values with how many each occurrence takes.
+struct OptionTable {
+  std::vector<std::string> names;            // "--samples", "-n", ...
+  std::map<std::string, int> value_options;  // "--samples" -> 1, "--parameter-scan" -> 3
+};
 
 // tare's own argv, as given (set once by main): what the commands parse.
 void SetInvocation(int argc, char** argv);
@@ -31,7 +34,7 @@ std::string ResumeCommand(const std::vector<std::string>& argv);
 // one of the subcommand's options nor an option's value, or whatever follows a "--". Everything
 // from the target on belongs to the target. `first` is the index of the first token after the
 // subcommand name; `value_options` maps the options that take values to how many each takes
-// (ValueOptionNames: --samples 1, --parameter-scan 3).
+// (OptionTable::value_options: --samples 1, --parameter-scan 3).
 struct SplitArgs {
   std::vector<std::string> tare;    // argv for CLI11 (program, subcommand, tare's options)
   std::vector<std::string> target;  // TARGET [ARGS...]
@@ -47,13 +50,4 @@ SplitArgs SplitAtTarget(const std::vector<std::string>& argv, size_t first,
 // "--samples=3"), or "" when there is none (or the target followed "--").
 std::string AmbiguousTargetArgument(const SplitArgs& split, const std::vector<std::string>& options);
 
-}  // namespace tare::cli
-
-namespace tare::cli {
-
-// Every name ("--samples", "-n") of the subcommand's options; those that take values, with the
-// number each occurrence takes.
-std::vector<std::string> OptionNames(const CLI::App& sub);
-std::map<std::string, int> ValueOptionNames(const CLI::App& sub);
-
-}  // namespace tare::cli
+}  // namespace tare::cmdline

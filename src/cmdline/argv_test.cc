@@ -1,8 +1,8 @@
-#include "cli/invocation.h"
+#include "cmdline/argv.h"
 
 #include <gtest/gtest.h>
 
-namespace tare::cli {
+namespace tare::cmdline {
 namespace {
 
 TEST(ResumeCommand, ResumeGoesAfterAbNotAfterTheDashes) {
@@ -40,4 +40,4 @@ TEST(RecordedInvocation, MasksStorePasswordsAndKeepsTheRest) {
 }
 
 }  // namespace
-}  // namespace tare::cli
+}  // namespace tare::cmdline

@@ -11,7 +11,7 @@
 
 #include "base/status.h"
 
-namespace tare::cli {
+namespace tare::cmdline {
 
 // hyperfine's `--shell SHELL`, with a space: tare's `--shell` alone is a flag (run the command
 // lines through /bin/sh -c), so `tare run --shell bash 'sleep 0.1'` used to run
@@ -56,4 +56,4 @@ StatusOr<Style> ResolveStyle(const std::string& style, const std::string& color,
 Status CheckAbArguments(const std::vector<std::string>& args, const std::map<std::string, int>& value_options,
                         const std::vector<std::string>& option_names);
 
-}  // namespace tare::cli
+}  // namespace tare::cmdline

@@ -1,4 +1,4 @@
-#include "cli/usage_hints.h"
+#include "cmdline/usage_hints.h"
 
 #include <fmt/format.h>
 
@@ -8,10 +8,10 @@
 #include <string_view>
 
 #include "base/shell_quote.h"
-#include "cli/invocation.h"
-#include "session/foreign_flags.h"
+#include "cmdline/argv.h"
+#include "cmdline/foreign_flags.h"
 
-namespace tare::cli {
+namespace tare::cmdline {
 namespace {
 
 // The shells hyperfine users name with --shell (by the basename of the first word: "bash",
@@ -134,7 +134,7 @@ Status CheckAbArguments(const std::vector<std::string>& args, const std::map<std
       return Status::InvalidArgument(fmt::format(
           "'{}' is a Google Benchmark flag, not one of tare's: use {}or pass it to every arm after `--`: "
           "tare ab ... -- {}",
-          a, session::GbenchFlagOwnEquivalent(a), ShellQuote(a)));
+          a, GbenchFlagOwnEquivalent(a), ShellQuote(a)));
     }
     // A flag `tare ab` does not have, among words that are not campaign files (`--head gzip -c
     // data.txt`): the arms' too, so it goes after `--` with them.
@@ -170,4 +170,4 @@ Status CheckAbArguments(const std::vector<std::string>& args, const std::map<std
   return Status::Ok();
 }
 
-}  // namespace tare::cli
+}  // namespace tare::cmdline

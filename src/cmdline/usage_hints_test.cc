@@ -1,11 +1,11 @@
 // What a hyperfine habit or a common `tare ab` mistake becomes: the argv rewritten to what was
 // meant, or the error that names the command line to type. The same paths run end to end in
 // tests/e2e/run/commands_e2e_test.cc and tests/e2e/ab/ab_e2e_test.cc.
-#include "cli/usage_hints.h"
+#include "cmdline/usage_hints.h"
 
 #include <gtest/gtest.h>
 
-namespace tare::cli {
+namespace tare::cmdline {
 namespace {
 
 using Args = std::vector<std::string>;
@@ -122,4 +122,4 @@ TEST(CheckAbArguments, TwoBuildsAsWordsAreBaseAndHead) {
 }
 
 }  // namespace
-}  // namespace tare::cli
+}  // namespace tare::cmdline

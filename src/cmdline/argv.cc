@@ -1,6 +1,4 @@
-#include "cli/invocation.h"
-
-#include <CLI/CLI.hpp>
+#include "cmdline/argv.h"
 
 #include <algorithm>
 
@@ -8,7 +6,7 @@
 #include "base/shell_quote.h"
 #include "session/command_line.h"
 
-namespace tare::cli {
+namespace tare::cmdline {
 
 namespace {
 std::vector<std::string>& InvocationStorage() {
@@ -89,28 +87,6 @@ std::string AmbiguousTargetArgument(const SplitArgs& split, const std::vector<st
   return "";
 }
 
-std::vector<std::string> OptionNames(const CLI::App& sub) {
-  std::vector<std::string> out;
-  for (const auto& [name, values] : ValueOptionNames(sub)) out.push_back(name);
-  for (const CLI::Option* opt : sub.get_options()) {
-    if (opt->get_expected_min() > 0) continue;
-    for (const auto& l : opt->get_lnames()) out.push_back("--" + l);
-    for (const auto& s : opt->get_snames()) out.push_back("-" + s);
-  }
-  return out;
-}
-
-std::map<std::string, int> ValueOptionNames(const CLI::App& sub) {
-  std::map<std::string, int> out;
-  for (const CLI::Option* opt : sub.get_options()) {
-    const int values = opt->get_expected_min();
-    if (values <= 0) continue;
-    for (const auto& l : opt->get_lnames()) out["--" + l] = values;
-    for (const auto& s : opt->get_snames()) out["-" + s] = values;
-  }
-  return out;
-}
-
 std::string ResumeCommand(const std::vector<std::string>& argv) {
   std::vector<std::string> args = argv;
   const auto dashes = std::find(args.begin(), args.end(), std::string("--"));
@@ -124,4 +100,4 @@ std::string ResumeCommand(const std::vector<std::string>& argv) {
   return out;
 }
 
-}  // namespace tare::cli
+}  // namespace tare::cmdline
