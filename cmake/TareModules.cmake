@@ -28,7 +28,7 @@ set(kTareModuleMap
   "lib:"
   "attribute:store,instrument,proc,report,model,base"
   "compare:store,report,env,stats,model,base"
-  "bisect:session,target,report,instrument,proc,model,base"
+  "bisect:campaign,attribute,session,target,store,report,instrument,proc,model,base"
   "bundle:campaign,session,target,store,env,report,stats,instrument,proc,model,base"
   "publish:attribute,html,report,store,model,base"
   "cmdline:session,base"

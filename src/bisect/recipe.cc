@@ -2,11 +2,27 @@
 
 #include <fmt/format.h>
 
+#include "base/files.h"
 #include "base/sha256.h"
 #include "base/shell_quote.h"
 #include "base/toml_read.h"
 
 namespace tare::bisect {
+
+StatusOr<BuildRecipe> LoadRecipe(const std::string& config_path, const RecipeFlags& f) {
+  BuildRecipe r;
+  if (!config_path.empty()) {
+    TARE_ASSIGN_OR_RETURN(std::string text, ReadFile(config_path));
+    TARE_ASSIGN_OR_RETURN(r, ParseRecipe(text, config_path));
+  }
+  if (!f.build.empty()) r.build = f.build;
+  if (!f.executable.empty()) r.executable = f.executable;
+  if (!f.workdir.empty()) r.workdir = f.workdir;
+  if (f.args_given) r.args = f.args;
+  if (!f.build.empty() || !f.executable.empty()) r.source = config_path.empty() ? "flags" : config_path + " and flags";
+  TARE_RETURN_IF_ERROR(CheckRecipe(r));
+  return r;
+}
 
 StatusOr<BuildRecipe> ParseRecipe(const std::string& text, const std::string& path) {
   BuildRecipe r;

@@ -33,6 +33,16 @@ struct BuildRecipe {
 // none. InvalidArgument naming the key for a value of the wrong type or an unknown key.
 StatusOr<BuildRecipe> ParseRecipe(const std::string& text, const std::string& path);
 
+// What the flags say over the file (empty: not given).
+struct RecipeFlags {
+  std::string build, executable, workdir;
+  std::vector<std::string> args;
+  bool args_given = false;
+};
+// The recipe: the [bisect] table of `config_path` ("" for none: flags alone), then the flags over
+// it; checked (CheckRecipe). `source` says where it came from.
+StatusOr<BuildRecipe> LoadRecipe(const std::string& config_path, const RecipeFlags& flags);
+
 // A recipe that can build: FailedPrecondition naming what to add (the build command, the
 // executable) and where, otherwise Ok.
 Status CheckRecipe(const BuildRecipe& recipe);

@@ -44,6 +44,10 @@ StatusOr<SearchOutcome> FindFirstChange(size_t n,
         skipped[*pick] = true;
         out.skipped.push_back(*pick);
         break;
+      case Step::kInconclusive:
+        out.inconclusive = true;
+        out.inconclusive_at = *pick;
+        return out;  // exact stays false: the range is said, not guessed through
     }
   }
   out.exact = out.first_changed == out.last_same + 1;

@@ -5,7 +5,9 @@
 //
 // It assumes what every bisection assumes: the change happened once, so every commit before the
 // culprit is "same" and every commit from it on is "changed". When skips hide the boundary, the
-// answer is the range (last same, first changed], never a guess inside it.
+// answer is the range (last same, first changed], never a guess inside it. A step that cannot be
+// decided (a time campaign whose verdict is INCONCLUSIVE) ends the search there: the answer is the
+// range still undecided, never a guess through it.
 #pragma once
 
 #include <cstddef>
@@ -16,7 +18,7 @@
 
 namespace tare::bisect {
 
-enum class Step { kSame, kChanged, kSkip };
+enum class Step { kSame, kChanged, kSkip, kInconclusive };
 
 struct SearchOutcome {
   size_t last_same = 0;      // the newest commit known to be the same as the good end
@@ -24,6 +26,10 @@ struct SearchOutcome {
   bool exact = false;        // first_changed == last_same + 1
   std::vector<size_t> skipped;  // commits asked and skipped, in the order asked
   size_t asked = 0;             // calls of classify
+  // A step answered kInconclusive: the search stopped at that commit, and (last_same,
+  // first_changed] is what is left undecided (exact stays false).
+  bool inconclusive = false;
+  size_t inconclusive_at = 0;
 };
 
 // `classify(i, steps_left)` for 0 < i < n; `steps_left` is how many commits a binary search over

@@ -56,6 +56,25 @@ TEST(FindFirstChange, ABrokenCulpritGivesTheRange) {
   EXPECT_EQ(o.first_changed, 7u);
 }
 
+TEST(FindFirstChange, AnInconclusiveStepStopsWithTheUndecidedRange) {
+  // 16 commits, culprit 11: 8 is same, then 12 is changed, then 10 cannot be decided. The search
+  // stops there and says (8, 12] is undecided; it does not guess either way and asks nothing more.
+  std::vector<size_t> asked;
+  auto r = FindFirstChange(16, [&](size_t i, size_t) -> StatusOr<Step> {
+    asked.push_back(i);
+    if (i == 10) return Step::kInconclusive;
+    return i >= 11 ? Step::kChanged : Step::kSame;
+  });
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(asked, (std::vector<size_t>{8, 12, 10}));
+  EXPECT_TRUE(r->inconclusive);
+  EXPECT_EQ(r->inconclusive_at, 10u);
+  EXPECT_FALSE(r->exact);
+  EXPECT_EQ(r->last_same, 8u);
+  EXPECT_EQ(r->first_changed, 12u);
+  EXPECT_EQ(r->asked, 3u);
+}
+
 TEST(FindFirstChange, StopsOnAnError) {
   auto r = FindFirstChange(8, [](size_t, size_t) -> StatusOr<Step> { return Status::Cancelled("stop"); });
   EXPECT_FALSE(r.ok());

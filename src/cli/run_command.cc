@@ -13,6 +13,7 @@
 #include "base/json_text.h"
 #include "base/terminal_text.h"
 #include "base/units.h"
+#include "bisect/commit_runs.h"
 #include "cli/common_flags.h"
 #include "cli/exit_codes.h"
 #include "cli/flag_checks.h"
@@ -69,6 +70,8 @@ struct RunOptions {
   std::string gbench_min_time;  // Google Benchmark: --benchmark_min_time for every sample ("" = 20 ms)
   std::vector<std::string> metrics;
   env::DeclaredProvenance provenance;
+  std::string commits;  // --commits A..B: build each commit with tare.toml's [bisect] recipe and run it
+  int64_t every = 1;    // --every N
 };
 
 // Flags to the spec PlainRun runs; a usage error leaves no trace.
@@ -158,6 +161,43 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
     TARE_RETURN_IF_ERROR(CheckOutputPath(flag, *path, kept, store::LocalDirectory(o.store_path)));
   }
   return spec;
+}
+
+// --commits A..B: the range's runs, each built by the [bisect] recipe and stored with its commit
+// (bisect/commit_runs.h).
+StatusOr<int> RunCommits(const RunOptions& o) {
+  if (!o.target.argv.empty() || !o.commands.commands.empty()) {
+    return Status::InvalidArgument(
+        "--commits builds the executable at each commit with the [bisect] recipe of tare.toml (docs/bisect.md); "
+        "give no TARGET or --command with it");
+  }
+  if (!o.json_path.empty() || !o.markdown_path.empty() || !o.csv_path.empty() || !o.shard.shard.empty()) {
+    return Status::InvalidArgument(
+        "--commits stores one run per commit; export them afterwards (tare history, tare compare, tare export), "
+        "and leave out --json, --export-* and --shard");
+  }
+  if (!o.provenance.commit.empty()) {
+    return Status::InvalidArgument("--commits records each run with the commit it built; leave out --commit");
+  }
+  TARE_RETURN_IF_ERROR(store::CheckStoreLocation(o.store_path));
+  TARE_ASSIGN_OR_RETURN(session::RunSpec run, ToSpec(o));
+  TARE_ASSIGN_OR_RETURN(bisect::BuildRecipe recipe, bisect::LoadRecipe(compare::FindConfigFile("."), {}));
+  std::error_code ec;
+  bisect::CommitRunsSpec spec;
+  spec.range = o.commits;
+  spec.every = o.every;
+  spec.recipe = recipe;
+  spec.cache_dir = std::filesystem::absolute(".tare/bisect", ec).lexically_normal().string();
+  spec.run = std::move(run);
+  spec.branch = o.provenance.branch;
+  if (!o.quiet) spec.progress = [](const std::string& line) { fmt::print(stderr, "{}\n", TerminalText(line)); };
+  proc::InstallInterruptHandler();
+  TARE_ASSIGN_OR_RETURN(auto spawner, proc::Spawner::Start());
+  TARE_ASSIGN_OR_RETURN(auto store, store::Store::Open(o.store_path));
+  TARE_ASSIGN_OR_RETURN(bisect::CommitRunsReport report, bisect::RunCommits(*spawner, spec, *store));
+  fmt::print("{}", bisect::RenderCommitRuns(report, store::PrintableLocation(o.store_path)));
+  if (report.interrupted) return kExitInterrupted;
+  return report.failed_samples > 0 ? kExitFailed : kExitOk;
 }
 
 StatusOr<int> Run(const RunOptions& given) {
@@ -312,6 +352,7 @@ Examples:
   tare run --export-markdown results.md 'gzip -c f' 'zstd -c f'
   tare run --json out.json --quiet ./bench            # machine-readable results
   tare run --shard 2/4 --store part.db ./bench        # CI job 2 of 4: its part (tare shards)
+  tare run --commits v1.2..main --every 2             # the range's history, built by tare.toml's [bisect]
 
 Metrics per sample: wall_ns, user_ns, sys_ns, peak_rss_bytes (the child's own), page faults,
 context switches (wait4 of that child); perf counters where the host has them (hardware counters
@@ -394,6 +435,12 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
                 "Print the end of each sample's stdout and stderr (the last 4 KiB of each, as kept in the "
                 "store) on stderr once it has run; the output is captured while it runs, never timed on the terminal");
   sub->add_flag("--quiet,-q", opts->quiet, "No table, progress or notes (use with --json)");
+  sub->add_option("--commits", opts->commits,
+                  "OLD..NEW: build each commit of the range with tare.toml's [bisect] recipe and store its run "
+                  "with its commit, oldest first, for tare history (no TARGET; docs/bisect.md)")
+      ->type_name("OLD..NEW");
+  sub->add_option("--every", opts->every, "With --commits: every Nth commit from OLD (NEW always; default 1)")
+      ->check(WholeNumberAtLeast(1));
   AddProvenanceFlags(sub, &opts->provenance);
   AddShardFlags(sub, &opts->shard);
   // Repeatable options take one value per occurrence, as SplitAtTarget reads them: `--env A=1 ./x`
@@ -405,7 +452,7 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   sub->callback([sub, opts, exit_code, target_argv]() {
     opts->target.argv = *target_argv;
     opts->commands.after_dashes = cmdline::SplitAtTarget(cmdline::Invocation(), 2, ValueOptionNames(*sub)).after_dashes;
-    *exit_code = Finish(Run(*opts));
+    *exit_code = Finish(opts->commits.empty() ? Run(*opts) : RunCommits(*opts));
   });
 }
 

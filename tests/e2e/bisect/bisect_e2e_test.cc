@@ -237,6 +237,59 @@ TEST_F(BisectE2E, APlainCommandIsOneBenchmarkNamedByTheRecipe) {
   EXPECT_NE(named.err.find("leave the benchmark names out"), std::string::npos) << named.err;
 }
 
+// `tare run --commits A..B`: every built commit's run stored with its commit, oldest first, so that
+// `tare history` finds the change point at hot's culprit (commit 7, +3% instructions); the broken
+// commit 5 is said and has no run. Again with the same command: nothing built or measured twice.
+TEST_F(BisectE2E, RunCommitsFillsHistoryWithTheChangeAtTheCulprit) {
+  const std::string store = dir_ + "/commits.db";
+  const std::vector<std::string> args = {"run", "--commits", commits_[0] + "..HEAD", "--instrument", "sim",
+                                         "--samples", "1", "--filter", "^hot$", "--branch", "main", "--store", store};
+  Result r = Tare(args);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find(commits_[5].substr(0, 12) + " Break the build: not built: the build command failed"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("10 runs in"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("tare: commit 11 of 11: "), std::string::npos) << r.err;
+
+  // 6 runs before the change and 4 after: --min-segment 3 lets a change point sit there (the default
+  // 5 on each side would put it at the nearest split it allows, 5 + 5).
+  Result h = Tare({"history", "hot", "--metric", "sim.Ir", "--min-segment", "3", "--branch", "main", "--format", "json",
+                   "--store", store});
+  ASSERT_EQ(h.exit_code, 0) << h.out << h.err;
+  nlohmann::json j = nlohmann::json::parse(h.out);
+  ASSERT_EQ(j["runs"].size(), 10u) << h.out;
+  // Oldest first, each with its commit: 0..4, 6..10 (5 did not build).
+  std::vector<std::string> stored_commits;
+  for (const auto& run : j["runs"]) stored_commits.push_back(run["commit"]);
+  std::vector<std::string> expected;
+  for (size_t i = 0; i < commits_.size(); ++i) {
+    if (i != 5) expected.push_back(commits_[i]);
+  }
+  EXPECT_EQ(stored_commits, expected);
+  ASSERT_EQ(j["change_points"].size(), 1u) << h.out;
+  const auto& step = j["change_points"][0];
+  EXPECT_EQ(step["before"]["commit"], commits_[6]);
+  EXPECT_EQ(step["after"]["commit"], commits_[7]);
+  EXPECT_NEAR(step["change"].get<double>(), 0.03, 0.005) << step.dump(2);
+
+  // The same command again: every commit is in the store already, every build in the cache.
+  Result again = Tare(args);
+  ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+  EXPECT_NE(again.out.find("(stored before)"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("0 built now, 11 from the cache"), std::string::npos) << again.out;
+  Result h2 = Tare({"history", "hot", "--metric", "sim.Ir", "--format", "json", "--store", store});
+  EXPECT_EQ(nlohmann::json::parse(h2.out)["runs"].size(), 10u) << "a rerun adds no duplicate points";
+
+  // A range written otherwise is exit 2 saying how to write it.
+  Result bad = Tare({"run", "--commits", commits_[0], "--store", store});
+  EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
+  EXPECT_NE(bad.err.find("give a range OLD..NEW"), std::string::npos) << bad.err;
+  // Each run records the commit it built: --commit beside it is refused, not silently overridden.
+  Result both = Tare({"run", "--commits", commits_[0] + "..HEAD", "--commit", "abcd1234", "--store", store});
+  EXPECT_EQ(both.exit_code, 2) << both.out << both.err;
+  EXPECT_NE(both.err.find("leave out --commit"), std::string::npos) << both.err;
+}
+
 // Bad input: exit 2, a message naming what to do, nothing measured.
 TEST_F(BisectE2E, BadInputExitsTwoSayingWhatToDo) {
   const std::string cache = dir_ + "/bad-cache";
@@ -251,7 +304,9 @@ TEST_F(BisectE2E, BadInputExitsTwoSayingWhatToDo) {
       {{"--good", commits_[0], "--bad", "HEAD", "--executable", "{build}/not-there"},
        "did not produce the executable"},
       {{"--good", commits_[0], "--bad", "HEAD", "no_such_bench"}, "benchmark 'no_such_bench' is not in"},
-      {{"--good", commits_[0], "--bad", "HEAD", "--instrument", "wall"}, "only --instrument sim"},
+      {{"--good", commits_[0], "--bad", "HEAD", "--instrument", "mem"}, "an exact count (sim) or on a time campaign"},
+      {{"--good", commits_[0], "--bad", "HEAD", "--instrument", "wall", "--step-budget", "0s"},
+       "--step-budget must be a positive time"},
   };
   std::ofstream(dir_ + "/empty.toml") << "# nothing\n";
   for (const auto& c : cases) {
