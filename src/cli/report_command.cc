@@ -60,7 +60,7 @@ StatusOr<std::string> RunPage(store::Store& store, const std::string& selector) 
 }
 
 StatusOr<std::string> ComparePage(store::Store& store, const ReportFlags& f, const compare::CompareOptions& options) {
-  TARE_ASSIGN_OR_RETURN(const compare::RunPair runs, compare::LoadRunPair(store, f.compare[0], f.compare[1]));
+  TARE_ASSIGN_OR_RETURN(const compare::RunPair runs, compare::LoadRunPair(store, f.compare[0], f.compare[1], /*with_samples=*/true));
   TARE_ASSIGN_OR_RETURN(compare::SuiteComparison result, compare::CompareStoredRuns(store, runs, options));
   return html::RenderCompareHtml(result, runs.base, runs.head);
 }

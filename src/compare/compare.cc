@@ -38,38 +38,6 @@ int Severity(ChangeClass c) {
   return 0;
 }
 
-struct BenchSamples {
-  std::string name;
-  TargetKind kind = TargetKind::kCommand;
-  int64_t measured = 0;        // non-warm-up samples
-  int64_t failed = 0;
-  std::string first_failure;   // "exit status 1: <stderr line>"
-  std::map<std::string, std::vector<double>> values;  // successful measured samples only
-};
-
-// Benchmarks of a `tare run` run by name, in stored order.
-std::vector<BenchSamples> Collect(const RunData& d) {
-  std::vector<BenchSamples> out;
-  std::map<int64_t, size_t> index;
-  for (const auto& b : d.benchmarks) {
-    index[b.id] = out.size();
-    out.push_back({b.name, b.kind, 0, 0, "", {}});
-  }
-  for (const auto& s : d.samples) {
-    auto it = index.find(s.benchmark_id);
-    if (it == index.end() || s.sample.warmup) continue;
-    BenchSamples& b = out[it->second];
-    ++b.measured;
-    if (!s.sample.ok()) {
-      ++b.failed;
-      if (b.first_failure.empty()) b.first_failure = s.sample.error.empty() ? SampleOutcomeName(s.sample.outcome) : s.sample.error;
-      continue;
-    }
-    for (const auto& [m, v] : s.sample.values) b.values[m].push_back(v);
-  }
-  return out;
-}
-
 std::map<std::string, std::string> Keys(const RunRecord& r, bool hard) {
   std::map<std::string, std::string> out;
   // No fingerprint, or one that cannot be read (env::FingerprintFromJsonText): no keys to compare.
@@ -332,7 +300,35 @@ std::string PrimaryMetric(const std::vector<std::string>& names) {
   return names.empty() ? "" : *std::min_element(names.begin(), names.end());
 }
 
+BenchmarkCollector::BenchmarkCollector(const RunData& d) {
+  for (const auto& b : d.benchmarks) {
+    index_[b.id] = out_.size();
+    out_.push_back({b.name, b.kind, 0, 0, "", {}});
+  }
+}
+
+void BenchmarkCollector::Add(const StoredSample& s) {
+  auto it = index_.find(s.benchmark_id);
+  if (it == index_.end() || s.sample.warmup) return;
+  BenchSamples& b = out_[it->second];
+  ++b.measured;
+  if (!s.sample.ok()) {
+    ++b.failed;
+    if (b.first_failure.empty()) b.first_failure = s.sample.error.empty() ? SampleOutcomeName(s.sample.outcome) : s.sample.error;
+    return;
+  }
+  for (const auto& [m, v] : s.sample.values) b.values[m].push_back(v);
+}
+
 StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, const CompareOptions& o) {
+  BenchmarkCollector bc(base), hc(head);
+  for (const auto& s : base.samples) bc.Add(s);
+  for (const auto& s : head.samples) hc.Add(s);
+  return CompareRuns(base, head, bc.Take(), hc.Take(), o);
+}
+
+StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, const std::vector<BenchSamples>& bs,
+                                      const std::vector<BenchSamples>& hs, const CompareOptions& o) {
   for (const RunData* d : {&base, &head}) {
     if (d->run.kind == RunKind::kAb) {
       return Status::InvalidArgument(fmt::format(
@@ -406,7 +402,6 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
     }
   }
 
-  const auto bs = Collect(base), hs = Collect(head);
   // The same executables invoked alike on both sides (MeasuredIdentity): an A/A comparison.
   const std::set<std::string> base_exes = ExecutableDigests(base.executables);
   const std::string same_executable =
