@@ -170,10 +170,15 @@ std::string RenderRunHtml(const RunData& data, const std::vector<CellFigure>& fi
     const std::string metric = PlottedMetric(data, b.bench.id);
     if (!metric.empty() || b.failed_samples > 0) {
       SamplePlotSpec spec = SamplesOf(data, b.bench.id, metric.empty() ? "wall_ns" : metric, arms);
+      const size_t stride = DrawStride(spec.points.size());
       html += "<figure>" + SamplePlot(spec) +
-              fmt::format("<figcaption>{} of every sample in the order taken; right: the measured samples' "
+              fmt::format("<figcaption>{} of every sample in the order taken{}; right: the measured samples' "
                           "distribution{}.</figcaption></figure>\n",
-                          HtmlText(spec.metric), arms.size() > 1 ? " per arm" : "");
+                          HtmlText(spec.metric),
+                          stride > 1 ? fmt::format(" ({} samples: 1 in {} drawn, the tables of them all)",
+                                                   spec.points.size(), stride)
+                                     : "",
+                          arms.size() > 1 ? " per arm" : "");
     }
     html += SummaryTable(b);
     for (const auto& f : figures) {
