@@ -377,6 +377,29 @@ StatusOr<std::vector<StoredSample>> SqlStore::LoadSamples(int64_t run_id, Sample
   });
 }
 
+StatusOr<std::vector<StoredSample>> SqlStore::LoadBenchmarkSamples(int64_t run_id, int64_t benchmark_id) {
+  return Guard("loading a benchmark's samples", [&](bool) -> StatusOr<std::vector<StoredSample>> {
+    std::vector<StoredSample> out;
+    Statement s(*db_, fmt::format("SELECT {} FROM samples WHERE benchmark_id = ? AND run_id = ? ORDER BY seq, id",
+                                  kSampleColumns));
+    s.bind(1, benchmark_id);
+    s.bind(2, run_id);
+    std::unordered_map<int64_t, size_t> index;
+    while (s.executeStep()) {
+      index[s.getColumn(0).getInt64()] = out.size();
+      out.push_back(ReadSampleRow(s));
+    }
+    if (out.empty()) return out;
+    Statement v(*db_,
+        "SELECT v.sample_id, v.metric, v.value FROM samples s JOIN sample_values v ON v.sample_id = s.id "
+        "WHERE s.benchmark_id = ? AND s.run_id = ?");
+    v.bind(1, benchmark_id);
+    v.bind(2, run_id);
+    ReadSampleValues(v, index, out);
+    return out;
+  });
+}
+
 StatusOr<std::string> SqlStore::LoadArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name) {
   return Guard("loading an artifact", [&](bool) -> StatusOr<std::string> {
     Statement q(*db_, "SELECT content FROM artifacts WHERE run_id = ? AND benchmark_id = ? AND name = ?");

@@ -176,6 +176,9 @@ class Store : public RunWriter {
   // has no more. Memory is bounded by the page, not the run (tare merge and push copy a run this way
   // whatever its size: docs/scale-out.md, "Memory").
   virtual StatusOr<std::vector<StoredSample>> LoadSamples(int64_t run_id, SampleCursor& after, size_t limit) = 0;
+  // The samples of one benchmark of a run, with their values, in LoadRun's order: memory for one
+  // benchmark's samples, not the run's (tare report --run builds its page a benchmark at a time).
+  virtual StatusOr<std::vector<StoredSample>> LoadBenchmarkSamples(int64_t run_id, int64_t benchmark_id) = 0;
   virtual StatusOr<std::vector<RunRecord>> ListRuns(int limit) = 0;
   virtual StatusOr<std::string> LoadArtifact(int64_t run_id, int64_t benchmark_id,
                                              const std::string& name) = 0;

@@ -558,6 +558,22 @@ TEST_F(TransferTest, PagesOfSamplesAreTheWholeRunInOrder) {
   auto head = s->LoadRunHead(run);
   ASSERT_TRUE(head.ok());
   EXPECT_TRUE(head->samples.empty());
+  // One benchmark's samples: LoadRun's of that benchmark, in order, with their values.
+  for (const auto& b : head->benchmarks) {
+    auto one = s->LoadBenchmarkSamples(run, b.id);
+    ASSERT_TRUE(one.ok()) << one.status().message();
+    std::vector<const StoredSample*> expected;
+    for (const auto& x : whole->samples) {
+      if (x.benchmark_id == b.id) expected.push_back(&x);
+    }
+    ASSERT_EQ(one->size(), expected.size());
+    EXPECT_GT(one->size(), 100u);
+    for (size_t i = 0; i < one->size(); ++i) {
+      EXPECT_EQ((*one)[i].id, expected[i]->id);
+      EXPECT_EQ((*one)[i].sample.values, expected[i]->sample.values);
+      EXPECT_EQ((*one)[i].sample.error, expected[i]->sample.error);
+    }
+  }
   EXPECT_EQ(head->benchmarks.size(), 2u);
   EXPECT_EQ(head->run.uid, whole->run.uid);
 }
