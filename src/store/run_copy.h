@@ -47,8 +47,9 @@ struct CopyOptions {
   // Whole runs smaller than this share a batch (one transaction, at most about twice this many
   // samples in memory); a run of this many or more is read and written in parts of this many.
   size_t batch_samples = kSamplesPerCopyTransaction;
-  std::function<void(const CopyProgress&)> progress;  // after each batch; may be empty
-  // Each run as read, before it is written (on the reader thread): may correct it, or refuse it
+  std::function<void(const CopyProgress&)> progress;  // after each batch and part; may be empty
+  // Each run as read (its head, ReadFullRunHead's: the samples are read after), before it is
+  // written (on the reader thread): may correct it, or refuse it
   // with an error that fails the copy at that run (tare merge and push recompute the host digest:
   // env::VerifiedHardDigest). May be empty.
   std::function<Status(FullRun&)> admit;
