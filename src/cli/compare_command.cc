@@ -124,6 +124,9 @@ metric is regressed or improved only when its interval also clears what reruns o
 executable on this host moved it (the stored runs with the same executables, two at least: run
 base again to give that evidence); with none stored, or when both runs measured the same
 executable, it is inconclusive, with the reason. Exact counts (sim.Ir, allocations) need no reruns.
+A change is a ratio of positive values: a metric with a zero or negative value (a program's own
+app.* figures) is compared exactly when every sample of each side is equal (from 0: a change with
+no ratio), else inconclusive, saying why (docs/compare.md, "Zero and negative values").
 For a verdict on time from one sitting, use `tare ab` (paired, with a null arm).
 Thresholds: 5% (0.1% for metrics identical on every rerun), or a tare.toml found from the working
 directory upwards ([compare] threshold, [compare.metrics], [[compare.rules]]), or --threshold.

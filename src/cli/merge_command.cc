@@ -94,7 +94,8 @@ Copies whole runs (samples, artifacts, campaign verdicts...) from each IN store 
 created when it does not exist. A run is identified by its global uid (`tare runs --json`), so a run
 already in OUT is skipped: merging the same stores again adds nothing. Each run keeps its host
 fingerprint, provenance and tags; run ids are renumbered in OUT (select runs there by uid:HEX,
-commit:, branch: or tag:). Runs are written in batches (about 25,000 samples per transaction). If
+commit:, branch: or tag:). Runs are written in batches (about 25,000 samples per transaction; a
+bigger run in parts of 25,000 in one transaction of its own: memory follows a batch, not a run). If
 a run cannot be copied, OUT keeps every run before it and nothing of it (a batch that fails is
 written again run by run to find it); if the merge is killed, OUT keeps the batches committed
 before, nothing of the one in flight. Ctrl-C stops after the batch in flight and says how many

@@ -91,7 +91,8 @@ void AddPushCommand(CLI::App& app, int* exit_code) {
 Copies whole runs (samples, artifacts, campaign verdicts...) from the local store into the store
 given by --to, usually a PostgreSQL database that many CI hosts share. Samples go in bulk (COPY).
 A run is identified by its global uid, so pushing again adds only runs not there yet. Runs go in
-batches (about 25,000 samples per transaction); a push cut off half-way keeps every run committed
+batches (about 25,000 samples per transaction; a bigger run in parts of 25,000 in one transaction of
+its own: memory follows a batch, not a run); a push cut off half-way keeps every run committed
 before it, nothing of the batch in flight, and finishes when run again. Runs keep their host fingerprint: nothing is pooled across hosts.
 
 Exit status: 0 pushed; 2 bad flags, no local store, the shared store unreachable or refused, or a

@@ -40,8 +40,12 @@ struct ReportFlags {
 
 StatusOr<std::string> RunPage(store::Store& store, const std::string& selector) {
   TARE_ASSIGN_OR_RETURN(int64_t id, store.ResolveRun(selector));
+  TARE_ASSIGN_OR_RETURN(RunData head, store.LoadRunHead(id));
+  if (head.run.kind != RunKind::kAb) {
+    // A benchmark's samples at a time: memory for one benchmark, not the run (issue 48, item 7).
+    return html::RenderRunHtmlByBenchmark(head, [&](int64_t bench) { return store.LoadBenchmarkSamples(id, bench); });
+  }
   TARE_ASSIGN_OR_RETURN(RunData data, store.LoadRun(id));
-  if (data.run.kind != RunKind::kAb) return html::RenderRunHtml(data);
   // A cohort is read whole instead (its report is rebuilt from it, as `tare bundle` does); a sim
   // cohort's page has each FAIL and supported gain's differential flame graph under its cell.
   auto whole = store::ReadFullRun(store, id);
@@ -60,7 +64,7 @@ StatusOr<std::string> RunPage(store::Store& store, const std::string& selector) 
 }
 
 StatusOr<std::string> ComparePage(store::Store& store, const ReportFlags& f, const compare::CompareOptions& options) {
-  TARE_ASSIGN_OR_RETURN(const compare::RunPair runs, compare::LoadRunPair(store, f.compare[0], f.compare[1]));
+  TARE_ASSIGN_OR_RETURN(const compare::RunPair runs, compare::LoadRunPair(store, f.compare[0], f.compare[1], /*with_samples=*/true));
   TARE_ASSIGN_OR_RETURN(compare::SuiteComparison result, compare::CompareStoredRuns(store, runs, options));
   return html::RenderCompareHtml(result, runs.base, runs.head);
 }

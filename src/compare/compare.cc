@@ -38,38 +38,6 @@ int Severity(ChangeClass c) {
   return 0;
 }
 
-struct BenchSamples {
-  std::string name;
-  TargetKind kind = TargetKind::kCommand;
-  int64_t measured = 0;        // non-warm-up samples
-  int64_t failed = 0;
-  std::string first_failure;   // "exit status 1: <stderr line>"
-  std::map<std::string, std::vector<double>> values;  // successful measured samples only
-};
-
-// Benchmarks of a `tare run` run by name, in stored order.
-std::vector<BenchSamples> Collect(const RunData& d) {
-  std::vector<BenchSamples> out;
-  std::map<int64_t, size_t> index;
-  for (const auto& b : d.benchmarks) {
-    index[b.id] = out.size();
-    out.push_back({b.name, b.kind, 0, 0, "", {}});
-  }
-  for (const auto& s : d.samples) {
-    auto it = index.find(s.benchmark_id);
-    if (it == index.end() || s.sample.warmup) continue;
-    BenchSamples& b = out[it->second];
-    ++b.measured;
-    if (!s.sample.ok()) {
-      ++b.failed;
-      if (b.first_failure.empty()) b.first_failure = s.sample.error.empty() ? SampleOutcomeName(s.sample.outcome) : s.sample.error;
-      continue;
-    }
-    for (const auto& [m, v] : s.sample.values) b.values[m].push_back(v);
-  }
-  return out;
-}
-
 std::map<std::string, std::string> Keys(const RunRecord& r, bool hard) {
   std::map<std::string, std::string> out;
   // No fingerprint, or one that cannot be read (env::FingerprintFromJsonText): no keys to compare.
@@ -188,24 +156,40 @@ MetricChange Judge(const std::string& bench, const std::string& metric, const st
     m.rerun_runs = drift.spread->runs;
   }
 
-  const bool positive = std::all_of(base.begin(), base.end(), [](double v) { return v > 0 && std::isfinite(v); }) &&
-                        std::all_of(head.begin(), head.end(), [](double v) { return v > 0 && std::isfinite(v); });
+  auto not_positive = [](double v) { return !(v > 0 && std::isfinite(v)); };
+  const auto not_positive_count = std::count_if(base.begin(), base.end(), not_positive) +
+                                  std::count_if(head.begin(), head.end(), not_positive);
+  // The rule for values that are zero or negative (a program's own figures may be: app.*, issue 48
+  // item 8; docs/compare.md): a change is a ratio of positive values, so
+  //   every sample equal on each side:  equal, untouched; else the difference over |base|
+  //                                      (head/base - 1 for a positive base; -5 -> -3 is +40%), and
+  //                                      from 0 a change in every sample beyond any threshold, with
+  //                                      no figure (JSON null) and the values in the reason;
+  //   otherwise:                         inconclusive, saying why (never skipped: a gate must not
+  //                                      pass on a metric it could not judge).
+  bool from_zero = false;
   if (AllEqual(base) && AllEqual(head)) {
     m.method = "exact";
-    if (base.front() == head.front()) {
+    const double a = base.front(), b = head.front();
+    if (a == b) {
       m.change = m.lo = m.hi = 0;
-    } else if (base.front() > 0 && head.front() >= 0) {
-      m.change = m.lo = m.hi = head.front() / base.front() - 1;
+    } else if (a != 0 && std::isfinite(a) && std::isfinite(b)) {
+      m.change = m.lo = m.hi = (b - a) / std::fabs(a);
+      if (a < 0 || b <= 0) m.reason = fmt::format("from {:g} to {:g} in every sample (the difference over |base|)", a, b);
     } else {
       // From zero (e.g. 0 allocations -> 5): no ratio, but certainly a change in one direction.
-      const bool up = head.front() > base.front();
+      from_zero = true;
+      const bool up = b > a;
       m.change = m.lo = m.hi = up ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
-      m.reason = fmt::format("from {:g} to {:g}", base.front(), head.front());
+      m.reason = fmt::format("from {:g} to {:g} in every sample: no ratio from zero, a change beyond any threshold", a, b);
     }
-  } else if (!positive) {
-    m.cls = ChangeClass::kSkipped;
+  } else if (not_positive_count > 0) {
+    m.cls = ChangeClass::kInconclusive;
     m.method = "";
-    m.reason = "values that are zero or negative have no ratio; compare them with --metric on another metric";
+    m.reason = fmt::format(
+        "{} of the {} values are zero or negative, and a change is judged as a ratio of positive values: not "
+        "judged; have the program report a positive figure (a duration, a count, a rate)",
+        not_positive_count, base.size() + head.size());
     return m;
   } else {
     std::vector<double> lb, lh;
@@ -245,6 +229,11 @@ MetricChange Judge(const std::string& bench, const std::string& metric, const st
     } else {
       m.reason = fmt::format("the interval reaches past ±{:g}%: add samples (--samples) or quiet the host", t * 100);
     }
+  }
+  if (from_zero) {
+    // Classified as a change beyond any threshold; no figure is written for it (JSON null, "-").
+    m.change = m.lo = m.hi = kNaN;
+    return m;
   }
   if (!deterministic) HoldAgainstDrift(m, lo, hi, drift);
   return m;
@@ -332,7 +321,35 @@ std::string PrimaryMetric(const std::vector<std::string>& names) {
   return names.empty() ? "" : *std::min_element(names.begin(), names.end());
 }
 
+BenchmarkCollector::BenchmarkCollector(const RunData& d) {
+  for (const auto& b : d.benchmarks) {
+    index_[b.id] = out_.size();
+    out_.push_back({b.name, b.kind, 0, 0, "", {}});
+  }
+}
+
+void BenchmarkCollector::Add(const StoredSample& s) {
+  auto it = index_.find(s.benchmark_id);
+  if (it == index_.end() || s.sample.warmup) return;
+  BenchSamples& b = out_[it->second];
+  ++b.measured;
+  if (!s.sample.ok()) {
+    ++b.failed;
+    if (b.first_failure.empty()) b.first_failure = s.sample.error.empty() ? SampleOutcomeName(s.sample.outcome) : s.sample.error;
+    return;
+  }
+  for (const auto& [m, v] : s.sample.values) b.values[m].push_back(v);
+}
+
 StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, const CompareOptions& o) {
+  BenchmarkCollector bc(base), hc(head);
+  for (const auto& s : base.samples) bc.Add(s);
+  for (const auto& s : head.samples) hc.Add(s);
+  return CompareRuns(base, head, bc.Take(), hc.Take(), o);
+}
+
+StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, const std::vector<BenchSamples>& bs,
+                                      const std::vector<BenchSamples>& hs, const CompareOptions& o) {
   for (const RunData* d : {&base, &head}) {
     if (d->run.kind == RunKind::kAb) {
       return Status::InvalidArgument(fmt::format(
@@ -406,7 +423,6 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
     }
   }
 
-  const auto bs = Collect(base), hs = Collect(head);
   // The same executables invoked alike on both sides (MeasuredIdentity): an A/A comparison.
   const std::set<std::string> base_exes = ExecutableDigests(base.executables);
   const std::string same_executable =

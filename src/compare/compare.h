@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -149,8 +150,37 @@ MeasuredIdentity IdentityOf(const RunRecord& run, const std::vector<ExecutableRe
 // runs carry for the benchmark; else PrimaryMetric (a user counter alone).
 std::vector<std::string> DefaultMetrics(const std::vector<std::string>& names_present);
 
+// One benchmark of a run as compare reads it: per metric the values of its successful measured
+// samples, in sample order, and its failures counted. This, not the samples, is what a comparison
+// holds of a run (issue 48, item 7: a run of 1,000,000 samples held whole took gigabytes).
+struct BenchSamples {
+  std::string name;
+  TargetKind kind = TargetKind::kCommand;
+  int64_t measured = 0;        // non-warm-up samples
+  int64_t failed = 0;
+  std::string first_failure;   // "exit status 1: <stderr line>"
+  std::map<std::string, std::vector<double>> values;  // successful measured samples only
+};
+
+// A run's benchmarks (d.benchmarks, in stored order) filled sample by sample: Add each sample of
+// the run (in order; a page at a time will do), then Take.
+class BenchmarkCollector {
+ public:
+  explicit BenchmarkCollector(const RunData& d);
+  void Add(const StoredSample& s);
+  std::vector<BenchSamples> Take() { return std::move(out_); }
+
+ private:
+  std::vector<BenchSamples> out_;
+  std::map<int64_t, size_t> index_;  // benchmark id -> position in out_
+};
+
 // FailedPrecondition when the hosts differ and that is not allowed (naming the keys);
 // InvalidArgument when a run is a campaign cohort or a named metric is in neither run.
 StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, const CompareOptions& options);
+// The same with each side's benchmarks collected already (run_set.h, CollectStoredBenchmarks: a page
+// of samples at a time); `base` and `head` are then read for everything but their samples.
+StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, const std::vector<BenchSamples>& bs,
+                                      const std::vector<BenchSamples>& hs, const CompareOptions& options);
 
 }  // namespace tare::compare

@@ -83,6 +83,10 @@ std::string Num(double v) {
 }  // namespace
 
 std::string FormatChange(const MetricChange& m) {
+  if (m.method == "exact" && std::isnan(m.change) && m.cls != ChangeClass::kSkipped) {
+    // From zero: a change with no ratio (compare.cc, Judge); the values say it.
+    return fmt::format("{} -> {} (exact, no ratio)", Num(m.base_median), Num(m.head_median));
+  }
   if (m.cls == ChangeClass::kSkipped || std::isnan(m.change)) return "-";
   if (m.method == "exact") return Pct(m.change) + " (exact)";
   // Too few samples for any interval: omitted (the reason column says why), never [-100%, +inf].

@@ -458,5 +458,67 @@ TEST(Compare, EstimatesOfTwoModelsAreNeverCompared) {
   EXPECT_EQ(CompareRuns(base.d, head.d, o)->benchmarks.at(0).cls, ChangeClass::kRegressed);
 }
 
+
+// Issue 48, item 8: a program's own figures (app.*) may be zero or negative, and a change is a
+// ratio. The rule (docs/compare.md): constant sides are compared exactly — equal is untouched, a
+// change from 0 is certain but has no ratio (no figure: never inf), otherwise the difference over
+// |base| (-5 -> -3 is +40%, 5 -> -3 is -160%); varying values with a zero or a negative one are
+// inconclusive, saying why (they were skipped, which let a gate pass on what it never judged).
+TEST(Compare, ZeroOrNegativeValuesGetAClearAnswerNeverInfinity) {
+  Builder base(1), head(2);
+  const MetricDef score{"app.score", "count", Direction::kLowerIsBetter, MetricKind::kCount, "", false, {}};
+  base.d.metrics.push_back(score);
+  head.d.metrics.push_back(score);
+  std::vector<double> ramp, ramp_up, below;
+  for (int i = 0; i < 10; ++i) {
+    ramp.push_back(i);           // 0..9: one zero
+    ramp_up.push_back(10 + i);   // 10..19
+    below.push_back(-100 - i);   // all negative
+  }
+  base.Bench("from_zero", "app.score", {0, 0, 0}).Bench("negative", "app.score", {-5, -5, -5})
+      .Bench("sign_change", "app.score", {5, 5, 5}).Bench("zeros", "app.score", {0, 0, 0})
+      .Bench("ramp", "app.score", ramp).Bench("below", "app.score", below).Bench("to_zero", "app.score", {4, 4});
+  head.Bench("from_zero", "app.score", {5, 5, 5}).Bench("negative", "app.score", {-3, -3, -3})
+      .Bench("sign_change", "app.score", {-3, -3, -3}).Bench("zeros", "app.score", {0, 0, 0})
+      .Bench("ramp", "app.score", ramp_up).Bench("below", "app.score", below).Bench("to_zero", "app.score", {0, 0});
+  CompareOptions o;
+  o.metrics = {"app.score"};
+  o.rerun_spread = Reruns(0.01);
+  auto c = CompareRuns(base.d, head.d, o);
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+
+  const auto& from_zero = Find(*c, "from_zero").metrics.at(0);
+  EXPECT_EQ(from_zero.cls, ChangeClass::kRegressed);
+  EXPECT_EQ(from_zero.method, "exact");
+  EXPECT_TRUE(std::isnan(from_zero.change)) << from_zero.change;
+  EXPECT_NE(from_zero.reason.find("from 0 to 5 in every sample: no ratio from zero"), std::string::npos) << from_zero.reason;
+  EXPECT_EQ(FormatChange(from_zero), "0 -> 5 (exact, no ratio)");
+  const auto& negative = Find(*c, "negative").metrics.at(0);
+  EXPECT_EQ(negative.cls, ChangeClass::kRegressed);  // -3 is higher than -5: worse for lower-is-better
+  EXPECT_NEAR(negative.change, 0.4, 1e-12);
+  const auto& sign_change = Find(*c, "sign_change").metrics.at(0);
+  EXPECT_EQ(sign_change.cls, ChangeClass::kImproved);
+  EXPECT_NEAR(sign_change.change, -1.6, 1e-12);
+  EXPECT_EQ(Find(*c, "zeros").cls, ChangeClass::kUntouched);
+  EXPECT_EQ(Find(*c, "zeros").metrics.at(0).change, 0);
+  EXPECT_NEAR(Find(*c, "to_zero").metrics.at(0).change, -1.0, 1e-12);
+  EXPECT_EQ(Find(*c, "to_zero").cls, ChangeClass::kImproved);
+  for (const char* name : {"ramp", "below"}) {
+    const auto& m = Find(*c, name).metrics.at(0);
+    EXPECT_EQ(m.cls, ChangeClass::kInconclusive) << name;
+    EXPECT_TRUE(std::isnan(m.change)) << name;
+    EXPECT_NE(m.reason.find("zero or negative, and a change is judged as a ratio of positive values"),
+              std::string::npos) << m.reason;
+  }
+  EXPECT_NE(Find(*c, "ramp").metrics.at(0).reason.find("1 of the 20 values"), std::string::npos);
+  EXPECT_NE(Find(*c, "below").metrics.at(0).reason.find("20 of the 20 values"), std::string::npos);
+  // No format writes an infinity or a NaN for any of them.
+  for (const std::string& text : {RenderCompareConsole(*c, {false, true}), RenderCompareMarkdown(*c),
+                                  RenderCompareCsv(*c), DumpJson(CompareToJson(*c), 1)}) {
+    EXPECT_EQ(text.find("inf"), std::string::npos) << text;
+    EXPECT_EQ(text.find("nan"), std::string::npos) << text;
+  }
+}
+
 }  // namespace
 }  // namespace tare::compare

@@ -9,8 +9,31 @@
 
 namespace tare::compare {
 
-StatusOr<RunData> LoadRunSet(store::Store& store, int64_t run_id) {
-  TARE_ASSIGN_OR_RETURN(RunData selected, store.LoadRun(run_id));
+namespace {
+
+// Samples per page read by CollectStoredBenchmarks.
+constexpr size_t kSamplesPerPage = 10000;
+
+}  // namespace
+
+StatusOr<std::vector<BenchSamples>> CollectStoredBenchmarks(store::Store& store, const RunData& set) {
+  BenchmarkCollector collector(set);
+  std::vector<int64_t> runs = set.set_runs;
+  if (runs.empty()) runs.push_back(set.run.id);
+  for (int64_t id : runs) {
+    store::SampleCursor cursor;
+    for (;;) {
+      TARE_ASSIGN_OR_RETURN(const auto page, store.LoadSamples(id, cursor, kSamplesPerPage));
+      for (const auto& s : page) collector.Add(s);
+      if (page.size() < kSamplesPerPage) break;
+    }
+  }
+  return collector.Take();
+}
+
+StatusOr<RunData> LoadRunSet(store::Store& store, int64_t run_id, bool with_samples) {
+  auto load = [&](int64_t id) { return with_samples ? store.LoadRun(id) : store.LoadRunHead(id); };
+  TARE_ASSIGN_OR_RETURN(RunData selected, load(run_id));
   if (!selected.run.shard || selected.run.shard->count <= 1 || selected.run.kind != RunKind::kRun) return selected;
   const ShardRecord& mine = *selected.run.shard;
   TARE_ASSIGN_OR_RETURN(const auto group, store.ShardedRuns(mine.group));
@@ -40,7 +63,7 @@ StatusOr<RunData> LoadRunSet(store::Store& store, int64_t run_id) {
       set.missing_shards.push_back(k);
       continue;
     }
-    TARE_ASSIGN_OR_RETURN(RunData part, store.LoadRun(it->second->id));
+    TARE_ASSIGN_OR_RETURN(RunData part, load(it->second->id));
     if (part.run.fingerprint_digest != selected.run.fingerprint_digest) {
       return Status::FailedPrecondition(fmt::format(
           "run {} is shard {}/{} of a sharded run whose shard {} (run {}) was measured on another host type "

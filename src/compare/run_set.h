@@ -16,8 +16,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "base/status.h"
+#include "compare/compare.h"
 #include "model/run.h"
 #include "store/store.h"
 
@@ -25,7 +27,13 @@ namespace tare::compare {
 
 // The run `run_id`, or its whole shard group merged (above). FailedPrecondition when the shards were
 // measured on different host types (hard fingerprint digests): their figures are not one suite's.
-StatusOr<RunData> LoadRunSet(store::Store& store, int64_t run_id);
+// Without `with_samples`, everything but the samples (CollectStoredBenchmarks reads those).
+StatusOr<RunData> LoadRunSet(store::Store& store, int64_t run_id, bool with_samples = true);
+
+// The benchmarks of `set` (LoadRunSet's, with or without its samples) with their values, read from
+// the store a page of samples at a time: memory for the values compare judges, never for the
+// samples of a whole run (issue 48, item 7).
+StatusOr<std::vector<BenchSamples>> CollectStoredBenchmarks(store::Store& store, const RunData& set);
 
 // "run 7", or "runs 5, 6, 7 (3 of 4 shards)" for a set: how reports name a side.
 std::string DescribeRunSet(const RunData& d);

@@ -21,7 +21,8 @@ struct Side {
 
 }  // namespace
 
-StatusOr<RunPair> LoadRunPair(store::Store& store, const std::string& base, const std::string& head) {
+StatusOr<RunPair> LoadRunPair(store::Store& store, const std::string& base, const std::string& head,
+                              bool with_samples) {
   auto base_id = store.ResolveRun(base);
   if (!base_id.ok()) return base_id.status().WithContext("BASE");
   auto head_id = store.ResolveRun(head);
@@ -31,13 +32,22 @@ StatusOr<RunPair> LoadRunPair(store::Store& store, const std::string& base, cons
         "BASE '{}' and HEAD '{}' are the same run ({}); name two runs (see `tare runs`)", base, head, *base_id));
   }
   RunPair pair;
-  TARE_ASSIGN_OR_RETURN(pair.base, LoadRunSet(store, *base_id));
-  TARE_ASSIGN_OR_RETURN(pair.head, LoadRunSet(store, *head_id));
+  TARE_ASSIGN_OR_RETURN(pair.base, LoadRunSet(store, *base_id, with_samples));
+  TARE_ASSIGN_OR_RETURN(pair.head, LoadRunSet(store, *head_id, with_samples));
   for (int64_t id : pair.head.set_runs) {
     if (std::find(pair.base.set_runs.begin(), pair.base.set_runs.end(), id) != pair.base.set_runs.end()) {
       return Status::InvalidArgument(fmt::format(
           "BASE '{}' (run {}) and HEAD '{}' (run {}) are shards of the same sharded run ({}); name two runs "
           "(see `tare runs`, `tare shards`)", base, *base_id, head, *head_id, DescribeRunSet(pair.base)));
+    }
+  }
+  for (auto [d, benchmarks] : {std::pair{&pair.base, &pair.base_benchmarks}, {&pair.head, &pair.head_benchmarks}}) {
+    if (with_samples) {
+      BenchmarkCollector collector(*d);
+      for (const auto& s : d->samples) collector.Add(s);
+      *benchmarks = collector.Take();
+    } else {
+      TARE_ASSIGN_OR_RETURN(*benchmarks, CollectStoredBenchmarks(store, *d));
     }
   }
   return pair;
@@ -82,7 +92,7 @@ RerunSpreadSource StoredRerunSpread(store::Store& store, const RunPair& pair) {
 
 StatusOr<SuiteComparison> CompareStoredRuns(store::Store& store, const RunPair& pair, CompareOptions options) {
   options.rerun_spread = StoredRerunSpread(store, pair);
-  return CompareRuns(pair.base, pair.head, options);
+  return CompareRuns(pair.base, pair.head, pair.base_benchmarks, pair.head_benchmarks, options);
 }
 
 }  // namespace tare::compare

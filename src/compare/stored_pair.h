@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "base/status.h"
 #include "compare/compare.h"
@@ -12,15 +13,20 @@
 namespace tare::compare {
 
 struct RunPair {
-  RunData base;
+  RunData base;  // without its samples unless LoadRunPair was asked for them
   RunData head;
+  std::vector<BenchSamples> base_benchmarks;  // what compare judges (run_set.h, CollectStoredBenchmarks)
+  std::vector<BenchSamples> head_benchmarks;
 };
 
 // BASE and HEAD, each a run selector (store::Store::ResolveRun: latest, an id, commit:HEX,
 // branch:NAME, tag:K=V, or a bare branch, tag value or commit prefix), resolved and loaded — a
-// sharded run whole (run_set.h). An error says which side it is about; InvalidArgument when both
-// name the same run, or shards of the same sharded run.
-StatusOr<RunPair> LoadRunPair(store::Store& store, const std::string& base, const std::string& head);
+// sharded run whole (run_set.h) — with each side's benchmarks collected a page of samples at a time;
+// the samples themselves are kept in base and head only `with_samples` (a page that plots them).
+// An error says which side it is about; InvalidArgument when both name the same run, or shards of
+// the same sharded run.
+StatusOr<RunPair> LoadRunPair(store::Store& store, const std::string& base, const std::string& head,
+                              bool with_samples = false);
 
 // What reruns of the same executables have moved a benchmark's metric, from the store: for each side
 // of `pair`, the stored runs of `tare run` on that side's host (fingerprint digest) that measured

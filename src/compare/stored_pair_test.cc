@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "compare/compare_report.h"
 #include "model/metric.h"
 
 namespace tare::compare {
@@ -96,6 +97,67 @@ TEST_F(StoredRerunSpreadTest, ReadsTheSpreadOfRerunsOfTheSameExecutableFromTheSt
   auto c2 = CompareStoredRuns(*store_, *pair, {});
   ASSERT_TRUE(c2.ok());
   EXPECT_EQ(c2->benchmarks.at(0).metrics.at(0).cls, ChangeClass::kInconclusive);
+}
+
+
+// A pair read for `tare compare` holds each side's values, never its samples: collected a page of
+// 10,000 samples at a time, they judge exactly as the runs read whole did (failures, warm-ups, a
+// benchmark only one side has, sides of 12,345 and exactly 10,000 samples).
+TEST_F(StoredRerunSpreadTest, APairReadAPageAtATimeJudgesAsTheWholeRuns) {
+  auto add = [&](int n, double level, bool extra) {
+    RunRecord r;
+    r.kind = RunKind::kRun;
+    r.started_unix_ns = 1'700'000'000'000'000'000 + ++clock_;
+    r.options_json = "{}";
+    r.fingerprint_json = R"({"keys":[]})";
+    r.fingerprint_digest = "h1";
+    auto id = store_->BeginRun(r);
+    EXPECT_TRUE(id.ok());
+    auto x = store_->AddBenchmark(*id, {0, "t::BM_x", "BM_x", TargetKind::kGbench});
+    auto y = store_->AddBenchmark(*id, {0, "t::BM_y", "BM_y", TargetKind::kGbench});
+    auto z = extra ? store_->AddBenchmark(*id, {0, "t::BM_z", "BM_z", TargetKind::kGbench}) : StatusOr<int64_t>(-1);
+    EXPECT_TRUE(store_->AddMetric(*id, LookupMetric("wall_ns")).ok());
+    std::vector<StoredSample> samples;
+    for (int i = 0; i < n; ++i) {
+      StoredSample s;
+      s.benchmark_id = extra && i % 7 == 0 ? *z : i % 2 ? *y : *x;
+      s.sample.seq = i;
+      s.sample.warmup = i < 4;
+      s.sample.values = {{"wall_ns", level * (1 + 0.0001 * (i % 97))}, {"user_ns", level / 2 + i % 13}};
+      if (s.benchmark_id == *y && i % 101 == 1) {
+        s.sample.outcome = SampleOutcome::kFailed;
+        s.sample.error = "exit status 1: no " + std::to_string(i);
+        s.sample.values.clear();
+      }
+      samples.push_back(std::move(s));
+    }
+    EXPECT_TRUE(store_->AppendSamples(*id, samples).ok());
+    EXPECT_TRUE(store_->FinishRun(*id, RunStatus::kComplete, r.started_unix_ns + 1).ok());
+    return *id;
+  };
+  const int64_t base = add(12345, 100, false);
+  const int64_t head = add(10000, 103, true);
+  auto pair = LoadRunPair(*store_, std::to_string(base), std::to_string(head));
+  ASSERT_TRUE(pair.ok()) << pair.status().ToString();
+  EXPECT_TRUE(pair->base.samples.empty());
+  EXPECT_TRUE(pair->head.samples.empty());
+  auto whole_base = store_->LoadRun(base);
+  auto whole_head = store_->LoadRun(head);
+  ASSERT_TRUE(whole_base.ok() && whole_head.ok());
+  ASSERT_EQ(whole_base->samples.size(), 12345u);
+  CompareOptions options;
+  options.allow_different_hosts = true;
+  auto paged = CompareStoredRuns(*store_, *pair, options);
+  ASSERT_TRUE(paged.ok()) << paged.status().ToString();
+  options.rerun_spread = StoredRerunSpread(*store_, *pair);
+  auto whole = CompareRuns(*whole_base, *whole_head, options);
+  ASSERT_TRUE(whole.ok()) << whole.status().ToString();
+  EXPECT_EQ(CompareToJson(*paged).dump(1), CompareToJson(*whole).dump(1));
+  ASSERT_EQ(paged->benchmarks.size(), 3u);
+  EXPECT_EQ(paged->benchmarks[1].cls, ChangeClass::kFailed);  // BM_y failed in head
+  EXPECT_EQ(paged->benchmarks[2].cls, ChangeClass::kNew);     // BM_z only in head
+  ASSERT_FALSE(pair->base_benchmarks.empty());
+  EXPECT_EQ(pair->base_benchmarks[0].measured, 12345 / 2 + 1 - 2);  // BM_x: even seqs, less 2 warm-ups
 }
 
 }  // namespace

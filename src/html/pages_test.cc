@@ -91,6 +91,32 @@ TEST(RunPage, AnAbCohortsSamplesAreShownPerArm) {
   EXPECT_NE(html.find(">head</text>"), std::string::npos);
 }
 
+// tare report --run builds a plain run's page a benchmark at a time (issue 48, item 7: a run of
+// 1,000,000 samples was held whole): the same page as from the whole run, each benchmark's samples
+// asked for once; an error of the source is the page's.
+TEST(RunPage, ABenchmarkAtATimeIsTheSamePage) {
+  const RunData whole = HostileRun(7, "", "");
+  RunData head = whole;
+  head.samples.clear();
+  std::vector<int64_t> asked;
+  auto page = RenderRunHtmlByBenchmark(head, [&](int64_t bench) -> StatusOr<std::vector<StoredSample>> {
+    asked.push_back(bench);
+    std::vector<StoredSample> out;
+    for (const auto& s : whole.samples) {
+      if (s.benchmark_id == bench) out.push_back(s);
+    }
+    return out;
+  });
+  ASSERT_TRUE(page.ok()) << page.status().message();
+  EXPECT_EQ(*page, RenderRunHtml(whole));
+  EXPECT_EQ(asked, (std::vector<int64_t>{1, 2}));
+  auto failed = RenderRunHtmlByBenchmark(head, [](int64_t) -> StatusOr<std::vector<StoredSample>> {
+    return Status::DataLoss("the store is damaged");
+  });
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().message(), "the store is damaged");
+}
+
 TEST(RunPage, AnUnreadableFingerprintIsSaidNotFatal) {
   RunData d = HostileRun(9, "", "");
   d.run.fingerprint_json = "{not json";

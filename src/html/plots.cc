@@ -56,7 +56,12 @@ std::string UnsignedPercent(double fraction) {
   return fmt::format("{:.2f}%", std::fabs(fraction) * 100);
 }
 
+size_t DrawStride(size_t points) {
+  return points <= kMaxDrawnSamples ? 1 : (points + kMaxDrawnSamples - 1) / kMaxDrawnSamples;
+}
+
 std::string SamplePlot(const SamplePlotSpec& spec) {
+  const size_t stride = DrawStride(spec.points.size());
   SvgBuilder svg(kSampleWidth, kSampleHeight,
                  fmt::format("samples of {} in order, and their distribution per arm", spec.metric));
   // Domains: the values of samples that have one (warm-ups too: they are drawn), sample order.
@@ -101,18 +106,30 @@ std::string SamplePlot(const SamplePlotSpec& spec) {
   const int series_count = std::max<int>(1, static_cast<int>(spec.series.size()));
   for (int s = 0; s < series_count; ++s) {
     std::vector<std::pair<double, double>> line;
-    for (const PlotPoint& p : spec.points) {
+    for (size_t i = 0; i < spec.points.size(); i += stride) {
+      const PlotPoint& p = spec.points[i];
       if (p.series == s && !p.failed && !p.warmup && std::isfinite(p.y)) line.emplace_back(x(p.x), y(p.y));
     }
     svg.Polyline(line, "trace " + SeriesClass(s));
   }
-  for (const PlotPoint& p : spec.points) {
+  size_t failures_drawn = 0;
+  for (size_t i = 0; i < spec.points.size(); ++i) {
+    const PlotPoint& p = spec.points[i];
     const std::string cls = SeriesClass(p.series);
     if (p.failed) {
-      svg.Triangle(x(p.x), kBottom - 12, 11, "failed", p.tooltip);
-    } else if (std::isfinite(p.y)) {
+      // Failures are rare and each one matters: drawn whether or not their turn, up to a cap.
+      if (i % stride == 0 || failures_drawn < kMaxDrawnFailures) {
+        ++failures_drawn;
+        svg.Triangle(x(p.x), kBottom - 12, 11, "failed", p.tooltip);
+      }
+    } else if (i % stride == 0 && std::isfinite(p.y)) {
       svg.Circle(x(p.x), y(p.y), 3.5, (p.warmup ? "pt warm " : "pt ") + cls, p.tooltip);
     }
+  }
+  if (stride > 1) {
+    svg.Text(kTimelineRight - 4, kTop + 12,
+             fmt::format("{} samples: 1 in {} drawn (medians and n of all)", spec.points.size(), stride), "legend",
+             Anchor::kEnd);
   }
 
   // The distributions, one column per series, on the same y axis.
@@ -126,7 +143,7 @@ std::string SamplePlot(const SamplePlotSpec& spec) {
     }
     const double cx = kStripLeft + (s + 0.5) * column;
     const std::string cls = SeriesClass(s);
-    for (size_t k = 0; k < values.size(); ++k) {
+    for (size_t k = 0; k < values.size(); k += stride) {
       svg.Circle(cx + Jitter(k) * column * 0.5, y(values[k]), 3, "pt strip " + cls);
     }
     const std::string name = s < static_cast<int>(spec.series.size()) ? spec.series[s] : "samples";

@@ -33,12 +33,22 @@ struct SamplePlotSpec {
   std::string hollow_label = "warm-up (not summarised)";
 };
 
+// A plot draws at most this many samples, and this many failed samples' triangles besides (issue 48,
+// item 7: a run of 1,000,000 samples made a 171 MB page). Past it the timeline and the strips draw
+// one sample in every k, evenly through the order, and the plot says so; medians and n are still of
+// every sample.
+inline constexpr size_t kMaxDrawnSamples = 2000;
+inline constexpr size_t kMaxDrawnFailures = 200;
+
 // Left: the timeline, x = sample order, y = value; warm-ups hollow, failed samples as triangles on
 // the x axis with their reason as a tooltip; one colour per series (CSS classes s0, s1, ...).
 // Right, on the same y axis: each series' measured successful values as a strip (jittered
 // deterministically) with its median as a bar. Zero points, one point and identical values
-// all draw.
+// all draw. More than kMaxDrawnSamples points: one in every k is drawn (above).
 std::string SamplePlot(const SamplePlotSpec& spec);
+
+// One sample in every DrawStride(n) of n is drawn: 1 up to kMaxDrawnSamples.
+size_t DrawStride(size_t points);
 
 // One row of a forest plot: a change as a fraction of base (+0.03 = +3%) with its interval.
 struct ForestRow {

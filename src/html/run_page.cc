@@ -47,14 +47,22 @@ MetricSummaryPtr FindSummary(const report::BenchmarkReport& b, const std::string
   return nullptr;
 }
 
+// One benchmark's part of the page, built from that benchmark's samples alone.
+struct Section {
+  report::BenchmarkReport rep;
+  std::string metric;  // the plotted one (PlottedMetric)
+  std::string html;
+};
+
 // Every benchmark at a glance, first on the page (issue 23, item 6): its samples and the median of
 // the metric its plot shows, with that median's CV.
-std::string OverviewTable(const RunData& data, const report::RunReport& rep) {
-  if (rep.benchmarks.empty()) return "";
+std::string OverviewTable(const std::vector<Section>& sections) {
+  if (sections.empty()) return "";
   std::string t = "<table class=\"summary\"><tr><th>benchmark</th><th>ok</th><th>failed</th><th>metric</th>"
                   "<th>median</th><th>CV</th></tr>\n";
-  for (const auto& b : rep.benchmarks) {
-    const std::string metric = PlottedMetric(data, b.bench.id);
+  for (const auto& section : sections) {
+    const report::BenchmarkReport& b = section.rep;
+    const std::string& metric = section.metric;
     const MetricSummaryPtr m = FindSummary(b, metric);
     t += fmt::format("<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td><code>{}</code></td>"
                      "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
@@ -138,51 +146,90 @@ SamplePlotSpec SamplesOf(const RunData& data, int64_t benchmark_id, const std::s
   return spec;
 }
 
-std::string RenderRunHtml(const RunData& data, const std::vector<CellFigure>& figures) {
-  const RunRecord& run = data.run;
-  const report::RunReport rep = report::BuildRunReport(data);
+namespace {
+
+// Benchmark `b` of `data` (whose samples include b's), its plot in the colours of `arms`.
+Section BuildSection(const RunData& data, const report::BenchmarkReport& b, const std::vector<std::string>& arms,
+                     const std::vector<CellFigure>& figures) {
+  Section out{b, PlottedMetric(data, b.bench.id), ""};
+  std::string& html = out.html;
+  html += fmt::format("<h3>{}</h3>\n", HtmlText(b.bench.name));
+  html += fmt::format("<p class=\"note\"><code>{}</code> · {} · {} ok, {} failed</p>\n", HtmlText(b.bench.uri),
+                      TargetKindName(b.bench.kind), b.ok_samples, b.failed_samples);
+  for (const auto& f : b.failures) html += fmt::format("<p class=\"warn\">FAILED: {}</p>\n", HtmlText(f));
+  if (!out.metric.empty() || b.failed_samples > 0) {
+    SamplePlotSpec spec = SamplesOf(data, b.bench.id, out.metric.empty() ? "wall_ns" : out.metric, arms);
+    const size_t stride = DrawStride(spec.points.size());
+    html += "<figure>" + SamplePlot(spec) +
+            fmt::format("<figcaption>{} of every sample in the order taken{}; right: the measured samples' "
+                        "distribution{}.</figcaption></figure>\n",
+                        HtmlText(spec.metric),
+                        stride > 1 ? fmt::format(" ({} samples: 1 in {} drawn, the tables of them all)",
+                                                 spec.points.size(), stride)
+                                   : "",
+                        arms.size() > 1 ? " per arm" : "");
+  }
+  html += SummaryTable(b);
+  for (const auto& f : figures) {
+    if (f.cell != b.bench.name) continue;
+    html += fmt::format("<figure class=\"flame\">{}<figcaption>{}</figcaption></figure>\n", f.svg, HtmlText(f.caption));
+  }
+  return out;
+}
+
+// The page around its sections: `head` for the run's facts (its samples unused).
+std::string Page(const RunData& head, int64_t samples, int64_t failed, const std::vector<Section>& sections) {
+  const RunRecord& run = head.run;
   std::string html = PageStart(fmt::format("tare run {}: {}", run.id, ProvenanceText(run.provenance)));
   html += "<dl class=\"facts\">\n" + RunFactRows(run);
-  html += fmt::format("<dt>Benchmarks</dt><dd>{}, {} samples, {} failed</dd>\n", data.benchmarks.size(),
-                      data.samples.size(), rep.total_failed);
+  html += fmt::format("<dt>Benchmarks</dt><dd>{}, {} samples, {} failed</dd>\n", head.benchmarks.size(), samples,
+                      failed);
   html += "</dl>\n";
-  html += OverviewTable(data, rep);
-  if (rep.total_failed > 0) {
+  html += OverviewTable(sections);
+  if (failed > 0) {
     html += fmt::format("<p class=\"banner\">{} measured samples failed; they are marked ▲ on the timelines, with "
                         "their reason on hover, and left out of every summary.</p>\n",
-                        rep.total_failed);
+                        failed);
   }
   if (run.kind == RunKind::kAb) {
     html += "<p class=\"warn\">This run is a <code>tare ab</code> cohort: its samples are shown raw, one colour per "
             "arm. Its verdicts are in the cohort's report (<code>tare ab ... --html FILE</code>) and ledger.</p>\n";
   }
-  html += ExecutablesBlock(data.executables);
+  html += ExecutablesBlock(head.executables);
   html += FingerprintBlock(run.fingerprint_json, run.fingerprint_digest);
-  html += NotesBlock(data.notes);
-
-  const std::vector<std::string> arms = ArmsOf(data);
+  html += NotesBlock(head.notes);
   html += "<h2>Benchmarks</h2>\n";
-  for (const auto& b : rep.benchmarks) {
-    html += fmt::format("<h3>{}</h3>\n", HtmlText(b.bench.name));
-    html += fmt::format("<p class=\"note\"><code>{}</code> · {} · {} ok, {} failed</p>\n", HtmlText(b.bench.uri),
-                        TargetKindName(b.bench.kind), b.ok_samples, b.failed_samples);
-    for (const auto& f : b.failures) html += fmt::format("<p class=\"warn\">FAILED: {}</p>\n", HtmlText(f));
-    const std::string metric = PlottedMetric(data, b.bench.id);
-    if (!metric.empty() || b.failed_samples > 0) {
-      SamplePlotSpec spec = SamplesOf(data, b.bench.id, metric.empty() ? "wall_ns" : metric, arms);
-      html += "<figure>" + SamplePlot(spec) +
-              fmt::format("<figcaption>{} of every sample in the order taken; right: the measured samples' "
-                          "distribution{}.</figcaption></figure>\n",
-                          HtmlText(spec.metric), arms.size() > 1 ? " per arm" : "");
-    }
-    html += SummaryTable(b);
-    for (const auto& f : figures) {
-      if (f.cell != b.bench.name) continue;
-      html += fmt::format("<figure class=\"flame\">{}<figcaption>{}</figcaption></figure>\n", f.svg, HtmlText(f.caption));
-    }
-  }
-  if (rep.benchmarks.empty()) html += "<p class=\"note\">This run has no benchmarks.</p>\n";
+  for (const auto& section : sections) html += section.html;
+  if (sections.empty()) html += "<p class=\"note\">This run has no benchmarks.</p>\n";
   return html + PageEnd();
+}
+
+}  // namespace
+
+std::string RenderRunHtml(const RunData& data, const std::vector<CellFigure>& figures) {
+  const report::RunReport rep = report::BuildRunReport(data);
+  const std::vector<std::string> arms = ArmsOf(data);
+  std::vector<Section> sections;
+  for (const auto& b : rep.benchmarks) sections.push_back(BuildSection(data, b, arms, figures));
+  return Page(data, static_cast<int64_t>(data.samples.size()), rep.total_failed, sections);
+}
+
+StatusOr<std::string> RenderRunHtmlByBenchmark(const RunData& head, const BenchmarkSamplesSource& samples_of) {
+  std::vector<Section> sections;
+  int64_t samples = 0, failed = 0;
+  for (const auto& bench : head.benchmarks) {
+    RunData one;  // the run's head with this benchmark and its samples only
+    one.run = head.run;
+    one.executables = head.executables;
+    one.metrics = head.metrics;
+    one.benchmarks = {bench};
+    TARE_ASSIGN_OR_RETURN(one.samples, samples_of(bench.id));
+    const report::RunReport rep = report::BuildRunReport(one);
+    samples += static_cast<int64_t>(one.samples.size());
+    failed += rep.total_failed;
+    for (const auto& b : rep.benchmarks) sections.push_back(BuildSection(one, b, ArmsOf(one), {}));
+  }
+  return Page(head, samples, failed, sections);
 }
 
 }  // namespace tare::html

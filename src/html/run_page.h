@@ -6,10 +6,12 @@
 
 #include "html/ab_page.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "html/plots.h"
+#include "base/status.h"
 #include "model/run.h"
 
 namespace tare::html {
@@ -31,5 +33,13 @@ SamplePlotSpec SamplesOf(const RunData& data, int64_t benchmark_id, const std::s
 // The whole page. `figures` go under the benchmark (a cohort's cell) they name: a sim cohort's
 // flame graphs (ab_page.h, CellFigure).
 std::string RenderRunHtml(const RunData& data, const std::vector<CellFigure>& figures = {});
+
+// The same page built a benchmark at a time, for a run of any size (issue 48, item 7): `head` is
+// the run without its samples (Store::LoadRunHead), and `samples_of(id)` gives one benchmark's
+// samples in run order (Store::LoadBenchmarkSamples); memory holds one benchmark's samples, not the
+// run's. A plain run's page is RenderRunHtml's; a cohort's arms are coloured per benchmark. An error
+// of samples_of is returned.
+using BenchmarkSamplesSource = std::function<StatusOr<std::vector<StoredSample>>(int64_t benchmark_id)>;
+StatusOr<std::string> RenderRunHtmlByBenchmark(const RunData& head, const BenchmarkSamplesSource& samples_of);
 
 }  // namespace tare::html

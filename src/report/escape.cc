@@ -62,13 +62,37 @@ std::string Markdown(std::string_view text, bool in_code) {
       case '@':
         // "@name" notifies that GitHub user when the ledger is posted, and an entity (&#64;) or a
         // backslash does not stop it: GitHub finds mentions in the rendered text. It skips <code>,
-        // and an "@" alone in an element cannot start one. After a letter or digit (a@b) it is
-        // no mention either.
-        if (!in_code && (i == 0 || !IsAlnum(line[i - 1]))) {
+        // and an "@" alone in an element cannot start one. After a letter or digit (a@b) it is no
+        // mention, but an address GitHub links (mailto:) in the rendered text all the same: the
+        // same <code>@</code> (issue 48, item 8).
+        if (!in_code) {
           out += "<code>@</code>";
         } else {
           out += c;
         }
+        continue;
+      case ':':
+        // A bare URL ("https://...", any scheme) would be a link in the ledger (issue 48, item 8):
+        // its "://" in <code> leaves the scheme and the rest in separate text, which neither of
+        // GitHub's autolink passes (at parsing, on the rendered text) links.
+        if (!in_code && i > 0 && std::isalpha(static_cast<unsigned char>(line[i - 1])) &&
+            line.compare(i, 3, "://") == 0) {
+          out += "<code>://</code>";
+          i += 2;
+          continue;
+        }
+        out += c;
+        continue;
+      case 'w': case 'W':
+        // "www.example.org" is linked without a scheme: its first dot in <code> (as "://" above).
+        if (!in_code && (i == 0 || !IsAlnum(line[i - 1])) && i + 4 <= line.size() &&
+            (line[i + 1] == 'w' || line[i + 1] == 'W') && (line[i + 2] == 'w' || line[i + 2] == 'W') &&
+            line[i + 3] == '.') {
+          out += line.substr(i, 3) + "<code>.</code>";
+          i += 3;
+          continue;
+        }
+        out += c;
         continue;
       case '.': case ')':
         if (ordered && i == digits) out += '\\';

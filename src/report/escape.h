@@ -11,7 +11,9 @@
 //
 // A name that says "@someone" would notify that GitHub user each time the ledger is posted: in
 // prose the "@" is written as <code>@</code> (an "@" alone in an element starts no mention; code is
-// never searched for them), in code it stays. Bidirectional controls (U+202E...) are shown as
+// never searched for them), in code it stays. Bare URLs would be links: in prose the "://" of any
+// scheme, the first "." of "www.", and the "@" of an address are written in <code> the same way
+// (GitHub links neither at parsing nor on the rendered text across elements); in code they stay. Bidirectional controls (U+202E...) are shown as
 // \u202e, like every control (base/terminal_text.h).
 // In Markdown no raw HTML survives (`<`, `>`, `&` become entities), a `|` cannot split a table
 // cell, a newline cannot start a heading or end a table row (controls are shown as visible

@@ -40,7 +40,8 @@ TEST(MarkdownText, MentionsAreNeutralisedAndBidiControlsShown) {
   EXPECT_EQ(MarkdownText("@octocat"), "<code>@</code>octocat");
   EXPECT_EQ(MarkdownText("ping @octocat/team"), "ping <code>@</code>octocat/team");
   EXPECT_EQ(MarkdownText("(@a)"), "(<code>@</code>a)");
-  EXPECT_EQ(MarkdownText("ci@example.org"), "ci@example.org") << "not a mention";
+  // Not a mention, but an address GitHub links (issue 48, item 8).
+  EXPECT_EQ(MarkdownText("ci@example.org"), "ci<code>@</code>example.org");
   EXPECT_EQ(MarkdownCode("@octocat"), "`@octocat`") << "code spans are never searched for mentions";
   EXPECT_EQ(MarkdownCode("@oct|cat"), "<code>@oct&#124;cat</code>");
   EXPECT_EQ(MarkdownText("BM\xe2\x80\xaetxt.exe"), "BM\\\\u202etxt.exe");
@@ -49,6 +50,23 @@ TEST(MarkdownText, MentionsAreNeutralisedAndBidiControlsShown) {
   // Issue 48, item 8: zero-width characters in a name are shown in the ledger, not hidden.
   EXPECT_EQ(MarkdownText("BM\xe2\x80\x8bSort"), "BM\\\\u200bSort");
   EXPECT_EQ(MarkdownCode("BM\xe2\x80\x8b" "Sort"), "<code>BM\\\\u200bSort</code>");
+}
+
+// Issue 48, item 8: a bare URL in a name or an error became a link in the posted ledger (GitHub's
+// extended autolinks: a scheme's "://", "www.", an address). In prose each is split by <code> and
+// reads the same; in code it stays as it is (code is never linked).
+TEST(MarkdownText, BareUrlsAreNoLinks) {
+  EXPECT_EQ(MarkdownText("see https://evil.example/x?a=1"), "see https<code>://</code>evil.example/x?a=1");
+  EXPECT_EQ(MarkdownText("http://a and ftp://b"), "http<code>://</code>a and ftp<code>://</code>b");
+  EXPECT_EQ(MarkdownText("(HTTPS://A.example)"), "(HTTPS<code>://</code>A.example)");
+  EXPECT_EQ(MarkdownText("www.evil.example"), "www<code>.</code>evil.example");
+  EXPECT_EQ(MarkdownText("go to WWW.evil.example now"), "go to WWW<code>.</code>evil.example now");
+  EXPECT_EQ(MarkdownText("BM_www.x"), "BM_www<code>.</code>x") << "GitHub links www. after an underscore";
+  EXPECT_EQ(MarkdownText("BMwww.x"), "BMwww.x") << "www. inside a word is no link";
+  EXPECT_EQ(MarkdownText("a: b ://c"), "a: b ://c") << "no scheme, no link";
+  EXPECT_EQ(MarkdownText("BM_Parse/https://x"), "BM_Parse/https<code>://</code>x");
+  EXPECT_EQ(MarkdownCode("https://evil.example"), "`https://evil.example`") << "code spans are never linked";
+  EXPECT_EQ(MarkdownCode("https://e|x"), "<code>https://e&#124;x</code>");
 }
 
 // Issue 27, item 16: ESC and C1 were printed raw; a leading tab or CR slipped past the formula guard.

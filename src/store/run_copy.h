@@ -1,6 +1,9 @@
 // src/store/run_copy.h -- copying many whole runs from one store into another (tare merge, tare
-// push): transfer.h's ReadFullRun/WriteFullRuns in batches, a reader thread one batch ahead of
-// the writer. Errors and counts come back as values; cli/ says them (cli/run_copy_report.h).
+// push): transfer.h's runs in batches, a reader thread one batch ahead of the writer. Memory is
+// bounded by a batch, not by a run (issue 48, item 7): samples are read a page at a time
+// (Store::LoadSamples), and a run bigger than a batch goes over in parts of a batch each, all in one
+// transaction of its own (transfer.h's RunPartsWriter). Errors and counts come back as values;
+// cli/ says them (cli/run_copy_report.h).
 //
 //   store::CopyOptions options;
 //   options.progress = [](const store::CopyProgress& p) { ... };   // after each batch
@@ -24,8 +27,9 @@
 
 namespace tare::store {
 
-// About this many samples per transaction. A transaction per run costs a commit (an fsync on
-// SQLite) and round trips per run; one for everything would hold a whole store in memory.
+// About this many samples per transaction, and per part of a bigger run. A transaction per run
+// costs a commit (an fsync on SQLite) and round trips per run; one for everything would hold a whole
+// store in memory.
 inline constexpr size_t kSamplesPerCopyTransaction = 25000;
 
 struct CopyCounts {
@@ -40,9 +44,12 @@ struct CopyProgress {
 };
 
 struct CopyOptions {
-  size_t batch_samples = kSamplesPerCopyTransaction;  // at least one run per batch whatever it is
-  std::function<void(const CopyProgress&)> progress;  // after each batch; may be empty
-  // Each run as read, before it is written (on the reader thread): may correct it, or refuse it
+  // Whole runs smaller than this share a batch (one transaction, at most about twice this many
+  // samples in memory); a run of this many or more is read and written in parts of this many.
+  size_t batch_samples = kSamplesPerCopyTransaction;
+  std::function<void(const CopyProgress&)> progress;  // after each batch and part; may be empty
+  // Each run as read (its head, ReadFullRunHead's: the samples are read after), before it is
+  // written (on the reader thread): may correct it, or refuse it
   // with an error that fails the copy at that run (tare merge and push recompute the host digest:
   // env::VerifiedHardDigest). May be empty.
   std::function<Status(FullRun&)> admit;
@@ -60,7 +67,10 @@ struct CopyResult {
 // Copies `runs` of `in` (in the order given) into `out`; a run `out` already holds is skipped.
 // Runs are written in batches of about options.batch_samples samples, one transaction each; when
 // a batch fails it is rolled back and written again one run per transaction, so a failure still
-// keeps every run before the failing one, and nothing of it, and names it.
+// keeps every run before the failing one, and nothing of it, and names it. A run in parts is one
+// transaction too (nothing of it is kept when it fails); Ctrl-C (options.stop) stops after it. On
+// PostgreSQL a connection lost while a run in parts is written fails the copy at that run (its
+// parts are no longer in memory to write again): the same command again finishes it.
 CopyResult CopyRuns(Store& in, Store& out, const std::vector<RunRecord>& runs, const CopyOptions& options);
 
 }  // namespace tare::store

@@ -1,6 +1,6 @@
 // SqlStore: runs read back — the run selector grammar (ResolveRun: latest, ids, uids, commits,
 // branches, tags), listings, a whole run with its samples and artifacts, and one benchmark's
-// history per host type. Written in sql_runs.cc.
+// history per host type; a run's samples a page at a time (LoadSamples). Written in sql_runs.cc.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <unordered_map>
+#include <utility>
 
 #include "base/json_read.h"
 #include "internal/pg_connection.h"
@@ -123,6 +125,40 @@ std::vector<RunRecord> ReadRuns(Connection& db, Statement& q) {
     ReadShard(db, r);
   }
   return out;
+}
+
+constexpr const char* kSampleColumns =
+    "id, benchmark_id, seq, arm, block, warmup, started_unix_ns, ended_unix_ns, outcome, exit_code, signal, error, "
+    "stdout_tail, stderr_tail";
+
+// One row of `SELECT kSampleColumns FROM samples ...`, without its values.
+StoredSample ReadSampleRow(Statement& s) {
+  StoredSample ss;
+  ss.id = s.getColumn(0).getInt64();
+  ss.benchmark_id = s.getColumn(1).getInt64();
+  Sample& x = ss.sample;
+  x.seq = s.getColumn(2).getInt64();
+  x.arm = s.getColumn(3).getString();
+  x.block = s.getColumn(4).getInt64();
+  x.warmup = s.getColumn(5).getInt() != 0;
+  x.started_unix_ns = s.getColumn(6).getInt64();
+  x.ended_unix_ns = s.getColumn(7).getInt64();
+  x.outcome = ParseOutcome(s.getColumn(8).getString());
+  x.exit_code = s.getColumn(9).getInt();
+  x.signal = s.getColumn(10).getInt();
+  x.error = s.getColumn(11).getByteString();
+  x.stdout_tail = s.getColumn(12).getByteString();
+  x.stderr_tail = s.getColumn(13).getByteString();
+  return ss;
+}
+
+// The rows of `SELECT sample_id, metric, value ...` into the samples `index` places (sample id ->
+// position in `samples`); a value of a sample not read is left out.
+void ReadSampleValues(Statement& v, const std::unordered_map<int64_t, size_t>& index, std::vector<StoredSample>& samples) {
+  while (v.executeStep()) {
+    auto it = index.find(v.getColumn(0).getInt64());
+    if (it != index.end()) samples[it->second].sample.values[v.getColumn(1).getString()] = v.getColumn(2).getDouble();
+  }
 }
 
 bool IsHex(const std::string& s) {
@@ -265,7 +301,7 @@ StatusOr<std::vector<RunRecord>> SqlStore::ListRuns(int limit) {
   });
 }
 
-StatusOr<RunData> SqlStore::LoadRun(int64_t run_id) {
+StatusOr<RunData> SqlStore::LoadRunHead(int64_t run_id) {
   return Guard("loading a run", [&](bool) -> StatusOr<RunData> {
     RunData d;
     Statement r(*db_, fmt::format("SELECT {} FROM runs WHERE id = ?", kRunColumns));
@@ -286,41 +322,81 @@ StatusOr<RunData> SqlStore::LoadRun(int64_t run_id) {
     Statement n(*db_, "SELECT level, message FROM notes WHERE run_id = ? ORDER BY rowid");
     n.bind(1, static_cast<int64_t>(run_id));
     while (n.executeStep()) d.notes.push_back({n.getColumn(0).getString(), n.getColumn(1).getString()});
+    return d;
+  });
+}
 
-    Statement s(*db_,
-        "SELECT id, benchmark_id, seq, arm, block, warmup, started_unix_ns, ended_unix_ns, outcome, "
-        "exit_code, signal, error, stdout_tail, stderr_tail FROM samples WHERE run_id = ? ORDER BY seq, id");
+StatusOr<RunData> SqlStore::LoadRun(int64_t run_id) {
+  TARE_ASSIGN_OR_RETURN(RunData d, LoadRunHead(run_id));
+  return Guard("loading a run", [&](bool) -> StatusOr<RunData> {
+    d.samples.clear();
+    Statement s(*db_, fmt::format("SELECT {} FROM samples WHERE run_id = ? ORDER BY seq, id", kSampleColumns));
     s.bind(1, static_cast<int64_t>(run_id));
-    std::map<int64_t, size_t> index;
+    std::unordered_map<int64_t, size_t> index;
     while (s.executeStep()) {
-      StoredSample ss;
-      ss.id = s.getColumn(0).getInt64();
-      ss.benchmark_id = s.getColumn(1).getInt64();
-      Sample& x = ss.sample;
-      x.seq = s.getColumn(2).getInt64();
-      x.arm = s.getColumn(3).getString();
-      x.block = s.getColumn(4).getInt64();
-      x.warmup = s.getColumn(5).getInt() != 0;
-      x.started_unix_ns = s.getColumn(6).getInt64();
-      x.ended_unix_ns = s.getColumn(7).getInt64();
-      x.outcome = ParseOutcome(s.getColumn(8).getString());
-      x.exit_code = s.getColumn(9).getInt();
-      x.signal = s.getColumn(10).getInt();
-      x.error = s.getColumn(11).getByteString();
-      x.stdout_tail = s.getColumn(12).getByteString();
-      x.stderr_tail = s.getColumn(13).getByteString();
-      index[ss.id] = d.samples.size();
-      d.samples.push_back(std::move(ss));
+      index[s.getColumn(0).getInt64()] = d.samples.size();
+      d.samples.push_back(ReadSampleRow(s));
     }
     Statement v(*db_,
         "SELECT v.sample_id, v.metric, v.value FROM sample_values v JOIN samples s ON s.id = v.sample_id "
         "WHERE s.run_id = ?");
     v.bind(1, static_cast<int64_t>(run_id));
-    while (v.executeStep()) {
-      auto it = index.find(v.getColumn(0).getInt64());
-      if (it != index.end()) d.samples[it->second].sample.values[v.getColumn(1).getString()] = v.getColumn(2).getDouble();
+    ReadSampleValues(v, index, d.samples);
+    return std::move(d);  // captured, not the lambda's own: returned by copy otherwise
+  });
+}
+
+StatusOr<std::vector<StoredSample>> SqlStore::LoadSamples(int64_t run_id, SampleCursor& after, size_t limit) {
+  return Guard("loading samples", [&](bool) -> StatusOr<std::vector<StoredSample>> {
+    std::vector<StoredSample> page;
+    if (limit == 0) return page;
+    // `seq >= ?` keeps the read on the samples_by_run index (run_id, seq): each page starts where
+    // the last ended instead of scanning the run from its first sample.
+    const char* kAfter = "run_id = ? AND seq >= ? AND (seq > ? OR id > ?) ORDER BY seq, id LIMIT ?";
+    auto bind = [&](Statement& q) {
+      q.bind(1, run_id);
+      q.bind(2, after.seq);
+      q.bind(3, after.seq);
+      q.bind(4, after.id);
+      q.bind(5, static_cast<int64_t>(limit));
+    };
+    Statement s(*db_, fmt::format("SELECT {} FROM samples WHERE {}", kSampleColumns, kAfter));
+    bind(s);
+    std::unordered_map<int64_t, size_t> index;
+    while (s.executeStep()) {
+      index[s.getColumn(0).getInt64()] = page.size();
+      page.push_back(ReadSampleRow(s));
     }
-    return d;
+    if (page.empty()) return page;
+    Statement v(*db_, fmt::format("SELECT sample_id, metric, value FROM sample_values WHERE sample_id IN "
+                                  "(SELECT id FROM samples WHERE {})", kAfter));
+    bind(v);
+    ReadSampleValues(v, index, page);
+    after = {page.back().sample.seq, page.back().id};
+    return page;
+  });
+}
+
+StatusOr<std::vector<StoredSample>> SqlStore::LoadBenchmarkSamples(int64_t run_id, int64_t benchmark_id) {
+  return Guard("loading a benchmark's samples", [&](bool) -> StatusOr<std::vector<StoredSample>> {
+    std::vector<StoredSample> out;
+    Statement s(*db_, fmt::format("SELECT {} FROM samples WHERE benchmark_id = ? AND run_id = ? ORDER BY seq, id",
+                                  kSampleColumns));
+    s.bind(1, benchmark_id);
+    s.bind(2, run_id);
+    std::unordered_map<int64_t, size_t> index;
+    while (s.executeStep()) {
+      index[s.getColumn(0).getInt64()] = out.size();
+      out.push_back(ReadSampleRow(s));
+    }
+    if (out.empty()) return out;
+    Statement v(*db_,
+        "SELECT v.sample_id, v.metric, v.value FROM samples s JOIN sample_values v ON v.sample_id = s.id "
+        "WHERE s.benchmark_id = ? AND s.run_id = ?");
+    v.bind(1, benchmark_id);
+    v.bind(2, run_id);
+    ReadSampleValues(v, index, out);
+    return out;
   });
 }
 

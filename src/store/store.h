@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -69,6 +70,13 @@ struct StoredLook {
   int64_t look = 0;
   bool final = false;
   std::vector<AbComparison> comparisons;
+};
+
+// Where Store::LoadSamples goes on from: after the sample (seq, id), in the order LoadRun reads a
+// run's samples (seq, then id). The default is before the first sample.
+struct SampleCursor {
+  int64_t seq = std::numeric_limits<int64_t>::min();
+  int64_t id = std::numeric_limits<int64_t>::min();
 };
 
 struct ArtifactInfo {
@@ -162,7 +170,20 @@ class Store : public RunWriter {
   // Everything but an id means the newest run that matches. NotFound / InvalidArgument name the
   // selector and say what would match; an ambiguous commit prefix lists the commits.
   virtual StatusOr<int64_t> ResolveRun(const std::string& selector) = 0;
+  // Everything stored for one run, every sample in memory: for runs of a measuring session's size.
+  // What must work on a run of any size reads LoadRunHead and then LoadSamples a page at a time.
   virtual StatusOr<RunData> LoadRun(int64_t run_id) = 0;
+  // LoadRun without the samples (RunData::samples empty): the run, executables, benchmarks, metrics
+  // and notes.
+  virtual StatusOr<RunData> LoadRunHead(int64_t run_id) = 0;
+  // Up to `limit` samples of the run, with their values, that come after `after` in LoadRun's order;
+  // `after` is moved past the last one returned. Fewer than `limit` (none at all, possibly): the run
+  // has no more. Memory is bounded by the page, not the run (tare merge and push copy a run this way
+  // whatever its size: docs/scale-out.md, "Memory").
+  virtual StatusOr<std::vector<StoredSample>> LoadSamples(int64_t run_id, SampleCursor& after, size_t limit) = 0;
+  // The samples of one benchmark of a run, with their values, in LoadRun's order: memory for one
+  // benchmark's samples, not the run's (tare report --run builds its page a benchmark at a time).
+  virtual StatusOr<std::vector<StoredSample>> LoadBenchmarkSamples(int64_t run_id, int64_t benchmark_id) = 0;
   virtual StatusOr<std::vector<RunRecord>> ListRuns(int limit) = 0;
   virtual StatusOr<std::string> LoadArtifact(int64_t run_id, int64_t benchmark_id,
                                              const std::string& name) = 0;

@@ -38,6 +38,9 @@ struct FullRun {
 };
 
 StatusOr<FullRun> ReadFullRun(Store& src, int64_t run_id);
+// ReadFullRun without the samples (data.samples empty): a run of any size is then read a page at a
+// time (Store::LoadSamples) and written with RunPartsWriter.
+StatusOr<FullRun> ReadFullRunHead(Store& src, int64_t run_id);
 
 struct WriteResult {
   int64_t run_id = 0;   // the run's id in dst (the existing one when it was already there)
@@ -54,5 +57,27 @@ StatusOr<WriteResult> WriteFullRun(Store& dst, const FullRun& run);
 // push): a transaction per run costs a commit (an fsync on SQLite) and round trips per run; a
 // caller that must say which run failed writes the batch again one run at a time.
 StatusOr<std::vector<WriteResult>> WriteFullRuns(Store& dst, const std::vector<FullRun>& runs);
+
+// One run written in parts, for a run too big to hold in memory whole (store/run_copy.h), inside
+// the caller's transaction on dst (Store::InTransaction: the parts are all written, or none):
+//   RunPartsWriter w(dst, head);            // head: ReadFullRunHead's (its samples, if any, are ignored)
+//   TARE_ASSIGN_OR_RETURN(WriteResult r, w.Begin());   // r.added false: dst holds the uid; stop here
+//   w.AddSamples(page) ... for each page of the run's samples, in order
+//   w.Finish();                             // artifacts, campaign tables, set-aside samples, the end
+// WriteFullRun is Begin, AddSamples(every sample), Finish. `head` must outlive the writer.
+class RunPartsWriter {
+ public:
+  RunPartsWriter(Store& dst, const FullRun& head) : dst_(dst), head_(head) {}
+  StatusOr<WriteResult> Begin();
+  Status AddSamples(std::vector<StoredSample> samples);  // moved in: their benchmark ids are remapped there
+  Status Finish();
+
+ private:
+  Store& dst_;
+  const FullRun& head_;
+  int64_t id_ = 0;
+  std::map<int64_t, int64_t> bench_ids_;    // source id -> dst id
+  std::map<int64_t, int64_t> set_aside_;    // source id -> dst id, of the samples head_.discarded names
+};
 
 }  // namespace tare::store

@@ -2,6 +2,7 @@
 // a second store with its ids remapped, read back equal; written twice, added once; a write that
 // fails half-way leaves the destination as it was.
 #include "store/transfer.h"
+#include "store/run_copy.h"
 #include "store/stored_look.h"
 
 #include <gtest/gtest.h>
@@ -489,6 +490,178 @@ TEST_F(TransferTest, RefusesARunWithoutAUid) {
   auto written = WriteFullRun(*dst, f);
   ASSERT_FALSE(written.ok());
   EXPECT_EQ(written.status().code(), StatusCode::kInvalidArgument);
+}
+
+
+// A plain run of `n` samples over two benchmarks, seqs repeated in pairs (ties ordered by id), with
+// values, a failed sample every 17th and tails: what a page of LoadSamples must keep exactly.
+int64_t WritePlainRun(Store& s, int n, int64_t started) {
+  RunRecord r;
+  r.started_unix_ns = started;
+  auto run = s.BeginRun(r);
+  EXPECT_TRUE(run.ok()) << run.status().message();
+  auto b1 = s.AddBenchmark(*run, {0, "x::a", "a", TargetKind::kCommand});
+  auto b2 = s.AddBenchmark(*run, {0, "x::b", "b", TargetKind::kCommand});
+  EXPECT_TRUE(b1.ok() && b2.ok());
+  EXPECT_TRUE(s.AddMetric(*run, LookupMetric("wall_ns")).ok());
+  std::vector<StoredSample> samples;
+  for (int i = 0; i < n; ++i) {
+    StoredSample x;
+    x.benchmark_id = i % 2 ? *b2 : *b1;
+    x.sample.seq = i / 2;
+    x.sample.warmup = i < 2;
+    x.sample.values = {{"wall_ns", 1000.0 + i * 0.5}, {"user_ns", 3.0 * i}};
+    if (i % 17 == 5) {
+      x.sample.outcome = SampleOutcome::kFailed;
+      x.sample.exit_code = 3;
+      x.sample.error = "exit 3";
+      x.sample.stderr_tail = "no such case " + std::to_string(i);
+      x.sample.values.clear();
+    }
+    samples.push_back(std::move(x));
+  }
+  EXPECT_TRUE(s.AppendSamples(*run, samples).ok());
+  EXPECT_TRUE(s.FinishRun(*run, RunStatus::kComplete, started + 1).ok());
+  return *run;
+}
+
+// LoadSamples: the pages of a run, of any size, are LoadRun's samples in LoadRun's order, none
+// twice, none left out; the last page is short (empty when the run ends on a page's edge).
+TEST_F(TransferTest, PagesOfSamplesAreTheWholeRunInOrder) {
+  auto s = Open("a.db");
+  ASSERT_TRUE(s);
+  WritePlainRun(*s, 10, 1);  // another run's samples interleave by id: never read as this one's
+  const int64_t run = WritePlainRun(*s, 301, 2);
+  auto whole = s->LoadRun(run);
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  ASSERT_EQ(whole->samples.size(), 301u);
+  for (size_t limit : {1u, 7u, 43u, 301u, 1000u}) {
+    SampleCursor cursor;
+    std::vector<StoredSample> paged;
+    size_t pages = 0;
+    for (;;) {
+      auto page = s->LoadSamples(run, cursor, limit);
+      ASSERT_TRUE(page.ok()) << page.status().message();
+      ++pages;
+      ASSERT_LE(page->size(), limit);
+      for (auto& x : *page) paged.push_back(std::move(x));
+      if (page->size() < limit) break;
+    }
+    EXPECT_EQ(pages, 301 / limit + 1) << "limit " << limit;
+    ASSERT_EQ(paged.size(), whole->samples.size()) << "limit " << limit;
+    for (size_t i = 0; i < paged.size(); ++i) {
+      EXPECT_EQ(paged[i].id, whole->samples[i].id) << "limit " << limit << ", sample " << i;
+      EXPECT_EQ(paged[i].sample.values, whole->samples[i].sample.values);
+      EXPECT_EQ(paged[i].sample.stderr_tail, whole->samples[i].sample.stderr_tail);
+    }
+  }
+  auto head = s->LoadRunHead(run);
+  ASSERT_TRUE(head.ok());
+  EXPECT_TRUE(head->samples.empty());
+  // One benchmark's samples: LoadRun's of that benchmark, in order, with their values.
+  for (const auto& b : head->benchmarks) {
+    auto one = s->LoadBenchmarkSamples(run, b.id);
+    ASSERT_TRUE(one.ok()) << one.status().message();
+    std::vector<const StoredSample*> expected;
+    for (const auto& x : whole->samples) {
+      if (x.benchmark_id == b.id) expected.push_back(&x);
+    }
+    ASSERT_EQ(one->size(), expected.size());
+    EXPECT_GT(one->size(), 100u);
+    for (size_t i = 0; i < one->size(); ++i) {
+      EXPECT_EQ((*one)[i].id, expected[i]->id);
+      EXPECT_EQ((*one)[i].sample.values, expected[i]->sample.values);
+      EXPECT_EQ((*one)[i].sample.error, expected[i]->sample.error);
+    }
+  }
+  EXPECT_EQ(head->benchmarks.size(), 2u);
+  EXPECT_EQ(head->run.uid, whole->run.uid);
+}
+
+// CopyRuns with batches smaller than a run (tare merge and push hold a batch, not a run, in memory):
+// runs bigger than a batch go over in parts, every sample, value, set-aside sample and campaign
+// table exactly; runs smaller share a batch; copying again adds nothing.
+void CopiesRunsInParts(Store& src, Store& dst) {
+  std::vector<int64_t> ids = {WritePlainRun(src, 3, 1), WriteCohort(src), WritePlainRun(src, 14, 2),
+                              WritePlainRun(src, 1000, 3), WritePlainRun(src, 2, 4)};
+  std::vector<RunRecord> runs;
+  for (int64_t id : ids) {
+    auto head = src.LoadRunHead(id);
+    ASSERT_TRUE(head.ok());
+    runs.push_back(head->run);
+  }
+  CopyOptions options;
+  options.batch_samples = 7;  // the cohort (8 samples: set-aside ones in both parts), 14 (an edge), 1000
+  std::vector<CopyProgress> progress;
+  options.progress = [&](const CopyProgress& p) { progress.push_back(p); };
+  CopyResult r = CopyRuns(src, dst, runs, options);
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.counts.added, 5);
+  EXPECT_EQ(r.counts.present, 0);
+  ASSERT_FALSE(progress.empty());
+  EXPECT_EQ(progress.back().runs_done, 5u);
+  EXPECT_EQ(progress.back().samples, 3 + 8 + 14 + 1000 + 2);
+  for (int64_t id : ids) {
+    auto a = ReadFullRun(src, id);
+    ASSERT_TRUE(a.ok());
+    auto found = dst.FindRunByUid(a->data.run.uid);
+    ASSERT_TRUE(found.ok() && found->has_value());
+    auto b = ReadFullRun(dst, **found);
+    ASSERT_TRUE(b.ok()) << b.status().message();
+    EXPECT_EQ(Normalized(*b).dump(1), Normalized(*a).dump(1)) << "run " << id;
+  }
+  CopyResult again = CopyRuns(src, dst, runs, options);
+  ASSERT_TRUE(again.status.ok()) << again.status.message();
+  EXPECT_EQ(again.counts.added, 0);
+  EXPECT_EQ(again.counts.present, 5);
+  auto listed = dst.ListRuns(100);
+  ASSERT_TRUE(listed.ok());
+  EXPECT_EQ(listed->size(), 5u);
+}
+
+TEST_F(TransferTest, CopiesRunsBiggerThanABatchInParts) {
+  auto src = Open("a.db");
+  auto dst = Open("b.db");
+  ASSERT_TRUE(src && dst);
+  CopiesRunsInParts(*src, *dst);
+}
+
+TEST_F(TransferTest, CopiesRunsBiggerThanABatchInPartsIntoPostgres) {
+  auto dst = OpenPostgresSchema("transfer_parts");
+  if (!dst) GTEST_SKIP() << "TARE_TEST_PG is not set: run under tests/e2e/store/with_postgres.sh";
+  auto src = Open("a.db");
+  ASSERT_TRUE(src);
+  CopiesRunsInParts(*src, *dst);
+}
+
+// A run copied in parts that fails at its end (a set-aside sample it does not hold) is rolled back
+// whole: the destination keeps the runs before it, nothing of it, and the copy names it.
+TEST_F(TransferTest, ARunInPartsThatFailsLeavesNothingOfIt) {
+  auto src = Open("a.db");
+  auto dst = Open("b.db");
+  ASSERT_TRUE(src && dst);
+  const int64_t before = WritePlainRun(*src, 5, 1);
+  const int64_t big = WritePlainRun(*src, 100, 2);
+  std::vector<RunRecord> runs;
+  for (int64_t id : {before, big}) runs.push_back(src->LoadRunHead(id)->run);
+  CopyOptions options;
+  options.batch_samples = 10;
+  options.admit = [&](FullRun& run) {
+    if (run.data.run.id == big) run.discarded[987654] = "a sample this run does not have";
+    return Status::Ok();
+  };
+  CopyResult r = CopyRuns(*src, *dst, runs, options);
+  ASSERT_FALSE(r.status.ok());
+  EXPECT_EQ(r.status.code(), StatusCode::kDataLoss) << r.status.message();
+  EXPECT_EQ(r.failed_run_id, big);
+  EXPECT_EQ(r.counts.added, 1);
+  auto listed = dst->ListRuns(100);
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ(listed->front().uid, runs[0].uid);
+  auto kept = dst->LoadRun(listed->front().id);
+  ASSERT_TRUE(kept.ok());
+  EXPECT_EQ(kept->samples.size(), 5u);
 }
 
 }  // namespace

@@ -61,6 +61,9 @@ class SqlStore final : public Store {
 
   StatusOr<int64_t> ResolveRun(const std::string& selector) override;
   StatusOr<RunData> LoadRun(int64_t run_id) override;
+  StatusOr<RunData> LoadRunHead(int64_t run_id) override;
+  StatusOr<std::vector<StoredSample>> LoadSamples(int64_t run_id, SampleCursor& after, size_t limit) override;
+  StatusOr<std::vector<StoredSample>> LoadBenchmarkSamples(int64_t run_id, int64_t benchmark_id) override;
   StatusOr<std::vector<RunRecord>> ListRuns(int limit) override;
   StatusOr<std::string> LoadArtifact(int64_t run_id, int64_t benchmark_id,
                                      const std::string& name) override;
