@@ -405,14 +405,9 @@ StatusOr<BisectReport> RunBisect(proc::Spawner& spawner, const BisectSpec& spec)
   if (wall && spec.step_budget_ns <= 0) {
     return Status::InvalidArgument("--step-budget must be a positive time, e.g. 60s or 2m");
   }
-  TARE_ASSIGN_OR_RETURN(std::string scratch, MakeTempDir("tare-bisect"));
-  struct Cleanup {
-    std::string dir;
-    ~Cleanup() { RemoveTree(dir); }
-  } cleanup{scratch};
-  Git probe(spawner, spec.repo, scratch);
-  TARE_ASSIGN_OR_RETURN(std::string top, probe.TopLevel());
-  Git git(spawner, top, scratch);
+  TARE_ASSIGN_OR_RETURN(std::unique_ptr<Checkout> checkout, Checkout::Open(spawner, spec.repo, "tare-bisect"));
+  Git& git = checkout->git();
+  const std::string& scratch = checkout->scratch();
   BuildCache cache(spawner, git, spec.recipe, spec.cache_dir);
   std::unique_ptr<TimeStepper> stepper;
   if (wall) {

@@ -46,14 +46,8 @@ StatusOr<CommitRunsReport> RunCommits(proc::Spawner& spawner, const CommitRunsSp
   }
   if (spec.every < 1) return Status::InvalidArgument("--every must be at least 1 (every Nth commit of the range)");
   TARE_RETURN_IF_ERROR(CheckRecipe(spec.recipe));
-  TARE_ASSIGN_OR_RETURN(std::string scratch, MakeTempDir("tare-commits"));
-  struct Cleanup {
-    std::string dir;
-    ~Cleanup() { RemoveTree(dir); }
-  } cleanup{scratch};
-  Git probe(spawner, spec.repo, scratch);
-  TARE_ASSIGN_OR_RETURN(std::string top, probe.TopLevel());
-  Git git(spawner, top, scratch);
+  TARE_ASSIGN_OR_RETURN(std::unique_ptr<Checkout> checkout, Checkout::Open(spawner, spec.repo, "tare-commits"));
+  Git& git = checkout->git();
   TARE_ASSIGN_OR_RETURN(std::string first, git.ResolveCommit(spec.range.substr(0, dots)));
   TARE_ASSIGN_OR_RETURN(std::string last, git.ResolveCommit(spec.range.substr(dots + 2)));
   if (first == last) return Status::InvalidArgument(fmt::format("--commits {}: both ends are one commit", spec.range));

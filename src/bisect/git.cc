@@ -129,4 +129,17 @@ StatusOr<std::string> Git::TopLevel() {
   return Trim(*out);
 }
 
+StatusOr<std::unique_ptr<Checkout>> Checkout::Open(proc::Spawner& spawner, const std::string& repo,
+                                                   const std::string& scratch_prefix) {
+  TARE_ASSIGN_OR_RETURN(std::string scratch, MakeTempDir(scratch_prefix));
+  StatusOr<std::string> top = Git(spawner, repo, scratch).TopLevel();
+  if (!top.ok()) {
+    RemoveTree(scratch);
+    return top.status();
+  }
+  return std::unique_ptr<Checkout>(new Checkout(spawner, *top, scratch));
+}
+
+Checkout::~Checkout() { RemoveTree(scratch_); }
+
 }  // namespace tare::bisect

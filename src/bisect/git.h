@@ -5,6 +5,7 @@
 // (`git worktree add --detach`), which only adds an entry under .git/worktrees.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,25 @@ class Git {
   proc::Spawner& spawner_;
   std::string repo_;
   std::string scratch_;
+};
+
+// What `tare bisect` and `tare run --commits` open first: a scratch directory for git's output
+// (removed with this) and git at the top of the checkout `repo` lies in.
+class Checkout {
+ public:
+  static StatusOr<std::unique_ptr<Checkout>> Open(proc::Spawner& spawner, const std::string& repo,
+                                                  const std::string& scratch_prefix);
+  ~Checkout();
+  Checkout(const Checkout&) = delete;
+  Checkout& operator=(const Checkout&) = delete;
+  Git& git() { return git_; }
+  const std::string& scratch() const { return scratch_; }
+
+ private:
+  Checkout(proc::Spawner& spawner, std::string top, std::string scratch)
+      : scratch_(std::move(scratch)), git_(spawner, std::move(top), scratch_) {}
+  std::string scratch_;
+  Git git_;
 };
 
 // Runs `command` through /bin/sh -c in `cwd` with tare's environment, stdout and stderr both into
