@@ -22,25 +22,17 @@
 #include <vector>
 
 #include "../tare_process.h"
+#include "bisect_repo.h"
 
 namespace {
 
 using tare::e2e::Result;
 using tare::e2e::Slurp;
 
-int Sh(const std::string& command) {
-  int rc = std::system(command.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
-}
+using tare::e2e::Sh;
 
 std::string Bench(long hot, long cold, const std::string& extra = "") {
-  return "#include <tare/tare.hpp>\n"
-         "static volatile long hot_n = " + std::to_string(hot) + ";\n"
-         "static volatile long cold_n = " + std::to_string(cold) + ";\n"
-         "static long Work(long n) { long s = 1; for (long i = 0; i < n; ++i) s = s * 31 + (i ^ (s >> 7)); return s; }\n"
-         "static void hot(tare::State& state) { for (auto _ : state) tare::do_not_optimize(Work(hot_n)); }\n"
-         "static void cold(tare::State& state) { for (auto _ : state) tare::do_not_optimize(Work(cold_n)); }\n"
-         "TARE_BENCHMARK(hot);\nTARE_BENCHMARK(cold);\n" + extra + "TARE_MAIN();\n";
+  return tare::e2e::TwoBenchmarks("hot", hot, "cold", cold, extra);
 }
 
 class BisectE2E : public ::testing::Test {

@@ -27,25 +27,17 @@
 #include <vector>
 
 #include "../tare_process.h"
+#include "bisect_repo.h"
 
 namespace {
 
 using tare::e2e::Result;
 using tare::e2e::Slurp;
 
-int Sh(const std::string& command) {
-  int rc = std::system(command.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
-}
+using tare::e2e::Sh;
 
 std::string Bench(long fast, long slow, const std::string& extra = "") {
-  return "#include <tare/tare.hpp>\n"
-         "static volatile long fast_n = " + std::to_string(fast) + ";\n"
-         "static volatile long slow_n = " + std::to_string(slow) + ";\n"
-         "static long Work(long n) { long s = 1; for (long i = 0; i < n; ++i) s = s * 31 + (i ^ (s >> 7)); return s; }\n"
-         "static void fast(tare::State& state) { for (auto _ : state) tare::do_not_optimize(Work(fast_n)); }\n"
-         "static void slow(tare::State& state) { for (auto _ : state) tare::do_not_optimize(Work(slow_n)); }\n"
-         "TARE_BENCHMARK(fast);\nTARE_BENCHMARK(slow);\n" + extra + "TARE_MAIN();\n";
+  return tare::e2e::TwoBenchmarks("fast", fast, "slow", slow, extra);
 }
 
 class BisectTimeE2E : public ::testing::Test {
