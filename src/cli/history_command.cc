@@ -61,7 +61,7 @@ Examples:
   tare history BM_Sort/1024 --metric gb.cpu_time_ns --branch main --limit 500
   tare history '/home/me/proj/build/prog --input x' --format json   (a command: its absolute path))");
   sub->add_option("BENCH", f->benchmark, "The benchmark's name (as `tare export` shows it)")->required();
-  sub->add_option("--metric,-m", f->metric, "The metric (default: sim.Ir, bench.wall_ns, gb.real_time_ns or wall_ns)");
+  sub->add_option("--metric,-m", f->metric, "The metric (default: what tare ab judges — sim.Ir, mem.allocs, gb.cpu_time_ns, bench.cpu_ns, perf.task_clock_ns or wall_ns, the first the newest run has)");
   sub->add_option("--branch", f->branch, "Only runs recorded on this branch");
   sub->add_option("--host", f->host, "Fingerprint digest (prefix) of the host type (default: the newest run's)");
   sub->add_option("--limit", f->limit, "The newest N runs (default 200)")->check(WholeNumberAtLeast(1));

@@ -337,7 +337,9 @@ are refused naming tare's flag or saying it has none (docs/coming-from.md).
 
 Output: one line per benchmark: n, the median of its primary metric (sim.Ir, bench.wall_ns,
 gb.real_time_ns or wall_ns), the 95% interval of that median (from 6 samples; the MAD below),
-the metric; --all-metrics shows every metric. A failing benchmark's error and stderr are told
+the median of the CPU time beside a wall-clock figure (gb.cpu_time_ns, bench.cpu_ns: what tare ab
+judges), the metrics; --all-metrics shows every metric. A command that mostly waits (its CPU
+time under half its wall time) is named in a note: gate it with --metric wall_ns. A failing benchmark's error and stderr are told
 once, however many samples fail.
 
 Examples:

@@ -465,6 +465,14 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
         if (h->values.count(m)) both.push_back(m);
       }
       metrics = DefaultMetrics(both);
+      // A command that mostly waits on either side is judged on its wall time (MostlyWaits).
+      if (metrics == std::vector<std::string>{"perf.task_clock_ns"} && b->values.count("wall_ns") > 0 &&
+          h->values.count("wall_ns") > 0) {
+        auto waits = [](const auto& v) {
+          return MostlyWaits(stats::Median(v.at("perf.task_clock_ns")), stats::Median(v.at("wall_ns")));
+        };
+        if (waits(b->values) || waits(h->values)) metrics = {"wall_ns"};
+      }
     }
     if (metrics.empty()) {
       bc.cls = ChangeClass::kSkipped;

@@ -384,6 +384,33 @@ TEST(Compare, JudgesWhatTareAbJudgesByDefault) {
   EXPECT_EQ(c->benchmarks[0].cls, ChangeClass::kUntouched);
 }
 
+// A command that mostly waits (task-clock 1 ms of a 50 ms wall time): its wait grew by half while
+// its CPU time did not. Judging the task-clock would see no change; it is judged on wall_ns
+// (issue 44, item 7). A busy command (48 of 50 ms on a CPU) keeps the task-clock.
+TEST(Compare, ACommandThatMostlyWaitsIsJudgedOnItsWallTime) {
+  auto run = [](int64_t id, double cpu_ms, double wall_ms) {
+    Builder b(id);
+    b.d.metrics = {LookupMetric("wall_ns"), LookupMetric("perf.task_clock_ns")};
+    b.d.benchmarks.push_back({1, "sh::cmd", "cmd", TargetKind::kCommand});
+    for (int i = 0; i < 10; ++i) {
+      StoredSample s{i + 1, 1, {}};
+      s.sample.values = {{"wall_ns", (wall_ms + 0.01 * i) * 1e6}, {"perf.task_clock_ns", (cpu_ms + 0.001 * i) * 1e6}};
+      b.d.samples.push_back(s);
+    }
+    return b;
+  };
+  auto waiting = CompareRuns(run(1, 1, 50).d, run(2, 1, 75).d, {});
+  ASSERT_TRUE(waiting.ok());
+  ASSERT_EQ(waiting->benchmarks.at(0).metrics.size(), 1u);
+  EXPECT_EQ(waiting->benchmarks[0].metrics[0].metric, "wall_ns");
+  // Two separate runs: the change is measured (+50%: 75.045 / 50.045 - 1 = 0.4995), the verdict
+  // waits for the host's drift (compare.h), so no class is asserted here.
+  EXPECT_NEAR(waiting->benchmarks[0].metrics[0].change, 0.4995, 0.001);
+  auto busy = CompareRuns(run(1, 48, 50).d, run(2, 48, 50).d, {});
+  ASSERT_TRUE(busy.ok());
+  EXPECT_EQ(busy->benchmarks.at(0).metrics.at(0).metric, "perf.task_clock_ns");
+}
+
 }  // namespace
 }  // namespace tare::compare
 

@@ -50,16 +50,27 @@ StatusOr<History> LoadHistory(store::Store& store, const HistoryRequest& request
   for (const auto& [digest, n] : *hosts) {
     if (digest != host) others += n;
   }
-  // The metric: the one named, else the benchmark's own measurement in its newest run.
+  // The metric: the one named, else what tare ab judges of the benchmark in its newest run (its CPU
+  // time, sim.Ir, ...), else its own measurement (issue 44: history and site follow what is judged).
   std::string metric = r.metric;
   if (metric.empty()) {
-    for (const auto& m : PrimaryMetrics()) {
+    std::vector<std::string> candidates = JudgedPreference();
+    candidates.insert(candidates.end(), PrimaryMetrics().begin(), PrimaryMetrics().end());
+    double newest_median = 0;
+    for (const auto& m : candidates) {
       auto p = store.History({r.benchmark, m, r.branch, host, 1});
       if (!p.ok()) return p.status();
       if (!p->empty() && p->back().n > 0) {
         metric = m;
+        newest_median = p->back().median;
         break;
       }
+    }
+    // A command that mostly waits is followed by its wall time, as compare judges it (MostlyWaits).
+    if (metric == "perf.task_clock_ns") {
+      auto wall = store.History({r.benchmark, "wall_ns", r.branch, host, 1});
+      if (!wall.ok()) return wall.status();
+      if (!wall->empty() && wall->back().n > 0 && MostlyWaits(newest_median, wall->back().median)) metric = "wall_ns";
     }
     if (metric.empty()) {
       return Status::NotFound(fmt::format("'{}' has none of {}; name one with --metric", r.benchmark,

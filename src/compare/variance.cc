@@ -7,12 +7,14 @@
 #include <set>
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include "base/numbers.h"
 #include "base/terminal_text.h"
 #include "base/units.h"
 #include "compare/compare.h"
 #include "model/metric.h"
+#include "model/metric_roles.h"
 #include "stats/drift.h"
 #include "stats/summary.h"
 
@@ -191,14 +193,38 @@ nlohmann::json VarianceToJson(const SuiteVariance& v) {
 std::vector<std::string> UnstableWarnings(const RunData& data, const CompareConfig& config) {
   std::vector<std::string> out;
   const SuiteVariance v = AnalyzeVariance({data}, {}, config);
-  for (const auto& b : v.benchmarks) {
-    if (!b.too_noisy || b.samples < 5) continue;
+  // A command whose CPU time is under half its wall time mostly waits (sleep, I/O, a server): the
+  // task-clock `tare ab` judges by default says nothing of how long it takes, so its noise is
+  // beside the point; its wall time is what a gate of it must judge (issue 44, item 7).
+  std::map<std::string, const BenchmarkVariance*> wall;
+  const SuiteVariance w = AnalyzeVariance({data}, {"wall_ns"}, config);
+  for (const auto& b : w.benchmarks) wall[b.name] = &b;
+  std::vector<std::string> waiting;
+  for (const auto& judged : v.benchmarks) {
+    const BenchmarkVariance* b = &judged;
+    if (judged.metric == "perf.task_clock_ns") {
+      auto it = wall.find(judged.name);
+      if (it != wall.end() && MostlyWaits(judged.median, it->second->median)) {
+        waiting.push_back(fmt::format("`{}` ({:.0f}% of its wall time)", judged.name,
+                                      100 * judged.median / it->second->median));
+        b = it->second;
+      }
+    }
+    if (!b->too_noisy || b->samples < 5) continue;
     std::string why;
-    for (const auto& r : b.reasons) why += (why.empty() ? " (" : ", ") + r;
+    for (const auto& r : b->reasons) why += (why.empty() ? " (" : ", ") + r;
     if (!why.empty()) why += ")";
     out.push_back(fmt::format("warning: {}: {} varied by CV {:.1f}% within this run{}: too noisy to gate a change of "
                               "{:g}% (2 x CV is more); see `tare variance`, docs/compare.md",
-                              b.name, b.metric, 100 * b.within_cv, why, 100 * b.threshold));
+                              b->name, b->metric, 100 * b->within_cv, why, 100 * b->threshold));
+  }
+  if (!waiting.empty()) {
+    out.insert(out.begin(),
+               fmt::format("note: CPU time (perf.task_clock_ns) of {}: {} mostly wait{}, and `tare ab` and `tare "
+                           "compare` judge CPU time by default, which leaves the wait out: judge {} with --metric "
+                           "wall_ns",
+                           fmt::join(waiting, ", "), waiting.size() == 1 ? "it" : "they",
+                           waiting.size() == 1 ? "s" : "", waiting.size() == 1 ? "it" : "them"));
   }
   return out;
 }

@@ -56,6 +56,8 @@ SuiteVariance AnalyzeVariance(const std::vector<RunData>& runs, const std::vecto
 // `tare run`'s warnings: the benchmarks whose samples varied too much within this one run to gate
 // a change of their threshold (`tare variance`'s rule on one run: 2 x CV above the threshold of
 // `config`), with at least 5 samples, each one "warning: NAME: ..." line.
+// A command that mostly waits (model/metric_roles.h MostlyWaits): its wall time is judged for the
+// warning instead of its task-clock, and a note says to gate it with --metric wall_ns.
 std::vector<std::string> UnstableWarnings(const RunData& data, const CompareConfig& config);
 
 std::string RenderVarianceConsole(const SuiteVariance& v, bool all);

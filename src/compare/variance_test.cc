@@ -69,6 +69,35 @@ TEST(Variance, CoefficientsOfVariationWithinAndAcrossRuns) {
   EXPECT_EQ(VarianceToJson(v)["benchmarks"].size(), 3u);
 }
 
+// A command whose CPU time is a sliver of its wall time (sleep, I/O) mostly waits: its task-clock
+// varying by 20% is beside the point and not warned about; its wall time (CV about 0.8%) is what a
+// gate of it judges, and a note says to judge it with --metric wall_ns (issue 44, item 7). A
+// command busy for 48 of its 50 ms keeps the task-clock warning.
+TEST(Variance, ACommandThatMostlyWaitsIsJudgedOnItsWallTime) {
+  auto command = [](double task_clock_ms, const std::vector<double>& jitter) {
+    RunData d;
+    d.run.id = 1;
+    d.benchmarks.push_back({1, "sh::cmd", "cmd", TargetKind::kCommand});
+    for (size_t i = 0; i < jitter.size(); ++i) {
+      StoredSample s{static_cast<int64_t>(i), 1, {}};
+      s.sample.values["wall_ns"] = 50e6 * (1 + 0.01 * (i % 2 == 0 ? 1 : -1));
+      s.sample.values["perf.task_clock_ns"] = task_clock_ms * 1e6 * jitter[i];
+      d.samples.push_back(s);
+    }
+    return d;
+  };
+  const std::vector<double> jitter = {1.0, 1.3, 0.7, 1.2, 0.8, 1.0, 1.25, 0.75};
+  CompareConfig config;
+  const auto waiting = UnstableWarnings(command(1, jitter), config);
+  ASSERT_EQ(waiting.size(), 1u);
+  EXPECT_NE(waiting[0].find("note: CPU time (perf.task_clock_ns) of `cmd` (2% of its wall time): it mostly waits"),
+            std::string::npos) << waiting[0];
+  EXPECT_NE(waiting[0].find("--metric wall_ns"), std::string::npos) << waiting[0];
+  const auto busy = UnstableWarnings(command(48, jitter), config);
+  ASSERT_EQ(busy.size(), 1u);
+  EXPECT_EQ(busy[0].rfind("warning: cmd: perf.task_clock_ns varied by CV", 0), 0u) << busy[0];
+}
+
 TEST(Variance, NamesDriftAndSyscallHeavyOnOneRun) {
   RunData d;
   d.run.id = 7;

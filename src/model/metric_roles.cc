@@ -105,13 +105,14 @@ bool IsHeadlineDeterministic(const std::string& name) {
 namespace {
 
 // The most direct measurement first: the instrument's own, the target's own, the process's CPU
-// time (perf task-clock), its wall time. The first source with a judged metric that `usable`
-// accepts gives them all.
+// time (perf task-clock), its wall time.
+constexpr MetricSource kJudgedSources[] = {MetricSource::kSim,   MetricSource::kMem,  MetricSource::kGbench,
+                                           MetricSource::kBench, MetricSource::kPerf, MetricSource::kProcess};
+
+// The first source with a judged metric that `usable` accepts gives them all.
 template <typename Usable>
 std::vector<std::string> JudgedByPreference(Usable usable) {
-  const MetricSource preference[] = {MetricSource::kSim,  MetricSource::kMem,  MetricSource::kGbench,
-                                     MetricSource::kBench, MetricSource::kPerf, MetricSource::kProcess};
-  for (MetricSource source : preference) {
+  for (MetricSource source : kJudgedSources) {
     std::vector<std::string> names;
     for (const auto& m : KnownMetrics()) {
       const Role* r = RoleOf(m.name);
@@ -123,6 +124,26 @@ std::vector<std::string> JudgedByPreference(Usable usable) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& JudgedPreference() {
+  static const std::vector<std::string> kOrder = [] {
+    std::vector<std::string> names;
+    for (MetricSource source : kJudgedSources) {
+      for (const auto& m : KnownMetrics()) {
+        const Role* r = RoleOf(m.name);
+        if (m.source == source && r != nullptr && r->judged_by_default) names.push_back(m.name);
+      }
+    }
+    return names;
+  }();
+  return kOrder;
+}
+
+std::string CpuCompanion(const std::string& primary) {
+  if (primary == "gb.real_time_ns") return "gb.cpu_time_ns";
+  if (primary == "bench.wall_ns") return "bench.cpu_ns";
+  return "";
+}
 
 std::vector<std::string> DefaultJudgedMetrics(TargetKind kind, Instrument instrument, bool task_clock_available) {
   return JudgedByPreference([&](const std::string& name) {

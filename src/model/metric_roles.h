@@ -46,4 +46,24 @@ std::vector<std::string> DefaultJudgedMetrics(TargetKind kind, Instrument instru
 // Empty when none of them is judged by default (a user counter alone).
 std::vector<std::string> JudgedByDefaultAmong(const std::vector<std::string>& present);
 
+// Every metric tare ab may judge by default, in the order it prefers them (the instrument's own
+// figures, the target's CPU time, perf task-clock, wall time): what tare history and tare site
+// follow when no metric is named, before PrimaryMetrics, so a benchmark's page plots what its gate
+// judges — gb.cpu_time_ns, not gb.real_time_ns (issue 44, item 5).
+const std::vector<std::string>& JudgedPreference();
+
+// A command whose median CPU time (perf.task_clock_ns) is under kWaitingCpuShare of its median
+// wall time mostly waits — sleep, I/O, a server answering — and its CPU time says nothing of how
+// long it takes: tare compare and tare history judge its wall_ns instead of the task-clock, and
+// tare run's note says to gate it with --metric wall_ns (issue 44, item 7).
+inline constexpr double kWaitingCpuShare = 0.5;
+inline bool MostlyWaits(double task_clock_median_ns, double wall_median_ns) {
+  return wall_median_ns > 0 && task_clock_median_ns < kWaitingCpuShare * wall_median_ns;
+}
+
+// The CPU time a benchmark reports beside `primary`, its wall-clock measurement, as Google
+// Benchmark prints "Time" and "CPU" side by side: gb.cpu_time_ns beside gb.real_time_ns,
+// bench.cpu_ns beside bench.wall_ns; "" for any other metric. tare run's table shows it.
+std::string CpuCompanion(const std::string& primary);
+
 }  // namespace tare

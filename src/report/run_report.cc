@@ -101,18 +101,24 @@ std::string FailureLines(const BenchmarkReport& b, const ConsoleOptions& options
   return out;
 }
 
-// One line per benchmark: name, n, median, its 95% interval (or MAD), the metric.
+// One line per benchmark: name, n, median, its 95% interval (or MAD), the median of the CPU time
+// it reports beside a wall-clock primary (Google Benchmark's "Time" and "CPU" columns; the column
+// only when some benchmark has one), the metric.
 std::string RenderLines(const RunReport& report, const ConsoleOptions& options) {
   using Row = std::vector<std::string>;
-  const Row head = {"benchmark", "n", "median", "95% interval of the median", "metric"};
+  Row head = {"benchmark", "n", "median", "95% interval of the median", "cpu median", "metric"};
   std::vector<Row> rows;
+  bool any_cpu = false;
   for (const auto& b : report.benchmarks) {
     const MetricSummary* m = nullptr;
+    const MetricSummary* cpu = nullptr;
+    const std::string companion = CpuCompanion(b.primary);
     for (const auto& x : b.metrics) {
       if (x.metric.name == b.primary) m = &x;
+      if (!companion.empty() && x.metric.name == companion && x.summary.n > 0) cpu = &x;
     }
     if (b.ok_samples == 0 || m == nullptr) {
-      rows.push_back({SingleLineText(b.bench.name), "0", "-", "no successful samples", ""});
+      rows.push_back({SingleLineText(b.bench.name), "0", "-", "no successful samples", "", ""});
       continue;
     }
     const std::string& unit = m->metric.unit;
@@ -120,8 +126,15 @@ std::string RenderLines(const RunReport& report, const ConsoleOptions& options) 
         b.primary_interval ? fmt::format("[{}, {}]", FormatValue(b.primary_interval->lo, unit),
                                          FormatValue(b.primary_interval->hi, unit))
                            : fmt::format("MAD {} (n < 6: no interval)", FormatValue(m->summary.mad, unit));
+    any_cpu = any_cpu || cpu != nullptr;
     rows.push_back({SingleLineText(b.bench.name), std::to_string(m->summary.n), FormatValue(m->summary.median, unit),
-                    spread, SingleLineText(m->metric.name)});
+                    spread, cpu ? FormatValue(cpu->summary.median, cpu->metric.unit) : "",
+                    SingleLineText(m->metric.name) + (cpu ? ", " + SingleLineText(cpu->metric.name) : "")});
+  }
+  if (any_cpu) head.back() = "metrics";
+  if (!any_cpu) {
+    head.erase(head.begin() + 4);
+    for (auto& r : rows) r.erase(r.begin() + 4);
   }
   std::vector<size_t> w(head.size());
   for (size_t i = 0; i < head.size(); ++i) w[i] = Width(head[i]);
@@ -136,7 +149,8 @@ std::string RenderLines(const RunReport& report, const ConsoleOptions& options) 
     l += "  " + std::string(w[1] - Width(r[1]), ' ') + r[1];
     l += "  " + std::string(w[2] - Width(r[2]), ' ') + r[2];
     l += "  " + r[3] + std::string(w[3] - Width(r[3]), ' ');
-    l += "  " + r[4];
+    if (any_cpu) l += "  " + std::string(w[4] - Width(r[4]), ' ') + r[4];
+    l += "  " + r.back();
     while (!l.empty() && l.back() == ' ') l.pop_back();
     return l + "\n";
   };

@@ -57,7 +57,9 @@ struct ConsoleOptions {
 
 // What `tare run` prints. By default one line per benchmark, as Google Benchmark and hyperfine
 // print one: its primary metric's median with the 95% interval of that median (MAD below 6
-// samples, where the sign test has no 95% interval), n and the metric's name. With `all_metrics`
+// samples, where the sign test has no 95% interval), n, the median of the CPU time it reports
+// beside a wall-clock primary (CpuCompanion: Google Benchmark's "CPU" column, the one tare ab
+// judges) and the metrics' names. With `all_metrics`
 // or named `metrics`, the table: one block per benchmark, one row per metric: n, median, MAD, CV,
 // min, max. Failures follow their benchmark, one line per distinct error.
 std::string RenderConsole(const RunReport& report, const ConsoleOptions& options);

@@ -260,4 +260,37 @@ TEST_F(EverydayE2E, RunPrintsBenchmarkNamesAsEveryOtherViewAndHistoryTakesThem) 
   }
 }
 
+// Item 5: Google Benchmark prints real and CPU time side by side, tare ab and compare judge the
+// CPU time: tare run shows its median beside the real time's, and history (so the site) follows
+// what is judged, not gb.real_time_ns.
+TEST_F(EverydayE2E, GoogleBenchmarkCpuTimeIsShownAndHistoryFollowsWhatIsJudged) {
+  Result run = Tare({"run", "-n", "2", "-w", "0", "--no-git", "--store", store_, "--filter", "BM_StringCopy/64",
+                     GBENCH_BASIC});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("  cpu median  metrics\n"), std::string::npos) << run.out;
+  EXPECT_TRUE(std::regex_search(run.out, std::regex("\nBM_StringCopy/64 [^\n]* [0-9.]+ [mun]?s  gb\\.real_time_ns, "
+                                                    "gb\\.cpu_time_ns\n")))
+      << run.out;
+  Result h = Tare({"history", "BM_StringCopy/64", "--store", store_});
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  EXPECT_EQ(h.out.rfind("BM_StringCopy/64 gb.cpu_time_ns on host ", 0), 0u) << h.out;
+}
+
+// Item 7: `sleep` spends a sliver of its wall time on a CPU; its task-clock varying is beside the
+// point. tare run warns about its wall time instead, and says to gate it with --metric wall_ns.
+TEST_F(EverydayE2E, ACommandThatMostlyWaitsIsNotWarnedAboutItsCpuTime) {
+  Result run = Tare({"run", "-n", "6", "-w", "0", "--no-git", "--store", store_, "--json", dir_ + "/run.json",
+                     "sleep 0.02"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::ifstream in(dir_ + "/run.json");
+  std::stringstream json;
+  json << in.rdbuf();
+  if (json.str().find("perf.task_clock_ns") == std::string::npos) {
+    GTEST_SKIP() << "this host cannot count perf task-clock: tare judges wall time already";
+  }
+  EXPECT_NE(run.err.find("note: CPU time (perf.task_clock_ns) of `sleep 0.02` ("), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("it mostly waits"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("perf.task_clock_ns varied"), std::string::npos) << run.err;
+}
+
 }  // namespace

@@ -100,7 +100,8 @@ TEST_F(RunE2E, GoogleBenchmarkBinaryEachBenchmarkInItsOwnProcess) {
   // each with its primary metric; --all-metrics shows the rest.
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 4) << r.out;
   EXPECT_EQ(r.out.find("peak_rss_bytes"), std::string::npos) << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex("\nBM_SortVector/1024 +2 +[0-9.]+ [mun]?s +MAD [^\n]* gb\\.real_time_ns\n")))
+  EXPECT_TRUE(std::regex_search(
+      r.out, std::regex("\nBM_SortVector/1024 +2 +[0-9.]+ [mun]?s +MAD [^\n]* [0-9.]+ [mun]?s  gb\\.real_time_ns, gb\\.cpu_time_ns\n")))
       << r.out;
 
   // The store, reopened from the file: 3 benchmarks x (1 warm-up + 2 samples), each its own process.
