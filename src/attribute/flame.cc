@@ -25,7 +25,10 @@ struct Fn {
   std::string object;  // file name, for display
   double self = 0;
   std::map<std::string, double> edges;  // callee key -> inclusive cost of the calls
-  uint64_t calls_in = 0;
+  // Whether another function calls it in the profile. Not the count of calls: a call already on
+  // the stack when a window opened (Google Benchmark's windows open inside StartKeepRunning) is
+  // recorded with calls=0 and the window's cost, and the functions under it are not roots.
+  bool called = false;
   double Inclusive() const {
     double sum = self;
     for (const auto& [k, e] : edges) sum += e;
@@ -66,7 +69,7 @@ StatusOr<Graph> GraphOf(const std::vector<Profile>& parts, const std::string& si
         continue;
       }
       g[keys[e.caller]].edges[keys[e.callee]] += static_cast<double>(e.inclusive[*ev]);
-      g[keys[e.callee]].calls_in += e.calls;
+      g[keys[e.callee]].called = true;
     }
   }
   return g;
@@ -95,7 +98,7 @@ FlameFrame TreeOf(const Graph& g, const FlameOptions& o) {
   std::vector<std::pair<std::string, double>> roots;
   for (const auto& [key, fn] : g) {
     const double inclusive = fn.Inclusive();
-    if (fn.calls_in == 0 && inclusive > 0) {
+    if (!fn.called && inclusive > 0) {
       roots.emplace_back(key, inclusive);
       root.base += inclusive;
     }

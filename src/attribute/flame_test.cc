@@ -95,6 +95,55 @@ TEST(Flame, TheCallGraphGrowsIntoATreeMergedByPath) {
   EXPECT_EQ(one->head, 110);
 }
 
+// A window dumped in the middle of a run (an unmodified Google Benchmark binary under sim: the
+// window opens inside State::StartKeepRunning) records the calls already on the stack with
+// calls=0 and the window's cost as their inclusive cost. They are one stack, not three roots:
+// (below main) -> main -> BM_Copy (self 40) -> memcpy (60), total 100 — not 300, with every
+// share a third of the truth (issue 44, item 6).
+TEST(Flame, CallsAlreadyOnTheStackWhenTheWindowOpenedAreOneStack) {
+  const char* window = R"(events: Ir
+ob=libc
+fl=start.c
+fn=(below main)
+cob=app
+cfi=b.cc
+cfn=main
+calls=0 0
+1 100
+ob=app
+fl=b.cc
+fn=main
+cfn=BM_Copy
+calls=0 0
+2 100
+fn=BM_Copy
+3 40
+cob=libc
+cfi=mem.S
+cfn=memcpy
+calls=3 0
+3 60
+ob=libc
+fl=mem.S
+fn=memcpy
+4 60
+totals: 100
+)";
+  auto t = BuildFlameTree(ParseFlame(window));
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(t->base, 100);
+  ASSERT_EQ(t->children.size(), 1u);
+  EXPECT_EQ(t->children[0].name, "(below main)");
+  const FlameFrame* main = Child(t->children[0], "main");
+  ASSERT_NE(main, nullptr);
+  const FlameFrame* bm = Child(*main, "BM_Copy");
+  ASSERT_NE(bm, nullptr);
+  EXPECT_EQ(bm->base, 100);
+  const FlameFrame* memcpy_frame = Child(*bm, "memcpy");
+  ASSERT_NE(memcpy_frame, nullptr);
+  EXPECT_EQ(memcpy_frame->base, 60);
+}
+
 TEST(Flame, TheDifferentialSvgColoursEachFrameByItsChange) {
   auto t = BuildFlameTree(ParseFlame(kFlameBase), ParseFlame(kFlameHead));
   ASSERT_TRUE(t.ok());
