@@ -1,6 +1,7 @@
 #include "html/ab_page.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -44,6 +45,29 @@ std::string SuiteSection(const report::AbReport& r) {
 }
 
 std::string ShortSha(const std::string& sha) { return sha.substr(0, 12); }
+
+// 0 for FAIL, 1 for INCONCLUSIVE, 2 for PASS: the page's order.
+int Severity(Verdict v) { return v == Verdict::kFail ? 0 : v == Verdict::kInconclusive ? 1 : 2; }
+
+// Time checked against instructions (the ledger's "Cross-check" section): for each cell whose time
+// FAILed or gained, whether the head executes more work or the same work took longer. The most
+// convincing line of a verdict, near the top of the page (issue 44, item 6).
+std::string CrossCheckSection(const report::AbReport& r) {
+  std::set<std::string> heads;
+  for (const auto& c : r.comparisons) heads.insert(c.head);
+  std::string items;
+  for (const auto& c : r.comparisons) {
+    if (!c.cross_check || c.cross_check->line.empty()) continue;
+    items += fmt::format("<li><a href=\"#cell-{}\">{}</a>{}: <strong>{}</strong></li>\n", HtmlAttr(c.cell),
+                         HtmlText(c.cell), heads.size() > 1 ? " " + HtmlText(report::ArmLabel(r, c.head)) : "",
+                         HtmlText(c.cross_check->line));
+  }
+  if (items.empty()) return "";
+  return "<h2 id=\"cross-check\">Cross-check: instructions under valgrind</h2>\n<p class=\"note\">Each cell whose time "
+         "FAILed or gained, counted once more under <code>--instrument sim</code> (base, the head, base again): does "
+         "the head execute more (or fewer) instructions, or does the same work take longer? It points; it changes no "
+         "verdict.</p>\n<ul>\n" + items + "</ul>\n";
+}
 
 std::string VerdictWord(Verdict v) { return std::string(VerdictName(v)); }
 
@@ -174,15 +198,22 @@ std::string AbSummaryTable(const report::AbReport& r) {
   std::string t = "<table class=\"summary\"><tr><th>cell</th>";
   if (heads.size() > 1) t += "<th>head</th>";
   t += "<th>metric</th><th>verdict</th><th>change [interval]</th><th>δ</th></tr>\n";
+  // FAIL rows first, then INCONCLUSIVE, then PASS (issue 44, item 6): what needs the reader's
+  // attention opens the page; within a verdict the cohort's order.
+  std::vector<std::pair<const AbComparison*, const AbMetricResult*>> rows;
   for (const auto& c : r.comparisons) {
-    for (const auto& m : c.metrics) {
-      const std::string change = m.exact ? Percent(m.estimate) + " (exact)"
-                                         : fmt::format("{} [{}, {}]", Percent(m.estimate), Percent(m.lo), Percent(m.hi));
-      t += fmt::format("<tr><td>{}</td>{}<td><code>{}</code></td><td>{}</td><td class=\"num\">{}</td>"
-                       "<td class=\"num\">{}</td></tr>\n",
-                       HtmlText(c.cell), heads.size() > 1 ? "<td>" + HtmlText(c.head) + "</td>" : "", HtmlText(m.metric),
-                       Badge(VerdictWord(m.verdict)), HtmlText(change), HtmlText(UnsignedPercent(m.delta)));
-    }
+    for (const auto& m : c.metrics) rows.emplace_back(&c, &m);
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto& a, const auto& b) { return Severity(a.second->verdict) < Severity(b.second->verdict); });
+  for (const auto& [c, m] : rows) {
+    const std::string change = m->exact ? Percent(m->estimate) + " (exact)"
+                                        : fmt::format("{} [{}, {}]", Percent(m->estimate), Percent(m->lo), Percent(m->hi));
+    t += fmt::format("<tr><td><a href=\"#cell-{}\">{}</a></td>{}<td><code>{}</code></td><td>{}</td>"
+                     "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+                     HtmlAttr(c->cell), HtmlText(c->cell), heads.size() > 1 ? "<td>" + HtmlText(c->head) + "</td>" : "",
+                     HtmlText(m->metric), Badge(VerdictWord(m->verdict)), HtmlText(change),
+                     HtmlText(UnsignedPercent(m->delta)));
   }
   return t + "</table>\n";
 }
@@ -218,6 +249,7 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
                         r.suite.size(), r.suite.size() == 1 ? "" : "s", r.strict_suite ? " (--strict-suite: exit 4)" : "");
   }
   html += AbSummaryTable(r);
+  html += CrossCheckSection(r);
   for (const auto& w : r.host_warnings) html += fmt::format("<p class=\"warn\">host: {}</p>\n", HtmlText(w));
   html += Facts(r, run);
   html += "<table><tr><th>arm</th><th>role</th><th>executable</th><th>sha256</th></tr>\n";
@@ -233,10 +265,16 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
           "larger) on the worse side; the grey band is the null arm's interval — what two copies of base differ by on "
           "this host. FAIL: the whole bar is beyond δ. PASS: the whole bar is on the better side of the bound a PASS "
           "certifies. Otherwise INCONCLUSIVE, which is not a pass.</p>\n";
+  // Cells worst first (FAIL, INCONCLUSIVE, PASS), as the summary table.
   std::vector<std::string> order;
+  std::map<std::string, int> severity;
   for (const auto& c : r.comparisons) {
     if (std::find(order.begin(), order.end(), c.cell) == order.end()) order.push_back(c.cell);
+    auto [it, fresh] = severity.emplace(c.cell, Severity(c.verdict));
+    if (!fresh) it->second = std::min(it->second, Severity(c.verdict));
   }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const std::string& a, const std::string& b) { return severity[a] < severity[b]; });
   for (const auto& cell : order) {
     std::vector<const AbComparison*> comparisons;
     std::vector<Verdict> verdicts;
@@ -247,7 +285,8 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
       }
     }
     const AbComparison& first = *comparisons.front();
-    html += fmt::format("<h3>{} <span class=\"note\">({}, {} blocks, {} looks)</span> {}</h3>\n", HtmlText(cell),
+    html += fmt::format("<h3 id=\"cell-{}\">{} <span class=\"note\">({}, {} blocks, {} looks)</span> {}</h3>\n",
+                        HtmlAttr(cell), HtmlText(cell),
                         CellRoleName(first.role), first.blocks, first.looks, Badge(VerdictWord(WorstVerdict(verdicts))));
     for (const AbComparison* c : comparisons) {
       for (const auto& reason : c->reasons) html += fmt::format("<p class=\"warn\">{}</p>\n", HtmlText(reason));

@@ -252,6 +252,52 @@ TEST(AbPage, TheTitleSaysWhatTheExitStatusSays) {
   EXPECT_NE(RenderAbHtml(r, RunData{}, {}).find("<title>tare ab: bench — PASS</title>"), std::string::npos);
 }
 
+// Issue 44, item 6: the page opens with the FAIL rows (the cohort listed the PASS cell first), and
+// the valgrind cross-check — the ledger's most convincing line — is on the page, before the cells.
+TEST(AbPage, FailRowsComeFirstAndTheCrossCheckIsOnThePage) {
+  report::AbReport r;
+  r.campaign_name = "bench";
+  r.has_verdicts = true;
+  r.outcome = Verdict::kFail;
+  auto cell = [](const std::string& name, Verdict v, double estimate) {
+    AbComparison c;
+    c.cell = name;
+    c.head = "head";
+    c.verdict = v;
+    AbMetricResult m;
+    m.metric = "gb.cpu_time_ns";
+    m.unit = "ns";
+    m.estimate = estimate;
+    m.lo = estimate - 0.01;
+    m.hi = estimate + 0.01;
+    m.verdict = v;
+    c.metrics = {m};
+    return c;
+  };
+  AbComparison pass = cell("BM_Quiet", Verdict::kPass, 0.0);
+  AbComparison fail = cell("BM_Memcpy", Verdict::kFail, 0.04);
+  AbCrossCheck x;
+  x.metric = "gb.cpu_time_ns";
+  x.reading = "same work";
+  x.line = "instructions +0.00% (exact) while gb.cpu_time_ns moved +4.00%: the same work took longer";
+  fail.cross_check = x;
+  r.comparisons = {pass, fail};
+  const std::string html = RenderAbHtml(r, RunData{}, {});
+  ExpectSafe(html);
+  const size_t fail_row = html.find("<tr><td><a href=\"#cell-BM_Memcpy\">BM_Memcpy</a>");
+  const size_t pass_row = html.find("<tr><td><a href=\"#cell-BM_Quiet\">BM_Quiet</a>");
+  ASSERT_NE(fail_row, std::string::npos) << html;
+  ASSERT_NE(pass_row, std::string::npos) << html;
+  EXPECT_LT(fail_row, pass_row) << html;
+  EXPECT_LT(html.find("<h3 id=\"cell-BM_Memcpy\">"), html.find("<h3 id=\"cell-BM_Quiet\">")) << html;
+  const size_t cross = html.find("<h2 id=\"cross-check\">Cross-check: instructions under valgrind</h2>");
+  ASSERT_NE(cross, std::string::npos) << html;
+  EXPECT_LT(cross, html.find("<h2>Cells</h2>"));
+  EXPECT_NE(html.find("<strong>instructions +0.00% (exact) while gb.cpu_time_ns moved +4.00%: the same work took "
+                      "longer</strong>", cross),
+            std::string::npos) << html;
+}
+
 }  // namespace
 }  // namespace tare::html
 
