@@ -113,10 +113,10 @@ std::string CellTable(const report::AbReport& r, const std::vector<const AbCompa
                                    UnsignedPercent(m.noise_floor))
                      : "no null arm";
       rows += fmt::format(
-          "<tr><td>{}</td><td><code>{}</code>{}</td><td>{}{}</td><td class=\"num\">{} [{}, {}]</td>"
+          "<tr><td>{}</td><td>{}{}</td><td>{}{}</td><td class=\"num\">{} [{}, {}]</td>"
           "<td class=\"num\">{} (δ {})</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
           "<td class=\"num\">{} → {}</td><td class=\"reasons\">{}</td></tr>\n",
-          HtmlText(report::ArmLabel(r, c->head)), HtmlText(m.metric), m.direction == Direction::kHigherIsBetter ? " (higher is better)" : "",
+          HtmlText(report::ArmLabel(r, c->head)), HtmlToken(m.metric), m.direction == Direction::kHigherIsBetter ? " (higher is better)" : "",
           Badge(VerdictWord(m.verdict)), m.supported_gain ? " gain" : "", HtmlText(Percent(m.estimate)),
           HtmlText(Percent(m.lo)), HtmlText(Percent(m.hi)), HtmlText(m.allowance), HtmlText(UnsignedPercent(m.delta)),
           HtmlText(null_text), m.pairs, HtmlText(FormatValue(m.base_median, m.unit)),
@@ -209,10 +209,10 @@ std::string AbSummaryTable(const report::AbReport& r) {
   for (const auto& [c, m] : rows) {
     const std::string change = m->exact ? Percent(m->estimate) + " (exact)"
                                         : fmt::format("{} [{}, {}]", Percent(m->estimate), Percent(m->lo), Percent(m->hi));
-    t += fmt::format("<tr><td><a href=\"#cell-{}\">{}</a></td>{}<td><code>{}</code></td><td>{}</td>"
+    t += fmt::format("<tr><td><a href=\"#cell-{}\">{}</a></td>{}<td>{}</td><td>{}</td>"
                      "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
                      HtmlAttr(c->cell), HtmlText(c->cell), heads.size() > 1 ? "<td>" + HtmlText(c->head) + "</td>" : "",
-                     HtmlText(m->metric), Badge(VerdictWord(m->verdict)), HtmlText(change),
+                     HtmlToken(m->metric), Badge(VerdictWord(m->verdict)), HtmlText(change),
                      HtmlText(UnsignedPercent(m->delta)));
   }
   return t + "</table>\n";

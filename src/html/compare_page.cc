@@ -65,9 +65,9 @@ std::string MetricTable(const BenchmarkChange& b) {
   std::string rows;
   for (const MetricChange& m : b.metrics) {
     rows += fmt::format(
-        "<tr><td><code>{}</code>{}</td><td>{}</td><td class=\"num\">{} / {}</td><td class=\"num\">{}</td>"
+        "<tr><td>{}{}</td><td>{}</td><td class=\"num\">{} / {}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">±{}</td><td>{}</td><td>{}</td></tr>\n",
-        HtmlText(m.metric), m.higher_is_better ? " (higher is better)" : "", Badge(ChangeClassName(m.cls)), m.n_base,
+        HtmlToken(m.metric), m.higher_is_better ? " (higher is better)" : "", Badge(ChangeClassName(m.cls)), m.n_base,
         m.n_head, HtmlText(FormatValue(m.base_median, m.unit)), HtmlText(FormatValue(m.head_median, m.unit)),
         HtmlText(compare::FormatChange(m)), HtmlText(UnsignedPercent(m.threshold)),
         HtmlText(m.threshold_source + " · " + m.method), HtmlText(m.reason));
@@ -137,7 +137,7 @@ std::string RenderCompareHtml(const compare::SuiteComparison& c, const RunData& 
   for (const BenchmarkChange& b : c.benchmarks) {
     const MetricChange* m = b.metrics.empty() ? nullptr : &b.metrics[0];
     html += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>\n",
-                        HtmlText(b.name), Badge(ChangeClassName(b.cls)), m ? "<code>" + HtmlText(m->metric) + "</code>" : "",
+                        HtmlText(b.name), Badge(ChangeClassName(b.cls)), m ? HtmlToken(m->metric) : "",
                         m ? HtmlText(compare::FormatChange(*m)) : "", HtmlText(b.reason));
   }
   html += "</table>\n";

@@ -14,10 +14,10 @@ namespace tare::html {
 std::string RenderHistoryHtml(const compare::History& h) {
   std::string html = PageStart(fmt::format("tare history: {} {}", h.benchmark, h.metric));
   html += fmt::format(
-      "<table><tr><th>metric</th><td><code>{}</code> (each point: the median of a run's measured "
-      "samples)</td></tr>\n<tr><th>host</th><td><code>{}</code>{}</td></tr>\n<tr><th>branch</th><td>{}</td></tr>\n"
+      "<table><tr><th>metric</th><td>{} (each point: the median of a run's measured "
+      "samples)</td></tr>\n<tr><th>host</th><td>{}{}</td></tr>\n<tr><th>branch</th><td>{}</td></tr>\n"
       "<tr><th>runs</th><td>{}</td></tr>\n<tr><th>change points</th><td>{}{}</td></tr></table>\n",
-      HtmlText(h.metric), HtmlText(h.host.substr(0, 16)),
+      HtmlToken(h.metric), HtmlToken(h.host.substr(0, 16)),
       h.other_hosts_runs > 0
           ? HtmlText(fmt::format(" ({} runs on other hosts not shown: results are never pooled across hosts)",
                                  h.other_hosts_runs))

@@ -10,4 +10,9 @@ std::string HtmlAttr(std::string_view text) { return EscapeMarkup(SingleLineText
 
 std::string HtmlBlock(std::string_view text) { return EscapeMarkup(TerminalText(text)); }
 
+std::string HtmlToken(std::string_view text) {
+  const std::string escaped = HtmlText(text);
+  return text.size() <= kTokenMaxChars ? "<code class=\"token\">" + escaped + "</code>" : "<code>" + escaped + "</code>";
+}
+
 }  // namespace tare::html

@@ -31,4 +31,10 @@ std::string HtmlAttr(std::string_view text);
 // For <pre>: newlines and tabs kept, every other control made visible, markup escaped.
 std::string HtmlBlock(std::string_view text);
 
+// A short name read as one word — a metric (`gb.real_time_ns`), a digest prefix — in <code> that
+// never breaks inside it (class "token"; issue 44: `gb.real_time_n|s` wrapped mid-name at 1280
+// px). Text over kTokenMaxChars (a hostile name) stays breakable <code>, so it cannot widen a page.
+inline constexpr size_t kTokenMaxChars = 40;
+std::string HtmlToken(std::string_view text);
+
 }  // namespace tare::html

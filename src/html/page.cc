@@ -34,6 +34,14 @@ th { background: #f1f3f5; }
 td.reasons { min-width: 14em; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 12.5px; word-break: break-all; }
+code.token { word-break: normal; white-space: nowrap; }
+table.site td.bench { min-width: 12em; overflow-wrap: anywhere; } table.site td.change { min-width: 12em; }
+@media (max-width: 700px) {
+  table.site, table.site tbody { display: block; } table.site tr:first-child, table.site .wide { display: none; }
+  table.site tr { display: grid; grid-template-columns: auto auto 1fr; border-bottom: 1px solid #dee2e6; padding: 4px 0; }
+  table.site td { border: none; padding: 1px 6px; } table.site td.bench, table.site td.change { grid-column: 1 / 4; min-width: 0; }
+  table.site td.change { color: #495057; font-size: 12px; order: 1; }
+}
 pre { background: #f8f9fa; padding: 6px 8px; overflow-x: auto; font-size: 12px; }
 details { margin: 6px 0; } summary { cursor: pointer; color: #495057; }
 .badge { display: inline-block; padding: 1px 7px; border-radius: 4px; color: #fff; font-weight: 700; font-size: 12px; }

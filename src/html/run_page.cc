@@ -64,9 +64,9 @@ std::string OverviewTable(const std::vector<Section>& sections) {
     const report::BenchmarkReport& b = section.rep;
     const std::string& metric = section.metric;
     const MetricSummaryPtr m = FindSummary(b, metric);
-    t += fmt::format("<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td><code>{}</code></td>"
+    t += fmt::format("<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>"
                      "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
-                     HtmlText(b.bench.name), b.ok_samples, b.failed_samples, HtmlText(metric),
+                     HtmlText(b.bench.name), b.ok_samples, b.failed_samples, HtmlToken(metric),
                      m != nullptr ? HtmlText(FormatValue(m->summary.median, m->metric.unit)) : "—",
                      m != nullptr && std::isfinite(m->summary.cv) ? fmt::format("{:.2f}%", m->summary.cv * 100) : "—");
   }
@@ -80,9 +80,9 @@ std::string SummaryTable(const report::BenchmarkReport& b) {
     const auto& s = m.summary;
     auto v = [&m](double x) { return HtmlText(FormatValue(x, m.metric.unit)); };
     rows += fmt::format(
-        "<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
-        HtmlText(m.metric.name), s.n, v(s.median), v(s.mad),
+        HtmlToken(m.metric.name), s.n, v(s.median), v(s.mad),
         std::isfinite(s.cv) ? fmt::format("{:.2f}%", s.cv * 100) : "—", v(s.min), v(s.max));
   }
   if (rows.empty()) return "";

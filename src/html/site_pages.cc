@@ -75,11 +75,13 @@ std::string RenderSiteIndex(const std::vector<SiteEntry>& entries, const std::st
                       "host type (the newest run's), its last value and its last change point. A row links to the "
                       "benchmark's history plot. Written by <code>tare site</code>; docs/report.md.</p>\n",
                       entries.size(), HtmlText(source));
-  html += "<table class=\"site\"><tr><th>benchmark</th><th>metric</th><th>host</th><th>branch</th><th>runs</th>"
-          "<th>last value</th><th>trend</th><th>last change point</th></tr>\n";
+  // The trend first after the name, so a phone sees it; below 700 px the host, branch and run count
+  // are hidden (.wide: each benchmark's page has them).
+  html += "<table class=\"site\"><tr><th>benchmark</th><th>trend</th><th>last value</th><th>last change point</th>"
+          "<th>metric</th><th class=\"wide\">runs</th><th class=\"wide\">host</th><th class=\"wide\">branch</th></tr>\n";
   for (const auto& e : entries) {
     if (!e.problem.empty()) {
-      html += fmt::format("<tr><td>{}</td><td colspan=\"7\" class=\"note\">{}</td></tr>\n", HtmlText(e.benchmark),
+      html += fmt::format("<tr><td class=\"bench\">{}</td><td colspan=\"7\" class=\"note\">{}</td></tr>\n", HtmlText(e.benchmark),
                           HtmlText(e.problem));
       continue;
     }
@@ -91,11 +93,12 @@ std::string RenderSiteIndex(const std::vector<SiteEntry>& entries, const std::st
       branch = r.run.provenance.branch;
     }
     html += fmt::format(
-        "<tr><td><a href=\"{}\">{}</a></td><td><code>{}</code></td><td><code>{}</code></td><td>{}</td>"
-        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>\n",
-        HtmlAttr(SitePagePath(e.benchmark)), HtmlText(e.benchmark), HtmlText(h.metric), HtmlText(ShortDigest(h.host)),
-        HtmlText(h.branch.empty() ? (branch.empty() ? "—" : branch) : h.branch), h.rows.size(),
-        std::isfinite(last) ? HtmlText(FormatValue(last, h.unit)) : "—", Sparkline(h), HtmlText(LastChange(h)));
+        "<tr><td class=\"bench\"><a href=\"{}\">{}</a></td><td class=\"trend\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"change\">{}</td><td>{}</td><td class=\"num wide\">{}</td><td class=\"wide\">{}</td><td class=\"wide\">{}</td></tr>\n",
+        HtmlAttr(SitePagePath(e.benchmark)), HtmlText(e.benchmark), Sparkline(h),
+        std::isfinite(last) ? HtmlText(FormatValue(last, h.unit)) : "—", HtmlText(LastChange(h)), HtmlToken(h.metric),
+        h.rows.size(), HtmlToken(ShortDigest(h.host)),
+        HtmlText(h.branch.empty() ? (branch.empty() ? "—" : branch) : h.branch));
   }
   html += "</table>\n";
   html += PageEnd();

@@ -163,6 +163,21 @@ class ReportE2E : public ::testing::Test {
         out.push('svg text clipped: "' + t.textContent + '"');
     }
   }
+  // A short name — a metric, a digest — broken across lines (`gb.real_time_n|s`, issue 44).
+  for (const c of document.querySelectorAll('code')) {
+    const t = c.textContent;
+    if ()" + (phone ? "false && " : "") + R"(!/\s/.test(t) && t.length <= 24 && c.getClientRects().length > 1)
+      out.push('name broken across lines: ' + t);
+  }
+  // The site index on a phone: a row a glance tall, the trend on screen (issue 44: ~250 px rows,
+  // the trend columns off-screen at 500 px).
+  for (const tr of document.querySelectorAll('table.site tr')) {
+    if ()" + (phone ? "" : "false && ") + R"(tr.getBoundingClientRect().height > 160)
+      out.push('site row ' + Math.round(tr.getBoundingClientRect().height) + ' px tall: ' + tr.innerText.slice(0, 40));
+  }
+  for (const td of document.querySelectorAll('table.site td.trend')) {
+    if (td.getBoundingClientRect().right > vw + 1) out.push('site trend off-screen: ' + td.parentElement.innerText.slice(0, 40));
+  }
   for (const c of document.querySelectorAll('td, th')) {
     const text = c.innerText.trim();
     if ()" + (phone ? "false && " : "") + R"(text.length >= 24 && c.getBoundingClientRect().width < 90)
