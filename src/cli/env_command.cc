@@ -28,6 +28,17 @@ void AddEnvCommand(CLI::App& app, int* exit_code) {
   command->add_flag("--sim", flags->sim,
                 "Also record the valgrind version, a hard key for --instrument sim "
                 "(runs valgrind --version)");
+  command->footer(R"(
+The fingerprint is what makes two hosts comparable: CPU model and frequency policy, kernel, C
+library, memory, limits, the environment a target inherits. Hard keys (*) enter the digest that
+tare run, tare ab and the site record: runs on hosts with different digests are never pooled.
+The stability checks name what makes timings unstable here (frequency scaling, turbo, SMT, a busy
+host) with the command that fixes each.
+
+Examples:
+  tare env                         the fingerprint and the checks, grouped
+  tare env --json                  the fingerprint as JSON (tare.fingerprint/1), e.g. to diff two hosts
+  tare env --sim                   with valgrind's version, a hard key of --instrument sim)");
   command->callback([flags, exit_code] {
     Fingerprint fp = env::CollectFingerprint({.probe_valgrind = flags->sim});
     // target.env from what a target inherits with no --env: the digest `tare run` and `tare ab` record.

@@ -127,6 +127,15 @@ void AddRunsCommand(CLI::App& app, int* exit_code) {
   CLI::App* sub = app.add_subcommand("runs", "List the runs in the store, newest first");
   sub->add_option("--store", *store_path, kStoreHelp);
   sub->add_option("--limit", *limit, "How many runs to list, at least 1 (default 20)")->check(WholeNumberAtLeast(1));
+  sub->footer(R"(
+One line per run: its id, kind, status (complete, interrupted, ...), when it started, the code it
+measured (branch@commit, + for uncommitted changes) and the command line. An id names the run in
+export, compare, report, bundle.
+
+Examples:
+  tare runs                                   the newest 20 runs of .tare/tare.db
+  tare runs --limit 100 --store ci/tare.db    more runs, of another store
+  tare export --run 12                        then everything stored for one of them)");
   sub->callback([store_path, limit, exit_code]() { *exit_code = Finish(ListRuns(*store_path, *limit)); });
 }
 

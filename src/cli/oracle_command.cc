@@ -111,6 +111,12 @@ so a mismatch is re-voted, and items no vote can pin are quarantined with a reas
   check      vote, compare with the golden, retry on mismatch
   stability  measure each item's p and the odds that the check goes red because of it
   counters   exact golden for signals that are pure functions of the artifact
+
+Examples:
+  tare oracle check --golden g.txt --accept -- ./trace                 write the golden (review the diff)
+  tare oracle check --golden g.txt -- ./trace                          vote, compare, retry on mismatch
+  tare oracle stability --trials 20 -- ./trace                         each item's p and the odds of a red check
+Each mode's --help says more: tare oracle check --help.
 )") + kExitStatusHelp);
 
   auto check = std::make_shared<CheckFlags>();
@@ -161,7 +167,9 @@ probability q that one N-trial vote lands on the wrong side (P(Binom(N, p) <= N/
 pinned present), and P(red) = q^(R+1) with R retries -- exact binomial arithmetic, no simulation,
 at p and at the interval's worst end. Flagged items get suggested quarantine entries (printed and
 kept in the run directory as suggested-quarantine.txt).
-Example:
+
+Examples:
+  tare oracle stability -- ./trace                  100 processes: each item's p and P(red)
   tare oracle stability --trials 200 --golden bench/trace.golden -- ./bench/trace_report RefLoop.lua)") +
                 kReportHelp + kExitStatusHelp);
   s->callback([stability, exit_code, s, oracle]() {
@@ -184,7 +192,9 @@ Example:
 For signals that are pure functions of the artifact (instruction counts, opcode censuses): the
 command runs twice, the two reports must be byte for byte identical, and the report must equal the
 golden exactly (a line diff is shown otherwise). No vote, no retry.
-Example:
+
+Examples:
+  tare oracle counters --golden bench/census.golden --accept -- ./bench/census RefLoop.lua   write it
   tare oracle counters --golden bench/census.golden -- ./bench/census RefLoop.lua)") +
                 kExitStatusHelp);
   k->callback([counters, exit_code, k, oracle]() {

@@ -335,7 +335,7 @@ another shell. --prepare, --setup and --conclude follow the same rule. hyperfine
 -r -p -s -P -L -N -S work; -i is tare's --instrument, not --ignore-failure; -c, -u, -m, -M, -n NAME
 are refused naming tare's flag or saying it has none (docs/coming-from.md).
 
-Output: one line per benchmark: n, the median of its primary metric (sim.Ir, bench.wall_ns,
+Output: one line per benchmark: n, the median of its primary metric (sim.Ir, mem.allocs, bench.wall_ns,
 gb.real_time_ns or wall_ns), the 95% interval of that median (from 6 samples; the MAD below),
 the median of the CPU time beside a wall-clock figure (gb.cpu_time_ns, bench.cpu_ns: what tare ab
 judges), the metrics; --all-metrics shows every metric. A command that mostly waits (its CPU

@@ -25,7 +25,7 @@ using S = Shown;
 // Every catalogue metric with a role; a name missing here has none (a user counter's or a tare
 // library counter's family is shown: below).
 constexpr Role kRoles[] = {
-    {"bench.wall_ns", S::kAlways, 0, 1, false},
+    {"bench.wall_ns", S::kAlways, 0, 2, false},
     {"bench.cpu_ns", S::kAlways, 1, kNo, true},
     {"bench.latency_p50_ns", S::kAlways, kNo, kNo, false},
     {"bench.latency_p95_ns", S::kAlways, kNo, kNo, false},
@@ -36,16 +36,16 @@ constexpr Role kRoles[] = {
     {"sim.D1mr", S::kAlways, kNo, kNo, false},
     {"sim.DLmr", S::kAlways, kNo, kNo, false},
     {"sim.syscalls", S::kAlways, kNo, kNo, false},
-    {"gb.real_time_ns", S::kForBenchmarks, 4, 2, false},
+    {"gb.real_time_ns", S::kForBenchmarks, 4, 3, false},
     {"gb.cpu_time_ns", S::kForBenchmarks, 5, kNo, true},
-    {"wall_ns", S::kAlways, 6, 3, true},
+    {"wall_ns", S::kAlways, 6, 4, true},
     {"user_ns", S::kForCommands, 7, kNo, false},
     {"sys_ns", S::kForCommands, 8, kNo, false},
     {"peak_rss_bytes", S::kAlways, 9, kNo, false},
     {"perf.instructions", S::kAlways, 10, kNo, false},
     {"perf.cycles", S::kForCommands, 11, kNo, false},
     {"perf.task_clock_ns", S::kNever, kNo, kNo, true},
-    {"mem.allocs", S::kAlways, kNo, kNo, true},
+    {"mem.allocs", S::kAlways, kNo, 1, true},
     {"mem.frees", S::kAlways, kNo, kNo, false},
     {"mem.bytes_allocated", S::kAlways, kNo, kNo, false},
     {"mem.peak_live_bytes", S::kAlways, kNo, kNo, true},

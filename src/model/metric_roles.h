@@ -26,8 +26,10 @@ bool ShownByDefault(const std::string& name, TargetKind kind);
 inline constexpr int kUnranked = 1 << 20;
 int TableRank(const std::string& name);
 
-// The metrics that stand for a benchmark, best first: its own measurement (sim.Ir, then
-// bench.wall_ns of tare binaries, gb.real_time_ns of Google Benchmark, wall_ns of commands). The
+// The metrics that stand for a benchmark, best first: the instrument's own figure (sim.Ir,
+// mem.allocs: `tare run --instrument mem` shows the allocations on its one line), then its own
+// measurement (bench.wall_ns of tare binaries, gb.real_time_ns of Google Benchmark, wall_ns of
+// commands). The
 // first one a benchmark carries is what tare compare judges, tare history follows and the HTML
 // page plots when no metric is named.
 const std::vector<std::string>& PrimaryMetrics();

@@ -488,8 +488,8 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
     if (s.ok() && spec_.instrument == Instrument::kWall) {
       if (const int64_t median = observer.MedianGbenchSampleNs(); median >= kSlowGbenchSampleNs) {
         const std::string note = SlowGbenchNote(median);
+        // Stored, and so printed once with the run's other notes (it was printed twice: here too).
         TARE_RETURN_IF_ERROR(store.AddNote(out.run_id, {"info", note}));
-        if (notice) notice(note);
       }
     }
     out.interrupted = session.stop() == StopKind::kInterrupted;

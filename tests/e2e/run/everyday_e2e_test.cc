@@ -293,4 +293,28 @@ TEST_F(EverydayE2E, ACommandThatMostlyWaitsIsNotWarnedAboutItsCpuTime) {
   EXPECT_EQ(run.err.find("perf.task_clock_ns varied"), std::string::npos) << run.err;
 }
 
+// Item 8: the README says every subcommand's --help has examples; runs, env and oracle had none.
+// Every subcommand tare --help lists, and oracle's modes, show an "Examples:" section.
+TEST_F(EverydayE2E, EverySubcommandsHelpHasExamples) {
+  Result top = Tare({"--help"});
+  ASSERT_EQ(top.exit_code, 0) << top.err;
+  const size_t from = top.out.find("Subcommands:\n");
+  ASSERT_NE(from, std::string::npos) << top.out;
+  std::vector<std::vector<std::string>> helps;
+  std::istringstream lines(top.out.substr(from + 13));
+  for (std::string line; std::getline(lines, line) && !line.empty();) {
+    std::istringstream words(line);
+    std::string name;
+    words >> name;
+    helps.push_back({name, "--help"});
+  }
+  ASSERT_GE(helps.size(), 20u) << top.out;
+  for (const char* mode : {"check", "stability", "counters"}) helps.push_back({"oracle", mode, "--help"});
+  for (const auto& args : helps) {
+    Result r = Tare(args);
+    EXPECT_EQ(r.exit_code, 0) << args[0] << ": " << r.err;
+    EXPECT_NE(r.out.find("Examples:\n"), std::string::npos) << "tare " << args[0] << " --help:\n" << r.out;
+  }
+}
+
 }  // namespace

@@ -150,6 +150,9 @@ TEST_F(RunE2E, SlowGoogleBenchmarkSamplesPointAtGbenchCompat) {
                       GBENCH_BASIC, "--benchmark_min_time=0.5"});
   ASSERT_EQ(slow.exit_code, 0) << slow.err;
   EXPECT_NE(slow.err.find("Google Benchmark samples took "), std::string::npos) << slow.err;
+  // Once, with the run's notes (it was printed live as well, so twice).
+  EXPECT_EQ(slow.err.find("Google Benchmark samples took ", slow.err.find("Google Benchmark samples took ") + 1),
+            std::string::npos) << slow.err;
   EXPECT_NE(slow.err.find("tare/gbench_compat.hpp"), std::string::npos) << slow.err;
   tare::RunData data = LoadLatest();
   bool noted = false;
