@@ -16,6 +16,7 @@
 #include "compare/run_set.h"
 #include "env/fingerprint_json.h"
 #include "model/metric.h"
+#include "model/metric_names.h"
 #include "model/metric_roles.h"
 #include "stats/summary.h"
 #include "stats/two_sample_shift.h"
@@ -466,10 +467,10 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
       }
       metrics = DefaultMetrics(both);
       // A command that mostly waits on either side is judged on its wall time (MostlyWaits).
-      if (metrics == std::vector<std::string>{"perf.task_clock_ns"} && b->values.count("wall_ns") > 0 &&
-          h->values.count("wall_ns") > 0) {
+      if (metrics == std::vector<std::string>{metric_name::kPerfTaskClockNs} &&
+          b->values.count("wall_ns") > 0 && h->values.count("wall_ns") > 0) {
         auto waits = [](const auto& v) {
-          return MostlyWaits(stats::Median(v.at("perf.task_clock_ns")), stats::Median(v.at("wall_ns")));
+          return MostlyWaits(stats::Median(v.at(metric_name::kPerfTaskClockNs)), stats::Median(v.at("wall_ns")));
         };
         if (waits(b->values) || waits(h->values)) metrics = {"wall_ns"};
       }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/metric.h"
+#include "model/metric_names.h"
 #include "model/metric_roles.h"
 
 namespace tare::compare {
@@ -67,10 +68,12 @@ StatusOr<History> LoadHistory(store::Store& store, const HistoryRequest& request
       }
     }
     // A command that mostly waits is followed by its wall time, as compare judges it (MostlyWaits).
-    if (metric == "perf.task_clock_ns") {
+    if (metric == metric_name::kPerfTaskClockNs) {
       auto wall = store.History({r.benchmark, "wall_ns", r.branch, host, 1});
       if (!wall.ok()) return wall.status();
-      if (!wall->empty() && wall->back().n > 0 && MostlyWaits(newest_median, wall->back().median)) metric = "wall_ns";
+      if (!wall->empty() && wall->back().n > 0 && MostlyWaits(newest_median, wall->back().median)) {
+        metric = "wall_ns";
+      }
     }
     if (metric.empty()) {
       return Status::NotFound(fmt::format("'{}' has none of {}; name one with --metric", r.benchmark,

@@ -14,6 +14,7 @@
 #include "base/units.h"
 #include "compare/compare.h"
 #include "model/metric.h"
+#include "model/metric_names.h"
 #include "model/metric_roles.h"
 #include "stats/drift.h"
 #include "stats/summary.h"
@@ -202,7 +203,7 @@ std::vector<std::string> UnstableWarnings(const RunData& data, const CompareConf
   std::vector<std::string> waiting;
   for (const auto& judged : v.benchmarks) {
     const BenchmarkVariance* b = &judged;
-    if (judged.metric == "perf.task_clock_ns") {
+    if (judged.metric == metric_name::kPerfTaskClockNs) {
       auto it = wall.find(judged.name);
       if (it != wall.end() && MostlyWaits(judged.median, it->second->median)) {
         waiting.push_back(fmt::format("`{}` ({:.0f}% of its wall time)", judged.name,
