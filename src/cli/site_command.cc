@@ -86,7 +86,7 @@ StatusOr<int> Site(const SiteFlags& f) {
     } else {
       e.history = std::move(*h);
       const fs::path page = fs::path(f.output) / html::SitePagePath(name);
-      if (Status w = write_page(page.string(), html::RenderHistoryHtml(e.history)); !w.ok()) return w;
+      if (Status w = write_page(page.string(), html::RenderHistoryHtml(e.history, "../index.html")); !w.ok()) return w;
       written.insert(page.filename().string());
     }
     entries.push_back(std::move(e));

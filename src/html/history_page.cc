@@ -11,8 +11,11 @@
 
 namespace tare::html {
 
-std::string RenderHistoryHtml(const compare::History& h) {
+std::string RenderHistoryHtml(const compare::History& h, const std::string& index_href) {
   std::string html = PageStart(fmt::format("tare history: {} {}", h.benchmark, h.metric));
+  if (!index_href.empty()) {
+    html += fmt::format("<p><a href=\"{}\">← every benchmark</a></p>\n", HtmlAttr(index_href));
+  }
   html += fmt::format(
       "<table><tr><th>metric</th><td>{} (each point: the median of a run's measured "
       "samples)</td></tr>\n<tr><th>host</th><td>{}{}</td></tr>\n<tr><th>branch</th><td>{}</td></tr>\n"
@@ -29,13 +32,14 @@ std::string RenderHistoryHtml(const compare::History& h) {
   SamplePlotSpec spec;
   spec.metric = h.metric;
   spec.unit = h.unit;
-  spec.x_title = "runs, in the order they were stored";
+  spec.x_title = "run id, in the order the runs were stored";
   spec.hollow_label = "outlier of its level (kept)";
   int64_t levels = 1;
   for (const auto& r : h.rows) levels = std::max(levels, r.segment + 1);
   for (int64_t i = 0; i < levels; ++i) spec.series.push_back(fmt::format("level {}", i + 1));
   for (size_t i = 0; i < h.rows.size(); ++i) {
     const auto& r = h.rows[i];
+    spec.x_labels.push_back(std::to_string(r.run.id));
     PlotPoint p;
     p.x = static_cast<double>(i);
     p.y = r.median;

@@ -9,6 +9,8 @@
 
 namespace tare::html {
 
-std::string RenderHistoryHtml(const compare::History& history);
+// `index_href`: on a `tare site` page, the link back to the site's index ("../index.html"; issue
+// 45, item 6: the pages had none); "" for a page of its own.
+std::string RenderHistoryHtml(const compare::History& history, const std::string& index_href = "");
 
 }  // namespace tare::html

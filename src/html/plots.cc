@@ -93,7 +93,11 @@ std::string SamplePlot(const SamplePlotSpec& spec) {
   for (double t : NiceTicks(x_lo, x_hi, 8)) {
     if (std::fmod(t, x_step) == 0) x_ticks.push_back(t);
   }
-  DrawXAxis(svg, x, x_ticks, kBottom, kTop, [](double v) { return fmt::format("{}", static_cast<long long>(v)); });
+  DrawXAxis(svg, x, x_ticks, kBottom, kTop, [&spec](double v) {
+    const long long i = static_cast<long long>(v);
+    return i >= 0 && static_cast<size_t>(i) < spec.x_labels.size() ? spec.x_labels[static_cast<size_t>(i)]
+                                                                    : fmt::format("{}", i);
+  });
   svg.Text((kTimelineLeft + kTimelineRight) / 2, kSampleHeight - 8, spec.x_title, "axis-title", Anchor::kMiddle);
   svg.VerticalText(12, (kTop + kBottom) / 2,
                    spec.unit.empty() ? spec.metric : fmt::format("{} ({})", spec.metric, spec.unit), "axis-title");

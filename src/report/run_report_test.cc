@@ -1,5 +1,6 @@
 // The console table of `tare run`, rendered from a fixed RunData.
 #include "report/run_report.h"
+#include "report/run_summary.h"
 
 #include <gtest/gtest.h>
 
@@ -168,6 +169,26 @@ TEST(RenderConsole, CpuTimeBesideRealTimeAsGoogleBenchmarkPrintsThem) {
             "BM_Copy    6  102 ns  [100 ns, 105 ns]               82.5 ns  gb.real_time_ns, gb.cpu_time_ns\n")
       << text;
   EXPECT_EQ(RenderConsole(BuildRunReport(TenSamples(10)), {}).find("cpu median"), std::string::npos);
+}
+
+// Issue 45, item 6: "`./zb.sh 2` is fastest" then "`./zb.sh 1` is 1.00 × faster than `./zb.sh 2`".
+// A paired ratio under 1 inside the noise reads "as fast"; beyond it, the disagreement is said.
+TEST(RenderRelative, NeverCallsTheFastestSlowerThanAnother) {
+  RelativeSummary s;
+  s.fastest = "a";
+  s.fastest_median = 1e6;
+  RelativeSpeed tie{"b", 0.998, 0.99, 1.01, 0.95, 10, ""};
+  RelativeSpeed odd{"c", 0.95, 0.93, 0.97, 0.95, 10, ""};
+  RelativeSpeed slow{"d", 1.98, 1.97, 1.99, 0.95, 10, ""};
+  s.others = {tie, odd, slow};
+  const std::string text = RenderRelative(s, false);
+  EXPECT_NE(text.find("  `a` is fastest (median 1 ms)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  `b` is as fast as `a`: 1.00 × within the noise (95%: 0.99–1.01, 10 pairs)\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  `c` is 1.05 × faster than `a` by its paired samples, though its median is higher (95%: "
+                      "0.93–0.97, 10 pairs)\n"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("  `d` is 1.98 × slower than `a` (95%: 1.97–1.99, 10 pairs)\n"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -102,19 +102,25 @@ std::string RenderRelative(const RelativeSummary& s, bool color) {
   std::string out = fmt::format("\nSummary ({}, samples paired by round):\n  {}`{}`{} is fastest (median {})\n", what,
                                 green, SingleLineText(s.fastest), reset, FormatValue(s.fastest_median, "ns"));
   for (const auto& r : s.others) {
-    // Below 1 only when the paired estimate disagrees with the medians' order (noise): said as is.
-    const bool slower = r.ratio >= 1;
-    const double shown = slower ? r.ratio : 1 / r.ratio;
-    std::string interval;
-    if (r.lo && r.hi) {
-      const double a = slower ? *r.lo : 1 / *r.hi;
-      const double b = slower ? *r.hi : 1 / *r.lo;
-      interval = fmt::format("95%: {:.2f}–{:.2f}, {} pairs", a, b, r.pairs);
-    } else {
-      interval = r.no_interval;
+    // Below 1 only when the paired estimate disagrees with the medians' order. "`b` is 1.00 x faster
+    // than `a`" under "`a` is fastest" contradicted itself (issue 45, item 6): inside the noise —
+    // the interval holds 1, or there is none — the two are as fast; beyond it, the pairs and the
+    // medians disagree, and the line says so.
+    if (r.ratio < 1) {
+      const bool noise = !(r.lo && r.hi) || (*r.lo <= 1 && 1 <= *r.hi);
+      const std::string interval =
+          r.lo && r.hi ? fmt::format("95%: {:.2f}–{:.2f}, {} pairs", *r.lo, *r.hi, r.pairs) : r.no_interval;
+      out += noise ? fmt::format("  `{}` is as fast as `{}`: {}{:.2f} ×{} within the noise ({})\n", SingleLineText(r.name),
+                                 SingleLineText(s.fastest), bold, r.ratio, reset, interval)
+                   : fmt::format("  `{}` is {}{:.2f} ×{} faster than `{}` by its paired samples, though its median is "
+                                 "higher ({})\n",
+                                 SingleLineText(r.name), bold, 1 / r.ratio, reset, SingleLineText(s.fastest), interval);
+      continue;
     }
-    out += fmt::format("  `{}` is {}{:.2f} ×{} {} than `{}` ({})\n", SingleLineText(r.name), bold, shown, reset,
-                       slower ? "slower" : "faster", SingleLineText(s.fastest), interval);
+    const std::string interval =
+        r.lo && r.hi ? fmt::format("95%: {:.2f}–{:.2f}, {} pairs", *r.lo, *r.hi, r.pairs) : r.no_interval;
+    out += fmt::format("  `{}` is {}{:.2f} ×{} slower than `{}` ({})\n", SingleLineText(r.name), bold, r.ratio, reset,
+                       SingleLineText(s.fastest), interval);
   }
   return out;
 }

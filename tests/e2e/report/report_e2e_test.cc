@@ -508,6 +508,12 @@ TEST_F(ReportE2E, TheSiteIndexesEveryBenchmarkAndLinksItsHistory) {
   const size_t href = index.rfind("<a href=\"", text) + 9;
   const std::string page = "site/" + index.substr(href, index.find('"', href) - href);
   ASSERT_TRUE(fs::exists(dir_ + "/" + page)) << page;
+  // Issue 45, item 6: each page links back to the index, and its plot labels runs by id, as its
+  // text names them ("run 3 → 4"), not by position 0-5.
+  const std::string page_html = Slurp(dir_ + "/" + page);
+  EXPECT_NE(page_html.find("<a href=\"../index.html\">"), std::string::npos) << page_html.substr(0, 2000);
+  EXPECT_NE(page_html.find(">run id, in the order the runs were stored<"), std::string::npos);
+  EXPECT_NE(page_html.find(">6</text>"), std::string::npos) << "the newest run's id on the x axis";
   fs::copy_file(dir_ + "/" + page, dir_ + "/site-page.html");
   ExpectRendered(Browse("site-page.html"), {"sim.Ir", "run 3", "run 4"});
   ExpectLaidOut("site-page.html");
