@@ -359,7 +359,7 @@ StatusOr<std::vector<StoredLook>> SqlStore::LooksOf(int64_t run_id) {
       AbComparison c;
       c.cell = cells.count(cell) ? cells[cell].first : "";
       c.head = qc.getColumn(2).getString();
-      const std::string what = fmt::format("run {} cell {} look {}'s comparison of {}", run_id, cell, look, c.head);
+      const std::string what = fmt::format("run {} cell {} look {}'s {{}} of the comparison of {}", run_id, cell, look, c.head);
       int col = 5;
       ReadFields(qc, &col, &c, ComparisonFields(), what, &l.lacks);
       ReadFields(qc, &col, &c.broken, BrokenFields(), what, &l.lacks, "broken.");
@@ -393,7 +393,8 @@ StatusOr<std::vector<StoredLook>> SqlStore::LooksOf(int64_t run_id) {
       std::set<std::string> lacks;
       int col = 5;
       ReadFields(q, &col, &m, MetricResultFields(),
-                 fmt::format("run {} cell {} look {}'s verdict", run_id, cell, look), &lacks);
+                 fmt::format("run {} cell {} look {}'s {{}} for {}", run_id, cell, look, q.getColumn(5).getString()),
+                 &lacks);
       if (!lacks.empty()) {
         // A row from before the fields were kept: its numbers that were not kept read as NULL too.
         for (const auto& f : MetricResultFields()) {
@@ -426,7 +427,7 @@ StatusOr<std::vector<AbCheck>> SqlStore::ChecksOf(int64_t run_id) {
       AbCheck c;  // gates, then bounds, as the cohort evaluated them
       int col = 0;
       // A check stored before schema version 7 has no unit: it reads as "" (its value in base units).
-      ReadFields(q, &col, &c, CheckFields(), fmt::format("run {}'s check", run_id), nullptr);
+      ReadFields(q, &col, &c, CheckFields(), fmt::format("run {}'s check's {{}}", run_id), nullptr);
       out.push_back(std::move(c));
     }
     return out;

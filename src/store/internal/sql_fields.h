@@ -83,7 +83,8 @@ void BindFields(Statement& q, int* index, const T& rec, std::span<const Field<T>
   }
 }
 
-// Reads each field of `rec` from column *col on, advancing it; `what` names the row in errors.
+// Reads each field of `rec` from column *col on, advancing it; `what` names a field in errors, with
+// "{}" where the field's name goes ("run 3 cell 1 look 2's {} for wall_ns").
 template <typename T>
 void ReadFields(Statement& q, int* col, T* rec, std::span<const Field<T>> fields, const std::string& what,
                 std::set<std::string>* lacking, const std::string& prefix = "") {
@@ -101,7 +102,8 @@ void ReadFields(Statement& q, int* col, T* rec, std::span<const Field<T>> fields
               if (lacking != nullptr) lacking->insert(prefix + f.name);
               return;
             }
-            const std::string field = fmt::format("{}'s {}{}", what, prefix, f.name);
+            std::string field = what;
+            if (const size_t at = field.find("{}"); at != std::string::npos) field.replace(at, 2, prefix + f.name);
             if constexpr (std::is_same_v<V, std::string>) {
               v = f.bytes ? c.getByteString() : c.getString();
             } else if constexpr (std::is_same_v<V, int64_t>) {
