@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <set>
 
 #include "base/bytes_text.h"
 #include "base/json_read.h"
@@ -11,14 +12,14 @@
 #include "base/sha256.h"
 #include "bundle/archive.h"
 #include "env/fingerprint_json.h"
+#include "model/record_fields.h"
+#include "report/record_json.h"
 #include "report/run_report.h"
 
 namespace tare::bundle {
 namespace {
 
 using nlohmann::json;
-
-json Num(double v) { return std::isnan(v) ? json(nullptr) : json(v); }
 
 // The text of a JSON column as the store keeps it: compact, one line (DumpJson). An empty object
 // stands for an empty column.
@@ -27,28 +28,18 @@ std::string JsonText(const json& j, bool empty_object_is_empty) {
   return DumpJson(j);
 }
 
-json MetricResultToJson(const AbMetricResult& m) {
-  return {{"metric", m.metric}, {"unit", m.unit}, {"direction", DirectionName(m.direction)},
-          {"allowance", m.allowance}, {"declared", m.declared}, {"pairs", m.pairs},
-          {"confidence", m.confidence}, {"estimate", Num(m.estimate)}, {"lo", Num(m.lo)}, {"hi", Num(m.hi)},
-          {"base_median", Num(m.base_median)}, {"head_median", Num(m.head_median)}, {"has_null", m.has_null},
-          {"null_estimate", Num(m.null_estimate)}, {"null_lo", Num(m.null_lo)}, {"null_hi", Num(m.null_hi)},
-          {"noise_floor", Num(m.noise_floor)}, {"delta", Num(m.delta)}, {"pass_bound", Num(m.pass_bound)},
-          {"host_too_noisy", m.host_too_noisy}, {"verdict", VerdictName(m.verdict)},
-          {"supported_gain", m.supported_gain}, {"changed", m.changed}, {"reasons", m.reasons}};
-}
-
+// A comparison: its keys (cell, head), its own fields, its broken arms, its cross-check (null when
+// none) and its metrics, each record as its field list says (model/record_fields.h).
 json ComparisonToJson(const AbComparison& c) {
+  json out = report::FieldsToJson(c, ComparisonFields());
+  out["cell"] = report::BytesToJson(c.cell);
+  out["head"] = c.head;
+  out["broken"] = report::FieldsToJson(c.broken, BrokenFields());
+  out["cross_check"] = c.cross_check ? report::FieldsToJson(*c.cross_check, CrossCheckFields()) : json(nullptr);
   json metrics = json::array();
-  for (const auto& m : c.metrics) metrics.push_back(MetricResultToJson(m));
-  return {{"cell", report::BytesToJson(c.cell)}, {"role", c.role}, {"head", c.head}, {"blocks", c.blocks},
-          {"looks", c.looks}, {"verdict", VerdictName(c.verdict)}, {"supported_gain", c.supported_gain},
-          {"failed_samples", c.failed_samples}, {"reasons", c.reasons}, {"metrics", metrics}};
-}
-
-json CheckToJson(const AbCheck& c) {
-  return {{"kind", c.kind}, {"rule", c.rule}, {"cell", report::BytesToJson(c.cell)}, {"arm", c.arm},
-          {"value", Num(c.value)}, {"limit", Num(c.limit)}, {"unit", c.unit}, {"ok", c.ok}};
+  for (const auto& m : c.metrics) metrics.push_back(report::FieldsToJson(m, MetricResultFields()));
+  out["metrics"] = metrics;
+  return out;
 }
 
 json CampaignToJson(const store::FullRun& run) {
@@ -68,7 +59,7 @@ json CampaignToJson(const store::FullRun& run) {
     looks.push_back({{"cell", l.cell}, {"look", l.look}, {"final", l.final}, {"comparisons", comparisons}});
   }
   json checks = json::array();
-  for (const auto& x : run.checks) checks.push_back(CheckToJson(x));
+  for (const auto& x : run.checks) checks.push_back(report::FieldsToJson(x, CheckFields()));
   return {{"cohort",
            {{"campaign_sha256", c.campaign_sha256}, {"campaign_name", report::BytesToJson(c.campaign_name)},
             {"campaign_source", report::BytesToJson(c.campaign_source)},
@@ -76,7 +67,8 @@ json CampaignToJson(const store::FullRun& run) {
             {"spec", EmbedJson(c.spec_json, nullptr)},
             {"lock", EmbedJson(c.lock_json, nullptr)},
             {"lock_sha256", c.lock_sha256}, {"cohort", c.cohort}, {"state", c.state},
-            {"stop_reason", report::BytesToJson(c.stop_reason)}, {"outcome", c.outcome}, {"resumed", c.resumed}}},
+            {"stop_reason", report::BytesToJson(c.stop_reason)}, {"outcome", c.outcome}, {"resumed", c.resumed},
+            {"notes", c.notes ? json(*c.notes) : json(nullptr)}}},
           {"cells", cells},
           {"looks", looks},
           {"checks", checks}};
@@ -95,11 +87,6 @@ std::vector<std::string> BytesListAt(const json& j, std::string_view key) {
   JsonEach(j, key, [&](const json& x) { out.push_back(OrThrow(report::BytesFromJson(x, std::string(key)))); });
   return out;
 }
-// A number, or NaN for null (Num() writes NaN and infinities as null).
-double DoubleAt(const json& j, std::string_view key) {
-  const json& v = JsonAt(j, key);
-  return v.is_null() ? kNaN : JsonAt<double>(j, key);
-}
 
 // The value of an enum whose names `name` gives, among `all`; fails naming `what` otherwise.
 template <typename E, typename NameOf>
@@ -110,13 +97,6 @@ E ByName(const std::string& s, std::initializer_list<E> all, NameOf name, const 
   JsonFail(fmt::format("{} '{}' is unknown", what, s));
 }
 
-StatusOr<Direction> ParseDirection(const std::string& s) {
-  return ByName(s, {Direction::kLowerIsBetter, Direction::kHigherIsBetter}, DirectionName, "direction");
-}
-StatusOr<MetricKind> ParseMetricKind(const std::string& s) {
-  return ByName(s, {MetricKind::kTime, MetricKind::kCount, MetricKind::kBytes, MetricKind::kRatio}, MetricKindName,
-                "metric kind");
-}
 StatusOr<SampleOutcome> ParseOutcome(const std::string& s) {
   return ByName(s, {SampleOutcome::kOk, SampleOutcome::kFailed, SampleOutcome::kSignaled, SampleOutcome::kTimedOut,
                     SampleOutcome::kInterrupted, SampleOutcome::kSpawnError}, SampleOutcomeName, "sample outcome");
@@ -126,44 +106,38 @@ StatusOr<RunStatus> ParseRunStatus(const std::string& s) {
                 RunStatusName, "run status");
 }
 
-AbComparison ComparisonFromJson(const json& j) {
-  using Strings = std::vector<std::string>;
+// A document written before a field was kept (an older tare's tare.run/2) lacks its key: the look
+// says so (StoredLook::lacks), as one read from an older store does, and importing it keeps it unknown.
+AbComparison ComparisonFromJson(const json& j, std::set<std::string>* lacks) {
   AbComparison c;
   c.cell = BytesAt(j, "cell");
-  c.role = JsonAt<CellRole>(j, "role");
   c.head = JsonAt<std::string>(j, "head");
-  c.blocks = JsonAt<int64_t>(j, "blocks");
-  c.looks = JsonAt<int64_t>(j, "looks");
-  c.verdict = JsonNameAt(j, "verdict", ParseVerdict);
-  c.supported_gain = JsonAt<bool>(j, "supported_gain");
-  c.failed_samples = JsonAt<int64_t>(j, "failed_samples");
-  c.reasons = JsonAt<Strings>(j, "reasons");
+  std::set<std::string> comparison_lacks;
+  report::FieldsFromJson(j, &c, ComparisonFields(), &comparison_lacks);
+  if (j.contains("broken")) {
+    JsonWithin("broken", [&] { report::FieldsFromJson(j.at("broken"), &c.broken, BrokenFields(), &comparison_lacks); });
+  } else {
+    comparison_lacks.insert("broken");
+  }
+  if (!j.contains("cross_check")) {
+    comparison_lacks.insert("cross_check");
+  } else if (!j.at("cross_check").is_null()) {
+    AbCrossCheck x;
+    JsonWithin("cross_check", [&] { report::FieldsFromJson(j.at("cross_check"), &x, CrossCheckFields(), &comparison_lacks); });
+    c.cross_check = std::move(x);
+  }
+  if (!comparison_lacks.empty()) lacks->insert("comparison");
   JsonEach(j, "metrics", [&](const json& x) {
     AbMetricResult m;
-    m.metric = JsonAt<std::string>(x, "metric");
-    m.unit = JsonAt<std::string>(x, "unit");
-    m.direction = JsonNameAt(x, "direction", ParseDirection);
-    m.allowance = JsonAt<std::string>(x, "allowance");
-    m.declared = DoubleAt(x, "declared");
-    m.pairs = JsonAt<int64_t>(x, "pairs");
-    m.confidence = DoubleAt(x, "confidence");
-    m.estimate = DoubleAt(x, "estimate");
-    m.lo = DoubleAt(x, "lo");
-    m.hi = DoubleAt(x, "hi");
-    m.base_median = DoubleAt(x, "base_median");
-    m.head_median = DoubleAt(x, "head_median");
-    m.has_null = JsonAt<bool>(x, "has_null");
-    m.null_estimate = DoubleAt(x, "null_estimate");
-    m.null_lo = DoubleAt(x, "null_lo");
-    m.null_hi = DoubleAt(x, "null_hi");
-    m.noise_floor = DoubleAt(x, "noise_floor");
-    m.delta = DoubleAt(x, "delta");
-    m.pass_bound = DoubleAt(x, "pass_bound");
-    m.host_too_noisy = JsonAt<bool>(x, "host_too_noisy");
-    m.verdict = JsonNameAt(x, "verdict", ParseVerdict);
-    m.supported_gain = JsonAt<bool>(x, "supported_gain");
-    m.changed = JsonAt<bool>(x, "changed");
-    m.reasons = JsonAt<Strings>(x, "reasons");
+    std::set<std::string> metric_lacks;
+    report::FieldsFromJson(x, &m, MetricResultFields(), &metric_lacks);
+    if (!metric_lacks.empty()) {
+      // Written from a store that did not keep these: whatever values it printed were defaults.
+      for (const auto& f : MetricResultFields()) {
+        if (f.since >= kFullVerdictSchema) metric_lacks.insert(f.name);
+      }
+      lacks->insert(metric_lacks.begin(), metric_lacks.end());
+    }
     c.metrics.push_back(m);
   });
   return c;
@@ -185,6 +159,8 @@ void CampaignFromJson(const json& j, store::FullRun* run) {
     rec.stop_reason = BytesAt(c, "stop_reason");
     rec.outcome = JsonAt<std::string>(c, "outcome");
     rec.resumed = JsonAt<int64_t>(c, "resumed");
+    // A document from an older tare has no notes: the cohort's ledger notes were not kept.
+    if (c.contains("notes") && !c.at("notes").is_null()) rec.notes = JsonAt<std::vector<std::string>>(c, "notes");
   });
   run->cohort = rec;
   JsonEach(j, "cells", [&](const json& x) {
@@ -202,19 +178,12 @@ void CampaignFromJson(const json& j, store::FullRun* run) {
     look.cell = JsonAt<int64_t>(x, "cell");
     look.look = JsonAt<int64_t>(x, "look");
     look.final = JsonAt<bool>(x, "final");
-    JsonEach(x, "comparisons", [&](const json& c2) { look.comparisons.push_back(ComparisonFromJson(c2)); });
+    JsonEach(x, "comparisons", [&](const json& c2) { look.comparisons.push_back(ComparisonFromJson(c2, &look.lacks)); });
     run->looks.push_back(look);
   });
   JsonEach(j, "checks", [&](const json& x) {
     AbCheck check;
-    check.kind = JsonAt<CheckKind>(x, "kind");
-    check.rule = JsonAt<std::string>(x, "rule");
-    check.cell = BytesAt(x, "cell");
-    check.arm = JsonAt<std::string>(x, "arm");
-    check.value = DoubleAt(x, "value");
-    check.limit = DoubleAt(x, "limit");
-    check.unit = JsonAt<std::string>(x, "unit");
-    check.ok = JsonAt<bool>(x, "ok");
+    report::FieldsFromJson(x, &check, CheckFields(), nullptr);
     run->checks.push_back(check);
   });
 }
@@ -308,6 +277,8 @@ store::FullRun Read(const json& j, bool can_read_members, std::vector<std::pair<
     d.direction = JsonNameAt(m, "direction", ParseDirection);
     d.kind = JsonNameAt(m, "kind", ParseMetricKind);
     d.description = JsonAt<std::string>(m, "description");
+    // A document from a tare older than the field: the model is the one its description names.
+    d.model = m.contains("model") ? JsonAt<std::string>(m, "model") : ModelInDescription(d.description);
     data.metrics.push_back(d);
   });
   JsonEach(j, "notes", [&](const json& n) {

@@ -41,6 +41,7 @@ class ModelsTest : public ::testing::Test {
     auto bench = store_->AddBenchmark(*id, {0, "t::BM_x", "BM_x", TargetKind::kGbench});
     MetricDef def = LookupMetric("sim.est_cycles");
     def.description = "estimated cycles, model " + model + ": as that tare computed them";
+    def.model = model;
     ASSERT_TRUE(store_->AddMetric(*id, def).ok());
     for (int i = 0; i < 2; ++i) {
       Sample s;

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "base/json_read.h"
 #include "campaign/campaign_definition.h"
@@ -16,6 +19,27 @@
 #include "store/stored_look.h"
 
 namespace tare::bundle {
+namespace {
+
+// What a ledger rebuilt from a store written before schema version 7 cannot show, in words.
+std::string OlderStoreNote(const std::set<std::string>& lacks) {
+  std::vector<std::string> lost;
+  if (lacks.count("pass_bound") != 0) lost.push_back("the bound a PASS certifies");
+  if (lacks.count("changed") != 0) lost.push_back("whether a PASS changed");
+  if (lacks.count("declared") != 0) lost.push_back("the declared allowance as a fraction");
+  if (lacks.count("comparison") != 0) {
+    lost.push_back("the cross-check, layout hints, broken arms, blocks and looks per cell");
+    lost.push_back("cell-level reasons (shown on their metrics)");
+  }
+  std::string text;
+  for (size_t i = 0; i < lost.size(); ++i) text += (i == 0 ? "" : i + 1 == lost.size() ? " and " : ", ") + lost[i];
+  if (text.empty()) text = "some fields of its verdicts";
+  return "stored by an older tare (store schema before version 7): " + text +
+         " were not kept, so this ledger rebuilt from the store does not show them; units and directions are "
+         "the run's metric definitions'";
+}
+
+}  // namespace
 
 StatusOr<report::AbReport> StoredCohortReport(store::Store& store, const store::FullRun& run) {
   if (!run.cohort) return Status::InvalidArgument(fmt::format("run {} is not a tare ab cohort", run.data.run.id));
@@ -42,15 +66,27 @@ StatusOr<report::AbReport> StoredCohortReport(store::Store& store, const store::
   if (auto plan = campaign::PlanLooks(s.spec.sampling, s.spec.confidence, s.spec.look_scheme); plan.ok()) {
     s.plan = std::move(*plan);
   }
+  std::set<std::string> lacks;  // what a store written by an older tare did not keep
   for (const auto& look : store::LatestLookOfEachCell(run.looks)) {
     const std::string name = look.comparisons.empty() ? "" : look.comparisons.front().cell;
     campaign::SnapshotCell cell = campaign::SnapshotCellNamed(name, s.spec.layouts);
     cell.comparisons = look.comparisons;
-    // The store keeps no exact flag: under the exact plan, a verdict at its blocks is the exact
-    // one (a cell that fell back was judged at 20 pairs or more).
+    lacks.insert(look.lacks.begin(), look.lacks.end());
     for (auto& comp : cell.comparisons) {
       for (auto& m : comp.metrics) {
-        m.exact = s.exact_blocks > 0 && m.pairs == s.exact_blocks && m.lo == m.hi && m.lo == m.estimate;
+        if (look.lacks.count("unit") != 0 || look.lacks.count("direction") != 0) {
+          // The run's metric definitions kept both: the figures print in their units again.
+          for (const auto& def : run.data.metrics) {
+            if (def.name != m.metric) continue;
+            m.unit = def.unit;
+            m.direction = def.direction;
+          }
+        }
+        // No exact flag kept: under the exact plan, a verdict at its blocks is the exact one (a
+        // cell that fell back was judged at 20 pairs or more).
+        if (look.lacks.count("exact") != 0) {
+          m.exact = s.exact_blocks > 0 && m.pairs == s.exact_blocks && m.lo == m.hi && m.lo == m.estimate;
+        }
       }
     }
     s.cells.push_back(std::move(cell));
@@ -83,9 +119,12 @@ StatusOr<report::AbReport> StoredCohortReport(store::Store& store, const store::
     }
   }
   campaign::SetNewFigures(s.suite, new_samples, metrics);
-  for (const auto& n : run.data.notes) s.notes.push_back(n.message);
-  s.notes.push_back("this ledger was rebuilt from the store (`tare bundle`): cell-level reasons are shown on "
-                    "their metrics");
+  if (s.cohort.notes) {
+    s.notes = *s.cohort.notes;
+  } else {
+    for (const auto& n : run.data.notes) s.notes.push_back(n.message);
+  }
+  if (!lacks.empty()) s.notes.push_back(OlderStoreNote(lacks));
   TARE_ASSIGN_OR_RETURN(s.campaign_cohorts, store.CohortsOf(s.cohort.campaign_sha256));
   return campaign::BuildAbReport(s);
 }

@@ -4,9 +4,12 @@
 // A campaign::CohortSnapshot filled from the cohort record (campaign, resolved spec, lock), each
 // cell's latest look (store::LatestLookOfEachCell), the gates and bounds, the run record and its
 // fingerprint, and the campaign's other cohorts, made into the report by the builder the live
-// cohort uses (campaign::BuildAbReport). What the store does not keep is absent: cell-level reasons
-// of a comparison (they are kept on its metrics) and the run's progress notes other than those
-// stored with the run.
+// cohort uses (campaign::BuildAbReport). Since store schema version 7 the store keeps every field of
+// the verdicts, comparisons, cross-checks and checks (model/record_fields.h), so the rebuilt ledger
+// and JSON are the live ones. A cohort stored by an older tare lacks some (store::StoredLook::lacks):
+// units and directions are taken from the run's metric definitions, the exact flag is inferred from
+// the plan, and a note names what cannot be shown (the bound, the cross-check...). The run's
+// progress notes other than those stored with the run are absent either way.
 #pragma once
 
 #include "base/status.h"

@@ -330,10 +330,8 @@ CampaignSpec ReadSpec(const nlohmann::json& j) {
     MetricSpec metric;
     metric.name = JsonAt<std::string>(m, "name");
     metric.allowance = JsonNameAt(m, "allowance", ParseAllowance);
-    if (m.contains("direction")) {
-      metric.direction = JsonAt<std::string>(m, "direction") == "higher" ? Direction::kHigherIsBetter
-                                                                        : Direction::kLowerIsBetter;
-    }
+    // An unknown direction is a spec tare did not write: an error naming it, never "lower".
+    if (m.contains("direction")) metric.direction = JsonNameAt(m, "direction", ParseDirection);
     spec.metrics.push_back(metric);
   });
   const json& sampling = JsonAt(j, "sampling");

@@ -314,8 +314,9 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
   std::vector<AbCheck> bounds;
   if (session_->stop() == StopKind::kNone && error.ok()) {
     CrossCheck();
+    error = StoreShownLooks();
     bounds = EvaluateBounds();
-    if (!bounds.empty()) error = store_.SaveChecks(run_id_, CheckKind::kBound, bounds);
+    if (!bounds.empty() && error.ok()) error = store_.SaveChecks(run_id_, CheckKind::kBound, bounds);
   }
   const StopKind stop = session_->stop();
   // A store write that failed for want of space or a server leaves the cohort resumable: what was

@@ -159,8 +159,7 @@ Status CampaignRunner::Cohort::SpendBudget() {
     undecided += any_undecided;
     gain_open += !any_undecided && any_gain_open;
     ++st.look_index;
-    TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(c), static_cast<int64_t>(st.look_index),
-                                             true, st.comparisons));
+    TARE_RETURN_IF_ERROR(SaveLook(c, static_cast<int64_t>(st.look_index), true));
   }
   if (undecided + gain_open + judged_late > 0) {
     Progress("");
@@ -202,7 +201,7 @@ Status CampaignRunner::Cohort::ExactLook(size_t cell) {
   st.comparisons = JudgeCellExact(st.samples, c.name, c.role, exact_blocks_, settings);
   st.look_index = 1;
   st.active = false;
-  TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(cell), 1, true, st.comparisons));
+  TARE_RETURN_IF_ERROR(SaveLook(cell, 1, true));
   Progress("");
   Notice(fmt::format("exact look at {} block{}: {}: {} (deterministic: {})", exact_blocks_,
                      exact_blocks_ == 1 ? "" : "s", c.name, CountVerdicts(st.comparisons),
@@ -221,8 +220,7 @@ Status CampaignRunner::Cohort::Look(size_t cell) {
   // A cell of the same work (work_tier.h) does not chase a gain: its time changes are placement's.
   const bool same_work = cell < work_.size() && work_[cell].Same();
   const bool final = last || !NeedsMorePairs(st.comparisons, /*chase_gains=*/!same_work);
-  TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(cell),
-                                           static_cast<int64_t>(st.look_index), final, st.comparisons));
+  TARE_RETURN_IF_ERROR(SaveLook(cell, static_cast<int64_t>(st.look_index), final));
   if (final) {
     st.active = false;
   } else {
@@ -280,8 +278,7 @@ Status CampaignRunner::Cohort::SettleBroken(size_t cell, int64_t blocks) {
   CellState& st = cells_[cell];
   st.comparisons = Judge(cell, blocks, static_cast<int64_t>(st.look_index));
   st.active = false;
-  TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(cell),
-                                           static_cast<int64_t>(st.look_index) + 1, true, st.comparisons));
+  TARE_RETURN_IF_ERROR(SaveLook(cell, static_cast<int64_t>(st.look_index) + 1, true));
   std::vector<std::string> arms;  // broken in any comparison, in arm order
   bool unmeasurable = false;
   for (const auto& arm : r_.arms_) {
@@ -298,6 +295,30 @@ Status CampaignRunner::Cohort::SettleBroken(size_t cell, int64_t blocks) {
                      "more blocks, the other cells go on",
                      r_.cells_[cell].name, unmeasurable ? ", cannot be measured" : " in the head, a FAIL",
                      ArmList(arms), blocks == 1 ? std::string("block") : fmt::format("{} blocks", blocks)));
+  return Status::Ok();
+}
+
+}  // namespace tare::campaign
+
+namespace tare::campaign {
+
+Status CampaignRunner::Cohort::SaveLook(size_t cell, int64_t look, bool final) {
+  CellState& st = cells_[cell];
+  st.saved_look = look;
+  st.saved_final = final;
+  return store_.SaveVerdicts(run_id_, static_cast<int64_t>(cell), look, final, st.comparisons);
+}
+
+Status CampaignRunner::Cohort::StoreShownLooks() {
+  for (size_t c = 0; c < cells_.size(); ++c) {
+    const CellState& st = cells_[c];
+    if (st.saved_look == 0) continue;
+    std::vector<AbComparison> shown = st.comparisons;
+    if (!st.fallback.empty()) {
+      for (auto& comp : shown) comp.reasons.push_back(st.fallback);
+    }
+    TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(c), st.saved_look, st.saved_final, shown));
+  }
   return Status::Ok();
 }
 

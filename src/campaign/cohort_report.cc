@@ -52,6 +52,8 @@ StatusOr<report::AbReport> CampaignRunner::Cohort::BuildReport(const std::vector
   s.notes.insert(s.notes.end(), cross_check_notes_.begin(), cross_check_notes_.end());
   for (const auto& n : session_->recorder().unavailable()) s.notes.push_back("not measured: " + n);
   for (const auto& w : session_->recorder().warnings()) s.notes.push_back("warning: " + w);
+  // Kept with the cohort, so that its ledger rebuilt from the store prints them too (issue 47).
+  TARE_RETURN_IF_ERROR(store_.SetCohortNotes(run_id_, s.notes));
   TARE_ASSIGN_OR_RETURN(s.campaign_cohorts, store_.CohortsOf(r_.input_.campaign_sha256));
   return BuildAbReport(s);
 }

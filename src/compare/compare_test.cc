@@ -469,6 +469,7 @@ TEST(Compare, EstimatesOfTwoModelsAreNeverCompared) {
   base.d.metrics.push_back(LookupMetric("sim.est_cycles"));
   MetricDef v2 = LookupMetric("sim.est_cycles");
   v2.description = "estimated cycles, model iai-v2: something else";
+  v2.model = "iai-v2";  // a field of the definition (issue 45, item 7)
   head.d.metrics.push_back(v2);
   base.Bench("a", "sim.est_cycles", {1000, 1000});
   head.Bench("a", "sim.est_cycles", {1300, 1300});

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct CohortRecord {
   std::string stop_reason;
   std::string outcome;          // PASS | FAIL | INCONCLUSIVE | ""
   int64_t resumed = 0;
+  // The notes its ledger printed, in order (schema version 7); nullopt: a cohort stored by an older
+  // tare, whose ledger is rebuilt with the notes stored with its run.
+  std::optional<std::vector<std::string>> notes;
   // From the runs table, when loaded.
   int64_t started_unix_ns = 0;
   int64_t samples = 0;          // samples used (stored minus discarded)

@@ -1,5 +1,7 @@
 #include "model/metric.h"
 
+#include <fmt/format.h>
+
 namespace tare {
 namespace {
 
@@ -85,7 +87,8 @@ const std::vector<MetricDef>& KnownMetrics() {
       {"sim.syscall_cpu_ns", "ns", D::kLowerIsBetter, K::kTime,
        "system CPU time in system calls (real, not simulated: varies between runs)", false, S::kSim},
       {"sim.est_cycles", "count", D::kLowerIsBetter, K::kCount,
-       "estimated cycles, model iai-v1: L1 hits + 5 x LL hits + 35 x RAM hits", true, S::kSim},
+       "estimated cycles, model iai-v1: L1 hits + 5 x LL hits + 35 x RAM hits", true, S::kSim, false,
+       "iai-v1"},
       // The allocation shim (LD_PRELOAD): inside the window for tare binaries, else the process.
       {"mem.allocs", "count", D::kLowerIsBetter, K::kCount, "allocations (malloc, calloc, realloc, aligned)", true, S::kMem},
       {"mem.frees", "count", D::kLowerIsBetter, K::kCount, "frees", true, S::kMem},
@@ -155,6 +158,12 @@ const char* DirectionName(Direction d) {
   return d == Direction::kLowerIsBetter ? "lower" : "higher";
 }
 
+StatusOr<Direction> ParseDirection(std::string_view name) {
+  if (name == "lower") return Direction::kLowerIsBetter;
+  if (name == "higher") return Direction::kHigherIsBetter;
+  return Status::InvalidArgument(fmt::format("direction '{}' is unknown (lower or higher)", name));
+}
+
 const char* MetricKindName(MetricKind k) {
   switch (k) {
     case MetricKind::kTime: return "time";
@@ -165,15 +174,24 @@ const char* MetricKindName(MetricKind k) {
   return "count";
 }
 
-std::string MetricModel(const MetricDef& metric) {
+std::string MetricModel(const MetricDef& metric) { return metric.model; }
+
+std::string ModelInDescription(const std::string& description) {
   const std::string marker = "model ";
-  const size_t at = metric.description.find(marker);
+  const size_t at = description.find(marker);
   if (at == std::string::npos) return "";
   const size_t begin = at + marker.size();
-  const size_t end = metric.description.find(':', begin);
+  const size_t end = description.find(':', begin);
   if (end == std::string::npos || end == begin) return "";
-  const std::string name = metric.description.substr(begin, end - begin);
+  const std::string name = description.substr(begin, end - begin);
   return name.find(' ') == std::string::npos ? name : "";
+}
+
+StatusOr<MetricKind> ParseMetricKind(std::string_view name) {
+  for (MetricKind k : {MetricKind::kTime, MetricKind::kCount, MetricKind::kBytes, MetricKind::kRatio}) {
+    if (name == MetricKindName(k)) return k;
+  }
+  return Status::InvalidArgument(fmt::format("metric kind '{}' is unknown (time, count, bytes or ratio)", name));
 }
 
 }  // namespace tare

@@ -40,14 +40,19 @@ struct MetricDef {
   // Counts the instructions the program executed (perf's retired instructions, valgrind's Ir):
   // what the cross-check and a time verdict's "instructions did not move" read.
   bool counts_instructions = false;
+  // The model that computed its values, for a metric that is an estimate of a versioned model
+  // (sim.est_cycles: "iai-v1"), else "". Stored with the run's metrics (schema version 7) and
+  // exported with them (tare.run/2 "model"), so it is read as a field (issue 45, item 7).
+  std::string model = "";
 };
 
-// The model that computed a metric's values, for metrics that are an estimate of a versioned model
-// (sim.est_cycles: "iai-v1"), else "". By convention the description names it as "model NAME:"
-// (metric.cc); the description is stored with every run's metrics (the store's metrics table),
-// exported and bundled with them, so the model travels with the values, and two runs whose models
-// differ are never compared on that metric (issue 23, item 5; docs/sim.md, "The cycle model").
+// The model that computed a metric's values (MetricDef::model): two runs whose models differ are
+// never compared on that metric (issue 23, item 5; docs/sim.md, "The cycle model").
 std::string MetricModel(const MetricDef& metric);
+// The model a description names as "model NAME:" ("" when none). A metric stored or exported by a
+// tare older than store schema version 7 kept its model only there; readers of such a definition
+// take the model from it (the store's metrics table, a tare.run/2 document without "model").
+std::string ModelInDescription(const std::string& description);
 
 // Every metric tare knows by name, in display order within each source. Families whose names are
 // chosen at run time are described by their prefix: "gb.counter." (Google Benchmark user
@@ -67,6 +72,8 @@ bool IsMeasured(const std::string& name, TargetKind kind, Instrument instrument)
 std::string MeasuredMetricList(TargetKind kind, Instrument instrument);
 
 const char* DirectionName(Direction d);  // "lower" / "higher"
+StatusOr<Direction> ParseDirection(std::string_view name);
+StatusOr<MetricKind> ParseMetricKind(std::string_view name);
 const char* MetricKindName(MetricKind k);  // "time" / "count" / "bytes" / "ratio"
 
 }  // namespace tare

@@ -2,11 +2,15 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
+#include <string>
 #include <optional>
 
 #include "base/json_read.h"
+#include "model/record_fields.h"
 #include "report/ab_outcome.h"
 #include "report/medians.h"
+#include "report/record_json.h"
 
 namespace tare::report {
 namespace {
@@ -14,33 +18,33 @@ namespace {
 // NaN and infinities are not JSON numbers: they are written as null.
 nlohmann::json Num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
+// Where a field of AbMetricResult goes in tare.ab/1 (a JSON pointer), when not at its own name; ""
+// for a field the document says otherwise (has_null: "null" is null without a null arm). Every
+// other field of the record's one list (model/record_fields.h) is written at its name, so a field
+// added to the record reaches tare.ab/1 too.
+const std::map<std::string, std::string>& AbPlaces() {
+  static const std::map<std::string, std::string> kPlaces = {
+      {"declared", "/declared_allowance"}, {"estimate", "/change/estimate"}, {"lo", "/change/lo"},
+      {"hi", "/change/hi"},                {"has_null", ""},                 {"null_estimate", "/null/estimate"},
+      {"null_lo", "/null/lo"},             {"null_hi", "/null/hi"},          {"noise_floor", "/null/noise_floor"},
+      {"host_too_noisy", "/null/host_too_noisy"}};
+  return kPlaces;
+}
+
 nlohmann::json MetricJson(const AbMetricResult& m) {
-  return {{"metric", m.metric},
-          {"unit", m.unit},
-          {"direction", DirectionName(m.direction)},
-          {"allowance", m.allowance},
-          {"declared_allowance", m.declared},
-          {"pairs", m.pairs},
-          {"confidence", m.exact ? nlohmann::json(nullptr) : Num(m.confidence)},
-          {"change", {{"estimate", Num(m.estimate)}, {"lo", Num(m.lo)}, {"hi", Num(m.hi)}}},
-          {"base_median", Num(m.base_median)},
-          {"head_median", Num(m.head_median)},
-          {"medians_change", Num(MediansChange(m))},
-          {"medians_disagree", MediansDisagree(m)},
-          {"null",
-           m.has_null ? nlohmann::json{{"estimate", Num(m.null_estimate)},
-                                       {"lo", Num(m.null_lo)},
-                                       {"hi", Num(m.null_hi)},
-                                       {"noise_floor", Num(m.noise_floor)},
-                                       {"host_too_noisy", m.host_too_noisy}}
-                      : nlohmann::json(nullptr)},
-          {"delta", Num(m.delta)},
-          {"pass_bound", Num(m.pass_bound)},
-          {"changed", m.changed},
-          {"exact", m.exact},
-          {"verdict", VerdictName(m.verdict)},
-          {"supported_gain", m.supported_gain},
-          {"reasons", m.reasons}};
+  const nlohmann::json fields = FieldsToJson(m, MetricResultFields());
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& f : MetricResultFields()) {
+    const auto place = AbPlaces().find(f.name);
+    const std::string pointer = place == AbPlaces().end() ? std::string("/") + f.name : place->second;
+    if (pointer.empty() || (!m.has_null && pointer.rfind("/null/", 0) == 0)) continue;
+    out[nlohmann::json::json_pointer(pointer)] = fields.at(f.name);
+  }
+  if (!m.has_null) out["null"] = nullptr;
+  if (m.exact) out["confidence"] = nullptr;  // an exact verdict has no confidence level
+  out["medians_change"] = Num(MediansChange(m));
+  out["medians_disagree"] = MediansDisagree(m);
+  return out;
 }
 
 nlohmann::json CrossCheckJson(const std::optional<AbCrossCheck>& x) {

@@ -273,7 +273,7 @@ nlohmann::json RunToJson(const RunData& data, const std::map<int64_t, std::strin
   for (const auto& m : data.metrics) {
     defs[m.name] = m;
     metrics.push_back({{"name", m.name}, {"unit", m.unit}, {"direction", DirectionName(m.direction)},
-                       {"kind", MetricKindName(m.kind)}, {"description", m.description}});
+                       {"kind", MetricKindName(m.kind)}, {"description", m.description}, {"model", m.model}});
   }
   json notes = json::array();
   for (const auto& n : data.notes) notes.push_back({{"level", n.level}, {"message", BytesToJson(n.message)}});

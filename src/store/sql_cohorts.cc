@@ -1,14 +1,17 @@
 // SqlStore: the campaign tables of schema version 2 (docs/store.md): cohorts with their campaign
-// and lock, cells, the verdicts of every look, gates and bounds, and samples set aside by a resume.
+// and lock, cells, the verdicts of every look, gates and bounds, and samples set aside by a resume;
+// since version 7 each look's comparisons whole (internal/sql_fields.h, model/record_fields.h).
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <tuple>
 #include <utility>
 
 #include "base/json_read.h"
 #include "base/json_text.h"
+#include "internal/sql_fields.h"
 #include "internal/sql_store.h"
 
 namespace tare::store {
@@ -18,8 +21,8 @@ Status SqlStore::AddCohort(const CohortRecord& c) {
   return Guard("recording a cohort", [&](bool) -> Status {
     Statement q(*db_,
         "INSERT INTO ab_cohorts (run_id, campaign_sha256, campaign_name, campaign_source, "
-        "campaign_text, spec, lock, lock_sha256, cohort, state, stop_reason, outcome, resumed) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        "campaign_text, spec, lock, lock_sha256, cohort, state, stop_reason, outcome, resumed, notes) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     q.bind(1, static_cast<int64_t>(c.run_id));
     q.bind(2, c.campaign_sha256);
     q.bind(3, c.campaign_name);
@@ -33,6 +36,11 @@ Status SqlStore::AddCohort(const CohortRecord& c) {
     q.bind(11, c.stop_reason);
     q.bind(12, c.outcome);
     q.bind(13, static_cast<int64_t>(c.resumed));
+    if (c.notes) {
+      q.bind(14, DumpJson(nlohmann::json(*c.notes)));
+    } else {
+      q.bind(14);
+    }
     q.exec();
     return Status::Ok();
   });
@@ -47,6 +55,16 @@ Status SqlStore::SetCohortState(int64_t run_id, CohortState state, const std::st
     q.bind(2, stop_reason);
     q.bind(3, outcome);
     q.bind(4, static_cast<int64_t>(run_id));
+    q.exec();
+    return Status::Ok();
+  });
+}
+
+Status SqlStore::SetCohortNotes(int64_t run_id, const std::vector<std::string>& notes) {
+  return Guard("storing a cohort's notes", [&](bool) -> Status {
+    Statement q(*db_, "UPDATE ab_cohorts SET notes = ? WHERE run_id = ?");
+    q.bind(1, DumpJson(nlohmann::json(notes)));
+    q.bind(2, static_cast<int64_t>(run_id));
     q.exec();
     return Status::Ok();
   });
@@ -83,7 +101,7 @@ std::vector<CohortRecord> SelectCohorts(Connection& db, const std::string& where
   Statement q(db,
       "SELECT c.run_id, c.campaign_sha256, c.campaign_name, c.campaign_source, c.campaign_text, "
       "c.spec, c.lock, c.lock_sha256, c.cohort, c.state, c.stop_reason, c.outcome, c.resumed, "
-      "r.started_unix_ns, "
+      "r.started_unix_ns, c.notes, "
       "(SELECT count(*) FROM samples s WHERE s.run_id = c.run_id AND s.id NOT IN "
       "  (SELECT sample_id FROM ab_discarded_samples d WHERE d.run_id = c.run_id)) "
       "FROM ab_cohorts c JOIN runs r ON r.id = c.run_id WHERE " + where + " ORDER BY c.cohort");
@@ -105,13 +123,16 @@ std::vector<CohortRecord> SelectCohorts(Connection& db, const std::string& where
     c.outcome = q.getColumn(11).getString();
     c.resumed = q.getColumn(12).getInt64();
     c.started_unix_ns = q.getColumn(13).getInt64();
-    c.samples = q.getColumn(14).getInt64();
+    if (!q.getColumn(14).isNull()) {
+      c.notes = StoredJson(ReadJsonText<std::vector<std::string>>(
+          q.getColumn(14).getString(), fmt::format("run {}'s cohort notes", c.run_id),
+          [](const nlohmann::json& j) { return j.get<std::vector<std::string>>(); }));
+    }
+    c.samples = q.getColumn(15).getInt64();
     out.push_back(std::move(c));
   }
   return out;
 }
-
-double NumberOrNaN(const Statement::Column& c) { return c.isNull() ? kNaN : c.getDouble(); }
 
 }  // namespace
 
@@ -206,54 +227,72 @@ StatusOr<std::set<int64_t>> SqlStore::DiscardedSamplesOf(int64_t run_id) {
   });
 }
 
+// The verdict rows' key columns, then MetricResultFields; a comparison row's key columns, then
+// ComparisonFields, BrokenFields ("broken_"), whether it has a cross-check and CrossCheckFields
+// ("cross_check_"). model/record_fields.h is the one list; docs/store.md names the columns.
+namespace {
+
+std::string VerdictColumns() { return "run_id, cell, head, look, final, " + FieldColumns(MetricResultFields()); }
+std::string ComparisonColumns() {
+  return "run_id, cell, head, look, final, " + FieldColumns(ComparisonFields()) + ", " +
+         FieldColumns(BrokenFields(), "broken_") + ", cross_check, " + FieldColumns(CrossCheckFields(), "cross_check_");
+}
+std::string Placeholders(const std::string& columns) {
+  std::string out = "?";
+  for (char c : columns) {
+    if (c == ',') out += ",?";
+  }
+  return out;
+}
+
+}  // namespace
+
 Status SqlStore::SaveVerdicts(int64_t run_id, int64_t cell, int64_t look, bool final,
-                                 const std::vector<AbComparison>& comparisons) {
+                              const std::vector<AbComparison>& comparisons, const std::set<std::string>& lacks) {
   return Guard("storing verdicts", [&](bool) -> Status {
     WriteScope tx(*db_);
-    if (final) {
-      Statement clear(*db_, "UPDATE ab_verdicts SET final = 0 WHERE run_id = ? AND cell = ?");
-      clear.bind(1, static_cast<int64_t>(run_id));
-      clear.bind(2, static_cast<int64_t>(cell));
-      clear.exec();
+    for (const char* table : {"ab_verdicts", "ab_comparisons"}) {
+      if (final) {
+        Statement clear(*db_, fmt::format("UPDATE {} SET final = 0 WHERE run_id = ? AND cell = ?", table));
+        clear.bind(1, static_cast<int64_t>(run_id));
+        clear.bind(2, static_cast<int64_t>(cell));
+        clear.exec();
+      }
+      // The look's earlier rows, if any, are replaced.
+      Statement replace(*db_, fmt::format("DELETE FROM {} WHERE run_id = ? AND cell = ? AND look = ?", table));
+      replace.bind(1, static_cast<int64_t>(run_id));
+      replace.bind(2, static_cast<int64_t>(cell));
+      replace.bind(3, static_cast<int64_t>(look));
+      replace.exec();
     }
-    // The look's earlier rows, if any, are replaced.
-    Statement replace(*db_, "DELETE FROM ab_verdicts WHERE run_id = ? AND cell = ? AND look = ?");
-    replace.bind(1, static_cast<int64_t>(run_id));
-    replace.bind(2, static_cast<int64_t>(cell));
-    replace.bind(3, static_cast<int64_t>(look));
-    replace.exec();
-    Statement q(*db_,
-        "INSERT INTO ab_verdicts (run_id, cell, head, metric, look, final, pairs, "
-        "confidence, estimate, lo, hi, base_median, head_median, allowance, delta, noise_floor, "
-        "null_estimate, null_lo, null_hi, host_too_noisy, verdict, supported_gain, reasons) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    const std::string verdict_columns = VerdictColumns(), comparison_columns = ComparisonColumns();
+    Statement q(*db_, fmt::format("INSERT INTO ab_verdicts ({}) VALUES ({})", verdict_columns,
+                                  Placeholders(verdict_columns)));
+    Statement qc(*db_, fmt::format("INSERT INTO ab_comparisons ({}) VALUES ({})", comparison_columns,
+                                   Placeholders(comparison_columns)));
+    auto bind_keys = [&](Statement& st, const AbComparison& c) {
+      st.bind(1, static_cast<int64_t>(run_id));
+      st.bind(2, static_cast<int64_t>(cell));
+      st.bind(3, c.head);
+      st.bind(4, static_cast<int64_t>(look));
+      st.bind(5, final ? 1 : 0);
+    };
     for (const auto& c : comparisons) {
+      // A look read from an older store has no comparison row to copy: it gets none (LooksOf).
+      if (lacks.count("comparison") == 0) {
+        bind_keys(qc, c);
+        int p = 6;
+        BindFields(qc, &p, c, ComparisonFields());
+        BindFields(qc, &p, c.broken, BrokenFields());
+        qc.bind(p++, c.cross_check ? 1 : 0);
+        BindFields(qc, &p, c.cross_check.value_or(AbCrossCheck{}), CrossCheckFields());
+        qc.exec();
+        qc.reset();
+      }
       for (const auto& m : c.metrics) {
-        q.bind(1, static_cast<int64_t>(run_id));
-        q.bind(2, static_cast<int64_t>(cell));
-        q.bind(3, c.head);
-        q.bind(4, m.metric);
-        q.bind(5, static_cast<int64_t>(look));
-        q.bind(6, final ? 1 : 0);
-        q.bind(7, static_cast<int64_t>(m.pairs));
-        q.bind(8, m.confidence);
-        q.bind(9, m.estimate);
-        q.bind(10, m.lo);
-        q.bind(11, m.hi);
-        q.bind(12, m.base_median);
-        q.bind(13, m.head_median);
-        q.bind(14, m.allowance);
-        q.bind(15, m.delta);
-        q.bind(16, m.noise_floor);
-        q.bind(17, m.null_estimate);
-        q.bind(18, m.null_lo);
-        q.bind(19, m.null_hi);
-        q.bind(20, m.host_too_noisy ? 1 : 0);
-        q.bind(21, std::string(VerdictName(m.verdict)));
-        q.bind(22, m.supported_gain ? 1 : 0);
-        std::vector<std::string> reasons = c.reasons;
-        reasons.insert(reasons.end(), m.reasons.begin(), m.reasons.end());
-        q.bind(23, DumpJson(nlohmann::json(reasons)));
+        bind_keys(q, c);
+        int i = 6;
+        BindFields(q, &i, m, MetricResultFields(), lacks);
         q.exec();
         q.reset();
       }
@@ -271,19 +310,18 @@ Status SqlStore::SaveChecks(int64_t run_id, CheckKind kind,
     clear.bind(1, static_cast<int64_t>(run_id));
     clear.bind(2, CheckKindName(kind));
     clear.exec();
-    Statement q(*db_,
-        "INSERT INTO ab_checks (run_id, kind, rule, cell, arm, value, limit_value, ok) "
-        "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (run_id, kind, rule, cell, arm) DO UPDATE SET "
-        "value = excluded.value, limit_value = excluded.limit_value, ok = excluded.ok");
-    for (const auto& c : checks) {
+    const std::string columns = "run_id, " + FieldColumns(CheckFields());
+    std::string update;
+    for (const auto& f : CheckFields()) {
+      update += fmt::format("{}{} = excluded.{}", update.empty() ? "" : ", ", f.column_name(), f.column_name());
+    }
+    Statement q(*db_, fmt::format("INSERT INTO ab_checks ({}) VALUES ({}) ON CONFLICT (run_id, kind, rule, cell, arm) "
+                                  "DO UPDATE SET {}", columns, Placeholders(columns), update));
+    for (AbCheck c : checks) {
+      c.kind = kind;
       q.bind(1, static_cast<int64_t>(run_id));
-      q.bind(2, CheckKindName(kind));
-      q.bind(3, c.rule);
-      q.bind(4, c.cell);
-      q.bind(5, c.arm);
-      q.bind(6, c.value);
-      q.bind(7, c.limit);
-      q.bind(8, c.ok ? 1 : 0);
+      int i = 2;
+      BindFields(q, &i, c, CheckFields());
       q.exec();
       q.reset();
     }
@@ -294,90 +332,102 @@ Status SqlStore::SaveChecks(int64_t run_id, CheckKind kind,
 
 StatusOr<std::vector<StoredLook>> SqlStore::LooksOf(int64_t run_id) {
   return Guard("loading verdicts", [&](bool) -> StatusOr<std::vector<StoredLook>> {
-    std::map<int64_t, std::string> cell_names;
-    Statement cells(*db_, "SELECT cell, name FROM ab_cells WHERE run_id = ?");
-    cells.bind(1, static_cast<int64_t>(run_id));
-    while (cells.executeStep()) cell_names[cells.getColumn(0).getInt64()] = cells.getColumn(1).getString();
-    // rowid: the order SaveVerdicts wrote a look's rows in (PostgreSQL's tables have a rowid column
-    // for this: RenderMigration).
-    Statement q(*db_,
-        "SELECT cell, look, final, head, metric, pairs, confidence, estimate, lo, hi, base_median, "
-        "head_median, allowance, delta, noise_floor, null_estimate, null_lo, null_hi, host_too_noisy, "
-        "verdict, supported_gain, reasons FROM ab_verdicts WHERE run_id = ? ORDER BY cell, look, rowid");
+    std::map<int64_t, std::pair<std::string, CellRole>> cells;  // cell -> name, role
+    Statement cq(*db_, "SELECT cell, name, role FROM ab_cells WHERE run_id = ?");
+    cq.bind(1, static_cast<int64_t>(run_id));
+    while (cq.executeStep()) {
+      cells[cq.getColumn(0).getInt64()] = {cq.getColumn(1).getString(),
+                                           StoredName(ParseCellRole(cq.getColumn(2).getString()))};
+    }
+    std::map<std::pair<int64_t, int64_t>, StoredLook> looks;  // (cell, look) -> the look
+    auto look_of = [&](int64_t cell, int64_t look) -> StoredLook& {
+      StoredLook& l = looks[{cell, look}];
+      l.cell = cell;
+      l.look = look;
+      return l;
+    };
+    // The comparisons first (schema version 7), in the order SaveVerdicts wrote them (rowid: PostgreSQL's
+    // tables have a rowid column for this, RenderMigration).
+    std::set<std::tuple<int64_t, int64_t, std::string>> kept_whole;
+    Statement qc(*db_, "SELECT " + ComparisonColumns() +
+                           " FROM ab_comparisons WHERE run_id = ? ORDER BY cell, look, rowid");
+    qc.bind(1, static_cast<int64_t>(run_id));
+    while (qc.executeStep()) {
+      const int64_t cell = qc.getColumn(1).getInt64(), look = qc.getColumn(3).getInt64();
+      StoredLook& l = look_of(cell, look);
+      l.final = l.final || qc.getColumn(4).getInt() != 0;
+      AbComparison c;
+      c.cell = cells.count(cell) ? cells[cell].first : "";
+      c.head = qc.getColumn(2).getString();
+      const std::string what = fmt::format("run {} cell {} look {}'s {{}} of the comparison of {}", run_id, cell, look, c.head);
+      int col = 5;
+      ReadFields(qc, &col, &c, ComparisonFields(), what, &l.lacks);
+      ReadFields(qc, &col, &c.broken, BrokenFields(), what, &l.lacks, "broken.");
+      const bool has_cross_check = qc.getColumn(col++).getInt() != 0;
+      AbCrossCheck x;
+      ReadFields(qc, &col, &x, CrossCheckFields(), what, &l.lacks, "cross_check.");
+      if (has_cross_check) c.cross_check = std::move(x);
+      kept_whole.insert({cell, look, c.head});
+      l.comparisons.push_back(std::move(c));
+    }
+    Statement q(*db_, "SELECT " + VerdictColumns() + " FROM ab_verdicts WHERE run_id = ? ORDER BY cell, look, rowid");
     q.bind(1, static_cast<int64_t>(run_id));
-    std::vector<StoredLook> looks;
     while (q.executeStep()) {
-      const int64_t cell = q.getColumn(0).getInt64(), look = q.getColumn(1).getInt64();
-      if (looks.empty() || looks.back().cell != cell || looks.back().look != look) {
-        looks.push_back({cell, look, false, {}});
-      }
-      StoredLook& l = looks.back();
-      l.final = l.final || q.getColumn(2).getInt() != 0;
-      const std::string head = q.getColumn(3).getString();
+      const int64_t cell = q.getColumn(1).getInt64(), look = q.getColumn(3).getInt64();
+      StoredLook& l = look_of(cell, look);
+      l.final = l.final || q.getColumn(4).getInt() != 0;
+      const std::string head = q.getColumn(2).getString();
       auto c = std::find_if(l.comparisons.begin(), l.comparisons.end(),
                             [&](const AbComparison& x) { return x.head == head; });
       if (c == l.comparisons.end()) {
+        // A store older than schema version 7 kept no comparison: its head, cell and role are
+        // known, its verdict is its metrics' worst; the rest it lacks.
         AbComparison fresh;
-        fresh.cell = cell_names.count(cell) ? cell_names[cell] : "";
+        fresh.cell = cells.count(cell) ? cells[cell].first : "";
+        fresh.role = cells.count(cell) ? cells[cell].second : CellRole::kTarget;
         fresh.head = head;
         c = l.comparisons.insert(l.comparisons.end(), std::move(fresh));
+        l.lacks.insert("comparison");
       }
       AbMetricResult m;
-      m.metric = q.getColumn(4).getString();
-      m.pairs = q.getColumn(5).getInt64();
-      m.confidence = q.getColumn(6).getDouble();
-      m.estimate = NumberOrNaN(q.getColumn(7));
-      m.lo = NumberOrNaN(q.getColumn(8));
-      m.hi = NumberOrNaN(q.getColumn(9));
-      m.base_median = NumberOrNaN(q.getColumn(10));
-      m.head_median = NumberOrNaN(q.getColumn(11));
-      m.allowance = q.getColumn(12).getString();
-      m.delta = NumberOrNaN(q.getColumn(13));
-      m.noise_floor = NumberOrNaN(q.getColumn(14));
-      m.null_estimate = NumberOrNaN(q.getColumn(15));
-      m.null_lo = NumberOrNaN(q.getColumn(16));
-      m.null_hi = NumberOrNaN(q.getColumn(17));
-      m.has_null = !std::isnan(m.null_estimate);
-      m.host_too_noisy = q.getColumn(18).getInt() != 0;
-      // An unknown verdict is a store tare did not write (or a newer tare's): an error naming it,
-      // never read as INCONCLUSIVE, which would change what the cohort reports.
-      auto verdict = ParseVerdict(q.getColumn(19).getString());
-      if (!verdict.ok()) {
-        return Status::DataLoss(fmt::format("run {} cell {} look {}'s verdict for {}: {}; this store was written "
-                                            "by another version of tare or changed by hand",
-                                            run_id, cell, look, m.metric, verdict.status().message()));
+      std::set<std::string> lacks;
+      int col = 5;
+      ReadFields(q, &col, &m, MetricResultFields(),
+                 fmt::format("run {} cell {} look {}'s {{}} for {}", run_id, cell, look, q.getColumn(5).getString()),
+                 &lacks);
+      if (!lacks.empty()) {
+        // A row from before the fields were kept: its numbers that were not kept read as NULL too.
+        for (const auto& f : MetricResultFields()) {
+          if (f.since >= kFullVerdictSchema) lacks.insert(f.name);
+        }
+        m.has_null = !std::isnan(m.null_estimate);
+        l.lacks.insert(lacks.begin(), lacks.end());
       }
-      m.verdict = *verdict;
-      m.supported_gain = q.getColumn(20).getInt() != 0;
-      m.reasons = StoredJson(ReadJsonText<std::vector<std::string>>(
-          q.getColumn(21).getString(), fmt::format("run {} cell {} look {}'s reasons for {}", run_id, cell, look, m.metric),
-          [](const nlohmann::json& j) { return j.get<std::vector<std::string>>(); }));
       c->metrics.push_back(std::move(m));
-      std::vector<Verdict> verdicts;
-      for (const auto& x : c->metrics) verdicts.push_back(x.verdict);
-      c->verdict = WorstVerdict(verdicts);
-      c->supported_gain = c->supported_gain || c->metrics.back().supported_gain;
+      if (kept_whole.count({cell, look, head}) == 0) {
+        std::vector<Verdict> verdicts;
+        for (const auto& x : c->metrics) verdicts.push_back(x.verdict);
+        c->verdict = WorstVerdict(verdicts);
+        c->supported_gain = c->supported_gain || c->metrics.back().supported_gain;
+      }
     }
-    return looks;
+    std::vector<StoredLook> out;
+    for (auto& [key, l] : looks) out.push_back(std::move(l));
+    return out;
   });
 }
 
 StatusOr<std::vector<AbCheck>> SqlStore::ChecksOf(int64_t run_id) {
   return Guard("loading checks", [&](bool) -> StatusOr<std::vector<AbCheck>> {
-    Statement q(*db_,
-        "SELECT kind, rule, cell, arm, value, limit_value, ok FROM ab_checks WHERE run_id = ? "
-        "ORDER BY kind, rowid");
+    Statement q(*db_, "SELECT " + FieldColumns(CheckFields()) + " FROM ab_checks WHERE run_id = ? "
+                          "ORDER BY CASE kind WHEN 'gate' THEN 0 ELSE 1 END, rowid");
     q.bind(1, static_cast<int64_t>(run_id));
     std::vector<AbCheck> out;
     while (q.executeStep()) {
-      AbCheck c;
-      c.kind = StoredName(ParseCheckKind(q.getColumn(0).getString()));
-      c.rule = q.getColumn(1).getString();
-      c.cell = q.getColumn(2).getString();
-      c.arm = q.getColumn(3).getString();
-      c.value = NumberOrNaN(q.getColumn(4));
-      c.limit = NumberOrNaN(q.getColumn(5));
-      c.ok = q.getColumn(6).getInt() != 0;
+      AbCheck c;  // gates, then bounds, as the cohort evaluated them
+      int col = 0;
+      // A check stored before schema version 7 has no unit: it reads as "" (its value in base units).
+      ReadFields(q, &col, &c, CheckFields(), fmt::format("run {}'s check's {{}}", run_id), nullptr);
       out.push_back(std::move(c));
     }
     return out;

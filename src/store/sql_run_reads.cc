@@ -74,18 +74,20 @@ std::vector<ExecutableRecord> SelectExecutables(Connection& db, int64_t run_id) 
 }
 
 std::vector<MetricDef> SelectMetrics(Connection& db, int64_t run_id) {
-  Statement m(db, "SELECT name, unit, direction, kind, description FROM metrics WHERE run_id = ? ORDER BY rowid");
+  Statement m(db, "SELECT name, unit, direction, kind, description, cycle_model FROM metrics WHERE run_id = ? "
+                  "ORDER BY rowid");
   m.bind(1, run_id);
   std::vector<MetricDef> out;
   while (m.executeStep()) {
     MetricDef def;
     def.name = m.getColumn(0).getString();
     def.unit = m.getColumn(1).getString();
-    def.direction = m.getColumn(2).getString() == "higher" ? Direction::kHigherIsBetter : Direction::kLowerIsBetter;
-    const std::string kind = m.getColumn(3).getString();
-    def.kind = kind == "time" ? MetricKind::kTime : kind == "bytes" ? MetricKind::kBytes
-             : kind == "ratio" ? MetricKind::kRatio : MetricKind::kCount;
+    // Unknown names are a store tare did not write: an error, never a default (model/kinds.h).
+    def.direction = StoredName(ParseDirection(m.getColumn(2).getString()));
+    def.kind = StoredName(ParseMetricKind(m.getColumn(3).getString()));
     def.description = m.getColumn(4).getString();
+    // NULL: stored before schema version 7, when the model travelled only in the description.
+    def.model = m.getColumn(5).isNull() ? ModelInDescription(def.description) : m.getColumn(5).getString();
     out.push_back(std::move(def));
   }
   return out;

@@ -42,8 +42,8 @@ constexpr size_t kValuesPerInsert = 32;
 constexpr size_t kSamplesPerBulkInsert = 64;
 constexpr size_t kValuesPerBulkInsert = 256;
 constexpr const char* kInsertMetric =
-    "INSERT INTO metrics (run_id, name, unit, direction, kind, description) "
-    "VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING";
+    "INSERT INTO metrics (run_id, name, unit, direction, kind, description, cycle_model) "
+    "VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING";
 constexpr const char* kInsertNote = "INSERT INTO notes (run_id, level, message) VALUES (?,?,?) ON CONFLICT DO NOTHING";
 
 // Binds a sample's 14 columns of kInsertSample (run_id ... stderr_tail) from parameter `first`;
@@ -205,6 +205,7 @@ Status SqlStore::AddMetric(int64_t run_id, const MetricDef& m) {
     q.bind(4, DirectionName(m.direction));
     q.bind(5, MetricKindName(m.kind));
     q.bind(6, m.description);
+    q.bind(7, m.model);
     q.exec();
     return Status::Ok();
   });

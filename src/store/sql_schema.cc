@@ -229,6 +229,55 @@ CREATE TABLE run_summary_metrics (
   PRIMARY KEY (benchmark_id, metric)
 ) WITHOUT ROWID;
 )sql",
+    // v6 -> v7: everything tare shows of a verdict (issue 47). The verdict rows keep the fields of
+    // AbMetricResult they lacked; ab_comparisons keeps each head's comparison in each look of a cell
+    // (its own fields, its broken arms, its cross-check: model/record_fields.h lists them); a gate's
+    // or bound's unit; a metric's cycle model (issue 45, item 7). Rows stored before read these
+    // columns as NULL: what they lack is said, never shown as a default. docs/store.md, "Schema
+    // version 7".
+    R"sql(
+ALTER TABLE ab_verdicts ADD COLUMN unit TEXT;
+ALTER TABLE ab_verdicts ADD COLUMN direction TEXT;
+ALTER TABLE ab_verdicts ADD COLUMN declared REAL;
+ALTER TABLE ab_verdicts ADD COLUMN has_null INTEGER;
+ALTER TABLE ab_verdicts ADD COLUMN pass_bound REAL;
+ALTER TABLE ab_verdicts ADD COLUMN changed INTEGER;
+ALTER TABLE ab_verdicts ADD COLUMN exact INTEGER;
+ALTER TABLE ab_checks ADD COLUMN unit TEXT;
+ALTER TABLE metrics ADD COLUMN cycle_model TEXT;
+ALTER TABLE ab_cohorts ADD COLUMN notes TEXT;
+CREATE TABLE ab_comparisons (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  cell INTEGER NOT NULL,
+  head TEXT NOT NULL,
+  look INTEGER NOT NULL,
+  final INTEGER NOT NULL,
+  role TEXT NOT NULL,
+  blocks INTEGER NOT NULL,
+  looks INTEGER NOT NULL,
+  verdict TEXT NOT NULL,
+  supported_gain INTEGER NOT NULL,
+  failed_samples INTEGER NOT NULL,
+  reasons TEXT NOT NULL,
+  layout_hint TEXT NOT NULL,
+  broken_arms TEXT NOT NULL,
+  broken_samples INTEGER NOT NULL,
+  broken_error TEXT NOT NULL,
+  broken_stderr_tail TEXT NOT NULL,
+  broken_fix TEXT NOT NULL,
+  cross_check INTEGER NOT NULL,
+  cross_check_metric TEXT NOT NULL,
+  cross_check_time_change REAL,
+  cross_check_instructions_change REAL,
+  cross_check_reading TEXT NOT NULL,
+  cross_check_phrase TEXT NOT NULL,
+  cross_check_line TEXT NOT NULL,
+  cross_check_error TEXT NOT NULL,
+  cross_check_base TEXT NOT NULL,
+  cross_check_head TEXT NOT NULL,
+  PRIMARY KEY (run_id, cell, head, look)
+);
+)sql",
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
@@ -237,13 +286,16 @@ static_assert(std::size(kMigrations) == kSchemaVersion);
 // alias) is a BIGSERIAL. SQLite keeps every other table's insertion order in its hidden rowid,
 // which the store orders by (metrics, notes, verdicts, checks as written): those tables get an
 // explicit `rowid BIGSERIAL` column, except the WITHOUT ROWID ones, which have none in SQLite either.
-// A sample's error and output tails are BYTEA: PostgreSQL's text holds neither NUL nor invalid UTF-8.
+// A sample's error and output tails are BYTEA: PostgreSQL's text holds neither NUL nor invalid UTF-8
+// (so are a broken arm's error and stderr in ab_comparisons).
 std::string ToPostgres(const std::string& sqlite) {
   std::istringstream in(sqlite);
   std::string out, line;
   const std::regex serial_id(R"(^(\s*)id INTEGER PRIMARY KEY\b)");
   const std::regex integer(R"(\bINTEGER\b)"), real(R"(\bREAL\b)"), blob(R"(\bBLOB\b)");
   const std::regex child_bytes(R"(\b(error|stdout_tail|stderr_tail) TEXT\b)");
+  // A broken arm's error and stderr, a cross-check's error: a program's words (Field::bytes).
+  const std::regex comparison_bytes(R"(\b(broken_error|broken_stderr_tail|cross_check_error) TEXT\b)");
   std::string table;  // the CREATE TABLE being copied, until its closing line
   size_t table_start = 0;
   bool has_id = false;
@@ -259,6 +311,7 @@ std::string ToPostgres(const std::string& sqlite) {
     }
     // What the measured program wrote is bytes, not necessarily text (internal/sql.h, BindBytes).
     if (table.rfind("CREATE TABLE samples ", 0) == 0) line = std::regex_replace(line, child_bytes, "$1 BYTEA");
+    if (table.rfind("CREATE TABLE ab_comparisons ", 0) == 0) line = std::regex_replace(line, comparison_bytes, "$1 BYTEA");
     line = std::regex_replace(line, integer, "BIGINT");
     line = std::regex_replace(line, real, "DOUBLE PRECISION");
     line = std::regex_replace(line, blob, "BYTEA");

@@ -34,8 +34,9 @@
 namespace tare::store {
 
 // 2: campaign tables (tare ab); 3: run provenance; 4: global run ids (runs.uid); 5: sharded runs
-// (run_shards); 6: per-run summaries for tare history (run_summaries, run_summary_metrics)
-inline constexpr int kSchemaVersion = 6;
+// (run_shards); 6: per-run summaries for tare history (run_summaries, run_summary_metrics); 7: every
+// field of a verdict, comparison, cross-check and check (model/record_fields.h), a metric's cycle model
+inline constexpr int kSchemaVersion = 7;
 
 // Whether `location` names a database server (postgresql:// or postgres://) rather than a file.
 bool IsStoreUrl(const std::string& location);
@@ -70,6 +71,10 @@ struct StoredLook {
   int64_t look = 0;
   bool final = false;
   std::vector<AbComparison> comparisons;
+  // The fields its rows do not have (model/record_fields.h names; "comparison" for a comparison's
+  // own fields, broken arms and cross-check): a store written by a tare older than schema version 7,
+  // or a tare.run/2 document written by one. Empty when the look is kept whole.
+  std::set<std::string> lacks;
 };
 
 // Where Store::LoadSamples goes on from: after the sample (seq, id), in the order LoadRun reads a
@@ -217,6 +222,9 @@ class Store : public RunWriter {
   virtual Status AddCohort(const CohortRecord& c) = 0;
   virtual Status SetCohortState(int64_t run_id, CohortState state,
                                 const std::string& stop_reason, const std::string& outcome) = 0;
+  // The notes the cohort's ledger printed (CohortRecord::notes), so a ledger rebuilt from the store
+  // prints them too.
+  virtual Status SetCohortNotes(int64_t run_id, const std::vector<std::string>& notes) = 0;
   // Counts a resume and marks the cohort and its run running again.
   virtual Status MarkCohortResumed(int64_t run_id) = 0;
   // The next cohort number for a campaign (1 for a new one).
@@ -233,16 +241,19 @@ class Store : public RunWriter {
   // The cohort record of a run of kind "ab" (nullopt for other runs).
   virtual StatusOr<std::optional<CohortRecord>> CohortOf(int64_t run_id) = 0;
   // One look's verdicts for a cell (replacing that look's earlier rows, if any); `final` marks
-  // the cell's last look.
+  // the cell's last look. Every field model/record_fields.h lists is kept; `lacks` (a look read from
+  // an older store, StoredLook::lacks) names the fields to keep as not known.
   virtual Status SaveVerdicts(int64_t run_id, int64_t cell, int64_t look, bool final,
-                              const std::vector<AbComparison>& comparisons) = 0;
+                              const std::vector<AbComparison>& comparisons,
+                              const std::set<std::string>& lacks = {}) = 0;
   // Replaces the cohort's checks of that kind (gates or bounds).
   virtual Status SaveChecks(int64_t run_id, CheckKind kind,
                             const std::vector<AbCheck>& checks) = 0;
   // Every look SaveVerdicts stored, in (cell, look) order; within a look the comparisons and their
-  // metrics in the order they were saved. Each comparison carries what the store keeps: its cell's
-  // name, head, and per metric the stored fields (reasons all on the metric; verdict and gain of
-  // the comparison recomputed from its metrics).
+  // metrics in the order they were saved, each as it was saved. A look stored before schema version
+  // 7 says what it lacks (StoredLook::lacks): its comparisons then carry their cell's name and role
+  // and their head, their verdict and gain recomputed from their metrics, and cell-level reasons
+  // inside each metric's.
   virtual StatusOr<std::vector<StoredLook>> LooksOf(int64_t run_id) = 0;
   // Every gate and bound, by kind then as saved.
   virtual StatusOr<std::vector<AbCheck>> ChecksOf(int64_t run_id) = 0;

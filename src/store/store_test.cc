@@ -953,10 +953,17 @@ TEST_F(SummaryTest, SummariesAnswerAsTheSamplesDoAndTheV6MigrationWritesThem) {
     EXPECT_EQ(Histories(**store), from_summaries);
   }
 
-  // Back to version 5: the migration summarizes every finished run again, the same way.
+  // Back to version 5 (version 7's columns and table dropped too): the migration summarizes every
+  // finished run again, the same way.
   {
     SQLite::Database db(path_, SQLite::OPEN_READWRITE);
-    db.exec("DROP TABLE run_summary_metrics; DROP TABLE run_summaries; PRAGMA user_version = 5");
+    db.exec("ALTER TABLE ab_verdicts DROP COLUMN unit; ALTER TABLE ab_verdicts DROP COLUMN direction; "
+            "ALTER TABLE ab_verdicts DROP COLUMN declared; ALTER TABLE ab_verdicts DROP COLUMN has_null; "
+            "ALTER TABLE ab_verdicts DROP COLUMN pass_bound; ALTER TABLE ab_verdicts DROP COLUMN changed; "
+            "ALTER TABLE ab_verdicts DROP COLUMN exact; ALTER TABLE ab_checks DROP COLUMN unit; "
+            "ALTER TABLE metrics DROP COLUMN cycle_model; ALTER TABLE ab_cohorts DROP COLUMN notes; "
+            "DROP TABLE ab_comparisons; "
+            "DROP TABLE run_summary_metrics; DROP TABLE run_summaries; PRAGMA user_version = 5");
   }
   {
     auto store = Store::Open(path_);

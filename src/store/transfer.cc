@@ -92,7 +92,7 @@ Status RunPartsWriter::Finish() {
     TARE_RETURN_IF_ERROR(dst_.AddCell(id_, c));
   }
   for (const auto& l : head_.looks) {
-    TARE_RETURN_IF_ERROR(dst_.SaveVerdicts(id_, l.cell, l.look, l.final, l.comparisons));
+    TARE_RETURN_IF_ERROR(dst_.SaveVerdicts(id_, l.cell, l.look, l.final, l.comparisons, l.lacks));
   }
   std::map<CheckKind, std::vector<AbCheck>> checks_by_kind;
   for (const auto& c : head_.checks) checks_by_kind[c.kind].push_back(c);

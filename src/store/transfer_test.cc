@@ -148,6 +148,7 @@ int64_t WriteCohort(Store& s) {
     AbComparison cmp;
     cmp.cell = cell;
     cmp.head = head;
+    cmp.verdict = v;  // stored as the cohort gave it (schema version 7), no longer recomputed
     AbMetricResult m;
     m.metric = "wall_ns";
     m.pairs = 10;

@@ -11,8 +11,8 @@
 #    src/model/metric_names.h, and what a metric is (which counts instructions) is the catalogue's
 #    answer (model/metric.h), not each caller's list. A line that names a dotted field that is not
 #    a metric says so with the comment `not a metric`; comment lines are let through;
-#  - two modules hold a header of the same name (src/a/x.h and src/b/internal/x.h): a file's name
-#    says its room (docs/architecture.md).
+#  - two modules hold a header, or a source, of the same name (src/a/x.h and src/b/internal/x.h;
+#    src/a/render.cc and src/b/render.cc): a file's name says its room (docs/architecture.md).
 file(GLOB_RECURSE sources ${SOURCE_DIR}/src/*.cc ${SOURCE_DIR}/src/*.h ${SOURCE_DIR}/src/*.c)
 set(problems "")
 foreach(f ${sources})
@@ -45,12 +45,17 @@ endforeach()
 foreach(f ${sources})
   file(RELATIVE_PATH rel ${SOURCE_DIR} ${f})
   # (testdata first: a failed MATCHES clears the CMAKE_MATCH_n of the one before it)
-  if(NOT rel MATCHES "/testdata/" AND rel MATCHES "^src/([^/]+)/(.*/)?([^/]+\\.h)$")
+  if(NOT rel MATCHES "/testdata/" AND rel MATCHES "^src/([^/]+)/(.*/)?([^/]+\\.(h|cc))$")
     set(room ${CMAKE_MATCH_1})
     set(name ${CMAKE_MATCH_3})
+    if(CMAKE_MATCH_4 STREQUAL "h")
+      set(what header)
+    else()
+      set(what source)
+    endif()
     string(MAKE_C_IDENTIFIER "${name}" key)
     if(DEFINED header_room_${key} AND NOT header_room_${key} STREQUAL room)
-      string(APPEND problems "\n  ${rel}: ${name} is also a header of src/${header_room_${key}}  (a file's name says its room: rename one)")
+      string(APPEND problems "\n  ${rel}: ${name} is also a ${what} of src/${header_room_${key}}  (a file's name says its room: rename one)")
     else()
       set(header_room_${key} ${room})
     endif()

@@ -48,6 +48,8 @@ class CampaignRunner::Cohort final : public session::Observer {
     std::vector<AbComparison> comparisons;  // the latest look's
     bool exact = false;     // waiting for the exact plan's determinism check (exact_plan.h)
     std::string fallback;   // why the check failed, when the cell fell back to the statistical plan
+    int64_t saved_look = 0;  // the look SaveLook last stored (0: none yet), and whether it was final
+    bool saved_final = false;
   };
 
   Status Open();
@@ -59,6 +61,11 @@ class CampaignRunner::Cohort final : public session::Observer {
   // JudgeCell over blocks [0, blocks) of a cell, with the fix of a broken benchmark added.
   std::vector<AbComparison> Judge(size_t cell, int64_t blocks, int64_t looks) const;
   Status Look(size_t cell);
+  // Stores the cell's comparisons as its look `look` (Store::SaveVerdicts).
+  Status SaveLook(size_t cell, int64_t look, bool final);
+  // After the cross-check: each cell's last look stored again as the ledger shows it, with its
+  // cross-check and the exact plan's fallback reason, so a ledger rebuilt from the store is the same.
+  Status StoreShownLooks();
   // A cell its broken arms settle (broken_cell.h): judged over its first `blocks` blocks, final,
   // and given no more blocks.
   Status SettleBroken(size_t cell, int64_t blocks);

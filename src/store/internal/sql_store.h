@@ -6,7 +6,7 @@
 //   sqlite_open.cc    opening a SQLite file (refusing foreign and newer files untouched)
 //   pg_open.cc        opening a PostgreSQL database
 //   sql_runs.cc       runs, executables, benchmarks, metrics, notes, samples, artifacts
-//   sql_cohorts.cc    the campaign tables
+//   sql_cohorts.cc    the campaign tables (their records' columns from internal/sql_fields.h)
 //   sql_summaries.cc  the per-run summaries `tare history` reads (schema version 6)
 #pragma once
 
@@ -82,6 +82,7 @@ class SqlStore final : public Store {
   Status AddCohort(const CohortRecord& c) override;
   Status SetCohortState(int64_t run_id, CohortState state, const std::string& stop_reason,
                         const std::string& outcome) override;
+  Status SetCohortNotes(int64_t run_id, const std::vector<std::string>& notes) override;
   Status MarkCohortResumed(int64_t run_id) override;
   StatusOr<int64_t> NextCohort(const std::string& campaign_sha256) override;
   StatusOr<std::vector<CohortRecord>> CohortsOf(const std::string& campaign_sha256) override;
@@ -93,7 +94,8 @@ class SqlStore final : public Store {
   StatusOr<std::map<int64_t, std::string>> DiscardReasonsOf(int64_t run_id) override;
   StatusOr<std::optional<CohortRecord>> CohortOf(int64_t run_id) override;
   Status SaveVerdicts(int64_t run_id, int64_t cell, int64_t look, bool final,
-                      const std::vector<AbComparison>& comparisons) override;
+                      const std::vector<AbComparison>& comparisons,
+                      const std::set<std::string>& lacks = {}) override;
   Status SaveChecks(int64_t run_id, CheckKind kind,
                     const std::vector<AbCheck>& checks) override;
   StatusOr<std::vector<StoredLook>> LooksOf(int64_t run_id) override;
