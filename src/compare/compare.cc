@@ -17,6 +17,7 @@
 #include "env/fingerprint_json.h"
 #include "model/metric.h"
 #include "model/metric_roles.h"
+#include "stats/run_drift.h"
 #include "stats/summary.h"
 #include "stats/two_sample_shift.h"
 
@@ -101,13 +102,21 @@ bool AllEqual(const std::vector<double>& v) {
 // What tells a time change between two separate runs from the host's drift between them.
 struct DriftEvidence {
   std::string same_executable;          // the sha256 both runs measured, "" when they differ
-  std::optional<RerunSpread> spread;    // reruns of the same executable on that host type
+  std::optional<HostDrift> spread;      // the host's drift on that host type (compare.h)
 };
 
 std::string Percent(double f) { return fmt::format("{:+.2f}%", f * 100); }
 
+// "±3.10% from 12 earlier runs of this benchmark on this host type (history)".
+std::string DriftText(const HostDrift& d) {
+  return fmt::format("±{:.2f}% from {} {} on this host type ({})", d.spread * 100, d.runs,
+                     d.source == DriftSource::kReruns ? "reruns of the same executable"
+                                                      : "recent runs of this benchmark",
+                     DriftSourceName(d.source));
+}
+
 // A settled change of a metric that is not deterministic, held against the host's drift
-// (compare.h): the class it keeps, or inconclusive with the reason.
+// (compare.h): the class it keeps, with the drift it stood beyond, or inconclusive with the reason.
 void HoldAgainstDrift(MetricChange& m, double lo, double hi, const DriftEvidence& drift) {
   if (m.cls != ChangeClass::kRegressed && m.cls != ChangeClass::kImproved) return;
   if (!drift.same_executable.empty()) {
@@ -120,20 +129,21 @@ void HoldAgainstDrift(MetricChange& m, double lo, double hi, const DriftEvidence
   if (!drift.spread) {
     m.cls = ChangeClass::kInconclusive;
     m.reason = fmt::format(
-        "{} between two separate runs, and no reruns of either executable on this host type are stored to tell it "
-        "from the host's drift: run base again (`tare run`, twice at least), or measure with `tare ab` (paired, with "
-        "a null arm) or `--instrument sim`", Percent(m.change));
+        "{} between two separate runs, and nothing stored tells it from the host's drift: store {} runs of this "
+        "benchmark on this host type (earlier commits' runs count: `tare run` on main after each merge), or run "
+        "base again (`tare run`), or measure with `tare ab` (paired, with a null arm) or `--instrument sim`",
+        Percent(m.change), stats::kMinDriftPairs + 1);
     return;
   }
   const double s = drift.spread->spread;
   const bool beyond = m.cls == ChangeClass::kRegressed ? lo > s : hi < -s;
   if (!beyond) {
     m.cls = ChangeClass::kInconclusive;
-    m.reason = fmt::format(
-        "{} is within what reruns of the same executable moved on this host type (up to {:.2f}% over {} runs): "
-        "measure with `tare ab` (paired, with a null arm) to settle it", Percent(m.change), s * 100,
-        drift.spread->runs);
+    m.reason = fmt::format("{} is within the host's drift ({}): measure with `tare ab` (paired, with a null arm) to "
+                           "settle it", Percent(m.change), DriftText(*drift.spread));
+    return;
   }
+  m.reason = fmt::format("beyond the host's drift ({})", DriftText(*drift.spread));
 }
 
 // Classifies one metric of one benchmark present in both runs.
@@ -152,8 +162,9 @@ MetricChange Judge(const std::string& bench, const std::string& metric, const st
   std::tie(m.threshold, m.threshold_source) = config.ThresholdFor(bench, metric, deterministic);
   m.change = m.lo = m.hi = kNaN;
   if (!deterministic && drift.spread) {
-    m.rerun_spread = drift.spread->spread;
-    m.rerun_runs = drift.spread->runs;
+    m.drift = drift.spread->spread;
+    m.drift_runs = drift.spread->runs;
+    m.drift_source = DriftSourceName(drift.spread->source);
   }
 
   auto not_positive = [](double v) { return !(v > 0 && std::isfinite(v)); };
@@ -241,6 +252,10 @@ MetricChange Judge(const std::string& bench, const std::string& metric, const st
 
 
 }  // namespace
+
+const char* DriftSourceName(DriftSource s) {
+  return s == DriftSource::kReruns ? "reruns" : "history";
+}
 
 const char* ChangeClassName(ChangeClass c) {
   switch (c) {
@@ -501,8 +516,8 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
       DriftEvidence drift;
       // One benchmark of one executable in both runs: its change can only be the host's.
       if (b->name == h->name) drift.same_executable = same_executable;
-      if (o.rerun_spread && !LookupMetric(m).deterministic) {
-        auto spread = o.rerun_spread(b->name, h->name, m);
+      if (o.host_drift && !LookupMetric(m).deterministic) {
+        auto spread = o.host_drift(b->name, h->name, m);
         if (!spread.ok()) {
           if (spread_error.ok()) spread_error = spread.status();
         } else {
@@ -525,7 +540,7 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
     BenchmarkChange bc = judge_bench(&bs[0], &hs[0]);
     bc.name = bs[0].name == hs[0].name ? bs[0].name : bs[0].name + " -> " + hs[0].name;
     out.benchmarks.push_back(std::move(bc));
-    if (!spread_error.ok()) return spread_error.WithContext("reading the reruns of the same executables");
+    if (!spread_error.ok()) return spread_error.WithContext("reading the host's drift from the stored runs");
     return out;
   }
   for (const auto& b : bs) {
@@ -549,7 +564,7 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
       out.benchmarks.push_back(std::move(bc));
     }
   }
-  if (!spread_error.ok()) return spread_error.WithContext("reading the reruns of the same executables");
+  if (!spread_error.ok()) return spread_error.WithContext("reading the host's drift from the stored runs");
   return out;
 }
 
