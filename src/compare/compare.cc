@@ -13,11 +13,11 @@
 
 #include "base/json_read.h"
 #include "base/numbers.h"
+#include "compare/internal/drift_hold.h"
 #include "compare/run_set.h"
 #include "env/fingerprint_json.h"
 #include "model/metric.h"
 #include "model/metric_roles.h"
-#include "stats/run_drift.h"
 #include "stats/summary.h"
 #include "stats/two_sample_shift.h"
 
@@ -98,53 +98,6 @@ bool AllEqual(const std::vector<double>& v) {
   return std::all_of(v.begin(), v.end(), [&](double x) { return x == v.front(); });
 }
 
-
-// What tells a time change between two separate runs from the host's drift between them.
-struct DriftEvidence {
-  std::string same_executable;          // the sha256 both runs measured, "" when they differ
-  std::optional<HostDrift> spread;      // the host's drift on that host type (compare.h)
-};
-
-std::string Percent(double f) { return fmt::format("{:+.2f}%", f * 100); }
-
-// "±3.10% from 12 earlier runs of this benchmark on this host type (history)".
-std::string DriftText(const HostDrift& d) {
-  return fmt::format("±{:.2f}% from {} {} on this host type ({})", d.spread * 100, d.runs,
-                     d.source == DriftSource::kReruns ? "reruns of the same executable"
-                                                      : "recent runs of this benchmark",
-                     DriftSourceName(d.source));
-}
-
-// A settled change of a metric that is not deterministic, held against the host's drift
-// (compare.h): the class it keeps, with the drift it stood beyond, or inconclusive with the reason.
-void HoldAgainstDrift(MetricChange& m, double lo, double hi, const DriftEvidence& drift) {
-  if (m.cls != ChangeClass::kRegressed && m.cls != ChangeClass::kImproved) return;
-  if (!drift.same_executable.empty()) {
-    m.cls = ChangeClass::kInconclusive;
-    m.reason = fmt::format(
-        "both runs measured the same executable (sha256 {}): a change of {} is the host's drift, not the code's",
-        drift.same_executable.substr(0, 12), Percent(m.change));
-    return;
-  }
-  if (!drift.spread) {
-    m.cls = ChangeClass::kInconclusive;
-    m.reason = fmt::format(
-        "{} between two separate runs, and nothing stored tells it from the host's drift: store {} runs of this "
-        "benchmark on this host type (earlier commits' runs count: `tare run` on main after each merge), or run "
-        "base again (`tare run`), or measure with `tare ab` (paired, with a null arm) or `--instrument sim`",
-        Percent(m.change), stats::kMinDriftPairs + 1);
-    return;
-  }
-  const double s = drift.spread->spread;
-  const bool beyond = m.cls == ChangeClass::kRegressed ? lo > s : hi < -s;
-  if (!beyond) {
-    m.cls = ChangeClass::kInconclusive;
-    m.reason = fmt::format("{} is within the host's drift ({}): measure with `tare ab` (paired, with a null arm) to "
-                           "settle it", Percent(m.change), DriftText(*drift.spread));
-    return;
-  }
-  m.reason = fmt::format("beyond the host's drift ({})", DriftText(*drift.spread));
-}
 
 // Classifies one metric of one benchmark present in both runs.
 MetricChange Judge(const std::string& bench, const std::string& metric, const std::vector<double>& base,
@@ -252,10 +205,6 @@ MetricChange Judge(const std::string& bench, const std::string& metric, const st
 
 
 }  // namespace
-
-const char* DriftSourceName(DriftSource s) {
-  return s == DriftSource::kReruns ? "reruns" : "history";
-}
 
 const char* ChangeClassName(ChangeClass c) {
   switch (c) {
