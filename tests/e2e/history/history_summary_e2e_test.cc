@@ -255,6 +255,14 @@ TEST_F(HistorySummaryE2E, AStepWithinTheSeriesDriftIsNoChangePoint) {
   EXPECT_NE(real.out.find("40 runs, 1 change point"), std::string::npos) << real.out;
   EXPECT_NE(real.out.find("change point between run 20"), std::string::npos) << real.out;
   EXPECT_NE(real.out.find("(median shift / its standard error)"), std::string::npos) << real.out;
+
+  // The site's index holds the same guard: BM_Real's last change point, BM_Drift's step named as
+  // within the drift, not a change point.
+  Result site = Tare({"site", "-o", dir_ + "/site"});
+  ASSERT_EQ(site.exit_code, 0) << site.err;
+  const std::string index = tare::e2e::Slurp(dir_ + "/site/index.html");
+  EXPECT_NE(index.find("-30."), std::string::npos) << index;
+  EXPECT_NE(index.find("is within the host&#39;s drift, ±4.94%"), std::string::npos) << index;
 }
 
 }  // namespace
