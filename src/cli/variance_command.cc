@@ -87,11 +87,12 @@ void AddVarianceCommand(CLI::App& app, int* exit_code) {
 Without RUN: the newest run of `tare run` and the runs before it that measured the same
 executables (sha256) on the same host, up to --last (10). With RUN: those runs, grouped by what
 they measured (the executables and how they were invoked); runs of several things (3 runs of base
-and 3 of head) are analysed group by group and never pooled, and the output says so. Per benchmark: the coefficient of
-variation within each run (median over runs) and across the runs' medians (what a rerun moves);
-for the suite, the median, p90 and max CV and how many exceed 1% and 0. A benchmark is too noisy
-to gate when 2 x its CV exceeds its threshold (tare.toml or --threshold, as in `tare compare`);
-the reason is named when known (drift over the run, syscall-heavy, few samples).
+and 3 of head) are analysed group by group and never pooled, and the output says so.
+Per benchmark: the coefficient of variation within each run (median over runs) and across the
+runs' medians (what a rerun moves); for the suite, the median, p90 and max CV and how many exceed
+1% and 0. A benchmark is too noisy to gate when 2 x its CV exceeds its threshold (tare.toml or
+--threshold, as in `tare compare`); the reason is named when known (drift over the run,
+syscall-heavy, few samples).
 
 Examples:
   tare variance                      # the latest run and its reruns
