@@ -8,6 +8,7 @@
 //   ab_knob_minus3   AB_KNOB_EXTRA_PERMILLE=-30   3% fewer (an improvement)
 //   ab_knob_fat      AB_KNOB_EXTRA_MIB=64         same work, 64 MiB more resident memory
 //   ab_knob_plus1, _plus2, _plus5                 +1%, +2%, +5% (bench/sensitivity.sh)
+//   ab_knob_plus100  AB_KNOB_EXTRA_PERMILLE=1000  twice the work (tests/e2e/compare: timed runs)
 //
 // Usage: ab_knob [--work N]   N million loop iterations (default 8, about 10-20 ms here).
 //

@@ -6,11 +6,13 @@
 #include <cmath>
 #include <ctime>
 #include <set>
+#include <tuple>
 
 #include "base/terminal_text.h"
 #include "base/units.h"
 #include "model/metric_names.h"
 #include "model/metric_roles.h"
+#include "stats/summary.h"
 
 namespace tare::bundle {
 namespace {
@@ -129,8 +131,7 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
 
   struct Acc {
     std::string unit;
-    std::set<int64_t> runs;
-    std::vector<double> values;
+    std::map<int64_t, std::vector<double>> by_run;  // run -> its values
   };
   // Benchmark, arm, metric, host type, model: samples of two host types, or values of two models
   // of one estimate (metric.h MetricModel), never share a row.
@@ -157,8 +158,8 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
           // one executable: its arms' samples count together.
           Acc& a = acc[{bench, by_exe ? "" : arm, metric, c.data.run.fingerprint_digest, MetricModel(def)}];
           a.unit = def.unit;
-          a.runs.insert(c.data.run.id);
-          a.values.insert(a.values.end(), values.begin(), values.end());
+          auto& mine = a.by_run[c.data.run.id];
+          mine.insert(mine.end(), values.begin(), values.end());
         }
       }
     }
@@ -168,11 +169,20 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
     std::tie(row.benchmark, row.arm, row.metric, row.host, row.model) = key;
     row.unit = a.unit;
     row.deterministic = IsHeadlineDeterministic(row.metric);
-    row.runs = static_cast<int64_t>(a.runs.size());
-    row.samples = static_cast<int64_t>(a.values.size());
-    row.min = *std::min_element(a.values.begin(), a.values.end());
-    row.max = *std::max_element(a.values.begin(), a.values.end());
-    row.spread_pct = row.max == row.min ? 0.0 : row.min == 0 ? kNaN : 100.0 * (row.max - row.min) / std::fabs(row.min);
+    row.runs = static_cast<int64_t>(a.by_run.size());
+    std::vector<double> medians, all;
+    for (const auto& [run, values] : a.by_run) {
+      medians.push_back(stats::Median(values));
+      all.insert(all.end(), values.begin(), values.end());
+    }
+    row.samples = static_cast<int64_t>(all.size());
+    auto pct = [](double lo, double hi) { return hi == lo ? 0.0 : lo == 0 ? kNaN : 100.0 * (hi - lo) / std::fabs(lo); };
+    std::tie(row.run_min, row.run_max) = std::pair{*std::min_element(medians.begin(), medians.end()),
+                                                   *std::max_element(medians.begin(), medians.end())};
+    row.spread_pct = medians.size() < 2 ? kNaN : pct(row.run_min, row.run_max);
+    std::tie(row.sample_min, row.sample_max) = std::pair{*std::min_element(all.begin(), all.end()),
+                                                         *std::max_element(all.begin(), all.end())};
+    row.sample_range_pct = pct(row.sample_min, row.sample_max);
     report.rows.push_back(row);
   }
   return report;
@@ -204,26 +214,30 @@ std::string RenderSpread(const SpreadReport& r) {
                           (hosts.size() > 1 ? 10 : 0));
   }
   wb = std::min<size_t>(wb, 60);
-  out += fmt::format("\n{:<{}}  {:<20} {:>4} {:>7} {:>14} {:>14} {:>9}\n", "benchmark", wb, "metric", "runs",
-                     "samples", "min", "max", "spread");
+  out += fmt::format("\n{:<{}}  {:<20} {:>4} {:>7} {:>14} {:>14} {:>9} {:>12}\n", "benchmark", wb, "metric", "runs",
+                     "samples", "lowest run", "highest run", "spread", "sample range");
   std::map<std::string, std::pair<int64_t, int64_t>> deterministic;  // metric -> (rows, rows that moved)
   for (const auto& row : r.rows) {
     // Several host types: each row says its own (a row never holds two).
     std::string name = SingleLineText(row.benchmark) + (row.arm.empty() ? "" : " [" + row.arm + "]") +
                        (hosts.size() > 1 ? " @" + row.host.substr(0, 8) : "") +
                        (models.size() > 1 && !row.model.empty() ? " (" + SingleLineText(row.model) + ")" : "");
-    const std::string spread = std::isnan(row.spread_pct) ? "-" : fmt::format("{:.3f}%", row.spread_pct);
+    auto pct = [](double p) { return std::isnan(p) ? std::string("-") : fmt::format("{:.3f}%", p); };
     // Deterministic counts are shown whole: a one-instruction difference must be visible.
     auto value = [&](double v) {
       return row.deterministic ? fmt::format("{:.0f}", v) : FormatValue(v, row.unit);
     };
-    out += fmt::format("{:<{}}  {:<20} {:>4} {:>7} {:>14} {:>14} {:>9}\n", name, wb, SingleLineText(row.metric),
-                       row.runs, row.samples, value(row.min), value(row.max), spread);
+    out += fmt::format("{:<{}}  {:<20} {:>4} {:>7} {:>14} {:>14} {:>9} {:>12}\n", name, wb, SingleLineText(row.metric),
+                       row.runs, row.samples, value(row.run_min), value(row.run_max), pct(row.spread_pct),
+                       pct(row.sample_range_pct));
     if (row.deterministic) {
+      // An exact count that moved in any sample is a difference to explain, whatever the medians.
       ++deterministic[row.metric].first;
-      if (row.max != row.min) ++deterministic[row.metric].second;
+      if (row.sample_max != row.sample_min) ++deterministic[row.metric].second;
     }
   }
+  out += "\nspread: of the runs' medians, (highest - lowest) / lowest, what a rerun moves; sample range: of every "
+         "sample of every run, (max - min) / min (docs/bundle.md, \"tare spread\")\n";
   if (r.runs.size() >= 2 && !deterministic.empty()) out += "\n";
   for (const auto& [metric, counts] : deterministic) {
     if (r.runs.size() < 2) break;
@@ -256,10 +270,12 @@ json SpreadToJson(const SpreadReport& r) {
   for (const auto& row : r.rows) {
     rows.push_back({{"benchmark", row.benchmark}, {"arm", row.arm}, {"metric", row.metric}, {"unit", row.unit},
                     {"deterministic", row.deterministic}, {"runs", row.runs}, {"host", row.host}, {"model", row.model.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.model)},
-                    {"samples", row.samples}, {"min", num(row.min)}, {"max", num(row.max)},
-                    {"spread_pct", num(row.spread_pct)}});
+                    {"samples", row.samples}, {"run_median_min", num(row.run_min)},
+                    {"run_median_max", num(row.run_max)}, {"spread_pct", num(row.spread_pct)},
+                    {"sample_min", num(row.sample_min)}, {"sample_max", num(row.sample_max)},
+                    {"sample_range_pct", num(row.sample_range_pct)}});
   }
-  return {{"schema", "tare.spread/1"}, {"selector", r.selector}, {"sha256", r.sha256}, {"runs", runs}, {"rows", rows}};
+  return {{"schema", "tare.spread/2"}, {"selector", r.selector}, {"sha256", r.sha256}, {"runs", runs}, {"rows", rows}};
 }
 
 }  // namespace tare::bundle

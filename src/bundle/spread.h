@@ -1,6 +1,10 @@
 // `tare spread`: how much the same executable's figures moved between the times it was measured —
 // reruns, replays of a bundle, other hosts. Per benchmark (and arm) and metric: the runs and host
-// types that measured it, the samples, their min and max, and the spread (max - min) / min.
+// types that measured it, and the spread of the run-level figures — each run's median, the figure
+// a comparison of runs stands on: (highest run median - lowest) / lowest. The range of the raw
+// samples, (max - min) / min over every sample of every run, is shown beside it as the "sample
+// range", never as the spread (issue 45, item 4: three identical reruns printed 77%, the samples'
+// range, while their medians moved 2.4%). One run has no spread (NaN), only a sample range.
 //
 // For the deterministic metrics of --instrument sim (sim.Ir, sim.est_cycles) a spread above
 // 0.000% means something differed that should not have — the executable, its libraries, its
@@ -54,8 +58,10 @@ struct SpreadRow {
   std::string model;                 // a modelled metric's model (sim.est_cycles: iai-v1), "" otherwise
   int64_t runs = 0;
   int64_t samples = 0;
-  double min = 0, max = 0;
-  double spread_pct = 0;             // 100 (max - min) / min; NaN when min is 0 and max is not
+  double run_min = 0, run_max = 0;   // the lowest and highest run median
+  double spread_pct = 0;             // 100 (run_max - run_min) / run_min; NaN with one run, or a 0 min
+  double sample_min = 0, sample_max = 0;
+  double sample_range_pct = 0;       // 100 (sample_max - sample_min) / sample_min; NaN when min is 0
 };
 
 struct SpreadReport {
@@ -67,7 +73,7 @@ struct SpreadReport {
 
 StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& query);
 std::string RenderSpread(const SpreadReport& report);
-nlohmann::json SpreadToJson(const SpreadReport& report);  // schema "tare.spread/1"
+nlohmann::json SpreadToJson(const SpreadReport& report);  // schema "tare.spread/2"
 
 // What makes two runs' benchmarks the same benchmark: its name, except for commands, whose name
 // is the whole command line: there the program's file name and the arguments, so the same

@@ -120,10 +120,13 @@ paired), judged against a threshold:
   inconclusive  the interval reaches past the threshold without settling it (add samples)
   new / missing in one run only;  failed: head has failed samples;  skipped: --ignore / tare.toml
 Two separate runs also carry the host's drift between them, which no interval sees. So a time
-metric is regressed or improved only when its interval also clears what reruns of the same
-executable on this host moved it (the stored runs with the same executables, two at least: run
-base again to give that evidence); with none stored, or when both runs measured the same
-executable, it is inconclusive, with the reason. Exact counts (sim.Ir, allocations) need no reruns.
+metric is regressed or improved only when its interval also clears the host's drift S on this
+host type, read from the store and named on the line: from reruns (stored runs of the same
+executables invoked alike, two at least: the range of their medians) or from history (the
+benchmark's recent runs invoked alike, of any executables: earlier commits' runs, 4 in a row at
+least: the 99% bound of what consecutive runs moved), the wider. With neither stored, or when both
+runs measured the same executable, it is inconclusive, saying what to store (CI: store main's run
+after each merge). Exact counts (sim.Ir, allocations) need no such evidence.
 A change is a ratio of positive values: a metric with a zero or negative value (a program's own
 app.* figures) is compared exactly when every sample of each side is equal (from 0: a change with
 no ratio), else inconclusive, saying why (docs/compare.md, "Zero and negative values").

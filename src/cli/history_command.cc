@@ -54,7 +54,12 @@ samples. Only runs of one host type are shown (the newest run's, or --host): res
 different hardware or software are never pooled. Change points are level shifts of the run
 medians (binary segmentation on medians, docs/compare.md "History"); each is shown between the
 last run before and the first run after it, with its commits (`git log A..B` lists the suspects),
-the step and its 95% interval. Runs far from their level are marked outliers; none is dropped.
+the step and its 95% interval. A step is a change point only when it stands beyond the series' own
+run-to-run drift (the 99% bound of what consecutive runs within its levels moved, as `tare
+compare` uses it; docs/methodology.md 10): a step within it is listed as a level shift, not a
+change. The score is the detector's: the shift of the two levels' medians over its standard error
+(how surely they differ, not how much). Runs far from their level are marked outliers; none is
+dropped.
 
 Examples:
   tare history BM_Sort/1024

@@ -51,10 +51,12 @@ void AddSpreadCommand(CLI::App& app, int* exit_code) {
   CLI::App* sub = app.add_subcommand("spread", "How far one executable's figures moved across runs, replays and hosts");
   sub->footer(R"(
 Per benchmark and metric, over every run that measured the executable (--executable) or over a
-cohort and its replays (--lock): runs, host types, samples, min, max and the spread
-(max - min) / min. Measured, successful, kept samples only. Default metrics: sim.Ir and
-sim.est_cycles (deterministic: any spread above 0.000% is reported as a difference to explain)
-and every timing metric.
+cohort and its replays (--lock): runs, host types, samples, the lowest and highest run median and
+the spread of those run-level figures, (highest - lowest) / lowest: what a rerun moves. Beside it,
+labelled "sample range", the range of every raw sample of every run, (max - min) / min. One run
+has no spread. Measured, successful, kept samples only. Default metrics: sim.Ir and
+sim.est_cycles (deterministic: a count that moved in any sample is reported as a difference to
+explain) and every timing metric.
 
 Examples:
   tare spread --executable 3f2a9c1b0d4e          # sha256 or a prefix of 8+ hex digits
@@ -63,7 +65,7 @@ Examples:
   sub->add_option("--executable", o->executable, "The executable's sha256 (or a unique prefix, 8+ hex digits)");
   sub->add_option("--lock", o->lock, "A cohort's lock sha256 (or prefix): that cohort and its replays");
   sub->add_option("--metric", o->metrics, "Only this metric (repeatable)");
-  sub->add_option("--json", o->json_path, "Also write tare.spread/1 JSON to FILE ('-': only JSON, to stdout)");
+  sub->add_option("--json", o->json_path, "Also write tare.spread/2 JSON to FILE ('-': only JSON, to stdout)");
   sub->add_option("--store", o->store_path, kStoreHelp);
   sub->callback([o, exit_code]() { *exit_code = Finish(Spread(*o)); });
 }

@@ -43,12 +43,37 @@ StatusOr<int> Variance(const VarianceFlags& f) {
 
   TARE_ASSIGN_OR_RETURN(const compare::VarianceRuns chosen, compare::LoadVarianceRuns(**store, f.runs, f.last));
   for (const auto& w : chosen.warnings) fmt::print(stderr, "tare: warning: {}\n", w);
-  const std::vector<RunData>& runs = chosen.runs;
-  compare::SuiteVariance v = compare::AnalyzeVariance(runs, f.metrics, config);
+  // Each thing measured on its own: runs of two builds pooled would read their difference as noise.
+  std::vector<compare::SuiteVariance> groups;
+  for (const auto& g : chosen.groups) {
+    groups.push_back(compare::AnalyzeVariance(g.runs, f.metrics, config));
+    groups.back().measured = g.measured;
+  }
+  std::string note;
+  if (groups.size() > 1) {
+    std::string runs;
+    for (const auto& g : groups) {
+      for (int64_t id : g.run_ids) runs += (runs.empty() ? "" : ", ") + std::to_string(id);
+    }
+    note = fmt::format(
+        "runs {} are not reruns of one thing: they measured {} different things (executables, or how they were "
+        "invoked). Variance is what reruns of one thing move, so each is analysed on its own below, never pooled; "
+        "to see what changed between them, use `tare compare`", runs, groups.size());
+  }
   if (f.format == "json") {
-    fmt::print("{}\n", DumpJson(compare::VarianceToJson(v), 2));
+    if (groups.size() == 1) {
+      fmt::print("{}\n", DumpJson(compare::VarianceToJson(groups.front()), 2));
+    } else {
+      nlohmann::json docs = nlohmann::json::array();
+      for (const auto& g : groups) docs.push_back(compare::VarianceToJson(g));
+      const nlohmann::json doc = {{"schema", compare::kVarianceGroupsJsonSchema}, {"note", note}, {"groups", docs}};
+      fmt::print("{}\n", DumpJson(doc, 2));
+    }
   } else {
-    fmt::print("{}", compare::RenderVarianceConsole(v, f.all));
+    if (!note.empty()) fmt::print("{}\n", note);
+    for (size_t i = 0; i < groups.size(); ++i) {
+      fmt::print("{}{}", groups.size() > 1 ? "\n" : "", compare::RenderVarianceConsole(groups[i], f.all));
+    }
   }
   return kExitOk;
 }
@@ -60,11 +85,14 @@ void AddVarianceCommand(CLI::App& app, int* exit_code) {
   CLI::App* sub = app.add_subcommand("variance", "How much each benchmark varies within a run and across reruns");
   sub->footer(R"(
 Without RUN: the newest run of `tare run` and the runs before it that measured the same
-executables (sha256) on the same host, up to --last (10). Per benchmark: the coefficient of
-variation within each run (median over runs) and across the runs' medians (what a rerun moves);
-for the suite, the median, p90 and max CV and how many exceed 1% and 0. A benchmark is too noisy
-to gate when 2 x its CV exceeds its threshold (tare.toml or --threshold, as in `tare compare`);
-the reason is named when known (drift over the run, syscall-heavy, few samples).
+executables (sha256) on the same host, up to --last (10). With RUN: those runs, grouped by what
+they measured (the executables and how they were invoked); runs of several things (3 runs of base
+and 3 of head) are analysed group by group and never pooled, and the output says so.
+Per benchmark: the coefficient of variation within each run (median over runs) and across the
+runs' medians (what a rerun moves); for the suite, the median, p90 and max CV and how many exceed
+1% and 0. A benchmark is too noisy to gate when 2 x its CV exceeds its threshold (tare.toml or
+--threshold, as in `tare compare`); the reason is named when known (drift over the run,
+syscall-heavy, few samples).
 
 Examples:
   tare variance                      # the latest run and its reruns

@@ -13,6 +13,7 @@
 
 #include "base/json_read.h"
 #include "base/numbers.h"
+#include "compare/internal/drift_hold.h"
 #include "compare/run_set.h"
 #include "env/fingerprint_json.h"
 #include "model/metric.h"
@@ -99,44 +100,6 @@ bool AllEqual(const std::vector<double>& v) {
 }
 
 
-// What tells a time change between two separate runs from the host's drift between them.
-struct DriftEvidence {
-  std::string same_executable;          // the sha256 both runs measured, "" when they differ
-  std::optional<RerunSpread> spread;    // reruns of the same executable on that host type
-};
-
-std::string Percent(double f) { return fmt::format("{:+.2f}%", f * 100); }
-
-// A settled change of a metric that is not deterministic, held against the host's drift
-// (compare.h): the class it keeps, or inconclusive with the reason.
-void HoldAgainstDrift(MetricChange& m, double lo, double hi, const DriftEvidence& drift) {
-  if (m.cls != ChangeClass::kRegressed && m.cls != ChangeClass::kImproved) return;
-  if (!drift.same_executable.empty()) {
-    m.cls = ChangeClass::kInconclusive;
-    m.reason = fmt::format(
-        "both runs measured the same executable (sha256 {}): a change of {} is the host's drift, not the code's",
-        drift.same_executable.substr(0, 12), Percent(m.change));
-    return;
-  }
-  if (!drift.spread) {
-    m.cls = ChangeClass::kInconclusive;
-    m.reason = fmt::format(
-        "{} between two separate runs, and no reruns of either executable on this host type are stored to tell it "
-        "from the host's drift: run base again (`tare run`, twice at least), or measure with `tare ab` (paired, with "
-        "a null arm) or `--instrument sim`", Percent(m.change));
-    return;
-  }
-  const double s = drift.spread->spread;
-  const bool beyond = m.cls == ChangeClass::kRegressed ? lo > s : hi < -s;
-  if (!beyond) {
-    m.cls = ChangeClass::kInconclusive;
-    m.reason = fmt::format(
-        "{} is within what reruns of the same executable moved on this host type (up to {:.2f}% over {} runs): "
-        "measure with `tare ab` (paired, with a null arm) to settle it", Percent(m.change), s * 100,
-        drift.spread->runs);
-  }
-}
-
 // Classifies one metric of one benchmark present in both runs.
 MetricChange Judge(const std::string& bench, const std::string& metric, const std::vector<double>& base,
                    const std::vector<double>& head, const MetricDef& def, const CompareConfig& config,
@@ -153,8 +116,9 @@ MetricChange Judge(const std::string& bench, const std::string& metric, const st
   std::tie(m.threshold, m.threshold_source) = config.ThresholdFor(bench, metric, deterministic);
   m.change = m.lo = m.hi = kNaN;
   if (!deterministic && drift.spread) {
-    m.rerun_spread = drift.spread->spread;
-    m.rerun_runs = drift.spread->runs;
+    m.drift = drift.spread->spread;
+    m.drift_runs = drift.spread->runs;
+    m.drift_source = DriftSourceName(drift.spread->source);
   }
 
   auto not_positive = [](double v) { return !(v > 0 && std::isfinite(v)); };
@@ -510,8 +474,8 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
       DriftEvidence drift;
       // One benchmark of one executable in both runs: its change can only be the host's.
       if (b->name == h->name) drift.same_executable = same_executable;
-      if (o.rerun_spread && !LookupMetric(m).deterministic) {
-        auto spread = o.rerun_spread(b->name, h->name, m);
+      if (o.host_drift && !LookupMetric(m).deterministic) {
+        auto spread = o.host_drift(b->name, h->name, m);
         if (!spread.ok()) {
           if (spread_error.ok()) spread_error = spread.status();
         } else {
@@ -534,7 +498,7 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
     BenchmarkChange bc = judge_bench(&bs[0], &hs[0]);
     bc.name = bs[0].name == hs[0].name ? bs[0].name : bs[0].name + " -> " + hs[0].name;
     out.benchmarks.push_back(std::move(bc));
-    if (!spread_error.ok()) return spread_error.WithContext("reading the reruns of the same executables");
+    if (!spread_error.ok()) return spread_error.WithContext("reading the host's drift from the stored runs");
     return out;
   }
   for (const auto& b : bs) {
@@ -558,7 +522,7 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
       out.benchmarks.push_back(std::move(bc));
     }
   }
-  if (!spread_error.ok()) return spread_error.WithContext("reading the reruns of the same executables");
+  if (!spread_error.ok()) return spread_error.WithContext("reading the host's drift from the stored runs");
   return out;
 }
 

@@ -20,11 +20,16 @@
 // The interval of two separate runs knows nothing of the host's drift between them (issue 23: a
 // real 5% speedup was called "regressed +47.91%" across a load change). So a metric that is not
 // deterministic (metric.h: time, not sim.Ir or allocation counts) is regressed or improved only
-// when the change also stands beyond what reruns of the same executable on that host type have
-// moved it — the spread S of their medians (RerunSpread; a rerun measured the same thing:
-// MeasuredIdentity, the executable invoked alike) — i.e. lo > S (hi < -S); with no such reruns
-// stored, or when both runs measured the same thing (any change is then the host's),
-// it is inconclusive, with the reason and the advice (`tare ab`, `--instrument sim`).
+// when the change also stands beyond the host's drift S on that host type (HostDrift), i.e. lo > S
+// (hi < -S). S comes from the store (StoredHostDrift): the wider of what each side's evidence gives,
+//   reruns   stored runs that measured the same thing (MeasuredIdentity: the executables invoked
+//            alike), two at least: the highest of their medians over the lowest, minus 1;
+//   history  the benchmark's recent runs on the host type invoked alike, whatever their executables
+//            (other commits: CI stores one run per commit; the two runs compared left out), four in a row at least: the 99% bound of
+//            the drift between consecutive runs (stats/run_drift.h), robust to real changes among them;
+// the source that gave S and its number of runs are reported with the line.
+// With neither, or when both runs measured the same thing (any change is then the host's), it is
+// inconclusive, with the reason and what to store for a verdict.
 // A side that is a sharded run read whole (run_set.h) and lacks shards in the store names them: a
 // benchmark of a missing shard is inconclusive with the shard in its reason, never left out.
 // A benchmark's class is its worst metric's (failed > regressed > inconclusive > improved >
@@ -68,10 +73,11 @@ struct MetricChange {
   std::string threshold_source;  // "default", "rule 'BM_.*'", "--threshold"...
   std::string method;            // "mann-whitney" | "exact" (identical samples)
   std::string reason;            // why skipped / inconclusive / failed, one line
-  // What reruns of one executable moved this metric on its host type (RerunSpread), for metrics
-  // that are not deterministic: NaN and 0 when no two reruns are stored.
-  double rerun_spread = std::numeric_limits<double>::quiet_NaN();
-  int64_t rerun_runs = 0;
+  // The host's drift S this metric was held against (HostDrift), for metrics that are not
+  // deterministic: NaN and 0 runs when the store holds no evidence of it.
+  double drift = std::numeric_limits<double>::quiet_NaN();
+  int64_t drift_runs = 0;
+  std::string drift_source;      // "reruns" | "history" | "" (DriftSourceName)
 };
 
 struct BenchmarkChange {
@@ -81,24 +87,28 @@ struct BenchmarkChange {
   std::vector<MetricChange> metrics;  // empty for new / missing / skipped-by-ignore
 };
 
-// What reruns of one executable on one host type have moved a benchmark's metric: the highest of
-// their medians over the lowest, minus 1 (0.04: the reruns' typical values lay within 4%), over
-// `runs` runs (2 at least).
-struct RerunSpread {
+// Where an estimate of the host's drift came from (compare.h, top).
+enum class DriftSource { kReruns, kHistory };
+const char* DriftSourceName(DriftSource s);  // "reruns", "history"
+
+// The host's drift on one host type for one benchmark's metric: a fraction (0.04: two runs of
+// unchanged code lie within 4% of each other), from `runs` stored runs.
+struct HostDrift {
   double spread = 0;
   int64_t runs = 0;
+  DriftSource source = DriftSource::kReruns;
 };
-// The wider RerunSpread of the base run's executables and of the head run's, for one benchmark (its
-// name in each run: one command against another has two) and metric; nullopt when neither has two
-// stored runs (StoredRerunSpread reads it from a store).
-using RerunSpreadSource = std::function<StatusOr<std::optional<RerunSpread>>(
+// The host's drift for one benchmark (its name in each run: one command against another has two)
+// and metric, for the base and the head run: the widest of the two sides' estimates of either
+// source; nullopt when the store holds no evidence (StoredHostDrift reads it from a store).
+using HostDriftSource = std::function<StatusOr<std::optional<HostDrift>>(
     const std::string& base_name, const std::string& head_name, const std::string& metric)>;
 
 struct CompareOptions {
   CompareConfig config;
   std::vector<std::string> metrics;   // empty: DefaultMetrics of each benchmark
   bool allow_different_hosts = false;
-  RerunSpreadSource rerun_spread;     // unset: no reruns known
+  HostDriftSource host_drift;       // unset: no evidence of the host's drift
 };
 
 struct SuiteComparison {
@@ -134,7 +144,7 @@ std::set<std::string> ExecutableDigests(const std::vector<ExecutableRecord>& exe
 // arguments after each program, the --env overrides, the --cwd and the shell, as its options
 // recorded them (RunRecord::options_json). `gzip -1 -c f` and `gzip -9 -c f` are two things
 // measured with one executable (issue 44). Two runs with equal identities measured the same thing:
-// their timing difference is the host's (an A/A comparison); the key of a rerun (StoredRerunSpread,
+// their timing difference is the host's (an A/A comparison); the key of a rerun (StoredHostDrift,
 // tare variance's reruns). `invocation` is canonical JSON; runs whose options say nothing of it
 // (older stores) are alike.
 struct MeasuredIdentity {

@@ -208,7 +208,11 @@ nlohmann::json CompareToJson(const SuiteComparison& c) {
                          {"change", num(m.change)}, {"lo", num(m.lo)}, {"hi", num(m.hi)},
                          {"threshold", m.threshold}, {"threshold_source", m.threshold_source},
                          {"method", m.method}, {"reason", m.reason},
-                         {"rerun_spread", num(m.rerun_spread)}, {"rerun_runs", m.rerun_runs}});
+                         {"drift", num(m.drift)}, {"drift_runs", m.drift_runs},
+                         {"drift_source", m.drift_source.empty() ? json(nullptr) : json(m.drift_source)},
+                         // tare.compare/1 as first written: the drift when it came from reruns.
+                         {"rerun_spread", m.drift_source == "reruns" ? num(m.drift) : json(nullptr)},
+                         {"rerun_runs", m.drift_source == "reruns" ? m.drift_runs : 0}});
     }
     benches.push_back({{"name", b.name}, {"class", ChangeClassName(b.cls)}, {"reason", b.reason}, {"metrics", metrics}});
   }

@@ -49,9 +49,9 @@ struct Builder {
 
 // The store's evidence of the host's drift, as CompareStoredRuns reads it: reruns of the same
 // executable moved every time metric by `spread` over `runs` runs.
-RerunSpreadSource Reruns(double spread, int64_t runs = 3) {
-  return [=](const std::string&, const std::string&, const std::string&) -> StatusOr<std::optional<RerunSpread>> {
-    return std::optional<RerunSpread>(RerunSpread{spread, runs});
+HostDriftSource Reruns(double spread, int64_t runs = 3) {
+  return [=](const std::string&, const std::string&, const std::string&) -> StatusOr<std::optional<HostDrift>> {
+    return std::optional<HostDrift>(HostDrift{spread, runs});
   };
 }
 
@@ -81,7 +81,7 @@ TEST(Compare, ClassifiesEveryKindOfChange) {
       .Bench("ir", "sim.Ir", {1002, 1002, 1002}).Bench("rate", "gb.counter.items_per_second", Ten(0.5))
       .Bench("flaky", "wall_ns", Ten(3)).Bench("added", "wall_ns", Ten());
   CompareOptions o;
-  o.rerun_spread = Reruns(0.01);
+  o.host_drift = Reruns(0.01);
   ASSERT_TRUE(ApplyFlags(&o.config, {}, {"fla.*"}, std::nullopt).ok());
   auto c = CompareRuns(base.d, head.d, o);
   ASSERT_TRUE(c.ok()) << c.status().ToString();
@@ -130,8 +130,9 @@ TEST(Compare, ClassifiesEveryKindOfChange) {
   EXPECT_EQ(j["counts"]["regressed"], 3);
   EXPECT_EQ(j["benchmarks"].size(), 10u);
   const std::string console = RenderCompareConsole(*c, {});
-  EXPECT_EQ(console.find("same"), std::string::npos) << "untouched rows are hidden by default";
-  EXPECT_NE(RenderCompareConsole(*c, {false, true}).find("same"), std::string::npos);
+  // (The word "same" alone is in the regressed rows' notes: "reruns of the same executable".)
+  EXPECT_EQ(console.find("\nuntouched"), std::string::npos) << "untouched rows are hidden by default";
+  EXPECT_NE(RenderCompareConsole(*c, {false, true}).find("\nuntouched"), std::string::npos);
   EXPECT_EQ(console.find("\x1b["), std::string::npos);
   EXPECT_NE(RenderCompareConsole(*c, {true, false}).find("\x1b[1;31mregressed"), std::string::npos);
 }
@@ -141,7 +142,7 @@ TEST(Compare, ThresholdsDecideWhatCounts) {
   base.Bench("a", "wall_ns", Ten());
   head.Bench("a", "wall_ns", Ten(1.10));
   CompareOptions o;
-  o.rerun_spread = Reruns(0.01);
+  o.host_drift = Reruns(0.01);
   ASSERT_TRUE(ApplyFlags(&o.config, {"15%"}, {}, std::nullopt).ok());
   auto c = CompareRuns(base.d, head.d, o);
   ASSERT_TRUE(c.ok());
@@ -198,7 +199,7 @@ TEST(Compare, OneCommandAgainstAnotherIsItsBeforeAndAfter) {
   base.Bench("./old/prog --x", "wall_ns", Ten(), 0, TargetKind::kCommand);
   head.Bench("./new/prog --x", "wall_ns", Ten(1.2), 0, TargetKind::kCommand);
   CompareOptions o;
-  o.rerun_spread = Reruns(0.01);
+  o.host_drift = Reruns(0.01);
   auto c = CompareRuns(base.d, head.d, o);
   ASSERT_TRUE(c.ok());
   ASSERT_EQ(c->benchmarks.size(), 1u);
@@ -280,43 +281,62 @@ TEST(Compare, ATimeChangeBetweenTwoRunsNeedsEvidenceOfTheHostsDrift) {
   const auto& slower = Find(*none, "slower").metrics.at(0);
   EXPECT_EQ(slower.cls, ChangeClass::kInconclusive);
   EXPECT_NE(slower.reason.find("+10.00% between two separate runs"), std::string::npos) << slower.reason;
+  EXPECT_NE(slower.reason.find("store 4 runs of this benchmark on this host type"), std::string::npos) << slower.reason;
   EXPECT_NE(slower.reason.find("tare ab"), std::string::npos);
   EXPECT_NE(slower.reason.find("--instrument sim"), std::string::npos);
-  EXPECT_TRUE(std::isnan(slower.rerun_spread));
+  EXPECT_TRUE(std::isnan(slower.drift));
   EXPECT_EQ(Find(*none, "faster").cls, ChangeClass::kInconclusive);
   EXPECT_EQ(Find(*none, "same").cls, ChangeClass::kUntouched) << "what is settled within the threshold stays so";
   EXPECT_EQ(Find(*none, "ir").cls, ChangeClass::kRegressed) << "deterministic counts carry no drift";
 
   // Reruns moved by 3% over 4 runs: +10% with its interval above +6.86% stands beyond them.
   CompareOptions o;
-  o.rerun_spread = Reruns(0.03, 4);
+  o.host_drift = Reruns(0.03, 4);
   auto narrow = CompareRuns(base.d, head.d, o);
   ASSERT_TRUE(narrow.ok());
   EXPECT_EQ(Find(*narrow, "slower").cls, ChangeClass::kRegressed);
-  EXPECT_DOUBLE_EQ(Find(*narrow, "slower").metrics[0].rerun_spread, 0.03);
-  EXPECT_EQ(Find(*narrow, "slower").metrics[0].rerun_runs, 4);
+  EXPECT_DOUBLE_EQ(Find(*narrow, "slower").metrics[0].drift, 0.03);
+  EXPECT_EQ(Find(*narrow, "slower").metrics[0].drift_runs, 4);
   EXPECT_EQ(Find(*narrow, "faster").cls, ChangeClass::kImproved);
-  EXPECT_TRUE(std::isnan(Find(*narrow, "ir").metrics[0].rerun_spread)) << "asked only of time metrics";
+  EXPECT_TRUE(std::isnan(Find(*narrow, "ir").metrics[0].drift)) << "asked only of time metrics";
+  EXPECT_EQ(Find(*narrow, "slower").metrics[0].reason,
+            "beyond the host's drift (±3.00% from 4 reruns of the same executable on this host type (reruns))");
   auto j = CompareToJson(*narrow);
   EXPECT_DOUBLE_EQ(j["benchmarks"][0]["metrics"][0]["rerun_spread"].get<double>(), 0.03);
   EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["rerun_runs"], 4);
+  EXPECT_DOUBLE_EQ(j["benchmarks"][0]["metrics"][0]["drift"].get<double>(), 0.03);
+  EXPECT_EQ(j["benchmarks"][0]["metrics"][0]["drift_source"], "reruns");
+
+  // Issue 45, item 1: the drift from the benchmark's history (other commits' runs) is named as such.
+  o.host_drift = [](const std::string&, const std::string&, const std::string&) -> StatusOr<std::optional<HostDrift>> {
+    return std::optional<HostDrift>(HostDrift{0.02, 9, DriftSource::kHistory});
+  };
+  auto history = CompareRuns(base.d, head.d, o);
+  ASSERT_TRUE(history.ok());
+  EXPECT_EQ(Find(*history, "slower").cls, ChangeClass::kRegressed);
+  EXPECT_EQ(Find(*history, "slower").metrics[0].reason,
+            "beyond the host's drift (±2.00% from 9 recent runs of this benchmark on this host type (history))");
+  auto jh = CompareToJson(*history);
+  EXPECT_EQ(jh["benchmarks"][0]["metrics"][0]["drift_source"], "history");
+  EXPECT_EQ(jh["benchmarks"][0]["metrics"][0]["drift_runs"], 9);
+  EXPECT_TRUE(jh["benchmarks"][0]["metrics"][0]["rerun_spread"].is_null()) << "rerun_spread is the reruns' only";
 
   // Reruns moved by 8%: the interval's +6.86% end lies within them. The -20% speedup's interval
   // (about [-22%, -18%]) lies beyond 8%, not beyond 25%.
-  o.rerun_spread = Reruns(0.08, 3);
+  o.host_drift = Reruns(0.08, 3);
   auto wide = CompareRuns(base.d, head.d, o);
   ASSERT_TRUE(wide.ok());
   const auto& within = Find(*wide, "slower").metrics.at(0);
   EXPECT_EQ(within.cls, ChangeClass::kInconclusive);
-  EXPECT_NE(within.reason.find("within what reruns of the same executable moved on this host type (up to 8.00% over 3 runs)"),
-            std::string::npos) << within.reason;
+  EXPECT_NE(within.reason.find("within the host's drift (±8.00% from 3 reruns of the same executable on this host type "
+                               "(reruns))"), std::string::npos) << within.reason;
   EXPECT_EQ(Find(*wide, "faster").cls, ChangeClass::kImproved);
-  o.rerun_spread = Reruns(0.25, 3);
+  o.host_drift = Reruns(0.25, 3);
   EXPECT_EQ(Find(*CompareRuns(base.d, head.d, o), "faster").cls, ChangeClass::kInconclusive);
 
   // The same executable on both sides: whatever the reruns, any change is the host's.
   head.d.executables[0].sha256 = base.d.executables[0].sha256;
-  o.rerun_spread = Reruns(0.01, 5);
+  o.host_drift = Reruns(0.01, 5);
   auto same = CompareRuns(base.d, head.d, o);
   ASSERT_TRUE(same.ok());
   const auto& drift = Find(*same, "slower").metrics.at(0);
@@ -326,7 +346,7 @@ TEST(Compare, ATimeChangeBetweenTwoRunsNeedsEvidenceOfTheHostsDrift) {
   EXPECT_EQ(Find(*same, "ir").cls, ChangeClass::kRegressed);
 
   // The store failing to answer is an error, not a verdict without evidence.
-  o.rerun_spread = [](const std::string&, const std::string&, const std::string&) -> StatusOr<std::optional<RerunSpread>> {
+  o.host_drift = [](const std::string&, const std::string&, const std::string&) -> StatusOr<std::optional<HostDrift>> {
     return Status::DataLoss("the store is damaged");
   };
   auto failed = CompareRuns(base.d, head.d, o);
@@ -511,7 +531,7 @@ TEST(Compare, ZeroOrNegativeValuesGetAClearAnswerNeverInfinity) {
       .Bench("ramp", "app.score", ramp_up).Bench("below", "app.score", below).Bench("to_zero", "app.score", {0, 0});
   CompareOptions o;
   o.metrics = {"app.score"};
-  o.rerun_spread = Reruns(0.01);
+  o.host_drift = Reruns(0.01);
   auto c = CompareRuns(base.d, head.d, o);
   ASSERT_TRUE(c.ok()) << c.status().ToString();
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <ctime>
 #include <limits>
+#include <span>
 
 #include <fmt/core.h>
 
@@ -12,6 +13,7 @@
 #include "base/units.h"
 #include "stats/change_point.h"
 #include "stats/outliers.h"
+#include "stats/summary.h"
 #include "stats/two_sample_shift.h"
 
 namespace tare::compare {
@@ -78,56 +80,94 @@ History BuildHistory(std::vector<HistoryInput> inputs, const HistoryOptions& o) 
   }
   cpo.threshold = o.threshold;
   cpo.min_relative_change = o.min_change;
-  const auto cps = stats::DetectChangePoints(series, cpo);
+  const auto found = stats::DetectChangePoints(series, cpo);
   const double sigma = stats::SuccessiveDifferenceSigma(series);
+  // The series' own run-to-run drift, from the consecutive runs within its levels (the pairs that
+  // straddle a change point left out): the same estimate `tare compare` holds one run per side
+  // against (stats/run_drift.h).
+  std::vector<int64_t> breaks;
+  for (const auto& cp : found) breaks.push_back(cp.index);
+  h.drift = stats::RunToRunDrift(series, breaks);
 
-  // Segments of the series: [starts[i], starts[i+1]).
-  std::vector<size_t> starts = {0};
-  for (const auto& cp : cps) starts.push_back(static_cast<size_t>(cp.index));
-  starts.push_back(series.size());
-  for (size_t s = 0; s + 1 < starts.size(); ++s) {
-    std::vector<double> seg(series.begin() + static_cast<std::ptrdiff_t>(starts[s]),
-                            series.begin() + static_cast<std::ptrdiff_t>(starts[s + 1]));
-    const auto mad = stats::CountMadOutliers(seg);
-    const double limit = std::max(mad.threshold, kOutlierZ * sigma);
-    for (size_t i = starts[s]; i < starts[s + 1]; ++i) {
-      HistoryRow& row = h.rows[series_rows[i]];
-      row.segment = static_cast<int64_t>(s);
-      row.outlier = static_cast<int64_t>(seg.size()) >= kOutlierSegment && std::fabs(series[i] - mad.median) > limit &&
-                    series[i] != mad.median;
-    }
-    if (s == 0) continue;
-    // The step into segment s, against segment s - 1.
-    std::vector<double> before, after;
-    for (size_t i = starts[s - 1]; i < starts[s]; ++i) before.push_back(std::log(series[i]));
-    for (size_t i = starts[s]; i < starts[s + 1]; ++i) after.push_back(std::log(series[i]));
-    HistoryStep st;
-    st.index = static_cast<int64_t>(series_rows[starts[s]]);
-    st.before = h.rows[series_rows[starts[s] - 1]].run;
-    st.after = h.rows[series_rows[starts[s]]].run;
-    st.median_before = cps[s - 1].median_before;
-    st.median_after = cps[s - 1].median_after;
-    st.score = cps[s - 1].score;
-    st.change = st.median_before != 0 ? st.median_after / st.median_before - 1 : kNaN;
-    st.lo = st.hi = kNaN;
-    const bool positive = std::all_of(series.begin() + static_cast<std::ptrdiff_t>(starts[s - 1]),
-                                      series.begin() + static_cast<std::ptrdiff_t>(starts[s + 1]),
-                                      [](double v) { return v > 0; });
-    if (positive) {
-      auto shift = stats::TwoSampleShift(before, after, 0.95);
-      if (shift.ok() && std::isfinite(shift->lo) && std::isfinite(shift->hi)) {
-        st.lo = std::expm1(shift->lo);
-        st.hi = std::expm1(shift->hi);
-      } else {
-        st.interval_note = fmt::format("{} and {} runs are too few for a 95% interval (4 and 4 give one)",
-                                       before.size(), after.size());
+  // The steps of the series cut at `cuts` (indices into series), with their intervals, and each
+  // row's level and outlier mark.
+  auto segment = [&](const std::vector<stats::ChangePoint>& cuts) {
+    std::vector<HistoryStep> steps;
+    std::vector<size_t> starts = {0};
+    for (const auto& cp : cuts) starts.push_back(static_cast<size_t>(cp.index));
+    starts.push_back(series.size());
+    for (size_t s = 0; s + 1 < starts.size(); ++s) {
+      std::vector<double> seg(series.begin() + static_cast<std::ptrdiff_t>(starts[s]),
+                              series.begin() + static_cast<std::ptrdiff_t>(starts[s + 1]));
+      const auto mad = stats::CountMadOutliers(seg);
+      const double limit = std::max(mad.threshold, kOutlierZ * sigma);
+      for (size_t i = starts[s]; i < starts[s + 1]; ++i) {
+        HistoryRow& row = h.rows[series_rows[i]];
+        row.segment = static_cast<int64_t>(s);
+        row.outlier = static_cast<int64_t>(seg.size()) >= kOutlierSegment &&
+                      std::fabs(series[i] - mad.median) > limit && series[i] != mad.median;
       }
-    } else {
-      st.interval_note = "values that are zero or negative have no ratio";
+      if (s == 0) continue;
+      // The step into segment s, against segment s - 1.
+      auto span = [&](size_t b, size_t e) {
+        return std::span<const double>(series).subspan(starts[b], starts[e] - starts[b]);
+      };
+      std::vector<double> before, after;
+      for (double v : span(s - 1, s)) before.push_back(std::log(v));
+      for (double v : span(s, s + 1)) after.push_back(std::log(v));
+      HistoryStep st;
+      st.index = static_cast<int64_t>(series_rows[starts[s]]);
+      st.before = h.rows[series_rows[starts[s] - 1]].run;
+      st.after = h.rows[series_rows[starts[s]]].run;
+      st.median_before = stats::Median(span(s - 1, s));
+      st.median_after = stats::Median(span(s, s + 1));
+      st.score = cuts[s - 1].score;
+      st.change = st.median_before != 0 ? st.median_after / st.median_before - 1 : kNaN;
+      st.lo = st.hi = kNaN;
+      const auto both = std::span<const double>(series).subspan(starts[s - 1], starts[s + 1] - starts[s - 1]);
+      if (std::all_of(both.begin(), both.end(), [](double v) { return v > 0; })) {
+        auto shift = stats::TwoSampleShift(before, after, 0.95);
+        if (shift.ok() && std::isfinite(shift->lo) && std::isfinite(shift->hi)) {
+          st.lo = std::expm1(shift->lo);
+          st.hi = std::expm1(shift->hi);
+        } else {
+          st.interval_note = fmt::format("{} and {} runs are too few for a 95% interval (4 and 4 give one)",
+                                         before.size(), after.size());
+        }
+      } else {
+        st.interval_note = "values that are zero or negative have no ratio";
+      }
+      steps.push_back(st);
     }
-    h.steps.push_back(st);
+    return steps;
+  };
+  // A step is a change only when it stands beyond the drift, as compare's rule: its interval's
+  // near end past ±drift (without an interval, the step itself). Values with no ratio, or a series
+  // too short for a drift estimate, keep every step the detector found.
+  std::vector<stats::ChangePoint> kept;
+  const auto first = segment(found);
+  for (size_t i = 0; i < first.size(); ++i) {
+    const HistoryStep& st = first[i];
+    bool beyond = true;
+    if (h.drift && std::isfinite(st.change)) {
+      const double d = h.drift->bound;
+      beyond = st.interval_note.empty() ? (st.lo > d || st.hi < -d) : std::fabs(st.change) > d;
+    }
+    if (beyond) {
+      kept.push_back(found[i]);
+    } else {
+      h.within_drift.push_back(st);
+    }
   }
+  h.steps = kept.size() == found.size() ? first : segment(kept);
   return h;
+}
+
+std::string DriftLabel(const History& h) {
+  if (!h.drift) {
+    return fmt::format("host drift unknown (fewer than {} run-to-run differences within a level)", stats::kMinDriftPairs);
+  }
+  return fmt::format("host drift ±{:.2f}% ({} run-to-run differences)", h.drift->bound * 100, h.drift->pairs);
 }
 
 std::string RenderHistoryConsole(const History& h) {
@@ -177,10 +217,16 @@ std::string RenderHistoryConsole(const History& h) {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
+  out += fmt::format("\n{}; a step is a change point only beyond it (docs/compare.md, \"History\")\n", DriftLabel(h));
+  for (const auto& s : h.within_drift) {
+    out += fmt::format("level shift between run {} and run {}: {}, within the host's drift: not a change point\n",
+                       s.before.id, s.after.id, StepText(s));
+  }
   for (const auto& s : h.steps) {
-    out += fmt::format("\nchange point between run {} ({}) and run {} ({}): {} -> {}, {}, score {:.1f}",
+    out += fmt::format("\nchange point between run {} ({}) and run {} ({}): {} -> {}, {}, score {:.1f} ({})",
                        s.before.id, SingleLineText(BranchCode(s.before)), s.after.id, SingleLineText(BranchCode(s.after)),
-                       FormatValue(s.median_before, h.unit), FormatValue(s.median_after, h.unit), StepText(s), s.score);
+                       FormatValue(s.median_before, h.unit), FormatValue(s.median_after, h.unit), StepText(s), s.score,
+                       kChangePointScoreLabel);
     if (!s.before.provenance.commit.empty() && !s.after.provenance.commit.empty()) {
       out += fmt::format("\n  commits: git log {}..{}", s.before.provenance.commit.substr(0, 12),
                          s.after.provenance.commit.substr(0, 12));
@@ -210,18 +256,26 @@ nlohmann::json HistoryToJson(const History& h) {
     j["segment"] = r.segment;
     rows.push_back(j);
   }
-  json steps = json::array();
-  for (const auto& s : h.steps) {
-    steps.push_back({{"before", run(s.before)}, {"after", run(s.after)}, {"median_before", num(s.median_before)},
-                     {"median_after", num(s.median_after)}, {"change", num(s.change)}, {"lo", num(s.lo)},
-                     {"hi", num(s.hi)}, {"interval_note", s.interval_note.empty() ? json(nullptr) : json(s.interval_note)},
-                     {"score", num(s.score)}});
-  }
+  auto step_list = [&](const std::vector<HistoryStep>& list) {
+    json steps = json::array();
+    for (const auto& s : list) {
+      steps.push_back({{"before", run(s.before)}, {"after", run(s.after)}, {"median_before", num(s.median_before)},
+                       {"median_after", num(s.median_after)}, {"change", num(s.change)}, {"lo", num(s.lo)},
+                       {"hi", num(s.hi)}, {"interval_note", s.interval_note.empty() ? json(nullptr) : json(s.interval_note)},
+                       {"score", num(s.score)}});
+    }
+    return steps;
+  };
+  const json steps = step_list(h.steps);
+  const json drift = h.drift ? json{{"bound", h.drift->bound}, {"sigma_log", h.drift->sigma_log},
+                                    {"runs", h.drift->runs}, {"pairs", h.drift->pairs}}
+                             : json(nullptr);
   return {{"schema", kHistoryJsonSchema}, {"benchmark", h.benchmark}, {"metric", h.metric}, {"unit", h.unit},
           {"host", h.host}, {"branch", h.branch.empty() ? json(nullptr) : json(h.branch)},
           {"other_hosts_runs", h.other_hosts_runs}, {"min_segment", h.min_segment},
           {"model", h.model.empty() ? json(nullptr) : json(h.model)}, {"other_model_runs", h.other_model_runs},
-          {"note", h.note.empty() ? json(nullptr) : json(h.note)}, {"runs", rows}, {"change_points", steps}};
+          {"note", h.note.empty() ? json(nullptr) : json(h.note)}, {"runs", rows}, {"change_points", steps},
+          {"score", kChangePointScoreLabel}, {"drift", drift}, {"within_drift", step_list(h.within_drift)}};
 }
 
 }  // namespace tare::compare

@@ -6,6 +6,15 @@
 // step from the run medians either side (two-sample Hodges–Lehmann / Mann–Whitney on their logs).
 // A run whose median is far from its segment's is marked an outlier (below); nothing is ever dropped.
 //
+// The host's drift (issue 45, item 2): a host's level moves between runs whatever the code does, and a
+// step of that size is no change of the code. The series' run-to-run drift is estimated from its
+// consecutive runs within levels (the pairs that straddle a change point left out;
+// stats::RunToRunDrift, the estimate `tare compare` holds one run per side against), and a change
+// point is reported as one only when its step stands beyond it: the step's interval clears ±drift
+// (lo > drift or hi < -drift; without an interval, the step itself). A step within the drift is
+// listed apart (`within_drift`) and its two levels are one. The score is the detector's: the shift
+// of the two levels' medians over its standard error (stats/change_point.h), in those units.
+//
 // Short series (issue 23, item 4): a change point needs min_segment runs on each side, 5 by
 // default and fewer, down to 3, when the series is too short for 5 + 5 — so 3 + 3 runs with a
 // clean step show it — and a series too short for any says how many more runs it needs (`note`).
@@ -18,12 +27,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "model/run.h"
+#include "stats/run_drift.h"
 
 namespace tare::compare {
 
@@ -56,7 +67,7 @@ struct HistoryStep {
   double lo = 0;               // 95% interval of the change (run medians either side); NaN when
   double hi = 0;               // the runs either side are too few for one (interval_note says so)
   std::string interval_note;
-  double score = 0;
+  double score = 0;             // shift of the medians / its standard error (stats/change_point.h)
 };
 
 struct HistoryOptions {
@@ -72,7 +83,9 @@ struct History {
   std::string host;            // fingerprint digest
   std::string branch;          // "" = every branch
   std::vector<HistoryRow> rows;    // oldest first
-  std::vector<HistoryStep> steps;
+  std::vector<HistoryStep> steps;           // change points: steps beyond the drift
+  std::vector<HistoryStep> within_drift;    // steps the detector found within the drift: not changes
+  std::optional<stats::RunDrift> drift;     // the series' run-to-run drift; nullopt: too few runs
   int64_t other_hosts_runs = 0;    // runs of this benchmark on other hosts, not shown
   std::string model;               // a modelled metric's model (metric.h MetricModel), "" otherwise
   int64_t other_model_runs = 0;    // runs whose values another model computed, not shown
@@ -85,5 +98,9 @@ History BuildHistory(std::vector<HistoryInput> inputs, const HistoryOptions& opt
 std::string RenderHistoryConsole(const History& h);
 nlohmann::json HistoryToJson(const History& h);
 inline constexpr char kHistoryJsonSchema[] = "tare.history/1";
+// What a change point's score is, as output and documents name it.
+inline constexpr char kChangePointScoreLabel[] = "median shift / its standard error";
+// "host drift ±2.10% (12 run-to-run differences)", or "host drift unknown (...)".
+std::string DriftLabel(const History& h);
 
 }  // namespace tare::compare

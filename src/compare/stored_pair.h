@@ -28,16 +28,22 @@ struct RunPair {
 StatusOr<RunPair> LoadRunPair(store::Store& store, const std::string& base, const std::string& head,
                               bool with_samples = false);
 
-// What reruns of the same executables have moved a benchmark's metric, from the store: for each side
-// of `pair`, the stored runs of `tare run` on that side's host (fingerprint digest) that measured
-// exactly what that side measured (MeasuredIdentity: the same sha256 set, invoked with the same
-// arguments, --env, --cwd and shell) — the run itself among them — give one
-// median each (store::Store::History); with two such runs or more, their spread is the highest
-// median over the lowest, minus 1. The wider of the two sides; nullopt when neither has two runs.
-// `store` must outlive the source.
-RerunSpreadSource StoredRerunSpread(store::Store& store, const RunPair& pair);
+// The runs of a benchmark on its host type read for the history evidence of the drift: the newest.
+inline constexpr int kDriftHistoryRuns = 30;
 
-// CompareRuns with StoredRerunSpread as the evidence of the host's drift.
+// The host's drift for a benchmark's metric, from the store (compare.h): for each side of `pair`, the
+// stored runs of `tare run` of that benchmark on that side's host (fingerprint digest) give one
+// median each (store::Store::History), and
+//   reruns   those that measured exactly what that side measured (MeasuredIdentity: the same sha256
+//            set, invoked with the same arguments, --env, --cwd and shell) — the run itself among
+//            them —, two or more: the highest median over the lowest, minus 1;
+//   history  the newest kDriftHistoryRuns invoked alike whatever their executables (earlier commits'
+//            builds), the two runs compared left out, in the order stored: stats::RunToRunDrift's
+//            bound, with kMinDriftPairs consecutive pairs at least.
+// The widest estimate of either side and source, named by its source; nullopt when there is none.
+// `store` must outlive the source.
+HostDriftSource StoredHostDrift(store::Store& store, const RunPair& pair);
+// CompareRuns with StoredHostDrift as the evidence of the host's drift.
 StatusOr<SuiteComparison> CompareStoredRuns(store::Store& store, const RunPair& pair, CompareOptions options);
 
 }  // namespace tare::compare

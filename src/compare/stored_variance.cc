@@ -12,7 +12,7 @@
 namespace tare::compare {
 StatusOr<VarianceRuns> LoadVarianceRuns(store::Store& store, const std::vector<std::string>& selectors, int last) {
   VarianceRuns out;
-  std::vector<RunData>& runs = out.runs;
+  std::vector<RunData> runs;
   for (const auto& sel : selectors) {
     TARE_ASSIGN_OR_RETURN(const int64_t id, store.ResolveRun(sel));
     TARE_ASSIGN_OR_RETURN(RunData d, LoadRunSet(store, id));
@@ -33,7 +33,20 @@ StatusOr<VarianceRuns> LoadVarianceRuns(store::Store& store, const std::vector<s
     }
     runs.push_back(std::move(d));
   }
-  if (!selectors.empty()) return out;
+  if (!selectors.empty()) {
+    // Grouped by what each run measured; a group keeps the order its runs were given in.
+    std::vector<MeasuredIdentity> keys;
+    for (auto& d : runs) {
+      const MeasuredIdentity id = IdentityOf(d.run, d.executables);
+      const auto it = std::find(keys.begin(), keys.end(), id);
+      if (it == keys.end()) {
+        keys.push_back(id);
+        out.groups.push_back({{}, DescribeMeasured(d)});
+      }
+      out.groups[static_cast<size_t>(std::find(keys.begin(), keys.end(), id) - keys.begin())].runs.push_back(std::move(d));
+    }
+    return out;
+  }
   // The newest run of `tare run`, and the reruns of its executables on its host before it.
   TARE_ASSIGN_OR_RETURN(const auto listed, store.ListRuns(500));
   MeasuredIdentity measured;  // the newest run's: its reruns measured the same thing
@@ -52,6 +65,17 @@ StatusOr<VarianceRuns> LoadVarianceRuns(store::Store& store, const std::vector<s
     return Status::NotFound(fmt::format("the store '{}' has no run of `tare run`", store::PrintableLocation(store.path())));
   }
   std::reverse(runs.begin(), runs.end());
+  out.groups.push_back({std::move(runs), ""});
+  out.groups.back().measured = DescribeMeasured(out.groups.back().runs.front());
+  return out;
+}
+
+std::string DescribeMeasured(const RunData& run) {
+  const MeasuredIdentity id = IdentityOf(run.run, run.executables);
+  std::string out = id.executables.empty() ? "no executable recorded" : "sha256";
+  for (const auto& sha : id.executables) out += " " + sha.substr(0, 12);
+  // The invocation only when it says more than "no arguments".
+  if (id.invocation != R"({"args":[]})") out += ", invoked as " + id.invocation;
   return out;
 }
 

@@ -145,6 +145,7 @@ std::string RenderVarianceConsole(const SuiteVariance& v, bool all) {
                                 runs, v.host.substr(0, 12), v.benchmarks.size(),
                                 v.across ? "across runs" : "within the run", CvPct(v.median_cv), CvPct(v.p90_cv),
                                 CvPct(v.max_cv), v.over_1pct, v.over_0, v.too_noisy);
+  if (!v.measured.empty()) out += fmt::format("measured: {}\n", SingleLineText(v.measured));
   if (!v.across) out += "(one run: CVs are within it; give two or more runs of the same executable for the rerun CV)\n";
   std::vector<std::vector<std::string>> rows;
   for (const auto& b : v.benchmarks) {
@@ -186,7 +187,8 @@ nlohmann::json VarianceToJson(const SuiteVariance& v) {
                        {"median", num(b.median)}, {"within_cv", num(b.within_cv)}, {"across_cv", num(b.across_cv)},
                        {"threshold", b.threshold}, {"too_noisy", b.too_noisy}, {"reasons", b.reasons}});
   }
-  return {{"schema", kVarianceJsonSchema}, {"runs", v.run_ids}, {"host", v.host}, {"across_runs", v.across},
+  return {{"schema", kVarianceJsonSchema}, {"runs", v.run_ids}, {"host", v.host},
+          {"measured", v.measured.empty() ? json(nullptr) : json(v.measured)}, {"across_runs", v.across},
           {"median_cv", num(v.median_cv)}, {"p90_cv", num(v.p90_cv)}, {"max_cv", num(v.max_cv)},
           {"cv_over_1pct", v.over_1pct}, {"cv_over_0", v.over_0}, {"too_noisy", v.too_noisy}, {"benchmarks", benches}};
 }

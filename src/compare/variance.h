@@ -41,6 +41,7 @@ struct BenchmarkVariance {
 struct SuiteVariance {
   std::vector<int64_t> run_ids;
   std::string host;
+  std::string measured;  // what the runs measured, one thing (stored_variance.h VarianceGroup), "" unknown
   std::vector<BenchmarkVariance> benchmarks;
   // Over the benchmarks' CVs (across runs when there are 2+ runs, else within), in percent.
   double median_cv = 0, p90_cv = 0, max_cv = 0;
@@ -49,7 +50,8 @@ struct SuiteVariance {
   bool across = false;   // the figures are across runs
 };
 
-// Runs must come from one host (the caller checks); metrics: empty = DefaultMetrics of each benchmark.
+// Runs must come from one host and be reruns of one thing (the caller checks and groups them:
+// stored_variance.h); metrics: empty = DefaultMetrics of each benchmark.
 SuiteVariance AnalyzeVariance(const std::vector<RunData>& runs, const std::vector<std::string>& metrics,
                               const CompareConfig& config);
 
@@ -63,5 +65,7 @@ std::vector<std::string> UnstableWarnings(const RunData& data, const CompareConf
 std::string RenderVarianceConsole(const SuiteVariance& v, bool all);
 nlohmann::json VarianceToJson(const SuiteVariance& v);
 inline constexpr char kVarianceJsonSchema[] = "tare.variance/1";
+// Runs of several things given together: one tare.variance/1 document per group.
+inline constexpr char kVarianceGroupsJsonSchema[] = "tare.variance-groups/1";
 
 }  // namespace tare::compare

@@ -10,6 +10,21 @@
 #include "html/plots.h"
 
 namespace tare::html {
+namespace {
+
+// "; 1 level shift within it, not a change: -3.52% between run 20 and run 21".
+std::string WithinDriftText(const compare::History& h) {
+  std::string out;
+  for (const auto& s : h.within_drift) {
+    out += fmt::format("{}{:+.2f}% between run {} and run {}", out.empty() ? "" : ", ", 100 * s.change, s.before.id,
+                       s.after.id);
+  }
+  if (out.empty()) return out;
+  return fmt::format("; {} level shift{} within it, not a change: {}", h.within_drift.size(),
+                     h.within_drift.size() == 1 ? "" : "s", out);
+}
+
+}  // namespace
 
 std::string RenderHistoryHtml(const compare::History& h, const std::string& index_href) {
   std::string html = PageStart(fmt::format("tare history: {} {}", h.benchmark, h.metric));
@@ -19,14 +34,17 @@ std::string RenderHistoryHtml(const compare::History& h, const std::string& inde
   html += fmt::format(
       "<table><tr><th>metric</th><td>{} (each point: the median of a run's measured "
       "samples)</td></tr>\n<tr><th>host</th><td>{}{}</td></tr>\n<tr><th>branch</th><td>{}</td></tr>\n"
-      "<tr><th>runs</th><td>{}</td></tr>\n<tr><th>change points</th><td>{}{}</td></tr></table>\n",
+      "<tr><th>runs</th><td>{}</td></tr>\n<tr><th>change points</th><td>{}{}</td></tr>\n"
+      "<tr><th>drift</th><td>{}{}</td></tr></table>\n",
       HtmlToken(h.metric), HtmlToken(h.host.substr(0, 16)),
       h.other_hosts_runs > 0
           ? HtmlText(fmt::format(" ({} runs on other hosts not shown: results are never pooled across hosts)",
                                  h.other_hosts_runs))
           : "",
       h.branch.empty() ? "every branch" : HtmlText(h.branch), h.rows.size(), h.steps.size(),
-      h.note.empty() ? "" : " (" + HtmlText(h.note) + ")");
+      h.note.empty() ? "" : " (" + HtmlText(h.note) + ")",
+      HtmlText(compare::DriftLabel(h)) + "; a step is a change point only beyond it",
+      HtmlText(WithinDriftText(h)));
 
   // The series: x = run order, one colour per level; outliers hollow; runs without a value on the axis.
   SamplePlotSpec spec;
@@ -60,7 +78,7 @@ std::string RenderHistoryHtml(const compare::History& h, const std::string& inde
   if (!h.steps.empty()) {
     std::vector<ForestRow> rows;
     std::string table = "<table><tr><th>between</th><th>and</th><th>commits</th><th>before</th>"
-                        "<th>after</th><th>change [95%]</th><th>score</th></tr>\n";
+                        "<th>after</th><th>change [95%]</th><th>score (median shift / its standard error)</th></tr>\n";
     for (const auto& s : h.steps) {
       ForestRow row;
       row.label = fmt::format("run {} → {}", s.before.id, s.after.id);

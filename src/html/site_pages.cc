@@ -20,6 +20,12 @@ std::string Hex12(const std::string& text) { return Sha256Hex(text).substr(0, 12
 std::string ShortDigest(const std::string& digest) { return digest.substr(0, 12); }
 
 std::string LastChange(const compare::History& h) {
+  if (h.steps.empty() && !h.within_drift.empty()) {
+    // The detector's step stood within the host's drift (compare/history.h): named, not a change.
+    const compare::HistoryStep& s = h.within_drift.back();
+    return fmt::format("none ({:+.2f}% between run {} and run {} is within the host's drift, ±{:.2f}%)",
+                       100 * s.change, s.before.id, s.after.id, h.drift ? 100 * h.drift->bound : 0.0);
+  }
   if (h.steps.empty()) return h.note.empty() ? "none" : "none (" + h.note + ")";
   const compare::HistoryStep& s = h.steps.back();
   return fmt::format("{:+.2f}% between run {} and run {}{}", 100 * s.change, s.before.id, s.after.id,

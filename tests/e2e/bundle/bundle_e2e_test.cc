@@ -96,7 +96,7 @@ void ExpectIrRepeated(const json& spread, int rows, double tolerance_pct = 0.0) 
     ++ir_rows;
     EXPECT_EQ(row["runs"], 2) << row.dump();
     if (tolerance_pct == 0.0) {
-      EXPECT_EQ(row["min"], row["max"]) << row.dump();
+      EXPECT_EQ(row["sample_min"], row["sample_max"]) << row.dump();
       EXPECT_EQ(row["spread_pct"], 0.0) << row.dump();
     } else {
       EXPECT_LE(row["spread_pct"].get<double>(), tolerance_pct) << row.dump();

@@ -207,4 +207,62 @@ TEST_F(HistorySummaryE2E, SummariesPrintWhatTheSamplesPrint) {
   }
 }
 
+// Issue 45, item 2: a stored series of 40 runs that wobble by about ±1% from one to the next (the
+// host's drift) has a 3.5% step at the 21st run (BM_Drift): the detector scores it 6.7, above its
+// threshold of 5, but the step lies within the series' own run-to-run drift (±4.94%), so `tare
+// history` reports no change point and names the level shift and the drift. The same runs' BM_Real
+// falls 30% there: a change point. Before the drift guard both had one.
+TEST_F(HistorySummaryE2E, AStepWithinTheSeriesDriftIsNoChangePoint) {
+  {
+    auto store = tare::store::Store::Open(store_);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    for (int i = 0; i < 40; ++i) {
+      tare::RunRecord rec;
+      rec.kind = tare::RunKind::kRun;
+      rec.started_unix_ns = 1'700'000'000'000'000'000 + static_cast<int64_t>(i) * 3'600'000'000'000;
+      rec.tare_version = "test";
+      rec.fingerprint_digest = "h1";
+      rec.provenance.branch = "main";
+      rec.provenance.commit = fmt::format("{:040x}", i + 1);
+      auto run = (*store)->BeginRun(rec);
+      ASSERT_TRUE(run.ok()) << run.status().message();
+      const double wobble = 1 + 0.01 * std::sin(i * 2.4);
+      for (const auto& [name, step] : {std::pair<const char*, double>{"BM_Drift", -0.035}, {"BM_Real", -0.30}}) {
+        auto bench = (*store)->AddBenchmark(*run, {0, std::string("t::") + name, name, tare::TargetKind::kGbench});
+        ASSERT_TRUE(bench.ok());
+        tare::Sample x;
+        x.values = {{"gb.real_time_ns", (i < 20 ? 1000 : 1000 * (1 + step)) * wobble}};
+        ASSERT_TRUE((*store)->AppendSample(*run, *bench, x).ok());
+      }
+      ASSERT_TRUE((*store)->FinishRun(*run, tare::RunStatus::kComplete, rec.started_unix_ns + 1).ok());
+    }
+  }
+  Result drift = Tare({"history", "BM_Drift", "--format", "json"});
+  ASSERT_EQ(drift.exit_code, 0) << drift.err;
+  const auto doc = nlohmann::json::parse(drift.out);
+  EXPECT_TRUE(doc["change_points"].empty()) << drift.out;
+  ASSERT_EQ(doc["within_drift"].size(), 1u) << drift.out;
+  EXPECT_EQ(doc["within_drift"][0]["after"]["id"], 21);
+  EXPECT_GT(doc["within_drift"][0]["score"].get<double>(), 5) << "the detector found it";
+  EXPECT_NEAR(doc["drift"]["bound"].get<double>(), 0.0494, 0.0001);
+  Result console = Tare({"history", "BM_Drift"});
+  EXPECT_NE(console.out.find("40 runs, 0 change points"), std::string::npos) << console.out;
+  EXPECT_NE(console.out.find("level shift between run 20 and run 21"), std::string::npos) << console.out;
+  EXPECT_NE(console.out.find("host drift ±4.94%"), std::string::npos) << console.out;
+
+  Result real = Tare({"history", "BM_Real"});
+  ASSERT_EQ(real.exit_code, 0) << real.err;
+  EXPECT_NE(real.out.find("40 runs, 1 change point"), std::string::npos) << real.out;
+  EXPECT_NE(real.out.find("change point between run 20"), std::string::npos) << real.out;
+  EXPECT_NE(real.out.find("(median shift / its standard error)"), std::string::npos) << real.out;
+
+  // The site's index holds the same guard: BM_Real's last change point, BM_Drift's step named as
+  // within the drift, not a change point.
+  Result site = Tare({"site", "-o", dir_ + "/site"});
+  ASSERT_EQ(site.exit_code, 0) << site.err;
+  const std::string index = tare::e2e::Slurp(dir_ + "/site/index.html");
+  EXPECT_NE(index.find("-30."), std::string::npos) << index;
+  EXPECT_NE(index.find("is within the host&#39;s drift, ±4.94%"), std::string::npos) << index;
+}
+
 }  // namespace
