@@ -26,8 +26,8 @@ class ModelsTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  void AddRun(const std::string& model, double cycles) {
-    RunRecord r;
+  // A run of /x/bench (sha256 of `sha_digit`s) on host "h", begun; its record in `r`.
+  StatusOr<int64_t> BeginTestRun(char sha_digit, RunRecord& r) {
     r.kind = RunKind::kRun;
     r.started_unix_ns = 1'700'000'000'000'000'000 + ++clock_;
     r.tare_version = "test";
@@ -36,8 +36,15 @@ class ModelsTest : public ::testing::Test {
     r.fingerprint_json = R"({"keys":[]})";
     r.fingerprint_digest = "h";
     auto id = store_->BeginRun(r);
-    ASSERT_TRUE(id.ok());
-    ASSERT_TRUE(store_->AddExecutable(*id, {"target", "/x/bench", std::string(64, 'a'), "{}"}).ok());
+    if (!id.ok()) return id.status();
+    TARE_RETURN_IF_ERROR(store_->AddExecutable(*id, {"target", "/x/bench", std::string(64, sha_digit), "{}"}));
+    return id;
+  }
+
+  void AddRun(const std::string& model, double cycles) {
+    RunRecord r;
+    auto id = BeginTestRun('a', r);
+    ASSERT_TRUE(id.ok()) << id.status().message();
     auto bench = store_->AddBenchmark(*id, {0, "t::BM_x", "BM_x", TargetKind::kGbench});
     MetricDef def = LookupMetric("sim.est_cycles");
     def.description = "estimated cycles, model " + model + ": as that tare computed them";
@@ -55,16 +62,8 @@ class ModelsTest : public ::testing::Test {
   // A run of the same executable that measured BM_x's wall time as `values`.
   void AddTimedRun(const std::vector<double>& values) {
     RunRecord r;
-    r.kind = RunKind::kRun;
-    r.started_unix_ns = 1'700'000'000'000'000'000 + ++clock_;
-    r.tare_version = "test";
-    r.command_line = {"tare", "run"};
-    r.options_json = "{}";
-    r.fingerprint_json = R"({"keys":[]})";
-    r.fingerprint_digest = "h";
-    auto id = store_->BeginRun(r);
-    ASSERT_TRUE(id.ok());
-    ASSERT_TRUE(store_->AddExecutable(*id, {"target", "/x/bench", std::string(64, 'b'), "{}"}).ok());
+    auto id = BeginTestRun('b', r);
+    ASSERT_TRUE(id.ok()) << id.status().message();
     auto bench = store_->AddBenchmark(*id, {0, "t::BM_x", "BM_x", TargetKind::kGbench});
     ASSERT_TRUE(store_->AddMetric(*id, LookupMetric("wall_ns")).ok());
     for (size_t i = 0; i < values.size(); ++i) {
