@@ -9,8 +9,10 @@
 #   changed  tare ab --base suite_bench --head suite_bench_changed on 10 cells (the two knobs and
 #            eight others). Target: BM_Knob/3 FAIL and BM_Knob/5 a supported gain in >= 9 of 10,
 #            the others PASS, each within 2 minutes.
-# For each campaign: its wall time, exit status, verdict counts, the knob cells' verdicts, and the
-# estimate tare printed after its first block ("X to Y in all"), against the real duration.
+# For each campaign: its wall time, exit status, verdict counts, the knob cells' verdicts, the
+# estimate tare printed after its first block ("X to Y in all") and its projection once the first
+# looks were taken ("about X in all", with the cells it expects to stay undecided), against the real
+# duration.
 #
 #   bench/suite_gate.sh                       # 10 campaigns of each
 #   bench/suite_gate.sh --quick               # 1 of each, the A/A on 6 cells (a smoke run, about 5 min)
@@ -43,6 +45,13 @@ analyze_dir() {
 import csv, statistics, sys
 d = sys.argv[1]
 rows = list(csv.DictReader(open(f"{d}/campaigns.tsv"), delimiter="\t"))
+def seconds(text):  # "3.8 min", "48.2 s", "612 ms" -> seconds
+    value, unit = text.split()
+    return float(value) * {"ms": 1e-3, "s": 1, "min": 60, "h": 3600}[unit]
+def err(r):  # the projection against the real duration (the work tier included in both)
+    p = r.get("projection") or "-"
+    if p == "-": return "no projection: every cell decided at its first look"
+    return f"{100 * (seconds(p) / float(r['seconds']) - 1):+.0f}% of the real {float(r['seconds']):.0f} s"
 for kind in ("aa", "changed"):
     rs = [r for r in rows if r["kind"] == kind]
     if not rs: continue
@@ -55,7 +64,9 @@ for kind in ("aa", "changed"):
     for r in rs:
         print(f"  #{r['n']}: exit {r['exit']}, {r['seconds']} s, PASS {r['pass']} (gains {r['gains']}), "
               f"FAIL {r['fail']}, INCONCLUSIVE {r['inconclusive']}; knob/3 {r['knob3']}, knob/5 {r['knob5']}; "
-              f"estimate {r['estimate']}; work tier {r.get('tier', '-')}; load {r['load']} -> {r.get('load_end', '-')}")
+              f"estimate {r['estimate']}; projection {r.get('projection') or '-'} ({err(r)}), "
+              f"{r.get('projected_undecided') or '-'} projected undecided; "
+              f"work tier {r.get('tier', '-')}; load {r['load']} -> {r.get('load_end', '-')}")
 PY
 }
 
@@ -67,7 +78,7 @@ if [ -n "$analyze" ]; then analyze_dir "$analyze"; exit 0; fi
 out=${out:-$(mktemp -d /tmp/tare-suite-gate.XXXXXX)}
 mkdir -p "$out/raw"
 cp "$build/bench/suite/suite_bench" "$out/suite_copy"  # the A/A's head: the same bytes, another file
-printf 'kind\tn\tcells\texit\tseconds\tpass\tgains\tfail\tinconclusive\tknob3\tknob5\testimate\tload\tload_end\ttier\n' > "$out/campaigns.tsv"
+printf 'kind\tn\tcells\texit\tseconds\tpass\tgains\tfail\tinconclusive\tknob3\tknob5\testimate\tload\tload_end\ttier\tprojection\tprojected_undecided\n' > "$out/campaigns.tsv"
 
 one() {  # kind n head args...
   local kind=$1 n=$2 head=$3; shift 3
@@ -97,9 +108,12 @@ def verdict(cell):
 text = open(err).read()
 m = re.search(r"first looks take about [^;:]+(?:;[^:]*)?: (.+? in all)", text)
 t = re.search(r"Work tier: .*?\(([^()]+)\)$", text, re.M)
+p = re.search(r"first looks taken \(([^)]*)\): .*?: about (\S+ \S+) in all", text)
+u = re.search(r"; (\d+) of them \(.*?\) will likely still be undecided", text)
 print("\t".join([kind, n, str(len(c)), rc, f"{float(t1) - float(t0):.1f}", str(count("PASS")), str(gains),
                  str(count("FAIL")), str(count("INCONCLUSIVE")), verdict("BM_Knob/3"), verdict("BM_Knob/5"),
-                 m.group(1) if m else "-", load, load_end, t.group(1) if t else "-"]))
+                 m.group(1) if m else "-", load, load_end, t.group(1) if t else "-",
+                 p.group(2) if p else "-", u.group(1) if u else ("0" if p else "-")]))
 PY
 }
 

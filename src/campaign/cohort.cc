@@ -469,6 +469,10 @@ Status CampaignRunner::Cohort::AfterRound(session::Session& session) {
   for (size_t c = 0; c < cells_.size(); ++c) {
     if (cells_[c].active && BlocksDone(c) >= cells_[c].target) TARE_RETURN_IF_ERROR(Look(c));
   }
+  if (!projection_told_ && exact_blocks_ == 0 && FirstLooksTaken()) {
+    projection_told_ = true;
+    NoticeProjection();
+  }
   if (budget_ns_ > 0 && !budget_spent_ && FirstLooksTaken() &&
       r_.options_.clock->UnixNowNs() - session_started_ns_ >= budget_ns_) {
     return SpendBudget();

@@ -5,11 +5,13 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "base/units.h"
 #include "campaign/broken_cell.h"
 #include "campaign/exact_plan.h"
+#include "campaign/planner.h"
 #include "report/ledger.h"
 
 namespace tare::campaign {
@@ -320,6 +322,123 @@ Status CampaignRunner::Cohort::StoreShownLooks() {
     TARE_RETURN_IF_ERROR(store_.SaveVerdicts(run_id_, static_cast<int64_t>(c), st.saved_look, st.saved_final, shown));
   }
   return Status::Ok();
+}
+
+}  // namespace tare::campaign
+
+namespace tare::campaign {
+
+void CampaignRunner::Cohort::NoticeProjection() const {
+  const int64_t now = r_.options_.clock->UnixNowNs();
+  // What one of a cell's samples costs: its own samples' start-to-end time, times the share tare's
+  // work between samples adds over the whole run so far (NoticeEstimate's reading).
+  std::vector<double> cost(cells_.size(), 0);
+  double own_ns = 0;
+  int64_t own_n = 0;
+  for (size_t c = 0; c < cells_.size(); ++c) {
+    double sum = 0;
+    int64_t n = 0;
+    for (const auto& [arm, by_block] : cells_[c].samples) {
+      for (const auto& [block, s] : by_block) {
+        if (!s.ok() || s.ended_unix_ns <= s.started_unix_ns) continue;
+        sum += static_cast<double>(s.ended_unix_ns - s.started_unix_ns);
+        ++n;
+      }
+    }
+    if (n > 0) cost[c] = sum / static_cast<double>(n);
+    own_ns += sum;
+    own_n += n;
+  }
+  if (own_n == 0 || samples_run_ == 0) return;
+  const double sampling_ns = static_cast<double>(now - session_started_ns_ - work_tier_ns_);
+  const double overhead =
+      std::max(1.0, (sampling_ns / static_cast<double>(samples_run_)) / (own_ns / static_cast<double>(own_n)));
+  const double arms = static_cast<double>(r_.arms_.size());
+
+  std::vector<size_t> active;
+  double round_ns = 0;  // one more block of every cell still sampling
+  for (size_t c = 0; c < cells_.size(); ++c) {
+    if (!cells_[c].active) continue;
+    active.push_back(c);
+    round_ns += arms * cost[c] * overhead;
+  }
+  if (active.empty()) return;
+  // The budget, shared by the cells still sampling one block at a time (a cell that decides leaves
+  // the rounds cheaper: so this is the fewest pairs each can reach).
+  const double left_ns = budget_ns_ > 0 ? static_cast<double>(session_started_ns_ + budget_ns_ - now) : 0;
+  const AnalysisSettings settings = Settings();
+  double more_ns = 0;
+  int64_t more_pairs = 0;
+  std::vector<std::string> undecided;
+  for (size_t c : active) {
+    const Cell& cell = r_.cells_[c];
+    const int64_t done = BlocksDone(c);
+    PlanQuery q;
+    q.cell = cell.name;
+    q.settings = settings;
+    q.sampling = spec_.sampling;
+    q.confidence = spec_.confidence;
+    q.look_scheme = spec_.look_scheme;
+    q.simulations = 100;
+    q.seed = c + 1;
+    if (budget_ns_ > 0 && round_ns > 0) {
+      q.budget_pairs = done + static_cast<int64_t>(std::max(0.0, left_ns) / round_ns);
+    }
+    double pairs = static_cast<double>(done);
+    double stays_undecided = 0;
+    for (const auto& head : Heads()) {
+      for (const auto& metric : settings.MetricsOf(cell.name)) {
+        std::vector<PilotBlock> blocks;
+        auto value = [&](const std::string& arm, int64_t b) {
+          auto a = cells_[c].samples.find(arm);
+          if (a == cells_[c].samples.end()) return std::nan("");
+          auto s = a->second.find(b);
+          if (s == a->second.end() || !s->second.ok()) return std::nan("");
+          auto v = s->second.values.find(metric.name);
+          return v == s->second.values.end() ? std::nan("") : v->second;
+        };
+        for (int64_t b = 0; b < done; ++b) {
+          blocks.push_back({value(std::string(kBaseArm), b), value(head, b),
+                            spec_.null_arm ? value(std::string(kNullArm), b) : std::nan("")});
+        }
+        q.metric = metric;
+        auto projected = ProjectCell(blocks, q);
+        if (!projected.ok()) continue;  // too few usable pairs: counted as what it has
+        pairs = std::max(pairs, projected->mean_pairs);
+        stays_undecided = std::max(stays_undecided, projected->inconclusive);
+      }
+    }
+    const double extra = std::max(0.0, pairs - static_cast<double>(done));
+    more_pairs += static_cast<int64_t>(std::lround(extra));
+    more_ns += extra * arms * cost[c] * overhead;
+    if (stays_undecided >= 0.5) undecided.push_back(cell.name);
+  }
+  double end_ns = static_cast<double>(now) + more_ns;
+  const double budget_end = static_cast<double>(session_started_ns_ + budget_ns_);
+  if (budget_ns_ > 0) end_ns = std::min(end_ns, std::max(static_cast<double>(now), budget_end));
+  const double total_ns = end_ns - static_cast<double>(session_started_ns_);
+
+  const size_t cells = cells_.size();
+  std::string line = fmt::format(
+      "first looks taken ({}): {} of {} cell{} decided; the {} still sampling, each projected from its own pairs "
+      "through the looks to come, need about {} more pair{}: about {} in all",
+      FormatDurationNs(static_cast<double>(now - session_started_ns_)), cells - active.size(), cells,
+      cells == 1 ? "" : "s", active.size(), more_pairs, more_pairs == 1 ? "" : "s", FormatDurationNs(total_ns));
+  if (budget_ns_ > 0) {
+    line += fmt::format(" (the budget ends it by {} at the latest)",
+                        FormatDurationNs(std::max(budget_end, static_cast<double>(now)) -
+                                         static_cast<double>(session_started_ns_)));
+  }
+  if (!undecided.empty()) {
+    std::string names;
+    for (size_t i = 0; i < undecided.size() && i < 3; ++i) names += (i ? ", " : "") + undecided[i];
+    if (undecided.size() > 3) names += fmt::format(" and {} more", undecided.size() - 3);
+    line += fmt::format(
+        "; {} of them ({}) will likely still be undecided when {} is spent, at this host's noise: INCONCLUSIVE "
+        "unless it quiets (a quieter host, a larger --budget or --instrument sim decides them)",
+        undecided.size(), names, budget_ns_ > 0 ? "the budget" : "the cap");
+  }
+  Notice(line);
 }
 
 }  // namespace tare::campaign

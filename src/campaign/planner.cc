@@ -145,7 +145,8 @@ SimulatedCampaign SimulateCampaign(const std::vector<PilotBlock>& blocks, double
                   looks.per_look_confidence, settings);
     out.verdict = judged.front().verdict;
     out.pairs = pairs;
-    if (!NeedsMorePairs(judged)) break;
+    // A same-work cell (the work tier) does not chase a gain: the runner's Look does the same.
+    if (!NeedsMorePairs(judged, /*chase_gains=*/settings.same_work.count(q.cell) == 0)) break;
   }
   return out;
 }
@@ -200,6 +201,25 @@ StatusOr<OutcomeRates> PredictOutcome(const std::vector<PilotBlock>& pilot_in, d
   TARE_ASSIGN_OR_RETURN(LookPlan planned, PlanLooks(q.sampling, q.confidence, q.look_scheme));
   const LookPlan looks = BudgetedLooks(planned, q.budget_pairs);
   return Rates(Resample(pilot, q.sampling.cap, q.simulations, q.seed), change, looks, q);
+}
+
+StatusOr<OutcomeRates> ProjectCell(const std::vector<PilotBlock>& so_far, const PlanQuery& q) {
+  std::vector<PilotBlock> usable;
+  for (const auto& b : so_far) {
+    const bool null_ok = !q.settings.null_arm || (std::isfinite(b.null) && b.null > 0);
+    if (std::isfinite(b.base) && b.base > 0 && std::isfinite(b.head) && b.head > 0 && null_ok) usable.push_back(b);
+  }
+  if (usable.size() < kMinPilotBlocks) {
+    return Status::FailedPrecondition(fmt::format("cell '{}', metric {}: {} usable block{}, too few to project from",
+                                                  q.cell, q.metric.name, usable.size(), usable.size() == 1 ? "" : "s"));
+  }
+  TARE_ASSIGN_OR_RETURN(LookPlan planned, PlanLooks(q.sampling, q.confidence, q.look_scheme));
+  const LookPlan looks = BudgetedLooks(planned, q.budget_pairs);
+  const auto n = static_cast<int64_t>(usable.size());
+  const int64_t more = std::max<int64_t>(0, looks.pairs.back() - n);
+  auto draws = Resample(usable, more, q.simulations, q.seed);
+  for (auto& d : draws) d.insert(d.begin(), usable.begin(), usable.end());
+  return Rates(draws, 0.0, looks, q);
 }
 
 StatusOr<CellPlan> PlanCell(const std::vector<PilotBlock>& pilot_in, const PlanQuery& q) {

@@ -107,6 +107,17 @@ SimulatedCampaign SimulateCampaign(const std::vector<PilotBlock>& blocks, double
 StatusOr<OutcomeRates> PredictOutcome(const std::vector<PilotBlock>& pilot, double change,
                                       const PlanQuery& q);
 
+// What a running cell will likely still take (issue 42: the estimate once the first looks are
+// taken). `so_far` is the cell's own blocks measured until now, in order; each of `q.simulations`
+// simulated continuations keeps them as they are and appends blocks drawn from them with the same
+// smoothed bootstrap as the planner (nothing recentred: the head keeps the change it shows), then
+// takes the looks exactly as the runner does, from the first (so the looks already taken decide
+// what they decided). `q.budget_pairs` stops the looks where the budget would (BudgetedLooks).
+// `mean_pairs` is the pairs the cell uses on average, `inconclusive` the share still undecided
+// at the end: the cells the budget or the host's noise will leave INCONCLUSIVE.
+// Errors: fewer than 6 usable blocks, a plan PlanLooks refuses.
+StatusOr<OutcomeRates> ProjectCell(const std::vector<PilotBlock>& so_far, const PlanQuery& q);
+
 // Errors: fewer than 6 pilot blocks with the metric, a plan PlanLooks refuses.
 StatusOr<CellPlan> PlanCell(const std::vector<PilotBlock>& pilot, const PlanQuery& q);
 

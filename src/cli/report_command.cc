@@ -17,6 +17,7 @@
 #include "compare/stored_history.h"
 #include "compare/stored_pair.h"
 #include "compare/thresholds.h"
+#include "html/ab_page.h"
 #include "html/compare_page.h"
 #include "html/history_page.h"
 #include "html/run_page.h"
@@ -46,13 +47,18 @@ StatusOr<std::string> RunPage(store::Store& store, const std::string& selector) 
     return html::RenderRunHtmlByBenchmark(head, [&](int64_t bench) { return store.LoadBenchmarkSamples(id, bench); });
   }
   TARE_ASSIGN_OR_RETURN(RunData data, store.LoadRun(id));
-  // A cohort is read whole instead (its report is rebuilt from it, as `tare bundle` does); a sim
-  // cohort's page has each FAIL and supported gain's differential flame graph under its cell.
+  // A cohort is read whole instead and drawn as `tare ab --html` drew it: its report rebuilt from
+  // the store (as `tare bundle` does: issue 47, item 2), the samples per arm, and on a sim cohort
+  // each FAIL and supported gain's differential flame graph under its cell.
   auto whole = store::ReadFullRun(store, id);
   if (!whole.ok()) return html::RenderRunHtml(data);  // the samples still make a page
   const store::FullRun& full = *whole;
   std::vector<html::CellFigure> figures;
   auto rep = bundle::StoredCohortReport(store, full);
+  if (!rep.ok()) {
+    fmt::print(stderr, "tare: warning: the cohort's verdicts could not be read back ({}); the page shows its samples\n",
+               TerminalText(rep.status().message()));
+  }
   if (rep.ok() && rep->instrument == Instrument::kSim) {
     std::vector<std::string> problems;
     for (auto& f : attribute::FlameGraphsOfCohortChanges(store, *rep, full.data, &problems)) {
@@ -60,6 +66,7 @@ StatusOr<std::string> RunPage(store::Store& store, const std::string& selector) 
     }
     for (const auto& p : problems) fmt::print(stderr, "tare: warning: no flame graph for {}\n", TerminalText(p));
   }
+  if (rep.ok()) return html::RenderAbHtml(*rep, full.data, full.cells, figures);
   return html::RenderRunHtml(full.data, figures);
 }
 
@@ -118,9 +125,10 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
 One self-contained HTML file (inline SVG and CSS, no scripts, nothing fetched): the run's code,
 tare version, start time and host; per benchmark every sample in the order taken (warm-ups hollow,
 failed samples marked with their reason) beside each arm's distribution, and the summaries.
+A `tare ab` cohort's run is drawn as `tare ab --html` drew it: its verdicts rebuilt from the store.
 --compare adds what `tare compare` judges: per benchmark a forest plot of each metric's change and
 95% interval against +-threshold, coloured by class, with the headline and warnings.
-A `tare ab` cohort's verdicts: `tare ab ... --html FILE`. How to read the plots: docs/report.md.
+How to read the plots: docs/report.md.
 Exit status: 0 written; 2 bad input (no store, no such run, an output that is the store).
 
 Examples:

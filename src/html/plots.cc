@@ -51,8 +51,10 @@ std::string Percent(double fraction, int decimals) {
 }
 
 std::string UnsignedPercent(double fraction) {
-  if (std::isnan(fraction)) return "n/a";
-  if (std::isinf(fraction)) return "inf";
+  // An infinite floor or δ is one the null arm could not measure (verdict_rules.cc, ReadNullArm); the
+  // store and the JSON keep it as no value, so the page says "n/a" for it as the ledger does, and a
+  // page drawn from the store reads as the live one (issue 47, item 2).
+  if (!std::isfinite(fraction)) return "n/a";
   return fmt::format("{:.2f}%", std::fabs(fraction) * 100);
 }
 

@@ -77,7 +77,8 @@ std::string ForestPlot(const std::vector<ForestRow>& rows, const std::string& ca
 
 // "+3.02%" with `decimals` decimals; "n/a" for NaN, "+inf"/"-inf" for an unbounded end.
 std::string Percent(double fraction, int decimals = 2);
-// A size as a percentage, without a sign: "0.44%" for 0.0044 or -0.0044; "n/a" for NaN.
+// A size as a percentage, without a sign: "0.44%" for 0.0044 or -0.0044; "n/a" for NaN or an
+// infinite size (a floor the null arm could not measure).
 std::string UnsignedPercent(double fraction);
 
 }  // namespace tare::html

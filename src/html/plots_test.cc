@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <regex>
 
@@ -146,6 +147,8 @@ TEST(Percent, SignsAndSpecialValues) {
   EXPECT_EQ(UnsignedPercent(0), "0.00%");
   EXPECT_EQ(UnsignedPercent(-0.0044), "0.44%");
   EXPECT_EQ(UnsignedPercent(0.05), "5.00%");
+  EXPECT_EQ(UnsignedPercent(std::numeric_limits<double>::infinity()), "n/a");  // a floor the null arm could not measure
+  EXPECT_EQ(UnsignedPercent(std::nan("")), "n/a");
 }
 
 

@@ -86,6 +86,11 @@ class CampaignRunner::Cohort final : public session::Observer {
   // "ETA 1.2 min (at most 3.5 min)" from this Run's wall time per sample so far (tare's own work
   // between samples included), the blocks still planned and the cap; "" before the first sample.
   std::string Eta() const;
+  // Once every cell has had its first look: what the cells still sampling will likely take, each
+  // projected from its own pairs (planner.h, ProjectCell), in pairs and time, and which of them the
+  // budget will likely leave undecided at this host's noise (issue 42: the estimate before was a
+  // bracket, first looks to budget).
+  void NoticeProjection() const;
   // Whether every cell still sampling has had its first planned look: the budget counts only then
   // (campaign_definition.h, kDefaultBudget).
   bool FirstLooksTaken() const;
@@ -134,6 +139,7 @@ class CampaignRunner::Cohort final : public session::Observer {
   bool budget_spent_ = false;
   int64_t samples_run_ = 0;         // samples this Run measured (not the resumed ones)
   bool early_estimate_told_ = false;
+  bool projection_told_ = false;    // NoticeProjection has run
   session::FailureLog failures_;  // failed samples, told once per cell and error
   std::vector<AbSuiteEntry> suite_;  // new and missing benchmarks, the new ones' figures
   std::vector<std::string> cross_check_notes_;

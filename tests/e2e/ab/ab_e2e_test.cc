@@ -27,6 +27,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -381,6 +382,15 @@ TEST_F(AbE2E, ThePlansCostIsSaidAndABudgetEndsUndecidedCells) {
   // campaign is the first looks plus up to the budget (issue 42).
   EXPECT_NE(r.err.find("the first look alone outlasts the budget of 1 ms, which is spent after it: about "),
             std::string::npos) << r.err;
+  // Once the first look is taken, the projection: no pairs left in the budget, so the cell is named
+  // as one the budget will leave undecided (and it is).
+  EXPECT_NE(r.err.find("first looks taken ("), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("0 of 1 cell decided; the 1 still sampling, each projected from its own pairs through the "
+                       "looks to come, need about 0 more pairs: about "),
+            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("; 1 of them ("), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(") will likely still be undecided when the budget is spent, at this host's noise"),
+            std::string::npos) << r.err;
   nlohmann::json j = Json();
   EXPECT_EQ(j["outcome"], "INCONCLUSIVE");
   EXPECT_EQ(j["samples"], 60) << "the first look's 20 blocks, then the budget was spent";
@@ -389,6 +399,37 @@ TEST_F(AbE2E, ThePlansCostIsSaidAndABudgetEndsUndecidedCells) {
   EXPECT_NE(j["comparisons"][0]["reasons"].dump().find("budget of 1 ms spent"), std::string::npos)
       << j["comparisons"][0].dump();
   ExpectOutputsAgree(r);
+}
+
+// Issue 42: once every cell has had its first look, the estimate is a projection from each cell's
+// own pairs, not a bracket — and a cell no continuation can decide within the budget is named then,
+// before the budget is spent. An allowance no interval can certify (0.001%) keeps the unchanged
+// head undecided however many pairs it gets; a short workload (1 million iterations, ~1 ms) and a
+// 5 s budget leave room for more looks even on a loaded host.
+TEST_F(AbE2E, TheFirstLooksProjectTheRestAndNameTheCellsTheBudgetWillLeaveUndecided) {
+  const std::string file = dir_ + "/budget.toml";
+  std::ofstream(file) << "args = [\"--work\", \"1\"]\nbudget = \"5s\"\n"
+                      << "[arms]\nbase = \"" << Knob("base") << "\"\nhead = \"" << Knob("base") << "\"\n"
+                      << "[metrics]\n\"perf.task_clock_ns\" = \"0.001%\"\n";
+  Result r = Tare({"ab", file, "--store", store_, "--json", dir_ + "/result.json"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  const size_t at = r.err.find("first looks taken (");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
+  // The first look came before the budget ran out, so the projection has pairs still to come.
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(line, m, std::regex("need about ([0-9]+) more pairs?: about [0-9.]+ (ms|s|min) in all "
+                                                   "\\(the budget ends it by [0-9.]+ (s|min) at the latest\\)")))
+      << line;
+  EXPECT_GT(std::stoi(m[1]), 0) << line;
+  EXPECT_NE(line.find("; 1 of them ("), std::string::npos) << line;
+  EXPECT_NE(line.find(") will likely still be undecided when the budget is spent"), std::string::npos) << line;
+  // It was: the cell ended INCONCLUSIVE at the budget, with more pairs than its first look.
+  nlohmann::json j = Json();
+  EXPECT_EQ(j["outcome"], "INCONCLUSIVE");
+  EXPECT_GT(j["samples"].get<int64_t>(), 60) << "the budget let the cell go past its first look";
+  EXPECT_NE(j["comparisons"][0]["reasons"].dump().find("budget of 5 s spent"), std::string::npos)
+      << j["comparisons"][0].dump();
 }
 
 // Issue 42: the bound's exit status (4) ranks above every verdict, and every output says so first —
