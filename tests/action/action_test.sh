@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tare's GitHub Action (action.yml) tested here, without GitHub: its shell steps run with a fake
-# GITHUB_* environment, the real tare on a real (tiny) A/B, and a fake `gh` that records what the
-# comment step asks of GitHub's API. Usage: action_test.sh TARE_BIN_DIR SOURCE_DIR
+# GITHUB_* environment, the real tare on a real (tiny) A/B and compare, a fake `gh` that records
+# what the comment step asks of GitHub's API (or refuses it, as GitHub refuses a fork's token), and
+# a fake `cmake` that "builds" by copying the real tare, for the cached build. Usage:
+# action_test.sh TARE_BIN_DIR SOURCE_DIR
 set -euo pipefail
 bin_dir=$1
 src=$2
