@@ -3,12 +3,13 @@
 # it holds this build, else built from the action's own checkout.
 #
 # The cache ($RUNNER_TEMP/tare-cache, restored and saved by actions/cache under cache_key.sh's
-# key): bin/tare, bin/tare-spawn-helper, `key` (the key they were built under) and
-# `runtime-packages` (the Debian packages of the libraries the binary links, and of the two it
-# opens on demand). A warm job installs those (nothing, where they are present), checks that
+# key) is laid out as an install: bin/tare; lib/tare/ with the spawn helper, the allocation shim
+# (`--instrument mem`) and the heap-layout library (`--layouts`); `key` (the key they were built
+# under) and `runtime-packages` (the Debian packages of the libraries the binary links, and of the
+# two it opens on demand). A warm job installs those (nothing, where they are present), checks that
 # `tare --version` runs, and builds nothing. A cold job installs only what building tare needs
 # (`scripts/deps.sh --build`: compiler, cmake, ninja, the libraries — no test, example or bench/
-# tooling) and builds the two targets in $RUNNER_TEMP/tare-build. Either way, what the command in
+# tooling) and builds those four targets in $RUNNER_TEMP/tare-build. Either way, what the command in
 # `args` needs to run is added: valgrind for `--instrument sim`, binutils and valgrind for
 # `tare attribute`, and the `packages` input's words (TARE_PACKAGES).
 set -euo pipefail
@@ -35,7 +36,9 @@ for word in "${words[@]}"; do
 done
 
 warm=false
-if [ -x "$cache/bin/tare" ] && [ -x "$cache/bin/tare-spawn-helper" ] && [ "$(cat "$cache/key" 2>/dev/null)" = "$key" ]; then
+kept=(bin/tare lib/tare/tare-spawn-helper lib/tare/libtare_alloc.so lib/tare/libtare_heap_shift.so)
+complete() { local f; for f in "${kept[@]}"; do [ -f "$cache/$f" ] || return 1; done; }
+if complete && [ "$(cat "$cache/key" 2>/dev/null)" = "$key" ]; then
   mapfile -t runtime < "$cache/runtime-packages"
   "$src/scripts/deps.sh" --only "${runtime[@]}" "${run_packages[@]}"
   if "$cache/bin/tare" --version >/dev/null 2>&1; then
@@ -50,10 +53,11 @@ if [ "$warm" = false ]; then
     cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
           -DTARE_BUILD_TESTS=OFF -DTARE_BUILD_EXAMPLES=OFF -DTARE_BUILD_BENCH=OFF >/dev/null
   fi
-  cmake --build "$build" --target tare tare-spawn-helper
+  cmake --build "$build" --target tare tare-spawn-helper tare_alloc tare_heap_shift
   rm -rf "$cache"
-  mkdir -p "$cache/bin"
-  cp "$build/tare" "$build/tare-spawn-helper" "$cache/bin/"
+  mkdir -p "$cache/bin" "$cache/lib/tare"
+  cp "$build/tare" "$cache/bin/"
+  cp "$build/tare-spawn-helper" "$build/src/lib/libtare_alloc.so" "$build/src/lib/libtare_heap_shift.so" "$cache/lib/tare/"
   # The packages of the libraries the binary links (by the file's real name: under merged /usr a
   # library is registered at /usr/lib or /lib), and of those it opens at first use (libpq, libarchive).
   {

@@ -205,7 +205,11 @@ cat > fakebin/cmake <<'CM'
 #!/usr/bin/env bash
 printf '%s\n' "$*" >> "$FAKE_CMAKE_LOG"
 if [ "$1" = "-S" ]; then mkdir -p "$4" && : > "$4/build.ninja"; fi
-if [ "$1" = "--build" ]; then cp "$FAKE_TARE_DIR/tare" "$FAKE_TARE_DIR/tare-spawn-helper" "$2/"; fi
+if [ "$1" = "--build" ]; then
+  mkdir -p "$2/src/lib"
+  cp "$FAKE_TARE_DIR/tare" "$FAKE_TARE_DIR/tare-spawn-helper" "$2/"
+  cp "$FAKE_TARE_DIR/src/lib/libtare_alloc.so" "$FAKE_TARE_DIR/src/lib/libtare_heap_shift.so" "$2/src/lib/"
+fi
 CM
 chmod +x fakebin/cmake
 export FAKE_CMAKE_LOG=$work/cmake.log FAKE_TARE_DIR=$bin_dir GITHUB_PATH=$work/path
@@ -213,7 +217,7 @@ cache=$work/cache
 : > cmake.log; : > "$GITHUB_PATH"
 PATH="$work/fakebin:$PATH" TARE_CACHE_DIR=$cache TARE_ARGS='ab --base a --head b' "$src/scripts/action/build.sh" 2>build.err ||
   fail "cold build.sh: $(cat build.err)"
-grep -q '^--build .*--target tare tare-spawn-helper' cmake.log || fail "a cold job did not build: $(cat cmake.log)"
+grep -q '^--build .*--target tare tare-spawn-helper tare_alloc tare_heap_shift' cmake.log || fail "a cold job did not build: $(cat cmake.log)"
 grep -qx "$cache/bin" "$GITHUB_PATH" || fail "the cached bin/ is not on PATH: $(cat "$GITHUB_PATH")"
 [ "$(cat "$cache/key")" = "$("$src/scripts/action/cache_key.sh")" ] || fail "the cache has no key"
 grep -qx 'libfmt9' "$cache/runtime-packages" || fail "runtime packages: $(cat "$cache/runtime-packages")"
@@ -223,6 +227,9 @@ PATH="$work/fakebin:$PATH" TARE_CACHE_DIR=$cache TARE_ARGS='ab --base a --head b
 [ ! -s cmake.log ] || fail "a warm job built again: $(cat cmake.log)"
 grep -qx "$cache/bin" "$GITHUB_PATH" || fail "warm: the cached bin/ is not on PATH"
 grep -q 'cached build' build.err || fail "warm: not said: $(cat build.err)"
+# The cached tare is whole: its helper and the allocation shim (`--instrument mem`) found there.
+"$cache/bin/tare" run -q -n 1 --instrument mem --store cached.db -- /bin/true >/dev/null 2>build.err ||
+  fail "the cached tare cannot measure with --instrument mem: $(cat build.err)"
 echo stale > "$cache/key"; : > cmake.log
 PATH="$work/fakebin:$PATH" TARE_CACHE_DIR=$cache TARE_ARGS='ab' "$src/scripts/action/build.sh" 2>/dev/null || fail "stale build.sh"
 grep -q '^--build ' cmake.log || fail "a cache of another key was used"
