@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The action's second step (action.yml): runs `tare $TARE_ARGS`. For `ab` it adds --ledger, --json
-# and --html in $RUNNER_TEMP/tare-out (the artifact) unless the arguments give them. Records the
-# exit status and the ledger's path as step outputs; never fails itself (the gate step does).
+# and --html in $RUNNER_TEMP/tare-out (the artifact) unless the arguments give them; for `compare`
+# it adds --format markdown -o $RUNNER_TEMP/tare-out/compare.md unless they give --format or -o,
+# and that report is the ledger (a compare given another format or its own -o posts no comment,
+# and says so). Records the exit status, the ledger's path and whether tare put the report in the
+# job summary as step outputs; never fails itself (the gate step does).
 set -uo pipefail
 out=${RUNNER_TEMP:-/tmp}/tare-out
 mkdir -p "$out"
@@ -47,17 +50,46 @@ if [ "${args[0]:-}" = "ab" ]; then
     done
   fi
   args=("${args[@]}" "${extra[@]}" "${rest[@]}")
+elif [ "${args[0]:-}" = "compare" ]; then
+  # compare's Markdown report is its ledger (issue 45, item 5): asked for unless the arguments
+  # choose the format or the output themselves; `--format markdown -o FILE` is used as given.
+  format="" output=""
+  for i in "${!args[@]}"; do
+    case "${args[$i]}" in
+      --format) format=${args[$((i + 1))]:-} ;;
+      --format=*) format=${args[$i]#--format=} ;;
+      -o | --output) output=${args[$((i + 1))]:--} ;;
+      --output=*) output=${args[$i]#--output=} ;;
+    esac
+  done
+  if [ -z "$format" ] && [ -z "$output" ]; then
+    ledger="$out/compare.md"
+    args+=(--format markdown -o "$ledger")
+  elif [ "$format" = markdown ] && [ -n "$output" ] && [ "$output" != - ]; then
+    ledger=$output
+  else
+    echo "tare: no pull-request comment for this compare: the comment is compare's Markdown report in a file; leave --format and -o to the action, or give --format markdown -o FILE" >&2
+  fi
 fi
 # The ledger's path becomes a line of $GITHUB_OUTPUT: a line break in it would write lines of its
 # own there (a second exit-code=0).
 case "$ledger" in
-  *$'\n'* | *$'\r'*) refuse "the --ledger path holds a line break; give a path without one" ;;
+  *$'\n'* | *$'\r'*) refuse "the ledger's path (--ledger, or compare's -o) holds a line break; give a path without one" ;;
 esac
 echo "tare: tare ${args[*]}" >&2
+# Whether tare put its report in the job summary (ab and compare append to $GITHUB_STEP_SUMMARY):
+# the comment step, when it may not comment, then adds only why (comment.sh).
+summary_before=$(stat -c %s "${GITHUB_STEP_SUMMARY:-/nonexistent}" 2>/dev/null || echo 0)
 tare "${args[@]}"
 code=$?
+summary_after=$(stat -c %s "${GITHUB_STEP_SUMMARY:-/nonexistent}" 2>/dev/null || echo 0)
+in_summary=false
+[ "$summary_after" -gt "$summary_before" ] && in_summary=true
+# A report written to a file is in the log too, as ab prints its ledger.
+if [ "${args[0]}" = compare ] && [ -n "$ledger" ] && [ -f "$ledger" ]; then cat "$ledger"; fi
 {
   echo "exit-code=$code"
   echo "ledger=$ledger"
+  echo "in-summary=$in_summary"
 } >> "${GITHUB_OUTPUT:?set by GitHub Actions}"
 exit 0

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <set>
@@ -39,13 +40,17 @@ StatusOr<int> Site(const SiteFlags& f) {
   auto store = store::Store::OpenForReading(f.store_path);
   if (!store.ok()) return store.status();
 
-  // Every benchmark a `tare run` of the newest runs measured, in the order first seen (newest run first).
+  // Every benchmark a `tare run` of the newest runs measured, in the order first seen (newest run
+  // first), and the host types of those runs, each with its newest run's fingerprint.
   auto runs = (*store)->ListRuns(f.limit);
   if (!runs.ok()) return runs.status();
   std::vector<std::string> names;
   std::set<std::string> seen;
+  std::vector<html::SiteHost> hosts;
+  std::set<std::string> seen_hosts;
   for (const auto& run : *runs) {
     if (run.kind != RunKind::kRun) continue;
+    if (seen_hosts.insert(run.fingerprint_digest).second) hosts.push_back({run.fingerprint_digest, run.fingerprint_json});
     auto data = (*store)->LoadRunHead(run.id);  // the names, not the samples (issue 48, item 7)
     if (!data.ok()) return data.status();
     for (const auto& b : data->benchmarks) {
@@ -76,23 +81,48 @@ StatusOr<int> Site(const SiteFlags& f) {
     if (fs::is_symlink(path, link_ec)) fs::remove(path, link_ec);
     return WriteFileAtomic(path, text);
   };
+  // Each benchmark on every host type that ran it (issue 45, item 3): a run on another host type
+  // (one `--env MALLOC_ARENA_MAX=2` run) adds a section, never hides the others' runs.
   std::set<std::string> written;
   for (const auto& name : names) {
-    html::SiteEntry e;
-    e.benchmark = name;
-    auto h = compare::LoadHistory(**store, {name, "", "", "", f.limit, 0});
-    if (!h.ok()) {
-      e.problem = h.status().message();
-    } else {
-      e.history = std::move(*h);
-      const fs::path page = fs::path(f.output) / html::SitePagePath(name);
-      if (Status w = write_page(page.string(), html::RenderHistoryHtml(e.history, "../index.html")); !w.ok()) return w;
-      written.insert(page.filename().string());
+    auto host_runs = (*store)->HostsOf(name);
+    if (!host_runs.ok()) return host_runs.status();
+    for (const auto& [host, count] : *host_runs) {
+      html::SiteEntry e;
+      e.benchmark = name;
+      e.host = host;
+      auto h = compare::LoadHistory(**store, {name, "", "", host, f.limit, 0});
+      if (h.ok() && h->host != host) h = Status::DataLoss(fmt::format("{} runs kept no host fingerprint", count));
+      if (!h.ok()) {
+        e.problem = h.status().message();
+      } else {
+        e.history = std::move(*h);
+        const fs::path page = fs::path(f.output) / html::SitePagePath(name, host);
+        const std::string back = "../index.html#" + html::SiteHostAnchor(host);
+        if (Status w = write_page(page.string(), html::RenderHistoryHtml(e.history, back)); !w.ok()) return w;
+        written.insert(page.filename().string());
+      }
+      // A host type whose runs are all older than the newest N: its section, from its newest run.
+      if (seen_hosts.insert(host).second) {
+        std::string fingerprint;
+        if (!e.history.rows.empty()) {
+          auto head = (*store)->LoadRunHead(e.history.rows.back().run.id);
+          if (!head.ok()) return head.status();
+          fingerprint = head->run.fingerprint_json;
+        }
+        hosts.push_back({host, fingerprint});
+      }
+      entries.push_back(std::move(e));
     }
-    entries.push_back(std::move(e));
   }
+  // A host type none of whose runs measured a benchmark (every one failed to start) has no rows.
+  std::erase_if(hosts, [&](const html::SiteHost& h) {
+    return std::none_of(entries.begin(), entries.end(), [&](const html::SiteEntry& e) { return e.host == h.digest; });
+  });
   const std::string index = (fs::path(f.output) / "index.html").string();
-  if (Status w = write_page(index, html::RenderSiteIndex(entries, RedactSecrets(f.store_path))); !w.ok()) return w;
+  if (Status w = write_page(index, html::RenderSiteIndex(hosts, entries, RedactSecrets(f.store_path))); !w.ok()) {
+    return w;
+  }
   // The pages of benchmarks the newest runs no longer measure, and links, are not published stale.
   size_t removed = 0;
   for (const auto& entry : fs::directory_iterator(pages_dir, ec)) {
@@ -105,8 +135,8 @@ StatusOr<int> Site(const SiteFlags& f) {
   }
   if (removed > 0) fmt::print(stderr, "tare: removed {} stale page{} from {}\n", removed, removed == 1 ? "" : "s",
                               TerminalText(pages_dir.string()));
-  fmt::print(stderr, "tare: site of {} benchmarks in {} (open {})\n", entries.size(), TerminalText(f.output),
-             TerminalText(index));
+  fmt::print(stderr, "tare: site of {} benchmarks on {} host type{} in {} (open {})\n", names.size(), hosts.size(),
+             hosts.size() == 1 ? "" : "s", TerminalText(f.output), TerminalText(index));
   return kExitOk;
 }
 
@@ -116,9 +146,11 @@ void AddSiteCommand(CLI::App& app, int* exit_code) {
   auto f = std::make_shared<SiteFlags>();
   CLI::App* sub = app.add_subcommand("site", "A static site of every benchmark's history, for GitHub Pages");
   sub->footer(R"(
-Writes DIR/index.html — one row per benchmark a `tare run` measured: its metric, host type, branch,
-runs, last value, a trend sparkline and its last change point — and DIR/b/<name>.html, each
-benchmark's history plot (as `tare report --history`). Self-contained pages, no scripts: publish
+Writes DIR/index.html — a section per host type (results of two are never pooled: a run with
+`--env MALLOC_ARENA_MAX=2` is another one), saying what sets it apart, with one row per benchmark
+a `tare run` measured there: its metric, branch, runs, last value, a trend sparkline and its last
+change point — and DIR/b/<name>-<host>-<hash>.html, each benchmark's history plot on each host
+type (as `tare report --history --host`). Self-contained pages, no scripts: publish
 DIR as it is (docs/ci.md, "A benchmark site"). Into an existing site, DIR/b/ is tare's own: pages
 of benchmarks no longer measured (and links) are removed, a page that is a link is replaced, never
 written through, and a b/ that is a link is refused.

@@ -8,6 +8,7 @@
 #include "html/ab_page.h"
 #include "html/compare_page.h"
 #include "html/run_page.h"
+#include "html/site_pages.h"
 
 namespace tare::html {
 namespace {
@@ -323,6 +324,39 @@ TEST(AbPage, AnExactPlanCohortSaysItsPlanNotLooksAndABudget) {
   const std::string timed = RenderAbHtml(r, RunData{}, {});
   EXPECT_NE(timed.find("looks at 20, 40, 80, 160, 320, 640 and 1280 pairs"), std::string::npos) << timed;
   EXPECT_NE(timed.find("<dt>Budget</dt>"), std::string::npos) << timed;
+}
+
+// Issue 45, item 3: each host type of the site says what sets it apart — the hard keys it differs
+// on from another host type, with its own value, "(absent)" where it has none — and a hostile value
+// stays text; one host type alone has nothing to set it apart from.
+TEST(SitePages, EachHostTypeSaysWhatSetsItApart) {
+  auto fingerprint = [](const std::string& target_env) {
+    Fingerprint fp;
+    fp.keys = {{"cpu.model_name", "Xeon <b>", true}, {"cpu.logical", "2", true}, {"os.kernel", "6.1.0", true},
+               {"os.loadavg", "0.5", false}};
+    if (!target_env.empty()) fp.keys.push_back({"target.env", target_env, true});
+    return env::FingerprintToJson(fp).dump();
+  };
+  const std::vector<SiteHost> hosts = {{"aaaa", fingerprint("MALLOC_ARENA_MAX=2")}, {"bbbb", fingerprint("")},
+                                       {"cccc", ""}};
+  const auto texts = DescribeHostTypes(hosts);
+  ASSERT_EQ(texts.size(), 3u);
+  EXPECT_EQ(texts[0].machine, "Xeon <b>, 2 CPUs, kernel 6.1.0");
+  EXPECT_EQ(texts[0].apart, std::vector<std::string>{"target.env = MALLOC_ARENA_MAX=2"});
+  EXPECT_EQ(texts[1].apart, std::vector<std::string>{"target.env (absent)"});
+  EXPECT_EQ(texts[2].machine, "its runs kept no fingerprint");
+  EXPECT_TRUE(DescribeHostTypes({hosts[0]})[0].apart.empty());
+  // One benchmark on two host types: two distinct, safe pages.
+  EXPECT_NE(SitePagePath(kHostile, "aaaa"), SitePagePath(kHostile, "bbbb"));
+  EXPECT_EQ(SitePagePath(kHostile, "aaaa").find('<'), std::string::npos);
+  SiteEntry e;
+  e.benchmark = kHostile;
+  e.host = "bbbb";
+  e.problem = "no history";
+  const std::string index = RenderSiteIndex(hosts, {e}, "s.db");
+  ExpectSafe(index);
+  EXPECT_NE(index.find("Xeon &lt;b&gt;"), std::string::npos);
+  EXPECT_NE(index.find("<h2 id=\"host-bbbb\">"), std::string::npos);
 }
 
 }  // namespace

@@ -477,9 +477,15 @@ TEST_F(ReportE2E, TheSiteIndexesEveryBenchmarkAndLinksItsHistory) {
   EXPECT_NE(index.find("between run 3 and run 4"), std::string::npos) << index;
   EXPECT_NE(index.find("<polyline"), std::string::npos) << "a sparkline";
   // Every page linked from the index exists, and file names are safe whatever the benchmark's name.
+  // The sim runs and the echo run are two host types (valgrind.version is a hard key): the index
+  // opens with a link to each one's section (issue 45, item 3).
   size_t links = 0;
   for (size_t at = index.find("<a href=\""); at != std::string::npos; at = index.find("<a href=\"", at + 1)) {
     const std::string href = index.substr(at + 9, index.find('"', at + 9) - at - 9);
+    if (href.rfind("#host-", 0) == 0) {
+      EXPECT_NE(index.find("<h2 id=\"" + href.substr(1) + "\">"), std::string::npos) << href;
+      continue;
+    }
     EXPECT_EQ(href.rfind("b/", 0), 0u) << href;
     EXPECT_EQ(href.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./"), std::string::npos)
         << href;
@@ -508,10 +514,10 @@ TEST_F(ReportE2E, TheSiteIndexesEveryBenchmarkAndLinksItsHistory) {
   const size_t href = index.rfind("<a href=\"", text) + 9;
   const std::string page = "site/" + index.substr(href, index.find('"', href) - href);
   ASSERT_TRUE(fs::exists(dir_ + "/" + page)) << page;
-  // Issue 45, item 6: each page links back to the index, and its plot labels runs by id, as its
-  // text names them ("run 3 → 4"), not by position 0-5.
+  // Issue 45, item 6: each page links back to the index (item 3: to its host type's section), and
+  // its plot labels runs by id, as its text names them ("run 3 → 4"), not by position 0-5.
   const std::string page_html = Slurp(dir_ + "/" + page);
-  EXPECT_NE(page_html.find("<a href=\"../index.html\">"), std::string::npos) << page_html.substr(0, 2000);
+  EXPECT_NE(page_html.find("<a href=\"../index.html#host-"), std::string::npos) << page_html.substr(0, 2000);
   EXPECT_NE(page_html.find(">run id, in the order the runs were stored<"), std::string::npos);
   EXPECT_NE(page_html.find(">6</text>"), std::string::npos) << "the newest run's id on the x axis";
   fs::copy_file(dir_ + "/" + page, dir_ + "/site-page.html");
@@ -522,6 +528,67 @@ TEST_F(ReportE2E, TheSiteIndexesEveryBenchmarkAndLinksItsHistory) {
   std::ofstream(dir_ + "/afile") << "x";
   EXPECT_EQ(Tare({"site", "-o", "afile", "--store", "s.db"}).exit_code, 2);
   EXPECT_EQ(Slurp(dir_ + "/afile"), "x");
+}
+
+// Issue 45, item 3: one run with `--env MALLOC_ARENA_MAX=2` (another host type: target.env is a
+// hard key) hid the other host type's runs from the index. Each host type has its own section,
+// saying what sets it apart from the others, and a benchmark measured on both has a row and a
+// page in each: three runs on the plain host, one on the other, none silently dropped.
+TEST_F(ReportE2E, TheSiteShowsEveryHostTypeInItsOwnSection) {
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(Tare({"run", "-q", "-n", "2", "--store", "s.db", "--", "/bin/echo", "plain"}).exit_code, 0);
+  }
+  ASSERT_EQ(Tare({"run", "-q", "-n", "2", "--store", "s.db", "--", "/bin/echo", "only-plain"}).exit_code, 0);
+  Result env = Tare({"run", "-q", "-n", "2", "--env", "MALLOC_ARENA_MAX=2", "--store", "s.db", "--", "/bin/echo",
+                     "plain"});
+  ASSERT_EQ(env.exit_code, 0) << env.err;
+  Result r = Tare({"site", "-o", "site", "--store", "s.db"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("2 host types"), std::string::npos) << r.err;
+  const std::string index = Slurp(dir_ + "/site/index.html");
+  // Whatever the markup: two rows of the benchmark, one per host type (one row, the newest run's
+  // host type with its 1 run, before).
+  size_t rows = 0;
+  for (size_t at = index.find(">/bin/echo plain</a>"); at != std::string::npos; at = index.find(">/bin/echo plain</a>", at + 1)) {
+    ++rows;
+  }
+  EXPECT_EQ(rows, 2u) << index;
+  // Two sections, the newest run's host type first, each saying what sets it apart.
+  const size_t first = index.find("<h2 id=\"host-");
+  ASSERT_NE(first, std::string::npos) << index;
+  const size_t second = index.find("<h2 id=\"host-", first + 1);
+  ASSERT_NE(second, std::string::npos) << index;
+  EXPECT_EQ(index.find("<h2 id=\"host-", second + 1), std::string::npos) << index;
+  const std::string env_section = index.substr(first, second - first);
+  const std::string plain_section = index.substr(second);
+  // target.env is what differs: MALLOC_ARENA_MAX=2 in one, absent or without it in the other (a
+  // variable set for the whole machine, OPENBLAS_CORETYPE, is in both).
+  const std::string apart = "Set apart from the other host types by: <code>target.env";
+  EXPECT_NE(env_section.find(apart + " = MALLOC_ARENA_MAX=2"), std::string::npos) << env_section;
+  EXPECT_NE(plain_section.find(apart), std::string::npos) << plain_section;
+  EXPECT_EQ(plain_section.find("MALLOC_ARENA_MAX"), std::string::npos) << plain_section;
+  // /bin/echo plain has a row in each, linking to its own page of that host type's runs.
+  auto page_of = [&](const std::string& section, const std::string& name) -> std::string {
+    const size_t text = section.find(">" + name + "</a>");
+    if (text == std::string::npos) return "";
+    const size_t href = section.rfind("<a href=\"", text) + 9;
+    return section.substr(href, section.find('"', href) - href);
+  };
+  const std::string env_page = page_of(env_section, "/bin/echo plain");
+  const std::string plain_page = page_of(plain_section, "/bin/echo plain");
+  ASSERT_FALSE(env_page.empty()) << env_section;
+  ASSERT_FALSE(plain_page.empty()) << plain_section;
+  EXPECT_NE(env_page, plain_page);
+  EXPECT_NE(Slurp(dir_ + "/site/" + env_page).find("<tr><th>runs</th><td>1</td>"), std::string::npos);
+  EXPECT_NE(Slurp(dir_ + "/site/" + plain_page).find("<tr><th>runs</th><td>3</td>"), std::string::npos);
+  EXPECT_FALSE(page_of(plain_section, "/bin/echo only-plain").empty()) << plain_section;
+  EXPECT_TRUE(page_of(env_section, "/bin/echo only-plain").empty()) << "measured on the plain host only";
+  fs::copy_file(dir_ + "/site/index.html", dir_ + "/site-index.html");
+  Page shown = Browse("site-index.html");
+  ASSERT_EQ(shown.exit_code, 0) << shown.log;
+  EXPECT_NE(shown.dom.find("MALLOC_ARENA_MAX=2"), std::string::npos);
+  EXPECT_TRUE(shown.console.empty());
+  ExpectLaidOut("site-index.html");
 }
 
 }  // namespace
