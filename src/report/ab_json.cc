@@ -47,20 +47,21 @@ nlohmann::json MetricJson(const AbMetricResult& m) {
   return out;
 }
 
+// Every field of the cross-check (model/record_fields.h, CrossCheckFields), in tare.ab/1's shapes:
+// the sim figures as an object {name: value}, an empty reading or phrase as null. A field added to
+// the record is in the document with no code here (issue 47, item 1).
 nlohmann::json CrossCheckJson(const std::optional<AbCrossCheck>& x) {
   if (!x) return nullptr;
-  nlohmann::json base = nlohmann::json::object(), head = nlohmann::json::object();
-  for (const auto& [name, value] : x->base) base[name] = Num(value);
-  for (const auto& [name, value] : x->head) head[name] = Num(value);
-  return {{"metric", x->metric},
-          {"time_change", Num(x->time_change)},
-          {"instructions_change", Num(x->instructions_change)},
-          {"reading", x->reading.empty() ? nlohmann::json(nullptr) : nlohmann::json(x->reading)},
-          {"phrase", x->phrase.empty() ? nlohmann::json(nullptr) : nlohmann::json(x->phrase)},
-          {"line", x->line},
-          {"error", x->error},
-          {"base", base},
-          {"head", head}};
+  nlohmann::json j = FieldsToJson(*x, CrossCheckFields());
+  for (const char* key : {"base", "head"}) {
+    nlohmann::json figures = nlohmann::json::object();
+    for (const auto& pair : j[key]) figures[pair[0].get<std::string>()] = pair[1];
+    j[key] = std::move(figures);
+  }
+  for (const char* key : {"reading", "phrase"}) {
+    if (j[key] == "") j[key] = nullptr;
+  }
+  return j;
 }
 
 // The file name of the executable the user gave for a head arm ("bench_v3" for hd02), "" if unknown.
@@ -109,9 +110,7 @@ nlohmann::json AbReportToJson(const AbReport& r) {
   }
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& c : r.checks) {
-    checks.push_back({{"kind", c.kind}, {"rule", c.rule}, {"cell", c.cell}, {"arm", c.arm},
-                      {"value", Num(c.value)}, {"limit", Num(c.limit)}, {"unit", c.unit},
-                      {"ok", c.ok}});
+    checks.push_back(FieldsToJson(c, CheckFields()));  // every field of a gate or bound (record_fields.h)
   }
   nlohmann::json layout_rows = nlohmann::json::array();
   for (const auto& row : r.layout_rows) {

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/record_fields.h"
 #include "report/ab_json.h"
 #include "report/ab_outcome.h"
 #include "report/ab_report_fixture.h"
@@ -187,6 +188,43 @@ TEST(LedgerAgreement, ACrossCheckedRowCarriesWordsThatAgreeWithItsFigures) {
       << RenderLedger(r);
   EXPECT_EQ(AbReportToJson(r)["comparisons"][0]["cross_check"]["phrase"], "less work, but far less than the time");
   EXPECT_EQ(AbReportToJson(r)["comparisons"][0]["cross_check"]["reading"], "not less work");
+}
+
+}  // namespace
+}  // namespace tare::report
+
+namespace tare::report {
+namespace {
+
+// Issue 47, item 1: tare.ab/1 carries every field of a gate or bound and of a cross-check, as their
+// field lists (model/record_fields.h) name them, with the values the record holds.
+TEST(AbJsonFields, EveryFieldOfACheckAndOfACrossCheckIsInTheDocument) {
+  AbReport r = fixture::Fixed();
+  ASSERT_FALSE(r.checks.empty());
+  AbCrossCheck x;
+  x.metric = "wall_ns";
+  x.time_change = 0.05;
+  x.instructions_change = 0.0001;
+  x.reading = "the same work";
+  x.line = "instructions +0.01% while wall_ns +5.00%";
+  x.base = {{"sim.Ir", 1000}};
+  x.head = {{"sim.Ir", 1000.1}};
+  r.comparisons[0].cross_check = x;
+  const nlohmann::json j = AbReportToJson(r);
+  for (const auto& f : CheckFields()) {
+    EXPECT_TRUE(j["checks"][0].contains(f.name)) << f.name << " of a check is missing: " << j["checks"][0].dump();
+  }
+  EXPECT_EQ(j["checks"][0]["rule"], r.checks[0].rule);
+  EXPECT_EQ(j["checks"][0]["ok"], r.checks[0].ok);
+  const nlohmann::json& xj = j["comparisons"][0]["cross_check"];
+  for (const auto& f : CrossCheckFields()) {
+    EXPECT_TRUE(xj.contains(f.name)) << f.name << " of a cross-check is missing: " << xj.dump();
+  }
+  // tare.ab/1's own shapes: figures by name, an empty phrase as null.
+  EXPECT_EQ(xj["head"]["sim.Ir"], 1000.1);
+  EXPECT_TRUE(xj["phrase"].is_null());
+  EXPECT_EQ(xj["reading"], "the same work");
+  EXPECT_EQ(xj["time_change"], 0.05);
 }
 
 }  // namespace
