@@ -290,6 +290,7 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
 
   session_started_ns_ = r_.options_.clock->UnixNowNs();
   NoticePlanCost();
+  NoticeEarlierCohort();
   // The work tier counts against the budget: the suite's wall time is what CI waits for. A resumed
   // cohort reads it again (the counts are exact, so the same), before its stored looks are replayed.
   Status error = WorkTier();

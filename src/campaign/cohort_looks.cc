@@ -442,3 +442,37 @@ void CampaignRunner::Cohort::NoticeProjection() const {
 }
 
 }  // namespace tare::campaign
+
+namespace tare::campaign {
+
+void CampaignRunner::Cohort::NoticeEarlierCohort() const {
+  auto all = store_.CohortsOf(r_.input_.campaign_sha256);
+  if (!all.ok()) return;  // an estimate is not worth failing the campaign for
+  const CohortRecord* latest = nullptr;
+  RunRecord latest_run;
+  for (const auto& c : *all) {
+    if (c.run_id == run_id_ || c.state != CohortState::kComplete || (latest && c.cohort < latest->cohort)) continue;
+    auto head = store_.LoadRunHead(c.run_id);
+    // Another host type's duration says nothing about this one's.
+    if (!head.ok() || head->run.fingerprint_digest != fingerprint_.HardDigest() ||
+        head->run.ended_unix_ns <= head->run.started_unix_ns) {
+      continue;
+    }
+    latest = &c;
+    latest_run = head->run;
+  }
+  if (latest == nullptr) return;
+  auto cells = store_.CellsOf(latest->run_id);
+  if (!cells.ok() || cells->empty()) return;
+  const double took = static_cast<double>(latest_run.ended_unix_ns - latest_run.started_unix_ns);
+  const size_t n = cells->size();
+  const std::string scaled =
+      n == cells_.size() ? ""
+                         : fmt::format("; for this cohort's {} cell{}, about {}", cells_.size(), cells_.size() == 1 ? "" : "s",
+                                       FormatDurationNs(took * static_cast<double>(cells_.size()) / static_cast<double>(n)));
+  Notice(fmt::format("the campaign's last cohort on this host type (cohort {}, run {}) took {} for {} cell{}{}; the "
+                     "estimate below and the projection after the first looks read this cohort's own samples",
+                     latest->cohort, latest->run_id, FormatDurationNs(took), n, n == 1 ? "" : "s", scaled));
+}
+
+}  // namespace tare::campaign

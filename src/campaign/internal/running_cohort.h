@@ -78,6 +78,9 @@ class CampaignRunner::Cohort final : public session::Observer {
   Status CheckGates();
   // Before the first sample: the plan's cost in processes; after the first round: in time.
   void NoticePlanCost() const;
+  // Before the first sample: what the campaign's latest complete cohort on this host type took, when
+  // the store has one (issue 42: an estimate before the first sample), scaled to this cohort's cells.
+  void NoticeEarlierCohort() const;
   static constexpr int64_t kEarlyEstimateSamples = 60;
   // What the plan will take, from the samples so far: once every cell has had its first block, and
   // early — after kEarlyEstimateSamples — when the first block alone is many times that (thousands

@@ -430,6 +430,18 @@ TEST_F(AbE2E, TheFirstLooksProjectTheRestAndNameTheCellsTheBudgetWillLeaveUndeci
   EXPECT_GT(j["samples"].get<int64_t>(), 60) << "the budget let the cell go past its first look";
   EXPECT_NE(j["comparisons"][0]["reasons"].dump().find("budget of 5 s spent"), std::string::npos)
       << j["comparisons"][0].dump();
+  EXPECT_EQ(r.err.find("the campaign's last cohort"), std::string::npos) << "the store had no earlier cohort";
+
+  // The campaign again: before its first sample, what its last cohort on this host type took.
+  Result again = Tare({"ab", file, "--store", store_, "--json", dir_ + "/result.json"});
+  EXPECT_EQ(again.exit_code, 3) << again.err;
+  const size_t plan = again.err.find("tare: plan: ");
+  const size_t earlier = again.err.find(
+      "tare: the campaign's last cohort on this host type (cohort 1, run 1) took ");
+  ASSERT_NE(earlier, std::string::npos) << again.err;
+  EXPECT_LT(plan, earlier);
+  EXPECT_LT(earlier, again.err.find("first block: ")) << "told before the first sample's estimate";
+  EXPECT_NE(again.err.find(" for 1 cell; the estimate below", earlier), std::string::npos) << again.err;
 }
 
 // Issue 42: the bound's exit status (4) ranks above every verdict, and every output says so first —
