@@ -370,7 +370,15 @@ void CampaignRunner::Cohort::NoticeProjection() const {
   double more_ns = 0;
   int64_t more_pairs = 0;
   std::vector<std::string> undecided;
-  for (size_t c : active) {
+  // At most kProjectedCells cells are simulated (every k-th, in cell order), the rest counted as
+  // the simulated ones average: a campaign of thousands of cells pauses for a second or two here,
+  // not for minutes.
+  constexpr size_t kProjectedCells = 200;
+  const size_t stride = (active.size() + kProjectedCells - 1) / kProjectedCells;
+  const double scale = static_cast<double>(active.size()) /
+                       static_cast<double>((active.size() + stride - 1) / stride);
+  for (size_t i = 0; i < active.size(); i += stride) {
+    const size_t c = active[i];
     const Cell& cell = r_.cells_[c];
     const int64_t done = BlocksDone(c);
     PlanQuery q;
@@ -408,7 +416,7 @@ void CampaignRunner::Cohort::NoticeProjection() const {
         stays_undecided = std::max(stays_undecided, projected->inconclusive);
       }
     }
-    const double extra = std::max(0.0, pairs - static_cast<double>(done));
+    const double extra = std::max(0.0, pairs - static_cast<double>(done)) * scale;
     more_pairs += static_cast<int64_t>(std::lround(extra));
     more_ns += extra * arms * cost[c] * overhead;
     if (stays_undecided >= 0.5) undecided.push_back(cell.name);
@@ -429,7 +437,14 @@ void CampaignRunner::Cohort::NoticeProjection() const {
                         FormatDurationNs(std::max(budget_end, static_cast<double>(now)) -
                                          static_cast<double>(session_started_ns_)));
   }
-  if (!undecided.empty()) {
+  if (!undecided.empty() && stride > 1) {
+    line += fmt::format("; about {} of them will likely still be undecided when {} is spent, at this host's noise "
+                        "(of {} cells simulated, {} would: e.g. {}): INCONCLUSIVE unless it quiets (a quieter host, a "
+                        "larger --budget or --instrument sim decides them)",
+                        std::lround(static_cast<double>(undecided.size()) * scale),
+                        budget_ns_ > 0 ? "the budget" : "the cap", (active.size() + stride - 1) / stride,
+                        undecided.size(), undecided.front());
+  } else if (!undecided.empty()) {
     std::string names;
     for (size_t i = 0; i < undecided.size() && i < 3; ++i) names += (i ? ", " : "") + undecided[i];
     if (undecided.size() > 3) names += fmt::format(" and {} more", undecided.size() - 3);
