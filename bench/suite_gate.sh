@@ -18,6 +18,9 @@
 #   bench/suite_gate.sh --quick               # 1 of each, the A/A on 6 cells (a smoke run, about 5 min)
 #   bench/suite_gate.sh --only aa --campaigns 3 -- --interval signed-rank-v1   # extra tare ab args
 #   bench/suite_gate.sh --analyze DIR         # the table again from a run's directory
+#   bench/suite_gate.sh --shared-store        # the campaigns of a kind share one store, so from the
+#                                             # second on tare says what the last cohort took
+#                                             # before the first sample (recorded as 'earlier')
 #
 # Run it alone (no builds or tests beside it; load <= 1.5) and say the load with the figures; a
 # second pass beside a parallel build is the "loaded host" row. Needs build/tare and the
@@ -25,7 +28,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$repo/build}
-campaigns=10; only=both; out=""; analyze=""; aa_filter=""; extra=()
+campaigns=10; only=both; out=""; analyze=""; aa_filter=""; extra=(); shared=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) campaigns=1; aa_filter='BM_(Knob|Sort)/' ;;
@@ -33,6 +36,7 @@ while [ $# -gt 0 ]; do
     --only) only=$2; shift ;;
     --out) out=$2; shift ;;
     --analyze) analyze=$2; shift ;;
+    --shared-store) shared=1 ;;
     --) shift; extra=("$@"); break ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "suite_gate.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -66,6 +70,7 @@ for kind in ("aa", "changed"):
               f"FAIL {r['fail']}, INCONCLUSIVE {r['inconclusive']}; knob/3 {r['knob3']}, knob/5 {r['knob5']}; "
               f"estimate {r['estimate']}; projection {r.get('projection') or '-'} ({err(r)}), "
               f"{r.get('projected_undecided') or '-'} projected undecided; "
+              f"before the first sample: last cohort took {r.get('earlier') or '-'}; "
               f"work tier {r.get('tier', '-')}; load {r['load']} -> {r.get('load_end', '-')}")
 PY
 }
@@ -78,11 +83,12 @@ if [ -n "$analyze" ]; then analyze_dir "$analyze"; exit 0; fi
 out=${out:-$(mktemp -d /tmp/tare-suite-gate.XXXXXX)}
 mkdir -p "$out/raw"
 cp "$build/bench/suite/suite_bench" "$out/suite_copy"  # the A/A's head: the same bytes, another file
-printf 'kind\tn\tcells\texit\tseconds\tpass\tgains\tfail\tinconclusive\tknob3\tknob5\testimate\tload\tload_end\ttier\tprojection\tprojected_undecided\n' > "$out/campaigns.tsv"
+printf 'kind\tn\tcells\texit\tseconds\tpass\tgains\tfail\tinconclusive\tknob3\tknob5\testimate\tload\tload_end\ttier\tprojection\tprojected_undecided\tearlier\n' > "$out/campaigns.tsv"
 
 one() {  # kind n head args...
   local kind=$1 n=$2 head=$3; shift 3
   local store="$out/raw/$kind-$n.db" json="$out/raw/$kind-$n.json" err="$out/raw/$kind-$n.err"
+  [ "$shared" = 0 ] || store="$out/raw/$kind.db"
   local load; load=$(cut -d' ' -f1 /proc/loadavg)
   local t0 t1 rc=0
   t0=$(date +%s.%N)
@@ -109,11 +115,12 @@ text = open(err).read()
 m = re.search(r"first looks take about [^;:]+(?:;[^:]*)?: (.+? in all)", text)
 t = re.search(r"Work tier: .*?\(([^()]+)\)$", text, re.M)
 p = re.search(r"first looks taken \(([^)]*)\): .*?: about (\S+ \S+) in all", text)
-u = re.search(r"; (\d+) of them \(.*?\) will likely still be undecided", text)
+u = re.search(r"; (?:about )?(\d+) of them .*?will likely still be undecided", text)
+e = re.search(r"the campaign's last cohort on this host type \(cohort \d+, run \d+\) took (\S+ \S+) for", text)
 print("\t".join([kind, n, str(len(c)), rc, f"{float(t1) - float(t0):.1f}", str(count("PASS")), str(gains),
                  str(count("FAIL")), str(count("INCONCLUSIVE")), verdict("BM_Knob/3"), verdict("BM_Knob/5"),
                  m.group(1) if m else "-", load, load_end, t.group(1) if t else "-",
-                 p.group(2) if p else "-", u.group(1) if u else ("0" if p else "-")]))
+                 p.group(2) if p else "-", u.group(1) if u else ("0" if p else "-"), e.group(1) if e else "-"]))
 PY
 }
 
