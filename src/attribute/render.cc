@@ -92,7 +92,8 @@ std::string ExplainedLine(const AttributionReport& report) {
                                                                   100 * std::fabs(rest) / std::fabs(r.total_delta));
   const size_t changed = r.ChangedRows();
   const std::string which =
-      shown == changed ? fmt::format("All {} functions that changed (of {})", changed, r.rows.size())
+      shown == changed ? (changed == 1 ? fmt::format("The one function that changed (of {})", r.rows.size())
+                                       : fmt::format("All {} functions that changed (of {})", changed, r.rows.size()))
                        : fmt::format("The top {} of the {} functions that changed (of {})", shown, changed,
                                      r.rows.size());
   return fmt::format(

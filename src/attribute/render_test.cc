@@ -48,6 +48,23 @@ TEST(RenderConsole, TableInliningAndEscapes) {
       << out;
 }
 
+// One changed function is named as one ("All 1 functions" until 2026-12-06).
+TEST(RenderConsole, OneChangedFunctionIsSingular) {
+  auto b = ParseCallgrindProfile("events: Ir\nob=app\nfn=main\n1 100\nfn=g\n2 5\n", "base.out");
+  auto h = ParseCallgrindProfile("events: Ir\nob=app\nfn=main\n1 90\nfn=g\n2 5\n", "head.out");
+  ASSERT_TRUE(b.ok() && h.ok());
+  auto r = Attribute(*b, *h);
+  ASSERT_TRUE(r.ok());
+  AttributionReport report;
+  report.result = *r;
+  report.base_label = "base.out";
+  report.head_label = "head.out";
+  const std::string out = RenderConsole(report);
+  EXPECT_NE(out.find("The one function that changed (of 2): self changes sum to -10 of the total -10"), std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("All 1 functions"), std::string::npos) << out;
+}
+
 TEST(RenderMarkdown, EscapedTable) {
   std::string md = RenderMarkdown(MakeReport(kHostile));
   EXPECT_NE(md.find("### tare attribute: Ir: base 607 → head 599, change -8 (-1.3%)"), std::string::npos) << md;

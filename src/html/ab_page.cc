@@ -299,7 +299,14 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
     if (!rows.empty()) html += "<figure>" + ForestPlot(rows, "changes in cell " + cell) + "</figure>\n";
     html += CellTable(r, comparisons);
     const std::string metric = first.metrics.empty() ? "" : first.metrics[0].metric;
-    html += CellSamplesFigure(cell, metric, r, run, cells);
+    // A PASS cell's samples are folded (issue 44, item 6: a cohort's page was ~8,400 px); the cells a
+    // reviewer must look at, FAIL and INCONCLUSIVE, show theirs.
+    const std::string samples = CellSamplesFigure(cell, metric, r, run, cells);
+    if (!samples.empty() && WorstVerdict(verdicts) == Verdict::kPass) {
+      html += "<details><summary>every sample of this PASS cell</summary>\n" + samples + "</details>\n";
+    } else {
+      html += samples;
+    }
     for (const auto& f : figures) {
       if (f.cell != cell) continue;
       html += fmt::format("<figure class=\"flame\">{}<figcaption>{}</figcaption></figure>\n", f.svg, HtmlText(f.caption));

@@ -210,6 +210,13 @@ TEST(AbPage, ForestPerCellColouredByVerdict) {
   EXPECT_NE(html.find("class=\"band\""), std::string::npos) << "the null arm's interval";
   EXPECT_NE(html.find("class=\"limit\""), std::string::npos) << "δ";
   EXPECT_NE(html.find("class=\"pt strip s1\""), std::string::npos) << "the cell's samples per arm";
+  // The FAIL cell (first: worst first) shows its samples; the PASS cell's are folded (issue 44, item 6).
+  const size_t folded = html.find("<details><summary>every sample of this PASS cell</summary>");
+  ASSERT_NE(folded, std::string::npos);
+  EXPECT_EQ(html.find("every sample of this PASS cell", html.find("</summary>", folded)), std::string::npos)
+      << "one PASS cell";
+  EXPECT_LT(html.find("class=\"pt strip s1\""), folded) << "the FAIL cell's plot is not folded";
+  EXPECT_NE(html.find("class=\"pt strip s1\"", folded), std::string::npos) << "the PASS cell's plot is in the fold";
   EXPECT_NE(html.find("tare ab: " + kHostileText + " — FAIL"), std::string::npos);
   // Without the run, the page still renders (no sample plots).
   ExpectSafe(RenderAbHtml(r, RunData{}, {}));

@@ -58,9 +58,7 @@ std::string UnsignedPercent(double fraction) {
   return fmt::format("{:.2f}%", std::fabs(fraction) * 100);
 }
 
-size_t DrawStride(size_t points) {
-  return points <= kMaxDrawnSamples ? 1 : (points + kMaxDrawnSamples - 1) / kMaxDrawnSamples;
-}
+size_t DrawStride(size_t points, size_t most) { return points <= most ? 1 : (points + most - 1) / most; }
 
 std::string SamplePlot(const SamplePlotSpec& spec) {
   const size_t stride = DrawStride(spec.points.size());
@@ -149,7 +147,8 @@ std::string SamplePlot(const SamplePlotSpec& spec) {
     }
     const double cx = kStripLeft + (s + 0.5) * column;
     const std::string cls = SeriesClass(s);
-    for (size_t k = 0; k < values.size(); k += stride) {
+    const size_t strip_stride = DrawStride(values.size(), kMaxStripSamples);
+    for (size_t k = 0; k < values.size(); k += strip_stride) {
       svg.Circle(cx + Jitter(k) * column * 0.5, y(values[k]), 3, "pt strip " + cls);
     }
     const std::string name = s < static_cast<int>(spec.series.size()) ? spec.series[s] : "samples";

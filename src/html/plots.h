@@ -37,11 +37,15 @@ struct SamplePlotSpec {
   std::vector<std::string> x_labels;
 };
 
-// A plot draws at most this many samples, and this many failed samples' triangles besides (issue 48,
-// item 7: a run of 1,000,000 samples made a 171 MB page). Past it the timeline and the strips draw
-// one sample in every k, evenly through the order, and the plot says so; medians and n are still of
-// every sample.
-inline constexpr size_t kMaxDrawnSamples = 2000;
+// A plot's timeline draws at most this many samples — about one per pixel of its 536 px — and this
+// many failed samples' triangles besides (issue 48, item 7: a run of 1,000,000 samples made a 171 MB
+// page); each arm's distribution strip at most kMaxStripSamples (a strip is 43 px wide: more points
+// only cover each other). Past them one sample in every k is drawn, evenly through the order, and
+// the plot says so; medians and n are still of every sample. Until issue 44 (item 6) the cap was
+// 2,000 for both panels: a three-cell cohort of 2,000 samples a cell made a 1.1 MB page, nearly all
+// of it circles.
+inline constexpr size_t kMaxDrawnSamples = 500;
+inline constexpr size_t kMaxStripSamples = 200;
 inline constexpr size_t kMaxDrawnFailures = 200;
 
 // Left: the timeline, x = sample order, y = value; warm-ups hollow, failed samples as triangles on
@@ -51,8 +55,8 @@ inline constexpr size_t kMaxDrawnFailures = 200;
 // all draw. More than kMaxDrawnSamples points: one in every k is drawn (above).
 std::string SamplePlot(const SamplePlotSpec& spec);
 
-// One sample in every DrawStride(n) of n is drawn: 1 up to kMaxDrawnSamples.
-size_t DrawStride(size_t points);
+// One sample in every DrawStride(n, most) of n is drawn: 1 up to `most`.
+size_t DrawStride(size_t points, size_t most = kMaxDrawnSamples);
 
 // One row of a forest plot: a change as a fraction of base (+0.03 = +3%) with its interval.
 struct ForestRow {

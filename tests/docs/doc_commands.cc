@@ -68,6 +68,41 @@ std::vector<DocCommand> ExtractCommands(const std::string& file, const std::stri
   return out;
 }
 
+std::vector<DocSession> ExtractSessions(const std::string& file, const std::string& markdown) {
+  std::vector<DocSession> out;
+  std::vector<std::string> lines;
+  std::istringstream in(markdown);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  std::string fence;
+  DocSession* open = nullptr;  // the session whose output lines follow, inside the current block
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string t = Trim(lines[i]);
+    if (fence.empty()) {
+      if (StartsWith(t, "```") || StartsWith(t, "~~~")) fence = t.substr(0, 3);
+      continue;
+    }
+    if (StartsWith(t, fence)) {
+      fence.clear();
+      open = nullptr;
+      continue;
+    }
+    if (StartsWith(t, "$ ")) {
+      DocSession s{file, static_cast<int>(i) + 1, Trim(t.substr(2)), {}};
+      while (!s.command.empty() && s.command.back() == '\\' && i + 1 < lines.size()) {
+        s.command.pop_back();
+        s.command += " " + Trim(lines[++i]);
+      }
+      out.push_back(std::move(s));
+      open = &out.back();
+    } else if (open != nullptr) {
+      std::string l = lines[i];
+      if (!l.empty() && l.back() == '\r') l.pop_back();
+      open->shown.push_back(l);
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> SplitCommand(const std::string& text) {
   std::vector<std::string> words;
   std::string word;

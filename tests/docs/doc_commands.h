@@ -20,6 +20,18 @@ struct DocCommand {
 
 std::vector<DocCommand> ExtractCommands(const std::string& file, const std::string& markdown);
 
+// A session a page shows (tests/docs/doc_sessions_test.cc): in a fenced block with `$ ` prompts,
+// each prompted line (continuations joined, the prompt removed) and the lines the page shows under
+// it, up to the next prompt or the block's end — every prompted line, tare's or not.
+struct DocSession {
+  std::string file;
+  int line = 0;
+  std::string command;
+  std::vector<std::string> shown;
+};
+
+std::vector<DocSession> ExtractSessions(const std::string& file, const std::string& markdown);
+
 // The command's argv as a POSIX shell would split it, up to the end of the first simple command:
 // '…' and "…" quoting and backslash escapes are honoured; an unquoted #, |, N> starting a word, or
 // ;, &, <, > anywhere (| at a word's end) ends it (a comment, a pipe, a list, a redirection — what
