@@ -356,82 +356,111 @@ void CampaignRunner::Cohort::NoticeProjection() const {
   const double arms = static_cast<double>(r_.arms_.size());
 
   std::vector<size_t> active;
-  double round_ns = 0;  // one more block of every cell still sampling
   for (size_t c = 0; c < cells_.size(); ++c) {
-    if (!cells_[c].active) continue;
-    active.push_back(c);
-    round_ns += arms * cost[c] * overhead;
+    if (cells_[c].active) active.push_back(c);
   }
   if (active.empty()) return;
-  // The budget, shared by the cells still sampling one block at a time (a cell that decides leaves
-  // the rounds cheaper: so this is the fewest pairs each can reach).
   const double left_ns = budget_ns_ > 0 ? static_cast<double>(session_started_ns_ + budget_ns_ - now) : 0;
   const AnalysisSettings settings = Settings();
-  double more_ns = 0;
-  int64_t more_pairs = 0;
-  std::vector<std::string> undecided;
-  // At most kProjectedCells cells are simulated (every k-th, in cell order), the rest counted as
-  // the simulated ones average: a campaign of thousands of cells pauses for a second or two here,
-  // not for minutes.
+  // At most kProjectedCells cells are simulated (every k-th, in cell order), each standing for
+  // `scale` cells: a campaign of thousands of cells pauses for a second or two here, not for minutes.
   constexpr size_t kProjectedCells = 200;
   const size_t stride = (active.size() + kProjectedCells - 1) / kProjectedCells;
   const double scale = static_cast<double>(active.size()) /
                        static_cast<double>((active.size() + stride - 1) / stride);
+  struct Projected {
+    size_t cell = 0;
+    int64_t done = 0;
+    std::vector<std::pair<PlanQuery, std::vector<PilotBlock>>> queries;  // one per head and metric
+    double extra = 0;         // pairs still to come, on average, with no budget
+    double pair_ns = 0;       // what one more pair of it costs (all arms, tare's own work included)
+    double undecided = 0;     // the share of continuations still undecided at the end
+  };
+  std::vector<Projected> projected;
   for (size_t i = 0; i < active.size(); i += stride) {
-    const size_t c = active[i];
-    const Cell& cell = r_.cells_[c];
-    const int64_t done = BlocksDone(c);
-    PlanQuery q;
-    q.cell = cell.name;
-    q.settings = settings;
-    q.sampling = spec_.sampling;
-    q.confidence = spec_.confidence;
-    q.look_scheme = spec_.look_scheme;
-    q.simulations = 100;
-    q.seed = c + 1;
-    if (budget_ns_ > 0 && round_ns > 0) {
-      q.budget_pairs = done + static_cast<int64_t>(std::max(0.0, left_ns) / round_ns);
-    }
-    double pairs = static_cast<double>(done);
-    double stays_undecided = 0;
+    Projected p;
+    p.cell = active[i];
+    p.done = BlocksDone(p.cell);
+    p.pair_ns = arms * cost[p.cell] * overhead;
+    const Cell& cell = r_.cells_[p.cell];
     for (const auto& head : Heads()) {
       for (const auto& metric : settings.MetricsOf(cell.name)) {
-        std::vector<PilotBlock> blocks;
         auto value = [&](const std::string& arm, int64_t b) {
-          auto a = cells_[c].samples.find(arm);
-          if (a == cells_[c].samples.end()) return std::nan("");
+          auto a = cells_[p.cell].samples.find(arm);
+          if (a == cells_[p.cell].samples.end()) return std::nan("");
           auto s = a->second.find(b);
           if (s == a->second.end() || !s->second.ok()) return std::nan("");
           auto v = s->second.values.find(metric.name);
           return v == s->second.values.end() ? std::nan("") : v->second;
         };
-        for (int64_t b = 0; b < done; ++b) {
+        std::vector<PilotBlock> blocks;
+        for (int64_t b = 0; b < p.done; ++b) {
           blocks.push_back({value(std::string(kBaseArm), b), value(head, b),
                             spec_.null_arm ? value(std::string(kNullArm), b) : std::nan("")});
         }
+        PlanQuery q;
+        q.cell = cell.name;
+        q.settings = settings;
         q.metric = metric;
-        auto projected = ProjectCell(blocks, q);
-        if (!projected.ok()) continue;  // too few usable pairs: counted as what it has
-        pairs = std::max(pairs, projected->mean_pairs);
-        stays_undecided = std::max(stays_undecided, projected->inconclusive);
+        q.sampling = spec_.sampling;
+        q.confidence = spec_.confidence;
+        q.look_scheme = spec_.look_scheme;
+        q.simulations = 100;
+        q.seed = p.cell + 1;
+        auto rates = ProjectCell(blocks, q);
+        if (!rates.ok()) continue;  // too few usable pairs: counted as what it has
+        p.extra = std::max(p.extra, rates->mean_pairs - static_cast<double>(p.done));
+        p.undecided = std::max(p.undecided, rates->inconclusive);
+        p.queries.emplace_back(std::move(q), std::move(blocks));
       }
     }
-    const double extra = std::max(0.0, pairs - static_cast<double>(done)) * scale;
-    more_pairs += static_cast<int64_t>(std::lround(extra));
-    more_ns += extra * arms * cost[c] * overhead;
-    if (stays_undecided >= 0.5) undecided.push_back(cell.name);
+    projected.push_back(std::move(p));
   }
-  double end_ns = static_cast<double>(now) + more_ns;
+  // The budget as the session spends it: rounds of one more pair of every cell still sampling, a
+  // cell leaving once it has its pairs. k rounds cost the sum of min(k, extra) pairs; the budget
+  // buys the largest k it pays for (no budget: every cell gets what it needs, up to the cap).
+  auto rounds_cost = [&](double k) {
+    double ns = 0;
+    for (const auto& p : projected) ns += std::min(k, p.extra) * p.pair_ns * scale;
+    return ns;
+  };
+  double most = 0;
+  for (const auto& p : projected) most = std::max(most, p.extra);
+  double rounds = most;
+  if (budget_ns_ > 0 && rounds_cost(most) > left_ns) {
+    double lo = 0, hi = most;
+    for (int i = 0; i < 50; ++i) {
+      const double mid = (lo + hi) / 2;
+      (rounds_cost(mid) <= std::max(0.0, left_ns) ? lo : hi) = mid;
+    }
+    rounds = lo;
+  }
+  // A cell the budget stops before its average need: how often its continuations are still
+  // undecided when the looks stop where the budget leaves it.
+  std::vector<std::string> undecided;
+  double more_pairs = 0;
+  for (auto& p : projected) {
+    more_pairs += std::min(rounds, p.extra) * scale;
+    if (p.extra > rounds) {
+      p.undecided = 0;
+      for (auto& [q, blocks] : p.queries) {
+        q.budget_pairs = p.done + static_cast<int64_t>(rounds);
+        auto rates = ProjectCell(blocks, q);
+        if (rates.ok()) p.undecided = std::max(p.undecided, rates->inconclusive);
+      }
+    }
+    if (p.undecided >= 0.5) undecided.push_back(r_.cells_[p.cell].name);
+  }
   const double budget_end = static_cast<double>(session_started_ns_ + budget_ns_);
-  if (budget_ns_ > 0) end_ns = std::min(end_ns, std::max(static_cast<double>(now), budget_end));
-  const double total_ns = end_ns - static_cast<double>(session_started_ns_);
+  const double total_ns = static_cast<double>(now - session_started_ns_) + rounds_cost(rounds);
+  const auto more = static_cast<int64_t>(std::lround(more_pairs));
 
   const size_t cells = cells_.size();
   std::string line = fmt::format(
       "first looks taken ({}): {} of {} cell{} decided; the {} still sampling, each projected from its own pairs "
       "through the looks to come, need about {} more pair{}: about {} in all",
       FormatDurationNs(static_cast<double>(now - session_started_ns_)), cells - active.size(), cells,
-      cells == 1 ? "" : "s", active.size(), more_pairs, more_pairs == 1 ? "" : "s", FormatDurationNs(total_ns));
+      cells == 1 ? "" : "s", active.size(), more, more == 1 ? "" : "s", FormatDurationNs(total_ns));
   if (budget_ns_ > 0) {
     line += fmt::format(" (the budget ends it by {} at the latest)",
                         FormatDurationNs(std::max(budget_end, static_cast<double>(now)) -
