@@ -158,9 +158,12 @@ std::string Mask(const std::string& line) {
   static const std::regex kJoined(R"(#(?:[.,:\-]#)+)");
   static const std::regex kSigned(R"((?:[+-]|±|−)#)");
   static const std::regex kBlanks(R"([ \t]+)");
+  // A duration's unit follows its size ("462 ms", "2.64 s", "1.2 min"): both are the host's.
+  static const std::regex kDuration(R"(# ?(?:ns|us|µs|ms|s|min|h)\b)");
   std::string s = std::regex_replace(line, kToken, "#");
   s = std::regex_replace(s, kJoined, "#");
   s = std::regex_replace(s, kSigned, "#");
+  s = std::regex_replace(s, kDuration, "#<time>");
   s = std::regex_replace(s, kBlanks, " ");
   const size_t b = s.find_first_not_of(' ');
   if (b == std::string::npos) return "";
@@ -360,6 +363,8 @@ std::string Capture(const std::string& text, const std::string& re) {
 TEST(DocSessions, ComparisonMasksFiguresAndCatchesWords) {
   EXPECT_EQ(Mask("  run 1 (main@5bbf7a446f96) -> run 2:  +4.37% [-0.2%, +6.0%]  1,800,013 2026-12-05 20:39"),
             "run # (main@#) -> run #: #% [#%, #%] # # #");
+  // A duration is the host's, its unit too.
+  EXPECT_EQ(Mask("first block: 2.64 s per sample (96.4 ms of it)"), Mask("first block: 462 ms per sample (1.2 min of it)"));
   const std::string out = "Ir: base 2368393 -> head 2248396, change -119997 (-5.1%)\n\nself change  share  function\n";
   EXPECT_EQ(CompareOutput({"Ir: base 1 -> head 2, change +1 (+0.1%)", "...", "self change     share  function"}, out, "",
                           Check::kLines, {}),
