@@ -30,14 +30,15 @@ trap 'rm -f "$log"' EXIT
 # clang does not know. -Wno-error: clang's own compiler warnings are not the lint's business (g++'s
 # -Werror build is, TARE_WERROR); the checks' findings are errors through .clang-tidy.
 status=0
+# (run-clang-tidy colours its output whatever it writes to: the colours are taken out.)
 run-clang-tidy -p "$BUILD_DIR" -j "$JOBS" -quiet \
   -extra-arg=-Wno-unknown-warning-option -extra-arg=-Wno-error \
-  "${1:-$production}" >"$log" 2>&1 || status=$?
+  "${1:-$production}" 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$log" || status=$?
 # run-clang-tidy prints each TU's command line and the counts of suppressed warnings: keep the findings.
-grep -v -E '^(clang-tidy|[0-9]+ warnings? (and [0-9]+ errors? )?generated|Suppressed [0-9]+ warnings|Use -header-filter|$)' "$log" |
+grep -v -E '^((/usr/bin/)?clang-tidy|[0-9]+ warnings? (and [0-9]+ errors? )?generated|Suppressed [0-9]+ warnings|Use -header-filter|$)' "$log" |
   grep -v -E '^[0-9]+ errors? generated' || true
 findings=$(grep -c -E '(error|warning): .*\[[a-z]+-[a-z-]+' "$log" || true)
-tus=$(grep -c '^clang-tidy' "$log" || true)
+tus=$(grep -c -E '^(/usr/bin/)?clang-tidy' "$log" || true)
 if [ "$status" -ne 0 ] || [ "$findings" -gt 0 ]; then
   echo "tare: clang-tidy: $findings finding(s) in $tus translation units (.clang-tidy says which checks)" >&2
   exit 1
