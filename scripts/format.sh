@@ -7,8 +7,9 @@
 #   scripts/format.sh --fix       rewrites them in place
 #
 # The files: every tracked *.cc, *.h, *.c and *.hpp. Directories with a .clang-format that says
-# DisableFormat are left as they are (Google Benchmark's examples copied verbatim, the layout
-# examples whose figures the docs quote); the fuzz corpora are data, not sources.
+# DisableFormat are left as they are (Google Benchmark's examples copied verbatim, the example
+# include/tare/tare.hpp quotes, the layout examples whose figures the docs quote); the fuzz corpora
+# are data, not sources.
 # The reference is Debian 12's clang-format 14 (scripts/deps.sh clang-format); another version may
 # lay out a few lines otherwise, which is said.
 set -euo pipefail

@@ -23,7 +23,7 @@ if [ ! -f "$BUILD_DIR/compile_commands.json" ]; then
 fi
 # The production translation units: the unity batches of the tare_* libraries (not tare_*_test),
 # and the sources built one by one.
-production='(/CMakeFiles/tare_[a-z_]+\.dir/Unity/unity_[0-9]+_cxx\.cxx|/src/cli/main\.cc|/src/lib/[a-z_]+\.cc|/src/proc/(internal/)?[a-z_]+\.cc)$'
+production='(/CMakeFiles/tare_(?![a-z_]*_test\.dir)[a-z_]+\.dir/Unity/unity_[0-9]+_cxx\.cxx|/src/cli/main\.cc|/src/lib/[a-z_]+\.cc|/src/proc/(internal/)?[a-z_]+\.cc)$'
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # -Wno-unknown-warning-option: the database holds g++'s flags (-Wno-maybe-uninitialized), which
