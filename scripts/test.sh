@@ -33,7 +33,7 @@ npm ci --prefix tests/action --no-audit --no-fund --loglevel=error
 BUILD_DIR=${BUILD_DIR:-build}
 # What CI keeps (docs/testing.md, "Artifacts"): each stage's build output as a log, and the report
 # pages' screenshots at each width (docs/report.md, "Layout").
-artifacts=$PWD/$BUILD_DIR/artifacts
+artifacts=$(realpath -m "$BUILD_DIR")/artifacts
 mkdir -p "$artifacts"
 export TARE_ARTIFACTS=${TARE_ARTIFACTS:-$artifacts/html}
 # Warnings in tare's own code are errors here (TARE_WERROR; docs/testing.md, "Warnings").
