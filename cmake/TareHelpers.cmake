@@ -111,10 +111,13 @@ function(tare_test)
   # labels ran beside others and without its environment, and only TARE_SOURCE_DIR of the two
   # variables reached the rest). A file ctest reads after the discovered tests sets them; a binary
   # not built yet defines no <name>_TESTS and gets nothing. CI's sanitizer stage
-  # (cmake/TareSanitizers.cmake) adds the label asan-ci here too.
+  # (cmake/TareSanitizers.cmake) adds the label asan-ci here too, the thread stage tsan-ci.
   set(labels ${T_LABELS})
   if(T_NAME IN_LIST kTareSanitizerCiTests)
     list(APPEND labels asan-ci)
+  endif()
+  if(T_NAME IN_LIST kTareTsanCiTests)
+    list(APPEND labels tsan-ci)
   endif()
   # One string (a list's items would lose the semicolons inside them).
   string(CONCAT props "if(DEFINED ${T_NAME}_TESTS)\n"

@@ -148,6 +148,17 @@ set(kTareSanitizerCiTests
 set(kTareSanitizerCiFuzzHarnesses
   callgrind gbench child_protocol spawn_wire oracle cpuinfo cgroup elf host_facts compare_config)
 
+# CI's ThreadSanitizer stage (scripts/tsan.sh, run by scripts/test.sh after the ASan stage): build-tsan/
+# configured with -DTARE_SANITIZE=thread, the target tare_tsan_ci built — these tests and what they
+# need — and `ctest -L tsan-ci` run. Chosen where tare runs a second thread (docs/architecture.md,
+# "Threads"); what is left out and what the stage costs: docs/testing.md, "What CI runs".
+set(kTareTsanCiTests
+  session_test    # the store written behind the next sample (session/write_behind.h); the host
+                  # fingerprint read by std::async (session/plain_run.cc)
+  transfer_test   # store::CopyRuns: the reader one batch ahead of the writer (store/run_copy.h)
+  env_test        # git's provenance on a thread of its own (StartGitProvenance, env/provenance.h)
+  base_test)      # FileHashCache hashed from four threads at once (base/hash_cache.h)
+
 function(tare_define_sanitizer_ci_target)
   set(deps "")
   foreach(t ${kTareSanitizerCiTests})
@@ -157,6 +168,13 @@ function(tare_define_sanitizer_ci_target)
   endforeach()
   get_property(fuzz_replays GLOBAL PROPERTY tare_fuzz_replay_targets)
   add_custom_target(tare_asan_ci DEPENDS ${deps} ${fuzz_replays})
+  set(deps "")
+  foreach(t ${kTareTsanCiTests})
+    if(TARGET ${t})
+      list(APPEND deps ${t})
+    endif()
+  endforeach()
+  add_custom_target(tare_tsan_ci DEPENDS ${deps})
 endfunction()
 if(TARE_BUILD_TESTS)
   cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL tare_define_sanitizer_ci_target)

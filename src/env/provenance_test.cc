@@ -92,6 +92,30 @@ TEST_F(ProvenanceTest, ReadsCommitBranchAndDirtyStateFromGit) {
   EXPECT_EQ(p.commit, "");
 }
 
+// git asked on a thread of its own (StartGitProvenance before the command line is parsed, as main()
+// does), its answer taken with the declared values; a second PendingProvenance asks git again on
+// another thread. The TSan stage (scripts/tsan.sh) runs this: the hand-over is the future.
+TEST_F(ProvenanceTest, GitAskedOnAThreadOfItsOwnAnswersAsAskedInPlace) {
+  ASSERT_EQ(Sh("git init -q -b feature-y . && git config user.email t@e && git config user.name t && "
+               "git config core.hooksPath /dev/null && echo a > f.txt && git add f.txt && git commit -q -m one"),
+            0);
+  const std::string head = Out("git rev-parse HEAD");
+  ASSERT_EQ(head.size(), 40u);
+  const std::filesystem::path was = std::filesystem::current_path();
+  std::filesystem::current_path(dir_);  // both read "."
+  StartGitProvenance();
+  DeclaredProvenance d;
+  d.tags = {"job=nightly"};
+  const Provenance started = PendingProvenance(d).get();
+  const Provenance again = PendingProvenance({}).get();
+  std::filesystem::current_path(was);
+  EXPECT_EQ(started.commit, head);
+  EXPECT_EQ(started.branch, "feature-y");
+  EXPECT_EQ(started.tags, (std::vector<std::pair<std::string, std::string>>{{"job", "nightly"}}));
+  EXPECT_EQ(again.commit, head);
+  EXPECT_TRUE(again.tags.empty());
+}
+
 // A checkout before its first commit has no commit to record: everything unknown, as outside one.
 TEST_F(ProvenanceTest, ACheckoutWithoutCommitsIsUnknown) {
   ASSERT_EQ(Sh("git init -q -b main . && echo a > f.txt && git add f.txt"), 0);

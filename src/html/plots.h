@@ -34,7 +34,7 @@ struct SamplePlotSpec {
   // The text of the x tick at position i (a point's x), when given: the history page labels its
   // points with run ids, as its text names them ("run 3 → 4"), not with positions 0, 1, ... (issue
   // 45, item 6). Empty: the position itself.
-  std::vector<std::string> x_labels;
+  std::vector<std::string> x_labels = {};  // = {}: aggregate initialisers may leave it out unwarned
 };
 
 // A plot's timeline draws at most this many samples — about one per pixel of its 536 px — and this

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <tuple>
+#include <utility>
 
 #include "instrument/callgrind_profile.h"
 #include "model/metric_names.h"
@@ -167,7 +168,7 @@ StatusOr<SimReadings> ReadGbenchWindows(const std::vector<Profile>& parts,
             p.path));
       }
       if (open) AddProfile(&current, p);
-      runs.push_back(std::move(current));
+      runs.push_back(std::exchange(current, SimReading{}));  // `current` empty until the next start
       in_run = open = false;
     }
   }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <future>
 #include <set>
@@ -244,7 +245,7 @@ std::string EtaText(int64_t elapsed_ns, int64_t done, int64_t total) {
   if (done < 1 || total <= done || elapsed_ns <= 0) return "";
   const double per_sample = static_cast<double>(elapsed_ns) / static_cast<double>(done);
   if (per_sample * static_cast<double>(total) < static_cast<double>(kEtaAfterNs)) return "";
-  const int64_t s = static_cast<int64_t>(per_sample * static_cast<double>(total - done) / 1e9 + 0.5);
+  const int64_t s = std::llround(per_sample * static_cast<double>(total - done) / 1e9);
   if (s >= 3600) return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
   if (s >= 60) return fmt::format("{}m{:02}s", s / 60, s % 60);
   return fmt::format("{}s", s);

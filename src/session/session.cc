@@ -134,8 +134,10 @@ Status Session::Record(size_t cell, Measured m) {
     Stop(StopKind::kInterrupted, "interrupted (Ctrl-C)");
   }
   const bool long_sample = m.sample.ended_unix_ns - m.sample.started_unix_ns >= kWriteInPlaceNs;
-  auto write = [this, id = c.benchmark_id, &bench = c.bench,
-                label = m.sample.arm.empty() ? c.bench.uri : c.name + " (" + m.sample.arm + ")",
+  // The label first: the order a lambda's captures are initialised in is unspecified, so one read of
+  // `m` beside a capture that moves it may read it moved-from (clang-tidy bugprone-use-after-move).
+  std::string label = m.sample.arm.empty() ? c.bench.uri : c.name + " (" + m.sample.arm + ")";
+  auto write = [this, id = c.benchmark_id, &bench = c.bench, label = std::move(label),
                 m = std::make_shared<const Measured>(std::move(m))]() -> Status {
     return recorder_.Record(id, bench.uri, bench.name, label, *m).status();
   };

@@ -144,8 +144,7 @@ CopyResult CopyRuns(Store& in, Store& out, const std::vector<RunRecord>& runs, c
   auto take = [&]() -> std::optional<Batch> {
     std::unique_lock lock(mu);
     changed.wait(lock, [&] { return ready.has_value() || reader_done; });
-    std::optional<Batch> b = std::move(ready);
-    ready.reset();
+    std::optional<Batch> b = std::exchange(ready, std::nullopt);  // taken: `ready` is empty again
     changed.notify_all();
     return b;
   };

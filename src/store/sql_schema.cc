@@ -315,7 +315,7 @@ std::string ToPostgres(const std::string& sqlite) {
     line = std::regex_replace(line, integer, "BIGINT");
     line = std::regex_replace(line, real, "DOUBLE PRECISION");
     line = std::regex_replace(line, blob, "BYTEA");
-    if (!table.empty() && line.rfind(")", 0) == 0) {
+    if (!table.empty() && line.rfind(')', 0) == 0) {
       const bool without_rowid = line.find("WITHOUT ROWID") != std::string::npos;
       if (without_rowid) line = ");";
       if (!has_id && !without_rowid) {

@@ -63,7 +63,9 @@ std::string RepeatedKey(std::string_view text) {
     }
     return true;
   };
-  (void)nlohmann::json::parse(text.begin(), text.end(), on_event, /*allow_exceptions=*/false);
+  // Named, not cast to void: g++ does not let (void) silence warn_unused_result (nlohmann's parse).
+  [[maybe_unused]] const nlohmann::json whole =
+      nlohmann::json::parse(text.begin(), text.end(), on_event, /*allow_exceptions=*/false);
   return repeated;
 }
 

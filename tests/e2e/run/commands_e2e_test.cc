@@ -336,8 +336,6 @@ TEST_F(CommandsE2E, EverySubcommandHelpHasOneUsageLineNamingIt) {
   }
 }
 
-}  // namespace
-
 // Issue 48, item 1: the programs tare measures (and its --prepare commands) never inherit tare's
 // own secrets, $TARE_STORE and $PGPASSWORD, unless --env passes one on purpose; and a password on
 // tare's command line is masked in tare's own argv, which any user of the host can read in
@@ -401,3 +399,5 @@ TEST_F(CommandsE2E, SiteIntoAnExistingDirectoryReplacesLinksAndRemovesStalePages
   EXPECT_NE(linked.err.find("symbolic link"), std::string::npos) << linked.err;
   EXPECT_TRUE(fs::is_empty(dir_ + "/elsewhere"));
 }
+
+}  // namespace
