@@ -366,8 +366,8 @@ void CampaignRunner::Cohort::NoticeProjection() const {
   // `scale` cells: a campaign of thousands of cells pauses for a second or two here, not for minutes.
   constexpr size_t kProjectedCells = 200;
   const size_t stride = (active.size() + kProjectedCells - 1) / kProjectedCells;
-  const double scale = static_cast<double>(active.size()) /
-                       static_cast<double>((active.size() + stride - 1) / stride);
+  const size_t simulated = (active.size() + stride - 1) / stride;  // cells simulated, a whole count
+  const double scale = static_cast<double>(active.size()) / static_cast<double>(simulated);
   struct Projected {
     size_t cell = 0;
     int64_t done = 0;
@@ -471,7 +471,7 @@ void CampaignRunner::Cohort::NoticeProjection() const {
                         "(of {} cells simulated, {} would: e.g. {}): INCONCLUSIVE unless it quiets (a quieter host, a "
                         "larger --budget or --instrument sim decides them)",
                         std::lround(static_cast<double>(undecided.size()) * scale),
-                        budget_ns_ > 0 ? "the budget" : "the cap", (active.size() + stride - 1) / stride,
+                        budget_ns_ > 0 ? "the budget" : "the cap", simulated,
                         undecided.size(), undecided.front());
   } else if (!undecided.empty()) {
     std::string names;
