@@ -12,10 +12,8 @@ namespace {
 
 using instrument::ParseCallgrindProfile;
 
-AttributionReport MakeReport(const std::string& hostile) {
-  const std::string base = "events: Ir\nob=app\nfn=main\n1 100\ncfn=f\ncalls=10 0\n1 500\nfn=f\n2 500\n"
-                           "fn=" + hostile + "\n3 7\n";
-  const std::string head = "events: Ir\nob=app\nfn=main\n1 590\nfn=" + hostile + "\n3 9\n";
+// The attribution of two callgrind profiles given as text, labelled base.out and head.out.
+AttributionReport ReportOf(const std::string& base, const std::string& head) {
   auto b = ParseCallgrindProfile(base, "base.out");
   auto h = ParseCallgrindProfile(head, "head.out");
   EXPECT_TRUE(b.ok() && h.ok());
@@ -26,6 +24,11 @@ AttributionReport MakeReport(const std::string& hostile) {
   report.base_label = "base.out";
   report.head_label = "head.out";
   return report;
+}
+
+AttributionReport MakeReport(const std::string& hostile) {
+  return ReportOf("events: Ir\nob=app\nfn=main\n1 100\ncfn=f\ncalls=10 0\n1 500\nfn=f\n2 500\nfn=" + hostile + "\n3 7\n",
+                  "events: Ir\nob=app\nfn=main\n1 590\nfn=" + hostile + "\n3 9\n");
 }
 
 const std::string kHostile = "evil\x1b]0;pwned\x07|<img src=x>`x`\xff";
@@ -50,16 +53,8 @@ TEST(RenderConsole, TableInliningAndEscapes) {
 
 // One changed function is named as one ("All 1 functions" until 2026-12-06).
 TEST(RenderConsole, OneChangedFunctionIsSingular) {
-  auto b = ParseCallgrindProfile("events: Ir\nob=app\nfn=main\n1 100\nfn=g\n2 5\n", "base.out");
-  auto h = ParseCallgrindProfile("events: Ir\nob=app\nfn=main\n1 90\nfn=g\n2 5\n", "head.out");
-  ASSERT_TRUE(b.ok() && h.ok());
-  auto r = Attribute(*b, *h);
-  ASSERT_TRUE(r.ok());
-  AttributionReport report;
-  report.result = *r;
-  report.base_label = "base.out";
-  report.head_label = "head.out";
-  const std::string out = RenderConsole(report);
+  const std::string out = RenderConsole(ReportOf("events: Ir\nob=app\nfn=main\n1 100\nfn=g\n2 5\n",
+                                                  "events: Ir\nob=app\nfn=main\n1 90\nfn=g\n2 5\n"));
   EXPECT_NE(out.find("The one function that changed (of 2): self changes sum to -10 of the total -10"), std::string::npos)
       << out;
   EXPECT_EQ(out.find("All 1 functions"), std::string::npos) << out;
