@@ -492,10 +492,12 @@ namespace tare::campaign {
 void CampaignRunner::Cohort::NoticeEarlierCohort() const {
   auto all = store_.CohortsOf(r_.input_.campaign_sha256);
   if (!all.ok()) return;  // an estimate is not worth failing the campaign for
+  // Newest first, and the first that fits is taken: one run read for a campaign of many cohorts.
+  std::sort(all->begin(), all->end(), [](const CohortRecord& a, const CohortRecord& b) { return a.cohort > b.cohort; });
   const CohortRecord* latest = nullptr;
   RunRecord latest_run;
   for (const auto& c : *all) {
-    if (c.run_id == run_id_ || c.state != CohortState::kComplete || (latest && c.cohort < latest->cohort)) continue;
+    if (c.run_id == run_id_ || c.state != CohortState::kComplete) continue;
     auto head = store_.LoadRunHead(c.run_id);
     // Another host type's duration says nothing about this one's.
     if (!head.ok() || head->run.fingerprint_digest != fingerprint_.HardDigest() ||
@@ -504,6 +506,7 @@ void CampaignRunner::Cohort::NoticeEarlierCohort() const {
     }
     latest = &c;
     latest_run = head->run;
+    break;
   }
   if (latest == nullptr) return;
   auto cells = store_.CellsOf(latest->run_id);
