@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   // Opening an older store migrates it (v5 -> v6 summarizes every finished run).
-  fmt::print("store open (and any migration): {:.2f} s\n", std::chrono::duration<double>(Clock::now() - opening).count());
+  fmt::print("store open (and any migration): {:.2f} s\n",
+             std::chrono::duration<double>(Clock::now() - opening).count());
   std::mt19937_64 rng(42);
   std::normal_distribution<double> noise(0.0, 0.01);
   const auto t0 = Clock::now();
@@ -105,8 +106,10 @@ int main(int argc, char** argv) {
       q_ms.push_back(std::chrono::duration<double, std::milli>(b - a).count());
       b_ms.push_back(std::chrono::duration<double, std::milli>(c - b).count());
     }
-    fmt::print("history {}: {} runs, {} samples summarized, {} change point(s): query {:.1f} ms, change points {:.1f} ms "
-               "(median of 7)\n", label, points, values, steps, MedianMs(q_ms), MedianMs(b_ms));
+    fmt::print(
+        "history {}: {} runs, {} samples summarized, {} change point(s): query {:.1f} ms, change points {:.1f} ms "
+        "(median of 7)\n",
+        label, points, values, steps, MedianMs(q_ms), MedianMs(b_ms));
   };
   time_query(200, "--limit 200 (default)");
   auto all_runs = (*store)->ListRuns(1 << 30);

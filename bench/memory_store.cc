@@ -25,9 +25,14 @@ struct Level {
   const char* name;
   double value;
 };
-constexpr Level kLevels[] = {{"wall_ns", 2.0e6},          {"user_ns", 1.2e6},          {"sys_ns", 6.0e5},
-                             {"peak_rss_bytes", 3.5e6},   {"minor_faults", 140},       {"major_faults", 0},
-                             {"voluntary_ctx_switches", 2}, {"involuntary_ctx_switches", 1}};
+constexpr Level kLevels[] = {{"wall_ns", 2.0e6},
+                             {"user_ns", 1.2e6},
+                             {"sys_ns", 6.0e5},
+                             {"peak_rss_bytes", 3.5e6},
+                             {"minor_faults", 140},
+                             {"major_faults", 0},
+                             {"voluntary_ctx_switches", 2},
+                             {"involuntary_ctx_switches", 1}};
 
 int Fail(const tare::Status& s) {
   std::fprintf(stderr, "memory_store: %s\n", s.message().c_str());

@@ -26,7 +26,7 @@
 
 namespace {
 
-volatile int g_plus3 = SUITE_KNOB_PLUS3;   // volatile: read at run time, never folded
+volatile int g_plus3 = SUITE_KNOB_PLUS3;  // volatile: read at run time, never folded
 volatile int g_minus5 = SUITE_KNOB_MINUS5;
 
 std::vector<uint32_t> Random(size_t n, uint32_t seed) {

@@ -63,8 +63,7 @@ int main(int argc, char** argv) {
   std::vector<char> ballast(static_cast<size_t>(AB_KNOB_EXTRA_MIB) << 20);
   for (size_t i = 0; i < ballast.size(); i += 4096) ballast[i] = static_cast<char>(i);
 
-  const uint64_t iterations =
-      static_cast<uint64_t>(work_millions) * 1000 * (1000 + AB_KNOB_EXTRA_PERMILLE);
+  const uint64_t iterations = static_cast<uint64_t>(work_millions) * 1000 * (1000 + AB_KNOB_EXTRA_PERMILLE);
   const uint64_t result = Spin(iterations, static_cast<uint64_t>(argc) + 0x9E3779B97F4A7C15ull);
   std::printf("%016llx %zu\n", static_cast<unsigned long long>(result), ballast.size());
   return 0;

@@ -58,7 +58,7 @@ void tare_alloc_totals(struct tare_alloc_stats* out);
 size_t tare_alloc_bootstrap_bytes(void);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
 #endif /* TARE_ALLOC_SHIM_H_ */

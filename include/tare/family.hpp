@@ -35,19 +35,19 @@ class Family {
   Family(std::string name, const void* identity, Body body);
 
   Family* name(std::string new_name);
-  Family* arg(int64_t value);                                    // one instance, one parameter
-  Family* arg_list(std::initializer_list<int64_t> values);       // one instance per value
-  Family* args(std::vector<int64_t> values);                     // one instance, several parameters
+  Family* arg(int64_t value);                               // one instance, one parameter
+  Family* arg_list(std::initializer_list<int64_t> values);  // one instance per value
+  Family* args(std::vector<int64_t> values);                // one instance, several parameters
   // One instance per value: lo, the powers of `multiplier` strictly between, and hi (Google
   // Benchmark's rule: range(8, 8 << 10) = 8, 64, 512, 4096, 8192).
   Family* range(int64_t lo, int64_t hi);
   Family* range(int64_t lo, int64_t hi, int multiplier);
-  Family* range_multiplier(int multiplier);                      // default for later range() calls
+  Family* range_multiplier(int multiplier);                       // default for later range() calls
   Family* dense_range(int64_t lo, int64_t hi, int64_t step = 1);  // lo, lo+step, … <= hi
   // Cartesian products; the first parameter varies fastest (Google Benchmark's order).
   Family* ranges(const std::vector<std::pair<int64_t, int64_t>>& lo_hi_pairs);
   Family* args_product(const std::vector<std::vector<int64_t>>& value_lists);
-  Family* arg_names(std::vector<std::string> names);             // "n" -> family/n:64
+  Family* arg_names(std::vector<std::string> names);  // "n" -> family/n:64
 
   // Per-sample hooks run before/after the benchmark function, outside the window.
   Family* setup(std::function<void(const State&)> fn);
@@ -93,19 +93,19 @@ Family* register_family(Family* family);
 
 // Registers `fn` (a function, lambda or other callable taking tare::State&) under `name`.
 inline Family* register_benchmark(std::string name, void (*fn)(State&)) {
-  return register_family(new Family(std::move(name), reinterpret_cast<const void*>(fn),
-                                    [fn](internal::RunContext& context) {
-                                      State state(&context);
-                                      fn(state);
-                                    }));
+  return register_family(
+      new Family(std::move(name), reinterpret_cast<const void*>(fn), [fn](internal::RunContext& context) {
+        State state(&context);
+        fn(state);
+      }));
 }
 template <class Fn>
 Family* register_benchmark(std::string name, Fn fn) {
-  return register_family(new Family(std::move(name), nullptr,
-                                    [fn = std::move(fn)](internal::RunContext& context) mutable {
-                                      State state(&context);
-                                      fn(state);
-                                    }));
+  return register_family(
+      new Family(std::move(name), nullptr, [fn = std::move(fn)](internal::RunContext& context) mutable {
+        State state(&context);
+        fn(state);
+      }));
 }
 
 }  // namespace tare

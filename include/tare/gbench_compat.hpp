@@ -109,9 +109,15 @@ class State : public tare::State {
   void PauseTiming() { pause_timing(); }
   void ResumeTiming() { resume_timing(); }
   void SkipWithError(const char* msg) { skip_with_error(msg ? msg : ""); }
-  void SetBytesProcessed(int64_t bytes) { set_bytes_processed(double(bytes)); bytes_ = bytes; }
+  void SetBytesProcessed(int64_t bytes) {
+    set_bytes_processed(double(bytes));
+    bytes_ = bytes;
+  }
   int64_t bytes_processed() const { return bytes_; }
-  void SetItemsProcessed(int64_t items) { set_items_processed(double(items)); items_ = items; }
+  void SetItemsProcessed(int64_t items) {
+    set_items_processed(double(items));
+    items_ = items;
+  }
   int64_t items_processed() const { return items_; }
   void SetComplexityN(int64_t n) { complexity_n_ = n; }
   int64_t complexity_length_n() const { return complexity_n_; }
@@ -161,15 +167,30 @@ class Benchmark {
   virtual ~Benchmark() = default;
   virtual void Run(State& state) = 0;
 
-  Benchmark* Name(const std::string& name) { family_->name(name); return this; }
-  Benchmark* Arg(int64_t x) { family_->arg(x); return this; }
-  Benchmark* Unit(TimeUnit unit) { family_->unit(static_cast<tare::TimeUnit>(unit)); return this; }
-  Benchmark* Range(int64_t start, int64_t limit) { family_->range(start, limit); return this; }
+  Benchmark* Name(const std::string& name) {
+    family_->name(name);
+    return this;
+  }
+  Benchmark* Arg(int64_t x) {
+    family_->arg(x);
+    return this;
+  }
+  Benchmark* Unit(TimeUnit unit) {
+    family_->unit(static_cast<tare::TimeUnit>(unit));
+    return this;
+  }
+  Benchmark* Range(int64_t start, int64_t limit) {
+    family_->range(start, limit);
+    return this;
+  }
   Benchmark* DenseRange(int64_t start, int64_t limit, int step = 1) {
     family_->dense_range(start, limit, step);
     return this;
   }
-  Benchmark* Args(const std::vector<int64_t>& args) { family_->args(args); return this; }
+  Benchmark* Args(const std::vector<int64_t>& args) {
+    family_->args(args);
+    return this;
+  }
   Benchmark* ArgPair(int64_t x, int64_t y) { return Args({x, y}); }
   Benchmark* Ranges(const std::vector<std::pair<int64_t, int64_t>>& ranges) {
     family_->ranges(ranges);
@@ -179,14 +200,15 @@ class Benchmark {
     family_->args_product(arglists);
     return this;
   }
-  Benchmark* ArgName(const std::string& name) { family_->arg_names({name}); return this; }
+  Benchmark* ArgName(const std::string& name) {
+    family_->arg_names({name});
+    return this;
+  }
   Benchmark* ArgNames(const std::vector<std::string>& names) {
     family_->arg_names(names);
     return this;
   }
-  Benchmark* RangePair(int64_t lo1, int64_t hi1, int64_t lo2, int64_t hi2) {
-    return Ranges({{lo1, hi1}, {lo2, hi2}});
-  }
+  Benchmark* RangePair(int64_t lo1, int64_t hi1, int64_t lo2, int64_t hi2) { return Ranges({{lo1, hi1}, {lo2, hi2}}); }
   Benchmark* Setup(void (*setup)(const State&)) {
     family_->setup_hook([setup](tare::internal::RunContext& context) {
       State state(&context);
@@ -201,21 +223,43 @@ class Benchmark {
     });
     return this;
   }
-  Benchmark* Apply(void (*func)(Benchmark* benchmark)) { func(this); return this; }
-  Benchmark* RangeMultiplier(int multiplier) { family_->range_multiplier(multiplier); return this; }
-  Benchmark* MinTime(double t) { min_time_ = t; return Rename(); }
-  Benchmark* MinWarmUpTime(double t) { min_warmup_time_ = t; return Rename(); }
-  Benchmark* Iterations(IterationCount n) { iterations_ = n; return Rename(); }
-  Benchmark* Repetitions(int n) { repetitions_ = n; return Rename(); }
-  Benchmark* ReportAggregatesOnly(bool = true) { return this; }
-  Benchmark* DisplayAggregatesOnly(bool = true) { return this; }
-  Benchmark* MeasureProcessCPUTime() { process_time_ = true; return Rename(); }
-  Benchmark* UseRealTime() { real_time_ = true; return Rename(); }
-  Benchmark* Complexity(BigO = oAuto) { return this; }
-  Benchmark* Complexity(BigOFunc*) { return this; }
-  Benchmark* ComputeStatistics(const std::string&, StatisticsFunc*, StatisticUnit = kTime) {
+  Benchmark* Apply(void (*func)(Benchmark* benchmark)) {
+    func(this);
     return this;
   }
+  Benchmark* RangeMultiplier(int multiplier) {
+    family_->range_multiplier(multiplier);
+    return this;
+  }
+  Benchmark* MinTime(double t) {
+    min_time_ = t;
+    return Rename();
+  }
+  Benchmark* MinWarmUpTime(double t) {
+    min_warmup_time_ = t;
+    return Rename();
+  }
+  Benchmark* Iterations(IterationCount n) {
+    iterations_ = n;
+    return Rename();
+  }
+  Benchmark* Repetitions(int n) {
+    repetitions_ = n;
+    return Rename();
+  }
+  Benchmark* ReportAggregatesOnly(bool = true) { return this; }
+  Benchmark* DisplayAggregatesOnly(bool = true) { return this; }
+  Benchmark* MeasureProcessCPUTime() {
+    process_time_ = true;
+    return Rename();
+  }
+  Benchmark* UseRealTime() {
+    real_time_ = true;
+    return Rename();
+  }
+  Benchmark* Complexity(BigO = oAuto) { return this; }
+  Benchmark* Complexity(BigOFunc*) { return this; }
+  Benchmark* ComputeStatistics(const std::string&, StatisticsFunc*, StatisticUnit = kTime) { return this; }
 
   tare::Family* family() const { return family_; }
 
@@ -270,8 +314,7 @@ template <class Lambda>
 class LambdaBenchmark : public Benchmark {
  public:
   template <class OLambda>
-  LambdaBenchmark(const char* name, OLambda&& lam)
-      : Benchmark(name), lambda_(std::forward<OLambda>(lam)) {}
+  LambdaBenchmark(const char* name, OLambda&& lam) : Benchmark(name), lambda_(std::forward<OLambda>(lam)) {}
   void Run(State& st) override { lambda_(st); }
 
  private:
@@ -303,8 +346,7 @@ inline internal::Benchmark* RegisterBenchmark(const std::string& name, internal:
 template <class Lambda>
 internal::Benchmark* RegisterBenchmark(const std::string& name, Lambda&& fn) {
   using L = typename std::decay<Lambda>::type;
-  return internal::RegisterBenchmarkInternal(
-      new internal::LambdaBenchmark<L>(name.c_str(), std::forward<Lambda>(fn)));
+  return internal::RegisterBenchmarkInternal(new internal::LambdaBenchmark<L>(name.c_str(), std::forward<Lambda>(fn)));
 }
 template <class Lambda, class... Args>
 internal::Benchmark* RegisterBenchmark(const std::string& name, Lambda&& fn, Args&&... args) {
@@ -313,8 +355,14 @@ internal::Benchmark* RegisterBenchmark(const std::string& name, Lambda&& fn, Arg
 
 namespace internal {
 // argc/argv kept by Initialize() for RunSpecifiedBenchmarks().
-inline int& SavedArgc() { static int argc = 0; return argc; }
-inline char**& SavedArgv() { static char** argv = nullptr; return argv; }
+inline int& SavedArgc() {
+  static int argc = 0;
+  return argc;
+}
+inline char**& SavedArgv() {
+  static char** argv = nullptr;
+  return argv;
+}
 }  // namespace internal
 
 inline void Initialize(int* argc, char** argv) {
@@ -345,74 +393,63 @@ inline void AddCustomContext(const std::string&, const std::string&) {}
 #define BENCHMARK_PRIVATE_DECLARE(n) \
   static ::benchmark::internal::Benchmark* BENCHMARK_PRIVATE_NAME(n) __attribute__((unused))
 
-#define BENCHMARK(...)                                               \
-  BENCHMARK_PRIVATE_DECLARE(_benchmark_) =                           \
-      (::benchmark::internal::RegisterBenchmarkInternal(             \
-          new ::benchmark::internal::FunctionBenchmark(#__VA_ARGS__, __VA_ARGS__)))
+#define BENCHMARK(...) \
+  BENCHMARK_PRIVATE_DECLARE(_benchmark_) = (::benchmark::internal::RegisterBenchmarkInternal( \
+      new ::benchmark::internal::FunctionBenchmark(#__VA_ARGS__, __VA_ARGS__)))
 #define BENCHMARK_WITH_ARG(n, a) BENCHMARK(n)->Arg((a))
 #define BENCHMARK_WITH_ARG2(n, a1, a2) BENCHMARK(n)->Args({(a1), (a2)})
 #define BENCHMARK_WITH_UNIT(n, t) BENCHMARK(n)->Unit((t))
 #define BENCHMARK_RANGE(n, lo, hi) BENCHMARK(n)->Range((lo), (hi))
 #define BENCHMARK_RANGE2(n, l1, h1, l2, h2) BENCHMARK(n)->RangePair((l1), (h1), (l2), (h2))
-#define BENCHMARK_CAPTURE(func, test_case_name, ...)                         \
-  BENCHMARK_PRIVATE_DECLARE(func) =                                          \
-      (::benchmark::internal::RegisterBenchmarkInternal(                     \
-          new ::benchmark::internal::FunctionBenchmark(                      \
-              #func "/" #test_case_name,                                     \
-              [](::benchmark::State& st) { func(st, __VA_ARGS__); })))
-#define BENCHMARK_TEMPLATE1(n, a)                        \
-  BENCHMARK_PRIVATE_DECLARE(n) =                         \
-      (::benchmark::internal::RegisterBenchmarkInternal( \
-          new ::benchmark::internal::FunctionBenchmark(#n "<" #a ">", n<a>)))
-#define BENCHMARK_TEMPLATE2(n, a, b)                                         \
-  BENCHMARK_PRIVATE_DECLARE(n) =                                             \
-      (::benchmark::internal::RegisterBenchmarkInternal(                     \
-          new ::benchmark::internal::FunctionBenchmark(#n "<" #a "," #b ">", \
-                                                       n<a, b>)))
-#define BENCHMARK_TEMPLATE(n, ...)                       \
-  BENCHMARK_PRIVATE_DECLARE(n) =                         \
-      (::benchmark::internal::RegisterBenchmarkInternal( \
-          new ::benchmark::internal::FunctionBenchmark(  \
-              #n "<" #__VA_ARGS__ ">", n<__VA_ARGS__>)))
+#define BENCHMARK_CAPTURE(func, test_case_name, ...) \
+  BENCHMARK_PRIVATE_DECLARE(func) = \
+      (::benchmark::internal::RegisterBenchmarkInternal(new ::benchmark::internal::FunctionBenchmark( \
+          #func "/" #test_case_name, [](::benchmark::State& st) { func(st, __VA_ARGS__); })))
+#define BENCHMARK_TEMPLATE1(n, a) \
+  BENCHMARK_PRIVATE_DECLARE(n) = (::benchmark::internal::RegisterBenchmarkInternal( \
+      new ::benchmark::internal::FunctionBenchmark(#n "<" #a ">", n<a>)))
+#define BENCHMARK_TEMPLATE2(n, a, b) \
+  BENCHMARK_PRIVATE_DECLARE(n) = (::benchmark::internal::RegisterBenchmarkInternal( \
+      new ::benchmark::internal::FunctionBenchmark(#n "<" #a "," #b ">", n<a, b>)))
+#define BENCHMARK_TEMPLATE(n, ...) \
+  BENCHMARK_PRIVATE_DECLARE(n) = (::benchmark::internal::RegisterBenchmarkInternal( \
+      new ::benchmark::internal::FunctionBenchmark(#n "<" #__VA_ARGS__ ">", n<__VA_ARGS__>)))
 
-#define BENCHMARK_PRIVATE_DECLARE_F(BaseClass, Method)                           \
-  class BaseClass##_##Method##_Benchmark : public BaseClass {                    \
-   public:                                                                       \
+#define BENCHMARK_PRIVATE_DECLARE_F(BaseClass, Method) \
+  class BaseClass##_##Method##_Benchmark : public BaseClass { \
+   public: \
     BaseClass##_##Method##_Benchmark() { this->SetName(#BaseClass "/" #Method); } \
-                                                                                 \
-   protected:                                                                    \
-    void BenchmarkCase(::benchmark::State&) override;                            \
+\
+   protected: \
+    void BenchmarkCase(::benchmark::State&) override; \
   };
-#define BENCHMARK_TEMPLATE_PRIVATE_DECLARE_F(BaseClass, Method, ...)  \
+#define BENCHMARK_TEMPLATE_PRIVATE_DECLARE_F(BaseClass, Method, ...) \
   class BaseClass##_##Method##_Benchmark : public BaseClass<__VA_ARGS__> { \
-   public:                                                            \
-    BaseClass##_##Method##_Benchmark() {                              \
-      this->SetName(#BaseClass "<" #__VA_ARGS__ ">/" #Method);        \
-    }                                                                 \
-                                                                      \
-   protected:                                                         \
-    void BenchmarkCase(::benchmark::State&) override;                 \
+   public: \
+    BaseClass##_##Method##_Benchmark() { this->SetName(#BaseClass "<" #__VA_ARGS__ ">/" #Method); } \
+\
+   protected: \
+    void BenchmarkCase(::benchmark::State&) override; \
   };
-#define BENCHMARK_DEFINE_F(BaseClass, Method)    \
+#define BENCHMARK_DEFINE_F(BaseClass, Method) \
   BENCHMARK_PRIVATE_DECLARE_F(BaseClass, Method) \
   void BENCHMARK_PRIVATE_CONCAT_NAME(BaseClass, Method)::BenchmarkCase
-#define BENCHMARK_TEMPLATE_DEFINE_F(BaseClass, Method, ...)         \
+#define BENCHMARK_TEMPLATE_DEFINE_F(BaseClass, Method, ...) \
   BENCHMARK_TEMPLATE_PRIVATE_DECLARE_F(BaseClass, Method, __VA_ARGS__) \
   void BENCHMARK_PRIVATE_CONCAT_NAME(BaseClass, Method)::BenchmarkCase
 #define BENCHMARK_PRIVATE_REGISTER_F(TestName) \
-  BENCHMARK_PRIVATE_DECLARE(TestName) =        \
-      (::benchmark::internal::RegisterBenchmarkInternal(new TestName()))
+  BENCHMARK_PRIVATE_DECLARE(TestName) = (::benchmark::internal::RegisterBenchmarkInternal(new TestName()))
 #define BENCHMARK_REGISTER_F(BaseClass, Method) \
   BENCHMARK_PRIVATE_REGISTER_F(BENCHMARK_PRIVATE_CONCAT_NAME(BaseClass, Method))
-#define BENCHMARK_F(BaseClass, Method)           \
+#define BENCHMARK_F(BaseClass, Method) \
   BENCHMARK_PRIVATE_DECLARE_F(BaseClass, Method) \
-  BENCHMARK_REGISTER_F(BaseClass, Method);       \
+  BENCHMARK_REGISTER_F(BaseClass, Method); \
   void BENCHMARK_PRIVATE_CONCAT_NAME(BaseClass, Method)::BenchmarkCase
-#define BENCHMARK_TEMPLATE_F(BaseClass, Method, ...)                   \
+#define BENCHMARK_TEMPLATE_F(BaseClass, Method, ...) \
   BENCHMARK_TEMPLATE_PRIVATE_DECLARE_F(BaseClass, Method, __VA_ARGS__) \
-  BENCHMARK_REGISTER_F(BaseClass, Method);                             \
+  BENCHMARK_REGISTER_F(BaseClass, Method); \
   void BENCHMARK_PRIVATE_CONCAT_NAME(BaseClass, Method)::BenchmarkCase
 
-#define BENCHMARK_MAIN()                                                     \
+#define BENCHMARK_MAIN() \
   int main(int argc, char** argv) { return ::tare::run_main(argc, argv); } \
   int main(int, char**)

@@ -79,7 +79,7 @@ class State {
   // Totals over the whole window; the runner reports them per iteration.
   void set_items_processed(double total_items);
   void set_bytes_processed(double total_bytes);
-  void add_counter(std::string_view name, double total);   // accumulates
+  void add_counter(std::string_view name, double total);  // accumulates
   // A value reported as it is (not divided by iterations), e.g. a result size or a ratio.
   void set_gauge(std::string_view name, double value);
 

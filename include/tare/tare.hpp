@@ -125,11 +125,10 @@ int run_main(int argc, char** argv);
 #define TARE_PRIVATE_NAME(n) TARE_PRIVATE_CAT(tare_private_family_, n)
 
 // TARE_BENCHMARK(fn)->arg(8)…; registers the function `fn` under its own name.
-#define TARE_BENCHMARK(fn)                                                 \
-  [[maybe_unused]] static ::tare::Family* TARE_PRIVATE_NAME(__COUNTER__) = \
-      ::tare::register_benchmark(#fn, fn)
+#define TARE_BENCHMARK(fn) \
+  [[maybe_unused]] static ::tare::Family* TARE_PRIVATE_NAME(__COUNTER__) = ::tare::register_benchmark(#fn, fn)
 
 // Defines main() (alternatively link the tare_bench_main library).
-#define TARE_MAIN()                                                            \
+#define TARE_MAIN() \
   int main(int argc, char** argv) { return ::tare::run_main(argc, argv); } \
   static_assert(true, "")

@@ -61,7 +61,8 @@ bool IsNop(const std::string& collapsed) {
   size_t pos = 0;
   while (true) {
     size_t end = collapsed.find(' ', pos);
-    std::string_view word = std::string_view(collapsed).substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    std::string_view word =
+        std::string_view(collapsed).substr(pos, end == std::string::npos ? std::string::npos : end - pos);
     if (word == "data16" || word == "cs" || word == "ds" || word == "rex" || word == "rex.W") {
       if (end == std::string::npos) return false;
       pos = end + 1;
@@ -157,8 +158,9 @@ std::vector<std::string> NormalizeDisassembly(const std::string& objdump_text) {
   // Target address -> index of the kept instruction it lands on (or code.size(): the end).
   std::map<uint64_t, size_t> lands_on;
   for (uint64_t t : targets) {
-    size_t i = std::lower_bound(code.begin(), code.end(), t,
-                                [](const Instruction& a, uint64_t v) { return a.address < v; }) - code.begin();
+    size_t i =
+        std::lower_bound(code.begin(), code.end(), t, [](const Instruction& a, uint64_t v) { return a.address < v; }) -
+        code.begin();
     while (i < code.size() && !keep[i]) ++i;
     lands_on[t] = i;
   }

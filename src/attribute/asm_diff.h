@@ -27,7 +27,7 @@ namespace tare::attribute {
 std::vector<std::string> NormalizeDisassembly(const std::string& objdump_text);
 
 struct DiffLine {
-  char op = ' ';     // ' ' in both, '-' base only, '+' head only
+  char op = ' ';  // ' ' in both, '-' base only, '+' head only
   std::string text;
 };
 

@@ -45,10 +45,10 @@ StatusOr<std::vector<size_t>> EventIndices(const std::vector<Profile>& parts, co
   for (const auto& p : parts) {
     auto i = p.EventIndex(event);
     if (!i) {
-      return Status::InvalidArgument(fmt::format(
-          "the {} profile '{}' (part {}) has no event '{}'; its events are: {}; choose one with "
-          "--event",
-          side, p.path, p.part, event, Join(p.events)));
+      return Status::InvalidArgument(
+          fmt::format("the {} profile '{}' (part {}) has no event '{}'; its events are: {}; choose one with "
+                      "--event",
+                      side, p.path, p.part, event, Join(p.events)));
     }
     out.push_back(*i);
   }
@@ -73,7 +73,8 @@ std::string ProgramObject(const std::vector<Profile>& parts) {
     std::string by_name;
     for (const auto& f : p.functions) {
       if (f.object == program) return program;
-      if (by_name.empty() && !f.object.empty() && ObjectBaseName(f.object) == ObjectBaseName(program)) by_name = f.object;
+      if (by_name.empty() && !f.object.empty() && ObjectBaseName(f.object) == ObjectBaseName(program))
+        by_name = f.object;
     }
     if (!by_name.empty()) return by_name;
   }
@@ -175,9 +176,7 @@ CacheCost ToCacheCost(const CacheCounts& c) {
   return out;
 }
 
-double Delta(uint64_t base, uint64_t head) {
-  return static_cast<double>(head) - static_cast<double>(base);
-}
+double Delta(uint64_t base, uint64_t head) { return static_cast<double>(head) - static_cast<double>(base); }
 
 void Split(FunctionRow* row) {
   const uint64_t n0 = row->base.calls, n1 = row->head.calls;
@@ -205,8 +204,8 @@ void FindInlining(const SideTotals& from, const SideTotals& to, const std::map<K
       continue;
     }
     const Key key{row.in_program ? kProgram : row.object, row.name};
-    const double self_share = f_from.inclusive == 0 ? 0 : static_cast<double>(f_from.self) /
-                                                              static_cast<double>(f_from.inclusive);
+    const double self_share =
+        f_from.inclusive == 0 ? 0 : static_cast<double>(f_from.self) / static_cast<double>(f_from.inclusive);
     // Per caller of F on the `from` side: the cost E of its calls to F that went away. A caller
     // whose self cost took E in (within the tolerance) is the finding; failing that, the caller
     // with the largest E whose implied call overhead is no more than a call costs.
@@ -268,9 +267,12 @@ std::optional<double> SideCost::PerCall() const {
 
 const char* PresenceName(Presence p) {
   switch (p) {
-    case Presence::kBoth: return "both";
-    case Presence::kNew: return "new";
-    case Presence::kGone: return "gone";
+    case Presence::kBoth:
+      return "both";
+    case Presence::kNew:
+      return "new";
+    case Presence::kGone:
+      return "gone";
   }
   return "?";
 }
@@ -301,8 +303,8 @@ double AttributionResult::GrossShareOfTop(size_t n) const {
 StatusOr<AttributionResult> Attribute(const std::vector<Profile>& base, const std::vector<Profile>& head,
                                       const AttributeOptions& options) {
   if (base.empty() || head.empty()) {
-    return Status::InvalidArgument(fmt::format("the {} side has no profile to attribute",
-                                               base.empty() ? "base" : "head"));
+    return Status::InvalidArgument(
+        fmt::format("the {} side has no profile to attribute", base.empty() ? "base" : "head"));
   }
   const std::string& event = options.event;
   auto in_base = EventIndices(base, "base", event);

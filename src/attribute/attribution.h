@@ -56,11 +56,11 @@ namespace tare::attribute {
 
 // One side's cost of one function, summed over the side's parts and recursion levels.
 struct SideCost {
-  bool present = false;   // the function has cost lines or calls in this side
+  bool present = false;  // the function has cost lines or calls in this side
   uint64_t self = 0;
   uint64_t inclusive = 0;
   uint64_t calls = 0;
-  std::string file;       // fl= of its first appearance ("???" without debug information)
+  std::string file;  // fl= of its first appearance ("???" without debug information)
   // inclusive / calls; nullopt without calls.
   std::optional<double> PerCall() const;
 };
@@ -70,18 +70,18 @@ struct InliningFinding {
   enum class Kind { kInlinedInto, kNoLongerInlined };
   Kind kind = Kind::kInlinedInto;
   std::string caller_object;
-  std::string caller;           // the caller's BaseFunctionName
-  double expected = 0;          // cost the caller should gain (inlined) or lose (no longer inlined)
-  double caller_self_delta = 0; // what its self cost actually did
-  uint64_t calls = 0;           // the caller's calls to F that went away (inlined) or appeared
+  std::string caller;            // the caller's BaseFunctionName
+  double expected = 0;           // cost the caller should gain (inlined) or lose (no longer inlined)
+  double caller_self_delta = 0;  // what its self cost actually did
+  uint64_t calls = 0;            // the caller's calls to F that went away (inlined) or appeared
   // What one call cost beyond F's body, in the event's units: the moved cost the caller did not
   // take in (inlined: the call overhead the inlining saved), per call.
   double call_overhead = 0;
-  bool within_tolerance = true; // the caller's self change matched `expected` within the tolerance
+  bool within_tolerance = true;  // the caller's self change matched `expected` within the tolerance
   // Symbol-table check of the executables (symbols.h): "" = not checked.
   enum class SymbolCheck { kNotChecked, kConfirmed, kNotConfirmed };
   SymbolCheck symbol_check = SymbolCheck::kNotChecked;
-  std::string symbol_note;      // one line: what the symbol tables said, or why not checked
+  std::string symbol_note;  // one line: what the symbol tables said, or why not checked
 };
 
 // The row of an object's code that has no symbol (callgrind names it by address, "0x...109238"):
@@ -103,17 +103,17 @@ enum class Presence { kBoth, kNew, kGone };
 const char* PresenceName(Presence p);  // "both", "new", "gone"
 
 struct FunctionRow {
-  std::string object;           // base's path of it when both sides have it
-  bool in_program = false;      // in the profiled program itself (matched across paths, above)
-  std::string name;             // BaseFunctionName
+  std::string object;       // base's path of it when both sides have it
+  bool in_program = false;  // in the profiled program itself (matched across paths, above)
+  std::string name;         // BaseFunctionName
   Presence presence = Presence::kBoth;
   SideCost base;
   SideCost head;
   double self_delta = 0;
   double inclusive_delta = 0;
-  std::optional<double> calls_part;     // see the header comment; both set or both unset
+  std::optional<double> calls_part;  // see the header comment; both set or both unset
   std::optional<double> per_call_part;
-  double share = 0;                     // self_delta / total_delta (0 when the total is unchanged)
+  double share = 0;  // self_delta / total_delta (0 when the total is unchanged)
   std::optional<InliningFinding> inlining;
   // Self cost in the cache events, base and head, when both profiles have them (has_cache).
   CacheCost base_cache, head_cache;
@@ -137,18 +137,18 @@ struct AttributeOptions {
 
 struct AttributionResult {
   std::string event;
-  std::vector<std::string> base_events;   // of the first part of each side
+  std::vector<std::string> base_events;  // of the first part of each side
   std::vector<std::string> head_events;
   size_t base_parts = 0;
   size_t head_parts = 0;
   uint64_t base_total = 0;
   uint64_t head_total = 0;
-  double total_delta = 0;                 // head_total - base_total
+  double total_delta = 0;  // head_total - base_total
   // Every part of both sides has the cache simulation's events: rows carry base_cache/head_cache.
   bool has_cache = false;
   CacheCost base_cache_total, head_cache_total;
-  std::vector<FunctionRow> rows;          // every function: changed ones first, by |self_delta| descending, then name
-  std::vector<std::string> notes;         // one line each, for the reader (filled by the caller too)
+  std::vector<FunctionRow> rows;   // every function: changed ones first, by |self_delta| descending, then name
+  std::vector<std::string> notes;  // one line each, for the reader (filled by the caller too)
 
   size_t ChangedRows() const;  // rows whose cost moved: the first ChangedRows() rows
   // Sum of the self deltas of the first `n` rows (all rows: exactly total_delta).

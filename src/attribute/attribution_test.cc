@@ -235,8 +235,9 @@ TEST(Attribute, EventIsChosenAndCheckedOnBothSides) {
 
   auto missing = Attribute(Parse(two_events), Parse("events: Ir\nob=app\nfn=f\n1 10\n"), {.event = "Dr"});
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.status().message().find("the head profile 'test.out' (part 1) has no event 'Dr'; its events are: Ir"),
-            std::string::npos)
+  EXPECT_NE(
+      missing.status().message().find("the head profile 'test.out' (part 1) has no event 'Dr'; its events are: Ir"),
+      std::string::npos)
       << missing.status().message();
   EXPECT_NE(missing.status().message().find("events in both profiles: Ir"), std::string::npos);
 
@@ -251,12 +252,14 @@ std::string InlineBase(uint64_t f_self, uint64_t g_cost) {
   const uint64_t f_incl = f_self + g_cost;
   std::string text = "events: Ir\nob=app\nfn=main\n1 100\ncfn=f\ncalls=10 0\n1 " + std::to_string(f_incl) +
                      "\nfn=f\n2 " + std::to_string(f_self) + "\n";
-  if (g_cost > 0) text += "cfn=g\ncalls=10 0\n2 " + std::to_string(g_cost) + "\nfn=g\n3 " + std::to_string(g_cost) + "\n";
+  if (g_cost > 0)
+    text += "cfn=g\ncalls=10 0\n2 " + std::to_string(g_cost) + "\nfn=g\n3 " + std::to_string(g_cost) + "\n";
   return text;
 }
 std::string InlineHead(uint64_t main_self, uint64_t g_cost) {
   std::string text = "events: Ir\nob=app\nfn=main\n1 " + std::to_string(main_self) + "\n";
-  if (g_cost > 0) text += "cfn=g\ncalls=10 0\n1 " + std::to_string(g_cost) + "\nfn=g\n3 " + std::to_string(g_cost) + "\n";
+  if (g_cost > 0)
+    text += "cfn=g\ncalls=10 0\n1 " + std::to_string(g_cost) + "\nfn=g\n3 " + std::to_string(g_cost) + "\n";
   return text;
 }
 
@@ -316,8 +319,9 @@ TEST(Attribute, InlinedFunctionWhoseCalleesStayCalls) {
 // Two builds of one program live at different paths; the profiled program (cmd:'s first word) is
 // one object on both sides, other objects are matched by path.
 TEST(Attribute, TheProgramIsMatchedAcrossPaths) {
-  auto r = Attribute(Parse("cmd: /a/prog_base 7\nevents: Ir\nob=/a/prog_base\nfn=f\n1 10\nob=/lib/libc.so.6\nfn=g\n1 3\n"),
-                     Parse("cmd: /b/prog_head 7\nevents: Ir\nob=/b/prog_head\nfn=f\n1 12\nob=/lib/libc.so.6\nfn=g\n1 3\n"));
+  auto r =
+      Attribute(Parse("cmd: /a/prog_base 7\nevents: Ir\nob=/a/prog_base\nfn=f\n1 10\nob=/lib/libc.so.6\nfn=g\n1 3\n"),
+                Parse("cmd: /b/prog_head 7\nevents: Ir\nob=/b/prog_head\nfn=f\n1 12\nob=/lib/libc.so.6\nfn=g\n1 3\n"));
   ASSERT_TRUE(r.ok()) << r.status().message();
   ASSERT_EQ(r->rows.size(), 2u);
   EXPECT_EQ(r->rows[0].name, "f");

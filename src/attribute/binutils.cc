@@ -113,8 +113,7 @@ StatusOr<std::string> Binutils::RunTool(const std::vector<std::string>& argv) {
   if (!r.ok()) {
     std::string err = ReadTail(dir_ + "/err", 2000);
     while (!err.empty() && err.back() == '\n') err.pop_back();
-    return Status::FailedPrecondition(fmt::format("{} failed ({}): {}", argv[0], r.Describe(),
-                                                  SingleLineText(err)));
+    return Status::FailedPrecondition(fmt::format("{} failed ({}): {}", argv[0], r.Describe(), SingleLineText(err)));
   }
   return ReadFile(dir_ + "/out");
 }
@@ -128,10 +127,10 @@ StatusOr<std::vector<Symbol>> Binutils::Symbols(const std::string& executable) {
   bool any_code = false;
   for (const auto& s : symbols) any_code = any_code || s.IsCode();
   if (!any_code) {
-    return Status::FailedPrecondition(fmt::format(
-        "executable '{}' has no symbol table (it is stripped); build it with -g and do not strip "
-        "it (no -s, no `strip`, no install/strip step) to see its functions",
-        executable));
+    return Status::FailedPrecondition(
+        fmt::format("executable '{}' has no symbol table (it is stripped); build it with -g and do not strip "
+                    "it (no -s, no `strip`, no install/strip step) to see its functions",
+                    executable));
   }
   return symbols;
 }
@@ -139,8 +138,7 @@ StatusOr<std::vector<Symbol>> Binutils::Symbols(const std::string& executable) {
 StatusOr<std::string> Binutils::Disassemble(const std::string& executable, const Symbol& symbol) {
   if (symbol.size == 0) {
     return Status::FailedPrecondition(fmt::format(
-        "the symbol table of '{}' gives no size for '{}'; cannot tell where its code ends",
-        executable, symbol.name));
+        "the symbol table of '{}' gives no size for '{}'; cannot tell where its code ends", executable, symbol.name));
   }
   return RunTool({objdump_, "-d", "--no-show-raw-insn", "-C", "--wide",
                   fmt::format("--start-address=0x{:x}", symbol.address),

@@ -21,9 +21,9 @@ namespace tare::attribute {
 // A defined symbol, from `nm --defined-only -S -C`.
 struct Symbol {
   uint64_t address = 0;
-  uint64_t size = 0;      // 0 when nm knows no size
-  char type = '?';        // nm's letter: T/t text, D/d data, W weak...
-  std::string name;       // demangled
+  uint64_t size = 0;  // 0 when nm knows no size
+  char type = '?';    // nm's letter: T/t text, D/d data, W weak...
+  std::string name;   // demangled
   bool IsCode() const { return type == 'T' || type == 't' || type == 'W' || type == 'w'; }
 };
 

@@ -41,7 +41,7 @@ StatusOr<AttributionReport> Explain(const Side& base, const Side& head, const st
     if (tools) {
       CheckInliningSymbols(tools->Symbols(base.executable), tools->Symbols(head.executable), &report.result);
     } else {
-      std::string why = !base.exe_problem.empty() ? base.exe_problem
+      std::string why = !base.exe_problem.empty()   ? base.exe_problem
                         : !head.exe_problem.empty() ? head.exe_problem
                                                     : "the executables are unknown (give --base-exe and --head-exe)";
       Status none = Status::NotFound(why);
@@ -51,9 +51,9 @@ StatusOr<AttributionReport> Explain(const Side& base, const Side& head, const st
   if (!asm_function.empty()) {
     if (!tools) {
       std::string why = !base.exe_problem.empty() ? base.exe_problem : head.exe_problem;
-      return Status::InvalidArgument(fmt::format(
-          "--asm needs both executables{}; give --base-exe PATH and --head-exe PATH",
-          why.empty() ? "" : " (" + why + ")"));
+      return Status::InvalidArgument(
+          fmt::format("--asm needs both executables{}; give --base-exe PATH and --head-exe PATH",
+                      why.empty() ? "" : " (" + why + ")"));
     }
     TARE_ASSIGN_OR_RETURN(auto a, CompareFunctionAsm(*tools, base.executable, head.executable, asm_function));
     report.asm_comparison = std::move(a);
@@ -91,8 +91,9 @@ CohortAttribution AttributeCohortChanges(store::Store& store, const report::AbRe
       out.problems.push_back(fmt::format("{}: {}", what, report.status().message()));
       continue;
     }
-    out.markdown += fmt::format("\n### {} {}: {}\n\n", report::MarkdownCode(c.cell), report::MarkdownText(label(c.head)),
-                                c.verdict == Verdict::kFail ? "FAIL" : "supported gain");
+    out.markdown +=
+        fmt::format("\n### {} {}: {}\n\n", report::MarkdownCode(c.cell), report::MarkdownText(label(c.head)),
+                    c.verdict == Verdict::kFail ? "FAIL" : "supported gain");
     // One level below this change's heading.
     std::string section = RenderMarkdown(*report);
     if (section.rfind("### ", 0) == 0) section.insert(0, "#");
@@ -100,21 +101,21 @@ CohortAttribution AttributeCohortChanges(store::Store& store, const report::AbRe
     if (auto attribution = ParseJson(RenderJson(*report), "the attribution's JSON"); attribution.ok()) {
       out.json.push_back({{"cell", c.cell}, {"head", c.head}, {"attribution", std::move(*attribution)}});
     } else {
-      out.problems.push_back(fmt::format("{}: the attribution's JSON did not read back ({})", what,
-                                         attribution.status().message()));
+      out.problems.push_back(
+          fmt::format("{}: the attribution's JSON did not read back ({})", what, attribution.status().message()));
     }
   }
   if (!out.markdown.empty() || !out.problems.empty()) {
-    std::string section = fmt::format(
-        "\n## Why it changed: the top {} functions per change (`tare attribute`, Ir)\n", top);
+    std::string section =
+        fmt::format("\n## Why it changed: the top {} functions per change (`tare attribute`, Ir)\n", top);
     for (const auto& p : out.problems) section += "\n> not attributed: " + report::MarkdownText(p) + "\n";
     out.markdown = section + out.markdown;
   }
   return out;
 }
 
-std::vector<CohortFlame> FlameGraphsOfCohortChanges(store::Store& store, const report::AbReport& rep, const RunData& run,
-                                                    std::vector<std::string>* problems) {
+std::vector<CohortFlame> FlameGraphsOfCohortChanges(store::Store& store, const report::AbReport& rep,
+                                                    const RunData& run, std::vector<std::string>* problems) {
   std::vector<CohortFlame> out;
   for (const auto& c : rep.comparisons) {
     if (c.verdict != Verdict::kFail && !c.supported_gain) continue;
@@ -129,12 +130,14 @@ std::vector<CohortFlame> FlameGraphsOfCohortChanges(store::Store& store, const r
       problems->push_back(fmt::format("{} ({}): {}", c.cell, head, tree.status().message()));
       continue;
     }
-    const std::string what = fmt::format("{}, {}: {}", c.cell, head, c.verdict == Verdict::kFail ? "FAIL" : "supported gain");
-    out.push_back({c.cell, c.head,
-                   fmt::format("Where the instructions went, base → {}: the differential flame graph of {} (red: more in "
-                               "head, blue: less; hover a frame for its numbers). docs/attribute.md, \"Flame graphs\".",
-                               head, c.cell),
-                   RenderFlameSvg(*tree, what, "Ir", /*differential=*/true)});
+    const std::string what =
+        fmt::format("{}, {}: {}", c.cell, head, c.verdict == Verdict::kFail ? "FAIL" : "supported gain");
+    out.push_back(
+        {c.cell, c.head,
+         fmt::format("Where the instructions went, base → {}: the differential flame graph of {} (red: more in "
+                     "head, blue: less; hover a frame for its numbers). docs/attribute.md, \"Flame graphs\".",
+                     head, c.cell),
+         RenderFlameSvg(*tree, what, "Ir", /*differential=*/true)});
   }
   return out;
 }

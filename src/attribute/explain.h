@@ -44,7 +44,7 @@ struct CohortFlame {
   std::string svg;
 };
 // `run` is the cohort's run (rep.run_id), as the caller has it loaded already.
-std::vector<CohortFlame> FlameGraphsOfCohortChanges(store::Store& store, const report::AbReport& rep, const RunData& run,
-                                                    std::vector<std::string>* problems);
+std::vector<CohortFlame> FlameGraphsOfCohortChanges(store::Store& store, const report::AbReport& rep,
+                                                    const RunData& run, std::vector<std::string>* problems);
 
 }  // namespace tare::attribute

@@ -49,8 +49,7 @@ StatusOr<Graph> GraphOf(const std::vector<Profile>& parts, const std::string& si
   for (const auto& p : parts) {
     auto ev = p.EventIndex(event);
     if (!ev) {
-      return Status::InvalidArgument(
-          fmt::format("the {} profile '{}' has no event '{}' to draw", side, p.path, event));
+      return Status::InvalidArgument(fmt::format("the {} profile '{}' has no event '{}' to draw", side, p.path, event));
     }
     std::vector<std::string> keys;
     keys.reserve(p.functions.size());
@@ -178,17 +177,18 @@ void Draw(const FlameFrame& f, double x, size_t depth, size_t max_depth, double 
   if (w < 0.3) return;
   const double y = kTop + static_cast<double>(max_depth - 1 - depth) * kFrameHeight;
   std::string label = f.name + (f.object.empty() ? "" : " [" + f.object + "]");
-  std::string title = differential
-                          ? fmt::format("{}: {} base {} → head {} ({}{}{})", label, event, Count(f.base), Count(f.head),
-                                        f.head - f.base > 0 ? "+" : "", Count(f.head - f.base),
-                                        root_base > 0 ? fmt::format(", {:+.2f}% of the base total",
-                                                                    100 * (f.head - f.base) / root_base)
-                                                      : "")
-                          : fmt::format("{}: {} {} ({:.2f}%)", label, event, Count(f.base),
-                                        root_base > 0 ? 100 * f.base / root_base : 0.0);
-  out += fmt::format("<g class=\"frame\"><title>{}</title><rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{}\" "
-                     "fill=\"{}\" stroke=\"white\" stroke-width=\"0.5\"/>",
-                     Xml(title), x, y, w, kFrameHeight - 1, Colour(f, differential, max_change));
+  std::string title =
+      differential
+          ? fmt::format(
+                "{}: {} base {} → head {} ({}{}{})", label, event, Count(f.base), Count(f.head),
+                f.head - f.base > 0 ? "+" : "", Count(f.head - f.base),
+                root_base > 0 ? fmt::format(", {:+.2f}% of the base total", 100 * (f.head - f.base) / root_base) : "")
+          : fmt::format("{}: {} {} ({:.2f}%)", label, event, Count(f.base),
+                        root_base > 0 ? 100 * f.base / root_base : 0.0);
+  out += fmt::format(
+      "<g class=\"frame\"><title>{}</title><rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{}\" "
+      "fill=\"{}\" stroke=\"white\" stroke-width=\"0.5\"/>",
+      Xml(title), x, y, w, kFrameHeight - 1, Colour(f, differential, max_change));
   const size_t fits = w > 6 ? static_cast<size_t>((w - 6) / kCharWidth) : 0;
   if (fits >= 3) {
     std::string text = SingleLineText(f.name);

@@ -18,10 +18,10 @@ StatusOr<std::vector<Profile>> ReadProfileFile(const std::string& path) {
   }
   auto parts = instrument::ReadCallgrindProfile(path);
   if (!parts.ok()) {
-    return Status::InvalidArgument(fmt::format(
-        "'{}' is not a callgrind profile this tare can read ({}); give files written by valgrind "
-        "--tool=callgrind (callgrind.out.<pid>)",
-        path, parts.status().message()));
+    return Status::InvalidArgument(
+        fmt::format("'{}' is not a callgrind profile this tare can read ({}); give files written by valgrind "
+                    "--tool=callgrind (callgrind.out.<pid>)",
+                    path, parts.status().message()));
   }
   if (parts->empty()) {
     return Status::InvalidArgument(fmt::format("'{}' holds no callgrind profile part", path));
@@ -69,13 +69,13 @@ StatusOr<std::vector<Profile>> StoredParts(store::Store& store, const RunData& d
     files.push_back({a.name, std::move(content)});
   }
   if (!any_profile) {
-    return Status::FailedPrecondition(fmt::format(
-        "run {} has no callgrind profiles: measure with --instrument sim", data.run.id));
+    return Status::FailedPrecondition(
+        fmt::format("run {} has no callgrind profiles: measure with --instrument sim", data.run.id));
   }
   if (files.empty()) {
-    return Status::FailedPrecondition(fmt::format(
-        "run {} kept no callgrind profile for '{}'{} (no sample of it succeeded)", data.run.id, bench.name,
-        arm.empty() ? "" : " in arm " + arm));
+    return Status::FailedPrecondition(
+        fmt::format("run {} kept no callgrind profile for '{}'{} (no sample of it succeeded)", data.run.id, bench.name,
+                    arm.empty() ? "" : " in arm " + arm));
   }
   auto parts = MeasuredParts(files, bench.kind);
   if (!parts.ok()) {
@@ -154,10 +154,10 @@ StatusOr<Sides> SidesOfCohort(store::Store& store, const std::string& selector, 
   TARE_ASSIGN_OR_RETURN(int64_t id, store.ResolveRun(selector));
   TARE_ASSIGN_OR_RETURN(RunData data, store.LoadRun(id));
   if (data.run.kind != RunKind::kAb) {
-    return Status::InvalidArgument(fmt::format(
-        "run {} is a `tare {}`, not a `tare ab` cohort, so it has no base and head arms; compare two "
-        "runs with --base-run A --head-run B --cell NAME",
-        id, RunKindName(data.run.kind)));
+    return Status::InvalidArgument(
+        fmt::format("run {} is a `tare {}`, not a `tare ab` cohort, so it has no base and head arms; compare two "
+                    "runs with --base-run A --head-run B --cell NAME",
+                    id, RunKindName(data.run.kind)));
   }
   return SidesOfCohortCell(store, data, cell, "head");
 }
@@ -167,9 +167,9 @@ StatusOr<Side> SideOfRun(store::Store& store, const std::string& selector, const
   TARE_ASSIGN_OR_RETURN(int64_t id, store.ResolveRun(selector));
   TARE_ASSIGN_OR_RETURN(RunData data, store.LoadRun(id));
   if (data.run.kind != RunKind::kRun) {
-    return Status::InvalidArgument(fmt::format(
-        "run {} (--{}-run) is a `tare {}`, not a `tare run`; for a cohort use --run {} --cell NAME", id, role,
-        RunKindName(data.run.kind), id));
+    return Status::InvalidArgument(
+        fmt::format("run {} (--{}-run) is a `tare {}`, not a `tare run`; for a cohort use --run {} --cell NAME", id,
+                    role, RunKindName(data.run.kind), id));
   }
   std::vector<std::string> names;
   const BenchmarkRecord* bench = nullptr;
@@ -178,10 +178,10 @@ StatusOr<Side> SideOfRun(store::Store& store, const std::string& selector, const
     if (b.name == cell || (cell.empty() && data.benchmarks.size() == 1)) bench = &b;
   }
   if (bench == nullptr) {
-    return Status::InvalidArgument(cell.empty() ? fmt::format("run {} has {} benchmarks; choose one with --cell NAME: {}",
-                                                              id, names.size(), ListNames(names))
-                                                : fmt::format("run {} has no benchmark '{}'; its benchmarks are: {}", id,
-                                                              cell, ListNames(names)));
+    return Status::InvalidArgument(
+        cell.empty() ? fmt::format("run {} has {} benchmarks; choose one with --cell NAME: {}", id, names.size(),
+                                   ListNames(names))
+                     : fmt::format("run {} has no benchmark '{}'; its benchmarks are: {}", id, cell, ListNames(names)));
   }
   Side side;
   TARE_ASSIGN_OR_RETURN(side.parts, StoredParts(store, data, *bench, ""));

@@ -34,9 +34,7 @@ std::string PerCall(const SideCost& c) {
   auto v = c.PerCall();
   return v ? Num(std::round(*v * 10) / 10) : "-";
 }
-std::string Arrow(const std::string& a, const std::string& b, const char* arrow) {
-  return a + arrow + b;
-}
+std::string Arrow(const std::string& a, const std::string& b, const char* arrow) { return a + arrow + b; }
 std::string Opt(const std::optional<double>& v) { return v ? Signed(std::round(*v * 10) / 10) : "-"; }
 
 // "libc.so.6" out of "/usr/lib/x86_64-linux-gnu/libc.so.6".
@@ -78,7 +76,7 @@ std::string Parts(size_t n) { return fmt::format("{} part{}", n, n == 1 ? "" : "
 // "inlined into `Work()`" in Markdown.
 std::string InliningMarkdown(const InliningFinding& f) {
   return f.kind == InliningFinding::Kind::kInlinedInto ? "inlined into " + MarkdownCode(f.caller)
-                                                        : "no longer inlined (out of " + MarkdownCode(f.caller) + ")";
+                                                       : "no longer inlined (out of " + MarkdownCode(f.caller) + ")";
 }
 
 // "top 20 of 512 functions: their self changes sum to -119992 of the total -119997; the other rows
@@ -88,14 +86,15 @@ std::string ExplainedLine(const AttributionReport& report) {
   const size_t shown = Shown(report);
   const double top = r.SelfDeltaOfTop(shown);
   const double rest = r.total_delta - top;
-  std::string rest_share = r.total_delta == 0 ? "" : fmt::format(" ({:.1f}% of the total change)",
-                                                                  100 * std::fabs(rest) / std::fabs(r.total_delta));
+  std::string rest_share = r.total_delta == 0 ? ""
+                                              : fmt::format(" ({:.1f}% of the total change)",
+                                                            100 * std::fabs(rest) / std::fabs(r.total_delta));
   const size_t changed = r.ChangedRows();
   const std::string which =
-      shown == changed ? (changed == 1 ? fmt::format("The one function that changed (of {})", r.rows.size())
-                                       : fmt::format("All {} functions that changed (of {})", changed, r.rows.size()))
-                       : fmt::format("The top {} of the {} functions that changed (of {})", shown, changed,
-                                     r.rows.size());
+      shown == changed
+          ? (changed == 1 ? fmt::format("The one function that changed (of {})", r.rows.size())
+                          : fmt::format("All {} functions that changed (of {})", changed, r.rows.size()))
+          : fmt::format("The top {} of the {} functions that changed (of {})", shown, changed, r.rows.size());
   return fmt::format(
       "{}: self changes sum to {} of the total {}; the rows not shown {}{}. "
       "The rows shown hold {:.1f}% of all movement (sum of |self change|).",
@@ -105,10 +104,10 @@ std::string ExplainedLine(const AttributionReport& report) {
 std::string FindingText(const FunctionRow& row, const InliningFinding& f, const std::string& event, bool markdown) {
   auto name = [&](const std::string& s) { return markdown ? MarkdownCode(s) : SingleLineText(s); };
   const bool inlined = f.kind == InliningFinding::Kind::kInlinedInto;
-  std::string text = fmt::format(
-      "{} was {} {}: the caller's self cost changed by {}, against {} expected from the calls that {}",
-      name(row.name), inlined ? "inlined into" : "no longer inlined, out of", name(f.caller),
-      Signed(f.caller_self_delta), Signed(f.expected), inlined ? "went away" : "appeared");
+  std::string text =
+      fmt::format("{} was {} {}: the caller's self cost changed by {}, against {} expected from the calls that {}",
+                  name(row.name), inlined ? "inlined into" : "no longer inlined, out of", name(f.caller),
+                  Signed(f.caller_self_delta), Signed(f.expected), inlined ? "went away" : "appeared");
   // What a call cost: the part of F's cost the caller did not take in (inlined) or give out.
   if (f.calls > 0) {
     text += fmt::format("; {} {} {} per call × {} calls ({} in all){}", inlined ? "the calls cost" : "the calls add",
@@ -166,17 +165,18 @@ std::vector<std::string> AsmLines(const AsmComparison& a) {
 }
 
 std::string AsmHeadline(const AsmComparison& a) {
-  return fmt::format("Assembly of {} (base {} bytes, {} normalised lines; head {} bytes, {} lines): ",
-                     a.function, a.base_bytes, a.base_lines, a.head_bytes, a.head_lines);
+  return fmt::format("Assembly of {} (base {} bytes, {} normalised lines; head {} bytes, {} lines): ", a.function,
+                     a.base_bytes, a.base_lines, a.head_bytes, a.head_lines);
 }
 
 size_t ChangedCount(const AsmComparison& a) {
-  return static_cast<size_t>(std::count_if(a.diff.begin(), a.diff.end(), [](const DiffLine& l) { return l.op != ' '; }));
+  return static_cast<size_t>(
+      std::count_if(a.diff.begin(), a.diff.end(), [](const DiffLine& l) { return l.op != ' '; }));
 }
 
 nlohmann::json SideJson(const SideCost& c) {
-  nlohmann::json j = {{"present", c.present}, {"self", c.self}, {"inclusive", c.inclusive}, {"calls", c.calls},
-                      {"file", c.file}};
+  nlohmann::json j = {
+      {"present", c.present}, {"self", c.self}, {"inclusive", c.inclusive}, {"calls", c.calls}, {"file", c.file}};
   auto pc = c.PerCall();
   j["inclusive_per_call"] = pc ? nlohmann::json(*pc) : nlohmann::json(nullptr);
   return j;
@@ -204,7 +204,8 @@ std::string CacheLine(const AttributionResult& r, const char* arrow) {
 }
 
 nlohmann::json CacheJson(const CacheCost& c) {
-  return {{"i1_misses", c.i1_misses}, {"d1_misses", c.d1_misses}, {"ll_misses", c.ll_misses}, {"est_cycles", c.est_cycles}};
+  return {
+      {"i1_misses", c.i1_misses}, {"d1_misses", c.d1_misses}, {"ll_misses", c.ll_misses}, {"est_cycles", c.est_cycles}};
 }
 
 nlohmann::json OptJson(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
@@ -213,7 +214,7 @@ nlohmann::json OptJson(const std::optional<double>& v) { return v ? nlohmann::js
 
 std::string InliningSummary(const InliningFinding& f) {
   return f.kind == InliningFinding::Kind::kInlinedInto ? "inlined into " + f.caller
-                                                        : "no longer inlined (out of " + f.caller + ")";
+                                                       : "no longer inlined (out of " + f.caller + ")";
 }
 
 std::string RenderConsole(const AttributionReport& report) {
@@ -237,12 +238,13 @@ std::string RenderConsole(const AttributionReport& report) {
     if (r.has_cache) {
       for (double d : CacheDeltas(row.base_cache, row.head_cache)) rows.back().push_back(Signed(d));
     }
-    rows.back().insert(rows.back().end(), {
-                    Arrow(SideText(row.base, &SideCost::self), SideText(row.head, &SideCost::self), " -> "),
-                    Arrow(SideText(row.base, &SideCost::inclusive), SideText(row.head, &SideCost::inclusive), " -> "),
-                    Arrow(SideText(row.base, &SideCost::calls), SideText(row.head, &SideCost::calls), " -> "),
-                    Arrow(PerCall(row.base), PerCall(row.head), " -> "), Opt(row.calls_part), Opt(row.per_call_part),
-                    SingleLineText(label)});
+    rows.back().insert(
+        rows.back().end(),
+        {Arrow(SideText(row.base, &SideCost::self), SideText(row.head, &SideCost::self), " -> "),
+         Arrow(SideText(row.base, &SideCost::inclusive), SideText(row.head, &SideCost::inclusive), " -> "),
+         Arrow(SideText(row.base, &SideCost::calls), SideText(row.head, &SideCost::calls), " -> "),
+         Arrow(PerCall(row.base), PerCall(row.head), " -> "), Opt(row.calls_part), Opt(row.per_call_part),
+         SingleLineText(label)});
   }
   out += Table(rows);
   out += "\n" + ExplainedLine(report) + "\n";
@@ -274,11 +276,14 @@ std::string RenderJson(const AttributionReport& report) {
   nlohmann::json j;
   j["schema"] = "tare.attribute/1";
   j["event"] = r.event;
-  j["base"] = {{"source", report.base_label}, {"parts", r.base_parts}, {"total", r.base_total}, {"events", r.base_events}};
-  j["head"] = {{"source", report.head_label}, {"parts", r.head_parts}, {"total", r.head_total}, {"events", r.head_events}};
+  j["base"] = {
+      {"source", report.base_label}, {"parts", r.base_parts}, {"total", r.base_total}, {"events", r.base_events}};
+  j["head"] = {
+      {"source", report.head_label}, {"parts", r.head_parts}, {"total", r.head_total}, {"events", r.head_events}};
   j["total_delta"] = r.total_delta;
-  j["cache"] = r.has_cache ? nlohmann::json{{"base", CacheJson(r.base_cache_total)}, {"head", CacheJson(r.head_cache_total)}}
-                           : nlohmann::json(nullptr);
+  j["cache"] = r.has_cache
+                   ? nlohmann::json{{"base", CacheJson(r.base_cache_total)}, {"head", CacheJson(r.head_cache_total)}}
+                   : nlohmann::json(nullptr);
   j["functions"] = r.rows.size();
   j["changed"] = r.ChangedRows();
   j["shown"] = {{"rows", shown},
@@ -289,16 +294,17 @@ std::string RenderJson(const AttributionReport& report) {
     const char* check = f.symbol_check == InliningFinding::SymbolCheck::kConfirmed      ? "confirmed"
                         : f.symbol_check == InliningFinding::SymbolCheck::kNotConfirmed ? "not_confirmed"
                                                                                         : "not_checked";
-    return nlohmann::json{{"kind", f.kind == InliningFinding::Kind::kInlinedInto ? "inlined_into" : "no_longer_inlined"},
-                          {"caller", f.caller},
-                          {"caller_object", f.caller_object},
-                          {"expected", f.expected},
-                          {"caller_self_delta", f.caller_self_delta},
-                          {"calls", f.calls},
-                          {"call_overhead", f.call_overhead},
-                          {"within_tolerance", f.within_tolerance},
-                          {"symbol_check", check},
-                          {"symbol_note", f.symbol_note}};
+    return nlohmann::json{
+        {"kind", f.kind == InliningFinding::Kind::kInlinedInto ? "inlined_into" : "no_longer_inlined"},
+        {"caller", f.caller},
+        {"caller_object", f.caller_object},
+        {"expected", f.expected},
+        {"caller_self_delta", f.caller_self_delta},
+        {"calls", f.calls},
+        {"call_overhead", f.call_overhead},
+        {"within_tolerance", f.within_tolerance},
+        {"symbol_check", check},
+        {"symbol_note", f.symbol_note}};
   };
   nlohmann::json rows = nlohmann::json::array();
   for (size_t i = 0; i < shown; ++i) {
@@ -332,8 +338,8 @@ std::string RenderJson(const AttributionReport& report) {
     const AsmComparison& a = *report.asm_comparison;
     nlohmann::json diff = nlohmann::json::array();
     for (const auto& l : a.diff) diff.push_back(std::string(1, l.op) + l.text);
-    j["asm"] = {{"function", a.function}, {"base_symbol", a.base_symbol}, {"head_symbol", a.head_symbol},
-                {"base_bytes", a.base_bytes}, {"head_bytes", a.head_bytes}, {"identical", a.identical},
+    j["asm"] = {{"function", a.function},           {"base_symbol", a.base_symbol}, {"head_symbol", a.head_symbol},
+                {"base_bytes", a.base_bytes},       {"head_bytes", a.head_bytes},   {"identical", a.identical},
                 {"changed_lines", ChangedCount(a)}, {"diff", std::move(diff)}};
   }
   return DumpJson(j, 2) + "\n";
@@ -349,8 +355,9 @@ std::string RenderMarkdown(const AttributionReport& report) {
   if (r.has_cache) {
     for (const char* h : kCacheHeads) out += fmt::format(" {} |", h);
   }
-  out += " self base → head | incl. base → head | calls base → head | incl./call base → head | calls part | "
-         "per-call part | function |\n|---:|---:|";
+  out +=
+      " self base → head | incl. base → head | calls base → head | incl./call base → head | calls part | "
+      "per-call part | function |\n|---:|---:|";
   if (r.has_cache) out += "---:|---:|---:|---:|";
   out += "---:|---:|---:|---:|---:|---:|---|\n";
   const auto ambiguous = AmbiguousNames(r);

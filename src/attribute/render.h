@@ -19,9 +19,9 @@ namespace tare::attribute {
 
 struct AttributionReport {
   AttributionResult result;
-  std::string base_label;   // where each side came from: a path, or "run 12 (base), cell parse"
+  std::string base_label;  // where each side came from: a path, or "run 12 (base), cell parse"
   std::string head_label;
-  size_t top = 20;          // rows shown
+  size_t top = 20;  // rows shown
   std::optional<AsmComparison> asm_comparison;
 };
 

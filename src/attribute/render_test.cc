@@ -27,8 +27,9 @@ AttributionReport ReportOf(const std::string& base, const std::string& head) {
 }
 
 AttributionReport MakeReport(const std::string& hostile) {
-  return ReportOf("events: Ir\nob=app\nfn=main\n1 100\ncfn=f\ncalls=10 0\n1 500\nfn=f\n2 500\nfn=" + hostile + "\n3 7\n",
-                  "events: Ir\nob=app\nfn=main\n1 590\nfn=" + hostile + "\n3 9\n");
+  return ReportOf(
+      "events: Ir\nob=app\nfn=main\n1 100\ncfn=f\ncalls=10 0\n1 500\nfn=f\n2 500\nfn=" + hostile + "\n3 7\n",
+      "events: Ir\nob=app\nfn=main\n1 590\nfn=" + hostile + "\n3 9\n");
 }
 
 const std::string kHostile = "evil\x1b]0;pwned\x07|<img src=x>`x`\xff";
@@ -45,17 +46,20 @@ TEST(RenderConsole, TableInliningAndEscapes) {
   EXPECT_EQ(out.find('\x1b'), std::string::npos) << "escape sequence reached the terminal";
   EXPECT_NE(out.find("evil\\x1b]0;pwned\\x07"), std::string::npos) << out;
   // 3 rows, all shown: they sum to the total.
-  EXPECT_NE(out.find("All 3 functions that changed (of 3): self changes sum to -8 of the total -8; the rows not shown 0 (0.0% "
-                     "of the total change)"),
-            std::string::npos)
+  EXPECT_NE(
+      out.find(
+          "All 3 functions that changed (of 3): self changes sum to -8 of the total -8; the rows not shown 0 (0.0% "
+          "of the total change)"),
+      std::string::npos)
       << out;
 }
 
 // One changed function is named as one ("All 1 functions" until 2026-12-06).
 TEST(RenderConsole, OneChangedFunctionIsSingular) {
-  const std::string out = RenderConsole(ReportOf("events: Ir\nob=app\nfn=main\n1 100\nfn=g\n2 5\n",
-                                                  "events: Ir\nob=app\nfn=main\n1 90\nfn=g\n2 5\n"));
-  EXPECT_NE(out.find("The one function that changed (of 2): self changes sum to -10 of the total -10"), std::string::npos)
+  const std::string out = RenderConsole(
+      ReportOf("events: Ir\nob=app\nfn=main\n1 100\nfn=g\n2 5\n", "events: Ir\nob=app\nfn=main\n1 90\nfn=g\n2 5\n"));
+  EXPECT_NE(out.find("The one function that changed (of 2): self changes sum to -10 of the total -10"),
+            std::string::npos)
       << out;
   EXPECT_EQ(out.find("All 1 functions"), std::string::npos) << out;
 }

@@ -50,8 +50,9 @@ StatusOr<std::vector<Profile>> MeasuredParts(const std::vector<ProfileFile>& fil
     TARE_ASSIGN_OR_RETURN(auto file_parts, instrument::ParseCallgrindProfile(f.content, f.name));
     for (auto& p : file_parts) parts.push_back(std::move(p));
   }
-  std::stable_sort(parts.begin(), parts.end(),
-                   [](const Profile& a, const Profile& b) { return std::tie(a.pid, a.part) < std::tie(b.pid, b.part); });
+  std::stable_sort(parts.begin(), parts.end(), [](const Profile& a, const Profile& b) {
+    return std::tie(a.pid, a.part) < std::tie(b.pid, b.part);
+  });
   std::vector<Profile> kept;
   if (kind == TargetKind::kTare) {
     for (auto& p : parts) {

@@ -23,13 +23,12 @@
 namespace tare::attribute {
 
 struct ProfileFile {
-  std::string name;     // the artifact's name, used in error messages
+  std::string name;  // the artifact's name, used in error messages
   std::string content;
 };
 
-// Parses every file and keeps the measured parts for a benchmark of `kind` (BenchmarkRecord::kind). DataLoss for a malformed profile; FailedPrecondition when no
-// part is a measurement window.
-StatusOr<std::vector<instrument::Profile>> MeasuredParts(const std::vector<ProfileFile>& files,
-                                                         TargetKind kind);
+// Parses every file and keeps the measured parts for a benchmark of `kind` (BenchmarkRecord::kind). DataLoss for a
+// malformed profile; FailedPrecondition when no part is a measurement window.
+StatusOr<std::vector<instrument::Profile>> MeasuredParts(const std::vector<ProfileFile>& files, TargetKind kind);
 
 }  // namespace tare::attribute

@@ -7,9 +7,8 @@ namespace tare::attribute {
 namespace {
 
 std::string Part(int pid, int part, const std::string& trigger, uint64_t ir) {
-  return "version: 1\npid: " + std::to_string(pid) + "\npart: " + std::to_string(part) +
-         "\ndesc: Trigger: " + trigger + "\nevents: Ir\nfn=f\n1 " + std::to_string(ir) + "\ntotals: " +
-         std::to_string(ir) + "\n";
+  return "version: 1\npid: " + std::to_string(pid) + "\npart: " + std::to_string(part) + "\ndesc: Trigger: " + trigger +
+         "\nevents: Ir\nfn=f\n1 " + std::to_string(ir) + "\ntotals: " + std::to_string(ir) + "\n";
 }
 
 uint64_t Sum(const std::vector<instrument::Profile>& parts) {
@@ -34,8 +33,10 @@ TEST(MeasuredParts, TareBinaryKeepsItsWindowsNotTheExitDump) {
 TEST(MeasuredParts, GoogleBenchmarkKeepsTheLastTimedRun) {
   const std::string start = "--dump-after=benchmark::State::StartKeepRunning()";
   const std::string finish = "--dump-before=benchmark::State::FinishKeepRunning()";
-  std::vector<ProfileFile> files = {{"1", Part(9, 1, start, 1)},  {"2", Part(9, 2, finish, 100)},
-                                    {"3", Part(9, 3, start, 2)},  {"4", Part(9, 4, finish, 50)},
+  std::vector<ProfileFile> files = {{"1", Part(9, 1, start, 1)},
+                                    {"2", Part(9, 2, finish, 100)},
+                                    {"3", Part(9, 3, start, 2)},
+                                    {"4", Part(9, 4, finish, 50)},
                                     {"5", Part(9, 5, "--dump-before=benchmark::State::PauseTiming()", 7)}};
   auto parts = MeasuredParts(files, TargetKind::kGbench);
   ASSERT_TRUE(parts.ok()) << parts.status().message();

@@ -17,17 +17,17 @@ StatusOr<Symbol> FindOne(const std::vector<Symbol>& symbols, const std::string& 
                          const std::string& function) {
   std::vector<Symbol> found = FindCodeSymbols(symbols, function);
   if (found.empty()) {
-    return Status::NotFound(fmt::format(
-        "the {} executable '{}' defines no function '{}' (inlined everywhere, or another name: "
-        "`nm -C {}` lists what it defines)",
-        side, exe, function, exe));
+    return Status::NotFound(
+        fmt::format("the {} executable '{}' defines no function '{}' (inlined everywhere, or another name: "
+                    "`nm -C {}` lists what it defines)",
+                    side, exe, function, exe));
   }
   if (found.size() > 1) {
     std::string names;
     for (const auto& s : found) names += fmt::format("\n  {}", s.name);
-    return Status::InvalidArgument(fmt::format(
-        "'{}' names {} functions in the {} executable; give the full name with its parameters:{}", function,
-        found.size(), side, names));
+    return Status::InvalidArgument(
+        fmt::format("'{}' names {} functions in the {} executable; give the full name with its parameters:{}", function,
+                    found.size(), side, names));
   }
   return found.front();
 }
@@ -41,35 +41,35 @@ void CheckInliningSymbols(const StatusOr<std::vector<Symbol>>& base_symbols,
     InliningFinding& f = *row.inlining;
     if (!base_symbols.ok() || !head_symbols.ok()) {
       f.symbol_check = InliningFinding::SymbolCheck::kNotChecked;
-      f.symbol_note = fmt::format("not checked: {}",
-                                  (!base_symbols.ok() ? base_symbols : head_symbols).status().message());
+      f.symbol_note =
+          fmt::format("not checked: {}", (!base_symbols.ok() ? base_symbols : head_symbols).status().message());
       continue;
     }
     auto in_base = Defined(*base_symbols, row.name);
     auto in_head = Defined(*head_symbols, row.name);
     const bool inlined = f.kind == InliningFinding::Kind::kInlinedInto;
-    const auto& was = inlined ? in_base : in_head;   // the side where it is called
-    const auto& now = inlined ? in_head : in_base;   // the side where it should have no symbol
+    const auto& was = inlined ? in_base : in_head;  // the side where it is called
+    const auto& now = inlined ? in_head : in_base;  // the side where it should have no symbol
     const char* was_side = inlined ? "base" : "head";
     const char* now_side = inlined ? "head" : "base";
     if (was && !now) {
       f.symbol_check = InliningFinding::SymbolCheck::kConfirmed;
-      f.symbol_note = fmt::format("confirmed by the symbol tables: {} defines it ({} bytes), {} does not",
-                                  was_side, was->size, now_side);
+      f.symbol_note = fmt::format("confirmed by the symbol tables: {} defines it ({} bytes), {} does not", was_side,
+                                  was->size, now_side);
     } else if (!was) {
       f.symbol_check = InliningFinding::SymbolCheck::kNotConfirmed;
-      f.symbol_note = fmt::format("not confirmed: the {} executable does not define it (it lives in {})",
-                                  was_side, row.object.empty() ? "another object" : row.object);
+      f.symbol_note = fmt::format("not confirmed: the {} executable does not define it (it lives in {})", was_side,
+                                  row.object.empty() ? "another object" : row.object);
     } else {
       f.symbol_check = InliningFinding::SymbolCheck::kNotConfirmed;
-      f.symbol_note = fmt::format("not confirmed: {} still defines it ({} bytes; an out-of-line copy)",
-                                  now_side, now->size);
+      f.symbol_note =
+          fmt::format("not confirmed: {} still defines it ({} bytes; an out-of-line copy)", now_side, now->size);
     }
   }
 }
 
-StatusOr<AsmComparison> CompareFunctionAsm(Binutils& tools, const std::string& base_exe,
-                                           const std::string& head_exe, const std::string& function) {
+StatusOr<AsmComparison> CompareFunctionAsm(Binutils& tools, const std::string& base_exe, const std::string& head_exe,
+                                           const std::string& function) {
   TARE_ASSIGN_OR_RETURN(auto base_symbols, tools.Symbols(base_exe));
   TARE_ASSIGN_OR_RETURN(auto head_symbols, tools.Symbols(head_exe));
   TARE_ASSIGN_OR_RETURN(Symbol base, FindOne(base_symbols, base_exe, "base", function));

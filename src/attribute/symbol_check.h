@@ -27,12 +27,12 @@ void CheckInliningSymbols(const StatusOr<std::vector<Symbol>>& base_symbols,
 
 // One function's normalised code in two builds.
 struct AsmComparison {
-  std::string function;      // as asked
-  std::string base_symbol;   // the symbol found (demangled), with its size
+  std::string function;     // as asked
+  std::string base_symbol;  // the symbol found (demangled), with its size
   std::string head_symbol;
   uint64_t base_bytes = 0;
   uint64_t head_bytes = 0;
-  size_t base_lines = 0;     // normalised instruction and label lines
+  size_t base_lines = 0;  // normalised instruction and label lines
   size_t head_lines = 0;
   std::vector<DiffLine> diff;
   bool identical = false;
@@ -42,7 +42,7 @@ struct AsmComparison {
 // parameter list), disassembles it and diffs the normalised code. NotFound naming the executable
 // when a side does not define it (with the matches' count when the name is ambiguous:
 // InvalidArgument listing them), FailedPrecondition for a stripped executable.
-StatusOr<AsmComparison> CompareFunctionAsm(Binutils& tools, const std::string& base_exe,
-                                           const std::string& head_exe, const std::string& function);
+StatusOr<AsmComparison> CompareFunctionAsm(Binutils& tools, const std::string& base_exe, const std::string& head_exe,
+                                           const std::string& function);
 
 }  // namespace tare::attribute

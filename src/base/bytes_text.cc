@@ -51,7 +51,8 @@ std::string Base64Encode(std::string_view bytes) {
 StatusOr<std::string> Base64Decode(std::string_view text) {
   if (text.size() % 4 != 0) return Status::DataLoss("base64 text whose length is not a multiple of 4");
   for (char c : text) {
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/' || c == '=')) {
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/' ||
+          c == '=')) {
       return Status::DataLoss("base64 text with a character outside the base64 alphabet");
     }
   }

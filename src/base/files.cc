@@ -40,15 +40,15 @@ Status RefuseNotRegular(const std::string& path, mode_t mode) {
   if (S_ISDIR(mode)) {
     return Status::InvalidArgument(fmt::format("'{}' is a directory; give the path of a file", path));
   }
-  return Status::InvalidArgument(fmt::format(
-      "'{}' is {}, not a regular file; tare reads its inputs from regular files only (copy it to a "
-      "file first)", path, NotRegular(mode)));
+  return Status::InvalidArgument(
+      fmt::format("'{}' is {}, not a regular file; tare reads its inputs from regular files only (copy it to a "
+                  "file first)",
+                  path, NotRegular(mode)));
 }
 
 Status TooLarge(const std::string& path, int64_t max_bytes) {
   return Status::InvalidArgument(fmt::format(
-      "'{}' is larger than {} bytes, the most tare reads of one input file; is it the right file?",
-      path, max_bytes));
+      "'{}' is larger than {} bytes, the most tare reads of one input file; is it the right file?", path, max_bytes));
 }
 
 }  // namespace
@@ -155,9 +155,8 @@ Status WriteFileAtomic(const std::string& path, const std::string& contents) {
   std::string tmp = path + ".tmp.XXXXXX";
   int fd = ::mkstemp(tmp.data());
   if (fd < 0) {
-    return Status::InvalidArgument(
-        fmt::format("cannot write '{}': {}; check that the directory exists and is writable",
-                    path, std::strerror(errno)));
+    return Status::InvalidArgument(fmt::format("cannot write '{}': {}; check that the directory exists and is writable",
+                                               path, std::strerror(errno)));
   }
   // The mode a new file would get (0666 less the umask), or the mode the file already has.
   mode_t mode = 0;
@@ -187,8 +186,8 @@ std::string ReadTail(const std::string& path, size_t max_bytes) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return "";
   std::streamoff size = in.tellg();
-  std::streamoff start = size > static_cast<std::streamoff>(max_bytes)
-                             ? size - static_cast<std::streamoff>(max_bytes) : 0;
+  std::streamoff start =
+      size > static_cast<std::streamoff>(max_bytes) ? size - static_cast<std::streamoff>(max_bytes) : 0;
   in.seekg(start);
   std::string out(static_cast<size_t>(size - start), '\0');
   in.read(out.data(), static_cast<std::streamsize>(out.size()));
@@ -254,8 +253,8 @@ StatusOr<std::string> ResolveExecutable(const std::string& name) {
     }
     pos = end + 1;
   }
-  return Status::NotFound(fmt::format(
-      "'{}' was not found on PATH; give a path such as ./{} or install it", name, name));
+  return Status::NotFound(
+      fmt::format("'{}' was not found on PATH; give a path such as ./{} or install it", name, name));
 }
 
 namespace {
@@ -324,7 +323,8 @@ StatusOr<std::string> MakeTempDir(const std::string& prefix) {
   if (mkdtemp(buf.data()) == nullptr) {
     return Status::FailedPrecondition(
         fmt::format("cannot create a temporary directory from '{}': {}; set TMPDIR to a writable "
-                    "directory", templ, std::strerror(errno)));
+                    "directory",
+                    templ, std::strerror(errno)));
   }
   const std::string made(buf.data());
   // Locked before it has its name: a reaper that found .owner.lock created but not yet locked
@@ -336,9 +336,9 @@ StatusOr<std::string> MakeTempDir(const std::string& prefix) {
     const int e = errno;
     if (fd >= 0) ::close(fd);
     RemoveTree(made);
-    return Status::FailedPrecondition(fmt::format(
-        "cannot lock the temporary directory '{}': {}; set TMPDIR to a local writable directory", made,
-        std::strerror(e)));
+    return Status::FailedPrecondition(
+        fmt::format("cannot lock the temporary directory '{}': {}; set TMPDIR to a local writable directory", made,
+                    std::strerror(e)));
   }
   std::lock_guard<std::mutex> hold(g_owner_locks_mutex);
   OwnerLocks()[made] = fd;

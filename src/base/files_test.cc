@@ -26,8 +26,7 @@ TEST(Files, ReadingADirectorySaysItIsADirectory) {
   std::filesystem::create_directories(dir);
   auto r = ReadFile(dir);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("'" + dir + "' is a directory"), std::string::npos)
-      << r.status().message();
+  EXPECT_NE(r.status().message().find("'" + dir + "' is a directory"), std::string::npos) << r.status().message();
   std::filesystem::remove_all(dir);
 }
 
@@ -117,7 +116,8 @@ TEST(Files, AWorkDirectoryIsJudgedByItsOwnersLockNotItsPid) {
   const std::string crashed_dir_prefix = fmt::format("tare-z-p{:07}-", crashed);
   auto crashed_dirs = [&] {
     int n = 0;
-    for (const auto& e : std::filesystem::directory_iterator(root)) n += e.path().filename().string().rfind(crashed_dir_prefix, 0) == 0;
+    for (const auto& e : std::filesystem::directory_iterator(root))
+      n += e.path().filename().string().rfind(crashed_dir_prefix, 0) == 0;
     return n;
   };
   ASSERT_EQ(crashed_dirs(), 1);
@@ -207,7 +207,8 @@ TEST(Files, InputsThatAreNotRegularFilesOrTooLargeAreRefusedAtOnce) {
   std::ofstream(big) << std::string(1000, 'x');
   auto b = ReadFile(big, 999);
   ASSERT_FALSE(b.ok());
-  EXPECT_NE(b.status().message().find("larger than 999 bytes, the most tare reads of one input file"), std::string::npos)
+  EXPECT_NE(b.status().message().find("larger than 999 bytes, the most tare reads of one input file"),
+            std::string::npos)
       << b.status().message();
   EXPECT_EQ(ReadFile(big, 1000)->size(), 1000u);
   std::filesystem::remove_all(dir);

@@ -57,7 +57,9 @@ bool NextNumber(std::string_view line, size_t* pos, T* out) {
 // by the effective user, not writable by its group or others (issue 48, item 2). An entry is a
 // digest reported without reading the file, so one planted by another user (the identity it needs
 // comes from stat alone) would be recorded as the file's.
-bool OnlyOursToWrite(const struct stat& st) { return st.st_uid == ::geteuid() && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0; }
+bool OnlyOursToWrite(const struct stat& st) {
+  return st.st_uid == ::geteuid() && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
 
 std::string AbsoluteOrEmpty(const char* v) { return v != nullptr && v[0] == '/' ? std::string(v) : std::string(); }
 
@@ -76,7 +78,8 @@ std::string FileHashCache::DirectoryFromEnvironment() {
 }
 
 FileHashCache& FileHashCache::Process() {
-  static FileHashCache* cache = new FileHashCache(DirectoryFromEnvironment());  // never destroyed: threads may use it at exit
+  static FileHashCache* cache =
+      new FileHashCache(DirectoryFromEnvironment());  // never destroyed: threads may use it at exit
   return *cache;
 }
 
@@ -86,8 +89,8 @@ StatusOr<std::string> FileHashCache::Sha256(const std::string& path) {
     return Status::NotFound(fmt::format("cannot read '{}' to hash it: {}", path, std::strerror(errno)));
   }
   struct stat before {};
-  const bool identified = !dir_.empty() && path.find('\n') == std::string::npos && fstat(fd, &before) == 0 &&
-                          S_ISREG(before.st_mode);
+  const bool identified =
+      !dir_.empty() && path.find('\n') == std::string::npos && fstat(fd, &before) == 0 && S_ISREG(before.st_mode);
   Entry e;
   if (identified) {
     e.dev = static_cast<uint64_t>(before.st_dev);

@@ -104,8 +104,8 @@ inline StatusOr<nlohmann::json> ParseJson(std::string_view text, std::string_vie
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    return Status::DataLoss(fmt::format("{}: not valid JSON at byte {} ({})", what, e.byte,
-                                        json_read_detail::Message(e)));
+    return Status::DataLoss(
+        fmt::format("{}: not valid JSON at byte {} ({})", what, e.byte, json_read_detail::Message(e)));
   } catch (const nlohmann::json::exception& e) {  // out_of_range 406: a number past double's range
     return Status::DataLoss(fmt::format("{}: not valid JSON ({})", what, json_read_detail::Message(e)));
   }
@@ -113,8 +113,7 @@ inline StatusOr<nlohmann::json> ParseJson(std::string_view text, std::string_vie
 
 // As ParseJson, except that empty text is `when_empty`. Only where an empty column or file
 // legitimately means "none"; malformed text is still an error.
-inline StatusOr<nlohmann::json> ParseJsonOr(std::string_view text, std::string_view what,
-                                           nlohmann::json when_empty) {
+inline StatusOr<nlohmann::json> ParseJsonOr(std::string_view text, std::string_view what, nlohmann::json when_empty) {
   if (text.empty()) return when_empty;
   return ParseJson(text, what);
 }

@@ -92,7 +92,8 @@ TEST(ParseJson, NumberPastDoubleIsDataLossNotAnException) {
 }
 
 TEST(ReadJson, AWellFormedDocumentReads) {
-  auto d = Read(R"({"title": "t", "cells": [{"name": "a", "role": "control"}, {"name": "b", "role": "head", "repeats": 3}]})");
+  auto d = Read(
+      R"({"title": "t", "cells": [{"name": "a", "role": "control"}, {"name": "b", "role": "head", "repeats": 3}]})");
   ASSERT_TRUE(d.ok()) << d.status().message();
   EXPECT_EQ(d->title, "t");
   ASSERT_EQ(d->cells.size(), 2u);
@@ -132,8 +133,7 @@ TEST(ReadJson, WrongTypesAreDataLossNotExceptions) {
   EXPECT_EQ(not_array.status().message(), "the test doc: at /cells: expected an array, found object");
   auto not_object = Read(R"([1])");
   ASSERT_FALSE(not_object.ok());
-  EXPECT_EQ(not_object.status().message(),
-            "the test doc: expected an object with field 'title', found array");
+  EXPECT_EQ(not_object.status().message(), "the test doc: expected an object with field 'title', found array");
 }
 
 TEST(ReadJson, IntegersAreCheckedNotCast) {
@@ -150,9 +150,7 @@ TEST(ReadJson, IntegersAreCheckedNotCast) {
 }
 
 TEST(ReadJson, PointerSegmentsAreEscaped) {
-  auto r = ReadJson<int>(json::object({{"a/b~c", "x"}}), "doc", [](const json& j) {
-    return JsonAt<int>(j, "a/b~c");
-  });
+  auto r = ReadJson<int>(json::object({{"a/b~c", "x"}}), "doc", [](const json& j) { return JsonAt<int>(j, "a/b~c"); });
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("doc: at /a~1b~0c: "), std::string::npos) << r.status().message();
 }

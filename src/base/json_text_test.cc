@@ -20,7 +20,10 @@ TEST(DumpJson, InvalidUtf8BecomesReplacementCharacters) {
 
 TEST(DumpJson, C1ControlsAreEscapedAndParseBackToTheSameString) {
   // U+009B (CSI) in a benchmark name: raw, a terminal may start an escape sequence with it.
-  const std::string name = "BM_\xC2\x9B" "31m_red\xC2\x80\xC2\x9F" "end \xC2\xA0 \xC3\xA9";
+  const std::string name =
+      "BM_\xC2\x9B"
+      "31m_red\xC2\x80\xC2\x9F"
+      "end \xC2\xA0 \xC3\xA9";
   nlohmann::json j = {{"name", name}};
   const std::string text = DumpJson(j);
   EXPECT_EQ(text.find("\xC2\x9B"), std::string::npos) << text;

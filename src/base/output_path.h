@@ -28,7 +28,7 @@ struct KeptFile {
 // one of `kept` (same inode, or the same path once symlinks and `..` are resolved). A directory
 // that tare creates itself before writing (the store's directory) may be passed as
 // `created_dir`. An empty path (the flag was not given) is fine.
-Status CheckOutputPath(const std::string& flag, const std::string& path,
-                       const std::vector<KeptFile>& kept, const std::string& created_dir = "");
+Status CheckOutputPath(const std::string& flag, const std::string& path, const std::vector<KeptFile>& kept,
+                       const std::string& created_dir = "");
 
 }  // namespace tare

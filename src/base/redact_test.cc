@@ -29,9 +29,9 @@ TEST(RedactSecrets, PasswordParametersAreMasked) {
 }
 
 TEST(RedactSecrets, TextWithoutSecretsIsUnchanged) {
-  for (const char* text : {"", ".tare/tare.db", "postgresql://ci@db:5432/tare", "postgresql:///tare?host=/tmp",
-                           "http://example.com/a:b@c", "user:pass without a scheme", "password=", "a://b:c",
-                           "://:@", "x://@", "password=&x"}) {
+  for (const char* text :
+       {"", ".tare/tare.db", "postgresql://ci@db:5432/tare", "postgresql:///tare?host=/tmp", "http://example.com/a:b@c",
+        "user:pass without a scheme", "password=", "a://b:c", "://:@", "x://@", "password=&x"}) {
     EXPECT_EQ(RedactSecrets(text), text) << text;
   }
 }

@@ -20,8 +20,8 @@ TEST(Regex, ABadPatternNamesTheFlagAndGivesAnExample) {
   auto re = Regex::Compile("BM_(", "--filter");
   ASSERT_FALSE(re.ok());
   EXPECT_EQ(re.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(re.status().message().find("--filter 'BM_(' is not a valid regular expression ("),
-            std::string::npos) << re.status().message();
+  EXPECT_NE(re.status().message().find("--filter 'BM_(' is not a valid regular expression ("), std::string::npos)
+      << re.status().message();
   EXPECT_NE(re.status().message().find("e.g. 'BM_Sort/.*'"), std::string::npos);
 }
 
@@ -42,7 +42,9 @@ TEST(Regex, LongSubjectsDoNotExhaustTheStack) {
 TEST(Regex, BytesThatAreNotUtf8AreMatchedAsBytes) {
   auto re = Regex::Compile("^a.b$", "--filter");
   ASSERT_TRUE(re.ok());
-  EXPECT_TRUE(re->Search("a\xff" "b"));
+  EXPECT_TRUE(
+      re->Search("a\xff"
+                 "b"));
 }
 
 }  // namespace

@@ -17,9 +17,9 @@ Status LoadSharedLibrary(const std::vector<std::string>& sonames, const std::str
   }
   const std::string want = sonames.empty() ? package : sonames.front();
   if (handle == nullptr) {
-    return Status::FailedPrecondition(fmt::format(
-        "{} need {} (Debian package {}), which cannot be loaded: {}; install it: sudo apt-get install {}",
-        for_what, want, package, first_error, package));
+    return Status::FailedPrecondition(
+        fmt::format("{} need {} (Debian package {}), which cannot be loaded: {}; install it: sudo apt-get install {}",
+                    for_what, want, package, first_error, package));
   }
   for (const auto& s : symbols) {
     dlerror();
@@ -29,10 +29,10 @@ Status LoadSharedLibrary(const std::vector<std::string>& sonames, const std::str
       const char* e = dlerror();
       const std::string why = e != nullptr ? e : "no such symbol";
       dlclose(handle);
-      return Status::FailedPrecondition(fmt::format(
-          "{} need {} (Debian package {}), but the one loaded has no {}: {}; it is older than the one tare "
-          "was built with: upgrade it: sudo apt-get install {}",
-          for_what, want, package, s.name, why, package));
+      return Status::FailedPrecondition(
+          fmt::format("{} need {} (Debian package {}), but the one loaded has no {}: {}; it is older than the one tare "
+                      "was built with: upgrade it: sudo apt-get install {}",
+                      for_what, want, package, s.name, why, package));
     }
     *s.slot = address;
   }

@@ -19,12 +19,12 @@ TEST(SharedLibrary, LoadsTheFirstSonameThatExistsAndResolvesEachSymbol) {
 
 TEST(SharedLibrary, AMissingLibrarySaysWhatNeedsItAndWhatToInstall) {
   void* slot = nullptr;
-  Status s = LoadSharedLibrary({"libtare-not-installed.so.9"}, "libtare9", "PostgreSQL stores",
-                               {{"anything", &slot}});
+  Status s = LoadSharedLibrary({"libtare-not-installed.so.9"}, "libtare9", "PostgreSQL stores", {{"anything", &slot}});
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
   EXPECT_NE(s.message().find("PostgreSQL stores need libtare-not-installed.so.9 (Debian package libtare9)"),
-            std::string::npos) << s.message();
+            std::string::npos)
+      << s.message();
   EXPECT_NE(s.message().find("sudo apt-get install libtare9"), std::string::npos) << s.message();
   EXPECT_EQ(slot, nullptr);
 }

@@ -21,7 +21,8 @@ TEST(ShellQuote, QuotesOnlyWhatAShellWouldReadDifferently) {
 
 // What the shell reads back is the argument: each quoted argument through /bin/sh.
 TEST(ShellQuote, TheShellReadsBackTheSameArgument) {
-  const std::vector<std::string> hostile = {"it's", "a b", "$(touch /tmp/x)", "'", "''", "\\", "\n", "\"", "`id`", "=ls"};
+  const std::vector<std::string> hostile = {"it's", "a b", "$(touch /tmp/x)", "'", "''", "\\", "\n", "\"",
+                                            "`id`", "=ls"};
   for (const auto& arg : hostile) {
     const std::string command = "printf '%s' " + ShellQuote(arg);
     FILE* pipe = popen(command.c_str(), "r");

@@ -13,14 +13,14 @@ namespace tare {
 
 enum class StatusCode {
   kOk = 0,
-  kInvalidArgument,   // bad user input: flags, files, regexes (exit 2)
-  kNotFound,          // a file, benchmark or run that does not exist (exit 2)
-  kFailedPrecondition,// the world is not in the state the operation needs (exit 2)
-  kUnavailable,       // a facility the host lacks (hardware counters, valgrind)
-  kDataLoss,          // malformed data from a child or a file
-  kInternal,          // a broken invariant in tare itself
-  kCancelled,         // the user interrupted (Ctrl-C)
-  kDeadlineExceeded,  // a timeout
+  kInvalidArgument,     // bad user input: flags, files, regexes (exit 2)
+  kNotFound,            // a file, benchmark or run that does not exist (exit 2)
+  kFailedPrecondition,  // the world is not in the state the operation needs (exit 2)
+  kUnavailable,         // a facility the host lacks (hardware counters, valgrind)
+  kDataLoss,            // malformed data from a child or a file
+  kInternal,            // a broken invariant in tare itself
+  kCancelled,           // the user interrupted (Ctrl-C)
+  kDeadlineExceeded,    // a timeout
 };
 
 class [[nodiscard]] Status {
@@ -46,9 +46,7 @@ class [[nodiscard]] Status {
     return ok() ? *this : Status(code_, context + ": " + message_);
   }
   // The same error with more said after it: "<message>; <more>".
-  Status WithMore(const std::string& more) const {
-    return ok() ? *this : Status(code_, message_ + "; " + more);
-  }
+  Status WithMore(const std::string& more) const { return ok() ? *this : Status(code_, message_ + "; " + more); }
 
  private:
   Status(StatusCode c, std::string m) : code_(c), message_(std::move(m)) {}
@@ -59,14 +57,23 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] StatusOr {
  public:
-  StatusOr(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  StatusOr(T value) : v_(std::move(value)) {}                                              // NOLINT: implicit by design
   StatusOr(Status status) : v_(std::move(status)) { assert(!std::get<Status>(v_).ok()); }  // NOLINT
 
   bool ok() const { return std::holds_alternative<T>(v_); }
   Status status() const { return ok() ? Status::Ok() : std::get<Status>(v_); }
-  T& value() & { assert(ok()); return std::get<T>(v_); }
-  const T& value() const& { assert(ok()); return std::get<T>(v_); }
-  T&& value() && { assert(ok()); return std::get<T>(std::move(v_)); }
+  T& value() & {
+    assert(ok());
+    return std::get<T>(v_);
+  }
+  const T& value() const& {
+    assert(ok());
+    return std::get<T>(v_);
+  }
+  T&& value() && {
+    assert(ok());
+    return std::get<T>(std::move(v_));
+  }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   T* operator->() { return &value(); }
@@ -79,18 +86,17 @@ class [[nodiscard]] StatusOr {
 }  // namespace tare
 
 // Propagate an error Status from an expression returning Status.
-#define TARE_RETURN_IF_ERROR(expr)            \
-  do {                                        \
-    ::tare::Status tare_status_ = (expr);     \
+#define TARE_RETURN_IF_ERROR(expr) \
+  do { \
+    ::tare::Status tare_status_ = (expr); \
     if (!tare_status_.ok()) return tare_status_; \
   } while (0)
 
 #define TARE_CONCAT_INNER(a, b) a##b
 #define TARE_CONCAT(a, b) TARE_CONCAT_INNER(a, b)
 // TARE_ASSIGN_OR_RETURN(auto x, Compute()); — binds the value or returns the error.
-#define TARE_ASSIGN_OR_RETURN(lhs, expr) \
-  TARE_ASSIGN_OR_RETURN_IMPL(TARE_CONCAT(tare_or_, __LINE__), lhs, expr)
+#define TARE_ASSIGN_OR_RETURN(lhs, expr) TARE_ASSIGN_OR_RETURN_IMPL(TARE_CONCAT(tare_or_, __LINE__), lhs, expr)
 #define TARE_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
-  auto tmp = (expr);                               \
-  if (!tmp.ok()) return tmp.status();              \
+  auto tmp = (expr); \
+  if (!tmp.ok()) return tmp.status(); \
   lhs = std::move(tmp).value()

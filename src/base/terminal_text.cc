@@ -95,9 +95,9 @@ char32_t BidiControlAt(std::string_view text, size_t i) {
   const auto b2 = static_cast<uint8_t>(text[i + 2]);
   const char32_t cp = 0x2000 + ((b1 & 0x3F) << 6) + (b2 & 0x3F);  // E2 80..BF 80..BF: U+2000..U+2FFF
   if (b1 < 0x80 || b1 > 0xBF || b2 < 0x80 || b2 > 0xBF) return 0;
-  const bool marks = cp == 0x200E || cp == 0x200F;            // LRM, RLM
-  const bool embeddings = cp >= 0x202A && cp <= 0x202E;       // LRE RLE PDF LRO RLO
-  const bool isolates = cp >= 0x2066 && cp <= 0x2069;         // LRI RLI FSI PDI
+  const bool marks = cp == 0x200E || cp == 0x200F;       // LRM, RLM
+  const bool embeddings = cp >= 0x202A && cp <= 0x202E;  // LRE RLE PDF LRO RLO
+  const bool isolates = cp >= 0x2066 && cp <= 0x2069;    // LRI RLI FSI PDI
   // Zero-width characters (issue 48, item 8): BM_Sort and BM_\u200bSort print alike, and text
   // can hide between them. ZWSP ZWNJ ZWJ, WORD JOINER and the invisible operators.
   const bool zero_width = (cp >= 0x200B && cp <= 0x200D) || (cp >= 0x2060 && cp <= 0x2064);
@@ -127,12 +127,23 @@ std::string EscapeMarkup(std::string_view safe_text) {
   out.reserve(safe_text.size() + safe_text.size() / 8);
   for (char c : safe_text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;

@@ -20,13 +20,17 @@ TEST(TerminalText, KeepsLinesTabsAndUtf8) {
 }
 
 TEST(TerminalText, C1ControlsAndBytesThatAreNotUtf8AreEscaped) {
-  EXPECT_EQ(TerminalText("a\xc2\x9b" "31mred"), "a\\u009b31mred");  // U+009B, CSI
-  EXPECT_EQ(TerminalText("\xc2\xa0"), "\xc2\xa0");                    // U+00A0 is printable
-  EXPECT_EQ(TerminalText("raw \x9b" "31m"), "raw \\x9b31m");           // a lone C1 byte
+  EXPECT_EQ(TerminalText("a\xc2\x9b"
+                         "31mred"),
+            "a\\u009b31mred");                      // U+009B, CSI
+  EXPECT_EQ(TerminalText("\xc2\xa0"), "\xc2\xa0");  // U+00A0 is printable
+  EXPECT_EQ(TerminalText("raw \x9b"
+                         "31m"),
+            "raw \\x9b31m");  // a lone C1 byte
   EXPECT_EQ(TerminalText("\xff\xfe"), "\\xff\\xfe");
-  EXPECT_EQ(TerminalText("\xc0\xaf"), "\\xc0\\xaf");                  // overlong '/'
-  EXPECT_EQ(TerminalText("\xed\xa0\x80"), "\\xed\\xa0\\x80");         // a surrogate
-  EXPECT_EQ(TerminalText("cut \xe2\x86"), "cut \\xe2\\x86");          // truncated at the end
+  EXPECT_EQ(TerminalText("\xc0\xaf"), "\\xc0\\xaf");           // overlong '/'
+  EXPECT_EQ(TerminalText("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
+  EXPECT_EQ(TerminalText("cut \xe2\x86"), "cut \\xe2\\x86");   // truncated at the end
 }
 
 // Issue 27, item 16: bidirectional controls reorder what follows ("Trojan Source"): a name
@@ -37,7 +41,8 @@ TEST(TerminalText, BidiControlsAreShownNotObeyed) {
   EXPECT_EQ(SingleLineText("\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad"), "\\u202a\\u202b\\u202c\\u202d");
   EXPECT_EQ(SingleLineText("\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9"), "\\u2066\\u2067\\u2068\\u2069");
   EXPECT_EQ(SingleLineText("\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c"), "\\u200e\\u200f\\u061c");
-  EXPECT_EQ(SingleLineText("\xe2\x80\x94 \xe2\x86\x92 \xe2\x81\xa5 \xe2\x80\xaf"), "\xe2\x80\x94 \xe2\x86\x92 \xe2\x81\xa5 \xe2\x80\xaf");
+  EXPECT_EQ(SingleLineText("\xe2\x80\x94 \xe2\x86\x92 \xe2\x81\xa5 \xe2\x80\xaf"),
+            "\xe2\x80\x94 \xe2\x86\x92 \xe2\x81\xa5 \xe2\x80\xaf");
 }
 
 // Issue 48, item 8: zero-width characters made two names that look alike differ (BM_Sort and
@@ -45,13 +50,13 @@ TEST(TerminalText, BidiControlsAreShownNotObeyed) {
 TEST(TerminalText, ZeroWidthCharactersAreShown) {
   EXPECT_EQ(SingleLineText("BM_\xe2\x80\x8bSort"), "BM_\\u200bSort");
   EXPECT_EQ(SingleLineText("\xe2\x80\x8c\xe2\x80\x8d\xe2\x81\xa0\xe2\x81\xa4"), "\\u200c\\u200d\\u2060\\u2064");
-  EXPECT_EQ(TerminalText("\xef\xbb\xbf" "BM_Sort"), "\\ufeffBM_Sort");
+  EXPECT_EQ(TerminalText("\xef\xbb\xbf"
+                         "BM_Sort"),
+            "\\ufeffBM_Sort");
   EXPECT_EQ(SingleLineText("caf\xc3\xa9 \xe2\x80\x8a"), "caf\xc3\xa9 \xe2\x80\x8a") << "other characters stay";
 }
 
-TEST(SingleLineText, EscapesNewlinesAndTabsToo) {
-  EXPECT_EQ(SingleLineText("a\nb\tc\x1b"), "a\\nb\\tc\\x1b");
-}
+TEST(SingleLineText, EscapesNewlinesAndTabsToo) { EXPECT_EQ(SingleLineText("a\nb\tc\x1b"), "a\\nb\\tc\\x1b"); }
 
 TEST(LastLines, KeepsTheEndWithoutTrailingBlankLines) {
   EXPECT_EQ(LastLines("a\nb\nc\nd\n\n \n", 2), (std::vector<std::string>{"c", "d"}));

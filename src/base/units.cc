@@ -18,9 +18,9 @@ StatusOr<std::pair<double, std::string>> SplitNumber(std::string_view text, cons
   char* end = nullptr;
   double v = std::strtod(begin, &end);
   if (end == begin || !std::isfinite(v) || v < 0) {
-    return Status::InvalidArgument(
-        fmt::format("'{}' is not a {}; write a non-negative number with a unit, e.g. {}", text,
-                    what, std::string_view(what) == "duration" ? "250ms or 2s" : "64MiB"));
+    return Status::InvalidArgument(fmt::format("'{}' is not a {}; write a non-negative number with a unit, e.g. {}",
+                                               text, what,
+                                               std::string_view(what) == "duration" ? "250ms or 2s" : "64MiB"));
   }
   std::string suffix(end);
   while (!suffix.empty() && std::isspace(static_cast<unsigned char>(suffix.front()))) suffix.erase(0, 1);
@@ -38,19 +38,19 @@ StatusOr<double> ParseDurationNs(std::string_view text) {
   if (unit == "ns") return v;
   if (unit == "m" || unit == "min") return v * 60e9;
   if (unit == "h") return v * 3600e9;
-  return Status::InvalidArgument(fmt::format(
-      "unknown duration unit '{}' in '{}'; use ns, us, ms, s, m or h", unit, text));
+  return Status::InvalidArgument(
+      fmt::format("unknown duration unit '{}' in '{}'; use ns, us, ms, s, m or h", unit, text));
 }
 
 StatusOr<int64_t> ParseTimeoutNs(std::string_view text) {
   TARE_ASSIGN_OR_RETURN(double ns, ParseDurationNs(text));
   if (ns < 1) {
-    return Status::InvalidArgument(fmt::format(
-        "'{}' is no time at all; give a positive limit such as 30s or 10m", text));
+    return Status::InvalidArgument(
+        fmt::format("'{}' is no time at all; give a positive limit such as 30s or 10m", text));
   }
   if (ns > static_cast<double>(kMaxTimeoutNs)) {
-    return Status::InvalidArgument(fmt::format(
-        "'{}' is longer than 7 days, the longest limit tare accepts; give e.g. 2h", text));
+    return Status::InvalidArgument(
+        fmt::format("'{}' is longer than 7 days, the longest limit tare accepts; give e.g. 2h", text));
   }
   return static_cast<int64_t>(ns);
 }
@@ -58,17 +58,19 @@ StatusOr<int64_t> ParseTimeoutNs(std::string_view text) {
 StatusOr<double> ParseBytes(std::string_view text) {
   TARE_ASSIGN_OR_RETURN(auto parts, SplitNumber(text, "byte size"));
   const auto& [v, unit] = parts;
-  struct Unit { const char* name; double factor; };
+  struct Unit {
+    const char* name;
+    double factor;
+  };
   static constexpr Unit kUnits[] = {
-      {"", 1},        {"B", 1},       {"KiB", 1024.0}, {"MiB", 1024.0 * 1024},
-      {"GiB", 1024.0 * 1024 * 1024},   {"KB", 1e3},     {"kB", 1e3},
-      {"MB", 1e6},    {"GB", 1e9},
+      {"", 1},     {"B", 1},    {"KiB", 1024.0}, {"MiB", 1024.0 * 1024}, {"GiB", 1024.0 * 1024 * 1024}, {"KB", 1e3},
+      {"kB", 1e3}, {"MB", 1e6}, {"GB", 1e9},
   };
   for (const auto& u : kUnits) {
     if (unit == u.name) return v * u.factor;
   }
-  return Status::InvalidArgument(fmt::format(
-      "unknown size unit '{}' in '{}'; use B, KiB, MiB, GiB, KB, MB or GB", unit, text));
+  return Status::InvalidArgument(
+      fmt::format("unknown size unit '{}' in '{}'; use B, KiB, MiB, GiB, KB, MB or GB", unit, text));
 }
 
 std::string FormatDurationNs(double ns) {

@@ -41,7 +41,12 @@ class Bisector {
  public:
   Bisector(proc::Spawner& spawner, const BisectSpec& spec, double allowance, Git& git, BuildCache& cache,
            TimeStepper* stepper, std::string scratch)
-      : spawner_(spawner), spec_(spec), allowance_(allowance), git_(git), cache_(cache), stepper_(stepper),
+      : spawner_(spawner),
+        spec_(spec),
+        allowance_(allowance),
+        git_(git),
+        cache_(cache),
+        stepper_(stepper),
         scratch_(std::move(scratch)) {}
 
   // The benchmarks of a built commit's executable, by name (sim set-up done once per executable).
@@ -89,10 +94,10 @@ class Bisector {
       // executable's path — another at every commit. It is named by the recipe as typed instead.
       listed[0].name = CommandName();
       if (!wanted.empty() && (wanted.size() != 1 || wanted[0] != listed[0].name)) {
-        return Status::NotFound(fmt::format(
-            "{} is a plain command (no tare or Google Benchmark benchmarks in it): it is one benchmark, "
-            "named '{}'; leave the benchmark names out",
-            spec_.recipe.executable, listed[0].name));
+        return Status::NotFound(
+            fmt::format("{} is a plain command (no tare or Google Benchmark benchmarks in it): it is one benchmark, "
+                        "named '{}'; leave the benchmark names out",
+                        spec_.recipe.executable, listed[0].name));
       }
     }
     std::vector<std::string> names = wanted;
@@ -126,7 +131,8 @@ class Bisector {
       }
       const std::string count_path =
           built.record_dir + "/sim/" +
-          CountKey({built.executable_sha256, valgrind_sha256_, spec_.recipe.workdir, spec_.recipe.args, name}) + ".json";
+          CountKey({built.executable_sha256, valgrind_sha256_, spec_.recipe.workdir, spec_.recipe.args, name}) +
+          ".json";
       if (auto cached = ReadCachedCount(count_path)) {
         m.counts[name] = cached->count;
         m.profiles[name] = std::move(cached->profiles);
@@ -187,7 +193,8 @@ class Bisector {
       report_.store_path = StorePath(spec_.cache_dir);
     }
 
-    Say(fmt::format("bisect: {} commits from {} to {}; building and measuring both ends", n, Short(good_), Short(bad_)));
+    Say(fmt::format("bisect: {} commits from {} to {}; building and measuring both ends", n, Short(good_),
+                    Short(bad_)));
     TARE_ASSIGN_OR_RETURN(Measured good, Measure(good_, spec_.benchmarks, true));
     std::vector<std::string> names;
     for (const auto& [name, count] : good.counts) names.push_back(name);
@@ -272,7 +279,8 @@ class Bisector {
     TARE_ASSIGN_OR_RETURN(a.ends_change, compare(memo_.at(bad_)));
     SayStep(name, bad_, a.ends_change);
     if (a.ends_change.outcome == TimeOutcome::kBroken) {
-      return Status::FailedPrecondition(fmt::format("{} cannot be measured at the ends: {}", name, a.ends_change.reason));
+      return Status::FailedPrecondition(
+          fmt::format("{} cannot be measured at the ends: {}", name, a.ends_change.reason));
     }
     a.changed = a.ends_change.outcome == TimeOutcome::kChanged;
     if (a.ends_change.outcome == TimeOutcome::kInconclusive) {
@@ -299,9 +307,12 @@ class Bisector {
       SayStep(name, commits[i], c);
       seen[i] = c;
       switch (c.outcome) {
-        case TimeOutcome::kSame: return Step::kSame;
-        case TimeOutcome::kChanged: return Step::kChanged;
-        case TimeOutcome::kInconclusive: return Step::kInconclusive;
+        case TimeOutcome::kSame:
+          return Step::kSame;
+        case TimeOutcome::kChanged:
+          return Step::kChanged;
+        case TimeOutcome::kInconclusive:
+          return Step::kInconclusive;
         case TimeOutcome::kBroken:
           m.ok = false;
           m.failure = fmt::format("{} failed: {}", name, c.reason);

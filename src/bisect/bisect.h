@@ -39,7 +39,7 @@ struct BisectSpec {
   std::string good, bad;                // revisions as typed
   std::vector<std::string> benchmarks;  // names in the executable; empty: every benchmark of the good end
   BuildRecipe recipe;
-  std::string cache_dir;                // absolute
+  std::string cache_dir;                     // absolute
   Instrument instrument = Instrument::kSim;  // sim (exact counts) or wall (a campaign per step)
   // nullopt: kDefaultAllowance under sim, kDefaultTimeAllowance under wall.
   std::optional<double> allowance;
@@ -59,13 +59,13 @@ struct SkippedCommit {
 
 struct BenchmarkAnswer {
   std::string benchmark;
-  double good_count = 0;   // sim.Ir at the good end
+  double good_count = 0;  // sim.Ir at the good end
   double bad_count = 0;
-  bool changed = false;    // the bad end differs from the good end by more than the allowance
-  bool exact = false;      // one culprit (else the range below)
-  CommitInfo culprit;      // the first commit that changed (the newest end of the range when not exact)
+  bool changed = false;  // the bad end differs from the good end by more than the allowance
+  bool exact = false;    // one culprit (else the range below)
+  CommitInfo culprit;    // the first commit that changed (the newest end of the range when not exact)
   double culprit_count = 0;
-  CommitInfo last_same;    // the newest commit the same as the good end (the culprit's parent when exact)
+  CommitInfo last_same;  // the newest commit the same as the good end (the culprit's parent when exact)
   double last_same_count = 0;
   std::vector<CommitInfo> range;  // not exact: the commits (last_same, culprit], oldest first
   size_t steps = 0;               // commits asked about for this benchmark
@@ -98,21 +98,22 @@ struct BisectReport {
   std::string cache_dir;
   Instrument instrument = Instrument::kSim;
   double allowance = kDefaultAllowance;
-  int64_t step_budget_ns = 0;   // wall
-  std::string store_path;       // wall: the bisection's store, each step's cohort in it
+  int64_t step_budget_ns = 0;  // wall
+  std::string store_path;      // wall: the bisection's store, each step's cohort in it
   std::vector<BenchmarkAnswer> answers;
   std::vector<SkippedCommit> skipped;
-  size_t builds = 0;      // builds run now
-  size_t cache_hits = 0;  // builds read from the cache
-  size_t measured = 0;    // commits measured now (valgrind ran)
-  size_t measured_from_cache = 0;  // commits whose every count came from the cache (count_cache.h)
+  size_t builds = 0;                // builds run now
+  size_t cache_hits = 0;            // builds read from the cache
+  size_t measured = 0;              // commits measured now (valgrind ran)
+  size_t measured_from_cache = 0;   // commits whose every count came from the cache (count_cache.h)
   size_t campaigns = 0;             // wall: step campaigns run now
   size_t campaigns_from_cache = 0;  // wall: steps decided by an earlier bisection (time_step.h)
 };
 
-// The whole bisection, with the attribution of each exact sim culprit (culprit_attribution.h). Errors (exit status 2 in cli) name what to do: an unknown commit, good not an
-// ancestor of bad, a recipe missing, an end that does not build or lacks the executable, a
-// benchmark the ends do not have. A benchmark the same at both ends is an answer (changed = false).
+// The whole bisection, with the attribution of each exact sim culprit (culprit_attribution.h). Errors (exit status 2 in
+// cli) name what to do: an unknown commit, good not an ancestor of bad, a recipe missing, an end that does not build or
+// lacks the executable, a benchmark the ends do not have. A benchmark the same at both ends is an answer (changed =
+// false).
 StatusOr<BisectReport> RunBisect(proc::Spawner& spawner, const BisectSpec& spec);
 
 // Whether some benchmark's answer is INCONCLUSIVE (wall): cli exits 3, as `tare ab` does.

@@ -37,10 +37,18 @@ std::string Change(const TimeChange& c) {
 }
 
 nlohmann::json ChangeJson(const TimeChange& c) {
-  return {{"outcome", TimeOutcomeName(c.outcome)}, {"verdict", c.verdict},   {"metric", c.metric},
-          {"estimate", c.estimate},                {"lo", c.lo},             {"hi", c.hi},
-          {"confidence", c.confidence},            {"noise_floor", c.noise_floor}, {"pairs", c.pairs},
-          {"run_id", c.run_id},                    {"from_cache", c.from_cache}, {"reason", c.reason}};
+  return {{"outcome", TimeOutcomeName(c.outcome)},
+          {"verdict", c.verdict},
+          {"metric", c.metric},
+          {"estimate", c.estimate},
+          {"lo", c.lo},
+          {"hi", c.hi},
+          {"confidence", c.confidence},
+          {"noise_floor", c.noise_floor},
+          {"pairs", c.pairs},
+          {"run_id", c.run_id},
+          {"from_cache", c.from_cache},
+          {"reason", c.reason}};
 }
 
 // One benchmark's answer under time (wall): each figure is a campaign's paired change against the good end.
@@ -54,7 +62,8 @@ std::string TimeAnswerConsole(const BenchmarkAnswer& a, const BisectReport& r) {
     out += fmt::format("\n{}: INCONCLUSIVE at {} {}: {}\n", name, ShortId(a.inconclusive_at.id),
                        TerminalText(a.inconclusive_at.subject), what);
     out += fmt::format("  that step    {}\n", TerminalText(Change(a.inconclusive_change)));
-    if (!a.inconclusive_change.reason.empty()) out += fmt::format("  why          {}\n", TerminalText(a.inconclusive_change.reason));
+    if (!a.inconclusive_change.reason.empty())
+      out += fmt::format("  why          {}\n", TerminalText(a.inconclusive_change.reason));
     for (const auto& c : a.range) out += fmt::format("  {} {}\n", ShortId(c.id), TerminalText(c.subject));
     if (!a.range.empty()) {
       out += fmt::format("  the newest the same: {} {}\n", ShortId(a.last_same.id), TerminalText(a.last_same.subject));
@@ -83,12 +92,13 @@ std::string TimeAnswerConsole(const BenchmarkAnswer& a, const BisectReport& r) {
 
 std::string RenderConsole(const BisectReport& r) {
   std::string out =
-      Wall(r) ? fmt::format("tare bisect: {} commits from {} (good) to {} (bad), time: a paired campaign per step (null "
-                            "arm, budget {}s), allowance {:g}%\n",
-                            r.commits, ShortId(r.good.id), ShortId(r.bad.id), r.step_budget_ns / 1'000'000'000,
-                            100 * r.allowance)
-              : fmt::format("tare bisect: {} commits from {} (good) to {} (bad), sim.Ir, allowance {:g}%\n", r.commits,
-                            ShortId(r.good.id), ShortId(r.bad.id), 100 * r.allowance);
+      Wall(r)
+          ? fmt::format(
+                "tare bisect: {} commits from {} (good) to {} (bad), time: a paired campaign per step (null "
+                "arm, budget {}s), allowance {:g}%\n",
+                r.commits, ShortId(r.good.id), ShortId(r.bad.id), r.step_budget_ns / 1'000'000'000, 100 * r.allowance)
+          : fmt::format("tare bisect: {} commits from {} (good) to {} (bad), sim.Ir, allowance {:g}%\n", r.commits,
+                        ShortId(r.good.id), ShortId(r.bad.id), 100 * r.allowance);
   for (const auto& a : r.answers) {
     if (Wall(r)) {
       out += TimeAnswerConsole(a, r);
@@ -101,24 +111,26 @@ std::string RenderConsole(const BisectReport& r) {
       continue;
     }
     if (a.exact) {
-      out += fmt::format("\n{}: first changed at {} {}\n", name, ShortId(a.culprit.id), TerminalText(a.culprit.subject));
+      out +=
+          fmt::format("\n{}: first changed at {} {}\n", name, ShortId(a.culprit.id), TerminalText(a.culprit.subject));
       out += fmt::format("  author date  {}\n", TerminalText(a.culprit.author_date));
       out += fmt::format("  change       {} -> {} instructions ({}) against the good end\n", Count(a.good_count),
                          Count(a.culprit_count), Percent(a.good_count, a.culprit_count));
       out += fmt::format("  its parent   {} {} ({} instructions)\n", ShortId(a.last_same.id),
                          TerminalText(a.last_same.subject), Count(a.last_same_count));
     } else {
-      out += fmt::format("\n{}: changed in one of {} commits, which skipped commits hide ({} -> {} instructions, {}):\n",
-                         name, a.range.size(), Count(a.good_count), Count(a.culprit_count),
-                         Percent(a.good_count, a.culprit_count));
+      out += fmt::format(
+          "\n{}: changed in one of {} commits, which skipped commits hide ({} -> {} instructions, {}):\n", name,
+          a.range.size(), Count(a.good_count), Count(a.culprit_count), Percent(a.good_count, a.culprit_count));
       for (const auto& c : a.range) out += fmt::format("  {} {}\n", ShortId(c.id), TerminalText(c.subject));
       out += fmt::format("  the newest the same: {} {}\n", ShortId(a.last_same.id), TerminalText(a.last_same.subject));
     }
     out += fmt::format("  steps        {} commits asked\n", a.steps);
     if (!a.attribution_console.empty()) {
-      out += fmt::format("\n{}: where the change went, {} (parent) -> {} (culprit), Ir over the sample's whole "
-                         "window:\n",
-                         name, ShortId(a.last_same.id), ShortId(a.culprit.id));
+      out += fmt::format(
+          "\n{}: where the change went, {} (parent) -> {} (culprit), Ir over the sample's whole "
+          "window:\n",
+          name, ShortId(a.last_same.id), ShortId(a.culprit.id));
       out += a.attribution_console;
     } else if (!a.attribution_problem.empty()) {
       out += fmt::format("  (no per-function table: {})\n", TerminalText(a.attribution_problem));
@@ -132,10 +144,11 @@ std::string RenderConsole(const BisectReport& r) {
     }
   }
   if (Wall(r)) {
-    out += fmt::format("\nbuilds: {} built now, {} from the cache ({}); {} campaigns run, {} steps from the cache; each "
-                       "campaign's ledger: tare report --store {}\n",
-                       r.builds, r.cache_hits, TerminalText(r.cache_dir), r.campaigns, r.campaigns_from_cache,
-                       TerminalText(r.store_path));
+    out += fmt::format(
+        "\nbuilds: {} built now, {} from the cache ({}); {} campaigns run, {} steps from the cache; each "
+        "campaign's ledger: tare report --store {}\n",
+        r.builds, r.cache_hits, TerminalText(r.cache_dir), r.campaigns, r.campaigns_from_cache,
+        TerminalText(r.store_path));
     return out;
   }
   out += fmt::format("\nbuilds: {} built now, {} from the cache ({}); {} commits measured, {} from the cache\n",
@@ -165,8 +178,11 @@ std::string RenderJson(const BisectReport& r) {
   }
   j["benchmarks"] = nlohmann::json::array();
   for (const auto& a : r.answers) {
-    nlohmann::json b = {{"name", a.benchmark},  {"good_count", a.good_count}, {"bad_count", a.bad_count},
-                        {"changed", a.changed}, {"steps", a.steps}};
+    nlohmann::json b = {{"name", a.benchmark},
+                        {"good_count", a.good_count},
+                        {"bad_count", a.bad_count},
+                        {"changed", a.changed},
+                        {"steps", a.steps}};
     if (a.changed) {
       b["exact"] = a.exact;
       b["culprit"] = CommitJson(a.culprit);
@@ -221,38 +237,39 @@ std::string RenderMarkdown(const BisectReport& r) {
       const std::string name = report::MarkdownText(a.benchmark);
       if (a.inconclusive) {
         out += fmt::format("| {} | INCONCLUSIVE at `{}` | {} commits undecided | | {} |\n", name,
-                           ShortId(a.inconclusive_at.id), a.range.size(), report::MarkdownText(Change(a.inconclusive_change)));
+                           ShortId(a.inconclusive_at.id), a.range.size(),
+                           report::MarkdownText(Change(a.inconclusive_change)));
       } else if (!a.changed) {
         out += fmt::format("| {} | unchanged | | | {} |\n", name, report::MarkdownText(Change(a.ends_change)));
       } else {
         out += fmt::format("| {} | {} | {} | {} | {} |\n", name,
                            a.exact ? fmt::format("`{}`", ShortId(a.culprit.id))
-                                   : fmt::format("one of {} commits `{}`..`{}`", a.range.size(), ShortId(a.last_same.id),
-                                                 ShortId(a.culprit.id)),
+                                   : fmt::format("one of {} commits `{}`..`{}`", a.range.size(),
+                                                 ShortId(a.last_same.id), ShortId(a.culprit.id)),
                            a.exact ? report::MarkdownText(a.culprit.subject) : "(skipped commits hide it)",
                            report::MarkdownText(a.culprit.author_date), report::MarkdownText(Change(a.culprit_change)));
       }
     }
   } else {
-  out += fmt::format(
-      "Exact instruction counts (sim.Ir, valgrind) of each step against the good end; changed beyond {:g}%.\n\n",
-      100 * r.allowance);
-  out += "| benchmark | first changed | subject | author date | good → culprit (Ir) | change |\n";
-  out += "|---|---|---|---|---|---|\n";
-  for (const auto& a : r.answers) {
-    if (!a.changed) {
-      out += fmt::format("| {} | unchanged | | | {} → {} | {} |\n", report::MarkdownText(a.benchmark), Count(a.good_count),
-                         Count(a.bad_count), Percent(a.good_count, a.bad_count));
-      continue;
+    out += fmt::format(
+        "Exact instruction counts (sim.Ir, valgrind) of each step against the good end; changed beyond {:g}%.\n\n",
+        100 * r.allowance);
+    out += "| benchmark | first changed | subject | author date | good → culprit (Ir) | change |\n";
+    out += "|---|---|---|---|---|---|\n";
+    for (const auto& a : r.answers) {
+      if (!a.changed) {
+        out += fmt::format("| {} | unchanged | | | {} → {} | {} |\n", report::MarkdownText(a.benchmark),
+                           Count(a.good_count), Count(a.bad_count), Percent(a.good_count, a.bad_count));
+        continue;
+      }
+      std::string where = a.exact ? fmt::format("`{}`", ShortId(a.culprit.id))
+                                  : fmt::format("one of {} commits `{}`..`{}`", a.range.size(), ShortId(a.last_same.id),
+                                                ShortId(a.culprit.id));
+      out += fmt::format("| {} | {} | {} | {} | {} → {} | {} |\n", report::MarkdownText(a.benchmark), where,
+                         a.exact ? report::MarkdownText(a.culprit.subject) : "(skipped commits hide it)",
+                         report::MarkdownText(a.culprit.author_date), Count(a.good_count), Count(a.culprit_count),
+                         Percent(a.good_count, a.culprit_count));
     }
-    std::string where = a.exact ? fmt::format("`{}`", ShortId(a.culprit.id))
-                                : fmt::format("one of {} commits `{}`..`{}`", a.range.size(), ShortId(a.last_same.id),
-                                              ShortId(a.culprit.id));
-    out += fmt::format("| {} | {} | {} | {} | {} → {} | {} |\n", report::MarkdownText(a.benchmark), where,
-                       a.exact ? report::MarkdownText(a.culprit.subject) : "(skipped commits hide it)",
-                       report::MarkdownText(a.culprit.author_date), Count(a.good_count), Count(a.culprit_count),
-                       Percent(a.good_count, a.culprit_count));
-  }
   }
   for (const auto& a : r.answers) {
     if (a.attribution_markdown.empty()) continue;

@@ -54,7 +54,8 @@ TEST(Render, ARangeIsSaidNotGuessed) {
   EXPECT_NE(out.find("  cccccccccccc broken"), std::string::npos) << out;
   EXPECT_NE(out.find("  dddddddddddd newest of the range"), std::string::npos) << out;
   EXPECT_EQ(out.find("first changed at"), std::string::npos) << out;
-  EXPECT_NE(out.find("BM_Same: unchanged between the ends (500 -> 500 instructions, +0.00%)"), std::string::npos) << out;
+  EXPECT_NE(out.find("BM_Same: unchanged between the ends (500 -> 500 instructions, +0.00%)"), std::string::npos)
+      << out;
   EXPECT_EQ(out.find('\x1b'), std::string::npos) << "a commit subject reached the terminal raw";
   EXPECT_NE(out.find("    | x.cc:1:1: error: nope"), std::string::npos) << out;
 }
@@ -63,7 +64,8 @@ TEST(Render, MarkdownAndJsonSayTheRange) {
   const BisectReport r = RangeReport();
   const std::string md = RenderMarkdown(r);
   EXPECT_NE(md.find("one of 2 commits `bbbbbbbbbbbb`..`dddddddddddd`"), std::string::npos) << md;
-  EXPECT_NE(md.find("| BM\\_&#124;Parse |"), std::string::npos) << "a | in a name must not split the table's row: " << md;
+  EXPECT_NE(md.find("| BM\\_&#124;Parse |"), std::string::npos)
+      << "a | in a name must not split the table's row: " << md;
   nlohmann::json j = nlohmann::json::parse(RenderJson(r));
   EXPECT_EQ(j["format"], "tare.bisect/1");
   EXPECT_FALSE(j["benchmarks"][0]["exact"].get<bool>());
@@ -120,7 +122,8 @@ TEST(Render, AnInconclusiveTimeStepIsSaidWithTheUndecidedRange) {
   const BisectReport r = TimeReport();
   EXPECT_TRUE(AnyInconclusive(r));
   const std::string out = RenderConsole(r);
-  EXPECT_NE(out.find("time: a paired campaign per step (null arm, budget 60s), allowance 5%"), std::string::npos) << out;
+  EXPECT_NE(out.find("time: a paired campaign per step (null arm, budget 60s), allowance 5%"), std::string::npos)
+      << out;
   EXPECT_NE(out.find("BM_Noisy: INCONCLUSIVE at cccccccccccc unclear"), std::string::npos) << out;
   EXPECT_NE(out.find("the change lies in one of 2 commits, still undecided"), std::string::npos) << out;
   EXPECT_NE(out.find("why          the interval straddles the allowance"), std::string::npos) << out;

@@ -20,7 +20,10 @@ constexpr size_t kLogTailLines = 20;
 }  // namespace
 
 BuildCache::BuildCache(proc::Spawner& spawner, Git& git, BuildRecipe recipe, std::string cache_dir)
-    : spawner_(spawner), git_(git), recipe_(std::move(recipe)), recipe_hash_(RecipeHash(recipe_)),
+    : spawner_(spawner),
+      git_(git),
+      recipe_(std::move(recipe)),
+      recipe_hash_(RecipeHash(recipe_)),
       dir_(std::move(cache_dir)) {}
 
 std::string BuildCache::Key(const std::string& commit) const {
@@ -73,7 +76,8 @@ StatusOr<BuiltCommit> BuildCache::Get(const std::string& commit) {
   fs::create_directories(dir_ + "/worktrees", ec);
   fs::create_directories(b.build_dir, ec);
   fs::create_directories(exe_dir, ec);
-  if (ec) return Status::FailedPrecondition(fmt::format("cannot create the build cache under {}: {}", dir_, ec.message()));
+  if (ec)
+    return Status::FailedPrecondition(fmt::format("cannot create the build cache under {}: {}", dir_, ec.message()));
   if (!fs::exists(b.src + "/.git", ec)) {
     fs::remove_all(b.src, ec);
     TARE_RETURN_IF_ERROR(git_.AddWorktree(commit, b.src));
@@ -94,14 +98,19 @@ StatusOr<BuiltCommit> BuildCache::Get(const std::string& commit) {
   } else {
     b.executable = exe_dir + "/" + fs::path(exe).filename().string();
     fs::copy_file(exe, b.executable, fs::copy_options::overwrite_existing, ec);
-    if (ec) return Status::FailedPrecondition(fmt::format("cannot copy {} into the build cache: {}", exe, ec.message()));
+    if (ec)
+      return Status::FailedPrecondition(fmt::format("cannot copy {} into the build cache: {}", exe, ec.message()));
     fs::permissions(b.executable, fs::perms::owner_exec | fs::perms::owner_read | fs::perms::owner_write,
                     fs::perm_options::add, ec);
     TARE_ASSIGN_OR_RETURN(b.executable_sha256, Sha256File(b.executable));
     b.ok = true;
   }
-  nlohmann::json j = {{"format", "tare.build/1"},     {"commit", commit},      {"recipe_hash", recipe_hash_},
-                      {"ok", b.ok},                   {"failure", b.failure},  {"log_tail", b.log_tail},
+  nlohmann::json j = {{"format", "tare.build/1"},
+                      {"commit", commit},
+                      {"recipe_hash", recipe_hash_},
+                      {"ok", b.ok},
+                      {"failure", b.failure},
+                      {"log_tail", b.log_tail},
                       {"executable_sha256", b.executable_sha256}};
   TARE_RETURN_IF_ERROR(WriteFileAtomic(record, DumpJson(j)));
   return b;

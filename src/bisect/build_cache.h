@@ -28,14 +28,14 @@ namespace tare::bisect {
 
 struct BuiltCommit {
   std::string commit;
-  bool ok = false;             // built, and the executable was there
-  bool cache_hit = false;      // read from the cache; nothing was built now
-  std::string executable;      // the cached copy (ok)
+  bool ok = false;         // built, and the executable was there
+  bool cache_hit = false;  // read from the cache; nothing was built now
+  std::string executable;  // the cached copy (ok)
   std::string executable_sha256;
-  std::string src;             // the worktree
+  std::string src;  // the worktree
   std::string build_dir;
-  std::string record_dir;      // exe/<key>/: the build's record, and its counts (count_cache.h)
-  std::string failure;         // one line: "build command: exit status 1", "executable not produced: PATH"
+  std::string record_dir;             // exe/<key>/: the build's record, and its counts (count_cache.h)
+  std::string failure;                // one line: "build command: exit status 1", "executable not produced: PATH"
   std::vector<std::string> log_tail;  // the build log's last lines (failed builds)
 };
 

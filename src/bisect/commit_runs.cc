@@ -41,8 +41,9 @@ StatusOr<CommitRunsReport> RunCommits(proc::Spawner& spawner, const CommitRunsSp
   const size_t dots = spec.range.find("..");
   if (dots == std::string::npos || dots == 0 || dots + 2 >= spec.range.size() ||
       spec.range.find("..", dots + 2) != std::string::npos || spec.range[dots + 2] == '.') {
-    return Status::InvalidArgument(fmt::format(
-        "--commits '{}': give a range OLD..NEW of two commits, e.g. --commits v1.2..main or HEAD~30..HEAD", spec.range));
+    return Status::InvalidArgument(
+        fmt::format("--commits '{}': give a range OLD..NEW of two commits, e.g. --commits v1.2..main or HEAD~30..HEAD",
+                    spec.range));
   }
   if (spec.every < 1) return Status::InvalidArgument("--every must be at least 1 (every Nth commit of the range)");
   TARE_RETURN_IF_ERROR(CheckRecipe(spec.recipe));
@@ -53,9 +54,9 @@ StatusOr<CommitRunsReport> RunCommits(proc::Spawner& spawner, const CommitRunsSp
   if (first == last) return Status::InvalidArgument(fmt::format("--commits {}: both ends are one commit", spec.range));
   TARE_ASSIGN_OR_RETURN(bool ancestor, git.IsAncestor(first, last));
   if (!ancestor) {
-    return Status::InvalidArgument(fmt::format(
-        "--commits {}: {} is not an ancestor of {}; write the older commit first (OLD..NEW)", spec.range, ShortCommit(first),
-        ShortCommit(last)));
+    return Status::InvalidArgument(
+        fmt::format("--commits {}: {} is not an ancestor of {}; write the older commit first (OLD..NEW)", spec.range,
+                    ShortCommit(first), ShortCommit(last)));
   }
   TARE_ASSIGN_OR_RETURN(std::vector<std::string> path, git.AncestryPath(first, last));
   std::vector<std::string> commits = {first};
@@ -129,8 +130,8 @@ StatusOr<CommitRunsReport> RunCommits(proc::Spawner& spawner, const CommitRunsSp
 }
 
 std::string RenderCommitRuns(const CommitRunsReport& r, const std::string& store_location) {
-  std::string out = fmt::format("tare run --commits: {} commits from {} to {}\n", r.runs.size(), ShortCommit(r.first.id),
-                                ShortCommit(r.last.id));
+  std::string out = fmt::format("tare run --commits: {} commits from {} to {}\n", r.runs.size(),
+                                ShortCommit(r.first.id), ShortCommit(r.last.id));
   size_t stored = 0;
   for (const auto& c : r.runs) {
     std::string what;

@@ -28,23 +28,23 @@ namespace tare::bisect {
 
 struct CommitRunsSpec {
   std::string repo = ".";
-  std::string range;       // "A..B"
-  int64_t every = 1;       // every Nth commit from A (B always)
+  std::string range;  // "A..B"
+  int64_t every = 1;  // every Nth commit from A (B always)
   BuildRecipe recipe;
-  std::string cache_dir;   // absolute
+  std::string cache_dir;  // absolute
   // tare run's measurement, from its flags; its target (the recipe's executable, arguments and
   // working directory at each commit) and provenance are set here.
   session::RunSpec run;
-  std::string branch;  // recorded with every run: --branch as declared ("" none)
+  std::string branch;                                // recorded with every run: --branch as declared ("" none)
   std::function<void(const std::string&)> progress;  // one line per commit
 };
 
 struct CommitRun {
   CommitInfo commit;
   bool built = false;
-  bool cache_hit = false;   // the build came from the cache
-  std::string failure;      // why no run is stored (a failed build)
-  int64_t run_id = 0;       // the stored run (0: none)
+  bool cache_hit = false;       // the build came from the cache
+  std::string failure;          // why no run is stored (a failed build)
+  int64_t run_id = 0;           // the stored run (0: none)
   bool already_stored = false;  // an earlier --commits run of this commit, reused
   int64_t samples = 0, failed = 0;
 };
@@ -53,7 +53,7 @@ struct CommitRunsReport {
   CommitInfo first, last;
   std::vector<CommitRun> runs;  // oldest first
   size_t builds = 0, cache_hits = 0;
-  bool interrupted = false;     // Ctrl-C: the runs before it are stored
+  bool interrupted = false;  // Ctrl-C: the runs before it are stored
   int64_t failed_samples = 0;
 };
 

@@ -21,13 +21,13 @@ namespace tare::bisect {
 struct CountKeyParts {
   std::string executable_sha256;
   std::string valgrind_sha256;
-  std::string workdir;             // as typed in the recipe
-  std::vector<std::string> args;   // as typed
+  std::string workdir;            // as typed in the recipe
+  std::vector<std::string> args;  // as typed
   std::string benchmark;
 };
 
 struct CachedCount {
-  double count = 0;  // sim.Ir
+  double count = 0;                                           // sim.Ir
   std::vector<std::pair<std::string, std::string>> profiles;  // name, content
 };
 

@@ -21,7 +21,8 @@ void AttributeCulprits(BisectReport* report, size_t top) {
     auto base_parts = parts(a.last_same_profiles);
     auto head_parts = parts(a.culprit_profiles);
     if (!base_parts.ok() || !head_parts.ok()) {
-      a.attribution_problem = std::string(base_parts.ok() ? head_parts.status().message() : base_parts.status().message());
+      a.attribution_problem =
+          std::string(base_parts.ok() ? head_parts.status().message() : base_parts.status().message());
       continue;
     }
     attribute::Side base{*base_parts, "parent " + a.last_same.id.substr(0, 12), a.last_same_executable, ""};

@@ -91,8 +91,8 @@ StatusOr<std::string> Git::ResolveCommit(const std::string& rev) {
 }
 
 StatusOr<bool> Git::IsAncestor(const std::string& ancestor, const std::string& descendant) {
-  std::string command = "exec git -C " + ShellQuote(repo_) + " merge-base --is-ancestor " + ShellQuote(ancestor) +
-                        " " + ShellQuote(descendant);
+  std::string command = "exec git -C " + ShellQuote(repo_) + " merge-base --is-ancestor " + ShellQuote(ancestor) + " " +
+                        ShellQuote(descendant);
   TARE_ASSIGN_OR_RETURN(proc::SpawnResult r, RunShell(spawner_, command, "", scratch_ + "/git.log", kGitTimeoutNs));
   if (r.started && r.exited && (r.exit_code == 0 || r.exit_code == 1)) return r.exit_code == 0;
   return Status::FailedPrecondition(fmt::format("git merge-base --is-ancestor failed in {} ({})", repo_, r.Describe()));

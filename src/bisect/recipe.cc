@@ -38,10 +38,12 @@ StatusOr<BuildRecipe> ParseRecipe(const std::string& text, const std::string& pa
       (k == "build" ? r.build : k == "executable" ? r.executable : r.workdir) = s->get();
     } else if (k == "args") {
       const toml::array* a = value.as_array();
-      if (a == nullptr) return Status::InvalidArgument(fmt::format("{}: bisect.args must be an array of strings", path));
+      if (a == nullptr)
+        return Status::InvalidArgument(fmt::format("{}: bisect.args must be an array of strings", path));
       for (const auto& e : *a) {
         const auto* s = e.as_string();
-        if (s == nullptr) return Status::InvalidArgument(fmt::format("{}: bisect.args must be an array of strings", path));
+        if (s == nullptr)
+          return Status::InvalidArgument(fmt::format("{}: bisect.args must be an array of strings", path));
         r.args.push_back(s->get());
       }
     } else {

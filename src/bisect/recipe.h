@@ -22,11 +22,11 @@
 namespace tare::bisect {
 
 struct BuildRecipe {
-  std::string build;               // shell command; {src}, {build} expanded (shell-quoted)
-  std::string executable;          // path; {src}, {build} expanded (absolute after expansion)
+  std::string build;              // shell command; {src}, {build} expanded (shell-quoted)
+  std::string executable;         // path; {src}, {build} expanded (absolute after expansion)
   std::string workdir = "{src}";  // the benchmark's working directory
-  std::vector<std::string> args;   // the benchmark's arguments; {src}, {build} expanded
-  std::string source;              // where it came from: "tare.toml" path, or "flags"
+  std::vector<std::string> args;  // the benchmark's arguments; {src}, {build} expanded
+  std::string source;             // where it came from: "tare.toml" path, or "flags"
 };
 
 // The [bisect] table of the TOML document `text` (read from `path`); an empty recipe when there is

@@ -14,8 +14,8 @@ size_t CeilLog2(size_t x) {
 
 }  // namespace
 
-StatusOr<SearchOutcome> FindFirstChange(size_t n,
-                                        const std::function<StatusOr<Step>(size_t index, size_t steps_left)>& classify) {
+StatusOr<SearchOutcome> FindFirstChange(
+    size_t n, const std::function<StatusOr<Step>(size_t index, size_t steps_left)>& classify) {
   SearchOutcome out;
   out.first_changed = n;
   std::vector<bool> skipped(n + 1, false);
@@ -38,8 +38,12 @@ StatusOr<SearchOutcome> FindFirstChange(size_t n,
     ++out.asked;
     TARE_ASSIGN_OR_RETURN(Step s, classify(*pick, CeilLog2(unknown + 1)));
     switch (s) {
-      case Step::kSame: out.last_same = *pick; break;
-      case Step::kChanged: out.first_changed = *pick; break;
+      case Step::kSame:
+        out.last_same = *pick;
+        break;
+      case Step::kChanged:
+        out.first_changed = *pick;
+        break;
       case Step::kSkip:
         skipped[*pick] = true;
         out.skipped.push_back(*pick);

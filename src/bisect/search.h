@@ -21,9 +21,9 @@ namespace tare::bisect {
 enum class Step { kSame, kChanged, kSkip, kInconclusive };
 
 struct SearchOutcome {
-  size_t last_same = 0;      // the newest commit known to be the same as the good end
-  size_t first_changed = 0;  // the oldest commit known changed: the culprit when exact
-  bool exact = false;        // first_changed == last_same + 1
+  size_t last_same = 0;         // the newest commit known to be the same as the good end
+  size_t first_changed = 0;     // the oldest commit known changed: the culprit when exact
+  bool exact = false;           // first_changed == last_same + 1
   std::vector<size_t> skipped;  // commits asked and skipped, in the order asked
   size_t asked = 0;             // calls of classify
   // A step answered kInconclusive: the search stopped at that commit, and (last_same,

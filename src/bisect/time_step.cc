@@ -73,11 +73,16 @@ std::optional<TimeChange> ReadStep(const std::string& path) {
 Status WriteStep(const std::string& path, const TimeChange& c) {
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  nlohmann::json j = {{"format", kTimeStepFormat},  {"outcome", TimeOutcomeName(c.outcome)},
-                      {"verdict", c.verdict},       {"metric", c.metric},
-                      {"estimate", c.estimate},     {"lo", c.lo},
-                      {"hi", c.hi},                 {"confidence", c.confidence},
-                      {"noise_floor", c.noise_floor}, {"pairs", c.pairs},
+  nlohmann::json j = {{"format", kTimeStepFormat},
+                      {"outcome", TimeOutcomeName(c.outcome)},
+                      {"verdict", c.verdict},
+                      {"metric", c.metric},
+                      {"estimate", c.estimate},
+                      {"lo", c.lo},
+                      {"hi", c.hi},
+                      {"confidence", c.confidence},
+                      {"noise_floor", c.noise_floor},
+                      {"pairs", c.pairs},
                       {"run_id", c.run_id}};
   return WriteFileAtomic(path, DumpJson(j, 2) + "\n");
 }
@@ -106,8 +111,12 @@ TimeChange FromComparison(const AbComparison& cmp, int64_t run_id) {
   c.noise_floor = m.noise_floor;
   c.pairs = m.pairs;
   switch (m.verdict) {
-    case Verdict::kFail: c.outcome = TimeOutcome::kChanged; break;
-    case Verdict::kPass: c.outcome = m.supported_gain ? TimeOutcome::kChanged : TimeOutcome::kSame; break;
+    case Verdict::kFail:
+      c.outcome = TimeOutcome::kChanged;
+      break;
+    case Verdict::kPass:
+      c.outcome = m.supported_gain ? TimeOutcome::kChanged : TimeOutcome::kSame;
+      break;
     case Verdict::kInconclusive:
       c.outcome = TimeOutcome::kInconclusive;
       for (const auto& r : m.reasons) c.reason += (c.reason.empty() ? "" : "; ") + r;
@@ -121,10 +130,14 @@ TimeChange FromComparison(const AbComparison& cmp, int64_t run_id) {
 
 const char* TimeOutcomeName(TimeOutcome outcome) {
   switch (outcome) {
-    case TimeOutcome::kSame: return "same";
-    case TimeOutcome::kChanged: return "changed";
-    case TimeOutcome::kInconclusive: return "inconclusive";
-    case TimeOutcome::kBroken: return "broken";
+    case TimeOutcome::kSame:
+      return "same";
+    case TimeOutcome::kChanged:
+      return "changed";
+    case TimeOutcome::kInconclusive:
+      return "inconclusive";
+    case TimeOutcome::kBroken:
+      return "broken";
   }
   return "inconclusive";
 }
@@ -135,9 +148,9 @@ TimeStepper::~TimeStepper() = default;
 StatusOr<TimeChange> TimeStepper::Compare(const BuiltCommit& good, const BuiltCommit& candidate,
                                           const std::string& benchmark, const std::vector<std::string>& args,
                                           const std::string& workdir) {
-  const std::string step_path =
-      candidate.record_dir + "/time/" +
-      StepKey(good, candidate, benchmark, args, workdir, spec_.allowance, spec_.budget_ns) + ".json";
+  const std::string step_path = candidate.record_dir + "/time/" +
+                                StepKey(good, candidate, benchmark, args, workdir, spec_.allowance, spec_.budget_ns) +
+                                ".json";
   if (auto cached = ReadStep(step_path)) {
     ++campaigns_from_cache_;
     return *cached;
@@ -148,8 +161,8 @@ StatusOr<TimeChange> TimeStepper::Compare(const BuiltCommit& good, const BuiltCo
   std::string why;
   const bool task_clock = prober.TaskClockAvailable(workdir, &why);
   campaign::CampaignSpec spec;
-  spec.name = fmt::format("bisect {}: {} vs {}", benchmark.empty() ? "(command)" : benchmark,
-                          good.commit.substr(0, 12), candidate.commit.substr(0, 12));
+  spec.name = fmt::format("bisect {}: {} vs {}", benchmark.empty() ? "(command)" : benchmark, good.commit.substr(0, 12),
+                          candidate.commit.substr(0, 12));
   spec.base = good.executable;
   spec.heads = {candidate.executable};
   spec.args = args;
@@ -170,8 +183,7 @@ StatusOr<TimeChange> TimeStepper::Compare(const BuiltCommit& good, const BuiltCo
   // budget): a cohort of it that Ctrl-C interrupted is continued from its stored samples, as
   // `tare ab --resume` does, instead of starting over.
   TARE_ASSIGN_OR_RETURN(auto store, store::Store::Open(spec_.store_path));
-  TARE_ASSIGN_OR_RETURN(std::vector<CohortRecord> cohorts,
-                        store->CohortsOf(campaign::CampaignIdentity(input.spec)));
+  TARE_ASSIGN_OR_RETURN(std::vector<CohortRecord> cohorts, store->CohortsOf(campaign::CampaignIdentity(input.spec)));
   bool resume = false;
   for (const auto& c : cohorts) {
     resume = resume || c.state == CohortState::kRunning || c.state == CohortState::kInterrupted;

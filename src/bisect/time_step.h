@@ -44,15 +44,15 @@ const char* TimeOutcomeName(TimeOutcome outcome);  // "same" | "changed" | "inco
 // What one campaign said about the candidate against the good end (fractions: +0.3 is 30% more).
 struct TimeChange {
   TimeOutcome outcome = TimeOutcome::kInconclusive;
-  std::string verdict;   // PASS | FAIL | INCONCLUSIVE, as the ledger says it
-  std::string metric;    // the judged metric (bench.cpu_ns, gb.cpu_time_ns, perf.task_clock_ns, ...)
+  std::string verdict;                  // PASS | FAIL | INCONCLUSIVE, as the ledger says it
+  std::string metric;                   // the judged metric (bench.cpu_ns, gb.cpu_time_ns, perf.task_clock_ns, ...)
   double estimate = 0, lo = 0, hi = 0;  // head vs base: the paired change and its interval
   double confidence = 0;
-  double noise_floor = 0;               // from the null arm
+  double noise_floor = 0;  // from the null arm
   int64_t pairs = 0;
-  int64_t run_id = 0;                   // the cohort's run in the bisection's store (0: from the file cache)
+  int64_t run_id = 0;  // the cohort's run in the bisection's store (0: from the file cache)
   bool from_cache = false;
-  std::string reason;                   // INCONCLUSIVE / broken: why, in the campaign's words
+  std::string reason;  // INCONCLUSIVE / broken: why, in the campaign's words
 };
 
 struct TimeStepSpec {
@@ -60,8 +60,8 @@ struct TimeStepSpec {
   std::string stage_dir;   // where the campaigns' arm copies go
   double allowance = kDefaultTimeAllowance;
   int64_t budget_ns = kDefaultStepBudgetNs;
-  std::vector<std::string> command_line;                 // recorded with each cohort's run
-  std::function<void(const std::string&)> notice;        // the campaign's notices, one line each
+  std::vector<std::string> command_line;           // recorded with each cohort's run
+  std::function<void(const std::string&)> notice;  // the campaign's notices, one line each
 };
 
 class TimeStepper {

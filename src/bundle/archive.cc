@@ -54,7 +54,7 @@ namespace {
   X(archive_write_header) \
   X(archive_write_new) \
   X(archive_write_open_filename) \
-  X(archive_write_set_format_pax_restricted) \
+  X(archive_write_set_format_pax_restricted)
 
 struct Libarchive {
 #define TARE_LIBARCHIVE_SLOT(name) decltype(&::name) name = nullptr;
@@ -65,12 +65,13 @@ Libarchive g_libarchive;
 
 // Loads libarchive once; every entry point of this file calls it before anything else.
 Status LoadLibarchive() {
-  static const Status loaded = LoadSharedLibrary({"libarchive.so.13", "libarchive.so"}, "libarchive13",
-                                                 "evidence bundles", {
+  static const Status loaded =
+      LoadSharedLibrary({"libarchive.so.13", "libarchive.so"}, "libarchive13", "evidence bundles",
+                        {
 #define TARE_LIBARCHIVE_SYMBOL(name) {#name, reinterpret_cast<void**>(&g_libarchive.name)},
-                                                     TARE_LIBARCHIVE_FUNCTIONS(TARE_LIBARCHIVE_SYMBOL)
+                            TARE_LIBARCHIVE_FUNCTIONS(TARE_LIBARCHIVE_SYMBOL)
 #undef TARE_LIBARCHIVE_SYMBOL
-                                                 });
+                        });
   return loaded;
 }
 const Libarchive& La() { return g_libarchive; }
@@ -91,8 +92,8 @@ std::string ArchiveError(archive* a) {
 }
 
 bool NameChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-         c == '_' || c == '-' || c == '+';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+         c == '-' || c == '+';
 }
 
 // Creates dest/<dirs of name>, one component at a time, each with mkdir: a component that already
@@ -105,9 +106,10 @@ Status MakeParents(const std::string& dest, const std::string& name, std::set<st
     if (made->count(dir) > 0) continue;
     const std::string path = dest + "/" + dir;
     if (mkdir(path.c_str(), 0700) != 0) {
-      return Status::DataLoss(fmt::format("member '{}': cannot create directory '{}' ({}); a member "
-                                          "with that name already exists",
-                                          name, dir, std::strerror(errno)));
+      return Status::DataLoss(
+          fmt::format("member '{}': cannot create directory '{}' ({}); a member "
+                      "with that name already exists",
+                      name, dir, std::strerror(errno)));
     }
     made->insert(dir);
   }
@@ -160,7 +162,8 @@ Status WriteArchive(const std::string& path, const std::vector<ArchiveMember>& m
     int64_t size = static_cast<int64_t>(m.content.size());
     if (!m.file.empty()) {
       in.open(m.file, std::ios::binary | std::ios::ate);
-      if (!in) return Status::NotFound(fmt::format("cannot read '{}' for the bundle: {}", m.file, std::strerror(errno)));
+      if (!in)
+        return Status::NotFound(fmt::format("cannot read '{}' for the bundle: {}", m.file, std::strerror(errno)));
       size = static_cast<int64_t>(in.tellg());
       in.seekg(0);
     }
@@ -174,8 +177,8 @@ Status WriteArchive(const std::string& path, const std::vector<ArchiveMember>& m
     }
     auto put = [&](const char* data, size_t n) -> Status {
       if (La().archive_write_data(a.get(), data, n) != static_cast<la_ssize_t>(n)) {
-        return Status::DataLoss(fmt::format("writing '{}' member '{}': {} (disk full?)", path, m.name,
-                                            ArchiveError(a.get())));
+        return Status::DataLoss(
+            fmt::format("writing '{}' member '{}': {} (disk full?)", path, m.name, ArchiveError(a.get())));
       }
       return Status::Ok();
     };
@@ -208,7 +211,8 @@ StatusOr<std::vector<ExtractedMember>> ExtractArchive(const std::string& path, c
   La().archive_read_support_filter_gzip(a.get());
   La().archive_read_support_format_tar(a.get());
   if (La().archive_read_open_filename(a.get(), path.c_str(), 1 << 16) != ARCHIVE_OK) {
-    return Status::InvalidArgument(fmt::format("'{}' is not a tare bundle (a gzip'd tar): {}", path, ArchiveError(a.get())));
+    return Status::InvalidArgument(
+        fmt::format("'{}' is not a tare bundle (a gzip'd tar): {}", path, ArchiveError(a.get())));
   }
   std::vector<ExtractedMember> out;
   std::set<std::string> names;
@@ -220,16 +224,19 @@ StatusOr<std::vector<ExtractedMember>> ExtractArchive(const std::string& path, c
     const int r = La().archive_read_next_header(a.get(), &e);
     if (r == ARCHIVE_EOF) break;
     if (r != ARCHIVE_OK) {
-      return Status::DataLoss(fmt::format("'{}' is damaged after {} members: {}", path, out.size(), ArchiveError(a.get())));
+      return Status::DataLoss(
+          fmt::format("'{}' is damaged after {} members: {}", path, out.size(), ArchiveError(a.get())));
     }
     const char* raw_name = La().archive_entry_pathname(e);
     const std::string name = raw_name != nullptr ? raw_name : "";
     auto refuse = [&](const std::string& why) {
-      return Status::DataLoss(fmt::format("'{}' member '{}' refused: {}; this is not a bundle tare wrote", path, name, why));
+      return Status::DataLoss(
+          fmt::format("'{}' member '{}' refused: {}; this is not a bundle tare wrote", path, name, why));
     };
     if (std::string p = MemberNameProblem(name); !p.empty()) return refuse(p);
     if (La().archive_entry_hardlink(e) != nullptr) return refuse("it is a hard link");
-    if (La().archive_entry_symlink(e) != nullptr || La().archive_entry_filetype(e) == AE_IFLNK) return refuse("it is a symbolic link");
+    if (La().archive_entry_symlink(e) != nullptr || La().archive_entry_filetype(e) == AE_IFLNK)
+      return refuse("it is a symbolic link");
     if (La().archive_entry_filetype(e) != AE_IFREG) return refuse("it is not a regular file");
     if (!names.insert(name).second) return refuse("a second member with the same name");
     if (static_cast<int64_t>(names.size()) > limits.max_members) {
@@ -307,7 +314,8 @@ StatusOr<ArchiveMember> ReadFirstMember(const std::string& path, int64_t max_byt
   }
   ArchiveMember m;
   m.name = La().archive_entry_pathname(e) != nullptr ? La().archive_entry_pathname(e) : "";
-  if (La().archive_entry_filetype(e) != AE_IFREG || !La().archive_entry_size_is_set(e) || La().archive_entry_size(e) > max_bytes) {
+  if (La().archive_entry_filetype(e) != AE_IFREG || !La().archive_entry_size_is_set(e) ||
+      La().archive_entry_size(e) > max_bytes) {
     return Status::DataLoss(fmt::format("'{}': the first member '{}' is not a small plain file", path, m.name));
   }
   m.content.resize(static_cast<size_t>(La().archive_entry_size(e)));

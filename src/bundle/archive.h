@@ -24,9 +24,9 @@
 namespace tare::bundle {
 
 struct ArchiveMember {
-  std::string name;       // relative path inside the archive ("bin/base")
-  std::string content;    // the bytes, when `file` is empty
-  std::string file;       // else: a file to stream in
+  std::string name;         // relative path inside the archive ("bin/base")
+  std::string content;      // the bytes, when `file` is empty
+  std::string file;         // else: a file to stream in
   bool executable = false;  // mode 0755 instead of 0644
 };
 
@@ -35,15 +35,15 @@ struct ArchiveMember {
 Status WriteArchive(const std::string& path, const std::vector<ArchiveMember>& members);
 
 struct ArchiveLimits {
-  int64_t max_member_bytes = int64_t{4} << 30;   // 4 GiB: a large statically linked binary fits
-  int64_t max_total_bytes = int64_t{16} << 30;   // everything extracted
+  int64_t max_member_bytes = int64_t{4} << 30;  // 4 GiB: a large statically linked binary fits
+  int64_t max_total_bytes = int64_t{16} << 30;  // everything extracted
   int64_t max_members = 100000;
 };
 
 struct ExtractedMember {
-  std::string name;  // as in the archive
-  std::string path;  // dest/name; "" when `refused`
-  int64_t size = 0;  // bytes written; the size its header declares when `refused`
+  std::string name;     // as in the archive
+  std::string path;     // dest/name; "" when `refused`
+  int64_t size = 0;     // bytes written; the size its header declares when `refused`
   std::string refused;  // why the gate refused it: nothing of it was written
 };
 
@@ -58,8 +58,7 @@ using MemberGate = std::function<std::string(const std::string& name, int64_t de
 // broke, or the archive's own error (not a gzip'd tar, truncated, corrupt: the gzip checksum
 // catches a flipped bit in the stream).
 StatusOr<std::vector<ExtractedMember>> ExtractArchive(const std::string& path, const std::string& dest,
-                                                      const ArchiveLimits& limits = {},
-                                                      const MemberGate& gate = {});
+                                                      const ArchiveLimits& limits = {}, const MemberGate& gate = {});
 
 // The first member of `path`, read into memory when it holds at most `max_bytes` (a quick look at
 // whether a file is a tare bundle, without extracting anything). DataLoss when it is not a

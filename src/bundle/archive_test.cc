@@ -32,8 +32,8 @@ struct Entry {
   std::string name;
   std::string content;
   unsigned type = AE_IFREG;
-  std::string link;       // symlink or hard link target
-  int64_t size = -1;      // declared size; -1: content's
+  std::string link;   // symlink or hard link target
+  int64_t size = -1;  // declared size; -1: content's
 };
 
 // A gzip'd tar with exactly these entries, whatever they are.
@@ -49,7 +49,8 @@ void WriteRaw(const std::string& path, const std::vector<Entry>& entries) {
     archive_entry_set_perm(x, 0644);
     if (e.type == AE_IFLNK) archive_entry_set_symlink(x, e.link.c_str());
     if (e.type == AE_IFREG && !e.link.empty()) archive_entry_set_hardlink(x, e.link.c_str());
-    archive_entry_set_size(x, e.type == AE_IFREG && e.link.empty() ? (e.size >= 0 ? e.size : static_cast<int64_t>(e.content.size())) : 0);
+    archive_entry_set_size(
+        x, e.type == AE_IFREG && e.link.empty() ? (e.size >= 0 ? e.size : static_cast<int64_t>(e.content.size())) : 0);
     archive_write_header(a, x);
     if (e.type == AE_IFREG && e.link.empty()) archive_write_data(a, e.content.data(), e.content.size());
     archive_entry_free(x);
@@ -96,8 +97,10 @@ TEST_F(ArchiveTest, WritesAndExtractsMembersExactly) {
   const std::string file = root_ + "/prog";
   ASSERT_TRUE(WriteFileAtomic(file, binary).ok());
   const std::string out = root_ + "/a.tar.gz";
-  ASSERT_TRUE(WriteArchive(out, {{"manifest.json", "{}", "", false}, {"bin/base", "", file, true},
-                                 {"profiles/0/callgrind.out", std::string("a\0b", 3), "", false}}).ok());
+  ASSERT_TRUE(WriteArchive(out, {{"manifest.json", "{}", "", false},
+                                 {"bin/base", "", file, true},
+                                 {"profiles/0/callgrind.out", std::string("a\0b", 3), "", false}})
+                  .ok());
   auto r = ExtractArchive(out, dest_);
   ASSERT_TRUE(r.ok()) << r.status().message();
   ASSERT_EQ(r->size(), 3u);
@@ -160,7 +163,8 @@ TEST_F(ArchiveTest, RefusesWhatIsNotAGzippedTar) {
 }
 
 // A minimal valid bundle: manifest, its hash and the listed members.
-std::vector<Entry> Bundle(std::map<std::string, std::string> members, std::map<std::string, std::string> listed_as = {}) {
+std::vector<Entry> Bundle(std::map<std::string, std::string> members,
+                          std::map<std::string, std::string> listed_as = {}) {
   Manifest m;
   m.run_uid = std::string(32, 'a');
   m.run_kind = RunKind::kRun;
@@ -268,7 +272,8 @@ TEST_F(ArchiveTest, ABundleMemberLargerThanItsManifestEntryOrUnlistedIsNeverExtr
   VerifyResult result;
   ASSERT_FALSE(OpenBundle(path, &result).ok());
   ASSERT_EQ(result.problems.size(), 2u);
-  EXPECT_EQ(result.problems[0], "member 'bin/target' is tampered: 1048576 bytes, the manifest says 3 (refused before extraction)");
+  EXPECT_EQ(result.problems[0],
+            "member 'bin/target' is tampered: 1048576 bytes, the manifest says 3 (refused before extraction)");
   EXPECT_EQ(result.problems[1], "member 'extra' is not in the manifest (refused before extraction)");
   EXPECT_LT(result.bytes, 4096) << "the refused members were extracted";
   // A member ahead of the manifest is refused too: nothing is known to be allowed yet.
@@ -277,7 +282,8 @@ TEST_F(ArchiveTest, ABundleMemberLargerThanItsManifestEntryOrUnlistedIsNeverExtr
   WriteRaw(path, first);
   ASSERT_FALSE(OpenBundle(path, &result).ok());
   ASSERT_FALSE(result.problems.empty());
-  EXPECT_NE(result.problems.back().find("member 'early' is refused: it comes before 'manifest.json'"), std::string::npos)
+  EXPECT_NE(result.problems.back().find("member 'early' is refused: it comes before 'manifest.json'"),
+            std::string::npos)
       << result.problems.back();
 }
 

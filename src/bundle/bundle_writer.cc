@@ -48,8 +48,9 @@ StatusOr<std::vector<UsedFile>> ExecutablesOf(const store::FullRun& run, const s
   if (run.cohort) {
     // The lock says which copy ran for each arm and what it was copied from. A lock that cannot be
     // read names no build to carry: the bundle is refused, not written around it.
-    TARE_ASSIGN_OR_RETURN(const campaign::Lock lock,
-                          campaign::LockFromJsonText(run.cohort->lock_json, fmt::format("run {}'s lock", run.data.run.id)));
+    TARE_ASSIGN_OR_RETURN(
+        const campaign::Lock lock,
+        campaign::LockFromJsonText(run.cohort->lock_json, fmt::format("run {}'s lock", run.data.run.id)));
     for (const auto& e : lock.executables) {
       UsedFile f;
       f.role = e.arm;
@@ -72,8 +73,9 @@ StatusOr<std::vector<UsedFile>> ExecutablesOf(const store::FullRun& run, const s
 // The keys are looked for, not required: a fingerprint from another tare may lack them.
 StatusOr<std::vector<UsedFile>> LibrariesOf(const store::FullRun& run) {
   std::vector<UsedFile> out;
-  TARE_ASSIGN_OR_RETURN(const json fp, ParseJsonOr(run.data.run.fingerprint_json,
-                                                   fmt::format("run {}'s fingerprint", run.data.run.id), json::object()));
+  TARE_ASSIGN_OR_RETURN(
+      const json fp,
+      ParseJsonOr(run.data.run.fingerprint_json, fmt::format("run {}'s fingerprint", run.data.run.id), json::object()));
   if (!fp.is_object() || !fp.contains("keys") || !fp["keys"].is_array()) return out;
   std::map<std::string, std::string> keys;
   for (const auto& k : fp["keys"]) {
@@ -112,17 +114,18 @@ Status CheckReplaceableBundle(const std::string& path) {
     // Not j.value(): it throws on a "schema" that is not a string, and this file is not tare's yet.
     if (j.ok() && j->is_object() && j->contains("schema") && (*j)["schema"] == kBundleSchema) return Status::Ok();
   }
-  return Status::FailedPrecondition(fmt::format(
-      "'{}' exists and is not a bundle tare wrote; tare bundle replaces only its own bundles. Choose "
-      "another -o path, or remove the file yourself", path));
+  return Status::FailedPrecondition(
+      fmt::format("'{}' exists and is not a bundle tare wrote; tare bundle replaces only its own bundles. Choose "
+                  "another -o path, or remove the file yourself",
+                  path));
 }
 
 StatusOr<BundleSummary> WriteBundle(store::Store& store, const BundleOptions& o) {
   TARE_ASSIGN_OR_RETURN(store::FullRun run, store::ReadFullRun(store, o.run_id));
   BundleSummary summary;
   Manifest manifest;
-  manifest.created_unix_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                 std::chrono::system_clock::now().time_since_epoch()).count();
+  manifest.created_unix_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   manifest.tare_version = o.tare_version;
   manifest.run_uid = run.data.run.uid;
   manifest.run_kind = run.data.run.kind;
@@ -148,7 +151,8 @@ StatusOr<BundleSummary> WriteBundle(store::Store& store, const BundleOptions& o)
     add_text("lock.json", Pretty(run.cohort->lock_json));
     // The ledger tare ab wrote, when it wrote one to a file; else one rebuilt from the store.
     // result.json (tare.ab/1) always comes from the store.
-    const std::string ledger = (std::filesystem::path(o.store_dir) / "ledgers" / fmt::format("cohort-{}.md", o.run_id)).string();
+    const std::string ledger =
+        (std::filesystem::path(o.store_dir) / "ledgers" / fmt::format("cohort-{}.md", o.run_id)).string();
     auto rebuilt = StoredCohortReport(store, run);
     if (auto text = ReadFile(ledger); text.ok()) {
       add_text("ledger.md", *text);
@@ -181,7 +185,8 @@ StatusOr<BundleSummary> WriteBundle(store::Store& store, const BundleOptions& o)
         return Status::FailedPrecondition(fmt::format(
             "the {} executable the run measured (sha256 {}) is no longer on this host: none of {} has those "
             "bytes (a later campaign replaces the arm copies under <store dir>/bin/; a rebuild replaces "
-            "the source). A bundle only carries the build that was measured", f.role, f.sha256, looked));
+            "the source). A bundle only carries the build that was measured",
+            f.role, f.sha256, looked));
       }
       mf.member = "bin/" + f.role;
       if (!MemberNameProblem(mf.member).empty()) mf.member = "bin/" + f.sha256.substr(0, 16);
@@ -195,8 +200,10 @@ StatusOr<BundleSummary> WriteBundle(store::Store& store, const BundleOptions& o)
     if (o.with_libs) {
       const std::string found = FindByHash(f);
       if (found.empty()) {
-        summary.notes.push_back(fmt::format("library {} ('{}') has changed on this host since the run; listed by "
-                                            "hash only", f.role, f.recorded_path));
+        summary.notes.push_back(
+            fmt::format("library {} ('{}') has changed on this host since the run; listed by "
+                        "hash only",
+                        f.role, f.recorded_path));
       } else {
         mf.member = "lib/" + f.role;
         members.push_back({mf.member, "", found, false});

@@ -22,15 +22,15 @@ namespace tare::bundle {
 
 struct BundleOptions {
   int64_t run_id = 0;
-  std::string store_dir;     // the store's directory: bin/ (arm copies) and ledgers/ are there
-  std::string output;        // the bundle file; written whole or not at all
+  std::string store_dir;  // the store's directory: bin/ (arm copies) and ledgers/ are there
+  std::string output;     // the bundle file; written whole or not at all
   bool with_libs = false;
   std::string tare_version;
 };
 
 struct BundleSummary {
   int64_t members = 0;
-  int64_t bytes = 0;         // uncompressed
+  int64_t bytes = 0;  // uncompressed
   int64_t archive_bytes = 0;
   std::vector<std::string> notes;  // what was left out and why (a ledger that was never written)
 };

@@ -12,7 +12,9 @@ namespace {
 using nlohmann::json;
 
 nlohmann::json FileToJson(const ManifestFile& f) {
-  return {{"role", f.role}, {"path", f.path}, {"sha256", f.sha256},
+  return {{"role", f.role},
+          {"path", f.path},
+          {"sha256", f.sha256},
           {"member", f.member.empty() ? json(nullptr) : json(f.member)}};
 }
 
@@ -79,8 +81,11 @@ nlohmann::json ManifestToJson(const Manifest& m) {
   return {{"schema", kBundleSchema},
           {"created_unix_ns", m.created_unix_ns},
           {"tare_version", m.tare_version},
-          {"run", {{"uid", m.run_uid}, {"kind", m.run_kind}, {"id", m.run_id},
-                   {"lock_sha256", m.lock_sha256.empty() ? json(nullptr) : json(m.lock_sha256)}}},
+          {"run",
+           {{"uid", m.run_uid},
+            {"kind", m.run_kind},
+            {"id", m.run_id},
+            {"lock_sha256", m.lock_sha256.empty() ? json(nullptr) : json(m.lock_sha256)}}},
           {"members", members},
           {"executables", executables},
           {"libraries", libraries}};

@@ -40,8 +40,8 @@ struct ManifestMember {
 
 // An executable or library the run used. `member` is "" when it is listed by hash only.
 struct ManifestFile {
-  std::string role;    // executables: "target", "base", "head", "hd02", "null"; libraries: "libc", "loader"
-  std::string path;    // where it was on the measuring host
+  std::string role;  // executables: "target", "base", "head", "hd02", "null"; libraries: "libc", "loader"
+  std::string path;  // where it was on the measuring host
   std::string sha256;
   std::string member;
 };
@@ -51,8 +51,8 @@ struct Manifest {
   std::string tare_version;
   std::string run_uid;
   RunKind run_kind = RunKind::kRun;
-  int64_t run_id = 0;            // in the store the bundle was made from
-  std::string lock_sha256;       // `tare ab` runs
+  int64_t run_id = 0;                   // in the store the bundle was made from
+  std::string lock_sha256;              // `tare ab` runs
   std::vector<ManifestMember> members;  // every member but manifest.json and manifest.sha256
   std::vector<ManifestFile> executables;
   std::vector<ManifestFile> libraries;

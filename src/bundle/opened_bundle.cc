@@ -67,8 +67,8 @@ void CheckRunRecord(const std::map<std::string, std::string>& paths, const Manif
     if (f.member.empty()) continue;
     auto r = recorded.find(f.role);
     if (r == recorded.end()) {
-      problems->push_back(fmt::format("executable '{}' (member '{}') is not one the run recorded in run.json",
-                                      f.role, f.member));
+      problems->push_back(
+          fmt::format("executable '{}' (member '{}') is not one the run recorded in run.json", f.role, f.member));
     } else if (r->second != f.sha256) {
       problems->push_back(fmt::format("executable '{}' (member '{}') has sha256 {}, but run.json recorded {} for it",
                                       f.role, f.member, f.sha256, r->second));
@@ -271,11 +271,11 @@ StatusOr<OpenedBundle> OpenBundle(const std::string& path, VerifyResult* result)
       if (f.member.empty()) continue;
       const ManifestMember* m = manifest->Find(f.member);
       if (m == nullptr) {
-        r.problems.push_back(fmt::format("{} '{}' names member '{}', which the manifest does not list", what,
-                                         f.role, f.member));
+        r.problems.push_back(
+            fmt::format("{} '{}' names member '{}', which the manifest does not list", what, f.role, f.member));
       } else if (m->sha256 != f.sha256) {
-        r.problems.push_back(fmt::format("{} '{}' was recorded with sha256 {}, but member '{}' has {}", what,
-                                         f.role, f.sha256, f.member, m->sha256));
+        r.problems.push_back(fmt::format("{} '{}' was recorded with sha256 {}, but member '{}' has {}", what, f.role,
+                                         f.sha256, f.member, m->sha256));
       }
     }
   };

@@ -37,7 +37,7 @@ class OpenedBundle {
 
  private:
   friend struct BundleOpener;
-  std::string temp_;   // what to remove
+  std::string temp_;  // what to remove
   std::string dir_;
   Manifest manifest_;
   std::map<std::string, std::string> paths_;  // member -> extracted file

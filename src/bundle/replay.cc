@@ -60,9 +60,7 @@ Provenance ReplayProvenance(const Provenance& original, const std::string& repla
   return p;
 }
 
-std::string Percent(double fraction) {
-  return std::isnan(fraction) ? "-" : fmt::format("{:+.3f}%", fraction * 100);
-}
+std::string Percent(double fraction) { return std::isnan(fraction) ? "-" : fmt::format("{:+.3f}%", fraction * 100); }
 
 std::string DescribeResult(const AbMetricResult& m) {
   return fmt::format("{} {} [{}, {}]", VerdictName(m.verdict), Percent(m.estimate), Percent(m.lo), Percent(m.hi));
@@ -149,15 +147,18 @@ Status ReplayCohort(const OpenedBundle& bundle, const store::FullRun& original, 
     TARE_ASSIGN_OR_RETURN(spec.heads[i], BundledExecutable(bundle, arms[i + 1], spec.heads[i]));
   }
   if (!spec.cwd.empty() && !std::filesystem::is_directory(spec.cwd)) {
-    result->notes.push_back(fmt::format("the campaign's cwd '{}' does not exist on this host; the arms run in "
-                                        "tare's working directory", spec.cwd));
+    result->notes.push_back(
+        fmt::format("the campaign's cwd '{}' does not exist on this host; the arms run in "
+                    "tare's working directory",
+                    spec.cwd));
     spec.cwd.clear();
   }
   if (const std::vector<std::string> part = ShardPart(original); !part.empty()) {
     if (spec.cells.empty()) {
       spec.filter = ExactNamesRegex(part);
     } else {
-      std::erase_if(spec.cells, [&](const auto& c) { return std::find(part.begin(), part.end(), c.name) == part.end(); });
+      std::erase_if(spec.cells,
+                    [&](const auto& c) { return std::find(part.begin(), part.end(), c.name) == part.end(); });
     }
     result->notes.push_back(fmt::format("the bundled cohort was shard {}/{}: its {} cells are replayed",
                                         original.data.run.shard->index, original.data.run.shard->count, part.size()));
@@ -209,7 +210,8 @@ Status ReplayRun(const OpenedBundle& bundle, const store::FullRun& original, sto
     if (opts.contains(key) && !opts[key].is_null()) {
       return Status::FailedPrecondition(fmt::format(
           "the bundled run used {} (shell command lines); replay measures one bundled executable, so run those "
-          "commands again by hand with tare run", key));
+          "commands again by hand with tare run",
+          key));
     }
   }
   // Not opts.value(): it throws when "shell" is there but not a boolean (the bundle is hostile input).
@@ -244,8 +246,10 @@ Status ReplayRun(const OpenedBundle& bundle, const store::FullRun& original, sto
   TARE_ASSIGN_OR_RETURN(std::string placed, BundledExecutable(bundle, "target", spec.target.argv[0]));
   spec.target.argv[0] = placed;
   if (!spec.target.cwd.empty() && !std::filesystem::is_directory(spec.target.cwd)) {
-    result->notes.push_back(fmt::format("the run's cwd '{}' does not exist on this host; the program runs in "
-                                        "tare's working directory", spec.target.cwd));
+    result->notes.push_back(
+        fmt::format("the run's cwd '{}' does not exist on this host; the program runs in "
+                    "tare's working directory",
+                    spec.target.cwd));
     spec.target.cwd.clear();
   }
   spec.command_line = o.command_line;
@@ -288,8 +292,8 @@ bool LoaderVariable(std::string_view key) {
   if (key.rfind("LD_", 0) == 0) return true;
   // glibc's UNSECURE_ENVVARS (sysdeps/generic/unsecvars.h) and the tunables.
   static constexpr std::string_view kLibc[] = {
-      "GCONV_PATH", "GETCONF_DIR", "GLIBC_TUNABLES", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH", "MALLOC_TRACE",
-      "NIS_PATH",   "NLSPATH",     "RESOLV_HOST_CONF", "RES_OPTIONS", "TMPDIR", "TZDIR"};
+      "GCONV_PATH", "GETCONF_DIR", "GLIBC_TUNABLES",   "HOSTALIASES", "LOCALDOMAIN", "LOCPATH", "MALLOC_TRACE",
+      "NIS_PATH",   "NLSPATH",     "RESOLV_HOST_CONF", "RES_OPTIONS", "TMPDIR",      "TZDIR"};
   return std::find(std::begin(kLibc), std::end(kLibc), key) != std::end(kLibc);
 }
 
@@ -351,7 +355,8 @@ StatusOr<ReplayResult> Replay(const OpenedBundle& bundle, store::Store& store, p
   auto now = parse_fp(replayed.run.fingerprint_json);
   if (!was.ok() || !now.ok()) {
     result.notes.push_back("a host fingerprint could not be read; the hosts are not compared");
-    result.hosts.hard.push_back({"fingerprint", was.ok() ? "read" : "unreadable", now.ok() ? "read" : "unreadable", true});
+    result.hosts.hard.push_back(
+        {"fingerprint", was.ok() ? "read" : "unreadable", now.ok() ? "read" : "unreadable", true});
   } else {
     result.hosts = env::CompareFingerprints(*was, *now);
   }
@@ -359,9 +364,9 @@ StatusOr<ReplayResult> Replay(const OpenedBundle& bundle, store::Store& store, p
 }
 
 std::string RenderReplay(const ReplayResult& r) {
-  std::string out = fmt::format("tare replay: run {} replays run {} ({}; tagged {}={})\n", r.replay_run_id,
-                                r.original_run_id, r.original_added ? "imported from the bundle" : "already in this store",
-                                kReplayTag, r.replay_of.substr(0, 12));
+  std::string out = fmt::format(
+      "tare replay: run {} replays run {} ({}; tagged {}={})\n", r.replay_run_id, r.original_run_id,
+      r.original_added ? "imported from the bundle" : "already in this store", kReplayTag, r.replay_of.substr(0, 12));
   for (const auto& n : r.notes) out += "note: " + TerminalText(n) + "\n";
   out += "\nhosts: " + SingleLineText(r.hosts.Summary()) + "\n";
   for (const auto* group : {&r.hosts.hard, &r.hosts.soft}) {

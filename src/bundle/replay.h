@@ -33,10 +33,10 @@ namespace tare::bundle {
 inline constexpr char kReplayTag[] = "replay-of";
 
 struct ReplayOptions {
-  std::string store_path;                  // arm copies go to its directory's bin/
-  std::vector<std::string> command_line;   // tare's argv, recorded with the new run
+  std::string store_path;                 // arm copies go to its directory's bin/
+  std::vector<std::string> command_line;  // tare's argv, recorded with the new run
   std::string tare_version;
-  std::vector<std::string> base_env;       // tare's environment
+  std::vector<std::string> base_env;  // tare's environment
   // The bundle's environment variables that the dynamic loader or the C library act on
   // (LoaderVariable) are refused unless the user trusts the bundle's maker (--trust-env).
   bool trust_env = false;
@@ -46,24 +46,24 @@ struct ReplayOptions {
 
 // One row of the side-by-side table: a cell's (or benchmark's) metric on each host.
 struct SideBySide {
-  std::string benchmark;   // cell name (ab) or benchmark name (run)
-  std::string arm;         // run: the arm whose medians these are ("" for tare run); ab: the head
+  std::string benchmark;  // cell name (ab) or benchmark name (run)
+  std::string arm;        // run: the arm whose medians these are ("" for tare run); ab: the head
   std::string metric;
   std::string unit;
-  std::string original;    // "PASS +0.12% [-0.30%, +0.41%]" or a median
+  std::string original;  // "PASS +0.12% [-0.30%, +0.41%]" or a median
   std::string replay;
 };
 
 struct ReplayResult {
   RunKind kind = RunKind::kRun;
-  int64_t original_run_id = 0;       // in this store
-  bool original_added = false;       // false: the store already held it
+  int64_t original_run_id = 0;  // in this store
+  bool original_added = false;  // false: the store already held it
   int64_t replay_run_id = 0;
   std::string replay_of;             // the tag's value
   env::FingerprintComparison hosts;  // original host (a) against this one (b)
   std::vector<SideBySide> rows;
   bool interrupted = false;
-  std::vector<std::string> notes;    // what was adjusted (a cwd that does not exist here)
+  std::vector<std::string> notes;  // what was adjusted (a cwd that does not exist here)
 };
 
 // Whether the dynamic loader or the C library acts on environment variable `key`: every LD_*,
@@ -75,7 +75,7 @@ bool LoaderVariable(std::string_view key);
 // What a bundled run sets for the programs it runs on replay: environment overrides (the run's,
 // or the campaign's and each cell's), the working directory, and the arguments after the program.
 struct ReplaySettings {
-  std::vector<std::string> env;   // KEY=VALUE
+  std::vector<std::string> env;  // KEY=VALUE
   std::string cwd;
   std::vector<std::string> args;
 };

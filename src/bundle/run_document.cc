@@ -49,8 +49,12 @@ json CampaignToJson(const store::FullRun& run) {
     json args = json::array(), env = json::array();
     for (const auto& a : cell.args) args.push_back(report::BytesToJson(a));
     for (const auto& e : cell.env) env.push_back(report::BytesToJson(e));
-    cells.push_back({{"cell", cell.cell}, {"name", report::BytesToJson(cell.name)}, {"role", cell.role},
-                     {"benchmark_id", cell.benchmark_id}, {"args", args}, {"env", env}});
+    cells.push_back({{"cell", cell.cell},
+                     {"name", report::BytesToJson(cell.name)},
+                     {"role", cell.role},
+                     {"benchmark_id", cell.benchmark_id},
+                     {"args", args},
+                     {"env", env}});
   }
   json looks = json::array();
   for (const auto& l : run.looks) {
@@ -61,13 +65,18 @@ json CampaignToJson(const store::FullRun& run) {
   json checks = json::array();
   for (const auto& x : run.checks) checks.push_back(report::FieldsToJson(x, CheckFields()));
   return {{"cohort",
-           {{"campaign_sha256", c.campaign_sha256}, {"campaign_name", report::BytesToJson(c.campaign_name)},
+           {{"campaign_sha256", c.campaign_sha256},
+            {"campaign_name", report::BytesToJson(c.campaign_name)},
             {"campaign_source", report::BytesToJson(c.campaign_source)},
             {"campaign_text", report::BytesToJson(c.campaign_text)},
             {"spec", EmbedJson(c.spec_json, nullptr)},
             {"lock", EmbedJson(c.lock_json, nullptr)},
-            {"lock_sha256", c.lock_sha256}, {"cohort", c.cohort}, {"state", c.state},
-            {"stop_reason", report::BytesToJson(c.stop_reason)}, {"outcome", c.outcome}, {"resumed", c.resumed},
+            {"lock_sha256", c.lock_sha256},
+            {"cohort", c.cohort},
+            {"state", c.state},
+            {"stop_reason", report::BytesToJson(c.stop_reason)},
+            {"outcome", c.outcome},
+            {"resumed", c.resumed},
             {"notes", c.notes ? json(*c.notes) : json(nullptr)}}},
           {"cells", cells},
           {"looks", looks},
@@ -98,8 +107,10 @@ E ByName(const std::string& s, std::initializer_list<E> all, NameOf name, const 
 }
 
 StatusOr<SampleOutcome> ParseOutcome(const std::string& s) {
-  return ByName(s, {SampleOutcome::kOk, SampleOutcome::kFailed, SampleOutcome::kSignaled, SampleOutcome::kTimedOut,
-                    SampleOutcome::kInterrupted, SampleOutcome::kSpawnError}, SampleOutcomeName, "sample outcome");
+  return ByName(s,
+                {SampleOutcome::kOk, SampleOutcome::kFailed, SampleOutcome::kSignaled, SampleOutcome::kTimedOut,
+                 SampleOutcome::kInterrupted, SampleOutcome::kSpawnError},
+                SampleOutcomeName, "sample outcome");
 }
 StatusOr<RunStatus> ParseRunStatus(const std::string& s) {
   return ByName(s, {RunStatus::kRunning, RunStatus::kComplete, RunStatus::kInterrupted, RunStatus::kFailed},
@@ -123,7 +134,8 @@ AbComparison ComparisonFromJson(const json& j, std::set<std::string>* lacks) {
     comparison_lacks.insert("cross_check");
   } else if (!j.at("cross_check").is_null()) {
     AbCrossCheck x;
-    JsonWithin("cross_check", [&] { report::FieldsFromJson(j.at("cross_check"), &x, CrossCheckFields(), &comparison_lacks); });
+    JsonWithin("cross_check",
+               [&] { report::FieldsFromJson(j.at("cross_check"), &x, CrossCheckFields(), &comparison_lacks); });
     c.cross_check = std::move(x);
   }
   if (!comparison_lacks.empty()) lacks->insert("comparison");
@@ -178,7 +190,8 @@ void CampaignFromJson(const json& j, store::FullRun* run) {
     look.cell = JsonAt<int64_t>(x, "cell");
     look.look = JsonAt<int64_t>(x, "look");
     look.final = JsonAt<bool>(x, "final");
-    JsonEach(x, "comparisons", [&](const json& c2) { look.comparisons.push_back(ComparisonFromJson(c2, &look.lacks)); });
+    JsonEach(x, "comparisons",
+             [&](const json& c2) { look.comparisons.push_back(ComparisonFromJson(c2, &look.lacks)); });
     run->looks.push_back(look);
   });
   JsonEach(j, "checks", [&](const json& x) {
@@ -222,9 +235,8 @@ store::FullRun Read(const json& j, bool can_read_members, std::vector<std::pair<
   } else if (fingerprint.contains("hard_digest")) {
     stated = JsonWithin("fingerprint", [&] { return JsonAt<std::string>(fingerprint, "hard_digest"); });
   }
-  data.run.fingerprint_digest = JsonWithin("fingerprint", [&] {
-    return OrThrow(env::VerifiedHardDigest(data.run.fingerprint_json, stated));
-  });
+  data.run.fingerprint_digest =
+      JsonWithin("fingerprint", [&] { return OrThrow(env::VerifiedHardDigest(data.run.fingerprint_json, stated)); });
   JsonWithin("run", [&] {
     if (run.contains("provenance")) {
       const json& p = JsonAt(run, "provenance");
@@ -234,7 +246,8 @@ store::FullRun Read(const json& j, bool can_read_members, std::vector<std::pair<
         if (!JsonAt(p, "dirty").is_null()) data.run.provenance.dirty = JsonAt<bool>(p, "dirty");
         const json& tags = JsonAt(p, "tags");
         JsonWithin("tags", [&] {
-          for (const auto& [k, v] : tags.items()) data.run.provenance.tags.emplace_back(k, JsonAt<std::string>(tags, k));
+          for (const auto& [k, v] : tags.items())
+            data.run.provenance.tags.emplace_back(k, JsonAt<std::string>(tags, k));
         });
       });
     }
@@ -361,7 +374,9 @@ nlohmann::json FullRunToJson(const store::FullRun& run, ArtifactContent artifact
   json j = report::RunToJson(run.data, run.discarded);
   json arts = json::array();
   for (const auto& a : run.artifacts) {
-    json x = {{"benchmark_id", a.benchmark_id}, {"name", a.name}, {"size", a.content.size()},
+    json x = {{"benchmark_id", a.benchmark_id},
+              {"name", a.name},
+              {"size", a.content.size()},
               {"sha256", Sha256Hex(a.content)}};
     if (artifacts == ArtifactContent::kInline) {
       x["content"] = {{"base64", Base64Encode(a.content)}};

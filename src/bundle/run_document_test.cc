@@ -78,8 +78,7 @@ int64_t WriteCohort(store::Store& s) {
   r.provenance.dirty = true;
   r.provenance.tags = {{"job", "nightly"}};
   // Sharded (schema version 5): the shard and the whole split come back.
-  r.shard = ShardRecord{2, 2, std::string(64, '1'), std::string(64, '2'), "uid:00ff",
-                        {{"BM_A", 2}, {"BM_Z", 1}}};
+  r.shard = ShardRecord{2, 2, std::string(64, '1'), std::string(64, '2'), "uid:00ff", {{"BM_A", 2}, {"BM_Z", 1}}};
   auto id = s.BeginRun(r);
   EXPECT_TRUE(id.ok()) << id.status().message();
   EXPECT_TRUE(s.AddExecutable(*id, {"base", "/s/bin/base", std::string(64, 'b'), R"({"build_id":"1"})"}).ok());
@@ -137,7 +136,14 @@ int64_t WriteCohort(store::Store& s) {
   cmp.looks = 2;
   cmp.metrics = {Metric(0.0000025)};
   EXPECT_TRUE(s.SaveVerdicts(*id, 0, 1, true, {cmp}).ok());
-  AbCheck gate{CheckKind::kGate, "peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB", "BM_A", "head", 1e6, 2e7, "bytes", true};
+  AbCheck gate{CheckKind::kGate,
+               "peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB",
+               "BM_A",
+               "head",
+               1e6,
+               2e7,
+               "bytes",
+               true};
   EXPECT_TRUE(s.SaveChecks(*id, CheckKind::kGate, {gate}).ok());
   EXPECT_TRUE(s.FinishRun(*id, RunStatus::kComplete, r.ended_unix_ns).ok());
   return *id;
@@ -148,7 +154,8 @@ json Comparable(const store::FullRun& run) {
   json j = FullRunToJson(run, ArtifactContent::kInline);
   j["run"].erase("id");
   std::map<int64_t, int64_t> bench_index, sample_index;
-  for (size_t i = 0; i < run.data.benchmarks.size(); ++i) bench_index[run.data.benchmarks[i].id] = static_cast<int64_t>(i);
+  for (size_t i = 0; i < run.data.benchmarks.size(); ++i)
+    bench_index[run.data.benchmarks[i].id] = static_cast<int64_t>(i);
   for (size_t i = 0; i < run.data.samples.size(); ++i) sample_index[run.data.samples[i].id] = static_cast<int64_t>(i);
   for (auto& b : j["benchmarks"]) {
     b["id"] = bench_index[b["id"].get<int64_t>()];
@@ -217,9 +224,12 @@ TEST_F(RunDocumentTest, AStoredLockThatCannotBeReadStopsTheBundleAndExportKeepsI
     auto bundle = WriteBundle(*dst, {written->run_id, dir_, dir_ + "/x.tar.gz", false, "0.1.0"});
     ASSERT_FALSE(bundle.ok());
     EXPECT_EQ(bundle.status().code(), StatusCode::kDataLoss);
-    const std::string want = lock.size() < 30 ? fmt::format("run {}'s lock: not valid JSON at byte 27 (", written->run_id)
-                                              : fmt::format("run {}'s lock: the stored lock is damaged or not tare.lock/1: "
-                                                            "missing field 'campaign'", written->run_id);
+    const std::string want = lock.size() < 30
+                                 ? fmt::format("run {}'s lock: not valid JSON at byte 27 (", written->run_id)
+                                 : fmt::format(
+                                       "run {}'s lock: the stored lock is damaged or not tare.lock/1: "
+                                       "missing field 'campaign'",
+                                       written->run_id);
     EXPECT_NE(bundle.status().message().find(want), std::string::npos) << bundle.status().message();
     EXPECT_FALSE(std::filesystem::exists(dir_ + "/x.tar.gz"));
     auto back = store::ReadFullRun(*dst, written->run_id);
@@ -288,7 +298,8 @@ TEST_F(RunDocumentTest, RefusesOtherDocumentsNamingTheField) {
   EXPECT_NE(r.status().message().find("tare.ab/1"), std::string::npos);
   auto missing = FullRunFromJson(json::parse(R"({"schema": "tare.run/2", "run": {"id": 1}})"));
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.status().message().find("not a tare export document: at /run: missing field 'kind'"), std::string::npos)
+  EXPECT_NE(missing.status().message().find("not a tare export document: at /run: missing field 'kind'"),
+            std::string::npos)
       << missing.status().message();
 }
 
@@ -306,9 +317,9 @@ TEST_F(RunDocumentTest, IntegerFieldsRefuseFloatsAndValuesBeyondTheirRange) {
     const char* field;
     json value;
   };
-  for (const Case& c : {Case{"started_unix_ns", json(UINT64_MAX)}, Case{"started_unix_ns", json(2.1796141803706527842e19)},
-                        Case{"seq", json(3.0)}, Case{"exit_code", json(int64_t{1} << 40)},
-                        Case{"signal", json("9")}}) {
+  for (const Case& c :
+       {Case{"started_unix_ns", json(UINT64_MAX)}, Case{"started_unix_ns", json(2.1796141803706527842e19)},
+        Case{"seq", json(3.0)}, Case{"exit_code", json(int64_t{1} << 40)}, Case{"signal", json("9")}}) {
     json doc = good;
     ASSERT_FALSE(doc.at("benchmarks").at(0).at("samples").empty());
     doc["benchmarks"][0]["samples"][0][c.field] = c.value;

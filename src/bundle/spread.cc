@@ -67,13 +67,15 @@ ArmValues MeasuredValues(const RunData& run, const std::set<int64_t>& discarded,
 StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) {
   const bool by_exe = !q.executable.empty();
   if (by_exe == !q.lock.empty()) {
-    return Status::InvalidArgument("give one of --executable SHA256 or --lock SHA256 (a prefix of 8 or more hex digits)");
+    return Status::InvalidArgument(
+        "give one of --executable SHA256 or --lock SHA256 (a prefix of 8 or more hex digits)");
   }
   const std::string prefix = by_exe ? q.executable : q.lock;
   if (!IsHexPrefix(prefix)) {
-    return Status::InvalidArgument(fmt::format(
-        "'{}' is not a sha256 or a prefix of one (8 to 64 lowercase hex digits); `tare export` lists "
-        "executables' sha256, a ledger names its lock", prefix));
+    return Status::InvalidArgument(
+        fmt::format("'{}' is not a sha256 or a prefix of one (8 to 64 lowercase hex digits); `tare export` lists "
+                    "executables' sha256, a ledger names its lock",
+                    prefix));
   }
   TARE_ASSIGN_OR_RETURN(std::vector<RunRecord> all, store.ListRuns(1 << 30));
   SpreadReport report;
@@ -104,8 +106,8 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
   if (full.size() > 1) {
     std::string list;
     for (const auto& f : full) list += (list.empty() ? "" : ", ") + f.substr(0, 16);
-    return Status::InvalidArgument(fmt::format("'{}' matches {} different sha256s ({}); give more digits", prefix,
-                                               full.size(), list));
+    return Status::InvalidArgument(
+        fmt::format("'{}' matches {} different sha256s ({}); give more digits", prefix, full.size(), list));
   }
   if (full.empty()) {
     return Status::NotFound(fmt::format("no run in store '{}' measured {} '{}'", store.path(),
@@ -127,7 +129,8 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
       chosen.push_back({std::move(data), {}, {arms.begin(), arms.end()}});
     }
   }
-  std::sort(chosen.begin(), chosen.end(), [](const Chosen& a, const Chosen& b) { return a.data.run.id < b.data.run.id; });
+  std::sort(chosen.begin(), chosen.end(),
+            [](const Chosen& a, const Chosen& b) { return a.data.run.id < b.data.run.id; });
 
   struct Acc {
     std::string unit;
@@ -151,8 +154,9 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
       for (const auto& [bench, metrics] : MeasuredValues(c.data, c.discarded, arm, cell_names)) {
         for (const auto& [metric, values] : metrics) {
           const MetricDef def = defs.count(metric) > 0 ? defs[metric] : LookupMetric(metric);
-          const bool wanted = q.metrics.empty() ? IsSpreadMetric(def)
-                                                : std::find(q.metrics.begin(), q.metrics.end(), metric) != q.metrics.end();
+          const bool wanted = q.metrics.empty()
+                                  ? IsSpreadMetric(def)
+                                  : std::find(q.metrics.begin(), q.metrics.end(), metric) != q.metrics.end();
           if (!wanted) continue;
           // An executable measured under several arms of one cohort (base and its null copy) is
           // one executable: its arms' samples count together.
@@ -177,11 +181,11 @@ StatusOr<SpreadReport> ComputeSpread(store::Store& store, const SpreadQuery& q) 
     }
     row.samples = static_cast<int64_t>(all.size());
     auto pct = [](double lo, double hi) { return hi == lo ? 0.0 : lo == 0 ? kNaN : 100.0 * (hi - lo) / std::fabs(lo); };
-    std::tie(row.run_min, row.run_max) = std::pair{*std::min_element(medians.begin(), medians.end()),
-                                                   *std::max_element(medians.begin(), medians.end())};
+    std::tie(row.run_min, row.run_max) =
+        std::pair{*std::min_element(medians.begin(), medians.end()), *std::max_element(medians.begin(), medians.end())};
     row.spread_pct = medians.size() < 2 ? kNaN : pct(row.run_min, row.run_max);
-    std::tie(row.sample_min, row.sample_max) = std::pair{*std::min_element(all.begin(), all.end()),
-                                                         *std::max_element(all.begin(), all.end())};
+    std::tie(row.sample_min, row.sample_max) =
+        std::pair{*std::min_element(all.begin(), all.end()), *std::max_element(all.begin(), all.end())};
     row.sample_range_pct = pct(row.sample_min, row.sample_max);
     report.rows.push_back(row);
   }
@@ -224,9 +228,7 @@ std::string RenderSpread(const SpreadReport& r) {
                        (models.size() > 1 && !row.model.empty() ? " (" + SingleLineText(row.model) + ")" : "");
     auto pct = [](double p) { return std::isnan(p) ? std::string("-") : fmt::format("{:.3f}%", p); };
     // Deterministic counts are shown whole: a one-instruction difference must be visible.
-    auto value = [&](double v) {
-      return row.deterministic ? fmt::format("{:.0f}", v) : FormatValue(v, row.unit);
-    };
+    auto value = [&](double v) { return row.deterministic ? fmt::format("{:.0f}", v) : FormatValue(v, row.unit); };
     out += fmt::format("{:<{}}  {:<20} {:>4} {:>7} {:>14} {:>14} {:>9} {:>12}\n", name, wb, SingleLineText(row.metric),
                        row.runs, row.samples, value(row.run_min), value(row.run_max), pct(row.spread_pct),
                        pct(row.sample_range_pct));
@@ -236,8 +238,9 @@ std::string RenderSpread(const SpreadReport& r) {
       if (row.sample_max != row.sample_min) ++deterministic[row.metric].second;
     }
   }
-  out += "\nspread: of the runs' medians, (highest - lowest) / lowest, what a rerun moves; sample range: of every "
-         "sample of every run, (max - min) / min (docs/bundle.md, \"tare spread\")\n";
+  out +=
+      "\nspread: of the runs' medians, (highest - lowest) / lowest, what a rerun moves; sample range: of every "
+      "sample of every run, (max - min) / min (docs/bundle.md, \"tare spread\")\n";
   if (r.runs.size() >= 2 && !deterministic.empty()) out += "\n";
   for (const auto& [metric, counts] : deterministic) {
     if (r.runs.size() < 2) break;
@@ -248,11 +251,13 @@ std::string RenderSpread(const SpreadReport& r) {
       out += fmt::format(
           "{}: {} of {} differ across runs: the cycle estimate counts cache misses, which depend on addresses; a "
           "different length of the executables' paths (a store elsewhere) or of the environment shifts the stack "
-          "(docs/sim.md, \"Determinism\")\n", metric, moved, rows);
+          "(docs/sim.md, \"Determinism\")\n",
+          metric, moved, rows);
     } else {
       out += fmt::format(
           "{}: {} of {} DIFFER across runs; simulated instructions of the same executable should not move: check "
-          "its input, arguments, environment and libraries (the hosts' fingerprints)\n", metric, moved, rows);
+          "its input, arguments, environment and libraries (the hosts' fingerprints)\n",
+          metric, moved, rows);
     }
   }
   return out;
@@ -262,17 +267,29 @@ json SpreadToJson(const SpreadReport& r) {
   auto num = [](double v) { return std::isnan(v) ? json(nullptr) : json(v); };
   json runs = json::array();
   for (const auto& run : r.runs) {
-    runs.push_back({{"id", run.id}, {"kind", run.kind}, {"started_unix_ns", run.started_unix_ns},
+    runs.push_back({{"id", run.id},
+                    {"kind", run.kind},
+                    {"started_unix_ns", run.started_unix_ns},
                     {"fingerprint_digest", run.fingerprint_digest},
-                    {"replay_of", run.replay_of.empty() ? json(nullptr) : json(run.replay_of)}, {"arms", run.arms}});
+                    {"replay_of", run.replay_of.empty() ? json(nullptr) : json(run.replay_of)},
+                    {"arms", run.arms}});
   }
   json rows = json::array();
   for (const auto& row : r.rows) {
-    rows.push_back({{"benchmark", row.benchmark}, {"arm", row.arm}, {"metric", row.metric}, {"unit", row.unit},
-                    {"deterministic", row.deterministic}, {"runs", row.runs}, {"host", row.host}, {"model", row.model.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.model)},
-                    {"samples", row.samples}, {"run_median_min", num(row.run_min)},
-                    {"run_median_max", num(row.run_max)}, {"spread_pct", num(row.spread_pct)},
-                    {"sample_min", num(row.sample_min)}, {"sample_max", num(row.sample_max)},
+    rows.push_back({{"benchmark", row.benchmark},
+                    {"arm", row.arm},
+                    {"metric", row.metric},
+                    {"unit", row.unit},
+                    {"deterministic", row.deterministic},
+                    {"runs", row.runs},
+                    {"host", row.host},
+                    {"model", row.model.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.model)},
+                    {"samples", row.samples},
+                    {"run_median_min", num(row.run_min)},
+                    {"run_median_max", num(row.run_max)},
+                    {"spread_pct", num(row.spread_pct)},
+                    {"sample_min", num(row.sample_min)},
+                    {"sample_max", num(row.sample_max)},
                     {"sample_range_pct", num(row.sample_range_pct)}});
   }
   return {{"schema", "tare.spread/2"}, {"selector", r.selector}, {"sha256", r.sha256}, {"runs", runs}, {"rows", rows}};

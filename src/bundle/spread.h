@@ -44,8 +44,8 @@ struct SpreadRun {
   RunKind kind = RunKind::kRun;
   int64_t started_unix_ns = 0;
   std::string fingerprint_digest;
-  std::string replay_of;             // the replay-of tag, when the run is a replay
-  std::vector<std::string> arms;     // the arms of it that count ("" for tare run)
+  std::string replay_of;          // the replay-of tag, when the run is a replay
+  std::vector<std::string> arms;  // the arms of it that count ("" for tare run)
 };
 
 struct SpreadRow {
@@ -53,20 +53,20 @@ struct SpreadRow {
   std::string arm;
   std::string metric;
   std::string unit;
-  bool deterministic = false;        // IsHeadlineDeterministic: sim.Ir, sim.est_cycles
-  std::string host;                  // the host type (hard fingerprint digest) of every run in the row
-  std::string model;                 // a modelled metric's model (sim.est_cycles: iai-v1), "" otherwise
+  bool deterministic = false;  // IsHeadlineDeterministic: sim.Ir, sim.est_cycles
+  std::string host;            // the host type (hard fingerprint digest) of every run in the row
+  std::string model;           // a modelled metric's model (sim.est_cycles: iai-v1), "" otherwise
   int64_t runs = 0;
   int64_t samples = 0;
-  double run_min = 0, run_max = 0;   // the lowest and highest run median
-  double spread_pct = 0;             // 100 (run_max - run_min) / run_min; NaN with one run, or a 0 min
+  double run_min = 0, run_max = 0;  // the lowest and highest run median
+  double spread_pct = 0;            // 100 (run_max - run_min) / run_min; NaN with one run, or a 0 min
   double sample_min = 0, sample_max = 0;
-  double sample_range_pct = 0;       // 100 (sample_max - sample_min) / sample_min; NaN when min is 0
+  double sample_range_pct = 0;  // 100 (sample_max - sample_min) / sample_min; NaN when min is 0
 };
 
 struct SpreadReport {
-  std::string selector;              // "executable 3f2a9c1b0d4e" | "lock 0123abcd4567"
-  std::string sha256;                // the full executable or lock sha256
+  std::string selector;  // "executable 3f2a9c1b0d4e" | "lock 0123abcd4567"
+  std::string sha256;    // the full executable or lock sha256
   std::vector<SpreadRun> runs;
   std::vector<SpreadRow> rows;
 };

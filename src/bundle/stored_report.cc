@@ -47,7 +47,8 @@ StatusOr<report::AbReport> StoredCohortReport(store::Store& store, const store::
   s.cohort = *run.cohort;
   s.cohort.run_id = run.data.run.id;
   const int64_t id = run.data.run.id;
-  TARE_ASSIGN_OR_RETURN(s.spec, campaign::SpecFromJsonText(s.cohort.spec_json, fmt::format("run {}'s campaign spec", id)));
+  TARE_ASSIGN_OR_RETURN(s.spec,
+                        campaign::SpecFromJsonText(s.cohort.spec_json, fmt::format("run {}'s campaign spec", id)));
   TARE_ASSIGN_OR_RETURN(s.lock, campaign::LockFromJsonText(s.cohort.lock_json, fmt::format("run {}'s lock", id)));
   s.tare_version = run.data.run.tare_version;
   s.started_unix_ns = run.data.run.started_unix_ns;
@@ -60,8 +61,7 @@ StatusOr<report::AbReport> StoredCohortReport(store::Store& store, const store::
     if (auto fp = env::FingerprintFromJson(fingerprint); fp.ok()) s.fingerprint = std::move(*fp);
   }
   s.fingerprint_digest = run.data.run.fingerprint_digest;
-  s.kind = run.data.benchmarks.empty() ? s.spec.kind.value_or(TargetKind::kCommand)
-                                       : run.data.benchmarks.front().kind;
+  s.kind = run.data.benchmarks.empty() ? s.spec.kind.value_or(TargetKind::kCommand) : run.data.benchmarks.front().kind;
   s.exact_blocks = campaign::ExactPlanApplies(s.spec) ? campaign::ExactPlanBlocks(s.spec.null_arm) : 0;
   if (auto plan = campaign::PlanLooks(s.spec.sampling, s.spec.confidence, s.spec.look_scheme); plan.ok()) {
     s.plan = std::move(*plan);

@@ -90,7 +90,7 @@ struct Outcome {
 // The runner's loop for one cell and one metric (lower is better).
 // hodges_lehmann: the signed-rank (Hodges–Lehmann) paired interval in place of the sign test's.
 Outcome RunCell(const Arms& a, const LookPlan& looks, bool with_null_arm,
-               NoiseFloorRule rule = NoiseFloorRule::kIntervalEdge, bool hodges_lehmann = false) {
+                NoiseFloorRule rule = NoiseFloorRule::kIntervalEdge, bool hodges_lehmann = false) {
   Outcome out;
   const auto paired = hodges_lehmann ? stats::HodgesLehmannPairedChange : stats::SignTestPairedChange;
   for (int64_t n : looks.pairs) {
@@ -103,11 +103,10 @@ Outcome RunCell(const Arms& a, const LookPlan& looks, bool with_null_arm,
     std::optional<NullArm> null_arm;
     if (with_null_arm) {
       auto null_change = paired(prefix(a.base), prefix(a.null), looks.per_look_confidence);
-      null_arm = ReadNullArm(null_change->estimate, {null_change->lo, null_change->hi},
-                             Allowance::Noise(), rule);
+      null_arm = ReadNullArm(null_change->estimate, {null_change->lo, null_change->hi}, Allowance::Noise(), rule);
     }
-    const MetricVerdict v = JudgeMetric({change->lo, change->hi}, Direction::kLowerIsBetter,
-                                        Allowance::Noise(), null_arm);
+    const MetricVerdict v =
+        JudgeMetric({change->lo, change->hi}, Direction::kLowerIsBetter, Allowance::Noise(), null_arm);
     out.fail |= v.verdict == Verdict::kFail;
     out.supported_gain |= v.supported_gain;
     out.pass |= v.verdict == Verdict::kPass;
@@ -161,26 +160,24 @@ TEST(AdaptiveSampling, SplitLooksKeepTheAAErrorRateWhileNaiveLooksInflateIt) {
   RecordProperty("calibrated", std::to_string(rate(calibrated_errors)));
   RecordProperty("calibrated_null_arm_edge", std::to_string(rate(null_errors)));
   RecordProperty("calibrated_null_arm_estimate", std::to_string(rate(null_estimate_errors)));
-  std::printf("A/A error over %d campaigns (5 looks, 20..100 pairs, 95%%):\n"
-              "  naive z-test %.4f (theory 0.142)\n"
-              "  naive sign test %.4f (exact %.4f)\n"
-              "  bonferroni-v1 %.4f (exact %.4f)\n"
-              "  sign-test-calibrated-v1 %.4f (exact %.4f; FAIL %.4f, supported gain %.4f)\n"
-              "  calibrated with null arm: floor rule edge %.4f, estimate %.4f\n",
-              kCampaigns, rate(z_errors), rate(naive_errors), naive_exact,
-              rate(bonferroni_errors), bonferroni->sign_test_error, rate(calibrated_errors),
-              calibrated->sign_test_error, rate(calibrated_fails), rate(calibrated_gains),
-              rate(null_errors), rate(null_estimate_errors));
+  std::printf(
+      "A/A error over %d campaigns (5 looks, 20..100 pairs, 95%%):\n"
+      "  naive z-test %.4f (theory 0.142)\n"
+      "  naive sign test %.4f (exact %.4f)\n"
+      "  bonferroni-v1 %.4f (exact %.4f)\n"
+      "  sign-test-calibrated-v1 %.4f (exact %.4f; FAIL %.4f, supported gain %.4f)\n"
+      "  calibrated with null arm: floor rule edge %.4f, estimate %.4f\n",
+      kCampaigns, rate(z_errors), rate(naive_errors), naive_exact, rate(bonferroni_errors), bonferroni->sign_test_error,
+      rate(calibrated_errors), calibrated->sign_test_error, rate(calibrated_fails), rate(calibrated_gains),
+      rate(null_errors), rate(null_estimate_errors));
 
   // Naive looks inflate the error far beyond alpha.
   EXPECT_NEAR(rate(z_errors), 0.142, 4 * StandardError(0.142));
   EXPECT_NEAR(rate(naive_errors), naive_exact, 4 * StandardError(naive_exact));
   EXPECT_GT(rate(naive_errors), 0.08);
   // The schemes keep it: the simulation agrees with the exact computation, which is <= alpha.
-  EXPECT_NEAR(rate(bonferroni_errors), bonferroni->sign_test_error,
-              4 * StandardError(bonferroni->sign_test_error));
-  EXPECT_NEAR(rate(calibrated_errors), calibrated->sign_test_error,
-              4 * StandardError(calibrated->sign_test_error));
+  EXPECT_NEAR(rate(bonferroni_errors), bonferroni->sign_test_error, 4 * StandardError(bonferroni->sign_test_error));
+  EXPECT_NEAR(rate(calibrated_errors), calibrated->sign_test_error, 4 * StandardError(calibrated->sign_test_error));
   EXPECT_LE(bonferroni->sign_test_error, kAlpha);
   EXPECT_LE(calibrated->sign_test_error, kAlpha);
   EXPECT_LE(rate(bonferroni_errors), kAlpha);
@@ -204,8 +201,8 @@ TEST(AdaptiveSampling, StillDetectsARealSlowdown) {
     calibrated_fails += RunCell(arms, *calibrated, false).fail;
     bonferroni_fails += RunCell(arms, *bonferroni, false).fail;
   }
-  std::printf("+3%% detected: calibrated %.4f, bonferroni %.4f\n",
-              calibrated_fails / double(campaigns), bonferroni_fails / double(campaigns));
+  std::printf("+3%% detected: calibrated %.4f, bonferroni %.4f\n", calibrated_fails / double(campaigns),
+              bonferroni_fails / double(campaigns));
   EXPECT_GE(calibrated_fails, 0.95 * campaigns);
   EXPECT_GE(bonferroni_fails, 0.95 * campaigns);
 }
@@ -230,10 +227,10 @@ TEST(AdaptiveSampling, NoiseFloorRulesTradeSensitivity) {
     edge += RunCell(a, *looks, true, NoiseFloorRule::kIntervalEdge).fail;
     estimate += RunCell(a, *looks, true, NoiseFloorRule::kEstimate).fail;
   }
-  std::printf("+1%% at 1%% noise, 20..120 pairs, calibrated: FAIL without null arm %.3f, "
-              "null-interval-edge-v1 %.3f, null-estimate-v1 %.3f\n",
-              no_null / double(campaigns), edge / double(campaigns),
-              estimate / double(campaigns));
+  std::printf(
+      "+1%% at 1%% noise, 20..120 pairs, calibrated: FAIL without null arm %.3f, "
+      "null-interval-edge-v1 %.3f, null-estimate-v1 %.3f\n",
+      no_null / double(campaigns), edge / double(campaigns), estimate / double(campaigns));
   EXPECT_GE(no_null, 0.95 * campaigns);
   // Issue 21: with a null arm a PASS certifies the interval's worse end plus the floor within the
   // 2% noise cap, a true statement for a +1% head ("PASS <= +1.8%"), and the cell stops there; so
@@ -256,8 +253,7 @@ struct Certified {
   int false_certificates = 0;  // PASS with true slowdown > pass_bound
 };
 
-Certified RunCertifying(const Arms& a, const LookPlan& looks, const Allowance& allowance,
-                        double true_change) {
+Certified RunCertifying(const Arms& a, const LookPlan& looks, const Allowance& allowance, double true_change) {
   Certified out;
   for (int64_t n : looks.pairs) {
     const auto prefix = [n](const std::vector<double>& v) {
@@ -268,8 +264,7 @@ Certified RunCertifying(const Arms& a, const LookPlan& looks, const Allowance& a
     if (!change.ok() || !null_change.ok()) return out;
     const NullArm null_arm = ReadNullArm(null_change->estimate, {null_change->lo, null_change->hi}, allowance,
                                          NoiseFloorRule::kSplit);  // the default
-    const MetricVerdict v =
-        JudgeMetric({change->lo, change->hi}, Direction::kLowerIsBetter, allowance, null_arm);
+    const MetricVerdict v = JudgeMetric({change->lo, change->hi}, Direction::kLowerIsBetter, allowance, null_arm);
     if (v.verdict == Verdict::kPass) {
       out.passes = 1;
       out.false_certificates = true_change > v.pass_bound ? 1 : 0;
@@ -350,14 +345,14 @@ TEST(AdaptiveSampling, PowerAtCap40ByNoiseFloorRule) {
           std::vector<double> ref, head(a.head.begin(), a.head.begin() + n);
           for (int64_t i = 0; i < n; ++i) ref.push_back(std::sqrt(a.base[i] * a.null[i]));
           auto change = stats::SignTestPairedChange(ref, head, looks->per_look_confidence);
-          auto null_change = stats::SignTestPairedChange(std::span<const double>(a.base.data(), n),
-                                                         std::span<const double>(a.null.data(), n),
-                                                         looks->per_look_confidence);
+          auto null_change =
+              stats::SignTestPairedChange(std::span<const double>(a.base.data(), n),
+                                          std::span<const double>(a.null.data(), n), looks->per_look_confidence);
           ASSERT_TRUE(change.ok() && null_change.ok());
           const NullArm null_arm = ReadNullArm(null_change->estimate, {null_change->lo, null_change->hi},
                                                Allowance::Noise(), NoiseFloorRule::kIntervalEdge);
-          const MetricVerdict v = JudgeMetric({change->lo, change->hi}, Direction::kLowerIsBetter,
-                                              Allowance::Noise(), null_arm);
+          const MetricVerdict v =
+              JudgeMetric({change->lo, change->hi}, Direction::kLowerIsBetter, Allowance::Noise(), null_arm);
           o.fail |= v.verdict == Verdict::kFail;
           o.supported_gain |= v.supported_gain;
           if (v.verdict != Verdict::kInconclusive) break;
@@ -366,10 +361,11 @@ TEST(AdaptiveSampling, PowerAtCap40ByNoiseFloorRule) {
         // The Hodges–Lehmann (signed-rank) interval in place of the sign test, null-estimate-v1.
         hl_estimate += flagged(RunCell(a, *looks, true, NoiseFloorRule::kEstimate, /*hodges_lehmann=*/true));
       }
-      std::printf("cap 40, sigma %.0f%%, %s: %s edge %.3f, estimate %.3f, two refs (edge) %.3f, "
-                  "Hodges-Lehmann + estimate %.3f\n", sigma * 100,
-                  shift == 0 ? "A/A" : "+1%", shift == 0 ? "flagged" : "FAIL", edge / double(campaigns),
-                  estimate / double(campaigns), two_refs / double(campaigns), hl_estimate / double(campaigns));
+      std::printf(
+          "cap 40, sigma %.0f%%, %s: %s edge %.3f, estimate %.3f, two refs (edge) %.3f, "
+          "Hodges-Lehmann + estimate %.3f\n",
+          sigma * 100, shift == 0 ? "A/A" : "+1%", shift == 0 ? "flagged" : "FAIL", edge / double(campaigns),
+          estimate / double(campaigns), two_refs / double(campaigns), hl_estimate / double(campaigns));
       if (shift == 0) {
         for (int flagged : {edge, estimate, two_refs, hl_estimate}) {
           EXPECT_LE(flagged / double(campaigns), kAlpha + 4 * std::sqrt(kAlpha / campaigns));
@@ -445,9 +441,9 @@ TEST(AdaptiveSampling, SplitFloorRuleKeepsPowerAndCertification) {
       }
     }
     for (int r = 0; r < kRules; ++r) {
-      std::printf("cap 40, sigma %.1f%%, %-24s A/A flagged %.3f, A/A PASS %.3f, +1%% FAIL %.3f\n",
-                  sigma * 100, rules[r].name, aa_flagged[r] / double(campaigns),
-                  aa_pass[r] / double(campaigns), fail[r] / double(campaigns));
+      std::printf("cap 40, sigma %.1f%%, %-24s A/A flagged %.3f, A/A PASS %.3f, +1%% FAIL %.3f\n", sigma * 100,
+                  rules[r].name, aa_flagged[r] / double(campaigns), aa_pass[r] / double(campaigns),
+                  fail[r] / double(campaigns));
       EXPECT_LE(aa_flagged[r] / double(campaigns), kAlpha + 4 * std::sqrt(kAlpha / campaigns))
           << rules[r].name << " sigma " << sigma;
     }
@@ -495,9 +491,11 @@ TEST(AdaptiveSampling, AHostBiasBetweenCopiesAndTheFloorRules) {
       flagged[2] += RunCell(a, *looks, true, NoiseFloorRule::kSplit).error();
       flagged[3] += RunCell(a, *looks, true, NoiseFloorRule::kSplit, true).error();
     }
-    std::printf("host bias +%.2f%% at sigma 1%%: unchanged head flagged: edge %.3f, estimate %.3f, split %.3f, "
-                "split+HL %.3f\n", bias * 100, flagged[0] / double(campaigns), flagged[1] / double(campaigns),
-                flagged[2] / double(campaigns), flagged[3] / double(campaigns));
+    std::printf(
+        "host bias +%.2f%% at sigma 1%%: unchanged head flagged: edge %.3f, estimate %.3f, split %.3f, "
+        "split+HL %.3f\n",
+        bias * 100, flagged[0] / double(campaigns), flagged[1] / double(campaigns), flagged[2] / double(campaigns),
+        flagged[3] / double(campaigns));
     EXPECT_LE(flagged[2], flagged[1] + 0.005 * campaigns) << bias;
     if (bias >= 0.03) {
       for (int r : {0, 2, 3}) EXPECT_LE(flagged[r] / double(campaigns), kAlpha) << r << " bias " << bias;
@@ -529,8 +527,10 @@ TEST(AdaptiveSampling, TheTimeBasedDefaultPlan) {
     const char* name;
     LookPlan looks;
   };
-  const Row rows[] = {{"old 20..60", *old_looks}, {"doubling, budget ~160", upto(160)},
-                      {"doubling, budget ~640", upto(640)}, {"doubling to 1280", *new_looks}};
+  const Row rows[] = {{"old 20..60", *old_looks},
+                      {"doubling, budget ~160", upto(160)},
+                      {"doubling, budget ~640", upto(640)},
+                      {"doubling to 1280", *new_looks}};
   constexpr int kRows = 4;
   const int campaigns = 2000;
   for (double sigma : {0.01, 0.02}) {
@@ -558,8 +558,8 @@ TEST(AdaptiveSampling, TheTimeBasedDefaultPlan) {
       }
     }
     for (int r = 0; r < kRows; ++r) {
-      std::printf("sigma %.0f%%, %-22s A/A flagged %.3f, A/A PASS %.3f, +1%% FAIL %.3f, mean pairs %.0f\n",
-                  sigma * 100, rows[r].name, aa_flagged[r] / double(campaigns), aa_pass[r] / double(campaigns),
+      std::printf("sigma %.0f%%, %-22s A/A flagged %.3f, A/A PASS %.3f, +1%% FAIL %.3f, mean pairs %.0f\n", sigma * 100,
+                  rows[r].name, aa_flagged[r] / double(campaigns), aa_pass[r] / double(campaigns),
                   fail[r] / double(campaigns), pairs[r]);
       EXPECT_LE(aa_flagged[r] / double(campaigns), kAlpha + 4 * std::sqrt(kAlpha / campaigns))
           << rows[r].name << " sigma " << sigma;
@@ -630,10 +630,11 @@ TEST(AdaptiveSampling, ABudgetsLastLookJudgesEverySampleAndKeepsTheErrorRate) {
         }
       }
     }
-    std::printf("sigma %.0f%%, budget stop in 21..320: A/A flagged %.3f; A/A PASS %.3f -> %.3f; +1%% FAIL %.3f -> "
-                "%.3f (planned looks only -> with the budget's look)\n",
-                sigma * 100, aa_flagged_late / double(campaigns), aa_pass_planned / double(campaigns),
-                aa_pass_late / double(campaigns), fail_planned / double(campaigns), fail_late / double(campaigns));
+    std::printf(
+        "sigma %.0f%%, budget stop in 21..320: A/A flagged %.3f; A/A PASS %.3f -> %.3f; +1%% FAIL %.3f -> "
+        "%.3f (planned looks only -> with the budget's look)\n",
+        sigma * 100, aa_flagged_late / double(campaigns), aa_pass_planned / double(campaigns),
+        aa_pass_late / double(campaigns), fail_planned / double(campaigns), fail_late / double(campaigns));
     EXPECT_LE(aa_flagged_late / double(campaigns), kAlpha + 4 * std::sqrt(kAlpha / campaigns)) << sigma;
     EXPECT_LE(false_certificates / double(2 * campaigns), kAlpha / 2 + 4 * std::sqrt(kAlpha / 2 / (2 * campaigns)))
         << sigma;

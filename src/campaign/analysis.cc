@@ -29,8 +29,8 @@ bool Has(const Sample* s, const std::string& metric) {
 
 // The arms of one head's comparison among the cell's broken arms, with the first broken arm's
 // first failure (its error and stderr, told once for the cell).
-AbBroken BrokenFor(const CellSamples& samples, const std::vector<std::string>& broken_in_cell,
-                   const std::string& head, int64_t blocks) {
+AbBroken BrokenFor(const CellSamples& samples, const std::vector<std::string>& broken_in_cell, const std::string& head,
+                   int64_t blocks) {
   AbBroken b;
   for (const auto& arm : broken_in_cell) {
     if (arm == head || RoleOfArm(arm) != ArmRole::kHead) b.arms.push_back(arm);
@@ -69,8 +69,8 @@ AbMetricResult MetricResultFor(const MetricSpec& spec, const std::string& cell, 
   return m;
 }
 
-Allowance EffectiveAllowance(const MetricSpec& metric, const std::string& cell,
-                             const AnalysisSettings& settings, std::string* note) {
+Allowance EffectiveAllowance(const MetricSpec& metric, const std::string& cell, const AnalysisSettings& settings,
+                             std::string* note) {
   Allowance a = metric.allowance;
   auto c = settings.cell_allowances.find(cell);
   if (c != settings.cell_allowances.end()) {
@@ -80,10 +80,11 @@ Allowance EffectiveAllowance(const MetricSpec& metric, const std::string& cell,
   if (a.noise && LookupMetric(metric.name).deterministic) {
     a = Allowance::Fraction(kDeterministicAllowance);
     if (note != nullptr) {
-      *note = fmt::format("{} is deterministic (identical on every rerun), so its allowance noise "
-                          "means {}: smaller changes are reported as changed, not failed; set "
-                          "another with --metric {}=P or per cell",
-                          metric.name, AllowanceText(a), metric.name);
+      *note = fmt::format(
+          "{} is deterministic (identical on every rerun), so its allowance noise "
+          "means {}: smaller changes are reported as changed, not failed; set "
+          "another with --metric {}=P or per cell",
+          metric.name, AllowanceText(a), metric.name);
     }
   }
   auto same = settings.same_work.find(cell);
@@ -97,9 +98,8 @@ Allowance EffectiveAllowance(const MetricSpec& metric, const std::string& cell,
   return a;
 }
 
-std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::string& cell,
-                                            CellRole role, int64_t blocks, int64_t looks,
-                                            double confidence, const AnalysisSettings& settings) {
+std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::string& cell, CellRole role, int64_t blocks,
+                                    int64_t looks, double confidence, const AnalysisSettings& settings) {
   std::vector<AbComparison> out;
   // Failures, per arm, over the blocks judged.
   std::map<std::string, int64_t> failed;
@@ -164,8 +164,8 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
       if (settings.null_arm) {
         auto null_change = PairedInterval(settings.interval, base, null_values, confidence);
         null_arm = null_change.ok()
-                       ? ReadNullArm(null_change->estimate, {null_change->lo, null_change->hi},
-                                     allowance, settings.noise_floor, settings.noise_cap)
+                       ? ReadNullArm(null_change->estimate, {null_change->lo, null_change->hi}, allowance,
+                                     settings.noise_floor, settings.noise_cap)
                        : ReadNullArm(kNaN, {kNaN, kNaN}, allowance, settings.noise_floor, settings.noise_cap);
         m.null_estimate = null_arm->estimate;
         m.null_lo = null_arm->change.lo;
@@ -200,28 +200,27 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
     if (c.broken.cannot_be_measured()) {
       // No pair can exist: nothing about the change can be said, and more blocks would not help.
       c.verdict = Verdict::kInconclusive;
-      c.reasons.push_back(fmt::format(
-          "BROKEN, cannot be measured: {} failed every sample ({} of {}){}: {}", ArmList(c.broken.arms),
-          c.broken.samples, c.broken.samples,
-          head_broken ? "; base fails too, so it is broken without the change"
-                      : fmt::format(" while {} ran, so there is no base to compare with", head),
-          c.broken.error));
+      c.reasons.push_back(fmt::format("BROKEN, cannot be measured: {} failed every sample ({} of {}){}: {}",
+                                      ArmList(c.broken.arms), c.broken.samples, c.broken.samples,
+                                      head_broken
+                                          ? "; base fails too, so it is broken without the change"
+                                          : fmt::format(" while {} ran, so there is no base to compare with", head),
+                                      c.broken.error));
     } else if (head_broken) {
       c.verdict = Verdict::kFail;
-      c.reasons.push_back(fmt::format(
-          "BROKEN in the head, a FAIL: {} failed every sample ({} of {}) where base ran: {}", head,
-          c.broken.samples, c.broken.samples, c.broken.error));
+      c.reasons.push_back(
+          fmt::format("BROKEN in the head, a FAIL: {} failed every sample ({} of {}) where base ran: {}", head,
+                      c.broken.samples, c.broken.samples, c.broken.error));
     } else if (head_failed > 0 && base_failed == 0) {
       c.verdict = Verdict::kFail;
-      c.reasons.push_back(fmt::format(
-          "FAIL: {} failed {} of {} samples where base failed none (first: {})", head, head_failed,
-          blocks, first_error));
+      c.reasons.push_back(fmt::format("FAIL: {} failed {} of {} samples where base failed none (first: {})", head,
+                                      head_failed, blocks, first_error));
     } else if (failed_total > 0) {
       if (c.verdict == Verdict::kPass) c.verdict = Verdict::kInconclusive;
-      c.reasons.push_back(fmt::format(
-          "{} failed sample{} in this cell (first: {}); blocks with a failed sample are left out "
-          "of the pairs, and no PASS is certified",
-          failed_total, failed_total == 1 ? "" : "s", first_error));
+      c.reasons.push_back(
+          fmt::format("{} failed sample{} in this cell (first: {}); blocks with a failed sample are left out "
+                      "of the pairs, and no PASS is certified",
+                      failed_total, failed_total == 1 ? "" : "s", first_error));
     }
     for (const auto& m : c.metrics) c.supported_gain = c.supported_gain || m.supported_gain;
     c.layout_hint = LayoutHint(c);
@@ -230,13 +229,13 @@ std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::strin
   return out;
 }
 
-WorkReading ReadWork(double time_change, double instructions_estimate, double instructions_lo,
-                     double instructions_hi) {
+WorkReading ReadWork(double time_change, double instructions_estimate, double instructions_lo, double instructions_hi) {
   const bool quiet = std::fabs(instructions_lo) <= kLayoutHintQuietInstructions &&
                      std::fabs(instructions_hi) <= kLayoutHintQuietInstructions;
   const bool far = std::fabs(time_change) >= kLayoutHintRatio * std::fabs(instructions_estimate);
   if (quiet && far) return WorkReading::kSameInstructions;
-  const bool same_way = (time_change > 0 && instructions_estimate > 0) || (time_change < 0 && instructions_estimate < 0);
+  const bool same_way =
+      (time_change > 0 && instructions_estimate > 0) || (time_change < 0 && instructions_estimate < 0);
   if (!same_way || far) return WorkReading::kNotTheInstructions;
   return WorkReading::kExplained;
 }
@@ -262,9 +261,9 @@ std::string LayoutHint(const AbComparison& c) {
           "likely a layout effect: {} changed {} while {} changed {} (interval [{}, {}]), so the same "
           "instructions took {}; code or stack placement moves timings by several percent. Check with "
           "--layouts 4 (a change that holds in every layout is real) or judge --instrument sim",
-          m.metric, report::SignedPercent(m.estimate), instructions->metric, report::SignedPercent(instructions->estimate),
-          report::SignedPercent(instructions->lo), report::SignedPercent(instructions->hi),
-          m.estimate > 0 ? "longer" : "less time");
+          m.metric, report::SignedPercent(m.estimate), instructions->metric,
+          report::SignedPercent(instructions->estimate), report::SignedPercent(instructions->lo),
+          report::SignedPercent(instructions->hi), m.estimate > 0 ? "longer" : "less time");
     }
     // In words that agree with both signs (cross_check.h, WorkPhrase; issue 42).
     const bool with_time = (instructions->estimate > 0) == (m.estimate > 0);

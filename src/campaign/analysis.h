@@ -30,9 +30,9 @@ namespace tare::campaign {
 using CellSamples = std::map<std::string, std::map<int64_t, Sample>>;
 
 struct AnalysisSettings {
-  std::vector<std::string> heads;    // head arm names, in arm order
+  std::vector<std::string> heads;  // head arm names, in arm order
   bool null_arm = false;
-  std::vector<MetricSpec> metrics;   // resolved: never empty
+  std::vector<MetricSpec> metrics;  // resolved: never empty
   NoiseFloorRule noise_floor = NoiseFloorRule::kSplit;
   PairedIntervalMethod interval = PairedIntervalMethod::kSignTest;
   double noise_cap = kDefaultNoiseCap;
@@ -56,8 +56,8 @@ struct AnalysisSettings {
 // The allowance a metric is judged with in a cell: the cell's own, else the campaign's; "noise" of
 // a deterministic metric is kDeterministicAllowance; a time metric of a same-work cell gets at least
 // the same-work allowance. `note` says so when one of those applied.
-Allowance EffectiveAllowance(const MetricSpec& metric, const std::string& cell,
-                             const AnalysisSettings& settings, std::string* note);
+Allowance EffectiveAllowance(const MetricSpec& metric, const std::string& cell, const AnalysisSettings& settings,
+                             std::string* note);
 
 // The metric's definition with the campaign's direction override applied.
 MetricDef ResolvedMetric(const MetricSpec& m);
@@ -70,9 +70,8 @@ AbMetricResult MetricResultFor(const MetricSpec& spec, const std::string& cell, 
 
 // Judges blocks [0, blocks) of a cell at `confidence` (the look's per-look confidence), one
 // comparison per head. `looks` is recorded in the result.
-std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::string& cell,
-                                            CellRole role, int64_t blocks, int64_t looks,
-                                            double confidence, const AnalysisSettings& settings);
+std::vector<AbComparison> JudgeCell(const CellSamples& samples, const std::string& cell, CellRole role, int64_t blocks,
+                                    int64_t looks, double confidence, const AnalysisSettings& settings);
 
 // Instructions within this of zero (both ends of the interval) count as "no instruction change"
 // for LayoutHint, and the time change must be at least kLayoutHintRatio times the instruction
@@ -93,8 +92,7 @@ inline constexpr double kLayoutHintRatio = 4.0;
 // Shared by LayoutHint (both in one campaign) and the cross-check (cross_check.h: instructions
 // measured under valgrind after a time campaign).
 enum class WorkReading { kExplained, kSameInstructions, kNotTheInstructions };
-WorkReading ReadWork(double time_change, double instructions_estimate, double instructions_lo,
-                     double instructions_hi);
+WorkReading ReadWork(double time_change, double instructions_estimate, double instructions_lo, double instructions_hi);
 
 // When a comparison measured both a time metric and an instruction count (perf.instructions on
 // hosts with hardware counters, sim.Ir), a time metric that FAILed or showed a supported gain

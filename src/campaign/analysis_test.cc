@@ -121,7 +121,8 @@ TEST(Analysis, AHeadThatFailsWhereBaseRunsIsAFail) {
   auto c = JudgeCell(s, "cell", CellRole::kTarget, 20, 2, 0.9875, Settings("5%"));
   EXPECT_EQ(c[0].verdict, Verdict::kFail);
   ASSERT_EQ(c[0].reasons.size(), 1u);
-  EXPECT_EQ(c[0].reasons[0], "FAIL: head failed 1 of 20 samples where base failed none (first: head block 3: exit status 3)");
+  EXPECT_EQ(c[0].reasons[0],
+            "FAIL: head failed 1 of 20 samples where base failed none (first: head block 3: exit status 3)");
   EXPECT_EQ(c[0].metrics[0].pairs, 19) << "the block with the failure is left out";
   EXPECT_FALSE(NeedsMorePairs(c));
 }
@@ -161,7 +162,8 @@ TEST(Analysis, BaseBrokenWhileTheHeadRunsCannotBeMeasuredEither) {
   EXPECT_EQ(c[0].verdict, Verdict::kInconclusive);
   EXPECT_TRUE(c[0].broken.cannot_be_measured());
   EXPECT_NE(c[0].reasons[0].find("base and null failed every sample (3 of 3) while head ran, so there is no base"),
-            std::string::npos) << c[0].reasons[0];
+            std::string::npos)
+      << c[0].reasons[0];
 }
 
 // Base runs, the head fails every sample: a regression in the most basic sense.
@@ -175,8 +177,9 @@ TEST(Analysis, AHeadBrokenWhereBaseRunsIsAFail) {
   EXPECT_EQ(c[0].verdict, Verdict::kFail);
   EXPECT_TRUE(c[0].broken.any());
   EXPECT_FALSE(c[0].broken.cannot_be_measured());
-  EXPECT_EQ(c[0].reasons[0],
-            "BROKEN in the head, a FAIL: head failed every sample (3 of 3) where base ran: killed by signal 11 (SIGSEGV)");
+  EXPECT_EQ(
+      c[0].reasons[0],
+      "BROKEN in the head, a FAIL: head failed every sample (3 of 3) where base ran: killed by signal 11 (SIGSEGV)");
 }
 
 // A head that crashes in some samples is not broken: its failures are counted, and it FAILs.
@@ -190,8 +193,9 @@ TEST(Analysis, AHeadThatCrashesSometimesShowsItsFailedSamples) {
   EXPECT_FALSE(c[0].broken.any());
   EXPECT_EQ(c[0].verdict, Verdict::kFail);
   EXPECT_EQ(c[0].failed_samples, 4);
-  EXPECT_EQ(c[0].reasons[0], "FAIL: head failed 4 of 20 samples where base failed none (first: head block 0: "
-                             "killed by signal 11 (SIGSEGV))");
+  EXPECT_EQ(c[0].reasons[0],
+            "FAIL: head failed 4 of 20 samples where base failed none (first: head block 0: "
+            "killed by signal 11 (SIGSEGV))");
 }
 
 TEST(Analysis, OtherFailuresKeepAPassFromBeingCertified) {
@@ -274,8 +278,9 @@ TEST(Analysis, DeterministicMetricsGetASmallDefaultAllowance) {
   // A PASS certifies what the data support: exactly +0.03% (issue 21), within the 0.1% allowance.
   EXPECT_NEAR(m.pass_bound, 0.0003, 1e-9);
   ASSERT_EQ(m.reasons.size(), 3u);
-  EXPECT_EQ(m.reasons[0], "no regression beyond +0.03%: the whole interval [+0.03%, +0.03%] is within the declared "
-                          "allowance +0.10%");
+  EXPECT_EQ(m.reasons[0],
+            "no regression beyond +0.03%: the whole interval [+0.03%, +0.03%] is within the declared "
+            "allowance +0.10%");
   EXPECT_EQ(m.reasons[1], "changed: the whole interval [+0.03%, +0.03%] is off 0");
   EXPECT_NE(m.reasons[2].find("sim.Ir is deterministic"), std::string::npos) << m.reasons[2];
   // +0.5% is a real change: FAIL.
@@ -334,38 +339,45 @@ AnalysisSettings TimeAndInstructionSettings() {
 }
 
 TEST(AnalysisTest, LayoutHintNamesATimeChangeWithoutAnInstructionChange) {
-  auto c = JudgeCell(TimeAndInstructions(0.03, 0.0), "parse", CellRole::kTarget, 30, 1, 0.95, TimeAndInstructionSettings());
+  auto c =
+      JudgeCell(TimeAndInstructions(0.03, 0.0), "parse", CellRole::kTarget, 30, 1, 0.95, TimeAndInstructionSettings());
   ASSERT_EQ(c.size(), 1u);
   EXPECT_EQ(c[0].metrics[0].verdict, Verdict::kFail);
   EXPECT_NEAR(c[0].metrics[0].estimate, 0.03, 0.002);
-  EXPECT_NE(c[0].layout_hint.find(fmt::format("likely a layout effect: wall_ns changed {:+.2f}%",
-                                              c[0].metrics[0].estimate * 100)),
-            std::string::npos) << c[0].layout_hint;
+  EXPECT_NE(c[0].layout_hint.find(
+                fmt::format("likely a layout effect: wall_ns changed {:+.2f}%", c[0].metrics[0].estimate * 100)),
+            std::string::npos)
+      << c[0].layout_hint;
   EXPECT_NE(c[0].layout_hint.find("while perf.instructions changed +0.0"), std::string::npos) << c[0].layout_hint;
   EXPECT_NE(c[0].layout_hint.find("took longer"), std::string::npos) << c[0].layout_hint;
   EXPECT_NE(c[0].layout_hint.find("--layouts 4"), std::string::npos);
   // A gain the same way: "less time".
-  auto gain = JudgeCell(TimeAndInstructions(-0.03, 0.0), "parse", CellRole::kTarget, 30, 1, 0.95, TimeAndInstructionSettings());
+  auto gain =
+      JudgeCell(TimeAndInstructions(-0.03, 0.0), "parse", CellRole::kTarget, 30, 1, 0.95, TimeAndInstructionSettings());
   EXPECT_TRUE(gain[0].supported_gain);
   EXPECT_NE(gain[0].layout_hint.find("took less time"), std::string::npos) << gain[0].layout_hint;
 }
 
 TEST(AnalysisTest, LayoutHintStaysSilentWhenTheInstructionsExplainTheTime) {
   // Time and instructions both +3%: the code does more work.
-  auto more_work = JudgeCell(TimeAndInstructions(0.03, 0.03), "p", CellRole::kTarget, 30, 1, 0.95, TimeAndInstructionSettings());
+  auto more_work =
+      JudgeCell(TimeAndInstructions(0.03, 0.03), "p", CellRole::kTarget, 30, 1, 0.95, TimeAndInstructionSettings());
   EXPECT_EQ(more_work[0].verdict, Verdict::kFail);
   EXPECT_EQ(more_work[0].layout_hint, "");
   // Instructions +1% (outside ±0.5%) under a time change of +3%: not "no instruction change".
-  auto some = JudgeCell(TimeAndInstructions(0.03, 0.01), "p", CellRole::kTarget, 30, 1, 0.95, TimeAndInstructionSettings());
+  auto some =
+      JudgeCell(TimeAndInstructions(0.03, 0.01), "p", CellRole::kTarget, 30, 1, 0.95, TimeAndInstructionSettings());
   EXPECT_EQ(some[0].layout_hint, "");
   // No time verdict to explain: nothing to say.
-  auto same = JudgeCell(TimeAndInstructions(0.0, 0.0), "p", CellRole::kTarget, 30, 1, 0.95, TimeAndInstructionSettings());
+  auto same =
+      JudgeCell(TimeAndInstructions(0.0, 0.0), "p", CellRole::kTarget, 30, 1, 0.95, TimeAndInstructionSettings());
   EXPECT_EQ(same[0].verdict, Verdict::kPass);
   EXPECT_EQ(same[0].layout_hint, "");
   // Without an instruction metric there is no hint, whatever the time does.
   AnalysisSettings time_only = TimeAndInstructionSettings();
   time_only.metrics.pop_back();
-  EXPECT_EQ(JudgeCell(TimeAndInstructions(0.03, 0.0), "p", CellRole::kTarget, 30, 1, 0.95, time_only)[0].layout_hint, "");
+  EXPECT_EQ(JudgeCell(TimeAndInstructions(0.03, 0.0), "p", CellRole::kTarget, 30, 1, 0.95, time_only)[0].layout_hint,
+            "");
 }
 
 }  // namespace

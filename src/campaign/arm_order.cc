@@ -22,8 +22,8 @@ StatusOr<ArmOrder> ParseArmOrder(std::string_view name) {
   }
   if (name == kRandomV1 || name == "random") return ArmOrder::kRandom;
   return Status::InvalidArgument("unknown arm order '" + std::string(name) + "'; use '" +
-                                 std::string(kRotatingReversedBlocksV1) + "' (default) or '" +
-                                 std::string(kRandomV1) + "'");
+                                 std::string(kRotatingReversedBlocksV1) + "' (default) or '" + std::string(kRandomV1) +
+                                 "'");
 }
 
 uint64_t SplitMix64(uint64_t x) {
@@ -60,8 +60,7 @@ std::vector<int> BlockArmOrder(ArmOrder order, int arm_count, int64_t block, uin
       break;
     }
     case ArmOrder::kRandom: {
-      std::mt19937_64 rng(
-          SplitMix64(seed + 0x9E3779B97F4A7C15ULL * (static_cast<uint64_t>(block) + 1)));
+      std::mt19937_64 rng(SplitMix64(seed + 0x9E3779B97F4A7C15ULL * (static_cast<uint64_t>(block) + 1)));
       for (int i = arm_count - 1; i >= 1; --i) {
         const uint64_t j = UniformBelow(rng, static_cast<uint64_t>(i) + 1);
         std::swap(arms[static_cast<size_t>(i)], arms[static_cast<size_t>(j)]);

@@ -33,7 +33,7 @@ TEST(RotatingReversedBlocks, ThreeArmsRotateThenMirror) {
 
 TEST(RotatingReversedBlocks, EveryArmTakesEveryPositionEquallyOften) {
   for (int k = 2; k <= 5; ++k) {
-    for (int start : {0, 2 * k, 6 * k}) {  // any whole cycle of 2k blocks
+    for (int start : {0, 2 * k, 6 * k}) {                              // any whole cycle of 2k blocks
       std::vector<std::vector<int>> count(k, std::vector<int>(k, 0));  // [arm][position]
       for (int b = start; b < start + 2 * k; ++b) {
         const std::vector<int> order = BlockArmOrder(ArmOrder::kRotatingReversedBlocks, k, b, 0);
@@ -42,8 +42,7 @@ TEST(RotatingReversedBlocks, EveryArmTakesEveryPositionEquallyOften) {
       }
       for (int arm = 0; arm < k; ++arm) {
         for (int pos = 0; pos < k; ++pos) {
-          EXPECT_EQ(count[arm][pos], 2) << "k=" << k << " start=" << start << " arm=" << arm
-                                        << " position=" << pos;
+          EXPECT_EQ(count[arm][pos], 2) << "k=" << k << " start=" << start << " arm=" << arm << " position=" << pos;
         }
       }
     }

@@ -44,8 +44,8 @@ ArmStage::~ArmStage() {
   for (const auto& made : made_dirs_) std::filesystem::remove(made, ec);
 }
 
-StatusOr<std::unique_ptr<ArmStage>> ArmStage::Create(
-    const std::string& requested_dir, const std::vector<std::pair<std::string, std::string>>& arms) {
+StatusOr<std::unique_ptr<ArmStage>> ArmStage::Create(const std::string& requested_dir,
+                                                     const std::vector<std::pair<std::string, std::string>>& arms) {
   std::error_code ec;
   const std::string dir = std::filesystem::absolute(requested_dir, ec).lexically_normal().string();
   std::vector<std::string> made;  // innermost first
@@ -56,23 +56,21 @@ StatusOr<std::unique_ptr<ArmStage>> ArmStage::Create(
   std::filesystem::create_directories(dir, ec);
   if (ec) {
     return Status::InvalidArgument(fmt::format(
-        "cannot create '{}' for the arms' copies: {}; choose another store with --store", dir,
-        ec.message()));
+        "cannot create '{}' for the arms' copies: {}; choose another store with --store", dir, ec.message()));
   }
   const std::string lock_path = dir + "/.lock";
   int fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) {
-    return Status::InvalidArgument(
-        fmt::format("cannot open '{}': {}", lock_path, std::strerror(errno)));
+    return Status::InvalidArgument(fmt::format("cannot open '{}': {}", lock_path, std::strerror(errno)));
   }
   if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
     char holder[32] = {0};
     ssize_t n = pread(fd, holder, sizeof(holder) - 1, 0);
     close(fd);
-    return Status::Unavailable(fmt::format(
-        "another tare ab campaign (pid {}) is running from '{}'; wait for it to finish, or give "
-        "this one its own store with --store",
-        n > 0 ? std::string(holder, static_cast<size_t>(n)) : "unknown", dir));
+    return Status::Unavailable(
+        fmt::format("another tare ab campaign (pid {}) is running from '{}'; wait for it to finish, or give "
+                    "this one its own store with --store",
+                    n > 0 ? std::string(holder, static_cast<size_t>(n)) : "unknown", dir));
   }
   std::string pid = std::to_string(getpid());
   if (ftruncate(fd, 0) != 0 || pwrite(fd, pid.data(), pid.size(), 0) < 0) {
@@ -98,9 +96,10 @@ StatusOr<std::unique_ptr<ArmStage>> ArmStage::Create(
     TARE_ASSIGN_OR_RETURN(std::string copy_on_disk, Sha256File(copy));
     TARE_ASSIGN_OR_RETURN(std::string source_sha, Sha256File(source));
     if (copy_on_disk != copy_sha || source_sha != copy_sha) {
-      return Status::FailedPrecondition(fmt::format(
-          "'{}' changed while tare copied it (a build still running?); wait for it to finish and "
-          "start again", source));
+      return Status::FailedPrecondition(
+          fmt::format("'{}' changed while tare copied it (a build still running?); wait for it to finish and "
+                      "start again",
+                      source));
     }
     stage->executables_.push_back({arm, source, copy, copy_sha});
     for (bool is_copy : {true, false}) {
@@ -138,12 +137,12 @@ Status ArmStage::CheckUnchanged() {
       w.present = true;
       continue;
     }
-    return Status::FailedPrecondition(fmt::format(
-        "the {} '{}' changed during the campaign (sha256 {} when locked, {} now); the cohort is "
-        "stopped because its samples would mix two builds. Its samples stay in the store; run "
-        "the campaign again to measure the new build as a new cohort",
-        w.is_copy ? "running copy of the " + Describe(w.arm) : Describe(w.arm), w.file,
-        ShortHash(w.sha256), sha.size() == 64 ? ShortHash(sha) : sha));
+    return Status::FailedPrecondition(
+        fmt::format("the {} '{}' changed during the campaign (sha256 {} when locked, {} now); the cohort is "
+                    "stopped because its samples would mix two builds. Its samples stay in the store; run "
+                    "the campaign again to measure the new build as a new cohort",
+                    w.is_copy ? "running copy of the " + Describe(w.arm) : Describe(w.arm), w.file, ShortHash(w.sha256),
+                    sha.size() == 64 ? ShortHash(sha) : sha));
   }
   return Status::Ok();
 }

@@ -37,8 +37,8 @@ class ArmStage {
   // The copies are removed again when the stage is destroyed, unless Keep() was called: a usage
   // error found after staging leaves nothing behind — nor the directories Create made for them
   // (with the lock file), when they are empty.
-  static StatusOr<std::unique_ptr<ArmStage>> Create(
-      const std::string& dir, const std::vector<std::pair<std::string, std::string>>& arms);
+  static StatusOr<std::unique_ptr<ArmStage>> Create(const std::string& dir,
+                                                    const std::vector<std::pair<std::string, std::string>>& arms);
   ~ArmStage();
   ArmStage(const ArmStage&) = delete;
   ArmStage& operator=(const ArmStage&) = delete;
@@ -58,7 +58,7 @@ class ArmStage {
  private:
   struct Watched {
     std::string arm;
-    std::string file;    // a copy or a source
+    std::string file;  // a copy or a source
     bool is_copy = false;
     std::string sha256;  // expected
     struct stat st {};
@@ -67,7 +67,7 @@ class ArmStage {
   explicit ArmStage(int lock_fd) : lock_fd_(lock_fd) {}
   int lock_fd_;
   bool keep_ = false;
-  std::vector<std::string> copies_;  // made by this stage, removed unless kept
+  std::vector<std::string> copies_;     // made by this stage, removed unless kept
   std::vector<std::string> made_dirs_;  // directories Create made (innermost first), removed unless kept
   std::vector<LockedExecutable> executables_;
   std::vector<Watched> watched_;

@@ -20,8 +20,7 @@ std::string ShellWord(const std::string& text) {
 
 }  // namespace
 
-std::vector<std::string> BrokenArms(const CellSamples& samples, const std::vector<std::string>& arms,
-                                    int64_t blocks) {
+std::vector<std::string> BrokenArms(const CellSamples& samples, const std::vector<std::string>& arms, int64_t blocks) {
   // Per arm: how many of its samples in [0, blocks) there are, and how many failed.
   auto tally = [&](const std::string& arm, int64_t upto, int64_t* ran, int64_t* failed) {
     *ran = *failed = 0;

@@ -38,8 +38,7 @@ inline constexpr int64_t kBrokenAfterFailures = 3;
 
 // The arms of `arms` (in that order) known broken after the cell's first `blocks` blocks (above).
 // A missing sample (a block not run) counts as neither failed nor run.
-std::vector<std::string> BrokenArms(const CellSamples& samples, const std::vector<std::string>& arms,
-                                    int64_t blocks);
+std::vector<std::string> BrokenArms(const CellSamples& samples, const std::vector<std::string>& arms, int64_t blocks);
 
 // Whether `broken` settles every comparison of the cell: base or the null arm is among them, or
 // every one of `heads`.

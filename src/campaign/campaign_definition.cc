@@ -38,8 +38,8 @@ Status ValidateRuleArms(const std::string& rule, const std::vector<std::string>&
       std::string names;
       for (const auto& a : arms) names += (names.empty() ? "" : ", ") + a;
       return Status::InvalidArgument(fmt::format(
-          "\"{}\" names the arm '{}', which this campaign does not have (arms: {}{})", rule, arm,
-          names, RoleOfArm(arm) == ArmRole::kNull ? "; add the null arm back: drop --no-null or null = false" : ""));
+          "\"{}\" names the arm '{}', which this campaign does not have (arms: {}{})", rule, arm, names,
+          RoleOfArm(arm) == ArmRole::kNull ? "; add the null arm back: drop --no-null or null = false" : ""));
     }
   }
   return Status::Ok();
@@ -56,8 +56,7 @@ std::vector<std::string> ArmNames(const CampaignSpec& spec) {
   return names;
 }
 
-std::vector<MetricSpec> DefaultMetrics(TargetKind resolved_kind, Instrument instrument,
-                                       bool task_clock_available) {
+std::vector<MetricSpec> DefaultMetrics(TargetKind resolved_kind, Instrument instrument, bool task_clock_available) {
   std::vector<MetricSpec> out;
   for (const auto& name : DefaultJudgedMetrics(resolved_kind, instrument, task_clock_available)) {
     MetricSpec m;
@@ -79,25 +78,24 @@ Status ValidateSpec(const CampaignSpec& spec, TargetKind kind) {
         "file)");
   }
   if (spec.heads.size() > 98) {
-    return Status::InvalidArgument(fmt::format(
-        "{} heads: at most 98 (arm names hd02..hd99 keep every path the same length)",
-        spec.heads.size()));
+    return Status::InvalidArgument(
+        fmt::format("{} heads: at most 98 (arm names hd02..hd99 keep every path the same length)", spec.heads.size()));
   }
   if (spec.layouts < 1 || spec.layouts > kMaxLayouts) {
-    return Status::InvalidArgument(fmt::format(
-        "layouts {} is outside 1..{}; e.g. --layouts 4 (four stack offsets within a cache line)",
-        spec.layouts, kMaxLayouts));
+    return Status::InvalidArgument(
+        fmt::format("layouts {} is outside 1..{}; e.g. --layouts 4 (four stack offsets within a cache line)",
+                    spec.layouts, kMaxLayouts));
   }
   if (spec.gbench_min_time_ns != 0) {
     if (kind != TargetKind::kGbench) {
-      return Status::InvalidArgument(fmt::format(
-          "gbench_min_time (--gbench-min-time) applies to Google Benchmark binaries; this campaign's "
-          "base is a {} target: remove it", TargetKindName(kind)));
+      return Status::InvalidArgument(
+          fmt::format("gbench_min_time (--gbench-min-time) applies to Google Benchmark binaries; this campaign's "
+                      "base is a {} target: remove it",
+                      TargetKindName(kind)));
     }
     if (spec.gbench_min_time_ns < kMinGbenchMinTimeNs || spec.gbench_min_time_ns > kMaxGbenchMinTimeNs) {
-      return Status::InvalidArgument(fmt::format(
-          "gbench_min_time {} is outside 1ms..60s; e.g. --gbench-min-time 50ms",
-          FormatDurationNs(static_cast<double>(spec.gbench_min_time_ns))));
+      return Status::InvalidArgument(fmt::format("gbench_min_time {} is outside 1ms..60s; e.g. --gbench-min-time 50ms",
+                                                 FormatDurationNs(static_cast<double>(spec.gbench_min_time_ns))));
     }
     if (spec.instrument == Instrument::kSim) {
       return Status::InvalidArgument(
@@ -113,21 +111,21 @@ Status ValidateSpec(const CampaignSpec& spec, TargetKind kind) {
     }
   }
   if (!(spec.same_work_allowance >= 0 && spec.same_work_allowance < 1)) {
-    return Status::InvalidArgument(fmt::format(
-        "same-work allowance {:.4g}% is not between 0% and 100%; e.g. --same-work-allowance 10%, or off",
-        spec.same_work_allowance * 100));
+    return Status::InvalidArgument(
+        fmt::format("same-work allowance {:.4g}% is not between 0% and 100%; e.g. --same-work-allowance 10%, or off",
+                    spec.same_work_allowance * 100));
   }
   if (!(spec.noise_cap > 0 && spec.noise_cap < 1)) {
-    return Status::InvalidArgument(fmt::format(
-        "noise cap {:.4g}% is not between 0% and 100%; e.g. --noise-cap 2%", spec.noise_cap * 100));
+    return Status::InvalidArgument(
+        fmt::format("noise cap {:.4g}% is not between 0% and 100%; e.g. --noise-cap 2%", spec.noise_cap * 100));
   }
   auto looks = PlanLooks(spec.sampling, spec.confidence, spec.look_scheme);
   if (!looks.ok()) return looks.status();
   if (spec.interval == PairedIntervalMethod::kSignedRank && spec.look_scheme != LookScheme::kBonferroni) {
-    return Status::InvalidArgument(fmt::format(
-        "interval {} needs look_scheme {} ({} is calibrated for the sign test's distribution only); "
-        "drop --look-scheme or use --interval {}",
-        kSignedRankV1, kBonferroniV1, LookSchemeName(spec.look_scheme), kSignTestV1));
+    return Status::InvalidArgument(
+        fmt::format("interval {} needs look_scheme {} ({} is calibrated for the sign test's distribution only); "
+                    "drop --look-scheme or use --interval {}",
+                    kSignedRankV1, kBonferroniV1, LookSchemeName(spec.look_scheme), kSignTestV1));
   }
   if (spec.timeout_ns <= 0) {
     return Status::InvalidArgument("timeout must be positive, e.g. \"30s\" or \"2m\"");
@@ -143,13 +141,14 @@ Status ValidateSpec(const CampaignSpec& spec, TargetKind kind) {
   for (size_t i = 0; i < spec.cells.size(); ++i) {
     const CellSpec& c = spec.cells[i];
     if (c.name.empty()) {
-      return Status::InvalidArgument(fmt::format(
-          "cells[{}]: name is empty; give the benchmark's name (Google Benchmark) or a label "
-          "for this parameter set (commands)", i));
+      return Status::InvalidArgument(
+          fmt::format("cells[{}]: name is empty; give the benchmark's name (Google Benchmark) or a label "
+                      "for this parameter set (commands)",
+                      i));
     }
     if (!cell_names.insert(c.name).second) {
-      return Status::InvalidArgument(fmt::format(
-          "cells[{}]: the name '{}' is used twice; every cell needs its own name", i, c.name));
+      return Status::InvalidArgument(
+          fmt::format("cells[{}]: the name '{}' is used twice; every cell needs its own name", i, c.name));
     }
     TARE_RETURN_IF_ERROR(session::ValidateEnvOverrides(c.env, fmt::format("cells[{}] '{}' env", i, c.name)));
     for (const auto& [metric, allowance] : c.allowances) {
@@ -157,15 +156,15 @@ Status ValidateSpec(const CampaignSpec& spec, TargetKind kind) {
       bool found = false;
       for (const auto& m : judged) found = found || m.name == metric;
       if (!found) {
-        return Status::InvalidArgument(fmt::format(
-            "cells[{}] '{}': allowances names '{}', which the campaign does not judge; add it to "
-            "[metrics] or remove the allowance", i, c.name, metric));
+        return Status::InvalidArgument(
+            fmt::format("cells[{}] '{}': allowances names '{}', which the campaign does not judge; add it to "
+                        "[metrics] or remove the allowance",
+                        i, c.name, metric));
       }
     }
   }
 
-  const auto metrics =
-      spec.metrics.empty() ? DefaultMetrics(kind, spec.instrument) : spec.metrics;
+  const auto metrics = spec.metrics.empty() ? DefaultMetrics(kind, spec.instrument) : spec.metrics;
   std::set<std::string> metric_names;
   for (const auto& m : metrics) {
     if (!metric_names.insert(m.name).second) {
@@ -173,8 +172,8 @@ Status ValidateSpec(const CampaignSpec& spec, TargetKind kind) {
     }
     if (!IsMeasured(m.name, kind, spec.instrument)) {
       return Status::InvalidArgument(fmt::format(
-          "metric '{}' is not measured for {} targets under the {} instrument; choose from {}",
-          m.name, TargetKindName(kind), InstrumentName(spec.instrument), MeasuredMetricList(kind, spec.instrument)));
+          "metric '{}' is not measured for {} targets under the {} instrument; choose from {}", m.name,
+          TargetKindName(kind), InstrumentName(spec.instrument), MeasuredMetricList(kind, spec.instrument)));
     }
   }
 
@@ -244,8 +243,7 @@ nlohmann::json SpecToJson(const CampaignSpec& spec) {
       {"control", spec.control_filter},
       {"cells", cells},
       {"metrics", metrics},
-      {"sampling",
-       {{"initial", spec.sampling.initial}, {"step", spec.sampling.step}, {"cap", spec.sampling.cap}}},
+      {"sampling", {{"initial", spec.sampling.initial}, {"step", spec.sampling.step}, {"cap", spec.sampling.cap}}},
       {"confidence", spec.confidence},
       {"noise_cap", spec.noise_cap},
       // kNoBudget is written as 0, as campaigns without a budget were before the default budget.
@@ -371,7 +369,9 @@ CampaignSpec ReadSpec(const nlohmann::json& j) {
 
 }  // namespace
 
-StatusOr<CampaignSpec> SpecFromJson(const nlohmann::json& j) { return ReadJson<CampaignSpec>(j, "campaign spec", ReadSpec); }
+StatusOr<CampaignSpec> SpecFromJson(const nlohmann::json& j) {
+  return ReadJson<CampaignSpec>(j, "campaign spec", ReadSpec);
+}
 
 StatusOr<CampaignSpec> SpecFromJsonText(std::string_view text, std::string_view what) {
   TARE_ASSIGN_OR_RETURN(nlohmann::json j, ParseJson(text, what));

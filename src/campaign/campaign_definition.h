@@ -67,8 +67,8 @@ inline constexpr int64_t kDefaultTimeoutNs = 600'000'000'000;  // 10 min per sam
 inline constexpr int64_t kMaxLayouts = 8;
 inline constexpr int64_t kLayoutPadBytes = 1040;
 std::string LayoutCellName(const std::string& cell, int64_t layout);  // "BM_X [layout 1]"
-std::string LayoutEnv(int64_t layout);                                 // "TARE_LAYOUT=xxx..."
-std::string HeapShiftEnv(int64_t layout);                              // "TARE_HEAP_SHIFT=<k x kLayoutPadBytes>"
+std::string LayoutEnv(int64_t layout);                                // "TARE_LAYOUT=xxx..."
+std::string HeapShiftEnv(int64_t layout);                             // "TARE_HEAP_SHIFT=<k x kLayoutPadBytes>"
 
 inline constexpr int64_t kMinGbenchMinTimeNs = session::kMinGbenchMinTimeNs;  // 1 ms
 inline constexpr int64_t kMaxGbenchMinTimeNs = session::kMaxGbenchMinTimeNs;  // 60 s
@@ -78,34 +78,34 @@ struct CellSpec {
   // parameter set ("input=small").
   std::string name;
   CellRole role = CellRole::kTarget;
-  std::vector<std::string> args;   // appended to every arm's argv for this cell
-  std::vector<std::string> env;    // KEY=VALUE, added to every arm's environment for this cell
+  std::vector<std::string> args;  // appended to every arm's argv for this cell
+  std::vector<std::string> env;   // KEY=VALUE, added to every arm's environment for this cell
   // metric -> allowance for this cell only (campaign file: allowances = { "sim.Ir" = "0.5%" }).
   std::map<std::string, Allowance> allowances;
 };
 
 struct MetricSpec {
-  std::string name;                     // wall_ns, gb.real_time_ns, gb.counter.items...
+  std::string name;  // wall_ns, gb.real_time_ns, gb.counter.items...
   Allowance allowance = Allowance::Noise();
-  std::optional<Direction> direction;   // overrides the metric's known direction
+  std::optional<Direction> direction;  // overrides the metric's known direction
 };
 
 struct CampaignSpec {
-  std::string name;                     // shown in the ledger; default "<base> vs <head>"
-  std::optional<TargetKind> kind;       // nullopt: detected from the base executable ("auto")
+  std::string name;                // shown in the ledger; default "<base> vs <head>"
+  std::optional<TargetKind> kind;  // nullopt: detected from the base executable ("auto")
   Instrument instrument = Instrument::kWall;
-  std::string base;                     // executable of the base arm
-  std::vector<std::string> heads;       // one or more head executables
+  std::string base;                // executable of the base arm
+  std::vector<std::string> heads;  // one or more head executables
   // A second copy of base, run as its own arm: what every verdict is read against, so on unless a
   // campaign leaves it out (--no-null, `null = false`; issue 21).
   bool null_arm = true;
-  std::vector<std::string> args;        // argv after the executable, the same for every arm
-  std::vector<std::string> env;         // KEY=VALUE set for every arm
-  std::string cwd;                      // "" = tare's working directory
-  std::string filter;                   // Google Benchmark: which benchmarks become cells (regex)
-  std::string control_filter;           // those matching this become role "control"
-  std::vector<CellSpec> cells;          // empty: every (filtered) benchmark / the command itself
-  std::vector<MetricSpec> metrics;      // empty: DefaultMetrics(kind)
+  std::vector<std::string> args;    // argv after the executable, the same for every arm
+  std::vector<std::string> env;     // KEY=VALUE set for every arm
+  std::string cwd;                  // "" = tare's working directory
+  std::string filter;               // Google Benchmark: which benchmarks become cells (regex)
+  std::string control_filter;       // those matching this become role "control"
+  std::vector<CellSpec> cells;      // empty: every (filtered) benchmark / the command itself
+  std::vector<MetricSpec> metrics;  // empty: DefaultMetrics(kind)
   SamplingPlan sampling = kDefaultSampling;
   // Whether the plan was declared (--samples/--step/--cap, [sampling]). When it was not and every
   // judged metric is deterministic (sim, mem), the exact plan runs instead (exact_plan.h), with
@@ -128,7 +128,7 @@ struct CampaignSpec {
   // cell ran is recorded in the lock and reused by every later cohort (docs/campaign.md, "Google
   // Benchmark: sample length").
   int64_t gbench_min_time_ns = 0;
-  int64_t layouts = 1;                  // run-time layouts per cell (1: none); see kLayoutPadBytes
+  int64_t layouts = 1;  // run-time layouts per cell (1: none); see kLayoutPadBytes
   // A living suite (suite_diff.h): benchmarks new in a head or missing from one are listed and the
   // shared ones judged; with strict_suite (--strict-suite) such a change also fails the gate (exit 4).
   bool strict_suite = false;

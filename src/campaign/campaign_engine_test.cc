@@ -89,8 +89,7 @@ class ScriptedProber final : public Prober {
                        target::Benchmark*) override {
     return Status::Ok();
   }
-  Status FixGbenchWork(const target::TargetSpec&, const target::MeasureOptions&, int64_t,
-                       target::Benchmark*) override {
+  Status FixGbenchWork(const target::TargetSpec&, const target::MeasureOptions&, int64_t, target::Benchmark*) override {
     return Status::Ok();
   }
   std::unique_ptr<session::Measurer> MakeMeasurer(const target::MeasureOptions& options) override {

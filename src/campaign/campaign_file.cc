@@ -16,16 +16,24 @@ namespace {
 
 const char* TypeName(const toml::node& n) {
   switch (n.type()) {
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a number";
-    case toml::node_type::boolean: return "a boolean";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::table: return "a table";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a number";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::table:
+      return "a table";
     case toml::node_type::date:
     case toml::node_type::time:
-    case toml::node_type::date_time: return "a date/time";
-    default: return "nothing";
+    case toml::node_type::date_time:
+      return "a date/time";
+    default:
+      return "nothing";
   }
 }
 
@@ -35,16 +43,14 @@ class Reader {
   explicit Reader(std::string path) : path_(std::move(path)) {}
 
   Status Error(const toml::node& n, const std::string& field, const std::string& what) const {
-    return Status::InvalidArgument(
-        fmt::format("{}:{}: {}: {}", path_, n.source().begin.line, field, what));
+    return Status::InvalidArgument(fmt::format("{}:{}: {}: {}", path_, n.source().begin.line, field, what));
   }
   Status Error(const std::string& field, const std::string& what) const {
     return Status::InvalidArgument(fmt::format("{}: {}: {}", path_, field, what));
   }
 
   // Every key of `table` must be in `allowed`.
-  Status OnlyKeys(const toml::table& table, const std::string& prefix,
-                  const std::set<std::string>& allowed) const {
+  Status OnlyKeys(const toml::table& table, const std::string& prefix, const std::set<std::string>& allowed) const {
     for (auto&& [key, value] : table) {
       std::string k(key.str());
       if (allowed.count(k)) continue;
@@ -61,8 +67,10 @@ class Reader {
     // TOML allows "\u0000"; an argument, path or environment string cannot hold it (exec ends
     // each at its first NUL), so what ran would differ from what the file says (issue 27, item 15).
     if (s.find('\0') != std::string::npos) {
-      return Error(n, field, fmt::format("'{}' holds a NUL byte (\\u0000), which no argument, path or "
-                                         "environment variable can carry; remove it", SingleLineText(s)));
+      return Error(n, field,
+                   fmt::format("'{}' holds a NUL byte (\\u0000), which no argument, path or "
+                               "environment variable can carry; remove it",
+                               SingleLineText(s)));
     }
     return s;
   }
@@ -94,8 +102,7 @@ class Reader {
   // env = { KEY = "VALUE" } -> {"KEY=VALUE"}.
   StatusOr<std::vector<std::string>> Env(const toml::node& n, const std::string& field) const {
     if (!n.is_table()) {
-      return Error(n, field, fmt::format("expected a table such as {{ KEY = \"VALUE\" }}, got {}",
-                                         TypeName(n)));
+      return Error(n, field, fmt::format("expected a table such as {{ KEY = \"VALUE\" }}, got {}", TypeName(n)));
     }
     std::vector<std::string> out;
     for (auto&& [key, value] : *n.as_table()) {
@@ -145,7 +152,10 @@ Status ReadSampling(const Reader& r, const toml::table& t, CampaignSpec* spec) {
   spec->sampling_declared = true;
   // A declared step means evenly spaced looks unless growth says otherwise.
   if (t.get("step") != nullptr) spec->sampling.growth = 1;
-  struct Field { const char* key; int64_t* out; };
+  struct Field {
+    const char* key;
+    int64_t* out;
+  };
   for (Field f : {Field{"initial", &spec->sampling.initial}, Field{"step", &spec->sampling.step},
                   Field{"cap", &spec->sampling.cap}, Field{"growth", &spec->sampling.growth}}) {
     if (const toml::node* n = t.get(f.key)) {
@@ -185,9 +195,10 @@ Status ReadMetrics(const Reader& r, const toml::table& t, CampaignSpec* spec) {
         }
       }
     } else {
-      return r.Error(value, field, fmt::format(
-          "expected an allowance (\"2%\" or \"noise\") or a table {{ allowance = \"2%\", "
-          "direction = \"higher\" }}, got {}", TypeName(value)));
+      return r.Error(value, field,
+                     fmt::format("expected an allowance (\"2%\" or \"noise\") or a table {{ allowance = \"2%\", "
+                                 "direction = \"higher\" }}, got {}",
+                                 TypeName(value)));
     }
     auto parsed = ParseAllowance(allowance);
     if (!parsed.ok()) return r.Error(value, field, parsed.status().message());
@@ -195,16 +206,16 @@ Status ReadMetrics(const Reader& r, const toml::table& t, CampaignSpec* spec) {
     spec->metrics.push_back(std::move(m));
   }
   if (spec->metrics.empty()) {
-    return r.Error("metrics", "the table is empty; name at least one metric (wall_ns = \"noise\") "
-                              "or leave [metrics] out for the defaults");
+    return r.Error("metrics",
+                   "the table is empty; name at least one metric (wall_ns = \"noise\") "
+                   "or leave [metrics] out for the defaults");
   }
   return Status::Ok();
 }
 
 Status ReadCells(const Reader& r, const toml::node& n, CampaignSpec* spec) {
   if (!n.is_array_of_tables()) {
-    return r.Error(n, "cells", fmt::format(
-        "expected [[cells]] tables, got {}", TypeName(n)));
+    return r.Error(n, "cells", fmt::format("expected [[cells]] tables, got {}", TypeName(n)));
   }
   size_t i = 0;
   for (const auto& el : *n.as_array()) {
@@ -215,8 +226,9 @@ Status ReadCells(const Reader& r, const toml::node& n, CampaignSpec* spec) {
     if (const toml::node* v = t.get("name")) {
       TARE_ASSIGN_OR_RETURN(c.name, r.String(*v, field + ".name"));
     } else {
-      return r.Error(el, field + ".name", "missing; every cell needs a name (the benchmark's name "
-                                          "for Google Benchmark, a label for commands)");
+      return r.Error(el, field + ".name",
+                     "missing; every cell needs a name (the benchmark's name "
+                     "for Google Benchmark, a label for commands)");
     }
     if (const toml::node* v = t.get("role")) {
       TARE_ASSIGN_OR_RETURN(const std::string role, r.String(*v, field + ".role"));
@@ -253,17 +265,41 @@ Status ReadCells(const Reader& r, const toml::node& n, CampaignSpec* spec) {
 StatusOr<CampaignSpec> ParseCampaignToml(std::string_view text, const std::string& path) {
   TARE_ASSIGN_OR_RETURN(toml::table root, ParseToml(text, path, "not valid TOML: "));
   Reader r(path);
-  TARE_RETURN_IF_ERROR(r.OnlyKeys(
-      root, "",
-      {"format", "name", "kind", "instrument", "args", "env", "cwd", "filter", "control", "timeout", "seed",
-       "order", "confidence", "look_scheme", "noise_floor", "interval", "noise_cap", "budget", "gbench_min_time", "layouts", "strict_suite", "same_work_allowance", "gates", "bounds", "arms", "sampling",
-       "metrics", "cells"}));
+  TARE_RETURN_IF_ERROR(r.OnlyKeys(root, "",
+                                  {"format",
+                                   "name",
+                                   "kind",
+                                   "instrument",
+                                   "args",
+                                   "env",
+                                   "cwd",
+                                   "filter",
+                                   "control",
+                                   "timeout",
+                                   "seed",
+                                   "order",
+                                   "confidence",
+                                   "look_scheme",
+                                   "noise_floor",
+                                   "interval",
+                                   "noise_cap",
+                                   "budget",
+                                   "gbench_min_time",
+                                   "layouts",
+                                   "strict_suite",
+                                   "same_work_allowance",
+                                   "gates",
+                                   "bounds",
+                                   "arms",
+                                   "sampling",
+                                   "metrics",
+                                   "cells"}));
   CampaignSpec spec;
   if (const toml::node* n = root.get("format")) {
     TARE_ASSIGN_OR_RETURN(std::string format, r.String(*n, "format"));
     if (format != kCampaignFormat) {
-      return r.Error(*n, "format", fmt::format("'{}' is not a format this tare reads; write \"{}\"",
-                                               format, kCampaignFormat));
+      return r.Error(*n, "format",
+                     fmt::format("'{}' is not a format this tare reads; write \"{}\"", format, kCampaignFormat));
     }
   }
   if (const toml::node* n = root.get("name")) {
@@ -342,8 +378,7 @@ StatusOr<CampaignSpec> ParseCampaignToml(std::string_view text, const std::strin
   if (const toml::node* n = root.get("confidence")) {
     TARE_ASSIGN_OR_RETURN(spec.confidence, r.Number(*n, "confidence"));
     if (!(spec.confidence > 0 && spec.confidence < 1)) {
-      return r.Error(*n, "confidence", fmt::format("{} is not between 0 and 1; write 0.95 for 95%",
-                                                   spec.confidence));
+      return r.Error(*n, "confidence", fmt::format("{} is not between 0 and 1; write 0.95 for 95%", spec.confidence));
     }
   }
   if (const toml::node* n = root.get("look_scheme")) {

@@ -40,7 +40,8 @@ TEST(CampaignFile, CellsMayCarryTheirOwnAllowancesAndANoiseCap) {
   const std::string text = R"(
 instrument = "sim"
 noise_cap = "1.5%"
-)" + std::string(kMinimal) + R"(
+)" + std::string(kMinimal) +
+                           R"(
 [[cells]]
 name = "BM_Decompress"
 allowances = { "sim.Ir" = "0.5%" }
@@ -56,11 +57,12 @@ allowances = { "sim.Ir" = "0.5%" }
   // An allowance for a metric the campaign does not judge is refused, naming both.
   spec->cells[0].allowances["wall_ns"] = Allowance::Fraction(0.01);
   Status s = ValidateSpec(*spec, TargetKind::kGbench);
-  EXPECT_NE(s.message().find("allowances names 'wall_ns', which the campaign does not judge"),
-            std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("allowances names 'wall_ns', which the campaign does not judge"), std::string::npos)
+      << s.message();
   auto bad = ParseCampaignToml("noise_cap = \"lots\"\n" + std::string(kMinimal), "c.toml");
   EXPECT_FALSE(bad.ok());
-  auto bad_cell = ParseCampaignToml(std::string(kMinimal) + "[[cells]]\nname = \"x\"\nallowances = { \"sim.Ir\" = \"2\" }\n", "c.toml");
+  auto bad_cell = ParseCampaignToml(
+      std::string(kMinimal) + "[[cells]]\nname = \"x\"\nallowances = { \"sim.Ir\" = \"2\" }\n", "c.toml");
   EXPECT_FALSE(bad_cell.ok());
 }
 
@@ -175,8 +177,7 @@ TEST_P(BadCampaignFile, IsRefusedWithAMessageNamingTheField) {
   auto spec = ParseCampaignToml(c.text, "bad.toml");
   ASSERT_FALSE(spec.ok()) << c.what;
   EXPECT_EQ(spec.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(spec.status().message().find(c.expected), std::string::npos)
-      << c.what << ": " << spec.status().message();
+  EXPECT_NE(spec.status().message().find(c.expected), std::string::npos) << c.what << ": " << spec.status().message();
   EXPECT_EQ(spec.status().message().rfind("bad.toml", 0), 0u) << spec.status().message();
 }
 
@@ -209,18 +210,15 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"initial zero", kArms + "[sampling]\ninitial = 0\n", "sampling.initial = 0"},
         BadCase{"bare number allowance", kArms + "[metrics]\nwall_ns = \"2\"\n",
                 "bad.toml:5: metrics.wall_ns: allowance '2' is not understood"},
-        BadCase{"allowance as number", kArms + "[metrics]\nwall_ns = 2\n",
-                "metrics.wall_ns: expected an allowance"},
+        BadCase{"allowance as number", kArms + "[metrics]\nwall_ns = 2\n", "metrics.wall_ns: expected an allowance"},
         BadCase{"bad direction", kArms + "[metrics]\nwall_ns = { direction = \"down\" }\n",
                 "metrics.wall_ns.direction: 'down' is not 'lower' or 'higher'"},
         BadCase{"unknown metric key", kArms + "[metrics]\nwall_ns = { allow = \"2%\" }\n",
                 "metrics.wall_ns.allow: unknown key"},
         BadCase{"empty metrics", kArms + "[metrics]\n", "metrics: the table is empty"},
         BadCase{"bad order", "order = \"abba\"\n" + kArms, "bad.toml:1: order: unknown arm order 'abba'"},
-        BadCase{"bad look scheme", "look_scheme = \"pocock\"\n" + kArms,
-                "look_scheme: unknown look scheme 'pocock'"},
-        BadCase{"bad noise floor", "noise_floor = \"max\"\n" + kArms,
-                "noise_floor: unknown noise floor rule 'max'"},
+        BadCase{"bad look scheme", "look_scheme = \"pocock\"\n" + kArms, "look_scheme: unknown look scheme 'pocock'"},
+        BadCase{"bad noise floor", "noise_floor = \"max\"\n" + kArms, "noise_floor: unknown noise floor rule 'max'"},
         BadCase{"confidence as percent", "confidence = 95\n" + kArms,
                 "bad.toml:1: confidence: 95 is not between 0 and 1"},
         BadCase{"bad timeout", "timeout = \"soon\"\n" + kArms, "timeout: 'soon' is not a duration"},
@@ -235,7 +233,8 @@ INSTANTIATE_TEST_SUITE_P(
         // Issue 27, item 15: a NUL was accepted and exec cut the string at it.
         BadCase{"NUL in args", "args = [\"--n\", \"a\\u0000b\"]\n" + kArms,
                 "bad.toml:1: args[1]: 'a\\x00b' holds a NUL byte (\\u0000)"},
-        BadCase{"NUL in an env value", "env = { A = \"x\\u0000\" }\n" + kArms, "bad.toml:1: env.A: 'x\\x00' holds a NUL byte"},
+        BadCase{"NUL in an env value", "env = { A = \"x\\u0000\" }\n" + kArms,
+                "bad.toml:1: env.A: 'x\\x00' holds a NUL byte"},
         BadCase{"NUL in an env key", "env = { \"A\\u0000B\" = \"x\" }\n" + kArms,
                 "bad.toml:1: env: 'A\\x00B' is not an environment variable name"},
         BadCase{"NUL in a cell's args", kArms + "[[cells]]\nname = \"x\"\nargs = [\"\\u0000\"]\n",
@@ -245,8 +244,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "the unit 'ms' does not suit peak_rss_bytes"},
         BadCase{"bad bound statistic", "bounds = [\"p42(wall_ns, head) <= 1ms\"]\n" + kArms,
                 "bounds[0]: bound \"p42(wall_ns, head) <= 1ms\": 'p42' is not a statistic"},
-        BadCase{"bound unknown unit", "bounds = [\"p95(wall_ns, head) <= 3 fortnights\"]\n" + kArms,
-                "bounds[0]"},
+        BadCase{"bound unknown unit", "bounds = [\"p95(wall_ns, head) <= 3 fortnights\"]\n" + kArms, "bounds[0]"},
         BadCase{"cells as a table", kArms + "[cells]\nname = \"x\"\n", "cells: expected [[cells]] tables"},
         BadCase{"cell without name", kArms + "[[cells]]\nrole = \"target\"\n", "cells[0].name: missing"},
         BadCase{"cell bad role", kArms + "[[cells]]\nname = \"x\"\nrole = \"baseline\"\n",
@@ -266,7 +264,8 @@ TEST(CampaignSpec, ValidationNamesTheFieldAndTheFix) {
   Status s = ValidateSpec(metric, TargetKind::kCommand);
   EXPECT_NE(s.message().find("metric 'gb.real_time_ns' is not measured for command targets under the wall "
                              "instrument; choose from wall_ns"),
-            std::string::npos) << s.message();
+            std::string::npos)
+      << s.message();
   metric.metrics = {{"gb.counter.items", Allowance::Noise(), std::nullopt}};
   EXPECT_TRUE(ValidateSpec(metric, TargetKind::kGbench).ok());
   metric.metrics = {{"bench.items", Allowance::Noise(), std::nullopt}};
@@ -277,7 +276,9 @@ TEST(CampaignSpec, ValidationNamesTheFieldAndTheFix) {
   metric.metrics = {{"wall_ns", Allowance::Noise(), std::nullopt}};
   s = ValidateSpec(metric, TargetKind::kCommand);
   EXPECT_NE(s.message().find("metric 'wall_ns' is not measured for command targets under the sim instrument; "
-                             "choose from sim.Ir"), std::string::npos) << s.message();
+                             "choose from sim.Ir"),
+            std::string::npos)
+      << s.message();
   EXPECT_EQ(DefaultMetrics(TargetKind::kCommand, Instrument::kSim)[0].name, "sim.Ir");
   EXPECT_EQ(DefaultMetrics(TargetKind::kCommand, Instrument::kWall, false)[0].name, "wall_ns");
   EXPECT_EQ(DefaultMetrics(TargetKind::kTare)[0].name, "bench.cpu_ns");
@@ -297,7 +298,9 @@ TEST(CampaignSpec, ValidationNamesTheFieldAndTheFix) {
   null_rule.bounds = {*ParseBound("p95(wall_ns, null) <= 1ms")};
   s = ValidateSpec(null_rule, TargetKind::kCommand);
   EXPECT_NE(s.message().find("names the arm 'null', which this campaign does not have (arms: base, head; add "
-                             "the null arm"), std::string::npos) << s.message();
+                             "the null arm"),
+            std::string::npos)
+      << s.message();
 }
 
 TEST(CampaignSpec, ArmNamesAllHaveFourCharacters) {
@@ -337,7 +340,6 @@ TEST(CampaignSpec, RelativePathsAreTakenFromTheCampaignDirectory) {
   EXPECT_EQ(r.cwd, "/work/campaigns/data");
 }
 
-
 namespace tare::campaign {
 namespace {
 
@@ -357,7 +359,8 @@ TEST(CampaignFile, GbenchMinTimeIsReadValidatedAndKeepsOldIdentities) {
 
   Status s = ValidateSpec(*spec, TargetKind::kCommand);
   EXPECT_NE(s.message().find("applies to Google Benchmark binaries; this campaign's base is a command"),
-            std::string::npos) << s.message();
+            std::string::npos)
+      << s.message();
   spec->gbench_min_time_ns = 100'000;  // 0.1 ms
   s = ValidateSpec(*spec, TargetKind::kGbench);
   EXPECT_NE(s.message().find("outside 1ms..60s"), std::string::npos) << s.message();
@@ -405,8 +408,8 @@ TEST(CampaignSpec, ACellNameGivesItsDeclaredCellAndLayoutBack) {
   EXPECT_EQ(c.declared, "BM_X/8 [layout 1]");
   EXPECT_EQ(c.layout, 3);
   EXPECT_EQ(SnapshotCellNamed("300 [layout 0]", 4).declared, "300");
-  for (const char* name : {"BM_X [layout 4]", "BM_X [layout -1]", "BM_X [layout 01]", "BM_X [layout 1] ", "BM_X",
-                           "[layout 1", ""}) {
+  for (const char* name :
+       {"BM_X [layout 4]", "BM_X [layout -1]", "BM_X [layout 01]", "BM_X [layout 1] ", "BM_X", "[layout 1", ""}) {
     const SnapshotCell other = SnapshotCellNamed(name, 4);
     EXPECT_EQ(other.layout, -1) << name;
     EXPECT_EQ(other.declared, name);
@@ -417,8 +420,8 @@ TEST(CampaignSpec, ACellNameGivesItsDeclaredCellAndLayoutBack) {
 // A declared step means evenly spaced looks (the plan before the time-based default); growth = 2
 // keeps doubling; budget = "none" and "default" are budgets too.
 TEST(CampaignFile, ADeclaredStepSpacesTheLooksEvenly) {
-  auto even = ParseCampaignToml(
-      "[arms]\nbase = \"a\"\nhead = \"b\"\n[sampling]\ninitial = 10\nstep = 10\ncap = 40\n", "c.toml");
+  auto even = ParseCampaignToml("[arms]\nbase = \"a\"\nhead = \"b\"\n[sampling]\ninitial = 10\nstep = 10\ncap = 40\n",
+                                "c.toml");
   ASSERT_TRUE(even.ok()) << even.status().message();
   EXPECT_EQ(even->sampling.growth, 1);
   EXPECT_EQ(LookPairCounts(even->sampling), (std::vector<int64_t>{10, 20, 30, 40}));

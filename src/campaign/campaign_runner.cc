@@ -66,8 +66,7 @@ Status CampaignRunner::Prepare() {
   TARE_RETURN_IF_ERROR(ChooseGates());
   TARE_RETURN_IF_ERROR(StageArms());
   Cell probe;  // no cell parameters: what every arm lists
-  TARE_RETURN_IF_ERROR(
-      prober_.PrepareInstrument(ArmTarget("base", probe), &measure_).WithContext("the base arm"));
+  TARE_RETURN_IF_ERROR(prober_.PrepareInstrument(ArmTarget("base", probe), &measure_).WithContext("the base arm"));
   TARE_RETURN_IF_ERROR(kind_ == TargetKind::kCommand ? CommandCells() : ListedCells());
   // --shard K/N: the whole cell list decides the assignment (every job computes the same one); this
   // job keeps its part before calibrating (the other shards' cells cost it nothing) and before
@@ -100,17 +99,17 @@ void CampaignRunner::ChooseMetrics() {
                           prober_.TaskClockAvailable(workdir_, &why);
   metrics_ = DefaultMetrics(kind_, spec.instrument, task_clock);
   if (task_clock && spec.instrument == Instrument::kWall) {
-    notes_.push_back(fmt::format(
-        "Metric: {} by default, CPU time, which leaves out time spent waiting for a CPU (the "
-        "largest noise on a loaded host); judge wall time too with --metric wall_ns (or "
-        "[metrics] in the campaign file)",
-        metrics_.front().name));
+    notes_.push_back(
+        fmt::format("Metric: {} by default, CPU time, which leaves out time spent waiting for a CPU (the "
+                    "largest noise on a loaded host); judge wall time too with --metric wall_ns (or "
+                    "[metrics] in the campaign file)",
+                    metrics_.front().name));
   }
   if (!task_clock) {
-    notes_.push_back(fmt::format(
-        "Metric: wall_ns by default, because this host cannot count perf task-clock ({}); wall "
-        "time includes time spent waiting for a CPU, so a loaded host widens every interval",
-        why));
+    notes_.push_back(
+        fmt::format("Metric: wall_ns by default, because this host cannot count perf task-clock ({}); wall "
+                    "time includes time spent waiting for a CPU, so a loaded host widens every interval",
+                    why));
   }
 }
 
@@ -216,23 +215,24 @@ Status CampaignRunner::ListedCells() {
       for (const auto& b : all) anywhere = anywhere || b.name == cs.name;
     }
     if (!anywhere) {
-      return Status::InvalidArgument(fmt::format(
-          "cell '{}' is not a benchmark of the base executable '{}' nor of any head; its benchmarks are:{}",
-          cs.name, spec.base, ListSome(listed["base"])));
+      return Status::InvalidArgument(
+          fmt::format("cell '{}' is not a benchmark of the base executable '{}' nor of any head; its benchmarks are:{}",
+                      cs.name, spec.base, ListSome(listed["base"])));
     }
   }
   if (suite_.common.empty()) {
     if (spec.cells.empty() && base.empty()) {
-      return Status::InvalidArgument(fmt::format(
-          "filter '{}' matches none of the {} benchmarks of the base executable '{}'{}",
-          spec.filter, listed["base"].size(), spec.base, ListSome(listed["base"])));
+      return Status::InvalidArgument(
+          fmt::format("filter '{}' matches none of the {} benchmarks of the base executable '{}'{}", spec.filter,
+                      listed["base"].size(), spec.base, ListSome(listed["base"])));
     }
-    return Status::InvalidArgument(fmt::format(
-        "base and head have no {}benchmark in common, so there is nothing to compare ({}); choose "
-        "builds of the same suite, or a --filter both match; base's benchmarks are:{}",
-        spec.cells.empty() ? "" : "declared ", SuiteChangeLine(suite_), ListSome(listed["base"])));
+    return Status::InvalidArgument(
+        fmt::format("base and head have no {}benchmark in common, so there is nothing to compare ({}); choose "
+                    "builds of the same suite, or a --filter both match; base's benchmarks are:{}",
+                    spec.cells.empty() ? "" : "declared ", SuiteChangeLine(suite_), ListSome(listed["base"])));
   }
-  TARE_ASSIGN_OR_RETURN(Regex control, Regex::Compile(spec.control_filter.empty() ? "$^" : spec.control_filter, "control"));
+  TARE_ASSIGN_OR_RETURN(Regex control,
+                        Regex::Compile(spec.control_filter.empty() ? "$^" : spec.control_filter, "control"));
   if (spec.cells.empty()) {
     for (const auto& b : suite_.common) {
       Cell c;
@@ -268,7 +268,7 @@ Status CampaignRunner::ProbeCounters() {
   options.perf_events.clear();
   const std::unique_ptr<session::Measurer> measurer = prober_.MakeMeasurer(options);
   std::map<std::string, std::set<std::string>> reported;  // cell -> the counters its sample carried
-  std::set<std::string> known;                             // every counter some cell reports
+  std::set<std::string> known;                            // every counter some cell reports
   for (const auto& c : cells_) {
     if (options_.progress) options_.progress(fmt::format("[counters] asking base which counters {} reports", c.name));
     target::Benchmark b = c.bench;
@@ -292,8 +292,8 @@ Status CampaignRunner::ProbeCounters() {
     for (const auto& k : known) names += (names.empty() ? "" : ", ") + k;
     return Status::InvalidArgument(fmt::format(
         "metric {}: none of the {} benchmarks of the base executable '{}' reports it (the counters they report: "
-        "{}); check the name, or leave it out", m.name, cells_.size(), input_.spec.base,
-        names.empty() ? "none" : names));
+        "{}); check the name, or leave it out",
+        m.name, cells_.size(), input_.spec.base, names.empty() ? "none" : names));
   }
   const std::vector<MetricSpec> fallback = DefaultMetrics(kind_, input_.spec.instrument, true);
   std::map<std::string, std::vector<std::string>> where;  // counter -> the cells that report it
@@ -322,11 +322,10 @@ Status CampaignRunner::ProbeCounters() {
                                  cells.size() > 1 ? fmt::format(" and {} more", cells.size() - 1) : ""));
   }
   if (!on_default.empty()) {
-    notes_.push_back(fmt::format("{} cell{} report{} none of the declared metrics ({}{}): judged on {} instead.",
-                                 on_default.size(), on_default.size() == 1 ? "" : "s",
-                                 on_default.size() == 1 ? "s" : "", on_default.front(),
-                                 on_default.size() > 1 ? fmt::format(" and {} more", on_default.size() - 1) : "",
-                                 fallback.front().name));
+    notes_.push_back(fmt::format(
+        "{} cell{} report{} none of the declared metrics ({}{}): judged on {} instead.", on_default.size(),
+        on_default.size() == 1 ? "" : "s", on_default.size() == 1 ? "s" : "", on_default.front(),
+        on_default.size() > 1 ? fmt::format(" and {} more", on_default.size() - 1) : "", fallback.front().name));
   }
   return Status::Ok();
 }
@@ -334,9 +333,9 @@ Status CampaignRunner::ProbeCounters() {
 Status CampaignRunner::KeepThisShard() {
   std::vector<std::string> names;
   for (const auto& c : cells_) names.push_back(c.name);
-  shard_ = session::AssignShards(names, *options_.shard,
-                                 session::ShardGroup(RunKind::kAb, options_.shard->count, options_.provenance.commit,
-                                                     input_.campaign_sha256));
+  shard_ = session::AssignShards(
+      names, *options_.shard,
+      session::ShardGroup(RunKind::kAb, options_.shard->count, options_.provenance.commit, input_.campaign_sha256));
   TARE_RETURN_IF_ERROR(session::CheckShardNotEmpty(*shard_, "cells"));
   std::erase_if(cells_, [&](const Cell& c) { return session::ShardOf(*shard_, c.name) != shard_->index; });
   notes_.push_back(fmt::format(
@@ -371,11 +370,10 @@ void CampaignRunner::ExpandLayouts() {
       "k x {} bytes, moving the initial stack, and {}; code, static data and shared libraries do not move: "
       "that needs a rebuild){}.",
       spec.layouts, kLayoutPadBytes,
-      heap_shift_.empty()
-          ? fmt::format("the heap does not move: {}", heap_shift.status().message())
-          : fmt::format("an allocation of k x {} bytes before main (libtare_heap_shift.so), moving the "
-                        "program's heap by as much",
-                        kLayoutPadBytes),
+      heap_shift_.empty() ? fmt::format("the heap does not move: {}", heap_shift.status().message())
+                          : fmt::format("an allocation of k x {} bytes before main (libtare_heap_shift.so), moving the "
+                                        "program's heap by as much",
+                                        kLayoutPadBytes),
       measure_.instrument == Instrument::kSim
           ? "; under sim ASLR is off, so each layout is one fixed stack and heap position"
           : "; with ASLR on (`tare env`) the stack is also randomized per process, which hides most of "
@@ -422,7 +420,7 @@ StatusOr<std::vector<LockedWork>> CampaignRunner::FixWork(const std::vector<Lock
         if (!s.ok()) return s.WithContext("fixing the iteration count of " + c.name + " on base");
         w.iterations = c.bench.iterations;
         w.gbench_min_time_ns = c.bench.iterations > 0 ? 0 : c.bench.gbench_min_time_ns;
-        w.from = c.bench.iterations > 0                ? "calibrated"
+        w.from = c.bench.iterations > 0               ? "calibrated"
                  : input_.spec.gbench_min_time_ns > 0 ? "--gbench-min-time"
                                                       : "default";
       }

@@ -51,20 +51,20 @@
 namespace tare::campaign {
 
 struct CampaignInput {
-  CampaignSpec spec;             // paths absolute (ResolveSpecPaths)
-  std::string campaign_sha256;   // CampaignIdentity(spec); Prepare() sets it
-  std::string campaign_source;   // "file:<absolute path>" | "flags"
-  std::string campaign_text;     // the file's bytes, or SpecToJson(spec).dump(2)
+  CampaignSpec spec;            // paths absolute (ResolveSpecPaths)
+  std::string campaign_sha256;  // CampaignIdentity(spec); Prepare() sets it
+  std::string campaign_source;  // "file:<absolute path>" | "flags"
+  std::string campaign_text;    // the file's bytes, or SpecToJson(spec).dump(2)
 };
 
 struct RunnerOptions {
-  std::string stage_dir;                    // where the arm copies go: <store dir>/bin
+  std::string stage_dir;  // where the arm copies go: <store dir>/bin
   bool resume = false;
-  std::vector<std::string> base_env;        // tare's environment, KEY=VALUE (spec.env is added)
+  std::vector<std::string> base_env;  // tare's environment, KEY=VALUE (spec.env is added)
   const session::Clock* clock = &session::SystemClock();
-  std::vector<std::string> command_line;    // tare's argv, recorded with the run
+  std::vector<std::string> command_line;  // tare's argv, recorded with the run
   std::string tare_version;
-  Provenance provenance;                    // recorded with the cohort's run
+  Provenance provenance;  // recorded with the cohort's run
   // --shard K/N: only this job's part of the cells (session/shard.h); the whole assignment is
   // recorded with the cohort's run, and --resume continues only a cohort of the same shard.
   std::optional<session::ShardSpec> shard;
@@ -104,12 +104,12 @@ class CampaignRunner {
   struct Cell {
     std::string name;
     CellRole role = CellRole::kTarget;
-    target::Benchmark bench;           // the benchmark each arm runs (name and URI)
-    std::vector<std::string> args;     // cell parameters
+    target::Benchmark bench;        // the benchmark each arm runs (name and URI)
+    std::vector<std::string> args;  // cell parameters
     std::vector<std::string> env;
-    int64_t benchmark_id = 0;          // in the store
-    std::string declared;              // --layouts: the declared cell this one is a layout of
-    int64_t layout = -1;               // --layouts: which layout (-1: none)
+    int64_t benchmark_id = 0;  // in the store
+    std::string declared;      // --layouts: the declared cell this one is a layout of
+    int64_t layout = -1;       // --layouts: which layout (-1: none)
   };
   class Cohort;  // the state of one Run(): cohort.h
 
@@ -128,7 +128,7 @@ class CampaignRunner {
   // is refused with the counters that exist, and each cell is judged on the counters it reports
   // (cell_metrics_), on the default metric when it reports none of the declared ones.
   Status ProbeCounters();
-  void ExpandLayouts();             // --layouts K: every cell once per layout
+  void ExpandLayouts();  // --layouts K: every cell once per layout
 
   // The work of one sample of every cell, the same in every arm: a tare binary's iteration count,
   // a Google Benchmark binary's minimum time or count (session::FixIterations, FixGbenchWork).

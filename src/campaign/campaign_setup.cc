@@ -39,11 +39,10 @@ StatusOr<TargetKind> ResolveKind(const CampaignSpec& spec) {
   for (const auto& head : spec.heads) {
     TARE_ASSIGN_OR_RETURN(TargetKind head_kind, target::DetectTargetKind(head));
     if (head_kind != base_kind) {
-      return Status::InvalidArgument(fmt::format(
-          "base '{}' is a {} target but head '{}' is a {} target; compare builds of the same "
-          "program, or force one kind with --kind (kind = \"...\" in the campaign file)",
-          spec.base, TargetKindName(base_kind), head,
-          TargetKindName(head_kind)));
+      return Status::InvalidArgument(
+          fmt::format("base '{}' is a {} target but head '{}' is a {} target; compare builds of the same "
+                      "program, or force one kind with --kind (kind = \"...\" in the campaign file)",
+                      spec.base, TargetKindName(base_kind), head, TargetKindName(head_kind)));
     }
   }
   return base_kind;
@@ -147,10 +146,9 @@ std::string CountList(const std::vector<LockedWork>& work) {
 std::string Sources(const std::vector<LockedWork>& work, TargetKind kind) {
   std::vector<std::string> parts;
   for (const auto& w : work) {
-    std::string part = w.from == "calibrated"
-                           ? (kind == TargetKind::kTare
-                                  ? "calibrated once on base for a 20 ms window"
-                                  : "each the count Google Benchmark chose in one 20 ms run on base")
+    std::string part = w.from == "calibrated"            ? (kind == TargetKind::kTare
+                                                                ? "calibrated once on base for a 20 ms window"
+                                                                : "each the count Google Benchmark chose in one 20 ms run on base")
                        : w.from == "sim"                 ? "fixed for the sim instrument"
                        : w.from.rfind("cohort ", 0) == 0 ? "as " + w.from + " ran them (its lock)"
                                                          : "";
@@ -167,8 +165,7 @@ constexpr char kPerIteration[] =
 
 }  // namespace
 
-std::string WorkNote(TargetKind kind, Instrument instrument, const std::vector<LockedWork>& work,
-                     bool own_min_time) {
+std::string WorkNote(TargetKind kind, Instrument instrument, const std::vector<LockedWork>& work, bool own_min_time) {
   if (kind == TargetKind::kGbench && instrument == Instrument::kSim) {
     return "Iteration counts: under sim every sample of Google Benchmark runs one exactly-counted "
            "iteration, the same in every arm (docs/sim.md).";
@@ -188,7 +185,8 @@ std::string WorkNote(TargetKind kind, Instrument instrument, const std::vector<L
   if (own_min_time) {
     return fmt::format(
         "Iteration counts: Google Benchmark chooses its own count in every process, for the length the "
-        "campaign's own --benchmark_min_time argument sets (tare adds none); {}.", kPerIteration);
+        "campaign's own --benchmark_min_time argument sets (tare adds none); {}.",
+        kPerIteration);
   }
   int64_t min_time_ns = 0;
   std::string from;
@@ -198,8 +196,8 @@ std::string WorkNote(TargetKind kind, Instrument instrument, const std::vector<L
     from = w.from;
   }
   if (min_time_ns == 0) return "";
-  const std::string why = from == "default"           ? "tare's default instead of Google Benchmark's 0.5 s; "
-                                                        "--gbench-min-time sets another"
+  const std::string why = from == "default"             ? "tare's default instead of Google Benchmark's 0.5 s; "
+                                                          "--gbench-min-time sets another"
                           : from == "--gbench-min-time" ? "--gbench-min-time"
                                                         : "as " + from + " ran it (its lock)";
   return fmt::format(
@@ -214,9 +212,8 @@ std::string WorkNote(TargetKind kind, Instrument instrument, const std::vector<L
       from == "default" ? std::string(kPerIteration) : "T" + std::string(kPerIteration + 1));
 }
 
-std::map<std::string, std::string> OriginLibraryPaths(
-    const std::vector<std::pair<std::string, std::string>>& sources, const std::string& inherited,
-    std::string* note) {
+std::map<std::string, std::string> OriginLibraryPaths(const std::vector<std::pair<std::string, std::string>>& sources,
+                                                      const std::string& inherited, std::string* note) {
   std::map<std::string, std::string> value;  // arm -> directories
   bool any = false;
   for (const auto& [arm, source] : sources) {
@@ -248,9 +245,10 @@ std::map<std::string, std::string> OriginLibraryPaths(
     out[arm] = "LD_LIBRARY_PATH=" + dirs + (inherited.empty() ? "" : ":" + inherited);
   }
   if (note != nullptr) {
-    *note = "Shared libraries: the executables find theirs through $ORIGIN, which would point at "
-            "the arm copies; every arm runs with LD_LIBRARY_PATH set to its own source's "
-            "directories (padded to one length, so the arms' environments stay the same size)";
+    *note =
+        "Shared libraries: the executables find theirs through $ORIGIN, which would point at "
+        "the arm copies; every arm runs with LD_LIBRARY_PATH set to its own source's "
+        "directories (padded to one length, so the arms' environments stay the same size)";
   }
   return out;
 }

@@ -37,9 +37,8 @@ std::string DefaultCommandCellName(const CampaignSpec& spec);
 // so the arms' environments stay the same size (the initial stack moves with it). Returns
 // arm -> "LD_LIBRARY_PATH=..." (empty when no arm uses $ORIGIN) and, in `note`, a line for the
 // ledger. `sources`: (arm, source executable).
-std::map<std::string, std::string> OriginLibraryPaths(
-    const std::vector<std::pair<std::string, std::string>>& sources, const std::string& inherited,
-    std::string* note);
+std::map<std::string, std::string> OriginLibraryPaths(const std::vector<std::pair<std::string, std::string>>& sources,
+                                                      const std::string& inherited, std::string* note);
 
 // "\n  BM_a\n  BM_b\n  ..." (at most ten names).
 std::string ListSome(const std::vector<target::Benchmark>& benches);
@@ -55,7 +54,6 @@ std::vector<std::string> PerfEventsFor(const std::vector<MetricSpec>& metrics);
 // "Iteration counts: fixed per cell, the same for every arm and every cohort of this campaign
 // (BM_a 131072; calibrated once on base for a 20 ms window, kept in the lock)". `own_min_time`:
 // the campaign's arguments set Google Benchmark's --benchmark_min_time themselves.
-std::string WorkNote(TargetKind kind, Instrument instrument, const std::vector<LockedWork>& work,
-                     bool own_min_time);
+std::string WorkNote(TargetKind kind, Instrument instrument, const std::vector<LockedWork>& work, bool own_min_time);
 
 }  // namespace tare::campaign

@@ -27,7 +27,8 @@ namespace {
 
 // Google Benchmark user counters (gb.counter.NAME) whose meaning tare does not know by name.
 bool IsUserCounter(const std::string& metric) {
-  return metric.rfind(metric_name::kGbCounterPrefix, 0) == 0 && LookupMetric(metric).direction == Direction::kLowerIsBetter;
+  return metric.rfind(metric_name::kGbCounterPrefix, 0) == 0 &&
+         LookupMetric(metric).direction == Direction::kLowerIsBetter;
 }
 
 }  // namespace
@@ -135,10 +136,9 @@ Status CampaignRunner::Cohort::Open() {
   }
   for (size_t i = 0; i < r_.cells_.size(); ++i) {
     Cell& c = r_.cells_[i];
-    TARE_ASSIGN_OR_RETURN(c.benchmark_id,
-                          store_.AddBenchmark(run_id_, {0, c.bench.uri, c.bench.name, r_.kind_}));
-    TARE_RETURN_IF_ERROR(store_.AddCell(
-        run_id_, {static_cast<int64_t>(i), c.name, c.role, c.benchmark_id, c.args, c.env}));
+    TARE_ASSIGN_OR_RETURN(c.benchmark_id, store_.AddBenchmark(run_id_, {0, c.bench.uri, c.bench.name, r_.kind_}));
+    TARE_RETURN_IF_ERROR(
+        store_.AddCell(run_id_, {static_cast<int64_t>(i), c.name, c.role, c.benchmark_id, c.args, c.env}));
   }
   for (const auto& m : r_.metrics_) {
     // A user counter's unit and direction come from the binary with its first sample (the
@@ -191,16 +191,16 @@ Status CampaignRunner::Cohort::Resume(RunData* stored_run, std::vector<int64_t>*
     if ((c.state == CohortState::kRunning || c.state == CohortState::kInterrupted) && same_shard(c.run_id)) open = &c;
   }
   if (open == nullptr) {
-    return Status::FailedPrecondition(fmt::format(
-        "--resume: the store '{}' holds no interrupted cohort of this campaign{} ({} cohort{} "
-        "found, none interrupted{}); run without --resume to start a new cohort",
-        store_.path(), r_.shard_ ? fmt::format(" in shard {}/{}", r_.shard_->index, r_.shard_->count) : "",
-        all.size(), all.size() == 1 ? "" : "s", r_.shard_ ? " in this shard" : ""));
+    return Status::FailedPrecondition(
+        fmt::format("--resume: the store '{}' holds no interrupted cohort of this campaign{} ({} cohort{} "
+                    "found, none interrupted{}); run without --resume to start a new cohort",
+                    store_.path(), r_.shard_ ? fmt::format(" in shard {}/{}", r_.shard_->index, r_.shard_->count) : "",
+                    all.size(), all.size() == 1 ? "" : "s", r_.shard_ ? " in this shard" : ""));
   }
   TARE_ASSIGN_OR_RETURN(lock_, LockFromJsonText(open->lock_json, fmt::format("--resume: run {} (cohort {})'s lock",
                                                                              open->run_id, open->cohort)));
-  TARE_RETURN_IF_ERROR(CheckResumable(lock_, r_.stage_->executables(), fingerprint_.HardDigest(),
-                                      r_.options_.tare_version));
+  TARE_RETURN_IF_ERROR(
+      CheckResumable(lock_, r_.stage_->executables(), fingerprint_.HardDigest(), r_.options_.tare_version));
   // The work the cohort locked, not a fresh calibration: its samples so far ran exactly that.
   TARE_RETURN_IF_ERROR(r_.FixWork(lock_.work).status());
   run_id_ = open->run_id;
@@ -211,16 +211,17 @@ Status CampaignRunner::Cohort::Resume(RunData* stored_run, std::vector<int64_t>*
 
   TARE_ASSIGN_OR_RETURN(std::vector<CellRecord> stored_cells, store_.CellsOf(run_id_));
   if (stored_cells.size() != r_.cells_.size()) {
-    return Status::FailedPrecondition(fmt::format(
-        "cannot resume cohort {}: it has {} cells, the campaign now gives {}; run without --resume",
-        cohort_, stored_cells.size(), r_.cells_.size()));
+    return Status::FailedPrecondition(
+        fmt::format("cannot resume cohort {}: it has {} cells, the campaign now gives {}; run without --resume",
+                    cohort_, stored_cells.size(), r_.cells_.size()));
   }
   std::map<int64_t, int64_t> cell_of_benchmark;
   for (size_t i = 0; i < stored_cells.size(); ++i) {
     if (stored_cells[i].name != r_.cells_[i].name) {
-      return Status::FailedPrecondition(fmt::format(
-          "cannot resume cohort {}: its cell {} is '{}', the campaign now gives '{}'; run without "
-          "--resume", cohort_, i, stored_cells[i].name, r_.cells_[i].name));
+      return Status::FailedPrecondition(
+          fmt::format("cannot resume cohort {}: its cell {} is '{}', the campaign now gives '{}'; run without "
+                      "--resume",
+                      cohort_, i, stored_cells[i].name, r_.cells_[i].name));
     }
     r_.cells_[i].benchmark_id = stored_cells[i].benchmark_id;
     cell_of_benchmark[stored_cells[i].benchmark_id] = static_cast<int64_t>(i);
@@ -235,19 +236,20 @@ Status CampaignRunner::Cohort::Resume(RunData* stored_run, std::vector<int64_t>*
       continue;
     }
     auto cell = cell_of_benchmark.find(s.benchmark_id);
-    stored.push_back({s.id, cell == cell_of_benchmark.end() ? -1 : cell->second, s.sample.arm,
-                      s.sample.block, s.sample.seq, s.sample.outcome});
+    stored.push_back({s.id, cell == cell_of_benchmark.end() ? -1 : cell->second, s.sample.arm, s.sample.block,
+                      s.sample.seq, s.sample.outcome});
     by_id[s.id] = &s.sample;
   }
   ResumePoint point = FindResumePoint(stored, static_cast<int64_t>(r_.cells_.size()), r_.arms_);
   next_seq_ = std::max(next_seq_, point.next_seq);
   if (!point.discard.empty()) {
-    TARE_RETURN_IF_ERROR(store_.DiscardSamples(
-        run_id_, point.discard,
-        "block cut by an interruption: run again whole on resume, so its arms run back to back"));
-    Notice(fmt::format("resume: {} sample{} of blocks cut by the interruption set aside (kept in "
-                       "the store); those blocks run again whole",
-                       point.discard.size(), point.discard.size() == 1 ? "" : "s"));
+    TARE_RETURN_IF_ERROR(
+        store_.DiscardSamples(run_id_, point.discard,
+                              "block cut by an interruption: run again whole on resume, so its arms run back to back"));
+    Notice(
+        fmt::format("resume: {} sample{} of blocks cut by the interruption set aside (kept in "
+                    "the store); those blocks run again whole",
+                    point.discard.size(), point.discard.size() == 1 ? "" : "s"));
   }
   std::set<int64_t> dropped(point.discard.begin(), point.discard.end());
   for (const auto& s : stored) {
@@ -268,7 +270,8 @@ Status CampaignRunner::Cohort::Resume(RunData* stored_run, std::vector<int64_t>*
 
 StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
   TARE_ASSIGN_OR_RETURN(plan_, PlanLooks(spec_.sampling, spec_.confidence, spec_.look_scheme));
-  fingerprint_ = env::CollectFingerprint(env::FingerprintOptions{.probe_valgrind = spec_.instrument == Instrument::kSim});
+  fingerprint_ =
+      env::CollectFingerprint(env::FingerprintOptions{.probe_valgrind = spec_.instrument == Instrument::kSim});
   // What the arms' environment (tare's, with --env) does to the code: as `tare run` and `tare env` say it.
   env::AddTargetEnvironment(&fingerprint_, session::ApplyEnvOverrides(r_.options_.base_env, spec_.env));
   cells_.assign(r_.cells_.size(), CellState{});
@@ -327,8 +330,8 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
     error = error.WithMore(
         "once fixed, run the same `tare ab` command with --resume to continue this cohort from its stored samples");
   }
-  const CohortState state = store_lost_a_write                ? CohortState::kInterrupted
-                            : !error.ok()                      ? CohortState::kStopped
+  const CohortState state = store_lost_a_write               ? CohortState::kInterrupted
+                            : !error.ok()                    ? CohortState::kStopped
                             : stop == StopKind::kInterrupted ? CohortState::kInterrupted
                             : stop != StopKind::kNone        ? CohortState::kStopped
                                                              : CohortState::kComplete;
@@ -340,13 +343,15 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
     // resume, is the one told (issue 48, item 6: the report's error replaced it, and the cohort
     // was left `running`).
     Status saved = store_.SetCohortState(run_id_, state, stop_reason, "");
-    Status finished = store_.FinishRun(run_id_,
-                                       state == CohortState::kInterrupted ? RunStatus::kInterrupted : RunStatus::kFailed,
-                                       r_.options_.clock->UnixNowNs());
+    Status finished =
+        store_.FinishRun(run_id_, state == CohortState::kInterrupted ? RunStatus::kInterrupted : RunStatus::kFailed,
+                         r_.options_.clock->UnixNowNs());
     if (error.ok()) return report.status();
     if (!saved.ok()) {
-      error = error.WithMore(fmt::format("the cohort is still marked running in the store ({}); --resume continues "
-                                         "it all the same", saved.message()));
+      error =
+          error.WithMore(fmt::format("the cohort is still marked running in the store ({}); --resume continues "
+                                     "it all the same",
+                                     saved.message()));
     }
     return error;
   }
@@ -360,7 +365,7 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
   Status finished = store_.FinishRun(run_id_,
                                      state == CohortState::kComplete      ? RunStatus::kComplete
                                      : state == CohortState::kInterrupted ? RunStatus::kInterrupted
-                                                              : RunStatus::kFailed,
+                                                                          : RunStatus::kFailed,
                                      report->ended_unix_ns);
   for (auto& c : report->cohorts) {
     if (c.current) {
@@ -370,8 +375,10 @@ StatusOr<CampaignResult> CampaignRunner::Cohort::Run() {
     }
   }
   if (!error.ok() && !saved.ok()) {
-    return error.WithMore(fmt::format("the cohort is still marked running in the store ({}); --resume continues it "
-                                      "all the same", saved.message()));
+    return error.WithMore(
+        fmt::format("the cohort is still marked running in the store ({}); --resume continues it "
+                    "all the same",
+                    saved.message()));
   }
   if (!error.ok()) return error;
   if (!saved.ok()) return saved;
@@ -383,19 +390,18 @@ int64_t CampaignRunner::Cohort::TargetBlocks(size_t cell) const {
   return cells_[cell].active ? cells_[cell].target : 0;
 }
 
-std::string CampaignRunner::Cohort::ProgressLine(const session::Session& session, size_t cell,
-                                                 const std::string& arm, int64_t block) const {
+std::string CampaignRunner::Cohort::ProgressLine(const session::Session& session, size_t cell, const std::string& arm,
+                                                 int64_t block) const {
   const std::string eta = Eta();
-  return fmt::format("[sample {}] {} block {}/{} {}{}", session.next_seq() + 1, r_.cells_[cell].name,
-                     block + 1, cells_[cell].target, arm, eta.empty() ? "" : " · " + eta);
+  return fmt::format("[sample {}] {} block {}/{} {}{}", session.next_seq() + 1, r_.cells_[cell].name, block + 1,
+                     cells_[cell].target, arm, eta.empty() ? "" : " · " + eta);
 }
 
 std::string CampaignRunner::Cohort::Eta() const {
   if (samples_run_ < 1 || !session_) return "";
   // The work tier ran before the first sample: not a sample's cost.
-  const double per_sample =
-      static_cast<double>(r_.options_.clock->UnixNowNs() - session_started_ns_ - work_tier_ns_) /
-      static_cast<double>(samples_run_);
+  const double per_sample = static_cast<double>(r_.options_.clock->UnixNowNs() - session_started_ns_ - work_tier_ns_) /
+                            static_cast<double>(samples_run_);
   const double arms = static_cast<double>(r_.arms_.size());
   double planned = 0, most = 0;  // samples left: to the current targets, and to the cap
   for (size_t c = 0; c < cells_.size(); ++c) {
@@ -413,8 +419,8 @@ std::string CampaignRunner::Cohort::Eta() const {
         first += static_cast<double>(std::max<int64_t>(0, cells_[c].target - BlocksDone(c))) * arms;
       }
     }
-    const double left = std::max(first * per_sample,
-                                 static_cast<double>(budget_ns_ - (r_.options_.clock->UnixNowNs() - session_started_ns_)));
+    const double left = std::max(
+        first * per_sample, static_cast<double>(budget_ns_ - (r_.options_.clock->UnixNowNs() - session_started_ns_)));
     eta = std::min(eta, std::max(0.0, left));
     at_most = std::min(at_most, std::max(0.0, left));
   }

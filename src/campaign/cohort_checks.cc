@@ -37,10 +37,12 @@ Status CampaignRunner::Cohort::CheckGates() {
             if (note.rfind(event + ":", 0) == 0) why = " (" + note + ")";
           }
         }
-        violation = fmt::format("metric {} was not measured for the {} arm in cell '{}'{}; remove it "
-                                "from the campaign's metrics", m.name, arm, r_.cells_[c].name, why);
-        gate_checks_.push_back({CheckKind::kGate, "every metric is measured", r_.cells_[c].name, arm,
-                                kNaN, kNaN, "", false});
+        violation = fmt::format(
+            "metric {} was not measured for the {} arm in cell '{}'{}; remove it "
+            "from the campaign's metrics",
+            m.name, arm, r_.cells_[c].name, why);
+        gate_checks_.push_back(
+            {CheckKind::kGate, "every metric is measured", r_.cells_[c].name, arm, kNaN, kNaN, "", false});
         break;
       }
       if (!violation.empty()) break;
@@ -78,9 +80,9 @@ Status CampaignRunner::Cohort::CheckGates() {
             const std::string who = against.size() > 1 ? fmt::format("{} vs {}", arm, ref) : arm;
             gate_checks_.push_back({CheckKind::kGate, g.text, r_.cells_[c].name, who, value, limit, def.unit, ok});
             if (!ok && violation.empty()) {
-              violation = fmt::format("sanity gate \"{}\" is violated in cell '{}': {} is {}, the limit is {}",
-                                      g.text, r_.cells_[c].name, who, FormatValue(value, def.unit),
-                                      FormatValue(limit, def.unit));
+              violation =
+                  fmt::format("sanity gate \"{}\" is violated in cell '{}': {} is {}, the limit is {}", g.text,
+                              r_.cells_[c].name, who, FormatValue(value, def.unit), FormatValue(limit, def.unit));
             }
           }
         }

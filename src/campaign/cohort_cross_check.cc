@@ -69,19 +69,21 @@ void CampaignRunner::Cohort::CrossCheck() {
     }
   }
   if (static_cast<int64_t>(to_measure.size()) > kMaxCrossCheckCells) {
-    cross_check_notes_.push_back(fmt::format(
-        "Cross-check: {} cells FAILed or gained in time; the first {} were measured under valgrind "
-        "(--instrument sim on the others shows their instructions)",
-        to_measure.size(), kMaxCrossCheckCells));
-    for (auto it = std::next(to_measure.begin(), kMaxCrossCheckCells); it != to_measure.end(); ++it) flagged.erase(it->first);
+    cross_check_notes_.push_back(
+        fmt::format("Cross-check: {} cells FAILed or gained in time; the first {} were measured under valgrind "
+                    "(--instrument sim on the others shows their instructions)",
+                    to_measure.size(), kMaxCrossCheckCells));
+    for (auto it = std::next(to_measure.begin(), kMaxCrossCheckCells); it != to_measure.end(); ++it)
+      flagged.erase(it->first);
     to_measure.erase(std::next(to_measure.begin(), kMaxCrossCheckCells), to_measure.end());
   }
   if (!to_measure.empty()) {
     const int64_t processes = static_cast<int64_t>(to_measure.size()) * (2 + static_cast<int64_t>(Heads().size()));
     Progress("");
-    Notice(fmt::format("cross-check: {} cell{} whose time FAILed or gained, under valgrind (base, base again, "
-                       "each head): {} processes",
-                       to_measure.size(), to_measure.size() == 1 ? "" : "s", processes));
+    Notice(
+        fmt::format("cross-check: {} cell{} whose time FAILed or gained, under valgrind (base, base again, "
+                    "each head): {} processes",
+                    to_measure.size(), to_measure.size() == 1 ? "" : "s", processes));
   }
   for (const auto& [c, comps] : flagged) {
     CellWork measured;
@@ -108,8 +110,8 @@ void CampaignRunner::Cohort::CrossCheck() {
       x.metric = time.metric;
       x.time_change = time.estimate;
       if (!x.error.empty()) {
-        x.line = fmt::format("{} {}, instructions not measured: {}", time.metric,
-                             report::SignedPercent(time.estimate), x.error);
+        x.line = fmt::format("{} {}, instructions not measured: {}", time.metric, report::SignedPercent(time.estimate),
+                             x.error);
       }
       comp.cross_check = std::move(x);
     }

@@ -50,18 +50,19 @@ void CampaignRunner::Cohort::NoticePlanCost() const {
         "plan: {} cell{} x {} arms x {} block{} = {} processes (exact plan: the metrics are deterministic; {}; a "
         "cell whose values differ continues to {} to {} pairs)",
         cells, cells == 1 ? "" : "s", arms, exact_blocks_, exact_blocks_ == 1 ? "" : "s", cells * arms * exact_blocks_,
-        spec_.null_arm ? "the null arm, a rerun of base, must read what base reads" : "every arm runs twice and must read the same",
+        spec_.null_arm ? "the null arm, a rerun of base, must read what base reads"
+                       : "every arm runs twice and must read the same",
         plan_.pairs.front(), plan_.pairs.back()));
     return;
   }
-  Notice(fmt::format("plan: {} cell{} x {} arms x {} pairs = {} processes{}", cells,
-                     cells == 1 ? "" : "s", arms,
-                     lo == hi ? std::to_string(plan_.pairs.front())
-                              : fmt::format("{} to {}", plan_.pairs.front(), plan_.pairs.back()),
-                     lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi),
-                     budget_ns_ > 0 ? fmt::format("; budget {}{}", FormatDurationNs(static_cast<double>(budget_ns_)),
-                                                  spec_.budget_ns == kDefaultBudget ? " (the default: 30 s per cell, at most 10 min)" : "")
-                                    : ""));
+  Notice(fmt::format(
+      "plan: {} cell{} x {} arms x {} pairs = {} processes{}", cells, cells == 1 ? "" : "s", arms,
+      lo == hi ? std::to_string(plan_.pairs.front()) : fmt::format("{} to {}", plan_.pairs.front(), plan_.pairs.back()),
+      lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi),
+      budget_ns_ > 0
+          ? fmt::format("; budget {}{}", FormatDurationNs(static_cast<double>(budget_ns_)),
+                        spec_.budget_ns == kDefaultBudget ? " (the default: 30 s per cell, at most 10 min)" : "")
+          : ""));
 }
 
 void CampaignRunner::Cohort::NoticeEstimate(bool early) const {
@@ -102,13 +103,14 @@ void CampaignRunner::Cohort::NoticeEstimate(bool early) const {
     // a campaign takes between its first looks and the larger of them and the budget: issue 42 saw
     // "about 43 s" (the first looks alone) printed for a campaign that took 5 minutes.
     plan = lo > budget
-               ? fmt::format("the first looks take about {}; the first look alone outlasts the budget of {}, which "
-                             "is spent after it: about {} in all",
-                             FormatDurationNs(lo), FormatDurationNs(budget), FormatDurationNs(lo))
-               : fmt::format("the first looks take about {}; cells still undecided then go on until the budget, "
-                             "{} from the first sample, is spent: {} to {} in all",
-                             FormatDurationNs(lo), FormatDurationNs(budget), FormatDurationNs(lo),
-                             FormatDurationNs(budget));
+               ? fmt::format(
+                     "the first looks take about {}; the first look alone outlasts the budget of {}, which "
+                     "is spent after it: about {} in all",
+                     FormatDurationNs(lo), FormatDurationNs(budget), FormatDurationNs(lo))
+               : fmt::format(
+                     "the first looks take about {}; cells still undecided then go on until the budget, "
+                     "{} from the first sample, is spent: {} to {} in all",
+                     FormatDurationNs(lo), FormatDurationNs(budget), FormatDurationNs(lo), FormatDurationNs(budget));
   } else {
     plan = fmt::format("the first looks take about {}; cells still undecided then go on to the cap: {} to {} in all",
                        FormatDurationNs(lo), FormatDurationNs(lo), FormatDurationNs(cap));
@@ -118,18 +120,21 @@ void CampaignRunner::Cohort::NoticeEstimate(bool early) const {
             : "first block";
   Notice(fmt::format("{}: {} per sample ({} of it tare's own); {}{}", so_far, FormatDurationNs(per_sample),
                      FormatDurationNs(per_sample - own),
-                     tier > 0 ? fmt::format("with the work tier's {} before them, ", FormatDurationNs(tier)) : "", plan));
+                     tier > 0 ? fmt::format("with the work tier's {} before them, ", FormatDurationNs(tier)) : "",
+                     plan));
 }
 
 Status CampaignRunner::Cohort::SpendBudget() {
   budget_spent_ = true;
   const std::string budget = fmt::format("budget of {}{} spent", FormatDurationNs(static_cast<double>(budget_ns_)),
                                          spec_.budget_ns == kDefaultBudget ? " (the default)" : "");
-  const std::string undecided_reason = budget +
+  const std::string undecided_reason =
+      budget +
       ": undecided when it ran out, so INCONCLUSIVE; a larger --budget, a quieter host or --instrument sim would "
       "decide it";
-  const std::string gain_reason = budget + ": the PASS stands; whether the head is better beyond the floor (a "
-      "supported gain) was still being decided";
+  const std::string gain_reason = budget +
+                                  ": the PASS stands; whether the head is better beyond the floor (a "
+                                  "supported gain) was still being decided";
   // bonferroni-v1 spends the same confidence on each of at most K looks wherever they fall, so the
   // samples measured since a cell's last look are judged at one more (issue 42: a fifth of a large
   // A/A's samples were never judged). sign-test-calibrated-v1 is calibrated for the planned pair
@@ -167,8 +172,8 @@ Status CampaignRunner::Cohort::SpendBudget() {
     Progress("");
     std::vector<std::string> parts;
     if (judged_late > 0) {
-      parts.push_back(fmt::format("{} cell{} judged once more on every pair measured since {} last look",
-                                  judged_late, judged_late == 1 ? "" : "s", judged_late == 1 ? "its" : "their"));
+      parts.push_back(fmt::format("{} cell{} judged once more on every pair measured since {} last look", judged_late,
+                                  judged_late == 1 ? "" : "s", judged_late == 1 ? "its" : "their"));
     }
     if (undecided > 0) parts.push_back(fmt::format("{} INCONCLUSIVE", undecided));
     if (gain_open > 0) parts.push_back(fmt::format("{} PASS whose gain was still undecided", gain_open));
@@ -192,9 +197,8 @@ Status CampaignRunner::Cohort::ExactLook(size_t cell) {
   const std::string differs = DeterminismCheck(st.samples, exact_blocks_, settings);
   if (!differs.empty()) {
     // Not deterministic here: the statistical plan decides, and the blocks run so far count.
-    st.fallback = fmt::format(
-        "determinism check failed: {}; fell back to the statistical plan ({} pairs, up to {})", differs,
-        plan_.pairs.front(), plan_.pairs.back());
+    st.fallback = fmt::format("determinism check failed: {}; fell back to the statistical plan ({} pairs, up to {})",
+                              differs, plan_.pairs.front(), plan_.pairs.back());
     st.target = plan_.pairs.front();
     Progress("");
     Notice(fmt::format("{}: {}", c.name, st.fallback));
@@ -205,9 +209,10 @@ Status CampaignRunner::Cohort::ExactLook(size_t cell) {
   st.active = false;
   TARE_RETURN_IF_ERROR(SaveLook(cell, 1, true));
   Progress("");
-  Notice(fmt::format("exact look at {} block{}: {}: {} (deterministic: {})", exact_blocks_,
-                     exact_blocks_ == 1 ? "" : "s", c.name, CountVerdicts(st.comparisons),
-                     spec_.null_arm ? "base and its rerun, the null arm, read the same" : "every arm read the same twice"));
+  Notice(fmt::format(
+      "exact look at {} block{}: {}: {} (deterministic: {})", exact_blocks_, exact_blocks_ == 1 ? "" : "s", c.name,
+      CountVerdicts(st.comparisons),
+      spec_.null_arm ? "base and its rerun, the null arm, read the same" : "every arm read the same twice"));
   return Status::Ok();
 }
 
@@ -229,8 +234,8 @@ Status CampaignRunner::Cohort::Look(size_t cell) {
     st.target = plan_.pairs[st.look_index];
   }
   Progress("");
-  Notice(fmt::format("look {}/{} at {} pairs: {}: {}{}", st.look_index, plan_.pairs.size(), pairs,
-                     c.name, CountVerdicts(st.comparisons),
+  Notice(fmt::format("look {}/{} at {} pairs: {}: {}{}", st.look_index, plan_.pairs.size(), pairs, c.name,
+                     CountVerdicts(st.comparisons),
                      final ? "" : fmt::format("; undecided, continuing to {} pairs", st.target)));
   return Status::Ok();
 }
@@ -268,8 +273,8 @@ std::vector<std::string> CampaignRunner::Cohort::Heads() const {
 
 std::vector<AbComparison> CampaignRunner::Cohort::Judge(size_t cell, int64_t blocks, int64_t looks) const {
   const Cell& c = r_.cells_[cell];
-  std::vector<AbComparison> out = JudgeCell(cells_[cell].samples, c.name, c.role, blocks, looks,
-                                            plan_.per_look_confidence, Settings());
+  std::vector<AbComparison> out =
+      JudgeCell(cells_[cell].samples, c.name, c.role, blocks, looks, plan_.per_look_confidence, Settings());
   for (auto& comp : out) {
     if (comp.broken.any()) comp.broken.fix = BrokenCellFix(r_.kind_, c.bench.name);
   }
@@ -293,10 +298,11 @@ Status CampaignRunner::Cohort::SettleBroken(size_t cell, int64_t blocks) {
     }
   }
   Progress("");
-  Notice(fmt::format("{}: BROKEN{}: {} failed every sample of its first {} (the error above); it gets no "
-                     "more blocks, the other cells go on",
-                     r_.cells_[cell].name, unmeasurable ? ", cannot be measured" : " in the head, a FAIL",
-                     ArmList(arms), blocks == 1 ? std::string("block") : fmt::format("{} blocks", blocks)));
+  Notice(
+      fmt::format("{}: BROKEN{}: {} failed every sample of its first {} (the error above); it gets no "
+                  "more blocks, the other cells go on",
+                  r_.cells_[cell].name, unmeasurable ? ", cannot be measured" : " in the head, a FAIL", ArmList(arms),
+                  blocks == 1 ? std::string("block") : fmt::format("{} blocks", blocks)));
   return Status::Ok();
 }
 
@@ -372,9 +378,9 @@ void CampaignRunner::Cohort::NoticeProjection() const {
     size_t cell = 0;
     int64_t done = 0;
     std::vector<std::pair<PlanQuery, std::vector<PilotBlock>>> queries;  // one per head and metric
-    double extra = 0;         // pairs still to come, on average, with no budget
-    double pair_ns = 0;       // what one more pair of it costs (all arms, tare's own work included)
-    double undecided = 0;     // the share of continuations still undecided at the end
+    double extra = 0;      // pairs still to come, on average, with no budget
+    double pair_ns = 0;    // what one more pair of it costs (all arms, tare's own work included)
+    double undecided = 0;  // the share of continuations still undecided at the end
   };
   std::vector<Projected> projected;
   for (size_t i = 0; i < active.size(); i += stride) {
@@ -462,17 +468,17 @@ void CampaignRunner::Cohort::NoticeProjection() const {
       FormatDurationNs(static_cast<double>(now - session_started_ns_)), cells - active.size(), cells,
       cells == 1 ? "" : "s", active.size(), more, more == 1 ? "" : "s", FormatDurationNs(total_ns));
   if (budget_ns_ > 0) {
-    line += fmt::format(" (the budget ends it by {} at the latest)",
-                        FormatDurationNs(std::max(budget_end, static_cast<double>(now)) -
-                                         static_cast<double>(session_started_ns_)));
+    line += fmt::format(
+        " (the budget ends it by {} at the latest)",
+        FormatDurationNs(std::max(budget_end, static_cast<double>(now)) - static_cast<double>(session_started_ns_)));
   }
   if (!undecided.empty() && stride > 1) {
-    line += fmt::format("; about {} of them will likely still be undecided when {} is spent, at this host's noise "
-                        "(of {} cells simulated, {} would: e.g. {}): INCONCLUSIVE unless it quiets (a quieter host, a "
-                        "larger --budget or --instrument sim decides them)",
-                        std::lround(static_cast<double>(undecided.size()) * scale),
-                        budget_ns_ > 0 ? "the budget" : "the cap", simulated,
-                        undecided.size(), undecided.front());
+    line += fmt::format(
+        "; about {} of them will likely still be undecided when {} is spent, at this host's noise "
+        "(of {} cells simulated, {} would: e.g. {}): INCONCLUSIVE unless it quiets (a quieter host, a "
+        "larger --budget or --instrument sim decides them)",
+        std::lround(static_cast<double>(undecided.size()) * scale), budget_ns_ > 0 ? "the budget" : "the cap",
+        simulated, undecided.size(), undecided.front());
   } else if (!undecided.empty()) {
     std::string names;
     for (size_t i = 0; i < undecided.size() && i < 3; ++i) names += (i ? ", " : "") + undecided[i];
@@ -514,12 +520,14 @@ void CampaignRunner::Cohort::NoticeEarlierCohort() const {
   const double took = static_cast<double>(latest_run.ended_unix_ns - latest_run.started_unix_ns);
   const size_t n = cells->size();
   const std::string scaled =
-      n == cells_.size() ? ""
-                         : fmt::format("; for this cohort's {} cell{}, about {}", cells_.size(), cells_.size() == 1 ? "" : "s",
-                                       FormatDurationNs(took * static_cast<double>(cells_.size()) / static_cast<double>(n)));
-  Notice(fmt::format("the campaign's last cohort on this host type (cohort {}, run {}) took {} for {} cell{}{}; the "
-                     "estimate below and the projection after the first looks read this cohort's own samples",
-                     latest->cohort, latest->run_id, FormatDurationNs(took), n, n == 1 ? "" : "s", scaled));
+      n == cells_.size()
+          ? ""
+          : fmt::format("; for this cohort's {} cell{}, about {}", cells_.size(), cells_.size() == 1 ? "" : "s",
+                        FormatDurationNs(took * static_cast<double>(cells_.size()) / static_cast<double>(n)));
+  Notice(
+      fmt::format("the campaign's last cohort on this host type (cohort {}, run {}) took {} for {} cell{}{}; the "
+                  "estimate below and the projection after the first looks read this cohort's own samples",
+                  latest->cohort, latest->run_id, FormatDurationNs(took), n, n == 1 ? "" : "s", scaled));
 }
 
 }  // namespace tare::campaign

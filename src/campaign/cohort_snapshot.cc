@@ -11,7 +11,6 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-
 namespace tare::campaign {
 namespace {
 
@@ -80,8 +79,7 @@ SnapshotCell SnapshotCellNamed(const std::string& name, int64_t layouts) {
   int64_t k = -1;
   auto [end, ec] = std::from_chars(first, last, k);
   // LayoutCellName is the one spelling: a name that does not round-trip through it is no layout.
-  if (ec != std::errc() || end != last || k < 0 || k >= layouts ||
-      LayoutCellName(name.substr(0, open), k) != name) {
+  if (ec != std::errc() || end != last || k < 0 || k >= layouts || LayoutCellName(name.substr(0, open), k) != name) {
     return cell;
   }
   cell.declared = name.substr(0, open);

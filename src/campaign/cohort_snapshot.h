@@ -27,9 +27,9 @@ namespace tare::campaign {
 
 // One cell as the report shows it: the comparisons of its latest look.
 struct SnapshotCell {
-  std::string name;          // as measured: "BM_X [layout 1]" under --layouts
-  std::string declared;      // --layouts: the declared cell this one is a layout of
-  int64_t layout = -1;       // --layouts: which layout (-1: none)
+  std::string name;                       // as measured: "BM_X [layout 1]" under --layouts
+  std::string declared;                   // --layouts: the declared cell this one is a layout of
+  int64_t layout = -1;                    // --layouts: which layout (-1: none)
   std::vector<AbComparison> comparisons;  // heads in arm order
 };
 
@@ -38,7 +38,7 @@ struct CohortSnapshot {
   // resumed, the lock's JSON and sha256. (The running cohort's state is kRunning: its caller sets
   // the final one on the report.)
   CohortRecord cohort;
-  CampaignSpec spec;                      // the resolved campaign
+  CampaignSpec spec;  // the resolved campaign
   Lock lock;
   std::string tare_version;
   int64_t started_unix_ns = 0;
@@ -46,13 +46,13 @@ struct CohortSnapshot {
   std::optional<Fingerprint> fingerprint;  // absent when a stored one cannot be read
   std::string fingerprint_digest;
   TargetKind kind = TargetKind::kCommand;
-  int64_t exact_blocks = 0;               // report::AbReport::exact_blocks
-  std::optional<LookPlan> plan;           // absent when it cannot be planned again
-  std::vector<SnapshotCell> cells;        // in the cohort's cell order
-  std::vector<AbCheck> checks;            // gates, then bounds
-  std::vector<std::string> notes;         // for the ledger, in order
-  std::vector<AbSuiteEntry> suite;        // new and missing benchmarks, the new ones' figures
-  int64_t samples = 0;                    // samples this cohort used
+  int64_t exact_blocks = 0;                    // report::AbReport::exact_blocks
+  std::optional<LookPlan> plan;                // absent when it cannot be planned again
+  std::vector<SnapshotCell> cells;             // in the cohort's cell order
+  std::vector<AbCheck> checks;                 // gates, then bounds
+  std::vector<std::string> notes;              // for the ledger, in order
+  std::vector<AbSuiteEntry> suite;             // new and missing benchmarks, the new ones' figures
+  int64_t samples = 0;                         // samples this cohort used
   std::vector<CohortRecord> campaign_cohorts;  // every cohort of the campaign (Store::CohortsOf)
 };
 

@@ -37,8 +37,8 @@ class NewBenchmarks final : public session::Observer {
   bool AfterRoundReadsTheStore() const override { return false; }
   std::string ProgressLine(const session::Session& session, size_t cell_index, const std::string& arm,
                            int64_t block) const override {
-    return fmt::format("[new benchmark] {} in {}: sample {}/{}", session.plan().cells[cell_index].name, arm,
-                       block + 1, blocks_);
+    return fmt::format("[new benchmark] {} in {}: sample {}/{}", session.plan().cells[cell_index].name, arm, block + 1,
+                       blocks_);
   }
   std::map<std::string, std::vector<Sample>>& samples() { return samples_; }
 
@@ -62,7 +62,7 @@ Status CampaignRunner::Cohort::MeasureNewBenchmarks(session::Measurer& measurer,
   const int64_t blocks = exact_blocks_ > 0 ? 1 : kNewBenchmarkSamples;
   const bool sim = r_.measure_.instrument == Instrument::kSim;
   std::map<std::string, std::vector<Sample>> samples;  // benchmark -> its samples, every head
-  std::map<std::string, std::string> errors;          // benchmark -> why its work could not be fixed
+  std::map<std::string, std::string> errors;           // benchmark -> why its work could not be fixed
   int64_t next_seq = session_->next_seq();
   for (const auto& [arm, benches] : r_.suite_.new_in) {
     session::Plan plan;

@@ -30,7 +30,8 @@ StatusOr<std::map<std::string, double>> MeasureSim(session::Measurer& measurer, 
 
 bool CampaignRunner::Cohort::WorkTierApplies() const {
   if (spec_.same_work_allowance <= 0 || spec_.instrument != Instrument::kWall || exact_blocks_ > 0) return false;
-  if (r_.kind_ != TargetKind::kTare && r_.kind_ != TargetKind::kGbench) return false;  // commands: exec'd children are not counted
+  if (r_.kind_ != TargetKind::kTare && r_.kind_ != TargetKind::kGbench)
+    return false;  // commands: exec'd children are not counted
   auto time = [](const std::vector<MetricSpec>& metrics) {
     for (const auto& m : metrics) {
       const MetricDef def = LookupMetric(m.name);
@@ -108,10 +109,10 @@ Status CampaignRunner::Cohort::WorkTier() {
   if (!WorkTierApplies()) return Status::Ok();
   auto sim = SimOptions();
   if (!sim.ok()) {
-    return KeepWorkNote(fmt::format(
-        "Work tier skipped: instructions could not be counted ({}), so every cell is judged on time at the "
-        "campaign's allowance; install valgrind to tell a change of placement from a change of work",
-        sim.status().message()));
+    return KeepWorkNote(
+        fmt::format("Work tier skipped: instructions could not be counted ({}), so every cell is judged on time at the "
+                    "campaign's allowance; install valgrind to tell a change of placement from a change of work",
+                    sim.status().message()));
   }
   const std::unique_ptr<session::Measurer> measurer = r_.prober_.MakeMeasurer(*sim);
   // A second worker with its own spawn helper, in a directory of the same length: valgrind runs one

@@ -138,12 +138,12 @@ AbCrossCheck ReadCrossCheck(const AbMetricResult& time, const std::map<std::stri
       }
       // Once --layouts ran, the advice is what they could not vary (issue 42: "check with --layouts 4"
       // was printed under every layout of a --layouts 4 cohort).
-      reading = layouts > 1
-                    ? fmt::format("the same work — a placement effect the {} layouts that ran (where the stack and "
+      reading = layouts > 1 ? fmt::format(
+                                  "the same work — a placement effect the {} layouts that ran (where the stack and "
                                   "the heap sit) did not remove; code placement moves only with a rebuild (e.g. "
                                   "-falign-functions=64, or another link order)",
                                   layouts)
-                    : "the same work — likely a layout effect (check with --layouts 4)";
+                            : "the same work — likely a layout effect (check with --layouts 4)";
       break;
     case WorkReading::kNotTheInstructions:
       if (!kernel.empty()) {

@@ -20,8 +20,8 @@ AbMetricResult Time(double estimate, Verdict verdict, bool gain = false) {
 }
 
 std::map<std::string, double> Sim(double ir, double d1mr, double dlmr, double cycles) {
-  return {{"sim.Ir", ir},     {"sim.I1mr", 10}, {"sim.D1mr", d1mr},       {"sim.D1mw", 0},
-          {"sim.ILmr", 10},   {"sim.DLmr", dlmr}, {"sim.DLmw", 0},        {"sim.est_cycles", cycles}};
+  return {{"sim.Ir", ir},   {"sim.I1mr", 10},   {"sim.D1mr", d1mr}, {"sim.D1mw", 0},
+          {"sim.ILmr", 10}, {"sim.DLmr", dlmr}, {"sim.DLmw", 0},    {"sim.est_cycles", cycles}};
 }
 
 TEST(CrossCheck, OnlyTimeVerdictsThatFailedOrGainedAreChecked) {
@@ -44,8 +44,8 @@ TEST(CrossCheck, OnlyTimeVerdictsThatFailedOrGainedAreChecked) {
 // The memory-bound case: the same loop with scattered reads takes half as long again while
 // executing fewer instructions.
 TEST(CrossCheck, FewerInstructionsForMoreTimeIsNotMoreWork) {
-  AbCrossCheck x = ReadCrossCheck(Time(0.50, Verdict::kFail), Sim(1000000, 1000, 10, 1100000),
-                                  Sim(950000, 60000, 50000, 3000000));
+  AbCrossCheck x =
+      ReadCrossCheck(Time(0.50, Verdict::kFail), Sim(1000000, 1000, 10, 1100000), Sim(950000, 60000, 50000, 3000000));
   EXPECT_EQ(x.reading, "not more work");
   EXPECT_EQ(x.phrase, "fewer instructions, yet slower");
   EXPECT_NEAR(x.instructions_change, -0.05, 1e-12);
@@ -93,7 +93,7 @@ TEST(CrossCheck, EveryReadingAgreesWithTheSignsOfItsFigures) {
     EXPECT_NE(words, std::string::npos) << what << ": " << x.line;
     EXPECT_NE(x.line.find(" — " + std::string(c.why), words), std::string::npos) << what << ": " << x.line;
     // The words never deny what the figures say.
-    const bool fewer = c.instructions < 0, slower = c.time > 0;
+    const bool fewer = c.instructions<0, slower = c.time> 0;
     EXPECT_EQ(x.phrase.find(fewer ? "more work" : "less work"), std::string::npos) << what << ": " << x.phrase;
     EXPECT_EQ(x.phrase.find(fewer ? "more instructions" : "fewer instructions"), std::string::npos) << what;
     EXPECT_EQ(x.phrase.find(slower ? "faster" : "slower"), std::string::npos) << what;
@@ -117,7 +117,8 @@ TEST(CrossCheck, InstructionsThatMoveWithTheTimeAreMoreWork) {
   EXPECT_EQ(after_layouts.line.find("--layouts 4"), std::string::npos) << after_layouts.line;
   EXPECT_NE(after_layouts.line.find("the 4 layouts that ran (where the stack and the heap sit) did not remove; code "
                                     "placement moves only with a rebuild"),
-            std::string::npos) << after_layouts.line;
+            std::string::npos)
+      << after_layouts.line;
   AbCrossCheck none = ReadCrossCheck(Time(0.03, Verdict::kFail), {}, Sim(1, 1, 1, 1));
   EXPECT_EQ(none.reading, "");
   EXPECT_FALSE(none.error.empty());
@@ -154,8 +155,8 @@ TEST(CrossCheck, SameInstructionsButMoreKernelTimeSaysTheKernelNotLayout) {
             std::string::npos)
       << y.line;
   // Quiet system calls (a few more calls, microseconds of noise) change nothing.
-  const AbCrossCheck quiet = ReadCrossCheck(Time(0.03, Verdict::kFail), base,
-                                            WithSyscalls(Sim(100001, 1, 1, 1100), 13, 95'000));
+  const AbCrossCheck quiet =
+      ReadCrossCheck(Time(0.03, Verdict::kFail), base, WithSyscalls(Sim(100001, 1, 1, 1100), 13, 95'000));
   EXPECT_NE(quiet.line.find("likely a layout effect (check with --layouts 4)"), std::string::npos) << quiet.line;
   EXPECT_EQ(KernelTimeMove(base, WithSyscalls({}, 13, 95'000)), "");
   EXPECT_EQ(KernelTimeMove({}, head), "") << "without the figures nothing is claimed";

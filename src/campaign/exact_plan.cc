@@ -74,9 +74,8 @@ std::string DeterminismCheck(const CellSamples& samples, int64_t blocks, const A
   return "";
 }
 
-std::vector<AbComparison> JudgeCellExact(const CellSamples& samples, const std::string& cell,
-                                         CellRole role, int64_t blocks,
-                                         const AnalysisSettings& settings) {
+std::vector<AbComparison> JudgeCellExact(const CellSamples& samples, const std::string& cell, CellRole role,
+                                         int64_t blocks, const AnalysisSettings& settings) {
   std::vector<AbComparison> out;
   for (const std::string& head : settings.heads) {
     AbComparison c;

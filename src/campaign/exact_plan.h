@@ -50,8 +50,7 @@ std::string DeterminismCheck(const CellSamples& samples, int64_t blocks, const A
 
 // The exact verdicts of a cell that passed the check: one comparison per head, each metric judged
 // by JudgeExact on its block-0 values (all blocks are equal). `pairs` = blocks.
-std::vector<AbComparison> JudgeCellExact(const CellSamples& samples, const std::string& cell,
-                                         CellRole role, int64_t blocks,
-                                         const AnalysisSettings& settings);
+std::vector<AbComparison> JudgeCellExact(const CellSamples& samples, const std::string& cell, CellRole role,
+                                         int64_t blocks, const AnalysisSettings& settings);
 
 }  // namespace tare::campaign

@@ -15,16 +15,14 @@ nlohmann::json LockToJson(const Lock& lock) {
   for (const auto& e : lock.executables) {
     exes.push_back({{"arm", e.arm}, {"source", e.source}, {"path", e.path}, {"sha256", e.sha256}});
   }
-  nlohmann::json j = {{"schema", kLockSchema},
-                      {"campaign",
-                       {{"sha256", lock.campaign_sha256},
-                        {"source", lock.campaign_source},
-                        {"name", lock.campaign_name}}},
-                      {"executables", exes},
-                      {"fingerprint", lock.fingerprint.is_null() ? nlohmann::json::object() : lock.fingerprint},
-                      {"fingerprint_digest", lock.fingerprint_digest},
-                      {"tare_version", lock.tare_version},
-                      {"created_unix_ns", lock.created_unix_ns}};
+  nlohmann::json j = {
+      {"schema", kLockSchema},
+      {"campaign", {{"sha256", lock.campaign_sha256}, {"source", lock.campaign_source}, {"name", lock.campaign_name}}},
+      {"executables", exes},
+      {"fingerprint", lock.fingerprint.is_null() ? nlohmann::json::object() : lock.fingerprint},
+      {"fingerprint_digest", lock.fingerprint_digest},
+      {"tare_version", lock.tare_version},
+      {"created_unix_ns", lock.created_unix_ns}};
   // Only when there is some: a lock written before `work` existed reads back to the same bytes
   // (and the same sha256).
   if (!lock.work.empty()) {
@@ -40,7 +38,8 @@ nlohmann::json LockToJson(const Lock& lock) {
   // Only when the suite changed (suite_diff.h), for the same reason.
   if (!lock.suite.empty()) {
     nlohmann::json suite = nlohmann::json::array();
-    for (const auto& e : lock.suite) suite.push_back({{"benchmark", e.benchmark}, {"change", e.change}, {"heads", e.heads}});
+    for (const auto& e : lock.suite)
+      suite.push_back({{"benchmark", e.benchmark}, {"change", e.change}, {"heads", e.heads}});
     j["suite"] = suite;
   }
   return j;
@@ -134,22 +133,21 @@ Status CheckResumable(const Lock& locked, const std::vector<LockedExecutable>& n
     if (!found) differences.push_back(fmt::format("arm {} was not in the locked campaign", e.arm));
   }
   if (fingerprint_digest_now != locked.fingerprint_digest) {
-    differences.push_back(fmt::format(
-        "the host's hard fingerprint is {} now, {} at the lock (another CPU, microcode, kernel or "
-        "C library: samples from both must never be pooled)",
-        ShortHash(fingerprint_digest_now), ShortHash(locked.fingerprint_digest)));
+    differences.push_back(
+        fmt::format("the host's hard fingerprint is {} now, {} at the lock (another CPU, microcode, kernel or "
+                    "C library: samples from both must never be pooled)",
+                    ShortHash(fingerprint_digest_now), ShortHash(locked.fingerprint_digest)));
   }
   if (tare_version_now != locked.tare_version) {
-    differences.push_back(fmt::format("tare is version {} now, {} at the lock", tare_version_now,
-                                      locked.tare_version));
+    differences.push_back(fmt::format("tare is version {} now, {} at the lock", tare_version_now, locked.tare_version));
   }
   if (differences.empty()) return Status::Ok();
   std::string list;
   for (const auto& d : differences) list += "\n  " + d;
-  return Status::FailedPrecondition(fmt::format(
-      "cannot resume: the cohort's lock no longer holds:{}\nrun without --resume to measure what "
-      "is there now as a new cohort (the interrupted one stays in the store and the ledger)",
-      list));
+  return Status::FailedPrecondition(
+      fmt::format("cannot resume: the cohort's lock no longer holds:{}\nrun without --resume to measure what "
+                  "is there now as a new cohort (the interrupted one stays in the store and the ledger)",
+                  list));
 }
 
 }  // namespace tare::campaign

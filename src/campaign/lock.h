@@ -55,7 +55,7 @@ struct Lock {
   // The benchmarks base and the heads do not share (suite_diff.h), without figures; empty when the
   // suite did not change (and in locks written before it was recorded).
   std::vector<AbSuiteEntry> suite;
-  nlohmann::json fingerprint;   // tare.fingerprint/1
+  nlohmann::json fingerprint;  // tare.fingerprint/1
   std::string fingerprint_digest;
   std::string tare_version;
   int64_t created_unix_ns = 0;

@@ -60,7 +60,8 @@ TEST_F(ArmStageTest, ASecondCampaignOnTheSameDirectoryIsRefused) {
   auto second = ArmStage::Create(dir_ + "/bin", Arms());
   ASSERT_FALSE(second.ok());
   EXPECT_NE(second.status().message().find("another tare ab campaign (pid " + std::to_string(getpid())),
-            std::string::npos) << second.status().message();
+            std::string::npos)
+      << second.status().message();
   first->reset();
   EXPECT_TRUE(ArmStage::Create(dir_ + "/bin", Arms()).ok()) << "the lock goes with the stage";
 }
@@ -102,7 +103,8 @@ TEST_F(ArmStageTest, ARebuiltSourceStopsTheCampaign) {
   EXPECT_NE(s.message().find("the head executable '" + dir_ + "/src/new' changed during the campaign (sha256 " +
                              ShortHash(Sha256Hex("#!/bin/sh\necho new\n")) + " when locked, " +
                              ShortHash(Sha256Hex("#!/bin/sh\necho newer\n")) + " now)"),
-            std::string::npos) << s.message();
+            std::string::npos)
+      << s.message();
 }
 
 TEST_F(ArmStageTest, ATamperedCopyStopsTheCampaignButATouchDoesNot) {
@@ -167,9 +169,7 @@ TEST(Lock, KeepsEveryCellsWorkAndOlderLocksHashAsBefore) {
   EXPECT_TRUE(old->work.empty());
   EXPECT_EQ(LockSha256(*old), before);
 
-  l.work = {{"BM_Fast", 131072, 0, "calibrated"},
-            {"BM_Knob", 0, 20'000'000, "default"},
-            {"BM_Slow", 7, 0, "cohort 1"}};
+  l.work = {{"BM_Fast", 131072, 0, "calibrated"}, {"BM_Knob", 0, 20'000'000, "default"}, {"BM_Slow", 7, 0, "cohort 1"}};
   const nlohmann::json j = LockToJson(l);
   EXPECT_EQ(j["work"][0], (nlohmann::json{{"cell", "BM_Fast"}, {"iterations", 131072}, {"from", "calibrated"}}));
   EXPECT_EQ(j["work"][1], (nlohmann::json{{"cell", "BM_Knob"}, {"gbench_min_time_ns", 20000000}, {"from", "default"}}));
@@ -233,8 +233,8 @@ TEST(Lock, ResumeNeedsTheSameExecutablesHostAndTare) {
   now[1].sha256 = std::string(64, 'e');
   Status s = CheckResumable(l, now, std::string(64, '0'), "0.2.0");
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("head '/w/new' is sha256 eeeeeeeeeeee now, bbbbbbbbbbbb at the lock"),
-            std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("head '/w/new' is sha256 eeeeeeeeeeee now, bbbbbbbbbbbb at the lock"), std::string::npos)
+      << s.message();
   EXPECT_NE(s.message().find("the host's hard fingerprint is 000000000000 now, ffffffffffff at the lock"),
             std::string::npos);
   EXPECT_NE(s.message().find("tare is version 0.2.0 now, 0.1.0 at the lock"), std::string::npos);

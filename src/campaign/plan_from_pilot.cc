@@ -78,9 +78,9 @@ PlanReport PlanFromPilot(const CampaignSpec& declared, const PilotRun& pilot) {
   // pairs. It runs from the first sample but never cuts the first look short.
   if (plan.budget_ns > 0 && plan.per_sample_ns > 0 && plan.cell_count > 0) {
     const double per_pair_all_cells = plan.per_sample_ns * static_cast<double>(plan.arms * plan.cell_count);
-    plan.budget_pairs = std::clamp<int64_t>(
-        static_cast<int64_t>(static_cast<double>(plan.budget_ns) / per_pair_all_cells), declared.sampling.initial,
-        declared.sampling.cap);
+    plan.budget_pairs =
+        std::clamp<int64_t>(static_cast<int64_t>(static_cast<double>(plan.budget_ns) / per_pair_all_cells),
+                            declared.sampling.initial, declared.sampling.cap);
   }
 
   PlanQuery q;
@@ -141,16 +141,16 @@ PlanReport PlanFromPilot(const CampaignSpec& declared, const PilotRun& pilot) {
 
 Status CheckPilotRequest(const CampaignInput& declared, int64_t blocks) {
   if (blocks < 6 || blocks > 1000) {
-    return Status::InvalidArgument(fmt::format(
-        "--pilot {} is out of range: a pilot needs at least 6 blocks per cell to resample, and more "
-        "than 1000 is a campaign, not a pilot (default 20)", blocks));
+    return Status::InvalidArgument(
+        fmt::format("--pilot {} is out of range: a pilot needs at least 6 blocks per cell to resample, and more "
+                    "than 1000 is a campaign, not a pilot (default 20)",
+                    blocks));
   }
   for (const auto& head : declared.spec.heads) TARE_RETURN_IF_ERROR(CheckExecutable(head));
   return PlanLooks(declared.spec.sampling, declared.spec.confidence, declared.spec.look_scheme).status();
 }
 
-StatusOr<PilotOutcome> RunPilot(const CampaignInput& declared, int64_t blocks, Prober& prober,
-                                RunnerOptions options) {
+StatusOr<PilotOutcome> RunPilot(const CampaignInput& declared, int64_t blocks, Prober& prober, RunnerOptions options) {
   TARE_ASSIGN_OR_RETURN(std::string tmp, MakeTempDir("tare-plan"));
   struct Cleanup {
     std::string dir;

@@ -54,7 +54,6 @@ struct PilotOutcome {
   std::string stop_reason;
   PlanReport plan;  // when stop is kNone
 };
-StatusOr<PilotOutcome> RunPilot(const CampaignInput& declared, int64_t blocks, Prober& prober,
-                                RunnerOptions options);
+StatusOr<PilotOutcome> RunPilot(const CampaignInput& declared, int64_t blocks, Prober& prober, RunnerOptions options);
 
 }  // namespace tare::campaign

@@ -31,17 +31,23 @@ size_t Draw(std::mt19937_64& rng, size_t n) {
 }
 
 // Rates over `draws` (each a list of blocks as long as the plan's cap) at one change.
-OutcomeRates Rates(const std::vector<std::vector<PilotBlock>>& draws, double change,
-                   const LookPlan& looks, const PlanQuery& q) {
+OutcomeRates Rates(const std::vector<std::vector<PilotBlock>>& draws, double change, const LookPlan& looks,
+                   const PlanQuery& q) {
   OutcomeRates r;
   r.change = change;
   double pairs = 0;
   for (const auto& blocks : draws) {
     const SimulatedCampaign c = SimulateCampaign(blocks, change, looks, q);
     switch (c.verdict) {
-      case Verdict::kPass: r.pass += 1; break;
-      case Verdict::kFail: r.fail += 1; break;
-      case Verdict::kInconclusive: r.inconclusive += 1; break;
+      case Verdict::kPass:
+        r.pass += 1;
+        break;
+      case Verdict::kFail:
+        r.fail += 1;
+        break;
+      case Verdict::kInconclusive:
+        r.inconclusive += 1;
+        break;
     }
     pairs += static_cast<double>(c.pairs);
   }
@@ -65,8 +71,8 @@ double StandardNormal(std::mt19937_64& rng) {
 // the values (seen: tripling the head's noise left the FAIL rate at +3% unchanged). So each drawn
 // block's head and null log ratios to base get a Gaussian kernel (Silverman's bandwidth
 // h = 1.06 s n^-1/5, s their robust spread), shrunk by 1/sqrt(1 + h^2/s^2) so the spread is kept.
-std::vector<std::vector<PilotBlock>> Resample(const std::vector<PilotBlock>& pilot, int64_t blocks,
-                                              int simulations, uint64_t seed) {
+std::vector<std::vector<PilotBlock>> Resample(const std::vector<PilotBlock>& pilot, int64_t blocks, int simulations,
+                                              uint64_t seed) {
   const double n = static_cast<double>(pilot.size());
   struct Kernel {
     double h = 0, shrink = 1;
@@ -114,8 +120,8 @@ const std::vector<double>& PlanChangeGrid() {
   return grid;
 }
 
-SimulatedCampaign SimulateCampaign(const std::vector<PilotBlock>& blocks, double change,
-                                   const LookPlan& looks, const PlanQuery& q) {
+SimulatedCampaign SimulateCampaign(const std::vector<PilotBlock>& blocks, double change, const LookPlan& looks,
+                                   const PlanQuery& q) {
   const MetricDef def = ResolvedMetric(q.metric);
   const double factor = def.direction == Direction::kHigherIsBetter ? 1.0 / (1.0 + change) : 1.0 + change;
   AnalysisSettings settings = q.settings;
@@ -140,9 +146,8 @@ SimulatedCampaign SimulateCampaign(const std::vector<PilotBlock>& blocks, double
       put("head", b, blocks[filled].head * factor);
       if (settings.null_arm) put("null", b, blocks[filled].null);
     }
-    const std::vector<AbComparison> judged =
-        JudgeCell(samples, q.cell, CellRole::kTarget, pairs, static_cast<int64_t>(look) + 1,
-                  looks.per_look_confidence, settings);
+    const std::vector<AbComparison> judged = JudgeCell(
+        samples, q.cell, CellRole::kTarget, pairs, static_cast<int64_t>(look) + 1, looks.per_look_confidence, settings);
     out.verdict = judged.front().verdict;
     out.pairs = pairs;
     // A same-work cell (the work tier) does not chase a gain: the runner's Look does the same.
@@ -162,11 +167,11 @@ StatusOr<std::vector<PilotBlock>> UsablePilot(const std::vector<PilotBlock>& pil
     }
   }
   if (pilot.size() < kMinPilotBlocks) {
-    return Status::FailedPrecondition(fmt::format(
-        "cell '{}', metric {}: the pilot has {} usable block{} (every arm's sample succeeded and "
-        "carries the metric, values > 0); planning needs at least {}: raise --pilot, or fix the "
-        "failing samples",
-        q.cell, q.metric.name, pilot.size(), pilot.size() == 1 ? "" : "s", kMinPilotBlocks));
+    return Status::FailedPrecondition(
+        fmt::format("cell '{}', metric {}: the pilot has {} usable block{} (every arm's sample succeeded and "
+                    "carries the metric, values > 0); planning needs at least {}: raise --pilot, or fix the "
+                    "failing samples",
+                    q.cell, q.metric.name, pilot.size(), pilot.size() == 1 ? "" : "s", kMinPilotBlocks));
   }
   // The bootstrap world must have no change between the copies: the pilot's own A/A sampling error
   // (its median ln(head/base) is never exactly 0) would otherwise become a true shift in every
@@ -195,8 +200,7 @@ LookPlan BudgetedLooks(LookPlan looks, int64_t budget_pairs) {
   return looks;
 }
 
-StatusOr<OutcomeRates> PredictOutcome(const std::vector<PilotBlock>& pilot_in, double change,
-                                      const PlanQuery& q) {
+StatusOr<OutcomeRates> PredictOutcome(const std::vector<PilotBlock>& pilot_in, double change, const PlanQuery& q) {
   TARE_ASSIGN_OR_RETURN(std::vector<PilotBlock> pilot, UsablePilot(pilot_in, q));
   TARE_ASSIGN_OR_RETURN(LookPlan planned, PlanLooks(q.sampling, q.confidence, q.look_scheme));
   const LookPlan looks = BudgetedLooks(planned, q.budget_pairs);
@@ -267,7 +271,8 @@ StatusOr<CellPlan> PlanCell(const std::vector<PilotBlock>& pilot_in, const PlanQ
   } else {
     // Doubling looks grow by their own rule (one more look each); even ones by a quarter.
     const auto next_cap = [&](int64_t cap) {
-      return q.sampling.growth > 1 ? 2 * cap - q.sampling.initial + q.sampling.step : NextCandidateCap(cap, q.sampling.step);
+      return q.sampling.growth > 1 ? 2 * cap - q.sampling.initial + q.sampling.step
+                                   : NextCandidateCap(cap, q.sampling.step);
     };
     for (int64_t cap = q.sampling.growth > 1 ? next_cap(q.sampling.cap) : q.sampling.cap + q.sampling.step;
          cap <= q.max_pairs; cap = next_cap(cap)) {

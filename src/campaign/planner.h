@@ -39,16 +39,16 @@ struct PilotBlock {
 };
 
 struct PlanQuery {
-  MetricSpec metric;                 // as the campaign declares it (allowance, direction)
-  std::string cell;                  // for per-cell allowances
-  AnalysisSettings settings;         // heads/metrics are overwritten: one head, this metric
-  SamplingPlan sampling;             // the campaign's plan
+  MetricSpec metric;          // as the campaign declares it (allowance, direction)
+  std::string cell;           // for per-cell allowances
+  AnalysisSettings settings;  // heads/metrics are overwritten: one head, this metric
+  SamplingPlan sampling;      // the campaign's plan
   double confidence = 0.95;
   LookScheme look_scheme = LookScheme::kBonferroni;
-  int simulations = 400;             // simulated campaigns per change and plan
+  int simulations = 400;  // simulated campaigns per change and plan
   uint64_t seed = 1;
-  double target_power = 0.9;         // "detects": FAIL in at least this share of campaigns
-  int64_t max_pairs = 2560;          // the search for pairs stops here
+  double target_power = 0.9;  // "detects": FAIL in at least this share of campaigns
+  int64_t max_pairs = 2560;   // the search for pairs stops here
   // The most pairs the campaign's budget lets a cell reach (0: no budget): its looks stop there, with
   // a last look at it under bonferroni-v1, as the runner's budget does (BudgetedLooks).
   int64_t budget_pairs = 0;
@@ -62,25 +62,25 @@ LookPlan BudgetedLooks(LookPlan looks, int64_t budget_pairs);
 
 // The outcome shares of simulated campaigns at one change.
 struct OutcomeRates {
-  double change = 0;          // head worse by this fraction
+  double change = 0;  // head worse by this fraction
   double pass = 0;
   double fail = 0;
   double inconclusive = 0;
-  double mean_pairs = 0;      // pairs the cell used, on average
+  double mean_pairs = 0;  // pairs the cell used, on average
 };
 
 struct CellPlan {
   std::string cell;
   std::string metric;
-  std::string allowance;          // AllowanceText of the effective allowance
+  std::string allowance;  // AllowanceText of the effective allowance
   // A cell whose pilot head did the same work (the work tier): `allowance` is the same-work one, which
   // `unchanged` and `pairs_for_pass` use; a head whose work changed is judged at this one, which
   // `curve` and `detectable` use. "" otherwise.
   std::string changed_allowance;
   int64_t pilot_blocks = 0;
-  double pair_spread = 0;         // robust SD of ln(head/base) over the pilot (MAD x 1.4826)
-  double null_spread = 0;         // the same for ln(null/base); 0 without a null arm
-  OutcomeRates unchanged;         // at change 0, with the planned pairs
+  double pair_spread = 0;           // robust SD of ln(head/base) over the pilot (MAD x 1.4826)
+  double null_spread = 0;           // the same for ln(null/base); 0 without a null arm
+  OutcomeRates unchanged;           // at change 0, with the planned pairs
   std::vector<OutcomeRates> curve;  // FAIL rate by change, with the planned pairs
   // Smallest change on the grid FAILed in >= target_power of campaigns with the planned pairs;
   // NaN when none up to the grid's end (50%).
@@ -99,13 +99,12 @@ struct SimulatedCampaign {
   Verdict verdict = Verdict::kInconclusive;
   int64_t pairs = 0;
 };
-SimulatedCampaign SimulateCampaign(const std::vector<PilotBlock>& blocks, double change,
-                                   const LookPlan& looks, const PlanQuery& q);
+SimulatedCampaign SimulateCampaign(const std::vector<PilotBlock>& blocks, double change, const LookPlan& looks,
+                                   const PlanQuery& q);
 
 // The outcome shares at one change with the query's plan: `simulations` campaigns resampled from
 // the pilot (which must be usable: PlanCell's checks). Exposed for the simulation test.
-StatusOr<OutcomeRates> PredictOutcome(const std::vector<PilotBlock>& pilot, double change,
-                                      const PlanQuery& q);
+StatusOr<OutcomeRates> PredictOutcome(const std::vector<PilotBlock>& pilot, double change, const PlanQuery& q);
 
 // What a running cell will likely still take (issue 42: the estimate once the first looks are
 // taken). `so_far` is the cell's own blocks measured until now, in order; each of `q.simulations`

@@ -74,14 +74,14 @@ std::string RenderPlan(const PlanReport& r) {
                     c.changed_allowance.empty() ? c.allowance : c.allowance + " / " + c.changed_allowance,
                     fmt::format("{:.2f}%", c.pair_spread * 100), Percent(c.unchanged.pass),
                     Percent(c.unchanged.inconclusive), fmt::format("{:.0f}", c.unchanged.mean_pairs),
-                    Change(c.detectable),
-                    c.pairs_for_pass < 0 ? "> 1000" : std::to_string(c.pairs_for_pass)});
+                    Change(c.detectable), c.pairs_for_pass < 0 ? "> 1000" : std::to_string(c.pairs_for_pass)});
   }
   out += Table(rows);
   if (std::any_of(r.cells.begin(), r.cells.end(), [](const CellPlan& c) { return !c.changed_allowance.empty(); })) {
-    out += "\nAllowance A / B: the work tier read the same work in the pilot, so an unchanged head is judged against A\n"
-           "(what placement alone can do: the PASS and pairs columns); a head whose work changes is judged at B, which\n"
-           "the FAIL column uses (docs/methodology.md §5a).\n";
+    out +=
+        "\nAllowance A / B: the work tier read the same work in the pilot, so an unchanged head is judged against A\n"
+        "(what placement alone can do: the PASS and pairs columns); a head whose work changes is judged at B, which\n"
+        "the FAIL column uses (docs/methodology.md §5a).\n";
   }
 
   std::string advice;
@@ -102,26 +102,25 @@ std::string RenderPlan(const PlanReport& r) {
       advice += fmt::format(
           "- {}: an unchanged head PASSes in {} of campaigns at {} pairs; --cap {} would reach {}% "
           "(about {} for this cell).\n",
-          name, Percent(c.unchanged.pass), r.sampling.cap, c.pairs_for_pass,
-          static_cast<int>(r.target_power * 100),
+          name, Percent(c.unchanged.pass), r.sampling.cap, c.pairs_for_pass, static_cast<int>(r.target_power * 100),
           FormatDurationNs(ExpectedSeconds(r, static_cast<double>(c.pairs_for_pass)) * 1e9));
     } else {
       advice += fmt::format(
           "- {}: an unchanged head PASSes in {} of campaigns at {} pairs, and 1000 pairs would not "
           "reach {}%: the host is too noisy for allowance {} on this metric. Quiet the host (`tare "
           "env`), declare a larger allowance, or measure instructions (--instrument sim).\n",
-          name, Percent(c.unchanged.pass), r.budget_pairs > 0 ? r.budget_pairs : r.sampling.cap, static_cast<int>(r.target_power * 100),
-          c.allowance);
+          name, Percent(c.unchanged.pass), r.budget_pairs > 0 ? r.budget_pairs : r.sampling.cap,
+          static_cast<int>(r.target_power * 100), c.allowance);
     }
   }
   for (const auto& e : r.errors) advice += "- " + SingleLineText(e) + "\n";
   if (!advice.empty()) out += "\nNot resolved by this plan:\n" + advice;
   if (r.per_sample_ns > 0) {
     const double tier = static_cast<double>(r.work_tier_ns);
-    out += fmt::format("\nExpected duration for an unchanged head: about {} ({} per sample{}).\n",
-                       FormatDurationNs(total_seconds * 1e9 + tier), FormatDurationNs(r.per_sample_ns),
-                       tier > 0 ? fmt::format("; the work tier's {} before them, as in the pilot", FormatDurationNs(tier))
-                                : "");
+    out += fmt::format(
+        "\nExpected duration for an unchanged head: about {} ({} per sample{}).\n",
+        FormatDurationNs(total_seconds * 1e9 + tier), FormatDurationNs(r.per_sample_ns),
+        tier > 0 ? fmt::format("; the work tier's {} before them, as in the pilot", FormatDurationNs(tier)) : "");
   }
   out += "Nothing was locked or stored; the pilot's processes ran from a temporary copy.\n";
   return out;
@@ -131,13 +130,18 @@ nlohmann::json PlanToJson(const PlanReport& r) {
   auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
   nlohmann::json j;
   j["format"] = "tare.plan/1";
-  j["sampling"] = {{"initial", r.sampling.initial}, {"step", r.sampling.step}, {"cap", r.sampling.cap}, {"growth", r.sampling.growth}};
+  j["sampling"] = {{"initial", r.sampling.initial},
+                   {"step", r.sampling.step},
+                   {"cap", r.sampling.cap},
+                   {"growth", r.sampling.growth}};
   j["confidence"] = r.confidence;
   j["look_scheme"] = r.look_scheme;
   j["null_arm"] = r.null_arm;
   j["noise_cap"] = r.noise_cap;
-  j["pilot"] = {{"pairs", r.pilot_pairs}, {"processes", r.pilot_processes},
-                {"seconds", r.pilot_seconds}, {"per_sample_ns", num(r.per_sample_ns)}};
+  j["pilot"] = {{"pairs", r.pilot_pairs},
+                {"processes", r.pilot_processes},
+                {"seconds", r.pilot_seconds},
+                {"per_sample_ns", num(r.per_sample_ns)}};
   j["simulations"] = r.simulations;
   j["budget_ns"] = r.budget_ns;
   j["budget_pairs"] = r.budget_pairs > 0 ? nlohmann::json(r.budget_pairs) : nlohmann::json(nullptr);
@@ -149,12 +153,15 @@ nlohmann::json PlanToJson(const PlanReport& r) {
     cj["cell"] = c.cell;
     cj["metric"] = c.metric;
     cj["allowance"] = c.allowance;
-    cj["changed_allowance"] = c.changed_allowance.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.changed_allowance);
+    cj["changed_allowance"] =
+        c.changed_allowance.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.changed_allowance);
     cj["pilot_blocks"] = c.pilot_blocks;
     cj["pair_spread"] = c.pair_spread;
     cj["null_spread"] = c.null_spread;
-    cj["unchanged"] = {{"pass", c.unchanged.pass}, {"fail", c.unchanged.fail},
-                       {"inconclusive", c.unchanged.inconclusive}, {"mean_pairs", c.unchanged.mean_pairs}};
+    cj["unchanged"] = {{"pass", c.unchanged.pass},
+                       {"fail", c.unchanged.fail},
+                       {"inconclusive", c.unchanged.inconclusive},
+                       {"mean_pairs", c.unchanged.mean_pairs}};
     cj["fail_rate_by_change"] = nlohmann::json::array();
     for (const auto& p : c.curve) cj["fail_rate_by_change"].push_back({{"change", p.change}, {"fail", p.fail}});
     cj["detectable_change"] = num(c.detectable);

@@ -18,15 +18,15 @@ struct PlanReport {
   std::string look_scheme;
   bool null_arm = false;
   double noise_cap = 0;
-  int64_t pilot_pairs = 0;        // blocks asked for per cell
-  int64_t pilot_processes = 0;    // processes the pilot ran
-  double pilot_seconds = 0;       // its wall time
-  double per_sample_ns = 0;       // mean start-to-end time of a pilot sample
-  int64_t arms = 0;               // arms of the planned campaign
-  int64_t cell_count = 0;         // cells of the planned campaign
-  int64_t budget_ns = 0;          // the campaign's budget past the first looks (0: none)
-  int64_t budget_pairs = 0;       // the pairs it lets a cell reach if every cell needs it (0: none)
-  int64_t work_tier_ns = 0;       // what the pilot's work tier took (work_tier.h); the campaign runs it too
+  int64_t pilot_pairs = 0;      // blocks asked for per cell
+  int64_t pilot_processes = 0;  // processes the pilot ran
+  double pilot_seconds = 0;     // its wall time
+  double per_sample_ns = 0;     // mean start-to-end time of a pilot sample
+  int64_t arms = 0;             // arms of the planned campaign
+  int64_t cell_count = 0;       // cells of the planned campaign
+  int64_t budget_ns = 0;        // the campaign's budget past the first looks (0: none)
+  int64_t budget_pairs = 0;     // the pairs it lets a cell reach if every cell needs it (0: none)
+  int64_t work_tier_ns = 0;     // what the pilot's work tier took (work_tier.h); the campaign runs it too
   int simulations = 0;
   double target_power = 0.9;
   std::vector<CellPlan> cells;

@@ -354,8 +354,8 @@ TEST(ProjectCell, PredictsThePairsFreshContinuationsOfTheSameFirstLookUse) {
     std::vector<PilotBlock> out;
     for (int i = 0; i < n; ++i) {
       const double host = 1e7 * std::exp(kHostSigma * normal());
-      out.push_back({host * std::exp(0.03 * normal()), host * std::exp(0.03 * normal()),
-                     host * std::exp(0.03 * normal())});
+      out.push_back(
+          {host * std::exp(0.03 * normal()), host * std::exp(0.03 * normal()), host * std::exp(0.03 * normal())});
     }
     return out;
   };
@@ -389,8 +389,9 @@ TEST(ProjectCell, PredictsThePairsFreshContinuationsOfTheSameFirstLookUse) {
   // errors largely cancel in the sum.
   EXPECT_NEAR(projected_sum / true_sum, 1.0, 0.25) << projected_sum << " vs " << true_sum;
   EXPECT_GE(within, kCells / 2);
-  std::printf("projected %.0f pairs, fresh continuations %.0f; %d of %d cells within a factor 1.5; %d undecided at 20\n",
-              projected_sum, true_sum, within, kCells, undecided_at_first);
+  std::printf(
+      "projected %.0f pairs, fresh continuations %.0f; %d of %d cells within a factor 1.5; %d undecided at 20\n",
+      projected_sum, true_sum, within, kCells, undecided_at_first);
 }
 
 TEST(ProjectCell, ABudgetThatEndsTheLooksEarlyLeavesANoisyCellUndecided) {
@@ -400,7 +401,8 @@ TEST(ProjectCell, ABudgetThatEndsTheLooksEarlyLeavesANoisyCellUndecided) {
   Normal normal(5);
   std::vector<PilotBlock> first;
   for (int i = 0; i < 20; ++i) {  // 15% sample noise: the noise cap (2%) needs hundreds of pairs
-    first.push_back({1e7 * std::exp(0.15 * normal()), 1e7 * std::exp(0.15 * normal()), 1e7 * std::exp(0.15 * normal())});
+    first.push_back(
+        {1e7 * std::exp(0.15 * normal()), 1e7 * std::exp(0.15 * normal()), 1e7 * std::exp(0.15 * normal())});
   }
   auto open = ProjectCell(first, q);
   q.budget_pairs = 32;

@@ -51,8 +51,8 @@ class SpawnerProber final : public Prober {
                                                           const target::MeasureOptions& options) override;
   Status FixIterations(const target::TargetSpec& target, const target::MeasureOptions& options,
                        uint64_t fixed_iterations, target::Benchmark* bench) override;
-  Status FixGbenchWork(const target::TargetSpec& target, const target::MeasureOptions& options,
-                       int64_t min_time_ns, target::Benchmark* bench) override;
+  Status FixGbenchWork(const target::TargetSpec& target, const target::MeasureOptions& options, int64_t min_time_ns,
+                       target::Benchmark* bench) override;
   std::unique_ptr<session::Measurer> MakeMeasurer(const target::MeasureOptions& options) override;
   std::unique_ptr<session::Measurer> MakeOwnMeasurer(const target::MeasureOptions& options) override;
 

@@ -22,8 +22,8 @@
 namespace tare::campaign {
 
 struct StoredCampaignSample {
-  int64_t id = 0;       // sample id in the store
-  int64_t cell = 0;     // cell index
+  int64_t id = 0;    // sample id in the store
+  int64_t cell = 0;  // cell index
   std::string arm;
   int64_t block = 0;
   int64_t seq = 0;

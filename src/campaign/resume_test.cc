@@ -22,8 +22,10 @@ TEST(Resume, WholeBlocksAreKeptAndTheCutBlockIsRunAgain) {
   int64_t id = 1;
   AddBlocks(s, 0, 0, 7, &id);
   // Block 7: base ran, head was killed by Ctrl-C, null never started.
-  s.push_back({id, 0, "base", 7, id, SampleOutcome::kOk}); ++id;
-  s.push_back({id, 0, "head", 7, id, SampleOutcome::kInterrupted}); ++id;
+  s.push_back({id, 0, "base", 7, id, SampleOutcome::kOk});
+  ++id;
+  s.push_back({id, 0, "head", 7, id, SampleOutcome::kInterrupted});
+  ++id;
   ResumePoint p = FindResumePoint(s, 1, kResumeArms);
   EXPECT_EQ(p.complete_blocks.at(0), 7);
   EXPECT_EQ(p.discard, (std::vector<int64_t>{22, 23}));
@@ -51,8 +53,10 @@ TEST(Resume, CellsAreCountedSeparatelyAndLaterBlocksOfACutCellGoToo) {
   AddBlocks(s, 1, 0, 2, &id);
   // Cell 1 block 2 lost its null sample (the store write never happened), and block 3 somehow ran:
   // both go, since a cell's blocks must be whole from 0.
-  s.push_back({id, 1, "base", 2, id, SampleOutcome::kOk}); ++id;
-  s.push_back({id, 1, "head", 2, id, SampleOutcome::kOk}); ++id;
+  s.push_back({id, 1, "base", 2, id, SampleOutcome::kOk});
+  ++id;
+  s.push_back({id, 1, "head", 2, id, SampleOutcome::kOk});
+  ++id;
   AddBlocks(s, 1, 3, 4, &id);
   ResumePoint p = FindResumePoint(s, 3, kResumeArms);
   EXPECT_EQ(p.complete_blocks.at(0), 3);
@@ -66,8 +70,10 @@ TEST(Resume, DuplicatesAndStrayArmsAreNeverUsed) {
   std::vector<StoredCampaignSample> s;
   int64_t id = 1;
   AddBlocks(s, 0, 0, 2, &id);
-  s.push_back({id, 0, "head", 1, id, SampleOutcome::kOk}); ++id;  // a second head sample in block 1
-  s.push_back({id, 5, "base", 0, id, SampleOutcome::kOk}); ++id;  // a cell the cohort does not have
+  s.push_back({id, 0, "head", 1, id, SampleOutcome::kOk});
+  ++id;  // a second head sample in block 1
+  s.push_back({id, 5, "base", 0, id, SampleOutcome::kOk});
+  ++id;  // a cell the cohort does not have
   ResumePoint p = FindResumePoint(s, 1, kResumeArms);
   EXPECT_EQ(p.complete_blocks.at(0), 1);
   EXPECT_EQ(p.discard, (std::vector<int64_t>{4, 5, 6, 7, 8}));

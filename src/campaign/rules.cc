@@ -72,11 +72,16 @@ struct Unit {
   MetricKind kind;
 };
 constexpr Unit kUnits[] = {
-    {"ns", 1, MetricKind::kTime},          {"us", 1e3, MetricKind::kTime},
-    {"ms", 1e6, MetricKind::kTime},        {"s", 1e9, MetricKind::kTime},
-    {"KiB", 1024.0, MetricKind::kBytes},   {"MiB", 1048576.0, MetricKind::kBytes},
-    {"GiB", 1073741824.0, MetricKind::kBytes}, {"KB", 1e3, MetricKind::kBytes},
-    {"MB", 1e6, MetricKind::kBytes},       {"GB", 1e9, MetricKind::kBytes},
+    {"ns", 1, MetricKind::kTime},
+    {"us", 1e3, MetricKind::kTime},
+    {"ms", 1e6, MetricKind::kTime},
+    {"s", 1e9, MetricKind::kTime},
+    {"KiB", 1024.0, MetricKind::kBytes},
+    {"MiB", 1048576.0, MetricKind::kBytes},
+    {"GiB", 1073741824.0, MetricKind::kBytes},
+    {"KB", 1e3, MetricKind::kBytes},
+    {"MB", 1e6, MetricKind::kBytes},
+    {"GB", 1e9, MetricKind::kBytes},
     {"B", 1, MetricKind::kBytes},
 };
 
@@ -88,8 +93,8 @@ StatusOr<double> ParseQuantity(std::string_view text, const std::string& metric)
   const char* end = text.data() + text.size();
   auto [rest, ec] = std::from_chars(begin, end, number);
   if (ec != std::errc() || !std::isfinite(number)) {
-    return Status::InvalidArgument(fmt::format(
-        "'{}' is not a quantity; write a number with an optional unit (25ms, 8MiB, 1000)", text));
+    return Status::InvalidArgument(
+        fmt::format("'{}' is not a quantity; write a number with an optional unit (25ms, 8MiB, 1000)", text));
   }
   std::string_view suffix(rest, static_cast<size_t>(end - rest));
   if (suffix.empty()) return number;
@@ -97,25 +102,24 @@ StatusOr<double> ParseQuantity(std::string_view text, const std::string& metric)
   for (const Unit& u : kUnits) {
     if (suffix != u.suffix) continue;
     if (u.kind != def.kind) {
-      return Status::InvalidArgument(fmt::format(
-          "'{}': the unit '{}' does not suit {} (a {} metric in {}); give the number in {} or "
-          "a unit of that kind",
-          text, suffix, metric, MetricKindName(def.kind), def.unit, def.unit));
+      return Status::InvalidArgument(
+          fmt::format("'{}': the unit '{}' does not suit {} (a {} metric in {}); give the number in {} or "
+                      "a unit of that kind",
+                      text, suffix, metric, MetricKindName(def.kind), def.unit, def.unit));
     }
     return number * u.scale;
   }
-  return Status::InvalidArgument(fmt::format(
-      "'{}': unknown unit '{}'; use ns us ms s for times, B KiB MiB GiB KB MB GB for bytes, or "
-      "none for the metric's base unit",
-      text, suffix));
+  return Status::InvalidArgument(
+      fmt::format("'{}': unknown unit '{}'; use ns us ms s for times, B KiB MiB GiB KB MB GB for bytes, or "
+                  "none for the metric's base unit",
+                  text, suffix));
 }
 
 StatusOr<GateRule> ParseGate(std::string_view text) {
   GateRule g;
   g.text = std::string(text);
   auto bad = [&](std::string_view what) {
-    return Status::InvalidArgument(
-        fmt::format("gate \"{}\": {}; {}", text, what, kGateForm));
+    return Status::InvalidArgument(fmt::format("gate \"{}\": {}; {}", text, what, kGateForm));
   };
   Cursor c(text);
   g.metric = c.Word();

@@ -30,21 +30,21 @@ namespace tare::campaign {
 inline constexpr char kDefaultGate[] = "peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB";
 
 struct GateRule {
-  std::string text;         // as written
-  std::string metric;       // left side
+  std::string text;    // as written
+  std::string metric;  // left side
   std::string arm;
   double factor = 1;
-  std::string ref_metric;   // right side
+  std::string ref_metric;  // right side
   std::string ref_arm;
-  double offset = 0;        // base units
+  double offset = 0;  // base units
 };
 
 struct BoundRule {
   std::string text;
-  std::string stat;         // "median", "p50", "p90", "p95", "p99", "max", "mean"
+  std::string stat;  // "median", "p50", "p90", "p95", "p99", "max", "mean"
   std::string metric;
   std::string arm;
-  double limit = 0;         // base units
+  double limit = 0;  // base units
 };
 
 // InvalidArgument quoting the rule and what is wrong with it, with the expected form.

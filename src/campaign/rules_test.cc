@@ -49,8 +49,8 @@ TEST(Rules, MistakesAreExplained) {
   EXPECT_NE(b.status().message().find("expected METRIC, ARM in the parentheses"), std::string::npos);
   b = ParseBound("p95(wall_ns, head) <= 25MiB");
   ASSERT_FALSE(b.ok());
-  EXPECT_NE(b.status().message().find("the unit 'MiB' does not suit wall_ns (a time metric in ns)"),
-            std::string::npos) << b.status().message();
+  EXPECT_NE(b.status().message().find("the unit 'MiB' does not suit wall_ns (a time metric in ns)"), std::string::npos)
+      << b.status().message();
   b = ParseBound("p95(wall_ns, head) <= 25parsecs");
   ASSERT_FALSE(b.ok());
   EXPECT_NE(b.status().message().find("unknown unit 'parsecs'"), std::string::npos);

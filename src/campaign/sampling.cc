@@ -25,47 +25,45 @@ StatusOr<LookScheme> ParseLookScheme(std::string_view name) {
   if (name == kSignTestCalibratedV1 || name == "sign-test-calibrated") {
     return LookScheme::kSignTestCalibrated;
   }
-  return Status::InvalidArgument(fmt::format(
-      "unknown look scheme '{}'; use '{}' (default) or '{}'", name, kBonferroniV1,
-      kSignTestCalibratedV1));
+  return Status::InvalidArgument(
+      fmt::format("unknown look scheme '{}'; use '{}' (default) or '{}'", name, kBonferroniV1, kSignTestCalibratedV1));
 }
 
 Status ValidatePlan(const SamplingPlan& plan) {
   if (plan.initial < 1) {
-    return Status::InvalidArgument(fmt::format(
-        "sampling.initial = {}: a cell needs at least one pair before its first look (the sign "
-        "test needs 6 for 95%)",
-        plan.initial));
+    return Status::InvalidArgument(
+        fmt::format("sampling.initial = {}: a cell needs at least one pair before its first look (the sign "
+                    "test needs 6 for 95%)",
+                    plan.initial));
   }
   if (plan.cap < plan.initial) {
-    return Status::InvalidArgument(fmt::format(
-        "sampling.cap = {} is below sampling.initial = {}; set cap >= initial (cap = initial "
-        "means one look, no adaptive sampling)",
-        plan.cap, plan.initial));
+    return Status::InvalidArgument(
+        fmt::format("sampling.cap = {} is below sampling.initial = {}; set cap >= initial (cap = initial "
+                    "means one look, no adaptive sampling)",
+                    plan.cap, plan.initial));
   }
   if (plan.cap > plan.initial && plan.step < 1) {
-    return Status::InvalidArgument(fmt::format(
-        "sampling.step = {}: INCONCLUSIVE cells must gain at least one pair per look; set "
-        "step >= 1 or cap = initial",
-        plan.step));
+    return Status::InvalidArgument(
+        fmt::format("sampling.step = {}: INCONCLUSIVE cells must gain at least one pair per look; set "
+                    "step >= 1 or cap = initial",
+                    plan.step));
   }
   if (plan.growth != 1 && plan.growth != 2) {
     return Status::InvalidArgument(fmt::format(
-        "sampling.growth = {}: use 1 (every look adds step pairs) or 2 (looks double: 20, 40, 80, ...)",
-        plan.growth));
+        "sampling.growth = {}: use 1 (every look adds step pairs) or 2 (looks double: 20, 40, 80, ...)", plan.growth));
   }
   if (plan.cap > kMaxPairs) {
-    return Status::InvalidArgument(fmt::format(
-        "sampling.cap = {} is more than {} pairs per cell ({} processes or more); a change that "
-        "needs more is below what one host can resolve: use --instrument sim, or a larger allowance",
-        plan.cap, kMaxPairs, 2 * kMaxPairs));
+    return Status::InvalidArgument(
+        fmt::format("sampling.cap = {} is more than {} pairs per cell ({} processes or more); a change that "
+                    "needs more is below what one host can resolve: use --instrument sim, or a larger allowance",
+                    plan.cap, kMaxPairs, 2 * kMaxPairs));
   }
   if (PlannedLooks(plan) > kMaxLooks) {
-    return Status::InvalidArgument(fmt::format(
-        "sampling: initial {}, step {}, cap {} plan {} looks, more than {}; every look costs "
-        "confidence, so take larger steps (e.g. step {})",
-        plan.initial, plan.step, plan.cap, PlannedLooks(plan), kMaxLooks,
-        (plan.cap - plan.initial + kMaxLooks - 2) / (kMaxLooks - 1)));
+    return Status::InvalidArgument(
+        fmt::format("sampling: initial {}, step {}, cap {} plan {} looks, more than {}; every look costs "
+                    "confidence, so take larger steps (e.g. step {})",
+                    plan.initial, plan.step, plan.cap, PlannedLooks(plan), kMaxLooks,
+                    (plan.cap - plan.initial + kMaxLooks - 2) / (kMaxLooks - 1)));
   }
   return Status::Ok();
 }
@@ -112,8 +110,7 @@ double SignTestLookError(std::span<const int64_t> pairs_at_looks, double per_loo
   for (int64_t look_n : pairs_at_looks) {
     for (; n < look_n; ++n) {
       for (int64_t s = n + 1; s >= 1; --s) {
-        dist[static_cast<size_t>(s)] = 0.5 * (dist[static_cast<size_t>(s)] +
-                                              dist[static_cast<size_t>(s - 1)]);
+        dist[static_cast<size_t>(s)] = 0.5 * (dist[static_cast<size_t>(s)] + dist[static_cast<size_t>(s - 1)]);
       }
       dist[0] *= 0.5;
     }
@@ -177,11 +174,11 @@ StatusOr<LookPlan> PlanLooks(const SamplingPlan& plan, double confidence, LookSc
 
   out.sign_test_error = SignTestLookError(out.pairs, out.per_look_confidence);
   if (!stats::SignTestRanksFor(out.pairs.front(), out.per_look_confidence).ok()) {
-    return Status::FailedPrecondition(fmt::format(
-        "initial={} pairs cannot give the {:.4g}% per-look sign-test interval that {:g}% over {} "
-        "looks needs; use initial >= {} (or fewer looks: a larger step or a smaller cap)",
-        plan.initial, out.per_look_confidence * 100.0, confidence * 100.0, looks,
-        stats::MinimumSignTestCount(out.per_look_confidence)));
+    return Status::FailedPrecondition(
+        fmt::format("initial={} pairs cannot give the {:.4g}% per-look sign-test interval that {:g}% over {} "
+                    "looks needs; use initial >= {} (or fewer looks: a larger step or a smaller cap)",
+                    plan.initial, out.per_look_confidence * 100.0, confidence * 100.0, looks,
+                    stats::MinimumSignTestCount(out.per_look_confidence)));
   }
   return out;
 }

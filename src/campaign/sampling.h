@@ -83,8 +83,7 @@ struct LookPlan {
 // the first look has too few pairs for any sign-test interval at the per-look confidence:
 // "initial=6 pairs cannot give the 99% per-look sign-test interval that 95% over 5 looks needs;
 // use initial >= 8".
-StatusOr<LookPlan> PlanLooks(const SamplingPlan& plan, double confidence,
-                             LookScheme scheme = LookScheme::kBonferroni);
+StatusOr<LookPlan> PlanLooks(const SamplingPlan& plan, double confidence, LookScheme scheme = LookScheme::kBonferroni);
 
 // Exact probability, for A/A pairs with continuous values, that the sign-test interval at
 // per_look_confidence excludes 0 at one or more of the looks taken at the given (increasing)

@@ -50,8 +50,7 @@ TEST(SamplingPlan, ValidationNamesTheFieldAndTheFix) {
   Status s = ValidatePlan({0, 10, 50});
   EXPECT_NE(s.message().find("sampling.initial = 0"), std::string::npos) << s.message();
   s = ValidatePlan({20, 10, 10});
-  EXPECT_NE(s.message().find("sampling.cap = 10 is below sampling.initial = 20"),
-            std::string::npos);
+  EXPECT_NE(s.message().find("sampling.cap = 10 is below sampling.initial = 20"), std::string::npos);
   s = ValidatePlan({20, 0, 40});
   EXPECT_NE(s.message().find("sampling.step = 0"), std::string::npos);
   // Issue 9 item 6: a huge cap burned minutes of CPU planning its looks, then ran out of memory.
@@ -97,8 +96,7 @@ TEST(SignTestLookError, MatchesIndependentComputation) {
   EXPECT_NEAR(SignTestLookError(ten, 0.995), 0.0136656625011084, 1e-12);
   // One look: the miss probability is 1 - coverage.
   const std::vector<int64_t> one = {30};
-  EXPECT_NEAR(SignTestLookError(one, 0.95),
-              1.0 - stats::SignTestRanksFor(30, 0.95)->coverage, 1e-15);
+  EXPECT_NEAR(SignTestLookError(one, 0.95), 1.0 - stats::SignTestRanksFor(30, 0.95)->coverage, 1e-15);
   EXPECT_NEAR(SignTestLookError(one, 0.95), 0.04277394525706768, 1e-12);
 }
 

@@ -25,16 +25,16 @@ StatusOr<MetricSpec> ParseMetricFlag(const std::string& text) {
     } else if (dir == "lower") {
       m.direction = Direction::kLowerIsBetter;
     } else {
-      return Status::InvalidArgument(fmt::format(
-          "--metric '{}': '{}' is not 'higher' or 'lower' (which values are better)", text, dir));
+      return Status::InvalidArgument(
+          fmt::format("--metric '{}': '{}' is not 'higher' or 'lower' (which values are better)", text, dir));
     }
     rest = rest.substr(0, colon);
   }
   size_t eq = rest.find('=');
   m.name = rest.substr(0, eq);
   if (m.name.empty()) {
-    return Status::InvalidArgument(fmt::format(
-        "--metric '{}': write NAME=ALLOWANCE, e.g. --metric wall_ns=2% or --metric wall_ns=noise", text));
+    return Status::InvalidArgument(
+        fmt::format("--metric '{}': write NAME=ALLOWANCE, e.g. --metric wall_ns=2% or --metric wall_ns=noise", text));
   }
   if (eq != std::string::npos) {
     auto allowance = ParseAllowance(rest.substr(eq + 1));
@@ -126,14 +126,16 @@ StatusOr<CampaignInput> CampaignInputFrom(const std::string& campaign_file, cons
     if (!o.given.empty()) {
       std::string flags;
       for (const auto& g : o.given) flags += (flags.empty() ? "" : ", ") + g;
-      return Status::InvalidArgument(fmt::format(
-          "{} cannot be combined with a campaign file: the file declares the whole campaign (and "
-          "is what the lock hashes); edit '{}' instead", flags, campaign_file));
+      return Status::InvalidArgument(
+          fmt::format("{} cannot be combined with a campaign file: the file declares the whole campaign (and "
+                      "is what the lock hashes); edit '{}' instead",
+                      flags, campaign_file));
     }
     if (!o.args.empty()) {
-      return Status::InvalidArgument(fmt::format(
-          "arguments after -- cannot be combined with a campaign file; declare them with "
-          "args = [...] in '{}'", campaign_file));
+      return Status::InvalidArgument(
+          fmt::format("arguments after -- cannot be combined with a campaign file; declare them with "
+                      "args = [...] in '{}'",
+                      campaign_file));
     }
     auto text = ReadFile(campaign_file);
     if (!text.ok()) return text.status().WithContext("campaign file");
@@ -157,8 +159,7 @@ StatusOr<CampaignInput> CampaignInputFrom(const std::string& campaign_file, cons
   for (const auto& h : o.heads) executables.emplace_back("--head", h);
   for (const auto& [flag, path] : executables) {
     if (std::filesystem::is_directory(path)) {
-      return Status::InvalidArgument(
-          fmt::format("{} '{}' is a directory; name the executable itself", flag, path));
+      return Status::InvalidArgument(fmt::format("{} '{}' is a directory; name the executable itself", flag, path));
     }
   }
   TARE_ASSIGN_OR_RETURN(in.spec, SpecFromFlags(o, cwd));

@@ -28,7 +28,8 @@ std::string HeadList(const std::vector<std::string>& heads) {
 }  // namespace
 
 size_t SuiteDiff::Count(SuiteChange c) const {
-  return static_cast<size_t>(std::count_if(changes.begin(), changes.end(), [c](const AbSuiteEntry& e) { return e.change == c; }));
+  return static_cast<size_t>(
+      std::count_if(changes.begin(), changes.end(), [c](const AbSuiteEntry& e) { return e.change == c; }));
 }
 
 SuiteDiff DiffSuites(const std::vector<target::Benchmark>& base, const std::vector<ListedArm>& heads) {
@@ -125,8 +126,8 @@ std::string SuiteChangeLine(const SuiteDiff& d) {
   std::vector<std::string> parts;
   if (!added.empty()) {
     parts.push_back(fmt::format("{} benchmark{} new in {} ({}): measured, no verdict", added.size(),
-                                added.size() == 1 ? "" : "s",
-                                HeadList({added_heads.begin(), added_heads.end()}), Names(added)));
+                                added.size() == 1 ? "" : "s", HeadList({added_heads.begin(), added_heads.end()}),
+                                Names(added)));
   }
   if (!missing.empty()) {
     parts.push_back(fmt::format("{} missing from {} ({}): not compared", missing.size(),

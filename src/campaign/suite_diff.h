@@ -30,8 +30,8 @@ struct ListedArm {
 };
 
 struct SuiteDiff {
-  std::vector<target::Benchmark> common;  // base's entries, in base's order
-  std::vector<AbSuiteEntry> changes;      // figures empty: the cohort measures the new ones
+  std::vector<target::Benchmark> common;                         // base's entries, in base's order
+  std::vector<AbSuiteEntry> changes;                             // figures empty: the cohort measures the new ones
   std::map<std::string, std::vector<target::Benchmark>> new_in;  // head arm -> its new benchmarks
 
   size_t Count(SuiteChange c) const;

@@ -129,7 +129,7 @@ struct NullArm {
   double pass_floor = 0;         // P: what a PASS adds to the interval's worse end (= floor but
                                  // under null-split-v1)
   bool host_too_noisy = false;
-  std::string reason;            // set when host_too_noisy: what was seen and what to do
+  std::string reason;  // set when host_too_noisy: what was seen and what to do
 };
 
 // The noise cap's default: under the allowance "noise", the bound B a PASS must certify (the
@@ -143,8 +143,8 @@ inline constexpr double kDefaultNoiseCap = 0.02;
 // {lo, hi}}. A NaN gives floor = +infinity and host_too_noisy (nothing can PASS or FAIL
 // against an unknown floor; the runner should not get here, since head and null have the same n).
 // `noise_cap` is B under the allowance "noise" (host_too_noisy compares the null interval with B).
-NullArm ReadNullArm(double estimate, const stats::Interval& interval, const Allowance& allowance,
-                    NoiseFloorRule rule, double noise_cap = kDefaultNoiseCap);
+NullArm ReadNullArm(double estimate, const stats::Interval& interval, const Allowance& allowance, NoiseFloorRule rule,
+                    double noise_cap = kDefaultNoiseCap);
 
 // The allowance "noise" of a deterministic metric (sim.*, mem.*: identical on every rerun, so the
 // null arm's floor is exactly 0 and any change at all would FAIL). Code that did not change still
@@ -157,15 +157,15 @@ inline constexpr double kDeterministicAllowance = 0.001;
 struct MetricVerdict {
   Verdict verdict = Verdict::kInconclusive;
   bool supported_gain = false;
-  double delta = 0;         // max(declared, F): a FAIL's whole interval is worse than this
+  double delta = 0;  // max(declared, F): a FAIL's whole interval is worse than this
   // C, in the worse direction: head is not worse than base by more than this (w_hi + P; for a
   // supported gain, w_hi + F < 0). A PASS prints it; +inf when the floor is unknown.
   double pass_bound = 0;
-  double bound = 0;         // B: what C must be within for a PASS (declared, or the noise cap)
-  double noise_floor = 0;   // F, 0 without a null arm: what a FAIL or a supported gain must clear
-  double pass_floor = 0;    // P, 0 without a null arm: what a PASS adds to the interval's worse end
+  double bound = 0;        // B: what C must be within for a PASS (declared, or the noise cap)
+  double noise_floor = 0;  // F, 0 without a null arm: what a FAIL or a supported gain must clear
+  double pass_floor = 0;   // P, 0 without a null arm: what a PASS adds to the interval's worse end
   bool host_too_noisy = false;
-  bool changed = false;     // a PASS whose interval excludes 0: changed, within the allowance
+  bool changed = false;  // a PASS whose interval excludes 0: changed, within the allowance
   // One line each, for the ledger: why this verdict. reasons.front() is the decisive one, the one
   // the ledger prints on the verdict's own line.
   std::vector<std::string> reasons;
@@ -173,9 +173,8 @@ struct MetricVerdict {
 
 // head_vs_base: the paired change interval (fractions, lo <= hi). An interval with a NaN end or
 // lo > hi is INCONCLUSIVE with a reason (e.g. the caller had too few pairs for an interval).
-MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction direction,
-                          const Allowance& allowance, const std::optional<NullArm>& null_arm,
-                          double noise_cap = kDefaultNoiseCap);
+MetricVerdict JudgeMetric(const stats::Interval& head_vs_base, Direction direction, const Allowance& allowance,
+                          const std::optional<NullArm>& null_arm, double noise_cap = kDefaultNoiseCap);
 
 // The exact verdict of a deterministic metric (sim.*, mem.*) whose values were checked to repeat
 // exactly (campaign/exact_plan.h): `change` = head/base - 1, computed from one value per arm. There

@@ -16,17 +16,17 @@ Verdict V(double lo, double hi, Direction d, Allowance a, std::optional<NullArm>
 
 TEST(Verdict, LowerIsBetterAgainstADeclaredAllowance) {
   const Allowance two = Allowance::Fraction(0.02);
-  EXPECT_EQ(V(0.025, 0.04, kLower, two), Verdict::kFail);          // all worse than +2%
-  EXPECT_EQ(V(-0.01, 0.015, kLower, two), Verdict::kPass);         // all within +2%
-  EXPECT_EQ(V(0.01, 0.03, kLower, two), Verdict::kInconclusive);   // straddles +2%
-  EXPECT_EQ(V(-0.05, -0.03, kLower, two), Verdict::kPass);         // faster is within
-  EXPECT_EQ(V(0.0, 0.02, kLower, two), Verdict::kPass);            // on the limit: not worse
-  EXPECT_EQ(V(0.02, 0.05, kLower, two), Verdict::kInconclusive);   // lo == delta: not all worse
+  EXPECT_EQ(V(0.025, 0.04, kLower, two), Verdict::kFail);         // all worse than +2%
+  EXPECT_EQ(V(-0.01, 0.015, kLower, two), Verdict::kPass);        // all within +2%
+  EXPECT_EQ(V(0.01, 0.03, kLower, two), Verdict::kInconclusive);  // straddles +2%
+  EXPECT_EQ(V(-0.05, -0.03, kLower, two), Verdict::kPass);        // faster is within
+  EXPECT_EQ(V(0.0, 0.02, kLower, two), Verdict::kPass);           // on the limit: not worse
+  EXPECT_EQ(V(0.02, 0.05, kLower, two), Verdict::kInconclusive);  // lo == delta: not all worse
 }
 
 TEST(Verdict, HigherIsBetterMirrors) {
   const Allowance two = Allowance::Fraction(0.02);
-  EXPECT_EQ(V(-0.04, -0.025, kHigher, two), Verdict::kFail);       // throughput down > 2%
+  EXPECT_EQ(V(-0.04, -0.025, kHigher, two), Verdict::kFail);  // throughput down > 2%
   EXPECT_EQ(V(-0.015, 0.01, kHigher, two), Verdict::kPass);
   EXPECT_EQ(V(-0.03, -0.01, kHigher, two), Verdict::kInconclusive);
   EXPECT_EQ(V(0.03, 0.05, kHigher, two), Verdict::kPass);
@@ -45,7 +45,8 @@ TEST(Verdict, NoiseAllowanceWithoutNullArmMeansAnyConfirmedChange) {
 }
 
 TEST(Verdict, NullArmFloorRaisesDelta) {
-  const NullArm null_arm = ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Fraction(0.005), NoiseFloorRule::kIntervalEdge);
+  const NullArm null_arm =
+      ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Fraction(0.005), NoiseFloorRule::kIntervalEdge);
   EXPECT_DOUBLE_EQ(null_arm.floor, 0.012);
   EXPECT_FALSE(null_arm.host_too_noisy);  // the null interval contains 0
   const MetricVerdict m = JudgeMetric({0.006, 0.011}, kLower, Allowance::Fraction(0.005), null_arm);
@@ -64,14 +65,12 @@ TEST(Verdict, NullArmFloorRaisesDelta) {
             "declared allowance +0.50%; more pairs narrow both, a quieter host lowers the floor, --instrument "
             "sim removes it");
   // A PASS adds the floor to the interval's worse end: 1.1% + 1.2% is past 2%, 0.7% + 1.2% is not.
-  EXPECT_EQ(JudgeMetric({0.006, 0.011}, kLower, Allowance::Fraction(0.02), null_arm).verdict,
-            Verdict::kInconclusive);
+  EXPECT_EQ(JudgeMetric({0.006, 0.011}, kLower, Allowance::Fraction(0.02), null_arm).verdict, Verdict::kInconclusive);
   const MetricVerdict within = JudgeMetric({0.003, 0.007}, kLower, Allowance::Fraction(0.02), null_arm);
   EXPECT_EQ(within.verdict, Verdict::kPass);
   EXPECT_NEAR(within.pass_bound, 0.019, 1e-12);
   EXPECT_TRUE(within.changed);
-  EXPECT_EQ(JudgeMetric({0.013, 0.02}, kLower, Allowance::Fraction(0.005), null_arm).verdict,
-            Verdict::kFail);
+  EXPECT_EQ(JudgeMetric({0.013, 0.02}, kLower, Allowance::Fraction(0.005), null_arm).verdict, Verdict::kFail);
   // A gain must clear the floor to be supported.
   EXPECT_FALSE(JudgeMetric({-0.02, -0.01}, kLower, Allowance::Noise(), null_arm).supported_gain);
   EXPECT_TRUE(JudgeMetric({-0.03, -0.013}, kLower, Allowance::Noise(), null_arm).supported_gain);
@@ -86,8 +85,7 @@ TEST(Verdict, APassCertifiesItsBoundAndNeverMore) {
   EXPECT_EQ(plus3.verdict, Verdict::kInconclusive);
   EXPECT_DOUBLE_EQ(plus3.bound, 0.01);
   // The floor still keeps noise from becoming a FAIL...
-  EXPECT_EQ(JudgeMetric({0.10, 0.30}, kLower, Allowance::Fraction(0.01), loud).verdict,
-            Verdict::kInconclusive);
+  EXPECT_EQ(JudgeMetric({0.10, 0.30}, kLower, Allowance::Fraction(0.01), loud).verdict, Verdict::kInconclusive);
   // ...and does not hide a change beyond it.
   EXPECT_EQ(JudgeMetric({0.70, 0.90}, kLower, Allowance::Fraction(0.01), loud).verdict, Verdict::kFail);
 
@@ -96,8 +94,9 @@ TEST(Verdict, APassCertifiesItsBoundAndNeverMore) {
   const MetricVerdict ok = JudgeMetric({-0.003, 0.003}, kLower, Allowance::Fraction(0.01), quiet);
   EXPECT_EQ(ok.verdict, Verdict::kPass);
   EXPECT_NEAR(ok.pass_bound, 0.009, 1e-12);  // 0.3% + the 0.6% floor
-  EXPECT_EQ(ok.reasons.front(), "no regression beyond +0.90%: the interval's worse end +0.30% plus the null "
-                                "arm's floor 0.60% is within the declared allowance +1.00%");
+  EXPECT_EQ(ok.reasons.front(),
+            "no regression beyond +0.90%: the interval's worse end +0.30% plus the null "
+            "arm's floor 0.60% is within the declared allowance +1.00%");
   EXPECT_EQ(JudgeMetric({-0.003, 0.005}, kLower, Allowance::Fraction(0.01), quiet).verdict,
             Verdict::kInconclusive);  // 0.5% + 0.6%
 
@@ -167,8 +166,9 @@ TEST(Verdict, ASupportedGainCertifiesItsGainNotTheNullArmsEdge) {
   EXPECT_TRUE(gain.supported_gain);
   EXPECT_TRUE(gain.changed);
   EXPECT_NEAR(gain.pass_bound, -0.0106, 1e-12) << "not -1.50% + 2.82% = +1.32%";
-  EXPECT_EQ(gain.reasons.front(), "better than base by at least 1.06%: the whole interval [-4.00%, -1.50%] is better "
-                                  "than base beyond the noise floor 0.44%");
+  EXPECT_EQ(gain.reasons.front(),
+            "better than base by at least 1.06%: the whole interval [-4.00%, -1.50%] is better "
+            "than base beyond the noise floor 0.44%");
   // A throughput: the same in its worse direction.
   const MetricVerdict throughput = JudgeMetric({0.0150, 0.0400}, kHigher, Allowance::Noise(), null_arm);
   EXPECT_NEAR(throughput.pass_bound, -0.0106, 1e-12);
@@ -202,8 +202,9 @@ TEST(Verdict, SplitRuleFailsAgainstTheEstimateAndCertifiesTheEdge) {
   const NullArm wide = ReadNullArm(0.006, {-0.01, 0.015}, Allowance::Noise(), NoiseFloorRule::kSplit);
   const MetricVerdict inside = JudgeMetric({0.001, 0.004}, kLower, Allowance::Noise(), wide);
   EXPECT_EQ(inside.verdict, Verdict::kInconclusive);
-  EXPECT_EQ(inside.reasons.front(), "a change is detected: the whole interval [+0.10%, +0.40%] is worse than base, "
-                                    "but within the null arm's noise floor 0.60%; more pairs narrow the floor");
+  EXPECT_EQ(inside.reasons.front(),
+            "a change is detected: the whole interval [+0.10%, +0.40%] is worse than base, "
+            "but within the null arm's noise floor 0.60%; more pairs narrow the floor");
   // Under a declared allowance the same change PASSes, certifying all of it, marked changed.
   const MetricVerdict declared_inside = JudgeMetric({0.001, 0.004}, kLower, Allowance::Fraction(0.02), wide);
   EXPECT_EQ(declared_inside.verdict, Verdict::kPass);
@@ -232,16 +233,13 @@ TEST(Verdict, SplitRuleFailsAgainstTheEstimateAndCertifiesTheEdge) {
 
 TEST(Verdict, EstimateRuleUsesTheNullArmsPointEstimate) {
   const NullArm edge = ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Noise(), NoiseFloorRule::kIntervalEdge);
-  const NullArm estimate =
-      ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Noise(), NoiseFloorRule::kEstimate);
+  const NullArm estimate = ReadNullArm(-0.002, {-0.012, 0.008}, Allowance::Noise(), NoiseFloorRule::kEstimate);
   EXPECT_DOUBLE_EQ(edge.floor, 0.012);
   EXPECT_DOUBLE_EQ(estimate.floor, 0.002);
   // +0.6%..+1.1% is within the edge floor (so not certified: INCONCLUSIVE, a detected change
   // inside the floor) but beyond the estimate floor (FAIL).
-  EXPECT_EQ(JudgeMetric({0.006, 0.011}, kLower, Allowance::Noise(), edge).verdict,
-            Verdict::kInconclusive);
-  EXPECT_EQ(JudgeMetric({0.006, 0.011}, kLower, Allowance::Noise(), estimate).verdict,
-            Verdict::kFail);
+  EXPECT_EQ(JudgeMetric({0.006, 0.011}, kLower, Allowance::Noise(), edge).verdict, Verdict::kInconclusive);
+  EXPECT_EQ(JudgeMetric({0.006, 0.011}, kLower, Allowance::Noise(), estimate).verdict, Verdict::kFail);
   EXPECT_EQ(NoiseFloorRuleName(NoiseFloorRule::kIntervalEdge), "null-interval-edge-v1");
   EXPECT_EQ(NoiseFloorRuleName(NoiseFloorRule::kEstimate), "null-estimate-v1");
   EXPECT_EQ(*ParseNoiseFloorRule("null-estimate-v1"), NoiseFloorRule::kEstimate);
@@ -260,20 +258,22 @@ TEST(Verdict, HostTooNoisyIsReportedAndOnlyClearGainsPass) {
   EXPECT_TRUE(near.host_too_noisy);
   ASSERT_GE(near.reasons.size(), 2u);
   EXPECT_NE(near.reasons.back().find("host too noisy"), std::string::npos);
-  EXPECT_EQ(JudgeMetric({0.04, 0.06}, kLower, Allowance::Fraction(0.005), noisy).verdict,
-            Verdict::kFail);
+  EXPECT_EQ(JudgeMetric({0.04, 0.06}, kLower, Allowance::Fraction(0.005), noisy).verdict, Verdict::kFail);
   // A head better than base beyond the floor still PASSes: what it certifies carries the floor.
   const MetricVerdict gain = JudgeMetric({-0.10, -0.05}, kLower, Allowance::Fraction(0.005), noisy);
   EXPECT_EQ(gain.verdict, Verdict::kPass);
   EXPECT_TRUE(gain.supported_gain);
   EXPECT_NEAR(gain.pass_bound, -0.02, 1e-12);
   // Either direction of a null difference counts.
-  EXPECT_TRUE(ReadNullArm(-0.02, {-0.03, -0.01}, Allowance::Fraction(0.005), NoiseFloorRule::kIntervalEdge).host_too_noisy);
+  EXPECT_TRUE(
+      ReadNullArm(-0.02, {-0.03, -0.01}, Allowance::Fraction(0.005), NoiseFloorRule::kIntervalEdge).host_too_noisy);
   // Within the bound it is not flagged even if the interval excludes 0: the declared allowance,
   // or under "noise" the noise cap.
-  EXPECT_FALSE(ReadNullArm(0.0025, {0.001, 0.004}, Allowance::Fraction(0.005), NoiseFloorRule::kIntervalEdge).host_too_noisy);
+  EXPECT_FALSE(
+      ReadNullArm(0.0025, {0.001, 0.004}, Allowance::Fraction(0.005), NoiseFloorRule::kIntervalEdge).host_too_noisy);
   EXPECT_FALSE(ReadNullArm(0.0025, {0.001, 0.004}, Allowance::Noise(), NoiseFloorRule::kIntervalEdge).host_too_noisy);
-  EXPECT_TRUE(ReadNullArm(0.0025, {0.001, 0.004}, Allowance::Noise(), NoiseFloorRule::kIntervalEdge, 0.0005).host_too_noisy);
+  EXPECT_TRUE(
+      ReadNullArm(0.0025, {0.001, 0.004}, Allowance::Noise(), NoiseFloorRule::kIntervalEdge, 0.0005).host_too_noisy);
   EXPECT_TRUE(ReadNullArm(0.03, {0.025, 0.04}, Allowance::Noise(), NoiseFloorRule::kIntervalEdge).host_too_noisy);
 }
 
@@ -313,8 +313,9 @@ TEST(ExactVerdict, FailsBeyondTheAllowancePassesCertifyingTheChangeWithin) {
   EXPECT_EQ(same.pass_bound, 0.0) << "an unchanged head certifies exactly 0";
   EXPECT_FALSE(same.changed);
   EXPECT_FALSE(same.supported_gain);
-  EXPECT_EQ(same.reasons[0], "no regression beyond +0.00%: the change is exactly +0.00% (deterministic), within the "
-                             "allowance +0.10%");
+  EXPECT_EQ(same.reasons[0],
+            "no regression beyond +0.00%: the change is exactly +0.00% (deterministic), within the "
+            "allowance +0.10%");
 
   MetricVerdict small = JudgeExact(0.0003, kLower, a);  // an alignment shift (issue 10)
   EXPECT_EQ(small.verdict, Verdict::kPass);

@@ -36,8 +36,8 @@ StatusOr<double> ParseSameWorkAllowance(std::string_view text) {
   if (text == "off") return 0.0;
   auto a = ParseAllowance(text);
   if (!a.ok() || a->noise || !(a->fraction < 1)) {
-    return Status::InvalidArgument(fmt::format(
-        "same-work allowance '{}' is not a percentage below 100% like \"10%\", or \"off\"", text));
+    return Status::InvalidArgument(
+        fmt::format("same-work allowance '{}' is not a percentage below 100% like \"10%\", or \"off\"", text));
   }
   return a->fraction;
 }
@@ -60,10 +60,11 @@ WorkChange CompareWork(const std::map<std::string, double>& base, const std::map
   if (cycles) w.cycles = hc / bc - 1.0;
   w.base_syscalls = WorkValue(base, metric_name::kSimSyscalls, 0);
   w.head_syscalls = WorkValue(head, metric_name::kSimSyscalls, 0);
-  w.same = WithinTolerance(bi, hi) && (!cycles || WithinTolerance(bc, hc)) && WithinTolerance(w.base_syscalls, w.head_syscalls);
+  w.same = WithinTolerance(bi, hi) && (!cycles || WithinTolerance(bc, hc)) &&
+           WithinTolerance(w.base_syscalls, w.head_syscalls);
   w.line = fmt::format("{}: instructions {}{}, system calls {} → {}", w.same ? "the same work" : "changed work",
-                       CountMove(bi, hi), cycles ? ", est. cycles " + CountMove(bc, hc) : "", FormatCount(w.base_syscalls),
-                       FormatCount(w.head_syscalls));
+                       CountMove(bi, hi), cycles ? ", est. cycles " + CountMove(bc, hc) : "",
+                       FormatCount(w.base_syscalls), FormatCount(w.head_syscalls));
   return w;
 }
 
@@ -83,7 +84,8 @@ void ReadCellWork(const std::map<std::string, double>& again, CellWork* work) {
     return;
   }
   // Exact: any difference between two runs of base means the counts depend on more than the code.
-  if (b != a || WorkValue(work->base, metric_name::kSimEstCycles, 0) != WorkValue(again, metric_name::kSimEstCycles, 0)) {
+  if (b != a ||
+      WorkValue(work->base, metric_name::kSimEstCycles, 0) != WorkValue(again, metric_name::kSimEstCycles, 0)) {
     work->error = fmt::format(
         "base did not repeat under valgrind (instructions {} against {}): not deterministic, so one process "
         "per arm says nothing",
@@ -114,8 +116,7 @@ std::string SameWorkNote(const CellWork& work, double allowance) {
 
 bool IsSameWorkNote(const std::string& reason) { return reason.rfind("the same work: ", 0) == 0; }
 
-std::string WorkTierNote(const std::vector<CellWork>& cells, const std::vector<std::string>& names,
-                         double allowance) {
+std::string WorkTierNote(const std::vector<CellWork>& cells, const std::vector<std::string>& names, double allowance) {
   int64_t same = 0, changed = 0, unread = 0, skipped = 0;
   std::string first_unread, changed_names;
   for (size_t c = 0; c < cells.size(); ++c) {
@@ -142,7 +143,8 @@ std::string WorkTierNote(const std::vector<CellWork>& cells, const std::vector<s
     out += fmt::format("; {} changed work ({}{}) — judged at the campaign's allowance", changed, changed_names,
                        changed > 5 ? ", …" : "");
   }
-  if (unread > 0) out += fmt::format("; {} not read, judged at the campaign's allowance (first: {})", unread, first_unread);
+  if (unread > 0)
+    out += fmt::format("; {} not read, judged at the campaign's allowance (first: {})", unread, first_unread);
   if (skipped > 0) out += fmt::format("; {} not measured (interrupted or over the tier's time)", skipped);
   return out + ".";
 }

@@ -40,19 +40,19 @@ std::string SameWorkAllowanceText(double allowance);
 
 // One head's counts against base's (sim.* values of one process each).
 struct WorkChange {
-  bool read = false;      // both sides have instructions
-  bool same = false;      // within kSameWorkTolerance in every figure below
+  bool read = false;        // both sides have instructions
+  bool same = false;        // within kSameWorkTolerance in every figure below
   double instructions = 0;  // head / base - 1
   double cycles = 0;        // est. cycles, head / base - 1 (0 when either lacks them)
   double base_syscalls = 0, head_syscalls = 0;
-  std::string line;       // "the same work: instructions 1,234 → 1,234 (+0.00%), est. cycles ... , system calls 3 → 3"
+  std::string line;  // "the same work: instructions 1,234 → 1,234 (+0.00%), est. cycles ... , system calls 3 → 3"
 };
 WorkChange CompareWork(const std::map<std::string, double>& base, const std::map<std::string, double>& head);
 
 // What the work tier read for one cell: base's counts, base's rerun, each head's (by arm), or why not.
 struct CellWork {
   bool measured = false;
-  std::string error;  // "" when every arm was read and base repeated
+  std::string error;           // "" when every arm was read and base repeated
   bool sample_failed = false;  // error is a failed process (the cell's own verdict says why)
   std::map<std::string, double> base;
   std::map<std::string, std::map<std::string, double>> heads;
@@ -70,7 +70,6 @@ std::string SameWorkNote(const CellWork& work, double allowance);
 bool IsSameWorkNote(const std::string& reason);
 
 // The ledger's note on the tier: how many cells read the same work, changed or could not be read.
-std::string WorkTierNote(const std::vector<CellWork>& cells, const std::vector<std::string>& names,
-                         double allowance);
+std::string WorkTierNote(const std::vector<CellWork>& cells, const std::vector<std::string>& names, double allowance);
 
 }  // namespace tare::campaign

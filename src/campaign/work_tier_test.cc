@@ -130,9 +130,9 @@ TEST(WorkTier, APlacementSlowdownFailsAtNoiseAndPassesWithTheSameWork) {
   EXPECT_EQ(same[0].verdict, Verdict::kPass);
   const AbMetricResult& m = same[0].metrics[0];
   EXPECT_EQ(m.allowance, "10%");
-  EXPECT_GT(m.pass_bound, m.hi);      // the bound adds the null floor to the worse end
+  EXPECT_GT(m.pass_bound, m.hi);  // the bound adds the null floor to the worse end
   EXPECT_LE(m.pass_bound, 0.10);
-  EXPECT_GT(m.lo, 0.0);               // the slowdown is still shown, not hidden
+  EXPECT_GT(m.lo, 0.0);  // the slowdown is still shown, not hidden
   bool noted = false;
   for (const auto& r : m.reasons) noted = noted || r.find("the same work") != std::string::npos;
   EXPECT_TRUE(noted);

@@ -56,24 +56,34 @@ struct AbOptions {
 
 int ExitFor(const campaign::CampaignResult& result, bool inconclusive_ok) {
   switch (result.stop) {
-    case campaign::StopKind::kInterrupted: return kExitInterrupted;
+    case campaign::StopKind::kInterrupted:
+      return kExitInterrupted;
     case campaign::StopKind::kGate:
-    case campaign::StopKind::kExecutableChanged: return kExitGate;
-    case campaign::StopKind::kFailFast: return kExitFailed;
-    case campaign::StopKind::kNone: break;
+    case campaign::StopKind::kExecutableChanged:
+      return kExitGate;
+    case campaign::StopKind::kFailFast:
+      return kExitFailed;
+    case campaign::StopKind::kNone:
+      break;
   }
   // The ranking the ledger's title, the summary, the JSON and the HTML print (report/ab_outcome.h).
   switch (report::OutcomeOf(result.report)) {
-    case report::AbOutcome::kInterrupted: return kExitInterrupted;
+    case report::AbOutcome::kInterrupted:
+      return kExitInterrupted;
     case report::AbOutcome::kStopped:
     case report::AbOutcome::kBoundViolated:
-    case report::AbOutcome::kSuiteChanged: return kExitGate;
-    case report::AbOutcome::kFail: return kExitFailed;
+    case report::AbOutcome::kSuiteChanged:
+      return kExitGate;
+    case report::AbOutcome::kFail:
+      return kExitFailed;
     // A cell that cannot be measured (broken in base: docs/campaign.md, "Broken benchmarks") is not
     // the change's fault, so not 1; nor is it undecided, so neither 3 nor hidden by --inconclusive-ok.
-    case report::AbOutcome::kBroken: return kExitBroken;
-    case report::AbOutcome::kInconclusive: return inconclusive_ok ? kExitOk : kExitInconclusive;
-    case report::AbOutcome::kPass: return kExitOk;
+    case report::AbOutcome::kBroken:
+      return kExitBroken;
+    case report::AbOutcome::kInconclusive:
+      return inconclusive_ok ? kExitOk : kExitInconclusive;
+    case report::AbOutcome::kPass:
+      return kExitOk;
   }
   return kExitInconclusive;
 }
@@ -131,7 +141,8 @@ StatusOr<int> PlanCampaign(const AbOptions& o, const campaign::CampaignInput& de
       fmt::print(stderr, "tare: the pilot STOPPED, so there is nothing to plan from: {}\n",
                  TerminalText(pilot->stop_reason));
       return kExitGate;
-    case campaign::StopKind::kNone: break;
+    case campaign::StopKind::kNone:
+      break;
   }
   const campaign::PlanReport& plan = pilot->plan;
   if (!o.json_path.empty()) {
@@ -164,14 +175,14 @@ StatusOr<int> Ab(const AbOptions& o) {
   auto shard = ResolveShardFlags(o.shard, o.store_path);
   if (!shard.ok()) return shard.status();
   if (o.plan && *shard) {
-    return Status::InvalidArgument(
-        "--plan predicts for the whole campaign on this host; run it without --shard");
+    return Status::InvalidArgument("--plan predicts for the whole campaign on this host; run it without --shard");
   }
   if (o.plan) return PlanCampaign(o, *input);
   if (o.resume && !store::IsStoreUrl(o.store_path) && !std::filesystem::exists(o.store_path)) {
-    return Status::NotFound(fmt::format(
-        "--resume: there is no store at '{}' to resume from; run without --resume, or give the "
-        "store the campaign used with --store", o.store_path));
+    return Status::NotFound(
+        fmt::format("--resume: there is no store at '{}' to resume from; run without --resume, or give the "
+                    "store the campaign used with --store",
+                    o.store_path));
   }
 
   proc::InstallInterruptHandler();
@@ -211,8 +222,9 @@ StatusOr<int> Ab(const AbOptions& o) {
   fmt::print(stderr, "{}", report::RenderAbWarnings(rep, result->stop == campaign::StopKind::kNone));
   switch (result->stop) {
     case campaign::StopKind::kInterrupted:
-      fmt::print(stderr, "tare: interrupted: cohort {} (run {}) keeps its {} samples in {}. "
-                         "Continue it with:\n  {}\n",
+      fmt::print(stderr,
+                 "tare: interrupted: cohort {} (run {}) keeps its {} samples in {}. "
+                 "Continue it with:\n  {}\n",
                  rep.cohort, rep.run_id, rep.samples, TerminalText(store::PrintableLocation(o.store_path)),
                  TerminalText(cmdline::ResumeCommand(cmdline::RecordedInvocation())));
       break;
@@ -223,8 +235,8 @@ StatusOr<int> Ab(const AbOptions& o) {
       break;
     case campaign::StopKind::kNone:
       if (!o.quiet) {
-        fmt::print(stderr, "tare: cohort {} (run {}) stored in {}: {} samples; outcome {}\n", rep.cohort,
-                   rep.run_id, TerminalText(store::PrintableLocation(o.store_path)), rep.samples,
+        fmt::print(stderr, "tare: cohort {} (run {}) stored in {}: {} samples; outcome {}\n", rep.cohort, rep.run_id,
+                   TerminalText(store::PrintableLocation(o.store_path)), rep.samples,
                    rep.has_verdicts ? report::OutcomeWord(rep) : "none");
       }
       break;
@@ -236,10 +248,11 @@ StatusOr<int> Ab(const AbOptions& o) {
 
 void AddAbCommand(CLI::App& app, int* exit_code, const std::vector<std::string>* target_args) {
   auto o = std::make_shared<AbOptions>();
-  CLI::App* sub = app.add_subcommand(
-      "ab", "Compare a base build with head builds: paired, interleaved, with a null A/A arm");
-  SetUsage(sub, "tare ab [OPTIONS] --base OLD --head NEW [-- ARGS...]\n"
-                "tare ab [OPTIONS] CAMPAIGN.toml");
+  CLI::App* sub =
+      app.add_subcommand("ab", "Compare a base build with head builds: paired, interleaved, with a null A/A arm");
+  SetUsage(sub,
+           "tare ab [OPTIONS] --base OLD --head NEW [-- ARGS...]\n"
+           "tare ab [OPTIONS] CAMPAIGN.toml");
   sub->footer(R"(
 Each block runs every arm once, back to back, in fresh processes, from copies of the executables
 under <store dir>/bin/ (base, head, null: paths of equal length, the same argv and environment).
@@ -320,20 +333,28 @@ with --strict-suite a benchmark new or missing;
                       "The null arm, a second copy of base that measures the host's own noise, is on by default; "
                       "--no-null leaves it out (verdicts then read \"noise\" as 0)"),
         "--null");
-  track(sub->add_option("--samples,--initial,-n", o->spec.initial, "Pairs per cell before the first look (default 20; sim, mem: the exact plan)"), "--initial");
+  track(sub->add_option("--samples,--initial,-n", o->spec.initial,
+                        "Pairs per cell before the first look (default 20; sim, mem: the exact plan)"),
+        "--initial");
   track(sub->add_option("--step", o->spec.step,
                         "Evenly spaced looks: pairs added per look to a cell still undecided (default: "
-                        "the looks double, 20, 40, 80, ...)"), "--step");
-  track(sub->add_option("--cap", o->spec.cap, "Most pairs a cell gets (default 1280, a safety bound: the budget ends sampling first)"), "--cap");
-  track(sub->add_option("--confidence", o->spec.confidence, "Per cell and metric, over all looks (default 0.95)"), "--confidence");
+                        "the looks double, 20, 40, 80, ...)"),
+        "--step");
+  track(sub->add_option("--cap", o->spec.cap,
+                        "Most pairs a cell gets (default 1280, a safety bound: the budget ends sampling first)"),
+        "--cap");
+  track(sub->add_option("--confidence", o->spec.confidence, "Per cell and metric, over all looks (default 0.95)"),
+        "--confidence");
   track(sub->add_option("--metric", o->spec.metrics,
                         "NAME[=ALLOWANCE][:higher|:lower], repeatable: wall_ns=2%, gb.real_time_ns=noise "
                         "(default: CPU time with allowance noise: gb.cpu_time_ns for Google Benchmark, "
                         "perf.task_clock_ns for commands)"),
         "--metric");
   track(sub->add_option("--order", o->spec.order, "rotating-reversed-blocks-v1 (default) | random-v1"), "--order");
-  track(sub->add_option("--seed", o->spec.seed, "Seed for --order random-v1 (default 0)")->check(WholeNumberAtLeast(0)), "--seed");
-  track(sub->add_option("--look-scheme", o->spec.look_scheme, "bonferroni-v1 (default) | sign-test-calibrated-v1"), "--look-scheme");
+  track(sub->add_option("--seed", o->spec.seed, "Seed for --order random-v1 (default 0)")->check(WholeNumberAtLeast(0)),
+        "--seed");
+  track(sub->add_option("--look-scheme", o->spec.look_scheme, "bonferroni-v1 (default) | sign-test-calibrated-v1"),
+        "--look-scheme");
   track(sub->add_option("--noise-floor", o->spec.noise_floor,
                         "null-split-v1 (default: FAIL against the null's estimate, a PASS adding its interval "
                         "edge) | null-interval-edge-v1 | null-estimate-v1"),
@@ -343,14 +364,19 @@ with --strict-suite a benchmark new or missing;
         "--interval");
   track(sub->add_option("--noise-cap", o->spec.noise_cap,
                         "Under the allowance noise, the most a PASS may certify (default 2%): the interval's worse "
-                        "end plus the null arm's floor; beyond it the cell keeps sampling, then INCONCLUSIVE"), "--noise-cap");
-  track(sub->add_option("--filter,-f", o->spec.filter, "Google Benchmark: only benchmarks matching this regex become cells"), "--filter");
+                        "end plus the null arm's floor; beyond it the cell keeps sampling, then INCONCLUSIVE"),
+        "--noise-cap");
+  track(sub->add_option("--filter,-f", o->spec.filter,
+                        "Google Benchmark: only benchmarks matching this regex become cells"),
+        "--filter");
   track(sub->add_option("--control", o->spec.control, "Cells matching this regex have role control"), "--control");
-  track(sub->add_option("--kind", o->spec.kind, "auto | command | gbench | tare (default auto: detected from base)"), "--kind");
+  track(sub->add_option("--kind", o->spec.kind, "auto | command | gbench | tare (default auto: detected from base)"),
+        "--kind");
   track(sub->add_option("--instrument,-i", o->spec.instrument,
                         "wall (default) | sim (valgrind: deterministic instruction counts) | mem (allocation shim)"),
         "--instrument");
-  track(sub->add_option("--timeout", o->spec.timeout, "Per-sample limit, e.g. 30s, at most 7 days (default 10m)"), "--timeout");
+  track(sub->add_option("--timeout", o->spec.timeout, "Per-sample limit, e.g. 30s, at most 7 days (default 10m)"),
+        "--timeout");
   track(sub->add_option("--budget", o->spec.budget,
                         "Wall time for the cohort past every cell's first look, e.g. 15m: cells still undecided "
                         "then are INCONCLUSIVE (default: 30 s per cell, at most 10 min; none: the cap alone)"),
@@ -364,12 +390,21 @@ with --strict-suite a benchmark new or missing;
                         "iteration count fixed per cell where the binary accepts <N>x; kept in the lock for every "
                         "cohort; the binary's own --benchmark_min_time after -- wins)"),
         "--gbench-min-time");
-  track(sub->add_option("--env", o->spec.env, "KEY=VALUE for every arm (repeatable; the only way to pass the arms $TARE_STORE or $PGPASSWORD)"), "--env");
-  track(sub->add_option("--cwd", o->spec.cwd, "Working directory for every arm (a relative --base/--head not found where typed is looked for here)"), "--cwd");
-  track(sub->add_option("--gate", o->spec.gates, "Sanity gate checked on the first block (repeatable; replaces the default "
-                                            "\"peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB\")"), "--gate");
+  track(
+      sub->add_option("--env", o->spec.env,
+                      "KEY=VALUE for every arm (repeatable; the only way to pass the arms $TARE_STORE or $PGPASSWORD)"),
+      "--env");
+  track(sub->add_option(
+            "--cwd", o->spec.cwd,
+            "Working directory for every arm (a relative --base/--head not found where typed is looked for here)"),
+        "--cwd");
+  track(sub->add_option("--gate", o->spec.gates,
+                        "Sanity gate checked on the first block (repeatable; replaces the default "
+                        "\"peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB\")"),
+        "--gate");
   track(sub->add_flag("--no-gates", o->spec.no_gates, "No sanity gates"), "--no-gates");
-  track(sub->add_option("--bound", o->spec.bounds, "Release bound, e.g. \"p95(wall_ns, head) <= 25ms\" (repeatable)"), "--bound");
+  track(sub->add_option("--bound", o->spec.bounds, "Release bound, e.g. \"p95(wall_ns, head) <= 25ms\" (repeatable)"),
+        "--bound");
   track(sub->add_flag("--strict-suite", o->spec.strict_suite,
                       "Exit 4 when the suite changed: a benchmark new in a head or missing from one (by default "
                       "they are listed, new ones measured, and the shared ones judged)"),
@@ -381,8 +416,11 @@ with --strict-suite a benchmark new or missing;
                         "alone can do (default 10%; off: no work tier, every cell at the campaign's allowance)"),
         "--same-work-allowance");
   track(sub->add_option("--name", o->spec.name, "Campaign name shown in the ledger"), "--name");
-  sub->add_option("--store", o->store_path, "SQLite store (default: $TARE_STORE, else .tare/tare.db); arm copies go to its directory's bin/ (.tare/bin for a postgresql:// store)");
-  sub->add_option("--ledger", o->ledger_path, "Also write the ledger (Markdown) to FILE, for a pull-request comment: kept under GitHub's "
+  sub->add_option("--store", o->store_path,
+                  "SQLite store (default: $TARE_STORE, else .tare/tare.db); arm copies go to its directory's bin/ "
+                  "(.tare/bin for a postgresql:// store)");
+  sub->add_option("--ledger", o->ledger_path,
+                  "Also write the ledger (Markdown) to FILE, for a pull-request comment: kept under GitHub's "
                   "65,536-character limit, the whole ledger beside it (FILE.full.md) when that cuts anything");
   sub->add_option("--json", o->json_path, "Also write the results as JSON (schema tare.ab/1) to FILE");
   sub->add_option("--html", o->html_path, "Also write the cohort's HTML report (forest plots, samples) to FILE");
@@ -404,18 +442,19 @@ with --strict-suite a benchmark new or missing;
   AddShardFlags(sub, &o->shard);
   // The flags a first campaign needs, then where results go; the rest under "Advanced" (issue 26:
   // 46 flags in one list hid the five that matter first).
-  GroupOptions(sub, {{"Essential options", {"--base", "--head", "--filter", "--metric", "--budget"}},
-                     {"Output", {"--store", "--ledger", "--json", "--html", "--quiet", "--inconclusive-ok"}},
-                     {"Advanced: the arms", {"--null", "--kind", "--instrument", "--gbench-min-time", "--timeout",
-                                             "--env", "--cwd", "--control", "--layouts", "--name"}},
-                     {"Advanced: sampling and verdicts", {"--samples", "--step", "--cap", "--confidence", "--order",
-                                                          "--seed", "--look-scheme", "--noise-floor", "--interval",
-                                                          "--noise-cap", "--same-work-allowance", "--no-cross-check",
-                                                          "--attribute"}},
-                     {"Advanced: gates and bounds", {"--gate", "--no-gates", "--bound", "--strict-suite"}},
-                     {"Advanced: planning and resuming", {"--plan", "--pilot", "--resume"}},
-                     {"Advanced: provenance and CI shards", {"--commit", "--branch", "--tag", "--no-git", "--shard",
-                                                             "--shard-weights", "--shard-weights-store"}}});
+  GroupOptions(
+      sub, {{"Essential options", {"--base", "--head", "--filter", "--metric", "--budget"}},
+            {"Output", {"--store", "--ledger", "--json", "--html", "--quiet", "--inconclusive-ok"}},
+            {"Advanced: the arms",
+             {"--null", "--kind", "--instrument", "--gbench-min-time", "--timeout", "--env", "--cwd", "--control",
+              "--layouts", "--name"}},
+            {"Advanced: sampling and verdicts",
+             {"--samples", "--step", "--cap", "--confidence", "--order", "--seed", "--look-scheme", "--noise-floor",
+              "--interval", "--noise-cap", "--same-work-allowance", "--no-cross-check", "--attribute"}},
+            {"Advanced: gates and bounds", {"--gate", "--no-gates", "--bound", "--strict-suite"}},
+            {"Advanced: planning and resuming", {"--plan", "--pilot", "--resume"}},
+            {"Advanced: provenance and CI shards",
+             {"--commit", "--branch", "--tag", "--no-git", "--shard", "--shard-weights", "--shard-weights-store"}}});
   sub->callback([o, exit_code, target_args, defining]() {
     o->spec.args = *target_args;
     for (const auto& [opt, name] : *defining) {

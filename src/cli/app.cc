@@ -94,7 +94,6 @@ int Main(int argc, char** argv) {
   app.set_version_flag("--version", "tare " TARE_VERSION);
   InstallHelpFormatter(app);
 
-
   std::vector<std::string> args(argv, argv + argc);
   std::vector<std::string> target_argv;
   int exit_code = kExitOk;
@@ -149,7 +148,8 @@ Exit status: 0 success; 1 failed samples / FAIL verdict / golden mismatch; 2 bad
 was measured); 3 INCONCLUSIVE / nondeterministic output; 4 sanity gate or release bound violated;
 5 a benchmark that cannot be measured (ab: it fails in base too); 70 internal error; 130 interrupted
 (completed samples are kept).
-Each subcommand's --help has examples. Docs: )") + DocsLocation());
+Each subcommand's --help has examples. Docs: )") +
+             DocsLocation());
   // The target's own argv (and the arms' after `ab ... --`) is cut off before CLI11 parses tare's
   // options, and other tools' habits answered (cmdline/subcommand_argv.h); which options take a
   // value is read from the options themselves, so a new one cannot be missed.
@@ -171,8 +171,10 @@ Each subcommand's --help has examples. Docs: )") + DocsLocation());
       names += (names.empty() ? "" : ", ") + sub->get_name();
     }
     if (!known) {
-      fmt::print(stderr, "tare: error: unknown subcommand '{}'; the subcommands are: {}\n"
-                         "Run `tare --help` for usage.\n", TerminalText(args[1]), names);
+      fmt::print(stderr,
+                 "tare: error: unknown subcommand '{}'; the subcommands are: {}\n"
+                 "Run `tare --help` for usage.\n",
+                 TerminalText(args[1]), names);
       return kExitUsage;
     }
   }
@@ -190,9 +192,10 @@ Each subcommand's --help has examples. Docs: )") + DocsLocation());
         names += (names.empty() ? "" : ", ") + n->get_name();
       }
       if (!known) {
-        fmt::print(stderr, "tare: error: unknown subcommand '{}' of `tare {}`; its subcommands are: {}\n"
-                           "Run `tare {} --help` for usage.\n", TerminalText(args[2]), sub->get_name(), names,
-                   sub->get_name());
+        fmt::print(stderr,
+                   "tare: error: unknown subcommand '{}' of `tare {}`; its subcommands are: {}\n"
+                   "Run `tare {} --help` for usage.\n",
+                   TerminalText(args[2]), sub->get_name(), names, sub->get_name());
         return kExitUsage;
       }
       break;
@@ -231,8 +234,8 @@ Each subcommand's --help has examples. Docs: )") + DocsLocation());
     // CLI11 says "Could not convert: --trials = abc" for a value its option's type cannot hold.
     static constexpr std::string_view kConvert = "Could not convert: ";
     const std::string what = e.what();
-    if (hint.empty() && dynamic_cast<const CLI::ConversionError*>(&e) != nullptr &&
-        what.rfind(kConvert, 0) == 0 && what.find(" = ") != std::string::npos) {
+    if (hint.empty() && dynamic_cast<const CLI::ConversionError*>(&e) != nullptr && what.rfind(kConvert, 0) == 0 &&
+        what.find(" = ") != std::string::npos) {
       const size_t eq = what.find(" = ");
       hint = fmt::format("{}: '{}' is not a value this option takes (its --help says what it takes)",
                          what.substr(kConvert.size(), eq - kConvert.size()), what.substr(eq + 3));

@@ -33,7 +33,7 @@ struct AttributeFlags {
   std::string head_exe;
   std::string json;
   std::string markdown;
-  std::string flame;  // --flame FILE.svg: the differential flame graph
+  std::string flame;                   // --flame FILE.svg: the differential flame graph
   std::string flame_base, flame_head;  // each side's own flame graph
   std::string store_path = DefaultStorePath();
 };
@@ -49,8 +49,8 @@ StatusOr<attribute::Sides> Load(const AttributeFlags& f) {
   }
   if (files) {
     if (f.files.size() != 2) {
-      return Status::InvalidArgument(fmt::format(
-          "give exactly two profiles, base then head ({} given)", f.files.size()));
+      return Status::InvalidArgument(
+          fmt::format("give exactly two profiles, base then head ({} given)", f.files.size()));
     }
     if (!f.cell.empty()) return Status::InvalidArgument("--cell needs --run or --base-run/--head-run, not files");
     return attribute::SidesFromFiles(f.files[0], f.files[1]);

@@ -121,23 +121,28 @@ resumes from them). docs/bisect.md.)");
                   "Benchmarks to bisect, by name in the executable (default: every benchmark of the good end)");
   sub->add_option("--good", f->good, "The last commit known good (the older end)")->required();
   sub->add_option("--bad", f->bad, "The commit where the benchmark has changed (the newer end)")->required();
-  sub->add_option("--instrument", f->instrument, "How each step measures: sim (exact instruction counts, default) or wall (a paired time campaign)");
-  sub->add_option("--allowance", f->allowance_percent,
-                  "Percent a step may differ from the good end and still be the same (default 1 under sim, 5 under wall)");
+  sub->add_option("--instrument", f->instrument,
+                  "How each step measures: sim (exact instruction counts, default) or wall (a paired time campaign)");
+  sub->add_option(
+      "--allowance", f->allowance_percent,
+      "Percent a step may differ from the good end and still be the same (default 1 under sim, 5 under wall)");
   sub->add_option("--step-budget", f->step_budget,
                   "wall: each step's campaign budget after its first look, e.g. 90s or 2m (default 60s)");
   sub->add_option("--build", f->build, "The build command (sh -c, run in {src}); overrides tare.toml's bisect.build");
   sub->add_option("--executable", f->executable, "The built benchmark's path, e.g. '{build}/bm'");
   sub->add_option("--workdir", f->workdir, "The benchmark's working directory (default {src})");
-  sub->add_option("--arg", f->args, "An argument for the benchmark (repeatable)")
-      ->each([f](const std::string&) { f->args_given = true; });
+  sub->add_option("--arg", f->args, "An argument for the benchmark (repeatable)")->each([f](const std::string&) {
+    f->args_given = true;
+  });
   sub->add_option("--repo", f->repo, "A directory inside the repository (default: .)");
   sub->add_option("--config", f->config, "The tare.toml with the [bisect] recipe (default: nearest from --repo up)");
-  sub->add_option("--cache-dir", f->cache_dir, "Where worktrees, builds and cached executables live (default .tare/bisect)");
+  sub->add_option("--cache-dir", f->cache_dir,
+                  "Where worktrees, builds and cached executables live (default .tare/bisect)");
   sub->add_option("--json", f->json, "Write tare.bisect/1 JSON to FILE");
   sub->add_option("--markdown", f->markdown, "Write the answer as Markdown (an issue comment) to FILE");
-  sub->add_option("--attribute", f->attribute_top,
-                  "Rows of `tare attribute`'s per-function table between each culprit and its parent (default 10; 0: none)")
+  sub->add_option(
+         "--attribute", f->attribute_top,
+         "Rows of `tare attribute`'s per-function table between each culprit and its parent (default 10; 0: none)")
       ->check(CLI::NonNegativeNumber);
   sub->add_flag("--quiet", f->quiet, "No progress lines on stderr");
   sub->callback([f, exit_code]() { *exit_code = Finish(Bisect(*f)); });

@@ -41,8 +41,7 @@ struct CompareFlags {
 
 StatusOr<int> Compare(const CompareFlags& f) {
   if (f.format != "console" && f.format != "markdown" && f.format != "json" && f.format != "csv") {
-    return Status::InvalidArgument(
-        fmt::format("--format '{}' is not one of console, markdown, json, csv", f.format));
+    return Status::InvalidArgument(fmt::format("--format '{}' is not one of console, markdown, json, csv", f.format));
   }
   if (Status s = CheckColorMode(f.color); !s.ok()) {
     return s;
@@ -52,7 +51,8 @@ StatusOr<int> Compare(const CompareFlags& f) {
   if (!f.output.empty() && f.output != "-") {
     std::vector<KeptFile> kept = store::StoreFiles(f.store_path);
     // The thresholds file just read (issue 27, item 8: `compare -o tare.toml` replaced it).
-    if (const std::string config = ThresholdsFile(f.judging); !config.empty()) kept.push_back({config, "the thresholds file"});
+    if (const std::string config = ThresholdsFile(f.judging); !config.empty())
+      kept.push_back({config, "the thresholds file"});
     TARE_RETURN_IF_ERROR(CheckOutputPath("--output", f.output, kept));
   }
   TARE_ASSIGN_OR_RETURN(auto store, store::Store::OpenForReading(f.store_path));
@@ -90,9 +90,10 @@ StatusOr<int> Compare(const CompareFlags& f) {
     return b.cls == compare::ChangeClass::kNew || b.cls == compare::ChangeClass::kMissing;
   });
   if (none_in_both) {
-    return Status::InvalidArgument(fmt::format(
-        "no benchmark is in both run {} and run {}, so nothing was compared; compare two runs of one suite "
-        "(`tare runs` lists them)", runs.base.run.id, runs.head.run.id));
+    return Status::InvalidArgument(
+        fmt::format("no benchmark is in both run {} and run {}, so nothing was compared; compare two runs of one suite "
+                    "(`tare runs` lists them)",
+                    runs.base.run.id, runs.head.run.id));
   }
   for (const auto& b : result->benchmarks) {
     if (b.cls == compare::ChangeClass::kFailed || b.cls == compare::ChangeClass::kRegressed) return kExitFailed;
@@ -145,13 +146,17 @@ Examples:
 Docs: docs/compare.md)");
   sub->add_option("BASE", f->base, "The run before the change")->required();
   sub->add_option("HEAD", f->head, "The run after the change")->required();
-  sub->add_option("--metric,-m", f->judging.metrics, "Judge this metric (repeatable; default: what tare ab judges, e.g. gb.cpu_time_ns, sim.Ir)");
-  sub->add_option("--threshold,-t", f->judging.thresholds, "T (every metric) or METRIC=T, e.g. 3% or wall_ns=2%; beats tare.toml (repeatable)");
-  sub->add_option("--ignore", f->judging.ignore, "Skip benchmarks whose whole name matches this RE2 pattern (repeatable)");
+  sub->add_option("--metric,-m", f->judging.metrics,
+                  "Judge this metric (repeatable; default: what tare ab judges, e.g. gb.cpu_time_ns, sim.Ir)");
+  sub->add_option("--threshold,-t", f->judging.thresholds,
+                  "T (every metric) or METRIC=T, e.g. 3% or wall_ns=2%; beats tare.toml (repeatable)");
+  sub->add_option("--ignore", f->judging.ignore,
+                  "Skip benchmarks whose whole name matches this RE2 pattern (repeatable)");
   sub->add_option("--confidence", f->judging.confidence, "Of the intervals, in (0, 1) (default 0.95)");
   sub->add_option("--config", f->judging.config, "Thresholds file (default: the nearest tare.toml upwards)");
   sub->add_flag("--no-config", f->judging.no_config, "Ignore any tare.toml");
-  sub->add_flag("--allow-different-hosts", f->judging.allow_different_hosts, "Compare runs from different hosts, every line marked");
+  sub->add_flag("--allow-different-hosts", f->judging.allow_different_hosts,
+                "Compare runs from different hosts, every line marked");
   sub->add_option("--format", f->format, "console (default) | markdown | json | csv");
   sub->add_option("-o,--output", f->output, "Write to FILE instead of stdout (never the store)");
   sub->add_flag("--all", f->all, "Console: list untouched benchmarks too");

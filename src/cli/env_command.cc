@@ -22,12 +22,12 @@ void AddEnvCommand(CLI::App& app, int* exit_code) {
   };
   // Owned by the callback, which CLI11 keeps alive as long as the app.
   auto flags = std::make_shared<Flags>();
-  CLI::App* command = app.add_subcommand(
-      "env", "Show the host fingerprint (hard keys marked *) and stability checks with their fixes");
+  CLI::App* command =
+      app.add_subcommand("env", "Show the host fingerprint (hard keys marked *) and stability checks with their fixes");
   command->add_flag("--json", flags->json, "Print the fingerprint as JSON (schema tare.fingerprint/1)");
   command->add_flag("--sim", flags->sim,
-                "Also record the valgrind version, a hard key for --instrument sim "
-                "(runs valgrind --version)");
+                    "Also record the valgrind version, a hard key for --instrument sim "
+                    "(runs valgrind --version)");
   command->footer(R"(
 The fingerprint is what makes two hosts comparable: CPU model and frequency policy, kernel, C
 library, memory, limits, the environment a target inherits. Hard keys (*) enter the digest that

@@ -10,7 +10,8 @@ namespace tare::cli {
 
 int ExitCodeFor(const Status& status) {
   switch (status.code()) {
-    case StatusCode::kOk: return kExitOk;
+    case StatusCode::kOk:
+      return kExitOk;
     case StatusCode::kInvalidArgument:
     case StatusCode::kNotFound:
     case StatusCode::kFailedPrecondition:
@@ -18,8 +19,10 @@ int ExitCodeFor(const Status& status) {
     case StatusCode::kDataLoss:
     case StatusCode::kDeadlineExceeded:
       return kExitUsage;
-    case StatusCode::kCancelled: return kExitInterrupted;
-    case StatusCode::kInternal: return kExitInternal;
+    case StatusCode::kCancelled:
+      return kExitInterrupted;
+    case StatusCode::kInternal:
+      return kExitInternal;
   }
   return kExitInternal;
 }

@@ -29,8 +29,7 @@ struct ExportOptions {
 
 StatusOr<int> Export(const ExportOptions& o) {
   if (o.format != "json") {
-    return Status::InvalidArgument(
-        fmt::format("--format {} is not supported; use --format json", o.format));
+    return Status::InvalidArgument(fmt::format("--format {} is not supported; use --format json", o.format));
   }
   if (Status s = RequireStore(o.store_path); !s.ok()) return s;
   if (o.output != "-") {
@@ -76,8 +75,8 @@ StatusOr<int> ListRuns(const std::string& store_path, int limit) {
     if (p.dirty && *p.dirty) code += "+";
     for (const auto& [k, v] : p.tags) code += (code.empty() ? "" : " ") + k + "=" + v;
     if (code.empty()) code = "-";
-    rows.push_back({std::to_string(r.id), RunKindName(r.kind), RunStatusName(r.status), when,
-                    SingleLineText(code), SingleLineText(cmd)});
+    rows.push_back({std::to_string(r.id), RunKindName(r.kind), RunStatusName(r.status), when, SingleLineText(code),
+                    SingleLineText(cmd)});
   }
   size_t wid = 2, wkind = 4, wstatus = 6, wcode = 4;
   for (const auto& r : rows) {
@@ -114,7 +113,8 @@ Examples:
   tare export --run 12 -o run12.json
   tare import run12.json --store other/.tare/tare.db)");
   sub->add_option("--run", opts->run,
-                  "'latest' (default), a run id from `tare runs`, commit:HEX, branch:NAME, tag:KEY=VALUE, or a bare branch/tag/commit");
+                  "'latest' (default), a run id from `tare runs`, commit:HEX, branch:NAME, tag:KEY=VALUE, or a bare "
+                  "branch/tag/commit");
   sub->add_option("--format", opts->format, "json (default)");
   sub->add_option("--store", opts->store_path, kStoreHelp);
   sub->add_option("-o,--output", opts->output, "Write to FILE instead of stdout (never the store)");

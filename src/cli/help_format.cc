@@ -29,8 +29,7 @@ namespace {
 // CLI11 2.1's Formatter::make_groups with the groups reordered: "Advanced: ..." last.
 std::string OrderedGroups(const HelpFormatter& f, const CLI::App* app, CLI::AppFormatMode mode) {
   std::vector<std::string> groups = app->get_groups();
-  std::stable_partition(groups.begin(), groups.end(),
-                        [](const std::string& g) { return g.rfind("Advanced", 0) != 0; });
+  std::stable_partition(groups.begin(), groups.end(), [](const std::string& g) { return g.rfind("Advanced", 0) != 0; });
   std::stringstream out;
   bool first = true;
   for (const std::string& group : groups) {

@@ -19,7 +19,7 @@ struct HistoryFlags {
   std::string benchmark;
   std::string metric;
   std::string branch;
-  std::string host;           // digest prefix, or "" = the newest run's host
+  std::string host;  // digest prefix, or "" = the newest run's host
   int limit = 200;
   int min_segment = 0;
   std::string format = "console";
@@ -66,11 +66,15 @@ Examples:
   tare history BM_Sort/1024 --metric gb.cpu_time_ns --branch main --limit 500
   tare history '/home/me/proj/build/prog --input x' --format json   (a command: its absolute path))");
   sub->add_option("BENCH", f->benchmark, "The benchmark's name (as `tare export` shows it)")->required();
-  sub->add_option("--metric,-m", f->metric, "The metric (default: what tare ab judges — sim.Ir, mem.allocs, gb.cpu_time_ns, bench.cpu_ns, perf.task_clock_ns or wall_ns, the first the newest run has)");
+  sub->add_option("--metric,-m", f->metric,
+                  "The metric (default: what tare ab judges — sim.Ir, mem.allocs, gb.cpu_time_ns, bench.cpu_ns, "
+                  "perf.task_clock_ns or wall_ns, the first the newest run has)");
   sub->add_option("--branch", f->branch, "Only runs recorded on this branch");
   sub->add_option("--host", f->host, "Fingerprint digest (prefix) of the host type (default: the newest run's)");
   sub->add_option("--limit", f->limit, "The newest N runs (default 200)")->check(WholeNumberAtLeast(1));
-  sub->add_option("--min-segment", f->min_segment, "Runs on each side of a change point (default 5, fewer down to 3 for a short series)")->check(WholeNumberAtLeast(1));
+  sub->add_option("--min-segment", f->min_segment,
+                  "Runs on each side of a change point (default 5, fewer down to 3 for a short series)")
+      ->check(WholeNumberAtLeast(1));
   sub->add_option("--format", f->format, "console (default) | json");
   sub->add_option("--store", f->store_path, kStoreHelp);
   sub->callback([f, exit_code]() { *exit_code = Finish(History(*f)); });

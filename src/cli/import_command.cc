@@ -35,7 +35,8 @@ bool LooksGzipped(const std::string& path) {
 
 StatusOr<store::FullRun> LoadRun(const std::string& path, std::unique_ptr<bundle::OpenedBundle>* keep) {
   if (std::filesystem::is_directory(path)) {
-    return Status::InvalidArgument(fmt::format("'{}' is a directory; give a `tare export` JSON file or a bundle", path));
+    return Status::InvalidArgument(
+        fmt::format("'{}' is a directory; give a `tare export` JSON file or a bundle", path));
   }
   // A FIFO would hang the first read, a device (/dev/zero) never end: refused by name.
   TARE_RETURN_IF_ERROR(CheckInputFile(path));
@@ -52,9 +53,9 @@ StatusOr<store::FullRun> LoadRun(const std::string& path, std::unique_ptr<bundle
   // the parse stopped.
   const auto j = ParseJson(text, "the file");
   if (!j.ok() || !j->is_object()) {
-    return Status::InvalidArgument(fmt::format(
-        "'{}' is neither a `tare export` JSON document nor a bundle (`tare bundle`){}", path,
-        j.ok() ? "" : " (" + j.status().message() + ")"));
+    return Status::InvalidArgument(
+        fmt::format("'{}' is neither a `tare export` JSON document nor a bundle (`tare bundle`){}", path,
+                    j.ok() ? "" : " (" + j.status().message() + ")"));
   }
   auto run = bundle::FullRunFromJson(*j);
   if (!run.ok()) return run.status().WithContext(path);
@@ -72,14 +73,16 @@ StatusOr<int> Import(const ImportOptions& o) {
   auto written = store::WriteFullRun(**store, *run);
   if (!written.ok()) return written.status();
   if (proc::Interrupted()) {
-    fmt::print(stderr, "tare import: interrupted after the run was committed whole, as run {} in {}\n",
-               written->run_id, TerminalText(store::PrintableLocation(o.store_path)));
+    fmt::print(stderr, "tare import: interrupted after the run was committed whole, as run {} in {}\n", written->run_id,
+               TerminalText(store::PrintableLocation(o.store_path)));
     return Status::Cancelled("interrupted");
   }
   if (written->added) {
     fmt::print("imported run {} ({} {}, {} samples{}) as run {} in {}\n", run->data.run.uid.substr(0, 12),
                RunKindName(run->data.run.kind), RunStatusName(run->data.run.status), run->data.samples.size(),
-               run->cohort ? fmt::format(", cohort {} of campaign {}", run->cohort->cohort, TerminalText(run->cohort->campaign_name)) : "",
+               run->cohort ? fmt::format(", cohort {} of campaign {}", run->cohort->cohort,
+                                         TerminalText(run->cohort->campaign_name))
+                           : "",
                written->run_id, TerminalText(store::PrintableLocation(o.store_path)));
   } else {
     fmt::print("run {} is already in {} as run {}; nothing added\n", run->data.run.uid.substr(0, 12),

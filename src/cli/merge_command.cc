@@ -35,16 +35,14 @@ StatusOr<int> Merge(const MergeFlags& f) {
   std::vector<std::unique_ptr<store::Store>> inputs;
   for (const auto& in : f.inputs) {
     if (SamePath(in, f.out) || in == f.out) {
-      return Status::InvalidArgument(fmt::format(
-          "'{}' is both OUT and an input; merge into another store", in));
+      return Status::InvalidArgument(fmt::format("'{}' is both OUT and an input; merge into another store", in));
     }
     if (Status s = RequireStore(in); !s.ok()) {
       return Status::NotFound(fmt::format("no store at '{}' to merge; check the path", in));
     }
     auto store = store::Store::OpenForReading(in);
     if (!store.ok()) {
-      return Status::InvalidArgument(fmt::format(
-          "cannot merge '{}': {}", in, store.status().message()));
+      return Status::InvalidArgument(fmt::format("cannot merge '{}': {}", in, store.status().message()));
     }
     inputs.push_back(std::move(*store));
   }
@@ -70,8 +68,7 @@ StatusOr<int> Merge(const MergeFlags& f) {
   if (total.added > 0) {
     if (Status s = (*out)->RefreshStatistics(); !s.ok()) return s;
   }
-  fmt::print("{} runs added to {}, {} were already there\n", total.added, TerminalText((*out)->path()),
-             total.present);
+  fmt::print("{} runs added to {}, {} were already there\n", total.added, TerminalText((*out)->path()), total.present);
   // Sharded runs: whether OUT now holds every shard of the groups the inputs brought.
   std::vector<ShardGroupState> states;
   for (const auto& g : shard_groups) {

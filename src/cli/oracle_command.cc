@@ -40,7 +40,8 @@ void AddCommonOptions(CLI::App* sub, OracleInvocation* o) {
   sub->add_option("--run-dir", o->run_dir,
                   "Keep every trial's raw output here (absent or empty; default .tare/oracle/<UTC timestamp>)");
   sub->add_option("--report", o->report_path,
-                  "The command writes its report to this file instead of stdout; it must not exist beforehand (moved away after each trial)");
+                  "The command writes its report to this file instead of stdout; it must not exist beforehand (moved "
+                  "away after each trial)");
   sub->add_option("--timeout", o->timeout,
                   "Per-trial limit, e.g. 30s or 2m, at most 7 days (default none); a timeout is an error");
   sub->prefix_command();
@@ -54,9 +55,8 @@ void AddCommonOptions(CLI::App* sub, OracleInvocation* o) {
 StatusOr<std::vector<std::string>> CommandArgs(CLI::App* sub, CLI::App* oracle) {
   std::vector<std::string> argv = sub->remaining();
   if (!argv.empty() && argv.front() != "--" && argv.front().size() > 1 && argv.front()[0] == '-') {
-    return Status::InvalidArgument(fmt::format(
-        "unknown option '{}' for `tare oracle {}`; see `tare oracle {} --help`", argv.front(),
-        sub->get_name(), sub->get_name()));
+    return Status::InvalidArgument(fmt::format("unknown option '{}' for `tare oracle {}`; see `tare oracle {} --help`",
+                                               argv.front(), sub->get_name(), sub->get_name()));
   }
   if (argv.empty()) argv = oracle->remaining();
   if (!argv.empty() && argv.front() == "--") argv.erase(argv.begin());
@@ -72,9 +72,12 @@ StatusOr<int> Print(StatusOr<OracleResult> result) {
   std::fflush(stdout);
   for (const auto& w : result->warnings) fmt::print(stderr, "tare: warning: {}\n", TerminalText(w));
   switch (result->outcome) {
-    case OracleOutcome::kPass: return kExitOk;
-    case OracleOutcome::kMismatch: return kExitFailed;
-    case OracleOutcome::kNondeterministic: return kExitNondeterministic;
+    case OracleOutcome::kPass:
+      return kExitOk;
+    case OracleOutcome::kMismatch:
+      return kExitFailed;
+    case OracleOutcome::kNondeterministic:
+      return kExitNondeterministic;
   }
   return kExitInternal;
 }
@@ -137,7 +140,7 @@ Examples:
 An attempt runs --trials processes; an item is voted present when more than half show it. On a
 mismatch a fresh attempt runs, up to --retries times: a flip of a marginal item is luck, a real
 change fails every attempt. A header that differs from the golden's is never retried.)") +
-                kReportHelp + kExitStatusHelp);
+            kReportHelp + kExitStatusHelp);
   c->callback([check, exit_code, c, oracle]() {
     auto argv = CommandArgs(c, oracle);
     if (!argv.ok()) {
@@ -145,17 +148,19 @@ change fails every attempt. A header that differs from the golden's is never ret
       return;
     }
     check->common.argv = std::move(argv).value();
-    *exit_code = Finish(Print(RunCheckMode(check->common, check->check, check->quarantine_path,
-                                                store::StoreFiles(DefaultStorePath()))));
+    *exit_code = Finish(Print(
+        RunCheckMode(check->common, check->check, check->quarantine_path, store::StoreFiles(DefaultStorePath()))));
   });
 
   auto stability = std::make_shared<StabilityFlags>();
   CLI::App* s = oracle->add_subcommand(
       "stability", "Each item's per-process probability, and the odds a vote goes red because of it");
   s->add_option("--trials,-n", stability->stability.trials, "Fresh processes to measure (default 100)");
-  s->add_option("--vote-trials", stability->stability.vote_trials, "Trials per vote of the check being judged (default 9)");
+  s->add_option("--vote-trials", stability->stability.vote_trials,
+                "Trials per vote of the check being judged (default 9)");
   s->add_option("--retries,-r", stability->stability.retries, "Retries of the check being judged (default 1)");
-  s->add_option("--golden,-g", stability->stability.golden_path, "Judge against this golden's sides (default: the majority side)");
+  s->add_option("--golden,-g", stability->stability.golden_path,
+                "Judge against this golden's sides (default: the majority side)");
   s->add_option("--quarantine,-q", stability->quarantine_path, "Quarantine file: its items are shown but not flagged");
   s->add_option("--confidence", stability->stability.confidence, "Of the Clopper–Pearson intervals (default 0.95)");
   s->add_option("--max-red", stability->stability.max_red,
@@ -171,7 +176,7 @@ kept in the run directory as suggested-quarantine.txt).
 Examples:
   tare oracle stability -- ./trace                  100 processes: each item's p and P(red)
   tare oracle stability --trials 200 --golden bench/trace.golden -- ./bench/trace_report RefLoop.lua)") +
-                kReportHelp + kExitStatusHelp);
+            kReportHelp + kExitStatusHelp);
   s->callback([stability, exit_code, s, oracle]() {
     auto argv = CommandArgs(s, oracle);
     if (!argv.ok()) {
@@ -196,7 +201,7 @@ golden exactly (a line diff is shown otherwise). No vote, no retry.
 Examples:
   tare oracle counters --golden bench/census.golden --accept -- ./bench/census RefLoop.lua   write it
   tare oracle counters --golden bench/census.golden -- ./bench/census RefLoop.lua)") +
-                kExitStatusHelp);
+            kExitStatusHelp);
   k->callback([counters, exit_code, k, oracle]() {
     auto argv = CommandArgs(k, oracle);
     if (!argv.ok()) {
@@ -204,7 +209,8 @@ Examples:
       return;
     }
     counters->common.argv = std::move(argv).value();
-    *exit_code = Finish(Print(RunCountersMode(counters->common, counters->counters, store::StoreFiles(DefaultStorePath()))));
+    *exit_code =
+        Finish(Print(RunCountersMode(counters->common, counters->counters, store::StoreFiles(DefaultStorePath()))));
   });
 }
 

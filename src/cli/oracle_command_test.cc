@@ -65,9 +65,8 @@ class OracleCliTest : public ::testing::Test {
   std::string RunDir() { return fmt::format("{}/run{}", dir_, ++runs_); }
   void Accept() {
     golden_ = dir_ + "/trace.golden";
-    ASSERT_EQ(Tare(Args({"check", "--accept", "-g", golden_, "--run-dir", RunDir()},
-                        Fixture("marginal", {"--p", "1"}))),
-              0)
+    ASSERT_EQ(
+        Tare(Args({"check", "--accept", "-g", golden_, "--run-dir", RunDir()}, Fixture("marginal", {"--p", "1"}))), 0)
         << out_;
     ASSERT_EQ(Ran(), 9);
   }
@@ -126,7 +125,7 @@ TEST_F(OracleCliTest, UsageErrorsRunNothingAndLeaveNoRunDirectory) {
   const std::string run_dir = dir_ + "/unused";
   EXPECT_EQ(Tare(Args({"check", "-g", golden_, "--trials", "8", "--run-dir", run_dir}, Fixture("stable"))), 2);
   EXPECT_EQ(Tare(Args({"check", "-g", dir_ + "/absent.golden", "--run-dir", run_dir}, Fixture("stable"))), 2);
-  EXPECT_EQ(Tare({"check", "-g", golden_, "--run-dir", run_dir}), 2);  // no command
+  EXPECT_EQ(Tare({"check", "-g", golden_, "--run-dir", run_dir}), 2);            // no command
   EXPECT_EQ(Tare(Args({"check", "--run-dir", run_dir}, Fixture("stable"))), 2);  // no --golden
   EXPECT_EQ(Tare(Args({"check", "-g", golden_, "--run-dir", run_dir}, {"--", "./no/such/program"})), 2);
   EXPECT_EQ(Tare(Args({"check", "-g", golden_, "--timeout", "soon", "--run-dir", run_dir}, Fixture("stable"))), 2);
@@ -146,11 +145,14 @@ TEST_F(OracleCliTest, UsageErrorsRunNothingAndLeaveNoRunDirectory) {
 
 TEST_F(OracleCliTest, QuarantineWithReasonsAbsorbsTheMarginalSpot) {
   Accept();
-  { std::ofstream(dir_ + "/q.txt") << "tare-oracle-quarantine v1\nitem: Bench.RefLoop.lua:32 JFUNCF\n"
-                                      "reason: counter aliasing after the line shift (p ~ 0.6-0.85)\n"; }
+  {
+    std::ofstream(dir_ + "/q.txt") << "tare-oracle-quarantine v1\nitem: Bench.RefLoop.lua:32 JFUNCF\n"
+                                      "reason: counter aliasing after the line shift (p ~ 0.6-0.85)\n";
+  }
   EXPECT_EQ(Tare(Args({"check", "-g", golden_, "-q", dir_ + "/q.txt", "--retries", "0", "--run-dir", RunDir()},
                       Fixture("marginal", {"--p", "0.6", "--seed", "8"}))),
-            0) << out_;
+            0)
+      << out_;
   EXPECT_EQ(Ran(), 9);
   EXPECT_NE(out_.find("reason: counter aliasing"), std::string::npos) << out_;
 }
@@ -160,11 +162,10 @@ TEST_F(OracleCliTest, ReportFlagNamesAFileTheCommandWrites) {
   const std::string report = dir_ + "/trace.txt";
   EXPECT_EQ(Tare(Args({"check", "-g", golden_, "--report", report, "--run-dir", RunDir()},
                       Fixture("marginal", {"--p", "1", "--out", report}))),
-            0) << out_;
+            0)
+      << out_;
   EXPECT_EQ(Ran(), 9);
-  EXPECT_EQ(Tare(Args({"check", "-g", golden_, "--report", report, "--run-dir", RunDir()},
-                      Fixture("no-report"))),
-            2);
+  EXPECT_EQ(Tare(Args({"check", "-g", golden_, "--report", report, "--run-dir", RunDir()}, Fixture("no-report"))), 2);
   EXPECT_EQ(Ran(), 1);
 }
 
@@ -182,7 +183,8 @@ TEST_F(OracleCliTest, ReportPathThatAlreadyExistsIsRefusedAndLeftAlone) {
     ::testing::internal::CaptureStderr();
     EXPECT_EQ(Tare(Args({"check", "-g", golden_, "--report", path, "--run-dir", RunDir()},
                         Fixture("marginal", {"--p", "1", "--out", path}))),
-              2) << path;
+              2)
+        << path;
     const std::string err = ::testing::internal::GetCapturedStderr();
     EXPECT_NE(err.find("--report '" + path + "' already exists"), std::string::npos) << err;
     EXPECT_EQ(Ran(), 0) << path;
@@ -194,7 +196,8 @@ TEST_F(OracleCliTest, ReportPathThatAlreadyExistsIsRefusedAndLeftAlone) {
   const std::string fresh = dir_ + "/fresh.report";
   EXPECT_EQ(Tare(Args({"check", "-g", golden_, "--report", fresh, "--run-dir", RunDir()},
                       Fixture("marginal", {"--p", "1", "--out", fresh}))),
-            0) << out_;
+            0)
+      << out_;
   EXPECT_EQ(Ran(), 9);
   EXPECT_FALSE(fs::exists(fresh));
 }
@@ -235,7 +238,8 @@ TEST_F(OracleCliTest, StabilityFlagsTheMarginalSpot) {
   const std::string run_dir = RunDir();
   EXPECT_EQ(Tare(Args({"stability", "--trials", "60", "--golden", golden_, "--run-dir", run_dir},
                       Fixture("marginal", {"--p", "0.6", "--seed", "8"}))),
-            1) << out_;
+            1)
+      << out_;
   EXPECT_EQ(Ran(), 60);
   EXPECT_NE(out_.find("MARGINAL"), std::string::npos) << out_;
   EXPECT_NE(out_.find("item: Bench.RefLoop.lua:32 JFUNCF\nreason: p ≈"), std::string::npos) << out_;
@@ -271,8 +275,9 @@ TEST_F(OracleCliTest, CountersExitStatuses) {
 TEST_F(OracleCliTest, CommandArgumentsPassThroughUntouched) {
   // Flags after the program belong to it, with or without `--`.
   golden_ = dir_ + "/g";
-  std::vector<std::string> no_dashes = {"check", "--accept", "-g", golden_, "--run-dir", RunDir(),
-                                        ORACLE_FIXTURE_PATH, "--counter", dir_ + "/count", "--mode", "stable"};
+  std::vector<std::string> no_dashes = {"check",  "--accept",          "-g",        golden_,         "--run-dir",
+                                        RunDir(), ORACLE_FIXTURE_PATH, "--counter", dir_ + "/count", "--mode",
+                                        "stable"};
   EXPECT_EQ(Tare(no_dashes), 0) << out_;
   EXPECT_EQ(Ran(), 9);
 }

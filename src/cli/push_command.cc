@@ -34,8 +34,8 @@ StatusOr<int64_t> ParseDay(const std::string& day) {
   }
   const std::chrono::year_month_day ymd{std::chrono::year(y), std::chrono::month(m), std::chrono::day(d)};
   if (!ymd.ok()) return Status::InvalidArgument(fmt::format("--since '{}' is not a date of the calendar", day));
-  return static_cast<int64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-      std::chrono::sys_days(ymd).time_since_epoch()).count());
+  return static_cast<int64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::sys_days(ymd).time_since_epoch()).count());
 }
 
 StatusOr<int> Push(const PushFlags& f) {
@@ -102,7 +102,8 @@ Examples:
   tare push --to postgresql://ci@db.internal/perf                  every local run
   tare push --to "$TARE_SHARED" --run latest
   tare push --to postgresql:///perf?host=/run/postgresql --since 2026-11-01)");
-  sub->add_option("--to", f->to, "The shared store: postgresql://USER@HOST:PORT/DATABASE (or a SQLite file)")->required();
+  sub->add_option("--to", f->to, "The shared store: postgresql://USER@HOST:PORT/DATABASE (or a SQLite file)")
+      ->required();
   sub->add_option("--store", f->store_path, "The local store to push from (default: $TARE_STORE, else .tare/tare.db)");
   sub->add_option("--run", f->runs, "Only this run (repeatable): latest, an id, commit:, branch:, tag:, uid:");
   sub->add_option("--since", f->since, "Only runs started on or after this day, YYYY-MM-DD (UTC)");

@@ -60,11 +60,12 @@ StatusOr<int> Replay(const ReplayOptions& o) {
   if (!result.ok()) return result.status();
   fmt::print("{}", bundle::RenderReplay(*result));
   if (result->interrupted) return kExitInterrupted;
-  fmt::print("\nspread across the two: tare spread --{} {}{}\n", result->kind == RunKind::kAb ? "lock" : "executable",
-             result->kind == RunKind::kAb ? result->replay_of.substr(0, 12) : opened->manifest().executables.empty()
-                                                                    ? std::string("SHA")
-                                                                    : opened->manifest().executables[0].sha256.substr(0, 12),
-             o.store_path == DefaultStorePath() ? "" : " --store " + TerminalText(store::PrintableLocation(o.store_path)));
+  fmt::print(
+      "\nspread across the two: tare spread --{} {}{}\n", result->kind == RunKind::kAb ? "lock" : "executable",
+      result->kind == RunKind::kAb             ? result->replay_of.substr(0, 12)
+      : opened->manifest().executables.empty() ? std::string("SHA")
+                                               : opened->manifest().executables[0].sha256.substr(0, 12),
+      o.store_path == DefaultStorePath() ? "" : " --store " + TerminalText(store::PrintableLocation(o.store_path)));
   return kExitOk;
 }
 
@@ -98,7 +99,9 @@ Examples:
   mkdir /tmp/replay && cd /tmp/replay && tare replay ~/evidence.tar.gz
   tare replay evidence.tar.gz --store .tare/tare.db && tare spread --lock 0123abcd4567)");
   sub->add_option("file", o->file, "A bundle written by `tare bundle`")->required();
-  sub->add_option("--store", o->store_path, std::string(kStoreHelp) + "; arm copies go to its directory's bin/ (.tare/bin for a postgresql:// store)");
+  sub->add_option(
+      "--store", o->store_path,
+      std::string(kStoreHelp) + "; arm copies go to its directory's bin/ (.tare/bin for a postgresql:// store)");
   sub->add_flag("--quiet,-q", o->quiet, "No progress");
   sub->add_flag("--trust-env", o->trust_env,
                 "Run even though the bundle sets variables the dynamic loader or C library act on (LD_PRELOAD, "

@@ -71,7 +71,8 @@ StatusOr<std::string> RunPage(store::Store& store, const std::string& selector) 
 }
 
 StatusOr<std::string> ComparePage(store::Store& store, const ReportFlags& f, const compare::CompareOptions& options) {
-  TARE_ASSIGN_OR_RETURN(const compare::RunPair runs, compare::LoadRunPair(store, f.compare[0], f.compare[1], /*with_samples=*/true));
+  TARE_ASSIGN_OR_RETURN(const compare::RunPair runs,
+                        compare::LoadRunPair(store, f.compare[0], f.compare[1], /*with_samples=*/true));
   TARE_ASSIGN_OR_RETURN(compare::SuiteComparison result, compare::CompareStoredRuns(store, runs, options));
   return html::RenderCompareHtml(result, runs.base, runs.head);
 }
@@ -102,7 +103,8 @@ StatusOr<int> Report(const ReportFlags& f) {
   if (!store.ok()) return store.status();
   StatusOr<std::string> page = std::string();
   if (history_mode) {
-    auto h = compare::LoadHistory(**store, {f.history, f.judging.metrics.empty() ? "" : f.judging.metrics.front(), f.branch, f.host, 200, f.min_segment});
+    auto h = compare::LoadHistory(**store, {f.history, f.judging.metrics.empty() ? "" : f.judging.metrics.front(),
+                                            f.branch, f.host, 200, f.min_segment});
     page = h.ok() ? StatusOr<std::string>(html::RenderHistoryHtml(*h)) : StatusOr<std::string>(h.status());
   } else {
     page = compare_mode ? ComparePage(**store, f, *options) : RunPage(**store, f.run);
@@ -138,22 +140,28 @@ Examples:
   tare report --run 12 > run12.html)");
   sub->add_option("--run", f->run,
                   "One run: 'latest', a run id, commit:HEX, branch:NAME, tag:KEY=VALUE, or a bare branch/tag/commit");
-  sub->add_option("--compare", f->compare, "Two runs, BASE HEAD (selectors as for --run), judged as `tare compare` does")
+  sub->add_option("--compare", f->compare,
+                  "Two runs, BASE HEAD (selectors as for --run), judged as `tare compare` does")
       ->expected(2);
-  sub->add_option("--history", f->history, "One benchmark over stored runs of one host type, with its change points (as `tare history`)");
+  sub->add_option("--history", f->history,
+                  "One benchmark over stored runs of one host type, with its change points (as `tare history`)");
   sub->add_option("--branch", f->branch, "--history: only runs of this branch");
-  sub->add_option("--min-segment", f->min_segment, "--history: runs on each side of a change point (default 5, fewer down to 3 for a short series)")
+  sub->add_option("--min-segment", f->min_segment,
+                  "--history: runs on each side of a change point (default 5, fewer down to 3 for a short series)")
       ->check(CLI::PositiveNumber);
   sub->add_option("--host", f->host, "--history: the host's fingerprint digest (prefix); default: the newest run's");
   sub->add_option("-o,--output", f->output, "Write the page to FILE (default, or '-': stdout; never the store)");
   sub->add_option("--store", f->store_path, kStoreHelp);
-  sub->add_option("--metric,-m", f->judging.metrics, "--compare: judge this metric (repeatable); --history: the metric");
-  sub->add_option("--threshold,-t", f->judging.thresholds, "--compare: T or METRIC=T, as for `tare compare` (repeatable)");
+  sub->add_option("--metric,-m", f->judging.metrics,
+                  "--compare: judge this metric (repeatable); --history: the metric");
+  sub->add_option("--threshold,-t", f->judging.thresholds,
+                  "--compare: T or METRIC=T, as for `tare compare` (repeatable)");
   sub->add_option("--ignore", f->judging.ignore, "--compare: skip benchmarks matching this RE2 pattern (repeatable)");
   sub->add_option("--confidence", f->judging.confidence, "--compare: of the intervals, in (0, 1) (default 0.95)");
   sub->add_option("--config", f->judging.config, "--compare: thresholds file (default: the nearest tare.toml upwards)");
   sub->add_flag("--no-config", f->judging.no_config, "--compare: ignore any tare.toml");
-  sub->add_flag("--allow-different-hosts", f->judging.allow_different_hosts, "--compare: runs from different hosts, marked");
+  sub->add_flag("--allow-different-hosts", f->judging.allow_different_hosts,
+                "--compare: runs from different hosts, marked");
   sub->callback([f, exit_code]() { *exit_code = Finish(Report(*f)); });
 }
 

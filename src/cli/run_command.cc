@@ -52,21 +52,21 @@ struct RunOptions {
   std::string markdown_path;
   std::string csv_path;
   std::string color = "auto";
-  bool color_given = false;  // --color was given (it must agree with --style)
-  std::string style;         // hyperfine's --style (usage_hints.h ResolveStyle)
+  bool color_given = false;          // --color was given (it must agree with --style)
+  std::string style;                 // hyperfine's --style (usage_hints.h ResolveStyle)
   std::string json_format = "tare";  // --export-json-format: tare (tare.run/2) | hyperfine
   bool show_output = false;
   // hyperfine's habits (docs/coming-from.md)
-  session::CommandFlags commands;     // --command, the parameter (its target is set from `target`)
-  bool no_shell = false;              // -N: tare's default, said out loud
-  std::string shell_program;          // -S/--shell-program (and --shell=SHELL): which shell
+  session::CommandFlags commands;  // --command, the parameter (its target is set from `target`)
+  bool no_shell = false;           // -N: tare's default, said out loud
+  std::string shell_program;       // -S/--shell-program (and --shell=SHELL): which shell
   std::string prepare, setup, conclude;
   bool quiet = false;
   bool fail_fast = false;
   bool no_perf = false;
   bool all_metrics = false;
   bool no_isolation = false;
-  int64_t iterations = 0;  // tare binaries: fixed count instead of calibration
+  int64_t iterations = 0;       // tare binaries: fixed count instead of calibration
   std::string gbench_min_time;  // Google Benchmark: --benchmark_min_time for every sample ("" = 20 ms)
   std::vector<std::string> metrics;
   env::DeclaredProvenance provenance;
@@ -99,19 +99,22 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
   TARE_RETURN_IF_ERROR(CheckColorMode(o.color));
   TARE_RETURN_IF_ERROR(cmdline::ResolveStyle(o.style, o.color, o.color_given).status());
   if (o.json_format != "tare" && o.json_format != "hyperfine") {
-    return Status::InvalidArgument(fmt::format(
-        "--export-json-format '{}': use tare (schema tare.run/2, everything stored) or hyperfine (its "
-        "results[] layout, for tools that read hyperfine's JSON)", o.json_format));
+    return Status::InvalidArgument(
+        fmt::format("--export-json-format '{}': use tare (schema tare.run/2, everything stored) or hyperfine (its "
+                    "results[] layout, for tools that read hyperfine's JSON)",
+                    o.json_format));
   }
   if (o.json_format != "tare" && o.json_path.empty()) {
-    return Status::InvalidArgument("--export-json-format says how --export-json FILE is written; give --export-json FILE too");
+    return Status::InvalidArgument(
+        "--export-json-format says how --export-json FILE is written; give --export-json FILE too");
   }
   // The command lines, with the shell as resolved above.
   session::CommandFlags commands = o.commands;
   commands.target = spec.target;
   TARE_ASSIGN_OR_RETURN(spec.commands, session::ExpandCommands(commands));
   for (auto [text, flag, into] : {std::tuple{&o.prepare, "--prepare", &spec.prepare},
-                                  {&o.setup, "--setup", &spec.setup}, {&o.conclude, "--conclude", &spec.conclude}}) {
+                                  {&o.setup, "--setup", &spec.setup},
+                                  {&o.conclude, "--conclude", &spec.conclude}}) {
     if (text->empty()) continue;
     TARE_ASSIGN_OR_RETURN(*into, session::ToCommand(spec.target, *text, flag));
   }
@@ -156,8 +159,8 @@ StatusOr<session::RunSpec> ToSpec(const RunOptions& given) {
   for (const auto* c : {&spec.prepare, &spec.setup, &spec.conclude}) {
     if (c->has_value()) keep_program((*c)->args);
   }
-  for (auto [flag, path] : {std::pair{"--json", &o.json_path}, {"--export-markdown", &o.markdown_path},
-                            {"--export-csv", &o.csv_path}}) {
+  for (auto [flag, path] :
+       {std::pair{"--json", &o.json_path}, {"--export-markdown", &o.markdown_path}, {"--export-csv", &o.csv_path}}) {
     TARE_RETURN_IF_ERROR(CheckOutputPath(flag, *path, kept, store::LocalDirectory(o.store_path)));
   }
   return spec;
@@ -222,8 +225,8 @@ StatusOr<int> Run(const RunOptions& given) {
   for (const auto& name : o.metrics) {
     if (IsMeasured(name, run.kind(), *ParseInstrument(o.instrument))) continue;
     return Status::InvalidArgument(fmt::format(
-        "--metrics: '{}' is not measured for {} targets under the {} instrument; choose from {}",
-        name, TargetKindName(run.kind()), o.instrument, MeasuredMetricList(run.kind(), *ParseInstrument(o.instrument))));
+        "--metrics: '{}' is not measured for {} targets under the {} instrument; choose from {}", name,
+        TargetKindName(run.kind()), o.instrument, MeasuredMetricList(run.kind(), *ParseInstrument(o.instrument))));
   }
 
   // Opened only once the input is known to be good: a usage error creates no store.
@@ -235,8 +238,8 @@ StatusOr<int> Run(const RunOptions& given) {
   if (!outcome.ok()) return outcome.status();
   // A write that failed (a full disk) ended the run: say what is kept before why, quiet or not.
   auto report_failure = [&] {
-    fmt::print(stderr, "tare: run {} failed: {} samples stored in {} before the error\n",
-               outcome->run_id, outcome->samples, TerminalText(store::PrintableLocation(o.store_path)));
+    fmt::print(stderr, "tare: run {} failed: {} samples stored in {} before the error\n", outcome->run_id,
+               outcome->samples, TerminalText(store::PrintableLocation(o.store_path)));
     return outcome->error;
   };
 
@@ -261,8 +264,8 @@ StatusOr<int> Run(const RunOptions& given) {
     auto config = LoadCompareConfig("", false);
     const std::vector<std::string> unstable =
         config.ok() ? compare::UnstableWarnings(*data, *config)
-                    : std::vector<std::string>{fmt::format("warning: tare.toml was not read for thresholds: {}",
-                                                           config.status().message())};
+                    : std::vector<std::string>{
+                          fmt::format("warning: tare.toml was not read for thresholds: {}", config.status().message())};
     for (const auto& line : unstable) fmt::print(stderr, "{}\n", SingleLineText(line));
   }
   auto json_text = [&]() -> std::string {
@@ -286,8 +289,8 @@ StatusOr<int> Run(const RunOptions& given) {
   }
   if (!o.quiet) {
     fmt::print(stderr, "tare: run {} {}: {} samples in {}\n", outcome->run_id,
-               outcome->interrupted ? "interrupted; completed samples stored" : "stored",
-               outcome->samples, TerminalText(store::PrintableLocation(o.store_path)));
+               outcome->interrupted ? "interrupted; completed samples stored" : "stored", outcome->samples,
+               TerminalText(store::PrintableLocation(o.store_path)));
   }
   if (outcome->interrupted) return kExitInterrupted;
   if (outcome->failed > 0) {
@@ -308,11 +311,12 @@ void StartGitEarly(const std::vector<std::string>& args) {
 
 void AddRunCommand(CLI::App& app, int* exit_code, const std::vector<std::string>* target_argv) {
   auto opts = std::make_shared<RunOptions>();
-  CLI::App* sub = app.add_subcommand(
-      "run", "Measure a program, or several commands, in fresh processes and store every sample");
-  SetUsage(sub, "tare run [OPTIONS] TARGET [ARGS...]\n"
-                "tare run [OPTIONS] -- TARGET [ARGS...]\n"
-                "tare run [OPTIONS] 'COMMAND ARGS' 'COMMAND ARGS'...   (several commands, hyperfine style)");
+  CLI::App* sub =
+      app.add_subcommand("run", "Measure a program, or several commands, in fresh processes and store every sample");
+  SetUsage(sub,
+           "tare run [OPTIONS] TARGET [ARGS...]\n"
+           "tare run [OPTIONS] -- TARGET [ARGS...]\n"
+           "tare run [OPTIONS] 'COMMAND ARGS' 'COMMAND ARGS'...   (several commands, hyperfine style)");
   sub->footer(R"(
 TARGET is measured as:
   a tare benchmark binary        each benchmark in its own process per sample (child protocol)
@@ -367,10 +371,12 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
 130 interrupted (completed samples are kept in the store).)");
   sub->add_option("--samples,--runs,-n,-r", opts->samples, "Measured samples per benchmark (default 10; 3 under sim)")
       ->check(WholeNumberAtLeast(1));
-  sub->add_option("--warmup,-w", opts->warmup, "Discarded samples per benchmark before measuring (default 1; 0 under sim)")
+  sub->add_option("--warmup,-w", opts->warmup,
+                  "Discarded samples per benchmark before measuring (default 1; 0 under sim)")
       ->check(WholeNumberAtLeast(0));
-  sub->add_option("--timeout", opts->timeout,
-                  "Per-sample limit, e.g. 30s or 2m, above 0 and at most 7 days; the process group is killed (default 10m)");
+  sub->add_option(
+      "--timeout", opts->timeout,
+      "Per-sample limit, e.g. 30s or 2m, above 0 and at most 7 days; the process group is killed (default 10m)");
   sub->add_option("--filter,-f", opts->filter, "Only benchmarks whose name matches this regular expression");
   sub->add_option("--kind", opts->target.kind, "auto | command | gbench | tare (default auto)");
   sub->add_flag("--shell", opts->target.shell,
@@ -380,25 +386,39 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   sub->add_option("-S,--shell-program", opts->shell_program,
                   "With which shell --shell runs: a name, a path or a command line such as 'bash --norc' "
                   "(also written --shell=SHELL, as hyperfine does; 'none' is -N, 'default' /bin/sh)");
-  sub->add_option("--command", opts->commands.commands,
-                  "A command line to measure as a whole process (repeatable; several are measured interleaved and compared)")
+  sub->add_option(
+         "--command", opts->commands.commands,
+         "A command line to measure as a whole process (repeatable; several are measured interleaved and compared)")
       ->type_name("CMD");
-  sub->add_option("-p,--prepare", opts->prepare, "Run CMD before every sample (warm-ups too), untimed; a failure ends the run")
-      ->check(NotBlank())->type_name("CMD");
-  sub->add_option("-s,--setup", opts->setup, "Run CMD once before the first sample, untimed")->check(NotBlank())->type_name("CMD");
-  sub->add_option("--conclude", opts->conclude, "Run CMD once after the last sample, untimed")->check(NotBlank())->type_name("CMD");
+  sub->add_option("-p,--prepare", opts->prepare,
+                  "Run CMD before every sample (warm-ups too), untimed; a failure ends the run")
+      ->check(NotBlank())
+      ->type_name("CMD");
+  sub->add_option("-s,--setup", opts->setup, "Run CMD once before the first sample, untimed")
+      ->check(NotBlank())
+      ->type_name("CMD");
+  sub->add_option("--conclude", opts->conclude, "Run CMD once after the last sample, untimed")
+      ->check(NotBlank())
+      ->type_name("CMD");
   sub->add_option("-P,--parameter-scan", opts->commands.scan,
                   "Measure the command once per value LO, LO+STEP, ... HI, with {NAME} replaced by it")
-      ->expected(3)->option_text("NAME LO HI");
-  sub->add_option("-D,--parameter-step-size", opts->commands.scan_step, "The step of --parameter-scan (default 1)")->type_name("STEP");
+      ->expected(3)
+      ->option_text("NAME LO HI");
+  sub->add_option("-D,--parameter-step-size", opts->commands.scan_step, "The step of --parameter-scan (default 1)")
+      ->type_name("STEP");
   sub->add_option("-L,--parameter-list", opts->commands.list,
                   "Measure the command once per comma-separated value, with {NAME} replaced by it")
-      ->expected(2)->option_text("NAME A,B,C");
-  sub->add_option("--cwd", opts->target.cwd, "Working directory for the target (a relative TARGET not found where typed is looked for here)");
-  sub->add_option("--env", opts->target.env, "Set KEY=VALUE in the target's environment (repeatable; the only way to pass it $TARE_STORE or $PGPASSWORD)")
+      ->expected(2)
+      ->option_text("NAME A,B,C");
+  sub->add_option("--cwd", opts->target.cwd,
+                  "Working directory for the target (a relative TARGET not found where typed is looked for here)");
+  sub->add_option(
+         "--env", opts->target.env,
+         "Set KEY=VALUE in the target's environment (repeatable; the only way to pass it $TARE_STORE or $PGPASSWORD)")
       ->type_name("KEY=VALUE");
   sub->add_option("--instrument,-i", opts->instrument,
-                  "(-i is not hyperfine's --ignore-failure: docs/coming-from.md) wall (default): clocks, rusage, perf counters | sim: valgrind instruction counts and "
+                  "(-i is not hyperfine's --ignore-failure: docs/coming-from.md) wall (default): clocks, rusage, perf "
+                  "counters | sim: valgrind instruction counts and "
                   "simulated caches, identical on every rerun | mem: allocation counts via an LD_PRELOAD shim");
   sub->add_option("--store", opts->store_path, kStoreHelp);
   sub->add_option("--json,--export-json", opts->json_path,
@@ -415,18 +435,25 @@ Exit status: 0 all samples ok; 1 some samples failed; 2 bad input (nothing measu
   sub->add_option("--export-csv", opts->csv_path, "Also write every metric's summary as CSV (base units) to FILE")
       ->type_name("FILE");
   sub->add_option("--color", opts->color, kColorHelp)->each([opts](const std::string&) { opts->color_given = true; });
-  sub->add_option("--style", opts->style,
-                  "hyperfine's: auto | basic, nocolor (= --color never) | full, color (= --color always) | none (= --quiet)")
+  sub->add_option(
+         "--style", opts->style,
+         "hyperfine's: auto | basic, nocolor (= --color never) | full, color (= --color always) | none (= --quiet)")
       ->type_name("TYPE");
-  sub->add_option("--metrics", opts->metrics, "Metrics to show, a block of rows per benchmark, comma-separated (default: one line per benchmark, its primary metric); a name this target and instrument never measure is an error that lists those it does")
-      ->delimiter(',')->type_name("NAME,NAME");
-  sub->add_flag("--all-metrics", opts->all_metrics,
-                "Show every metric, a block of rows per benchmark (default: one line per benchmark, its primary metric)");
+  sub->add_option(
+         "--metrics", opts->metrics,
+         "Metrics to show, a block of rows per benchmark, comma-separated (default: one line per benchmark, its "
+         "primary metric); a name this target and instrument never measure is an error that lists those it does")
+      ->delimiter(',')
+      ->type_name("NAME,NAME");
+  sub->add_flag(
+      "--all-metrics", opts->all_metrics,
+      "Show every metric, a block of rows per benchmark (default: one line per benchmark, its primary metric)");
   sub->add_flag("--no-perf", opts->no_perf, "Do not open perf_event counters");
   sub->add_flag("--no-isolation", opts->no_isolation,
                 "tare binaries: run all benchmarks in ONE process per sample, to see what isolation removes");
-  sub->add_option("--iterations", opts->iterations,
-                  "tare binaries: iterations per sample, at least 1 (default: calibrated to a 20 ms window; 10 under sim)")
+  sub->add_option(
+         "--iterations", opts->iterations,
+         "tare binaries: iterations per sample, at least 1 (default: calibrated to a 20 ms window; 10 under sim)")
       ->check(WholeNumberAtLeast(1));
   sub->add_option("--gbench-min-time", opts->gbench_min_time,
                   "Google Benchmark: --benchmark_min_time for every sample, e.g. 50ms (default 20ms, or an "

@@ -16,8 +16,7 @@ void AddShardFlags(CLI::App* sub, ShardFlags* f) {
                   "Balance the shards by each benchmark's measured time in this stored run (give every job the same "
                   "selector, e.g. uid:HEX); default: equal weights")
       ->type_name("SELECTOR");
-  sub->add_option("--shard-weights-store", f->weights_store,
-                  "Where --shard-weights is looked up (default: --store)")
+  sub->add_option("--shard-weights-store", f->weights_store, "Where --shard-weights is looked up (default: --store)")
       ->type_name("STORE");
 }
 
@@ -30,7 +29,8 @@ StatusOr<std::optional<session::ShardSpec>> ResolveShardFlags(const ShardFlags& 
   }
   TARE_ASSIGN_OR_RETURN(session::ShardSpec spec, session::ParseShard(f.shard));
   if (f.weights.empty()) {
-    if (!f.weights_store.empty()) return Status::InvalidArgument("--shard-weights-store needs --shard-weights SELECTOR");
+    if (!f.weights_store.empty())
+      return Status::InvalidArgument("--shard-weights-store needs --shard-weights SELECTOR");
     return std::optional<session::ShardSpec>(spec);
   }
   const std::string location = f.weights_store.empty() ? store_path : f.weights_store;
@@ -38,7 +38,8 @@ StatusOr<std::optional<session::ShardSpec>> ResolveShardFlags(const ShardFlags& 
     if (Status s = RequireStore(location); !s.ok()) {
       return Status::NotFound(fmt::format(
           "--shard-weights: there is no store at '{}' to read run '{}' from; give the store that holds it with "
-          "--shard-weights-store, or leave --shard-weights out for equal weights", location, f.weights));
+          "--shard-weights-store, or leave --shard-weights out for equal weights",
+          location, f.weights));
     }
   }
   TARE_ASSIGN_OR_RETURN(auto store, store::Store::Open(location));

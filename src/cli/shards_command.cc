@@ -49,7 +49,8 @@ StatusOr<int> Shards(const ShardsFlags& f) {
     for (const auto& v : views) out["groups"].push_back(report::ShardGroupToJson(v));
     fmt::print("{}\n", DumpJson(out, 2));
   } else if (views.empty()) {
-    fmt::print("no sharded runs in {} (tare run --shard K/N, tare ab --shard K/N)\n", TerminalText(store::PrintableLocation(f.store_path)));
+    fmt::print("no sharded runs in {} (tare run --shard K/N, tare ab --shard K/N)\n",
+               TerminalText(store::PrintableLocation(f.store_path)));
   } else {
     for (size_t i = 0; i < views.size(); ++i) {
       if (i > 0) fmt::print("\n");
@@ -63,7 +64,8 @@ StatusOr<int> Shards(const ShardsFlags& f) {
 
 void AddShardsCommand(CLI::App& app, int* exit_code) {
   auto f = std::make_shared<ShardsFlags>();
-  CLI::App* sub = app.add_subcommand("shards", "Sharded runs as a whole: every shard, the missing ones, per-cell verdicts");
+  CLI::App* sub =
+      app.add_subcommand("shards", "Sharded runs as a whole: every shard, the missing ones, per-cell verdicts");
   SetUsage(sub, "tare shards [OPTIONS] [SELECTOR]");
   sub->footer(R"(
 Runs measured with --shard K/N (tare run, tare ab) record their shard and the whole split of the

@@ -34,8 +34,8 @@ StatusOr<int> Site(const SiteFlags& f) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::exists(f.output, ec) && !fs::is_directory(f.output, ec)) {
-    return Status::InvalidArgument(fmt::format("-o '{}' is a file, not a directory: name a directory for the site",
-                                               f.output));
+    return Status::InvalidArgument(
+        fmt::format("-o '{}' is a file, not a directory: name a directory for the site", f.output));
   }
   auto store = store::Store::OpenForReading(f.store_path);
   if (!store.ok()) return store.status();
@@ -50,7 +50,8 @@ StatusOr<int> Site(const SiteFlags& f) {
   std::set<std::string> seen_hosts;
   for (const auto& run : *runs) {
     if (run.kind != RunKind::kRun) continue;
-    if (seen_hosts.insert(run.fingerprint_digest).second) hosts.push_back({run.fingerprint_digest, run.fingerprint_json});
+    if (seen_hosts.insert(run.fingerprint_digest).second)
+      hosts.push_back({run.fingerprint_digest, run.fingerprint_json});
     auto data = (*store)->LoadRunHead(run.id);  // the names, not the samples (issue 48, item 7)
     if (!data.ok()) return data.status();
     for (const auto& b : data->benchmarks) {
@@ -58,8 +59,10 @@ StatusOr<int> Site(const SiteFlags& f) {
     }
   }
   if (names.empty()) {
-    return Status::NotFound(fmt::format("no `tare run` in the newest {} runs of '{}' measured a benchmark: nothing "
-                                        "to publish", f.limit, RedactSecrets(f.store_path)));
+    return Status::NotFound(
+        fmt::format("no `tare run` in the newest {} runs of '{}' measured a benchmark: nothing "
+                    "to publish",
+                    f.limit, RedactSecrets(f.store_path)));
   }
   std::vector<html::SiteEntry> entries;
   // An existing site: b/ is tare's own (issue 48, item 8). A b/ that is a link would put the pages
@@ -68,12 +71,14 @@ StatusOr<int> Site(const SiteFlags& f) {
   if (fs::is_symlink(pages_dir, ec)) {
     return Status::InvalidArgument(fmt::format(
         "-o '{}': its b/ is a symbolic link; tare writes the pages there itself: remove the link, or name another "
-        "directory", f.output));
+        "directory",
+        f.output));
   }
   fs::create_directories(pages_dir, ec);
   if (ec) return Status::FailedPrecondition(fmt::format("cannot create '{}/b': {}", f.output, ec.message()));
   // Never the store, nor anything it keeps beside it.
-  TARE_RETURN_IF_ERROR(CheckOutputPath("-o", (fs::path(f.output) / "index.html").string(), store::StoreFiles(f.store_path)));
+  TARE_RETURN_IF_ERROR(
+      CheckOutputPath("-o", (fs::path(f.output) / "index.html").string(), store::StoreFiles(f.store_path)));
   // A page that is a symbolic link is replaced, never written through (WriteFileAtomic writes in
   // place into what is not a regular file).
   auto write_page = [](const std::string& path, const std::string& text) {
@@ -133,8 +138,9 @@ StatusOr<int> Site(const SiteFlags& f) {
       if (fs::remove(entry.path(), entry_ec)) ++removed;
     }
   }
-  if (removed > 0) fmt::print(stderr, "tare: removed {} stale page{} from {}\n", removed, removed == 1 ? "" : "s",
-                              TerminalText(pages_dir.string()));
+  if (removed > 0)
+    fmt::print(stderr, "tare: removed {} stale page{} from {}\n", removed, removed == 1 ? "" : "s",
+               TerminalText(pages_dir.string()));
   fmt::print(stderr, "tare: site of {} benchmarks on {} host type{} in {} (open {})\n", names.size(), hosts.size(),
              hosts.size() == 1 ? "" : "s", TerminalText(f.output), TerminalText(index));
   return kExitOk;

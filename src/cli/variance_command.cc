@@ -58,7 +58,8 @@ StatusOr<int> Variance(const VarianceFlags& f) {
     note = fmt::format(
         "runs {} are not reruns of one thing: they measured {} different things (executables, or how they were "
         "invoked). Variance is what reruns of one thing move, so each is analysed on its own below, never pooled; "
-        "to see what changed between them, use `tare compare`", runs, groups.size());
+        "to see what changed between them, use `tare compare`",
+        runs, groups.size());
   }
   if (f.format == "json") {
     if (groups.size() == 1) {
@@ -99,8 +100,10 @@ Examples:
   tare variance 12 13 14 --all       # these runs, every benchmark
 Docs: docs/compare.md, "Variance")");
   sub->add_option("RUN", f->runs, "Runs of one host (selectors as in `tare compare`)");
-  sub->add_option("--last", f->last, "Without RUN: at most this many reruns (default 10)")->check(WholeNumberAtLeast(1));
-  sub->add_option("--metric,-m", f->metrics, "Metrics (repeatable; default: what tare compare and tare ab judge, e.g. gb.cpu_time_ns, sim.Ir)");
+  sub->add_option("--last", f->last, "Without RUN: at most this many reruns (default 10)")
+      ->check(WholeNumberAtLeast(1));
+  sub->add_option("--metric,-m", f->metrics,
+                  "Metrics (repeatable; default: what tare compare and tare ab judge, e.g. gb.cpu_time_ns, sim.Ir)");
   sub->add_option("--threshold,-t", f->thresholds, "T or METRIC=T, as in `tare compare` (beats tare.toml)");
   sub->add_flag("--all", f->all, "List every benchmark, not only those too noisy to gate");
   sub->add_option("--format", f->format, "console (default) | json");

@@ -26,15 +26,16 @@ TEST(ResumeCommand, EveryArgumentIsQuotedForTheShell) {
 // What a run records and what tare prints back mask a store URL's password; what the commands parse
 // keeps it (libpq needs it).
 TEST(RecordedInvocation, MasksStorePasswordsAndKeepsTheRest) {
-  std::vector<std::string> words = {"tare", "ab", "--store", "postgresql://ci:s3cret@db/tare", "--to=postgres://a:b@h/d",
-                                    "c.toml", "--", "--work", "8"};
+  std::vector<std::string> words = {
+      "tare", "ab",     "--store", "postgresql://ci:s3cret@db/tare", "--to=postgres://a:b@h/d", "c.toml",
+      "--",   "--work", "8"};
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
   SetInvocation(static_cast<int>(argv.size()), argv.data());
   EXPECT_EQ(Invocation(), words);
   EXPECT_EQ(RecordedInvocation(),
-            (std::vector<std::string>{"tare", "ab", "--store", "postgresql://ci:***@db/tare", "--to=postgres://a:***@h/d",
-                                      "c.toml", "--", "--work", "8"}));
+            (std::vector<std::string>{"tare", "ab", "--store", "postgresql://ci:***@db/tare",
+                                      "--to=postgres://a:***@h/d", "c.toml", "--", "--work", "8"}));
   EXPECT_EQ(ResumeCommand(RecordedInvocation()),
             "tare ab --resume --store 'postgresql://ci:***@db/tare' '--to=postgres://a:***@h/d' c.toml -- --work 8");
 }

@@ -12,16 +12,15 @@ namespace tare::cmdline {
 namespace {
 
 struct ForeignFlag {
-  std::string_view names;  // hyperfine's spellings, '|'-separated
-  std::string_view answer; // what tare has instead
+  std::string_view names;   // hyperfine's spellings, '|'-separated
+  std::string_view answer;  // what tare has instead
 };
 
 // hyperfine 1.18's flags that `tare run` does not have (hyperfine --help). `-n` is the exception:
 // tare has it, as --samples; only `-n WORD` is hyperfine's --command-name (ForeignRunFlag).
 constexpr std::array<ForeignFlag, 9> kHyperfineFlags = {{
     {"-c|--cleanup", "tare's is --conclude CMD (once, after the last sample of the whole run); tare has no -c"},
-    {"--command-name",
-     "tare has none: each command is named by its command line (-n is --samples N here)"},
+    {"--command-name", "tare has none: each command is named by its command line (-n is --samples N here)"},
     {"-u|--time-unit",
      "tare has no --time-unit: it prints each figure in the unit that suits it, and --export-csv / "
      "--export-json hold base units (ns)"},
@@ -80,12 +79,13 @@ std::string ForeignRunFlag(const std::vector<std::string>& args, const std::vect
     const std::string name = a.substr(0, a.find('='));
     if (name == "-n" && is_known(name)) {
       const std::string value = a.find('=') != std::string::npos ? a.substr(a.find('=') + 1)
-                                : i + 1 < args.size()          ? args[i + 1]
-                                                               : "";
+                                : i + 1 < args.size()            ? args[i + 1]
+                                                                 : "";
       if (!value.empty() && !IsCount(value)) {
         return fmt::format(
             "-n {}: -n is --samples N in tare (a count); hyperfine's -n (--command-name) has no flag here: "
-            "each command is named by its command line", ShellQuote(value));
+            "each command is named by its command line",
+            ShellQuote(value));
       }
       continue;
     }
@@ -97,7 +97,8 @@ std::string ForeignRunFlag(const std::vector<std::string>& args, const std::vect
           a, GbenchFlagOwnEquivalent(a), target.empty() ? "./bench" : ShellQuote(target), ShellQuote(a));
     }
     for (const ForeignFlag& f : kHyperfineFlags) {
-      if (SpelledAs(f.names, name)) return fmt::format("hyperfine's {} is not a flag of `tare run`: {}", name, f.answer);
+      if (SpelledAs(f.names, name))
+        return fmt::format("hyperfine's {} is not a flag of `tare run`: {}", name, f.answer);
     }
   }
   return "";

@@ -22,21 +22,20 @@ StatusOr<SplitArgs> ReadRunArgv(std::vector<std::string> args, const OptionTable
     TARE_RETURN_IF_ERROR(CheckInstrumentShortFlag(split.tare));
     // hyperfine's and Google Benchmark's flags tare has not (foreign_flags.h): tare's own flag, or
     // that there is none; an unknown flag otherwise (a typo) is CLI11's, with "did you mean".
-    const std::string foreign =
-        ForeignRunFlag(split.tare, options.names, split.target.empty() ? "" : split.target[0]);
+    const std::string foreign = ForeignRunFlag(split.tare, options.names, split.target.empty() ? "" : split.target[0]);
     if (!foreign.empty()) return Status::InvalidArgument(foreign);
   }
-  const bool all_known = std::all_of(split.tare.begin() + std::min<size_t>(2, split.tare.size()), split.tare.end(),
-                                     [&](const std::string& t) {
-                                       return t.size() < 2 || t[0] != '-' || t == "-h" || t == "--help" ||
-                                              std::find(options.names.begin(), options.names.end(),
-                                                        t.substr(0, t.find('='))) != options.names.end();
-                                     });
+  const bool all_known = std::all_of(
+      split.tare.begin() + std::min<size_t>(2, split.tare.size()), split.tare.end(), [&](const std::string& t) {
+        return t.size() < 2 || t[0] != '-' || t == "-h" || t == "--help" ||
+               std::find(options.names.begin(), options.names.end(), t.substr(0, t.find('='))) != options.names.end();
+      });
   if (const std::string a = all_known ? AmbiguousTargetArgument(split, options.names) : ""; !a.empty()) {
     return Status::InvalidArgument(fmt::format(
         "'{}' after the target '{}' is also an option of `tare run`; it is not clear whose it is. Put it before "
         "the target for tare, or put `--` before the target to pass everything after it to the target: tare run "
-        "[OPTIONS] -- {} ...", a, split.target[0], split.target[0]));
+        "[OPTIONS] -- {} ...",
+        a, split.target[0], split.target[0]));
   }
   // hyperfine's --shell=SHELL picks the shell; tare's --shell alone is a flag (/bin/sh).
   for (size_t i = 2; i < split.tare.size(); ++i) {

@@ -17,9 +17,9 @@ namespace {
 // The shells hyperfine users name with --shell (by the basename of the first word: "bash",
 // "/usr/bin/zsh", "bash --norc"), and hyperfine's two special values.
 bool NamesAShell(const std::string& word) {
-  static constexpr std::array<std::string_view, 18> kShells = {
-      "sh",   "bash", "zsh",  "dash", "ksh",    "mksh",  "ash",     "yash",    "fish",
-      "tcsh", "csh",  "pwsh", "nu",   "elvish", "xonsh", "busybox", "none",    "default"};
+  static constexpr std::array<std::string_view, 18> kShells = {"sh",  "bash",   "zsh",   "dash",    "ksh",  "mksh",
+                                                               "ash", "yash",   "fish",  "tcsh",    "csh",  "pwsh",
+                                                               "nu",  "elvish", "xonsh", "busybox", "none", "default"};
   const std::string first = word.substr(0, word.find_first_of(" \t"));
   const std::string base = std::filesystem::path(first).filename().string();
   return std::find(kShells.begin(), kShells.end(), base) != kShells.end();
@@ -52,10 +52,11 @@ StatusOr<std::vector<std::string>> ResolveRunShellWord(const std::vector<std::st
     out.insert(out.end(), rest.begin(), rest.end());
     // Only options after the shell (`--shell bash --runs 3`): no command to run through it.
     if (SplitAtTarget(out, 2, value_options).target.empty()) {
-      return Status::InvalidArgument(fmt::format(
-          "`--shell {0}`: is '{0}' the shell or the command? To run commands through {0} (hyperfine's "
-          "--shell SHELL), give them after it: tare run --shell={0} 'COMMAND'. To measure '{0}' itself "
-          "through /bin/sh: tare run --shell -- {1}", word, ShellQuote(word)));
+      return Status::InvalidArgument(
+          fmt::format("`--shell {0}`: is '{0}' the shell or the command? To run commands through {0} (hyperfine's "
+                      "--shell SHELL), give them after it: tare run --shell={0} 'COMMAND'. To measure '{0}' itself "
+                      "through /bin/sh: tare run --shell -- {1}",
+                      word, ShellQuote(word)));
     }
     return out;
   }
@@ -98,13 +99,14 @@ StatusOr<Style> ResolveStyle(const std::string& style, const std::string& color,
     wanted = color;
     out.quiet = true;
   } else {
-    return Status::InvalidArgument(fmt::format(
-        "--style '{}': use auto, basic, full, nocolor, color or none (hyperfine's values; tare's own are "
-        "--color auto|always|never and --quiet)", style));
+    return Status::InvalidArgument(
+        fmt::format("--style '{}': use auto, basic, full, nocolor, color or none (hyperfine's values; tare's own are "
+                    "--color auto|always|never and --quiet)",
+                    style));
   }
   if (color_given && wanted != color) {
-    return Status::InvalidArgument(fmt::format(
-        "--style {} and --color {} contradict each other; give one", style, color));
+    return Status::InvalidArgument(
+        fmt::format("--style {} and --color {} contradict each other; give one", style, color));
   }
   out.color = wanted;
   return out;
@@ -115,8 +117,8 @@ Status CheckAbArguments(const std::vector<std::string>& args, const std::map<std
   if (std::any_of(args.begin(), args.end(), IsHelp)) return Status::Ok();
   std::vector<std::string> options;  // tare's options with their values, in order
   std::vector<std::string> words;    // everything else
-  std::vector<std::string> after;   // the arms' arguments, after `--`
-  std::vector<std::string> strays;  // the words and the flags `tare ab` has not, in order
+  std::vector<std::string> after;    // the arms' arguments, after `--`
+  std::vector<std::string> strays;   // the words and the flags `tare ab` has not, in order
   bool arms_named = false;
   for (size_t i = 2; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -131,10 +133,10 @@ Status CheckAbArguments(const std::vector<std::string>& args, const std::map<std
     }
     const std::string name = a.substr(0, a.find('='));
     if (name.rfind("--benchmark_", 0) == 0) {
-      return Status::InvalidArgument(fmt::format(
-          "'{}' is a Google Benchmark flag, not one of tare's: use {}or pass it to every arm after `--`: "
-          "tare ab ... -- {}",
-          a, GbenchFlagOwnEquivalent(a), ShellQuote(a)));
+      return Status::InvalidArgument(
+          fmt::format("'{}' is a Google Benchmark flag, not one of tare's: use {}or pass it to every arm after `--`: "
+                      "tare ab ... -- {}",
+                      a, GbenchFlagOwnEquivalent(a), ShellQuote(a)));
     }
     // A flag `tare ab` does not have, among words that are not campaign files (`--head gzip -c
     // data.txt`): the arms' too, so it goes after `--` with them.
@@ -151,20 +153,19 @@ Status CheckAbArguments(const std::vector<std::string>& args, const std::map<std
   if (!arms_named && words.size() >= 2) {
     std::string flags = "--base " + ShellQuote(words[0]);
     for (size_t i = 1; i < words.size(); ++i) flags += " --head " + ShellQuote(words[i]);
-    return Status::InvalidArgument(fmt::format(
-        "tare ab takes one campaign file, or the builds as flags: tare ab {}{}{}{}", flags,
-        options.empty() ? "" : " ", Joined(options), after.empty() ? "" : " -- " + Joined(after)));
+    return Status::InvalidArgument(
+        fmt::format("tare ab takes one campaign file, or the builds as flags: tare ab {}{}{}{}", flags,
+                    options.empty() ? "" : " ", Joined(options), after.empty() ? "" : " -- " + Joined(after)));
   }
   if (arms_named && !words.empty()) {
-    const bool campaign_file = words.size() == 1 && words[0].size() > 5 &&
-                               words[0].compare(words[0].size() - 5, 5, ".toml") == 0;
+    const bool campaign_file =
+        words.size() == 1 && words[0].size() > 5 && words[0].compare(words[0].size() - 5, 5, ".toml") == 0;
     if (!campaign_file) {
       return Status::InvalidArgument(fmt::format(
           "{} after --base/--head: arguments for the benchmark go after `--`, and reach every arm: "
           "tare ab {} -- {}",
           words.size() == 1 ? "'" + words[0] + "' is not a campaign file" : Joined(words) + ": not a campaign file",
-          Joined(options), Joined(strays) +
-              (after.empty() ? "" : " " + Joined(after))));
+          Joined(options), Joined(strays) + (after.empty() ? "" : " " + Joined(after))));
     }
   }
   return Status::Ok();

@@ -28,12 +28,11 @@ TEST(ResolveRunShellWord, AShellBeforeTheCommandsIsHyperfinesShell) {
 }
 
 TEST(ResolveRunShellWord, TaresFlagIsUnchanged) {
-  for (const Args& a : {Args{"tare", "run", "--shell", "grep -c x big.txt | wc -l"},
-                        Args{"tare", "run", "--shell", "sleep 0.1", "sleep 0.2"},
-                        Args{"tare", "run", "--shell", "./script.sh"},
-                        Args{"tare", "run", "--shell", "--", "bash", "x"},
-                        Args{"tare", "run", "--shell=bash", "true"},
-                        Args{"tare", "run", "sleep 0.1"}}) {
+  for (const Args& a :
+       {Args{"tare", "run", "--shell", "grep -c x big.txt | wc -l"},
+        Args{"tare", "run", "--shell", "sleep 0.1", "sleep 0.2"}, Args{"tare", "run", "--shell", "./script.sh"},
+        Args{"tare", "run", "--shell", "--", "bash", "x"}, Args{"tare", "run", "--shell=bash", "true"},
+        Args{"tare", "run", "sleep 0.1"}}) {
     auto r = ResolveRunShellWord(a, kRunValues);
     ASSERT_TRUE(r.ok()) << r.status().message();
     EXPECT_EQ(*r, a);
@@ -82,7 +81,8 @@ const std::map<std::string, int> kAbValues = {{"--base", 1}, {"--head", 1}, {"--
 const std::vector<std::string> kAbNames = {"--base", "--head", "--samples", "-n", "--null", "--help", "-h"};
 
 TEST(CheckAbArguments, AForgottenDashDashSaysWhereTheArgumentsGo) {
-  const Status s = CheckAbArguments({"tare", "ab", "--base", "/bin/sleep", "--head", "/bin/sleep", "0.01"}, kAbValues, kAbNames);
+  const Status s =
+      CheckAbArguments({"tare", "ab", "--base", "/bin/sleep", "--head", "/bin/sleep", "0.01"}, kAbValues, kAbNames);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("'0.01' is not a campaign file"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("tare ab --base /bin/sleep --head /bin/sleep -- 0.01"), std::string::npos) << s.message();
@@ -90,13 +90,15 @@ TEST(CheckAbArguments, AForgottenDashDashSaysWhereTheArgumentsGo) {
   EXPECT_TRUE(CheckAbArguments({"tare", "ab", "--base", "a", "c.toml"}, kAbValues, kAbNames).ok());
   EXPECT_TRUE(CheckAbArguments({"tare", "ab", "--base", "a", "--head", "b", "--", "0.01"}, kAbValues, kAbNames).ok());
   // A flag tare ab has not, among the arms' words, goes after `--` with them (issue 44).
-  const Status c = CheckAbArguments({"tare", "ab", "--base", "gzip", "--head", "gzip", "-c", "data.txt"}, kAbValues, kAbNames);
+  const Status c =
+      CheckAbArguments({"tare", "ab", "--base", "gzip", "--head", "gzip", "-c", "data.txt"}, kAbValues, kAbNames);
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.message().find("tare ab --base gzip --head gzip -- -c data.txt"), std::string::npos) << c.message();
 }
 
 TEST(CheckAbArguments, AGoogleBenchmarkFlagNamesTaresOwnOrTheDashDash) {
-  Status s = CheckAbArguments({"tare", "ab", "--base", "a", "--head", "b", "--benchmark_min_time=0.05"}, kAbValues, kAbNames);
+  Status s =
+      CheckAbArguments({"tare", "ab", "--base", "a", "--head", "b", "--benchmark_min_time=0.05"}, kAbValues, kAbNames);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("--gbench-min-time 0.05s"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("-- --benchmark_min_time=0.05"), std::string::npos) << s.message();
@@ -107,7 +109,9 @@ TEST(CheckAbArguments, AGoogleBenchmarkFlagNamesTaresOwnOrTheDashDash) {
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("after `--`"), std::string::npos) << s.message();
   // After `--` it is the arms'.
-  EXPECT_TRUE(CheckAbArguments({"tare", "ab", "--base", "a", "--head", "b", "--", "--benchmark_min_time=0.05"}, kAbValues, kAbNames).ok());
+  EXPECT_TRUE(CheckAbArguments({"tare", "ab", "--base", "a", "--head", "b", "--", "--benchmark_min_time=0.05"},
+                               kAbValues, kAbNames)
+                  .ok());
 }
 
 TEST(CheckAbArguments, TwoBuildsAsWordsAreBaseAndHead) {
@@ -116,9 +120,11 @@ TEST(CheckAbArguments, TwoBuildsAsWordsAreBaseAndHead) {
   EXPECT_NE(s.message().find("tare ab --base ./base --head ./head"), std::string::npos) << s.message();
   s = CheckAbArguments({"tare", "ab", "-n", "10", "./base", "./h1", "./h2", "--", "x"}, kAbValues, kAbNames);
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("tare ab --base ./base --head ./h1 --head ./h2 -n 10 -- x"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("tare ab --base ./base --head ./h1 --head ./h2 -n 10 -- x"), std::string::npos)
+      << s.message();
   EXPECT_TRUE(CheckAbArguments({"tare", "ab", "campaign.toml"}, kAbValues, kAbNames).ok());
-  EXPECT_TRUE(CheckAbArguments({"tare", "ab", "./base", "./head", "--help"}, kAbValues, kAbNames).ok()) << "help is CLI11's";
+  EXPECT_TRUE(CheckAbArguments({"tare", "ab", "./base", "./head", "--help"}, kAbValues, kAbNames).ok())
+      << "help is CLI11's";
 }
 
 }  // namespace

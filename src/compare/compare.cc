@@ -25,17 +25,24 @@
 namespace tare::compare {
 namespace {
 
-
 int Severity(ChangeClass c) {
   switch (c) {
-    case ChangeClass::kFailed: return 7;
-    case ChangeClass::kRegressed: return 6;
-    case ChangeClass::kInconclusive: return 5;
-    case ChangeClass::kImproved: return 4;
-    case ChangeClass::kMissing: return 3;
-    case ChangeClass::kNew: return 2;
-    case ChangeClass::kUntouched: return 1;
-    case ChangeClass::kSkipped: return 0;
+    case ChangeClass::kFailed:
+      return 7;
+    case ChangeClass::kRegressed:
+      return 6;
+    case ChangeClass::kInconclusive:
+      return 5;
+    case ChangeClass::kImproved:
+      return 4;
+    case ChangeClass::kMissing:
+      return 3;
+    case ChangeClass::kNew:
+      return 2;
+    case ChangeClass::kUntouched:
+      return 1;
+    case ChangeClass::kSkipped:
+      return 0;
   }
   return 0;
 }
@@ -88,9 +95,10 @@ std::vector<std::string> HostWarnings(const RunData& base, const RunData& head) 
   }
   const std::set<std::string> ea = ExecutableDigests(base.executables);
   if (!ea.empty() && IdentityOf(base.run, base.executables) == IdentityOf(head.run, head.executables)) {
-    out.push_back(fmt::format(
-        "both runs measured the same executable{} (sha256 {}): any change in their timings is the host's, not the code's",
-        ea.size() > 1 ? "s" : "", ea.begin()->substr(0, 12)));
+    out.push_back(
+        fmt::format("both runs measured the same executable{} (sha256 {}): any change in their timings is the host's, "
+                    "not the code's",
+                    ea.size() > 1 ? "s" : "", ea.begin()->substr(0, 12)));
   }
   return out;
 }
@@ -98,7 +106,6 @@ std::vector<std::string> HostWarnings(const RunData& base, const RunData& head) 
 bool AllEqual(const std::vector<double>& v) {
   return std::all_of(v.begin(), v.end(), [&](double x) { return x == v.front(); });
 }
-
 
 // Classifies one metric of one benchmark present in both runs.
 MetricChange Judge(const std::string& bench, const std::string& metric, const std::vector<double>& base,
@@ -122,8 +129,8 @@ MetricChange Judge(const std::string& bench, const std::string& metric, const st
   }
 
   auto not_positive = [](double v) { return !(v > 0 && std::isfinite(v)); };
-  const auto not_positive_count = std::count_if(base.begin(), base.end(), not_positive) +
-                                  std::count_if(head.begin(), head.end(), not_positive);
+  const auto not_positive_count =
+      std::count_if(base.begin(), base.end(), not_positive) + std::count_if(head.begin(), head.end(), not_positive);
   // The rule for values that are zero or negative (a program's own figures may be: app.*, issue 48
   // item 8; docs/compare.md): a change is a ratio of positive values, so
   //   every sample equal on each side:  equal, untouched; else the difference over |base|
@@ -140,13 +147,15 @@ MetricChange Judge(const std::string& bench, const std::string& metric, const st
       m.change = m.lo = m.hi = 0;
     } else if (a != 0 && std::isfinite(a) && std::isfinite(b)) {
       m.change = m.lo = m.hi = (b - a) / std::fabs(a);
-      if (a < 0 || b <= 0) m.reason = fmt::format("from {:g} to {:g} in every sample (the difference over |base|)", a, b);
+      if (a < 0 || b <= 0)
+        m.reason = fmt::format("from {:g} to {:g} in every sample (the difference over |base|)", a, b);
     } else {
       // From zero (e.g. 0 allocations -> 5): no ratio, but certainly a change in one direction.
       from_zero = true;
       const bool up = b > a;
       m.change = m.lo = m.hi = up ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
-      m.reason = fmt::format("from {:g} to {:g} in every sample: no ratio from zero, a change beyond any threshold", a, b);
+      m.reason =
+          fmt::format("from {:g} to {:g} in every sample: no ratio from zero, a change beyond any threshold", a, b);
     }
   } else if (not_positive_count > 0) {
     m.cls = ChangeClass::kInconclusive;
@@ -189,8 +198,8 @@ MetricChange Judge(const std::string& bench, const std::string& metric, const st
   } else {
     m.cls = ChangeClass::kInconclusive;
     if (!std::isfinite(lo) || !std::isfinite(hi)) {
-      m.reason = fmt::format("{} and {} samples are too few for an interval at {:g}% confidence; add samples",
-                             m.n_base, m.n_head, confidence * 100);
+      m.reason = fmt::format("{} and {} samples are too few for an interval at {:g}% confidence; add samples", m.n_base,
+                             m.n_head, confidence * 100);
     } else {
       m.reason = fmt::format("the interval reaches past ±{:g}%: add samples (--samples) or quiet the host", t * 100);
     }
@@ -204,19 +213,26 @@ MetricChange Judge(const std::string& bench, const std::string& metric, const st
   return m;
 }
 
-
 }  // namespace
 
 const char* ChangeClassName(ChangeClass c) {
   switch (c) {
-    case ChangeClass::kRegressed: return "regressed";
-    case ChangeClass::kImproved: return "improved";
-    case ChangeClass::kUntouched: return "untouched";
-    case ChangeClass::kInconclusive: return "inconclusive";
-    case ChangeClass::kNew: return "new";
-    case ChangeClass::kMissing: return "missing";
-    case ChangeClass::kFailed: return "failed";
-    case ChangeClass::kSkipped: return "skipped";
+    case ChangeClass::kRegressed:
+      return "regressed";
+    case ChangeClass::kImproved:
+      return "improved";
+    case ChangeClass::kUntouched:
+      return "untouched";
+    case ChangeClass::kInconclusive:
+      return "inconclusive";
+    case ChangeClass::kNew:
+      return "new";
+    case ChangeClass::kMissing:
+      return "missing";
+    case ChangeClass::kFailed:
+      return "failed";
+    case ChangeClass::kSkipped:
+      return "skipped";
   }
   return "?";
 }
@@ -227,8 +243,9 @@ int64_t SuiteComparison::Count(ChangeClass c) const {
 
 std::string SuiteComparison::Headline() const {
   std::string out;
-  for (ChangeClass c : {ChangeClass::kFailed, ChangeClass::kRegressed, ChangeClass::kInconclusive, ChangeClass::kImproved,
-                        ChangeClass::kUntouched, ChangeClass::kNew, ChangeClass::kMissing, ChangeClass::kSkipped}) {
+  for (ChangeClass c :
+       {ChangeClass::kFailed, ChangeClass::kRegressed, ChangeClass::kInconclusive, ChangeClass::kImproved,
+        ChangeClass::kUntouched, ChangeClass::kNew, ChangeClass::kMissing, ChangeClass::kSkipped}) {
     if (int64_t n = Count(c); n > 0) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", n, ChangeClassName(c));
   }
   return out.empty() ? "no benchmarks" : out;
@@ -300,7 +317,8 @@ void BenchmarkCollector::Add(const StoredSample& s) {
   ++b.measured;
   if (!s.sample.ok()) {
     ++b.failed;
-    if (b.first_failure.empty()) b.first_failure = s.sample.error.empty() ? SampleOutcomeName(s.sample.outcome) : s.sample.error;
+    if (b.first_failure.empty())
+      b.first_failure = s.sample.error.empty() ? SampleOutcomeName(s.sample.outcome) : s.sample.error;
     return;
   }
   for (const auto& [m, v] : s.sample.values) b.values[m].push_back(v);
@@ -317,9 +335,10 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
                                       const std::vector<BenchSamples>& hs, const CompareOptions& o) {
   for (const RunData* d : {&base, &head}) {
     if (d->run.kind == RunKind::kAb) {
-      return Status::InvalidArgument(fmt::format(
-          "run {} is a `tare ab` cohort: its arms were measured paired and judged in its ledger "
-          "(`tare export --run {}`); `tare compare` takes runs of `tare run`", d->run.id, d->run.id));
+      return Status::InvalidArgument(
+          fmt::format("run {} is a `tare ab` cohort: its arms were measured paired and judged in its ledger "
+                      "(`tare export --run {}`); `tare compare` takes runs of `tare run`",
+                      d->run.id, d->run.id));
     }
   }
   SuiteComparison out;
@@ -345,7 +364,8 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
       return Status::FailedPrecondition(fmt::format(
           "runs {} and {} were measured on different hosts (hard fingerprint keys differ):{}\n"
           "their timings are not comparable; rerun both on one host{}, or pass --allow-different-hosts to "
-          "see the comparison with every line marked", base.run.id, head.run.id, list,
+          "see the comparison with every line marked",
+          base.run.id, head.run.id, list,
           a.count("target.env") + b.count("target.env") > 0 ? " with the same target environment (target.env)" : ""));
     }
   }
@@ -383,8 +403,8 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
     if (!defs.count(m)) {
       std::string known;
       for (const auto& [name, def] : defs) known += (known.empty() ? "" : ", ") + name;
-      return Status::InvalidArgument(fmt::format(
-          "--metric '{}' is in neither run {} nor run {}; they have {}", m, base.run.id, head.run.id, known));
+      return Status::InvalidArgument(fmt::format("--metric '{}' is in neither run {} nor run {}; they have {}", m,
+                                                 base.run.id, head.run.id, known));
     }
   }
 
@@ -420,7 +440,8 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
     }
     if (h->failed > 0) {
       bc.cls = ChangeClass::kFailed;
-      bc.reason = fmt::format("{} of {} samples failed in run {}: {}", h->failed, h->measured, head.run.id, h->first_failure);
+      bc.reason =
+          fmt::format("{} of {} samples failed in run {}: {}", h->failed, h->measured, head.run.id, h->first_failure);
       return bc;
     }
     std::vector<std::string> metrics = o.metrics;
@@ -431,8 +452,8 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
       }
       metrics = DefaultMetrics(both);
       // A command that mostly waits on either side is judged on its wall time (MostlyWaits).
-      if (metrics == std::vector<std::string>{metric_name::kPerfTaskClockNs} &&
-          b->values.count("wall_ns") > 0 && h->values.count("wall_ns") > 0) {
+      if (metrics == std::vector<std::string>{metric_name::kPerfTaskClockNs} && b->values.count("wall_ns") > 0 &&
+          h->values.count("wall_ns") > 0) {
         auto waits = [](const auto& v) {
           return MostlyWaits(stats::Median(v.at(metric_name::kPerfTaskClockNs)), stats::Median(v.at("wall_ns")));
         };
@@ -453,21 +474,24 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
         mc.metric = m;
         mc.cls = ChangeClass::kSkipped;
         mc.change = mc.lo = mc.hi = kNaN;
-        mc.reason = fmt::format("not measured in run {}", vb == b->values.end() || vb->second.empty() ? base.run.id : head.run.id);
+        mc.reason = fmt::format("not measured in run {}",
+                                vb == b->values.end() || vb->second.empty() ? base.run.id : head.run.id);
         bc.metrics.push_back(mc);
         continue;
       }
       MetricDef def = defs.count(m) ? defs[m] : LookupMetric(m);
       // Values of two models of one estimate are two metrics (metric.h MetricModel).
-      if (const std::string mb = MetricModel(def), mh = MetricModel(head_defs.count(m) ? head_defs[m] : def); mb != mh) {
+      if (const std::string mb = MetricModel(def), mh = MetricModel(head_defs.count(m) ? head_defs[m] : def);
+          mb != mh) {
         MetricChange mc;
         mc.metric = m;
         mc.unit = def.unit;
         mc.cls = ChangeClass::kSkipped;
         mc.change = mc.lo = mc.hi = kNaN;
-        mc.reason = fmt::format("computed by two models ({} in run {}, {} in run {}): values of different models are "
-                                "different metrics, never compared", mb.empty() ? "none" : mb, base.run.id,
-                                mh.empty() ? "none" : mh, head.run.id);
+        mc.reason = fmt::format(
+            "computed by two models ({} in run {}, {} in run {}): values of different models are "
+            "different metrics, never compared",
+            mb.empty() ? "none" : mb, base.run.id, mh.empty() ? "none" : mh, head.run.id);
         bc.metrics.push_back(mc);
         continue;
       }
@@ -488,13 +512,15 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
       if (Severity(mc.cls) > Severity(bc.cls)) bc.cls = mc.cls;
     }
     if (b->failed > 0) {
-      bc.reason = fmt::format("{} of {} samples failed in run {} (base); judged on the rest", b->failed, b->measured, base.run.id);
+      bc.reason = fmt::format("{} of {} samples failed in run {} (base); judged on the rest", b->failed, b->measured,
+                              base.run.id);
     }
     return bc;
   };
   // Two runs of one command each (e.g. ./base/prog and ./head/prog) are that command's before and
   // after, whatever their names.
-  if (bs.size() == 1 && hs.size() == 1 && bs[0].name != hs[0].name && bs[0].kind == TargetKind::kCommand && hs[0].kind == TargetKind::kCommand) {
+  if (bs.size() == 1 && hs.size() == 1 && bs[0].name != hs[0].name && bs[0].kind == TargetKind::kCommand &&
+      hs[0].kind == TargetKind::kCommand) {
     BenchmarkChange bc = judge_bench(&bs[0], &hs[0]);
     bc.name = bs[0].name == hs[0].name ? bs[0].name : bs[0].name + " -> " + hs[0].name;
     out.benchmarks.push_back(std::move(bc));

@@ -25,8 +25,8 @@
 //   reruns   stored runs that measured the same thing (MeasuredIdentity: the executables invoked
 //            alike), two at least: the highest of their medians over the lowest, minus 1;
 //   history  the benchmark's recent runs on the host type invoked alike, whatever their executables
-//            (other commits: CI stores one run per commit; the two runs compared left out), four in a row at least: the 99% bound of
-//            the drift between consecutive runs (stats/run_drift.h), robust to real changes among them;
+//            (other commits: CI stores one run per commit; the two runs compared left out), four in a row at least: the
+//            99% bound of the drift between consecutive runs (stats/run_drift.h), robust to real changes among them;
 // the source that gave S and its number of runs are reported with the line.
 // With neither, or when both runs measured the same thing (any change is then the host's), it is
 // inconclusive, with the reason and what to store for a verdict.
@@ -60,7 +60,7 @@ struct MetricChange {
   std::string unit;
   bool higher_is_better = false;
   ChangeClass cls = ChangeClass::kUntouched;
-  int64_t n_base = 0;       // measured, successful samples used
+  int64_t n_base = 0;  // measured, successful samples used
   int64_t n_head = 0;
   double base_median = 0;
   double head_median = 0;
@@ -77,7 +77,7 @@ struct MetricChange {
   // deterministic: NaN and 0 runs when the store holds no evidence of it.
   double drift = std::numeric_limits<double>::quiet_NaN();
   int64_t drift_runs = 0;
-  std::string drift_source;      // "reruns" | "history" | "" (DriftSourceName)
+  std::string drift_source;  // "reruns" | "history" | "" (DriftSourceName)
 };
 
 struct BenchmarkChange {
@@ -106,9 +106,9 @@ using HostDriftSource = std::function<StatusOr<std::optional<HostDrift>>(
 
 struct CompareOptions {
   CompareConfig config;
-  std::vector<std::string> metrics;   // empty: DefaultMetrics of each benchmark
+  std::vector<std::string> metrics;  // empty: DefaultMetrics of each benchmark
   bool allow_different_hosts = false;
-  HostDriftSource host_drift;       // unset: no evidence of the host's drift
+  HostDriftSource host_drift;  // unset: no evidence of the host's drift
 };
 
 struct SuiteComparison {
@@ -118,10 +118,10 @@ struct SuiteComparison {
   std::vector<int64_t> base_runs;
   std::vector<int64_t> head_runs;
   double confidence = kDefaultConfidence;
-  std::string config_source;                 // tare.toml used, "" none
+  std::string config_source;  // tare.toml used, "" none
   bool different_hosts = false;
-  std::vector<std::string> host_differences; // "cpu.model: X -> Y" for each differing hard key
-  std::vector<BenchmarkChange> benchmarks;   // base's order, then head's new ones
+  std::vector<std::string> host_differences;  // "cpu.model: X -> Y" for each differing hard key
+  std::vector<BenchmarkChange> benchmarks;    // base's order, then head's new ones
   // What makes timings of these two runs less comparable than their intervals say: a host load
   // that differed (or was high), the same executable in both runs (any change is the host's).
   std::vector<std::string> warnings;
@@ -166,9 +166,9 @@ std::vector<std::string> DefaultMetrics(const std::vector<std::string>& names_pr
 struct BenchSamples {
   std::string name;
   TargetKind kind = TargetKind::kCommand;
-  int64_t measured = 0;        // non-warm-up samples
+  int64_t measured = 0;  // non-warm-up samples
   int64_t failed = 0;
-  std::string first_failure;   // "exit status 1: <stderr line>"
+  std::string first_failure;                          // "exit status 1: <stderr line>"
   std::map<std::string, std::vector<double>> values;  // successful measured samples only
 };
 

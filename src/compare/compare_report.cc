@@ -39,12 +39,17 @@ std::string Code(const RunRecord& r, const std::vector<int64_t>& set_runs) {
 const char* Color(ChangeClass c) {
   switch (c) {
     case ChangeClass::kRegressed:
-    case ChangeClass::kFailed: return "\x1b[1;31m";
-    case ChangeClass::kImproved: return "\x1b[32m";
-    case ChangeClass::kInconclusive: return "\x1b[33m";
+    case ChangeClass::kFailed:
+      return "\x1b[1;31m";
+    case ChangeClass::kImproved:
+      return "\x1b[32m";
+    case ChangeClass::kInconclusive:
+      return "\x1b[33m";
     case ChangeClass::kNew:
-    case ChangeClass::kMissing: return "\x1b[36m";
-    default: return "";
+    case ChangeClass::kMissing:
+      return "\x1b[36m";
+    default:
+      return "";
   }
 }
 
@@ -95,16 +100,19 @@ std::string FormatChange(const MetricChange& m) {
 }
 
 std::string RenderCompareConsole(const SuiteComparison& c, const ConsoleStyle& style) {
-  std::string out = fmt::format("{} -> {}: {}\n", SingleLineText(Code(c.base, c.base_runs)), SingleLineText(Code(c.head, c.head_runs)), c.Headline());
+  std::string out = fmt::format("{} -> {}: {}\n", SingleLineText(Code(c.base, c.base_runs)),
+                                SingleLineText(Code(c.head, c.head_runs)), c.Headline());
   if (c.different_hosts) {
-    out += "DIFFERENT HOSTS: every line compares runs measured on different hardware or software "
-           "(--allow-different-hosts):\n";
+    out +=
+        "DIFFERENT HOSTS: every line compares runs measured on different hardware or software "
+        "(--allow-different-hosts):\n";
     for (const auto& d : c.host_differences) out += "  " + SingleLineText(d) + "\n";
   }
   for (const auto& w : c.warnings) out += "WARNING: " + SingleLineText(w) + "\n";
   auto rows = Rows(c, style.all, true);
   if (rows.empty()) return out;
-  const std::vector<std::string> head = {"status", "benchmark", "metric", "base", "head", "change [interval]", "threshold", ""};
+  const std::vector<std::string> head = {"status", "benchmark",         "metric",    "base",
+                                         "head",   "change [interval]", "threshold", ""};
   std::vector<size_t> w(head.size());
   for (size_t i = 0; i < head.size(); ++i) w[i] = head[i].size();
   auto cols = [](const Row& r) {
@@ -112,7 +120,8 @@ std::string RenderCompareConsole(const SuiteComparison& c, const ConsoleStyle& s
   };
   // Widths in code points: names may be UTF-8.
   auto width = [](const std::string& s) {
-    return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; }));
+    return static_cast<size_t>(
+        std::count_if(s.begin(), s.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; }));
   };
   for (const auto& r : rows) {
     auto v = cols(r);
@@ -136,8 +145,9 @@ std::string RenderCompareConsole(const SuiteComparison& c, const ConsoleStyle& s
   for (const auto& r : rows) out += line(cols(r), style.color ? Color(r.cls) : "");
   const int64_t hidden = style.all ? 0 : c.Count(ChangeClass::kUntouched);
   if (hidden > 0) out += fmt::format("({} untouched not shown; --all shows them)\n", hidden);
-  out += fmt::format("Changes: two-sample Hodges–Lehmann with {:g}% Mann–Whitney intervals (unpaired runs); docs/compare.md\n",
-                     c.confidence * 100);
+  out += fmt::format(
+      "Changes: two-sample Hodges–Lehmann with {:g}% Mann–Whitney intervals (unpaired runs); docs/compare.md\n",
+      c.confidence * 100);
   return out;
 }
 
@@ -145,18 +155,22 @@ std::string RenderCompareMarkdown(const SuiteComparison& c) {
   using report::MarkdownText;
   std::string out = fmt::format("### tare compare: {}\n\n{} → {}", MarkdownText(c.Headline()),
                                 MarkdownText(Code(c.base, c.base_runs)), MarkdownText(Code(c.head, c.head_runs)));
-  out += c.config_source.empty() ? "\n\n" : fmt::format(", thresholds from {}\n\n", report::MarkdownCode(c.config_source));
+  out +=
+      c.config_source.empty() ? "\n\n" : fmt::format(", thresholds from {}\n\n", report::MarkdownCode(c.config_source));
   if (c.different_hosts) {
-    out += "> **Different hosts**: these runs were measured on different hardware or software; every line compares across hosts.\n";
+    out +=
+        "> **Different hosts**: these runs were measured on different hardware or software; every line compares across "
+        "hosts.\n";
     for (const auto& d : c.host_differences) out += "> - " + MarkdownText(d) + "\n";
     out += "\n";
   }
   for (const auto& w : c.warnings) out += "> **Warning**: " + MarkdownText(w) + "\n\n";
   auto table = [&](const std::vector<Row>& rows) {
-    std::string t = "| | benchmark | metric | base | head | change [interval] | threshold | |\n|---|---|---|--:|--:|--:|--:|---|\n";
+    std::string t =
+        "| | benchmark | metric | base | head | change [interval] | threshold | |\n|---|---|---|--:|--:|--:|--:|---|\n";
     for (const auto& r : rows) {
-      t += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", r.status, report::MarkdownCode(r.bench), MarkdownText(r.metric),
-                       r.base, r.head, r.change, r.threshold, MarkdownText(r.note));
+      t += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", r.status, report::MarkdownCode(r.bench),
+                       MarkdownText(r.metric), r.base, r.head, r.change, r.threshold, MarkdownText(r.note));
     }
     return t;
   };
@@ -170,16 +184,19 @@ std::string RenderCompareMarkdown(const SuiteComparison& c) {
     }
     out += fmt::format("<details><summary>{} untouched</summary>\n\n{}\n</details>\n\n", untouched, table(rest));
   }
-  out += fmt::format("<sub>Two-sample Hodges–Lehmann change with a {:g}% Mann–Whitney interval (the runs are not paired). "
-                     "regressed: the interval is above 0 and the change beyond the threshold; untouched: the interval "
-                     "lies within ±threshold.</sub>\n",
-                     c.confidence * 100);
+  out += fmt::format(
+      "<sub>Two-sample Hodges–Lehmann change with a {:g}% Mann–Whitney interval (the runs are not paired). "
+      "regressed: the interval is above 0 and the change beyond the threshold; untouched: the interval "
+      "lies within ±threshold.</sub>\n",
+      c.confidence * 100);
   return out;
 }
 
 nlohmann::json CompareToJson(const SuiteComparison& c) {
   using nlohmann::json;
-  auto num = [](double v) { return std::isfinite(v) ? json(v) : (std::isnan(v) ? json(nullptr) : json(v > 0 ? "inf" : "-inf")); };
+  auto num = [](double v) {
+    return std::isfinite(v) ? json(v) : (std::isnan(v) ? json(nullptr) : json(v > 0 ? "inf" : "-inf"));
+  };
   auto run = [](const RunRecord& r) {
     const Provenance& p = r.provenance;
     return json{{"id", r.id},
@@ -194,27 +211,39 @@ nlohmann::json CompareToJson(const SuiteComparison& c) {
     return j;
   };
   json counts = json::object();
-  for (ChangeClass k : {ChangeClass::kRegressed, ChangeClass::kImproved, ChangeClass::kUntouched, ChangeClass::kInconclusive,
-                        ChangeClass::kNew, ChangeClass::kMissing, ChangeClass::kFailed, ChangeClass::kSkipped}) {
+  for (ChangeClass k :
+       {ChangeClass::kRegressed, ChangeClass::kImproved, ChangeClass::kUntouched, ChangeClass::kInconclusive,
+        ChangeClass::kNew, ChangeClass::kMissing, ChangeClass::kFailed, ChangeClass::kSkipped}) {
     counts[ChangeClassName(k)] = c.Count(k);
   }
   json benches = json::array();
   for (const auto& b : c.benchmarks) {
     json metrics = json::array();
     for (const auto& m : b.metrics) {
-      metrics.push_back({{"metric", m.metric}, {"unit", m.unit}, {"higher_is_better", m.higher_is_better},
-                         {"class", ChangeClassName(m.cls)}, {"n_base", m.n_base}, {"n_head", m.n_head},
-                         {"base_median", num(m.base_median)}, {"head_median", num(m.head_median)},
-                         {"change", num(m.change)}, {"lo", num(m.lo)}, {"hi", num(m.hi)},
-                         {"threshold", m.threshold}, {"threshold_source", m.threshold_source},
-                         {"method", m.method}, {"reason", m.reason},
-                         {"drift", num(m.drift)}, {"drift_runs", m.drift_runs},
+      metrics.push_back({{"metric", m.metric},
+                         {"unit", m.unit},
+                         {"higher_is_better", m.higher_is_better},
+                         {"class", ChangeClassName(m.cls)},
+                         {"n_base", m.n_base},
+                         {"n_head", m.n_head},
+                         {"base_median", num(m.base_median)},
+                         {"head_median", num(m.head_median)},
+                         {"change", num(m.change)},
+                         {"lo", num(m.lo)},
+                         {"hi", num(m.hi)},
+                         {"threshold", m.threshold},
+                         {"threshold_source", m.threshold_source},
+                         {"method", m.method},
+                         {"reason", m.reason},
+                         {"drift", num(m.drift)},
+                         {"drift_runs", m.drift_runs},
                          {"drift_source", m.drift_source.empty() ? json(nullptr) : json(m.drift_source)},
                          // tare.compare/1 as first written: the drift when it came from reruns.
                          {"rerun_spread", m.drift_source == "reruns" ? num(m.drift) : json(nullptr)},
                          {"rerun_runs", m.drift_source == "reruns" ? m.drift_runs : 0}});
     }
-    benches.push_back({{"name", b.name}, {"class", ChangeClassName(b.cls)}, {"reason", b.reason}, {"metrics", metrics}});
+    benches.push_back(
+        {{"name", b.name}, {"class", ChangeClassName(b.cls)}, {"reason", b.reason}, {"metrics", metrics}});
   }
   return {{"schema", kCompareJsonSchema},
           {"base", side(c.base, c.base_runs)},
@@ -231,7 +260,8 @@ nlohmann::json CompareToJson(const SuiteComparison& c) {
 
 std::string RenderCompareCsv(const SuiteComparison& c) {
   using report::CsvField;
-  std::string out = "benchmark,metric,class,base_median,head_median,change,lo,hi,threshold,n_base,n_head,method,reason\n";
+  std::string out =
+      "benchmark,metric,class,base_median,head_median,change,lo,hi,threshold,n_base,n_head,method,reason\n";
   for (const auto& b : c.benchmarks) {
     if (b.metrics.empty()) {
       out += fmt::format("{},,{},,,,,,,,,,{}\n", CsvField(b.name), ChangeClassName(b.cls), CsvField(b.reason));

@@ -13,8 +13,8 @@
 namespace tare::compare {
 
 struct ConsoleStyle {
-  bool color = false;   // ANSI colours for the classes
-  bool all = false;     // every benchmark, not only those that are not untouched
+  bool color = false;  // ANSI colours for the classes
+  bool all = false;    // every benchmark, not only those that are not untouched
 };
 
 std::string RenderCompareConsole(const SuiteComparison& c, const ConsoleStyle& style);

@@ -21,10 +21,11 @@ struct Builder {
     d.run.fingerprint_digest = digest;
     d.metrics.push_back({"wall_ns", "ns", Direction::kLowerIsBetter, MetricKind::kTime, "", false, {}});
     d.metrics.push_back({"sim.Ir", "count", Direction::kLowerIsBetter, MetricKind::kCount, "", true, {}});
-    d.metrics.push_back({"gb.counter.items_per_second", "1/s", Direction::kHigherIsBetter, MetricKind::kCount, "", false, {}});
+    d.metrics.push_back(
+        {"gb.counter.items_per_second", "1/s", Direction::kHigherIsBetter, MetricKind::kCount, "", false, {}});
   }
-  Builder& Bench(const std::string& name, const std::string& metric, const std::vector<double>& values,
-                 int failed = 0, TargetKind kind = TargetKind::kGbench) {
+  Builder& Bench(const std::string& name, const std::string& metric, const std::vector<double>& values, int failed = 0,
+                 TargetKind kind = TargetKind::kGbench) {
     const int64_t id = next_bench++;
     d.benchmarks.push_back({id, "t::" + name, name, kind});
     int64_t seq = static_cast<int64_t>(d.samples.size());
@@ -72,14 +73,24 @@ const BenchmarkChange& Find(const SuiteComparison& c, const std::string& name) {
 
 TEST(Compare, ClassifiesEveryKindOfChange) {
   Builder base(1), head(2);
-  base.Bench("slower", "wall_ns", Ten()).Bench("faster", "wall_ns", Ten()).Bench("same", "wall_ns", Ten())
-      .Bench("few", "wall_ns", {100, 101, 102}).Bench("gone", "wall_ns", Ten()).Bench("crashes", "wall_ns", Ten())
-      .Bench("ir", "sim.Ir", {1000, 1000, 1000}).Bench("rate", "gb.counter.items_per_second", Ten())
+  base.Bench("slower", "wall_ns", Ten())
+      .Bench("faster", "wall_ns", Ten())
+      .Bench("same", "wall_ns", Ten())
+      .Bench("few", "wall_ns", {100, 101, 102})
+      .Bench("gone", "wall_ns", Ten())
+      .Bench("crashes", "wall_ns", Ten())
+      .Bench("ir", "sim.Ir", {1000, 1000, 1000})
+      .Bench("rate", "gb.counter.items_per_second", Ten())
       .Bench("flaky", "wall_ns", Ten());
-  head.Bench("slower", "wall_ns", Ten(1.10)).Bench("faster", "wall_ns", Ten(0.80)).Bench("same", "wall_ns", Ten())
-      .Bench("few", "wall_ns", {110, 111, 112}).Bench("crashes", "wall_ns", Ten(), 2)
-      .Bench("ir", "sim.Ir", {1002, 1002, 1002}).Bench("rate", "gb.counter.items_per_second", Ten(0.5))
-      .Bench("flaky", "wall_ns", Ten(3)).Bench("added", "wall_ns", Ten());
+  head.Bench("slower", "wall_ns", Ten(1.10))
+      .Bench("faster", "wall_ns", Ten(0.80))
+      .Bench("same", "wall_ns", Ten())
+      .Bench("few", "wall_ns", {110, 111, 112})
+      .Bench("crashes", "wall_ns", Ten(), 2)
+      .Bench("ir", "sim.Ir", {1002, 1002, 1002})
+      .Bench("rate", "gb.counter.items_per_second", Ten(0.5))
+      .Bench("flaky", "wall_ns", Ten(3))
+      .Bench("added", "wall_ns", Ten());
   CompareOptions o;
   o.host_drift = Reruns(0.01);
   ASSERT_TRUE(ApplyFlags(&o.config, {}, {"fla.*"}, std::nullopt).ok());
@@ -118,7 +129,8 @@ TEST(Compare, ClassifiesEveryKindOfChange) {
   EXPECT_EQ(Find(*c, "rate").cls, ChangeClass::kRegressed);
   EXPECT_NEAR(Find(*c, "rate").metrics[0].change, -0.5, 1e-12);
   EXPECT_EQ(Find(*c, "flaky").cls, ChangeClass::kSkipped);
-  EXPECT_EQ(c->Headline(), "1 failed, 3 regressed, 1 inconclusive, 1 improved, 1 untouched, 1 new, 1 missing, 1 skipped");
+  EXPECT_EQ(c->Headline(),
+            "1 failed, 3 regressed, 1 inconclusive, 1 improved, 1 untouched, 1 new, 1 missing, 1 skipped");
 
   // Every format carries every benchmark; hostile names are escaped.
   const std::string md = RenderCompareMarkdown(*c);
@@ -249,7 +261,8 @@ TEST(Compare, WarnsWhenTheHostWasBusyOrTheExecutableIsTheSame) {
   auto busy = CompareRuns(base.d, head.d, {});
   ASSERT_TRUE(busy.ok());
   ASSERT_EQ(busy->warnings.size(), 1u);
-  EXPECT_NE(busy->warnings[0].find("1-minute load 0.10 at run 1, 3.90 at run 2 (2 CPUs)"), std::string::npos) << busy->warnings[0];
+  EXPECT_NE(busy->warnings[0].find("1-minute load 0.10 at run 1, 3.90 at run 2 (2 CPUs)"), std::string::npos)
+      << busy->warnings[0];
   EXPECT_NE(RenderCompareConsole(*busy, {}).find("WARNING: the host was busy"), std::string::npos);
   // The same executable on both sides: an A/A comparison.
   head.d.run.fingerprint_json = with_load("0.20");
@@ -268,9 +281,13 @@ namespace {
 
 TEST(Compare, ATimeChangeBetweenTwoRunsNeedsEvidenceOfTheHostsDrift) {
   Builder base(1), head(2);
-  base.Bench("slower", "wall_ns", Ten()).Bench("faster", "wall_ns", Ten()).Bench("same", "wall_ns", Ten())
+  base.Bench("slower", "wall_ns", Ten())
+      .Bench("faster", "wall_ns", Ten())
+      .Bench("same", "wall_ns", Ten())
       .Bench("ir", "sim.Ir", {1000, 1000, 1000});
-  head.Bench("slower", "wall_ns", Ten(1.10)).Bench("faster", "wall_ns", Ten(0.80)).Bench("same", "wall_ns", Ten())
+  head.Bench("slower", "wall_ns", Ten(1.10))
+      .Bench("faster", "wall_ns", Ten(0.80))
+      .Bench("same", "wall_ns", Ten())
       .Bench("ir", "sim.Ir", {1002, 1002, 1002});
   base.d.executables.push_back({"target", "/base/bench", "aaaa1111bbbb2222", ""});
   head.d.executables.push_back({"target", "/head/bench", "cccc3333dddd4444", ""});
@@ -329,7 +346,9 @@ TEST(Compare, ATimeChangeBetweenTwoRunsNeedsEvidenceOfTheHostsDrift) {
   const auto& within = Find(*wide, "slower").metrics.at(0);
   EXPECT_EQ(within.cls, ChangeClass::kInconclusive);
   EXPECT_NE(within.reason.find("within the host's drift (±8.00% from 3 reruns of the same executable on this host type "
-                               "(reruns))"), std::string::npos) << within.reason;
+                               "(reruns))"),
+            std::string::npos)
+      << within.reason;
   EXPECT_EQ(Find(*wide, "faster").cls, ChangeClass::kImproved);
   o.host_drift = Reruns(0.25, 3);
   EXPECT_EQ(Find(*CompareRuns(base.d, head.d, o), "faster").cls, ChangeClass::kInconclusive);
@@ -342,7 +361,8 @@ TEST(Compare, ATimeChangeBetweenTwoRunsNeedsEvidenceOfTheHostsDrift) {
   const auto& drift = Find(*same, "slower").metrics.at(0);
   EXPECT_EQ(drift.cls, ChangeClass::kInconclusive);
   EXPECT_NE(drift.reason.find("same executable (sha256 aaaa1111bbbb): a change of +10.00% is the host's drift"),
-            std::string::npos) << drift.reason;
+            std::string::npos)
+      << drift.reason;
   EXPECT_EQ(Find(*same, "ir").cls, ChangeClass::kRegressed);
 
   // The store failing to answer is an error, not a verdict without evidence.
@@ -363,9 +383,11 @@ TEST(Compare, TheIdentityOfWhatWasMeasuredIsTheExecutableInvokedAlike) {
     return IdentityOf(r, {{"target", "/usr/bin/gzip", "aaaa", ""}});
   };
   const auto base = identity(R"({"argv":["/usr/bin/gzip","-1","-c","f"],"cwd":"","env_overrides":[],"shell":false})");
-  EXPECT_EQ(base, identity(R"({"argv":["/bin/gzip","-1","-c","f"],"cwd":"","env_overrides":[],"shell":false,"samples":9})"));
+  EXPECT_EQ(base,
+            identity(R"({"argv":["/bin/gzip","-1","-c","f"],"cwd":"","env_overrides":[],"shell":false,"samples":9})"));
   EXPECT_NE(base, identity(R"({"argv":["/usr/bin/gzip","-9","-c","f"],"cwd":"","env_overrides":[],"shell":false})"));
-  EXPECT_NE(base, identity(R"({"argv":["/usr/bin/gzip","-1","-c","f"],"cwd":"","env_overrides":["X=1"],"shell":false})"));
+  EXPECT_NE(base,
+            identity(R"({"argv":["/usr/bin/gzip","-1","-c","f"],"cwd":"","env_overrides":["X=1"],"shell":false})"));
   EXPECT_NE(base, identity(R"({"argv":["/usr/bin/gzip","-1","-c","f"],"cwd":"/d","env_overrides":[],"shell":false})"));
   // Options that say nothing of it (an older store, a test's "{}") are alike.
   EXPECT_EQ(identity("{}"), identity(""));
@@ -377,7 +399,8 @@ TEST(Compare, JudgesWhatTareAbJudgesByDefault) {
   EXPECT_EQ(DefaultMetrics({"wall_ns", "sim.Ir", "sim.est_cycles"}), std::vector<std::string>{"sim.Ir"});
   EXPECT_EQ(DefaultMetrics({"wall_ns", "mem.allocs", "mem.peak_live_bytes", "mem.frees"}),
             (std::vector<std::string>{"mem.allocs", "mem.peak_live_bytes"}));
-  EXPECT_EQ(DefaultMetrics({"wall_ns", "perf.task_clock_ns", "user_ns"}), std::vector<std::string>{"perf.task_clock_ns"});
+  EXPECT_EQ(DefaultMetrics({"wall_ns", "perf.task_clock_ns", "user_ns"}),
+            std::vector<std::string>{"perf.task_clock_ns"});
   EXPECT_EQ(DefaultMetrics({"bench.wall_ns", "bench.cpu_ns", "wall_ns"}), std::vector<std::string>{"bench.cpu_ns"});
   EXPECT_EQ(DefaultMetrics({"wall_ns", "user_ns"}), std::vector<std::string>{"wall_ns"});
   EXPECT_EQ(DefaultMetrics({"gb.counter.items_per_second"}), std::vector<std::string>{"gb.counter.items_per_second"});
@@ -465,7 +488,9 @@ TEST(Compare, ABenchmarkOfAShardTheStoreLacksIsNamedNeverLeftOut) {
   EXPECT_EQ(c->Headline(), "2 inconclusive, 2 untouched");
   ASSERT_EQ(c->warnings.size(), 1u);
   EXPECT_NE(c->warnings[0].find("the head side, sharded run 3 (2 shards), lacks shard 2 in this store: 2 of its "
-                                "benchmarks"), std::string::npos) << c->warnings[0];
+                                "benchmarks"),
+            std::string::npos)
+      << c->warnings[0];
   EXPECT_NE(RenderCompareConsole(*c, {}).find("runs 1, 2 -> run 3"), std::string::npos) << RenderCompareConsole(*c, {});
   auto j = CompareToJson(*c);
   EXPECT_EQ(j["base"]["runs"], nlohmann::json::array({1, 2}));
@@ -499,13 +524,13 @@ TEST(Compare, EstimatesOfTwoModelsAreNeverCompared) {
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   const auto& m = c->benchmarks.at(0).metrics.at(0);
   EXPECT_EQ(m.cls, ChangeClass::kSkipped);
-  EXPECT_EQ(m.reason, "computed by two models (iai-v1 in run 1, iai-v2 in run 2): values of different models are "
-                      "different metrics, never compared");
+  EXPECT_EQ(m.reason,
+            "computed by two models (iai-v1 in run 1, iai-v2 in run 2): values of different models are "
+            "different metrics, never compared");
   // The same model on both sides: compared, exactly.
   head.d.metrics.back() = LookupMetric("sim.est_cycles");
   EXPECT_EQ(CompareRuns(base.d, head.d, o)->benchmarks.at(0).cls, ChangeClass::kRegressed);
 }
-
 
 // Issue 48, item 8: a program's own figures (app.*) may be zero or negative, and a change is a
 // ratio. The rule (docs/compare.md): constant sides are compared exactly — equal is untouched, a
@@ -519,16 +544,24 @@ TEST(Compare, ZeroOrNegativeValuesGetAClearAnswerNeverInfinity) {
   head.d.metrics.push_back(score);
   std::vector<double> ramp, ramp_up, below;
   for (int i = 0; i < 10; ++i) {
-    ramp.push_back(i);           // 0..9: one zero
-    ramp_up.push_back(10 + i);   // 10..19
-    below.push_back(-100 - i);   // all negative
+    ramp.push_back(i);          // 0..9: one zero
+    ramp_up.push_back(10 + i);  // 10..19
+    below.push_back(-100 - i);  // all negative
   }
-  base.Bench("from_zero", "app.score", {0, 0, 0}).Bench("negative", "app.score", {-5, -5, -5})
-      .Bench("sign_change", "app.score", {5, 5, 5}).Bench("zeros", "app.score", {0, 0, 0})
-      .Bench("ramp", "app.score", ramp).Bench("below", "app.score", below).Bench("to_zero", "app.score", {4, 4});
-  head.Bench("from_zero", "app.score", {5, 5, 5}).Bench("negative", "app.score", {-3, -3, -3})
-      .Bench("sign_change", "app.score", {-3, -3, -3}).Bench("zeros", "app.score", {0, 0, 0})
-      .Bench("ramp", "app.score", ramp_up).Bench("below", "app.score", below).Bench("to_zero", "app.score", {0, 0});
+  base.Bench("from_zero", "app.score", {0, 0, 0})
+      .Bench("negative", "app.score", {-5, -5, -5})
+      .Bench("sign_change", "app.score", {5, 5, 5})
+      .Bench("zeros", "app.score", {0, 0, 0})
+      .Bench("ramp", "app.score", ramp)
+      .Bench("below", "app.score", below)
+      .Bench("to_zero", "app.score", {4, 4});
+  head.Bench("from_zero", "app.score", {5, 5, 5})
+      .Bench("negative", "app.score", {-3, -3, -3})
+      .Bench("sign_change", "app.score", {-3, -3, -3})
+      .Bench("zeros", "app.score", {0, 0, 0})
+      .Bench("ramp", "app.score", ramp_up)
+      .Bench("below", "app.score", below)
+      .Bench("to_zero", "app.score", {0, 0});
   CompareOptions o;
   o.metrics = {"app.score"};
   o.host_drift = Reruns(0.01);
@@ -539,7 +572,8 @@ TEST(Compare, ZeroOrNegativeValuesGetAClearAnswerNeverInfinity) {
   EXPECT_EQ(from_zero.cls, ChangeClass::kRegressed);
   EXPECT_EQ(from_zero.method, "exact");
   EXPECT_TRUE(std::isnan(from_zero.change)) << from_zero.change;
-  EXPECT_NE(from_zero.reason.find("from 0 to 5 in every sample: no ratio from zero"), std::string::npos) << from_zero.reason;
+  EXPECT_NE(from_zero.reason.find("from 0 to 5 in every sample: no ratio from zero"), std::string::npos)
+      << from_zero.reason;
   EXPECT_EQ(FormatChange(from_zero), "0 -> 5 (exact, no ratio)");
   const auto& negative = Find(*c, "negative").metrics.at(0);
   EXPECT_EQ(negative.cls, ChangeClass::kRegressed);  // -3 is higher than -5: worse for lower-is-better
@@ -556,7 +590,8 @@ TEST(Compare, ZeroOrNegativeValuesGetAClearAnswerNeverInfinity) {
     EXPECT_EQ(m.cls, ChangeClass::kInconclusive) << name;
     EXPECT_TRUE(std::isnan(m.change)) << name;
     EXPECT_NE(m.reason.find("zero or negative, and a change is judged as a ratio of positive values"),
-              std::string::npos) << m.reason;
+              std::string::npos)
+        << m.reason;
   }
   EXPECT_NE(Find(*c, "ramp").metrics.at(0).reason.find("1 of the 20 values"), std::string::npos);
   EXPECT_NE(Find(*c, "below").metrics.at(0).reason.find("20 of the 20 values"), std::string::npos);

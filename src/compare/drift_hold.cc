@@ -11,17 +11,15 @@ std::string Percent(double f) { return fmt::format("{:+.2f}%", f * 100); }
 
 // "±3.10% from 12 earlier runs of this benchmark on this host type (history)".
 std::string DriftText(const HostDrift& d) {
-  return fmt::format("±{:.2f}% from {} {} on this host type ({})", d.spread * 100, d.runs,
-                     d.source == DriftSource::kReruns ? "reruns of the same executable"
-                                                      : "recent runs of this benchmark",
-                     DriftSourceName(d.source));
+  return fmt::format(
+      "±{:.2f}% from {} {} on this host type ({})", d.spread * 100, d.runs,
+      d.source == DriftSource::kReruns ? "reruns of the same executable" : "recent runs of this benchmark",
+      DriftSourceName(d.source));
 }
 
 }  // namespace
 
-const char* DriftSourceName(DriftSource s) {
-  return s == DriftSource::kReruns ? "reruns" : "history";
-}
+const char* DriftSourceName(DriftSource s) { return s == DriftSource::kReruns ? "reruns" : "history"; }
 
 void HoldAgainstDrift(MetricChange& m, double lo, double hi, const DriftEvidence& drift) {
   if (m.cls != ChangeClass::kRegressed && m.cls != ChangeClass::kImproved) return;
@@ -45,8 +43,10 @@ void HoldAgainstDrift(MetricChange& m, double lo, double hi, const DriftEvidence
   const bool beyond = m.cls == ChangeClass::kRegressed ? lo > s : hi < -s;
   if (!beyond) {
     m.cls = ChangeClass::kInconclusive;
-    m.reason = fmt::format("{} is within the host's drift ({}): measure with `tare ab` (paired, with a null arm) to "
-                           "settle it", Percent(m.change), DriftText(*drift.spread));
+    m.reason = fmt::format(
+        "{} is within the host's drift ({}): measure with `tare ab` (paired, with a null arm) to "
+        "settle it",
+        Percent(m.change), DriftText(*drift.spread));
     return;
   }
   m.reason = fmt::format("beyond the host's drift ({})", DriftText(*drift.spread));

@@ -74,8 +74,8 @@ History BuildHistory(std::vector<HistoryInput> inputs, const HistoryOptions& o) 
   cpo.min_segment = o.min_segment > 0 ? o.min_segment : std::clamp<int64_t>(n / 2, kShortestSegment, kDefaultSegment);
   h.min_segment = cpo.min_segment;
   if (n < 2 * cpo.min_segment) {
-    h.note = fmt::format("{} run{} with values: a change point needs {} on each side ({} in all), {} more run{}",
-                         n, n == 1 ? "" : "s", cpo.min_segment, 2 * cpo.min_segment, 2 * cpo.min_segment - n,
+    h.note = fmt::format("{} run{} with values: a change point needs {} on each side ({} in all), {} more run{}", n,
+                         n == 1 ? "" : "s", cpo.min_segment, 2 * cpo.min_segment, 2 * cpo.min_segment - n,
                          2 * cpo.min_segment - n == 1 ? "" : "s");
   }
   cpo.threshold = o.threshold;
@@ -165,7 +165,8 @@ History BuildHistory(std::vector<HistoryInput> inputs, const HistoryOptions& o) 
 
 std::string DriftLabel(const History& h) {
   if (!h.drift) {
-    return fmt::format("host drift unknown (fewer than {} run-to-run differences within a level)", stats::kMinDriftPairs);
+    return fmt::format("host drift unknown (fewer than {} run-to-run differences within a level)",
+                       stats::kMinDriftPairs);
   }
   return fmt::format("host drift ±{:.2f}% ({} run-to-run differences)", h.drift->bound * 100, h.drift->pairs);
 }
@@ -177,9 +178,10 @@ std::string RenderHistoryConsole(const History& h) {
                                 h.rows.size(), h.steps.size(), h.steps.size() == 1 ? "" : "s");
   if (!h.note.empty()) out += fmt::format("({})\n", h.note);
   if (h.other_model_runs > 0) {
-    out += fmt::format("({} runs whose {} another model computed not shown: this series is model {}; values of "
-                       "different models are never set side by side)\n", h.other_model_runs, SingleLineText(h.metric),
-                       SingleLineText(h.model));
+    out += fmt::format(
+        "({} runs whose {} another model computed not shown: this series is model {}; values of "
+        "different models are never set side by side)\n",
+        h.other_model_runs, SingleLineText(h.metric), SingleLineText(h.model));
   }
   if (h.other_hosts_runs > 0) {
     out += fmt::format("({} runs on other hosts not shown: results are never pooled across hosts; --host DIGEST)\n",
@@ -209,8 +211,8 @@ std::string RenderHistoryConsole(const History& h) {
     w[3] = std::max(w[3], r.n.size());
     w[4] = std::max(w[4], r.median.size());
   }
-  out += fmt::format("\n{:>{}}  {:<{}}  {:<{}}  {:>{}}  {:>{}}\n", "run", w[0], "started (UTC)", w[1], "code", w[2], "n",
-                     w[3], "median", w[4]);
+  out += fmt::format("\n{:>{}}  {:<{}}  {:<{}}  {:>{}}  {:>{}}\n", "run", w[0], "started (UTC)", w[1], "code", w[2],
+                     "n", w[3], "median", w[4]);
   for (const auto& r : rows) {
     std::string line = fmt::format("{:>{}}  {:<{}}  {:<{}}  {:>{}}  {:>{}}  {}", r.id, w[0], r.when, w[1], r.code, w[2],
                                    r.n, w[3], r.median, w[4], r.note);
@@ -224,9 +226,9 @@ std::string RenderHistoryConsole(const History& h) {
   }
   for (const auto& s : h.steps) {
     out += fmt::format("\nchange point between run {} ({}) and run {} ({}): {} -> {}, {}, score {:.1f} ({})",
-                       s.before.id, SingleLineText(BranchCode(s.before)), s.after.id, SingleLineText(BranchCode(s.after)),
-                       FormatValue(s.median_before, h.unit), FormatValue(s.median_after, h.unit), StepText(s), s.score,
-                       kChangePointScoreLabel);
+                       s.before.id, SingleLineText(BranchCode(s.before)), s.after.id,
+                       SingleLineText(BranchCode(s.after)), FormatValue(s.median_before, h.unit),
+                       FormatValue(s.median_after, h.unit), StepText(s), s.score, kChangePointScoreLabel);
     if (!s.before.provenance.commit.empty() && !s.after.provenance.commit.empty()) {
       out += fmt::format("\n  commits: git log {}..{}", s.before.provenance.commit.substr(0, 12),
                          s.after.provenance.commit.substr(0, 12));
@@ -238,7 +240,9 @@ std::string RenderHistoryConsole(const History& h) {
 
 nlohmann::json HistoryToJson(const History& h) {
   using nlohmann::json;
-  auto num = [](double v) { return std::isfinite(v) ? json(v) : (std::isnan(v) ? json(nullptr) : json(v > 0 ? "inf" : "-inf")); };
+  auto num = [](double v) {
+    return std::isfinite(v) ? json(v) : (std::isnan(v) ? json(nullptr) : json(v > 0 ? "inf" : "-inf"));
+  };
   auto run = [](const RunRecord& r) {
     return json{{"id", r.id},
                 {"started_unix_ns", r.started_unix_ns},
@@ -259,23 +263,40 @@ nlohmann::json HistoryToJson(const History& h) {
   auto step_list = [&](const std::vector<HistoryStep>& list) {
     json steps = json::array();
     for (const auto& s : list) {
-      steps.push_back({{"before", run(s.before)}, {"after", run(s.after)}, {"median_before", num(s.median_before)},
-                       {"median_after", num(s.median_after)}, {"change", num(s.change)}, {"lo", num(s.lo)},
-                       {"hi", num(s.hi)}, {"interval_note", s.interval_note.empty() ? json(nullptr) : json(s.interval_note)},
+      steps.push_back({{"before", run(s.before)},
+                       {"after", run(s.after)},
+                       {"median_before", num(s.median_before)},
+                       {"median_after", num(s.median_after)},
+                       {"change", num(s.change)},
+                       {"lo", num(s.lo)},
+                       {"hi", num(s.hi)},
+                       {"interval_note", s.interval_note.empty() ? json(nullptr) : json(s.interval_note)},
                        {"score", num(s.score)}});
     }
     return steps;
   };
   const json steps = step_list(h.steps);
-  const json drift = h.drift ? json{{"bound", h.drift->bound}, {"sigma_log", h.drift->sigma_log},
-                                    {"runs", h.drift->runs}, {"pairs", h.drift->pairs}}
+  const json drift = h.drift ? json{{"bound", h.drift->bound},
+                                    {"sigma_log", h.drift->sigma_log},
+                                    {"runs", h.drift->runs},
+                                    {"pairs", h.drift->pairs}}
                              : json(nullptr);
-  return {{"schema", kHistoryJsonSchema}, {"benchmark", h.benchmark}, {"metric", h.metric}, {"unit", h.unit},
-          {"host", h.host}, {"branch", h.branch.empty() ? json(nullptr) : json(h.branch)},
-          {"other_hosts_runs", h.other_hosts_runs}, {"min_segment", h.min_segment},
-          {"model", h.model.empty() ? json(nullptr) : json(h.model)}, {"other_model_runs", h.other_model_runs},
-          {"note", h.note.empty() ? json(nullptr) : json(h.note)}, {"runs", rows}, {"change_points", steps},
-          {"score", kChangePointScoreLabel}, {"drift", drift}, {"within_drift", step_list(h.within_drift)}};
+  return {{"schema", kHistoryJsonSchema},
+          {"benchmark", h.benchmark},
+          {"metric", h.metric},
+          {"unit", h.unit},
+          {"host", h.host},
+          {"branch", h.branch.empty() ? json(nullptr) : json(h.branch)},
+          {"other_hosts_runs", h.other_hosts_runs},
+          {"min_segment", h.min_segment},
+          {"model", h.model.empty() ? json(nullptr) : json(h.model)},
+          {"other_model_runs", h.other_model_runs},
+          {"note", h.note.empty() ? json(nullptr) : json(h.note)},
+          {"runs", rows},
+          {"change_points", steps},
+          {"score", kChangePointScoreLabel},
+          {"drift", drift},
+          {"within_drift", step_list(h.within_drift)}};
 }
 
 }  // namespace tare::compare

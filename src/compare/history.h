@@ -1,10 +1,10 @@
 // `tare history`: one benchmark's metric over stored runs of one host type, with the change points
 // found in it (docs/compare.md, "History"). Each run is one point, its median (the store's, from
 // the run's summary); the series of run medians goes to stats::DetectChangePoints (binary
-// segmentation on medians, documented in stats/change_point.h). A change point gets the commit range it falls in (the last run before,
-// the first run after), the step as a ratio of the segments' medians, and a 95% interval of that
-// step from the run medians either side (two-sample Hodges–Lehmann / Mann–Whitney on their logs).
-// A run whose median is far from its segment's is marked an outlier (below); nothing is ever dropped.
+// segmentation on medians, documented in stats/change_point.h). A change point gets the commit range it falls in (the
+// last run before, the first run after), the step as a ratio of the segments' medians, and a 95% interval of that step
+// from the run medians either side (two-sample Hodges–Lehmann / Mann–Whitney on their logs). A run whose median is far
+// from its segment's is marked an outlier (below); nothing is ever dropped.
 //
 // The host's drift (issue 45, item 2): a host's level moves between runs whatever the code does, and a
 // step of that size is no change of the code. The series' run-to-run drift is estimated from its
@@ -43,54 +43,54 @@ namespace tare::compare {
 // from its samples while it has none).
 struct HistoryInput {
   RunRecord run;
-  int64_t n = 0;               // values
+  int64_t n = 0;  // values
   int64_t failed = 0;
-  double median = 0;           // ignored when n is 0
+  double median = 0;  // ignored when n is 0
 };
 
 struct HistoryRow {
   RunRecord run;
   int64_t n = 0;
   int64_t failed = 0;
-  double median = 0;           // NaN when every sample failed
+  double median = 0;  // NaN when every sample failed
   bool outlier = false;
-  int64_t segment = 0;         // 0, 1, ...: which level it belongs to
+  int64_t segment = 0;  // 0, 1, ...: which level it belongs to
 };
 
 struct HistoryStep {
-  int64_t index = 0;           // first row of the new level
-  RunRecord before;            // the last run before the step
-  RunRecord after;             // the first run after it
+  int64_t index = 0;  // first row of the new level
+  RunRecord before;   // the last run before the step
+  RunRecord after;    // the first run after it
   double median_before = 0;
   double median_after = 0;
-  double change = 0;           // median_after / median_before - 1
-  double lo = 0;               // 95% interval of the change (run medians either side); NaN when
-  double hi = 0;               // the runs either side are too few for one (interval_note says so)
+  double change = 0;  // median_after / median_before - 1
+  double lo = 0;      // 95% interval of the change (run medians either side); NaN when
+  double hi = 0;      // the runs either side are too few for one (interval_note says so)
   std::string interval_note;
-  double score = 0;             // shift of the medians / its standard error (stats/change_point.h)
+  double score = 0;  // shift of the medians / its standard error (stats/change_point.h)
 };
 
 struct HistoryOptions {
-  int64_t min_segment = 0;     // runs on each side of a change point; 0: 5, or down to 3 for short series
-  double threshold = 5.0;      // change point score (stats/change_point.h)
-  double min_change = 0.0;     // ignore steps smaller than this fraction
+  int64_t min_segment = 0;  // runs on each side of a change point; 0: 5, or down to 3 for short series
+  double threshold = 5.0;   // change point score (stats/change_point.h)
+  double min_change = 0.0;  // ignore steps smaller than this fraction
 };
 
 struct History {
   std::string benchmark;
   std::string metric;
   std::string unit;
-  std::string host;            // fingerprint digest
-  std::string branch;          // "" = every branch
-  std::vector<HistoryRow> rows;    // oldest first
-  std::vector<HistoryStep> steps;           // change points: steps beyond the drift
-  std::vector<HistoryStep> within_drift;    // steps the detector found within the drift: not changes
-  std::optional<stats::RunDrift> drift;     // the series' run-to-run drift; nullopt: too few runs
-  int64_t other_hosts_runs = 0;    // runs of this benchmark on other hosts, not shown
-  std::string model;               // a modelled metric's model (metric.h MetricModel), "" otherwise
-  int64_t other_model_runs = 0;    // runs whose values another model computed, not shown
-  int64_t min_segment = 0;         // the one used
-  std::string note;                // why no change point could be found, "" when the series could show one
+  std::string host;                       // fingerprint digest
+  std::string branch;                     // "" = every branch
+  std::vector<HistoryRow> rows;           // oldest first
+  std::vector<HistoryStep> steps;         // change points: steps beyond the drift
+  std::vector<HistoryStep> within_drift;  // steps the detector found within the drift: not changes
+  std::optional<stats::RunDrift> drift;   // the series' run-to-run drift; nullopt: too few runs
+  int64_t other_hosts_runs = 0;           // runs of this benchmark on other hosts, not shown
+  std::string model;                      // a modelled metric's model (metric.h MetricModel), "" otherwise
+  int64_t other_model_runs = 0;           // runs whose values another model computed, not shown
+  int64_t min_segment = 0;                // the one used
+  std::string note;                       // why no change point could be found, "" when the series could show one
 };
 
 History BuildHistory(std::vector<HistoryInput> inputs, const HistoryOptions& options);

@@ -29,10 +29,12 @@ TEST(History, FindsTheStepItsCommitsAndTheOutlier) {
   const double wobble[] = {0.0, 0.3, -0.2, 0.1, -0.3, 0.2, 0.0, -0.1, 0.3, -0.2, 0.1, -0.1};
   std::vector<HistoryInput> in;
   int64_t id = 1;
-  for (int i = 0; i < 12; ++i) in.push_back(MakeRun(id++, {100 + wobble[i], 100 + wobble[i] + 0.1, 100 + wobble[i] - 0.1}));
+  for (int i = 0; i < 12; ++i)
+    in.push_back(MakeRun(id++, {100 + wobble[i], 100 + wobble[i] + 0.1, 100 + wobble[i] - 0.1}));
   in.insert(in.begin() + 5, MakeRun(id++, {200, 201, 199}));
   in.insert(in.begin() + 7, MakeRun(id++, {}, 3));
-  for (int i = 0; i < 12; ++i) in.push_back(MakeRun(id++, {110 + wobble[i], 110 + wobble[i] + 0.1, 110 + wobble[i] - 0.1}));
+  for (int i = 0; i < 12; ++i)
+    in.push_back(MakeRun(id++, {110 + wobble[i], 110 + wobble[i] + 0.1, 110 + wobble[i] - 0.1}));
   History h = BuildHistory(in, {});
   ASSERT_EQ(h.rows.size(), 26u);
   ASSERT_EQ(h.steps.size(), 1u);
@@ -132,7 +134,8 @@ TEST(History, AShortSeriesShowsItsStepAndOmitsAnIntervalItCannotHave) {
   HistoryOptions five;
   five.min_segment = 5;
   EXPECT_EQ(BuildHistory(in, five).min_segment, 5);
-  EXPECT_NE(BuildHistory(in, five).note.find("8 runs with values: a change point needs 5 on each side (10 in all), 2 more runs"),
+  EXPECT_NE(BuildHistory(in, five).note.find(
+                "8 runs with values: a change point needs 5 on each side (10 in all), 2 more runs"),
             std::string::npos);
 }
 
@@ -165,7 +168,8 @@ TEST(History, AStepWithinTheHostsRunToRunDriftIsNoChangePoint) {
   const std::string text = RenderHistoryConsole(drift);
   EXPECT_NE(text.find("40 runs, 0 change points"), std::string::npos) << text;
   EXPECT_NE(text.find("host drift ±4.94% (38 run-to-run differences); a step is a change point only beyond it"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("level shift between run 20 and run 21: -3."), std::string::npos) << text;
   EXPECT_NE(text.find("within the host's drift: not a change point"), std::string::npos) << text;
   auto j = HistoryToJson(drift);

@@ -29,7 +29,8 @@ StatusOr<History> LoadHistory(store::Store& store, const HistoryRequest& request
   if (hosts->empty()) {
     return Status::NotFound(fmt::format(
         "no run of `tare run` in '{}' measured a benchmark named '{}'; names are as `tare runs`/`tare export` show "
-        "them (e.g. BM_Sort/1024, or a command line)", store.path(), r.benchmark));
+        "them (e.g. BM_Sort/1024, or a command line)",
+        store.path(), r.benchmark));
   }
   // One host type at a time: the newest run's, or the one named.
   std::string host = hosts->front().first;
@@ -41,9 +42,8 @@ StatusOr<History> LoadHistory(store::Store& store, const HistoryRequest& request
     if (matches.size() != 1) {
       std::string list;
       for (const auto& [digest, n] : *hosts) list += fmt::format("\n  {} ({} runs)", digest.substr(0, 16), n);
-      return Status::InvalidArgument(fmt::format(
-          "--host '{}' names {} of the hosts that ran '{}'; they are:{}", r.host,
-          matches.empty() ? "none" : "more than one", r.benchmark, list));
+      return Status::InvalidArgument(fmt::format("--host '{}' names {} of the hosts that ran '{}'; they are:{}", r.host,
+                                                 matches.empty() ? "none" : "more than one", r.benchmark, list));
     }
     host = matches[0];
   }
@@ -76,16 +76,16 @@ StatusOr<History> LoadHistory(store::Store& store, const HistoryRequest& request
       }
     }
     if (metric.empty()) {
-      return Status::NotFound(fmt::format("'{}' has none of {}; name one with --metric", r.benchmark,
-                                          fmt::join(PrimaryMetrics(), ", ")));
+      return Status::NotFound(
+          fmt::format("'{}' has none of {}; name one with --metric", r.benchmark, fmt::join(PrimaryMetrics(), ", ")));
     }
   }
   auto points = store.History({r.benchmark, metric, r.branch, host, r.limit});
   if (!points.ok()) return points.status();
   if (points->empty()) {
     return Status::NotFound(fmt::format("no run on host {}{} has '{}' of '{}'; check --metric and --branch",
-                                                    host.substr(0, 12), r.branch.empty() ? "" : " branch " + r.branch,
-                                                    metric, r.benchmark));
+                                        host.substr(0, 12), r.branch.empty() ? "" : " branch " + r.branch, metric,
+                                        r.benchmark));
   }
   // A modelled metric (sim.est_cycles): the newest run's model only (metric.h MetricModel).
   std::string model;

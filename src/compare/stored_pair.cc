@@ -40,7 +40,8 @@ StatusOr<RunPair> LoadRunPair(store::Store& store, const std::string& base, cons
     if (std::find(pair.base.set_runs.begin(), pair.base.set_runs.end(), id) != pair.base.set_runs.end()) {
       return Status::InvalidArgument(fmt::format(
           "BASE '{}' (run {}) and HEAD '{}' (run {}) are shards of the same sharded run ({}); name two runs "
-          "(see `tare runs`, `tare shards`)", base, *base_id, head, *head_id, DescribeRunSet(pair.base)));
+          "(see `tare runs`, `tare shards`)",
+          base, *base_id, head, *head_id, DescribeRunSet(pair.base)));
     }
   }
   for (auto [d, benchmarks] : {std::pair{&pair.base, &pair.base_benchmarks}, {&pair.head, &pair.head_benchmarks}}) {

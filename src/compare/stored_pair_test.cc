@@ -107,7 +107,7 @@ TEST_F(StoredHostDriftTest, ReadsTheSpreadOfRerunsOfTheSameExecutableFromTheStor
 TEST_F(StoredHostDriftTest, TheBenchmarksHistoryOnTheHostTypeGivesTheDriftWhenNoRerunIsStored) {
   const std::vector<double> history = {100, 101, 99, 100.5, 100};
   for (size_t i = 0; i < history.size(); ++i) AddRun("h1", {"commit" + std::to_string(i)}, history[i]);
-  AddRun("h2", {"other-host"}, 300);                                                      // another host type
+  AddRun("h2", {"other-host"}, 300);                                                     // another host type
   AddRun("h1", {"other-args"}, 60, R"({"argv":["bench","--benchmark_filter=other"]})");  // invoked otherwise
   const int64_t base = AddRun("h1", {"base"}, 100.2);
   const int64_t head = AddRun("h1", {"head"}, 110);
@@ -165,7 +165,8 @@ TEST_F(StoredHostDriftTest, AFivePercentHeadIsRegressedBeyondAQuietHostsHistory)
   EXPECT_NEAR(m.change, 105.2 / 100.1 - 1, 1e-9);
   EXPECT_NEAR(m.drift, 0.015362029218916603, 1e-12);
   EXPECT_EQ(m.drift_runs, 6);
-  EXPECT_EQ(m.reason, "beyond the host's drift (±1.54% from 6 recent runs of this benchmark on this host type (history))");
+  EXPECT_EQ(m.reason,
+            "beyond the host's drift (±1.54% from 6 recent runs of this benchmark on this host type (history))");
 
   auto same = LoadRunPair(*store_, std::to_string(base), std::to_string(unchanged));
   ASSERT_TRUE(same.ok());
@@ -173,7 +174,6 @@ TEST_F(StoredHostDriftTest, AFivePercentHeadIsRegressedBeyondAQuietHostsHistory)
   ASSERT_TRUE(c2.ok());
   EXPECT_EQ(c2->benchmarks.at(0).metrics.at(0).cls, ChangeClass::kUntouched);
 }
-
 
 // A pair read for `tare compare` holds each side's values, never its samples: collected a page of
 // 10,000 samples at a time, they judge exactly as the runs read whole did (failures, warm-ups, a

@@ -17,19 +17,21 @@ StatusOr<VarianceRuns> LoadVarianceRuns(store::Store& store, const std::vector<s
     TARE_ASSIGN_OR_RETURN(const int64_t id, store.ResolveRun(sel));
     TARE_ASSIGN_OR_RETURN(RunData d, LoadRunSet(store, id));
     if (d.run.kind != RunKind::kRun) {
-      return Status::InvalidArgument(fmt::format(
-          "run {} is a `tare {}` run; variance takes runs of `tare run`", d.run.id, RunKindName(d.run.kind)));
+      return Status::InvalidArgument(fmt::format("run {} is a `tare {}` run; variance takes runs of `tare run`",
+                                                 d.run.id, RunKindName(d.run.kind)));
     }
     if (!runs.empty() && d.run.fingerprint_digest != runs.front().run.fingerprint_digest) {
       return Status::FailedPrecondition(fmt::format(
           "runs {} and {} were measured on different hosts (hard fingerprint keys differ); variance never pools "
-          "hosts: give runs of one host", runs.front().run.id, d.run.id));
+          "hosts: give runs of one host",
+          runs.front().run.id, d.run.id));
     }
     if (!d.missing_shards.empty()) {
       const std::string shards = fmt::format("{}", fmt::join(d.missing_shards, ", "));
-      out.warnings.push_back(fmt::format("{} lacks shard {} of {} in this store: its benchmarks are not in these "
-                                         "figures; bring that job's store in with `tare merge`",
-                                         DescribeRunSet(d), shards, d.run.shard->count));
+      out.warnings.push_back(
+          fmt::format("{} lacks shard {} of {} in this store: its benchmarks are not in these "
+                      "figures; bring that job's store in with `tare merge`",
+                      DescribeRunSet(d), shards, d.run.shard->count));
     }
     runs.push_back(std::move(d));
   }
@@ -43,7 +45,8 @@ StatusOr<VarianceRuns> LoadVarianceRuns(store::Store& store, const std::vector<s
         keys.push_back(id);
         out.groups.push_back({{}, DescribeMeasured(d)});
       }
-      out.groups[static_cast<size_t>(std::find(keys.begin(), keys.end(), id) - keys.begin())].runs.push_back(std::move(d));
+      out.groups[static_cast<size_t>(std::find(keys.begin(), keys.end(), id) - keys.begin())].runs.push_back(
+          std::move(d));
     }
     return out;
   }
@@ -62,7 +65,8 @@ StatusOr<VarianceRuns> LoadVarianceRuns(store::Store& store, const std::vector<s
     runs.push_back(std::move(d));
   }
   if (runs.empty()) {
-    return Status::NotFound(fmt::format("the store '{}' has no run of `tare run`", store::PrintableLocation(store.path())));
+    return Status::NotFound(
+        fmt::format("the store '{}' has no run of `tare run`", store::PrintableLocation(store.path())));
   }
   std::reverse(runs.begin(), runs.end());
   out.groups.push_back({std::move(runs), ""});

@@ -13,8 +13,8 @@ namespace tare::compare {
 // Runs that measured one thing (compare.h MeasuredIdentity: the same executables, invoked alike):
 // reruns, whose medians' variation is the host's, never a change of the code.
 struct VarianceGroup {
-  std::vector<RunData> runs;          // as given (oldest first when none were named)
-  std::string measured;               // "sha256 3f2a9c1b0d4e, invoked as {...}": what they measured
+  std::vector<RunData> runs;  // as given (oldest first when none were named)
+  std::string measured;       // "sha256 3f2a9c1b0d4e, invoked as {...}": what they measured
 };
 
 struct VarianceRuns {

@@ -42,7 +42,8 @@ StatusOr<double> ParseThreshold(const std::string& text, const std::string& what
 
 std::pair<double, std::string> CompareConfig::ThresholdFor(const std::string& benchmark, const std::string& metric,
                                                            bool deterministic) const {
-  if (auto m = flag_metrics.find(metric); m != flag_metrics.end()) return {m->second, fmt::format("--threshold {}", metric)};
+  if (auto m = flag_metrics.find(metric); m != flag_metrics.end())
+    return {m->second, fmt::format("--threshold {}", metric)};
   if (flag_threshold) return {*flag_threshold, "--threshold"};
   for (auto it = rules.rbegin(); it != rules.rend(); ++it) {
     if ((it->metric.empty() || it->metric == metric) && it->pattern->Match(benchmark)) {
@@ -76,7 +77,8 @@ StatusOr<CompareConfig> ParseCompareConfig(const std::string& text, const std::s
       c.threshold = t;
     } else if (k == "confidence") {
       auto v = value.value<double>();
-      if (!v || !(*v > 0 && *v < 1)) return Status::InvalidArgument(fmt::format("{} must be a number in (0, 1), e.g. 0.95", what));
+      if (!v || !(*v > 0 && *v < 1))
+        return Status::InvalidArgument(fmt::format("{} must be a number in (0, 1), e.g. 0.95", what));
       c.confidence = *v;
     } else if (k == "ignore") {
       const toml::array* a = value.as_array();
@@ -119,7 +121,8 @@ StatusOr<CompareConfig> ParseCompareConfig(const std::string& text, const std::s
             TARE_ASSIGN_OR_RETURN(rule.threshold, ThresholdNode(rv, rw + ".threshold"));
             has_threshold = true;
           } else {
-            return Status::InvalidArgument(fmt::format("{}: unknown key '{}'; a rule has benchmark, metric, threshold", rw, rks));
+            return Status::InvalidArgument(
+                fmt::format("{}: unknown key '{}'; a rule has benchmark, metric, threshold", rw, rks));
           }
         }
         if (rule.benchmark.empty() || !has_threshold) {

@@ -33,22 +33,22 @@ inline constexpr double kDefaultDeterministicThreshold = 0.001;
 inline constexpr double kDefaultConfidence = 0.95;
 
 struct ThresholdRule {
-  std::string benchmark;   // the pattern as written
+  std::string benchmark;         // the pattern as written
   std::optional<Regex> pattern;  // always set once parsed
-  std::string metric;      // "" = every metric
-  double threshold = 0;    // fraction
+  std::string metric;            // "" = every metric
+  double threshold = 0;          // fraction
 };
 
 struct CompareConfig {
-  std::string source;                       // the tare.toml path, or "" when none
-  std::optional<double> threshold;          // [compare] threshold
+  std::string source;               // the tare.toml path, or "" when none
+  std::optional<double> threshold;  // [compare] threshold
   std::optional<double> confidence;
-  std::map<std::string, double> metrics;    // [compare.metrics]
-  std::vector<ThresholdRule> rules;         // [[compare.rules]]
+  std::map<std::string, double> metrics;  // [compare.metrics]
+  std::vector<ThresholdRule> rules;       // [[compare.rules]]
   std::vector<std::pair<std::string, Regex>> ignore;
   // From the command line; they win over everything in the file.
-  std::optional<double> flag_threshold;          // --threshold T
-  std::map<std::string, double> flag_metrics;    // --threshold METRIC=T
+  std::optional<double> flag_threshold;        // --threshold T
+  std::map<std::string, double> flag_metrics;  // --threshold METRIC=T
 
   // The threshold for a benchmark's metric and where it came from ("tare.toml rule 'BM_.*'",
   // "--threshold", "default for deterministic metrics"...).

@@ -39,14 +39,15 @@ threshold = "10%"
 benchmark = "BM_Alloc/8"
 metric = "wall_ns"
 threshold = "20%"
-)", "tare.toml");
+)",
+                              "tare.toml");
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   EXPECT_EQ(c->ThresholdFor("BM_Sort", "wall_ns", false), std::make_pair(0.04, std::string("threshold")));
   EXPECT_EQ(c->ThresholdFor("BM_Sort", "sim.Ir", true).first, 0.005);
-  EXPECT_EQ(c->ThresholdFor("BM_Alloc/1", "sim.Ir", true).first, 0.10);   // a rule beats the metric's value
-  EXPECT_EQ(c->ThresholdFor("BM_Alloc/8", "wall_ns", false).first, 0.20); // the last matching rule wins
+  EXPECT_EQ(c->ThresholdFor("BM_Alloc/1", "sim.Ir", true).first, 0.10);    // a rule beats the metric's value
+  EXPECT_EQ(c->ThresholdFor("BM_Alloc/8", "wall_ns", false).first, 0.20);  // the last matching rule wins
   EXPECT_EQ(c->ThresholdFor("BM_Alloc/8", "sim.Ir", false).first, 0.10);
-  EXPECT_EQ(c->ThresholdFor("xBM_Alloc/1", "wall_ns", false).first, 0.04); // whole-name match
+  EXPECT_EQ(c->ThresholdFor("xBM_Alloc/1", "wall_ns", false).first, 0.04);  // whole-name match
   EXPECT_EQ(*c->confidence, 0.99);
   EXPECT_TRUE(c->IgnoredBy("BM_Flaky/3").has_value());
   EXPECT_FALSE(c->IgnoredBy("BM_Sort").has_value());

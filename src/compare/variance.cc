@@ -22,7 +22,6 @@
 namespace tare::compare {
 namespace {
 
-
 double Cv(const std::vector<double>& v) {
   if (v.size() < 2) return kNaN;
   double mean = 0;
@@ -89,8 +88,8 @@ SuiteVariance AnalyzeVariance(const std::vector<RunData>& runs, const std::vecto
         if (double cv = Cv(values); !std::isnan(cv)) a.run_cvs.push_back(cv);
         a.samples += static_cast<int64_t>(values.size());
         a.min_n = std::min<int64_t>(a.min_n, static_cast<int64_t>(values.size()));
-        if (auto dr = stats::OrderDrift(values); dr.ok() && !std::isnan(dr->rho) && std::fabs(dr->rho) >= 0.5 &&
-                                                 dr->p_value < 0.01) {
+        if (auto dr = stats::OrderDrift(values);
+            dr.ok() && !std::isnan(dr->rho) && std::fabs(dr->rho) >= 0.5 && dr->p_value < 0.01) {
           a.drift = true;
         }
         if (!user.empty()) {
@@ -140,11 +139,11 @@ SuiteVariance AnalyzeVariance(const std::vector<RunData>& runs, const std::vecto
 std::string RenderVarianceConsole(const SuiteVariance& v, bool all) {
   std::string runs;
   for (int64_t id : v.run_ids) runs += (runs.empty() ? "" : ", ") + std::to_string(id);
-  std::string out = fmt::format("runs {} on host {}: {} benchmarks, CV {} — median {}, p90 {}, max {}; CV > 1%: {}, "
-                                "CV > 0: {}; too noisy to gate: {}\n",
-                                runs, v.host.substr(0, 12), v.benchmarks.size(),
-                                v.across ? "across runs" : "within the run", CvPct(v.median_cv), CvPct(v.p90_cv),
-                                CvPct(v.max_cv), v.over_1pct, v.over_0, v.too_noisy);
+  std::string out = fmt::format(
+      "runs {} on host {}: {} benchmarks, CV {} — median {}, p90 {}, max {}; CV > 1%: {}, "
+      "CV > 0: {}; too noisy to gate: {}\n",
+      runs, v.host.substr(0, 12), v.benchmarks.size(), v.across ? "across runs" : "within the run", CvPct(v.median_cv),
+      CvPct(v.p90_cv), CvPct(v.max_cv), v.over_1pct, v.over_0, v.too_noisy);
   if (!v.measured.empty()) out += fmt::format("measured: {}\n", SingleLineText(v.measured));
   if (!v.across) out += "(one run: CVs are within it; give two or more runs of the same executable for the rerun CV)\n";
   std::vector<std::vector<std::string>> rows;
@@ -157,7 +156,8 @@ std::string RenderVarianceConsole(const SuiteVariance& v, bool all) {
                     CvPct(b.across_cv), fmt::format("{:g}%", b.threshold * 100), reasons});
   }
   if (rows.empty()) return out + (all ? "" : "(every benchmark can be gated at its threshold; --all lists them)\n");
-  const std::vector<std::string> head = {"", "benchmark", "metric", "runs", "median", "CV within", "CV across", "threshold", "why"};
+  const std::vector<std::string> head = {"",          "benchmark", "metric",    "runs", "median",
+                                         "CV within", "CV across", "threshold", "why"};
   std::vector<size_t> w(head.size());
   for (size_t i = 0; i < head.size(); ++i) w[i] = head[i].size();
   for (const auto& r : rows) {
@@ -183,14 +183,29 @@ nlohmann::json VarianceToJson(const SuiteVariance& v) {
   auto num = [](double x) { return std::isfinite(x) ? json(x) : json(nullptr); };
   json benches = json::array();
   for (const auto& b : v.benchmarks) {
-    benches.push_back({{"name", b.name}, {"metric", b.metric}, {"runs", b.runs}, {"samples", b.samples},
-                       {"median", num(b.median)}, {"within_cv", num(b.within_cv)}, {"across_cv", num(b.across_cv)},
-                       {"threshold", b.threshold}, {"too_noisy", b.too_noisy}, {"reasons", b.reasons}});
+    benches.push_back({{"name", b.name},
+                       {"metric", b.metric},
+                       {"runs", b.runs},
+                       {"samples", b.samples},
+                       {"median", num(b.median)},
+                       {"within_cv", num(b.within_cv)},
+                       {"across_cv", num(b.across_cv)},
+                       {"threshold", b.threshold},
+                       {"too_noisy", b.too_noisy},
+                       {"reasons", b.reasons}});
   }
-  return {{"schema", kVarianceJsonSchema}, {"runs", v.run_ids}, {"host", v.host},
-          {"measured", v.measured.empty() ? json(nullptr) : json(v.measured)}, {"across_runs", v.across},
-          {"median_cv", num(v.median_cv)}, {"p90_cv", num(v.p90_cv)}, {"max_cv", num(v.max_cv)},
-          {"cv_over_1pct", v.over_1pct}, {"cv_over_0", v.over_0}, {"too_noisy", v.too_noisy}, {"benchmarks", benches}};
+  return {{"schema", kVarianceJsonSchema},
+          {"runs", v.run_ids},
+          {"host", v.host},
+          {"measured", v.measured.empty() ? json(nullptr) : json(v.measured)},
+          {"across_runs", v.across},
+          {"median_cv", num(v.median_cv)},
+          {"p90_cv", num(v.p90_cv)},
+          {"max_cv", num(v.max_cv)},
+          {"cv_over_1pct", v.over_1pct},
+          {"cv_over_0", v.over_0},
+          {"too_noisy", v.too_noisy},
+          {"benchmarks", benches}};
 }
 
 std::vector<std::string> UnstableWarnings(const RunData& data, const CompareConfig& config) {
@@ -208,8 +223,8 @@ std::vector<std::string> UnstableWarnings(const RunData& data, const CompareConf
     if (judged.metric == metric_name::kPerfTaskClockNs) {
       auto it = wall.find(judged.name);
       if (it != wall.end() && MostlyWaits(judged.median, it->second->median)) {
-        waiting.push_back(fmt::format("`{}` ({:.0f}% of its wall time)", judged.name,
-                                      100 * judged.median / it->second->median));
+        waiting.push_back(
+            fmt::format("`{}` ({:.0f}% of its wall time)", judged.name, 100 * judged.median / it->second->median));
         b = it->second;
       }
     }
@@ -217,9 +232,10 @@ std::vector<std::string> UnstableWarnings(const RunData& data, const CompareConf
     std::string why;
     for (const auto& r : b->reasons) why += (why.empty() ? " (" : ", ") + r;
     if (!why.empty()) why += ")";
-    out.push_back(fmt::format("warning: {}: {} varied by CV {:.1f}% within this run{}: too noisy to gate a change of "
-                              "{:g}% (2 x CV is more); see `tare variance`, docs/compare.md",
-                              b->name, b->metric, 100 * b->within_cv, why, 100 * b->threshold));
+    out.push_back(
+        fmt::format("warning: {}: {} varied by CV {:.1f}% within this run{}: too noisy to gate a change of "
+                    "{:g}% (2 x CV is more); see `tare variance`, docs/compare.md",
+                    b->name, b->metric, 100 * b->within_cv, why, 100 * b->threshold));
   }
   if (!waiting.empty()) {
     out.insert(out.begin(),

@@ -28,11 +28,11 @@ namespace tare::compare {
 struct BenchmarkVariance {
   std::string name;
   std::string metric;
-  int64_t runs = 0;            // runs that measured it
-  int64_t samples = 0;         // measured samples, all runs
-  double median = 0;           // median of the per-run medians
-  double within_cv = 0;        // median over runs of each run's CV (NaN: no run has 2 samples)
-  double across_cv = 0;        // CV of the per-run medians (NaN with one run)
+  int64_t runs = 0;      // runs that measured it
+  int64_t samples = 0;   // measured samples, all runs
+  double median = 0;     // median of the per-run medians
+  double within_cv = 0;  // median over runs of each run's CV (NaN: no run has 2 samples)
+  double across_cv = 0;  // CV of the per-run medians (NaN with one run)
   double threshold = 0;
   bool too_noisy = false;
   std::vector<std::string> reasons;  // "drift", "syscall-heavy", "few samples"
@@ -47,7 +47,7 @@ struct SuiteVariance {
   double median_cv = 0, p90_cv = 0, max_cv = 0;
   int64_t over_1pct = 0, over_0 = 0;
   int64_t too_noisy = 0;
-  bool across = false;   // the figures are across runs
+  bool across = false;  // the figures are across runs
 };
 
 // Runs must come from one host and be reruns of one thing (the caller checks and groups them:

@@ -7,8 +7,8 @@
 namespace tare::compare {
 namespace {
 
-void AddBench(RunData& d, int64_t id, const std::string& name, const std::string& metric, const std::vector<double>& values,
-              double user = 0, double sys = 0) {
+void AddBench(RunData& d, int64_t id, const std::string& name, const std::string& metric,
+              const std::vector<double>& values, double user = 0, double sys = 0) {
   d.benchmarks.push_back({id, "t::" + name, name, TargetKind::kGbench});
   for (double v : values) {
     StoredSample s{static_cast<int64_t>(d.samples.size()), id, {}};
@@ -91,7 +91,8 @@ TEST(Variance, ACommandThatMostlyWaitsIsJudgedOnItsWallTime) {
   const auto waiting = UnstableWarnings(command(1, jitter), config);
   ASSERT_EQ(waiting.size(), 1u);
   EXPECT_NE(waiting[0].find("note: CPU time (perf.task_clock_ns) of `cmd` (2% of its wall time): it mostly waits"),
-            std::string::npos) << waiting[0];
+            std::string::npos)
+      << waiting[0];
   EXPECT_NE(waiting[0].find("--metric wall_ns"), std::string::npos) << waiting[0];
   const auto busy = UnstableWarnings(command(48, jitter), config);
   ASSERT_EQ(busy.size(), 1u);

@@ -10,9 +10,9 @@ namespace tare::env {
 namespace {
 
 struct Mount {
-  std::string root;         // the path inside the cgroup filesystem mounted here
+  std::string root;  // the path inside the cgroup filesystem mounted here
   std::string mount_point;
-  std::string fs_type;      // "cgroup2" or "cgroup"
+  std::string fs_type;  // "cgroup2" or "cgroup"
   std::string super_options;
 };
 
@@ -49,8 +49,7 @@ std::vector<Mount> CgroupMounts(const Host& host) {
     size_t dash = 0;
     while (dash < parts.size() && parts[dash] != "-") ++dash;
     if (dash < 6 || dash + 2 >= parts.size()) continue;
-    Mount m{Unescape(parts[3]), Unescape(parts[4]), parts[dash + 1],
-            dash + 3 < parts.size() ? parts[dash + 3] : ""};
+    Mount m{Unescape(parts[3]), Unescape(parts[4]), parts[dash + 1], dash + 3 < parts.size() ? parts[dash + 3] : ""};
     if (m.fs_type == "cgroup2" || m.fs_type == "cgroup") mounts.push_back(std::move(m));
   }
   return mounts;
@@ -144,8 +143,8 @@ CgroupCpuLimit ReadCgroupCpuLimit(const Host& host) {
           long long period_us = 0;
           // The kernel never holds a quota below 1 ms; 0 or a negative one is not a limit of
           // zero CPUs but a file that is not what the kernel writes (tests/fuzz/crashes/cgroup).
-          if (quota == "max" || !ParseLong(quota, &quota_us) || !ParseLong(period, &period_us) ||
-              quota_us <= 0 || period_us <= 0) {
+          if (quota == "max" || !ParseLong(quota, &quota_us) || !ParseLong(period, &period_us) || quota_us <= 0 ||
+              period_us <= 0) {
             return;
           }
           Tighten(&limit, static_cast<double>(quota_us) / static_cast<double>(period_us),
@@ -157,8 +156,7 @@ CgroupCpuLimit ReadCgroupCpuLimit(const Host& host) {
           limit.found = true;
           long long quota_us = 0;
           long long period_us = 0;
-          if (!ParseLong(*quota, &quota_us) || !ParseLong(*period, &period_us) || quota_us <= 0 ||
-              period_us <= 0) {
+          if (!ParseLong(*quota, &quota_us) || !ParseLong(*period, &period_us) || quota_us <= 0 || period_us <= 0) {
             return;  // -1 = no limit at this level; 0 ("-0") is not a setting the kernel accepts
           }
           Tighten(&limit, static_cast<double>(quota_us) / static_cast<double>(period_us),

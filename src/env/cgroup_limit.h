@@ -17,10 +17,10 @@
 namespace tare::env {
 
 struct CgroupCpuLimit {
-  bool found = false;           // a cgroup hierarchy with a cpu controller was found
-  std::optional<double> cpus;   // quota / period of the tightest level; nullopt = unlimited
-  std::string setting;          // as written: "cpu.max 150000 100000", "cpu.cfs_quota_us 50000 / 100000"
-  std::string directory;        // the cgroup directory whose setting is the tightest
+  bool found = false;          // a cgroup hierarchy with a cpu controller was found
+  std::optional<double> cpus;  // quota / period of the tightest level; nullopt = unlimited
+  std::string setting;         // as written: "cpu.max 150000 100000", "cpu.cfs_quota_us 50000 / 100000"
+  std::string directory;       // the cgroup directory whose setting is the tightest
 };
 
 CgroupCpuLimit ReadCgroupCpuLimit(const Host& host);

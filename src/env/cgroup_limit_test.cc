@@ -103,8 +103,7 @@ TEST_F(CgroupTree, NothingReadableIsNotFound) {
 TEST(CgroupSnapshotTest, HybridHostFallsBackToV1) {
   // This build VM: cgroup2 is mounted at /sys/fs/cgroup/unified without a cpu controller; cpu is
   // a v1 hierarchy with cfs_quota_us = -1.
-  CgroupCpuLimit limit =
-      ReadCgroupCpuLimit(DirectoryHost(std::string(TARE_ENV_TESTDATA) + "/hosts/firecracker-vm"));
+  CgroupCpuLimit limit = ReadCgroupCpuLimit(DirectoryHost(std::string(TARE_ENV_TESTDATA) + "/hosts/firecracker-vm"));
   EXPECT_TRUE(limit.found);
   EXPECT_FALSE(limit.cpus.has_value());
 }

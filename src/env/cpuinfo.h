@@ -17,11 +17,11 @@ struct CpuInfo {
   std::string family;      // cpu family (decimal, as printed)
   std::string model;       // model
   std::string stepping;
-  std::string microcode;   // "0x1000065"
+  std::string microcode;           // "0x1000065"
   std::vector<std::string> flags;  // as listed for the first processor
-  int logical_cpus = 0;    // "processor" entries: online logical CPUs
-  int physical_cores = 0;  // distinct (physical id, core id) pairs; 0 when not printed
-  int packages = 0;        // distinct physical ids; 0 when not printed
+  int logical_cpus = 0;            // "processor" entries: online logical CPUs
+  int physical_cores = 0;          // distinct (physical id, core id) pairs; 0 when not printed
+  int packages = 0;                // distinct physical ids; 0 when not printed
 };
 
 CpuInfo ParseCpuInfo(std::string_view text);

@@ -27,9 +27,7 @@ std::vector<std::string> DirectoryHost::ListDir(const std::string& path) const {
   return names;
 }
 
-StatusOr<std::string> DirectoryHost::FileSha256(const std::string& path) const {
-  return Sha256File(Under(path));
-}
+StatusOr<std::string> DirectoryHost::FileSha256(const std::string& path) const { return Sha256File(Under(path)); }
 
 std::string DirectoryHost::ProcessFact(const std::string& name) const {
   return ReadFirstLine(Under("/_process/" + name)).value_or("");
@@ -39,9 +37,7 @@ std::string DirectoryHost::KernelRelease() const { return ProcessFact("kernel_re
 
 std::string DirectoryHost::GlibcVersion() const { return ProcessFact("glibc_version"); }
 
-LoadedLibraries DirectoryHost::Libraries() const {
-  return {ProcessFact("libc_path"), ProcessFact("loader_path")};
-}
+LoadedLibraries DirectoryHost::Libraries() const { return {ProcessFact("libc_path"), ProcessFact("loader_path")}; }
 
 std::vector<std::pair<std::string, std::string>> DirectoryHost::AllocatorEnv() const {
   std::vector<std::string> entries;

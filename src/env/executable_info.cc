@@ -86,8 +86,7 @@ std::string FindBuildId(const FileReader& file, uint64_t offset, uint64_t size, 
     uint64_t desc_at = name_at + pad(note.n_namesz);
     uint64_t next = desc_at + pad(note.n_descsz);
     if (desc_at > end || next > end || next <= pos) return "";
-    if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && note.n_descsz > 0 &&
-        note.n_descsz <= 64) {
+    if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && note.n_descsz > 0 && note.n_descsz <= 64) {
       auto name = file.ReadBytes(name_at, 4);
       if (name && std::memcmp(name->data(), "GNU\0", 4) == 0) {
         auto desc = file.ReadBytes(desc_at, note.n_descsz);
@@ -101,21 +100,30 @@ std::string FindBuildId(const FileReader& file, uint64_t offset, uint64_t size, 
 
 std::string TypeName(uint16_t type, bool has_interp) {
   switch (type) {
-    case ET_EXEC: return "executable";
-    case ET_DYN: return has_interp ? "position-independent executable" : "shared object";
-    case ET_REL: return "relocatable object";
-    case ET_CORE: return "core dump";
+    case ET_EXEC:
+      return "executable";
+    case ET_DYN:
+      return has_interp ? "position-independent executable" : "shared object";
+    case ET_REL:
+      return "relocatable object";
+    case ET_CORE:
+      return "core dump";
   }
   return fmt::format("e_type {}", type);
 }
 
 std::string MachineName(uint16_t machine) {
   switch (machine) {
-    case EM_X86_64: return "x86-64";
-    case EM_AARCH64: return "AArch64";
-    case EM_RISCV: return "RISC-V";
-    case EM_PPC64: return "PowerPC64";
-    case EM_S390: return "S/390";
+    case EM_X86_64:
+      return "x86-64";
+    case EM_AARCH64:
+      return "AArch64";
+    case EM_RISCV:
+      return "RISC-V";
+    case EM_PPC64:
+      return "PowerPC64";
+    case EM_S390:
+      return "S/390";
   }
   return fmt::format("e_machine {}", machine);
 }
@@ -123,8 +131,7 @@ std::string MachineName(uint16_t machine) {
 // "not an ELF executable: ..." for files that are not 64-bit little-endian ELF.
 std::string NotElfReason(const std::string& head) {
   if (head.size() >= 2 && head[0] == '#' && head[1] == '!') {
-    std::string line = head.substr(2, head.find('\n') == std::string::npos ? std::string::npos
-                                                                           : head.find('\n') - 2);
+    std::string line = head.substr(2, head.find('\n') == std::string::npos ? std::string::npos : head.find('\n') - 2);
     size_t b = line.find_first_not_of(" \t");
     size_t e = line.find_last_not_of(" \t\r");
     line = b == std::string::npos ? "" : line.substr(b, e - b + 1);
@@ -140,8 +147,7 @@ std::string NotElfReason(const std::string& head) {
            "little-endian ELF";
   }
   if (head[EI_CLASS] != ELFCLASS64) {
-    return fmt::format("not an ELF executable tare can read: unknown ELF class {}",
-                       static_cast<int>(head[EI_CLASS]));
+    return fmt::format("not an ELF executable tare can read: unknown ELF class {}", static_cast<int>(head[EI_CLASS]));
   }
   if (head[EI_DATA] != ELFDATA2LSB) {
     return "not an ELF executable tare can read: big-endian ELF; tare reads 64-bit little-endian ELF";
@@ -162,8 +168,7 @@ struct Segments {
   }
 };
 
-void ReadDynamic(const FileReader& file, const Segments& segments, const Elf64_Phdr& dynamic,
-                 ExecutableInfo* info) {
+void ReadDynamic(const FileReader& file, const Segments& segments, const Elf64_Phdr& dynamic, ExecutableInfo* info) {
   std::vector<uint64_t> needed_offsets;
   std::optional<uint64_t> runpath_offset, rpath_offset;
   uint64_t strtab_vaddr = 0;
@@ -297,8 +302,7 @@ StatusOr<ExecutableInfo> DescribeExecutable(const std::string& path) {
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
-    return Status::FailedPrecondition(
-        fmt::format("'{}' is not a regular file; give the path of a program", path));
+    return Status::FailedPrecondition(fmt::format("'{}' is not a regular file; give the path of a program", path));
   }
   ExecutableInfo info;
   info.path = path;

@@ -23,17 +23,17 @@ struct ExecutableInfo {
   std::string sha256;
   uint64_t size_bytes = 0;
 
-  bool is_elf = false;     // a 64-bit little-endian ELF file whose headers could be read
-  std::string elf_error;   // why not, when !is_elf; "" otherwise
-  std::string elf_type;    // "executable", "shared object (PIE or library)", "relocatable", ...
-  std::string machine;     // "x86-64", "AArch64", or "e_machine 243"
-  std::string build_id;    // NT_GNU_BUILD_ID as lowercase hex; "" when there is none
+  bool is_elf = false;    // a 64-bit little-endian ELF file whose headers could be read
+  std::string elf_error;  // why not, when !is_elf; "" otherwise
+  std::string elf_type;   // "executable", "shared object (PIE or library)", "relocatable", ...
+  std::string machine;    // "x86-64", "AArch64", or "e_machine 243"
+  std::string build_id;   // NT_GNU_BUILD_ID as lowercase hex; "" when there is none
   // Distinct .comment strings in file order, e.g. {"GCC: (Debian 12.2.0-14) 12.2.0"}; a clang
   // build also lists the GCC of the crt objects it linked.
   std::vector<std::string> compilers;
-  bool stripped = false;        // no .symtab (what `file` calls stripped)
-  bool has_debug_info = false;  // a .debug_info section is present
-  std::string interpreter;      // PT_INTERP ("/lib64/ld-linux-x86-64.so.2"); "" when static
+  bool stripped = false;            // no .symtab (what `file` calls stripped)
+  bool has_debug_info = false;      // a .debug_info section is present
+  std::string interpreter;          // PT_INTERP ("/lib64/ld-linux-x86-64.so.2"); "" when static
   std::vector<std::string> needed;  // DT_NEEDED, in order
   // DT_RUNPATH (or, without one, DT_RPATH) entries as written, e.g. {"$ORIGIN/../lib"}.
   std::vector<std::string> runpath;

@@ -25,9 +25,8 @@ StatusOr<CheckLevel> ParseLevel(const std::string& name) {
 Fingerprint ReadFingerprint(const json& j) {
   if (!j.is_object()) JsonFail(fmt::format("expected an object, got {}", j.type_name()));
   if (const auto schema = JsonAt<std::string>(j, "schema"); schema != kFingerprintSchema) {
-    JsonWithin("schema", [&] {
-      JsonFail(fmt::format("schema is \"{}\", this tare reads \"{}\"", schema, kFingerprintSchema));
-    });
+    JsonWithin("schema",
+               [&] { JsonFail(fmt::format("schema is \"{}\", this tare reads \"{}\"", schema, kFingerprintSchema)); });
   }
   Fingerprint fp;
   JsonEach(j, "keys", [&](const json& k) {
@@ -48,9 +47,8 @@ Fingerprint ReadFingerprint(const json& j) {
     });
   }
   if (j.contains("hard_digest") && JsonAt<std::string>(j, "hard_digest") != fp.HardDigest()) {
-    JsonWithin("hard_digest", [] {
-      JsonFail("hard_digest does not match the hard keys (the keys were edited or damaged)");
-    });
+    JsonWithin("hard_digest",
+               [] { JsonFail("hard_digest does not match the hard keys (the keys were edited or damaged)"); });
   }
   return fp;
 }
@@ -94,9 +92,7 @@ FingerprintComparison CompareFingerprints(const Fingerprint& a, const Fingerprin
   std::map<std::string, const FingerprintKey*> b_keys;
   for (const auto& k : b.keys) b_keys.emplace(k.key, &k);
   FingerprintComparison result;
-  auto record = [&result](KeyDifference d) {
-    (d.hard ? result.hard : result.soft).push_back(std::move(d));
-  };
+  auto record = [&result](KeyDifference d) { (d.hard ? result.hard : result.soft).push_back(std::move(d)); };
   std::map<std::string, bool> seen;
   for (const auto& ka : a.keys) {
     seen[ka.key] = true;
@@ -138,8 +134,8 @@ std::string FingerprintComparison::Summary() const {
 StatusOr<std::string> VerifiedHardDigest(const std::string& fingerprint_json, const std::string& stated) {
   if (fingerprint_json.empty()) {
     if (!stated.empty()) {
-      return Status::DataLoss(fmt::format(
-          "the run states host digest {} but carries no fingerprint to compute it from", stated.substr(0, 12)));
+      return Status::DataLoss(fmt::format("the run states host digest {} but carries no fingerprint to compute it from",
+                                          stated.substr(0, 12)));
     }
     return std::string();
   }
@@ -148,8 +144,8 @@ StatusOr<std::string> VerifiedHardDigest(const std::string& fingerprint_json, co
   if (!stated.empty() && stated != digest) {
     return Status::DataLoss(fmt::format(
         "the run's host digest {} is not the digest of its fingerprint's hard keys ({}): the keys or the digest "
-        "were edited or damaged; tare never takes a host's identity on trust", stated.substr(0, 12),
-        digest.substr(0, 12)));
+        "were edited or damaged; tare never takes a host's identity on trust",
+        stated.substr(0, 12), digest.substr(0, 12)));
   }
   return digest;
 }

@@ -8,8 +8,7 @@ namespace tare::env {
 namespace {
 
 Fingerprint Machine(const std::string& name) {
-  return CollectFingerprint(DirectoryHost(std::string(TARE_ENV_TESTDATA) + "/hosts/" + name),
-                            {.probe_valgrind = true});
+  return CollectFingerprint(DirectoryHost(std::string(TARE_ENV_TESTDATA) + "/hosts/" + name), {.probe_valgrind = true});
 }
 
 TEST(FingerprintJsonTest, RoundTripKeepsEverything) {
@@ -83,8 +82,7 @@ TEST(FingerprintJsonTest, ErrorsNameTheField) {
     auto fp = FingerprintFromJson(c.j);
     ASSERT_FALSE(fp.ok()) << c.what;
     EXPECT_EQ(fp.status().code(), StatusCode::kDataLoss) << c.what;
-    EXPECT_NE(fp.status().message().find(c.expected), std::string::npos)
-        << c.what << ": " << fp.status().message();
+    EXPECT_NE(fp.status().message().find(c.expected), std::string::npos) << c.what << ": " << fp.status().message();
     EXPECT_EQ(fp.status().message().rfind("fingerprint JSON: ", 0), 0u);
   }
   // A soft value may change without breaking the digest (e.g. a redacted load).
@@ -125,13 +123,11 @@ TEST(FingerprintJsonTest, CompareListsHardAndSoftDifferences) {
     for (const auto& d : diffs) out.push_back(d.key);
     return out;
   };
-  EXPECT_EQ(keys(cmp.hard), (std::vector<std::string>{"cpu.model_name", "cpu.model", "cpu.stepping",
-                                                       "cpu.microcode", "cpu.cores", "cpu.caches",
-                                                       "env.allocator"}));
+  EXPECT_EQ(keys(cmp.hard), (std::vector<std::string>{"cpu.model_name", "cpu.model", "cpu.stepping", "cpu.microcode",
+                                                      "cpu.cores", "cpu.caches", "env.allocator"}));
   EXPECT_EQ(keys(cmp.soft),
             (std::vector<std::string>{"cpu.governor", "cpu.turbo", "cpu.smt", "cpu.isolated", "cpu.nohz_full",
-                                      "os.aslr", "os.perf_event_paranoid", "os.loadavg",
-                                      "host.product"}));
+                                      "os.aslr", "os.perf_event_paranoid", "os.loadavg", "host.product"}));
   EXPECT_EQ(cmp.hard[3].a, "0xd0003a5");
   EXPECT_EQ(cmp.hard[3].b, "0xf8");
   std::string summary = cmp.Summary();
@@ -155,8 +151,7 @@ TEST(FingerprintJsonTest, SameHostDifferentMoment) {
 
 TEST(FingerprintJsonTest, KeyOnlyOnOneSide) {
   Fingerprint sim = Machine("baremetal-tuned");
-  Fingerprint wall = CollectFingerprint(
-      DirectoryHost(std::string(TARE_ENV_TESTDATA) + "/hosts/baremetal-tuned"), {});
+  Fingerprint wall = CollectFingerprint(DirectoryHost(std::string(TARE_ENV_TESTDATA) + "/hosts/baremetal-tuned"), {});
   FingerprintComparison cmp = CompareFingerprints(sim, wall);
   ASSERT_EQ(cmp.hard.size(), 1u);
   EXPECT_EQ(cmp.hard[0].key, "valgrind.version");

@@ -88,7 +88,6 @@ class DirectoryHost : public Host {
 
 // Keeps only the allocator's variables (names starting with "MALLOC_", and "GLIBC_TUNABLES") from
 // "KEY=VALUE" entries, sorted by name. Everything else is dropped unseen.
-std::vector<std::pair<std::string, std::string>> AllocatorEnvironment(
-    const std::vector<std::string>& entries);
+std::vector<std::pair<std::string, std::string>> AllocatorEnvironment(const std::vector<std::string>& entries);
 
 }  // namespace tare::env

@@ -52,8 +52,7 @@ std::string OsRelease(const Host& host) {
   for (std::string line; std::getline(in, line);) {
     if (line.rfind("PRETTY_NAME=", 0) != 0) continue;
     std::string value = Trimmed(line.substr(12));
-    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
-        value.back() == value.front()) {
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front()) {
       value = value.substr(1, value.size() - 2);
     }
     return value;
@@ -108,8 +107,7 @@ void ReadTopology(const Host& host, const std::vector<std::string>& cpu_dirs, Ho
   }
 }
 
-void ReadFrequencyControls(const Host& host, const std::vector<std::string>& cpu_dirs,
-                           HostFacts* f) {
+void ReadFrequencyControls(const Host& host, const std::vector<std::string>& cpu_dirs, HostFacts* f) {
   for (const auto& cpu : cpu_dirs) {
     auto governor = ReadTrimmed(host, std::string(kCpuDir) + "/" + cpu + "/cpufreq/scaling_governor");
     if (governor && !governor->empty()) ++f->governors[*governor];
@@ -167,7 +165,7 @@ void ReadLoadAndMemory(const Host& host, HostFacts* f) {
     std::string name;
     uint64_t kib = 0;
     if (!(words >> name >> kib)) continue;
-    if (name == "MemTotal:") f->mem_total_bytes = kib * 1024;       // meminfo's "kB" is KiB
+    if (name == "MemTotal:") f->mem_total_bytes = kib * 1024;  // meminfo's "kB" is KiB
     if (name == "MemAvailable:") f->mem_available_bytes = kib * 1024;
   }
 }
@@ -195,9 +193,7 @@ std::string MitigationsDigest(const Host& host) {
 
 }  // namespace
 
-bool LoadIsHigh(double load1, int logical_cpus) {
-  return logical_cpus > 0 && load1 > 0.1 * logical_cpus;
-}
+bool LoadIsHigh(double load1, int logical_cpus) { return logical_cpus > 0 && load1 > 0.1 * logical_cpus; }
 
 HostFacts ReadHostFacts(const Host& host, const FactOptions& options) {
   HostFacts f;

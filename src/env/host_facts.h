@@ -26,8 +26,8 @@ struct CacheLevel {
 
 struct HostFacts {
   CpuInfo cpuinfo;
-  int logical_cpus = 0;    // online CPUs (cpuinfo, else /sys/devices/system/cpu/online)
-  int physical_cores = 0;  // cpuinfo (physical id, core id), else sysfs topology; 0 = unknown
+  int logical_cpus = 0;            // online CPUs (cpuinfo, else /sys/devices/system/cpu/online)
+  int physical_cores = 0;          // cpuinfo (physical id, core id), else sysfs topology; 0 = unknown
   std::vector<CacheLevel> caches;  // of cpu0, from /sys/devices/system/cpu/cpu0/cache
   std::vector<int> allowed_cpus;   // this process's affinity (Cpus_allowed_list)
 
@@ -37,7 +37,7 @@ struct HostFacts {
 
   std::string glibc_version;
   LoadedLibraries libraries;
-  std::string libc_sha256;    // "" when the file could not be hashed
+  std::string libc_sha256;  // "" when the file could not be hashed
   std::string loader_sha256;
 
   bool valgrind_probed = false;
@@ -47,7 +47,7 @@ struct HostFacts {
   std::optional<bool> turbo;             // nullopt: the host exposes no switch
   std::string turbo_source;              // "intel_pstate/no_turbo", "cpufreq/boost"
   std::optional<bool> smt_active;
-  std::optional<int> aslr;               // randomize_va_space: 0 off, 1 partial, 2 full
+  std::optional<int> aslr;                        // randomize_va_space: 0 off, 1 partial, 2 full
   std::optional<std::vector<int>> isolated_cpus;  // nullopt: unknown; empty: none
   std::optional<std::vector<int>> nohz_full_cpus;
   std::optional<double> load1;
@@ -56,9 +56,9 @@ struct HostFacts {
   std::optional<uint64_t> mem_total_bytes;
   std::optional<uint64_t> mem_available_bytes;
   CgroupCpuLimit cgroup;
-  std::string hypervisor;     // "none", the /sys/hypervisor/type ("xen"), or "present"
+  std::string hypervisor;        // "none", the /sys/hypervisor/type ("xen"), or "present"
   bool hypervisor_flag = false;  // cpuinfo "hypervisor" flag
-  std::string product_name;   // DMI product name; "" when unreadable
+  std::string product_name;      // DMI product name; "" when unreadable
   std::optional<int> perf_event_paranoid;
   std::vector<std::pair<std::string, std::string>> allocator_env;
 

@@ -67,8 +67,7 @@ TEST(HostFactsTest, FlagsDigestIsSha256OfTheSortedFlagList) {
   //   grep -m1 ^flags proc/cpuinfo | cut -d: -f2 | tr ' ' '\n' | sed '/^$/d' | LC_ALL=C sort -u |
   //   tr '\n' ' ' | sed 's/ $//' | sha256sum
   Fingerprint fp = Collect("firecracker-vm");
-  EXPECT_EQ(fp.Get("cpu.flags_sha256"),
-            "6a93d771884cba54d837828ce732aaad0bec1243d7fa6d288a3359b8166e7e4a");
+  EXPECT_EQ(fp.Get("cpu.flags_sha256"), "6a93d771884cba54d837828ce732aaad0bec1243d7fa6d288a3359b8166e7e4a");
 }
 
 TEST(HostFactsTest, TunedBareMetal) {
@@ -138,9 +137,8 @@ TEST(HostFactsTest, SecretsInOtherVariablesNeverAppear) {
 }
 
 TEST(HostFactsTest, AllocatorEnvironmentFilter) {
-  auto kept = AllocatorEnvironment({"SECRET=x", "MALLOC_PERTURB_=165", "GLIBC_TUNABLES=a=1",
-                                    "GLIBC_TUNABLESX=no", "MALLOC=no", "malloc_arena_max=no",
-                                    "MALLOC_ARENA_MAX=2", "junk-without-equals"});
+  auto kept = AllocatorEnvironment({"SECRET=x", "MALLOC_PERTURB_=165", "GLIBC_TUNABLES=a=1", "GLIBC_TUNABLESX=no",
+                                    "MALLOC=no", "malloc_arena_max=no", "MALLOC_ARENA_MAX=2", "junk-without-equals"});
   ASSERT_EQ(kept.size(), 3u);
   EXPECT_EQ(kept[0], (std::pair<std::string, std::string>{"GLIBC_TUNABLES", "a=1"}));
   EXPECT_EQ(kept[1], (std::pair<std::string, std::string>{"MALLOC_ARENA_MAX", "2"}));
@@ -232,8 +230,8 @@ TEST(FingerprintDocsTest, DocsListEveryKeyWithItsClassAndEveryCheck) {
     std::string row = fmt::format("| `{}` | {} |", spec.key, spec.hard ? "hard" : "soft");
     EXPECT_NE(doc->find(row), std::string::npos) << "docs/fingerprint.md lacks the row " << row;
   }
-  Fingerprint fp = CollectFingerprint(
-      DirectoryHost(std::string(TARE_ENV_TESTDATA) + "/hosts/baremetal-turbo"), {.probe_valgrind = true});
+  Fingerprint fp = CollectFingerprint(DirectoryHost(std::string(TARE_ENV_TESTDATA) + "/hosts/baremetal-turbo"),
+                                      {.probe_valgrind = true});
   for (const auto& check : fp.checks) {
     EXPECT_NE(doc->find("| `" + check.name + "` |"), std::string::npos) << check.name;
   }

@@ -23,8 +23,7 @@ const std::vector<KeySpec> kKeySpecs = {
     {"cpu.model", true, "CPU model number", "/proc/cpuinfo model"},
     {"cpu.stepping", true, "CPU stepping", "/proc/cpuinfo stepping"},
     {"cpu.microcode", true, "microcode revision", "/proc/cpuinfo microcode"},
-    {"cpu.flags_sha256", true, "sha256 of the sorted CPU flag list (space-separated)",
-     "/proc/cpuinfo flags"},
+    {"cpu.flags_sha256", true, "sha256 of the sorted CPU flag list (space-separated)", "/proc/cpuinfo flags"},
     {"cpu.logical", true, "online logical CPUs", "/proc/cpuinfo processor entries; /sys/devices/system/cpu/online"},
     {"cpu.cores", true, "physical cores", "/proc/cpuinfo (physical id, core id); sysfs topology"},
     {"cpu.caches", true, "cache sizes of cpu0", "/sys/devices/system/cpu/cpu0/cache/index*/{level,type,size}"},
@@ -33,7 +32,8 @@ const std::vector<KeySpec> kKeySpecs = {
     {"cpu.turbo", false, "turbo / boost", "/sys/devices/system/cpu/intel_pstate/no_turbo; cpufreq/boost"},
     {"cpu.smt", false, "simultaneous multithreading active", "/sys/devices/system/cpu/smt/active"},
     {"cpu.isolated", false, "isolated CPUs (isolcpus)", "/sys/devices/system/cpu/isolated; /proc/cmdline isolcpus="},
-    {"cpu.nohz_full", false, "tickless CPUs (nohz_full)", "/sys/devices/system/cpu/nohz_full; /proc/cmdline nohz_full="},
+    {"cpu.nohz_full", false, "tickless CPUs (nohz_full)",
+     "/sys/devices/system/cpu/nohz_full; /proc/cmdline nohz_full="},
     {"cpu.allowed", false, "CPUs this process may run on", "/proc/self/status Cpus_allowed_list"},
     {"os.kernel", true, "kernel release", "uname(2) release"},
     {"os.release", false, "distribution", "/etc/os-release PRETTY_NAME"},
@@ -61,18 +61,14 @@ const std::vector<KeySpec> kKeySpecs = {
      "the process environment, filtered"},
 };
 
-std::string Or(const std::string& value, const char* fallback = kUnknown) {
-  return value.empty() ? fallback : value;
-}
+std::string Or(const std::string& value, const char* fallback = kUnknown) { return value.empty() ? fallback : value; }
 
 template <typename T>
 std::string OrUnknown(const std::optional<T>& value) {
   return value ? fmt::format("{}", *value) : kUnknown;
 }
 
-std::string OnOff(const std::optional<bool>& value) {
-  return value ? (*value ? "on" : "off") : kUnknown;
-}
+std::string OnOff(const std::optional<bool>& value) { return value ? (*value ? "on" : "off") : kUnknown; }
 
 std::string CpuListOrNone(const std::optional<std::vector<int>>& cpus) {
   if (!cpus) return kUnknown;
@@ -166,9 +162,8 @@ Fingerprint FingerprintFromFacts(const HostFacts& f) {
   add("os.mitigations_sha256", Or(f.mitigations_digest));
   add("os.aslr", OrUnknown(f.aslr));
   add("os.perf_event_paranoid", OrUnknown(f.perf_event_paranoid));
-  add("os.loadavg", f.load1 ? fmt::format("{:.2f} {:.2f} {:.2f}", *f.load1, *f.load5, *f.load15)
-                            : kUnknown);
-  add("mem.total_bytes", OrUnknown(f.mem_total_bytes));  // not a metric: a fingerprint field
+  add("os.loadavg", f.load1 ? fmt::format("{:.2f} {:.2f} {:.2f}", *f.load1, *f.load5, *f.load15) : kUnknown);
+  add("mem.total_bytes", OrUnknown(f.mem_total_bytes));          // not a metric: a fingerprint field
   add("mem.available_bytes", OrUnknown(f.mem_available_bytes));  // not a metric
   add("cgroup.cpu_limit", CgroupLimit(f.cgroup));
   add("host.hypervisor", Or(f.hypervisor));

@@ -12,13 +12,14 @@ namespace {
 
 TEST(PrintableTest, KeepsUtf8AndReplacesTheRest) {
   EXPECT_EQ(Printable("GCC: (Debian 12.2.0-14) 12.2.0"), "GCC: (Debian 12.2.0-14) 12.2.0");
-  EXPECT_EQ(Printable("Gr\xc3\xbc\xc3\x9f \xe2\x82\xac \xf0\x9f\x98\x80"), "Gr\xc3\xbc\xc3\x9f \xe2\x82\xac \xf0\x9f\x98\x80");
+  EXPECT_EQ(Printable("Gr\xc3\xbc\xc3\x9f \xe2\x82\xac \xf0\x9f\x98\x80"),
+            "Gr\xc3\xbc\xc3\x9f \xe2\x82\xac \xf0\x9f\x98\x80");
   EXPECT_EQ(Printable("a\tb"), "a\tb");
   EXPECT_EQ(Printable("bad\xff\x01name\n"), "bad??name?");
-  EXPECT_EQ(Printable("\xc0\xaf"), "??");          // overlong '/'
-  EXPECT_EQ(Printable("\xed\xa0\x80"), "???");     // a surrogate
-  EXPECT_EQ(Printable("\xf4\x90\x80\x80"), "????"); // above U+10FFFF
-  EXPECT_EQ(Printable("\xe2\x82"), "??");          // truncated
+  EXPECT_EQ(Printable("\xc0\xaf"), "??");            // overlong '/'
+  EXPECT_EQ(Printable("\xed\xa0\x80"), "???");       // a surrogate
+  EXPECT_EQ(Printable("\xf4\x90\x80\x80"), "????");  // above U+10FFFF
+  EXPECT_EQ(Printable("\xe2\x82"), "??");            // truncated
   EXPECT_EQ(Printable(std::string("a\0b", 3)), "a?b");
 }
 

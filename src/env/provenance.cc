@@ -110,7 +110,8 @@ std::string TrimmedCopy(std::string s) {
 }
 
 bool IsHex(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
 }
 
 bool HasControl(const std::string& s) {
@@ -164,8 +165,7 @@ Provenance DetectGitProvenance(const std::string& dir) {
 Status ValidateDeclaredProvenance(const DeclaredProvenance& d) {
   if (!d.commit.empty() && (!IsHex(d.commit) || d.commit.size() < 4 || d.commit.size() > 64)) {
     return Status::InvalidArgument(fmt::format(
-        "--commit '{}' is not a commit id: give 4 to 64 hex digits (e.g. `--commit $(git rev-parse HEAD)`)",
-        d.commit));
+        "--commit '{}' is not a commit id: give 4 to 64 hex digits (e.g. `--commit $(git rev-parse HEAD)`)", d.commit));
   }
   if (HasControl(d.branch)) return Status::InvalidArgument("--branch: the name contains control characters");
   std::set<std::string> keys;
@@ -219,7 +219,8 @@ std::shared_future<Provenance> PendingProvenance(const DeclaredProvenance& decla
   std::shared_future<Provenance> started = std::exchange(g_started, {});
   try {
     if (started.valid()) {
-      return std::async(std::launch::deferred, [declared, started] { return ResolveProvenance(declared, started.get()); })
+      return std::async(std::launch::deferred,
+                        [declared, started] { return ResolveProvenance(declared, started.get()); })
           .share();
     }
     return std::async(std::launch::async, [declared] { return ResolveProvenance(declared, "."); }).share();

@@ -137,14 +137,14 @@ TEST_F(ProvenanceTest, OutsideACheckoutEverythingIsUnknown) {
 TEST(DeclaredProvenance, BadValuesNameTheFlag) {
   auto check = [](DeclaredProvenance d) { return ValidateDeclaredProvenance(d); };
   EXPECT_TRUE(check({"0123abcd", "main", {"a=b", "c="}, false}).ok());
-  for (const auto& [d, flag] : std::vector<std::pair<DeclaredProvenance, std::string>>{
-           {{"xyz", "", {}, false}, "--commit"},
-           {{"abc", "", {}, false}, "--commit"},
-           {{"", "a\nb", {}, false}, "--branch"},
-           {{"", "", {"novalue"}, false}, "--tag"},
-           {{"", "", {"=v"}, false}, "--tag"},
-           {{"", "", {"k=1", "k=2"}, false}, "--tag"},
-           {{"", "", {"k=\x1b]0;x\a"}, false}, "--tag"}}) {
+  for (const auto& [d, flag] :
+       std::vector<std::pair<DeclaredProvenance, std::string>>{{{"xyz", "", {}, false}, "--commit"},
+                                                               {{"abc", "", {}, false}, "--commit"},
+                                                               {{"", "a\nb", {}, false}, "--branch"},
+                                                               {{"", "", {"novalue"}, false}, "--tag"},
+                                                               {{"", "", {"=v"}, false}, "--tag"},
+                                                               {{"", "", {"k=1", "k=2"}, false}, "--tag"},
+                                                               {{"", "", {"k=\x1b]0;x\a"}, false}, "--tag"}}) {
     Status s = check(d);
     ASSERT_FALSE(s.ok()) << flag;
     EXPECT_NE(s.message().find(flag), std::string::npos) << s.message();

@@ -29,9 +29,7 @@ extern char** environ;
 namespace tare::env {
 namespace {
 
-bool IsAllocatorVariable(std::string_view name) {
-  return name.rfind("MALLOC_", 0) == 0 || name == "GLIBC_TUNABLES";
-}
+bool IsAllocatorVariable(std::string_view name) { return name.rfind("MALLOC_", 0) == 0 || name == "GLIBC_TUNABLES"; }
 
 std::string RealPath(const std::string& path) {
   char buf[PATH_MAX];
@@ -106,9 +104,7 @@ std::vector<std::string> RealHost::ListDir(const std::string& path) const {
 }
 
 // libc and the loader, at every run: remembered by their identity (base/hash_cache.h).
-StatusOr<std::string> RealHost::FileSha256(const std::string& path) const {
-  return Sha256FileRemembered(path);
-}
+StatusOr<std::string> RealHost::FileSha256(const std::string& path) const { return Sha256FileRemembered(path); }
 
 std::string RealHost::KernelRelease() const {
   struct utsname u;
@@ -163,8 +159,8 @@ std::optional<std::string> RealHost::ValgrindVersion() const {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   bool timed_out = false;
   for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now()).count();
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
     if (left <= 0) {
       timed_out = true;
       break;
@@ -191,8 +187,7 @@ std::optional<std::string> RealHost::ValgrindVersion() const {
   return line;
 }
 
-std::vector<std::pair<std::string, std::string>> AllocatorEnvironment(
-    const std::vector<std::string>& entries) {
+std::vector<std::pair<std::string, std::string>> AllocatorEnvironment(const std::vector<std::string>& entries) {
   std::vector<std::pair<std::string, std::string>> kept;
   for (const auto& entry : entries) {
     size_t eq = entry.find('=');

@@ -67,9 +67,8 @@ TEST_F(RealHostTest, KernelReleaseIsUname) {
 
 TEST_F(RealHostTest, LibcIsTheFileActuallyMapped) {
   EXPECT_EQ(fp_->Get("libc.version"), gnu_get_libc_version());
-  std::string mapped = MappedFile([](const std::string& base) {
-    return base.rfind("libc.so", 0) == 0 || base.rfind("libc-", 0) == 0;
-  });
+  std::string mapped =
+      MappedFile([](const std::string& base) { return base.rfind("libc.so", 0) == 0 || base.rfind("libc-", 0) == 0; });
   ASSERT_FALSE(mapped.empty()) << "no libc in /proc/self/maps";
   EXPECT_EQ(fp_->Get("libc.path"), mapped);
   auto sha = Sha256File(mapped);
@@ -138,8 +137,9 @@ TEST(RealHostEnvTest, FingerprintingIsFastAndSpawnsNothing) {
   auto dir = MakeTempDir("tare-env-test");
   ASSERT_TRUE(dir.ok());
   std::string marker = *dir + "/started";
-  ASSERT_TRUE(WriteFileAtomic(*dir + "/valgrind",
-                              "#!/bin/sh\necho started >> " + marker + "\necho valgrind-9.9.9-fake\n").ok());
+  ASSERT_TRUE(
+      WriteFileAtomic(*dir + "/valgrind", "#!/bin/sh\necho started >> " + marker + "\necho valgrind-9.9.9-fake\n")
+          .ok());
   std::filesystem::permissions(*dir + "/valgrind", std::filesystem::perms::owner_all);
   std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin";
   setenv("PATH", (*dir + ":" + old_path).c_str(), 1);

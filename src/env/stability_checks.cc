@@ -32,8 +32,7 @@ StabilityCheck Governor(const HostFacts& f) {
   for (const auto& [name, count] : f.governors) total += count;
   auto performance = f.governors.find("performance");
   if (performance != f.governors.end() && performance->second == total) {
-    return Check("governor", CheckLevel::kOk,
-                 fmt::format("scaling_governor is 'performance' on all {} CPUs", total));
+    return Check("governor", CheckLevel::kOk, fmt::format("scaling_governor is 'performance' on all {} CPUs", total));
   }
   std::vector<std::string> others;
   for (const auto& [name, count] : f.governors) {
@@ -60,14 +59,17 @@ StabilityCheck Turbo(const HostFacts& f) {
   if (!*f.turbo) return Check("turbo", CheckLevel::kOk, fmt::format("turbo is off ({})", setting));
   std::string fix;
   if (f.turbo_source == "intel_pstate/no_turbo") {
-    fix = "echo 1 | sudo tee /sys/devices/system/cpu/intel_pstate/no_turbo   (intel_pstate; "
-          "write 0 to turn it back on)";
+    fix =
+        "echo 1 | sudo tee /sys/devices/system/cpu/intel_pstate/no_turbo   (intel_pstate; "
+        "write 0 to turn it back on)";
   } else if (f.turbo_source == "cpufreq/boost") {
-    fix = "echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost   (acpi-cpufreq / amd-pstate; "
-          "write 1 to turn it back on)";
+    fix =
+        "echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost   (acpi-cpufreq / amd-pstate; "
+        "write 1 to turn it back on)";
   } else {
-    fix = "echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/policy*/boost   (per-policy boost; "
-          "write 1 to turn it back on)";
+    fix =
+        "echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/policy*/boost   (per-policy boost; "
+        "write 1 to turn it back on)";
   }
   return Check("turbo", CheckLevel::kWarn,
                fmt::format("turbo is on ({}): the clock rises and falls with temperature and with how "
@@ -100,8 +102,8 @@ StabilityCheck Load(const HostFacts& f) {
   double threshold = 0.1 * f.logical_cpus;
   if (!LoadIsHigh(*f.load1, f.logical_cpus)) {
     return Check("load", CheckLevel::kOk,
-                 fmt::format("1-minute load average {:.2f} is at most {:g} (0.1 x {} CPUs)", *f.load1,
-                             threshold, f.logical_cpus));
+                 fmt::format("1-minute load average {:.2f} is at most {:g} (0.1 x {} CPUs)", *f.load1, threshold,
+                             f.logical_cpus));
   }
   std::string running = f.runnable_processes.empty()
                             ? "nothing else is running at this instant (a burst, or work that just ended)"
@@ -164,12 +166,12 @@ StabilityCheck PerfEventParanoid(const HostFacts& f) {
     return Check("perf_event_paranoid", CheckLevel::kOk,
                  fmt::format("perf_event_paranoid = {}: counters can be opened on child processes", level));
   }
-  std::string finding =
-      level == 2 ? "perf_event_paranoid = 2: without CAP_PERFMON only user-space events can be "
-                   "counted; hardware counters that include kernel time need <= 1"
-                 : fmt::format("perf_event_paranoid = {}: perf_event_open is refused to unprivileged "
-                               "users (Debian's level 3), so no counters at all without CAP_PERFMON",
-                               level);
+  std::string finding = level == 2 ? "perf_event_paranoid = 2: without CAP_PERFMON only user-space events can be "
+                                     "counted; hardware counters that include kernel time need <= 1"
+                                   : fmt::format(
+                                         "perf_event_paranoid = {}: perf_event_open is refused to unprivileged "
+                                         "users (Debian's level 3), so no counters at all without CAP_PERFMON",
+                                         level);
   return Check("perf_event_paranoid", CheckLevel::kWarn, finding,
                "sudo sysctl kernel.perf_event_paranoid=1 (persist in /etc/sysctl.d/), or grant "
                "CAP_PERFMON: sudo setcap cap_perfmon+ep \"$(command -v tare)\"");
@@ -198,11 +200,9 @@ StabilityCheck Isolation(const HostFacts& f) {
   }
   if (!f.isolated_cpus->empty()) {
     std::string cpus = FormatCpuList(*f.isolated_cpus);
-    std::string nohz = f.nohz_full_cpus && !f.nohz_full_cpus->empty()
-                           ? ", nohz_full " + FormatCpuList(*f.nohz_full_cpus)
-                           : "";
-    return Check("isolation", CheckLevel::kOk,
-                 fmt::format("CPUs {} are isolated from the scheduler{}", cpus, nohz),
+    std::string nohz =
+        f.nohz_full_cpus && !f.nohz_full_cpus->empty() ? ", nohz_full " + FormatCpuList(*f.nohz_full_cpus) : "";
+    return Check("isolation", CheckLevel::kOk, fmt::format("CPUs {} are isolated from the scheduler{}", cpus, nohz),
                  fmt::format("pin runs there: taskset -c {} tare ...", cpus));
   }
   return Check("isolation", CheckLevel::kInfo,
@@ -225,8 +225,7 @@ StabilityCheck Smt(const HostFacts& f) {
 
 StabilityCheck Valgrind(const HostFacts& f) {
   if (f.valgrind_version) {
-    return Check("valgrind", CheckLevel::kOk,
-                 fmt::format("{} found: --instrument sim can run", *f.valgrind_version));
+    return Check("valgrind", CheckLevel::kOk, fmt::format("{} found: --instrument sim can run", *f.valgrind_version));
   }
   return Check("valgrind", CheckLevel::kWarn,
                "valgrind was not found on PATH (or `valgrind --version` failed): --instrument sim "
@@ -237,18 +236,20 @@ StabilityCheck Valgrind(const HostFacts& f) {
 }  // namespace
 
 std::vector<StabilityCheck> RunStabilityChecks(const HostFacts& f) {
-  std::vector<StabilityCheck> checks = {Governor(f), Turbo(f),     Aslr(f),   Load(f),
-                                        Virtualized(f), Cpus(f), PerfEventParanoid(f),
-                                        Cgroup(f),   Isolation(f), Smt(f)};
+  std::vector<StabilityCheck> checks = {Governor(f),          Turbo(f),  Aslr(f),      Load(f), Virtualized(f), Cpus(f),
+                                        PerfEventParanoid(f), Cgroup(f), Isolation(f), Smt(f)};
   if (f.valgrind_probed) checks.push_back(Valgrind(f));
   return checks;
 }
 
 const char* CheckLevelName(CheckLevel level) {
   switch (level) {
-    case CheckLevel::kOk: return "ok";
-    case CheckLevel::kWarn: return "warn";
-    case CheckLevel::kInfo: return "info";
+    case CheckLevel::kOk:
+      return "ok";
+    case CheckLevel::kWarn:
+      return "warn";
+    case CheckLevel::kInfo:
+      return "info";
   }
   return "info";
 }

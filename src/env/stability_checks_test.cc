@@ -31,8 +31,7 @@ TEST(StabilityChecksTest, TunedBareMetalPassesEveryCheck) {
     EXPECT_EQ(c.level, CheckLevel::kOk) << c.name << ": " << c.finding;
   }
   EXPECT_EQ(names, (std::vector<std::string>{"governor", "turbo", "aslr", "load", "virtualized", "cpus",
-                                             "perf_event_paranoid", "cgroup", "isolation", "smt",
-                                             "valgrind"}));
+                                             "perf_event_paranoid", "cgroup", "isolation", "smt", "valgrind"}));
   EXPECT_EQ(Get(checks, "isolation").finding, "CPUs 2-3 are isolated from the scheduler, nohz_full 2-3");
   EXPECT_EQ(Get(checks, "isolation").fix, "pin runs there: taskset -c 2-3 tare ...");
   EXPECT_EQ(Get(checks, "governor").finding, "scaling_governor is 'performance' on all 8 CPUs");
@@ -95,8 +94,7 @@ TEST(StabilityChecksTest, XenContainerWarnsAboutVmBoostAndQuota) {
 
   const auto& cgroup = Get(checks, "cgroup");
   EXPECT_EQ(cgroup.level, CheckLevel::kWarn);
-  EXPECT_TRUE(Has(cgroup.finding, "1.5 CPUs (cpu.max 150000 100000 in /sys/fs/cgroup/system.slice)"))
-      << cgroup.finding;
+  EXPECT_TRUE(Has(cgroup.finding, "1.5 CPUs (cpu.max 150000 100000 in /sys/fs/cgroup/system.slice)")) << cgroup.finding;
 
   const auto& paranoid = Get(checks, "perf_event_paranoid");
   EXPECT_TRUE(Has(paranoid.finding, "refused to unprivileged users"));

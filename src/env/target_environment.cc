@@ -32,8 +32,9 @@ std::string BehaviourChangingEnvironment(const std::vector<std::string>& environ
 }
 
 void AddTargetEnvironment(Fingerprint* fp, const std::vector<std::string>& environment) {
-  fp->keys.erase(std::remove_if(fp->keys.begin(), fp->keys.end(), [](const FingerprintKey& k) { return k.key == "target.env"; }),
-                 fp->keys.end());
+  fp->keys.erase(
+      std::remove_if(fp->keys.begin(), fp->keys.end(), [](const FingerprintKey& k) { return k.key == "target.env"; }),
+      fp->keys.end());
   if (const std::string e = BehaviourChangingEnvironment(environment); !e.empty()) {
     fp->keys.push_back({"target.env", e, true});
   }

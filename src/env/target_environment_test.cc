@@ -26,7 +26,8 @@ TEST(TargetEnvironment, TheKeyIsAbsentWhenNothingIsSetAndReplacedNotAdded) {
   AddTargetEnvironment(&fp, {"OPENBLAS_CORETYPE=Haswell"});
   AddTargetEnvironment(&fp, {"MALLOC_ARENA_MAX=2"});
   EXPECT_EQ(fp.Get("target.env"), "MALLOC_ARENA_MAX=2");
-  EXPECT_EQ(std::count_if(fp.keys.begin(), fp.keys.end(), [](const FingerprintKey& k) { return k.key == "target.env"; }), 1);
+  EXPECT_EQ(
+      std::count_if(fp.keys.begin(), fp.keys.end(), [](const FingerprintKey& k) { return k.key == "target.env"; }), 1);
   EXPECT_NE(fp.HardDigest(), plain);
 }
 

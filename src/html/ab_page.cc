@@ -36,10 +36,11 @@ std::string SuiteSection(const report::AbReport& r) {
                              e.heads.size() > 1 ? f.head + " " : "", f.metric, FormatValue(f.median, f.unit),
                              FormatValue(f.min, f.unit), FormatValue(f.max, f.unit), f.samples);
     }
-    if (figures.empty()) figures = e.change == SuiteChange::kMissing ? "—" : e.error.empty() ? "no figures" : "not measured: " + e.error;
+    if (figures.empty())
+      figures = e.change == SuiteChange::kMissing ? "—" : e.error.empty() ? "no figures" : "not measured: " + e.error;
     html += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>\n", HtmlText(e.benchmark),
-                        SuiteChangeName(e.change), HtmlText(e.change == SuiteChange::kMissing ? "not in " + heads : heads),
-                        HtmlText(figures));
+                        SuiteChangeName(e.change),
+                        HtmlText(e.change == SuiteChange::kMissing ? "not in " + heads : heads), HtmlText(figures));
   }
   return html + "</table>\n";
 }
@@ -58,15 +59,16 @@ std::string CrossCheckSection(const report::AbReport& r) {
   std::string items;
   for (const auto& c : r.comparisons) {
     if (!c.cross_check || c.cross_check->line.empty()) continue;
-    items += fmt::format("<li><a href=\"#cell-{}\">{}</a>{}: <strong>{}</strong></li>\n", HtmlAttr(c.cell),
-                         HtmlText(c.cell), heads.size() > 1 ? " " + HtmlText(report::ArmLabel(r, c.head)) : "",
-                         HtmlText(c.cross_check->line));
+    items +=
+        fmt::format("<li><a href=\"#cell-{}\">{}</a>{}: <strong>{}</strong></li>\n", HtmlAttr(c.cell), HtmlText(c.cell),
+                    heads.size() > 1 ? " " + HtmlText(report::ArmLabel(r, c.head)) : "", HtmlText(c.cross_check->line));
   }
   if (items.empty()) return "";
   return "<h2 id=\"cross-check\">Cross-check: instructions under valgrind</h2>\n<p class=\"note\">Each cell whose time "
          "FAILed or gained, counted once more under <code>--instrument sim</code> (base, the head, base again): does "
          "the head execute more (or fewer) instructions, or does the same work take longer? It points; it changes no "
-         "verdict.</p>\n<ul>\n" + items + "</ul>\n";
+         "verdict.</p>\n<ul>\n" +
+         items + "</ul>\n";
 }
 
 std::string VerdictWord(Verdict v) { return std::string(VerdictName(v)); }
@@ -88,16 +90,16 @@ ForestRow AbRowFor(const report::AbReport& r, const AbComparison& c, const AbMet
   if (m.has_null) {
     row.band_lo = m.null_lo;
     row.band_hi = m.null_hi;
-    row.band_tooltip = fmt::format("null arm (base against its own copy): {} [{}, {}]; noise floor {}",
-                                   Percent(m.null_estimate), Percent(m.null_lo), Percent(m.null_hi),
-                                   UnsignedPercent(m.noise_floor));
+    row.band_tooltip =
+        fmt::format("null arm (base against its own copy): {} [{}, {}]; noise floor {}", Percent(m.null_estimate),
+                    Percent(m.null_lo), Percent(m.null_hi), UnsignedPercent(m.noise_floor));
   }
-  row.value_text = fmt::format("{} [{}, {}] {}", Percent(m.estimate), Percent(m.lo), Percent(m.hi),
-                               VerdictWord(m.verdict));
-  row.tooltip = fmt::format("{} {}: {} [{}, {}] over {} pairs at {:.2f}% confidence; allowance {} (δ {}); {} → {}",
-                            head, m.metric, Percent(m.estimate), Percent(m.lo), Percent(m.hi), m.pairs,
-                            m.confidence * 100, m.allowance, UnsignedPercent(m.delta),
-                            FormatValue(m.base_median, m.unit), FormatValue(m.head_median, m.unit));
+  row.value_text =
+      fmt::format("{} [{}, {}] {}", Percent(m.estimate), Percent(m.lo), Percent(m.hi), VerdictWord(m.verdict));
+  row.tooltip =
+      fmt::format("{} {}: {} [{}, {}] over {} pairs at {:.2f}% confidence; allowance {} (δ {}); {} → {}", head,
+                  m.metric, Percent(m.estimate), Percent(m.lo), Percent(m.hi), m.pairs, m.confidence * 100, m.allowance,
+                  UnsignedPercent(m.delta), FormatValue(m.base_median, m.unit), FormatValue(m.head_median, m.unit));
   return row;
 }
 
@@ -108,19 +110,19 @@ std::string CellTable(const report::AbReport& r, const std::vector<const AbCompa
       // Medians that disagree with the change come first (report/medians.h), then the verdict's reasons.
       std::string reasons = report::MediansNote(m);
       for (const auto& r : m.reasons) reasons += (reasons.empty() ? "" : "; ") + r;
-      const std::string null_text =
-          m.has_null ? fmt::format("[{}, {}] floor {}", Percent(m.null_lo), Percent(m.null_hi),
-                                   UnsignedPercent(m.noise_floor))
-                     : "no null arm";
+      const std::string null_text = m.has_null ? fmt::format("[{}, {}] floor {}", Percent(m.null_lo),
+                                                             Percent(m.null_hi), UnsignedPercent(m.noise_floor))
+                                               : "no null arm";
       rows += fmt::format(
           "<tr><td>{}</td><td>{}{}</td><td>{}{}</td><td class=\"num\">{} [{}, {}]</td>"
           "<td class=\"num\">{} (δ {})</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
           "<td class=\"num\">{} → {}</td><td class=\"reasons\">{}</td></tr>\n",
-          HtmlText(report::ArmLabel(r, c->head)), HtmlToken(m.metric), m.direction == Direction::kHigherIsBetter ? " (higher is better)" : "",
-          Badge(VerdictWord(m.verdict)), m.supported_gain ? " gain" : "", HtmlText(Percent(m.estimate)),
-          HtmlText(Percent(m.lo)), HtmlText(Percent(m.hi)), HtmlText(m.allowance), HtmlText(UnsignedPercent(m.delta)),
-          HtmlText(null_text), m.pairs, HtmlText(FormatValue(m.base_median, m.unit)),
-          HtmlText(FormatValue(m.head_median, m.unit)), HtmlText(reasons));
+          HtmlText(report::ArmLabel(r, c->head)), HtmlToken(m.metric),
+          m.direction == Direction::kHigherIsBetter ? " (higher is better)" : "", Badge(VerdictWord(m.verdict)),
+          m.supported_gain ? " gain" : "", HtmlText(Percent(m.estimate)), HtmlText(Percent(m.lo)),
+          HtmlText(Percent(m.hi)), HtmlText(m.allowance), HtmlText(UnsignedPercent(m.delta)), HtmlText(null_text),
+          m.pairs, HtmlText(FormatValue(m.base_median, m.unit)), HtmlText(FormatValue(m.head_median, m.unit)),
+          HtmlText(reasons));
     }
   }
   return "<table><tr><th>head</th><th>metric</th><th>verdict</th><th>change [interval]</th><th>allowance</th>"
@@ -129,7 +131,7 @@ std::string CellTable(const report::AbReport& r, const std::vector<const AbCompa
 }
 
 std::string CellSamplesFigure(const std::string& cell, const std::string& metric, const report::AbReport& r,
-                          const RunData& run, const std::vector<CellRecord>& cells) {
+                              const RunData& run, const std::vector<CellRecord>& cells) {
   int64_t bench_id = -1;
   for (const auto& c : cells) {
     if (c.name == cell) bench_id = c.benchmark_id;
@@ -146,9 +148,10 @@ std::string CellSamplesFigure(const std::string& cell, const std::string& metric
   SamplePlotSpec spec = SamplesOf(run, bench_id, metric, arms);
   if (spec.points.empty()) return "";
   return "<figure>" + SamplePlot(spec) +
-         fmt::format("<figcaption>{} of every sample of this cell in the order taken, one colour per arm (the arms of "
-                     "a block run back to back); right: each arm's distribution.</figcaption></figure>\n",
-                     HtmlText(metric));
+         fmt::format(
+             "<figcaption>{} of every sample of this cell in the order taken, one colour per arm (the arms of "
+             "a block run back to back); right: each arm's distribution.</figcaption></figure>\n",
+             HtmlText(metric));
 }
 
 std::string Facts(const report::AbReport& r, const RunData& run) {
@@ -160,31 +163,34 @@ std::string Facts(const report::AbReport& r, const RunData& run) {
   f += fmt::format("<dt>Cohort</dt><dd>{} (run {}): {}, {} samples, started {}{}</dd>\n", r.cohort, r.run_id,
                    CohortStateName(r.state), r.samples, HtmlText(FormatUnixTime(r.started_unix_ns)),
                    r.resumed > 0 ? fmt::format(", resumed {} times", r.resumed) : "");
-  f += fmt::format("<dt>Lock</dt><dd><code title=\"{}\">{}</code> (sha256 of its tare.lock/1 record, written before "
-                   "the first sample) · tare {}</dd>\n",
-                   HtmlAttr(r.lock_sha256), HtmlText(ShortSha(r.lock_sha256)), HtmlText(r.tare_version));
+  f += fmt::format(
+      "<dt>Lock</dt><dd><code title=\"{}\">{}</code> (sha256 of its tare.lock/1 record, written before "
+      "the first sample) · tare {}</dd>\n",
+      HtmlAttr(r.lock_sha256), HtmlText(ShortSha(r.lock_sha256)), HtmlText(r.tare_version));
   if (!run.run.command_line.empty()) {
     f += fmt::format("<dt>Code</dt><dd>{}</dd>\n", HtmlText(ProvenanceText(run.run.provenance)));
   }
   f += fmt::format("<dt>Host</dt><dd>{} · fingerprint <code>{}</code></dd>\n", HtmlText(r.host),
                    HtmlText(ShortSha(r.fingerprint_digest)));
-  f += fmt::format("<dt>Target</dt><dd>{}, instrument {}{}</dd>\n", TargetKindName(r.kind), InstrumentName(r.instrument),
-                   args.empty() ? "" : fmt::format(", argv <code>{}</code>", HtmlText(args)));
+  f +=
+      fmt::format("<dt>Target</dt><dd>{}, instrument {}{}</dd>\n", TargetKindName(r.kind), InstrumentName(r.instrument),
+                  args.empty() ? "" : fmt::format(", argv <code>{}</code>", HtmlText(args)));
   f += fmt::format("<dt>Arm order</dt><dd>{} (seed {})</dd>\n", HtmlText(r.arm_order), r.seed);
   // As the ledger says it: an exact-plan cohort had one block per cell, not looks and a budget.
   f += fmt::format("<dt>Sampling</dt><dd>{}</dd>\n", HtmlText(report::CohortSamplingText(r)));
   if (report::CohortStatesBudget(r)) {
     f += fmt::format("<dt>Budget</dt><dd>{}</dd>\n", HtmlText(report::BudgetText(r.budget_ns, r.budget_default)));
   }
-  f += fmt::format("<dt>Confidence</dt><dd>{:.0f}% per cell and metric ({}: every look's {} interval at {:.2f}%)</dd>\n",
-                   r.confidence * 100, HtmlText(r.look_scheme), HtmlText(r.interval_method),
-                   r.per_look_confidence * 100);
+  f += fmt::format(
+      "<dt>Confidence</dt><dd>{:.0f}% per cell and metric ({}: every look's {} interval at {:.2f}%)</dd>\n",
+      r.confidence * 100, HtmlText(r.look_scheme), HtmlText(r.interval_method), r.per_look_confidence * 100);
   f += fmt::format("<dt>Noise floor</dt><dd>{} (cap {})</dd>\n", HtmlText(r.noise_floor_rule),
                    HtmlText(UnsignedPercent(r.noise_cap)));
   if (r.same_work_allowance > 0) {
-    f += fmt::format("<dt>Work tier</dt><dd>every cell once under valgrind per arm before timing; a cell whose head "
-                     "did the same work is judged on time against {} (docs/methodology.md §5a)</dd>\n",
-                     HtmlText(UnsignedPercent(r.same_work_allowance)));
+    f += fmt::format(
+        "<dt>Work tier</dt><dd>every cell once under valgrind per arm before timing; a cell whose head "
+        "did the same work is judged on time against {} (docs/methodology.md §5a)</dd>\n",
+        HtmlText(UnsignedPercent(r.same_work_allowance)));
   }
   return f + "</dl>\n";
 }
@@ -204,16 +210,18 @@ std::string AbSummaryTable(const report::AbReport& r) {
   for (const auto& c : r.comparisons) {
     for (const auto& m : c.metrics) rows.emplace_back(&c, &m);
   }
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const auto& a, const auto& b) { return Severity(a.second->verdict) < Severity(b.second->verdict); });
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return Severity(a.second->verdict) < Severity(b.second->verdict);
+  });
   for (const auto& [c, m] : rows) {
-    const std::string change = m->exact ? Percent(m->estimate) + " (exact)"
-                                        : fmt::format("{} [{}, {}]", Percent(m->estimate), Percent(m->lo), Percent(m->hi));
-    t += fmt::format("<tr><td><a href=\"#cell-{}\">{}</a></td>{}<td>{}</td><td>{}</td>"
-                     "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
-                     HtmlAttr(c->cell), HtmlText(c->cell), heads.size() > 1 ? "<td>" + HtmlText(c->head) + "</td>" : "",
-                     HtmlToken(m->metric), Badge(VerdictWord(m->verdict)), HtmlText(change),
-                     HtmlText(UnsignedPercent(m->delta)));
+    const std::string change = m->exact
+                                   ? Percent(m->estimate) + " (exact)"
+                                   : fmt::format("{} [{}, {}]", Percent(m->estimate), Percent(m->lo), Percent(m->hi));
+    t += fmt::format(
+        "<tr><td><a href=\"#cell-{}\">{}</a></td>{}<td>{}</td><td>{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+        HtmlAttr(c->cell), HtmlText(c->cell), heads.size() > 1 ? "<td>" + HtmlText(c->head) + "</td>" : "",
+        HtmlToken(m->metric), Badge(VerdictWord(m->verdict)), HtmlText(change), HtmlText(UnsignedPercent(m->delta)));
   }
   return t + "</table>\n";
 }
@@ -229,24 +237,30 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
   html += fmt::format("<p class=\"headline\">Outcome {}</p>\n", Badge(outcome));
   for (const auto& c : r.checks) {
     if (c.kind != CheckKind::kBound || c.ok) continue;
-    html += fmt::format("<p class=\"banner\">BOUND VIOLATED: <code>{}</code> in {} for {}: {} &gt; {} — the gate fails "
-                        "(exit 4) whatever the verdicts say.</p>\n",
-                        HtmlText(c.rule), HtmlText(c.cell), HtmlText(report::ArmLabel(r, c.arm)),
-                        HtmlText(FormatValue(c.value, c.unit)), HtmlText(FormatValue(c.limit, c.unit)));
+    html += fmt::format(
+        "<p class=\"banner\">BOUND VIOLATED: <code>{}</code> in {} for {}: {} &gt; {} — the gate fails "
+        "(exit 4) whatever the verdicts say.</p>\n",
+        HtmlText(c.rule), HtmlText(c.cell), HtmlText(report::ArmLabel(r, c.arm)),
+        HtmlText(FormatValue(c.value, c.unit)), HtmlText(FormatValue(c.limit, c.unit)));
   }
   if (r.state != CohortState::kComplete) {
-    html += fmt::format("<p class=\"banner\">{}{}</p>\n", r.state == CohortState::kStopped ? "STOPPED" : r.state == CohortState::kInterrupted ? "INTERRUPTED" : "RUNNING",
+    html += fmt::format("<p class=\"banner\">{}{}</p>\n",
+                        r.state == CohortState::kStopped       ? "STOPPED"
+                        : r.state == CohortState::kInterrupted ? "INTERRUPTED"
+                                                               : "RUNNING",
                         r.stop_reason.empty() ? "" : ": " + HtmlText(r.stop_reason));
   }
   if (r.AnyHostTooNoisy()) {
-    html += "<p class=\"banner\">HOST TOO NOISY: two copies of the same base program differ beyond the declared "
-            "allowance, so no PASS is certified. Quiet the host (<code>tare env</code> lists what to fix) and run "
-            "again.</p>\n";
+    html +=
+        "<p class=\"banner\">HOST TOO NOISY: two copies of the same base program differ beyond the declared "
+        "allowance, so no PASS is certified. Quiet the host (<code>tare env</code> lists what to fix) and run "
+        "again.</p>\n";
   }
   if (!r.suite.empty()) {
-    html += fmt::format("<p class=\"banner\">SUITE CHANGED: {} benchmark{} new or missing; see <a href=\"#suite\">the "
-                        "suite changed</a>{}</p>\n",
-                        r.suite.size(), r.suite.size() == 1 ? "" : "s", r.strict_suite ? " (--strict-suite: exit 4)" : "");
+    html += fmt::format(
+        "<p class=\"banner\">SUITE CHANGED: {} benchmark{} new or missing; see <a href=\"#suite\">the "
+        "suite changed</a>{}</p>\n",
+        r.suite.size(), r.suite.size() == 1 ? "" : "s", r.strict_suite ? " (--strict-suite: exit 4)" : "");
   }
   html += AbSummaryTable(r);
   html += CrossCheckSection(r);
@@ -254,17 +268,18 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
   html += Facts(r, run);
   html += "<table><tr><th>arm</th><th>role</th><th>executable</th><th>sha256</th></tr>\n";
   for (const auto& a : r.arms) {
-    html += fmt::format("<tr><td>{}</td><td>{}</td><td><code>{}</code></td><td><code title=\"{}\">{}</code></td></tr>\n",
-                        HtmlText(a.name), ArmRoleName(a.role), HtmlText(a.source), HtmlAttr(a.sha256),
-                        HtmlText(ShortSha(a.sha256)));
+    html += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td><code>{}</code></td><td><code title=\"{}\">{}</code></td></tr>\n",
+        HtmlText(a.name), ArmRoleName(a.role), HtmlText(a.source), HtmlAttr(a.sha256), HtmlText(ShortSha(a.sha256)));
   }
   html += "</table>\n";
 
-  html += "<h2>Cells</h2>\n<p class=\"note\">Forest plots: the dot is the median paired change of head against base, "
-          "the bar its interval at the look's confidence; the dashed line is δ, the allowance (or the noise floor, when "
-          "larger) on the worse side; the grey band is the null arm's interval — what two copies of base differ by on "
-          "this host. FAIL: the whole bar is beyond δ. PASS: the whole bar is on the better side of the bound a PASS "
-          "certifies. Otherwise INCONCLUSIVE, which is not a pass.</p>\n";
+  html +=
+      "<h2>Cells</h2>\n<p class=\"note\">Forest plots: the dot is the median paired change of head against base, "
+      "the bar its interval at the look's confidence; the dashed line is δ, the allowance (or the noise floor, when "
+      "larger) on the worse side; the grey band is the null arm's interval — what two copies of base differ by on "
+      "this host. FAIL: the whole bar is beyond δ. PASS: the whole bar is on the better side of the bound a PASS "
+      "certifies. Otherwise INCONCLUSIVE, which is not a pass.</p>\n";
   // Cells worst first (FAIL, INCONCLUSIVE, PASS), as the summary table.
   std::vector<std::string> order;
   std::map<std::string, int> severity;
@@ -286,8 +301,8 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
     }
     const AbComparison& first = *comparisons.front();
     html += fmt::format("<h3 id=\"cell-{}\">{} <span class=\"note\">({}, {} blocks, {} looks)</span> {}</h3>\n",
-                        HtmlAttr(cell), HtmlText(cell),
-                        CellRoleName(first.role), first.blocks, first.looks, Badge(VerdictWord(WorstVerdict(verdicts))));
+                        HtmlAttr(cell), HtmlText(cell), CellRoleName(first.role), first.blocks, first.looks,
+                        Badge(VerdictWord(WorstVerdict(verdicts))));
     for (const AbComparison* c : comparisons) {
       for (const auto& reason : c->reasons) html += fmt::format("<p class=\"warn\">{}</p>\n", HtmlText(reason));
       if (!c->layout_hint.empty()) html += fmt::format("<p class=\"warn\">{}</p>\n", HtmlText(c->layout_hint));
@@ -309,36 +324,39 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
     }
     for (const auto& f : figures) {
       if (f.cell != cell) continue;
-      html += fmt::format("<figure class=\"flame\">{}<figcaption>{}</figcaption></figure>\n", f.svg, HtmlText(f.caption));
+      html +=
+          fmt::format("<figure class=\"flame\">{}<figcaption>{}</figcaption></figure>\n", f.svg, HtmlText(f.caption));
     }
   }
   if (order.empty()) html += "<p class=\"note\">No cell was judged.</p>\n";
   html += SuiteSection(r);
 
   if (!r.checks.empty()) {
-    html += "<h2>Sanity gates and release bounds</h2>\n<table><tr><th>kind</th><th>rule</th><th>cell</th><th>arm</th>"
-            "<th>value</th><th>limit</th><th>ok</th></tr>\n";
+    html +=
+        "<h2>Sanity gates and release bounds</h2>\n<table><tr><th>kind</th><th>rule</th><th>cell</th><th>arm</th>"
+        "<th>value</th><th>limit</th><th>ok</th></tr>\n";
     for (const auto& c : r.checks) {
-      html += fmt::format("<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
-                          "<td class=\"num\">{}</td><td>{}</td></tr>\n",
-                          CheckKindName(c.kind), HtmlText(c.rule), HtmlText(c.cell), HtmlText(c.arm),
-                          HtmlText(FormatValue(c.value, c.unit)), HtmlText(FormatValue(c.limit, c.unit)),
-                          c.ok ? "ok" : Badge("FAIL"));
+      html += fmt::format(
+          "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
+          "<td class=\"num\">{}</td><td>{}</td></tr>\n",
+          CheckKindName(c.kind), HtmlText(c.rule), HtmlText(c.cell), HtmlText(c.arm),
+          HtmlText(FormatValue(c.value, c.unit)), HtmlText(FormatValue(c.limit, c.unit)), c.ok ? "ok" : Badge("FAIL"));
     }
     html += "</table>\n";
   }
   if (!r.cohorts.empty()) {
-    html += "<h2>Cohorts of this campaign</h2>\n<table><tr><th>cohort</th><th>run</th><th>started</th><th>state</th>"
-            "<th>outcome</th><th>lock</th><th>heads</th><th>samples</th></tr>\n";
+    html +=
+        "<h2>Cohorts of this campaign</h2>\n<table><tr><th>cohort</th><th>run</th><th>started</th><th>state</th>"
+        "<th>outcome</th><th>lock</th><th>heads</th><th>samples</th></tr>\n";
     for (const auto& c : r.cohorts) {
       std::string heads;
       for (const auto& h : c.head_sha256) heads += (heads.empty() ? "" : " ") + ShortSha(h);
-      html += fmt::format("<tr><td>{}{}</td><td>{}</td><td>{}</td><td>{}{}</td><td>{}</td><td><code>{}</code></td>"
-                          "<td><code>{}</code></td><td class=\"num\">{}</td></tr>\n",
-                          c.cohort, c.current ? " (this)" : "", c.run_id, HtmlText(FormatUnixTime(c.started_unix_ns)),
-                          CohortStateName(c.state), c.stop_reason.empty() ? "" : ": " + HtmlText(c.stop_reason),
-                          c.outcome.empty() ? "—" : Badge(c.outcome), HtmlText(ShortSha(c.lock_sha256)), HtmlText(heads),
-                          c.samples);
+      html += fmt::format(
+          "<tr><td>{}{}</td><td>{}</td><td>{}</td><td>{}{}</td><td>{}</td><td><code>{}</code></td>"
+          "<td><code>{}</code></td><td class=\"num\">{}</td></tr>\n",
+          c.cohort, c.current ? " (this)" : "", c.run_id, HtmlText(FormatUnixTime(c.started_unix_ns)),
+          CohortStateName(c.state), c.stop_reason.empty() ? "" : ": " + HtmlText(c.stop_reason),
+          c.outcome.empty() ? "—" : Badge(c.outcome), HtmlText(ShortSha(c.lock_sha256)), HtmlText(heads), c.samples);
     }
     html += "</table>\n";
   }
@@ -348,9 +366,10 @@ std::string RenderAbHtml(const report::AbReport& r, const RunData& run, const st
     html += "</ul>\n";
   }
   if (!run.run.fingerprint_json.empty()) html += FingerprintBlock(run.run.fingerprint_json, run.run.fingerprint_digest);
-  html += "<p class=\"note\">PASS: head is not worse than base by more than the bound it certifies. FAIL: head is worse "
-          "by more than δ. INCONCLUSIVE: the data cannot tell yet — it is not a pass. A supported gain: the whole "
-          "interval is better than the noise floor.</p>\n";
+  html +=
+      "<p class=\"note\">PASS: head is not worse than base by more than the bound it certifies. FAIL: head is worse "
+      "by more than δ. INCONCLUSIVE: the data cannot tell yet — it is not a pass. A supported gain: the whole "
+      "interval is better than the noise floor.</p>\n";
   return html + PageEnd();
 }
 

@@ -36,10 +36,10 @@ const BenchmarkRecord* FindBenchmark(const RunData& data, const std::string& nam
 std::string RunColumn(const char* which, const RunData& d) {
   std::string cmd;
   for (const auto& a : d.run.command_line) cmd += (cmd.empty() ? "" : " ") + a;
-  return fmt::format(
-      "<td><b>{}</b>: {}<br>{}<br>started {}<br>tare {} · host <code>{}</code><br><code>{}</code></td>", which,
-      HtmlText(compare::DescribeRunSet(d)), HtmlText(ProvenanceText(d.run.provenance)), HtmlText(FormatUnixTime(d.run.started_unix_ns)),
-      HtmlText(d.run.tare_version), HtmlText(d.run.fingerprint_digest.substr(0, 12)), HtmlText(cmd));
+  return fmt::format("<td><b>{}</b>: {}<br>{}<br>started {}<br>tare {} · host <code>{}</code><br><code>{}</code></td>",
+                     which, HtmlText(compare::DescribeRunSet(d)), HtmlText(ProvenanceText(d.run.provenance)),
+                     HtmlText(FormatUnixTime(d.run.started_unix_ns)), HtmlText(d.run.tare_version),
+                     HtmlText(d.run.fingerprint_digest.substr(0, 12)), HtmlText(cmd));
 }
 
 ForestRow RowFor(const MetricChange& m) {
@@ -55,9 +55,9 @@ ForestRow RowFor(const MetricChange& m) {
   row.band_tooltip = fmt::format("within ±{} ({}): untouched", UnsignedPercent(m.threshold), m.threshold_source);
   row.limits = {-m.threshold, m.threshold};
   row.value_text = fmt::format("{} {}", compare::FormatChange(m), ChangeClassName(m.cls));
-  row.tooltip = fmt::format("{}: {} (threshold ±{}, {}){}{}", m.metric, compare::FormatChange(m),
-                            UnsignedPercent(m.threshold), m.method, m.higher_is_better ? "; higher is better" : "",
-                            m.reason.empty() ? "" : "; " + m.reason);
+  row.tooltip =
+      fmt::format("{}: {} (threshold ±{}, {}){}{}", m.metric, compare::FormatChange(m), UnsignedPercent(m.threshold),
+                  m.method, m.higher_is_better ? "; higher is better" : "", m.reason.empty() ? "" : "; " + m.reason);
   return row;
 }
 
@@ -106,10 +106,11 @@ std::string SamplesFigure(const BenchmarkChange& b, const RunData& base, const R
     ++series;
   }
   return "<figure>" + SamplePlot(spec) +
-         fmt::format("<figcaption>{}: base's samples, then head's, in the order taken (the runs were not interleaved: "
-                     "a drift between them is not in the intervals); right: each run's distribution.</figcaption>"
-                     "</figure>\n",
-                     HtmlText(metric));
+         fmt::format(
+             "<figcaption>{}: base's samples, then head's, in the order taken (the runs were not interleaved: "
+             "a drift between them is not in the intervals); right: each run's distribution.</figcaption>"
+             "</figure>\n",
+             HtmlText(metric));
 }
 
 }  // namespace
@@ -120,20 +121,23 @@ std::string RenderCompareHtml(const compare::SuiteComparison& c, const RunData& 
                                            ProvenanceText(c.head.provenance)));
   html += fmt::format("<p class=\"headline\">{}</p>\n", HtmlText(c.Headline()));
   if (c.different_hosts) {
-    html += "<div class=\"banner\">DIFFERENT HOSTS: these runs come from hosts whose hard fingerprint keys differ; "
-            "their timings are not comparable.<ul>";
+    html +=
+        "<div class=\"banner\">DIFFERENT HOSTS: these runs come from hosts whose hard fingerprint keys differ; "
+        "their timings are not comparable.<ul>";
     for (const auto& d : c.host_differences) html += "<li>" + HtmlText(d) + "</li>";
     html += "</ul></div>\n";
   }
   for (const auto& w : c.warnings) html += fmt::format("<p class=\"warn\">WARNING: {}</p>\n", HtmlText(w));
   html += "<table><tr>" + RunColumn("base", base) + RunColumn("head", head) + "</tr></table>\n";
-  html += fmt::format("<p class=\"note\">Changes: two-sample Hodges–Lehmann shift with {:.0f}% Mann–Whitney intervals "
-                      "(the runs are not paired); thresholds from {}. A benchmark takes its worst metric's class.</p>\n",
-                      c.confidence * 100, HtmlText(c.config_source.empty() ? "the defaults and flags" : c.config_source));
+  html += fmt::format(
+      "<p class=\"note\">Changes: two-sample Hodges–Lehmann shift with {:.0f}% Mann–Whitney intervals "
+      "(the runs are not paired); thresholds from {}. A benchmark takes its worst metric's class.</p>\n",
+      c.confidence * 100, HtmlText(c.config_source.empty() ? "the defaults and flags" : c.config_source));
 
   // The overview: every benchmark, one line.
-  html += "<h2>Summary</h2>\n<table><tr><th>benchmark</th><th>class</th><th>metric</th><th>change [interval]</th>"
-          "<th>reason</th></tr>\n";
+  html +=
+      "<h2>Summary</h2>\n<table><tr><th>benchmark</th><th>class</th><th>metric</th><th>change [interval]</th>"
+      "<th>reason</th></tr>\n";
   for (const BenchmarkChange& b : c.benchmarks) {
     const MetricChange* m = b.metrics.empty() ? nullptr : &b.metrics[0];
     html += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>\n",
@@ -142,10 +146,11 @@ std::string RenderCompareHtml(const compare::SuiteComparison& c, const RunData& 
   }
   html += "</table>\n";
 
-  html += "<h2>Benchmarks</h2>\n<p class=\"note\">Forest plots: the dot is the change of head against base, the bar "
-          "its interval; the shaded band and dashed lines are ±threshold. A bar wholly inside the band is untouched, "
-          "wholly beyond it (and past 0) regressed or improved; a bar that crosses a dashed line is inconclusive. For "
-          "higher-is-better metrics a negative change is the worse one.</p>\n";
+  html +=
+      "<h2>Benchmarks</h2>\n<p class=\"note\">Forest plots: the dot is the change of head against base, the bar "
+      "its interval; the shaded band and dashed lines are ±threshold. A bar wholly inside the band is untouched, "
+      "wholly beyond it (and past 0) regressed or improved; a bar that crosses a dashed line is inconclusive. For "
+      "higher-is-better metrics a negative change is the worse one.</p>\n";
   for (const BenchmarkChange& b : c.benchmarks) {
     html += fmt::format("<h3>{} {}</h3>\n", HtmlText(b.name), Badge(ChangeClassName(b.cls)));
     if (!b.reason.empty()) html += fmt::format("<p class=\"note\">{}</p>\n", HtmlText(b.reason));

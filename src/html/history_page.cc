@@ -43,8 +43,7 @@ std::string RenderHistoryHtml(const compare::History& h, const std::string& inde
           : "",
       h.branch.empty() ? "every branch" : HtmlText(h.branch), h.rows.size(), h.steps.size(),
       h.note.empty() ? "" : " (" + HtmlText(h.note) + ")",
-      HtmlText(compare::DriftLabel(h)) + "; a step is a change point only beyond it",
-      HtmlText(WithinDriftText(h)));
+      HtmlText(compare::DriftLabel(h)) + "; a step is a change point only beyond it", HtmlText(WithinDriftText(h)));
 
   // The series: x = run order, one colour per level; outliers hollow; runs without a value on the axis.
   SamplePlotSpec spec;
@@ -70,15 +69,17 @@ std::string RenderHistoryHtml(const compare::History& h, const std::string& inde
                             r.outlier ? " — outlier" : "", r.failed > 0 ? fmt::format(", {} failed", r.failed) : "");
     spec.points.push_back(std::move(p));
   }
-  html += "<h2>Run medians</h2>\n<p>Runs in the order they were stored, coloured by level; hollow: an outlier of "
-          "its level (shown, never dropped); on the axis: a run whose samples all failed. Right: each level's "
-          "distribution.</p>\n";
+  html +=
+      "<h2>Run medians</h2>\n<p>Runs in the order they were stored, coloured by level; hollow: an outlier of "
+      "its level (shown, never dropped); on the axis: a run whose samples all failed. Right: each level's "
+      "distribution.</p>\n";
   html += SamplePlot(spec);
 
   if (!h.steps.empty()) {
     std::vector<ForestRow> rows;
-    std::string table = "<table><tr><th>between</th><th>and</th><th>commits</th><th>before</th>"
-                        "<th>after</th><th>change [95%]</th><th>score (median shift / its standard error)</th></tr>\n";
+    std::string table =
+        "<table><tr><th>between</th><th>and</th><th>commits</th><th>before</th>"
+        "<th>after</th><th>change [95%]</th><th>score (median shift / its standard error)</th></tr>\n";
     for (const auto& s : h.steps) {
       ForestRow row;
       row.label = fmt::format("run {} → {}", s.before.id, s.after.id);
@@ -86,39 +87,43 @@ std::string RenderHistoryHtml(const compare::History& h, const std::string& inde
       row.lo = s.lo;
       row.hi = s.hi;
       row.cls = s.change > 0 ? "regressed" : "improved";
-      row.value_text = s.interval_note.empty() ? fmt::format("{} [{}, {}]", Percent(s.change), Percent(s.lo), Percent(s.hi))
-                                               : fmt::format("{} (no interval)", Percent(s.change));
+      row.value_text = s.interval_note.empty()
+                           ? fmt::format("{} [{}, {}]", Percent(s.change), Percent(s.lo), Percent(s.hi))
+                           : fmt::format("{} (no interval)", Percent(s.change));
       if (!s.interval_note.empty()) row.lo = row.hi = kNoValue;
       row.tooltip = fmt::format("{} -> {}", FormatValue(s.median_before, h.unit), FormatValue(s.median_after, h.unit));
       rows.push_back(row);
-      const std::string commits = !s.before.provenance.commit.empty() && !s.after.provenance.commit.empty()
-                                      ? fmt::format("<code>git log {}..{}</code>", HtmlText(s.before.provenance.commit.substr(0, 12)),
-                                                    HtmlText(s.after.provenance.commit.substr(0, 12)))
-                                      : "unknown";
-      const std::string change = s.interval_note.empty()
-                                     ? fmt::format("{} [{}, {}]", Percent(s.change), Percent(s.lo), Percent(s.hi))
-                                     : fmt::format("{} (no interval: {})", Percent(s.change), HtmlText(s.interval_note));
-      table += fmt::format("<tr><td>run {} ({})</td><td>run {} ({})</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
-                           "<td>{:.1f}</td></tr>\n",
-                           s.before.id, HtmlText(ProvenanceText(s.before.provenance)), s.after.id,
-                           HtmlText(ProvenanceText(s.after.provenance)), commits,
-                           HtmlText(FormatValue(s.median_before, h.unit)), HtmlText(FormatValue(s.median_after, h.unit)),
-                           change, s.score);
+      const std::string commits =
+          !s.before.provenance.commit.empty() && !s.after.provenance.commit.empty()
+              ? fmt::format("<code>git log {}..{}</code>", HtmlText(s.before.provenance.commit.substr(0, 12)),
+                            HtmlText(s.after.provenance.commit.substr(0, 12)))
+              : "unknown";
+      const std::string change =
+          s.interval_note.empty() ? fmt::format("{} [{}, {}]", Percent(s.change), Percent(s.lo), Percent(s.hi))
+                                  : fmt::format("{} (no interval: {})", Percent(s.change), HtmlText(s.interval_note));
+      table += fmt::format(
+          "<tr><td>run {} ({})</td><td>run {} ({})</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+          "<td>{:.1f}</td></tr>\n",
+          s.before.id, HtmlText(ProvenanceText(s.before.provenance)), s.after.id,
+          HtmlText(ProvenanceText(s.after.provenance)), commits, HtmlText(FormatValue(s.median_before, h.unit)),
+          HtmlText(FormatValue(s.median_after, h.unit)), change, s.score);
     }
-    html += "<h2>Change points</h2>\n<p>Each step between two levels, with the last run before it and the first run "
-            "after it; <code>git log A..B</code> lists the suspects. The interval is taken over the run medians of "
-            "the two levels (docs/compare.md, \"History\").</p>\n";
+    html +=
+        "<h2>Change points</h2>\n<p>Each step between two levels, with the last run before it and the first run "
+        "after it; <code>git log A..B</code> lists the suspects. The interval is taken over the run medians of "
+        "the two levels (docs/compare.md, \"History\").</p>\n";
     html += ForestPlot(rows, "change points");
     html += table + "</table>\n";
   }
 
-  html += "<h2>Runs</h2>\n<table><tr><th>run</th><th>started</th><th>code</th><th>n</th><th>failed</th>"
-          "<th>median</th><th></th></tr>\n";
+  html +=
+      "<h2>Runs</h2>\n<table><tr><th>run</th><th>started</th><th>code</th><th>n</th><th>failed</th>"
+      "<th>median</th><th></th></tr>\n";
   for (const auto& r : h.rows) {
-    html += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", r.run.id,
-                        HtmlText(FormatUnixTime(r.run.started_unix_ns)), HtmlText(ProvenanceText(r.run.provenance)), r.n,
-                        r.failed, std::isnan(r.median) ? "-" : HtmlText(FormatValue(r.median, h.unit)),
-                        r.outlier ? "outlier" : "");
+    html += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", r.run.id,
+        HtmlText(FormatUnixTime(r.run.started_unix_ns)), HtmlText(ProvenanceText(r.run.provenance)), r.n, r.failed,
+        std::isnan(r.median) ? "-" : HtmlText(FormatValue(r.median, h.unit)), r.outlier ? "outlier" : "");
   }
   html += "</table>\n";
   html += PageEnd();

@@ -12,7 +12,8 @@ std::string HtmlBlock(std::string_view text) { return EscapeMarkup(TerminalText(
 
 std::string HtmlToken(std::string_view text) {
   const std::string escaped = HtmlText(text);
-  return text.size() <= kTokenMaxChars ? "<code class=\"token\">" + escaped + "</code>" : "<code>" + escaped + "</code>";
+  return text.size() <= kTokenMaxChars ? "<code class=\"token\">" + escaped + "</code>"
+                                       : "<code>" + escaped + "</code>";
 }
 
 }  // namespace tare::html

@@ -31,7 +31,9 @@ TEST(HtmlText, ControlsAreShownNotPassedThrough) {
 // Issue 27, item 16: U+202E in a benchmark name reordered the report's text.
 TEST(HtmlText, BidiControlsAreShown) {
   EXPECT_EQ(HtmlText("BM_\xe2\x80\xaegnp.exe"), "BM_\\u202egnp.exe");
-  EXPECT_EQ(HtmlBlock("a\xe2\x81\xa7" "b\n"), "a\\u2067b\n");
+  EXPECT_EQ(HtmlBlock("a\xe2\x81\xa7"
+                      "b\n"),
+            "a\\u2067b\n");
 }
 
 TEST(HtmlText, Utf8AndPlainTextAreUnchanged) {

@@ -72,9 +72,10 @@ svg .ci { fill-opacity: .85; } svg .est { stroke: #fff; stroke-width: 1.5; }
 std::string ArmColours() {
   std::string css;
   for (int i = 0; i < 8; ++i) {
-    css += fmt::format("svg .s{0} {{ fill: var(--s{0}); stroke: var(--s{0}); }} svg .pt.s{0} {{ stroke: #fff; }} "
-                       "svg .pt.warm.s{0} {{ stroke: var(--s{0}); }} svg .median.s{0} {{ fill: #212529; stroke: none; }}\n",
-                       i);
+    css += fmt::format(
+        "svg .s{0} {{ fill: var(--s{0}); stroke: var(--s{0}); }} svg .pt.s{0} {{ stroke: #fff; }} "
+        "svg .pt.warm.s{0} {{ stroke: var(--s{0}); }} svg .median.s{0} {{ fill: #212529; stroke: none; }}\n",
+        i);
   }
   for (const char* c : {"pass", "improved"}) css += fmt::format("svg .{0} {{ fill: var(--pass); }}\n", c);
   for (const char* c : {"fail", "regressed", "failed"}) css += fmt::format("svg .{0} {{ fill: var(--fail); }}\n", c);
@@ -165,8 +166,9 @@ std::string FingerprintBlock(const std::string& fingerprint_json, const std::str
     checks += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", HtmlText(c.name), level,
                           HtmlText(c.finding), HtmlText(c.fix));
   }
-  out += fmt::format("<details><summary>{} soft keys, {} stability checks ({} warnings)</summary>\n", fp->keys.size() -
-                     static_cast<size_t>(std::count_if(fp->keys.begin(), fp->keys.end(), [](const auto& k) { return k.hard; })),
+  out += fmt::format("<details><summary>{} soft keys, {} stability checks ({} warnings)</summary>\n",
+                     fp->keys.size() - static_cast<size_t>(std::count_if(fp->keys.begin(), fp->keys.end(),
+                                                                         [](const auto& k) { return k.hard; })),
                      fp->checks.size(), warnings);
   out += "<table><tr><th>soft key</th><th>value</th></tr>\n" + soft + "</table>\n";
   if (!checks.empty()) {
@@ -195,7 +197,8 @@ std::string ExecutablesBlock(const std::vector<ExecutableRecord>& executables) {
 std::string BadgeClass(std::string_view word) {
   std::string cls;
   for (char c : word) {
-    if (std::isalpha(static_cast<unsigned char>(c))) cls += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::isalpha(static_cast<unsigned char>(c)))
+      cls += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   return cls.empty() ? "none" : cls;
 }

@@ -47,7 +47,8 @@ RunData HostileRun(int64_t id, const std::string& arm_a, const std::string& arm_
   d.run.fingerprint_json = DumpJson(env::FingerprintToJson(fp));
   d.run.fingerprint_digest = fp.HardDigest();
   d.executables = {{"target", "/bin/" + kHostile, "abcdef0123456789", "{}"}};
-  d.benchmarks = {{1, "x::" + kHostile, kHostile, TargetKind::kCommand}, {2, "x::BM_Ok", "BM_Ok", TargetKind::kCommand}};
+  d.benchmarks = {{1, "x::" + kHostile, kHostile, TargetKind::kCommand},
+                  {2, "x::BM_Ok", "BM_Ok", TargetKind::kCommand}};
   d.metrics = {{"wall_ns", "ns", Direction::kLowerIsBetter, MetricKind::kTime, "", false, MetricSource::kProcess}};
   d.notes = {{"warn", "note \x1b[2J " + kHostile}};
   int64_t seq = 0;
@@ -111,9 +112,8 @@ TEST(RunPage, ABenchmarkAtATimeIsTheSamePage) {
   ASSERT_TRUE(page.ok()) << page.status().message();
   EXPECT_EQ(*page, RenderRunHtml(whole));
   EXPECT_EQ(asked, (std::vector<int64_t>{1, 2}));
-  auto failed = RenderRunHtmlByBenchmark(head, [](int64_t) -> StatusOr<std::vector<StoredSample>> {
-    return Status::DataLoss("the store is damaged");
-  });
+  auto failed = RenderRunHtmlByBenchmark(
+      head, [](int64_t) -> StatusOr<std::vector<StoredSample>> { return Status::DataLoss("the store is damaged"); });
   ASSERT_FALSE(failed.ok());
   EXPECT_EQ(failed.status().message(), "the store is damaged");
 }
@@ -175,7 +175,8 @@ TEST(AbPage, ForestPerCellColouredByVerdict) {
   r.lock_sha256 = "d4d402680ebc0000";
   r.has_verdicts = true;
   r.outcome = Verdict::kFail;
-  r.arms = {{"base", ArmRole::kBase, "/b/" + kHostile, "/s/bin/base", "aa"}, {"head", ArmRole::kHead, "/h", "/s/bin/head", "bb"}};
+  r.arms = {{"base", ArmRole::kBase, "/b/" + kHostile, "/s/bin/base", "aa"},
+            {"head", ArmRole::kHead, "/h", "/s/bin/head", "bb"}};
   AbComparison c;
   c.cell = kHostile;
   c.verdict = Verdict::kFail;
@@ -203,7 +204,8 @@ TEST(AbPage, ForestPerCellColouredByVerdict) {
   r.checks = {{CheckKind::kGate, "failed_samples == 0", kHostile, "head", 0, 0, "count", true}};
   r.cohorts = {{1, 3, 0, CohortState::kComplete, "", "FAIL", "d4d4", {"bb"}, 12, true}};
   r.notes = {"iteration counts " + kHostile};
-  const std::string html = RenderAbHtml(r, run, {{0, kHostile, CellRole::kTarget, 1, {}, {}}, {1, "BM_Ok", CellRole::kTarget, 2, {}, {}}});
+  const std::string html =
+      RenderAbHtml(r, run, {{0, kHostile, CellRole::kTarget, 1, {}, {}}, {1, "BM_Ok", CellRole::kTarget, 2, {}, {}}});
   ExpectSafe(html);
   EXPECT_NE(html.find("class=\"ci fail\""), std::string::npos);
   EXPECT_NE(html.find("class=\"ci pass\""), std::string::npos);
@@ -230,7 +232,8 @@ TEST(AbPage, TheTitleSaysWhatTheExitStatusSays) {
   r.campaign_name = "bench";
   r.has_verdicts = true;
   r.outcome = Verdict::kPass;
-  r.arms = {{"base", ArmRole::kBase, "/b/bench", "/s/bin/base", "aa"}, {"head", ArmRole::kHead, "/h/bench", "/s/bin/head", "bb"}};
+  r.arms = {{"base", ArmRole::kBase, "/b/bench", "/s/bin/base", "aa"},
+            {"head", ArmRole::kHead, "/h/bench", "/s/bin/head", "bb"}};
   AbComparison c;
   c.cell = "BM_Work";
   c.verdict = Verdict::kPass;
@@ -251,10 +254,12 @@ TEST(AbPage, TheTitleSaysWhatTheExitStatusSays) {
   ExpectSafe(html);
   EXPECT_NE(html.find("<title>tare ab: bench — BOUND VIOLATED</title>"), std::string::npos) << html;
   EXPECT_NE(html.find("<p class=\"headline\">Outcome <span class=\"badge boundviolated\">BOUND VIOLATED</span>"),
-            std::string::npos) << html;
+            std::string::npos)
+      << html;
   EXPECT_NE(html.find("BOUND VIOLATED: <code>p95(wall_ns, head) &lt;= 1ms</code> in BM_Work for head (bench): 1.3 ms "
                       "&gt; 1 ms"),
-            std::string::npos) << html;
+            std::string::npos)
+      << html;
   EXPECT_NE(html.find("medians of each arm differ by +34.36%, outside the interval"), std::string::npos) << html;
   r.checks[0].ok = true;
   EXPECT_NE(RenderAbHtml(r, RunData{}, {}).find("<title>tare ab: bench — PASS</title>"), std::string::npos);
@@ -302,8 +307,10 @@ TEST(AbPage, FailRowsComeFirstAndTheCrossCheckIsOnThePage) {
   ASSERT_NE(cross, std::string::npos) << html;
   EXPECT_LT(cross, html.find("<h2>Cells</h2>"));
   EXPECT_NE(html.find("<strong>instructions +0.00% (exact) while gb.cpu_time_ns moved +4.00%: the same work took "
-                      "longer</strong>", cross),
-            std::string::npos) << html;
+                      "longer</strong>",
+                      cross),
+            std::string::npos)
+      << html;
 }
 
 }  // namespace
@@ -323,7 +330,8 @@ TEST(AbPage, AnExactPlanCohortSaysItsPlanNotLooksAndABudget) {
   r.budget_ns = 0;
   const std::string html = RenderAbHtml(r, RunData{}, {});
   EXPECT_NE(html.find("<dt>Sampling</dt><dd>exact plan (every metric deterministic): 1 block (each arm once)"),
-            std::string::npos) << html;
+            std::string::npos)
+      << html;
   EXPECT_EQ(html.find("looks at 20"), std::string::npos) << html;
   EXPECT_EQ(html.find("<dt>Budget</dt>"), std::string::npos) << html;
   r.exact_blocks = 0;
@@ -339,13 +347,15 @@ TEST(AbPage, AnExactPlanCohortSaysItsPlanNotLooksAndABudget) {
 TEST(SitePages, EachHostTypeSaysWhatSetsItApart) {
   auto fingerprint = [](const std::string& target_env) {
     Fingerprint fp;
-    fp.keys = {{"cpu.model_name", "Xeon <b>", true}, {"cpu.logical", "2", true}, {"os.kernel", "6.1.0", true},
+    fp.keys = {{"cpu.model_name", "Xeon <b>", true},
+               {"cpu.logical", "2", true},
+               {"os.kernel", "6.1.0", true},
                {"os.loadavg", "0.5", false}};
     if (!target_env.empty()) fp.keys.push_back({"target.env", target_env, true});
     return env::FingerprintToJson(fp).dump();
   };
-  const std::vector<SiteHost> hosts = {{"aaaa", fingerprint("MALLOC_ARENA_MAX=2")}, {"bbbb", fingerprint("")},
-                                       {"cccc", ""}};
+  const std::vector<SiteHost> hosts = {
+      {"aaaa", fingerprint("MALLOC_ARENA_MAX=2")}, {"bbbb", fingerprint("")}, {"cccc", ""}};
   const auto texts = DescribeHostTypes(hosts);
   ASSERT_EQ(texts.size(), 3u);
   EXPECT_EQ(texts[0].machine, "Xeon <b>, 2 CPUs, kernel 6.1.0");

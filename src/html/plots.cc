@@ -14,7 +14,7 @@ namespace {
 
 // Sample plot geometry (pixels).
 constexpr double kSampleWidth = 960, kSampleHeight = 300;
-constexpr double kTop = 28, kBottom = 256;                 // plot area, y
+constexpr double kTop = 28, kBottom = 256;                  // plot area, y
 constexpr double kTimelineLeft = 92, kTimelineRight = 640;  // timeline, x
 constexpr double kStripLeft = 690, kStripRight = 950;       // distributions, x
 
@@ -96,14 +96,13 @@ std::string SamplePlot(const SamplePlotSpec& spec) {
   DrawXAxis(svg, x, x_ticks, kBottom, kTop, [&spec](double v) {
     const long long i = static_cast<long long>(v);
     return i >= 0 && static_cast<size_t>(i) < spec.x_labels.size() ? spec.x_labels[static_cast<size_t>(i)]
-                                                                    : fmt::format("{}", i);
+                                                                   : fmt::format("{}", i);
   });
   svg.Text((kTimelineLeft + kTimelineRight) / 2, kSampleHeight - 8, spec.x_title, "axis-title", Anchor::kMiddle);
   svg.VerticalText(12, (kTop + kBottom) / 2,
                    spec.unit.empty() ? spec.metric : fmt::format("{} ({})", spec.metric, spec.unit), "axis-title");
   if (!any_value) {
-    svg.Text((kTimelineLeft + kTimelineRight) / 2, (kTop + kBottom) / 2, "no measured value", "empty",
-             Anchor::kMiddle);
+    svg.Text((kTimelineLeft + kTimelineRight) / 2, (kTop + kBottom) / 2, "no measured value", "empty", Anchor::kMiddle);
   }
 
   // The timeline: a faint line through each series' measured samples, then every sample.
@@ -154,8 +153,8 @@ std::string SamplePlot(const SamplePlotSpec& spec) {
     const std::string name = s < static_cast<int>(spec.series.size()) ? spec.series[s] : "samples";
     if (!values.empty()) {
       const double median = stats::Median(values);
-      const std::string tip = fmt::format("{}: median {} of {} measured samples", name,
-                                          FormatValue(median, spec.unit), values.size());
+      const std::string tip =
+          fmt::format("{}: median {} of {} measured samples", name, FormatValue(median, spec.unit), values.size());
       svg.Rect(cx - column * 0.38, y(median) - 1.5, column * 0.76, 3, "median " + cls, tip);
     }
     svg.Text(cx, kBottom + 16, Shorten(name, 14), "tick", Anchor::kMiddle, name);
@@ -191,9 +190,10 @@ std::string ForestPlot(const std::vector<ForestRow>& rows, const std::string& ca
   // "INCONCLUSIV", issue 23): about 7.4 px a character at the value's 12.5 px, counted in code points.
   size_t longest = 0;
   for (const auto& r : rows) {
-    longest = std::max<size_t>(longest, static_cast<size_t>(std::count_if(r.value_text.begin(), r.value_text.end(), [](char c) {
-                                          return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-                                        })));
+    longest = std::max<size_t>(longest,
+                               static_cast<size_t>(std::count_if(r.value_text.begin(), r.value_text.end(), [](char c) {
+                                 return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+                               })));
   }
   const double width = std::max(kForestWidth, kValueLeft + 12 + 7.4 * static_cast<double>(longest));
   SvgBuilder svg(width, height, caption);

@@ -14,12 +14,12 @@ namespace tare::html {
 inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
 struct PlotPoint {
-  double x = 0;            // sample order (0, 1, 2, ...)
-  double y = kNoValue;     // the metric's value; NaN for a failed sample that has none
-  int series = 0;          // index into SamplePlotSpec::series (the arm)
-  bool warmup = false;     // drawn hollow, left out of the distribution
-  bool failed = false;     // drawn as a triangle on the x axis, left out of the distribution
-  std::string tooltip;     // "sample 3 (head, block 1): 1.23 ms", "failed: exit status 3"
+  double x = 0;         // sample order (0, 1, 2, ...)
+  double y = kNoValue;  // the metric's value; NaN for a failed sample that has none
+  int series = 0;       // index into SamplePlotSpec::series (the arm)
+  bool warmup = false;  // drawn hollow, left out of the distribution
+  bool failed = false;  // drawn as a triangle on the x axis, left out of the distribution
+  std::string tooltip;  // "sample 3 (head, block 1): 1.23 ms", "failed: exit status 3"
 };
 
 struct SamplePlotSpec {
@@ -64,8 +64,8 @@ struct ForestRow {
   double estimate = kNoValue;  // NaN: no point (not computed)
   double lo = kNoValue;        // may be -inf / +inf: unbounded (too few samples), drawn as an arrow
   double hi = kNoValue;
-  std::string cls;             // CSS class of the verdict/class colour: pass, fail, inconclusive, regressed...
-  std::string value_text;      // shown right of the plot: "+4.37% [+4.10%, +4.60%] FAIL"
+  std::string cls;         // CSS class of the verdict/class colour: pass, fail, inconclusive, regressed...
+  std::string value_text;  // shown right of the plot: "+4.37% [+4.10%, +4.60%] FAIL"
   std::string tooltip;
   // A shaded band behind the row (NaN: none): tare ab's null-arm interval; tare compare's ±threshold.
   double band_lo = kNoValue;

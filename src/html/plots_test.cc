@@ -10,7 +10,6 @@
 namespace tare::html {
 namespace {
 
-
 size_t Count(const std::string& text, const std::string& what) {
   size_t n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
@@ -150,7 +149,6 @@ TEST(Percent, SignsAndSpecialValues) {
   EXPECT_EQ(UnsignedPercent(std::numeric_limits<double>::infinity()), "n/a");  // a floor the null arm could not measure
   EXPECT_EQ(UnsignedPercent(std::nan("")), "n/a");
 }
-
 
 // A plot of many samples stays bounded (issue 48, item 7; issue 44, item 6): past kMaxDrawnSamples
 // one in every k is drawn on the timeline, past kMaxStripSamples one in every k' in each arm's strip,

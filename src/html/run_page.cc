@@ -19,9 +19,12 @@ namespace {
 
 int ArmRank(const std::string& arm) {
   switch (RoleOfArm(arm)) {
-    case ArmRole::kBase: return 0;
-    case ArmRole::kHead: return 1;
-    case ArmRole::kNull: return 2;
+    case ArmRole::kBase:
+      return 0;
+    case ArmRole::kHead:
+      return 1;
+    case ArmRole::kNull:
+      return 2;
   }
   return 1;
 }
@@ -58,17 +61,19 @@ struct Section {
 // the metric its plot shows, with that median's CV.
 std::string OverviewTable(const std::vector<Section>& sections) {
   if (sections.empty()) return "";
-  std::string t = "<table class=\"summary\"><tr><th>benchmark</th><th>ok</th><th>failed</th><th>metric</th>"
-                  "<th>median</th><th>CV</th></tr>\n";
+  std::string t =
+      "<table class=\"summary\"><tr><th>benchmark</th><th>ok</th><th>failed</th><th>metric</th>"
+      "<th>median</th><th>CV</th></tr>\n";
   for (const auto& section : sections) {
     const report::BenchmarkReport& b = section.rep;
     const std::string& metric = section.metric;
     const MetricSummaryPtr m = FindSummary(b, metric);
-    t += fmt::format("<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>"
-                     "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
-                     HtmlText(b.bench.name), b.ok_samples, b.failed_samples, HtmlToken(metric),
-                     m != nullptr ? HtmlText(FormatValue(m->summary.median, m->metric.unit)) : "—",
-                     m != nullptr && std::isfinite(m->summary.cv) ? fmt::format("{:.2f}%", m->summary.cv * 100) : "—");
+    t += fmt::format(
+        "<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+        HtmlText(b.bench.name), b.ok_samples, b.failed_samples, HtmlToken(metric),
+        m != nullptr ? HtmlText(FormatValue(m->summary.median, m->metric.unit)) : "—",
+        m != nullptr && std::isfinite(m->summary.cv) ? fmt::format("{:.2f}%", m->summary.cv * 100) : "—");
   }
   return t + "</table>\n";
 }
@@ -160,14 +165,15 @@ Section BuildSection(const RunData& data, const report::BenchmarkReport& b, cons
   if (!out.metric.empty() || b.failed_samples > 0) {
     SamplePlotSpec spec = SamplesOf(data, b.bench.id, out.metric.empty() ? "wall_ns" : out.metric, arms);
     const size_t stride = DrawStride(spec.points.size());
-    html += "<figure>" + SamplePlot(spec) +
-            fmt::format("<figcaption>{} of every sample in the order taken{}; right: the measured samples' "
-                        "distribution{}.</figcaption></figure>\n",
-                        HtmlText(spec.metric),
-                        stride > 1 ? fmt::format(" ({} samples: 1 in {} drawn, the tables of them all)",
-                                                 spec.points.size(), stride)
-                                   : "",
-                        arms.size() > 1 ? " per arm" : "");
+    html +=
+        "<figure>" + SamplePlot(spec) +
+        fmt::format(
+            "<figcaption>{} of every sample in the order taken{}; right: the measured samples' "
+            "distribution{}.</figcaption></figure>\n",
+            HtmlText(spec.metric),
+            stride > 1 ? fmt::format(" ({} samples: 1 in {} drawn, the tables of them all)", spec.points.size(), stride)
+                       : "",
+            arms.size() > 1 ? " per arm" : "");
   }
   html += SummaryTable(b);
   for (const auto& f : figures) {
@@ -182,18 +188,20 @@ std::string Page(const RunData& head, int64_t samples, int64_t failed, const std
   const RunRecord& run = head.run;
   std::string html = PageStart(fmt::format("tare run {}: {}", run.id, ProvenanceText(run.provenance)));
   html += "<dl class=\"facts\">\n" + RunFactRows(run);
-  html += fmt::format("<dt>Benchmarks</dt><dd>{}, {} samples, {} failed</dd>\n", head.benchmarks.size(), samples,
-                      failed);
+  html +=
+      fmt::format("<dt>Benchmarks</dt><dd>{}, {} samples, {} failed</dd>\n", head.benchmarks.size(), samples, failed);
   html += "</dl>\n";
   html += OverviewTable(sections);
   if (failed > 0) {
-    html += fmt::format("<p class=\"banner\">{} measured samples failed; they are marked ▲ on the timelines, with "
-                        "their reason on hover, and left out of every summary.</p>\n",
-                        failed);
+    html += fmt::format(
+        "<p class=\"banner\">{} measured samples failed; they are marked ▲ on the timelines, with "
+        "their reason on hover, and left out of every summary.</p>\n",
+        failed);
   }
   if (run.kind == RunKind::kAb) {
-    html += "<p class=\"warn\">This run is a <code>tare ab</code> cohort: its samples are shown raw, one colour per "
-            "arm. Its verdicts are in the cohort's report (<code>tare ab ... --html FILE</code>) and ledger.</p>\n";
+    html +=
+        "<p class=\"warn\">This run is a <code>tare ab</code> cohort: its samples are shown raw, one colour per "
+        "arm. Its verdicts are in the cohort's report (<code>tare ab ... --html FILE</code>) and ledger.</p>\n";
   }
   html += ExecutablesBlock(head.executables);
   html += FingerprintBlock(run.fingerprint_json, run.fingerprint_digest);

@@ -26,8 +26,8 @@ std::string LastChange(const compare::History& h) {
   if (h.steps.empty() && !h.within_drift.empty()) {
     // The detector's step stood within the host's drift (compare/history.h): named, not a change.
     const compare::HistoryStep& s = h.within_drift.back();
-    return fmt::format("none ({:+.2f}% between run {} and run {} is within the host's drift, ±{:.2f}%)",
-                       100 * s.change, s.before.id, s.after.id, h.drift ? 100 * h.drift->bound : 0.0);
+    return fmt::format("none ({:+.2f}% between run {} and run {} is within the host's drift, ±{:.2f}%)", 100 * s.change,
+                       s.before.id, s.after.id, h.drift ? 100 * h.drift->bound : 0.0);
   }
   if (h.steps.empty()) return h.note.empty() ? "none" : "none (" + h.note + ")";
   const compare::HistoryStep& s = h.steps.back();
@@ -152,14 +152,15 @@ std::string RenderSiteIndex(const std::vector<SiteHost>& hosts, const std::vecto
   std::set<std::string> benchmarks;
   for (const auto& e : entries) benchmarks.insert(e.benchmark);
   std::string html = PageStart("tare: every benchmark");
-  html += fmt::format("<p class=\"note\">{} benchmark{} on {} host type{}, from {}: each one's run medians over the "
-                      "stored runs of a host type, its last value and its last change point. Results of two host "
-                      "types (hosts whose hard fingerprint keys differ: CPU, kernel, C library, the allocator's "
-                      "environment...) are never pooled, so each host type has its own section, and a benchmark "
-                      "measured on several has a row in each. A row links to the benchmark's history plot on that "
-                      "host type. Written by <code>tare site</code>; docs/report.md.</p>\n",
-                      benchmarks.size(), benchmarks.size() == 1 ? "" : "s", hosts.size(), hosts.size() == 1 ? "" : "s",
-                      HtmlText(source));
+  html += fmt::format(
+      "<p class=\"note\">{} benchmark{} on {} host type{}, from {}: each one's run medians over the "
+      "stored runs of a host type, its last value and its last change point. Results of two host "
+      "types (hosts whose hard fingerprint keys differ: CPU, kernel, C library, the allocator's "
+      "environment...) are never pooled, so each host type has its own section, and a benchmark "
+      "measured on several has a row in each. A row links to the benchmark's history plot on that "
+      "host type. Written by <code>tare site</code>; docs/report.md.</p>\n",
+      benchmarks.size(), benchmarks.size() == 1 ? "" : "s", hosts.size(), hosts.size() == 1 ? "" : "s",
+      HtmlText(source));
   const std::vector<HostTypeText> texts = DescribeHostTypes(hosts);
   if (hosts.size() > 1) {
     html += "<p>Host types, the newest run's first:";
@@ -182,8 +183,9 @@ std::string RenderSiteIndex(const std::vector<SiteHost>& hosts, const std::vecto
     html += ".</p>\n";
     // The trend first after the name, so a phone sees it; below 700 px the run count and branch
     // are hidden (.wide: each benchmark's page has them).
-    html += "<table class=\"site\"><tr><th>benchmark</th><th>trend</th><th>last value</th><th>last change point</th>"
-            "<th>metric</th><th class=\"wide\">runs</th><th class=\"wide\">branch</th></tr>\n";
+    html +=
+        "<table class=\"site\"><tr><th>benchmark</th><th>trend</th><th>last value</th><th>last change point</th>"
+        "<th>metric</th><th class=\"wide\">runs</th><th class=\"wide\">branch</th></tr>\n";
     for (const auto& e : entries) {
       if (e.host == host) html += SiteRow(e);
     }

@@ -94,8 +94,8 @@ void SvgBuilder::Close(std::string_view tag, std::string_view tooltip) {
 }
 
 void SvgBuilder::Line(double x1, double y1, double x2, double y2, std::string_view cls) {
-  body_ += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"{}\"/>\n", SvgNumber(x1),
-                       SvgNumber(y1), SvgNumber(x2), SvgNumber(y2), HtmlAttr(cls));
+  body_ += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"{}\"/>\n", SvgNumber(x1), SvgNumber(y1),
+                       SvgNumber(x2), SvgNumber(y2), HtmlAttr(cls));
 }
 
 void SvgBuilder::Rect(double x, double y, double w, double h, std::string_view cls, std::string_view tooltip) {
@@ -107,22 +107,21 @@ void SvgBuilder::Rect(double x, double y, double w, double h, std::string_view c
     y += h;
     h = -h;
   }
-  body_ += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"{}\"", SvgNumber(x),
-                       SvgNumber(y), SvgNumber(w), SvgNumber(h), HtmlAttr(cls));
+  body_ += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"{}\"", SvgNumber(x), SvgNumber(y),
+                       SvgNumber(w), SvgNumber(h), HtmlAttr(cls));
   Close("rect", tooltip);
 }
 
 void SvgBuilder::Circle(double cx, double cy, double r, std::string_view cls, std::string_view tooltip) {
-  body_ += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"{}\" class=\"{}\"", SvgNumber(cx), SvgNumber(cy),
-                       SvgNumber(r), HtmlAttr(cls));
+  body_ += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"{}\" class=\"{}\"", SvgNumber(cx), SvgNumber(cy), SvgNumber(r),
+                       HtmlAttr(cls));
   Close("circle", tooltip);
 }
 
 void SvgBuilder::Triangle(double x, double y, double size, std::string_view cls, std::string_view tooltip) {
   const double half = size * 0.6;
-  body_ += fmt::format("<path d=\"M{} {}L{} {}L{} {}Z\" class=\"{}\"", SvgNumber(x), SvgNumber(y),
-                       SvgNumber(x - half), SvgNumber(y + size), SvgNumber(x + half), SvgNumber(y + size),
-                       HtmlAttr(cls));
+  body_ += fmt::format("<path d=\"M{} {}L{} {}L{} {}Z\" class=\"{}\"", SvgNumber(x), SvgNumber(y), SvgNumber(x - half),
+                       SvgNumber(y + size), SvgNumber(x + half), SvgNumber(y + size), HtmlAttr(cls));
   Close("path", tooltip);
 }
 
@@ -143,15 +142,17 @@ void SvgBuilder::Text(double x, double y, std::string_view text, std::string_vie
 }
 
 void SvgBuilder::VerticalText(double x, double y, std::string_view text, std::string_view cls) {
-  body_ += fmt::format("<text x=\"{0}\" y=\"{1}\" text-anchor=\"middle\" transform=\"rotate(-90 {0} {1})\" "
-                       "class=\"{2}\">{3}</text>\n",
-                       SvgNumber(x), SvgNumber(y), HtmlAttr(cls), HtmlText(text));
+  body_ += fmt::format(
+      "<text x=\"{0}\" y=\"{1}\" text-anchor=\"middle\" transform=\"rotate(-90 {0} {1})\" "
+      "class=\"{2}\">{3}</text>\n",
+      SvgNumber(x), SvgNumber(y), HtmlAttr(cls), HtmlText(text));
 }
 
 std::string SvgBuilder::Finish() const {
-  return fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
-                     "role=\"img\" aria-label=\"{2}\">\n{3}</svg>\n",
-                     SvgNumber(width_), SvgNumber(height_), HtmlAttr(label_), body_);
+  return fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+      "role=\"img\" aria-label=\"{2}\">\n{3}</svg>\n",
+      SvgNumber(width_), SvgNumber(height_), HtmlAttr(label_), body_);
 }
 
 void DrawYAxis(SvgBuilder& svg, const LinearScale& y, const std::vector<double>& ticks, double x, double grid_to,

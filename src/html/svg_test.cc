@@ -9,7 +9,6 @@
 namespace tare::html {
 namespace {
 
-
 TEST(SvgNumber, PlainDecimalsOnly) {
   EXPECT_EQ(SvgNumber(12.5), "12.5");
   EXPECT_EQ(SvgNumber(3.0), "3");

@@ -23,8 +23,7 @@ Status CallgrindReader::SpecLine(std::string_view key, std::string_view value) {
   NameKind kind;
   if (key == "ob" || key == "cob") {
     kind = kObjectName;
-  } else if (key == "fl" || key == "fi" || key == "fe" || key == "cfi" || key == "cfl" ||
-             key == "jfi") {
+  } else if (key == "fl" || key == "fi" || key == "fe" || key == "cfi" || key == "cfl" || key == "jfi") {
     kind = kFileName;
   } else if (key == "fn" || key == "cfn" || key == "jfn" || key == "frfn") {
     kind = kFunctionName;
@@ -72,15 +71,14 @@ StatusOr<std::string> CallgrindReader::Name(NameKind kind, std::string_view valu
   auto it = table.find(*id);
   if (rest.empty()) {
     if (it == table.end()) {
-      return Error(line_no_, fmt::format("unknown compressed {} id ({}): no earlier line defines it",
-                                         kNameKindWords[kind], *id));
+      return Error(line_no_,
+                   fmt::format("unknown compressed {} id ({}): no earlier line defines it", kNameKindWords[kind], *id));
     }
     return it->second;
   }
   if (it != table.end() && it->second != rest) {
-    return Error(line_no_, fmt::format("compressed {} id ({}) redefined from '{}' to '{}'",
-                                       kNameKindWords[kind], *id, Shorten(it->second),
-                                       Shorten(rest)));
+    return Error(line_no_, fmt::format("compressed {} id ({}) redefined from '{}' to '{}'", kNameKindWords[kind], *id,
+                                       Shorten(it->second), Shorten(rest)));
   }
   table[*id] = std::string(rest);
   return std::string(rest);
@@ -101,8 +99,8 @@ Status CallgrindReader::AssociationStart(std::string_view key, std::string_view 
   // relative subpositions.
   std::vector<std::string_view> target(words.begin() + counts, words.end());
   if (target.size() > cur().positions.size()) {
-    return Error(line_no_, fmt::format("{}= target has {} subpositions, positions: has {}", key,
-                                       target.size(), cur().positions.size()));
+    return Error(line_no_, fmt::format("{}= target has {} subpositions, positions: has {}", key, target.size(),
+                                       cur().positions.size()));
   }
   for (size_t i = 0; i < target.size(); ++i) {
     TARE_ASSIGN_OR_RETURN(uint64_t ignored, SubPosition(target[i], last_pos_[i]));
@@ -130,7 +128,8 @@ Status CallgrindReader::AssociationStart(std::string_view key, std::string_view 
 Status CallgrindReader::AssociationLine(std::string_view line) {
   if (!StartsCostLine(line[0])) {
     return Error(line_no_, fmt::format("line {} (calls=/jump=) must be followed by its cost line, "
-                                       "got '{}'", pending_.line_no, Shorten(line)));
+                                       "got '{}'",
+                                       pending_.line_no, Shorten(line)));
   }
   TARE_RETURN_IF_ERROR(ParseCostLine(line));
   PendingCall call = pending_;
@@ -148,12 +147,12 @@ StatusOr<uint64_t> CallgrindReader::SubPosition(std::string_view w, uint64_t las
     auto d = ParseNumber(w.substr(1));
     if (!d) return Error(line_no_, fmt::format("bad relative subposition '{}'", Shorten(w)));
     if (w[0] == '-' && *d > last) {
-      return Error(line_no_, fmt::format("relative subposition '{}' goes below 0 (previous was {})",
-                                         w, last));
+      return Error(line_no_, fmt::format("relative subposition '{}' goes below 0 (previous was {})", w, last));
     }
     if (w[0] == '+' && *d > std::numeric_limits<uint64_t>::max() - last) {
       return Error(line_no_, fmt::format("relative subposition '{}' goes past 2^64 - 1 (previous "
-                                         "was {})", Shorten(w), last));
+                                         "was {})",
+                                         Shorten(w), last));
     }
     return w[0] == '+' ? last + *d : last - *d;
   }
@@ -162,28 +161,26 @@ StatusOr<uint64_t> CallgrindReader::SubPosition(std::string_view w, uint64_t las
   return *v;
 }
 
-StatusOr<CostVector> CallgrindReader::Costs(const std::vector<std::string_view>& words,
-                                            const char* what) {
+StatusOr<CostVector> CallgrindReader::Costs(const std::vector<std::string_view>& words, const char* what) {
   CostVector costs;
   TARE_RETURN_IF_ERROR(CostsInto(words.data(), words.data() + words.size(), what, &costs));
   return costs;
 }
 
 // Missing trailing values are zero.
-Status CallgrindReader::CostsInto(const std::string_view* begin, const std::string_view* end,
-                                  const char* what, CostVector* costs) {
+Status CallgrindReader::CostsInto(const std::string_view* begin, const std::string_view* end, const char* what,
+                                  CostVector* costs) {
   const std::vector<std::string>& events = cur().events;
   size_t n = static_cast<size_t>(end - begin);
   if (n > events.size()) {
-    return Error(line_no_, fmt::format("{} has {} values but events: lists {} ({})", what, n,
-                                       events.size(), Join(events)));
+    return Error(line_no_,
+                 fmt::format("{} has {} values but events: lists {} ({})", what, n, events.size(), Join(events)));
   }
   costs->assign(events.size(), 0);
   for (size_t i = 0; i < n; ++i) {
     auto v = ParseNumber(begin[i]);
     if (!v) {
-      return Error(line_no_, fmt::format("{}: '{}' is not a count (event {})", what,
-                                         Shorten(begin[i]), events[i]));
+      return Error(line_no_, fmt::format("{}: '{}' is not a count (event {})", what, Shorten(begin[i]), events[i]));
     }
     (*costs)[i] = *v;
   }
@@ -196,8 +193,8 @@ Status CallgrindReader::ParseCostLine(std::string_view line) {
   SplitWordsInto(line, &words_);
   size_t n = cur().positions.size();
   if (words_.size() < n) {
-    return Error(line_no_, fmt::format("cost line has {} subpositions, positions: ({}) needs {}",
-                                       words_.size(), Join(cur().positions), n));
+    return Error(line_no_, fmt::format("cost line has {} subpositions, positions: ({}) needs {}", words_.size(),
+                                       Join(cur().positions), n));
   }
   pos_.resize(n);
   for (size_t i = 0; i < n; ++i) {
@@ -212,8 +209,8 @@ Status CallgrindReader::CostLine(std::string_view line) {
   if (!fn_) return Error(line_no_, "cost line before any fn= (no function to charge it to)");
   last_pos_ = pos_;
   cost_file_ = cur_file_;
-  part_.AddSelfCost(*fn_, cur_file_, line_slot_ >= 0 ? pos_[line_slot_] : 0,
-                    instr_slot_ >= 0 ? pos_[instr_slot_] : 0, costs_);
+  part_.AddSelfCost(*fn_, cur_file_, line_slot_ >= 0 ? pos_[line_slot_] : 0, instr_slot_ >= 0 ? pos_[instr_slot_] : 0,
+                    costs_);
   return Status::Ok();
 }
 

@@ -38,8 +38,8 @@ void PartBuilder::Reset(int64_t part) {
   line_pool_.clear();
 }
 
-size_t PartBuilder::FunctionIndex(const std::string& object, const std::string& file,
-                                  const std::string& name, bool defined) {
+size_t PartBuilder::FunctionIndex(const std::string& object, const std::string& file, const std::string& name,
+                                  bool defined) {
   std::string key = object + '\0' + file + '\0' + name;
   auto [it, inserted] = fn_index_.emplace(key, part_.functions.size());
   if (inserted) {
@@ -173,16 +173,14 @@ void PartBuilder::BuildLines() {
   // Files in name order, so lines sort by name without comparing strings per pair.
   std::vector<size_t> by_name(file_names_.size()), rank(file_names_.size());
   for (size_t i = 0; i < by_name.size(); ++i) by_name[i] = i;
-  std::sort(by_name.begin(), by_name.end(),
-            [&](size_t a, size_t b) { return file_names_[a] < file_names_[b]; });
+  std::sort(by_name.begin(), by_name.end(), [&](size_t a, size_t b) { return file_names_[a] < file_names_[b]; });
   for (size_t i = 0; i < by_name.size(); ++i) rank[by_name[i]] = i;
   std::vector<size_t> order(line_keys_.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     const LineKey& x = line_keys_[a];
     const LineKey& y = line_keys_[b];
-    return std::tie(x.fn, rank[x.file], x.line, x.instr) <
-           std::tie(y.fn, rank[y.file], y.line, y.instr);
+    return std::tie(x.fn, rank[x.file], x.line, x.instr) < std::tie(y.fn, rank[y.file], y.line, y.instr);
   });
   for (size_t i : order) {
     const LineKey& k = line_keys_[i];

@@ -39,8 +39,7 @@ CostVector Profile::SelfOf(std::string_view base) const {
 CostVector Profile::InclusiveOf(std::string_view base) const {
   CostVector out = SelfOf(base);
   for (const auto& e : calls) {
-    if (BaseFunctionName(functions[e.caller].name) == base &&
-        BaseFunctionName(functions[e.callee].name) != base) {
+    if (BaseFunctionName(functions[e.caller].name) == base && BaseFunctionName(functions[e.callee].name) != base) {
       AddInto(&out, e.inclusive);
     }
   }

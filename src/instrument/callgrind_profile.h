@@ -59,42 +59,42 @@ struct LineCost {
 // demangled name. Callgrind appends "'N" to the name of the N-th level of direct recursion
 // ("fib'2"); BaseFunctionName() removes it.
 struct FunctionCost {
-  std::string object;    // "" when the profile names no object
-  std::string file;      // "???" when the binary has no debug information for it
+  std::string object;  // "" when the profile names no object
+  std::string file;    // "???" when the binary has no debug information for it
   std::string name;
-  CostVector self;       // exclusive cost: the function's cost lines, inlined code included
+  CostVector self;  // exclusive cost: the function's cost lines, inlined code included
   // Self plus the inclusive cost of its calls to other functions. Exact for direct recursion
   // (callgrind splits it into "f", "f'2", ...; calls from a function to itself are not added);
   // functions in a cycle of mutual recursion are over-counted, as in every call-graph profile.
   CostVector inclusive;
-  uint64_t calls = 0;    // times it was called within this part (sum of calls= into it)
+  uint64_t calls = 0;           // times it was called within this part (sum of calls= into it)
   std::vector<LineCost> lines;  // sorted by file, line, instr
 };
 
 // Calls from one function to another within the part, summed over call sites.
 struct CallEdge {
-  size_t caller = 0;     // index into Profile::functions
+  size_t caller = 0;  // index into Profile::functions
   size_t callee = 0;
   uint64_t calls = 0;
   CostVector inclusive;  // cost spent in the callee (and below) on behalf of these calls
 };
 
 struct Profile {
-  std::string path;      // the file it came from
-  int64_t part = 0;      // "part:" (valgrind numbers dumps from 1); its index in the file if absent
-  int64_t pid = 0;       // "pid:", 0 if absent
-  int64_t thread = 0;    // "thread:" (--separate-threads=yes), 0 if absent
-  std::string creator;   // "callgrind-3.19.0"
-  std::string cmd;       // the profiled command line
-  std::string trigger;   // "desc: Trigger:" value, e.g. "Client Request: demo::compute"
+  std::string path;     // the file it came from
+  int64_t part = 0;     // "part:" (valgrind numbers dumps from 1); its index in the file if absent
+  int64_t pid = 0;      // "pid:", 0 if absent
+  int64_t thread = 0;   // "thread:" (--separate-threads=yes), 0 if absent
+  std::string creator;  // "callgrind-3.19.0"
+  std::string cmd;      // the profiled command line
+  std::string trigger;  // "desc: Trigger:" value, e.g. "Client Request: demo::compute"
   std::vector<std::pair<std::string, std::string>> desc;  // every "desc: type: value", in order
-  std::vector<std::string> positions;  // "line" (default), or "instr", "bb", "line" in that order
-  std::vector<std::string> events;     // "Ir", "Dr", ... as in "events:"
-  std::map<std::string, std::string> event_long_names;  // "sysTime" -> "sysTime (elapsed ns)"
+  std::vector<std::string> positions;                     // "line" (default), or "instr", "bb", "line" in that order
+  std::vector<std::string> events;                        // "Ir", "Dr", ... as in "events:"
+  std::map<std::string, std::string> event_long_names;    // "sysTime" -> "sysTime (elapsed ns)"
 
-  CostVector totals;                      // sum of every self cost line in the part
+  CostVector totals;                          // sum of every self cost line in the part
   std::optional<CostVector> declared_totals;  // "totals:", checked equal to `totals`
-  std::optional<CostVector> summary;      // "summary:", recorded only (see above)
+  std::optional<CostVector> summary;          // "summary:", recorded only (see above)
   // summary present and >= totals for every event, as the format says it should be.
   bool summary_consistent = false;
 

@@ -255,14 +255,14 @@ TEST(CallgrindMalformed, RedefinedCompressedId) {
 
 TEST(CallgrindMalformed, WrongVersion) {
   std::string msg = ParseError("# callgrind format\nversion: 2\nevents: Ir\n");
-  EXPECT_EQ(msg, "bad.out:2: unsupported callgrind format version 2; tare reads version 1 "
-                 "(valgrind 3.x)");
+  EXPECT_EQ(msg,
+            "bad.out:2: unsupported callgrind format version 2; tare reads version 1 "
+            "(valgrind 3.x)");
 }
 
 TEST(CallgrindMalformed, TruncatedAfterCalls) {
   std::string msg = ParseError("events: Ir\nfn=f\n1 2\ncfn=g\ncalls=1 1\n");
-  EXPECT_NE(msg.find("bad.out:5: the file ends after this calls=/jump= line"), std::string::npos)
-      << msg;
+  EXPECT_NE(msg.find("bad.out:5: the file ends after this calls=/jump= line"), std::string::npos) << msg;
 }
 
 TEST(CallgrindMalformed, CallgrindPartWithoutTotals) {
@@ -273,23 +273,22 @@ TEST(CallgrindMalformed, CallgrindPartWithoutTotals) {
 
 TEST(CallgrindMalformed, TotalsDisagree) {
   std::string msg = ParseError("events: Ir Dr\nfn=f\n1 2 3\n2 2\ntotals: 4 4\n");
-  EXPECT_EQ(msg, "bad.out:5: totals: disagrees with the body: Dr = 4 but its cost lines add up "
-                 "to 3; the file is corrupt or truncated");
+  EXPECT_EQ(msg,
+            "bad.out:5: totals: disagrees with the body: Dr = 4 but its cost lines add up "
+            "to 3; the file is corrupt or truncated");
 }
 
 TEST(CallgrindMalformed, MoreMistakes) {
   EXPECT_EQ(ParseError(""), "bad.out: the file is empty; it is not a callgrind profile");
   EXPECT_EQ(ParseError("fn=f\n"), "bad.out:1: 'fn=' line before the events: line of this part");
-  EXPECT_EQ(ParseError("events: Ir\n1 2\n"),
-            "bad.out:2: cost line before any fn= (no function to charge it to)");
+  EXPECT_EQ(ParseError("events: Ir\n1 2\n"), "bad.out:2: cost line before any fn= (no function to charge it to)");
   EXPECT_EQ(ParseError("events: Ir\nfn=f\ncfn=g\ncalls=1 1\nfn=h\n"),
             "bad.out:5: line 4 (calls=/jump=) must be followed by its cost line, got 'fn=h'");
   EXPECT_EQ(ParseError("events: Ir\nfn=f\ncalls=1 1\n1 1\n"),
             "bad.out:3: calls= without a cfn= naming the called function");
   EXPECT_EQ(ParseError("events: Ir\nfn=f\n5 1\n-6 1\n"),
             "bad.out:4: relative subposition '-6' goes below 0 (previous was 5)");
-  EXPECT_EQ(ParseError("events: Ir\nfn=f\n1 x\n"),
-            "bad.out:3: cost line: 'x' is not a count (event Ir)");
+  EXPECT_EQ(ParseError("events: Ir\nfn=f\n1 x\n"), "bad.out:3: cost line: 'x' is not a count (event Ir)");
   EXPECT_EQ(ParseError("events: Ir\nfn=f\n1 99999999999999999999\n"),
             "bad.out:3: cost line: '99999999999999999999' is not a count (event Ir)");
   EXPECT_EQ(ParseError("events: Ir\nxyz=1\n"), "bad.out:2: unknown position specification 'xyz='");
@@ -400,7 +399,6 @@ TEST(CallgrindHostile, CorruptedCopiesOfARealProfile) {
     }
   }
 }
-
 
 }  // namespace
 }  // namespace tare::instrument

@@ -16,8 +16,7 @@ StatusOr<std::vector<Profile>> CallgrindReader::Run() {
   size_t pos = 0;
   while (pos < text_.size()) {
     size_t nl = text_.find('\n', pos);
-    std::string_view line =
-        nl == std::string_view::npos ? text_.substr(pos) : text_.substr(pos, nl - pos);
+    std::string_view line = nl == std::string_view::npos ? text_.substr(pos) : text_.substr(pos, nl - pos);
     pos = nl == std::string_view::npos ? text_.size() : nl + 1;
     ++line_no_;
     TARE_RETURN_IF_ERROR(Line(line));
@@ -55,9 +54,8 @@ Status CallgrindReader::Line(std::string_view raw) {
   size_t eq = line.find('=');
   if (colon != std::string_view::npos && (eq == std::string_view::npos || colon < eq)) {
     std::string_view key = line.substr(0, colon);
-    bool alpha = !key.empty() && std::all_of(key.begin(), key.end(), [](char k) {
-      return (k >= 'a' && k <= 'z') || (k >= 'A' && k <= 'Z');
-    });
+    bool alpha = !key.empty() && std::all_of(key.begin(), key.end(),
+                                             [](char k) { return (k >= 'a' && k <= 'z') || (k >= 'A' && k <= 'Z'); });
     if (alpha) return HeaderLine(key, Trim(line.substr(colon + 1)));
   }
   if (eq != std::string_view::npos) return SpecLine(line.substr(0, eq), line.substr(eq + 1));
@@ -78,7 +76,8 @@ Status CallgrindReader::HeaderLine(std::string_view key, std::string_view value)
     // Version 0 and 1 are the same (Cachegrind-compatible) format; anything else is not.
     if (*v > 1) {
       return Error(line_no_, fmt::format("unsupported callgrind format version {}; tare reads "
-                                         "version 1 (valgrind 3.x)", *v));
+                                         "version 1 (valgrind 3.x)",
+                                         *v));
     }
     return Status::Ok();
   }
@@ -151,8 +150,7 @@ Status CallgrindReader::PositionsLine(std::string_view value) {
   std::vector<std::string> positions;
   for (auto w : SplitWords(value)) {
     if (w != "instr" && w != "bb" && w != "line") {
-      return Error(line_no_, fmt::format("unknown position kind '{}' (known: instr bb line)",
-                                         Shorten(w)));
+      return Error(line_no_, fmt::format("unknown position kind '{}' (known: instr bb line)", Shorten(w)));
     }
     if (std::find(positions.begin(), positions.end(), w) != positions.end()) {
       return Error(line_no_, fmt::format("position kind '{}' listed twice in positions: '{}'; "
@@ -224,13 +222,14 @@ Status CallgrindReader::FinishPart() {
     std::string diff;
     for (size_t i = 0; i < p.events.size(); ++i) {
       if ((*p.declared_totals)[i] != p.totals[i]) {
-        diff = fmt::format("{} = {} but its cost lines add up to {}", p.events[i],
-                           (*p.declared_totals)[i], p.totals[i]);
+        diff =
+            fmt::format("{} = {} but its cost lines add up to {}", p.events[i], (*p.declared_totals)[i], p.totals[i]);
         break;
       }
     }
     return Error(totals_line_, fmt::format("totals: disagrees with the body: {}; the file is "
-                                           "corrupt or truncated", diff));
+                                           "corrupt or truncated",
+                                           diff));
   }
   if (p.summary) {
     p.summary->resize(p.events.size(), 0);

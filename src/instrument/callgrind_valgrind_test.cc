@@ -30,8 +30,7 @@ class CallgrindRun : public ::testing::Test {
     ASSERT_TRUE(spawner.ok()) << spawner.status().message();
     spawner_ = std::move(*spawner);
     auto valgrind = ResolveExecutable("valgrind");
-    ASSERT_TRUE(valgrind.ok()) << "valgrind is a test dependency (scripts/deps.sh): "
-                               << valgrind.status().message();
+    ASSERT_TRUE(valgrind.ok()) << "valgrind is a test dependency (scripts/deps.sh): " << valgrind.status().message();
     valgrind_ = *valgrind;
     auto dir = MakeTempDir("tare-callgrind-test");
     ASSERT_TRUE(dir.ok()) << dir.status().message();
@@ -51,8 +50,7 @@ class CallgrindRun : public ::testing::Test {
     return out;
   }
 
-  void Run(const std::vector<std::string>& argv, const std::string& stderr_path,
-           const std::string& stdout_path = "") {
+  void Run(const std::vector<std::string>& argv, const std::string& stderr_path, const std::string& stdout_path = "") {
     proc::SpawnRequest req;
     req.argv = argv;
     req.env = {"PATH=/usr/bin:/bin"};
@@ -75,9 +73,9 @@ class CallgrindRun : public ::testing::Test {
   std::string dir_;
 };
 
-const std::vector<std::string> kWindowOptions = {
-    "--instr-atstart=no", "--cache-sim=yes", "--I1=32768,8,64", "--D1=32768,8,64",
-    "--LL=8388608,16,64", "--collect-systime=nsec", "--dump-instr=no"};
+const std::vector<std::string> kWindowOptions = {"--instr-atstart=no", "--cache-sim=yes",    "--I1=32768,8,64",
+                                                 "--D1=32768,8,64",    "--LL=8388608,16,64", "--collect-systime=nsec",
+                                                 "--dump-instr=no"};
 
 // ---- real valgrind output ----------------------------------------------------------------------
 
@@ -100,9 +98,8 @@ TEST_F(CallgrindRun, EachDumpIsItsOwnFileNamedByItsTrigger) {
     EXPECT_EQ(parts[0].creator, "callgrind-3.19.0");
     EXPECT_GT(parts[0].pid, 0);
     EXPECT_EQ(parts[0].positions, std::vector<std::string>{"line"});
-    EXPECT_EQ(parts[0].events,
-              (std::vector<std::string>{"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr",
-                                        "DLmw", "sysCount", "sysTime", "sysCpuTime"}));
+    EXPECT_EQ(parts[0].events, (std::vector<std::string>{"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr",
+                                                         "DLmw", "sysCount", "sysTime", "sysCpuTime"}));
     EXPECT_EQ(parts[0].event_long_names.at("sysTime"), "sysTime (elapsed ns)");
     ASSERT_TRUE(parts[0].declared_totals.has_value());
     EXPECT_EQ(*parts[0].declared_totals, parts[0].totals);
@@ -171,8 +168,8 @@ TEST_F(CallgrindRun, SelfCostsAgreeWithCallgrindAnnotate) {
   auto annotate = ResolveExecutable("callgrind_annotate");
   ASSERT_TRUE(annotate.ok()) << annotate.status().message();
   std::string report = dir_ + "/annotate.txt";
-  Run({"/usr/bin/perl", *annotate, "--threshold=100", "--show=Ir", "--auto=no", out + ".1"},
-      dir_ + "/annotate.stderr", report);
+  Run({"/usr/bin/perl", *annotate, "--threshold=100", "--show=Ir", "--auto=no", out + ".1"}, dir_ + "/annotate.stderr",
+      report);
   auto text = ReadFile(report);
   ASSERT_TRUE(text.ok());
   std::map<std::string, uint64_t> theirs;

@@ -20,10 +20,10 @@ void AddProcessMetrics(const proc::SpawnResult& r, std::map<std::string, double>
   v["sys_ns"] = static_cast<double>(r.sys_ns);
   if (r.peak_rss_floor_bytes > 0) {
     if (unavailable != nullptr) {
-      unavailable->push_back(fmt::format(
-          "peak_rss_bytes: not measured in samples whose process stayed at or below {} KiB: the spawn "
-          "helper's own pages, shared with the child until its exec, cannot be told apart from the child's",
-          r.peak_rss_floor_bytes / 1024));
+      unavailable->push_back(
+          fmt::format("peak_rss_bytes: not measured in samples whose process stayed at or below {} KiB: the spawn "
+                      "helper's own pages, shared with the child until its exec, cannot be told apart from the child's",
+                      r.peak_rss_floor_bytes / 1024));
     }
   } else {
     v["peak_rss_bytes"] = static_cast<double>(r.peak_rss_bytes);

@@ -55,8 +55,9 @@ std::optional<uint64_t> FileNameNumber(std::string_view s) {
 
 // Events whose metric names differ from sim.<event>.
 const std::map<std::string, std::string>& MetricNames() {
-  static const std::map<std::string, std::string> kNames = {
-      {"sysCount", metric_name::kSimSyscalls}, {"sysTime", metric_name::kSimSyscallNs}, {"sysCpuTime", metric_name::kSimSyscallCpuNs}};
+  static const std::map<std::string, std::string> kNames = {{"sysCount", metric_name::kSimSyscalls},
+                                                            {"sysTime", metric_name::kSimSyscallNs},
+                                                            {"sysCpuTime", metric_name::kSimSyscallCpuNs}};
   return kNames;
 }
 
@@ -99,8 +100,7 @@ std::string FileList(const std::vector<std::string>& paths) {
   return out;
 }
 
-StatusOr<SimReadings> ReadTareWindows(const std::vector<Profile>& parts,
-                                      const std::vector<std::string>& paths) {
+StatusOr<SimReadings> ReadTareWindows(const std::vector<Profile>& parts, const std::vector<std::string>& paths) {
   SimReadings out;
   std::map<std::string, size_t> index;
   for (const auto& p : parts) {
@@ -116,11 +116,11 @@ StatusOr<SimReadings> ReadTareWindows(const std::vector<Profile>& parts,
     ++r.windows;
   }
   if (out.benchmarks.empty()) {
-    return Status::FailedPrecondition(fmt::format(
-        "no measurement window in {}: the program never called CALLGRIND_DUMP_STATS_AT; is it a "
-        "tare benchmark binary run with TARE_INSTRUMENT=sim? (use --instrument sim on a command "
-        "to measure a whole process)",
-        FileList(paths)));
+    return Status::FailedPrecondition(
+        fmt::format("no measurement window in {}: the program never called CALLGRIND_DUMP_STATS_AT; is it a "
+                    "tare benchmark binary run with TARE_INSTRUMENT=sim? (use --instrument sim on a command "
+                    "to measure a whole process)",
+                    FileList(paths)));
   }
   return out;
 }
@@ -134,8 +134,7 @@ StatusOr<SimReadings> ReadTareWindows(const std::vector<Profile>& parts,
 //   before FinishKeepRunning                      the loop: kept; closes the run
 //   before PauseTiming (inside FinishKeepRunning) -> dropped
 // The last complete run is the one Google Benchmark reports.
-StatusOr<SimReadings> ReadGbenchWindows(const std::vector<Profile>& parts,
-                                        const std::vector<std::string>& paths) {
+StatusOr<SimReadings> ReadGbenchWindows(const std::vector<Profile>& parts, const std::vector<std::string>& paths) {
   const std::string after_start = DumpAfter(kGbStartKeepRunning);
   const std::string after_resume = DumpAfter(kGbResumeTiming);
   const std::string before_pause = DumpBefore(kGbPauseTiming);
@@ -147,11 +146,11 @@ StatusOr<SimReadings> ReadGbenchWindows(const std::vector<Profile>& parts,
     const std::string& t = p.trigger;
     if (t == after_start) {
       if (in_run) {
-        return Status::FailedPrecondition(fmt::format(
-            "{}: a Google Benchmark timing window opened inside another one; several threads "
-            "are running the benchmark, which sim cannot separate: use the wall instrument, or "
-            "build the benchmark against tare/gbench_compat.hpp",
-            p.path));
+        return Status::FailedPrecondition(
+            fmt::format("{}: a Google Benchmark timing window opened inside another one; several threads "
+                        "are running the benchmark, which sim cannot separate: use the wall instrument, or "
+                        "build the benchmark against tare/gbench_compat.hpp",
+                        p.path));
       }
       in_run = open = true;
       current = SimReading{};
@@ -162,10 +161,10 @@ StatusOr<SimReadings> ReadGbenchWindows(const std::vector<Profile>& parts,
       open = false;
     } else if (t == before_finish) {
       if (!in_run) {
-        return Status::DataLoss(fmt::format(
-            "{}: Google Benchmark's FinishKeepRunning() was reached without StartKeepRunning(); "
-            "the dumps are incomplete",
-            p.path));
+        return Status::DataLoss(
+            fmt::format("{}: Google Benchmark's FinishKeepRunning() was reached without StartKeepRunning(); "
+                        "the dumps are incomplete",
+                        p.path));
       }
       if (open) AddProfile(&current, p);
       runs.push_back(std::exchange(current, SimReading{}));  // `current` empty until the next start
@@ -173,10 +172,10 @@ StatusOr<SimReadings> ReadGbenchWindows(const std::vector<Profile>& parts,
     }
   }
   if (runs.empty()) {
-    return Status::FailedPrecondition(fmt::format(
-        "no Google Benchmark timing window in {}: callgrind never saw {} return (is the binary "
-        "stripped, or not a Google Benchmark binary, or did the filter match nothing?)",
-        FileList(paths), kGbStartKeepRunning));
+    return Status::FailedPrecondition(
+        fmt::format("no Google Benchmark timing window in {}: callgrind never saw {} return (is the binary "
+                    "stripped, or not a Google Benchmark binary, or did the filter match nothing?)",
+                    FileList(paths), kGbStartKeepRunning));
   }
   SimReadings out;
   out.benchmarks.push_back(std::move(runs.back()));
@@ -247,8 +246,7 @@ std::vector<std::string> SimValgrindOptions(const SimOptions& o) {
   return args;
 }
 
-std::vector<std::string> SimCommand(const SimOptions& options,
-                                    const std::vector<std::string>& target_argv) {
+std::vector<std::string> SimCommand(const SimOptions& options, const std::vector<std::string>& target_argv) {
   std::vector<std::string> argv = {options.valgrind};
   auto opts = SimValgrindOptions(options);
   argv.insert(argv.end(), opts.begin(), opts.end());
@@ -259,8 +257,7 @@ std::vector<std::string> SimCommand(const SimOptions& options,
 std::vector<std::string> SimEnvironment(const SimOptions& options, std::vector<std::string> env) {
   env.erase(std::remove_if(env.begin(), env.end(),
                            [](const std::string& kv) {
-                             return kv.rfind("VALGRIND_OPTS=", 0) == 0 ||
-                                    kv.rfind("LD_BIND_NOW=", 0) == 0;
+                             return kv.rfind("VALGRIND_OPTS=", 0) == 0 || kv.rfind("LD_BIND_NOW=", 0) == 0;
                            }),
             env.end());
   if (options.target != SimTarget::kCommand) env.push_back("LD_BIND_NOW=1");
@@ -281,8 +278,7 @@ GbenchFlagSupport DetectGbenchFlagSupport(const std::string& help_text) {
   return s;
 }
 
-std::vector<std::string> GoogleBenchmarkSimFlags(const GbenchFlagSupport& support,
-                                                 int64_t iterations) {
+std::vector<std::string> GoogleBenchmarkSimFlags(const GbenchFlagSupport& support, int64_t iterations) {
   std::vector<std::string> flags = {"--benchmark_repetitions=1"};
   if (support.iteration_suffix) {
     flags.push_back(fmt::format("--benchmark_min_time={}x", iterations > 0 ? iterations : 1));
@@ -309,20 +305,18 @@ StatusOr<std::vector<std::string>> SimProfileFiles(const std::string& profile_di
     std::string rest = name.substr(sizeof(kProfilePrefix) - 1);
     size_t dot = rest.find('.');
     std::optional<uint64_t> pid = FileNameNumber(rest.substr(0, dot));
-    std::optional<uint64_t> dump =
-        dot == std::string::npos ? std::optional<uint64_t>(UINT64_MAX)  // the exit dump: last
-                                 : FileNameNumber(rest.substr(dot + 1));
+    std::optional<uint64_t> dump = dot == std::string::npos
+                                       ? std::optional<uint64_t>(UINT64_MAX)  // the exit dump: last
+                                       : FileNameNumber(rest.substr(dot + 1));
     if (!pid || !dump) continue;  // not a name valgrind writes
     found.emplace_back(*pid, *dump, entry.path().string());
   }
   if (ec) {
-    return Status::NotFound(fmt::format("cannot read the profile directory '{}': {}", profile_dir,
-                                        ec.message()));
+    return Status::NotFound(fmt::format("cannot read the profile directory '{}': {}", profile_dir, ec.message()));
   }
   if (found.empty()) {
     return Status::NotFound(fmt::format(
-        "valgrind wrote no callgrind profile in '{}'; its messages are in valgrind.<pid>.log there",
-        profile_dir));
+        "valgrind wrote no callgrind profile in '{}'; its messages are in valgrind.<pid>.log there", profile_dir));
   }
   std::sort(found.begin(), found.end());
   std::vector<std::string> out;
@@ -365,12 +359,11 @@ void ComputeSimMetrics(SimReading* r) {
   std::string per = r->iterations > 0 ? "per iteration" : "in the whole window";
   double ir = r->values.count(metric_name::kSimIr) ? r->values[metric_name::kSimIr] : 0;
   if (ir < kNoWorkInstructions) {
-    r->warnings.push_back(
-        {SimWarning::Kind::kMeasuredNoWork,
-         fmt::format("{}measured no work ({} instructions {}): likely optimised away; use "
-                     "tare::do_not_optimize (benchmark::DoNotOptimize in Google Benchmark code) "
-                     "on the result",
-                     who, Num(ir), per)});
+    r->warnings.push_back({SimWarning::Kind::kMeasuredNoWork,
+                           fmt::format("{}measured no work ({} instructions {}): likely optimised away; use "
+                                       "tare::do_not_optimize (benchmark::DoNotOptimize in Google Benchmark code) "
+                                       "on the result",
+                                       who, Num(ir), per)});
   }
   double sys_ns = r->values.count(metric_name::kSimSyscallNs) ? r->values[metric_name::kSimSyscallNs] : 0;
   const double calls_in_window =
@@ -380,13 +373,12 @@ void ComputeSimMetrics(SimReading* r) {
     double work_ns = cycles / kNominalCyclesPerNs;
     double share = sys_ns / (sys_ns + work_ns);
     if (share > kSyscallHeavyShare) {
-      r->warnings.push_back(
-          {SimWarning::Kind::kSyscallHeavy,
-           fmt::format("{}syscall-heavy: {} system calls took {:.0f}% of the estimated time "
-                       "({} ns against {} ns of simulated work at {} GHz); simulation does not "
-                       "count kernel work; compare with the wall instrument",
-                       who, Num(r->values[metric_name::kSimSyscalls]), 100 * share, Num(sys_ns),
-                       Num(std::round(work_ns)), Num(kNominalCyclesPerNs))});
+      r->warnings.push_back({SimWarning::Kind::kSyscallHeavy,
+                             fmt::format("{}syscall-heavy: {} system calls took {:.0f}% of the estimated time "
+                                         "({} ns against {} ns of simulated work at {} GHz); simulation does not "
+                                         "count kernel work; compare with the wall instrument",
+                                         who, Num(r->values[metric_name::kSimSyscalls]), 100 * share, Num(sys_ns),
+                                         Num(std::round(work_ns)), Num(kNominalCyclesPerNs))});
     }
   }
 }
@@ -396,11 +388,11 @@ StatusOr<SimReadings> ReadSimResults(SimTarget target, const std::vector<std::st
   if (profile_paths.empty()) return Status::InvalidArgument("no callgrind profiles to read");
   if (target == SimTarget::kGoogleBenchmark) {
     if (gbench_threads > 1) {
-      return Status::FailedPrecondition(fmt::format(
-          "the benchmark runs on {} threads; callgrind serialises threads and its dumps cover the "
-          "whole process, so per-thread timing windows cannot be separated: measure it with the "
-          "wall instrument, or build it against tare/gbench_compat.hpp",
-          gbench_threads));
+      return Status::FailedPrecondition(
+          fmt::format("the benchmark runs on {} threads; callgrind serialises threads and its dumps cover the "
+                      "whole process, so per-thread timing windows cannot be separated: measure it with the "
+                      "wall instrument, or build it against tare/gbench_compat.hpp",
+                      gbench_threads));
     }
     if (iterations <= 0) {
       return Status::InvalidArgument(

@@ -76,8 +76,7 @@ struct SimOptions {
 StatusOr<std::string> FindValgrind(const std::string& search_path = "");
 
 // The full argv: valgrind, its options (SimValgrindOptions), then target_argv unchanged.
-std::vector<std::string> SimCommand(const SimOptions& options,
-                                    const std::vector<std::string>& target_argv);
+std::vector<std::string> SimCommand(const SimOptions& options, const std::vector<std::string>& target_argv);
 // Just the valgrind options, for display and for the run's lock.
 std::vector<std::string> SimValgrindOptions(const SimOptions& options);
 
@@ -103,8 +102,7 @@ GbenchFlagSupport DetectGbenchFlagSupport(const std::string& help_text);
 // otherwise --benchmark_min_time=0, which in 1.7 makes the first run (1 iteration) final. With
 // warm-up support a 1 ns warm-up runs one untimed iteration first, so the timed one starts with
 // warm caches and lazily initialised state. Add --benchmark_filter and --benchmark_out yourself.
-std::vector<std::string> GoogleBenchmarkSimFlags(const GbenchFlagSupport& support,
-                                                 int64_t iterations = 0);
+std::vector<std::string> GoogleBenchmarkSimFlags(const GbenchFlagSupport& support, int64_t iterations = 0);
 
 // The profiles valgrind wrote into `profile_dir` ("callgrind.out.<pid>[.<dump>]"), ordered by
 // process, then dump. NotFound when there are none.
@@ -112,9 +110,9 @@ StatusOr<std::vector<std::string>> SimProfileFiles(const std::string& profile_di
 
 struct SimWarning {
   enum class Kind {
-    kMeasuredNoWork,       // under kNoWorkInstructions instructions per iteration
-    kSyscallHeavy,         // system calls took over kSyscallHeavyShare of the estimated time
-    kIterationsNotFixed,   // Google Benchmark calibrated its iteration count (several timed runs)
+    kMeasuredNoWork,      // under kNoWorkInstructions instructions per iteration
+    kSyscallHeavy,        // system calls took over kSyscallHeavyShare of the estimated time
+    kIterationsNotFixed,  // Google Benchmark calibrated its iteration count (several timed runs)
   };
   Kind kind;
   std::string message;  // one line that says what to do
@@ -130,9 +128,9 @@ inline constexpr double kSyscallHeavyMinCalls = 10;
 inline constexpr double kNominalCyclesPerNs = 3.0;
 
 struct SimReading {
-  std::string benchmark;    // kTareBinary: the DUMP_STATS_AT name (the URI); "" otherwise
-  int64_t iterations = 0;   // the divisor of `values`; 0 = values are window totals
-  int64_t windows = 0;      // windows summed (kTareBinary, kCommand) or timed runs seen (GB)
+  std::string benchmark;   // kTareBinary: the DUMP_STATS_AT name (the URI); "" otherwise
+  int64_t iterations = 0;  // the divisor of `values`; 0 = values are window totals
+  int64_t windows = 0;     // windows summed (kTareBinary, kCommand) or timed runs seen (GB)
   // The measured window's totals by callgrind event name (Ir, Dr, ..., sysCount); sysTime and
   // sysCpuTime converted to nanoseconds.
   std::map<std::string, uint64_t> window_totals;
@@ -169,6 +167,5 @@ std::optional<CycleEstimate> EstimateCyclesIaiV1(const std::map<std::string, uin
 
 // Fills values, cycle_model and warnings of a reading from its window_totals and iterations.
 void ComputeSimMetrics(SimReading* reading);
-
 
 }  // namespace tare::instrument

@@ -55,8 +55,7 @@ TEST(SimValgrind, MissingNamesTheDebianPackage) {
   auto v = FindValgrind("/nonexistent-dir:/also/not/here");
   ASSERT_FALSE(v.ok());
   EXPECT_EQ(v.status().code(), StatusCode::kUnavailable);
-  EXPECT_EQ(v.status().message(),
-            "valgrind is not installed; install the Debian package: apt-get install valgrind");
+  EXPECT_EQ(v.status().message(), "valgrind is not installed; install the Debian package: apt-get install valgrind");
 }
 
 // The exact argv the runner spawns for a tare benchmark binary.
@@ -64,13 +63,12 @@ TEST(SimCommandLine, TareBinary) {
   SimOptions o;
   o.valgrind = "/usr/bin/valgrind";
   o.profile_dir = "/tmp/s1";
-  EXPECT_EQ(SimCommand(o, {"./bench", "--x"}),
-            (std::vector<std::string>{
-                "/usr/bin/valgrind", "--tool=callgrind", "--cache-sim=yes", "--I1=32768,8,64",
-                "--D1=32768,8,64", "--LL=8388608,16,64", "--collect-systime=nsec",
-                "--callgrind-out-file=/tmp/s1/callgrind.out.%p",
-                "--log-file=/tmp/s1/valgrind.%p.log", "--dump-instr=no", "--trace-children=no",
-                "--instr-atstart=no", "./bench", "--x"}));
+  EXPECT_EQ(
+      SimCommand(o, {"./bench", "--x"}),
+      (std::vector<std::string>{"/usr/bin/valgrind", "--tool=callgrind", "--cache-sim=yes", "--I1=32768,8,64",
+                                "--D1=32768,8,64", "--LL=8388608,16,64", "--collect-systime=nsec",
+                                "--callgrind-out-file=/tmp/s1/callgrind.out.%p", "--log-file=/tmp/s1/valgrind.%p.log",
+                                "--dump-instr=no", "--trace-children=no", "--instr-atstart=no", "./bench", "--x"}));
   EXPECT_TRUE(o.disable_aslr);  // the runner sets SpawnRequest::disable_aslr from this
 }
 
@@ -83,12 +81,10 @@ TEST(SimCommandLine, CommandAndGoogleBenchmark) {
   o.target = SimTarget::kGoogleBenchmark;
   auto gb = SimValgrindOptions(o);
   std::vector<std::string> tail(gb.end() - 5, gb.end());
-  EXPECT_EQ(tail, (std::vector<std::string>{
-                      "--instr-atstart=yes",
-                      "--dump-after=benchmark::State::StartKeepRunning()",
-                      "--dump-before=benchmark::State::FinishKeepRunning()",
-                      "--dump-before=benchmark::State::PauseTiming()",
-                      "--dump-after=benchmark::State::ResumeTiming()"}));
+  EXPECT_EQ(tail, (std::vector<std::string>{"--instr-atstart=yes", "--dump-after=benchmark::State::StartKeepRunning()",
+                                            "--dump-before=benchmark::State::FinishKeepRunning()",
+                                            "--dump-before=benchmark::State::PauseTiming()",
+                                            "--dump-after=benchmark::State::ResumeTiming()"}));
   o.gbench_exclude_paused = false;
   EXPECT_EQ(SimValgrindOptions(o).size(), gb.size() - 2);
 }
@@ -124,18 +120,16 @@ TEST(SimCommandLine, GoogleBenchmarkFlags) {
 TEST(SimProfiles, FilesAreOrderedByProcessThenDump) {
   std::string dir = TempDir() + "sim_files_" + std::to_string(getpid());
   std::filesystem::create_directories(dir);
-  for (const char* name : {"callgrind.out.12.10", "callgrind.out.12", "callgrind.out.12.2",
-                           "callgrind.out.7.1", "callgrind.out.7", "valgrind.12.log",
-                           "callgrind.out.x", "other"}) {
+  for (const char* name : {"callgrind.out.12.10", "callgrind.out.12", "callgrind.out.12.2", "callgrind.out.7.1",
+                           "callgrind.out.7", "valgrind.12.log", "callgrind.out.x", "other"}) {
     std::ofstream(dir + "/" + name) << "x";
   }
   auto files = SimProfileFiles(dir);
   ASSERT_TRUE(files.ok()) << files.status().message();
   std::vector<std::string> names;
   for (const auto& f : *files) names.push_back(std::filesystem::path(f).filename());
-  EXPECT_EQ(names, (std::vector<std::string>{"callgrind.out.7.1", "callgrind.out.7",
-                                             "callgrind.out.12.2", "callgrind.out.12.10",
-                                             "callgrind.out.12"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"callgrind.out.7.1", "callgrind.out.7", "callgrind.out.12.2",
+                                             "callgrind.out.12.10", "callgrind.out.12"}));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   auto none = SimProfileFiles(dir);
@@ -178,9 +172,8 @@ TEST(SimProfiles, SymlinkLoopIsSkipped) {
 // iai-v1 on hand-picked counts: RAM = 2+4+1 = 7, LL = (10+20+5) - 7 = 28,
 // L1 = (1000+300+200) - 28 - 7 = 1465, cycles = 1465 + 5*28 + 35*7 = 1850.
 TEST(SimCycleModel, IaiV1) {
-  std::map<std::string, uint64_t> t = {{"Ir", 1000}, {"Dr", 300}, {"Dw", 200},
-                                       {"I1mr", 10}, {"D1mr", 20}, {"D1mw", 5},
-                                       {"ILmr", 2},  {"DLmr", 4},  {"DLmw", 1}};
+  std::map<std::string, uint64_t> t = {{"Ir", 1000}, {"Dr", 300}, {"Dw", 200}, {"I1mr", 10}, {"D1mr", 20},
+                                       {"D1mw", 5},  {"ILmr", 2}, {"DLmr", 4}, {"DLmw", 1}};
   auto c = EstimateCyclesIaiV1(t);
   ASSERT_TRUE(c.has_value());
   EXPECT_EQ(c->ram_hits, 7);
@@ -192,7 +185,7 @@ TEST(SimCycleModel, IaiV1) {
 
   SimReading r;
   r.window_totals = {{"Ir", 1000}, {"Dr", 300}, {"Dw", 200}, {"I1mr", 10}, {"D1mr", 20},
-                     {"D1mw", 5},  {"ILmr", 2},  {"DLmr", 4}, {"DLmw", 1},  {"sysCount", 3}};
+                     {"D1mw", 5},  {"ILmr", 2}, {"DLmr", 4}, {"DLmw", 1},  {"sysCount", 3}};
   r.iterations = 10;
   ComputeSimMetrics(&r);
   EXPECT_EQ(r.values["sim.est_cycles"], 185);
@@ -243,8 +236,7 @@ TEST(SimWarnings, ThresholdsAndMessages) {
   r.iterations = 0;
   // Totals near 2^64 (a hostile profile can declare any) are printed, not converted to int64_t
   // out of range (undefined behaviour; -fsanitize=float-cast-overflow catches it).
-  r.window_totals = {{"Ir", 3000}, {"sysCount", 18446744073709551615ULL},
-                     {"sysTime", 18446744073709551615ULL}};
+  r.window_totals = {{"Ir", 3000}, {"sysCount", 18446744073709551615ULL}, {"sysTime", 18446744073709551615ULL}};
   ComputeSimMetrics(&r);
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_EQ(r.warnings[0].message,
@@ -281,8 +273,8 @@ class SimRun : public ::testing::Test {
 
   // One sample as the runner takes it: a fresh profile directory, SimCommand, SimEnvironment,
   // ASLR off through the spawner (or through `prefix`, e.g. SetarchPrefix()).
-  Sample Run(SimTarget target, const std::vector<std::string>& target_argv,
-             const std::vector<std::string>& prefix = {}, bool exclude_paused = true) {
+  Sample Run(SimTarget target, const std::vector<std::string>& target_argv, const std::vector<std::string>& prefix = {},
+             bool exclude_paused = true) {
     SimOptions o;
     o.target = target;
     o.valgrind = valgrind_;
@@ -348,9 +340,8 @@ TEST_F(SimRun, TareBinaryWindowsBecomePerIterationMetrics) {
   ASSERT_TRUE(c.has_value());
   EXPECT_EQ(it->values.at("sim.est_cycles"), c->cycles / 100.0);
   EXPECT_EQ(it->cycle_model, "iai-v1");
-  for (const char* m : {"sim.Ir", "sim.Dr", "sim.Dw", "sim.I1mr", "sim.D1mr", "sim.D1mw",
-                        "sim.ILmr", "sim.DLmr", "sim.DLmw", "sim.syscalls", "sim.syscall_ns",
-                        "sim.syscall_cpu_ns", "sim.est_cycles"}) {
+  for (const char* m : {"sim.Ir", "sim.Dr", "sim.Dw", "sim.I1mr", "sim.D1mr", "sim.D1mw", "sim.ILmr", "sim.DLmr",
+                        "sim.DLmw", "sim.syscalls", "sim.syscall_ns", "sim.syscall_cpu_ns", "sim.est_cycles"}) {
     EXPECT_TRUE(it->values.count(m)) << m;
   }
   EXPECT_TRUE(it->warnings.empty()) << it->warnings[0].message;
@@ -386,8 +377,7 @@ TEST_F(SimRun, ThreeRerunsGiveIdenticalCounts) {
     const auto& first = runs[0].benchmarks[b];
     for (int i = 1; i < 3; ++i) {
       const auto& other = runs[i].benchmarks[b];
-      EXPECT_EQ(CountEvents(other.window_totals), CountEvents(first.window_totals))
-          << first.benchmark << " run " << i;
+      EXPECT_EQ(CountEvents(other.window_totals), CountEvents(first.window_totals)) << first.benchmark << " run " << i;
       EXPECT_EQ(other.values.at("sim.est_cycles"), first.values.at("sim.est_cycles"));
     }
     // Every count event is there (nine cache events and sysCount).
@@ -407,12 +397,11 @@ TEST_F(SimRun, ThreeRerunsGiveIdenticalCounts) {
 // ASLR off through the runner's personality flag or through setarch: the same counts.
 TEST_F(SimRun, PersonalityFlagAndSetarchAgree) {
   SimReadings by_flag = Read(SimTarget::kTareBinary, Run(SimTarget::kTareBinary, {CALLGRIND_DEMO_PATH}), 100);
-  SimReadings by_setarch = Read(
-      SimTarget::kTareBinary, Run(SimTarget::kTareBinary, {CALLGRIND_DEMO_PATH}, SetarchPrefix()), 100);
+  SimReadings by_setarch =
+      Read(SimTarget::kTareBinary, Run(SimTarget::kTareBinary, {CALLGRIND_DEMO_PATH}, SetarchPrefix()), 100);
   ASSERT_EQ(by_flag.benchmarks.size(), by_setarch.benchmarks.size());
   for (size_t b = 0; b < by_flag.benchmarks.size(); ++b) {
-    EXPECT_EQ(CountEvents(by_flag.benchmarks[b].window_totals),
-              CountEvents(by_setarch.benchmarks[b].window_totals));
+    EXPECT_EQ(CountEvents(by_flag.benchmarks[b].window_totals), CountEvents(by_setarch.benchmarks[b].window_totals));
   }
 }
 
@@ -433,8 +422,7 @@ TEST_F(SimRun, CommandIsMeasuredWholeAndDeterministically) {
   // The same profile read as a tare binary has no windows: a clear error, not zeros.
   auto as_tare = ReadSimResults(SimTarget::kTareBinary, a.profiles, 1);
   ASSERT_FALSE(as_tare.ok());
-  EXPECT_NE(as_tare.status().message().find("never called CALLGRIND_DUMP_STATS_AT"),
-            std::string::npos);
+  EXPECT_NE(as_tare.status().message().find("never called CALLGRIND_DUMP_STATS_AT"), std::string::npos);
 }
 
 // ---- unmodified Google Benchmark binaries -------------------------------------------------------
@@ -461,8 +449,7 @@ class SimGbench : public SimRun {
   GbResult RunGb(const std::string& name, bool exclude_paused = true) {
     std::string json_path = dir_ + "/gb" + std::to_string(samples_ + 1) + ".json";
     std::vector<std::string> argv = {GBENCH_DEMO_PATH, "--benchmark_filter=^" + name + "$",
-                                     "--benchmark_out=" + json_path,
-                                     "--benchmark_out_format=json"};
+                                     "--benchmark_out=" + json_path, "--benchmark_out_format=json"};
     for (auto& f : GoogleBenchmarkSimFlags(Support())) argv.push_back(f);
     Sample s = Run(SimTarget::kGoogleBenchmark, argv, {}, exclude_paused);
     GbResult out;

@@ -93,8 +93,7 @@ static void resolve(void) {
   real_valloc = (void* (*)(size_t))dlsym(RTLD_NEXT, "valloc");
   real_pvalloc = (void* (*)(size_t))dlsym(RTLD_NEXT, "pvalloc");
   real_malloc_usable_size = (size_t(*)(void*))dlsym(RTLD_NEXT, "malloc_usable_size");
-  if (!real_malloc || !real_calloc || !real_realloc || !real_free ||
-      !real_malloc_usable_size) {
+  if (!real_malloc || !real_calloc || !real_realloc || !real_free || !real_malloc_usable_size) {
     static const char kMsg[] =
         "libtare_alloc: cannot find the real malloc/free with dlsym(RTLD_NEXT); is the shim "
         "loaded in front of a C library?\n";
@@ -107,8 +106,7 @@ static void resolve(void) {
 
 /* True when the real functions are usable; false while resolving (serve from the bootstrap). */
 static inline int ready(void) {
-  if (__builtin_expect(atomic_load_explicit(&resolve_state, memory_order_acquire) == kResolved, 1))
-    return 1;
+  if (__builtin_expect(atomic_load_explicit(&resolve_state, memory_order_acquire) == kResolved, 1)) return 1;
   resolve();
   return atomic_load(&resolve_state) == kResolved;
 }
@@ -128,8 +126,7 @@ static int64_t window_live0;
 static inline void raise_to(atomic_int_fast64_t* peak, int64_t live) {
   int64_t seen = atomic_load_explicit(peak, memory_order_relaxed);
   while (live > seen &&
-         !atomic_compare_exchange_weak_explicit(peak, &seen, live, memory_order_relaxed,
-                                                memory_order_relaxed)) {
+         !atomic_compare_exchange_weak_explicit(peak, &seen, live, memory_order_relaxed, memory_order_relaxed)) {
   }
 }
 
@@ -167,7 +164,7 @@ SHIM_EXPORT void* calloc(size_t count, size_t size) {
   if (!ready()) {
     if (overflow) return NULL;
     void* p = bootstrap_alloc(bytes, 16);
-    if (p) memset(p, 0, bytes);  /* the static buffer is zero, but be explicit */
+    if (p) memset(p, 0, bytes); /* the static buffer is zero, but be explicit */
     return p;
   }
   void* p = real_calloc(count, size);
@@ -177,7 +174,7 @@ SHIM_EXPORT void* calloc(size_t count, size_t size) {
 
 SHIM_EXPORT void free(void* p) {
   if (!p || is_bootstrap(p)) return;
-  if (!ready()) return;  /* cannot happen: a non-bootstrap block implies resolved */
+  if (!ready()) return; /* cannot happen: a non-bootstrap block implies resolved */
   note_free_of_size(real_malloc_usable_size(p));
   real_free(p);
 }

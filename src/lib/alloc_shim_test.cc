@@ -25,8 +25,7 @@ struct Figures {
 Figures ParsePrinted(const std::string& text) {
   std::smatch m;
   Figures f;
-  if (!std::regex_search(text, m,
-                         std::regex("allocs=(\\d+) frees=(\\d+) bytes=(\\d+) peak=(\\d+)"))) {
+  if (!std::regex_search(text, m, std::regex("allocs=(\\d+) frees=(\\d+) bytes=(\\d+) peak=(\\d+)"))) {
     ADD_FAILURE() << "no figures in: " << text;
     return f;
   }
@@ -132,10 +131,9 @@ TEST(AllocShim, EveryProcessAppendsItsOwnLine) {
 TEST(AllocShim, AllocationsInsideDlsymAreServedFromTheBootstrapBufferAndNotCounted) {
   const std::string dir = MakeTempDir();
   const std::string path = dir + "/alloc.jsonl";
-  ChildOutput out = RunChild({kPattern, "bootstrap"},
-                             {{"LD_PRELOAD", kShim}, {"TARE_ALLOC_OUT", path},
-                              {"TARE_ALLOC_SELFTEST_BOOTSTRAP", "1"}},
-                             -1);
+  ChildOutput out =
+      RunChild({kPattern, "bootstrap"},
+               {{"LD_PRELOAD", kShim}, {"TARE_ALLOC_OUT", path}, {"TARE_ALLOC_SELFTEST_BOOTSTRAP", "1"}}, -1);
   ASSERT_EQ(out.exit_status, 0) << out.err;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(out.err, m, std::regex("bootstrap_bytes=(\\d+)"))) << out.err;

@@ -13,8 +13,7 @@
 namespace tare::testing {
 namespace {
 
-const std::vector<std::string> kBenches = {"zeroed_buffer/1", "zeroed_buffer/2",
-                                           "zeroed_buffer/3"};
+const std::vector<std::string> kBenches = {"zeroed_buffer/1", "zeroed_buffer/2", "zeroed_buffer/3"};
 
 // Runs the requested benchmarks (newline-separated) in one process under callgrind; returns the
 // Ir total of each window's dump, in order.
@@ -42,11 +41,9 @@ TEST(AllocatorRipple, IsolatedRunsAreIdenticalOneProcessRunsAreNot) {
   if (!std::filesystem::exists("/usr/bin/valgrind")) GTEST_SKIP() << "valgrind not installed";
   std::vector<uint64_t> isolated;
   for (const auto& bench : kBenches) isolated.push_back(WindowIrs(bench, 1).at(0));
-  const std::vector<uint64_t> shared =
-      WindowIrs(kBenches[0] + "\n" + kBenches[1] + "\n" + kBenches[2], 3);
-  std::printf("isolated Ir: %llu %llu %llu; one process Ir: %llu %llu %llu\n",
-              (unsigned long long)isolated[0], (unsigned long long)isolated[1],
-              (unsigned long long)isolated[2], (unsigned long long)shared[0],
+  const std::vector<uint64_t> shared = WindowIrs(kBenches[0] + "\n" + kBenches[1] + "\n" + kBenches[2], 3);
+  std::printf("isolated Ir: %llu %llu %llu; one process Ir: %llu %llu %llu\n", (unsigned long long)isolated[0],
+              (unsigned long long)isolated[1], (unsigned long long)isolated[2], (unsigned long long)shared[0],
               (unsigned long long)shared[1], (unsigned long long)shared[2]);
   EXPECT_EQ(isolated[0], isolated[1]);
   EXPECT_EQ(isolated[1], isolated[2]);

@@ -13,8 +13,7 @@ uint64_t PowerOfTwoAtLeast(uint64_t n) {
 
 }  // namespace
 
-Calibration Calibrate(const Instance& instance, uint64_t target_ns, Instrument instrument,
-                      const AllocShim* shim) {
+Calibration Calibrate(const Instance& instance, uint64_t target_ns, Instrument instrument, const AllocShim* shim) {
   uint64_t cap = kMaxCalibratedIterations;
   if (instance.family->records_latency() && instrument != Instrument::kSim) {
     cap = std::min(cap, kMaxLatencyIterations);

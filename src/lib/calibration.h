@@ -25,7 +25,6 @@ struct Calibration {
 // most 16x when a window is far below the target, always to a power of two — until a window
 // lasts >= target_ns or the cap (kMaxCalibratedIterations, or kMaxLatencyIterations for
 // benchmarks that record latency) is reached.
-Calibration Calibrate(const Instance& instance, uint64_t target_ns, Instrument instrument,
-                      const AllocShim* shim);
+Calibration Calibrate(const Instance& instance, uint64_t target_ns, Instrument instrument, const AllocShim* shim);
 
 }  // namespace tare::internal

@@ -143,9 +143,9 @@ Request ReadRequest() {
   };
   const std::string protocol = Env("TARE_PROTOCOL").value_or("");
   if (protocol != std::to_string(kProtocolVersion)) {
-    return fail("this binary speaks tare child protocol " + std::to_string(kProtocolVersion) +
-                "; TARE_PROTOCOL is '" + protocol + "' (use a tare that speaks version " +
-                std::to_string(kProtocolVersion) + ", or rebuild the benchmark)");
+    return fail("this binary speaks tare child protocol " + std::to_string(kProtocolVersion) + "; TARE_PROTOCOL is '" +
+                protocol + "' (use a tare that speaks version " + std::to_string(kProtocolVersion) +
+                ", or rebuild the benchmark)");
   }
   req.mode = Env("TARE_MODE").value_or("");
   if (req.mode != "list" && req.mode != "calibrate" && req.mode != "measure") {
@@ -165,8 +165,9 @@ Request ReadRequest() {
 
   req.benches = SplitLines(Env("TARE_BENCH").value_or(""));
   if (req.benches.empty()) {
-    return fail("TARE_BENCH is empty; set it to a benchmark name as listed (several separated "
-                "by newlines)");
+    return fail(
+        "TARE_BENCH is empty; set it to a benchmark name as listed (several separated "
+        "by newlines)");
   }
   if (req.mode == "calibrate") {
     auto ns = ParsePositive(Env("TARE_CALIBRATE_NS").value_or(""));
@@ -176,9 +177,10 @@ Request ReadRequest() {
   }
   const std::vector<std::string> iters = SplitLines(Env("TARE_ITERS").value_or(""));
   if (iters.size() != 1 && iters.size() != req.benches.size()) {
-    return fail("TARE_ITERS must be one positive integer, or one per benchmark in TARE_BENCH "
-                "separated by newlines (" + std::to_string(req.benches.size()) +
-                " benchmarks, " + std::to_string(iters.size()) + " counts)");
+    return fail(
+        "TARE_ITERS must be one positive integer, or one per benchmark in TARE_BENCH "
+        "separated by newlines (" +
+        std::to_string(req.benches.size()) + " benchmarks, " + std::to_string(iters.size()) + " counts)");
   }
   for (size_t i = 0; i < req.benches.size(); ++i) {
     auto n = ParsePositive(iters.size() == 1 ? iters[0] : iters[i]);
@@ -247,8 +249,7 @@ int RunChildProtocol() {
     const std::string& bench = req.benches[i];
     const Instance* inst = Find(instances, bench);
     if (!inst) {
-      emit(ErrorLine(bench, "no benchmark named '" + bench + "' in this binary (" +
-                                std::to_string(instances.size()) +
+      emit(ErrorLine(bench, "no benchmark named '" + bench + "' in this binary (" + std::to_string(instances.size()) +
                                 " listed; names are matched exactly)"));
       status = kChildErrorExit;
       continue;

@@ -19,8 +19,7 @@ const std::string kBench = TEST_BENCH_PATH;
 const std::string kShim = ALLOC_SHIM_PATH;
 
 // Runs one request and returns the single result line, parsed.
-json Request(const std::map<std::string, std::string>& env, int expected_exit = 0,
-             const std::string& binary = kBench) {
+json Request(const std::map<std::string, std::string>& env, int expected_exit = 0, const std::string& binary = kBench) {
   ChildOutput out = RunChild({binary}, env);
   EXPECT_EQ(out.exit_status, expected_exit) << out.err;
   std::vector<std::string> lines = Lines(out.result);
@@ -30,8 +29,7 @@ json Request(const std::map<std::string, std::string>& env, int expected_exit = 
   return json::parse(lines[0]);
 }
 
-json Measure(const std::string& bench, uint64_t iters, const std::string& instrument = "wall",
-             int expected_exit = 0) {
+json Measure(const std::string& bench, uint64_t iters, const std::string& instrument = "wall", int expected_exit = 0) {
   auto env = ProtocolEnv("measure", bench, instrument);
   env["TARE_ITERS"] = std::to_string(iters);
   if (instrument == "mem") env["LD_PRELOAD"] = kShim;
@@ -122,8 +120,7 @@ TEST(ChildProtocol, SeveralBenchmarksInOneProcessGiveOneLineEachInOrder) {
   EXPECT_EQ(json::parse(lines[0])["bench"], "three_blocks");
   EXPECT_EQ(json::parse(lines[0])["iters"], 7);
   EXPECT_EQ(json::parse(lines[1])["bench"], "no_such_bench");
-  EXPECT_NE(json::parse(lines[1])["error"].get<std::string>().find("no benchmark named"),
-            std::string::npos);
+  EXPECT_NE(json::parse(lines[1])["error"].get<std::string>().find("no benchmark named"), std::string::npos);
   EXPECT_EQ(json::parse(lines[2])["gauges"]["product"], 6);
 
   env["TARE_BENCH"] = "three_blocks\nhooked/2/3";
@@ -164,8 +161,9 @@ TEST(ChildProtocol, ErrorsAreOneLineAndExitThree) {
   ExpectError("breaks_early", "left its measurement loop early");
   ExpectError("loops_twice", "entered its measurement loop twice");
   ExpectError("throws_in_loop", "threw an exception: disk on fire");
-  ExpectError("throws_in_setup", "setup of benchmark 'throws_in_setup' threw an exception: no "
-                                 "fixture data");
+  ExpectError("throws_in_setup",
+              "setup of benchmark 'throws_in_setup' threw an exception: no "
+              "fixture data");
   ExpectError("pauses_twice", "pause_timing() twice");
 }
 
@@ -187,11 +185,9 @@ TEST(ChildProtocol, MalformedRequestsAreRefused) {
   EXPECT_NE(Request(env, 3)["error"].get<std::string>().find("TARE_MODE"), std::string::npos);
   env = ProtocolEnv("measure", "three_blocks", "perf");
   env["TARE_ITERS"] = "1";
-  EXPECT_NE(Request(env, 3)["error"].get<std::string>().find("TARE_INSTRUMENT"),
-            std::string::npos);
+  EXPECT_NE(Request(env, 3)["error"].get<std::string>().find("TARE_INSTRUMENT"), std::string::npos);
   env = ProtocolEnv("calibrate", "three_blocks");
-  EXPECT_NE(Request(env, 3)["error"].get<std::string>().find("TARE_CALIBRATE_NS"),
-            std::string::npos);
+  EXPECT_NE(Request(env, 3)["error"].get<std::string>().find("TARE_CALIBRATE_NS"), std::string::npos);
   // No usable result fd: nothing can be reported there; stderr says why.
   env = ProtocolEnv("list");
   env["TARE_RESULT_FD"] = "9";
@@ -231,8 +227,7 @@ TEST(ChildProtocolMem, WithoutTheShimTheResultSaysItIsNotLoaded) {
   auto env = ProtocolEnv("measure", "three_blocks", "mem");
   env["TARE_ITERS"] = "10";
   json r = Request(env, 3);  // no LD_PRELOAD
-  EXPECT_NE(r["error"].get<std::string>().find("allocation shim is not loaded"),
-            std::string::npos);
+  EXPECT_NE(r["error"].get<std::string>().find("allocation shim is not loaded"), std::string::npos);
 }
 
 // ---- sim: real valgrind ----------------------------------------------------------------------
@@ -292,9 +287,7 @@ TEST(Standalone, ListsFiltersAndPrintsATable) {
   out = RunChild({TARE_BASIC_PATH, "--benchmark_list_tests", "--filter", "^fill"}, {}, -1);
   EXPECT_EQ(out.out, "fill_bytes/1024\nfill_bytes/65536\n");
 
-  out = RunChild({TARE_BASIC_PATH, "--filter=sort_ints/64$", "--min-time-ms", "5",
-                  "--repetitions=2"},
-                 {}, -1);
+  out = RunChild({TARE_BASIC_PATH, "--filter=sort_ints/64$", "--min-time-ms", "5", "--repetitions=2"}, {}, -1);
   EXPECT_EQ(out.exit_status, 0) << out.err;
   std::vector<std::string> lines = Lines(out.out);
   ASSERT_EQ(lines.size(), 2u) << out.out;
@@ -315,8 +308,7 @@ TEST(Standalone, BadArgumentsExitTwoFailuresExitThree) {
 }
 
 TEST(ProtocolMarker, EveryLinkedBinaryCarriesItOthersDoNot) {
-  for (const std::string& path : {kBench, std::string(TARE_BASIC_PATH),
-                                 std::string(DUPLICATE_NAMES_PATH)}) {
+  for (const std::string& path : {kBench, std::string(TARE_BASIC_PATH), std::string(DUPLICATE_NAMES_PATH)}) {
     EXPECT_NE(ReadFile(path).find("TARE_CHILD_PROTOCOL_V1"), std::string::npos) << path;
   }
   EXPECT_EQ(ReadFile("/bin/true").find("TARE_CHILD_PROTOCOL_V1"), std::string::npos);

@@ -34,8 +34,7 @@ std::vector<std::string> ProtocolNames(const std::string& binary) {
   return names;
 }
 
-void ExpectSameNames(const std::string& tare_binary, const std::string& gbench_binary,
-                     size_t expected_count) {
+void ExpectSameNames(const std::string& tare_binary, const std::string& gbench_binary, size_t expected_count) {
   ChildOutput original = RunChild({gbench_binary, "--benchmark_list_tests=true"}, {}, -1);
   ASSERT_EQ(original.exit_status, 0) << original.err;
   const std::vector<std::string> want = Dedup(Lines(original.out));
@@ -47,13 +46,14 @@ void ExpectSameNames(const std::string& tare_binary, const std::string& gbench_b
 }
 
 TEST(GbenchCompat, UserGuideExamplesListTheSameNamesAsGoogleBenchmark) {
-  const std::vector<std::pair<std::string, size_t>> examples = {
-      {"basic_usage", 2},         {"passing_arguments", 105},      {"counters_and_timers", 16},
-      {"preventing_optimization", 8}, {"skip_with_error", 2}};
+  const std::vector<std::pair<std::string, size_t>> examples = {{"basic_usage", 2},
+                                                                {"passing_arguments", 105},
+                                                                {"counters_and_timers", 16},
+                                                                {"preventing_optimization", 8},
+                                                                {"skip_with_error", 2}};
   for (const auto& [name, count] : examples) {
     SCOPED_TRACE(name);
-    ExpectSameNames(kDir + "/gbench_compat_" + name, kDir + "/gbench_compat_" + name + "_original",
-                    count);
+    ExpectSameNames(kDir + "/gbench_compat_" + name, kDir + "/gbench_compat_" + name + "_original", count);
   }
 }
 
@@ -61,8 +61,7 @@ TEST(GbenchCompat, FeatureCasesListTheSameNamesAsGoogleBenchmark) {
   ExpectSameNames(COMPAT_CASES_PATH, COMPAT_CASES_ORIGINAL_PATH, 19);
 }
 
-json Measure(const std::string& binary, const std::string& bench, uint64_t iters,
-             int expected_exit = 0) {
+json Measure(const std::string& binary, const std::string& bench, uint64_t iters, int expected_exit = 0) {
   auto env = ProtocolEnv("measure", bench);
   env["TARE_ITERS"] = std::to_string(iters);
   ChildOutput out = RunChild({binary}, env);

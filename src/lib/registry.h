@@ -16,7 +16,7 @@ namespace tare::internal {
 
 // One runnable benchmark: a family with one parameter set.
 struct Instance {
-  std::string name;           // as listed and as the runner addresses it: "sort/1024"
+  std::string name;  // as listed and as the runner addresses it: "sort/1024"
   const Family* family = nullptr;
   std::vector<int64_t> args;
 };

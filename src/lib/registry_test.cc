@@ -19,8 +19,7 @@ using V = std::vector<int64_t>;
 
 TEST(ExpandRange, PowersOfTheMultiplierBetweenTheBounds) {
   EXPECT_EQ(ExpandRange(8, 8 << 10, 8), (V{8, 64, 512, 4096, 8192}));
-  EXPECT_EQ(ExpandRange(8, 8 << 10, 2),
-            (V{8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}));
+  EXPECT_EQ(ExpandRange(8, 8 << 10, 2), (V{8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192}));
   EXPECT_EQ(ExpandRange(1 << 10, 8 << 10, 8), (V{1024, 4096, 8192}));
   EXPECT_EQ(ExpandRange(5, 5, 8), (V{5}));
   EXPECT_EQ(ExpandRange(5, 6, 8), (V{5, 6}));
@@ -78,8 +77,7 @@ TEST(Registry, SameFunctionTwiceCollapsesDifferentFunctionsAreAnError) {
   clash.Add((new Family("f", reinterpret_cast<const void*>(&Noop), nullptr))->arg(1));
   clash.Add((new Family("f", reinterpret_cast<const void*>(&OtherNoop), nullptr))->arg(1));
   EXPECT_FALSE(clash.Instances(&instances, &error));
-  EXPECT_NE(error.find("'f/1' is registered twice by different functions"), std::string::npos)
-      << error;
+  EXPECT_NE(error.find("'f/1' is registered twice by different functions"), std::string::npos) << error;
 }
 
 TEST(NearestRank, RankIsCeilingOfQTimesN) {

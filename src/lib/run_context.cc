@@ -30,8 +30,7 @@ std::string Quoted(const Instance& instance) { return "benchmark '" + instance.n
 
 }  // namespace
 
-RunContext::RunContext(const Instance& instance, uint64_t iters, Instrument instrument,
-                       const AllocShim* shim)
+RunContext::RunContext(const Instance& instance, uint64_t iters, Instrument instrument, const AllocShim* shim)
     : instance_(instance),
       iters_(iters),
       instrument_(instrument),
@@ -57,8 +56,7 @@ void RunContext::SetError(std::string message) {
 uint64_t RunContext::OpenWindow() {
   if (!error_.empty()) return 0;
   if (window_ != WindowState::kNotOpened) {
-    SetError(Quoted(instance_) +
-             " entered its measurement loop twice in one sample; a sample has exactly one loop");
+    SetError(Quoted(instance_) + " entered its measurement loop twice in one sample; a sample has exactly one loop");
     return 0;
   }
   window_ = WindowState::kOpen;
@@ -185,17 +183,11 @@ void RunContext::Resume() {
   if (instrument_ == Instrument::kSim) CALLGRIND_TOGGLE_COLLECT;
 }
 
-void RunContext::SetCounter(std::string_view name, double total) {
-  counters_[std::string(name)] = total;
-}
+void RunContext::SetCounter(std::string_view name, double total) { counters_[std::string(name)] = total; }
 
-void RunContext::AddCounter(std::string_view name, double total) {
-  counters_[std::string(name)] += total;
-}
+void RunContext::AddCounter(std::string_view name, double total) { counters_[std::string(name)] += total; }
 
-void RunContext::SetGauge(std::string_view name, double value) {
-  gauges_[std::string(name)] = value;
-}
+void RunContext::SetGauge(std::string_view name, double value) { gauges_[std::string(name)] = value; }
 
 void RunContext::SkipWithError(std::string_view message) {
   std::string line(message);
@@ -242,8 +234,8 @@ SampleReadings RunContext::Finish() {
   if (record_latency_ && latency_count_ > 0) {
     std::vector<uint64_t> sorted(latency_ns_.begin(), latency_ns_.begin() + latency_count_);
     std::sort(sorted.begin(), sorted.end());
-    r.latency = LatencyFigures{NearestRank(sorted, 0.50), NearestRank(sorted, 0.95),
-                               NearestRank(sorted, 0.99), sorted.back()};
+    r.latency =
+        LatencyFigures{NearestRank(sorted, 0.50), NearestRank(sorted, 0.95), NearestRank(sorted, 0.99), sorted.back()};
   }
   if (instrument_ == Instrument::kMem) r.alloc = alloc_;
   return r;
@@ -271,8 +263,7 @@ std::string Describe(const std::exception_ptr& ep) {
 
 }  // namespace
 
-SampleReadings RunSample(const Instance& instance, uint64_t iters, Instrument instrument,
-                         const AllocShim* shim) {
+SampleReadings RunSample(const Instance& instance, uint64_t iters, Instrument instrument, const AllocShim* shim) {
   RunContext context(instance, iters, instrument, shim);
   const Family& family = *instance.family;
   try {
@@ -291,8 +282,7 @@ SampleReadings RunSample(const Instance& instance, uint64_t iters, Instrument in
   try {
     if (family.teardown_fn()) family.teardown_fn()(context);
   } catch (...) {
-    context.Abort("teardown of " + Quoted(instance) + " threw " +
-                  Describe(std::current_exception()));
+    context.Abort("teardown of " + Quoted(instance) + " threw " + Describe(std::current_exception()));
   }
   return context.Finish();
 }

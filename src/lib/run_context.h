@@ -113,8 +113,7 @@ class RunContext {
 
 // Runs one sample: setup hook, benchmark function (its own setup, the window, its teardown),
 // teardown hook. Exceptions become the sample's error.
-SampleReadings RunSample(const Instance& instance, uint64_t iters, Instrument instrument,
-                         const AllocShim* shim);
+SampleReadings RunSample(const Instance& instance, uint64_t iters, Instrument instrument, const AllocShim* shim);
 
 // Nearest-rank quantile of sorted values (rank ceil(q * n), 1-based); 0 for no values.
 uint64_t NearestRank(const std::vector<uint64_t>& sorted, double q);

@@ -59,8 +59,7 @@ int ParseOptions(int argc, char** argv, Options* opt) {
     if (a == "--help" || a == "-h") {
       std::printf(kUsage, argv[0]);
       return -1;
-    } else if (a == "--list" || a == "--benchmark_list_tests" ||
-               a == "--benchmark_list_tests=true") {
+    } else if (a == "--list" || a == "--benchmark_list_tests" || a == "--benchmark_list_tests=true") {
       opt->list = true;
     } else if (value("--filter", &opt->filter) || value("--benchmark_filter", &opt->filter)) {
     } else if (value("--min-time-ms", &v)) {
@@ -84,27 +83,39 @@ int ParseOptions(int argc, char** argv, Options* opt) {
 
 const char* UnitSuffix(TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::kMicrosecond: return "us";
-    case TimeUnit::kMillisecond: return "ms";
-    case TimeUnit::kSecond: return "s";
-    default: return "ns";
+    case TimeUnit::kMicrosecond:
+      return "us";
+    case TimeUnit::kMillisecond:
+      return "ms";
+    case TimeUnit::kSecond:
+      return "s";
+    default:
+      return "ns";
   }
 }
 
 double UnitScale(TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::kMicrosecond: return 1e3;
-    case TimeUnit::kMillisecond: return 1e6;
-    case TimeUnit::kSecond: return 1e9;
-    default: return 1.0;
+    case TimeUnit::kMicrosecond:
+      return 1e3;
+    case TimeUnit::kMillisecond:
+      return 1e6;
+    case TimeUnit::kSecond:
+      return 1e9;
+    default:
+      return 1.0;
   }
 }
 
 std::string Duration(double ns, TimeUnit unit) {
   char buf[64];
   const double v = ns / UnitScale(unit);
-  std::snprintf(buf, sizeof buf, v >= 100 ? "%.0f %s" : v >= 10 ? "%.1f %s" : v >= 1 ? "%.2f %s" : "%.3g %s", v,
-                UnitSuffix(unit));
+  std::snprintf(buf, sizeof buf,
+                v >= 100  ? "%.0f %s"
+                : v >= 10 ? "%.1f %s"
+                : v >= 1  ? "%.2f %s"
+                          : "%.3g %s",
+                v, UnitSuffix(unit));
   return buf;
 }
 
@@ -137,8 +148,7 @@ int RunStandalone(int argc, char** argv) {
     try {
       re = std::regex(opt.filter, std::regex::ECMAScript);
     } catch (const std::regex_error& e) {
-      std::fprintf(stderr, "tare: --filter '%s' is not a valid regular expression: %s\n",
-                   opt.filter.c_str(), e.what());
+      std::fprintf(stderr, "tare: --filter '%s' is not a valid regular expression: %s\n", opt.filter.c_str(), e.what());
       return 2;
     }
     std::erase_if(instances, [&re](const Instance& i) { return !std::regex_search(i.name, re); });
@@ -148,15 +158,14 @@ int RunStandalone(int argc, char** argv) {
     return 0;
   }
   if (instances.empty()) {
-    std::fprintf(stderr, "tare: no benchmark matches '%s'; --list shows the names\n",
-                 opt.filter.c_str());
+    std::fprintf(stderr, "tare: no benchmark matches '%s'; --list shows the names\n", opt.filter.c_str());
     return 2;
   }
 
   size_t width = 9;
   for (const auto& inst : instances) width = std::max(width, inst.name.size());
-  std::printf("%-*s %14s %14s %12s  %s\n", int(width), "benchmark", "wall/iter", "cpu/iter",
-              "iterations", "per iteration");
+  std::printf("%-*s %14s %14s %12s  %s\n", int(width), "benchmark", "wall/iter", "cpu/iter", "iterations",
+              "per iteration");
   std::fflush(stdout);
   int status = 0;
   for (const auto& inst : instances) {
@@ -189,9 +198,8 @@ int RunStandalone(int argc, char** argv) {
       extra += "p50=" + Duration(double(first.latency->p50_ns), unit) +
                " p99=" + Duration(double(first.latency->p99_ns), unit) + " ";
     }
-    std::printf("%-*s %14s %14s %12llu  %s%s\n", int(width), inst.name.c_str(),
-                Duration(Median(wall), unit).c_str(), Duration(Median(cpu), unit).c_str(),
-                static_cast<unsigned long long>(c.iters), extra.c_str(),
+    std::printf("%-*s %14s %14s %12llu  %s%s\n", int(width), inst.name.c_str(), Duration(Median(wall), unit).c_str(),
+                Duration(Median(cpu), unit).c_str(), static_cast<unsigned long long>(c.iters), extra.c_str(),
                 c.capped ? "(iteration cap reached: is the work optimised away?)" : "");
     std::fflush(stdout);
   }

@@ -20,17 +20,17 @@ struct CohortRecord {
   std::string spec_json;        // SpecToJson of the resolved campaign
   std::string lock_json;        // tare.lock/1
   std::string lock_sha256;
-  int64_t cohort = 0;           // 1, 2, ... within the campaign
+  int64_t cohort = 0;  // 1, 2, ... within the campaign
   CohortState state = CohortState::kRunning;
   std::string stop_reason;
-  std::string outcome;          // PASS | FAIL | INCONCLUSIVE | ""
+  std::string outcome;  // PASS | FAIL | INCONCLUSIVE | ""
   int64_t resumed = 0;
   // The notes its ledger printed, in order (schema version 7); nullopt: a cohort stored by an older
   // tare, whose ledger is rebuilt with the notes stored with its run.
   std::optional<std::vector<std::string>> notes;
   // From the runs table, when loaded.
   int64_t started_unix_ns = 0;
-  int64_t samples = 0;          // samples used (stored minus discarded)
+  int64_t samples = 0;  // samples used (stored minus discarded)
 };
 
 struct CellRecord {

@@ -18,7 +18,7 @@ struct FingerprintKey {
 enum class CheckLevel { kOk, kWarn, kInfo };
 
 struct StabilityCheck {
-  std::string name;     // "governor", "turbo", "aslr", "load", "virtualized", "cpus"...
+  std::string name;  // "governor", "turbo", "aslr", "load", "virtualized", "cpus"...
   CheckLevel level = CheckLevel::kOk;
   std::string finding;  // what was seen: "scaling_governor is 'powersave' on 2 of 2 CPUs"
   std::string fix;      // what to do: "sudo cpupower frequency-set -g performance"

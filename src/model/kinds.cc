@@ -10,8 +10,7 @@ namespace {
 // The value among `all` whose name is `name`; DataLoss naming `what` and the accepted names
 // otherwise (a name read back from the store or a document that this tare does not know).
 template <typename E>
-StatusOr<E> ByName(std::string_view name, std::initializer_list<E> all, const char* (*name_of)(E),
-                   const char* what) {
+StatusOr<E> ByName(std::string_view name, std::initializer_list<E> all, const char* (*name_of)(E), const char* what) {
   std::string accepted;
   for (E e : all) {
     if (name == name_of(e)) return e;
@@ -30,10 +29,14 @@ StatusOr<RunKind> ParseRunKind(std::string_view name) {
 
 const char* CohortStateName(CohortState s) {
   switch (s) {
-    case CohortState::kRunning: return "running";
-    case CohortState::kComplete: return "complete";
-    case CohortState::kInterrupted: return "interrupted";
-    case CohortState::kStopped: return "stopped";
+    case CohortState::kRunning:
+      return "running";
+    case CohortState::kComplete:
+      return "complete";
+    case CohortState::kInterrupted:
+      return "interrupted";
+    case CohortState::kStopped:
+      return "stopped";
   }
   return "running";
 }
@@ -49,9 +52,12 @@ StatusOr<CellRole> ParseCellRole(std::string_view name) {
 
 const char* ArmRoleName(ArmRole r) {
   switch (r) {
-    case ArmRole::kBase: return "base";
-    case ArmRole::kHead: return "head";
-    case ArmRole::kNull: return "null";
+    case ArmRole::kBase:
+      return "base";
+    case ArmRole::kHead:
+      return "head";
+    case ArmRole::kNull:
+      return "null";
   }
   return "base";
 }

@@ -17,16 +17,16 @@ namespace tare {
 // so `{"role", c.role}` writes "target", never the enum's number, and `j.get<CellRole>()` reads a
 // name back, throwing std::runtime_error for one it does not know (the JSON readers' boundary turns
 // that into a Status). Templates, so that model need not depend on nlohmann/json.
-#define TARE_JSON_BY_NAME(Enum, NameOf, Parse)                                    \
-  template <typename Json>                                                        \
-  void to_json(Json& j, Enum e) {                                                 \
-    j = NameOf(e);                                                                \
-  }                                                                               \
-  template <typename Json>                                                        \
-  void from_json(const Json& j, Enum& e) {                                        \
-    auto parsed = Parse(j.template get<std::string>());                           \
-    if (!parsed.ok()) throw std::runtime_error(parsed.status().message());        \
-    e = *parsed;                                                                  \
+#define TARE_JSON_BY_NAME(Enum, NameOf, Parse) \
+  template <typename Json> \
+  void to_json(Json& j, Enum e) { \
+    j = NameOf(e); \
+  } \
+  template <typename Json> \
+  void from_json(const Json& j, Enum& e) { \
+    auto parsed = Parse(j.template get<std::string>()); \
+    if (!parsed.ok()) throw std::runtime_error(parsed.status().message()); \
+    e = *parsed; \
   }
 
 // What produced a run: `tare run` (also replays of one) or one cohort of `tare ab`.

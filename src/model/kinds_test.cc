@@ -25,15 +25,16 @@ void ExpectRoundTrip(std::initializer_list<std::pair<E, const char*>> all, const
 
 TEST(Kinds, EveryNameParsesBackAndJsonCarriesTheName) {
   ExpectRoundTrip<RunKind>({{RunKind::kRun, "run"}, {RunKind::kAb, "ab"}}, RunKindName, ParseRunKind);
-  ExpectRoundTrip<CohortState>({{CohortState::kRunning, "running"}, {CohortState::kComplete, "complete"},
-                                {CohortState::kInterrupted, "interrupted"}, {CohortState::kStopped, "stopped"}},
+  ExpectRoundTrip<CohortState>({{CohortState::kRunning, "running"},
+                                {CohortState::kComplete, "complete"},
+                                {CohortState::kInterrupted, "interrupted"},
+                                {CohortState::kStopped, "stopped"}},
                                CohortStateName, ParseCohortState);
   ExpectRoundTrip<CellRole>({{CellRole::kTarget, "target"}, {CellRole::kControl, "control"}}, CellRoleName,
                             ParseCellRole);
-  ExpectRoundTrip<ArmRole>({{ArmRole::kBase, "base"}, {ArmRole::kHead, "head"}, {ArmRole::kNull, "null"}},
-                           ArmRoleName, ParseArmRole);
-  ExpectRoundTrip<CheckKind>({{CheckKind::kGate, "gate"}, {CheckKind::kBound, "bound"}}, CheckKindName,
-                             ParseCheckKind);
+  ExpectRoundTrip<ArmRole>({{ArmRole::kBase, "base"}, {ArmRole::kHead, "head"}, {ArmRole::kNull, "null"}}, ArmRoleName,
+                           ParseArmRole);
+  ExpectRoundTrip<CheckKind>({{CheckKind::kGate, "gate"}, {CheckKind::kBound, "bound"}}, CheckKindName, ParseCheckKind);
   ExpectRoundTrip<SuiteChange>({{SuiteChange::kNew, "new"}, {SuiteChange::kMissing, "missing"}}, SuiteChangeName,
                                ParseSuiteChange);
 }
@@ -45,7 +46,7 @@ TEST(Kinds, AnUnknownNameIsAnErrorListingTheKnownOnes) {
   EXPECT_EQ(k.status().message(), "unknown run kind 'oracle' (known: run, ab)");
   EXPECT_FALSE(ParseCohortState("Complete").ok());  // names are exact
   EXPECT_FALSE(ParseCellRole("").ok());
-  EXPECT_FALSE(ParseArmRole("hd02").ok());          // an arm's name, not a role
+  EXPECT_FALSE(ParseArmRole("hd02").ok());  // an arm's name, not a role
   EXPECT_FALSE(ParseCheckKind("gates").ok());
   EXPECT_FALSE(ParseSuiteChange("added").ok());
 }

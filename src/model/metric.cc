@@ -19,17 +19,24 @@ constexpr Family kFamilies[] = {
 // (target/measure.cc decides what a sample carries; this is its summary).
 bool SourceMeasured(MetricSource source, TargetKind kind, Instrument instrument) {
   switch (source) {
-    case MetricSource::kSim: return instrument == Instrument::kSim;
-    case MetricSource::kMem: return instrument == Instrument::kMem;
+    case MetricSource::kSim:
+      return instrument == Instrument::kSim;
+    case MetricSource::kMem:
+      return instrument == Instrument::kMem;
     // Under valgrind the process-level figures are valgrind's, not the program's: not recorded.
     case MetricSource::kProcess:
-    case MetricSource::kPerf: return instrument != Instrument::kSim;
-    case MetricSource::kGbench: return instrument != Instrument::kSim && kind == TargetKind::kGbench;
-    case MetricSource::kBench: return instrument != Instrument::kSim && kind == TargetKind::kTare;
+    case MetricSource::kPerf:
+      return instrument != Instrument::kSim;
+    case MetricSource::kGbench:
+      return instrument != Instrument::kSim && kind == TargetKind::kGbench;
+    case MetricSource::kBench:
+      return instrument != Instrument::kSim && kind == TargetKind::kTare;
     // Whatever the program writes: a command, a Google Benchmark or tare binary, under any
     // instrument (under sim its times are valgrind's, its counts its own).
-    case MetricSource::kApp: return true;
-    case MetricSource::kOther: return false;
+    case MetricSource::kApp:
+      return true;
+    case MetricSource::kOther:
+      return false;
   }
   return false;
 }
@@ -42,32 +49,44 @@ const std::vector<MetricDef>& KnownMetrics() {
   using S = MetricSource;
   static const std::vector<MetricDef> kMetrics = {
       // Whole process, from the spawn helper (clock) and wait4 (rusage) of that child alone.
-      {"wall_ns", "ns", D::kLowerIsBetter, K::kTime, "wall time of the whole process, spawn to exit", false, S::kProcess},
+      {"wall_ns", "ns", D::kLowerIsBetter, K::kTime, "wall time of the whole process, spawn to exit", false,
+       S::kProcess},
       {"user_ns", "ns", D::kLowerIsBetter, K::kTime, "user CPU time of the process (wait4)", false, S::kProcess},
       {"sys_ns", "ns", D::kLowerIsBetter, K::kTime, "system CPU time of the process (wait4)", false, S::kProcess},
-      {"peak_rss_bytes", "bytes", D::kLowerIsBetter, K::kBytes, "peak resident set of that child alone", false, S::kProcess},
+      {"peak_rss_bytes", "bytes", D::kLowerIsBetter, K::kBytes, "peak resident set of that child alone", false,
+       S::kProcess},
       {"minor_faults", "count", D::kLowerIsBetter, K::kCount, "minor page faults (wait4)", false, S::kProcess},
       {"major_faults", "count", D::kLowerIsBetter, K::kCount, "major page faults (wait4)", false, S::kProcess},
-      {"voluntary_ctx_switches", "count", D::kLowerIsBetter, K::kCount, "voluntary context switches (wait4)", false, S::kProcess},
-      {"involuntary_ctx_switches", "count", D::kLowerIsBetter, K::kCount, "involuntary context switches (wait4)", false, S::kProcess},
+      {"voluntary_ctx_switches", "count", D::kLowerIsBetter, K::kCount, "voluntary context switches (wait4)", false,
+       S::kProcess},
+      {"involuntary_ctx_switches", "count", D::kLowerIsBetter, K::kCount, "involuntary context switches (wait4)", false,
+       S::kProcess},
       // perf_event counters opened on the child (inherit, enable on exec), scaled for multiplexing.
       {"perf.task_clock_ns", "ns", D::kLowerIsBetter, K::kTime, "perf task-clock", false, S::kPerf},
       {"perf.page_faults", "count", D::kLowerIsBetter, K::kCount, "perf page-faults", false, S::kPerf},
       {"perf.context_switches", "count", D::kLowerIsBetter, K::kCount, "perf context-switches", false, S::kPerf},
       {"perf.cpu_migrations", "count", D::kLowerIsBetter, K::kCount, "perf cpu-migrations", false, S::kPerf},
-      {"perf.instructions", "count", D::kLowerIsBetter, K::kCount, "retired instructions (user space)", false, S::kPerf, true},
+      {"perf.instructions", "count", D::kLowerIsBetter, K::kCount, "retired instructions (user space)", false, S::kPerf,
+       true},
       {"perf.cycles", "count", D::kLowerIsBetter, K::kCount, "CPU cycles (user space)", false, S::kPerf},
       {"perf.branches", "count", D::kLowerIsBetter, K::kCount, "branch instructions (user space)", false, S::kPerf},
-      {"perf.branch_misses", "count", D::kLowerIsBetter, K::kCount, "mispredicted branches (user space)", false, S::kPerf},
+      {"perf.branch_misses", "count", D::kLowerIsBetter, K::kCount, "mispredicted branches (user space)", false,
+       S::kPerf},
       // Google Benchmark's own figures, per iteration, converted from its time_unit.
-      {"gb.real_time_ns", "ns", D::kLowerIsBetter, K::kTime, "Google Benchmark real time per iteration", false, S::kGbench},
-      {"gb.cpu_time_ns", "ns", D::kLowerIsBetter, K::kTime, "Google Benchmark CPU time per iteration", false, S::kGbench},
+      {"gb.real_time_ns", "ns", D::kLowerIsBetter, K::kTime, "Google Benchmark real time per iteration", false,
+       S::kGbench},
+      {"gb.cpu_time_ns", "ns", D::kLowerIsBetter, K::kTime, "Google Benchmark CPU time per iteration", false,
+       S::kGbench},
       {"gb.iterations", "count", D::kLowerIsBetter, K::kCount, "iterations Google Benchmark chose", false, S::kGbench},
       // tare binaries: the library's measurement window, per iteration (docs/protocol.md).
-      {"bench.wall_ns", "ns", D::kLowerIsBetter, K::kTime, "wall time per iteration in the measurement window", false, S::kBench},
-      {"bench.cpu_ns", "ns", D::kLowerIsBetter, K::kTime, "process CPU time per iteration in the window", false, S::kBench},
-      {"bench.iterations", "count", D::kLowerIsBetter, K::kCount, "iterations the window ran (fixed per benchmark)", true, S::kBench},
-      {"bench.latency_p50_ns", "ns", D::kLowerIsBetter, K::kTime, "median latency of a timed operation", false, S::kBench},
+      {"bench.wall_ns", "ns", D::kLowerIsBetter, K::kTime, "wall time per iteration in the measurement window", false,
+       S::kBench},
+      {"bench.cpu_ns", "ns", D::kLowerIsBetter, K::kTime, "process CPU time per iteration in the window", false,
+       S::kBench},
+      {"bench.iterations", "count", D::kLowerIsBetter, K::kCount, "iterations the window ran (fixed per benchmark)",
+       true, S::kBench},
+      {"bench.latency_p50_ns", "ns", D::kLowerIsBetter, K::kTime, "median latency of a timed operation", false,
+       S::kBench},
       {"bench.latency_p95_ns", "ns", D::kLowerIsBetter, K::kTime, "95th percentile latency", false, S::kBench},
       {"bench.latency_p99_ns", "ns", D::kLowerIsBetter, K::kTime, "99th percentile latency", false, S::kBench},
       {"bench.latency_max_ns", "ns", D::kLowerIsBetter, K::kTime, "largest latency", false, S::kBench},
@@ -87,12 +106,13 @@ const std::vector<MetricDef>& KnownMetrics() {
       {"sim.syscall_cpu_ns", "ns", D::kLowerIsBetter, K::kTime,
        "system CPU time in system calls (real, not simulated: varies between runs)", false, S::kSim},
       {"sim.est_cycles", "count", D::kLowerIsBetter, K::kCount,
-       "estimated cycles, model iai-v1: L1 hits + 5 x LL hits + 35 x RAM hits", true, S::kSim, false,
-       "iai-v1"},
+       "estimated cycles, model iai-v1: L1 hits + 5 x LL hits + 35 x RAM hits", true, S::kSim, false, "iai-v1"},
       // The allocation shim (LD_PRELOAD): inside the window for tare binaries, else the process.
-      {"mem.allocs", "count", D::kLowerIsBetter, K::kCount, "allocations (malloc, calloc, realloc, aligned)", true, S::kMem},
+      {"mem.allocs", "count", D::kLowerIsBetter, K::kCount, "allocations (malloc, calloc, realloc, aligned)", true,
+       S::kMem},
       {"mem.frees", "count", D::kLowerIsBetter, K::kCount, "frees", true, S::kMem},
-      {"mem.bytes_allocated", "bytes", D::kLowerIsBetter, K::kBytes, "bytes requested from the allocator", true, S::kMem},
+      {"mem.bytes_allocated", "bytes", D::kLowerIsBetter, K::kBytes, "bytes requested from the allocator", true,
+       S::kMem},
       {"mem.peak_live_bytes", "bytes", D::kLowerIsBetter, K::kBytes, "largest heap in use at once", true, S::kMem},
   };
   return kMetrics;
@@ -108,7 +128,7 @@ MetricDef LookupMetric(const std::string& name) {
   for (const auto& f : kFamilies) {
     if (StartsWith(name, f.prefix) && name.size() > std::char_traits<char>::length(f.prefix)) {
       generic.source = f.source;
-      generic.description = f.source == MetricSource::kGbench ? "Google Benchmark user counter"
+      generic.description = f.source == MetricSource::kGbench  ? "Google Benchmark user counter"
                             : f.source == MetricSource::kBench ? "tare library counter or gauge"
                                                                : "reported by the program in $TARE_METRICS_FILE";
     }
@@ -154,9 +174,7 @@ std::string MeasuredMetricList(TargetKind kind, Instrument instrument) {
   return out;
 }
 
-const char* DirectionName(Direction d) {
-  return d == Direction::kLowerIsBetter ? "lower" : "higher";
-}
+const char* DirectionName(Direction d) { return d == Direction::kLowerIsBetter ? "lower" : "higher"; }
 
 StatusOr<Direction> ParseDirection(std::string_view name) {
   if (name == "lower") return Direction::kLowerIsBetter;
@@ -166,10 +184,14 @@ StatusOr<Direction> ParseDirection(std::string_view name) {
 
 const char* MetricKindName(MetricKind k) {
   switch (k) {
-    case MetricKind::kTime: return "time";
-    case MetricKind::kCount: return "count";
-    case MetricKind::kBytes: return "bytes";
-    case MetricKind::kRatio: return "ratio";
+    case MetricKind::kTime:
+      return "time";
+    case MetricKind::kCount:
+      return "count";
+    case MetricKind::kBytes:
+      return "bytes";
+    case MetricKind::kRatio:
+      return "ratio";
   }
   return "count";
 }

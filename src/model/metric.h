@@ -28,8 +28,8 @@ enum class MetricSource {
 };
 
 struct MetricDef {
-  std::string name;         // stable key, e.g. "wall_ns", "perf.instructions", "gb.real_time_ns"
-  std::string unit;         // "ns", "bytes", "count", "ratio" or a user counter's own unit
+  std::string name;  // stable key, e.g. "wall_ns", "perf.instructions", "gb.real_time_ns"
+  std::string unit;  // "ns", "bytes", "count", "ratio" or a user counter's own unit
   Direction direction = Direction::kLowerIsBetter;
   MetricKind kind = MetricKind::kCount;
   std::string description;  // one line for --help and reports

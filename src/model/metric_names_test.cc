@@ -16,19 +16,32 @@ namespace {
 TEST(MetricNames, EveryFullNameIsACatalogueMetricOfItsSource) {
   namespace n = metric_name;
   const std::pair<const char*, MetricSource> names[] = {
-      {n::kPerfTaskClockNs, MetricSource::kPerf},  {n::kPerfInstructions, MetricSource::kPerf},
-      {n::kGbRealTimeNs, MetricSource::kGbench},   {n::kGbCpuTimeNs, MetricSource::kGbench},
-      {n::kGbIterations, MetricSource::kGbench},   {n::kBenchWallNs, MetricSource::kBench},
-      {n::kBenchCpuNs, MetricSource::kBench},      {n::kBenchIterations, MetricSource::kBench},
-      {n::kBenchLatencyP50Ns, MetricSource::kBench}, {n::kBenchLatencyP95Ns, MetricSource::kBench},
-      {n::kBenchLatencyP99Ns, MetricSource::kBench}, {n::kBenchLatencyMaxNs, MetricSource::kBench},
-      {n::kSimIr, MetricSource::kSim},             {n::kSimI1mr, MetricSource::kSim},
-      {n::kSimD1mr, MetricSource::kSim},           {n::kSimD1mw, MetricSource::kSim},
-      {n::kSimILmr, MetricSource::kSim},           {n::kSimDLmr, MetricSource::kSim},
-      {n::kSimDLmw, MetricSource::kSim},           {n::kSimSyscalls, MetricSource::kSim},
-      {n::kSimSyscallNs, MetricSource::kSim},      {n::kSimSyscallCpuNs, MetricSource::kSim},
-      {n::kSimEstCycles, MetricSource::kSim},      {n::kMemAllocs, MetricSource::kMem},
-      {n::kMemFrees, MetricSource::kMem},          {n::kMemBytesAllocated, MetricSource::kMem},
+      {n::kPerfTaskClockNs, MetricSource::kPerf},
+      {n::kPerfInstructions, MetricSource::kPerf},
+      {n::kGbRealTimeNs, MetricSource::kGbench},
+      {n::kGbCpuTimeNs, MetricSource::kGbench},
+      {n::kGbIterations, MetricSource::kGbench},
+      {n::kBenchWallNs, MetricSource::kBench},
+      {n::kBenchCpuNs, MetricSource::kBench},
+      {n::kBenchIterations, MetricSource::kBench},
+      {n::kBenchLatencyP50Ns, MetricSource::kBench},
+      {n::kBenchLatencyP95Ns, MetricSource::kBench},
+      {n::kBenchLatencyP99Ns, MetricSource::kBench},
+      {n::kBenchLatencyMaxNs, MetricSource::kBench},
+      {n::kSimIr, MetricSource::kSim},
+      {n::kSimI1mr, MetricSource::kSim},
+      {n::kSimD1mr, MetricSource::kSim},
+      {n::kSimD1mw, MetricSource::kSim},
+      {n::kSimILmr, MetricSource::kSim},
+      {n::kSimDLmr, MetricSource::kSim},
+      {n::kSimDLmw, MetricSource::kSim},
+      {n::kSimSyscalls, MetricSource::kSim},
+      {n::kSimSyscallNs, MetricSource::kSim},
+      {n::kSimSyscallCpuNs, MetricSource::kSim},
+      {n::kSimEstCycles, MetricSource::kSim},
+      {n::kMemAllocs, MetricSource::kMem},
+      {n::kMemFrees, MetricSource::kMem},
+      {n::kMemBytesAllocated, MetricSource::kMem},
       {n::kMemPeakLiveBytes, MetricSource::kMem},
   };
   for (const auto& [name, source] : names) {
@@ -62,8 +75,8 @@ TEST(MetricNames, EachPrefixStartsTheNamesOfItsSource) {
 TEST(MetricNames, TheCatalogueSaysWhichMetricsCountInstructions) {
   EXPECT_TRUE(CountsInstructions("perf.instructions"));
   EXPECT_TRUE(CountsInstructions("sim.Ir"));
-  for (const char* other : {"sim.Dr", "sim.est_cycles", "perf.cycles", "perf.branches", "wall_ns",
-                            "gb.cpu_time_ns", "gb.counter.instructions", "app.instructions", ""}) {
+  for (const char* other : {"sim.Dr", "sim.est_cycles", "perf.cycles", "perf.branches", "wall_ns", "gb.cpu_time_ns",
+                            "gb.counter.instructions", "app.instructions", ""}) {
     EXPECT_FALSE(CountsInstructions(other)) << other;
   }
   int counting = 0;

@@ -14,9 +14,9 @@ enum class Shown { kNever, kAlways, kForCommands, kForBenchmarks /* Google Bench
 struct Role {
   const char* name;
   Shown shown;
-  int table_rank;         // 0, 1, ...; kUnranked
-  int primary_rank;       // 0 best; kUnranked: not a primary metric
-  bool judged_by_default; // by tare ab (DefaultJudgedMetrics)
+  int table_rank;          // 0, 1, ...; kUnranked
+  int primary_rank;        // 0 best; kUnranked: not a primary metric
+  bool judged_by_default;  // by tare ab (DefaultJudgedMetrics)
 };
 
 constexpr int kNo = kUnranked;
@@ -71,10 +71,14 @@ bool ShownByDefault(const std::string& name, TargetKind kind) {
     return source == MetricSource::kGbench || source == MetricSource::kBench;
   }
   switch (r->shown) {
-    case Shown::kNever: return false;
-    case Shown::kAlways: return true;
-    case Shown::kForCommands: return kind != TargetKind::kGbench && kind != TargetKind::kTare;
-    case Shown::kForBenchmarks: return kind == TargetKind::kGbench || kind == TargetKind::kTare;
+    case Shown::kNever:
+      return false;
+    case Shown::kAlways:
+      return true;
+    case Shown::kForCommands:
+      return kind != TargetKind::kGbench && kind != TargetKind::kTare;
+    case Shown::kForBenchmarks:
+      return kind == TargetKind::kGbench || kind == TargetKind::kTare;
   }
   return false;
 }
@@ -90,7 +94,8 @@ const std::vector<std::string>& PrimaryMetrics() {
     for (const auto& r : kRoles) {
       if (r.primary_rank != kUnranked) ranked.push_back(&r);
     }
-    std::sort(ranked.begin(), ranked.end(), [](const Role* a, const Role* b) { return a->primary_rank < b->primary_rank; });
+    std::sort(ranked.begin(), ranked.end(),
+              [](const Role* a, const Role* b) { return a->primary_rank < b->primary_rank; });
     std::vector<std::string> names;
     for (const Role* r : ranked) names.push_back(r->name);
     return names;

@@ -9,22 +9,32 @@ namespace tare {
 
 const char* SampleOutcomeName(SampleOutcome o) {
   switch (o) {
-    case SampleOutcome::kOk: return "ok";
-    case SampleOutcome::kFailed: return "failed";
-    case SampleOutcome::kSignaled: return "signaled";
-    case SampleOutcome::kTimedOut: return "timed_out";
-    case SampleOutcome::kInterrupted: return "interrupted";
-    case SampleOutcome::kSpawnError: return "spawn_error";
+    case SampleOutcome::kOk:
+      return "ok";
+    case SampleOutcome::kFailed:
+      return "failed";
+    case SampleOutcome::kSignaled:
+      return "signaled";
+    case SampleOutcome::kTimedOut:
+      return "timed_out";
+    case SampleOutcome::kInterrupted:
+      return "interrupted";
+    case SampleOutcome::kSpawnError:
+      return "spawn_error";
   }
   return "failed";
 }
 
 const char* RunStatusName(RunStatus s) {
   switch (s) {
-    case RunStatus::kRunning: return "running";
-    case RunStatus::kComplete: return "complete";
-    case RunStatus::kInterrupted: return "interrupted";
-    case RunStatus::kFailed: return "failed";
+    case RunStatus::kRunning:
+      return "running";
+    case RunStatus::kComplete:
+      return "complete";
+    case RunStatus::kInterrupted:
+      return "interrupted";
+    case RunStatus::kFailed:
+      return "failed";
   }
   return "failed";
 }

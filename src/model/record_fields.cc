@@ -82,9 +82,10 @@ const Field<CheckRecord> kCheckFields[] = {
 
 // Each record's members, counted: a member added to a record fails to compile here (the structured
 // binding has one name per member). Add it to the record's list above, then to the count.
-[[maybe_unused]] void CountMembers(const VerdictRecord& m, const ComparisonRecord& c, const BrokenRecord& b, const CrossCheckRecord& x, const CheckRecord& k) {
-  [[maybe_unused]] const auto& [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18, m19, m20, m21,
-               m22, m23, m24, m25] = m;
+[[maybe_unused]] void CountMembers(const VerdictRecord& m, const ComparisonRecord& c, const BrokenRecord& b,
+                                   const CrossCheckRecord& x, const CheckRecord& k) {
+  [[maybe_unused]] const auto& [m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15, m16, m17, m18, m19,
+                                m20, m21, m22, m23, m24, m25] = m;
   static_assert(std::size(kMetricResultFields) == 25);
   // cell and head are the comparison's keys; metrics, broken and cross_check have lists of their own.
   [[maybe_unused]] const auto& [c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13] = c;

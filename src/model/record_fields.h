@@ -31,16 +31,15 @@ namespace tare {
 using NamedFigures = std::vector<std::pair<std::string, double>>;
 
 template <typename T>
-using FieldMember = std::variant<std::string T::*, double T::*, int64_t T::*, bool T::*,
-                                 std::vector<std::string> T::*, NamedFigures T::*, Direction T::*,
-                                 Verdict T::*, CellRole T::*, CheckKind T::*>;
+using FieldMember = std::variant<std::string T::*, double T::*, int64_t T::*, bool T::*, std::vector<std::string> T::*,
+                                 NamedFigures T::*, Direction T::*, Verdict T::*, CellRole T::*, CheckKind T::*>;
 
 template <typename T>
 struct Field {
   const char* name;
   FieldMember<T> member;
-  int since = 2;       // the store schema version that added its column
-  bool bytes = false;  // text from outside tare (a benchmark's name or output): may not be UTF-8
+  int since = 2;                 // the store schema version that added its column
+  bool bytes = false;            // text from outside tare (a benchmark's name or output): may not be UTF-8
   const char* column = nullptr;  // the store's column when the name is SQL's own word ("limit")
 
   const char* column_name() const { return column != nullptr ? column : name; }

@@ -24,9 +24,9 @@ const char* RunStatusName(RunStatus s);  // "running", "complete", "interrupted"
 // (`tare compare main feature-x`). Read from the git checkout tare runs in (env/provenance.h),
 // and from --commit / --branch / --tag, which win over what git says.
 struct Provenance {
-  std::string commit;         // full hex id; "" unknown
-  std::string branch;         // "" unknown or detached HEAD
-  std::optional<bool> dirty;  // tracked files modified; nullopt unknown
+  std::string commit;                                     // full hex id; "" unknown
+  std::string branch;                                     // "" unknown or detached HEAD
+  std::optional<bool> dirty;                              // tracked files modified; nullopt unknown
   std::vector<std::pair<std::string, std::string>> tags;  // --tag K=V, sorted by key, keys unique
 };
 
@@ -35,8 +35,8 @@ struct Provenance {
 // N shards and records all of it, so a merged store knows which shards are there, which are
 // missing, and whether the jobs agreed (session/shard.h, docs/scale-out.md).
 struct ShardRecord {
-  int64_t index = 0;              // K, 1-based
-  int64_t count = 0;              // N
+  int64_t index = 0;  // K, 1-based
+  int64_t count = 0;  // N
   // What the N jobs have in common (sha256 of the run's kind, N, commit and what it measures: the
   // campaign's identity for ab, the targets and filter for run): the shards of one sharded run
   // share it, whether or not their assignments agree.
@@ -48,7 +48,7 @@ struct ShardRecord {
 };
 
 struct RunRecord {
-  int64_t id = 0;                          // this store's id
+  int64_t id = 0;  // this store's id
   // The run's global id (schema version 4): 32 lowercase hex digits from the kernel's random
   // source, given by store::RunWriter::BeginRun when empty. The same run keeps it in every store
   // it is merged, pushed or imported into, which is how copying a run twice adds nothing.
@@ -58,31 +58,31 @@ struct RunRecord {
   int64_t started_unix_ns = 0;
   int64_t ended_unix_ns = 0;
   std::string tare_version;
-  std::vector<std::string> command_line;   // tare's own argv
-  std::string options_json;                // the resolved options, as JSON text
-  std::string fingerprint_json;            // env::FingerprintToJson(...) text
-  std::string fingerprint_digest;          // Fingerprint::HardDigest()
-  Provenance provenance;                   // schema version 3
-  std::optional<ShardRecord> shard;        // schema version 5: set for a sharded run
+  std::vector<std::string> command_line;  // tare's own argv
+  std::string options_json;               // the resolved options, as JSON text
+  std::string fingerprint_json;           // env::FingerprintToJson(...) text
+  std::string fingerprint_digest;         // Fingerprint::HardDigest()
+  Provenance provenance;                  // schema version 3
+  std::optional<ShardRecord> shard;       // schema version 5: set for a sharded run
 };
 
 struct ExecutableRecord {
-  std::string role;       // "target", "base", "head", "null"...
-  std::string path;       // absolute path as run
+  std::string role;  // "target", "base", "head", "null"...
+  std::string path;  // absolute path as run
   std::string sha256;
   std::string info_json;  // build id, compiler, ... (env::ExecutableInfo as JSON)
 };
 
 struct BenchmarkRecord {
   int64_t id = 0;
-  std::string uri;        // "<target-name>::<benchmark-name>"
-  std::string name;       // benchmark name inside the target ("BM_Sort/1024", or the command)
+  std::string uri;   // "<target-name>::<benchmark-name>"
+  std::string name;  // benchmark name inside the target ("BM_Sort/1024", or the command)
   TargetKind kind = TargetKind::kCommand;
 };
 
 struct NoteRecord {
-  std::string level;      // "info" | "warn" | "error"
-  std::string message;    // one line, with the fix
+  std::string level;    // "info" | "warn" | "error"
+  std::string message;  // one line, with the fix
 };
 
 struct StoredSample {

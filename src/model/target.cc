@@ -6,9 +6,12 @@ namespace tare {
 
 const char* TargetKindName(TargetKind k) {
   switch (k) {
-    case TargetKind::kCommand: return "command";
-    case TargetKind::kGbench: return "gbench";
-    case TargetKind::kTare: return "tare";
+    case TargetKind::kCommand:
+      return "command";
+    case TargetKind::kGbench:
+      return "gbench";
+    case TargetKind::kTare:
+      return "tare";
   }
   return "command";
 }
@@ -17,15 +20,17 @@ StatusOr<TargetKind> ParseTargetKind(const std::string& name) {
   if (name == "command") return TargetKind::kCommand;
   if (name == "gbench") return TargetKind::kGbench;
   if (name == "tare") return TargetKind::kTare;
-  return Status::InvalidArgument(
-      fmt::format("unknown target kind '{}'; use auto, command, gbench or tare", name));
+  return Status::InvalidArgument(fmt::format("unknown target kind '{}'; use auto, command, gbench or tare", name));
 }
 
 const char* InstrumentName(Instrument i) {
   switch (i) {
-    case Instrument::kWall: return "wall";
-    case Instrument::kSim: return "sim";
-    case Instrument::kMem: return "mem";
+    case Instrument::kWall:
+      return "wall";
+    case Instrument::kSim:
+      return "sim";
+    case Instrument::kMem:
+      return "mem";
   }
   return "wall";
 }
@@ -34,8 +39,7 @@ StatusOr<Instrument> ParseInstrument(const std::string& name) {
   if (name == "wall") return Instrument::kWall;
   if (name == "sim") return Instrument::kSim;
   if (name == "mem") return Instrument::kMem;
-  return Status::InvalidArgument(
-      fmt::format("unknown instrument '{}'; use wall, sim or mem", name));
+  return Status::InvalidArgument(fmt::format("unknown instrument '{}'; use wall, sim or mem", name));
 }
 
 }  // namespace tare

@@ -8,9 +8,12 @@ namespace tare {
 
 std::string_view VerdictName(Verdict v) {
   switch (v) {
-    case Verdict::kPass: return "PASS";
-    case Verdict::kInconclusive: return "INCONCLUSIVE";
-    case Verdict::kFail: return "FAIL";
+    case Verdict::kPass:
+      return "PASS";
+    case Verdict::kInconclusive:
+      return "INCONCLUSIVE";
+    case Verdict::kFail:
+      return "FAIL";
   }
   return "UNKNOWN";
 }

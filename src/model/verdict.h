@@ -44,25 +44,25 @@ struct SamplingPlan {
 // One metric of one head against base in one cell, at one look.
 struct AbMetricResult {
   std::string metric;
-  std::string unit;                          // for the medians: "ns", "bytes", "count"
+  std::string unit;  // for the medians: "ns", "bytes", "count"
   Direction direction = Direction::kLowerIsBetter;
-  std::string allowance = "noise";           // as declared: "noise" or "2%"
-  double declared = 0;                       // the declared allowance as a fraction (noise: 0)
-  int64_t pairs = 0;                         // pairs the interval was taken over
-  double confidence = 0;                     // the look's confidence the interval was taken at
+  std::string allowance = "noise";               // as declared: "noise" or "2%"
+  double declared = 0;                           // the declared allowance as a fraction (noise: 0)
+  int64_t pairs = 0;                             // pairs the interval was taken over
+  double confidence = 0;                         // the look's confidence the interval was taken at
   double estimate = kNaN, lo = kNaN, hi = kNaN;  // head vs base
   double base_median = kNaN, head_median = kNaN;
   bool has_null = false;
   double null_estimate = kNaN, null_lo = kNaN, null_hi = kNaN;  // null vs base
-  double noise_floor = 0;                    // 0 without a null arm
-  double delta = 0;                          // max(declared allowance, noise floor)
+  double noise_floor = 0;                                       // 0 without a null arm
+  double delta = 0;                                             // max(declared allowance, noise floor)
   // What a PASS certifies, C in the worse direction: head is not worse than base by more than this
   // (the interval's worse end plus the null arm's floor P; for a supported gain, plus F: negative).
   double pass_bound = kNaN;
   bool host_too_noisy = false;
   Verdict verdict = Verdict::kInconclusive;
   bool supported_gain = false;
-  bool changed = false;                      // a PASS whose interval excludes 0 (within the allowance)
+  bool changed = false;  // a PASS whose interval excludes 0 (within the allowance)
   // An exact verdict (campaign/exact_plan.h): a deterministic metric whose values repeated exactly,
   // judged on head/base - 1 itself. estimate = lo = hi = that change; confidence 1 (tare.ab/1 writes
   // null: an exact verdict has no confidence level).
@@ -90,9 +90,9 @@ struct AbBroken {
 // a cell whose CPU or wall time FAILed or gained, measured once more under valgrind (the sim
 // instrument: base, the head, base again). Do the instructions explain the time?
 struct AbCrossCheck {
-  std::string metric;                // the time metric that FAILed or gained
-  double time_change = kNaN;         // its estimate (fraction)
-  double instructions_change = kNaN; // sim.Ir, head/base - 1, exact (NaN when not measured)
+  std::string metric;                 // the time metric that FAILed or gained
+  double time_change = kNaN;          // its estimate (fraction)
+  double instructions_change = kNaN;  // sim.Ir, head/base - 1, exact (NaN when not measured)
   // "more work" (the instructions explain the time), "same work" (they did not move: likely a
   // layout effect), "not more work" (they moved the other way, or far less than the time), or ""
   // when the cross-check could not measure (error says why). tare.ab/1 keeps these values.
@@ -100,7 +100,7 @@ struct AbCrossCheck {
   // The reading in words that agree with both figures' signs, as the verdict's row carries it:
   // "less work, but far less than the time", "more instructions, yet faster" (campaign::WorkPhrase).
   std::string phrase;
-  std::string line;                  // the sentence the ledger prints
+  std::string line;  // the sentence the ledger prints
   std::string error;
   // The sim figures of base and head (sim.Ir, sim.I1mr, sim.D1mr, sim.est_cycles...), per process.
   std::vector<std::pair<std::string, double>> base, head;
@@ -108,20 +108,20 @@ struct AbCrossCheck {
 
 // One head against base in one cell: its metrics' results and the worst of their verdicts.
 struct AbComparison {
-  std::string cell;                // the cell's name
+  std::string cell;  // the cell's name
   CellRole role = CellRole::kTarget;
-  std::string head = "head";       // arm name
-  int64_t blocks = 0;              // blocks run for this cell
-  int64_t looks = 0;               // looks taken
+  std::string head = "head";                 // arm name
+  int64_t blocks = 0;                        // blocks run for this cell
+  int64_t looks = 0;                         // looks taken
   Verdict verdict = Verdict::kInconclusive;  // worst metric's
-  bool supported_gain = false;     // some metric has a supported gain
-  int64_t failed_samples = 0;      // failed samples of any arm in this cell
-  std::vector<std::string> reasons;  // cell-level: failed samples
+  bool supported_gain = false;               // some metric has a supported gain
+  int64_t failed_samples = 0;                // failed samples of any arm in this cell
+  std::vector<std::string> reasons;          // cell-level: failed samples
   std::vector<AbMetricResult> metrics;
   // A time metric changed (FAIL or supported gain) while the instructions measured with it did not:
   // likely a layout effect, not the code change (campaign::LayoutHint). "" otherwise.
   std::string layout_hint;
-  AbBroken broken;                 // an arm that failed every sample (a broken benchmark)
+  AbBroken broken;  // an arm that failed every sample (a broken benchmark)
   // Only when a time metric FAILed or gained and the cross-check ran (tare ab --no-cross-check: never).
   std::optional<AbCrossCheck> cross_check;
 };
@@ -130,7 +130,7 @@ struct AbComparison {
 // it is no cell, since there is nothing to pair it with, but it is listed, never dropped. A new
 // one is measured in each head that has it, its figures shown without a verdict.
 struct AbSuiteFigure {
-  std::string head;    // the arm it ran in
+  std::string head;  // the arm it ran in
   std::string metric;
   std::string unit;
   int64_t samples = 0;  // samples that carried the metric
@@ -147,7 +147,7 @@ struct AbSuiteEntry {
 // One evaluation of a sanity gate (after the first block) or a release bound (at the end).
 struct AbCheck {
   CheckKind kind = CheckKind::kGate;
-  std::string rule;    // as declared
+  std::string rule;  // as declared
   std::string cell;
   std::string arm;
   double value = kNaN;

@@ -12,9 +12,9 @@ namespace tare::oracle {
 namespace {
 
 std::string FormatVotes(const Tally& tally, int attempt) {
-  std::string out = fmt::format(
-      "## attempt {}: {} trials; an item is voted present when more than half of them show it\n",
-      attempt, tally.trials);
+  std::string out =
+      fmt::format("## attempt {}: {} trials; an item is voted present when more than half of them show it\n", attempt,
+                  tally.trials);
   for (const HeaderVariant& v : tally.headers) {
     out += fmt::format("## header printed by trials {}:\n", FormatTrialList(v.trials));
     for (const std::string& line : v.header) out += line + "\n";
@@ -35,9 +35,7 @@ Status KeepAttemptFiles(const TrialSession& session, const CheckAttempt& attempt
   return Status::Ok();
 }
 
-std::string Plural(int n, const char* one, const char* many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
-}
+std::string Plural(int n, const char* one, const char* many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
 
 }  // namespace
 
@@ -73,17 +71,15 @@ std::string FormatHeaderVariants(const Tally& tally, const std::string& indent) 
     if (shown == 0) out += fmt::format("{}  (same lines as another variant, in another order or count)\n", indent);
   }
   if (tally.headers.size() > kMaxVariants) {
-    out += fmt::format("{}... {} more variants (see votes.txt)\n", indent,
-                       tally.headers.size() - kMaxVariants);
+    out += fmt::format("{}... {} more variants (see votes.txt)\n", indent, tally.headers.size() - kMaxVariants);
   }
   return out;
 }
 
 Status ValidateVoteTrials(int trials, const char* flag) {
   if (trials < 1 || trials % 2 == 0) {
-    return Status::InvalidArgument(fmt::format(
-        "{} {} must be a positive odd number, so that a majority vote never ties (e.g. 9)", flag,
-        trials));
+    return Status::InvalidArgument(
+        fmt::format("{} {} must be a positive odd number, so that a majority vote never ties (e.g. 9)", flag, trials));
   }
   if (trials > kMaxTrials) {
     return Status::InvalidArgument(fmt::format(
@@ -96,8 +92,7 @@ StatusOr<CheckResult> RunCheck(TrialSession& session, const CheckOptions& option
   TARE_RETURN_IF_ERROR(ValidateVoteTrials(options.trials, "--trials"));
   if (options.retries < 0) {
     return Status::InvalidArgument(
-        fmt::format("--retries {} must be 0 or more (1 absorbs most flips; see docs/oracle.md)",
-                    options.retries));
+        fmt::format("--retries {} must be 0 or more (1 absorbs most flips; see docs/oracle.md)", options.retries));
   }
   if (options.golden_path.empty()) {
     return Status::InvalidArgument("--golden FILE is required (use --accept to create it)");
@@ -124,11 +119,9 @@ StatusOr<CheckResult> RunCheck(TrialSession& session, const CheckOptions& option
     CheckAttempt attempt;
     attempt.number = a;
     attempt.subdir = fmt::format("attempt-{}", a);
-    session.Progress(fmt::format("tare oracle: attempt {}/{}: {} trials of `{}` (raw output in {}/{})",
-                                 a, attempts, options.trials, result.command, session.run_dir(),
-                                 attempt.subdir));
-    TARE_ASSIGN_OR_RETURN(std::vector<TrialOutput> outputs,
-                          session.RunBatch(attempt.subdir, options.trials));
+    session.Progress(fmt::format("tare oracle: attempt {}/{}: {} trials of `{}` (raw output in {}/{})", a, attempts,
+                                 options.trials, result.command, session.run_dir(), attempt.subdir));
+    TARE_ASSIGN_OR_RETURN(std::vector<TrialOutput> outputs, session.RunBatch(attempt.subdir, options.trials));
     attempt.tally = TallyTrials(outputs);
     result.processes = session.processes();
     TARE_RETURN_IF_ERROR(KeepAttemptFiles(session, attempt));
@@ -161,8 +154,8 @@ StatusOr<CheckResult> RunCheck(TrialSession& session, const CheckOptions& option
 
   if (options.quarantine != nullptr) {
     for (const QuarantineEntry& e : options.quarantine->entries()) {
-      bool used = std::any_of(seen_items.begin(), seen_items.end(),
-                              [&](const std::string& item) { return e.Matches(item); });
+      bool used =
+          std::any_of(seen_items.begin(), seen_items.end(), [&](const std::string& item) { return e.Matches(item); });
       if (!used && golden) {
         used = std::any_of(golden->items.begin(), golden->items.end(),
                            [&](const std::string& item) { return e.Matches(item); });
@@ -178,11 +171,10 @@ std::string FormatCheckResult(const CheckResult& r) {
   std::string out = fmt::format("tare oracle check: {}\n", r.command);
   out += fmt::format("  golden      {}\n", o.golden_path);
   if (o.accept) {
-    out += fmt::format("  vote        {} per attempt (--accept: one attempt)\n",
-                       Plural(o.trials, "trial", "trials"));
+    out += fmt::format("  vote        {} per attempt (--accept: one attempt)\n", Plural(o.trials, "trial", "trials"));
   } else {
-    out += fmt::format("  vote        {} per attempt, up to {} after a mismatch\n",
-                       Plural(o.trials, "trial", "trials"), Plural(o.retries, "retry", "retries"));
+    out += fmt::format("  vote        {} per attempt, up to {} after a mismatch\n", Plural(o.trials, "trial", "trials"),
+                       Plural(o.retries, "retry", "retries"));
   }
   if (o.quarantine != nullptr) {
     out += fmt::format("  quarantine  {} ({})\n", o.quarantine->path(),
@@ -192,16 +184,14 @@ std::string FormatCheckResult(const CheckResult& r) {
 
   for (const CheckAttempt& a : r.attempts) {
     if (!a.tally.header_agrees()) {
-      out += fmt::format("attempt {}: header lines differ between trials ({} processes)\n", a.number,
-                         a.tally.trials);
+      out += fmt::format("attempt {}: header lines differ between trials ({} processes)\n", a.number, a.tally.trials);
       out += FormatHeaderVariants(a.tally, "  ");
       continue;
     }
     if (!a.comparison) {
       out += fmt::format("attempt {}: voted {} and {} ({} processes)\n", a.number,
                          Plural(static_cast<int>(a.tally.header().size()), "header line", "header lines"),
-                         Plural(static_cast<int>(a.tally.VotedItems().size()), "item", "items"),
-                         a.tally.trials);
+                         Plural(static_cast<int>(a.tally.VotedItems().size()), "item", "items"), a.tally.trials);
       continue;
     }
     const Comparison& c = *a.comparison;
@@ -212,15 +202,14 @@ std::string FormatCheckResult(const CheckResult& r) {
   }
 
   // Quarantined items of the last attempt: the exemption is listed every time, never silent.
-  if (!r.attempts.empty() && r.attempts.back().comparison &&
-      !r.attempts.back().comparison->quarantined.empty()) {
+  if (!r.attempts.empty() && r.attempts.back().comparison && !r.attempts.back().comparison->quarantined.empty()) {
     const CheckAttempt& last = r.attempts.back();
     out += fmt::format("quarantined, left out of the comparison (as voted in attempt {}):\n", last.number);
     for (const QuarantinedItem& q : last.comparison->quarantined) {
       out += fmt::format("  {}  golden: {}  vote: {}\n", q.item, q.in_golden ? "present" : "absent",
                          DescribeVote(q.count, q.trials));
-      out += fmt::format("      reason: {}  [{}:{} {}]\n", q.entry->reason, o.quarantine->path(),
-                         q.entry->line, q.entry->Describe());
+      out += fmt::format("      reason: {}  [{}:{} {}]\n", q.entry->reason, o.quarantine->path(), q.entry->line,
+                         q.entry->Describe());
     }
   }
   for (const QuarantineEntry* e : r.unused_quarantine) {
@@ -238,9 +227,10 @@ std::string FormatCheckResult(const CheckResult& r) {
       if (o.quarantine == nullptr || o.quarantine->Match(item) == nullptr) split.push_back(item);
     }
     if (!split.empty()) {
-      out += fmt::format("split votes in attempt {} (not unanimous: these items appear in some "
-                         "processes and not others):\n",
-                         r.attempts.back().number);
+      out += fmt::format(
+          "split votes in attempt {} (not unanimous: these items appear in some "
+          "processes and not others):\n",
+          r.attempts.back().number);
       const size_t kMaxShown = 20;
       for (size_t i = 0; i < split.size() && i < kMaxShown; ++i) {
         out += fmt::format("  {}  {}\n", split[i], DescribeVote(t.Count(split[i]), t.trials));
@@ -286,12 +276,10 @@ std::string FormatCheckResult(const CheckResult& r) {
           "result: MISMATCH on every attempt ({} of {}, {} processes): a real change fails every "
           "attempt, a flip does not. ",
           used, 1 + o.retries, r.processes);
-      out += fmt::format("{} differed every time{}\n",
-                         Plural(static_cast<int>(always.size()), "item", "items"),
+      out += fmt::format("{} differed every time{}\n", Plural(static_cast<int>(always.size()), "item", "items"),
                          always.empty() ? " (each attempt failed on different items: several "
                                           "marginal items; run `tare oracle stability`)"
-                                        : fmt::format(": {}{}", always.front(),
-                                                      always.size() > 1 ? ", ..." : ""));
+                                        : fmt::format(": {}{}", always.front(), always.size() > 1 ? ", ..." : ""));
       out += "  If the change is intended, rerun with --accept to write the new golden.\n";
       break;
     }
@@ -305,8 +293,7 @@ std::string FormatCheckResult(const CheckResult& r) {
       break;
     case CheckVerdict::kAccepted: {
       const Tally& t = r.attempts.back().tally;
-      out += fmt::format("result: ACCEPTED: wrote the vote of {} trials to {} ({}, {}){}.\n",
-                         t.trials, o.golden_path,
+      out += fmt::format("result: ACCEPTED: wrote the vote of {} trials to {} ({}, {}){}.\n", t.trials, o.golden_path,
                          Plural(static_cast<int>(t.header().size()), "header line", "header lines"),
                          Plural(static_cast<int>(t.VotedItems().size()), "item", "items"),
                          r.had_golden ? "" : ", a new golden");

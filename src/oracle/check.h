@@ -29,11 +29,11 @@ inline constexpr int kDefaultTrials = 9;
 inline constexpr int kDefaultRetries = 1;
 
 struct CheckOptions {
-  int trials = kDefaultTrials;      // per attempt; odd, so the vote never ties
-  int retries = kDefaultRetries;    // extra attempts after a mismatch
+  int trials = kDefaultTrials;    // per attempt; odd, so the vote never ties
+  int retries = kDefaultRetries;  // extra attempts after a mismatch
   std::string golden_path;
   const Quarantine* quarantine = nullptr;  // may be null
-  bool accept = false;  // one attempt; write its vote as the golden
+  bool accept = false;                     // one attempt; write its vote as the golden
 };
 
 enum class CheckVerdict {

@@ -50,7 +50,8 @@ class CheckTest : public ::testing::Test {
 
   StatusOr<CheckResult> Check(FakeRunner& runner, CheckOptions o) {
     if (o.golden_path.empty()) o.golden_path = golden_;
-    auto session = TrialSession::Create(&runner, OracleCommand{{"/bin/true"}, "", 0}, dir_ + "/run" + std::to_string(++runs_));
+    auto session =
+        TrialSession::Create(&runner, OracleCommand{{"/bin/true"}, "", 0}, dir_ + "/run" + std::to_string(++runs_));
     if (!session.ok()) return session.status();
     return RunCheck(*session, o);
   }
@@ -173,8 +174,8 @@ TEST_F(CheckTest, AcceptWritesTheVoteAndKeepsTheVotes) {
 }
 
 TEST_F(CheckTest, QuarantineIsListedWithItsReasonAndUnusedEntriesAreNoted) {
-  auto q = Quarantine::Parse(
-      "tare-oracle-quarantine v1\nitem: m\nreason: p ~ 0.6, see #346\nitem: gone\nreason: old\n", "q.txt");
+  auto q = Quarantine::Parse("tare-oracle-quarantine v1\nitem: m\nreason: p ~ 0.6, see #346\nitem: gone\nreason: old\n",
+                             "q.txt");
   ASSERT_TRUE(q.ok());
   FakeRunner runner([](int k) { return With(k <= 2); });  // m voted absent, golden has it
   CheckOptions o;
@@ -184,7 +185,8 @@ TEST_F(CheckTest, QuarantineIsListedWithItsReasonAndUnusedEntriesAreNoted) {
   EXPECT_EQ(r->verdict, CheckVerdict::kMatch);
   std::string text = FormatCheckResult(*r);
   EXPECT_NE(text.find("m  golden: present  vote: absent (2/9 trials)\n      reason: p ~ 0.6, see #346"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("note: quarantine item 'gone'"), std::string::npos) << text;
 }
 
@@ -193,7 +195,8 @@ TEST_F(CheckTest, CountersNeedByteStabilityThenAnExactMatch) {
   ASSERT_TRUE(WriteCountersGolden(golden, "instructions 5\n").ok());
   auto run = [&](std::function<FakeRunner::Reply(int)> script) {
     FakeRunner runner(std::move(script));
-    auto session = TrialSession::Create(&runner, OracleCommand{{"/bin/true"}, "", 0}, dir_ + "/c" + std::to_string(++runs_));
+    auto session =
+        TrialSession::Create(&runner, OracleCommand{{"/bin/true"}, "", 0}, dir_ + "/c" + std::to_string(++runs_));
     EXPECT_TRUE(session.ok());
     auto r = RunCounters(*session, CountersOptions{golden, false});
     EXPECT_EQ(runner.calls(), 2);

@@ -27,8 +27,8 @@ StatusOr<CountersResult> RunCounters(TrialSession& session, const CountersOption
   }
   r.had_golden = golden.has_value();
 
-  session.Progress(fmt::format("tare oracle: counters: 2 runs of `{}` (raw output in {})", r.command,
-                               session.run_dir()));
+  session.Progress(
+      fmt::format("tare oracle: counters: 2 runs of `{}` (raw output in {})", r.command, session.run_dir()));
   TARE_ASSIGN_OR_RETURN(std::string first, session.RunOne("", "run-1"));
   TARE_ASSIGN_OR_RETURN(std::string second, session.RunOne("", "run-2"));
   r.processes = session.processes();
@@ -40,8 +40,8 @@ StatusOr<CountersResult> RunCounters(TrialSession& session, const CountersOption
   }
   if (golden) r.diff = LineDiff(*golden, first, {.old_label = "golden", .new_label = "run"});
   if (options.accept) {
-    TARE_RETURN_IF_ERROR(WriteCountersGolden(options.golden_path, first)
-                             .WithContext("writing the accepted counters golden"));
+    TARE_RETURN_IF_ERROR(
+        WriteCountersGolden(options.golden_path, first).WithContext("writing the accepted counters golden"));
     r.verdict = CountersVerdict::kAccepted;
     return r;
   }
@@ -83,8 +83,8 @@ std::string FormatCountersResult(const CountersResult& r) {
       } else {
         out += "byte-stable across 2 runs\n";
       }
-      out += fmt::format("result: ACCEPTED: wrote the report to {}{} ({} processes)\n",
-                         r.options.golden_path, r.had_golden ? "" : ", a new golden", r.processes);
+      out += fmt::format("result: ACCEPTED: wrote the report to {}{} ({} processes)\n", r.options.golden_path,
+                         r.had_golden ? "" : ", a new golden", r.processes);
       break;
   }
   return out;

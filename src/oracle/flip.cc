@@ -10,8 +10,7 @@ double VoteWrongProbability(double p, int trials, bool pinned_present) {
   // Present iff 2k > n, i.e. k > floor(n/2). For odd n, floor(n/2) = (n-1)/2: with n = 9 the vote
   // is wrong for a present item when k <= 4.
   const int64_t threshold = trials / 2;
-  return pinned_present ? stats::BinomialCdf(threshold, trials, p)
-                        : stats::BinomialSf(threshold, trials, p);
+  return pinned_present ? stats::BinomialCdf(threshold, trials, p) : stats::BinomialSf(threshold, trials, p);
 }
 
 double WrongOnEveryAttempt(double q, int retries) { return std::pow(q, retries + 1); }

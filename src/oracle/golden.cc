@@ -20,25 +20,23 @@ Status WrongVersion(std::string_view found, std::string_view expected, const std
   std::string shown(found.substr(0, 80));
   if (found == kGoldenVersionLine) {
     return Status::InvalidArgument(fmt::format(
-        "'{}' is a vote golden ({}); use it with `tare oracle check`, not `tare oracle counters`",
-        path, found));
+        "'{}' is a vote golden ({}); use it with `tare oracle check`, not `tare oracle counters`", path, found));
   }
   if (found == kCountersVersionLine) {
     return Status::InvalidArgument(fmt::format(
-        "'{}' is a counters golden ({}); use it with `tare oracle counters`, not `tare oracle check`",
-        path, found));
+        "'{}' is a counters golden ({}); use it with `tare oracle counters`, not `tare oracle check`", path, found));
   }
   std::string_view stem = expected.substr(0, expected.rfind(' ') + 1);
   if (found.substr(0, stem.size()) == stem) {
-    return Status::InvalidArgument(fmt::format(
-        "'{}' was written in format '{}', which this tare ({}) does not read (it reads '{}'); "
-        "use a newer tare or regenerate the golden with --accept",
-        path, shown, TARE_VERSION, expected));
+    return Status::InvalidArgument(
+        fmt::format("'{}' was written in format '{}', which this tare ({}) does not read (it reads '{}'); "
+                    "use a newer tare or regenerate the golden with --accept",
+                    path, shown, TARE_VERSION, expected));
   }
-  return Status::InvalidArgument(fmt::format(
-      "'{}' is not a tare oracle golden: its first line is '{}', expected '{}'; create it with "
-      "--accept",
-      path, shown, expected));
+  return Status::InvalidArgument(
+      fmt::format("'{}' is not a tare oracle golden: its first line is '{}', expected '{}'; create it with "
+                  "--accept",
+                  path, shown, expected));
 }
 
 }  // namespace
@@ -53,8 +51,9 @@ StatusOr<Golden> ParseGolden(std::string_view text, const std::string& path) {
 
 std::string FormatGolden(const Golden& golden) {
   std::string out(kGoldenVersionLine);
-  out += "\n## Written by `tare oracle check --accept`: header lines (#) must match every trial\n"
-         "## exactly; each other line is an item voted present. See docs/oracle.md.\n";
+  out +=
+      "\n## Written by `tare oracle check --accept`: header lines (#) must match every trial\n"
+      "## exactly; each other line is an item voted present. See docs/oracle.md.\n";
   for (const std::string& line : golden.header) out += line + "\n";
   for (const std::string& item : golden.items) out += item + "\n";
   return out;
@@ -64,9 +63,8 @@ StatusOr<Golden> ReadGolden(const std::string& path) {
   auto text = ReadFile(path);
   if (!text.ok() && text.status().code() != StatusCode::kNotFound) return text.status();  // a directory
   if (!text.ok()) {
-    return Status::NotFound(fmt::format(
-        "{}; create the golden with `tare oracle check --accept --golden {} -- CMD`",
-        text.status().message(), path));
+    return Status::NotFound(fmt::format("{}; create the golden with `tare oracle check --accept --golden {} -- CMD`",
+                                        text.status().message(), path));
   }
   return ParseGolden(*text, path);
 }
@@ -93,9 +91,8 @@ StatusOr<std::string> ReadCountersGolden(const std::string& path) {
   auto text = ReadFile(path);
   if (!text.ok() && text.status().code() != StatusCode::kNotFound) return text.status();  // a directory
   if (!text.ok()) {
-    return Status::NotFound(fmt::format(
-        "{}; create the golden with `tare oracle counters --accept --golden {} -- CMD`",
-        text.status().message(), path));
+    return Status::NotFound(fmt::format("{}; create the golden with `tare oracle counters --accept --golden {} -- CMD`",
+                                        text.status().message(), path));
   }
   return ParseCountersGolden(*text, path);
 }

@@ -61,9 +61,8 @@ std::string FormatDifferences(const Comparison& c, const std::string& indent) {
   for (const ItemDifference& d : c.differences) width = std::max(width, d.item.size());
   width = std::min<size_t>(width, 60);
   for (const ItemDifference& d : c.differences) {
-    out += fmt::format("{}{} {:<{}}  golden: {:<7}  vote: {}\n", indent, d.in_golden ? '-' : '+',
-                       d.item, width, d.in_golden ? "present" : "absent",
-                       DescribeVote(d.count, d.trials));
+    out += fmt::format("{}{} {:<{}}  golden: {:<7}  vote: {}\n", indent, d.in_golden ? '-' : '+', d.item, width,
+                       d.in_golden ? "present" : "absent", DescribeVote(d.count, d.trials));
   }
   return out;
 }

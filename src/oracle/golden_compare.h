@@ -38,7 +38,7 @@ struct Comparison {
   bool header_differs = false;
   std::vector<std::string> golden_header;
   std::vector<std::string> vote_header;
-  std::vector<ItemDifference> differences;  // sorted by item
+  std::vector<ItemDifference> differences;   // sorted by item
   std::vector<QuarantinedItem> quarantined;  // sorted by item
 
   bool match() const { return !header_differs && differences.empty(); }

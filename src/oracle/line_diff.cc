@@ -22,15 +22,14 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
 }
 
 struct Op {
-  char kind;      // ' ', '-', '+'
+  char kind;        // ' ', '-', '+'
   size_t old_line;  // 0-based index into old (for ' ' and '-')
   size_t new_line;  // 0-based index into new (for ' ' and '+')
 };
 
 // Edit script for old[lo_a, hi_a) vs new[lo_b, hi_b).
 void AlignMiddle(const std::vector<std::string_view>& a, size_t lo_a, size_t hi_a,
-                 const std::vector<std::string_view>& b, size_t lo_b, size_t hi_b,
-                 std::vector<Op>& ops) {
+                 const std::vector<std::string_view>& b, size_t lo_b, size_t hi_b, std::vector<Op>& ops) {
   const size_t n = hi_a - lo_a, m = hi_b - lo_b;
   if (n * m > 4'000'000) {
     for (size_t i = lo_a; i < hi_a; ++i) ops.push_back({'-', i, 0});
@@ -42,8 +41,7 @@ void AlignMiddle(const std::vector<std::string_view>& a, size_t lo_a, size_t hi_
   auto at = [&](size_t i, size_t j) -> uint32_t& { return lcs[i * (m + 1) + j]; };
   for (size_t i = n; i-- > 0;) {
     for (size_t j = m; j-- > 0;) {
-      at(i, j) = a[lo_a + i] == b[lo_b + j] ? at(i + 1, j + 1) + 1
-                                            : std::max(at(i + 1, j), at(i, j + 1));
+      at(i, j) = a[lo_a + i] == b[lo_b + j] ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
     }
   }
   size_t i = 0, j = 0;
@@ -63,14 +61,12 @@ void AlignMiddle(const std::vector<std::string_view>& a, size_t lo_a, size_t hi_
 
 }  // namespace
 
-std::string LineDiff(std::string_view old_text, std::string_view new_text,
-                     const LineDiffOptions& options) {
+std::string LineDiff(std::string_view old_text, std::string_view new_text, const LineDiffOptions& options) {
   if (old_text == new_text) return "";
   const auto a = SplitLines(old_text);
   const auto b = SplitLines(new_text);
   if (a == b) {
-    return fmt::format("{}the texts have the same lines and differ only in the final newline\n",
-                       options.indent);
+    return fmt::format("{}the texts have the same lines and differ only in the final newline\n", options.indent);
   }
   size_t prefix = 0;
   while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix]) ++prefix;
@@ -96,8 +92,8 @@ std::string LineDiff(std::string_view old_text, std::string_view new_text,
   int changed = 0;
   for (const Op& op : ops) changed += op.kind != ' ';
 
-  std::string out = fmt::format("{}--- {}\n{}+++ {}\n", options.indent, options.old_label,
-                                options.indent, options.new_label);
+  std::string out =
+      fmt::format("{}--- {}\n{}+++ {}\n", options.indent, options.old_label, options.indent, options.new_label);
   int shown = 0, shown_changes = 0;
   bool gap = false;
   for (size_t k = 0; k < ops.size(); ++k) {

@@ -21,7 +21,6 @@ struct LineDiffOptions {
 };
 
 // "" when the texts are equal. When they differ only in the final newline or in "\r", says so.
-std::string LineDiff(std::string_view old_text, std::string_view new_text,
-                     const LineDiffOptions& options = {});
+std::string LineDiff(std::string_view old_text, std::string_view new_text, const LineDiffOptions& options = {});
 
 }  // namespace tare::oracle

@@ -95,9 +95,14 @@ StatusOr<OracleResult> RunCheckMode(const OracleInvocation& o, CheckOptions opti
   OracleOutcome outcome = OracleOutcome::kPass;
   switch (result->verdict) {
     case CheckVerdict::kMatch:
-    case CheckVerdict::kAccepted: break;
-    case CheckVerdict::kMismatch: outcome = OracleOutcome::kMismatch; break;
-    case CheckVerdict::kNondeterministicHeader: outcome = OracleOutcome::kNondeterministic; break;
+    case CheckVerdict::kAccepted:
+      break;
+    case CheckVerdict::kMismatch:
+      outcome = OracleOutcome::kMismatch;
+      break;
+    case CheckVerdict::kNondeterministicHeader:
+      outcome = OracleOutcome::kNondeterministic;
+      break;
   }
   return Finish(outcome, FormatCheckResult(*result), session.run_dir());
 }
@@ -135,9 +140,14 @@ StatusOr<OracleResult> RunCountersMode(const OracleInvocation& o, const Counters
   OracleOutcome outcome = OracleOutcome::kPass;
   switch (result->verdict) {
     case CountersVerdict::kMatch:
-    case CountersVerdict::kAccepted: break;
-    case CountersVerdict::kMismatch: outcome = OracleOutcome::kMismatch; break;
-    case CountersVerdict::kNotByteStable: outcome = OracleOutcome::kNondeterministic; break;
+    case CountersVerdict::kAccepted:
+      break;
+    case CountersVerdict::kMismatch:
+      outcome = OracleOutcome::kMismatch;
+      break;
+    case CountersVerdict::kNotByteStable:
+      outcome = OracleOutcome::kNondeterministic;
+      break;
   }
   return Finish(outcome, FormatCountersResult(*result), session.run_dir());
 }

@@ -60,14 +60,13 @@ class OracleSelfTest : public ::testing::Test {
   }
   void ResetCount() { std::filesystem::remove(dir_ + "/count"); }
 
-  StatusOr<TrialSession> Session(std::vector<std::string> argv, std::string report_path = "",
-                                 int64_t timeout_ns = 0) {
+  StatusOr<TrialSession> Session(std::vector<std::string> argv, std::string report_path = "", int64_t timeout_ns = 0) {
     OracleCommand command{std::move(argv), std::move(report_path), timeout_ns};
     return TrialSession::Create(runner_.get(), std::move(command), dir_ + "/run" + std::to_string(++runs_));
   }
 
-  StatusOr<CheckResult> Check(std::vector<std::string> argv, CheckOptions o = {},
-                              std::string report_path = "", int64_t timeout_ns = 0) {
+  StatusOr<CheckResult> Check(std::vector<std::string> argv, CheckOptions o = {}, std::string report_path = "",
+                              int64_t timeout_ns = 0) {
     if (o.golden_path.empty()) o.golden_path = golden_;
     auto session = Session(std::move(argv), std::move(report_path), timeout_ns);
     if (!session.ok()) return session.status();
@@ -289,8 +288,8 @@ TEST_F(OracleSelfTest, CountersRunTwiceAndCompareExactly) {
   auto changed = counters("counters-changed", false);
   ASSERT_TRUE(changed.ok());
   EXPECT_EQ(changed->verdict, CountersVerdict::kMismatch);
-  EXPECT_NE(changed->diff.find("-     2| instructions 1234567\n  +     2| instructions 1234571"),
-            std::string::npos) << changed->diff;
+  EXPECT_NE(changed->diff.find("-     2| instructions 1234567\n  +     2| instructions 1234571"), std::string::npos)
+      << changed->diff;
   EXPECT_EQ(Ran(), 2);
   ResetCount();
   auto unstable = counters("counters-unstable", false);
@@ -314,8 +313,7 @@ TEST_F(OracleSelfTest, StabilityFindsTheMarginalSpotAndSuggestsItsQuarantine) {
   ASSERT_EQ(r->items.front().item, kMarginalItem);
   EXPECT_EQ(r->items.front().count, expected);
   EXPECT_EQ(r->items.front().item_class, ItemClass::kMarginal);
-  EXPECT_NEAR(r->items.front().red,
-              WrongOnEveryAttempt(VoteWrongProbability(expected / 60.0, 9, true), 1), 1e-15);
+  EXPECT_NEAR(r->items.front().red, WrongOnEveryAttempt(VoteWrongProbability(expected / 60.0, 9, true), 1), 1e-15);
   EXPECT_EQ(r->flagged(), 1);
   std::string suggestion = SuggestedQuarantine(*r);
   auto q = Quarantine::Parse(suggestion, "suggested");

@@ -30,10 +30,10 @@ StatusOr<Quarantine> Quarantine::Parse(std::string_view text, const std::string&
     return Status::InvalidArgument(fmt::format("{}:{}: {}", path, line_number, what));
   };
   auto missing_reason = [&](const QuarantineEntry& e) {
-    return Status::InvalidArgument(fmt::format(
-        "{}:{}: {} has no reason; add a `reason:` line right after it saying why the item cannot "
-        "be pinned (every quarantined item needs one)",
-        path, e.line, e.Describe()));
+    return Status::InvalidArgument(
+        fmt::format("{}:{}: {} has no reason; add a `reason:` line right after it saying why the item cannot "
+                    "be pinned (every quarantined item needs one)",
+                    path, e.line, e.Describe()));
   };
   while (pos <= text.size()) {
     size_t end = text.find('\n', pos);
@@ -44,8 +44,8 @@ StatusOr<Quarantine> Quarantine::Parse(std::string_view text, const std::string&
     if (!saw_version) {
       if (line.empty()) continue;
       if (line != kQuarantineVersionLine) {
-        return error(fmt::format("expected the version line '{}' first, found '{}'",
-                                 kQuarantineVersionLine, line.substr(0, 80)));
+        return error(fmt::format("expected the version line '{}' first, found '{}'", kQuarantineVersionLine,
+                                 line.substr(0, 80)));
       }
       saw_version = true;
       continue;
@@ -62,9 +62,8 @@ StatusOr<Quarantine> Quarantine::Parse(std::string_view text, const std::string&
       continue;
     }
     if (key != "item" && key != "class") {
-      return error(fmt::format(
-          "cannot read '{}': each line is `item: TEXT`, `class: REGEX` or `reason: TEXT`",
-          line.substr(0, 80)));
+      return error(fmt::format("cannot read '{}': each line is `item: TEXT`, `class: REGEX` or `reason: TEXT`",
+                               line.substr(0, 80)));
     }
     if (open >= 0) return missing_reason(q.entries_[open]);
     if (value.empty()) return error(fmt::format("`{}:` needs a value", key));
@@ -85,8 +84,8 @@ StatusOr<Quarantine> Quarantine::Parse(std::string_view text, const std::string&
     open = static_cast<int>(q.entries_.size()) - 1;
   }
   if (!saw_version) {
-    return Status::InvalidArgument(fmt::format(
-        "{} is empty; a quarantine file starts with the line '{}'", path, kQuarantineVersionLine));
+    return Status::InvalidArgument(
+        fmt::format("{} is empty; a quarantine file starts with the line '{}'", path, kQuarantineVersionLine));
   }
   if (open >= 0) return missing_reason(q.entries_[open]);
   return q;

@@ -36,7 +36,7 @@ struct QuarantineEntry {
   Kind kind = Kind::kItem;
   std::string pattern;  // the item, or the regular expression of a class
   std::string reason;
-  int line = 0;         // 1-based line of the `item:` / `class:` key, for messages
+  int line = 0;                // 1-based line of the `item:` / `class:` key, for messages
   std::optional<Regex> regex;  // set for kClass (RE2 syntax, matched against the whole item)
 
   bool Matches(const std::string& item) const;

@@ -18,16 +18,15 @@ StatusOr<std::string> CreateRunDirectory(const std::string& requested, const std
             fmt::format("--run-dir '{}' exists and is not a directory; choose another path", requested));
       }
       if (!fs::is_empty(requested, ec)) {
-        return Status::InvalidArgument(fmt::format(
-            "--run-dir '{}' is not empty; choose a new directory (or remove it) so the trials of "
-            "different runs never mix",
-            requested));
+        return Status::InvalidArgument(
+            fmt::format("--run-dir '{}' is not empty; choose a new directory (or remove it) so the trials of "
+                        "different runs never mix",
+                        requested));
       }
       return requested;
     }
     if (!fs::create_directories(requested, ec) && ec) {
-      return Status::InvalidArgument(
-          fmt::format("cannot create the run directory '{}': {}", requested, ec.message()));
+      return Status::InvalidArgument(fmt::format("cannot create the run directory '{}': {}", requested, ec.message()));
     }
     return requested;
   }
@@ -38,13 +37,11 @@ StatusOr<std::string> CreateRunDirectory(const std::string& requested, const std
   std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
   fs::create_directories(root, ec);
   if (ec) {
-    return Status::InvalidArgument(fmt::format(
-        "cannot create '{}' for the oracle's run directories: {}; pass --run-dir DIR", root,
-        ec.message()));
+    return Status::InvalidArgument(
+        fmt::format("cannot create '{}' for the oracle's run directories: {}; pass --run-dir DIR", root, ec.message()));
   }
   for (int suffix = 1; suffix < 1000; ++suffix) {
-    std::string path = suffix == 1 ? fmt::format("{}/{}", root, stamp)
-                                   : fmt::format("{}/{}-{}", root, stamp, suffix);
+    std::string path = suffix == 1 ? fmt::format("{}/{}", root, stamp) : fmt::format("{}/{}-{}", root, stamp, suffix);
     // create_directory is atomic: false with no error means another run took the name first.
     if (fs::create_directory(path, ec)) return path;
     if (ec) {
@@ -52,8 +49,8 @@ StatusOr<std::string> CreateRunDirectory(const std::string& requested, const std
           fmt::format("cannot create the run directory '{}': {}; pass --run-dir DIR", path, ec.message()));
     }
   }
-  return Status::FailedPrecondition(fmt::format(
-      "'{}' already holds 999 run directories for {}; pass --run-dir DIR", root, stamp));
+  return Status::FailedPrecondition(
+      fmt::format("'{}' already holds 999 run directories for {}; pass --run-dir DIR", root, stamp));
 }
 
 }  // namespace tare::oracle

@@ -14,7 +14,6 @@ inline constexpr const char* kDefaultRunRoot = ".tare/oracle";
 
 // Creates the directory and returns its path. `requested` "" = a fresh timestamped directory
 // under `root`.
-StatusOr<std::string> CreateRunDirectory(const std::string& requested,
-                                         const std::string& root = kDefaultRunRoot);
+StatusOr<std::string> CreateRunDirectory(const std::string& requested, const std::string& root = kDefaultRunRoot);
 
 }  // namespace tare::oracle

@@ -12,8 +12,7 @@
 
 namespace tare::oracle {
 
-StatusOr<std::unique_ptr<SpawnerTrialRunner>> SpawnerTrialRunner::Create(
-    const std::string& helper_path) {
+StatusOr<std::unique_ptr<SpawnerTrialRunner>> SpawnerTrialRunner::Create(const std::string& helper_path) {
   TARE_ASSIGN_OR_RETURN(auto spawner, proc::Spawner::Start(helper_path));
   return std::unique_ptr<SpawnerTrialRunner>(new SpawnerTrialRunner(std::move(spawner)));
 }

@@ -21,8 +21,7 @@ class SpawnerTrialRunner : public TrialRunner {
   StatusOr<TrialOutcome> Run(const TrialSpec& spec) override;
 
  private:
-  explicit SpawnerTrialRunner(std::unique_ptr<proc::Spawner> spawner)
-      : spawner_(std::move(spawner)) {}
+  explicit SpawnerTrialRunner(std::unique_ptr<proc::Spawner> spawner) : spawner_(std::move(spawner)) {}
   std::unique_ptr<proc::Spawner> spawner_;
 };
 

@@ -14,10 +14,14 @@ namespace {
 
 int ClassRank(ItemClass c) {
   switch (c) {
-    case ItemClass::kContradicts: return 0;
-    case ItemClass::kMarginal: return 1;
-    case ItemClass::kUncertain: return 2;
-    case ItemClass::kStable: return 3;
+    case ItemClass::kContradicts:
+      return 0;
+    case ItemClass::kMarginal:
+      return 1;
+    case ItemClass::kUncertain:
+      return 2;
+    case ItemClass::kStable:
+      return 3;
   }
   return 3;
 }
@@ -37,10 +41,14 @@ std::string RetriesPhrase(int retries) {
 
 const char* ItemClassName(ItemClass c) {
   switch (c) {
-    case ItemClass::kStable: return "stable";
-    case ItemClass::kUncertain: return "uncertain";
-    case ItemClass::kMarginal: return "MARGINAL";
-    case ItemClass::kContradicts: return "CONTRADICTS";
+    case ItemClass::kStable:
+      return "stable";
+    case ItemClass::kUncertain:
+      return "uncertain";
+    case ItemClass::kMarginal:
+      return "MARGINAL";
+    case ItemClass::kContradicts:
+      return "CONTRADICTS";
   }
   return "?";
 }
@@ -66,8 +74,7 @@ int StabilityResult::uncertain() const {
   }));
 }
 
-StabilityResult AnalyzeStability(const Tally& tally, const Golden* golden,
-                                 const StabilityOptions& options) {
+StabilityResult AnalyzeStability(const Tally& tally, const Golden* golden, const StabilityOptions& options) {
   StabilityResult r;
   r.options = options;
   r.tally = tally;
@@ -92,8 +99,7 @@ StabilityResult AnalyzeStability(const Tally& tally, const Golden* golden,
     s.q = VoteWrongProbability(s.p, n, s.pinned_present);
     // q falls as p rises for a present item and rises with p for an absent one, so the worst end
     // of the interval is its low end for a present item and its high end for an absent one.
-    s.q_worst = VoteWrongProbability(s.pinned_present ? s.interval.lo : s.interval.hi, n,
-                                     s.pinned_present);
+    s.q_worst = VoteWrongProbability(s.pinned_present ? s.interval.lo : s.interval.hi, n, s.pinned_present);
     s.red = WrongOnEveryAttempt(s.q, options.retries);
     s.red_worst = WrongOnEveryAttempt(s.q_worst, options.retries);
     if (golden && s.q > 0.5) {
@@ -133,14 +139,13 @@ StabilityResult AnalyzeStability(const Tally& tally, const Golden* golden,
 Status ValidateStabilityOptions(const StabilityOptions& options) {
   if (options.trials < 1) {
     return Status::InvalidArgument(fmt::format(
-        "--trials {} must be at least 1 (100 or more gives intervals narrow enough to act on)",
-        options.trials));
+        "--trials {} must be at least 1 (100 or more gives intervals narrow enough to act on)", options.trials));
   }
   // Each trial's output is kept in memory until they are tallied: an unbounded count ended in
   // std::bad_alloc (issue 9), after starting processes.
   if (options.trials > kMaxTrials) {
-    return Status::InvalidArgument(fmt::format(
-        "--trials {} is more than {}; 1000 gives intervals a few percent wide", options.trials, kMaxTrials));
+    return Status::InvalidArgument(fmt::format("--trials {} is more than {}; 1000 gives intervals a few percent wide",
+                                               options.trials, kMaxTrials));
   }
   TARE_RETURN_IF_ERROR(ValidateVoteTrials(options.vote_trials, "--vote-trials"));
   if (options.retries < 0) {
@@ -151,9 +156,8 @@ Status ValidateStabilityOptions(const StabilityOptions& options) {
         fmt::format("--confidence {} must be between 0 and 1 (e.g. 0.95)", options.confidence));
   }
   if (!(options.max_red > 0 && options.max_red < 1)) {
-    return Status::InvalidArgument(fmt::format(
-        "--max-red {} must be between 0 and 1 (e.g. 0.001: one red check in a thousand)",
-        options.max_red));
+    return Status::InvalidArgument(
+        fmt::format("--max-red {} must be between 0 and 1 (e.g. 0.001: one red check in a thousand)", options.max_red));
   }
   return Status::Ok();
 }
@@ -164,8 +168,8 @@ StatusOr<StabilityResult> RunStability(TrialSession& session, const StabilityOpt
   if (!options.golden_path.empty()) {
     TARE_ASSIGN_OR_RETURN(golden, ReadGolden(options.golden_path));
   }
-  session.Progress(fmt::format("tare oracle: stability: {} trials of `{}` (raw output in {}/trials)",
-                               options.trials, session.DescribeCommand(), session.run_dir()));
+  session.Progress(fmt::format("tare oracle: stability: {} trials of `{}` (raw output in {}/trials)", options.trials,
+                               session.DescribeCommand(), session.run_dir()));
   TARE_ASSIGN_OR_RETURN(std::vector<TrialOutput> outputs, session.RunBatch("trials", options.trials));
   StabilityResult r = AnalyzeStability(TallyTrials(outputs), golden ? &*golden : nullptr, options);
   r.command = session.DescribeCommand();
@@ -177,12 +181,13 @@ StatusOr<StabilityResult> RunStability(TrialSession& session, const StabilityOpt
 std::string FormatStabilityResult(const StabilityResult& r) {
   const StabilityOptions& o = r.options;
   std::string out = fmt::format("tare oracle stability: {}\n", r.command);
-  out += fmt::format("  measured    {} fresh processes; p with {:g}% Clopper–Pearson intervals\n",
-                     r.tally.trials, o.confidence * 100);
-  out += fmt::format("  judged for  a {}-trial vote with {}; flagged when P(red) > {} per check\n",
-                     o.vote_trials, RetriesPhrase(o.retries), FormatProbability(o.max_red));
-  out += fmt::format("  pinned side {}\n", r.had_golden ? fmt::format("as in the golden {}", o.golden_path)
-                                                        : std::string("the majority side of these processes (no --golden)"));
+  out += fmt::format("  measured    {} fresh processes; p with {:g}% Clopper–Pearson intervals\n", r.tally.trials,
+                     o.confidence * 100);
+  out += fmt::format("  judged for  a {}-trial vote with {}; flagged when P(red) > {} per check\n", o.vote_trials,
+                     RetriesPhrase(o.retries), FormatProbability(o.max_red));
+  out += fmt::format("  pinned side {}\n", r.had_golden
+                                               ? fmt::format("as in the golden {}", o.golden_path)
+                                               : std::string("the majority side of these processes (no --golden)"));
   if (o.quarantine) out += fmt::format("  quarantine  {}\n", o.quarantine->path());
   out += fmt::format("  raw output  {}/\n", r.run_dir);
   if (!r.header_agrees()) {
@@ -195,8 +200,9 @@ std::string FormatStabilityResult(const StabilityResult& r) {
     return out;
   }
   if (r.header_differs_from_golden) {
-    out += "warning: the header differs from the golden's; every check against it fails until it "
-           "is re-accepted.\n";
+    out +=
+        "warning: the header differs from the golden's; every check against it fails until it "
+        "is re-accepted.\n";
   }
 
   out += fmt::format("{:<11} {:>11} {:>6}  {:<16} {:<8} {:<20} {:<20} {}\n", "class", "seen", "p",
@@ -204,13 +210,11 @@ std::string FormatStabilityResult(const StabilityResult& r) {
                      fmt::format("P(red), {}", RetriesPhrase(o.retries)), "item");
   for (const ItemStability& s : r.items) {
     std::string cls = s.quarantined ? std::string("quarantined") : ItemClassName(s.item_class);
-    out += fmt::format("{:<11} {:>11} {:>6.3f}  {:<16} {:<8} {:<20} {:<20} {}\n", cls,
-                       fmt::format("{}/{}", s.count, s.trials), s.p,
-                       fmt::format("[{:.3f}, {:.3f}]", s.interval.lo, s.interval.hi),
-                       s.pinned_present ? "present" : "absent",
-                       fmt::format("{} (≤{})", FormatProbability(s.q), FormatProbability(s.q_worst)),
-                       fmt::format("{} (≤{})", FormatProbability(s.red), FormatProbability(s.red_worst)),
-                       s.item);
+    out += fmt::format(
+        "{:<11} {:>11} {:>6.3f}  {:<16} {:<8} {:<20} {:<20} {}\n", cls, fmt::format("{}/{}", s.count, s.trials), s.p,
+        fmt::format("[{:.3f}, {:.3f}]", s.interval.lo, s.interval.hi), s.pinned_present ? "present" : "absent",
+        fmt::format("{} (≤{})", FormatProbability(s.q), FormatProbability(s.q_worst)),
+        fmt::format("{} (≤{})", FormatProbability(s.red), FormatProbability(s.red_worst)), s.item);
   }
   out += "  (≤x: the same figure at the worst end of the interval, since p can drift between batches)\n";
 
@@ -225,10 +229,9 @@ std::string FormatStabilityResult(const StabilityResult& r) {
       "whole check ({} items not quarantined): one vote mismatches with probability {} (≈{} if "
       "items are independent); P(red) with {} = {} (≈{})\n",
       std::count_if(r.items.begin(), r.items.end(), [](const ItemStability& s) { return !s.quarantined; }),
-      range(r.attempt_mismatch_lo, r.attempt_mismatch_hi),
-      FormatProbability(r.attempt_mismatch_independent), RetriesPhrase(retries),
-      range(WrongOnEveryAttempt(r.attempt_mismatch_lo, retries),
-            WrongOnEveryAttempt(r.attempt_mismatch_hi, retries)),
+      range(r.attempt_mismatch_lo, r.attempt_mismatch_hi), FormatProbability(r.attempt_mismatch_independent),
+      RetriesPhrase(retries),
+      range(WrongOnEveryAttempt(r.attempt_mismatch_lo, retries), WrongOnEveryAttempt(r.attempt_mismatch_hi, retries)),
       FormatProbability(WrongOnEveryAttempt(r.attempt_mismatch_independent, retries)));
 
   const std::string suggestion = SuggestedQuarantine(r);
@@ -257,12 +260,11 @@ std::string FormatStabilityResult(const StabilityResult& r) {
         uncertain, uncertain == 1 ? "item is" : "items are", std::max(100, 4 * r.tally.trials));
   }
   if (flagged > 0) {
-    out += fmt::format("result: {} {} cannot be pinned by a {}-trial vote with {} ({} processes)\n",
-                       flagged, flagged == 1 ? "item" : "items", o.vote_trials,
-                       RetriesPhrase(o.retries), r.processes);
+    out += fmt::format("result: {} {} cannot be pinned by a {}-trial vote with {} ({} processes)\n", flagged,
+                       flagged == 1 ? "item" : "items", o.vote_trials, RetriesPhrase(o.retries), r.processes);
   } else {
-    out += fmt::format("result: STABLE: no item above P(red) {} ({} processes)\n",
-                       FormatProbability(o.max_red), r.processes);
+    out += fmt::format("result: STABLE: no item above P(red) {} ({} processes)\n", FormatProbability(o.max_red),
+                       r.processes);
   }
   return out;
 }
@@ -272,11 +274,10 @@ std::string SuggestedQuarantine(const StabilityResult& r) {
   for (const ItemStability& s : r.items) {
     if (!SuggestQuarantine(s)) continue;
     entries += FormatQuarantineEntry(
-        s.item,
-        fmt::format("p ≈ {:.2f} ({:g}% CI {:.2f}–{:.2f}, in {} of {} fresh processes): a "
-                    "{}-trial vote with {} goes red in {} of checks (tare oracle stability)",
-                    s.p, r.options.confidence * 100, s.interval.lo, s.interval.hi, s.count, s.trials, r.options.vote_trials,
-                    RetriesPhrase(r.options.retries), FormatProbability(s.red)));
+        s.item, fmt::format("p ≈ {:.2f} ({:g}% CI {:.2f}–{:.2f}, in {} of {} fresh processes): a "
+                            "{}-trial vote with {} goes red in {} of checks (tare oracle stability)",
+                            s.p, r.options.confidence * 100, s.interval.lo, s.interval.hi, s.count, s.trials,
+                            r.options.vote_trials, RetriesPhrase(r.options.retries), FormatProbability(s.red)));
     entries += "\n";
   }
   if (entries.empty()) return "";

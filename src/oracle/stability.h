@@ -50,9 +50,9 @@ struct ItemStability {
   double p = 0;
   stats::Interval interval{0, 1};
   bool pinned_present = false;
-  double q = 0;          // P(one vote wrong) at p
-  double q_worst = 0;    // ... at the interval's worst end
-  double red = 0;        // q^(R+1)
+  double q = 0;        // P(one vote wrong) at p
+  double q_worst = 0;  // ... at the interval's worst end
+  double red = 0;      // q^(R+1)
   double red_worst = 0;
   ItemClass item_class = ItemClass::kStable;
   const QuarantineEntry* quarantined = nullptr;
@@ -79,8 +79,7 @@ struct StabilityResult {
 };
 
 // The analysis alone (pure; `golden` may be null).
-StabilityResult AnalyzeStability(const Tally& tally, const Golden* golden,
-                                 const StabilityOptions& options);
+StabilityResult AnalyzeStability(const Tally& tally, const Golden* golden, const StabilityOptions& options);
 
 // Runs M trials in <run_dir>/trials/ and analyzes them.
 // The counts and probabilities of `options`, checked before any process runs (RunStability checks

@@ -30,14 +30,13 @@ const ItemStability& Find(const StabilityResult& r, const std::string& item) {
 
 TEST(AnalyzeStability, FlagsTheMotivatingSpotAndNotTheSolidOnes) {
   StabilityOptions o;  // 9-trial vote, 1 retry, 95%, P(red) > 0.1% flagged
-  StabilityResult r = AnalyzeStability(
-      MakeTally(100, {{"loop 12", 100}, {"entry 32", 62}, {"rare 7", 3}}), nullptr, o);
+  StabilityResult r = AnalyzeStability(MakeTally(100, {{"loop 12", 100}, {"entry 32", 62}, {"rare 7", 3}}), nullptr, o);
   const ItemStability& entry = Find(r, "entry 32");
   EXPECT_EQ(entry.item_class, ItemClass::kMarginal);
   EXPECT_TRUE(entry.pinned_present);
   EXPECT_DOUBLE_EQ(entry.p, 0.62);
-  EXPECT_NEAR(entry.q, 0.22622365624257537, 1e-12);     // P(Binom(9, 0.62) <= 4)
-  EXPECT_NEAR(entry.red, 0.0511771426437589, 1e-12);   // squared: one retry
+  EXPECT_NEAR(entry.q, 0.22622365624257537, 1e-12);   // P(Binom(9, 0.62) <= 4)
+  EXPECT_NEAR(entry.red, 0.0511771426437589, 1e-12);  // squared: one retry
   EXPECT_LT(entry.interval.lo, 0.62);
   EXPECT_GT(entry.interval.hi, 0.62);
   EXPECT_DOUBLE_EQ(entry.q_worst, VoteWrongProbability(entry.interval.lo, 9, true));
@@ -80,8 +79,7 @@ TEST(AnalyzeStability, RetriesAndThresholdChangeTheVerdict) {
 
 TEST(AnalyzeStability, JudgesAgainstTheGoldenWhenGiven) {
   Golden g{{"# h"}, {"gone", "split"}};
-  StabilityResult r =
-      AnalyzeStability(MakeTally(50, {{"split", 20}, {"new", 50}}), &g, StabilityOptions{});
+  StabilityResult r = AnalyzeStability(MakeTally(50, {{"split", 20}, {"new", 50}}), &g, StabilityOptions{});
   EXPECT_EQ(Find(r, "gone").item_class, ItemClass::kContradicts);
   EXPECT_EQ(Find(r, "gone").count, 0);
   EXPECT_EQ(Find(r, "new").item_class, ItemClass::kContradicts);
@@ -124,8 +122,8 @@ TEST(FormatProbability, ReadsNaturally) {
 }
 
 TEST(FormatStabilityResult, ShowsEveryItemAndTheSuggestion) {
-  StabilityResult r = AnalyzeStability(MakeTally(100, {{"entry 32", 62}, {"loop 12", 100}}), nullptr,
-                                       StabilityOptions{});
+  StabilityResult r =
+      AnalyzeStability(MakeTally(100, {{"entry 32", 62}, {"loop 12", 100}}), nullptr, StabilityOptions{});
   r.command = "./trace";
   r.run_dir = "/tmp/run";
   r.processes = 100;

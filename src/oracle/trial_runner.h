@@ -21,8 +21,8 @@ struct TrialSpec {
 };
 
 struct TrialOutcome {
-  bool ok = false;          // started, exited 0, not timed out
-  std::string failure;      // when !ok: "exit status 3", "killed by signal 11 (...)", ...
+  bool ok = false;      // started, exited 0, not timed out
+  std::string failure;  // when !ok: "exit status 3", "killed by signal 11 (...)", ...
   int64_t wall_ns = 0;
 };
 

@@ -43,9 +43,7 @@ Status MoveFile(const std::string& from, const std::string& to) {
   return Status::Ok();
 }
 
-bool Blank(const std::string& text) {
-  return text.find_first_not_of(" \t\r\n") == std::string::npos;
-}
+bool Blank(const std::string& text) { return text.find_first_not_of(" \t\r\n") == std::string::npos; }
 
 std::string Tail(const std::string& path) {
   std::string tail = ReadTail(path, 600);
@@ -64,23 +62,23 @@ std::string Tail(const std::string& path) {
 
 }  // namespace
 
-StatusOr<TrialSession> TrialSession::Create(TrialRunner* runner, OracleCommand command,
-                                            std::string run_dir, ProgressFn progress) {
+StatusOr<TrialSession> TrialSession::Create(TrialRunner* runner, OracleCommand command, std::string run_dir,
+                                            ProgressFn progress) {
   if (command.argv.empty()) {
     return Status::InvalidArgument(
         "no command given; put it after `--`, e.g. `tare oracle check --golden g.txt -- ./bench`");
   }
   const bool placeholder = HasPlaceholder(command.argv);
   if (placeholder && !command.report_path.empty()) {
-    return Status::InvalidArgument(fmt::format(
-        "both --report and the {} placeholder were given; use one: {} lets each trial write its "
-        "own file, --report names the one file the command always writes",
-        kReportPlaceholder, kReportPlaceholder));
+    return Status::InvalidArgument(
+        fmt::format("both --report and the {} placeholder were given; use one: {} lets each trial write its "
+                    "own file, --report names the one file the command always writes",
+                    kReportPlaceholder, kReportPlaceholder));
   }
   TARE_ASSIGN_OR_RETURN(command.argv[0], ResolveExecutable(command.argv[0]));
-  ReportSource source = placeholder                       ? ReportSource::kPlaceholder
+  ReportSource source = placeholder                    ? ReportSource::kPlaceholder
                         : !command.report_path.empty() ? ReportSource::kFixedFile
-                                                        : ReportSource::kStdout;
+                                                       : ReportSource::kStdout;
   return TrialSession(runner, std::move(command), std::move(run_dir), std::move(progress), source);
 }
 
@@ -117,11 +115,11 @@ StatusOr<std::string> TrialSession::RunOne(const std::string& subdir, const std:
     // create (the golden, the store, a directory, another run's report), so it is refused and
     // left alone, never deleted.
     if (fs::symlink_status(command_.report_path, ec).type() != fs::file_type::not_found) {
-      return Status::FailedPrecondition(fmt::format(
-          "--report '{}' already exists{}; tare never deletes a file it did not create, and a "
-          "stale file must not pass as a trial's report. Remove it yourself, or name a path that "
-          "does not exist (the command's report is moved into the run directory after each trial)",
-          command_.report_path, fs::is_directory(command_.report_path, ec) ? " and is a directory" : ""));
+      return Status::FailedPrecondition(
+          fmt::format("--report '{}' already exists{}; tare never deletes a file it did not create, and a "
+                      "stale file must not pass as a trial's report. Remove it yourself, or name a path that "
+                      "does not exist (the command's report is moved into the run directory after each trial)",
+                      command_.report_path, fs::is_directory(command_.report_path, ec) ? " and is a directory" : ""));
     }
   }
   ++processes_;
@@ -130,32 +128,32 @@ StatusOr<std::string> TrialSession::RunOne(const std::string& subdir, const std:
 
   const std::string where = fmt::format("{} (`{}`)", base, DescribeCommand());
   if (!outcome.ok) {
-    return Status::FailedPrecondition(fmt::format(
-        "trial {} failed: {}{}\nA failing command is an error, not a vote, so no retry was "
-        "spent; fix the command and rerun. Raw output: {}.stdout, {}.stderr",
-        where, outcome.failure, Tail(spec.stderr_path), base, base));
+    return Status::FailedPrecondition(
+        fmt::format("trial {} failed: {}{}\nA failing command is an error, not a vote, so no retry was "
+                    "spent; fix the command and rerun. Raw output: {}.stdout, {}.stderr",
+                    where, outcome.failure, Tail(spec.stderr_path), base, base));
   }
   if (source_ == ReportSource::kFixedFile) {
     if (!fs::exists(command_.report_path, ec)) {
-      return Status::FailedPrecondition(fmt::format(
-          "trial {} exited 0 but wrote no report at '{}' (--report){}\nCheck the path the command "
-          "writes to. Raw output: {}.stdout, {}.stderr",
-          where, command_.report_path, Tail(spec.stderr_path), base, base));
+      return Status::FailedPrecondition(
+          fmt::format("trial {} exited 0 but wrote no report at '{}' (--report){}\nCheck the path the command "
+                      "writes to. Raw output: {}.stdout, {}.stderr",
+                      where, command_.report_path, Tail(spec.stderr_path), base, base));
     }
     report_path = base + ".report";
     TARE_RETURN_IF_ERROR(MoveFile(command_.report_path, report_path));
   } else if (source_ == ReportSource::kPlaceholder && !fs::exists(report_path, ec)) {
-    return Status::FailedPrecondition(fmt::format(
-        "trial {} exited 0 but wrote no report at '{}' (the {} argument){}\nRaw output: "
-        "{}.stdout, {}.stderr",
-        where, report_path, kReportPlaceholder, Tail(spec.stderr_path), base, base));
+    return Status::FailedPrecondition(
+        fmt::format("trial {} exited 0 but wrote no report at '{}' (the {} argument){}\nRaw output: "
+                    "{}.stdout, {}.stderr",
+                    where, report_path, kReportPlaceholder, Tail(spec.stderr_path), base, base));
   }
   TARE_ASSIGN_OR_RETURN(std::string report, ReadFile(report_path));
   if (Blank(report)) {
-    return Status::FailedPrecondition(fmt::format(
-        "trial {} exited 0 but its report {} is empty; an oracle needs at least a header line or "
-        "an item (docs/oracle.md, \"Report syntax\"){}",
-        where, report_path, Tail(spec.stderr_path)));
+    return Status::FailedPrecondition(
+        fmt::format("trial {} exited 0 but its report {} is empty; an oracle needs at least a header line or "
+                    "an item (docs/oracle.md, \"Report syntax\"){}",
+                    where, report_path, Tail(spec.stderr_path)));
   }
   return report;
 }
@@ -169,10 +167,10 @@ StatusOr<std::vector<TrialOutput>> TrialSession::RunBatch(const std::string& sub
     TARE_ASSIGN_OR_RETURN(std::string report, RunOne(subdir, name));
     outputs.push_back(ParseTrialOutput(report));
     if (outputs.back().empty()) {
-      return Status::FailedPrecondition(fmt::format(
-          "trial {}/{}/{} (`{}`) printed only notes (## lines): no header line and no item, so "
-          "there is nothing to vote on (docs/oracle.md, \"Report syntax\")",
-          run_dir_, subdir, name, DescribeCommand()));
+      return Status::FailedPrecondition(
+          fmt::format("trial {}/{}/{} (`{}`) printed only notes (## lines): no header line and no item, so "
+                      "there is nothing to vote on (docs/oracle.md, \"Report syntax\")",
+                      run_dir_, subdir, name, DescribeCommand()));
     }
   }
   return outputs;

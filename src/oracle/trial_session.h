@@ -38,8 +38,8 @@ class TrialSession {
  public:
   // Validates the command: a non-empty argv whose program exists, not both --report and
   // "{report}". `runner` must outlive the session.
-  static StatusOr<TrialSession> Create(TrialRunner* runner, OracleCommand command,
-                                       std::string run_dir, ProgressFn progress = nullptr);
+  static StatusOr<TrialSession> Create(TrialRunner* runner, OracleCommand command, std::string run_dir,
+                                       ProgressFn progress = nullptr);
 
   // Runs one trial named `name` in <run_dir>/<subdir> and returns its report bytes.
   StatusOr<std::string> RunOne(const std::string& subdir, const std::string& name);
@@ -58,8 +58,11 @@ class TrialSession {
   enum class ReportSource { kStdout, kPlaceholder, kFixedFile };
   TrialSession(TrialRunner* runner, OracleCommand command, std::string run_dir, ProgressFn progress,
                ReportSource source)
-      : runner_(runner), command_(std::move(command)), run_dir_(std::move(run_dir)),
-        progress_(std::move(progress)), source_(source) {}
+      : runner_(runner),
+        command_(std::move(command)),
+        run_dir_(std::move(run_dir)),
+        progress_(std::move(progress)),
+        source_(source) {}
 
   TrialRunner* runner_;
   OracleCommand command_;

@@ -73,8 +73,7 @@ void KeepSoftwareEventEnabled(const EventSpec& spec) {
   attr.exclude_kernel = 1;  // allowed at every perf_event_paranoid level that allows any event
   attr.exclude_hv = 1;
   int saved = errno;
-  kept[spec.config] =
-      static_cast<int>(syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
+  kept[spec.config] = static_cast<int>(syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
   errno = saved;
 }
 
@@ -152,8 +151,8 @@ PerfCounters::PerfCounters(pid_t pid, const std::vector<std::string>& events) {
     if (fd < 0) {
       c.unavailable = Explain(name, *spec, errno);
       // Only "the host cannot do this" is remembered; transient errors (EMFILE...) are retried.
-      if (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV || errno == EACCES ||
-          errno == EPERM || errno == ENOSYS) {
+      if (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV || errno == EACCES || errno == EPERM ||
+          errno == ENOSYS) {
         probe.unavailable = c.unavailable;
       }
     } else {

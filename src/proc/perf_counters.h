@@ -1,8 +1,8 @@
 // perf_event counters for one child: opened on the helper itself just before it forks the child
 // (disabled, enable_on_exec, inherit), so the child's inherited copies switch on at its exec; read
-// after it exits, when the kernel has folded the child's counts into them. Each event is probed on its own: on hosts without hardware counters
-// (most cloud VMs, this project's CI) "instructions" fails with ENOENT while "task-clock" works,
-// and the reading says why in one line instead of crashing or leaving a silent blank.
+// after it exits, when the kernel has folded the child's counts into them. Each event is probed on its own: on hosts
+// without hardware counters (most cloud VMs, this project's CI) "instructions" fails with ENOENT while "task-clock"
+// works, and the reading says why in one line instead of crashing or leaving a silent blank.
 #pragma once
 
 #include <sys/types.h>

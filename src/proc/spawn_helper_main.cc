@@ -24,8 +24,8 @@
 //      (peak_rss_floor_bytes says below what). A program whose last peak was above the helper's
 //      pages skips the dropping (ShouldShed) and is checked all the same. Where this cannot be set
 //      up (sanitizers, /proc/self/clear_refs not writable, TARE_SPAWN_FORK=1) it forks. The child
-//      sets its process group, signals and stdio with a handful of system calls, stamps the clock into a page shared with the helper, and execs. wall_ns starts
-//      at that stamp.
+//      sets its process group, signals and stdio with a handful of system calls, stamps the clock into a page shared
+//      with the helper, and execs. wall_ns starts at that stamp.
 //   4. The helper sleeps in poll() on a pidfd until the child exits (or a timeout, Ctrl-C, tare
 //      going away), reaps it with wait4, reads the counters and answers.
 //   5. It runs on the CPU tare was on (--cpu, spawner.h) and gives each child tare's CPU set back
@@ -100,12 +100,11 @@ void DrainInterrupts() {
 // What the child tells the helper without a pipe: a page mapped MAP_SHARED before fork, so the
 // child's stores are visible to the helper once wait4 has returned.
 struct ExecReport {
-  std::atomic<int64_t> exec_ns;   // CLOCK_MONOTONIC just before execve; 0 = never got there
-  std::atomic<int32_t> exec_errno;  // execve (or the set-up before it) failed with this
+  std::atomic<int64_t> exec_ns;           // CLOCK_MONOTONIC just before execve; 0 = never got there
+  std::atomic<int32_t> exec_errno;        // execve (or the set-up before it) failed with this
   std::atomic<int64_t> shared_rss_pages;  // vfork: the helper's resident pages folded in at exec
 };
 ExecReport* g_report = nullptr;
-
 
 // The CPU set each child gets back (main: --child-cpus); unset: the child keeps the helper's.
 cpu_set_t g_child_cpus;
@@ -121,7 +120,6 @@ helper::SharedRss g_shared;
 // The files children write, kept open from one sample to the next (internal/helper_files.h).
 OutputFile g_stdout, g_stderr, g_result;
 
-
 struct Redirect {
   int from;  // helper's fd (>= kFirstHelperFd)
   int to;    // the child's fd number
@@ -132,12 +130,11 @@ struct Redirect {
   _exit(127);
 }
 
-
 // Runs in the child (vfork: on the helper's memory, the helper suspended): process group, signals,
 // stdio, exec. Only async-signal-safe calls, and nothing that writes the helper's memory but
 // g_report. Every signal arrives blocked (RunOne): dispositions are reset before the unblock.
-[[noreturn]] void ChildMain(const SpawnRequest& req, char* const* argv, char* const* envp,
-                            const Redirect* redirects, int redirect_count, bool shared, bool shed) {
+[[noreturn]] void ChildMain(const SpawnRequest& req, char* const* argv, char* const* envp, const Redirect* redirects,
+                            int redirect_count, bool shared, bool shed) {
   setpgid(0, 0);
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
@@ -162,8 +159,7 @@ struct Redirect {
 // vfork or fork, and the child's side. A function of its own, so that nothing of the caller's frame
 // is live across vfork (the child runs on this stack until it execs).
 __attribute__((noinline)) pid_t StartChild(const SpawnRequest& req, char* const* argv, char* const* envp,
-                                           const Redirect* redirects, int redirect_count, bool shared,
-                                           bool shed) {
+                                           const Redirect* redirects, int redirect_count, bool shared, bool shed) {
   pid_t pid = shared ? vfork() : fork();
   if (pid == 0) ChildMain(req, argv, envp, redirects, redirect_count, shared, shed);
   return pid;
@@ -220,8 +216,7 @@ void EndLeftovers() {
 }
 
 std::string CannotOpen(const std::string& path, const char* what) {
-  return std::string("cannot open '") + path + "' for the child's " + what + ": " +
-         std::strerror(errno);
+  return std::string("cannot open '") + path + "' for the child's " + what + ": " + std::strerror(errno);
 }
 
 // The counters for the next sample, opened after an answer is sent, while tare stores the sample
@@ -432,7 +427,6 @@ SpawnResult RunOne(SpawnRequest req, int request_fd, bool* parent_gone) {
   res.involuntary_ctx_switches = ru.ru_nivcsw;
   return res;
 }
-
 
 // After an answer, tare usually sends the next request within a few hundred microseconds. Waking a
 // sleeping process on another CPU costs more than that on a VM (~0.5 ms a sample on the one in

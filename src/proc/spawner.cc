@@ -79,15 +79,17 @@ StatusOr<std::unique_ptr<Spawner>> Spawner::Start(const std::string& helper_path
   const bool named_by_user = helper_path.empty() && env != nullptr && *env != '\0';
   if (access(path.c_str(), X_OK) != 0) {
     if (named_by_user) {
-      return Status::InvalidArgument(fmt::format(
-          "TARE_SPAWN_HELPER '{}' is not an executable file; point it to tare-spawn-helper (built "
-          "next to the tare binary, installed in <prefix>/lib/tare/) or unset it", path));
+      return Status::InvalidArgument(
+          fmt::format("TARE_SPAWN_HELPER '{}' is not an executable file; point it to tare-spawn-helper (built "
+                      "next to the tare binary, installed in <prefix>/lib/tare/) or unset it",
+                      path));
     }
     // tare's own installation is broken, not the user's input: the internal-error status (70).
-    return Status::Internal(fmt::format(
-        "the spawn helper '{}' is missing; it is built next to the tare binary and installed in "
-        "<prefix>/lib/tare/ (tare-spawn-helper) — rebuild or reinstall tare, or set "
-        "TARE_SPAWN_HELPER to its path", path));
+    return Status::Internal(
+        fmt::format("the spawn helper '{}' is missing; it is built next to the tare binary and installed in "
+                    "<prefix>/lib/tare/ (tare-spawn-helper) — rebuild or reinstall tare, or set "
+                    "TARE_SPAWN_HELPER to its path",
+                    path));
   }
   // The helper runs on the CPU tare is on now, and gives each child tare's CPU set back (spawner.h).
   std::string helper_cpu_arg, child_cpus_arg;
@@ -135,8 +137,9 @@ StatusOr<std::unique_ptr<Spawner>> Spawner::Start(const std::string& helper_path
     close(to_child[1]);
     close(from_child[0]);
     const std::string message = fmt::format("cannot start the spawn helper '{}': {}", path, std::strerror(rc));
-    return named_by_user ? Status::InvalidArgument(message + "; point TARE_SPAWN_HELPER to tare-spawn-helper or unset it")
-                         : Status::Internal(message + "; rebuild or reinstall tare");
+    return named_by_user
+               ? Status::InvalidArgument(message + "; point TARE_SPAWN_HELPER to tare-spawn-helper or unset it")
+               : Status::Internal(message + "; rebuild or reinstall tare");
   }
   g_helper_pid.store(pid);
   return std::unique_ptr<Spawner>(new Spawner(pid, to_child[1], from_child[0]));
@@ -161,8 +164,8 @@ StatusOr<SpawnResult> Spawner::Run(const SpawnRequest& request) {
   std::string reply;
   Status read = wire::ReadMessage(from_helper_, &reply);
   if (!read.ok()) {
-    return Status::Internal(fmt::format("the spawn helper (pid {}) stopped answering: {}",
-                                        helper_pid_, read.message()));
+    return Status::Internal(
+        fmt::format("the spawn helper (pid {}) stopped answering: {}", helper_pid_, read.message()));
   }
   return wire::DecodeResult(reply);
 }
@@ -180,9 +183,8 @@ bool Interrupted() { return g_interrupted != 0; }
 void ClearInterruptForTest() { g_interrupted = 0; }
 
 const std::vector<std::string>& DefaultPerfEvents() {
-  static const std::vector<std::string> kEvents = {
-      "task-clock", "page-faults", "context-switches", "cpu-migrations",
-      "instructions", "cycles", "branches", "branch-misses"};
+  static const std::vector<std::string> kEvents = {"task-clock",   "page-faults", "context-switches", "cpu-migrations",
+                                                   "instructions", "cycles",      "branches",         "branch-misses"};
   return kEvents;
 }
 

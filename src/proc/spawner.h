@@ -32,18 +32,18 @@
 namespace tare::proc {
 
 struct SpawnRequest {
-  std::vector<std::string> argv;     // argv[0] must be an absolute or relative path (no PATH search)
-  std::vector<std::string> env;      // the child's whole environment, "KEY=VALUE"
-  std::string cwd;                   // "" = inherit
+  std::vector<std::string> argv;  // argv[0] must be an absolute or relative path (no PATH search)
+  std::vector<std::string> env;   // the child's whole environment, "KEY=VALUE"
+  std::string cwd;                // "" = inherit
   std::string stdin_path = "/dev/null";
   // Files to capture stdout and stderr into ("" = /dev/null). Each is emptied (or created) when the
   // request starts; the helper keeps it open for the next request naming the same file.
   std::string stdout_path;
   std::string stderr_path;
-  int result_fd = -1;                // when >= 0: this fd is opened on result_path for writing
+  int result_fd = -1;  // when >= 0: this fd is opened on result_path for writing
   std::string result_path;
-  int64_t timeout_ns = 0;            // 0 = no timeout
-  bool disable_aslr = false;         // personality(ADDR_NO_RANDOMIZE) before exec (sim instrument)
+  int64_t timeout_ns = 0;     // 0 = no timeout
+  bool disable_aslr = false;  // personality(ADDR_NO_RANDOMIZE) before exec (sim instrument)
   // perf_event names to open on the child: "task-clock", "page-faults", "context-switches",
   // "cpu-migrations", "instructions", "cycles", "branches", "branch-misses".
   std::vector<std::string> perf_events;
@@ -57,20 +57,20 @@ struct PerfReading {
 };
 
 struct SpawnResult {
-  bool started = false;          // false: exec failed; see spawn_error
-  int pid = 0;                   // the child's pid (e.g. to pick its line from a shared log)
-  std::string spawn_error;       // "cannot execute './x': No such file or directory"
-  bool exited = false;           // exited normally; exit_code valid
+  bool started = false;     // false: exec failed; see spawn_error
+  int pid = 0;              // the child's pid (e.g. to pick its line from a shared log)
+  std::string spawn_error;  // "cannot execute './x': No such file or directory"
+  bool exited = false;      // exited normally; exit_code valid
   int exit_code = 0;
-  int term_signal = 0;           // killed by this signal (includes the timeout's SIGKILL)
-  bool timed_out = false;        // exceeded timeout_ns; the process group was killed
-  bool interrupted = false;      // Ctrl-C reached the helper while the child ran
-  int64_t wall_ns = 0;           // CLOCK_MONOTONIC from the child's execve call to wait4's return
-  int64_t start_unix_ns = 0;     // end_unix_ns - wall_ns
+  int term_signal = 0;        // killed by this signal (includes the timeout's SIGKILL)
+  bool timed_out = false;     // exceeded timeout_ns; the process group was killed
+  bool interrupted = false;   // Ctrl-C reached the helper while the child ran
+  int64_t wall_ns = 0;        // CLOCK_MONOTONIC from the child's execve call to wait4's return
+  int64_t start_unix_ns = 0;  // end_unix_ns - wall_ns
   int64_t end_unix_ns = 0;
-  int64_t user_ns = 0;           // wait4 rusage of this child (and its waited-for descendants)
+  int64_t user_ns = 0;  // wait4 rusage of this child (and its waited-for descendants)
   int64_t sys_ns = 0;
-  int64_t peak_rss_bytes = 0;    // ru_maxrss * 1024
+  int64_t peak_rss_bytes = 0;  // ru_maxrss * 1024
   // > 0: peak_rss_bytes is not known; the child stayed at or below this figure, the spawn helper's
   // own pages it could not tell apart from the child's (spawn_helper_main.cc, step 3).
   int64_t peak_rss_floor_bytes = 0;

@@ -52,8 +52,8 @@ class Reader {
   explicit Reader(const std::string& in) : p_(in.data()), end_(in.data() + in.size()) {
     if (Take(1) && static_cast<unsigned char>(p_[-1]) != kFormat) ok_ = false;
   }
-  bool good() const { return ok_; }                 // nothing went wrong so far
-  bool done() const { return ok_ && p_ == end_; }   // ... and every byte was read
+  bool good() const { return ok_; }                // nothing went wrong so far
+  bool done() const { return ok_ && p_ == end_; }  // ... and every byte was read
   uint64_t U64() {
     if (!Take(8)) return 0;
     uint64_t v = 0;
@@ -174,9 +174,9 @@ std::string EncodeResult(const SpawnResult& r) {
   w.I64(r.term_signal);
   w.Bool(r.timed_out);
   w.Bool(r.interrupted);
-  for (int64_t v : {r.wall_ns, r.start_unix_ns, r.end_unix_ns, r.user_ns, r.sys_ns, r.peak_rss_bytes,
-                    r.minor_faults, r.major_faults, r.voluntary_ctx_switches,
-                    r.involuntary_ctx_switches, r.stdout_bytes, r.stderr_bytes, r.peak_rss_floor_bytes}) {
+  for (int64_t v : {r.wall_ns, r.start_unix_ns, r.end_unix_ns, r.user_ns, r.sys_ns, r.peak_rss_bytes, r.minor_faults,
+                    r.major_faults, r.voluntary_ctx_switches, r.involuntary_ctx_switches, r.stdout_bytes,
+                    r.stderr_bytes, r.peak_rss_floor_bytes}) {
     w.I64(v);
   }
   w.Count(r.perf.size());
@@ -201,9 +201,9 @@ StatusOr<SpawnResult> DecodeResult(const std::string& body) {
   r.term_signal = in.Int();
   r.timed_out = in.Bool();
   r.interrupted = in.Bool();
-  for (int64_t* v : {&r.wall_ns, &r.start_unix_ns, &r.end_unix_ns, &r.user_ns, &r.sys_ns,
-                     &r.peak_rss_bytes, &r.minor_faults, &r.major_faults, &r.voluntary_ctx_switches,
-                     &r.involuntary_ctx_switches, &r.stdout_bytes, &r.stderr_bytes, &r.peak_rss_floor_bytes}) {
+  for (int64_t* v : {&r.wall_ns, &r.start_unix_ns, &r.end_unix_ns, &r.user_ns, &r.sys_ns, &r.peak_rss_bytes,
+                     &r.minor_faults, &r.major_faults, &r.voluntary_ctx_switches, &r.involuntary_ctx_switches,
+                     &r.stdout_bytes, &r.stderr_bytes, &r.peak_rss_floor_bytes}) {
     *v = in.I64();
   }
   size_t n = in.Count();

@@ -69,8 +69,8 @@ TEST(Wire, ResultsSurviveTheRoundTripFieldByField) {
   EXPECT_EQ(back->wall_ns, r.wall_ns);
   EXPECT_EQ(back->start_unix_ns, r.start_unix_ns);
   EXPECT_EQ(back->end_unix_ns, r.end_unix_ns);
-  EXPECT_EQ(back->user_ns + back->sys_ns + back->peak_rss_bytes + back->minor_faults +
-                back->major_faults + back->voluntary_ctx_switches + back->involuntary_ctx_switches,
+  EXPECT_EQ(back->user_ns + back->sys_ns + back->peak_rss_bytes + back->minor_faults + back->major_faults +
+                back->voluntary_ctx_switches + back->involuntary_ctx_switches,
             28);
   EXPECT_EQ(back->stdout_bytes, -1);
   EXPECT_EQ(back->stderr_bytes, 8);

@@ -70,7 +70,8 @@ StatusOr<Delivery> DeliverCohort(store::Store& store, const report::AbReport& re
     if (!figures.empty()) {
       ledger_options.appendix += fmt::format(
           "\n**Flame graphs.** Where the instructions of each FAIL and supported gain went, base → head: {}, under "
-          "each cell.\n", report::MarkdownCode(std::filesystem::path(o.html_path).filename().string()));
+          "each cell.\n",
+          report::MarkdownCode(std::filesystem::path(o.html_path).filename().string()));
       if (ledger_options.appendix_name.empty()) ledger_options.appendix_name = "Where the flame graphs are";
     }
   }
@@ -91,15 +92,17 @@ StatusOr<Delivery> DeliverCohort(store::Store& store, const report::AbReport& re
     const std::string whole_path = WholeLedgerPath(o.ledger_path);
     report::LedgerOptions fit = ledger_options;
     fit.max_chars = report::kLedgerCommentLimit;
-    fit.full_ledger_where = fmt::format("in the whole ledger, `{}`{}", std::filesystem::path(whole_path).filename().string(),
-                                        in_actions ? ", and in this job's summary" : ", beside this file");
+    fit.full_ledger_where =
+        fmt::format("in the whole ledger, `{}`{}", std::filesystem::path(whole_path).filename().string(),
+                    in_actions ? ", and in this job's summary" : ", beside this file");
     const report::Ledger fitted = report::RenderLedger(rep, fit);
     TARE_RETURN_IF_ERROR(WriteFileAtomic(o.ledger_path, fitted.markdown));
     if (fitted.shortened) {
       TARE_RETURN_IF_ERROR(WriteFileAtomic(whole_path, ledger));
       delivery.notices.push_back(fmt::format(
           "the ledger is {} characters, over what a GitHub comment takes: {} has the outcome, the rows that need a "
-          "look and what fits; the whole ledger is in {}", ledger.size(), o.ledger_path, whole_path));
+          "look and what fits; the whole ledger is in {}",
+          ledger.size(), o.ledger_path, whole_path));
     }
   } else if (!ledger_path.empty()) {
     TARE_RETURN_IF_ERROR(WriteFileAtomic(ledger_path, ledger));
@@ -111,7 +114,8 @@ StatusOr<Delivery> DeliverCohort(store::Store& store, const report::AbReport& re
       delivery.stdout_text += fmt::format(
           "Why: the top {} functions behind each of the {} change(s) are in the ledger{}.\n", o.attribute,
           attribution->changes,
-          attribution->problems.empty() ? "" : fmt::format(" ({} could not be attributed)", attribution->problems.size()));
+          attribution->problems.empty() ? ""
+                                        : fmt::format(" ({} could not be attributed)", attribution->problems.size()));
     }
   }
   // GitHub Actions: the whole ledger goes to the job summary too (GitHub takes up to 1 MiB there).
@@ -124,7 +128,8 @@ StatusOr<Delivery> DeliverCohort(store::Store& store, const report::AbReport& re
     std::ofstream out(o.step_summary, std::ios::app);
     out << report::RenderLedger(rep, summary_options).markdown << "\n";
     if (!out.good()) {
-      delivery.warnings.push_back(fmt::format("could not append the ledger to $GITHUB_STEP_SUMMARY '{}'", o.step_summary));
+      delivery.warnings.push_back(
+          fmt::format("could not append the ledger to $GITHUB_STEP_SUMMARY '{}'", o.step_summary));
     }
   }
   if (!o.json_path.empty()) {
@@ -140,8 +145,8 @@ StatusOr<Delivery> DeliverCohort(store::Store& store, const report::AbReport& re
           "--html: the cohort's samples could not be read back ({}); the page shows the verdicts without sample plots",
           !run.ok() ? run.status().message() : cells.status().message()));
     }
-    const std::string page = html::RenderAbHtml(rep, run.ok() ? *run : RunData{},
-                                                cells.ok() ? *cells : std::vector<CellRecord>{}, figures);
+    const std::string page =
+        html::RenderAbHtml(rep, run.ok() ? *run : RunData{}, cells.ok() ? *cells : std::vector<CellRecord>{}, figures);
     TARE_RETURN_IF_ERROR(WriteFileAtomic(o.html_path, page));
   }
   return delivery;

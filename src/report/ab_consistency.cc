@@ -58,7 +58,9 @@ class Checker {
     problems_.push_back(fmt::format(f, std::forward<Args>(args)...));
   }
 
-  static bool Unmeasurable(const json& c) { return c["broken"].is_object() && c["broken"]["cannot_be_measured"] == true; }
+  static bool Unmeasurable(const json& c) {
+    return c["broken"].is_object() && c["broken"]["cannot_be_measured"] == true;
+  }
   std::string Who(const json& c) const { return fmt::format("{} / {}", Str(c["cell"]), Str(c["head"])); }
 
   // The outcome from the comparisons, checks, suite and state, ranked as the exit status
@@ -79,21 +81,22 @@ class Checker {
     if (gate && state != "stopped" && state != "interrupted") {
       Problem("a sanity gate is violated but the cohort is '{}', not stopped", state);
     }
-    word_ = state == "interrupted"                      ? "INTERRUPTED"
-            : state == "stopped" || gate                ? "STOPPED"
-            : bound                                     ? "BOUND VIOLATED"
-            : j_["suite"]["ok"] == false                ? "SUITE CHANGED"
-            : no_verdict_                               ? "INCONCLUSIVE"
-            : fail                                      ? "FAIL"
-            : !j_["cannot_be_measured"].empty()         ? "BROKEN"
-            : inconclusive                              ? "INCONCLUSIVE"
-                                                        : "PASS";
+    word_ = state == "interrupted"              ? "INTERRUPTED"
+            : state == "stopped" || gate        ? "STOPPED"
+            : bound                             ? "BOUND VIOLATED"
+            : j_["suite"]["ok"] == false        ? "SUITE CHANGED"
+            : no_verdict_                       ? "INCONCLUSIVE"
+            : fail                              ? "FAIL"
+            : !j_["cannot_be_measured"].empty() ? "BROKEN"
+            : inconclusive                      ? "INCONCLUSIVE"
+                                                : "PASS";
     gate_text_ = bound || gate || j_["suite"]["ok"] == false;
     if (!no_verdict_ && Str(j_["outcome"]) != worst_) {
       Problem("JSON outcome is {} but the worst comparison is {}", Str(j_["outcome"]), worst_);
     }
     if (j_.contains("gate_outcome") && Str(j_["gate_outcome"]) != word_) {
-      Problem("JSON gate_outcome is {} but the comparisons, checks and suite make it {}", Str(j_["gate_outcome"]), word_);
+      Problem("JSON gate_outcome is {} but the comparisons, checks and suite make it {}", Str(j_["gate_outcome"]),
+              word_);
     }
     for (const auto& c : j_["cohorts"]) {
       if (c["current"] == true && c["outcome"].is_string() && Str(c["outcome"]) != word_) {
@@ -119,9 +122,12 @@ class Checker {
     if (m["exact"] == true) {
       const double w = lower ? est : -est;
       const std::string want = w > delta + kEps ? "FAIL" : "PASS";
-      if (verdict != want) Problem("{}: exact change {} against {} is {}, not {}", who, Pct(est), Pct2(delta), want, verdict);
-      if (verdict == "PASS" && std::fabs(bound - w) > kEps) Problem("{}: an exact PASS certifies {}, not {}", who, Pct(w), Pct(bound));
-      if (gain != (verdict == "PASS" && w < -delta - kEps)) Problem("{}: supported_gain {} for an exact change {}", who, gain, Pct(est));
+      if (verdict != want)
+        Problem("{}: exact change {} against {} is {}, not {}", who, Pct(est), Pct2(delta), want, verdict);
+      if (verdict == "PASS" && std::fabs(bound - w) > kEps)
+        Problem("{}: an exact PASS certifies {}, not {}", who, Pct(w), Pct(bound));
+      if (gain != (verdict == "PASS" && w < -delta - kEps))
+        Problem("{}: supported_gain {} for an exact change {}", who, gain, Pct(est));
       return;
     }
     if (std::isnan(lo) || std::isnan(hi)) {
@@ -143,9 +149,10 @@ class Checker {
         floor = rule == "null-interval-edge-v1" || (rule == "null-split-v1" && excludes_zero) ? edge : std::fabs(n_est);
         pass_floor = rule == "null-estimate-v1" ? floor : edge;
       }
-      if (std::fabs(Num(null_arm["noise_floor"], kInf) - floor) > kEps && !(std::isinf(floor) && null_arm["noise_floor"].is_null())) {
-        Problem("{}: noise floor {} where the null arm [{}, {}] gives {}", who, Num(null_arm["noise_floor"]), Pct(Num(null_arm["lo"])),
-                Pct(Num(null_arm["hi"])), floor);
+      if (std::fabs(Num(null_arm["noise_floor"], kInf) - floor) > kEps &&
+          !(std::isinf(floor) && null_arm["noise_floor"].is_null())) {
+        Problem("{}: noise floor {} where the null arm [{}, {}] gives {}", who, Num(null_arm["noise_floor"]),
+                Pct(Num(null_arm["lo"])), Pct(Num(null_arm["hi"])), floor);
       }
     }
     if (std::fabs(delta - std::max(declared, floor)) > kEps && !(std::isinf(delta) && std::isinf(floor))) {
@@ -169,18 +176,22 @@ class Checker {
       want = "INCONCLUSIVE";
     }
     // At the edges of a rule the arithmetic may round either way: only a clear disagreement counts.
-    const bool at_an_edge = std::fabs(w_lo - delta) < 1e-7 || std::fabs(w_hi + floor) < 1e-7 || std::fabs(w_hi + pass_floor - b) < 1e-7;
+    const bool at_an_edge =
+        std::fabs(w_lo - delta) < 1e-7 || std::fabs(w_hi + floor) < 1e-7 || std::fabs(w_hi + pass_floor - b) < 1e-7;
     if (verdict != want && !at_an_edge) {
-      Problem("{}: {} where §5 gives {} (interval [{}, {}], δ {}, F {}, P {}, B {})", who, verdict, want, Pct(lo), Pct(hi),
-              Pct2(delta), Pct2(floor), Pct2(pass_floor), Pct2(b));
+      Problem("{}: {} where §5 gives {} (interval [{}, {}], δ {}, F {}, P {}, B {})", who, verdict, want, Pct(lo),
+              Pct(hi), Pct2(delta), Pct2(floor), Pct2(pass_floor), Pct2(b));
     }
     const bool want_gain = w_hi < -floor - kEps && verdict != "FAIL";
-    if (gain != want_gain && !at_an_edge) Problem("{}: supported_gain {} for the interval [{}, {}] and F {}", who, gain, Pct(lo), Pct(hi), Pct2(floor));
+    if (gain != want_gain && !at_an_edge)
+      Problem("{}: supported_gain {} for the interval [{}, {}] and F {}", who, gain, Pct(lo), Pct(hi), Pct2(floor));
     if (verdict == "PASS" && want == "PASS" && std::fabs(bound - want_bound) > 1e-7) {
-      Problem("{}: PASS certifies {} where §5 gives {}", who, Pct(lower ? bound : -bound), Pct(lower ? want_bound : -want_bound));
+      Problem("{}: PASS certifies {} where §5 gives {}", who, Pct(lower ? bound : -bound),
+              Pct(lower ? want_bound : -want_bound));
     }
     const bool changed = verdict == "PASS" && (lo > 0 || hi < 0);
-    if ((m["changed"] == true) != changed) Problem("{}: changed is {} for a {} of [{}, {}]", who, m["changed"] == true, verdict, Pct(lo), Pct(hi));
+    if ((m["changed"] == true) != changed)
+      Problem("{}: changed is {} for a {} of [{}, {}]", who, m["changed"] == true, verdict, Pct(lo), Pct(hi));
   }
 
   void Comparison(const json& c) {
@@ -197,11 +208,14 @@ class Checker {
     const std::string verdict = Str(c["verdict"]);
     if (Unmeasurable(c) && verdict != "INCONCLUSIVE") Problem("{}: cannot be measured, yet {}", Who(c), verdict);
     if (Rank(verdict) < worst) Problem("{}: {} though a metric is worse", Who(c), verdict);
-    if (Rank(verdict) > worst && c["reasons"].empty()) Problem("{}: {} with no reason beyond its metrics'", Who(c), verdict);
-    if (!broken && (c["supported_gain"] == true) != any_gain) Problem("{}: supported_gain disagrees with its metrics", Who(c));
+    if (Rank(verdict) > worst && c["reasons"].empty())
+      Problem("{}: {} with no reason beyond its metrics'", Who(c), verdict);
+    if (!broken && (c["supported_gain"] == true) != any_gain)
+      Problem("{}: supported_gain disagrees with its metrics", Who(c));
     if (verdict == "PASS") {
       for (const auto& r : c["reasons"]) {
-        if (Str(r).find("INCONCLUSIVE") != std::string::npos) Problem("{}: a PASS with the reason \"{}\"", Who(c), Str(r));
+        if (Str(r).find("INCONCLUSIVE") != std::string::npos)
+          Problem("{}: a PASS with the reason \"{}\"", Who(c), Str(r));
       }
     }
     // The cross-check's words agree with the signs of its figures.
@@ -239,7 +253,8 @@ class Checker {
       }
     }
     if (!std::isfinite(widest)) return;
-    const std::string claim = widest < 0 ? "better than base by at least " + Pct2(-widest) : "no regression beyond " + Pct2(widest);
+    const std::string claim =
+        widest < 0 ? "better than base by at least " + Pct2(-widest) : "no regression beyond " + Pct2(widest);
     if (rest.find(claim) == std::string::npos) Problem("the title's PASS claims \"{}\", not \"{}\"", rest, claim);
   }
 
@@ -248,7 +263,8 @@ class Checker {
     bool operator==(const Tally&) const = default;
   };
   static std::string Text(const Tally& n) {
-    return fmt::format("{} FAIL, {} BROKEN, {} INCONCLUSIVE, {} PASS ({} gains)", n.fail, n.broken, n.inconclusive, n.pass, n.gains);
+    return fmt::format("{} FAIL, {} BROKEN, {} INCONCLUSIVE, {} PASS ({} gains)", n.fail, n.broken, n.inconclusive,
+                       n.pass, n.gains);
   }
 
   Tally FromJson() const {
@@ -278,7 +294,8 @@ class Checker {
     std::istringstream in(o_.ledger);
     std::string line;
     std::getline(in, line);  // the title
-    while (std::getline(in, line) && line.empty()) {}
+    while (std::getline(in, line) && line.empty()) {
+    }
     std::string plain;
     for (char ch : line) {
       if (ch != '*') plain += ch;
@@ -287,11 +304,14 @@ class Checker {
       std::smatch m;
       return std::regex_search(plain, m, std::regex(pattern)) ? std::stoll(m[1]) : 0;
     };
-    const Tally printed{count("(\\d+) FAIL"), count("(\\d+) BROKEN"), count("(\\d+) INCONCLUSIVE"), count("(\\d+) PASS"),
-                        count("\\((\\d+) gains?\\)")};
-    if (!(printed == FromJson())) Problem("the counts line says {} but the JSON has {}", Text(printed), Text(FromJson()));
-    const bool says_gate = plain.find("violated") != std::string::npos || plain.find("suite changed") != std::string::npos;
-    if (says_gate != gate_text_) Problem("the counts line {} a violated bound, gate or suite: {}", says_gate ? "names" : "omits", line);
+    const Tally printed{count("(\\d+) FAIL"), count("(\\d+) BROKEN"), count("(\\d+) INCONCLUSIVE"),
+                        count("(\\d+) PASS"), count("\\((\\d+) gains?\\)")};
+    if (!(printed == FromJson()))
+      Problem("the counts line says {} but the JSON has {}", Text(printed), Text(FromJson()));
+    const bool says_gate =
+        plain.find("violated") != std::string::npos || plain.find("suite changed") != std::string::npos;
+    if (says_gate != gate_text_)
+      Problem("the counts line {} a violated bound, gate or suite: {}", says_gate ? "names" : "omits", line);
     counts_line_ = printed;
   }
 
@@ -362,7 +382,8 @@ class Checker {
     }
     const json* match = nullptr;
     for (const auto& c : j_["comparisons"]) {
-      if (MarkdownCode(Str(c["cell"])) == cols[0] && (!heads || MarkdownText(HeadLabel(Str(c["head"]))) == cols[1])) match = &c;
+      if (MarkdownCode(Str(c["cell"])) == cols[0] && (!heads || MarkdownText(HeadLabel(Str(c["head"]))) == cols[1]))
+        match = &c;
     }
     if (match == nullptr) {
       Problem("a row matches no comparison of the JSON: {}", line);
@@ -375,14 +396,19 @@ class Checker {
     const std::string word = cell.rfind("**", 0) == 0 ? cell.substr(2, cell.find("**", 2) - 2) : cell;
     const std::string want = Unmeasurable(c) ? "BROKEN" : Str(c["verdict"]);
     if (word != want) Problem("{}: the row says {}, the JSON {}", Who(c), word, want);
-    (word == "FAIL" ? rows.fail : word == "BROKEN" ? rows.broken : word == "INCONCLUSIVE" ? rows.inconclusive : rows.pass)++;
+    (word == "FAIL"           ? rows.fail
+     : word == "BROKEN"       ? rows.broken
+     : word == "INCONCLUSIVE" ? rows.inconclusive
+                              : rows.pass)++;
     const json& x = c["cross_check"];
     if (x.is_object() && x["reading"].is_string() && !c["broken"].is_object()) {
       const std::string words = x.contains("phrase") && x["phrase"].is_string() ? Str(x["phrase"]) : Str(x["reading"]);
-      if (cell != "**" + word + "** (" + words + ")") Problem("{}: the row's verdict reads \"{}\", the cross-check \"{}\"", Who(c), cell, words);
+      if (cell != "**" + word + "** (" + words + ")")
+        Problem("{}: the row's verdict reads \"{}\", the cross-check \"{}\"", Who(c), cell, words);
     }
     const bool gain_column = cols[verdict_at + 1].rfind("yes", 0) == 0;
-    if (gain_column != (c["supported_gain"] == true)) Problem("{}: the supported gain column says \"{}\"", Who(c), cols[verdict_at + 1]);
+    if (gain_column != (c["supported_gain"] == true))
+      Problem("{}: the supported gain column says \"{}\"", Who(c), cols[verdict_at + 1]);
     if (word == "PASS" && gain_column) ++rows.gains;
     if (c["broken"].is_object()) return;  // no pair: its metric cells say nothing
     for (size_t k = verdict_at + 3; k < header.size(); ++k) {
@@ -400,7 +426,8 @@ class Checker {
                                : std::isnan(lo) || std::isnan(hi)
                                    ? fmt::format("{} [no interval at {} pairs]", Pct(est), m["pairs"].get<int64_t>())
                                    : fmt::format("{} [{}, {}]", Pct(est), Pct(lo), Pct(hi));
-    if (text.rfind(change + " / ", 0) != 0) Problem("{}: the line reads \"{}\", the JSON's change is {}", who, text, change);
+    if (text.rfind(change + " / ", 0) != 0)
+      Problem("{}: the line reads \"{}\", the JSON's change is {}", who, text, change);
     const std::string verdict = Str(m["verdict"]);
     const size_t at = text.find("**" + verdict + "**");
     if (at == std::string::npos) {
@@ -417,10 +444,12 @@ class Checker {
       const bool lower = Str(m["direction"]) != "higher";
       std::string bound = Pct(lower ? Num(m["pass_bound"]) : -Num(m["pass_bound"]));
       if (bound[0] == '-') bound = "−" + bound.substr(1);
-      const std::string want = fmt::format(" {} {}{}", lower ? "≤" : "≥", bound, m["changed"] == true ? ", changed" : "");
+      const std::string want =
+          fmt::format(" {} {}{}", lower ? "≤" : "≥", bound, m["changed"] == true ? ", changed" : "");
       if (after != want) Problem("{}: the PASS certifies \"{}\", the JSON \"{}\"", who, after, want);
     } else if (verdict == "INCONCLUSIVE" && !m["reasons"].empty()) {
-      if (after != ": " + MarkdownText(Str(m["reasons"][0]))) Problem("{}: the INCONCLUSIVE says \"{}\", not its reason", who, after);
+      if (after != ": " + MarkdownText(Str(m["reasons"][0])))
+        Problem("{}: the INCONCLUSIVE says \"{}\", not its reason", who, after);
     } else if (!after.empty()) {
       Problem("{}: the {} carries \"{}\"", who, verdict, after);
     }
@@ -430,7 +459,9 @@ class Checker {
     const bool disagree = m["exact"] != true && !std::isnan(medians) && !std::isnan(lo) && !std::isnan(hi) &&
                           (medians < lo - 0.01 || medians > hi + 0.01);
     const bool noted = text.find("medians of each arm differ by " + Pct(medians)) != std::string::npos;
-    if (disagree != noted) Problem("{}: medians {} beside [{}, {}], {} on the line", who, Pct(medians), Pct(lo), Pct(hi), noted ? "noted" : "not noted");
+    if (disagree != noted)
+      Problem("{}: medians {} beside [{}, {}], {} on the line", who, Pct(medians), Pct(lo), Pct(hi),
+              noted ? "noted" : "not noted");
     if (m.contains("medians_disagree") && (m["medians_disagree"] == true) != disagree) {
       Problem("{}: JSON medians_disagree is {}", who, m["medians_disagree"] == true);
     }
@@ -443,11 +474,13 @@ class Checker {
     std::string first;
     std::getline(in, first);
     const size_t colon = first.find("): "), dash = first.find(" — ");
-    const std::string word = colon == std::string::npos || dash == std::string::npos ? first : first.substr(colon + 3, dash - colon - 3);
+    const std::string word =
+        colon == std::string::npos || dash == std::string::npos ? first : first.substr(colon + 3, dash - colon - 3);
     const std::string want = no_verdict_ && word_ == "INCONCLUSIVE" ? "no verdict" : word_;
     if (word != want) Problem("the summary says {} but the outcome is {}", word, want);
     const Tally n = FromJson();
-    if (first.find(fmt::format("{} PASS, {} FAIL, {} INCONCLUSIVE", n.pass, n.fail, n.inconclusive)) == std::string::npos) {
+    if (first.find(fmt::format("{} PASS, {} FAIL, {} INCONCLUSIVE", n.pass, n.fail, n.inconclusive)) ==
+        std::string::npos) {
       Problem("the summary's counts are not the JSON's ({}): {}", Text(n), first);
     }
     std::vector<std::string> lines;
@@ -472,9 +505,11 @@ class Checker {
         std::string want_start = "  " + Str(m["verdict"]);
         if (Str(m["verdict"]) == "PASS" && m["pass_bound"].is_number()) {
           const bool lower = Str(m["direction"]) != "higher";
-          want_start += fmt::format(" {} {}", lower ? "<=" : ">=", Pct(lower ? Num(m["pass_bound"]) : -Num(m["pass_bound"])));
+          want_start +=
+              fmt::format(" {} {}", lower ? "<=" : ">=", Pct(lower ? Num(m["pass_bound"]) : -Num(m["pass_bound"])));
         }
-        if (line.rfind(want_start, 0) != 0) Problem("the summary reads \"{}\" for {} {}, not \"{}\"", line, Who(c), Str(m["metric"]), want_start);
+        if (line.rfind(want_start, 0) != 0)
+          Problem("the summary reads \"{}\" for {} {}, not \"{}\"", line, Who(c), Str(m["metric"]), want_start);
       }
     }
     if (notes != disagree) Problem("the summary notes {} medians, the JSON {}", notes, disagree);
@@ -496,13 +531,14 @@ class Checker {
 
   void ExitStatus() {
     if (!o_.exit_status) return;
-    const int want = word_ == "INTERRUPTED"                                                  ? 130
+    const int want = word_ == "INTERRUPTED"                                                        ? 130
                      : word_ == "STOPPED" || word_ == "BOUND VIOLATED" || word_ == "SUITE CHANGED" ? 4
-                     : word_ == "FAIL"                                                       ? 1
-                     : word_ == "BROKEN"                                                     ? 5
-                     : word_ == "INCONCLUSIVE"                                               ? (o_.inconclusive_ok ? 0 : 3)
-                                                                                             : 0;
-    if (*o_.exit_status != want) Problem("tare ab exited {} but the outcome {} is exit {}", *o_.exit_status, word_, want);
+                     : word_ == "FAIL"                                                             ? 1
+                     : word_ == "BROKEN"                                                           ? 5
+                     : word_ == "INCONCLUSIVE" ? (o_.inconclusive_ok ? 0 : 3)
+                                               : 0;
+    if (*o_.exit_status != want)
+      Problem("tare ab exited {} but the outcome {} is exit {}", *o_.exit_status, word_, want);
   }
 
   const AbOutputs& o_;

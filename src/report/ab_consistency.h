@@ -24,12 +24,12 @@
 namespace tare::report {
 
 struct AbOutputs {
-  std::string ledger;                 // the whole ledger (Markdown)
-  std::string json;                   // tare.ab/1
-  std::string summary;                // what a terminal gets instead of the ledger; "" when not captured
-  std::string html;                   // --html; "" when not written
-  std::optional<int> exit_status;     // of `tare ab`, when known
-  bool inconclusive_ok = false;       // --inconclusive-ok: INCONCLUSIVE exits 0
+  std::string ledger;              // the whole ledger (Markdown)
+  std::string json;                // tare.ab/1
+  std::string summary;             // what a terminal gets instead of the ledger; "" when not captured
+  std::string html;                // --html; "" when not written
+  std::optional<int> exit_status;  // of `tare ab`, when known
+  bool inconclusive_ok = false;    // --inconclusive-ok: INCONCLUSIVE exits 0
 };
 
 // Every disagreement, one line each naming where it is; empty when everything agrees.

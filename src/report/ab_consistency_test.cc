@@ -48,8 +48,9 @@ AbReport Agreeing() {
   gain.verdict = Verdict::kPass;
   gain.supported_gain = true;
   gain.changed = true;
-  gain.reasons = {"better than base by at least 1.06%: the whole interval [-4.00%, -1.50%] is better than base beyond "
-                  "the noise floor 0.44%"};
+  gain.reasons = {
+      "better than base by at least 1.06%: the whole interval [-4.00%, -1.50%] is better than base beyond "
+      "the noise floor 0.44%"};
   AbMetricResult near = gain;
   near.estimate = 0.001;
   near.lo = -0.004;
@@ -64,8 +65,9 @@ AbReport Agreeing() {
   near.pass_bound = 0.0111;
   near.supported_gain = false;
   near.changed = false;
-  near.reasons = {"no regression beyond +1.11%: the interval's worse end +0.50% plus the null arm's floor 0.61% is "
-                  "within the noise cap +2.00%"};
+  near.reasons = {
+      "no regression beyond +1.11%: the interval's worse end +0.50% plus the null arm's floor 0.61% is "
+      "within the noise cap +2.00%"};
   AbComparison a;
   a.cell = "--work 12";
   a.head = "head";
@@ -121,7 +123,8 @@ TEST(AbConsistency, OutputsThatAgreePass) {
 TEST(AbConsistency, ATitleThatIsNotTheOutcomeIsFound) {
   AbOutputs o = Render(Agreeing(), 0);
   o.ledger = Replace(o.ledger, "— **PASS**", "— **FAIL**");
-  EXPECT_TRUE(Finds(CheckAbOutputs(o), "the ledger's title says FAIL but the outcome is PASS")) << DescribeProblems(CheckAbOutputs(o));
+  EXPECT_TRUE(Finds(CheckAbOutputs(o), "the ledger's title says FAIL but the outcome is PASS"))
+      << DescribeProblems(CheckAbOutputs(o));
 }
 
 // Issue 42, as it was: a violated release bound, exit 4, under a PASS title, counts, summary and HTML.
@@ -138,7 +141,8 @@ TEST(AbConsistency, AViolatedBoundUnderAPassTitleIsFound) {
   o.summary = Replace(o.summary, "BOUND VIOLATED —", "PASS —");
   o.html = Replace(o.html, "BOUND VIOLATED", "PASS");
   const auto problems = CheckAbOutputs(o);
-  EXPECT_TRUE(Finds(problems, "the ledger's title says PASS but the outcome is BOUND VIOLATED")) << DescribeProblems(problems);
+  EXPECT_TRUE(Finds(problems, "the ledger's title says PASS but the outcome is BOUND VIOLATED"))
+      << DescribeProblems(problems);
   EXPECT_TRUE(Finds(problems, "the counts line omits a violated bound")) << DescribeProblems(problems);
   EXPECT_TRUE(Finds(problems, "the summary says PASS but the outcome is BOUND VIOLATED")) << DescribeProblems(problems);
   EXPECT_TRUE(Finds(problems, "the HTML title says PASS")) << DescribeProblems(problems);
@@ -159,7 +163,8 @@ TEST(AbConsistency, CountsThatAreNotTheRowsAreFound) {
   o = Render(Agreeing(), 0);
   o.ledger = Replace(o.ledger, "| **PASS** | yes", "| **INCONCLUSIVE** | yes");
   const auto problems = CheckAbOutputs(o);
-  EXPECT_TRUE(Finds(problems, "--work 12 / head: the row says INCONCLUSIVE, the JSON PASS")) << DescribeProblems(problems);
+  EXPECT_TRUE(Finds(problems, "--work 12 / head: the row says INCONCLUSIVE, the JSON PASS"))
+      << DescribeProblems(problems);
   EXPECT_TRUE(Finds(problems, "the rows are")) << DescribeProblems(problems);
 }
 
@@ -173,7 +178,8 @@ TEST(AbConsistency, AGainCertifyingTheEdgeIsFound) {
   // And a line that prints another bound than its JSON.
   AbOutputs o = Render(Agreeing(), 0);
   o.ledger = Replace(o.ledger, "**PASS** ≤ −1.06%, changed", "**PASS** ≤ +1.32%, changed");
-  EXPECT_TRUE(Finds(CheckAbOutputs(o), "the PASS certifies \" ≤ +1.32%, changed\"")) << DescribeProblems(CheckAbOutputs(o));
+  EXPECT_TRUE(Finds(CheckAbOutputs(o), "the PASS certifies \" ≤ +1.32%, changed\""))
+      << DescribeProblems(CheckAbOutputs(o));
 }
 
 TEST(AbConsistency, AVerdictAgainstItsIntervalIsFound) {
@@ -183,14 +189,17 @@ TEST(AbConsistency, AVerdictAgainstItsIntervalIsFound) {
   r.outcome = Verdict::kFail;
   r.cohorts[0].outcome = "FAIL";
   const auto problems = CheckAbOutputs(Render(r, 1));
-  EXPECT_TRUE(Finds(problems, "--work 2 / head perf.task_clock_ns: FAIL where §5 gives PASS")) << DescribeProblems(problems);
+  EXPECT_TRUE(Finds(problems, "--work 2 / head perf.task_clock_ns: FAIL where §5 gives PASS"))
+      << DescribeProblems(problems);
 }
 
 TEST(AbConsistency, APassWithAnInconclusiveReasonIsFound) {
   AbReport r = Agreeing();
-  r.comparisons[1].reasons = {"budget of 30 s spent: undecided when it ran out, so INCONCLUSIVE; a larger --budget ..."};
+  r.comparisons[1].reasons = {
+      "budget of 30 s spent: undecided when it ran out, so INCONCLUSIVE; a larger --budget ..."};
   const auto problems = CheckAbOutputs(Render(r, 0));
-  EXPECT_TRUE(Finds(problems, "--work 2 / head: a PASS with the reason \"budget of 30 s spent")) << DescribeProblems(problems);
+  EXPECT_TRUE(Finds(problems, "--work 2 / head: a PASS with the reason \"budget of 30 s spent"))
+      << DescribeProblems(problems);
 }
 
 TEST(AbConsistency, CrossCheckWordsAgainstTheirFiguresAreFound) {
@@ -205,7 +214,8 @@ TEST(AbConsistency, CrossCheckWordsAgainstTheirFiguresAreFound) {
   r.comparisons[0].cross_check = x;
   EXPECT_EQ(CheckAbOutputs(Render(r, 0)), std::vector<std::string>{}) << DescribeProblems(CheckAbOutputs(Render(r, 0)));
   r.comparisons[0].cross_check->phrase = "not less work";  // as it read before issue 42
-  EXPECT_TRUE(Finds(CheckAbOutputs(Render(r, 0)), "the cross-check says \"not less work\" for time -2.85% and instructions -1.14%"));
+  EXPECT_TRUE(Finds(CheckAbOutputs(Render(r, 0)),
+                    "the cross-check says \"not less work\" for time -2.85% and instructions -1.14%"));
   // A row that does not carry the cross-check's words.
   r.comparisons[0].cross_check->phrase = "less work, but far less than the time";
   AbOutputs o = Render(r, 0);
@@ -220,7 +230,8 @@ TEST(AbConsistency, MediansThatDisagreeWithoutANoteAreFound) {
   AbOutputs o = Render(r, 0);
   EXPECT_EQ(CheckAbOutputs(o), std::vector<std::string>{}) << DescribeProblems(CheckAbOutputs(o));
   o.ledger = Replace(o.ledger, "; medians of each arm differ by +34.36%", "; ");
-  EXPECT_TRUE(Finds(CheckAbOutputs(o), "--work 2 / head perf.task_clock_ns: medians +34.36% beside [-0.40%, +0.50%], not noted"))
+  EXPECT_TRUE(Finds(CheckAbOutputs(o),
+                    "--work 2 / head perf.task_clock_ns: medians +34.36% beside [-0.40%, +0.50%], not noted"))
       << DescribeProblems(CheckAbOutputs(o));
 }
 

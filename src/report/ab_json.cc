@@ -23,11 +23,16 @@ nlohmann::json Num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlo
 // other field of the record's one list (model/record_fields.h) is written at its name, so a field
 // added to the record reaches tare.ab/1 too.
 const std::map<std::string, std::string>& AbPlaces() {
-  static const std::map<std::string, std::string> kPlaces = {
-      {"declared", "/declared_allowance"}, {"estimate", "/change/estimate"}, {"lo", "/change/lo"},
-      {"hi", "/change/hi"},                {"has_null", ""},                 {"null_estimate", "/null/estimate"},
-      {"null_lo", "/null/lo"},             {"null_hi", "/null/hi"},          {"noise_floor", "/null/noise_floor"},
-      {"host_too_noisy", "/null/host_too_noisy"}};
+  static const std::map<std::string, std::string> kPlaces = {{"declared", "/declared_allowance"},
+                                                             {"estimate", "/change/estimate"},
+                                                             {"lo", "/change/lo"},
+                                                             {"hi", "/change/hi"},
+                                                             {"has_null", ""},
+                                                             {"null_estimate", "/null/estimate"},
+                                                             {"null_lo", "/null/lo"},
+                                                             {"null_hi", "/null/hi"},
+                                                             {"noise_floor", "/null/noise_floor"},
+                                                             {"host_too_noisy", "/null/host_too_noisy"}};
   return kPlaces;
 }
 
@@ -77,8 +82,7 @@ std::string HeadExecutable(const AbReport& r, const std::string& arm) {
 nlohmann::json AbReportToJson(const AbReport& r) {
   nlohmann::json arms = nlohmann::json::array();
   for (const auto& a : r.arms) {
-    arms.push_back({{"name", a.name}, {"role", a.role}, {"source", a.source}, {"path", a.path},
-                    {"sha256", a.sha256}});
+    arms.push_back({{"name", a.name}, {"role", a.role}, {"source", a.source}, {"path", a.path}, {"sha256", a.sha256}});
   }
   nlohmann::json comparisons = nlohmann::json::array();
   for (const auto& c : r.comparisons) {
@@ -116,20 +120,31 @@ nlohmann::json AbReportToJson(const AbReport& r) {
   for (const auto& row : r.layout_rows) {
     nlohmann::json per = nlohmann::json::array();
     for (size_t k = 0; k < row.verdicts.size(); ++k) {
-      per.push_back({{"layout", k}, {"verdict", VerdictName(row.verdicts[k])}, {"estimate", Num(row.estimates[k])},
-                     {"lo", Num(row.los[k])}, {"hi", Num(row.his[k])}});
+      per.push_back({{"layout", k},
+                     {"verdict", VerdictName(row.verdicts[k])},
+                     {"estimate", Num(row.estimates[k])},
+                     {"lo", Num(row.los[k])},
+                     {"hi", Num(row.his[k])}});
     }
-    layout_rows.push_back({{"cell", row.cell}, {"head", row.head}, {"metric", row.metric},
-                           {"layouts", per}, {"spread", row.spread}, {"layout_sensitive", row.sensitive}});
+    layout_rows.push_back({{"cell", row.cell},
+                           {"head", row.head},
+                           {"metric", row.metric},
+                           {"layouts", per},
+                           {"spread", row.spread},
+                           {"layout_sensitive", row.sensitive}});
   }
   nlohmann::json cohorts = nlohmann::json::array();
   for (const auto& c : r.cohorts) {
-    cohorts.push_back({{"cohort", c.cohort}, {"run_id", c.run_id},
-                       {"started_unix_ns", c.started_unix_ns}, {"state", c.state},
+    cohorts.push_back({{"cohort", c.cohort},
+                       {"run_id", c.run_id},
+                       {"started_unix_ns", c.started_unix_ns},
+                       {"state", c.state},
                        {"stop_reason", c.stop_reason},
                        {"outcome", c.outcome.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.outcome)},
-                       {"lock_sha256", c.lock_sha256}, {"head_sha256", c.head_sha256},
-                       {"samples", c.samples}, {"current", c.current}});
+                       {"lock_sha256", c.lock_sha256},
+                       {"head_sha256", c.head_sha256},
+                       {"samples", c.samples},
+                       {"current", c.current}});
   }
   // A living suite: what base and the heads do not share (campaign/suite_diff.h).
   nlohmann::json suite_new = nlohmann::json::array(), suite_missing = nlohmann::json::array();
@@ -140,10 +155,17 @@ nlohmann::json AbReportToJson(const AbReport& r) {
     }
     nlohmann::json figures = nlohmann::json::array();
     for (const auto& f : e.figures) {
-      figures.push_back({{"head", f.head}, {"metric", f.metric}, {"unit", f.unit}, {"samples", f.samples},
-                         {"median", Num(f.median)}, {"min", Num(f.min)}, {"max", Num(f.max)}});
+      figures.push_back({{"head", f.head},
+                         {"metric", f.metric},
+                         {"unit", f.unit},
+                         {"samples", f.samples},
+                         {"median", Num(f.median)},
+                         {"min", Num(f.min)},
+                         {"max", Num(f.max)}});
     }
-    suite_new.push_back({{"benchmark", e.benchmark}, {"heads", e.heads}, {"figures", figures},
+    suite_new.push_back({{"benchmark", e.benchmark},
+                         {"heads", e.heads},
+                         {"figures", figures},
                          {"error", e.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.error)}});
   }
   return {
@@ -159,15 +181,17 @@ nlohmann::json AbReportToJson(const AbReport& r) {
       {"tare_version", r.tare_version},
       {"started_unix_ns", r.started_unix_ns},
       {"ended_unix_ns", r.ended_unix_ns},
-      {"host", {{"summary", r.host}, {"fingerprint_digest", r.fingerprint_digest},
-                {"warnings", r.host_warnings}}},
+      {"host", {{"summary", r.host}, {"fingerprint_digest", r.fingerprint_digest}, {"warnings", r.host_warnings}}},
       {"kind", r.kind},
       {"instrument", r.instrument},
       {"args", r.args},
       {"arm_order", r.arm_order},
       {"seed", r.seed},
       {"sampling",
-       {{"initial", r.sampling.initial}, {"step", r.sampling.step}, {"cap", r.sampling.cap}, {"growth", r.sampling.growth}}},
+       {{"initial", r.sampling.initial},
+        {"step", r.sampling.step},
+        {"cap", r.sampling.cap},
+        {"growth", r.sampling.growth}}},
       {"budget_ns", r.budget_ns},
       {"budget_default", r.budget_default},
       {"sampling_plan", r.exact_blocks > 0 ? "exact-v1" : "statistical"},
@@ -196,8 +220,8 @@ nlohmann::json AbReportToJson(const AbReport& r) {
       {"notes", r.notes},
       {"layouts", r.layouts},
       {"layout_rows", layout_rows},
-      {"suite", {{"new", suite_new}, {"missing", suite_missing}, {"strict", r.strict_suite},
-                 {"ok", !r.SuiteChangeFails()}}},
+      {"suite",
+       {{"new", suite_new}, {"missing", suite_missing}, {"strict", r.strict_suite}, {"ok", !r.SuiteChangeFails()}}},
   };
 }
 

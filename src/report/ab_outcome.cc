@@ -29,14 +29,22 @@ AbOutcome OutcomeOf(const AbReport& r) {
 
 std::string_view AbOutcomeName(AbOutcome o) {
   switch (o) {
-    case AbOutcome::kInterrupted: return "INTERRUPTED";
-    case AbOutcome::kStopped: return "STOPPED";
-    case AbOutcome::kBoundViolated: return "BOUND VIOLATED";
-    case AbOutcome::kSuiteChanged: return "SUITE CHANGED";
-    case AbOutcome::kFail: return "FAIL";
-    case AbOutcome::kBroken: return "BROKEN";
-    case AbOutcome::kInconclusive: return "INCONCLUSIVE";
-    case AbOutcome::kPass: return "PASS";
+    case AbOutcome::kInterrupted:
+      return "INTERRUPTED";
+    case AbOutcome::kStopped:
+      return "STOPPED";
+    case AbOutcome::kBoundViolated:
+      return "BOUND VIOLATED";
+    case AbOutcome::kSuiteChanged:
+      return "SUITE CHANGED";
+    case AbOutcome::kFail:
+      return "FAIL";
+    case AbOutcome::kBroken:
+      return "BROKEN";
+    case AbOutcome::kInconclusive:
+      return "INCONCLUSIVE";
+    case AbOutcome::kPass:
+      return "PASS";
   }
   return "INCONCLUSIVE";
 }

@@ -78,20 +78,22 @@ std::string SamplingText(const SamplingPlan& plan) {
 
 std::string BudgetText(int64_t budget_ns, bool is_default) {
   if (budget_ns <= 0) return "none (the cap alone ends sampling)";
-  return fmt::format("{}{}, from the first sample, never cutting a cell's first look short", FormatDurationNs(static_cast<double>(budget_ns)),
+  return fmt::format("{}{}, from the first sample, never cutting a cell's first look short",
+                     FormatDurationNs(static_cast<double>(budget_ns)),
                      is_default ? " (the default: 30 s per cell, at most 10 min)" : "");
 }
 
 std::string CohortSamplingText(const AbReport& r) {
   if (r.exact_blocks > 0) {
-    return fmt::format("exact plan (every metric deterministic): {} per cell, then the determinism check — {}; a cell "
-                       "that passes gets the exact verdict on head/base − 1, a cell whose values differ falls back to "
-                       "the statistical plan: {}",
-                       r.exact_blocks == 1 ? "1 block (each arm once)"
-                                           : fmt::format("{} blocks (each arm {} times)", r.exact_blocks, r.exact_blocks),
-                       r.exact_blocks == 1 ? "the null arm, a rerun of base, must read exactly what base reads"
-                                           : "every arm must read exactly the same in every block",
-                       SamplingText(r.sampling));
+    return fmt::format(
+        "exact plan (every metric deterministic): {} per cell, then the determinism check — {}; a cell "
+        "that passes gets the exact verdict on head/base − 1, a cell whose values differ falls back to "
+        "the statistical plan: {}",
+        r.exact_blocks == 1 ? "1 block (each arm once)"
+                            : fmt::format("{} blocks (each arm {} times)", r.exact_blocks, r.exact_blocks),
+        r.exact_blocks == 1 ? "the null arm, a rerun of base, must read exactly what base reads"
+                            : "every arm must read exactly the same in every block",
+        SamplingText(r.sampling));
   }
   if (r.sampling.cap > r.sampling.initial) {
     return fmt::format("{}; looks at {} pairs", SamplingText(r.sampling), ledger_detail::JoinInts(r.look_pairs));

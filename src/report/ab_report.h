@@ -20,7 +20,7 @@ namespace tare::report {
 
 // Arms, checks and comparisons are model/verdict.h records.
 struct AbArm {
-  std::string name;    // base, head, hd02..., null
+  std::string name;  // base, head, hd02..., null
   ArmRole role = ArmRole::kBase;
   std::string source;  // the declared executable
   std::string path;    // the copy that ran
@@ -38,18 +38,18 @@ struct AbCohort {
   std::string lock_sha256;
   std::vector<std::string> head_sha256;  // per head arm, in arm order
   int64_t samples = 0;
-  bool current = false;     // the cohort this report is about
+  bool current = false;  // the cohort this report is about
 };
 
 // One cell, head and metric across the layouts it ran under (tare ab --layouts K).
 struct AbLayoutRow {
-  std::string cell;                 // the declared cell's name, without the layout
+  std::string cell;  // the declared cell's name, without the layout
   std::string head;
   std::string metric;
-  std::vector<Verdict> verdicts;    // per layout, 0..K-1
-  std::vector<double> estimates;    // per layout (fraction; NaN without an interval)
+  std::vector<Verdict> verdicts;  // per layout, 0..K-1
+  std::vector<double> estimates;  // per layout (fraction; NaN without an interval)
   std::vector<double> los, his;
-  double spread = 0;                // max - min estimate
+  double spread = 0;  // max - min estimate
   // Some layouts FAIL and others do not, or two layouts' intervals exclude 0 on opposite sides: the
   // layouts disagree about the change. (PASS in one layout and INCONCLUSIVE in another is not
   // sensitivity: the same change, certified in one.)
@@ -69,18 +69,18 @@ std::string BudgetText(int64_t budget_ns, bool is_default);
 struct AbReport {
   std::string campaign_name;
   std::string campaign_sha256;
-  std::string campaign_source;     // "file:<path>" | "flags"
+  std::string campaign_source;  // "file:<path>" | "flags"
   int64_t run_id = 0;
   int64_t cohort = 0;
   CohortState state = CohortState::kComplete;
   std::string stop_reason;
-  int64_t resumed = 0;             // times this cohort was resumed
+  int64_t resumed = 0;  // times this cohort was resumed
   std::string lock_sha256;
-  std::string lock_json;           // the whole tare.lock/1 record
+  std::string lock_json;  // the whole tare.lock/1 record
   std::string tare_version;
   int64_t started_unix_ns = 0;
   int64_t ended_unix_ns = 0;
-  std::string host;                // "AMD EPYC 7B13, 2 logical CPUs, Linux 6.1.0-18-amd64"
+  std::string host;  // "AMD EPYC 7B13, 2 logical CPUs, Linux 6.1.0-18-amd64"
   std::string fingerprint_digest;
   std::vector<std::string> host_warnings;  // stability checks that warned, each with its fix
   TargetKind kind = TargetKind::kCommand;
@@ -108,22 +108,22 @@ struct AbReport {
   std::vector<int64_t> look_pairs;
   std::string noise_floor_rule;
   std::string interval_method = "sign-test-v1";  // the paired interval (campaign/verdict_rules.h)
-  double noise_cap = 0;            // under "noise", the widest floor a PASS may certify
-  double same_work_allowance = 0;  // the work tier's allowance for same-work cells (0: no tier)
+  double noise_cap = 0;                          // under "noise", the widest floor a PASS may certify
+  double same_work_allowance = 0;                // the work tier's allowance for same-work cells (0: no tier)
   std::vector<AbArm> arms;
   std::vector<AbComparison> comparisons;  // cell-major, heads in arm order
   std::vector<AbCheck> checks;
-  std::vector<AbCohort> cohorts;          // every cohort of this campaign in the store
-  int64_t layouts = 1;                    // --layouts K
-  std::vector<AbLayoutRow> layout_rows;   // with K > 1: per declared cell, head and metric
-  std::vector<std::string> notes;         // e.g. iteration counts, failed samples
+  std::vector<AbCohort> cohorts;         // every cohort of this campaign in the store
+  int64_t layouts = 1;                   // --layouts K
+  std::vector<AbLayoutRow> layout_rows;  // with K > 1: per declared cell, head and metric
+  std::vector<std::string> notes;        // e.g. iteration counts, failed samples
   // A living suite (campaign/suite_diff.h): benchmarks new in a head (measured, no verdict) or
   // missing from one (not compared); with strict_suite either fails the gate (exit 4).
   std::vector<AbSuiteEntry> suite;
   bool strict_suite = false;
-  int64_t samples = 0;                    // samples used by this cohort
+  int64_t samples = 0;                       // samples used by this cohort
   Verdict outcome = Verdict::kInconclusive;  // worst comparison's
-  bool has_verdicts = false;              // false when the cohort stopped before any look
+  bool has_verdicts = false;                 // false when the cohort stopped before any look
 
   bool AnyHostTooNoisy() const;
   // Cells some comparison of which cannot be measured (base or the null arm broken: AbBroken),
@@ -133,7 +133,6 @@ struct AbReport {
   bool BoundsOk() const;
   bool SuiteChangeFails() const { return strict_suite && !suite.empty(); }
 };
-
 
 // How a cohort sampled, in words, as the ledger's "Sampling" line and the HTML page's both say it:
 // the exact plan (one block, the determinism check, the fallback) or the planned looks.

@@ -78,8 +78,9 @@ inline AbReport Fixed() {
   control.looks = 1;
   control.verdict = Verdict::kInconclusive;
   control.failed_samples = 1;
-  control.reasons = {"1 failed sample in this cell (first: null block 4: killed by signal 9); blocks with a "
-                     "failed sample are left out of the pairs, and no PASS is certified"};
+  control.reasons = {
+      "1 failed sample in this cell (first: null block 4: killed by signal 9); blocks with a "
+      "failed sample are left out of the pairs, and no PASS is certified"};
   AbMetricResult m = Wall(-0.0012, -0.0090, 0.0071, Verdict::kPass);
   m.pairs = 9;
   m.allowance = "2%";
@@ -90,11 +91,29 @@ inline AbReport Fixed() {
   m.head_median = 3.1962e6;
   control.metrics = {m};
   r.comparisons = {fail, control};
-  r.checks = {{CheckKind::kGate, "peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB", "--work 8", "head",
-               1.5e6, 10.6e6, "bytes", true},
+  r.checks = {{CheckKind::kGate, "peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB", "--work 8", "head", 1.5e6,
+               10.6e6, "bytes", true},
               {CheckKind::kBound, "p95(wall_ns, head) <= 25ms", "--work 8", "head", 12.9e6, 25e6, "ns", true}};
-  r.cohorts = {{1, 12, 1735786000000000000, CohortState::kInterrupted, "", "", std::string(64, '1'), {std::string(64, 'b')}, 45, false},
-               {2, 14, 1735787045000000000, CohortState::kComplete, "", "FAIL", r.lock_sha256, {std::string(64, 'b')}, 240, true}};
+  r.cohorts = {{1,
+                12,
+                1735786000000000000,
+                CohortState::kInterrupted,
+                "",
+                "",
+                std::string(64, '1'),
+                {std::string(64, 'b')},
+                45,
+                false},
+               {2,
+                14,
+                1735787045000000000,
+                CohortState::kComplete,
+                "",
+                "FAIL",
+                r.lock_sha256,
+                {std::string(64, 'b')},
+                240,
+                true}};
   r.notes = {"Iteration counts: fixed by the target (whole-process commands)."};
   r.samples = 240;
   r.outcome = Verdict::kFail;

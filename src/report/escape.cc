@@ -40,11 +40,26 @@ std::string Markdown(std::string_view text, bool in_code) {
   for (size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
     switch (c) {
-      case '&': out += "&amp;"; continue;
-      case '<': out += "&lt;"; continue;
-      case '>': out += "&gt;"; continue;
-      case '|': out += "&#124;"; continue;
-      case '\\': case '`': case '*': case '[': case ']': case '#': case '~': case '$':
+      case '&':
+        out += "&amp;";
+        continue;
+      case '<':
+        out += "&lt;";
+        continue;
+      case '>':
+        out += "&gt;";
+        continue;
+      case '|':
+        out += "&#124;";
+        continue;
+      case '\\':
+      case '`':
+      case '*':
+      case '[':
+      case ']':
+      case '#':
+      case '~':
+      case '$':
         out += '\\';
         out += c;
         continue;
@@ -55,7 +70,9 @@ std::string Markdown(std::string_view text, bool in_code) {
         out += c;
         continue;
       }
-      case '-': case '+': case '=':
+      case '-':
+      case '+':
+      case '=':
         if (i == 0) out += '\\';
         out += c;
         continue;
@@ -83,7 +100,8 @@ std::string Markdown(std::string_view text, bool in_code) {
         }
         out += c;
         continue;
-      case 'w': case 'W':
+      case 'w':
+      case 'W':
         // "www.example.org" is linked without a scheme: its first dot in <code> (as "://" above).
         if (!in_code && (i == 0 || !IsAlnum(line[i - 1])) && i + 4 <= line.size() &&
             (line[i + 1] == 'w' || line[i + 1] == 'W') && (line[i + 2] == 'w' || line[i + 2] == 'W') &&
@@ -94,7 +112,8 @@ std::string Markdown(std::string_view text, bool in_code) {
         }
         out += c;
         continue;
-      case '.': case ')':
+      case '.':
+      case ')':
         if (ordered && i == digits) out += '\\';
         out += c;
         continue;

@@ -13,12 +13,11 @@
 // prose the "@" is written as <code>@</code> (an "@" alone in an element starts no mention; code is
 // never searched for them), in code it stays. Bare URLs would be links: in prose the "://" of any
 // scheme, the first "." of "www.", and the "@" of an address are written in <code> the same way
-// (GitHub links neither at parsing nor on the rendered text across elements); in code they stay. Bidirectional controls (U+202E...) are shown as
-// \u202e, like every control (base/terminal_text.h).
-// In Markdown no raw HTML survives (`<`, `>`, `&` become entities), a `|` cannot split a table
-// cell, a newline cannot start a heading or end a table row (controls are shown as visible
-// escapes, \n, \x1b), and Markdown's own punctuation is backslash-escaped so a name cannot open
-// emphasis, a link or a code span. The rendered text reads as the original string. Pure.
+// (GitHub links neither at parsing nor on the rendered text across elements); in code they stay. Bidirectional controls
+// (U+202E...) are shown as \u202e, like every control (base/terminal_text.h). In Markdown no raw HTML survives (`<`,
+// `>`, `&` become entities), a `|` cannot split a table cell, a newline cannot start a heading or end a table row
+// (controls are shown as visible escapes, \n, \x1b), and Markdown's own punctuation is backslash-escaped so a name
+// cannot open emphasis, a link or a code span. The rendered text reads as the original string. Pure.
 #pragma once
 
 #include <string>

@@ -26,8 +26,7 @@ TEST(MarkdownCode, PlainTextIsACodeSpanAnythingElseEscapedCode) {
   EXPECT_EQ(MarkdownCode("--work 8"), "`--work 8`");
   EXPECT_EQ(MarkdownCode("BM_Sort/1024"), "`BM_Sort/1024`");
   EXPECT_EQ(MarkdownCode("BM_Sort<int>/8"), "<code>BM_Sort&lt;int&gt;/8</code>");
-  EXPECT_EQ(MarkdownCode("a`<img src=x onerror=alert(1)>`"),
-            "<code>a\\`&lt;img src=x onerror=alert(1)&gt;\\`</code>");
+  EXPECT_EQ(MarkdownCode("a`<img src=x onerror=alert(1)>`"), "<code>a\\`&lt;img src=x onerror=alert(1)&gt;\\`</code>");
   EXPECT_EQ(MarkdownCode("a|b"), "<code>a&#124;b</code>");
   EXPECT_EQ(MarkdownCode("a\nb"), "<code>a\\\\nb</code>");
   EXPECT_EQ(MarkdownCode(""), "<code></code>");
@@ -45,11 +44,15 @@ TEST(MarkdownText, MentionsAreNeutralisedAndBidiControlsShown) {
   EXPECT_EQ(MarkdownCode("@octocat"), "`@octocat`") << "code spans are never searched for mentions";
   EXPECT_EQ(MarkdownCode("@oct|cat"), "<code>@oct&#124;cat</code>");
   EXPECT_EQ(MarkdownText("BM\xe2\x80\xaetxt.exe"), "BM\\\\u202etxt.exe");
-  EXPECT_EQ(MarkdownCode("a\xe2\x81\xa6" "b"), "<code>a\\\\u2066b</code>");
+  EXPECT_EQ(MarkdownCode("a\xe2\x81\xa6"
+                         "b"),
+            "<code>a\\\\u2066b</code>");
   EXPECT_EQ(CsvField("x\xe2\x80\x8f"), "\"x\\u200f\"");
   // Issue 48, item 8: zero-width characters in a name are shown in the ledger, not hidden.
   EXPECT_EQ(MarkdownText("BM\xe2\x80\x8bSort"), "BM\\\\u200bSort");
-  EXPECT_EQ(MarkdownCode("BM\xe2\x80\x8b" "Sort"), "<code>BM\\\\u200bSort</code>");
+  EXPECT_EQ(MarkdownCode("BM\xe2\x80\x8b"
+                         "Sort"),
+            "<code>BM\\\\u200bSort</code>");
 }
 
 // Issue 48, item 8: a bare URL in a name or an error became a link in the posted ledger (GitHub's
@@ -78,7 +81,9 @@ TEST(CsvField, QuotedFormulaGuardedAndNoTerminalControls) {
   EXPECT_EQ(CsvField("\t=1"), "\"'\t=1\"");
   EXPECT_EQ(CsvField("\r=1"), "\"\\r=1\"");
   EXPECT_EQ(CsvField("x\x1b]0;pwn\a"), "\"x\\x1b]0;pwn\\x07\"");
-  EXPECT_EQ(CsvField("\xc2\x9b" "2J"), "\"\\u009b2J\"");
+  EXPECT_EQ(CsvField("\xc2\x9b"
+                     "2J"),
+            "\"\\u009b2J\"");
   EXPECT_EQ(CsvField("two\nlines"), "\"two\nlines\"") << "a newline is legal in a quoted field";
 }
 

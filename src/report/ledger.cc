@@ -28,8 +28,7 @@ std::string MetricText(const AbMetricResult& m) {
       m.exact ? fmt::format("{} exact (deterministic)", SignedPercent(m.estimate))
       : std::isnan(m.lo) || std::isnan(m.hi)
           ? fmt::format("{} [no interval at {} pairs]", SignedPercent(m.estimate), m.pairs)
-          : fmt::format("{} [{}, {}]", SignedPercent(m.estimate), SignedPercent(m.lo),
-                        SignedPercent(m.hi));
+          : fmt::format("{} [{}, {}]", SignedPercent(m.estimate), SignedPercent(m.lo), SignedPercent(m.hi));
   std::string allowance = MarkdownText(m.allowance);
   if (m.allowance == "noise" || !(m.delta <= m.declared)) {
     allowance += fmt::format(" (δ {})", std::isinf(m.delta) ? "unknown" : Percent2(m.delta));
@@ -134,9 +133,10 @@ void BrokenBanner(const AbReport& r, std::string& out, size_t names_budget, cons
     what += fmt::format("{}{} fail{} every sample in the head where base runs: a FAIL ", what.empty() ? "" : "and ",
                         list(head_broken), head_broken.size() == 1 ? "s" : "");
   }
-  out += fmt::format("> **BROKEN.** {}— one failed cell each: no more blocks once known, and every other cell was "
-                     "measured and judged. What each said and how to fix it: \"Broken cells\" below.\n\n",
-                     what);
+  out += fmt::format(
+      "> **BROKEN.** {}— one failed cell each: no more blocks once known, and every other cell was "
+      "measured and judged. What each said and how to fix it: \"Broken cells\" below.\n\n",
+      what);
 }
 
 // Each violated release bound, under the title: the exit status (4) ranks it above every verdict, so
@@ -145,8 +145,9 @@ void BoundBanner(const AbReport& r, std::string& out) {
   std::string what;
   for (const auto& c : r.checks) {
     if (c.kind != CheckKind::kBound || c.ok) continue;
-    what += fmt::format("{}{} in {} for {}: {} > {}", what.empty() ? "" : "; ", MarkdownCode(c.rule), MarkdownCode(c.cell),
-                        MarkdownText(ArmLabel(r, c.arm)), Value(c.value, c.unit), Value(c.limit, c.unit));
+    what +=
+        fmt::format("{}{} in {} for {}: {} > {}", what.empty() ? "" : "; ", MarkdownCode(c.rule), MarkdownCode(c.cell),
+                    MarkdownText(ArmLabel(r, c.arm)), Value(c.value, c.unit), Value(c.limit, c.unit));
   }
   if (what.empty()) return;
   out += fmt::format("> **BOUND VIOLATED.** {} — the gate fails (exit 4) whatever the verdicts below say.\n\n", what);
@@ -158,8 +159,9 @@ std::string Banners(const AbReport& r, size_t names_budget, const std::string& w
   if (r.state == CohortState::kStopped) {
     out += fmt::format("> **STOPPED:** {}\n\n", MarkdownText(r.stop_reason));
   } else if (r.state == CohortState::kInterrupted) {
-    out += "> **INTERRUPTED:** the cohort is incomplete; its samples are stored. Continue it with "
-           "`tare ab ... --resume`. The verdicts below are from the samples so far.\n\n";
+    out +=
+        "> **INTERRUPTED:** the cohort is incomplete; its samples are stored. Continue it with "
+        "`tare ab ... --resume`. The verdicts below are from the samples so far.\n\n";
   }
   BoundBanner(r, out);
   BrokenBanner(r, out, names_budget, where);
@@ -201,8 +203,8 @@ std::string Headline(const AbReport& r, size_t names_budget, const std::string& 
     }
     const size_t heads = r.comparisons.size() / std::max<size_t>(cells.size(), 1);
     out += fmt::format("{} — {}{}; INCONCLUSIVE is not a pass.\n\n", CountsText(n, true),
-                       heads > 1 ? fmt::format("{} comparisons ({} cell{} × {} heads)", r.comparisons.size(), cells.size(),
-                                             cells.size() == 1 ? "" : "s", heads)
+                       heads > 1 ? fmt::format("{} comparisons ({} cell{} × {} heads)", r.comparisons.size(),
+                                               cells.size(), cells.size() == 1 ? "" : "s", heads)
                                  : fmt::format("{} cell{}", cells.size(), cells.size() == 1 ? "" : "s"),
                        gate.empty() ? "" : "; **" + gate + "** (exit 4)");
   }
@@ -251,8 +253,8 @@ std::string CellRow(const AbReport& r, const CellTables& t, const AbComparison& 
   if (t.several_heads) out += fmt::format(" {} |", MarkdownText(ArmLabel(r, c.head)));
   out += fmt::format(" {} | {} | {} | {} |", CellRoleName(c.role), RowVerdict(c), GainText(c), pairs);
   for (const auto& name : t.metrics) {
-    auto it = std::find_if(c.metrics.begin(), c.metrics.end(),
-                           [&](const AbMetricResult& m) { return m.metric == name; });
+    auto it =
+        std::find_if(c.metrics.begin(), c.metrics.end(), [&](const AbMetricResult& m) { return m.metric == name; });
     // A broken comparison has no pair: its metrics say nothing ("Broken cells" says why).
     out += it == c.metrics.end() || c.broken.any() ? " — |" : " " + MetricText(*it) + " |";
   }
@@ -280,8 +282,8 @@ void CellBlocks(const AbReport& r, const std::string& where, std::vector<LedgerB
   LedgerBlock look{.head = t.header, .tail = "\n", .rank = 6, .cut_rows = true};
   LedgerBlock look_reasons{.rank = 4, .cut_rows = true, .row_noun = "reasons"};
   LedgerBlock pass{.rank = 3, .cut_rows = true, .row_noun = "PASS rows"};
-  LedgerBlock pass_reasons{.tail = "\n</details>\n\n", .rank = 3, .cut_rows = true, .row_noun = "reasons",
-                           .goes_with_previous = true};
+  LedgerBlock pass_reasons{
+      .tail = "\n</details>\n\n", .rank = 3, .cut_rows = true, .row_noun = "reasons", .goes_with_previous = true};
   for (const AbComparison* c : order) {
     const bool plain_pass = LookRank(*c) == 4;
     (plain_pass ? pass : look).rows.push_back(CellRow(r, t, *c));
@@ -294,8 +296,8 @@ void CellBlocks(const AbReport& r, const std::string& where, std::vector<LedgerB
   }
   if (!pass.rows.empty()) {
     const size_t n = pass.rows.size();
-    pass.head = fmt::format("<details><summary>{} PASS without a supported gain: the bound each certifies</summary>\n\n{}",
-                            n, t.header);
+    pass.head = fmt::format(
+        "<details><summary>{} PASS without a supported gain: the bound each certifies</summary>\n\n{}", n, t.header);
     pass.tail = "\n";
     pass.stand_in = fmt::format("_{} PASS row{} without a supported gain: {}._\n\n", n, n == 1 ? "" : "s", where);
     blocks.push_back(std::move(pass));
@@ -338,7 +340,8 @@ std::string SignedPercent(double fraction) {
 }
 
 std::string GbenchRouteNote(const AbReport& r) {
-  if (r.kind != TargetKind::kGbench || r.instrument != Instrument::kWall || r.samples <= 0 || r.ended_unix_ns <= r.started_unix_ns) {
+  if (r.kind != TargetKind::kGbench || r.instrument != Instrument::kWall || r.samples <= 0 ||
+      r.ended_unix_ns <= r.started_unix_ns) {
     return "";
   }
   const double per_sample_ns =
@@ -357,18 +360,20 @@ std::string GbenchRouteNote(const AbReport& r) {
   std::vector<std::string> why;
   if (slow) why.push_back(fmt::format("a sample took {} on average", FormatDurationNs(per_sample_ns)));
   if (wide) why.push_back(fmt::format("the widest null-arm floor was {}", Percent2(widest)));
-  if (inconclusive > 0) why.push_back(fmt::format("{} comparison{} ended INCONCLUSIVE", inconclusive, inconclusive == 1 ? "" : "s"));
+  if (inconclusive > 0)
+    why.push_back(fmt::format("{} comparison{} ended INCONCLUSIVE", inconclusive, inconclusive == 1 ? "" : "s"));
   std::string reasons;
   for (size_t i = 0; i < why.size(); ++i) reasons += (i == 0 ? "" : i + 1 == why.size() ? " and " : ", ") + why[i];
   // What a sample of this cohort cost, from what it ran (the lock's work) and what it took: issue 42
   // saw "each sample costs about a second" beside 50 ms samples.
-  const std::string took = fmt::format("{} a sample on average in this cohort, process start included",
-                                       FormatDurationNs(per_sample_ns));
+  const std::string took =
+      fmt::format("{} a sample on average in this cohort, process start included", FormatDurationNs(per_sample_ns));
   std::string cost;
   if (r.gbench_counts_fixed) {
-    cost = fmt::format("Here Google Benchmark ran one count fixed per cell (`--benchmark_min_time=<N>x`, kept in "
-                       "the lock), and every sample still paid for its process and Google Benchmark's own set-up: {}.",
-                       took);
+    cost = fmt::format(
+        "Here Google Benchmark ran one count fixed per cell (`--benchmark_min_time=<N>x`, kept in "
+        "the lock), and every sample still paid for its process and Google Benchmark's own set-up: {}.",
+        took);
   } else {
     std::string length = "for its minimum time";
     if (r.gbench_locked_min_time_ns > 0) {
@@ -379,15 +384,18 @@ std::string GbenchRouteNote(const AbReport& r) {
                            [](const std::string& a) { return a.rfind("--benchmark_min_time", 0) == 0; })) {
       length = "for at least the minimum time its argv's `--benchmark_min_time` sets";
     }
-    cost = fmt::format("An unmodified Google Benchmark binary estimates its own iteration count and runs {} in every "
-                       "process, plus its estimation runs, so the counts differ between arms: {}.",
-                       length, took);
+    cost = fmt::format(
+        "An unmodified Google Benchmark binary estimates its own iteration count and runs {} in every "
+        "process, plus its estimation runs, so the counts differ between arms: {}.",
+        length, took);
   }
   // The samples' length is the other lever; say it only to someone who has not pulled it.
   std::string min_time = "Until then, `--gbench-min-time` sets every sample's length (20 ms by default).";
   if (r.gbench_min_time_ns > 0) {
-    min_time = fmt::format("This cohort's samples were {} long (`--gbench-min-time`).", FormatDurationNs(static_cast<double>(r.gbench_min_time_ns)));
-  } else if (std::any_of(r.args.begin(), r.args.end(), [](const std::string& a) { return a.rfind("--benchmark_min_time", 0) == 0; })) {
+    min_time = fmt::format("This cohort's samples were {} long (`--gbench-min-time`).",
+                           FormatDurationNs(static_cast<double>(r.gbench_min_time_ns)));
+  } else if (std::any_of(r.args.begin(), r.args.end(),
+                         [](const std::string& a) { return a.rfind("--benchmark_min_time", 0) == 0; })) {
     min_time = "This cohort's samples were as long as its argv's `--benchmark_min_time` says.";
   }
   return fmt::format(
@@ -417,7 +425,8 @@ Ledger RenderLedger(const AbReport& r, const LedgerOptions& o) {
   SuiteChanges(r, blocks);
   CrossChecks(r, blocks);
   if (!o.appendix.empty()) {
-    blocks.push_back({.head = o.appendix + "\n", .stand_in = fmt::format("_{}: {}._\n\n", o.appendix_name, where), .rank = 3});
+    blocks.push_back(
+        {.head = o.appendix + "\n", .stand_in = fmt::format("_{}: {}._\n\n", o.appendix_name, where), .rank = 3});
   }
   blocks.push_back({.head = Provenance(r)});
   NullArm(r, where, blocks);
@@ -425,7 +434,8 @@ Ledger RenderLedger(const AbReport& r, const LedgerOptions& o) {
   Checks(r, where, blocks);
   Cohorts(r, where, blocks);
   if (std::string note = GbenchRouteNote(r); !note.empty()) {
-    blocks.push_back({.head = "<details><summary>Faster, tighter Google Benchmark cells</summary>\n\n" + note + "\n</details>\n\n"});
+    blocks.push_back(
+        {.head = "<details><summary>Faster, tighter Google Benchmark cells</summary>\n\n" + note + "\n</details>\n\n"});
   }
   Notes(r, where, blocks);
   blocks.push_back({.head = Legend(r)});

@@ -28,10 +28,10 @@ std::string RenderLedger(const AbReport& report);
 inline constexpr size_t kLedgerCommentLimit = 60000;
 
 struct LedgerOptions {
-  size_t max_chars = 0;           // 0: no limit; else report/ledger_fit.h shortens it, counted in bytes
+  size_t max_chars = 0;             // 0: no limit; else report/ledger_fit.h shortens it, counted in bytes
   std::string full_ledger_where{};  // where the whole ledger is, for what a shortened one leaves out
-  std::string appendix{};         // Markdown printed after the cells (the attribution), left out early
-  std::string appendix_name{};    // what the appendix is, for the line that replaces it
+  std::string appendix{};           // Markdown printed after the cells (the attribution), left out early
+  std::string appendix_name{};      // what the appendix is, for the line that replaces it
 };
 struct Ledger {
   std::string markdown;
@@ -67,7 +67,7 @@ std::string RenderAbWarnings(const AbReport& report, bool with_bounds);
 // compiled against tare/gbench_compat.hpp (what to change, what to link): the section's body, "" when
 // none is due. It names --gbench-min-time only when the cohort did not set the samples' length.
 inline constexpr double kGbenchSlowSampleNs = 250e6;
-inline constexpr double kGbenchWideFloor = 0.02;   // the default --noise-cap
+inline constexpr double kGbenchWideFloor = 0.02;  // the default --noise-cap
 std::string GbenchRouteNote(const AbReport& r);
 
 // An arm as people know it: "hd02 (bench_v3)", the arm name and the file name of the executable

@@ -35,17 +35,21 @@ TEST(LedgerAgreement, AViolatedBoundOutranksEveryVerdict) {
   r.checks[1] = {CheckKind::kBound, "p95(wall_ns, head) <= 1ms", "--work 2", "head", 1.3e6, 1e6, "ns", false};
   EXPECT_EQ(OutcomeOf(r), AbOutcome::kBoundViolated);
   const std::string ledger = RenderLedger(r);
-  EXPECT_EQ(ledger.find("## tare ab: ab_knob: +3% extra work — **BOUND VIOLATED**\n\n"
-                        "0 FAIL · 0 INCONCLUSIVE · 1 PASS — 1 cell; **1 release bound violated** (exit 4); "
-                        "INCONCLUSIVE is not a pass.\n\n"
-                        "> **BOUND VIOLATED.** <code>p95(wall_ns, head) &lt;= 1ms</code> in `--work 2` for head (ab_knob_plus3): "
-                        "1.3 ms > 1 ms — the gate fails (exit 4) whatever the verdicts below say.\n\n"),
-            0u) << ledger;
+  EXPECT_EQ(
+      ledger.find(
+          "## tare ab: ab_knob: +3% extra work — **BOUND VIOLATED**\n\n"
+          "0 FAIL · 0 INCONCLUSIVE · 1 PASS — 1 cell; **1 release bound violated** (exit 4); "
+          "INCONCLUSIVE is not a pass.\n\n"
+          "> **BOUND VIOLATED.** <code>p95(wall_ns, head) &lt;= 1ms</code> in `--work 2` for head (ab_knob_plus3): "
+          "1.3 ms > 1 ms — the gate fails (exit 4) whatever the verdicts below say.\n\n"),
+      0u)
+      << ledger;
   EXPECT_EQ(ledger.find("— **PASS**"), std::string::npos) << ledger;
   const std::string summary = RenderAbSummary(r, "l.md");
   EXPECT_EQ(summary.find("tare ab: 'ab_knob: +3% extra work' cohort 2 (run 14): BOUND VIOLATED — 1 PASS, 0 FAIL, 0 "
                          "INCONCLUSIVE; 1 release bound violated (exit 4)\n"),
-            0u) << summary;
+            0u)
+      << summary;
   const nlohmann::json j = AbReportToJson(r);
   EXPECT_EQ(j["outcome"], "PASS") << "tare.ab/1's outcome keeps its meaning: the worst comparison's";
   EXPECT_EQ(j["gate_outcome"], "BOUND VIOLATED");
@@ -164,7 +168,8 @@ TEST(LedgerAgreement, TheGbenchNoteStatesTheSamplesLength) {
   EXPECT_NE(note.find("runs for at least its minimum time, 20 ms here (`--benchmark_min_time=0.02`, kept in the "
                       "lock) in every process, plus its estimation runs, so the counts differ between arms: 50 ms a "
                       "sample on average in this cohort, process start included."),
-            std::string::npos) << note;
+            std::string::npos)
+      << note;
   r.gbench_counts_fixed = true;
   r.gbench_locked_min_time_ns = 0;
   EXPECT_NE(GbenchRouteNote(r).find("Here Google Benchmark ran one count fixed per cell"), std::string::npos)

@@ -96,7 +96,8 @@ bool FitBlocks(std::vector<LedgerBlock>& blocks, size_t max_chars, const std::st
     if (longest == nullptr || longest->Size() <= kTruncationLineBytes + where_size) break;
     const size_t over = total() - max_chars;
     const size_t before = longest->Size();
-    const size_t keep = before > over + kTruncationLineBytes + where_size ? before - over - kTruncationLineBytes - where_size : 0;
+    const size_t keep =
+        before > over + kTruncationLineBytes + where_size ? before - over - kTruncationLineBytes - where_size : 0;
     longest->truncated_to = CharBoundary(longest->head, std::min(keep, longest->head.size()));
     longest->cut = 0;
   }

@@ -16,22 +16,22 @@
 namespace tare::report {
 
 struct LedgerBlock {
-  std::string head{};             // printed whenever the block is
+  std::string head{};               // printed whenever the block is
   std::vector<std::string> rows{};  // each ends with '\n'; may be cut from the end (cut_rows)
-  std::string tail{};             // after the rows
-  std::string stand_in{};         // replaces the whole block when it is left out ("" : never left out)
-  int rank = 0;                   // shortening order: 1 first, 2 next, ...; 0: kept as it is
-  bool cut_rows = false;          // rows may be cut before the block is left out
-  std::string row_noun = "rows";  // "… and 12 more <row_noun>"
+  std::string tail{};               // after the rows
+  std::string stand_in{};           // replaces the whole block when it is left out ("" : never left out)
+  int rank = 0;                     // shortening order: 1 first, 2 next, ...; 0: kept as it is
+  bool cut_rows = false;            // rows may be cut before the block is left out
+  std::string row_noun = "rows";    // "… and 12 more <row_noun>"
   bool goes_with_previous = false;  // left out (printing nothing) when the block before it is
 
-  size_t cut = 0;                 // rows left out (FitBlocks sets it)
-  bool left_out = false;          // the stand-in is printed instead (FitBlocks sets it)
-  size_t truncated_to = kWhole;   // bytes of the head kept, the rest cut for size (FitBlocks sets it)
+  size_t cut = 0;                // rows left out (FitBlocks sets it)
+  bool left_out = false;         // the stand-in is printed instead (FitBlocks sets it)
+  size_t truncated_to = kWhole;  // bytes of the head kept, the rest cut for size (FitBlocks sets it)
   static constexpr size_t kWhole = static_cast<size_t>(-1);
 
-  size_t Size() const;            // as printed, a cut line counted at its longest
-  std::string Text() const;       // head and the rows kept, or the stand-in
+  size_t Size() const;       // as printed, a cut line counted at its longest
+  std::string Text() const;  // head and the rows kept, or the stand-in
 };
 
 // Shortens `blocks` until their text is at most `max_chars` bytes (0: no limit), naming `where` the

@@ -11,10 +11,10 @@
 
 namespace tare::report::ledger_detail {
 
-std::string Short(const std::string& sha);   // the first 12 hex digits
-std::string UtcTime(int64_t unix_ns);        // "2025-01-02 03:04:05 UTC", "—" for none
-std::string Percent2(double fraction);       // "3.02%"
-std::string Confidence(double c);            // "95%", "98.75%"
+std::string Short(const std::string& sha);             // the first 12 hex digits
+std::string UtcTime(int64_t unix_ns);                  // "2025-01-02 03:04:05 UTC", "—" for none
+std::string Percent2(double fraction);                 // "3.02%"
+std::string Confidence(double c);                      // "95%", "98.75%"
 std::string Value(double v, const std::string& unit);  // in its unit, "n/a" for NaN
 std::string JoinInts(const std::vector<int64_t>& v);   // "10, 20 and 40"
 std::string Basename(const std::string& path);
@@ -33,8 +33,8 @@ void Notes(const AbReport& r, const std::string& where, std::vector<LedgerBlock>
 std::string Legend(const AbReport& r);  // folded: how to read the ledger
 
 // ledger_suite.cc: benchmarks new in a head or missing from one (AbReport::suite).
-std::string SuiteBanner(const AbReport& r);        // under the title; "" when the suite did not change
+std::string SuiteBanner(const AbReport& r);  // under the title; "" when the suite did not change
 void SuiteChanges(const AbReport& r, std::vector<LedgerBlock>& blocks);  // after the broken cells
-std::string SuiteSummaryLines(const AbReport& r);  // the terminal summary's lines
+std::string SuiteSummaryLines(const AbReport& r);                        // the terminal summary's lines
 
 }  // namespace tare::report::ledger_detail

@@ -38,7 +38,8 @@ std::string SuiteBanner(const AbReport& r) {
   if (r.suite.empty()) return "";
   const size_t added = CountOf(r, SuiteChange::kNew), missing = CountOf(r, SuiteChange::kMissing);
   std::vector<std::string> parts;
-  if (added > 0) parts.push_back(fmt::format("{} benchmark{} new (measured, no verdict)", added, added == 1 ? "" : "s"));
+  if (added > 0)
+    parts.push_back(fmt::format("{} benchmark{} new (measured, no verdict)", added, added == 1 ? "" : "s"));
   if (missing > 0) parts.push_back(fmt::format("{} missing (not compared)", missing));
   std::string what;
   for (size_t i = 0; i < parts.size(); ++i) what += (i ? ", " : "") + parts[i];
@@ -76,7 +77,8 @@ void SuiteChanges(const AbReport& r, std::vector<LedgerBlock>& blocks) {
   LedgerBlock b{.head = head, .tail = "\n", .rank = 3, .cut_rows = true, .row_noun = "benchmarks"};
   for (const auto& e : r.suite) {
     if (e.change == SuiteChange::kMissing) {
-      std::string row = fmt::format("| {} | **missing** | not in {} |", MarkdownCode(e.benchmark), MarkdownText(Heads(r, e.heads)));
+      std::string row =
+          fmt::format("| {} | **missing** | not in {} |", MarkdownCode(e.benchmark), MarkdownText(Heads(r, e.heads)));
       for (size_t i = 0; i < std::max<size_t>(metrics.size(), 1); ++i) row += " — |";
       b.rows.push_back(row + "\n");
       continue;
@@ -87,12 +89,14 @@ void SuiteChanges(const AbReport& r, std::vector<LedgerBlock>& blocks) {
         auto f = std::find_if(e.figures.begin(), e.figures.end(),
                               [&](const AbSuiteFigure& x) { return x.head == h && x.metric == m; });
         // Figures are tare's own text (numbers and a unit from the metric catalogue): not escaped.
-        row += " " + (f != e.figures.end() ? FigureText(*f)
-                      : !e.error.empty()   ? "not measured: " + MarkdownText(e.error)
-                                           : std::string("—")) +
+        row += " " +
+               (f != e.figures.end() ? FigureText(*f)
+                : !e.error.empty()   ? "not measured: " + MarkdownText(e.error)
+                                     : std::string("—")) +
                " |";
       }
-      if (no_figures) row += " " + (e.error.empty() ? std::string("—") : "not measured: " + MarkdownText(e.error)) + " |";
+      if (no_figures)
+        row += " " + (e.error.empty() ? std::string("—") : "not measured: " + MarkdownText(e.error)) + " |";
       b.rows.push_back(row + "\n");
     }
   }
@@ -104,13 +108,14 @@ std::string SuiteSummaryLines(const AbReport& r) {
   std::string out;
   for (const auto& e : r.suite) {
     if (e.change == SuiteChange::kMissing) {
-      out += fmt::format("  missing  {}  not in {}: not compared\n", SingleLineText(e.benchmark), SingleLineText(Heads(r, e.heads)));
+      out += fmt::format("  missing  {}  not in {}: not compared\n", SingleLineText(e.benchmark),
+                         SingleLineText(Heads(r, e.heads)));
       continue;
     }
     std::string figures;
     for (const auto& f : e.figures) {
-      figures += fmt::format("{}{}{} {}", figures.empty() ? "" : "; ", e.heads.size() > 1 ? ArmLabel(r, f.head) + " " : "",
-                             f.metric, FigureText(f));
+      figures += fmt::format("{}{}{} {}", figures.empty() ? "" : "; ",
+                             e.heads.size() > 1 ? ArmLabel(r, f.head) + " " : "", f.metric, FigureText(f));
     }
     if (figures.empty()) figures = e.error.empty() ? "no figures" : "not measured: " + e.error;
     out += fmt::format("  new      {}  in {}: {} (no verdict)\n", SingleLineText(e.benchmark),

@@ -22,11 +22,11 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
   // An interrupted or stopped cohort's word says so (INTERRUPTED, STOPPED).
   std::string out = fmt::format("tare ab: {} cohort {} (run {}): {} — {} PASS, {} FAIL, {} INCONCLUSIVE{}{}\n",
                                 SingleLineText(r.campaign_name.empty() ? "campaign" : "'" + r.campaign_name + "'"),
-                                r.cohort, r.run_id, word, n.pass, n.fail,
-                                n.inconclusive, n.broken > 0 ? fmt::format(", {} BROKEN", n.broken) : "",
+                                r.cohort, r.run_id, word, n.pass, n.fail, n.inconclusive,
+                                n.broken > 0 ? fmt::format(", {} BROKEN", n.broken) : "",
                                 gate.empty() ? "" : "; " + gate + " (exit 4)");
   std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> why;  // per row: an INCONCLUSIVE's decisive reason, printed under it
+  std::vector<std::string> why;      // per row: an INCONCLUSIVE's decisive reason, printed under it
   std::vector<std::string> medians;  // per row: medians that disagree with the change (report/medians.h)
   for (const auto& c : r.comparisons) {
     if (c.broken.any()) continue;  // no pair, no figures: its own line below
@@ -36,11 +36,12 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
       std::string verdict(VerdictName(m.verdict));
       if (m.verdict == Verdict::kPass && std::isfinite(m.pass_bound)) verdict += " " + CertifiedBound(m, true);
       if (m.supported_gain) verdict += " (gain)";
-      if (c.cross_check && c.cross_check->metric == m.metric && !WorkClass(c).empty()) verdict += " (" + WorkClass(c) + ")";
-      const std::string change = m.exact         ? SignedPercent(m.estimate) + " exact"
+      if (c.cross_check && c.cross_check->metric == m.metric && !WorkClass(c).empty())
+        verdict += " (" + WorkClass(c) + ")";
+      const std::string change = m.exact            ? SignedPercent(m.estimate) + " exact"
                                  : std::isnan(m.lo) ? SignedPercent(m.estimate)
-                                                  : fmt::format("{} [{}, {}]", SignedPercent(m.estimate),
-                                                                SignedPercent(m.lo), SignedPercent(m.hi));
+                                                    : fmt::format("{} [{}, {}]", SignedPercent(m.estimate),
+                                                                  SignedPercent(m.lo), SignedPercent(m.hi));
       std::string allowance = m.allowance == "noise" && m.noise_floor > 0
                                   ? fmt::format("noise (floor {})", SignedPercent(m.noise_floor))
                                   : m.allowance;
@@ -63,7 +64,9 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
     if (!medians[k].empty()) out += "    note: " + SingleLineText(medians[k]) + "\n";
   }
   for (const auto& c : r.comparisons) {
-    if (c.broken.any()) out += fmt::format("  {}: {}\n", SingleLineText(c.cell), SingleLineText(c.reasons.empty() ? c.broken.error : c.reasons.front()));
+    if (c.broken.any())
+      out += fmt::format("  {}: {}\n", SingleLineText(c.cell),
+                         SingleLineText(c.reasons.empty() ? c.broken.error : c.reasons.front()));
   }
   for (const auto& c : r.comparisons) {
     if (!c.cross_check || c.cross_check->line.empty()) continue;
@@ -73,19 +76,23 @@ std::string RenderAbSummary(const AbReport& r, const std::string& ledger_where) 
   }
   out += ledger_detail::SuiteSummaryLines(r);
   for (const auto& ch : r.checks) {
-    if (!ch.ok) out += fmt::format("  {} violated: {} ({} {})\n", CheckKindName(ch.kind), SingleLineText(ch.rule), SingleLineText(ch.cell), SingleLineText(ch.arm));
+    if (!ch.ok)
+      out += fmt::format("  {} violated: {} ({} {})\n", CheckKindName(ch.kind), SingleLineText(ch.rule),
+                         SingleLineText(ch.cell), SingleLineText(ch.arm));
   }
   if (!r.stop_reason.empty()) out += "  stopped: " + SingleLineText(r.stop_reason) + "\n";
-  out += "INCONCLUSIVE is not a pass. Full ledger (lock, host, plan, every look): " + SingleLineText(ledger_where) + "\n";
+  out +=
+      "INCONCLUSIVE is not a pass. Full ledger (lock, host, plan, every look): " + SingleLineText(ledger_where) + "\n";
   return out;
 }
 
 std::string RenderAbWarnings(const AbReport& r, bool with_bounds) {
   std::string out;
   if (r.AnyHostTooNoisy()) {
-    out += "tare: WARNING: HOST TOO NOISY: two copies of the same base program differ beyond the bound a PASS "
-           "must certify, so only a head clearly better than base can PASS (see the ledger's null-arm table). "
-           "Quiet the host (`tare env` lists what to fix) and run again.\n";
+    out +=
+        "tare: WARNING: HOST TOO NOISY: two copies of the same base program differ beyond the bound a PASS "
+        "must certify, so only a head clearly better than base can PASS (see the ledger's null-arm table). "
+        "Quiet the host (`tare env` lists what to fix) and run again.\n";
   }
   // Each broken benchmark once: a cell whose base (or null arm) is broken is broken for every head.
   for (const auto& c : r.comparisons) {

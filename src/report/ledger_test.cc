@@ -19,8 +19,8 @@ namespace tare::report {
 namespace {
 
 std::string Golden(const std::string& name) {
-  return std::string(std::getenv("TARE_SOURCE_DIR") ? std::getenv("TARE_SOURCE_DIR") : ".") +
-         "/src/report/testdata/" + name;
+  return std::string(std::getenv("TARE_SOURCE_DIR") ? std::getenv("TARE_SOURCE_DIR") : ".") + "/src/report/testdata/" +
+         name;
 }
 
 void ExpectGolden(const std::string& name, const std::string& text) {
@@ -47,7 +47,8 @@ TEST(Ledger, APassSaysTheBoundItCertifies) {
   r.outcome = Verdict::kPass;
   const std::string text = RenderLedger(r);
   EXPECT_NE(text.find("## tare ab: ab_knob: +3% extra work — **PASS**: no regression beyond 2.00% (95%)"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("2% **PASS** ≤ +2.00%"), std::string::npos) << text;
   EXPECT_NE(text.find("the noise cap"), std::string::npos);
 }
@@ -97,12 +98,14 @@ TEST(Ledger, EveryLineSaysWhatItsVerdictMeans) {
                "context that is not decisive"};
   text = RenderLedger(r);
   EXPECT_NE(text.find("**INCONCLUSIVE**: the interval \\[-0.90%, +2.71%\\] reaches +2.71%, past the noise cap"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_EQ(text.find("context that is not decisive"), std::string::npos);
   const std::string summary = RenderAbSummary(r, "l.md");
   EXPECT_NE(summary.find("\n    why: the interval [-0.90%, +2.71%] reaches +2.71%, past the noise cap +2.00%; more "
                          "pairs may decide it\n"),
-            std::string::npos) << summary;
+            std::string::npos)
+      << summary;
 }
 
 TEST(Ledger, StoppedAndHeadlessStatesAreExplained) {
@@ -129,12 +132,15 @@ TEST(Ledger, SeveralHeadsGetAHeadColumn) {
   second.metrics[0].supported_gain = true;
   second.metrics[0].estimate = -0.031;
   r.comparisons.insert(r.comparisons.begin() + 1, second);
-  r.arms.insert(r.arms.begin() + 2, {"hd02", ArmRole::kHead, "/b/knob_minus3", "/w/.tare/bin/hd02", std::string(64, 'c')});
+  r.arms.insert(r.arms.begin() + 2,
+                {"hd02", ArmRole::kHead, "/b/knob_minus3", "/w/.tare/bin/hd02", std::string(64, 'c')});
   const std::string text = RenderLedger(r);
-  EXPECT_NE(text.find("| cell | head | role | verdict | supported gain | pairs | wall_ns |"), std::string::npos) << text;
+  EXPECT_NE(text.find("| cell | head | role | verdict | supported gain | pairs | wall_ns |"), std::string::npos)
+      << text;
   // Each head is named by the executable the user gave, not only by its four-character arm name.
   EXPECT_NE(text.find("| `--work 8` | hd02 (knob_minus3) | target | **PASS** | yes: wall_ns -3.10% | 40 |"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("| `--work 8` | head (ab_knob_plus3) | target |"), std::string::npos) << text;
   // tare.ab/1 names the executable behind every head arm too.
   nlohmann::json j = AbReportToJson(r);
@@ -160,8 +166,10 @@ TEST(Ledger, SlowOrNoisyGoogleBenchmarkCellsShowTheGbenchCompatRoute) {
   r.samples = 60;
   std::string note = GbenchRouteNote(r);
   EXPECT_NE(note.find("In this cohort a sample took 1 s on average."), std::string::npos) << note;
-  EXPECT_NE(RenderLedger(r).find("<details><summary>Faster, tighter Google Benchmark cells</summary>\n\nIn this cohort"),
-            std::string::npos) << RenderLedger(r);
+  EXPECT_NE(
+      RenderLedger(r).find("<details><summary>Faster, tighter Google Benchmark cells</summary>\n\nIn this cohort"),
+      std::string::npos)
+      << RenderLedger(r);
   // The samples' length is advised only to a cohort that did not set it (issue 26).
   EXPECT_NE(note.find("Until then, `--gbench-min-time` sets every sample's length"), std::string::npos) << note;
   r.gbench_min_time_ns = 50'000'000;
@@ -181,7 +189,8 @@ TEST(Ledger, SlowOrNoisyGoogleBenchmarkCellsShowTheGbenchCompatRoute) {
   r.comparisons[1].verdict = Verdict::kInconclusive;
   note = GbenchRouteNote(r);
   EXPECT_NE(note.find("In this cohort the widest null-arm floor was 7.00% and 1 comparison ended INCONCLUSIVE."),
-            std::string::npos) << note;
+            std::string::npos)
+      << note;
   // Not for commands, nor under sim.
   r.instrument = Instrument::kSim;
   EXPECT_EQ(GbenchRouteNote(r), "");
@@ -214,9 +223,11 @@ TEST(Ledger, OpensWithTheOutcomeTheCountsAndTheRowsThatNeedALook) {
   EXPECT_EQ(text.find("## tare ab: ab_knob: +3% extra work — **FAIL**\n\n"
                       "**1 FAIL** · 1 INCONCLUSIVE · 2 PASS (1 gain) — 4 cells; INCONCLUSIVE is not a pass.\n\n"
                       "| cell | role |"),
-            0u) << text;
+            0u)
+      << text;
   const size_t fail = text.find("| `--work 8` |"), gain_row = text.find("| `--work 3` |"),
-               inconclusive = text.find("| `--work 2` |"), folded = text.find("<details><summary>1 PASS without a supported gain"),
+               inconclusive = text.find("| `--work 2` |"),
+               folded = text.find("<details><summary>1 PASS without a supported gain"),
                plain = text.find("| `--work 1` |"), how = text.find("<summary>How it was measured"),
                lock = text.find("- **Lock** `"), legend = text.find("<summary>How to read this ledger</summary>");
   ASSERT_NE(legend, std::string::npos) << text;
@@ -229,7 +240,8 @@ TEST(Ledger, OpensWithTheOutcomeTheCountsAndTheRowsThatNeedALook) {
   // The INCONCLUSIVE row's reason sits under the open table, before anything folded.
   EXPECT_LT(text.find("- `--work 2`: 1 failed sample"), folded) << text;
   // Gates all ok: one folded line. Every <details> is closed.
-  EXPECT_NE(text.find("<details><summary>Sanity gates and release bounds: all 2 ok</summary>"), std::string::npos) << text;
+  EXPECT_NE(text.find("<details><summary>Sanity gates and release bounds: all 2 ok</summary>"), std::string::npos)
+      << text;
   size_t open = 0, close = 0;
   for (size_t at = text.find("<details"); at != std::string::npos; at = text.find("<details", at + 1)) ++open;
   for (size_t at = text.find("</details>"); at != std::string::npos; at = text.find("</details>", at + 1)) ++close;
@@ -238,7 +250,8 @@ TEST(Ledger, OpensWithTheOutcomeTheCountsAndTheRowsThatNeedALook) {
   // A violated check is shown open, first.
   r.checks[1].ok = false;
   const std::string violated = RenderLedger(r);
-  EXPECT_NE(violated.find("### Sanity gates and release bounds\n\n**1 of 2 VIOLATED** (violated first):"), std::string::npos)
+  EXPECT_NE(violated.find("### Sanity gates and release bounds\n\n**1 of 2 VIOLATED** (violated first):"),
+            std::string::npos)
       << violated;
   const size_t gates = violated.find("### Sanity gates");
   EXPECT_LT(violated.find("**VIOLATED** |", gates), violated.find("| ok |", gates)) << violated;
@@ -264,26 +277,30 @@ TEST(Ledger, FiveHundredCellsStayUnderTheCommentLimit) {
   ASSERT_GT(whole.size(), 200'000u) << "the whole ledger is several comment limits long";
   for (int i = 0; i < 500; ++i) EXPECT_NE(whole.find("| `BM_Codec/" + std::to_string(i) + "` |"), std::string::npos);
 
-  const Ledger fitted = RenderLedger(r, {.max_chars = kLedgerCommentLimit,
-                                         .full_ledger_where = "in the whole ledger, `ledger.full.md`"});
+  const Ledger fitted =
+      RenderLedger(r, {.max_chars = kLedgerCommentLimit, .full_ledger_where = "in the whole ledger, `ledger.full.md`"});
   EXPECT_TRUE(fitted.shortened);
   const std::string& text = fitted.markdown;
   EXPECT_LE(text.size(), kLedgerCommentLimit);
-  EXPECT_NE(text.find("**100 FAIL** · 300 INCONCLUSIVE · 100 PASS — 500 cells"), std::string::npos) << text.substr(0, 400);
+  EXPECT_NE(text.find("**100 FAIL** · 300 INCONCLUSIVE · 100 PASS — 500 cells"), std::string::npos)
+      << text.substr(0, 400);
   // The open table: every FAIL row, then as many INCONCLUSIVE rows as fit, the rest counted. The
   // plain PASS rows and the reasons (the same for every INCONCLUSIVE row here) give way first.
   const size_t table_end = text.find("\n_… and ");
   ASSERT_NE(table_end, std::string::npos) << text;
   const std::string table = text.substr(0, table_end);
-  for (int i = 0; i < 100; ++i) EXPECT_NE(table.find("| `BM_Codec/" + std::to_string(i) + "` |"), std::string::npos) << i;
+  for (int i = 0; i < 100; ++i)
+    EXPECT_NE(table.find("| `BM_Codec/" + std::to_string(i) + "` |"), std::string::npos) << i;
   size_t kept = 0;
   for (size_t at = table.find("| `BM_Codec/"); at != std::string::npos; at = table.find("| `BM_Codec/", at + 1)) ++kept;
   const size_t cut = std::stoul(text.substr(table_end + std::string("\n_… and ").size()));
   EXPECT_GT(kept, 100u);
   EXPECT_EQ(kept + cut, 400u) << "the open table holds the 400 FAIL and INCONCLUSIVE rows, kept or counted";
-  EXPECT_EQ(text.find(" more rows: in the whole ledger, `ledger.full.md`._", table_end), table_end + std::string("\n_… and ").size() + std::to_string(cut).size())
+  EXPECT_EQ(text.find(" more rows: in the whole ledger, `ledger.full.md`._", table_end),
+            table_end + std::string("\n_… and ").size() + std::to_string(cut).size())
       << text.substr(table_end, 200);
-  EXPECT_NE(text.find("_100 PASS rows without a supported gain: in the whole ledger, `ledger.full.md`._"), std::string::npos);
+  EXPECT_NE(text.find("_100 PASS rows without a supported gain: in the whole ledger, `ledger.full.md`._"),
+            std::string::npos);
   // Still whole where it matters: how it was measured and how to read it, every <details> closed.
   EXPECT_NE(text.find("- **Lock** `"), std::string::npos);
   EXPECT_NE(text.find("<summary>How to read this ledger</summary>"), std::string::npos);
@@ -361,7 +378,8 @@ TEST(Ledger, HostileNamesCannotChangeTheLedgersStructure) {
   r.comparisons[1].broken.stderr_tail = hostile + "\n" + hostile + "\n";
   r.comparisons[1].broken.fix = hostile;
   // A living suite's names come from the head binary as well.
-  AbSuiteEntry added{hostile, SuiteChange::kNew, {"head"}, {{"head", "gb.counter." + hostile, "ns", 5, 1e6, 9e5, 2e6}}, ""};
+  AbSuiteEntry added{
+      hostile, SuiteChange::kNew, {"head"}, {{"head", "gb.counter." + hostile, "ns", 5, 1e6, 9e5, 2e6}}, ""};
   AbSuiteEntry missing{hostile + "2", SuiteChange::kMissing, {"head"}, {}, ""};
   AbSuiteEntry failed{hostile + "3", SuiteChange::kNew, {"head"}, {}, hostile};
   r.suite = {added, missing, failed};
@@ -403,11 +421,15 @@ AbReport WithBrokenCell() {
   c.broken.arms = {"base", "head", "null"};
   c.broken.samples = 1;
   c.broken.error = "benchmark 'BM_NeedsData' reported an error: cannot open data.txt";
-  c.broken.stderr_tail = "2026-12-02T14:00:00+00:00\nRunning /w/.tare/bin/base\nRun on (2 X 2445 MHz CPU s)\n"
-                         "CPU Caches:\n  L1 Data 32 KiB (x1)\n  L2 Unified 512 KiB (x1)\nLoad Average: 2.1\n\n";
-  c.broken.fix = "give every arm what it needs: ... --cwd DIR ...; or leave it out: -- '--benchmark_filter=-^BM_NeedsData$'";
-  c.reasons = {"BROKEN, cannot be measured: base, head and null failed every sample (1 of 1); base fails too, so it "
-               "is broken without the change: " + c.broken.error};
+  c.broken.stderr_tail =
+      "2026-12-02T14:00:00+00:00\nRunning /w/.tare/bin/base\nRun on (2 X 2445 MHz CPU s)\n"
+      "CPU Caches:\n  L1 Data 32 KiB (x1)\n  L2 Unified 512 KiB (x1)\nLoad Average: 2.1\n\n";
+  c.broken.fix =
+      "give every arm what it needs: ... --cwd DIR ...; or leave it out: -- '--benchmark_filter=-^BM_NeedsData$'";
+  c.reasons = {
+      "BROKEN, cannot be measured: base, head and null failed every sample (1 of 1); base fails too, so it "
+      "is broken without the change: " +
+      c.broken.error};
   return r;
 }
 
@@ -421,16 +443,20 @@ TEST(Ledger, ABrokenCellIsToldOnceWithWhatItSaidAndTheFix) {
   AbReport r = WithBrokenCell();
   std::string text = RenderLedger(r);
   EXPECT_NE(text.find("## tare ab: ab_knob: +3% extra work — **FAIL**"), std::string::npos)
-      << "a FAIL elsewhere is the headline\n" << text;
+      << "a FAIL elsewhere is the headline\n"
+      << text;
   EXPECT_NE(text.find("> **BROKEN.** `--work 2` cannot be measured (base, or its null copy, fails every sample)"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("| `--work 2` | control | **BROKEN** (cannot be measured) | — | 9 | — |"), std::string::npos)
       << text;
   EXPECT_EQ(Count(text, "cannot open data.txt"), 1u) << "the error once\n" << text;
   EXPECT_EQ(Count(text, "Run on (2 X 2445 MHz CPU s)"), 1u) << text;
   // The last five lines of what it said, blank ones at the end dropped.
   EXPECT_NE(text.find("  - its stderr ended: Run on (2 X 2445 MHz CPU s)<br>CPU Caches:<br>  L1 Data 32 KiB (x1)<br>  "
-                      "L2 Unified 512 KiB (x1)<br>Load Average: 2.1\n"), std::string::npos) << text;
+                      "L2 Unified 512 KiB (x1)<br>Load Average: 2.1\n"),
+            std::string::npos)
+      << text;
   EXPECT_EQ(text.find("Running /w/"), std::string::npos) << "only the last five lines";
   EXPECT_NE(text.find("  - to fix: give every arm what it needs"), std::string::npos) << text;
 
@@ -464,7 +490,8 @@ TEST(Ledger, EveryBlockIsFittedTheBrokenBannerToo) {
     long_name.comparisons.back().cell = "BM_" + std::string(30'000, k);
   }
   for (const AbReport* r : {&many, &long_name}) {
-    const Ledger fitted = RenderLedger(*r, {.max_chars = kLedgerCommentLimit, .full_ledger_where = "in `ledger.full.md`"});
+    const Ledger fitted =
+        RenderLedger(*r, {.max_chars = kLedgerCommentLimit, .full_ledger_where = "in `ledger.full.md`"});
     EXPECT_TRUE(fitted.shortened);
     EXPECT_LE(fitted.markdown.size(), kLedgerCommentLimit) << fitted.markdown.substr(0, 2000);
     EXPECT_NE(fitted.markdown.find("> **BROKEN.** "), std::string::npos) << "the banner is kept, shortened";
@@ -475,7 +502,8 @@ TEST(Ledger, EveryBlockIsFittedTheBrokenBannerToo) {
   const std::string text =
       RenderLedger(many, {.max_chars = kLedgerCommentLimit, .full_ledger_where = "in `ledger.full.md`"}).markdown;
   EXPECT_NE(text.find("`BM_NeedsData/0/" + std::string(90, 'n') + "`"), std::string::npos);
-  EXPECT_NE(text.find(" more cells (in `ledger.full.md`) cannot be measured"), std::string::npos) << text.substr(0, 3000);
+  EXPECT_NE(text.find(" more cells (in `ledger.full.md`) cannot be measured"), std::string::npos)
+      << text.substr(0, 3000);
   // Without a limit, every cell is named.
   EXPECT_NE(RenderLedger(many).find("`BM_NeedsData/799/" + std::string(90, 'n') + "`"), std::string::npos);
   EXPECT_NE(RenderLedger(long_name).find(long_name.comparisons[1].cell), std::string::npos);
@@ -505,7 +533,8 @@ TEST(Ledger, AHeadBrokenWhereBaseRunsIsAFailRow) {
   c.broken.samples = 3;
   c.broken.error = "killed by signal 6 (SIGABRT)";
   c.broken.fix = "give every arm what it needs";
-  c.reasons = {"BROKEN in the head, a FAIL: head failed every sample (3 of 3) where base ran: killed by signal 6 (SIGABRT)"};
+  c.reasons = {
+      "BROKEN in the head, a FAIL: head failed every sample (3 of 3) where base ran: killed by signal 6 (SIGABRT)"};
   const std::string text = RenderLedger(r);
   EXPECT_NE(text.find("| **FAIL** (BROKEN in the head) |"), std::string::npos) << text;
   EXPECT_NE(text.find("`--work 2` fails every sample in the head where base runs: a FAIL"), std::string::npos) << text;

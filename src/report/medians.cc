@@ -21,9 +21,10 @@ bool MediansDisagree(const AbMetricResult& m) {
 
 std::string MediansNote(const AbMetricResult& m) {
   if (!MediansDisagree(m)) return "";
-  return fmt::format("medians of each arm differ by {}, outside the interval: bimodal or drifting samples; the "
-                     "verdict is on the paired change, {}",
-                     SignedPercent(MediansChange(m)), SignedPercent(m.estimate));
+  return fmt::format(
+      "medians of each arm differ by {}, outside the interval: bimodal or drifting samples; the "
+      "verdict is on the paired change, {}",
+      SignedPercent(MediansChange(m)), SignedPercent(m.estimate));
 }
 
 }  // namespace tare::report

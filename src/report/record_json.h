@@ -56,8 +56,8 @@ nlohmann::json FieldsToJson(const T& rec, std::span<const Field<T>> fields) {
 }
 
 template <typename T>
-void FieldsFromJson(const nlohmann::json& j, T* rec, std::span<const Field<T>> fields,
-                    std::set<std::string>* lacking, const std::string& prefix = "") {
+void FieldsFromJson(const nlohmann::json& j, T* rec, std::span<const Field<T>> fields, std::set<std::string>* lacking,
+                    const std::string& prefix = "") {
   for (const auto& f : fields) {
     if (!j.contains(f.name)) {
       if (lacking != nullptr) lacking->insert(prefix + f.name);

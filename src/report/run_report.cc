@@ -122,10 +122,10 @@ std::string RenderLines(const RunReport& report, const ConsoleOptions& options) 
       continue;
     }
     const std::string& unit = m->metric.unit;
-    const std::string spread =
-        b.primary_interval ? fmt::format("[{}, {}]", FormatValue(b.primary_interval->lo, unit),
-                                         FormatValue(b.primary_interval->hi, unit))
-                           : fmt::format("MAD {} (n < 6: no interval)", FormatValue(m->summary.mad, unit));
+    const std::string spread = b.primary_interval
+                                   ? fmt::format("[{}, {}]", FormatValue(b.primary_interval->lo, unit),
+                                                 FormatValue(b.primary_interval->hi, unit))
+                                   : fmt::format("MAD {} (n < 6: no interval)", FormatValue(m->summary.mad, unit));
     any_cpu = any_cpu || cpu != nullptr;
     rows.push_back({SingleLineText(b.bench.name), std::to_string(m->summary.n), FormatValue(m->summary.median, unit),
                     spread, cpu ? FormatValue(cpu->summary.median, cpu->metric.unit) : "",
@@ -180,10 +180,10 @@ std::string RenderConsole(const RunReport& report, const ConsoleOptions& options
   for (size_t bi = 0; bi < report.benchmarks.size(); ++bi) {
     const auto& b = report.benchmarks[bi];
     for (const auto& m : b.metrics) {
-      bool shown = options.all_metrics ||
-                   (options.metrics.empty() ? ShownByDefault(m.metric.name, b.bench.kind)
-                                            : std::find(options.metrics.begin(), options.metrics.end(),
-                                                        m.metric.name) != options.metrics.end());
+      bool shown =
+          options.all_metrics || (options.metrics.empty() ? ShownByDefault(m.metric.name, b.bench.kind)
+                                                          : std::find(options.metrics.begin(), options.metrics.end(),
+                                                                      m.metric.name) != options.metrics.end());
       if (!shown) continue;
       const auto& s = m.summary;
       const std::string unit = m.metric.unit;
@@ -257,23 +257,29 @@ nlohmann::json RunToJson(const RunData& data, const std::map<int64_t, std::strin
     const ShardRecord& sh = *data.run.shard;
     json assignment = json::array();
     for (const auto& [name, k] : sh.assignment) assignment.push_back({BytesToJson(name), k});
-    run["shard"] = {{"shard", sh.index}, {"count", sh.count}, {"group", sh.group},
-                    {"assignment_sha256", sh.assignment_sha256}, {"weights", sh.weights},
-                    {"assignment", assignment}};
+    run["shard"] = {{"shard", sh.index},     {"count", sh.count},
+                    {"group", sh.group},     {"assignment_sha256", sh.assignment_sha256},
+                    {"weights", sh.weights}, {"assignment", assignment}};
   }
   // Stored JSON columns as their values (base/json_read.h: text that is not JSON stays a string).
   json fingerprint = EmbedJson(data.run.fingerprint_json, json::object());
   json executables = json::array();
   for (const auto& e : data.executables) {
-    executables.push_back({{"role", e.role}, {"path", BytesToJson(e.path)}, {"sha256", e.sha256},
+    executables.push_back({{"role", e.role},
+                           {"path", BytesToJson(e.path)},
+                           {"sha256", e.sha256},
                            {"info", EmbedJson(e.info_json, json::object())}});
   }
   json metrics = json::array();
   std::map<std::string, MetricDef> defs;
   for (const auto& m : data.metrics) {
     defs[m.name] = m;
-    metrics.push_back({{"name", m.name}, {"unit", m.unit}, {"direction", DirectionName(m.direction)},
-                       {"kind", MetricKindName(m.kind)}, {"description", m.description}, {"model", m.model}});
+    metrics.push_back({{"name", m.name},
+                       {"unit", m.unit},
+                       {"direction", DirectionName(m.direction)},
+                       {"kind", MetricKindName(m.kind)},
+                       {"description", m.description},
+                       {"model", m.model}});
   }
   json notes = json::array();
   for (const auto& n : data.notes) notes.push_back({{"level", n.level}, {"message", BytesToJson(n.message)}});
@@ -292,11 +298,19 @@ nlohmann::json RunToJson(const RunData& data, const std::map<int64_t, std::strin
       auto d = discarded.find(ss.id);
       json values_json = json::object();
       for (const auto& [k, v] : x.values) values_json[k] = num(v);
-      samples.push_back({{"id", ss.id}, {"seq", x.seq}, {"arm", x.arm}, {"block", x.block}, {"warmup", x.warmup},
-                         {"outcome", SampleOutcomeName(x.outcome)}, {"exit_code", x.exit_code},
-                         {"signal", x.signal}, {"error", BytesToJson(x.error)},
-                         {"started_unix_ns", x.started_unix_ns}, {"ended_unix_ns", x.ended_unix_ns},
-                         {"stdout_tail", BytesToJson(x.stdout_tail)}, {"stderr_tail", BytesToJson(x.stderr_tail)},
+      samples.push_back({{"id", ss.id},
+                         {"seq", x.seq},
+                         {"arm", x.arm},
+                         {"block", x.block},
+                         {"warmup", x.warmup},
+                         {"outcome", SampleOutcomeName(x.outcome)},
+                         {"exit_code", x.exit_code},
+                         {"signal", x.signal},
+                         {"error", BytesToJson(x.error)},
+                         {"started_unix_ns", x.started_unix_ns},
+                         {"ended_unix_ns", x.ended_unix_ns},
+                         {"stdout_tail", BytesToJson(x.stdout_tail)},
+                         {"stderr_tail", BytesToJson(x.stderr_tail)},
                          {"values", values_json},
                          {"discarded", d == discarded.end() ? json(nullptr) : json(d->second)}});
       if (std::find(arms.begin(), arms.end(), x.arm) == arms.end()) arms.push_back(x.arm);
@@ -326,20 +340,31 @@ nlohmann::json RunToJson(const RunData& data, const std::map<int64_t, std::strin
       json summary = json::object();
       for (const auto& m : ms) {
         const auto& s = m.summary;
-        summary[m.metric.name] = {{"n", s.n}, {"median", num(s.median)}, {"mad", num(s.mad)},
-                                  {"mean", num(s.mean)}, {"stddev", num(s.stddev)}, {"cv", num(s.cv)},
-                                  {"min", num(s.min)}, {"max", num(s.max)}, {"p95", num(s.p95)},
+        summary[m.metric.name] = {{"n", s.n},
+                                  {"median", num(s.median)},
+                                  {"mad", num(s.mad)},
+                                  {"mean", num(s.mean)},
+                                  {"stddev", num(s.stddev)},
+                                  {"cv", num(s.cv)},
+                                  {"min", num(s.min)},
+                                  {"max", num(s.max)},
+                                  {"p95", num(s.p95)},
                                   {"p99", num(s.p99)}};
       }
       summaries.push_back({{"arm", arm}, {"ok_samples", arm_ok[arm]}, {"metrics", summary}});
     }
-    benchmarks.push_back({{"id", b.id}, {"uri", BytesToJson(b.uri)}, {"name", BytesToJson(b.name)},
-                          {"kind", b.kind}, {"ok_samples", ok}, {"failed_samples", failed},
-                          {"discarded_samples", set_aside}, {"summaries", summaries}, {"samples", samples}});
+    benchmarks.push_back({{"id", b.id},
+                          {"uri", BytesToJson(b.uri)},
+                          {"name", BytesToJson(b.name)},
+                          {"kind", b.kind},
+                          {"ok_samples", ok},
+                          {"failed_samples", failed},
+                          {"discarded_samples", set_aside},
+                          {"summaries", summaries},
+                          {"samples", samples}});
   }
-  return {{"schema", kRunJsonSchema}, {"run", run}, {"fingerprint", fingerprint},
-          {"executables", executables}, {"metrics", metrics}, {"notes", notes},
-          {"benchmarks", benchmarks}};
+  return {{"schema", kRunJsonSchema}, {"run", run},     {"fingerprint", fingerprint}, {"executables", executables},
+          {"metrics", metrics},       {"notes", notes}, {"benchmarks", benchmarks}};
 }
 
 }  // namespace tare::report

@@ -24,9 +24,9 @@ struct MetricSummary {
 struct BenchmarkReport {
   BenchmarkRecord bench;
   int64_t ok_samples = 0;
-  int64_t failed_samples = 0;             // measured samples that failed (not warm-ups)
-  std::vector<std::string> failures;      // distinct failure descriptions with counts
-  std::vector<MetricSummary> metrics;     // in display order
+  int64_t failed_samples = 0;          // measured samples that failed (not warm-ups)
+  std::vector<std::string> failures;   // distinct failure descriptions with counts
+  std::vector<MetricSummary> metrics;  // in display order
   // The metric that stands for the benchmark: the first of PrimaryMetrics() it carries (sim.Ir,
   // bench.wall_ns, gb.real_time_ns, wall_ns), else the first in display order; "" without samples.
   std::string primary;
@@ -63,7 +63,6 @@ struct ConsoleOptions {
 // or named `metrics`, the table: one block per benchmark, one row per metric: n, median, MAD, CV,
 // min, max. Failures follow their benchmark, one line per distinct error.
 std::string RenderConsole(const RunReport& report, const ConsoleOptions& options);
-
 
 // Everything stored for a run, with summaries: schema "tare.run/2" (docs/json.md). `discarded`
 // (sample id -> reason; a resume sets cut blocks aside) flags those samples, which no summary

@@ -112,16 +112,19 @@ TEST(RenderConsole, FewSamplesShowTheMad) {
 TEST(RenderConsole, ColumnsAreSizedToTheirContent) {
   RunData data;
   data.benchmarks = {{1, "bench::BM_Copy", "BM_Copy", TargetKind::kGbench}};
-  data.metrics = {{"gb.counter.a_rather_long_counter_name_per_second", "bytes/s", Direction::kHigherIsBetter, MetricKind::kCount, ""}};
+  data.metrics = {{"gb.counter.a_rather_long_counter_name_per_second", "bytes/s", Direction::kHigherIsBetter,
+                   MetricKind::kCount, ""}};
   for (int i = 0; i < 3; ++i) {
     StoredSample s;
     s.benchmark_id = 1;
     s.sample.values = {{"gb.counter.a_rather_long_counter_name_per_second", 6.5e9 + i * 1e8}, {"wall_ns", 1e6 + i}};
     data.samples.push_back(s);
   }
-  const std::string text = RenderConsole(BuildRunReport(data), {.metrics = {"wall_ns", "gb.counter.a_rather_long_counter_name_per_second"}});
+  const std::string text =
+      RenderConsole(BuildRunReport(data), {.metrics = {"wall_ns", "gb.counter.a_rather_long_counter_name_per_second"}});
   std::vector<std::string> lines;
-  for (size_t i = 0, nl; (nl = text.find('\n', i)) != std::string::npos; i = nl + 1) lines.push_back(text.substr(i, nl - i));
+  for (size_t i = 0, nl; (nl = text.find('\n', i)) != std::string::npos; i = nl + 1)
+    lines.push_back(text.substr(i, nl - i));
   ASSERT_EQ(lines.size(), 4u) << text;
   const size_t median_end = lines[1].find("median") + 6, max_end = lines[1].size();
   for (size_t i = 2; i < 4; ++i) {
@@ -183,11 +186,13 @@ TEST(RenderRelative, NeverCallsTheFastestSlowerThanAnother) {
   s.others = {tie, odd, slow};
   const std::string text = RenderRelative(s, false);
   EXPECT_NE(text.find("  `a` is fastest (median 1 ms)\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("  `b` is as fast as `a`: 1.00 × within the noise (95%: 0.99–1.01, 10 pairs)\n"), std::string::npos)
+  EXPECT_NE(text.find("  `b` is as fast as `a`: 1.00 × within the noise (95%: 0.99–1.01, 10 pairs)\n"),
+            std::string::npos)
       << text;
   EXPECT_NE(text.find("  `c` is 1.05 × faster than `a` by its paired samples, though its median is higher (95%: "
                       "0.93–0.97, 10 pairs)\n"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("  `d` is 1.98 × slower than `a` (95%: 1.97–1.99, 10 pairs)\n"), std::string::npos) << text;
 }
 

@@ -110,11 +110,12 @@ std::string RenderRelative(const RelativeSummary& s, bool color) {
       const bool noise = !(r.lo && r.hi) || (*r.lo <= 1 && 1 <= *r.hi);
       const std::string interval =
           r.lo && r.hi ? fmt::format("95%: {:.2f}–{:.2f}, {} pairs", *r.lo, *r.hi, r.pairs) : r.no_interval;
-      out += noise ? fmt::format("  `{}` is as fast as `{}`: {}{:.2f} ×{} within the noise ({})\n", SingleLineText(r.name),
-                                 SingleLineText(s.fastest), bold, r.ratio, reset, interval)
-                   : fmt::format("  `{}` is {}{:.2f} ×{} faster than `{}` by its paired samples, though its median is "
-                                 "higher ({})\n",
-                                 SingleLineText(r.name), bold, 1 / r.ratio, reset, SingleLineText(s.fastest), interval);
+      out += noise ? fmt::format("  `{}` is as fast as `{}`: {}{:.2f} ×{} within the noise ({})\n",
+                                 SingleLineText(r.name), SingleLineText(s.fastest), bold, r.ratio, reset, interval)
+                   : fmt::format(
+                         "  `{}` is {}{:.2f} ×{} faster than `{}` by its paired samples, though its median is "
+                         "higher ({})\n",
+                         SingleLineText(r.name), bold, 1 / r.ratio, reset, SingleLineText(s.fastest), interval);
       continue;
     }
     const std::string interval =
@@ -128,8 +129,9 @@ std::string RenderRelative(const RelativeSummary& s, bool color) {
 std::string RunMarkdown(const RunData& data, const ConsoleOptions& shown,
                         const std::optional<RelativeSummary>& relative) {
   const RunReport rep = BuildRunReport(data);
-  std::string out = fmt::format("| Benchmark | Metric | n | Median | MAD | Min | Max |{}\n|:---|:---|---:|---:|---:|---:|---:|{}\n",
-                                relative ? " Relative |" : "", relative ? "---:|" : "");
+  std::string out =
+      fmt::format("| Benchmark | Metric | n | Median | MAD | Min | Max |{}\n|:---|:---|---:|---:|---:|---:|---:|{}\n",
+                  relative ? " Relative |" : "", relative ? "---:|" : "");
   for (const auto& b : rep.benchmarks) {
     if (b.ok_samples == 0) {
       out += fmt::format("| {} | | 0 | | | | |{}\n", MarkdownCode(b.bench.name), relative ? " |" : "");
@@ -145,7 +147,8 @@ std::string RunMarkdown(const RunData& data, const ConsoleOptions& shown,
           if (b.bench.name == relative->fastest) rel = " 1.00 |";
           for (const auto& r : relative->others) {
             if (r.name != b.bench.name) continue;
-            rel = r.lo && r.hi ? fmt::format(" {:.2f} ({:.2f}–{:.2f}) |", r.ratio, *r.lo, *r.hi) : fmt::format(" {:.2f} |", r.ratio);
+            rel = r.lo && r.hi ? fmt::format(" {:.2f} ({:.2f}–{:.2f}) |", r.ratio, *r.lo, *r.hi)
+                               : fmt::format(" {:.2f} |", r.ratio);
           }
         }
       }
@@ -159,7 +162,6 @@ std::string RunMarkdown(const RunData& data, const ConsoleOptions& shown,
 }
 
 std::string RunCsv(const RunData& data) {
-  
   const RunReport rep = BuildRunReport(data);
   std::string out = "benchmark,metric,unit,n,median,mad,mean,stddev,min,max,failed\n";
   for (const auto& b : rep.benchmarks) {
@@ -193,7 +195,8 @@ std::vector<std::string> GroupNotes(const std::vector<NoteRecord>& notes) {
     }
   }
   std::vector<std::string> out;
-  for (const auto& [reason, events] : grouped) out.push_back("note: " + (events.empty() ? reason : events + ": " + reason));
+  for (const auto& [reason, events] : grouped)
+    out.push_back("note: " + (events.empty() ? reason : events + ": " + reason));
   out.insert(out.end(), warnings.begin(), warnings.end());
   return out;
 }

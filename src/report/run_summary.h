@@ -16,16 +16,16 @@ namespace tare::report {
 // One command against the fastest, as a ratio of wall times (2.0 = twice as long).
 struct RelativeSpeed {
   std::string name;
-  double ratio = 0;   // exp(median of ln(this_i / fastest_i)) over the pairs
+  double ratio = 0;              // exp(median of ln(this_i / fastest_i)) over the pairs
   std::optional<double> lo, hi;  // the sign-test 95% interval of the ratio, when there is one
   double confidence = 0;         // achieved (>= 0.95; the sign test is discrete)
   int64_t pairs = 0;
-  std::string no_interval;       // why there is none ("5 pairs; need at least 6")
+  std::string no_interval;  // why there is none ("5 pairs; need at least 6")
 };
 
 struct RelativeSummary {
-  std::string metric;           // "wall_ns"
-  std::string fastest;          // lowest median
+  std::string metric;   // "wall_ns"
+  std::string fastest;  // lowest median
   double fastest_median = 0;
   std::vector<RelativeSpeed> others;  // in the order the commands were given
 };

@@ -75,7 +75,8 @@ std::string RenderShardGroup(const ShardGroupView& v) {
   if (s.kind == RunKind::kAb) {
     auto it = v.cohort.find(first.id);
     if (it != v.cohort.end() && it->second) {
-      what = fmt::format("campaign '{}' ({})", TerminalText(it->second->campaign_name), ShortDigest(it->second->campaign_sha256));
+      what = fmt::format("campaign '{}' ({})", TerminalText(it->second->campaign_name),
+                         ShortDigest(it->second->campaign_sha256));
     }
   } else {
     // The target as `tare run` resolved it (options "argv"), by its file name. A label only: options
@@ -84,18 +85,21 @@ std::string RenderShardGroup(const ShardGroupView& v) {
     const json options = parsed.ok() ? *parsed : json::object();
     if (options.is_object() && options.contains("argv") && options["argv"].is_array() && !options["argv"].empty() &&
         options["argv"][0].is_string()) {
-      what = "target '" + TerminalText(std::filesystem::path(options["argv"][0].get<std::string>()).filename().string()) + "'";
+      what = "target '" +
+             TerminalText(std::filesystem::path(options["argv"][0].get<std::string>()).filename().string()) + "'";
     }
   }
-  fmt::format_to(put, "group {}  tare {}  {}  commit {}: {}/{} shards present\n", ShortDigest(s.group), RunKindName(s.kind), what,
-                 first.provenance.commit.empty() ? "unknown" : ShortDigest(first.provenance.commit), s.present.size(), s.count);
+  fmt::format_to(
+      put, "group {}  tare {}  {}  commit {}: {}/{} shards present\n", ShortDigest(s.group), RunKindName(s.kind), what,
+      first.provenance.commit.empty() ? "unknown" : ShortDigest(first.provenance.commit), s.present.size(), s.count);
   fmt::format_to(put, "  {:<7} {:>5}  {:<12}  {:<11}  {:>6}  {:<12}  {}\n", "shard", "run", "uid", "status",
                  s.kind == RunKind::kAb ? "cells" : "benchs", "assignment", "host");
   for (size_t i = 0; i < v.runs.size(); ++i) {
     const RunRecord& r = v.runs[i];
     fmt::format_to(put, "  {:<7} {:>5}  {:<12}  {:<11}  {:>6}  {:<12}  {}\n",
-                   fmt::format("{}/{}", r.shard->index, r.shard->count), r.id, ShortDigest(r.uid), RunStatusName(r.status),
-                   PartSize(*r.shard), ShortDigest(r.shard->assignment_sha256), TerminalText(HostText(v.hosts[i])));
+                   fmt::format("{}/{}", r.shard->index, r.shard->count), r.id, ShortDigest(r.uid),
+                   RunStatusName(r.status), PartSize(*r.shard), ShortDigest(r.shard->assignment_sha256),
+                   TerminalText(HostText(v.hosts[i])));
   }
   if (!s.missing.empty()) {
     int64_t unmeasured = 0;
@@ -139,9 +143,12 @@ json ShardGroupToJson(const ShardGroupView& v) {
                 {"weights", r.shard->weights}};
     auto it = v.cohort.find(r.id);
     if (it != v.cohort.end() && it->second) {
-      one["campaign"] = {{"name", it->second->campaign_name}, {"sha256", it->second->campaign_sha256},
-                         {"lock_sha256", it->second->lock_sha256}, {"cohort", it->second->cohort},
-                         {"state", it->second->state}, {"outcome", it->second->outcome}};
+      one["campaign"] = {{"name", it->second->campaign_name},
+                         {"sha256", it->second->campaign_sha256},
+                         {"lock_sha256", it->second->lock_sha256},
+                         {"cohort", it->second->cohort},
+                         {"state", it->second->state},
+                         {"outcome", it->second->outcome}};
     }
     shards.push_back(std::move(one));
   }
@@ -183,8 +190,8 @@ std::string ShardSummaryLine(const std::vector<ShardGroupState>& states, const s
   for (const auto& s : states) {
     std::string state = s.missing.empty() ? "all present" : "missing " + ShardList(s.missing, s.count);
     if (s.digests.size() > 1) state += ", assignments DISAGREE";
-    out += fmt::format("{}group {} (tare {}): {}/{} shards, {}", out.empty() ? "" : "; ", ShortDigest(s.group), RunKindName(s.kind),
-                       s.present.size(), s.count, state);
+    out += fmt::format("{}group {} (tare {}): {}/{} shards, {}", out.empty() ? "" : "; ", ShortDigest(s.group),
+                       RunKindName(s.kind), s.present.size(), s.count, state);
   }
   if (out.empty()) return out;
   return fmt::format("shards: {}; see `tare shards --store {}`", out, store_path);

@@ -47,7 +47,8 @@ StatusOr<std::vector<std::string>> SplitCommandString(const std::string& command
     if (quote == '"') {
       if (c == '"') {
         quote = 0;
-      } else if (c == '\\' && i + 1 < command.size() && std::string("\"\\$`").find(command[i + 1]) != std::string::npos) {
+      } else if (c == '\\' && i + 1 < command.size() &&
+                 std::string("\"\\$`").find(command[i + 1]) != std::string::npos) {
         word += command[++i];
       } else {
         word += c;
@@ -66,10 +67,10 @@ StatusOr<std::vector<std::string>> SplitCommandString(const std::string& command
     } else if (c == '\\') {
       if (i + 1 < command.size()) word += command[++i];
     } else if (std::string(kShellOnly).find(c) != std::string::npos || (c == '~' && word.empty())) {
-      return Status::InvalidArgument(fmt::format(
-          "{}'{}' has '{}', which only a shell understands; tare runs commands without a shell unless "
-          "asked: add --shell to run each command through /bin/sh -c, or quote the character",
-          flag.empty() ? "" : flag + ": ", command, c));
+      return Status::InvalidArgument(
+          fmt::format("{}'{}' has '{}', which only a shell understands; tare runs commands without a shell unless "
+                      "asked: add --shell to run each command through /bin/sh -c, or quote the character",
+                      flag.empty() ? "" : flag + ": ", command, c));
     } else {
       word += c;
     }
@@ -80,8 +81,8 @@ StatusOr<std::vector<std::string>> SplitCommandString(const std::string& command
   }
   if (in_word) words.push_back(word);
   if (words.empty()) {
-    return Status::InvalidArgument(fmt::format("{}the command is empty; write e.g. 'sleep 0.1'",
-                                               flag.empty() ? "" : flag + ": "));
+    return Status::InvalidArgument(
+        fmt::format("{}the command is empty; write e.g. 'sleep 0.1'", flag.empty() ? "" : flag + ": "));
   }
   return words;
 }
@@ -97,15 +98,17 @@ StatusOr<Parameter> ScanParameter(const std::vector<std::string>& name_lo_hi, co
   if (!step_text.empty()) {
     TARE_ASSIGN_OR_RETURN(step, ParseNumber(step_text, "-D STEP"));
   }
-  if (step <= 0) return Status::InvalidArgument(fmt::format("--parameter-step-size (-D) {} must be above 0", step_text));
+  if (step <= 0)
+    return Status::InvalidArgument(fmt::format("--parameter-step-size (-D) {} must be above 0", step_text));
   if (hi < lo) {
-    return Status::InvalidArgument(fmt::format("--parameter-scan {}: HI {} is below LO {}", p.name, name_lo_hi[2], name_lo_hi[1]));
+    return Status::InvalidArgument(
+        fmt::format("--parameter-scan {}: HI {} is below LO {}", p.name, name_lo_hi[2], name_lo_hi[1]));
   }
   const double count = std::floor((hi - lo) / step + 1e-6) + 1;
   if (count > 1000) {
-    return Status::InvalidArgument(fmt::format(
-        "--parameter-scan {} {} {} gives {:.0f} values; at most 1000 (raise -D STEP)", p.name, name_lo_hi[1],
-        name_lo_hi[2], count));
+    return Status::InvalidArgument(
+        fmt::format("--parameter-scan {} {} {} gives {:.0f} values; at most 1000 (raise -D STEP)", p.name,
+                    name_lo_hi[1], name_lo_hi[2], count));
   }
   const bool whole = IsWhole(lo) && IsWhole(step);
   for (int64_t i = 0; i < static_cast<int64_t>(count); ++i) {
@@ -143,9 +146,9 @@ StatusOr<std::string> Substitute(const std::string& command, const std::string& 
   }
   const std::string placeholder = "{" + name + "}";
   if (command.find(placeholder) == std::string::npos) {
-    return Status::InvalidArgument(fmt::format(
-        "the command '{}' has no {}; every value of the parameter would measure the same command", command,
-        placeholder));
+    return Status::InvalidArgument(
+        fmt::format("the command '{}' has no {}; every value of the parameter would measure the same command", command,
+                    placeholder));
   }
   std::string out;
   for (size_t i = 0; i < command.size();) {

@@ -18,8 +18,8 @@ TEST(SplitCommandString, WordsQuotesAndEscapesAsAShellSplitsThem) {
 }
 
 TEST(SplitCommandString, ShellSyntaxIsRefusedWithTheFix) {
-  for (const char* line : {"grep x f | wc -l", "a && b", "a; b", "cat < f", "echo $HOME", "ls *.txt", "ls ~/x",
-                           "echo `date`", "(cd x)"}) {
+  for (const char* line :
+       {"grep x f | wc -l", "a && b", "a; b", "cat < f", "echo $HOME", "ls *.txt", "ls ~/x", "echo `date`", "(cd x)"}) {
     auto r = SplitCommandString(line, "--command");
     ASSERT_FALSE(r.ok()) << line;
     EXPECT_NE(r.status().message().find("add --shell"), std::string::npos) << r.status().message();
@@ -37,7 +37,15 @@ TEST(LooksLikeCommandString, AFirstWordWithASpace) {
 
 TEST(Parameters, ScanWholeAndDecimalSteps) {
   EXPECT_EQ(ScanParameter({"n", "1", "4"}, "")->values, (Words{"1", "2", "3", "4"}));
-  EXPECT_EQ(ScanParameter({"n", "0", "10", }, "5")->values, (Words{"0", "5", "10"}));
+  EXPECT_EQ(ScanParameter(
+                {
+                    "n",
+                    "0",
+                    "10",
+                },
+                "5")
+                ->values,
+            (Words{"0", "5", "10"}));
   // 0.1 steps accumulate binary error (0.30000000000000004): printed with %g and HI included.
   EXPECT_EQ(ScanParameter({"t", "0.1", "0.3"}, "0.1")->values, (Words{"0.1", "0.2", "0.3"}));
   EXPECT_EQ(ScanParameter({"n", "3", "3"}, "")->values, (Words{"3"}));

@@ -7,12 +7,9 @@
 
 #include "base/redact.h"
 
-
 namespace tare::session {
 
-std::vector<std::string> ProcessEnvironment() {
-  return EnvironmentWithoutSecrets();
-}
+std::vector<std::string> ProcessEnvironment() { return EnvironmentWithoutSecrets(); }
 
 Status ValidateEnvOverrides(const std::vector<std::string>& overrides, const std::string& field) {
   for (const auto& kv : overrides) {
@@ -24,8 +21,7 @@ Status ValidateEnvOverrides(const std::vector<std::string>& overrides, const std
   return Status::Ok();
 }
 
-std::vector<std::string> ApplyEnvOverrides(std::vector<std::string> env,
-                                           const std::vector<std::string>& overrides) {
+std::vector<std::string> ApplyEnvOverrides(std::vector<std::string> env, const std::vector<std::string>& overrides) {
   std::map<std::string, size_t> index;
   for (size_t i = 0; i < env.size(); ++i) index[env[i].substr(0, env[i].find('='))] = i;
   for (const auto& kv : overrides) {

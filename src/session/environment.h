@@ -20,7 +20,6 @@ Status ValidateEnvOverrides(const std::vector<std::string>& overrides, const std
 
 // `env` with KEY=VALUE overrides applied: a KEY already present is replaced in place, a new one is
 // appended. Overrides are expected to be valid (ValidateEnvOverrides).
-std::vector<std::string> ApplyEnvOverrides(std::vector<std::string> env,
-                                           const std::vector<std::string>& overrides);
+std::vector<std::string> ApplyEnvOverrides(std::vector<std::string> env, const std::vector<std::string>& overrides);
 
 }  // namespace tare::session

@@ -12,8 +12,7 @@
 
 namespace tare::session {
 
-Status PrepareInstrument(proc::Spawner& spawner, const target::TargetSpec& probe,
-                         target::MeasureOptions* options) {
+Status PrepareInstrument(proc::Spawner& spawner, const target::TargetSpec& probe, target::MeasureOptions* options) {
   if (options->instrument == Instrument::kSim) {
     TARE_ASSIGN_OR_RETURN(options->valgrind, instrument::FindValgrind());
   } else if (options->instrument == Instrument::kMem) {
@@ -29,9 +28,8 @@ Status PrepareInstrument(proc::Spawner& spawner, const target::TargetSpec& probe
   return Status::Ok();
 }
 
-Status FixIterations(proc::Spawner& spawner, const target::TargetSpec& target,
-                     const target::MeasureOptions& options, uint64_t fixed_iterations,
-                     target::Benchmark* bench) {
+Status FixIterations(proc::Spawner& spawner, const target::TargetSpec& target, const target::MeasureOptions& options,
+                     uint64_t fixed_iterations, target::Benchmark* bench) {
   if (target.kind != TargetKind::kTare) return Status::Ok();
   if (fixed_iterations > 0) {
     bench->iterations = fixed_iterations;
@@ -40,8 +38,8 @@ Status FixIterations(proc::Spawner& spawner, const target::TargetSpec& target,
   return target::Calibrate(spawner, target, options, kCalibrationWindowNs, bench);
 }
 
-Status FixGbenchWork(proc::Spawner& spawner, const target::TargetSpec& target,
-                     const target::MeasureOptions& options, int64_t min_time_ns, target::Benchmark* bench) {
+Status FixGbenchWork(proc::Spawner& spawner, const target::TargetSpec& target, const target::MeasureOptions& options,
+                     int64_t min_time_ns, target::Benchmark* bench) {
   if (target.kind != TargetKind::kGbench || options.instrument == Instrument::kSim) return Status::Ok();
   bench->iterations = 0;
   bench->gbench_min_time_ns = 0;
@@ -57,10 +55,10 @@ Status FixGbenchWork(proc::Spawner& spawner, const target::TargetSpec& target,
   TARE_ASSIGN_OR_RETURN(Sample s, target::MeasureOnce(spawner, target, probe, options, &unavailable));
   auto it = s.values.find(metric_name::kGbIterations);
   if (!s.ok() || it == s.values.end() || !(it->second >= 1) || !std::isfinite(it->second)) {
-    return Status::FailedPrecondition(fmt::format(
-        "benchmark '{}': the run that fixes its iteration count failed ({}); run the binary with "
-        "--benchmark_filter to see why, or set the length yourself with --benchmark_min_time=<seconds>",
-        bench->name, s.ok() ? "no iteration count in its output" : s.error));
+    return Status::FailedPrecondition(
+        fmt::format("benchmark '{}': the run that fixes its iteration count failed ({}); run the binary with "
+                    "--benchmark_filter to see why, or set the length yourself with --benchmark_min_time=<seconds>",
+                    bench->name, s.ok() ? "no iteration count in its output" : s.error));
   }
   bench->iterations = static_cast<uint64_t>(std::llround(it->second));
   return Status::Ok();

@@ -30,21 +30,19 @@ inline constexpr uint64_t kCalibrationWindowNs = 20'000'000;
 // of a sample", has the table and the spreads behind the choice.
 inline constexpr int64_t kGbenchMinTimeNs = 20'000'000;
 // What --gbench-min-time accepts.
-inline constexpr int64_t kMinGbenchMinTimeNs = 1'000'000;        // 1 ms
-inline constexpr int64_t kMaxGbenchMinTimeNs = 60'000'000'000;   // 60 s
+inline constexpr int64_t kMinGbenchMinTimeNs = 1'000'000;       // 1 ms
+inline constexpr int64_t kMaxGbenchMinTimeNs = 60'000'000'000;  // 60 s
 
 // Fills what `options->instrument` needs: valgrind's path under sim; the shim's path under mem;
 // for a Google Benchmark `probe` target, its flag support (asked with --help). A missing tool is
 // FailedPrecondition naming what to install.
-Status PrepareInstrument(proc::Spawner& spawner, const target::TargetSpec& probe,
-                         target::MeasureOptions* options);
+Status PrepareInstrument(proc::Spawner& spawner, const target::TargetSpec& probe, target::MeasureOptions* options);
 
 // tare binaries: one iteration count per benchmark, fixed before the first sample and run by every
 // sample (and every arm): `fixed_iterations` when > 0, else calibrated on `target` for
 // kCalibrationWindowNs (a fixed count under sim). No-op for other kinds.
-Status FixIterations(proc::Spawner& spawner, const target::TargetSpec& target,
-                     const target::MeasureOptions& options, uint64_t fixed_iterations,
-                     target::Benchmark* bench);
+Status FixIterations(proc::Spawner& spawner, const target::TargetSpec& target, const target::MeasureOptions& options,
+                     uint64_t fixed_iterations, target::Benchmark* bench);
 
 // Google Benchmark binaries, not under sim (which runs one exactly-counted run, docs/sim.md): fixes
 // the work of every sample of `bench` before the first one, in bench->iterations or
@@ -56,8 +54,8 @@ Status FixIterations(proc::Spawner& spawner, const target::TargetSpec& target,
 //     is fixed — every sample then times exactly that work;
 //   - otherwise (1.7.1 has no way to fix a count): kGbenchMinTimeNs as the minimum time.
 // No-op for other kinds. An error when the calibration run fails.
-Status FixGbenchWork(proc::Spawner& spawner, const target::TargetSpec& target,
-                     const target::MeasureOptions& options, int64_t min_time_ns, target::Benchmark* bench);
+Status FixGbenchWork(proc::Spawner& spawner, const target::TargetSpec& target, const target::MeasureOptions& options,
+                     int64_t min_time_ns, target::Benchmark* bench);
 
 // The flag that fixes a Google Benchmark sample's work after FixGbenchWork:
 // "--benchmark_min_time=0.02", "--benchmark_min_time=1200x", or "" when tare adds none.

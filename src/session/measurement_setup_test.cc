@@ -100,11 +100,13 @@ TEST(GbenchWorkNote, SaysWhatEverySampleRanAndHowToChangeIt) {
   b.gbench_min_time_ns = kGbenchMinTimeNs;
   const std::string by_default = GbenchWorkNote({b}, "default");
   EXPECT_NE(by_default.find("every sample ran with --benchmark_min_time=0.02 (20 ms, tare's default"),
-            std::string::npos) << by_default;
+            std::string::npos)
+      << by_default;
   EXPECT_NE(by_default.find("--gbench-min-time"), std::string::npos);
   b.gbench_min_time_ns = 5'000'000;
   EXPECT_NE(GbenchWorkNote({b}, "--gbench-min-time").find("--benchmark_min_time=0.005 (5 ms, --gbench-min-time)"),
-            std::string::npos) << GbenchWorkNote({b}, "--gbench-min-time");
+            std::string::npos)
+      << GbenchWorkNote({b}, "--gbench-min-time");
   EXPECT_NE(GbenchWorkNote({}, "arguments").find("the binary's own --benchmark_min_time"), std::string::npos);
   b.gbench_min_time_ns = 0;
   b.iterations = 1200;

@@ -4,16 +4,14 @@
 
 namespace tare::session {
 
-StatusOr<Measured> SpawnerMeasurer::Measure(const target::TargetSpec& target,
-                                            const target::Benchmark& bench) {
+StatusOr<Measured> SpawnerMeasurer::Measure(const target::TargetSpec& target, const target::Benchmark& bench) {
   Measured m;
-  TARE_ASSIGN_OR_RETURN(m.sample,
-                        target::MeasureOnce(spawner_, target, bench, options_, &m.unavailable, &m.extras));
+  TARE_ASSIGN_OR_RETURN(m.sample, target::MeasureOnce(spawner_, target, bench, options_, &m.unavailable, &m.extras));
   return m;
 }
 
-StatusOr<std::vector<Measured>> SpawnerMeasurer::MeasureTogether(
-    const target::TargetSpec& target, const std::vector<target::Benchmark>& benches) {
+StatusOr<std::vector<Measured>> SpawnerMeasurer::MeasureTogether(const target::TargetSpec& target,
+                                                                 const std::vector<target::Benchmark>& benches) {
   std::vector<std::string> unavailable;
   std::vector<target::MeasureExtras> extras;
   TARE_ASSIGN_OR_RETURN(std::vector<Sample> samples,
@@ -34,8 +32,7 @@ namespace {
 class RealClock final : public Clock {
  public:
   int64_t UnixNowNs() const override {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
   }
 };

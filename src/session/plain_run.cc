@@ -52,10 +52,16 @@ nlohmann::json GbenchWorkJson(const RunSpec& o, const target::TargetSpec& t,
 std::string OptionsJson(const RunSpec& o, const std::vector<target::TargetSpec>& targets,
                         const std::vector<target::Benchmark>& benches) {
   const target::TargetSpec& t = targets.front();
-  nlohmann::json j = {{"samples", o.samples}, {"warmup", o.warmup}, {"timeout_ns", o.timeout_ns},
-                      {"filter", o.filter}, {"instrument", InstrumentName(o.instrument)},
-                      {"kind", TargetKindName(t.kind)}, {"argv", t.argv}, {"cwd", t.cwd},
-                      {"env_overrides", o.target.env}, {"shell", o.target.shell},
+  nlohmann::json j = {{"samples", o.samples},
+                      {"warmup", o.warmup},
+                      {"timeout_ns", o.timeout_ns},
+                      {"filter", o.filter},
+                      {"instrument", InstrumentName(o.instrument)},
+                      {"kind", TargetKindName(t.kind)},
+                      {"argv", t.argv},
+                      {"cwd", t.cwd},
+                      {"env_overrides", o.target.env},
+                      {"shell", o.target.shell},
                       {"order", o.commands.empty() ? "round-robin-v1" : "round-robin-alternating-v1"}};
   if (!o.commands.empty()) {
     nlohmann::json commands = nlohmann::json::array();
@@ -65,7 +71,8 @@ std::string OptionsJson(const RunSpec& o, const std::vector<target::TargetSpec>&
     j["commands"] = commands;
   }
   if (o.shard) j["shard"] = fmt::format("{}/{}", o.shard->index, o.shard->count);
-  if (t.kind == TargetKind::kGbench && o.instrument != Instrument::kSim) j["gbench_work"] = GbenchWorkJson(o, t, benches);
+  if (t.kind == TargetKind::kGbench && o.instrument != Instrument::kSim)
+    j["gbench_work"] = GbenchWorkJson(o, t, benches);
   for (auto [key, c] : {std::pair{"prepare", &o.prepare}, {"setup", &o.setup}, {"conclude", &o.conclude}}) {
     if (c->has_value()) j[key] = (*c)->text;
   }
@@ -74,8 +81,8 @@ std::string OptionsJson(const RunSpec& o, const std::vector<target::TargetSpec>&
 
 // Runs an untimed command (--prepare, --setup, --conclude): FailedPrecondition naming `flag`, with
 // the command's stderr, when it fails; an error from the helper as it is.
-Status RunQuietly(proc::Spawner& spawner, const target::TargetSpec& t, const std::string& workdir,
-                  int64_t timeout_ns, const std::string& flag, const std::string& text) {
+Status RunQuietly(proc::Spawner& spawner, const target::TargetSpec& t, const std::string& workdir, int64_t timeout_ns,
+                  const std::string& flag, const std::string& text) {
   proc::SpawnRequest req;
   req.argv = t.argv;
   req.env = t.env;
@@ -94,10 +101,14 @@ Status RunQuietly(proc::Spawner& spawner, const target::TargetSpec& t, const std
 // --prepare: the command runs before every sample, untimed; a failed one ends the run.
 class PreparingMeasurer final : public Measurer {
  public:
-  PreparingMeasurer(Measurer& inner, proc::Spawner& spawner, const target::TargetSpec& prepare,
-                    std::string text, std::string workdir, int64_t timeout_ns)
-      : inner_(inner), spawner_(spawner), prepare_(prepare), text_(std::move(text)),
-        workdir_(std::move(workdir)), timeout_ns_(timeout_ns) {}
+  PreparingMeasurer(Measurer& inner, proc::Spawner& spawner, const target::TargetSpec& prepare, std::string text,
+                    std::string workdir, int64_t timeout_ns)
+      : inner_(inner),
+        spawner_(spawner),
+        prepare_(prepare),
+        text_(std::move(text)),
+        workdir_(std::move(workdir)),
+        timeout_ns_(timeout_ns) {}
   StatusOr<Measured> Measure(const target::TargetSpec& target, const target::Benchmark& bench) override {
     Status prepared = RunQuietly(spawner_, prepare_, workdir_, timeout_ns_, "--prepare", text_);
     if (!prepared.ok()) return prepared.WithContext("before a sample of " + bench.name);
@@ -152,8 +163,7 @@ std::string ShownOutput(const std::string& uri, const Sample& sample) {
 
 class RunObserver final : public Observer {
  public:
-  RunObserver(const RunSpec& spec, std::function<void(const std::string&)> notice,
-              int64_t total, const Clock& clock)
+  RunObserver(const RunSpec& spec, std::function<void(const std::string&)> notice, int64_t total, const Clock& clock)
       : spec_(spec), notice_(std::move(notice)), total_(total), clock_(clock), start_ns_(clock.UnixNowNs()) {}
 
   int64_t TargetBlocks(size_t) const override { return spec_.warmup + spec_.samples; }
@@ -173,23 +183,21 @@ class RunObserver final : public Observer {
     if (!sample.warmup) ++failed_;
     // Told once per benchmark and error (the same error again is counted: RepeatedFailures).
     if (failures_.First(uri, sample.error) && notice_) {
-      notice_(fmt::format("{} {}: {}{}", uri, sample.warmup ? "warm-up failed" : "sample failed",
-                          sample.error, StderrTail(sample.stderr_tail)));
+      notice_(fmt::format("{} {}: {}{}", uri, sample.warmup ? "warm-up failed" : "sample failed", sample.error,
+                          StderrTail(sample.stderr_tail)));
     }
     if (spec_.fail_fast) session.Stop(StopKind::kFailFast, "--fail-fast: " + uri + ": " + sample.error);
   }
 
-  std::string ProgressLine(const Session& session, size_t cell, const std::string&,
-                           int64_t block) const override {
+  std::string ProgressLine(const Session& session, size_t cell, const std::string&, int64_t block) const override {
     const bool warmup = block < spec_.warmup;
     if (spec_.shared_process) {
       return fmt::format("[{}/{}] all {} benchmarks in one process{}", session.next_seq() + 1, total_,
                          session.plan().cells.size(), Eta(session));
     }
-    return fmt::format("[{}/{}] {} {} {}/{}{}", session.next_seq() + 1, total_,
-                       session.plan().cells[cell].bench.uri, warmup ? "warm-up" : "sample",
-                       warmup ? block + 1 : block - spec_.warmup + 1, warmup ? spec_.warmup : spec_.samples,
-                       Eta(session));
+    return fmt::format("[{}/{}] {} {} {}/{}{}", session.next_seq() + 1, total_, session.plan().cells[cell].bench.uri,
+                       warmup ? "warm-up" : "sample", warmup ? block + 1 : block - spec_.warmup + 1,
+                       warmup ? spec_.warmup : spec_.samples, Eta(session));
   }
 
   std::string Eta(const Session& session) const {
@@ -203,8 +211,8 @@ class RunObserver final : public Observer {
   std::vector<std::string> RepeatedFailures() const {
     std::vector<std::string> out;
     for (const auto& r : failures_.Repeated()) {
-      out.push_back(fmt::format("{}: failed {} times in all with the error told above (warm-ups included): {}",
-                                r.key, r.times, r.error));
+      out.push_back(fmt::format("{}: failed {} times in all with the error told above (warm-ups included): {}", r.key,
+                                r.times, r.error));
     }
     return out;
   }
@@ -261,8 +269,9 @@ Status ValidateRunSpec(RunSpec* o) {
   if (o->iterations < 0) return Status::InvalidArgument("--iterations must be positive");
   if (o->gbench_min_time_ns != 0) {
     if (o->gbench_min_time_ns < kMinGbenchMinTimeNs || o->gbench_min_time_ns > kMaxGbenchMinTimeNs) {
-      return Status::InvalidArgument(fmt::format("--gbench-min-time {} is outside 1ms..60s; e.g. --gbench-min-time 50ms",
-                                                 FormatDurationNs(static_cast<double>(o->gbench_min_time_ns))));
+      return Status::InvalidArgument(
+          fmt::format("--gbench-min-time {} is outside 1ms..60s; e.g. --gbench-min-time 50ms",
+                      FormatDurationNs(static_cast<double>(o->gbench_min_time_ns))));
     }
     if (sim) {
       return Status::InvalidArgument(
@@ -284,9 +293,10 @@ PlainRun::~PlainRun() {
 Status PlainRun::ResolveCommands() {
   for (const auto& c : spec_.commands) {
     if (c.args.kind != "auto" && c.args.kind != "command") {
-      return Status::InvalidArgument(fmt::format(
-          "several commands are each measured as a whole process; --kind {} cannot apply to them "
-          "(measure a benchmark binary on its own: tare run ./my_bench)", c.args.kind));
+      return Status::InvalidArgument(
+          fmt::format("several commands are each measured as a whole process; --kind {} cannot apply to them "
+                      "(measure a benchmark binary on its own: tare run ./my_bench)",
+                      c.args.kind));
     }
     TargetArgs args = c.args;
     args.kind = "command";
@@ -311,7 +321,8 @@ Status PlainRun::Prepare() {
   } catch (const std::system_error&) {  // no thread to be had: read when the run is recorded
     fingerprint_ = std::async(std::launch::deferred, [host] { return env::CollectFingerprint(host); });
   }
-  for (auto [from, to] : {std::pair{&spec_.prepare, &prepare_}, {&spec_.setup, &setup_}, {&spec_.conclude, &conclude_}}) {
+  for (auto [from, to] :
+       {std::pair{&spec_.prepare, &prepare_}, {&spec_.setup, &setup_}, {&spec_.conclude, &conclude_}}) {
     if (!from->has_value()) continue;
     TargetArgs args = (*from)->args;
     args.kind = "command";
@@ -329,9 +340,9 @@ Status PlainRun::Prepare() {
   }
   const target::TargetSpec& first = targets_.front();
   if (spec_.gbench_min_time_ns > 0 && first.kind != TargetKind::kGbench) {
-    return Status::InvalidArgument(fmt::format(
-        "--gbench-min-time applies to Google Benchmark binaries; '{}' is a {} target: remove it",
-        first.argv[0], TargetKindName(first.kind)));
+    return Status::InvalidArgument(
+        fmt::format("--gbench-min-time applies to Google Benchmark binaries; '{}' is a {} target: remove it",
+                    first.argv[0], TargetKindName(first.kind)));
   }
   if (spec_.gbench_min_time_ns > 0 && target::GbenchMinTimeGiven(first.argv, first.env)) {
     return Status::InvalidArgument(
@@ -339,10 +350,9 @@ Status PlainRun::Prepare() {
         "the samples' length: give one");
   }
   if ((spec_.shared_process || spec_.iterations > 0) && first.kind != TargetKind::kTare) {
-    return Status::InvalidArgument(fmt::format(
-        "{} needs a tare benchmark binary; '{}' is a {} target",
-        spec_.shared_process ? "--no-isolation" : "--iterations", first.argv[0],
-        TargetKindName(first.kind)));
+    return Status::InvalidArgument(fmt::format("{} needs a tare benchmark binary; '{}' is a {} target",
+                                               spec_.shared_process ? "--no-isolation" : "--iterations", first.argv[0],
+                                               TargetKindName(first.kind)));
   }
   TARE_ASSIGN_OR_RETURN(workdir_, MakeTempDir("tare-run"));
   measure_.workdir = workdir_;
@@ -371,9 +381,9 @@ Status PlainRun::Prepare() {
   if (benches_.empty()) {
     std::string names;
     for (size_t i = 0; i < listed.size() && i < 10; ++i) names += "\n  " + listed[i].name;
-    return Status::InvalidArgument(fmt::format(
-        "--filter '{}' matches none of the {} benchmarks in '{}':{}{}", spec_.filter, listed.size(),
-        first.argv[0], names, listed.size() > 10 ? "\n  ..." : ""));
+    return Status::InvalidArgument(fmt::format("--filter '{}' matches none of the {} benchmarks in '{}':{}{}",
+                                               spec_.filter, listed.size(), first.argv[0], names,
+                                               listed.size() > 10 ? "\n  ..." : ""));
   }
   if (spec_.shard) {
     // The whole filtered list decides the assignment; this job keeps its part (before calibrating:
@@ -397,8 +407,8 @@ Status PlainRun::Prepare() {
     bench_target_ = std::move(kept_target);
   }
   for (size_t i = 0; i < benches_.size(); ++i) {
-    Status s = FixIterations(spawner_, targets_[bench_target_[i]], measure_,
-                             static_cast<uint64_t>(spec_.iterations), &benches_[i]);
+    Status s = FixIterations(spawner_, targets_[bench_target_[i]], measure_, static_cast<uint64_t>(spec_.iterations),
+                             &benches_[i]);
     if (!s.ok()) return s.WithContext("calibrating " + benches_[i].uri);
     s = FixGbenchWork(spawner_, targets_[bench_target_[i]], measure_, spec_.gbench_min_time_ns, &benches_[i]);
     if (!s.ok()) return s.WithContext("fixing the iteration count of " + benches_[i].uri);
@@ -422,9 +432,10 @@ Status PlainRun::RunUntimed(const target::TargetSpec& target, const std::string&
 StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
   // Before the run is recorded: a set-up that fails leaves nothing in the store.
   if (setup_) TARE_RETURN_IF_ERROR(RunUntimed(*setup_, "--setup", spec_.setup->text));
-  Fingerprint fp = fingerprint_.valid() ? fingerprint_.get()
-                                        : env::CollectFingerprint(
-                                              env::FingerprintOptions{.probe_valgrind = spec_.instrument == Instrument::kSim});
+  Fingerprint fp =
+      fingerprint_.valid()
+          ? fingerprint_.get()
+          : env::CollectFingerprint(env::FingerprintOptions{.probe_valgrind = spec_.instrument == Instrument::kSim});
   // What the targets' environment does to the code is part of what makes two runs comparable.
   env::AddTargetEnvironment(&fp, targets_.front().env);
   RunRecord record;
@@ -450,8 +461,8 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
       if (exe.ok()) TARE_RETURN_IF_ERROR(store.AddExecutable(out.run_id, *exe));
     }
     if (targets_.front().kind == TargetKind::kGbench && spec_.instrument != Instrument::kSim) {
-      TARE_RETURN_IF_ERROR(store.AddNote(
-          out.run_id, {"info", GbenchWorkNote(benches_, GbenchWorkSource(spec_, targets_.front()))}));
+      TARE_RETURN_IF_ERROR(
+          store.AddNote(out.run_id, {"info", GbenchWorkNote(benches_, GbenchWorkSource(spec_, targets_.front()))}));
     }
     Plan plan;
     plan.warmup_blocks = spec_.warmup;
@@ -468,8 +479,7 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
       c.targets = {t};
       plan.cells.push_back(std::move(c));
     }
-    const int64_t total = static_cast<int64_t>(spec_.warmup + spec_.samples) *
-                          static_cast<int64_t>(benches_.size());
+    const int64_t total = static_cast<int64_t>(spec_.warmup + spec_.samples) * static_cast<int64_t>(benches_.size());
     RunObserver observer(spec_, notice, total, clock_);
     SpawnerMeasurer spawned(spawner_, measure_);
     std::optional<PreparingMeasurer> prepared;
@@ -498,9 +508,9 @@ StatusOr<RunOutcome> PlainRun::Run(store::RunWriter& store) {
     return s;
   };
   out.error = body();
-  const RunStatus status = out.interrupted ? RunStatus::kInterrupted
-                         : !out.error.ok() ? RunStatus::kFailed
-                                           : RunStatus::kComplete;
+  const RunStatus status = out.interrupted   ? RunStatus::kInterrupted
+                           : !out.error.ok() ? RunStatus::kFailed
+                                             : RunStatus::kComplete;
   Status finished = store.FinishRun(out.run_id, status, clock_.UnixNowNs());
   if (out.error.ok() && !finished.ok()) out.error = finished;
   return out;

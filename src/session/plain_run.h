@@ -51,24 +51,24 @@ struct RunSpec {
   std::optional<CommandString> prepare;   // before every sample, untimed
   std::optional<CommandString> setup;     // once before the first sample
   std::optional<CommandString> conclude;  // once after the last
-  int samples = -1;          // -1: 10, or 3 under sim (its counts are identical on every rerun)
-  int warmup = -1;           // -1: 1, or 0 under sim
-  int64_t timeout_ns = 0;    // per sample; 0 = none
-  std::string filter;        // regular expression over benchmark names ("" = all)
+  int samples = -1;                       // -1: 10, or 3 under sim (its counts are identical on every rerun)
+  int warmup = -1;                        // -1: 1, or 0 under sim
+  int64_t timeout_ns = 0;                 // per sample; 0 = none
+  std::string filter;                     // regular expression over benchmark names ("" = all)
   Instrument instrument = Instrument::kWall;
-  bool perf = true;          // open perf_event counters
+  bool perf = true;             // open perf_event counters
   bool shared_process = false;  // --no-isolation (tare binaries)
   bool fail_fast = false;
   // --show-output: after each sample, the end of its stdout and stderr (as kept with the sample,
   // MeasureOptions::tail_bytes each) through `notice`. Captured while it runs, shown after.
   bool show_output = false;
-  int64_t iterations = 0;    // tare binaries: fixed count instead of calibration
+  int64_t iterations = 0;  // tare binaries: fixed count instead of calibration
   // Google Benchmark binaries: --benchmark_min_time for every sample (--gbench-min-time; 0: tare's
   // default, FixGbenchWork). The binary's own --benchmark_min_time after it stands instead.
   int64_t gbench_min_time_ns = 0;
   std::vector<std::string> command_line;  // tare's argv, recorded with the run
   std::string tare_version;
-  Provenance provenance;     // recorded with the run (env::ResolveProvenance)
+  Provenance provenance;  // recorded with the run (env::ResolveProvenance)
   // When valid: the provenance is still being read (git runs while tare starts up, ~10 ms of every
   // run's start); it stands for `provenance` from the first time the run needs it.
   std::shared_future<Provenance> pending_provenance;
@@ -98,11 +98,11 @@ Status ValidateRunSpec(RunSpec* spec);
 
 struct RunOutcome {
   int64_t run_id = 0;
-  int64_t samples = 0;        // stored by this run, warm-ups included
-  int64_t failed = 0;         // measured (not warm-up) samples that failed
+  int64_t samples = 0;  // stored by this run, warm-ups included
+  int64_t failed = 0;   // measured (not warm-up) samples that failed
   bool interrupted = false;
   bool stopped_at_failure = false;  // --fail-fast
-  Status error;               // tare could not finish (store write refused, helper died)
+  Status error;                     // tare could not finish (store write refused, helper died)
 };
 
 class PlainRun {
@@ -134,9 +134,9 @@ class PlainRun {
   std::future<Fingerprint> fingerprint_;
   proc::Spawner& spawner_;
   const Clock& clock_;
-  std::vector<target::TargetSpec> targets_;   // one, or one per command
+  std::vector<target::TargetSpec> targets_;  // one, or one per command
   std::vector<target::Benchmark> benches_;
-  std::vector<size_t> bench_target_;          // index into targets_ per benchmark
+  std::vector<size_t> bench_target_;  // index into targets_ per benchmark
   std::optional<target::TargetSpec> prepare_, setup_, conclude_;
   target::MeasureOptions measure_;
   std::string workdir_;

@@ -35,12 +35,12 @@ Status CheckNotSeveralCommands(const std::vector<std::string>& argv, bool after_
   }
   std::string several;
   for (const auto& w : argv) several += (several.empty() ? "" : " ") + ("--command " + tare::ShellQuote(w));
-  return Status::InvalidArgument(fmt::format(
-      "`{} {}`: is this one command, or {} (as hyperfine reads it)? Each word after '{}' is a command line "
-      "of its own, and tare reads several commands only when the first word has a space. For {} commands: "
-      "tare run {}. For '{}' with {} as its argument{}: tare run -- {} {}",
-      tare::ShellQuote(argv[0]), QuotedWords(argv, 1), argv.size(), argv[0], argv.size(), several, argv[0],
-      QuotedWords(argv, 1), argv.size() > 2 ? "s" : "", tare::ShellQuote(argv[0]), QuotedWords(argv, 1)));
+  return Status::InvalidArgument(
+      fmt::format("`{} {}`: is this one command, or {} (as hyperfine reads it)? Each word after '{}' is a command line "
+                  "of its own, and tare reads several commands only when the first word has a space. For {} commands: "
+                  "tare run {}. For '{}' with {} as its argument{}: tare run -- {} {}",
+                  tare::ShellQuote(argv[0]), QuotedWords(argv, 1), argv.size(), argv[0], argv.size(), several, argv[0],
+                  QuotedWords(argv, 1), argv.size() > 2 ? "s" : "", tare::ShellQuote(argv[0]), QuotedWords(argv, 1)));
 }
 
 // A command string as the target it runs: split into words (session/command_line.h), or one line
@@ -89,7 +89,8 @@ StatusOr<std::vector<CommandString>> ExpandCommands(const CommandFlags& o) {
           used = true;
         }
         if (!used) return Substitute(argv[0], p->name, v).status();
-        for (const auto& word : c.args.argv) c.text += (c.text.empty() ? "" : " ") + (o.target.shell ? word : tare::ShellQuote(word));
+        for (const auto& word : c.args.argv)
+          c.text += (c.text.empty() ? "" : " ") + (o.target.shell ? word : tare::ShellQuote(word));
         out.push_back(std::move(c));
       }
       return out;

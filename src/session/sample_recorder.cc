@@ -30,9 +30,8 @@ bool SampleRecorder::HaveWarning(const std::string& key) const {
   return false;
 }
 
-StatusOr<int64_t> SampleRecorder::Record(int64_t benchmark_id, const std::string& uri,
-                                         const std::string& bench_name, const std::string& label,
-                                         const Measured& m) {
+StatusOr<int64_t> SampleRecorder::Record(int64_t benchmark_id, const std::string& uri, const std::string& bench_name,
+                                         const std::string& label, const Measured& m) {
   for (const auto& name : m.extras.rates) {
     if (m.sample.values.count(name)) rates_.insert(name);
   }

@@ -5,8 +5,7 @@
 
 namespace tare::session {
 
-Session::Session(Plan plan, Measurer& measurer, store::RunWriter& writer, int64_t run_id,
-                 Observer& observer)
+Session::Session(Plan plan, Measurer& measurer, store::RunWriter& writer, int64_t run_id, Observer& observer)
     : plan_(std::move(plan)),
       measurer_(measurer),
       recorder_(writer, run_id),

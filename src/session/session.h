@@ -56,9 +56,9 @@ struct Cell {
 };
 
 struct Plan {
-  std::vector<std::string> arms = {""};     // "" for a plain run (one arm)
+  std::vector<std::string> arms = {""};  // "" for a plain run (one arm)
   std::vector<Cell> cells;
-  int64_t warmup_blocks = 0;                // the first blocks' samples are stored as warm-ups
+  int64_t warmup_blocks = 0;  // the first blocks' samples are stored as warm-ups
   // Indexes into `arms` for block b; empty: the declared order every time.
   std::function<std::vector<int>(int64_t block)> arm_order;
   // tare binaries, one arm: every cell of a round in ONE process (`tare run --no-isolation`).
@@ -96,8 +96,9 @@ class Observer {
   // the last sample's write (a plain run's round is one sample per benchmark).
   virtual bool AfterRoundReadsTheStore() const { return true; }
   // The progress line before a sample ("" for none).
-  virtual std::string ProgressLine(const Session& session, size_t cell, const std::string& arm,
-                                   int64_t block) const { return ""; }
+  virtual std::string ProgressLine(const Session& session, size_t cell, const std::string& arm, int64_t block) const {
+    return "";
+  }
 };
 
 class Session {

@@ -178,11 +178,14 @@ TEST(Session, ACellOrderPerRoundAlternatesTheCells) {
   FakeMeasurer measurer;
   ScriptedObserver observer({3, 3});
   Plan plan = MakePlan({""}, {"a", "b"});
-  plan.cell_order = [](int64_t round) { return round % 2 == 0 ? std::vector<size_t>{0, 1} : std::vector<size_t>{1, 0}; };
+  plan.cell_order = [](int64_t round) {
+    return round % 2 == 0 ? std::vector<size_t>{0, 1} : std::vector<size_t>{1, 0};
+  };
   Session session(plan, measurer, writer, 1, observer);
   ASSERT_TRUE(session.Run().ok());
   EXPECT_EQ(measurer.order, (std::vector<std::string>{"prog a", "prog b", "prog b", "prog a", "prog a", "prog b"}));
-  for (size_t i = 0; i < 6; ++i) EXPECT_EQ(writer.samples[i].second.block, static_cast<int64_t>(i / 2)) << "pairs share a block";
+  for (size_t i = 0; i < 6; ++i)
+    EXPECT_EQ(writer.samples[i].second.block, static_cast<int64_t>(i / 2)) << "pairs share a block";
 }
 
 TEST(Session, EachBlockRunsEveryArmInThePlannedOrder) {
@@ -232,7 +235,7 @@ TEST(Session, CtrlCStopsBetweenSamplesAndKeepsWhatWasMeasured) {
   EXPECT_EQ(session.stop(), StopKind::kInterrupted);
   EXPECT_EQ(measurer.calls, 3);
   EXPECT_EQ(writer.samples.size(), 3u);  // the third, taken as Ctrl-C came, is kept too
-  EXPECT_EQ(session.blocks_done(0), 1);   // a's second block was cut: not counted
+  EXPECT_EQ(session.blocks_done(0), 1);  // a's second block was cut: not counted
   EXPECT_EQ(session.blocks_done(1), 1);
 }
 
@@ -337,8 +340,8 @@ TEST(SampleRecorder, SeededFromAResumedRunWritesNothingTwice) {
   m.extras.warnings = {"no-work: 5 ns", "syscall-heavy: 80%"};
   ASSERT_TRUE(recorder.Record(10, "t::a", "a", "a (base)", m).ok());
   EXPECT_EQ(writer.metrics, (std::vector<std::string>{"user_ns"}));
-  EXPECT_EQ(writer.notes, (std::vector<std::string>{"info|branches: not supported",
-                                                    "warn|a (base): syscall-heavy: 80%"}));
+  EXPECT_EQ(writer.notes,
+            (std::vector<std::string>{"info|branches: not supported", "warn|a (base): syscall-heavy: 80%"}));
   EXPECT_EQ(recorder.unavailable(), (std::vector<std::string>{"cycles: not supported", "branches: not supported"}));
 }
 
@@ -364,7 +367,9 @@ TEST(SampleRecorder, SyscallHeavyIsJudgedOnTheRunsMedians) {
   record("tiny", 0, 4, false);
   ASSERT_TRUE(recorder.WriteRunWarnings().ok());
   ASSERT_EQ(recorder.warnings().size(), 1u);
-  EXPECT_EQ(recorder.warnings()[0].rfind("kernel: syscall-heavy: the median system time is 60% of the process's CPU time over 3 samples", 0), 0u)
+  EXPECT_EQ(recorder.warnings()[0].rfind(
+                "kernel: syscall-heavy: the median system time is 60% of the process's CPU time over 3 samples", 0),
+            0u)
       << recorder.warnings()[0];
   ASSERT_TRUE(recorder.WriteRunWarnings().ok());  // once per label
   EXPECT_EQ(recorder.warnings().size(), 1u);
@@ -570,12 +575,14 @@ TEST(WriteBehind, WritesRunInOrderOneAtATimeAndFailuresStick) {
   std::atomic<int> running{0};
   bool overlapped = false;
   for (int i = 0; i < 50; ++i) {
-    ASSERT_TRUE(writes.Submit([&, i] {
-      overlapped = overlapped || running.fetch_add(1) != 0;
-      done.push_back(i);
-      running.fetch_sub(1);
-      return Status::Ok();
-    }).ok());
+    ASSERT_TRUE(writes
+                    .Submit([&, i] {
+                      overlapped = overlapped || running.fetch_add(1) != 0;
+                      done.push_back(i);
+                      running.fetch_sub(1);
+                      return Status::Ok();
+                    })
+                    .ok());
   }
   ASSERT_TRUE(writes.Wait().ok());
   ASSERT_EQ(done.size(), 50u);
@@ -585,7 +592,13 @@ TEST(WriteBehind, WritesRunInOrderOneAtATimeAndFailuresStick) {
   EXPECT_TRUE(writes.Submit([] { return Status::DataLoss("disk full"); }).ok());
   EXPECT_EQ(writes.Wait().code(), StatusCode::kDataLoss);
   bool ran = false;
-  EXPECT_EQ(writes.Submit([&] { ran = true; return Status::Ok(); }).message(), "disk full");
+  EXPECT_EQ(writes
+                .Submit([&] {
+                  ran = true;
+                  return Status::Ok();
+                })
+                .message(),
+            "disk full");
   EXPECT_FALSE(ran);
   EXPECT_EQ(writes.Wait().message(), "disk full");
 }
@@ -601,11 +614,13 @@ TEST(WriteBehind, AThrowingWriteIsAnInternalErrorAndTheDestructorWaits) {
   bool finished = false;
   {
     WriteBehind writes(/*background=*/true);
-    ASSERT_TRUE(writes.Submit([&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(30));
-      finished = true;
-      return Status::Ok();
-    }).ok());
+    ASSERT_TRUE(writes
+                    .Submit([&] {
+                      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+                      finished = true;
+                      return Status::Ok();
+                    })
+                    .ok());
   }
   EXPECT_TRUE(finished);
   WriteBehind in_place(/*background=*/false);
@@ -626,16 +641,25 @@ TEST(WriteBehind, WritesGatherIntoBatchesOfAtMostTheMaximum) {
   for (bool background : {true, false}) {
     SCOPED_TRACE(background ? "background" : "in place");
     BatchLog log;
-    WriteBehind writes(background, [&](const WriteBehind::Write& body) {
-      log.in_batch = 0;
-      Status s = body();
-      std::lock_guard lock(log.mu);
-      log.sizes.push_back(log.in_batch);
-      log.threads.insert(std::this_thread::get_id());
-      return s;
-    }, std::chrono::hours(1));
+    WriteBehind writes(
+        background,
+        [&](const WriteBehind::Write& body) {
+          log.in_batch = 0;
+          Status s = body();
+          std::lock_guard lock(log.mu);
+          log.sizes.push_back(log.in_batch);
+          log.threads.insert(std::this_thread::get_id());
+          return s;
+        },
+        std::chrono::hours(1));
     const size_t n = 2 * kWriteBatchMax + 3;
-    for (size_t i = 0; i < n; ++i) ASSERT_TRUE(writes.Submit([&] { ++log.in_batch; return Status::Ok(); }).ok());
+    for (size_t i = 0; i < n; ++i)
+      ASSERT_TRUE(writes
+                      .Submit([&] {
+                        ++log.in_batch;
+                        return Status::Ok();
+                      })
+                      .ok());
     ASSERT_TRUE(writes.Wait().ok());
     EXPECT_EQ(writes.written(), static_cast<int64_t>(n));
     std::lock_guard lock(log.mu);
@@ -657,22 +681,41 @@ TEST(WriteBehind, ABatchIsWrittenOnceItsFirstWriteIsAWindowOld) {
   // In place, a write submitted after the window is due writes the batch there and then.
   WriteBehind in_place(/*background=*/false, {}, std::chrono::nanoseconds(0));
   bool ran = false;
-  ASSERT_TRUE(in_place.Submit([&] { ran = true; return Status::Ok(); }).ok());
+  ASSERT_TRUE(in_place
+                  .Submit([&] {
+                    ran = true;
+                    return Status::Ok();
+                  })
+                  .ok());
   EXPECT_TRUE(ran);
   EXPECT_EQ(in_place.written(), 1);
 }
 
 TEST(WriteBehind, AGroupThatFailsStoresNoneOfItsBatchAndNothingAfterRuns) {
-  WriteBehind writes(/*background=*/true, [](const WriteBehind::Write& body) -> Status {
-    TARE_RETURN_IF_ERROR(body());
-    return Status::DataLoss("COMMIT: database or disk is full");  // the commit itself refused
-  }, std::chrono::hours(1));
+  WriteBehind writes(/*background=*/true,
+                     [](const WriteBehind::Write& body) -> Status {
+                       TARE_RETURN_IF_ERROR(body());
+                       return Status::DataLoss("COMMIT: database or disk is full");  // the commit itself refused
+                     },
+                     std::chrono::hours(1));
   int ran = 0;
-  for (int i = 0; i < 3; ++i) ASSERT_TRUE(writes.Submit([&] { ++ran; return Status::Ok(); }).ok());
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(writes
+                    .Submit([&] {
+                      ++ran;
+                      return Status::Ok();
+                    })
+                    .ok());
   EXPECT_EQ(writes.Wait().code(), StatusCode::kDataLoss);
   EXPECT_EQ(ran, 3);
   EXPECT_EQ(writes.written(), 0);
-  EXPECT_EQ(writes.Submit([&] { ++ran; return Status::Ok(); }).code(), StatusCode::kDataLoss);
+  EXPECT_EQ(writes
+                .Submit([&] {
+                  ++ran;
+                  return Status::Ok();
+                })
+                .code(),
+            StatusCode::kDataLoss);
   EXPECT_EQ(writes.Wait().code(), StatusCode::kDataLoss);
   EXPECT_EQ(ran, 3);
 }
@@ -682,7 +725,13 @@ TEST(WriteBehind, TheDestructorWritesWhatIsQueued) {
     int ran = 0;
     {
       WriteBehind writes(background, {}, std::chrono::hours(1));
-      for (int i = 0; i < 5; ++i) ASSERT_TRUE(writes.Submit([&] { ++ran; return Status::Ok(); }).ok());
+      for (int i = 0; i < 5; ++i)
+        ASSERT_TRUE(writes
+                        .Submit([&] {
+                          ++ran;
+                          return Status::Ok();
+                        })
+                        .ok());
     }
     EXPECT_EQ(ran, 5) << background;
   }

@@ -34,8 +34,9 @@ StatusOr<ShardSpec> ParseShard(const std::string& text) {
   }
   if (n < 1) return Status::InvalidArgument(fmt::format("--shard '{}': N must be at least 1 (--shard 1/4)", text));
   if (k < 1 || k > n) {
-    return Status::InvalidArgument(fmt::format(
-        "--shard '{}': K must be from 1 to N={} (shards count from 1: --shard 1/{} ... --shard {}/{})", text, n, n, n, n));
+    return Status::InvalidArgument(
+        fmt::format("--shard '{}': K must be from 1 to N={} (shards count from 1: --shard 1/{} ... --shard {}/{})",
+                    text, n, n, n, n));
   }
   ShardSpec spec;
   spec.index = k;
@@ -56,9 +57,10 @@ StatusOr<ShardSpec> WithWeightsFromRun(ShardSpec spec, store::Store& store, cons
     spec.weights[it->second] += std::max<int64_t>(0, s.sample.ended_unix_ns - s.sample.started_unix_ns);
   }
   if (spec.weights.empty()) {
-    return Status::FailedPrecondition(fmt::format(
-        "--shard-weights '{}': run {} has no samples to weigh the benchmarks by; name a completed run of "
-        "the same benchmarks, or leave --shard-weights out for equal weights", selector, *id));
+    return Status::FailedPrecondition(
+        fmt::format("--shard-weights '{}': run {} has no samples to weigh the benchmarks by; name a completed run of "
+                    "the same benchmarks, or leave --shard-weights out for equal weights",
+                    selector, *id));
   }
   spec.weights_source = "uid:" + run.run.uid;
   return spec;
@@ -72,8 +74,8 @@ std::string AssignmentSha256(int64_t count, const std::vector<std::pair<std::str
 }
 
 std::string ShardGroup(RunKind kind, int64_t count, const std::string& commit, const std::string& what) {
-  const nlohmann::json doc = {{"schema", "tare.shard-group/1"}, {"kind", kind}, {"count", count},
-                              {"commit", commit}, {"what", what}};
+  const nlohmann::json doc = {
+      {"schema", "tare.shard-group/1"}, {"kind", kind}, {"count", count}, {"commit", commit}, {"what", what}};
   return Sha256Hex(DumpJson(doc));
 }
 

@@ -26,8 +26,8 @@ TEST(ShardTest, ParsesKOfN) {
 }
 
 TEST(ShardTest, RefusesBadForms) {
-  for (const char* bad : {"0/4", "5/4", "2/0", "x", "", "/4", "2/", "2/4/1", "-1/4", "2 /4", "+2/4", "2/4x",
-                          "1/99999999999"}) {
+  for (const char* bad :
+       {"0/4", "5/4", "2/0", "x", "", "/4", "2/", "2/4/1", "-1/4", "2 /4", "+2/4", "2/4x", "1/99999999999"}) {
     auto s = ParseShard(bad);
     ASSERT_FALSE(s.ok()) << bad;
     EXPECT_EQ(s.status().code(), StatusCode::kInvalidArgument) << bad;

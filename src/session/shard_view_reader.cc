@@ -45,9 +45,8 @@ ShardHost HostOf(const RunRecord& run) {
 StatusOr<ShardGroupView> LoadShardGroup(store::Store& store, const std::string& group) {
   ShardGroupView v;
   TARE_ASSIGN_OR_RETURN(v.runs, store.ShardedRuns(group));
-  std::stable_sort(v.runs.begin(), v.runs.end(), [](const RunRecord& a, const RunRecord& b) {
-    return a.shard->index < b.shard->index;
-  });
+  std::stable_sort(v.runs.begin(), v.runs.end(),
+                   [](const RunRecord& a, const RunRecord& b) { return a.shard->index < b.shard->index; });
   v.state = GroupState(group, v.runs);
   for (const auto& r : v.runs) v.hosts.push_back(HostOf(r));
   for (size_t i = 0; i < v.runs.size(); ++i) {
@@ -97,8 +96,8 @@ StatusOr<std::vector<std::string>> ChooseShardGroups(store::Store& store, const 
     auto it = std::find_if(all.begin(), all.end(), [&](const RunRecord& r) { return r.id == id; });
     if (it == all.end()) {
       return Status::NotFound(fmt::format(
-          "run {} ('{}') was not measured with --shard; `tare shards` without a selector lists every sharded run",
-          id, selector));
+          "run {} ('{}') was not measured with --shard; `tare shards` without a selector lists every sharded run", id,
+          selector));
     }
     return std::vector<std::string>{it->shard->group};
   }
@@ -114,8 +113,9 @@ StatusOr<std::vector<std::string>> ChooseShardGroups(store::Store& store, const 
     if (match) chosen.push_back(g);
   }
   if (chosen.empty()) {
-    return Status::NotFound(fmt::format("no sharded run in '{}' has the group or campaign '{}'; `tare shards` lists the groups",
-                                        store.path(), group_prefix));
+    return Status::NotFound(
+        fmt::format("no sharded run in '{}' has the group or campaign '{}'; `tare shards` lists the groups",
+                    store.path(), group_prefix));
   }
   return chosen;
 }

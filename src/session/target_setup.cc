@@ -14,7 +14,8 @@ namespace tare::session {
 std::string WhereTypedElseUnderCwd(const std::string& program, const std::string& typed_dir, const std::string& cwd) {
   const std::filesystem::path p(program);
   if (program.empty() || p.is_absolute()) return program;
-  const std::string typed = typed_dir.empty() ? program : (std::filesystem::path(typed_dir) / p).lexically_normal().string();
+  const std::string typed =
+      typed_dir.empty() ? program : (std::filesystem::path(typed_dir) / p).lexically_normal().string();
   std::error_code ec;
   if (cwd.empty() || std::filesystem::exists(typed, ec)) return typed;
   const std::string under_cwd = (std::filesystem::path(cwd) / p).lexically_normal().string();
@@ -23,8 +24,7 @@ std::string WhereTypedElseUnderCwd(const std::string& program, const std::string
 
 StatusOr<target::TargetSpec> ResolveTarget(const TargetArgs& args) {
   if (args.argv.empty()) {
-    return Status::InvalidArgument(
-        "no target given; write `tare run ./my_bench` or `tare run -- ./prog arg1 arg2`");
+    return Status::InvalidArgument("no target given; write `tare run ./my_bench` or `tare run -- ./prog arg1 arg2`");
   }
   target::TargetSpec spec;
   if (!args.cwd.empty() && !std::filesystem::is_directory(args.cwd)) {

@@ -13,12 +13,12 @@
 namespace tare::session {
 
 struct TargetArgs {
-  std::vector<std::string> argv;       // as typed: program then its arguments
-  std::string kind = "auto";           // auto | command | gbench | tare
-  bool shell = false;                  // run argv joined through the shell: SHELL... -c LINE
+  std::vector<std::string> argv;                      // as typed: program then its arguments
+  std::string kind = "auto";                          // auto | command | gbench | tare
+  bool shell = false;                                 // run argv joined through the shell: SHELL... -c LINE
   std::vector<std::string> shell_argv = {"/bin/sh"};  // the shell and its own arguments (--shell=SHELL)
   std::string cwd;
-  std::vector<std::string> env;        // --env KEY=VALUE overrides
+  std::vector<std::string> env;  // --env KEY=VALUE overrides
 };
 
 // The program resolved (a relative path as WhereTypedElseUnderCwd finds it; a bare name on PATH),

@@ -83,14 +83,14 @@ class WriteBehind {
   const std::chrono::nanoseconds window_;
   std::mutex mu_;
   std::condition_variable changed_;
-  std::vector<Write> queue_;                  // submitted, not yet being written
+  std::vector<Write> queue_;                      // submitted, not yet being written
   std::chrono::steady_clock::time_point oldest_;  // when queue_'s first write was submitted
-  bool writing_ = false;                      // a batch is being written
-  bool flush_ = false;                        // Wait asked for everything queued to be written
+  bool writing_ = false;                          // a batch is being written
+  bool flush_ = false;                            // Wait asked for everything queued to be written
   bool quit_ = false;
-  Status failed_;                             // the first failure; sticky
+  Status failed_;  // the first failure; sticky
   std::atomic<int64_t> written_{0};
-  std::thread worker_;                        // started by the first background Submit
+  std::thread worker_;  // started by the first background Submit
 };
 
 // Whether writing behind pays on this host: tare may use two CPUs or more (with one, the write

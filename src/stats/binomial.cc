@@ -11,13 +11,12 @@
 namespace tare::stats {
 namespace {
 
-
 // Errors become NaN / errno instead of exceptions: no exception may cross a module boundary, and
 // every domain error is screened out before the call anyway.
-using Policy = boost::math::policies::policy<
-    boost::math::policies::domain_error<boost::math::policies::errno_on_error>,
-    boost::math::policies::overflow_error<boost::math::policies::errno_on_error>,
-    boost::math::policies::evaluation_error<boost::math::policies::errno_on_error>>;
+using Policy =
+    boost::math::policies::policy<boost::math::policies::domain_error<boost::math::policies::errno_on_error>,
+                                  boost::math::policies::overflow_error<boost::math::policies::errno_on_error>,
+                                  boost::math::policies::evaluation_error<boost::math::policies::errno_on_error>>;
 using Binomial = boost::math::binomial_distribution<double, Policy>;
 
 bool ValidNP(int64_t n, double p) { return n >= 0 && p >= 0.0 && p <= 1.0; }
@@ -42,8 +41,7 @@ double BinomialSf(int64_t k, int64_t n, double p) {
   if (!ValidNP(n, p)) return kNaN;
   if (k < 0) return 1.0;
   if (k >= n) return 0.0;
-  return boost::math::cdf(
-      boost::math::complement(Binomial(static_cast<double>(n), p), static_cast<double>(k)));
+  return boost::math::cdf(boost::math::complement(Binomial(static_cast<double>(n), p), static_cast<double>(k)));
 }
 
 Interval ClopperPearson(int64_t k, int64_t n, double confidence) {

@@ -19,14 +19,12 @@ double SegmentMedian(std::span<const double> series, int64_t begin, int64_t end)
   return Median(series.subspan(static_cast<size_t>(begin), static_cast<size_t>(end - begin)));
 }
 
-double Score(double median_left, double median_right, int64_t n_left, int64_t n_right,
-             double sigma) {
+double Score(double median_left, double median_right, int64_t n_left, int64_t n_right, double sigma) {
   const double shift = std::fabs(median_right - median_left);
   if (shift == 0) return 0.0;
   if (sigma == 0) return std::numeric_limits<double>::infinity();
   const double se = sigma * std::sqrt(std::numbers::pi / 2.0 *
-                                      (1.0 / static_cast<double>(n_left) +
-                                       1.0 / static_cast<double>(n_right)));
+                                      (1.0 / static_cast<double>(n_left) + 1.0 / static_cast<double>(n_right)));
   return shift / se;
 }
 
@@ -39,7 +37,7 @@ double Score(double median_left, double median_right, int64_t n_left, int64_t n_
 // was O(n log n) for each one. Callers centre the values first so the sums do not cancel.
 std::vector<double> PrefixL1Costs(std::span<const double> values) {
   std::vector<double> costs(values.size() + 1, 0.0);
-  std::priority_queue<double> lower;                                         // max-heap
+  std::priority_queue<double> lower;                                       // max-heap
   std::priority_queue<double, std::vector<double>, std::greater<>> upper;  // min-heap
   double sum_lower = 0;
   double sum_upper = 0;
@@ -101,8 +99,8 @@ void Segment(std::span<const double> series, int64_t begin, int64_t end, double 
   }
   const double left = SegmentMedian(series, begin, split);
   const double right = SegmentMedian(series, split, end);
-  const double relative = left != 0 ? std::fabs(right / left - 1.0)
-                                    : (right != 0 ? std::numeric_limits<double>::infinity() : 0);
+  const double relative =
+      left != 0 ? std::fabs(right / left - 1.0) : (right != 0 ? std::numeric_limits<double>::infinity() : 0);
   const double score = Score(left, right, split - begin, end - split, sigma);
   if (score < options.threshold || relative < options.min_relative_change || score == 0) return;
   found.push_back({split, 0, 0, score});
@@ -120,13 +118,11 @@ double SuccessiveDifferenceSigma(std::span<const double> series) {
   return kMadToSigmaForDifferences * Median(diffs);
 }
 
-std::vector<ChangePoint> DetectChangePoints(std::span<const double> series,
-                                            const ChangePointOptions& options) {
+std::vector<ChangePoint> DetectChangePoints(std::span<const double> series, const ChangePointOptions& options) {
   std::vector<ChangePoint> found;
   const int64_t n = static_cast<int64_t>(series.size());
   Segment(series, 0, n, SuccessiveDifferenceSigma(series), options, found);
-  std::sort(found.begin(), found.end(),
-            [](const ChangePoint& a, const ChangePoint& b) { return a.index < b.index; });
+  std::sort(found.begin(), found.end(), [](const ChangePoint& a, const ChangePoint& b) { return a.index < b.index; });
   for (size_t i = 0; i < found.size(); ++i) {
     const int64_t seg_begin = i == 0 ? 0 : found[i - 1].index;
     const int64_t seg_end = i + 1 < found.size() ? found[i + 1].index : n;

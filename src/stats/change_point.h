@@ -45,8 +45,7 @@ struct ChangePoint {
 
 // Change points of series in increasing index order; none for series shorter than
 // 2 * min_segment. NaN values are not allowed (drop failed runs first).
-std::vector<ChangePoint> DetectChangePoints(std::span<const double> series,
-                                            const ChangePointOptions& options = {});
+std::vector<ChangePoint> DetectChangePoints(std::span<const double> series, const ChangePointOptions& options = {});
 
 // The noise scale of step 1 (0 for fewer than 2 values).
 double SuccessiveDifferenceSigma(std::span<const double> series);

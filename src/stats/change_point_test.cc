@@ -28,8 +28,8 @@ std::vector<double> Noise(uint64_t seed, int n, double sigma) {
 
 // The detector as first written: the L1 cost of every split summed directly, O(n^2 log n). The
 // running-median version must choose exactly the same splits.
-void ReferenceSegment(std::span<const double> x, int64_t begin, int64_t end, double sigma,
-                      const ChangePointOptions& o, std::vector<ChangePoint>& found) {
+void ReferenceSegment(std::span<const double> x, int64_t begin, int64_t end, double sigma, const ChangePointOptions& o,
+                      std::vector<ChangePoint>& found) {
   const int64_t m = std::max<int64_t>(o.min_segment, 1);
   if (end - begin < 2 * m) return;
   auto median = [&](int64_t b, int64_t e) { return Median(x.subspan(b, e - b)); };
@@ -49,8 +49,8 @@ void ReferenceSegment(std::span<const double> x, int64_t begin, int64_t end, dou
     }
   }
   const double left = median(begin, split), right = median(split, end);
-  const double relative = left != 0 ? std::fabs(right / left - 1.0)
-                                    : (right != 0 ? std::numeric_limits<double>::infinity() : 0);
+  const double relative =
+      left != 0 ? std::fabs(right / left - 1.0) : (right != 0 ? std::numeric_limits<double>::infinity() : 0);
   const double shift = std::fabs(right - left);
   double score = 0;
   if (shift != 0) {

@@ -15,7 +15,6 @@
 namespace tare::stats {
 namespace {
 
-
 double Pearson(const std::vector<double>& a, const std::vector<double>& b) {
   const double n = static_cast<double>(a.size());
   const double ma = std::accumulate(a.begin(), a.end(), 0.0) / n;
@@ -32,16 +31,14 @@ double Pearson(const std::vector<double>& a, const std::vector<double>& b) {
 
 }  // namespace
 
-StatusOr<RankCorrelation> SpearmanCorrelation(std::span<const double> x,
-                                              std::span<const double> y) {
+StatusOr<RankCorrelation> SpearmanCorrelation(std::span<const double> x, std::span<const double> y) {
   if (x.size() != y.size()) {
-    return Status::InvalidArgument(fmt::format(
-        "rank correlation needs pairs; got {} and {} values", x.size(), y.size()));
+    return Status::InvalidArgument(
+        fmt::format("rank correlation needs pairs; got {} and {} values", x.size(), y.size()));
   }
   for (size_t i = 0; i < x.size(); ++i) {
     if (std::isnan(x[i]) || std::isnan(y[i])) {
-      return Status::InvalidArgument(
-          "a value is NaN; drop failed samples before the rank correlation");
+      return Status::InvalidArgument("a value is NaN; drop failed samples before the rank correlation");
     }
   }
   RankCorrelation r;

@@ -21,8 +21,7 @@ struct RankCorrelation {
 // freedom, exactly as scipy.stats.spearmanr (scipy 1.10) computes it; |rho| = 1 gives p = 0.
 // rho and p are NaN when n < 3 or either side is constant (no ranks to correlate), as scipy.
 // Errors (InvalidArgument) for different lengths or a NaN value.
-StatusOr<RankCorrelation> SpearmanCorrelation(std::span<const double> x,
-                                              std::span<const double> y);
+StatusOr<RankCorrelation> SpearmanCorrelation(std::span<const double> x, std::span<const double> y);
 
 // Spearman correlation of values (in sample order) with 0, 1, 2, ...: rho > 0 means the values
 // rise over the run. A constant series (e.g. deterministic instruction counts) gives NaN: there is

@@ -51,24 +51,23 @@ StatusOr<HodgesLehmannInterval> HodgesLehmann(std::span<const double> values, do
   }
   const int64_t n = static_cast<int64_t>(values.size());
   if (n > kHodgesLehmannMaxN) {
-    return Status::InvalidArgument(fmt::format(
-        "n={} values is too many for the Hodges–Lehmann interval (it sorts n(n+1)/2 Walsh "
-        "averages; limit {}); use the sign-test interval",
-        n, kHodgesLehmannMaxN));
+    return Status::InvalidArgument(
+        fmt::format("n={} values is too many for the Hodges–Lehmann interval (it sorts n(n+1)/2 Walsh "
+                    "averages; limit {}); use the sign-test interval",
+                    n, kHodgesLehmannMaxN));
   }
   for (double v : values) {
     if (std::isnan(v)) {
-      return Status::InvalidArgument(
-          "a value is NaN; drop failed samples before the Hodges–Lehmann interval");
+      return Status::InvalidArgument("a value is NaN; drop failed samples before the Hodges–Lehmann interval");
     }
   }
   const double half_alpha = (1.0 - confidence) / 2.0;
   // The widest interval [A(1), A(M)] misses only when T+ = 0 or T+ = M: probability 2^(1-n),
   // the same as the sign test's widest interval [d(1), d(n)].
   if (n < MinimumSignTestCount(confidence)) {
-    return Status::FailedPrecondition(fmt::format(
-        "n={} values cannot give a {:g}% Hodges–Lehmann interval; need at least {}", n,
-        confidence * 100.0, MinimumSignTestCount(confidence)));
+    return Status::FailedPrecondition(
+        fmt::format("n={} values cannot give a {:g}% Hodges–Lehmann interval; need at least {}", n, confidence * 100.0,
+                    MinimumSignTestCount(confidence)));
   }
 
   const int64_t m = n * (n + 1) / 2;
@@ -94,8 +93,7 @@ StatusOr<HodgesLehmannInterval> HodgesLehmann(std::span<const double> values, do
     const double z = boost::math::quantile(boost::math::complement(normal, half_alpha));
     const int64_t t = static_cast<int64_t>(std::floor(mean - 0.5 - z * sd));
     out.c = std::max<int64_t>(t, 0) + 1;
-    const double tail =
-        boost::math::cdf(normal, (static_cast<double>(out.c - 1) + 0.5 - mean) / sd);
+    const double tail = boost::math::cdf(normal, (static_cast<double>(out.c - 1) + 0.5 - mean) / sd);
     out.coverage = 1.0 - 2.0 * tail;
   }
 
@@ -114,8 +112,8 @@ StatusOr<HodgesLehmannInterval> HodgesLehmann(std::span<const double> values, do
   return out;
 }
 
-StatusOr<PairedChange> HodgesLehmannPairedChange(std::span<const double> base,
-                                                 std::span<const double> head, double confidence) {
+StatusOr<PairedChange> HodgesLehmannPairedChange(std::span<const double> base, std::span<const double> head,
+                                                 double confidence) {
   TARE_ASSIGN_OR_RETURN(std::vector<double> d, LogRatios(base, head));
   TARE_ASSIGN_OR_RETURN(HodgesLehmannInterval hl, HodgesLehmann(d, confidence));
   PairedChange c = FromLogInterval(hl.estimate, hl.lo, hl.hi, hl.n, confidence, hl.coverage);

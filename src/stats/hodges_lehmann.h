@@ -56,7 +56,7 @@ StatusOr<HodgesLehmannInterval> HodgesLehmann(std::span<const double> values, do
 
 // The paired change of head against base on d_i = ln(head_i / base_i), like
 // SignTestPairedChange, with method "hodges-lehmann-exact" or "hodges-lehmann-normal".
-StatusOr<PairedChange> HodgesLehmannPairedChange(std::span<const double> base,
-                                                 std::span<const double> head, double confidence);
+StatusOr<PairedChange> HodgesLehmannPairedChange(std::span<const double> base, std::span<const double> head,
+                                                 double confidence);
 
 }  // namespace tare::stats

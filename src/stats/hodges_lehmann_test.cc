@@ -63,8 +63,7 @@ TEST(HodgesLehmann, SmallestSamplesUseTheExtremes) {
   EXPECT_DOUBLE_EQ(r->coverage, 1.0 - 2.0 / 64);
   auto few = HodgesLehmann(std::vector<double>{1, 2, 3, 4, 5}, 0.95);
   ASSERT_FALSE(few.ok());
-  EXPECT_EQ(few.status().message(),
-            "n=5 values cannot give a 95% Hodges–Lehmann interval; need at least 6");
+  EXPECT_EQ(few.status().message(), "n=5 values cannot give a 95% Hodges–Lehmann interval; need at least 6");
 }
 
 TEST(HodgesLehmann, PairedChangeIsNarrowerThanSignTestOnSymmetricData) {
@@ -85,8 +84,7 @@ TEST(HodgesLehmann, PairedChangeIsNarrowerThanSignTestOnSymmetricData) {
 }
 
 TEST(HodgesLehmann, RejectsBadInput) {
-  EXPECT_EQ(HodgesLehmann(std::vector<double>(10, 1.0), 1.5).status().code(),
-            StatusCode::kInvalidArgument);
+  EXPECT_EQ(HodgesLehmann(std::vector<double>(10, 1.0), 1.5).status().code(), StatusCode::kInvalidArgument);
   std::vector<double> with_nan(10, 1.0);
   with_nan[3] = std::nan("");
   EXPECT_FALSE(HodgesLehmann(with_nan, 0.95).ok());

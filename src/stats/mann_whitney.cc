@@ -57,8 +57,8 @@ double MannWhitneyExactSf(int64_t u, int64_t n1, int64_t n2) {
 StatusOr<MannWhitneyResult> MannWhitneyU(std::span<const double> x, std::span<const double> y,
                                          MannWhitneyMethod method) {
   if (x.empty() || y.empty()) {
-    return Status::InvalidArgument(fmt::format(
-        "Mann–Whitney needs values in both samples; got {} and {}", x.size(), y.size()));
+    return Status::InvalidArgument(
+        fmt::format("Mann–Whitney needs values in both samples; got {} and {}", x.size(), y.size()));
   }
   std::vector<double> pooled(x.begin(), x.end());
   pooled.insert(pooled.end(), y.begin(), y.end());
@@ -85,10 +85,10 @@ StatusOr<MannWhitneyResult> MannWhitneyU(std::span<const double> x, std::span<co
             "use the asymptotic method (it corrects for ties)");
       }
       if (!affordable) {
-        return Status::InvalidArgument(fmt::format(
-            "exact Mann–Whitney for {} x {} values is too costly (limit n1*n2 <= {}); use the "
-            "asymptotic method",
-            r.n1, r.n2, kMannWhitneyExactMaxProduct));
+        return Status::InvalidArgument(
+            fmt::format("exact Mann–Whitney for {} x {} values is too costly (limit n1*n2 <= {}); use the "
+                        "asymptotic method",
+                        r.n1, r.n2, kMannWhitneyExactMaxProduct));
       }
       exact = true;
       break;

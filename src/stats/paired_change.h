@@ -27,13 +27,13 @@ struct PairedChange {
   double log_estimate = 0;
   double log_lo = 0;
   double log_hi = 0;
-  int64_t n = 0;                      // pairs used
-  double requested_confidence = 0;    // what the caller asked for, e.g. 0.95
-  double confidence = 0;              // achieved coverage, >= requested (the methods are discrete)
+  int64_t n = 0;                    // pairs used
+  double requested_confidence = 0;  // what the caller asked for, e.g. 0.95
+  double confidence = 0;            // achieved coverage, >= requested (the methods are discrete)
   // 1-based ranks of lo and hi among the sorted d (sign test) or the sorted Walsh averages (HL).
   int64_t rank_lo = 0;
   int64_t rank_hi = 0;
-  std::string method;                 // "sign-test" or "hodges-lehmann-exact" / "-normal"
+  std::string method;  // "sign-test" or "hodges-lehmann-exact" / "-normal"
 };
 
 // d_i = ln(head_i / base_i) for each pair. Errors (InvalidArgument) when the lengths differ, or a
@@ -44,7 +44,7 @@ StatusOr<std::vector<double>> LogRatios(std::span<const double> base, std::span<
 // A PairedChange from a location estimate and interval on the log scale (d units): fills the
 // log_* fields and their back-transformed fractions (expm1, which keeps the precision of small
 // changes: a 0.01% change is 1e-4, not 1.0001 - 1). The caller sets ranks and method.
-PairedChange FromLogInterval(double log_estimate, double log_lo, double log_hi, int64_t n,
-                             double requested_confidence, double achieved_confidence);
+PairedChange FromLogInterval(double log_estimate, double log_lo, double log_hi, int64_t n, double requested_confidence,
+                             double achieved_confidence);
 
 }  // namespace tare::stats

@@ -9,8 +9,7 @@ std::vector<double> AverageRanks(std::span<const double> values) {
   const size_t n = values.size();
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return values[a] < values[b]; });
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return values[a] < values[b]; });
   std::vector<double> ranks(n);
   for (size_t i = 0; i < n;) {
     size_t j = i;

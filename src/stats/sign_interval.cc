@@ -20,9 +20,7 @@ constexpr int64_t kDirectSumMaxN = 1000;
 double Coverage(int64_t k, int64_t n) { return 1.0 - 2.0 * BinomialCdf(k - 1, n, 0.5); }
 
 // Coverage of the widest interval [d(1), d(n)]: it misses when all n fall on one side, 2 * 2^-n.
-double WidestCoverage(int64_t n) {
-  return 1.0 - std::ldexp(1.0, static_cast<int>(1 - std::min<int64_t>(n, 2000)));
-}
+double WidestCoverage(int64_t n) { return 1.0 - std::ldexp(1.0, static_cast<int>(1 - std::min<int64_t>(n, 2000))); }
 
 bool ValidConfidence(double c) { return c > 0.0 && c < 1.0; }
 
@@ -41,9 +39,8 @@ StatusOr<SignTestRanks> SignTestRanksFor(int64_t n, double confidence) {
         fmt::format("confidence {} is not between 0 and 1 (write 0.95 for 95%)", confidence));
   }
   if (n < 1 || WidestCoverage(n) < confidence - kCoverageTolerance) {
-    return Status::FailedPrecondition(
-        fmt::format("n={} pairs cannot give a {:g}% sign-test interval; need at least {}", n,
-                    confidence * 100.0, MinimumSignTestCount(confidence)));
+    return Status::FailedPrecondition(fmt::format("n={} pairs cannot give a {:g}% sign-test interval; need at least {}",
+                                                  n, confidence * 100.0, MinimumSignTestCount(confidence)));
   }
   if (n <= kDirectSumMaxN) {
     // Walk up the lower tail of Binomial(n, 1/2): pmf(0) = 2^-n (a normal double for n <= 1000),
@@ -51,11 +48,11 @@ StatusOr<SignTestRanks> SignTestRanksFor(int64_t n, double confidence) {
     // which matters to callers at every look of every cell (and to the simulations); the relative
     // error stays below ~1e-13, far inside the tolerance.
     double pmf = std::ldexp(1.0, static_cast<int>(-n));  // pmf(0)
-    double cdf = pmf;                                     // P(B <= k - 1) for k = 1
-    int64_t k = 1;  // qualifies: checked above
+    double cdf = pmf;                                    // P(B <= k - 1) for k = 1
+    int64_t k = 1;                                       // qualifies: checked above
     while (2 * (k + 1) <= n + 1) {
       pmf = pmf * static_cast<double>(n - k + 1) / static_cast<double>(k);  // pmf(k)
-      const double cdf_next = cdf + pmf;                                     // P(B <= k)
+      const double cdf_next = cdf + pmf;                                    // P(B <= k)
       if (1.0 - 2.0 * cdf_next < confidence - kCoverageTolerance) break;
       cdf = cdf_next;
       ++k;
@@ -76,15 +73,13 @@ StatusOr<SignTestRanks> SignTestRanksFor(int64_t n, double confidence) {
   return SignTestRanks{n, good, Coverage(good, n)};
 }
 
-StatusOr<MedianInterval> SignTestMedianInterval(std::span<const double> values,
-                                                double confidence) {
+StatusOr<MedianInterval> SignTestMedianInterval(std::span<const double> values, double confidence) {
   for (double v : values) {
     if (std::isnan(v)) {
       return Status::InvalidArgument("a value is NaN; drop failed samples before the sign test");
     }
   }
-  TARE_ASSIGN_OR_RETURN(SignTestRanks ranks,
-                        SignTestRanksFor(static_cast<int64_t>(values.size()), confidence));
+  TARE_ASSIGN_OR_RETURN(SignTestRanks ranks, SignTestRanksFor(static_cast<int64_t>(values.size()), confidence));
   const std::vector<double> d = Sorted(values);
   MedianInterval out;
   out.ranks = ranks;
@@ -94,8 +89,8 @@ StatusOr<MedianInterval> SignTestMedianInterval(std::span<const double> values,
   return out;
 }
 
-StatusOr<PairedChange> SignTestPairedChange(std::span<const double> base,
-                                            std::span<const double> head, double confidence) {
+StatusOr<PairedChange> SignTestPairedChange(std::span<const double> base, std::span<const double> head,
+                                            double confidence) {
   TARE_ASSIGN_OR_RETURN(std::vector<double> d, LogRatios(base, head));
   TARE_ASSIGN_OR_RETURN(MedianInterval m, SignTestMedianInterval(d, confidence));
   PairedChange c = FromLogInterval(m.median, m.lo, m.hi, m.ranks.n, confidence, m.ranks.coverage);

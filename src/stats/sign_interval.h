@@ -27,8 +27,8 @@ namespace tare::stats {
 // The interval [d(k), d(n + 1 - k)] and its exact coverage for n values.
 struct SignTestRanks {
   int64_t n = 0;
-  int64_t k = 0;          // 1-based rank of the lower end; the upper end is n + 1 - k
-  double coverage = 0;    // 1 - 2 * BinomialCdf(k - 1, n, 1/2)
+  int64_t k = 0;        // 1-based rank of the lower end; the upper end is n + 1 - k
+  double coverage = 0;  // 1 - 2 * BinomialCdf(k - 1, n, 1/2)
 };
 
 // Largest k with coverage >= confidence. Errors: InvalidArgument for confidence outside (0, 1);
@@ -42,9 +42,9 @@ int64_t MinimumSignTestCount(double confidence);
 
 // A sign-test interval for the median of values (any order, copied).
 struct MedianInterval {
-  double median = 0;   // sample median (mean of the two middle values for even n)
-  double lo = 0;       // d(k)
-  double hi = 0;       // d(n + 1 - k)
+  double median = 0;  // sample median (mean of the two middle values for even n)
+  double lo = 0;      // d(k)
+  double hi = 0;      // d(n + 1 - k)
   SignTestRanks ranks;
 };
 // Errors as SignTestRanksFor, plus InvalidArgument for a NaN value.
@@ -54,7 +54,7 @@ StatusOr<MedianInterval> SignTestMedianInterval(std::span<const double> values, 
 // sign-test interval for the median of d, and estimate = exp(median d) - 1, lo/hi = exp(d) - 1.
 // method = "sign-test". Errors from LogRatios (non-positive values, length mismatch) and
 // SignTestRanksFor (too few pairs).
-StatusOr<PairedChange> SignTestPairedChange(std::span<const double> base,
-                                            std::span<const double> head, double confidence);
+StatusOr<PairedChange> SignTestPairedChange(std::span<const double> base, std::span<const double> head,
+                                            double confidence);
 
 }  // namespace tare::stats

@@ -15,8 +15,7 @@ using testing::Vectors;
 
 // The check values from the design (Conover 1999, Table A3 gives the same ranks).
 TEST(SignTest, RanksAt95Percent) {
-  const std::pair<int64_t, int64_t> expected[] = {{6, 1},   {7, 1},   {9, 2},  {10, 2},
-                                                  {12, 3},  {15, 4},  {20, 6}, {25, 8}};
+  const std::pair<int64_t, int64_t> expected[] = {{6, 1}, {7, 1}, {9, 2}, {10, 2}, {12, 3}, {15, 4}, {20, 6}, {25, 8}};
   for (auto [n, k] : expected) {
     auto r = SignTestRanksFor(n, 0.95);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
@@ -29,8 +28,7 @@ TEST(SignTest, RanksAt95Percent) {
 TEST(SignTest, TooFewPairsSaysHowManyAreNeeded) {
   auto r = SignTestRanksFor(5, 0.95);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message(),
-            "n=5 pairs cannot give a 95% sign-test interval; need at least 6");
+  EXPECT_EQ(r.status().message(), "n=5 pairs cannot give a 95% sign-test interval; need at least 6");
   EXPECT_EQ(SignTestRanksFor(7, 0.99).status().message(),
             "n=7 pairs cannot give a 99% sign-test interval; need at least 8");
   EXPECT_FALSE(SignTestRanksFor(0, 0.95).ok());
@@ -121,8 +119,7 @@ TEST(SignTest, RejectsNonPositiveValuesAndNamesThePair) {
   auto r = SignTestPairedChange(base, head, 0.95);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(r.status().message().find("pair 2: head value 0 is not a positive number"),
-            std::string::npos)
+  EXPECT_NE(r.status().message().find("pair 2: head value 0 is not a positive number"), std::string::npos)
       << r.status().message();
   head[2] = -3;
   EXPECT_FALSE(SignTestPairedChange(base, head, 0.95).ok());

@@ -6,8 +6,7 @@
 #include <limits>
 
 namespace tare::stats {
-namespace {
-}  // namespace
+namespace {}  // namespace
 
 std::vector<double> Sorted(std::span<const double> values) {
   std::vector<double> v;

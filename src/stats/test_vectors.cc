@@ -10,8 +10,7 @@ namespace tare::stats::testing {
 const nlohmann::json& Vectors() {
   static const nlohmann::json* vectors = [] {
     const char* root = std::getenv("TARE_SOURCE_DIR");
-    const std::string path =
-        std::string(root != nullptr ? root : ".") + "/src/stats/testdata/vectors.json";
+    const std::string path = std::string(root != nullptr ? root : ".") + "/src/stats/testdata/vectors.json";
     std::ifstream in(path);
     if (!in) {
       ADD_FAILURE() << "cannot read " << path << " (set TARE_SOURCE_DIR to the source tree)";
@@ -33,9 +32,8 @@ std::vector<double> Doubles(const nlohmann::json& array) {
   if (std::fabs(actual - expected) <= rel * std::fabs(expected)) {
     return ::testing::AssertionSuccess();
   }
-  return ::testing::AssertionFailure()
-         << "actual " << actual << " vs expected " << expected << " (relative error "
-         << std::fabs(actual - expected) / std::fabs(expected) << " > " << rel << ")";
+  return ::testing::AssertionFailure() << "actual " << actual << " vs expected " << expected << " (relative error "
+                                       << std::fabs(actual - expected) / std::fabs(expected) << " > " << rel << ")";
 }
 
 }  // namespace tare::stats::testing

@@ -24,8 +24,7 @@ StatusOr<double> PValueAt(std::span<const double> x, std::span<const double> y, 
 
 }  // namespace
 
-StatusOr<ShiftInterval> TwoSampleShift(std::span<const double> x, std::span<const double> y,
-                                       double confidence) {
+StatusOr<ShiftInterval> TwoSampleShift(std::span<const double> x, std::span<const double> y, double confidence) {
   if (x.empty() || y.empty()) return Status::InvalidArgument("two-sample shift: a sample is empty");
   if (!(confidence > 0 && confidence < 1)) {
     return Status::InvalidArgument(fmt::format("two-sample shift: confidence {} is not in (0, 1)", confidence));
@@ -33,9 +32,9 @@ StatusOr<ShiftInterval> TwoSampleShift(std::span<const double> x, std::span<cons
   const auto m = static_cast<int64_t>(x.size());
   const auto n = static_cast<int64_t>(y.size());
   if (m * n > kTwoSampleShiftMaxPairs) {
-    return Status::InvalidArgument(fmt::format(
-        "two-sample shift: {} x {} samples are more than the {} pairs this method materializes", m, n,
-        kTwoSampleShiftMaxPairs));
+    return Status::InvalidArgument(
+        fmt::format("two-sample shift: {} x {} samples are more than the {} pairs this method materializes", m, n,
+                    kTwoSampleShiftMaxPairs));
   }
   for (double v : x) {
     if (!std::isfinite(v)) return Status::InvalidArgument("two-sample shift: a value is not finite");

@@ -31,17 +31,16 @@ namespace tare::stats {
 inline constexpr int64_t kTwoSampleShiftMaxPairs = 4'000'000;
 
 struct ShiftInterval {
-  double estimate = 0;  // median of the m n differences y_j - x_i
-  double lo = 0;        // -inf when unbounded below
-  double hi = 0;        // +inf when unbounded above
-  bool bounded = false; // both ends finite
+  double estimate = 0;   // median of the m n differences y_j - x_i
+  double lo = 0;         // -inf when unbounded below
+  double hi = 0;         // +inf when unbounded above
+  bool bounded = false;  // both ends finite
   int64_t m = 0;
   int64_t n = 0;
 };
 
 // Errors (InvalidArgument): an empty sample, a non-finite value, confidence outside (0, 1), or
 // m n > kTwoSampleShiftMaxPairs.
-StatusOr<ShiftInterval> TwoSampleShift(std::span<const double> x, std::span<const double> y,
-                                       double confidence);
+StatusOr<ShiftInterval> TwoSampleShift(std::span<const double> x, std::span<const double> y, double confidence);
 
 }  // namespace tare::stats

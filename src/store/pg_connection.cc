@@ -44,7 +44,7 @@ namespace {
   X(PQresultStatus) \
   X(PQsetNoticeProcessor) \
   X(PQstatus) \
-  X(PQunescapeBytea) \
+  X(PQunescapeBytea)
 
 struct Libpq {
 #define TARE_LIBPQ_SLOT(name) decltype(&::name) name = nullptr;
@@ -101,8 +101,9 @@ void CheckResult(PGconn* conn, PGresult* result) {
   const bool unique = state != nullptr && std::string(state) == "23505";
   // Class 08 (connection exception) and 57P01..03 (the server shutting down) mean the session is
   // gone; so does a connection libpq reports bad.
-  const bool lost = ConnectionLost(conn) ||
-                    (state != nullptr && (std::string(state).rfind("08", 0) == 0 || std::string(state).rfind("57P0", 0) == 0));
+  const bool lost =
+      ConnectionLost(conn) ||
+      (state != nullptr && (std::string(state).rfind("08", 0) == 0 || std::string(state).rfind("57P0", 0) == 0));
   if (result != nullptr) Pq().PQclear(result);
   throw SqlError(message.empty() ? "the server closed the connection" : message, lost, unique);
 }
@@ -111,7 +112,6 @@ void CheckAndClear(PGconn* conn, PGresult* result) {
   CheckResult(conn, result);
   Pq().PQclear(result);
 }
-
 
 class PgStatement final : public StatementImpl {
  public:
@@ -151,7 +151,8 @@ class PgStatement final : public StatementImpl {
   }
   std::string Blob(int c) override {
     size_t n = 0;
-    unsigned char* bytes = Pq().PQunescapeBytea(reinterpret_cast<const unsigned char*>(Pq().PQgetvalue(result_, row_, c)), &n);
+    unsigned char* bytes =
+        Pq().PQunescapeBytea(reinterpret_cast<const unsigned char*>(Pq().PQgetvalue(result_, row_, c)), &n);
     if (bytes == nullptr) throw SqlError("reading a bytea value: out of memory");
     std::string out(reinterpret_cast<const char*>(bytes), n);
     Pq().PQfreemem(bytes);
@@ -248,7 +249,8 @@ PgConnection::PgConnection(const std::string& url) {
     throw SqlError(message, true);
   }
   // Notices (e.g. "relation already exists, skipping") are not the user's business.
-  Pq().PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
+  Pq().PQsetNoticeProcessor(
+      conn_, [](void*, const char*) {}, nullptr);
 }
 
 PgConnection::~PgConnection() {
@@ -282,11 +284,20 @@ void AppendCopyText(std::string& line, const std::string& v) {
   RequireText(v);
   for (char c : v) {
     switch (c) {
-      case '\\': line += "\\\\"; break;
-      case '\t': line += "\\t"; break;
-      case '\n': line += "\\n"; break;
-      case '\r': line += "\\r"; break;
-      default: line += c;
+      case '\\':
+        line += "\\\\";
+        break;
+      case '\t':
+        line += "\\t";
+        break;
+      case '\n':
+        line += "\\n";
+        break;
+      case '\r':
+        line += "\\r";
+        break;
+      default:
+        line += c;
     }
   }
 }

@@ -17,7 +17,8 @@ class PgStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const char* url = std::getenv("TARE_TEST_PG");
-    if (url == nullptr || *url == '\0') GTEST_SKIP() << "TARE_TEST_PG is not set: run under tests/e2e/store/with_postgres.sh";
+    if (url == nullptr || *url == '\0')
+      GTEST_SKIP() << "TARE_TEST_PG is not set: run under tests/e2e/store/with_postgres.sh";
     base_url_ = url;
   }
 
@@ -91,10 +92,11 @@ TEST_F(PgStoreTest, MigratesAVersion3Database) {
     PgConnection c(url);
     c.Exec("CREATE TABLE tare_schema (version INTEGER NOT NULL); INSERT INTO tare_schema VALUES (3)");
     for (int v = 0; v < 3; ++v) c.Exec(RenderMigration(v, Dialect::kPostgres));
-    c.Exec("INSERT INTO runs (kind, status, started_unix_ns, tare_version, command_line, options, fingerprint, "
-           "fingerprint_digest, git_branch) VALUES "
-           "('run', 'complete', 1700000000000000000, '0.1.0', '[]', '{}', '{}', 'h', 'main'), "
-           "('run', 'complete', 1700000000000000001, '0.1.0', '[]', '{}', '{}', 'h', 'main')");
+    c.Exec(
+        "INSERT INTO runs (kind, status, started_unix_ns, tare_version, command_line, options, fingerprint, "
+        "fingerprint_digest, git_branch) VALUES "
+        "('run', 'complete', 1700000000000000000, '0.1.0', '[]', '{}', '{}', 'h', 'main'), "
+        "('run', 'complete', 1700000000000000001, '0.1.0', '[]', '{}', '{}', 'h', 'main')");
   }
   auto store = Store::Open(url);
   ASSERT_TRUE(store.ok()) << store.status().message();
@@ -119,9 +121,10 @@ TEST_F(PgStoreTest, MigratesAVersion4DatabaseAndKeepsShards) {
     PgConnection c(url);
     c.Exec("CREATE TABLE tare_schema (version INTEGER NOT NULL); INSERT INTO tare_schema VALUES (4)");
     for (int v = 0; v < 4; ++v) c.Exec(RenderMigration(v, Dialect::kPostgres));
-    c.Exec("INSERT INTO runs (kind, status, started_unix_ns, tare_version, command_line, options, fingerprint, "
-           "fingerprint_digest, uid) VALUES ('run', 'complete', 1700000000000000000, '0.1.0', '[]', '{}', '{}', 'h', "
-           "'0123456789abcdef0123456789abcdef')");
+    c.Exec(
+        "INSERT INTO runs (kind, status, started_unix_ns, tare_version, command_line, options, fingerprint, "
+        "fingerprint_digest, uid) VALUES ('run', 'complete', 1700000000000000000, '0.1.0', '[]', '{}', '{}', 'h', "
+        "'0123456789abcdef0123456789abcdef')");
   }
   auto store = Store::Open(url);
   ASSERT_TRUE(store.ok()) << store.status().message();
@@ -164,7 +167,8 @@ TEST_F(PgStoreTest, SummariesAnswerAsTheSamplesDoAndTheV6MigrationWritesThem) {
         auto points = (*store)->History({"true", metric, "", "h", limit});
         EXPECT_TRUE(points.ok()) << points.status().message();
         if (!points.ok()) continue;
-        for (const auto& p : *points) out += fmt::format("{} {} {} {} {:a}\n", metric, p.run.id, p.n, p.failed, p.median);
+        for (const auto& p : *points)
+          out += fmt::format("{} {} {} {} {:a}\n", metric, p.run.id, p.n, p.failed, p.median);
       }
     }
     return out;
@@ -211,14 +215,15 @@ TEST_F(PgStoreTest, SummariesAnswerAsTheSamplesDoAndTheV6MigrationWritesThem) {
   {
     PgConnection c(url);
     // (version 7's columns and table dropped too)
-    c.Exec("ALTER TABLE ab_verdicts DROP COLUMN unit; ALTER TABLE ab_verdicts DROP COLUMN direction; "
-           "ALTER TABLE ab_verdicts DROP COLUMN declared; ALTER TABLE ab_verdicts DROP COLUMN has_null; "
-           "ALTER TABLE ab_verdicts DROP COLUMN pass_bound; ALTER TABLE ab_verdicts DROP COLUMN changed; "
-           "ALTER TABLE ab_verdicts DROP COLUMN exact; ALTER TABLE ab_checks DROP COLUMN unit; "
-           "ALTER TABLE metrics DROP COLUMN cycle_model; ALTER TABLE ab_cohorts DROP COLUMN notes; "
-           "DROP TABLE ab_comparisons; "
-           "DROP TABLE run_summary_metrics; DROP TABLE run_summaries; DELETE FROM tare_schema; "
-           "INSERT INTO tare_schema VALUES (5)");
+    c.Exec(
+        "ALTER TABLE ab_verdicts DROP COLUMN unit; ALTER TABLE ab_verdicts DROP COLUMN direction; "
+        "ALTER TABLE ab_verdicts DROP COLUMN declared; ALTER TABLE ab_verdicts DROP COLUMN has_null; "
+        "ALTER TABLE ab_verdicts DROP COLUMN pass_bound; ALTER TABLE ab_verdicts DROP COLUMN changed; "
+        "ALTER TABLE ab_verdicts DROP COLUMN exact; ALTER TABLE ab_checks DROP COLUMN unit; "
+        "ALTER TABLE metrics DROP COLUMN cycle_model; ALTER TABLE ab_cohorts DROP COLUMN notes; "
+        "DROP TABLE ab_comparisons; "
+        "DROP TABLE run_summary_metrics; DROP TABLE run_summaries; DELETE FROM tare_schema; "
+        "INSERT INTO tare_schema VALUES (5)");
   }
   EXPECT_EQ(histories(), from_summaries);
   EXPECT_EQ(rows(), summary_rows);

@@ -60,9 +60,11 @@ template <typename T>
 std::string Differences(const T& got, const T& want, std::span<const Field<T>> fields) {
   std::string out;
   for (const auto& f : fields) {
-    std::visit([&](auto member) {
-      if (!(got.*member == want.*member)) out += std::string(f.name) + " ";
-    }, f.member);
+    std::visit(
+        [&](auto member) {
+          if (!(got.*member == want.*member)) out += std::string(f.name) + " ";
+        },
+        f.member);
   }
   return out;
 }
@@ -151,14 +153,16 @@ TEST_F(RecordFieldsTest, RowsStoredBeforeVersion7SayWhatTheyLack) {
   ASSERT_TRUE(store_->SaveVerdicts(run_, 0, 1, true, {Full()}).ok());
   {
     SQLite::Database db(dir_ + "/tare.db", SQLite::OPEN_READWRITE);
-    db.exec("UPDATE ab_verdicts SET unit = NULL, direction = NULL, declared = NULL, has_null = NULL, "
-            "pass_bound = NULL, changed = NULL, exact = NULL; DELETE FROM ab_comparisons");
+    db.exec(
+        "UPDATE ab_verdicts SET unit = NULL, direction = NULL, declared = NULL, has_null = NULL, "
+        "pass_bound = NULL, changed = NULL, exact = NULL; DELETE FROM ab_comparisons");
   }
   auto looks = store_->LooksOf(run_);
   ASSERT_TRUE(looks.ok()) << looks.status().message();
   ASSERT_EQ(looks->size(), 1u);
   const auto& lacks = looks->front().lacks;
-  for (const char* field : {"unit", "direction", "declared", "has_null", "pass_bound", "changed", "exact", "comparison"}) {
+  for (const char* field :
+       {"unit", "direction", "declared", "has_null", "pass_bound", "changed", "exact", "comparison"}) {
     EXPECT_EQ(lacks.count(field), 1u) << field;
   }
   const AbComparison& c = looks->front().comparisons.front();

@@ -25,8 +25,8 @@ namespace {
 // a run too big for a batch (its samples come in pages of batch_samples, each a Batch of its own,
 // written in one transaction with the others of that run).
 struct Batch {
-  size_t first = 0;            // index in `runs` of batch.runs[0] (of the run a part belongs to)
-  std::vector<FullRun> runs;   // whole runs; a part: one run, its head in part 0, this page's samples
+  size_t first = 0;           // index in `runs` of batch.runs[0] (of the run a part belongs to)
+  std::vector<FullRun> runs;  // whole runs; a part: one run, its head in part 0, this page's samples
   size_t samples = 0;
   Status read = Status::Ok();  // a read failure (at runs[first + runs.size()], or of this part's run)
   int part = -1;               // -1: whole runs; 0, 1, ...: a part of runs[first]
@@ -178,7 +178,8 @@ CopyResult CopyRuns(Store& in, Store& out, const std::vector<RunRecord>& runs, c
         samples += part->samples;
         last = part->last_part;
         // The run is not done (runs_done stays), its samples are: a long run shows progress.
-        if (options.progress) options.progress({first.first, runs.size(), samples_copied + static_cast<int64_t>(samples)});
+        if (options.progress)
+          options.progress({first.first, runs.size(), samples_copied + static_cast<int64_t>(samples)});
       }
       return added ? w.Finish() : Status::Ok();
     });

@@ -38,9 +38,9 @@ struct CopyCounts {
 };
 
 struct CopyProgress {
-  size_t runs_done = 0;   // of `runs`, read and written (or found present)
+  size_t runs_done = 0;  // of `runs`, read and written (or found present)
   size_t runs_total = 0;
-  int64_t samples = 0;    // samples of those runs
+  int64_t samples = 0;  // samples of those runs
 };
 
 struct CopyOptions {

@@ -36,9 +36,8 @@ std::string NewRunUid() {
 }
 
 bool IsRunUid(std::string_view uid) {
-  return uid.size() == 32 && std::all_of(uid.begin(), uid.end(), [](char c) {
-           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-         });
+  return uid.size() == 32 &&
+         std::all_of(uid.begin(), uid.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 }  // namespace tare::store

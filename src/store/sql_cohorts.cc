@@ -16,13 +16,12 @@
 
 namespace tare::store {
 
-
 Status SqlStore::AddCohort(const CohortRecord& c) {
   return Guard("recording a cohort", [&](bool) -> Status {
     Statement q(*db_,
-        "INSERT INTO ab_cohorts (run_id, campaign_sha256, campaign_name, campaign_source, "
-        "campaign_text, spec, lock, lock_sha256, cohort, state, stop_reason, outcome, resumed, notes) "
-        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                "INSERT INTO ab_cohorts (run_id, campaign_sha256, campaign_name, campaign_source, "
+                "campaign_text, spec, lock, lock_sha256, cohort, state, stop_reason, outcome, resumed, notes) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     q.bind(1, static_cast<int64_t>(c.run_id));
     q.bind(2, c.campaign_sha256);
     q.bind(3, c.campaign_name);
@@ -47,10 +46,9 @@ Status SqlStore::AddCohort(const CohortRecord& c) {
 }
 
 Status SqlStore::SetCohortState(int64_t run_id, CohortState state, const std::string& stop_reason,
-                             const std::string& outcome) {
+                                const std::string& outcome) {
   return Finishing("updating a cohort", [&](bool) -> Status {
-    Statement q(*db_,
-        "UPDATE ab_cohorts SET state = ?, stop_reason = ?, outcome = ? WHERE run_id = ?");
+    Statement q(*db_, "UPDATE ab_cohorts SET state = ?, stop_reason = ?, outcome = ? WHERE run_id = ?");
     q.bind(1, CohortStateName(state));
     q.bind(2, stop_reason);
     q.bind(3, outcome);
@@ -72,8 +70,7 @@ Status SqlStore::SetCohortNotes(int64_t run_id, const std::vector<std::string>& 
 
 Status SqlStore::MarkCohortResumed(int64_t run_id) {
   return Guard("updating a cohort", [&](bool) -> Status {
-    Statement q(*db_,
-        "UPDATE ab_cohorts SET resumed = resumed + 1, state = 'running' WHERE run_id = ?");
+    Statement q(*db_, "UPDATE ab_cohorts SET resumed = resumed + 1, state = 'running' WHERE run_id = ?");
     q.bind(1, static_cast<int64_t>(run_id));
     q.exec();
     Statement r(*db_, "UPDATE runs SET status = 'running' WHERE id = ?");
@@ -85,8 +82,7 @@ Status SqlStore::MarkCohortResumed(int64_t run_id) {
 
 StatusOr<int64_t> SqlStore::NextCohort(const std::string& campaign_sha256) {
   return Guard("numbering a cohort", [&](bool) -> StatusOr<int64_t> {
-    Statement q(*db_,
-                        "SELECT coalesce(max(cohort), 0) + 1 FROM ab_cohorts WHERE campaign_sha256 = ?");
+    Statement q(*db_, "SELECT coalesce(max(cohort), 0) + 1 FROM ab_cohorts WHERE campaign_sha256 = ?");
     q.bind(1, campaign_sha256);
     q.executeStep();
     return static_cast<int64_t>(q.getColumn(0).getInt64());
@@ -99,12 +95,13 @@ namespace {
 template <typename Param>
 std::vector<CohortRecord> SelectCohorts(Connection& db, const std::string& where, const Param& param) {
   Statement q(db,
-      "SELECT c.run_id, c.campaign_sha256, c.campaign_name, c.campaign_source, c.campaign_text, "
-      "c.spec, c.lock, c.lock_sha256, c.cohort, c.state, c.stop_reason, c.outcome, c.resumed, "
-      "r.started_unix_ns, c.notes, "
-      "(SELECT count(*) FROM samples s WHERE s.run_id = c.run_id AND s.id NOT IN "
-      "  (SELECT sample_id FROM ab_discarded_samples d WHERE d.run_id = c.run_id)) "
-      "FROM ab_cohorts c JOIN runs r ON r.id = c.run_id WHERE " + where + " ORDER BY c.cohort");
+              "SELECT c.run_id, c.campaign_sha256, c.campaign_name, c.campaign_source, c.campaign_text, "
+              "c.spec, c.lock, c.lock_sha256, c.cohort, c.state, c.stop_reason, c.outcome, c.resumed, "
+              "r.started_unix_ns, c.notes, "
+              "(SELECT count(*) FROM samples s WHERE s.run_id = c.run_id AND s.id NOT IN "
+              "  (SELECT sample_id FROM ab_discarded_samples d WHERE d.run_id = c.run_id)) "
+              "FROM ab_cohorts c JOIN runs r ON r.id = c.run_id WHERE " +
+                  where + " ORDER BY c.cohort");
   q.bind(1, param);
   std::vector<CohortRecord> out;
   while (q.executeStep()) {
@@ -152,8 +149,7 @@ StatusOr<std::optional<CohortRecord>> SqlStore::CohortOf(int64_t run_id) {
 
 Status SqlStore::AddCell(int64_t run_id, const CellRecord& cell) {
   return Guard("recording a cell", [&](bool) -> Status {
-    Statement q(*db_,
-        "INSERT INTO ab_cells (run_id, cell, name, role, benchmark_id, params) VALUES (?,?,?,?,?,?)");
+    Statement q(*db_, "INSERT INTO ab_cells (run_id, cell, name, role, benchmark_id, params) VALUES (?,?,?,?,?,?)");
     q.bind(1, static_cast<int64_t>(run_id));
     q.bind(2, static_cast<int64_t>(cell.cell));
     q.bind(3, cell.name);
@@ -167,8 +163,7 @@ Status SqlStore::AddCell(int64_t run_id, const CellRecord& cell) {
 
 StatusOr<std::vector<CellRecord>> SqlStore::CellsOf(int64_t run_id) {
   return Guard("loading cells", [&](bool) -> StatusOr<std::vector<CellRecord>> {
-    Statement q(*db_,
-        "SELECT cell, name, role, benchmark_id, params FROM ab_cells WHERE run_id = ? ORDER BY cell");
+    Statement q(*db_, "SELECT cell, name, role, benchmark_id, params FROM ab_cells WHERE run_id = ? ORDER BY cell");
     q.bind(1, static_cast<int64_t>(run_id));
     std::vector<CellRecord> out;
     while (q.executeStep()) {
@@ -179,8 +174,8 @@ StatusOr<std::vector<CellRecord>> SqlStore::CellsOf(int64_t run_id) {
       c.benchmark_id = q.getColumn(3).getInt64();
       using Strings = std::vector<std::string>;
       const std::string what = fmt::format("run {} cell {}'s parameters", run_id, c.cell);
-      std::tie(c.args, c.env) = StoredJson(ReadJsonText<std::pair<Strings, Strings>>(
-          q.getColumn(4).getString(), what, [](const nlohmann::json& j) {
+      std::tie(c.args, c.env) = StoredJson(
+          ReadJsonText<std::pair<Strings, Strings>>(q.getColumn(4).getString(), what, [](const nlohmann::json& j) {
             return std::pair(JsonAtOr<Strings>(j, "args", {}), JsonAtOr<Strings>(j, "env", {}));
           }));
       out.push_back(std::move(c));
@@ -189,12 +184,11 @@ StatusOr<std::vector<CellRecord>> SqlStore::CellsOf(int64_t run_id) {
   });
 }
 
-Status SqlStore::DiscardSamples(int64_t run_id, const std::vector<int64_t>& sample_ids,
-                            const std::string& reason) {
+Status SqlStore::DiscardSamples(int64_t run_id, const std::vector<int64_t>& sample_ids, const std::string& reason) {
   return Guard("setting samples aside", [&](bool) -> Status {
     WriteScope tx(*db_);
     Statement q(*db_,
-        "INSERT INTO ab_discarded_samples (sample_id, run_id, reason) VALUES (?,?,?) ON CONFLICT DO NOTHING");
+                "INSERT INTO ab_discarded_samples (sample_id, run_id, reason) VALUES (?,?,?) ON CONFLICT DO NOTHING");
     for (int64_t id : sample_ids) {
       q.bind(1, static_cast<int64_t>(id));
       q.bind(2, static_cast<int64_t>(run_id));
@@ -266,8 +260,8 @@ Status SqlStore::SaveVerdicts(int64_t run_id, int64_t cell, int64_t look, bool f
       replace.exec();
     }
     const std::string verdict_columns = VerdictColumns(), comparison_columns = ComparisonColumns();
-    Statement q(*db_, fmt::format("INSERT INTO ab_verdicts ({}) VALUES ({})", verdict_columns,
-                                  Placeholders(verdict_columns)));
+    Statement q(
+        *db_, fmt::format("INSERT INTO ab_verdicts ({}) VALUES ({})", verdict_columns, Placeholders(verdict_columns)));
     Statement qc(*db_, fmt::format("INSERT INTO ab_comparisons ({}) VALUES ({})", comparison_columns,
                                    Placeholders(comparison_columns)));
     auto bind_keys = [&](Statement& st, const AbComparison& c) {
@@ -302,8 +296,7 @@ Status SqlStore::SaveVerdicts(int64_t run_id, int64_t cell, int64_t look, bool f
   });
 }
 
-Status SqlStore::SaveChecks(int64_t run_id, CheckKind kind,
-                               const std::vector<AbCheck>& checks) {
+Status SqlStore::SaveChecks(int64_t run_id, CheckKind kind, const std::vector<AbCheck>& checks) {
   return Guard("storing checks", [&](bool) -> Status {
     WriteScope tx(*db_);
     Statement clear(*db_, "DELETE FROM ab_checks WHERE run_id = ? AND kind = ?");
@@ -316,7 +309,8 @@ Status SqlStore::SaveChecks(int64_t run_id, CheckKind kind,
       update += fmt::format("{}{} = excluded.{}", update.empty() ? "" : ", ", f.column_name(), f.column_name());
     }
     Statement q(*db_, fmt::format("INSERT INTO ab_checks ({}) VALUES ({}) ON CONFLICT (run_id, kind, rule, cell, arm) "
-                                  "DO UPDATE SET {}", columns, Placeholders(columns), update));
+                                  "DO UPDATE SET {}",
+                                  columns, Placeholders(columns), update));
     for (AbCheck c : checks) {
       c.kind = kind;
       q.bind(1, static_cast<int64_t>(run_id));
@@ -349,8 +343,8 @@ StatusOr<std::vector<StoredLook>> SqlStore::LooksOf(int64_t run_id) {
     // The comparisons first (schema version 7), in the order SaveVerdicts wrote them (rowid: PostgreSQL's
     // tables have a rowid column for this, RenderMigration).
     std::set<std::tuple<int64_t, int64_t, std::string>> kept_whole;
-    Statement qc(*db_, "SELECT " + ComparisonColumns() +
-                           " FROM ab_comparisons WHERE run_id = ? ORDER BY cell, look, rowid");
+    Statement qc(*db_,
+                 "SELECT " + ComparisonColumns() + " FROM ab_comparisons WHERE run_id = ? ORDER BY cell, look, rowid");
     qc.bind(1, static_cast<int64_t>(run_id));
     while (qc.executeStep()) {
       const int64_t cell = qc.getColumn(1).getInt64(), look = qc.getColumn(3).getInt64();
@@ -359,7 +353,8 @@ StatusOr<std::vector<StoredLook>> SqlStore::LooksOf(int64_t run_id) {
       AbComparison c;
       c.cell = cells.count(cell) ? cells[cell].first : "";
       c.head = qc.getColumn(2).getString();
-      const std::string what = fmt::format("run {} cell {} look {}'s {{}} of the comparison of {}", run_id, cell, look, c.head);
+      const std::string what =
+          fmt::format("run {} cell {} look {}'s {{}} of the comparison of {}", run_id, cell, look, c.head);
       int col = 5;
       ReadFields(qc, &col, &c, ComparisonFields(), what, &l.lacks);
       ReadFields(qc, &col, &c.broken, BrokenFields(), what, &l.lacks, "broken.");
@@ -419,7 +414,8 @@ StatusOr<std::vector<StoredLook>> SqlStore::LooksOf(int64_t run_id) {
 
 StatusOr<std::vector<AbCheck>> SqlStore::ChecksOf(int64_t run_id) {
   return Guard("loading checks", [&](bool) -> StatusOr<std::vector<AbCheck>> {
-    Statement q(*db_, "SELECT " + FieldColumns(CheckFields()) + " FROM ab_checks WHERE run_id = ? "
+    Statement q(*db_, "SELECT " + FieldColumns(CheckFields()) +
+                          " FROM ab_checks WHERE run_id = ? "
                           "ORDER BY CASE kind WHEN 'gate' THEN 0 ELSE 1 END, rowid");
     q.bind(1, static_cast<int64_t>(run_id));
     std::vector<AbCheck> out;

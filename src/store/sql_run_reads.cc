@@ -28,8 +28,8 @@ RunStatus ParseRunStatus(const std::string& s) {
 }
 
 SampleOutcome ParseOutcome(const std::string& s) {
-  for (auto o : {SampleOutcome::kOk, SampleOutcome::kFailed, SampleOutcome::kSignaled,
-                 SampleOutcome::kTimedOut, SampleOutcome::kInterrupted, SampleOutcome::kSpawnError}) {
+  for (auto o : {SampleOutcome::kOk, SampleOutcome::kFailed, SampleOutcome::kSignaled, SampleOutcome::kTimedOut,
+                 SampleOutcome::kInterrupted, SampleOutcome::kSpawnError}) {
     if (s == SampleOutcomeName(o)) return o;
   }
   return SampleOutcome::kFailed;
@@ -74,8 +74,9 @@ std::vector<ExecutableRecord> SelectExecutables(Connection& db, int64_t run_id) 
 }
 
 std::vector<MetricDef> SelectMetrics(Connection& db, int64_t run_id) {
-  Statement m(db, "SELECT name, unit, direction, kind, description, cycle_model FROM metrics WHERE run_id = ? "
-                  "ORDER BY rowid");
+  Statement m(db,
+              "SELECT name, unit, direction, kind, description, cycle_model FROM metrics WHERE run_id = ? "
+              "ORDER BY rowid");
   m.bind(1, run_id);
   std::vector<MetricDef> out;
   while (m.executeStep()) {
@@ -96,8 +97,9 @@ std::vector<MetricDef> SelectMetrics(Connection& db, int64_t run_id) {
 // The run's shard row (schema version 5), if it has one. An assignment that is not the JSON it was
 // written as is read as empty: the view then reports the shard as disagreeing, never crashes.
 void ReadShard(Connection& db, RunRecord& r) {
-  Statement q(db, "SELECT shard, shard_count, shard_group, assignment_sha256, weights, assignment "
-                  "FROM run_shards WHERE run_id = ?");
+  Statement q(db,
+              "SELECT shard, shard_count, shard_group, assignment_sha256, weights, assignment "
+              "FROM run_shards WHERE run_id = ?");
   q.bind(1, static_cast<int64_t>(r.id));
   if (!q.executeStep()) return;
   ShardRecord s;
@@ -156,7 +158,8 @@ StoredSample ReadSampleRow(Statement& s) {
 
 // The rows of `SELECT sample_id, metric, value ...` into the samples `index` places (sample id ->
 // position in `samples`); a value of a sample not read is left out.
-void ReadSampleValues(Statement& v, const std::unordered_map<int64_t, size_t>& index, std::vector<StoredSample>& samples) {
+void ReadSampleValues(Statement& v, const std::unordered_map<int64_t, size_t>& index,
+                      std::vector<StoredSample>& samples) {
   while (v.executeStep()) {
     auto it = index.find(v.getColumn(0).getInt64());
     if (it != index.end()) samples[it->second].sample.values[v.getColumn(1).getString()] = v.getColumn(2).getDouble();
@@ -189,7 +192,6 @@ StatusOr<std::vector<RunRecord>> SqlStore::ShardedRuns(const std::string& group)
   });
 }
 
-
 StatusOr<int64_t> SqlStore::ResolveRun(const std::string& selector) {
   return Guard("finding a run", [&](bool) -> StatusOr<int64_t> {
     auto newest = [&](const std::string& sql, const std::vector<std::string>& binds) -> std::optional<int64_t> {
@@ -203,19 +205,22 @@ StatusOr<int64_t> SqlStore::ResolveRun(const std::string& selector) {
       return value ? newest("SELECT max(run_id) FROM run_tags WHERE key = ? AND value = ?", {key, *value})
                    : newest("SELECT max(run_id) FROM run_tags WHERE key = ?", {key});
     };
-    auto by_tag_value = [&](const std::string& v) { return newest("SELECT max(run_id) FROM run_tags WHERE value = ?", {v}); };
+    auto by_tag_value = [&](const std::string& v) {
+      return newest("SELECT max(run_id) FROM run_tags WHERE value = ?", {v});
+    };
     // A commit prefix: the newest run of the one commit it names; an error if it names several.
     auto by_commit = [&](const std::string& prefix) -> StatusOr<std::optional<int64_t>> {
       Statement q(*db_,
-          "SELECT git_commit, max(id) FROM runs WHERE git_commit != '' AND substr(git_commit, 1, ?) = ? "
-          "GROUP BY git_commit ORDER BY max(id) DESC LIMIT 6");
+                  "SELECT git_commit, max(id) FROM runs WHERE git_commit != '' AND substr(git_commit, 1, ?) = ? "
+                  "GROUP BY git_commit ORDER BY max(id) DESC LIMIT 6");
       q.bind(1, static_cast<int>(prefix.size()));
       q.bind(2, Lower(prefix));
       std::vector<std::pair<std::string, int64_t>> found;
       while (q.executeStep()) found.emplace_back(q.getColumn(0).getString(), q.getColumn(1).getInt64());
       if (found.size() > 1) {
         std::string list;
-        for (const auto& [c, id] : found) list += fmt::format("{}{} (run {})", list.empty() ? "" : ", ", c.substr(0, 12), id);
+        for (const auto& [c, id] : found)
+          list += fmt::format("{}{} (run {})", list.empty() ? "" : ", ", c.substr(0, 12), id);
         return Status::InvalidArgument(fmt::format(
             "commit prefix '{}' names more than one commit in the store: {}; give more digits", prefix, list));
       }
@@ -230,7 +235,8 @@ StatusOr<int64_t> SqlStore::ResolveRun(const std::string& selector) {
       if (auto id = newest("SELECT max(id) FROM runs", {})) return *id;
       return Status::NotFound(fmt::format("the store '{}' has no runs yet; run `tare run` first", path_));
     }
-    if (!selector.empty() && std::all_of(selector.begin(), selector.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    if (!selector.empty() &&
+        std::all_of(selector.begin(), selector.end(), [](char c) { return c >= '0' && c <= '9'; })) {
       char* end = nullptr;
       long long id = std::strtoll(selector.c_str(), &end, 10);
       if (id <= 0 || *end != '\0') {
@@ -264,8 +270,9 @@ StatusOr<int64_t> SqlStore::ResolveRun(const std::string& selector) {
         std::vector<int64_t> ids;
         while (q.executeStep()) ids.push_back(q.getColumn(0).getInt64());
         if (ids.size() > 1) {
-          return Status::InvalidArgument(fmt::format(
-              "uid prefix '{}' names more than one run (runs {} and {}, at least); give more digits", arg, ids[0], ids[1]));
+          return Status::InvalidArgument(
+              fmt::format("uid prefix '{}' names more than one run (runs {} and {}, at least); give more digits", arg,
+                          ids[0], ids[1]));
         }
         if (ids.size() == 1) return ids[0];
         return not_found(fmt::format("has a uid starting '{}'", arg));
@@ -279,7 +286,8 @@ StatusOr<int64_t> SqlStore::ResolveRun(const std::string& selector) {
         return not_found(fmt::format("was measured at a commit starting '{}'", arg));
       }
       return Status::InvalidArgument(fmt::format(
-          "'{}' is not a run selector; use latest, a run id, commit:HEX, branch:NAME, tag:KEY=VALUE or uid:HEX", selector));
+          "'{}' is not a run selector; use latest, a run id, commit:HEX, branch:NAME, tag:KEY=VALUE or uid:HEX",
+          selector));
     }
     if (!selector.empty()) {
       if (auto id = by_branch(selector)) return *id;
@@ -289,9 +297,10 @@ StatusOr<int64_t> SqlStore::ResolveRun(const std::string& selector) {
         if (id) return *id;
       }
     }
-    return Status::NotFound(fmt::format(
-        "'{}' names no run in the store '{}': it is not 'latest', a run id, a branch, a tag value or a "
-        "commit of a stored run; see `tare runs`", selector, path_));
+    return Status::NotFound(
+        fmt::format("'{}' names no run in the store '{}': it is not 'latest', a run id, a branch, a tag value or a "
+                    "commit of a stored run; see `tare runs`",
+                    selector, path_));
   });
 }
 
@@ -317,8 +326,8 @@ StatusOr<RunData> SqlStore::LoadRunHead(int64_t run_id) {
     Statement b(*db_, "SELECT id, uri, name, kind FROM benchmarks WHERE run_id = ? ORDER BY id");
     b.bind(1, static_cast<int64_t>(run_id));
     while (b.executeStep()) {
-      d.benchmarks.push_back({b.getColumn(0).getInt64(), b.getColumn(1).getString(),
-                              b.getColumn(2).getString(), StoredName(ParseTargetKind(b.getColumn(3).getString()))});
+      d.benchmarks.push_back({b.getColumn(0).getInt64(), b.getColumn(1).getString(), b.getColumn(2).getString(),
+                              StoredName(ParseTargetKind(b.getColumn(3).getString()))});
     }
     d.metrics = SelectMetrics(*db_, run_id);
     Statement n(*db_, "SELECT level, message FROM notes WHERE run_id = ? ORDER BY rowid");
@@ -340,8 +349,8 @@ StatusOr<RunData> SqlStore::LoadRun(int64_t run_id) {
       d.samples.push_back(ReadSampleRow(s));
     }
     Statement v(*db_,
-        "SELECT v.sample_id, v.metric, v.value FROM sample_values v JOIN samples s ON s.id = v.sample_id "
-        "WHERE s.run_id = ?");
+                "SELECT v.sample_id, v.metric, v.value FROM sample_values v JOIN samples s ON s.id = v.sample_id "
+                "WHERE s.run_id = ?");
     v.bind(1, static_cast<int64_t>(run_id));
     ReadSampleValues(v, index, d.samples);
     return std::move(d);  // captured, not the lambda's own: returned by copy otherwise
@@ -371,7 +380,8 @@ StatusOr<std::vector<StoredSample>> SqlStore::LoadSamples(int64_t run_id, Sample
     }
     if (page.empty()) return page;
     Statement v(*db_, fmt::format("SELECT sample_id, metric, value FROM sample_values WHERE sample_id IN "
-                                  "(SELECT id FROM samples WHERE {})", kAfter));
+                                  "(SELECT id FROM samples WHERE {})",
+                                  kAfter));
     bind(v);
     ReadSampleValues(v, index, page);
     after = {page.back().sample.seq, page.back().id};
@@ -393,8 +403,8 @@ StatusOr<std::vector<StoredSample>> SqlStore::LoadBenchmarkSamples(int64_t run_i
     }
     if (out.empty()) return out;
     Statement v(*db_,
-        "SELECT v.sample_id, v.metric, v.value FROM samples s JOIN sample_values v ON v.sample_id = s.id "
-        "WHERE s.benchmark_id = ? AND s.run_id = ?");
+                "SELECT v.sample_id, v.metric, v.value FROM samples s JOIN sample_values v ON v.sample_id = s.id "
+                "WHERE s.benchmark_id = ? AND s.run_id = ?");
     v.bind(1, benchmark_id);
     v.bind(2, run_id);
     ReadSampleValues(v, index, out);
@@ -416,19 +426,20 @@ StatusOr<std::string> SqlStore::LoadArtifact(int64_t run_id, int64_t benchmark_i
 }
 
 StatusOr<std::vector<MetricDef>> SqlStore::MetricsOf(int64_t run_id) {
-  return Guard("listing metrics", [&](bool) -> StatusOr<std::vector<MetricDef>> { return SelectMetrics(*db_, run_id); });
+  return Guard("listing metrics",
+               [&](bool) -> StatusOr<std::vector<MetricDef>> { return SelectMetrics(*db_, run_id); });
 }
 
 StatusOr<std::vector<ExecutableRecord>> SqlStore::ExecutablesOf(int64_t run_id) {
-  return Guard("listing executables", [&](bool) -> StatusOr<std::vector<ExecutableRecord>> {
-    return SelectExecutables(*db_, run_id);
-  });
+  return Guard("listing executables",
+               [&](bool) -> StatusOr<std::vector<ExecutableRecord>> { return SelectExecutables(*db_, run_id); });
 }
 
 StatusOr<std::vector<ArtifactInfo>> SqlStore::ArtifactsOf(int64_t run_id) {
   return Guard("listing artifacts", [&](bool) -> StatusOr<std::vector<ArtifactInfo>> {
-    Statement q(*db_, "SELECT benchmark_id, name, length(content) FROM artifacts WHERE run_id = ? "
-                              "ORDER BY benchmark_id, name");
+    Statement q(*db_,
+                "SELECT benchmark_id, name, length(content) FROM artifacts WHERE run_id = ? "
+                "ORDER BY benchmark_id, name");
     q.bind(1, static_cast<int64_t>(run_id));
     std::vector<ArtifactInfo> out;
     while (q.executeStep()) {
@@ -444,7 +455,8 @@ StatusOr<std::vector<HistoryPoint>> SqlStore::History(const HistoryQuery& q) {
     // first if a run has two targets with the same benchmark name).
     std::string sql =
         "SELECT r.id, r.kind, r.status, r.started_unix_ns, r.ended_unix_ns, r.tare_version, r.fingerprint_digest, "
-        "r.git_commit, r.git_branch, r.git_dirty, min(b.id), r.options FROM benchmarks b JOIN runs r ON r.id = b.run_id "
+        "r.git_commit, r.git_branch, r.git_dirty, min(b.id), r.options FROM benchmarks b JOIN runs r ON r.id = "
+        "b.run_id "
         "WHERE b.name = ? AND r.kind = 'run'";
     if (!q.branch.empty()) sql += " AND r.git_branch = ?";
     if (!q.fingerprint_digest.empty()) sql += " AND r.fingerprint_digest = ?";
@@ -491,8 +503,9 @@ StatusOr<std::vector<HistoryPoint>> SqlStore::History(const HistoryQuery& q) {
     for (size_t first = 0; first < points.size(); first += kRunsPerQuery) {
       const size_t n = std::min(kRunsPerQuery, points.size() - first);
       Statement v(*db_,
-          "SELECT r.benchmark_id, r.failed, m.n, m.median FROM run_summaries r LEFT JOIN run_summary_metrics m "
-          "ON m.benchmark_id = r.benchmark_id AND m.metric = ? WHERE r.benchmark_id IN (" + in_list(n) + ")");
+                  "SELECT r.benchmark_id, r.failed, m.n, m.median FROM run_summaries r LEFT JOIN run_summary_metrics m "
+                  "ON m.benchmark_id = r.benchmark_id AND m.metric = ? WHERE r.benchmark_id IN (" +
+                      in_list(n) + ")");
       v.bind(1, q.metric);
       for (size_t k = 0; k < n; ++k) v.bind(static_cast<int>(k + 2), static_cast<int64_t>(bench_ids[first + k]));
       while (v.executeStep()) {
@@ -515,9 +528,11 @@ StatusOr<std::vector<HistoryPoint>> SqlStore::History(const HistoryQuery& q) {
       // The value by a correlated lookup, not a join: PostgreSQL's planner otherwise chose to hash
       // every stored value of the metric (1.9 s for 200 runs of a 1,000,000-sample store).
       Statement v(*db_,
-          "SELECT s.benchmark_id, s.outcome, (SELECT v.value FROM sample_values v WHERE v.sample_id = s.id "
-          "AND v.metric = ?) FROM samples s WHERE s.benchmark_id IN (" + in_list(n) + ") AND s.warmup = 0 "
-          "ORDER BY s.benchmark_id, s.seq");
+                  "SELECT s.benchmark_id, s.outcome, (SELECT v.value FROM sample_values v WHERE v.sample_id = s.id "
+                  "AND v.metric = ?) FROM samples s WHERE s.benchmark_id IN (" +
+                      in_list(n) +
+                      ") AND s.warmup = 0 "
+                      "ORDER BY s.benchmark_id, s.seq");
       v.bind(1, q.metric);
       for (size_t k = 0; k < n; ++k) v.bind(static_cast<int>(k + 2), static_cast<int64_t>(from_samples[first + k]));
       while (v.executeStep()) {
@@ -541,7 +556,8 @@ StatusOr<std::vector<HistoryPoint>> SqlStore::History(const HistoryQuery& q) {
 
 StatusOr<std::vector<std::pair<std::string, int64_t>>> SqlStore::HostsOf(const std::string& benchmark) {
   return Guard("listing hosts", [&](bool) -> StatusOr<std::vector<std::pair<std::string, int64_t>>> {
-    Statement q(*db_,
+    Statement q(
+        *db_,
         "SELECT r.fingerprint_digest, count(DISTINCT r.id), max(r.id) FROM benchmarks b JOIN runs r ON r.id = b.run_id "
         "WHERE b.name = ? AND r.kind = 'run' GROUP BY r.fingerprint_digest ORDER BY max(r.id) DESC");
     q.bind(1, benchmark);

@@ -17,8 +17,9 @@ namespace {
 void WriteShard(Connection& db, int64_t run_id, const ShardRecord& s) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& [name, shard] : s.assignment) list.push_back({name, shard});
-  Statement q(db, "INSERT INTO run_shards (run_id, shard, shard_count, shard_group, assignment_sha256, weights, "
-                  "assignment) VALUES (?,?,?,?,?,?,?)");
+  Statement q(db,
+              "INSERT INTO run_shards (run_id, shard, shard_count, shard_group, assignment_sha256, weights, "
+              "assignment) VALUES (?,?,?,?,?,?,?)");
   q.bind(1, run_id);
   q.bind(2, s.index);
   q.bind(3, s.count);
@@ -82,7 +83,8 @@ Statement& SqlStore::InsertSampleRows(size_t rows) {
     std::string sql =
         "INSERT INTO samples (id, run_id, benchmark_id, seq, arm, block, warmup, started_unix_ns, "
         "ended_unix_ns, outcome, exit_code, signal, error, stdout_tail, stderr_tail) VALUES ";
-    for (size_t r = 0; r < rows; ++r) sql += r == 0 ? "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    for (size_t r = 0; r < rows; ++r)
+      sql += r == 0 ? "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     slot = std::make_unique<Statement>(*db_, sql);
   } else {
     slot->tryReset();
@@ -105,18 +107,19 @@ Statement& SqlStore::InsertValues(size_t rows) {
 StatusOr<int64_t> SqlStore::BeginRun(const RunRecord& run) {
   const std::string uid = run.uid.empty() ? NewRunUid() : run.uid;
   if (!IsRunUid(uid)) {
-    return Status::InvalidArgument(fmt::format(
-        "run uid '{}' is not 32 lowercase hex digits; leave it empty for a fresh one", run.uid));
+    return Status::InvalidArgument(
+        fmt::format("run uid '{}' is not 32 lowercase hex digits; leave it empty for a fresh one", run.uid));
   }
   return Guard("starting a run", [&](bool) -> StatusOr<int64_t> {
     WriteScope tx(*db_);
     Statement exists(*db_, "SELECT id FROM runs WHERE uid = ?");
     exists.bind(1, uid);
     if (exists.executeStep()) {
-      return Status::FailedPrecondition(fmt::format(
-          "the store '{}' already holds run {} with uid {}", path_, exists.getColumn(0).getInt64(), uid));
+      return Status::FailedPrecondition(
+          fmt::format("the store '{}' already holds run {} with uid {}", path_, exists.getColumn(0).getInt64(), uid));
     }
-    Statement q(*db_,
+    Statement q(
+        *db_,
         "INSERT INTO runs (kind, status, started_unix_ns, tare_version, command_line, options, "
         "fingerprint, fingerprint_digest, git_commit, git_branch, git_dirty, uid) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) "
         "RETURNING id");
@@ -139,8 +142,9 @@ StatusOr<int64_t> SqlStore::BeginRun(const RunRecord& run) {
     q.executeStep();
     const int64_t id = q.getColumn(0).getInt64();
     q.exec();
-    Statement t(*db_, "INSERT INTO run_tags (run_id, key, value) VALUES (?,?,?) "
-                      "ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value");
+    Statement t(*db_,
+                "INSERT INTO run_tags (run_id, key, value) VALUES (?,?,?) "
+                "ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value");
     for (const auto& [key, value] : run.provenance.tags) {
       t.bind(1, id);
       t.bind(2, key);
@@ -166,8 +170,8 @@ StatusOr<std::optional<int64_t>> SqlStore::FindRunByUid(const std::string& uid) 
 Status SqlStore::AddExecutable(int64_t run_id, const ExecutableRecord& exe) {
   return Guard("recording an executable", [&](bool) -> Status {
     Statement q(*db_,
-        "INSERT INTO executables (run_id, role, path, sha256, info) VALUES (?,?,?,?,?) "
-        "ON CONFLICT (run_id, role, path) DO UPDATE SET sha256 = excluded.sha256, info = excluded.info");
+                "INSERT INTO executables (run_id, role, path, sha256, info) VALUES (?,?,?,?,?) "
+                "ON CONFLICT (run_id, role, path) DO UPDATE SET sha256 = excluded.sha256, info = excluded.info");
     q.bind(1, static_cast<int64_t>(run_id));
     q.bind(2, exe.role);
     q.bind(3, exe.path);
@@ -245,22 +249,23 @@ int64_t SqlStore::InsertSample(int64_t run_id, int64_t benchmark_id, const Sampl
 }
 
 StatusOr<int64_t> SqlStore::AppendSample(int64_t run_id, int64_t benchmark_id, const Sample& s) {
-  return Guard(fmt::format("storing sample {} (benchmark {})", s.seq, benchmark_id), [&](bool retry) -> StatusOr<int64_t> {
-    if (retry) {
-      // The connection was lost: if it went while committing, the sample may be there already.
-      Statement& find = db_->Cached(kFindSample);
-      find.bind(1, static_cast<int64_t>(run_id));
-      find.bind(2, static_cast<int64_t>(benchmark_id));
-      find.bind(3, static_cast<int64_t>(s.seq));
-      find.bind(4, s.arm);
-      if (find.executeStep()) return find.getColumn(0).getInt64();
-    }
-    WriteScope tx(*db_);
-    ForgetSummaries({benchmark_id});
-    const int64_t id = InsertSample(run_id, benchmark_id, s);
-    tx.Release();
-    return id;
-  });
+  return Guard(fmt::format("storing sample {} (benchmark {})", s.seq, benchmark_id),
+               [&](bool retry) -> StatusOr<int64_t> {
+                 if (retry) {
+                   // The connection was lost: if it went while committing, the sample may be there already.
+                   Statement& find = db_->Cached(kFindSample);
+                   find.bind(1, static_cast<int64_t>(run_id));
+                   find.bind(2, static_cast<int64_t>(benchmark_id));
+                   find.bind(3, static_cast<int64_t>(s.seq));
+                   find.bind(4, s.arm);
+                   if (find.executeStep()) return find.getColumn(0).getInt64();
+                 }
+                 WriteScope tx(*db_);
+                 ForgetSummaries({benchmark_id});
+                 const int64_t id = InsertSample(run_id, benchmark_id, s);
+                 tx.Release();
+                 return id;
+               });
 }
 
 std::vector<int64_t> SqlStore::CopySamples(int64_t run_id, const std::vector<StoredSample>& samples) {
@@ -275,8 +280,8 @@ std::vector<int64_t> SqlStore::CopySamples(int64_t run_id, const std::vector<Sto
     const Sample& s = samples[i].sample;
     rows += fmt::format("{}\t{}\t{}\t{}\t", ids[i], run_id, samples[i].benchmark_id, s.seq);
     AppendCopyText(rows, s.arm);
-    rows += fmt::format("\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t", s.block, s.warmup ? 1 : 0, s.started_unix_ns,
-                        s.ended_unix_ns, SampleOutcomeName(s.outcome), s.exit_code, s.signal);
+    rows += fmt::format("\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t", s.block, s.warmup ? 1 : 0, s.started_unix_ns, s.ended_unix_ns,
+                        SampleOutcomeName(s.outcome), s.exit_code, s.signal);
     AppendCopyBytes(rows, s.error);
     rows += '\t';
     AppendCopyBytes(rows, s.stdout_tail);
@@ -289,8 +294,10 @@ std::vector<int64_t> SqlStore::CopySamples(int64_t run_id, const std::vector<Sto
       values += fmt::format("\t{}\n", value);
     }
   }
-  db_->CopyIn("COPY samples (id, run_id, benchmark_id, seq, arm, block, warmup, started_unix_ns, ended_unix_ns, "
-              "outcome, exit_code, signal, error, stdout_tail, stderr_tail) FROM STDIN", rows);
+  db_->CopyIn(
+      "COPY samples (id, run_id, benchmark_id, seq, arm, block, warmup, started_unix_ns, ended_unix_ns, "
+      "outcome, exit_code, signal, error, stdout_tail, stderr_tail) FROM STDIN",
+      rows);
   db_->CopyIn("COPY sample_values (sample_id, metric, value) FROM STDIN", values);
   return ids;
 }
@@ -346,28 +353,29 @@ std::vector<int64_t> SqlStore::BulkInsertSamples(int64_t run_id, const std::vect
 }
 
 StatusOr<std::vector<int64_t>> SqlStore::AppendSamples(int64_t run_id, const std::vector<StoredSample>& samples) {
-  return Guard(fmt::format("storing {} samples of run {}", samples.size(), run_id), [&](bool) -> StatusOr<std::vector<int64_t>> {
-    WriteScope tx(*db_);
-    std::set<int64_t> benchmarks;
-    for (const auto& x : samples) benchmarks.insert(x.benchmark_id);
-    ForgetSummaries(benchmarks);
-    std::vector<int64_t> ids;
-    if (db_->dialect() == Dialect::kPostgres) {
-      ids = CopySamples(run_id, samples);
-    } else {
-      ids = BulkInsertSamples(run_id, samples);
-    }
-    tx.Release();
-    return ids;
-  });
+  return Guard(fmt::format("storing {} samples of run {}", samples.size(), run_id),
+               [&](bool) -> StatusOr<std::vector<int64_t>> {
+                 WriteScope tx(*db_);
+                 std::set<int64_t> benchmarks;
+                 for (const auto& x : samples) benchmarks.insert(x.benchmark_id);
+                 ForgetSummaries(benchmarks);
+                 std::vector<int64_t> ids;
+                 if (db_->dialect() == Dialect::kPostgres) {
+                   ids = CopySamples(run_id, samples);
+                 } else {
+                   ids = BulkInsertSamples(run_id, samples);
+                 }
+                 tx.Release();
+                 return ids;
+               });
 }
 
 Status SqlStore::AddArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name,
-                          const std::string& content) {
+                             const std::string& content) {
   return Guard("storing an artifact", [&](bool) -> Status {
     Statement q(*db_,
-        "INSERT INTO artifacts (run_id, benchmark_id, name, content) VALUES (?,?,?,?) "
-        "ON CONFLICT (run_id, benchmark_id, name) DO UPDATE SET content = excluded.content");
+                "INSERT INTO artifacts (run_id, benchmark_id, name, content) VALUES (?,?,?,?) "
+                "ON CONFLICT (run_id, benchmark_id, name) DO UPDATE SET content = excluded.content");
     q.bind(1, static_cast<int64_t>(run_id));
     q.bind(2, static_cast<int64_t>(benchmark_id));
     q.bind(3, name);

@@ -311,7 +311,8 @@ std::string ToPostgres(const std::string& sqlite) {
     }
     // What the measured program wrote is bytes, not necessarily text (internal/sql.h, BindBytes).
     if (table.rfind("CREATE TABLE samples ", 0) == 0) line = std::regex_replace(line, child_bytes, "$1 BYTEA");
-    if (table.rfind("CREATE TABLE ab_comparisons ", 0) == 0) line = std::regex_replace(line, comparison_bytes, "$1 BYTEA");
+    if (table.rfind("CREATE TABLE ab_comparisons ", 0) == 0)
+      line = std::regex_replace(line, comparison_bytes, "$1 BYTEA");
     line = std::regex_replace(line, integer, "BIGINT");
     line = std::regex_replace(line, real, "DOUBLE PRECISION");
     line = std::regex_replace(line, blob, "BYTEA");
@@ -331,7 +332,8 @@ std::string ToPostgres(const std::string& sqlite) {
 }
 
 std::string ReplaceAll(std::string s, const std::string& from, const std::string& to) {
-  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
   return s;
 }
 
@@ -344,14 +346,14 @@ std::string RenderMigration(int from_version, Dialect dialect) {
 }
 
 Status NewerSchema(const std::string& path, int version) {
-  return Status::FailedPrecondition(fmt::format(
-      "the store '{}' has schema version {}, newer than this tare understands ({}); upgrade tare",
-      path, version, kSchemaVersion));
+  return Status::FailedPrecondition(
+      fmt::format("the store '{}' has schema version {}, newer than this tare understands ({}); upgrade tare", path,
+                  version, kSchemaVersion));
 }
 
 Status NotATareStore(const std::string& path) {
-  return Status::InvalidArgument(fmt::format(
-      "'{}' is a SQLite database but not a tare store; choose another path with --store", path));
+  return Status::InvalidArgument(
+      fmt::format("'{}' is a SQLite database but not a tare store; choose another path with --store", path));
 }
 
 // The schema version as stored: PRAGMA user_version on SQLite; on PostgreSQL the row of
@@ -387,8 +389,8 @@ Status SqlStore::Migrate() {
   int version = schema_version();
   if (version == kSchemaVersion) return Status::Ok();
   if (version < 0) {
-    return Status::InvalidArgument(fmt::format(
-        "'{}' is not a database tare can read; choose another with --store", path_));
+    return Status::InvalidArgument(
+        fmt::format("'{}' is not a database tare can read; choose another with --store", path_));
   }
   if (version > kSchemaVersion) return NewerSchema(path_, version);
   const Dialect dialect = db_->dialect();
@@ -421,16 +423,18 @@ Status SqlStore::Migrate() {
     if (locked_version > kSchemaVersion) return NewerSchema(path_, locked_version);
     if (locked_version == 0) {
       // A version-0 database must be empty: refuse to scribble tables into someone else's.
-      Statement tables(*db_, dialect == Dialect::kSqlite
-                                 ? "SELECT count(*) FROM sqlite_master"
-                                 : "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()");
+      Statement tables(*db_,
+                       dialect == Dialect::kSqlite
+                           ? "SELECT count(*) FROM sqlite_master"
+                           : "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()");
       tables.executeStep();
       if (tables.getColumn(0).getInt64() > 0) {
         return dialect == Dialect::kSqlite
                    ? NotATareStore(path_)
                    : Status::InvalidArgument(fmt::format(
                          "the database '{}' already has tables but is not a tare store; give tare a database "
-                         "(or schema) of its own", path_));
+                         "(or schema) of its own",
+                         path_));
       }
       if (dialect == Dialect::kPostgres) db_->Exec("CREATE TABLE tare_schema (version INTEGER NOT NULL)");
     }
@@ -461,15 +465,15 @@ Status SqlStore::InTransaction(const std::function<Status()>& body) {
       return Status::Ok();
     }));
     const Status result = body();
-    const Status ended = Guard(result.ok() ? "committing a transaction" : "rolling back a transaction",
-                               [&](bool) -> Status {
-                                 if (result.ok()) {
-                                   db_->Commit();
-                                 } else {
-                                   db_->Rollback();
-                                 }
-                                 return Status::Ok();
-                               });
+    const Status ended =
+        Guard(result.ok() ? "committing a transaction" : "rolling back a transaction", [&](bool) -> Status {
+          if (result.ok()) {
+            db_->Commit();
+          } else {
+            db_->Rollback();
+          }
+          return Status::Ok();
+        });
     if (!result.ok() || !ended.ok()) unsummarized_.clear();  // the summaries it deleted are back
     if (db_->depth() > 0) {
       // COMMIT failed (SQLite leaves the transaction open): end it.
@@ -530,15 +534,14 @@ Status CheckStoreLocation(const std::string& location) {
     return Status::InvalidArgument(std::string("--store '' names no store: ") + kStoreForms);
   }
   if (location == ":memory:" || location.rfind("file:", 0) == 0) {
-    return Status::InvalidArgument("the store '" + location +
-                                   "' would be SQLite's temporary or URI database, not a file that keeps the run: " +
-                                   kStoreForms);
+    return Status::InvalidArgument(
+        "the store '" + location +
+        "' would be SQLite's temporary or URI database, not a file that keeps the run: " + kStoreForms);
   }
   if (IsStoreUrl(location)) return Status::Ok();
   const size_t scheme = location.find("://");
   const bool bare_scheme = location.rfind("postgres:", 0) == 0 || location.rfind("postgresql:", 0) == 0;
-  if (bare_scheme || (scheme != std::string::npos && scheme > 0 &&
-                      location.find('/') == scheme + 1)) {
+  if (bare_scheme || (scheme != std::string::npos && scheme > 0 && location.find('/') == scheme + 1)) {
     return Status::InvalidArgument("the store '" + location.substr(0, location.find(':')) +
                                    ":...' is not a location tare can use: " + kStoreForms);
   }

@@ -76,13 +76,16 @@ std::string SqliteConnection::DiskFullCause(const std::exception& e) {
   } else if (sys == EDQUOT) {
     what = "the disk quota is exceeded";
   } else if (code == SQLITE_IOERR_WRITE) {
-    what = "a write to the store failed: the disk is full, a file size limit (`ulimit -f`) or a disk "
-           "quota was reached, or the disk failed";
+    what =
+        "a write to the store failed: the disk is full, a file size limit (`ulimit -f`) or a disk "
+        "quota was reached, or the disk failed";
   } else {
     return "";
   }
-  return fmt::format("{}; free space on the store's disk (or raise the limit) and run again: what "
-                     "was stored before this is kept", what);
+  return fmt::format(
+      "{}; free space on the store's disk (or raise the limit) and run again: what "
+      "was stored before this is kept",
+      what);
 }
 
 bool SqliteConnection::FreeSpace() {

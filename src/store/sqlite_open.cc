@@ -26,7 +26,7 @@ namespace {
 constexpr uint64_t kSmallDiskBytes = 256ull << 20;
 void KeepTheWalSmallOnASmallDisk(SQLite::Database& db, const std::string& path) {
   const std::string dir = std::filesystem::path(path).parent_path().string();
-  struct statvfs vfs{};
+  struct statvfs vfs {};
   if (statvfs(dir.empty() ? "." : dir.c_str(), &vfs) != 0) return;
   if (static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize < kSmallDiskBytes) db.exec("PRAGMA wal_autocheckpoint=64");
 }
@@ -104,10 +104,11 @@ StatusOr<std::unique_ptr<Store>> OpenReadOnly(const std::string& path) {
     if (version == 0) return NotATareStore(path);
     if (version > kSchemaVersion) return NewerSchema(path, version);
     if (version < kSchemaVersion || tables == 0) {
-      return Status::FailedPrecondition(fmt::format(
-          "the store '{}' is read-only and from an older tare (schema version {}, this tare reads "
-          "{}); open it once where tare may write it (`tare runs --store PATH` migrates it), then "
-          "read it here", path, version, kSchemaVersion));
+      return Status::FailedPrecondition(
+          fmt::format("the store '{}' is read-only and from an older tare (schema version {}, this tare reads "
+                      "{}); open it once where tare may write it (`tare runs --store PATH` migrates it), then "
+                      "read it here",
+                      path, version, kSchemaVersion));
     }
     db->exec("PRAGMA foreign_keys=ON");
     return db;
@@ -123,12 +124,12 @@ StatusOr<std::unique_ptr<Store>> OpenReadOnly(const std::string& path) {
       db = open(true);
     }
   } catch (const std::exception& e) {
-    return Status::InvalidArgument(fmt::format(
-        "cannot open the read-only store '{}': {}; check the path is a tare store", path, e.what()));
+    return Status::InvalidArgument(
+        fmt::format("cannot open the read-only store '{}': {}; check the path is a tare store", path, e.what()));
   }
   if (!db.ok()) return db.status();
-  return std::unique_ptr<Store>(std::make_unique<SqlStore>(
-      path, std::make_unique<SqliteConnection>(std::move(*db), ""), /*read_only=*/true));
+  return std::unique_ptr<Store>(
+      std::make_unique<SqlStore>(path, std::make_unique<SqliteConnection>(std::move(*db), ""), /*read_only=*/true));
 }
 
 // quick_check reads the whole file: ~22 ms for a 3.9 MB store of 9,000 samples on the VM of
@@ -195,11 +196,12 @@ namespace {
 // quick_check is integrity_check without the index-content cross-checks: O(N) in the pages read,
 // reading each page once (sqlite.org/pragma.html#pragma_quick_check).
 Status Damaged(const std::string& path, const std::string& found) {
-  return Status::DataLoss(fmt::format(
-      "the store '{}' is damaged (SQLite's quick_check: {}); nothing was written to it. Keep a copy, "
-      "then recover what it holds into a new file: `sqlite3 '{}' .recover | sqlite3 repaired.db`, "
-      "check it with `tare runs --store repaired.db`, and use that store (or start a new one with "
-      "--store PATH)", path, found.empty() ? "no answer" : found, path));
+  return Status::DataLoss(
+      fmt::format("the store '{}' is damaged (SQLite's quick_check: {}); nothing was written to it. Keep a copy, "
+                  "then recover what it holds into a new file: `sqlite3 '{}' .recover | sqlite3 repaired.db`, "
+                  "check it with `tare runs --store repaired.db`, and use that store (or start a new one with "
+                  "--store PATH)",
+                  path, found.empty() ? "no answer" : found, path));
 }
 
 Status CheckIntact(SQLite::Database& db, const std::string& path) {
@@ -226,10 +228,10 @@ std::string NotAFile(const std::string& path) {
 }
 
 Status RequireDirectory(const std::string& path, const std::filesystem::path& parent) {
-  return Status::InvalidArgument(fmt::format(
-      "the directory '{}' of the store '{}' does not exist; to start a new store there, create it first "
-      "(mkdir -p {}), or check the path given with --store (or $TARE_STORE) for a typo", parent.string(), path,
-      ShellQuote(parent.string())));
+  return Status::InvalidArgument(
+      fmt::format("the directory '{}' of the store '{}' does not exist; to start a new store there, create it first "
+                  "(mkdir -p {}), or check the path given with --store (or $TARE_STORE) for a typo",
+                  parent.string(), path, ShellQuote(parent.string())));
 }
 
 }  // namespace
@@ -250,25 +252,28 @@ Status CheckStoreDirectory(const std::string& location) {
 StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path, bool for_reading) {
   std::error_code ec;
   if (const std::string what = NotAFile(path); !what.empty()) {
-    return Status::InvalidArgument(fmt::format(
-        "cannot open the store '{}': it is {}, not a file; give the path of a store file (created if "
-        "missing) with --store PATH", path, what));
+    return Status::InvalidArgument(
+        fmt::format("cannot open the store '{}': it is {}, not a file; give the path of a store file (created if "
+                    "missing) with --store PATH",
+                    path, what));
   }
   if (std::filesystem::is_regular_file(path, ec) && !Writable(path)) {
     if (for_reading) return OpenReadOnly(path);
-    return Status::FailedPrecondition(fmt::format(
-        "the store '{}' is read-only (its file mode, directory or mount); the commands that only "
-        "read it (runs, export, compare, history, variance, report, spread, shards, bundle) can use it; "
-        "to store, make it writable or choose another with --store PATH", path));
+    return Status::FailedPrecondition(
+        fmt::format("the store '{}' is read-only (its file mode, directory or mount); the commands that only "
+                    "read it (runs, export, compare, history, variance, report, spread, shards, bundle) can use it; "
+                    "to store, make it writable or choose another with --store PATH",
+                    path));
   }
   TARE_RETURN_IF_ERROR(CheckStoreDirectory(path));
-  if (const auto parent = std::filesystem::path(path).parent_path(); !parent.empty() && !std::filesystem::exists(parent, ec)) {
+  if (const auto parent = std::filesystem::path(path).parent_path();
+      !parent.empty() && !std::filesystem::exists(parent, ec)) {
     if (for_reading) return RequireDirectory(path, parent);
     std::filesystem::create_directory(parent, ec);  // the default store's .tare (CheckStoreDirectory)
     if (ec) {
-      return Status::InvalidArgument(fmt::format(
-          "cannot create the store directory '{}': {}; choose another with --store PATH",
-          parent.string(), ec.message()));
+      return Status::InvalidArgument(
+          fmt::format("cannot create the store directory '{}': {}; choose another with --store PATH", parent.string(),
+                      ec.message()));
     }
   }
   // Before SQLite opens it: reading a WAL store creates its -wal file.
@@ -298,16 +303,17 @@ StatusOr<std::unique_ptr<Store>> OpenSqlite(const std::string& path, bool for_re
     if (!for_reading) KeepTheWalSmallOnASmallDisk(*db, path);
   } catch (const SQLite::Exception& e) {
     if ((e.getErrorCode() & 0xff) == SQLITE_CORRUPT) return Damaged(path, e.what());
-    return Status::InvalidArgument(fmt::format(
-        "cannot open the store '{}': {}; check the path is a writable tare store or choose "
-        "another with --store PATH", path, e.what()));
+    return Status::InvalidArgument(
+        fmt::format("cannot open the store '{}': {}; check the path is a writable tare store or choose "
+                    "another with --store PATH",
+                    path, e.what()));
   } catch (const std::exception& e) {
-    return Status::InvalidArgument(fmt::format(
-        "cannot open the store '{}': {}; check the path is a writable tare store or choose "
-        "another with --store PATH", path, e.what()));
+    return Status::InvalidArgument(
+        fmt::format("cannot open the store '{}': {}; check the path is a writable tare store or choose "
+                    "another with --store PATH",
+                    path, e.what()));
   }
-  auto store = std::make_unique<SqlStore>(
-      path, std::make_unique<SqliteConnection>(std::move(db), path + "-reserve"));
+  auto store = std::make_unique<SqlStore>(path, std::make_unique<SqliteConnection>(std::move(db), path + "-reserve"));
   TARE_RETURN_IF_ERROR(store->Migrate());
   // Only a store opened to write needs room to finish a run; a reading command leaves no
   // PATH-reserve behind (a `tare runs` on a damaged store left one: issue 27, item 19).

@@ -86,8 +86,8 @@ struct SampleCursor {
 
 struct ArtifactInfo {
   int64_t benchmark_id = 0;
-  std::string name;   // e.g. "callgrind.out", or "base/callgrind.out" in a campaign
-  int64_t size = 0;   // bytes
+  std::string name;  // e.g. "callgrind.out", or "base/callgrind.out" in a campaign
+  int64_t size = 0;  // bytes
 };
 
 // Writing one run's records as they happen.
@@ -129,7 +129,7 @@ class RunWriter {
 // One benchmark's metric over stored runs of `tare run` (tare history). A run's values are its
 // measured (not warm-up), successful samples' values of the metric.
 struct HistoryQuery {
-  std::string benchmark;           // the benchmark's name inside its target, exactly
+  std::string benchmark;  // the benchmark's name inside its target, exactly
   std::string metric;
   std::string branch;              // "" = any
   std::string fingerprint_digest;  // "" = any host (callers pick one: never pool hosts)
@@ -138,10 +138,10 @@ struct HistoryQuery {
 // A finished run is read from its summary (written when it finished: docs/store.md, "Schema version
 // 6"), a run without one (still running, killed) from its samples; both give the same point.
 struct HistoryPoint {
-  RunRecord run;                   // with its options, without command line and fingerprint text
-  int64_t n = 0;                   // the run's values
-  double median = 0;               // their median (stats::Median's rule); NaN when n is 0
-  int64_t failed = 0;              // measured samples that failed
+  RunRecord run;       // with its options, without command line and fingerprint text
+  int64_t n = 0;       // the run's values
+  double median = 0;   // their median (stats::Median's rule); NaN when n is 0
+  int64_t failed = 0;  // measured samples that failed
 };
 
 // Ok when a store can be created at `location` without creating directories the user did not
@@ -190,8 +190,7 @@ class Store : public RunWriter {
   // benchmark's samples, not the run's (tare report --run builds its page a benchmark at a time).
   virtual StatusOr<std::vector<StoredSample>> LoadBenchmarkSamples(int64_t run_id, int64_t benchmark_id) = 0;
   virtual StatusOr<std::vector<RunRecord>> ListRuns(int limit) = 0;
-  virtual StatusOr<std::string> LoadArtifact(int64_t run_id, int64_t benchmark_id,
-                                             const std::string& name) = 0;
+  virtual StatusOr<std::string> LoadArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name) = 0;
   // Oldest first. Runs in which the benchmark exists but no sample carries the metric are left out.
   virtual StatusOr<std::vector<HistoryPoint>> History(const HistoryQuery& query) = 0;
   // The fingerprint digests of the runs that measured `benchmark`, newest first, with their counts.
@@ -220,8 +219,8 @@ class Store : public RunWriter {
   // Campaigns (schema version 2): cohorts with their campaign and lock, cells, the verdicts of
   // every look, gates and bounds, and samples set aside by a resume.
   virtual Status AddCohort(const CohortRecord& c) = 0;
-  virtual Status SetCohortState(int64_t run_id, CohortState state,
-                                const std::string& stop_reason, const std::string& outcome) = 0;
+  virtual Status SetCohortState(int64_t run_id, CohortState state, const std::string& stop_reason,
+                                const std::string& outcome) = 0;
   // The notes the cohort's ledger printed (CohortRecord::notes), so a ledger rebuilt from the store
   // prints them too.
   virtual Status SetCohortNotes(int64_t run_id, const std::vector<std::string>& notes) = 0;
@@ -233,8 +232,7 @@ class Store : public RunWriter {
   virtual StatusOr<std::vector<CohortRecord>> CohortsOf(const std::string& campaign_sha256) = 0;
   virtual Status AddCell(int64_t run_id, const CellRecord& cell) = 0;
   virtual StatusOr<std::vector<CellRecord>> CellsOf(int64_t run_id) = 0;
-  virtual Status DiscardSamples(int64_t run_id, const std::vector<int64_t>& sample_ids,
-                                const std::string& reason) = 0;
+  virtual Status DiscardSamples(int64_t run_id, const std::vector<int64_t>& sample_ids, const std::string& reason) = 0;
   virtual StatusOr<std::set<int64_t>> DiscardedSamplesOf(int64_t run_id) = 0;
   // Sample id -> the reason it was set aside.
   virtual StatusOr<std::map<int64_t, std::string>> DiscardReasonsOf(int64_t run_id) = 0;
@@ -247,8 +245,7 @@ class Store : public RunWriter {
                               const std::vector<AbComparison>& comparisons,
                               const std::set<std::string>& lacks = {}) = 0;
   // Replaces the cohort's checks of that kind (gates or bounds).
-  virtual Status SaveChecks(int64_t run_id, CheckKind kind,
-                            const std::vector<AbCheck>& checks) = 0;
+  virtual Status SaveChecks(int64_t run_id, CheckKind kind, const std::vector<AbCheck>& checks) = 0;
   // Every look SaveVerdicts stored, in (cell, look) order; within a look the comparisons and their
   // metrics in the order they were saved, each as it was saved. A look stored before schema version
   // 7 says what it lacks (StoredLook::lacks): its comparisons then carry their cell's name and role

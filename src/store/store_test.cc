@@ -405,8 +405,7 @@ TEST_F(StoreTest, AMalformedJsonColumnIsAnErrorNotDefaults) {
   auto cells = (*store)->CellsOf(id);
   ASSERT_FALSE(cells.ok());
   EXPECT_EQ(cells.status().code(), StatusCode::kDataLoss);
-  EXPECT_NE(cells.status().message().find(
-                fmt::format("run {} cell 1's parameters: not valid JSON at byte 18 (", id)),
+  EXPECT_NE(cells.status().message().find(fmt::format("run {} cell 1's parameters: not valid JSON at byte 18 (", id)),
             std::string::npos)
       << cells.status().message();
   auto looks = (*store)->LooksOf(id);
@@ -539,7 +538,8 @@ TEST_F(StoreTest, ProvenanceRoundTripsAndSelectsRuns) {
     return id.ok() ? *id : 0;
   };
   const int64_t a = add("aaaa1111bbbb2222cccc3333dddd4444eeee5555", "main", false, {{"job", "nightly"}});
-  const int64_t b = add("aaaa9999bbbb2222cccc3333dddd4444eeee5555", "feature-x", true, {{"job", "pr"}, {"os", "deb12"}});
+  const int64_t b =
+      add("aaaa9999bbbb2222cccc3333dddd4444eeee5555", "feature-x", true, {{"job", "pr"}, {"os", "deb12"}});
   const int64_t c = add("", "", std::nullopt, {});
   const int64_t d = add("aaaa1111bbbb2222cccc3333dddd4444eeee5555", "main", false, {});
 
@@ -549,7 +549,8 @@ TEST_F(StoreTest, ProvenanceRoundTripsAndSelectsRuns) {
   EXPECT_EQ(run->run.provenance.branch, "feature-x");
   ASSERT_TRUE(run->run.provenance.dirty.has_value());
   EXPECT_TRUE(*run->run.provenance.dirty);
-  EXPECT_EQ(run->run.provenance.tags, (std::vector<std::pair<std::string, std::string>>{{"job", "pr"}, {"os", "deb12"}}));
+  EXPECT_EQ(run->run.provenance.tags,
+            (std::vector<std::pair<std::string, std::string>>{{"job", "pr"}, {"os", "deb12"}}));
   auto unknown = (*store)->LoadRun(c);
   ASSERT_TRUE(unknown.ok());
   EXPECT_FALSE(unknown->run.provenance.dirty.has_value());
@@ -565,14 +566,14 @@ TEST_F(StoreTest, ProvenanceRoundTripsAndSelectsRuns) {
   };
   EXPECT_EQ(resolves("latest"), d);
   EXPECT_EQ(resolves(std::to_string(b)), b);
-  EXPECT_EQ(resolves("branch:main"), d);          // the newest of two
+  EXPECT_EQ(resolves("branch:main"), d);  // the newest of two
   EXPECT_EQ(resolves("main"), d);
   EXPECT_EQ(resolves("feature-x"), b);
   EXPECT_EQ(resolves("tag:job=nightly"), a);
   EXPECT_EQ(resolves("tag:os"), b);
-  EXPECT_EQ(resolves("nightly"), a);              // a bare tag value
+  EXPECT_EQ(resolves("nightly"), a);  // a bare tag value
   EXPECT_EQ(resolves("commit:aaaa9"), b);
-  EXPECT_EQ(resolves("AAAA1111"), d);             // bare commit prefix, any case
+  EXPECT_EQ(resolves("AAAA1111"), d);  // bare commit prefix, any case
   // 'aaaa' names two commits: refused with both listed, not guessed.
   auto ambiguous = (*store)->ResolveRun("commit:aaaa");
   ASSERT_FALSE(ambiguous.ok());
@@ -711,8 +712,8 @@ TEST_F(StoreTest, RunUidsAreDrawnKeptAndUnique) {
 TEST_F(StoreTest, HistoryOfABenchmarkAcrossRuns) {
   auto store = Store::Open(path_);
   ASSERT_TRUE(store.ok()) << store.status().message();
-  auto add_run = [&](const std::string& branch, const std::string& digest, RunKind kind,
-                     std::vector<double> values, bool with_failure) {
+  auto add_run = [&](const std::string& branch, const std::string& digest, RunKind kind, std::vector<double> values,
+                     bool with_failure) {
     RunRecord r = MakeRun();
     r.kind = kind;
     r.fingerprint_digest = digest;
@@ -826,9 +827,10 @@ TEST_F(StoreTest, MigratesAVersion4Store) {
     SQLite::Database db(old, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     for (int v = 0; v < 4; ++v) db.exec(RenderMigration(v, Dialect::kSqlite));
     db.exec("PRAGMA user_version = 4");
-    db.exec("INSERT INTO runs (kind, status, started_unix_ns, tare_version, command_line, options, fingerprint, "
-            "fingerprint_digest, uid) VALUES ('run', 'complete', 1, '0.1.0', '[]', '{}', '{}', 'h', "
-            "'0123456789abcdef0123456789abcdef')");
+    db.exec(
+        "INSERT INTO runs (kind, status, started_unix_ns, tare_version, command_line, options, fingerprint, "
+        "fingerprint_digest, uid) VALUES ('run', 'complete', 1, '0.1.0', '[]', '{}', '{}', 'h', "
+        "'0123456789abcdef0123456789abcdef')");
   }
   auto store = Store::Open(old);
   ASSERT_TRUE(store.ok()) << store.status().message();
@@ -957,13 +959,14 @@ TEST_F(SummaryTest, SummariesAnswerAsTheSamplesDoAndTheV6MigrationWritesThem) {
   // finished run again, the same way.
   {
     SQLite::Database db(path_, SQLite::OPEN_READWRITE);
-    db.exec("ALTER TABLE ab_verdicts DROP COLUMN unit; ALTER TABLE ab_verdicts DROP COLUMN direction; "
-            "ALTER TABLE ab_verdicts DROP COLUMN declared; ALTER TABLE ab_verdicts DROP COLUMN has_null; "
-            "ALTER TABLE ab_verdicts DROP COLUMN pass_bound; ALTER TABLE ab_verdicts DROP COLUMN changed; "
-            "ALTER TABLE ab_verdicts DROP COLUMN exact; ALTER TABLE ab_checks DROP COLUMN unit; "
-            "ALTER TABLE metrics DROP COLUMN cycle_model; ALTER TABLE ab_cohorts DROP COLUMN notes; "
-            "DROP TABLE ab_comparisons; "
-            "DROP TABLE run_summary_metrics; DROP TABLE run_summaries; PRAGMA user_version = 5");
+    db.exec(
+        "ALTER TABLE ab_verdicts DROP COLUMN unit; ALTER TABLE ab_verdicts DROP COLUMN direction; "
+        "ALTER TABLE ab_verdicts DROP COLUMN declared; ALTER TABLE ab_verdicts DROP COLUMN has_null; "
+        "ALTER TABLE ab_verdicts DROP COLUMN pass_bound; ALTER TABLE ab_verdicts DROP COLUMN changed; "
+        "ALTER TABLE ab_verdicts DROP COLUMN exact; ALTER TABLE ab_checks DROP COLUMN unit; "
+        "ALTER TABLE metrics DROP COLUMN cycle_model; ALTER TABLE ab_cohorts DROP COLUMN notes; "
+        "DROP TABLE ab_comparisons; "
+        "DROP TABLE run_summary_metrics; DROP TABLE run_summaries; PRAGMA user_version = 5");
   }
   {
     auto store = Store::Open(path_);

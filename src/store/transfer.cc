@@ -101,9 +101,9 @@ Status RunPartsWriter::Finish() {
   for (const auto& [sample, reason] : head_.discarded) {
     auto it = set_aside_.find(sample);
     if (it == set_aside_.end()) {
-      return Status::DataLoss(fmt::format(
-          "run {} sets aside sample {}, which is not one of its samples; the source store is damaged",
-          d.run.uid, sample));
+      return Status::DataLoss(
+          fmt::format("run {} sets aside sample {}, which is not one of its samples; the source store is damaged",
+                      d.run.uid, sample));
     }
     discarded_by_reason[reason].push_back(it->second);
   }

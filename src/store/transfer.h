@@ -20,17 +20,17 @@
 namespace tare::store {
 
 struct StoredArtifact {
-  int64_t benchmark_id = 0;   // an id from FullRun::data.benchmarks
+  int64_t benchmark_id = 0;  // an id from FullRun::data.benchmarks
   std::string name;
-  std::string content;        // bytes
+  std::string content;  // bytes
 };
 
 // Everything stored for one run, campaign tables included. Ids inside (run, benchmark, sample)
 // are those of the store it was read from; WriteFullRun remaps them.
 struct FullRun {
-  RunData data;                              // data.run.uid identifies the run in every store
+  RunData data;  // data.run.uid identifies the run in every store
   std::vector<StoredArtifact> artifacts;
-  std::optional<CohortRecord> cohort;        // set for runs of kind "ab"
+  std::optional<CohortRecord> cohort;  // set for runs of kind "ab"
   std::vector<CellRecord> cells;
   std::vector<StoredLook> looks;             // every look of every cell, in (cell, look) order
   std::vector<AbCheck> checks;               // gates and bounds (AbCheck::kind)
@@ -43,8 +43,8 @@ StatusOr<FullRun> ReadFullRun(Store& src, int64_t run_id);
 StatusOr<FullRun> ReadFullRunHead(Store& src, int64_t run_id);
 
 struct WriteResult {
-  int64_t run_id = 0;   // the run's id in dst (the existing one when it was already there)
-  bool added = false;   // false: a run with the same uid was already in dst; nothing written
+  int64_t run_id = 0;  // the run's id in dst (the existing one when it was already there)
+  bool added = false;  // false: a run with the same uid was already in dst; nothing written
 };
 // Writes `run` into `dst` as one transaction-safe unit unless dst already holds a run with the same
 // uid (then nothing is written: merging or importing twice adds nothing). Keeps status, times,
@@ -76,8 +76,8 @@ class RunPartsWriter {
   Store& dst_;
   const FullRun& head_;
   int64_t id_ = 0;
-  std::map<int64_t, int64_t> bench_ids_;    // source id -> dst id
-  std::map<int64_t, int64_t> set_aside_;    // source id -> dst id, of the samples head_.discarded names
+  std::map<int64_t, int64_t> bench_ids_;  // source id -> dst id
+  std::map<int64_t, int64_t> set_aside_;  // source id -> dst id, of the samples head_.discarded names
 };
 
 }  // namespace tare::store

@@ -28,13 +28,23 @@ nlohmann::json Normalized(const FullRun& f) {
   auto b = [&](int64_t id) { return bench.count(id) ? bench[id] : -id; };
   const RunRecord& r = f.data.run;
   nlohmann::json j;
-  j["run"] = {r.uid, r.kind, RunStatusName(r.status), r.started_unix_ns, r.ended_unix_ns, r.tare_version,
-              r.command_line, r.options_json, r.fingerprint_json, r.fingerprint_digest, r.provenance.commit,
-              r.provenance.branch, r.provenance.dirty ? nlohmann::json(*r.provenance.dirty) : nlohmann::json(),
+  j["run"] = {r.uid,
+              r.kind,
+              RunStatusName(r.status),
+              r.started_unix_ns,
+              r.ended_unix_ns,
+              r.tare_version,
+              r.command_line,
+              r.options_json,
+              r.fingerprint_json,
+              r.fingerprint_digest,
+              r.provenance.commit,
+              r.provenance.branch,
+              r.provenance.dirty ? nlohmann::json(*r.provenance.dirty) : nlohmann::json(),
               r.provenance.tags};
   if (r.shard) {
-    j["shard"] = {r.shard->index, r.shard->count, r.shard->group, r.shard->assignment_sha256, r.shard->weights,
-                  r.shard->assignment};
+    j["shard"] = {r.shard->index,   r.shard->count,     r.shard->group, r.shard->assignment_sha256,
+                  r.shard->weights, r.shard->assignment};
   }
   for (const auto& e : f.data.executables) j["exes"].push_back({e.role, e.path, e.sha256, e.info_json});
   for (const auto& x : f.data.benchmarks) j["benchmarks"].push_back({b(x.id), x.uri, x.name, x.kind});
@@ -50,11 +60,13 @@ nlohmann::json Normalized(const FullRun& f) {
                             x.ended_unix_ns, SampleOutcomeName(x.outcome), x.exit_code, x.signal, x.error,
                             x.stdout_tail, x.stderr_tail, values});
   }
-  for (const auto& a : f.artifacts) j["artifacts"].push_back({b(a.benchmark_id), a.name, nlohmann::json::binary({a.content.begin(), a.content.end()})});
+  for (const auto& a : f.artifacts)
+    j["artifacts"].push_back({b(a.benchmark_id), a.name, nlohmann::json::binary({a.content.begin(), a.content.end()})});
   if (f.cohort) {
     const CohortRecord& c = *f.cohort;
-    j["cohort"] = {c.campaign_sha256, c.campaign_name, c.campaign_source, c.campaign_text, c.spec_json, c.lock_json,
-                   c.lock_sha256, c.cohort, c.state, c.stop_reason, c.outcome, c.resumed, c.started_unix_ns, c.samples};
+    j["cohort"] = {c.campaign_sha256, c.campaign_name, c.campaign_source, c.campaign_text, c.spec_json,
+                   c.lock_json,       c.lock_sha256,   c.cohort,          c.state,         c.stop_reason,
+                   c.outcome,         c.resumed,       c.started_unix_ns, c.samples};
   }
   for (const auto& c : f.cells) j["cells"].push_back({c.cell, c.name, c.role, b(c.benchmark_id), c.args, c.env});
   for (const auto& l : f.looks) {
@@ -64,8 +76,8 @@ nlohmann::json Normalized(const FullRun& f) {
       for (const auto& m : c.metrics) {
         cmp.push_back({m.metric, m.pairs, Number(m.confidence), Number(m.estimate), Number(m.lo), Number(m.hi),
                        Number(m.base_median), Number(m.head_median), m.allowance, Number(m.delta),
-                       Number(m.noise_floor), m.has_null, Number(m.null_estimate), Number(m.null_lo),
-                       Number(m.null_hi), m.host_too_noisy, VerdictName(m.verdict), m.supported_gain, m.reasons});
+                       Number(m.noise_floor), m.has_null, Number(m.null_estimate), Number(m.null_lo), Number(m.null_hi),
+                       m.host_too_noisy, VerdictName(m.verdict), m.supported_gain, m.reasons});
       }
       look.push_back(cmp);
     }
@@ -178,12 +190,18 @@ int64_t WriteCohort(Store& s) {
     return cmp;
   };
   EXPECT_TRUE(s.SaveVerdicts(run, 1, 1, false, {comparison("BM_A", "head", Verdict::kInconclusive, 0.01)}).ok());
-  EXPECT_TRUE(s.SaveVerdicts(run, 1, 2, true, {comparison("BM_A", "head", Verdict::kFail, 0.05),
-                                               comparison("BM_A", "head2", Verdict::kPass, 0.0)}).ok());
+  EXPECT_TRUE(s.SaveVerdicts(
+                   run, 1, 2, true,
+                   {comparison("BM_A", "head", Verdict::kFail, 0.05), comparison("BM_A", "head2", Verdict::kPass, 0.0)})
+                  .ok());
   EXPECT_TRUE(s.SaveVerdicts(run, 2, 1, true, {comparison("BM_B", "head", Verdict::kPass, -0.01)}).ok());
-  EXPECT_TRUE(s.SaveChecks(run, CheckKind::kGate, {{CheckKind::kGate, "failed_samples <= 0", "BM_B", "head", 1, 0, "count", false}}).ok());
-  EXPECT_TRUE(s.SaveChecks(run, CheckKind::kBound, {{CheckKind::kBound, "wall_ns <= 5%", "BM_A", "head", 0.05, kNaN, "ratio", true},
-                                          {CheckKind::kBound, "wall_ns <= 5%", "BM_B", "head", kNaN, 0.05, "ratio", true}}).ok());
+  EXPECT_TRUE(s.SaveChecks(run, CheckKind::kGate,
+                           {{CheckKind::kGate, "failed_samples <= 0", "BM_B", "head", 1, 0, "count", false}})
+                  .ok());
+  EXPECT_TRUE(s.SaveChecks(run, CheckKind::kBound,
+                           {{CheckKind::kBound, "wall_ns <= 5%", "BM_A", "head", 0.05, kNaN, "ratio", true},
+                            {CheckKind::kBound, "wall_ns <= 5%", "BM_B", "head", kNaN, 0.05, "ratio", true}})
+                  .ok());
   EXPECT_TRUE(s.DiscardSamples(run, {samples[1], samples[2]}, "resumed: block 0 was cut short").ok());
   EXPECT_TRUE(s.DiscardSamples(run, {samples[3]}, "another reason").ok());
   EXPECT_TRUE(s.FinishRun(run, RunStatus::kInterrupted, 1'700'000'000'999'000'000).ok());
@@ -265,8 +283,8 @@ void CopiesACohort(Store& src_store, Store& dst_store) {
   EXPECT_EQ(back->cohort->samples, 5);  // 8 stored, 3 set aside
   auto discarded = dst->DiscardedSamplesOf(written->run_id);
   ASSERT_TRUE(discarded.ok());
-  EXPECT_EQ(*discarded, (std::set<int64_t>{back->data.samples[1].id, back->data.samples[2].id,
-                                           back->data.samples[3].id}));
+  EXPECT_EQ(*discarded,
+            (std::set<int64_t>{back->data.samples[1].id, back->data.samples[2].id, back->data.samples[3].id}));
   auto cohorts = dst->CohortsOf("c0ffee");
   ASSERT_TRUE(cohorts.ok());
   ASSERT_EQ(cohorts->size(), 1u);
@@ -492,7 +510,6 @@ TEST_F(TransferTest, RefusesARunWithoutAUid) {
   ASSERT_FALSE(written.ok());
   EXPECT_EQ(written.status().code(), StatusCode::kInvalidArgument);
 }
-
 
 // A plain run of `n` samples over two benchmarks, seqs repeated in pairs (ties ordered by id), with
 // values, a failed sample every 17th and tails: what a page of LoadSamples must keep exactly.

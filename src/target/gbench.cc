@@ -40,20 +40,15 @@ std::string EscapeRegex(const std::string& name) {
 }
 
 std::vector<std::string> GbenchSampleArgs(const std::string& benchmark, const std::string& json_out) {
-  return {"--benchmark_filter=^" + EscapeRegex(benchmark) + "$",
-          "--benchmark_out=" + json_out,
-          "--benchmark_out_format=json",
-          "--benchmark_repetitions=1",
-          "--benchmark_format=console"};
+  return {"--benchmark_filter=^" + EscapeRegex(benchmark) + "$", "--benchmark_out=" + json_out,
+          "--benchmark_out_format=json", "--benchmark_repetitions=1", "--benchmark_format=console"};
 }
 
 std::string GbenchMinTimeArg(int64_t min_time_ns) {
   return fmt::format("--benchmark_min_time={:g}", static_cast<double>(min_time_ns) / 1e9);
 }
 
-std::string GbenchIterationsArg(uint64_t iterations) {
-  return fmt::format("--benchmark_min_time={}x", iterations);
-}
+std::string GbenchIterationsArg(uint64_t iterations) { return fmt::format("--benchmark_min_time={}x", iterations); }
 
 bool GbenchMinTimeGiven(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
   for (size_t i = 1; i < argv.size(); ++i) {
@@ -85,17 +80,33 @@ StatusOr<double> UnitToNs(const std::string& unit, const std::string& benchmark)
   if (unit == "us") return 1e3;
   if (unit == "ms") return 1e6;
   if (unit == "s") return 1e9;
-  return Status::DataLoss(fmt::format(
-      "benchmark '{}': Google Benchmark reported an unknown time_unit '{}'", benchmark, unit));
+  return Status::DataLoss(
+      fmt::format("benchmark '{}': Google Benchmark reported an unknown time_unit '{}'", benchmark, unit));
 }
 
 // Keys of a benchmark row that are Google Benchmark's own, not user counters.
 const std::set<std::string>& ReservedKeys() {
-  static const std::set<std::string> kKeys = {
-      "name", "family_index", "per_family_instance_index", "run_name", "run_type",
-      "repetitions", "repetition_index", "threads", "iterations", "real_time", "cpu_time",
-      "time_unit", "error_occurred", "error_message", "skipped", "skip_message",
-      "aggregate_name", "aggregate_unit", "label", "big_o", "rms"};
+  static const std::set<std::string> kKeys = {"name",
+                                              "family_index",
+                                              "per_family_instance_index",
+                                              "run_name",
+                                              "run_type",
+                                              "repetitions",
+                                              "repetition_index",
+                                              "threads",
+                                              "iterations",
+                                              "real_time",
+                                              "cpu_time",
+                                              "time_unit",
+                                              "error_occurred",
+                                              "error_message",
+                                              "skipped",
+                                              "skip_message",
+                                              "aggregate_name",
+                                              "aggregate_unit",
+                                              "label",
+                                              "big_o",
+                                              "rms"};
   return kKeys;
 }
 
@@ -107,9 +118,8 @@ struct RowFields {
   const std::string& benchmark;
 
   Status WrongType(const char* key, const char* expected) const {
-    return Status::DataLoss(fmt::format(
-        "benchmark '{}': Google Benchmark's JSON field \"{}\" is {} ({}), expected {}", benchmark,
-        key, row[key].type_name(), Shown(row[key]), expected));
+    return Status::DataLoss(fmt::format("benchmark '{}': Google Benchmark's JSON field \"{}\" is {} ({}), expected {}",
+                                        benchmark, key, row[key].type_name(), Shown(row[key]), expected));
   }
   static std::string Shown(const nlohmann::json& v) {
     std::string text = DumpJson(v);
@@ -128,8 +138,8 @@ struct RowFields {
   // Required and finite.
   StatusOr<double> Number(const char* key) const {
     if (!row.contains(key)) {
-      return Status::DataLoss(fmt::format(
-          "benchmark '{}': Google Benchmark's JSON row lacks a numeric \"{}\"", benchmark, key));
+      return Status::DataLoss(
+          fmt::format("benchmark '{}': Google Benchmark's JSON row lacks a numeric \"{}\"", benchmark, key));
     }
     if (!row[key].is_number()) return WrongType(key, "a number");
     double v = row[key].get<double>();
@@ -143,14 +153,14 @@ struct RowFields {
 StatusOr<GbenchReading> ParseGbenchJson(const std::string& json_text, const std::string& benchmark) {
   const auto parsed = ParseJson(json_text, "Google Benchmark's JSON output");
   if (!parsed.ok() || !parsed->is_object()) {
-    return Status::DataLoss(fmt::format(
-        "benchmark '{}': Google Benchmark's JSON output is malformed (truncated or not JSON{})", benchmark,
-        parsed.ok() ? "" : ": " + parsed.status().message()));
+    return Status::DataLoss(
+        fmt::format("benchmark '{}': Google Benchmark's JSON output is malformed (truncated or not JSON{})", benchmark,
+                    parsed.ok() ? "" : ": " + parsed.status().message()));
   }
   const nlohmann::json& doc = *parsed;
   if (!doc.contains("benchmarks") || !doc["benchmarks"].is_array()) {
-    return Status::DataLoss(fmt::format(
-        "benchmark '{}': Google Benchmark's JSON output has no \"benchmarks\" array", benchmark));
+    return Status::DataLoss(
+        fmt::format("benchmark '{}': Google Benchmark's JSON output has no \"benchmarks\" array", benchmark));
   }
   for (const auto& row : doc["benchmarks"]) {
     if (!row.is_object()) continue;
@@ -178,16 +188,15 @@ StatusOr<GbenchReading> ParseGbenchJson(const std::string& json_text, const std:
     r.cpu_time_ns *= scale;
     // Finite in the file, infinite in ns: 1e300 s is a value no sample can hold.
     if (!std::isfinite(r.real_time_ns) || !std::isfinite(r.cpu_time_ns)) {
-      return Status::DataLoss(fmt::format(
-          "benchmark '{}': Google Benchmark's JSON times ({} / {} {}) overflow when converted to ns",
-          benchmark, row["real_time"].get<double>(), row["cpu_time"].get<double>(), unit));
+      return Status::DataLoss(
+          fmt::format("benchmark '{}': Google Benchmark's JSON times ({} / {} {}) overflow when converted to ns",
+                      benchmark, row["real_time"].get<double>(), row["cpu_time"].get<double>(), unit));
     }
     if (row.contains("threads")) {
       TARE_ASSIGN_OR_RETURN(double threads, f.Number("threads"));
       if (threads < 1 || threads > 1e6 || threads != static_cast<double>(static_cast<int>(threads))) {
         return Status::DataLoss(fmt::format(
-            "benchmark '{}': Google Benchmark's JSON field \"threads\" is {}, not a thread count",
-            benchmark, threads));
+            "benchmark '{}': Google Benchmark's JSON field \"threads\" is {}, not a thread count", benchmark, threads));
       }
       r.threads = static_cast<int>(threads);
     }
@@ -196,9 +205,10 @@ StatusOr<GbenchReading> ParseGbenchJson(const std::string& json_text, const std:
     }
     return r;
   }
-  return Status::DataLoss(fmt::format(
-      "benchmark '{}' produced no result row; it may have been filtered out or crashed before "
-      "reporting", benchmark));
+  return Status::DataLoss(
+      fmt::format("benchmark '{}' produced no result row; it may have been filtered out or crashed before "
+                  "reporting",
+                  benchmark));
 }
 
 std::vector<std::string> GbenchRateCounters(const std::string& console, const std::map<std::string, double>& counters) {

@@ -33,12 +33,12 @@ bool GbenchMinTimeGiven(const std::vector<std::string>& argv, const std::vector<
 
 // What one process reported for one benchmark.
 struct GbenchReading {
-  bool error = false;             // error_occurred (or skipped in newer versions)
+  bool error = false;  // error_occurred (or skipped in newer versions)
   std::string error_message;
   double iterations = 0;
-  double real_time_ns = 0;        // per iteration, converted from time_unit
+  double real_time_ns = 0;  // per iteration, converted from time_unit
   double cpu_time_ns = 0;
-  int threads = 1;                // "threads": the benchmark's thread count
+  int threads = 1;                         // "threads": the benchmark's thread count
   std::map<std::string, double> counters;  // user counters (flat numeric keys)
 };
 

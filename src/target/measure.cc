@@ -73,16 +73,19 @@ void RecordOutcome(const proc::SpawnResult& r, const MeasureOptions& o, Sample* 
 
 protocol::Instrument ProtocolInstrument(Instrument i) {
   switch (i) {
-    case Instrument::kSim: return protocol::Instrument::kSim;
-    case Instrument::kMem: return protocol::Instrument::kMem;
-    case Instrument::kWall: break;
+    case Instrument::kSim:
+      return protocol::Instrument::kSim;
+    case Instrument::kMem:
+      return protocol::Instrument::kMem;
+    case Instrument::kWall:
+      break;
   }
   return protocol::Instrument::kWall;
 }
 
 // Runs a tare binary for a list or calibrate request and returns its one result line.
-StatusOr<std::string> RunProtocol(proc::Spawner& spawner, const TargetSpec& target,
-                                  const MeasureOptions& options, const protocol::Request& request) {
+StatusOr<std::string> RunProtocol(proc::Spawner& spawner, const TargetSpec& target, const MeasureOptions& options,
+                                  const protocol::Request& request) {
   proc::SpawnRequest req = BaseRequest(target, options);
   TARE_ASSIGN_OR_RETURN(auto env, protocol::ChildEnv(request));
   for (auto& kv : env) req.env.push_back(kv);
@@ -93,13 +96,13 @@ StatusOr<std::string> RunProtocol(proc::Spawner& spawner, const TargetSpec& targ
   std::string text = ReadFile(req.result_path).ok() ? *ReadFile(req.result_path) : "";
   auto lines = protocol::ResultLines(text);
   if (!r.ok() && lines.empty()) {
-    return Status::FailedPrecondition(fmt::format(
-        "'{}' failed to answer a {} request ({}); stderr: {}", target.argv[0],
-        protocol::ModeName(request.mode), r.Describe(), ReadTail(req.stderr_path, 400)));
+    return Status::FailedPrecondition(fmt::format("'{}' failed to answer a {} request ({}); stderr: {}", target.argv[0],
+                                                  protocol::ModeName(request.mode), r.Describe(),
+                                                  ReadTail(req.stderr_path, 400)));
   }
   if (lines.empty()) {
-    return Status::DataLoss(fmt::format("'{}' wrote no result for a {} request", target.argv[0],
-                                        protocol::ModeName(request.mode)));
+    return Status::DataLoss(
+        fmt::format("'{}' wrote no result for a {} request", target.argv[0], protocol::ModeName(request.mode)));
   }
   return std::string(lines.front());
 }
@@ -119,21 +122,20 @@ void AddWallWarnings(const Sample& s, std::vector<std::string>* warnings) {
   auto it = s.values.find(gbench ? metric_name::kGbCpuTimeNs : metric_name::kBenchCpuNs);
   if (it == s.values.end()) it = s.values.find(gbench ? metric_name::kGbRealTimeNs : metric_name::kBenchWallNs);
   if (it != s.values.end() && it->second < kNoWorkNsPerIteration) {
-    warnings->push_back(fmt::format(
-        "measured no work: {:.3g} ns per iteration is below {} ns; the loop body was likely optimised "
-        "away; use {} on its result", it->second, kNoWorkNsPerIteration,
-        gbench ? "benchmark::DoNotOptimize" : "tare::do_not_optimize"));
+    warnings->push_back(
+        fmt::format("measured no work: {:.3g} ns per iteration is below {} ns; the loop body was likely optimised "
+                    "away; use {} on its result",
+                    it->second, kNoWorkNsPerIteration, gbench ? "benchmark::DoNotOptimize" : "tare::do_not_optimize"));
   }
   // Syscall-heavy is judged on a whole run's medians: session::SampleRecorder::WriteRunWarnings.
 }
 
 // Runs `req` under valgrind callgrind instead: a fresh profile directory
 // (<workdir>/callgrind), the valgrind argv and environment, ASLR off in the spawn helper.
-instrument::SimOptions WrapForSim(TargetKind kind, const MeasureOptions& options,
-                                  proc::SpawnRequest* req) {
+instrument::SimOptions WrapForSim(TargetKind kind, const MeasureOptions& options, proc::SpawnRequest* req) {
   instrument::SimOptions sim;
   sim.target = kind == TargetKind::kGbench ? instrument::SimTarget::kGoogleBenchmark
-             : kind == TargetKind::kTare   ? instrument::SimTarget::kTareBinary
+               : kind == TargetKind::kTare ? instrument::SimTarget::kTareBinary
                                            : instrument::SimTarget::kCommand;
   sim.valgrind = options.valgrind;
   sim.profile_dir = options.workdir + "/callgrind";
@@ -147,8 +149,8 @@ instrument::SimOptions WrapForSim(TargetKind kind, const MeasureOptions& options
 
 }  // namespace
 
-Status Calibrate(proc::Spawner& spawner, const TargetSpec& target, const MeasureOptions& options,
-                 uint64_t window_ns, Benchmark* bench) {
+Status Calibrate(proc::Spawner& spawner, const TargetSpec& target, const MeasureOptions& options, uint64_t window_ns,
+                 Benchmark* bench) {
   if (target.kind != TargetKind::kTare) return Status::Ok();
   if (options.instrument == Instrument::kSim) {
     bench->iterations = kSimIterations;
@@ -184,11 +186,11 @@ Status RefuseNamesWithNewlines(proc::Spawner& spawner, const TargetSpec& target,
   auto text = ReadFile(req.stdout_path);
   if (!text.ok() || text->find_first_not_of(" \r\n") == std::string::npos) return Status::Ok();
   while (!text->empty() && text->back() == '\n') text->pop_back();
-  return Status::FailedPrecondition(fmt::format(
-      "'{}' has benchmark names holding a newline ('{}'), which --benchmark_list_tests prints as "
-      "several names and no filter can select; rename them (->Name(...) without a newline), or leave "
-      "them out with --benchmark_filter=... after the target",
-      target.argv[0], SingleLineText(*text)));
+  return Status::FailedPrecondition(
+      fmt::format("'{}' has benchmark names holding a newline ('{}'), which --benchmark_list_tests prints as "
+                  "several names and no filter can select; rename them (->Name(...) without a newline), or leave "
+                  "them out with --benchmark_filter=... after the target",
+                  target.argv[0], SingleLineText(*text)));
 }
 
 }  // namespace
@@ -215,16 +217,16 @@ StatusOr<std::vector<Benchmark>> ListBenchmarks(proc::Spawner& spawner, const Ta
   req.timeout_ns = 60'000'000'000;
   TARE_ASSIGN_OR_RETURN(proc::SpawnResult r, spawner.Run(req));
   if (!r.ok()) {
-    return Status::FailedPrecondition(fmt::format(
-        "listing the benchmarks of '{}' with --benchmark_list_tests failed ({}); stderr: {}",
-        target.argv[0], r.Describe(), ReadTail(req.stderr_path, 400)));
+    return Status::FailedPrecondition(
+        fmt::format("listing the benchmarks of '{}' with --benchmark_list_tests failed ({}); stderr: {}",
+                    target.argv[0], r.Describe(), ReadTail(req.stderr_path, 400)));
   }
   TARE_ASSIGN_OR_RETURN(std::string text, ReadFile(req.stdout_path));
   std::vector<Benchmark> out;
   for (const auto& name : ParseGbenchList(text)) out.push_back({name, target.name + "::" + name});
   if (out.empty()) {
-    return Status::FailedPrecondition(fmt::format(
-        "'{}' lists no benchmarks (--benchmark_list_tests printed nothing)", target.argv[0]));
+    return Status::FailedPrecondition(
+        fmt::format("'{}' lists no benchmarks (--benchmark_list_tests printed nothing)", target.argv[0]));
   }
   TARE_RETURN_IF_ERROR(RefuseNamesWithNewlines(spawner, target, options));
   return out;
@@ -265,10 +267,10 @@ void AddSelfMetrics(const std::string& path, const std::vector<std::string>& req
   for (const auto& name : required) {
     if (s->values.count(name)) continue;
     s->outcome = SampleOutcome::kFailed;
-    s->error = !*read ? fmt::format("{} is judged, but the program wrote nothing to $TARE_METRICS_FILE", name)
-                      : fmt::format("{} is judged, but the program's $TARE_METRICS_FILE has no \"{}\" (it has: {})",
-                                    name, name.substr(std::string_view(kAppPrefix).size()),
-                                    reported.empty() ? "nothing" : reported);
+    s->error =
+        !*read ? fmt::format("{} is judged, but the program wrote nothing to $TARE_METRICS_FILE", name)
+               : fmt::format("{} is judged, but the program's $TARE_METRICS_FILE has no \"{}\" (it has: {})", name,
+                             name.substr(std::string_view(kAppPrefix).size()), reported.empty() ? "nothing" : reported);
     return;
   }
 }
@@ -343,10 +345,10 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
   if (target.kind == TargetKind::kGbench) s.stderr_tail = WithoutGbenchContext(s.stderr_tail);
   if (target.kind == TargetKind::kGbench && s.ok()) {
     auto text = ReadFile(json_path);
-    StatusOr<GbenchReading> reading =
-        text.ok() ? ParseGbenchJson(*text, bench.name)
-                  : StatusOr<GbenchReading>(Status::DataLoss(fmt::format(
-                        "benchmark '{}' wrote no JSON output to {}", bench.name, json_path)));
+    StatusOr<GbenchReading> reading = text.ok()
+                                          ? ParseGbenchJson(*text, bench.name)
+                                          : StatusOr<GbenchReading>(Status::DataLoss(fmt::format(
+                                                "benchmark '{}' wrote no JSON output to {}", bench.name, json_path)));
     if (!reading.ok()) {
       fail(reading.status().message());
     } else if (reading->error) {
@@ -362,7 +364,8 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
         s.values[metric_name::kGbIterations] = gb.iterations;
         for (const auto& [k, v] : gb.counters) s.values[metric_name::kGbCounterPrefix + k] = v;
         if (extras != nullptr) {
-          for (const auto& k : GbenchRateCounters(s.stdout_tail, gb.counters)) extras->rates.push_back(metric_name::kGbCounterPrefix + k);
+          for (const auto& k : GbenchRateCounters(s.stdout_tail, gb.counters))
+            extras->rates.push_back(metric_name::kGbCounterPrefix + k);
         }
       }
     }
@@ -388,7 +391,7 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
   if (sim && s.ok()) {
     auto files = instrument::SimProfileFiles(profile_dir);
     int64_t iterations = target.kind == TargetKind::kGbench ? static_cast<int64_t>(gb.iterations)
-                       : target.kind == TargetKind::kTare   ? static_cast<int64_t>(bench.iterations)
+                         : target.kind == TargetKind::kTare ? static_cast<int64_t>(bench.iterations)
                                                             : 0;
     StatusOr<instrument::SimReadings> readings =
         files.ok() ? instrument::ReadSimResults(sim_options.target, *files, iterations, gb_threads)
@@ -405,8 +408,7 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
         for (const auto& path : *files) {
           auto content = ReadFile(path);
           if (content.ok()) {
-            extras->artifacts.push_back(
-                {"callgrind/" + std::filesystem::path(path).filename().string(), *content});
+            extras->artifacts.push_back({"callgrind/" + std::filesystem::path(path).filename().string(), *content});
           }
         }
       }
@@ -422,14 +424,12 @@ StatusOr<Sample> MeasureOnce(proc::Spawner& spawner, const TargetSpec& target, c
 }
 
 StatusOr<std::vector<Sample>> MeasureTogether(proc::Spawner& spawner, const TargetSpec& target,
-                                              const std::vector<Benchmark>& benches,
-                                              const MeasureOptions& options,
+                                              const std::vector<Benchmark>& benches, const MeasureOptions& options,
                                               std::vector<std::string>* unavailable,
                                               std::vector<MeasureExtras>* extras) {
   if (extras != nullptr) extras->assign(benches.size(), MeasureExtras{});
   if (target.kind != TargetKind::kTare) {
-    return Status::InvalidArgument(
-        "running several benchmarks in one process needs a tare benchmark binary");
+    return Status::InvalidArgument("running several benchmarks in one process needs a tare benchmark binary");
   }
   protocol::Request request;
   request.mode = protocol::Mode::kMeasure;

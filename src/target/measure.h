@@ -20,8 +20,8 @@ struct TargetSpec {
   std::string name;               // short name used in benchmark URIs (the executable's basename)
   std::vector<std::string> argv;  // argv[0] is an absolute path; the rest is passed through
   TargetKind kind = TargetKind::kCommand;
-  std::string cwd;                // "" = tare's working directory
-  std::vector<std::string> env;   // the child's whole environment, KEY=VALUE
+  std::string cwd;               // "" = tare's working directory
+  std::vector<std::string> env;  // the child's whole environment, KEY=VALUE
 };
 
 struct Benchmark {
@@ -37,14 +37,14 @@ struct Benchmark {
 };
 
 struct MeasureOptions {
-  std::string workdir;            // private scratch directory for captured output
+  std::string workdir;  // private scratch directory for captured output
   int64_t timeout_ns = 0;
   std::vector<std::string> perf_events;
-  size_t tail_bytes = 4096;       // how much of stdout/stderr to keep with each sample
+  size_t tail_bytes = 4096;  // how much of stdout/stderr to keep with each sample
   Instrument instrument = Instrument::kWall;
-  std::string valgrind;           // sim: absolute path (instrument::FindValgrind)
+  std::string valgrind;                        // sim: absolute path (instrument::FindValgrind)
   instrument::GbenchFlagSupport gbench_flags;  // sim on Google Benchmark: ProbeGbenchFlags
-  std::string alloc_shim;         // mem: absolute path of libtare_alloc.so (FindAllocShim)
+  std::string alloc_shim;                      // mem: absolute path of libtare_alloc.so (FindAllocShim)
   // "app.NAME" metrics the campaign judges: a sample whose program did not report one in
   // $TARE_METRICS_FILE fails, saying so (self_metrics.h).
   std::vector<std::string> required_metrics;
@@ -67,8 +67,7 @@ struct MeasureExtras {
 // state, caches and lazily initialised globals leak from one benchmark into the next — and exists
 // to show it (`tare run --no-isolation`). The process-level metrics are the shared process's.
 StatusOr<std::vector<Sample>> MeasureTogether(proc::Spawner& spawner, const TargetSpec& target,
-                                              const std::vector<Benchmark>& benches,
-                                              const MeasureOptions& options,
+                                              const std::vector<Benchmark>& benches, const MeasureOptions& options,
                                               std::vector<std::string>* unavailable,
                                               std::vector<MeasureExtras>* extras = nullptr);
 
@@ -78,8 +77,8 @@ StatusOr<std::vector<Sample>> MeasureTogether(proc::Spawner& spawner, const Targ
 // and with it the per-iteration share of the window's fixed cost — the same binary must give the
 // same counts on every rerun. No-op for other kinds.
 inline constexpr uint64_t kSimIterations = 10;
-Status Calibrate(proc::Spawner& spawner, const TargetSpec& target, const MeasureOptions& options,
-                 uint64_t window_ns, Benchmark* bench);
+Status Calibrate(proc::Spawner& spawner, const TargetSpec& target, const MeasureOptions& options, uint64_t window_ns,
+                 Benchmark* bench);
 
 // A Google Benchmark binary: which of the newer flags it accepts (from its --help).
 StatusOr<instrument::GbenchFlagSupport> ProbeGbenchFlags(proc::Spawner& spawner, const TargetSpec& target,

@@ -40,8 +40,8 @@ StatusOr<std::string> FindOwnLibrary(const std::string& file, const char* env_va
     looked += (looked.empty() ? "" : ", ") + std::filesystem::path(c).lexically_normal().string();
   }
   return Status::FailedPrecondition(fmt::format(
-      "{} {} was not found (looked at {}); rebuild tare (scripts/build.sh), reinstall it, or set {} to its path",
-      what, file, looked, env_var));
+      "{} {} was not found (looked at {}); rebuild tare (scripts/build.sh), reinstall it, or set {} to its path", what,
+      file, looked, env_var));
 }
 
 }  // namespace
@@ -91,8 +91,7 @@ Status ReadAllocTotals(const std::string& path, int pid, std::map<std::string, d
     const auto parsed = ParseJson(line, "an allocation shim line");
     if (!parsed.ok()) continue;
     const nlohmann::json& j = *parsed;
-    if (!j.is_object() || !j.contains("pid") || !j["pid"].is_number_integer() ||
-        j["pid"].get<int64_t>() != pid) {
+    if (!j.is_object() || !j.contains("pid") || !j["pid"].is_number_integer() || j["pid"].get<int64_t>() != pid) {
       continue;
     }
     for (const char* key : {"allocs", "frees", "bytes_allocated", "peak_live_bytes"}) {
@@ -101,8 +100,8 @@ Status ReadAllocTotals(const std::string& path, int pid, std::map<std::string, d
       } else if (j[key].is_number()) {
         (*values)[std::string(metric_name::kMemPrefix) + key] = j[key].get<double>();
       } else {
-        return Status::DataLoss(fmt::format(
-            "the allocation shim's line for the measured process has a non-numeric \"{}\"", key));
+        return Status::DataLoss(
+            fmt::format("the allocation shim's line for the measured process has a non-numeric \"{}\"", key));
       }
     }
     return Status::Ok();

@@ -21,8 +21,8 @@ namespace {
 bool NameOk(std::string_view name) {
   if (name.empty() || name.size() > kMaxSelfMetricName) return false;
   for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                    c == '.' || c == '-';
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
     if (!ok) return false;
   }
   return true;
@@ -84,15 +84,14 @@ StatusOr<std::vector<SelfMetric>> ParseSelfMetrics(std::string_view text) {
   }
   if (const std::string repeated = RepeatedKey(text); !repeated.empty()) {
     return Status::InvalidArgument(fmt::format(
-        "$TARE_METRICS_FILE: {} is given twice; write each name (and each of value, unit, direction) once",
-        repeated));
+        "$TARE_METRICS_FILE: {} is given twice; write each name (and each of value, unit, direction) once", repeated));
   }
   std::vector<SelfMetric> out;
   for (const auto& [name, v] : j.items()) {
     if (!NameOk(name)) {
-      return Status::InvalidArgument(fmt::format(
-          "$TARE_METRICS_FILE: metric name {} is not 1 to {} letters, digits, '_', '.' or '-'", Quoted(name),
-          kMaxSelfMetricName));
+      return Status::InvalidArgument(
+          fmt::format("$TARE_METRICS_FILE: metric name {} is not 1 to {} letters, digits, '_', '.' or '-'",
+                      Quoted(name), kMaxSelfMetricName));
     }
     SelfMetric m;
     m.name = kAppPrefix + name;
@@ -100,21 +99,21 @@ StatusOr<std::vector<SelfMetric>> ParseSelfMetrics(std::string_view text) {
     if (v.is_object()) {
       for (const auto& [key, field] : v.items()) {
         if (key != "value" && key != "unit" && key != "direction") {
-          return Status::InvalidArgument(fmt::format(
-              "$TARE_METRICS_FILE: metric {}: unknown key {}; the keys are value, unit, direction", Quoted(name),
-              Quoted(key)));
+          return Status::InvalidArgument(
+              fmt::format("$TARE_METRICS_FILE: metric {}: unknown key {}; the keys are value, unit, direction",
+                          Quoted(name), Quoted(key)));
         }
       }
       if (!v.contains("value")) {
-        return Status::InvalidArgument(
-            fmt::format("$TARE_METRICS_FILE: metric {} has no \"value\"", Quoted(name)));
+        return Status::InvalidArgument(fmt::format("$TARE_METRICS_FILE: metric {} has no \"value\"", Quoted(name)));
       }
       value = &v["value"];
       if (v.contains("unit")) {
         if (!v["unit"].is_string() || !UnitOk(v["unit"].get_ref<const std::string&>())) {
-          return Status::InvalidArgument(fmt::format(
-              "$TARE_METRICS_FILE: metric {}: \"unit\" must be 1 to 16 printable characters without spaces, e.g. \"ms\"",
-              Quoted(name)));
+          return Status::InvalidArgument(
+              fmt::format("$TARE_METRICS_FILE: metric {}: \"unit\" must be 1 to 16 printable characters without "
+                          "spaces, e.g. \"ms\"",
+                          Quoted(name)));
         }
         m.unit = v["unit"].get<std::string>();
       }
@@ -132,13 +131,12 @@ StatusOr<std::vector<SelfMetric>> ParseSelfMetrics(std::string_view text) {
       }
     }
     if (!value->is_number()) {
-      return Status::InvalidArgument(fmt::format("$TARE_METRICS_FILE: metric {} is a {}, not a number", Quoted(name),
-                                                 Kind(*value)));
+      return Status::InvalidArgument(
+          fmt::format("$TARE_METRICS_FILE: metric {} is a {}, not a number", Quoted(name), Kind(*value)));
     }
     m.value = value->get<double>();
     if (!std::isfinite(m.value)) {
-      return Status::InvalidArgument(
-          fmt::format("$TARE_METRICS_FILE: metric {} is not finite", Quoted(name)));
+      return Status::InvalidArgument(fmt::format("$TARE_METRICS_FILE: metric {} is not finite", Quoted(name)));
     }
     out.push_back(std::move(m));
   }
@@ -150,8 +148,8 @@ StatusOr<std::optional<std::vector<SelfMetric>>> ReadSelfMetrics(const std::stri
   const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) {
     if (errno == ENOENT) return std::optional<std::vector<SelfMetric>>();
-    return Status::FailedPrecondition(fmt::format("$TARE_METRICS_FILE: cannot open what the program left there: {}",
-                                                  std::strerror(errno)));
+    return Status::FailedPrecondition(
+        fmt::format("$TARE_METRICS_FILE: cannot open what the program left there: {}", std::strerror(errno)));
   }
   struct stat st;
   std::string text;
@@ -159,8 +157,8 @@ StatusOr<std::optional<std::vector<SelfMetric>>> ReadSelfMetrics(const std::stri
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     s = Status::FailedPrecondition("$TARE_METRICS_FILE: the program left something other than a regular file there");
   } else if (static_cast<uint64_t>(st.st_size) > kMaxMetricsFileBytes) {
-    s = Status::FailedPrecondition(fmt::format("$TARE_METRICS_FILE: {} bytes; at most {} are read", st.st_size,
-                                               kMaxMetricsFileBytes));
+    s = Status::FailedPrecondition(
+        fmt::format("$TARE_METRICS_FILE: {} bytes; at most {} are read", st.st_size, kMaxMetricsFileBytes));
   } else {
     text.resize(static_cast<size_t>(st.st_size));
     size_t got = 0;

@@ -26,18 +26,17 @@ StatusOr<json> ParseObject(std::string_view line, std::string_view what) {
   auto parsed = ParseJson(line, what);
   if (!parsed.ok() || !parsed->is_object()) {
     const std::string head(line.substr(0, 80));
-    return Status::DataLoss(
-        fmt::format("{}: the child's result is not a JSON object: '{}'", what, head));
+    return Status::DataLoss(fmt::format("{}: the child's result is not a JSON object: '{}'", what, head));
   }
   json j = std::move(*parsed);
   if (!j.contains("protocol") || !j["protocol"].is_number_unsigned()) {
     return Status::DataLoss(fmt::format("{}: the result line has no \"protocol\" field", what));
   }
   if (j["protocol"].get<uint64_t>() != uint64_t(kVersion)) {
-    return Status::FailedPrecondition(fmt::format(
-        "{}: the binary speaks tare child protocol {}, this tare speaks {}; rebuild the benchmark "
-        "against this tare's include/tare",
-        what, j["protocol"].get<uint64_t>(), kVersion));
+    return Status::FailedPrecondition(
+        fmt::format("{}: the binary speaks tare child protocol {}, this tare speaks {}; rebuild the benchmark "
+                    "against this tare's include/tare",
+                    what, j["protocol"].get<uint64_t>(), kVersion));
   }
   return j;
 }
@@ -45,8 +44,7 @@ StatusOr<json> ParseObject(std::string_view line, std::string_view what) {
 // The child's own error report, if the line is one.
 std::optional<Status> ChildError(const json& j, std::string_view what) {
   if (!j.contains("error")) return std::nullopt;
-  const std::string message = j["error"].is_string() ? j["error"].get<std::string>()
-                                                     : DumpJson(j["error"]);
+  const std::string message = j["error"].is_string() ? j["error"].get<std::string>() : DumpJson(j["error"]);
   return Status::FailedPrecondition(fmt::format("{} failed in the child: {}", what, message));
 }
 
@@ -55,8 +53,8 @@ Status CheckBench(const json& j, std::string_view bench) {
     return Status::DataLoss(fmt::format("{}: the result line has no \"bench\" field", Quoted(bench)));
   }
   if (j["bench"].get<std::string>() != bench) {
-    return Status::DataLoss(fmt::format("{}: the result line is for benchmark '{}'", Quoted(bench),
-                                        j["bench"].get<std::string>()));
+    return Status::DataLoss(
+        fmt::format("{}: the result line is for benchmark '{}'", Quoted(bench), j["bench"].get<std::string>()));
   }
   return Status::Ok();
 }
@@ -67,14 +65,13 @@ StatusOr<uint64_t> Unsigned(const json& obj, const char* key, std::string_view w
   }
   const json& v = obj[key];
   if (!v.is_number_unsigned()) {
-    return Status::DataLoss(
-        fmt::format("{}: \"{}\" must be a non-negative integer, got {}", what, key, DumpJson(v)));
+    return Status::DataLoss(fmt::format("{}: \"{}\" must be a non-negative integer, got {}", what, key, DumpJson(v)));
   }
   return v.get<uint64_t>();
 }
 
-StatusOr<std::map<std::string, double>> Numbers(const json& obj, const char* key,
-                                                std::string_view what, bool required) {
+StatusOr<std::map<std::string, double>> Numbers(const json& obj, const char* key, std::string_view what,
+                                                bool required) {
   std::map<std::string, double> out;
   if (!obj.contains(key)) {
     if (required) return Status::DataLoss(fmt::format("{}: the result has no \"{}\"", what, key));
@@ -85,17 +82,14 @@ StatusOr<std::map<std::string, double>> Numbers(const json& obj, const char* key
   }
   for (const auto& [name, v] : obj[key].items()) {
     if (!v.is_number() || !std::isfinite(v.get<double>())) {
-      return Status::DataLoss(
-          fmt::format("{}: {} '{}' must be a finite number, got {}", what, key, name, DumpJson(v)));
+      return Status::DataLoss(fmt::format("{}: {} '{}' must be a finite number, got {}", what, key, name, DumpJson(v)));
     }
     out[name] = v.get<double>();
   }
   return out;
 }
 
-bool ValidName(const std::string& name) {
-  return !name.empty() && name.find('\n') == std::string::npos;
-}
+bool ValidName(const std::string& name) { return !name.empty() && name.find('\n') == std::string::npos; }
 
 }  // namespace
 
@@ -112,18 +106,24 @@ bool HasProtocolMarker(std::string_view file_bytes) {
 
 const char* ModeName(Mode mode) {
   switch (mode) {
-    case Mode::kList: return "list";
-    case Mode::kCalibrate: return "calibrate";
-    case Mode::kMeasure: return "measure";
+    case Mode::kList:
+      return "list";
+    case Mode::kCalibrate:
+      return "calibrate";
+    case Mode::kMeasure:
+      return "measure";
   }
   return "?";
 }
 
 const char* InstrumentName(Instrument instrument) {
   switch (instrument) {
-    case Instrument::kWall: return "wall";
-    case Instrument::kSim: return "sim";
-    case Instrument::kMem: return "mem";
+    case Instrument::kWall:
+      return "wall";
+    case Instrument::kSim:
+      return "sim";
+    case Instrument::kMem:
+      return "mem";
   }
   return "?";
 }
@@ -140,14 +140,13 @@ StatusOr<std::vector<std::string>> ChildEnv(const Request& r) {
   };
   if (r.mode == Mode::kList) return env;
   if (r.benches.empty()) {
-    return Status::InvalidArgument(
-        fmt::format("a {} request needs at least one benchmark name", ModeName(r.mode)));
+    return Status::InvalidArgument(fmt::format("a {} request needs at least one benchmark name", ModeName(r.mode)));
   }
   std::string joined;
   for (const auto& name : r.benches) {
     if (!ValidName(name)) {
-      return Status::InvalidArgument(fmt::format(
-          "benchmark name '{}' cannot be sent to a child (empty or contains a newline)", name));
+      return Status::InvalidArgument(
+          fmt::format("benchmark name '{}' cannot be sent to a child (empty or contains a newline)", name));
     }
     if (!joined.empty()) joined += '\n';
     joined += name;
@@ -161,8 +160,7 @@ StatusOr<std::vector<std::string>> ChildEnv(const Request& r) {
     env.push_back(fmt::format("TARE_CALIBRATE_NS={}", r.calibrate_ns));
   } else {
     if (r.iters == 0) {
-      return Status::InvalidArgument(
-          fmt::format("measuring {} needs an iteration count > 0", Quoted(r.benches[0])));
+      return Status::InvalidArgument(fmt::format("measuring {} needs an iteration count > 0", Quoted(r.benches[0])));
     }
     env.push_back(fmt::format("TARE_ITERS={}", r.iters));
   }
@@ -192,8 +190,7 @@ StatusOr<std::vector<ListedBenchmark>> ParseList(std::string_view line) {
   std::vector<ListedBenchmark> out;
   std::set<std::string> seen;
   for (const auto& b : j["benchmarks"]) {
-    if (!b.is_object() || !b.contains("name") || !b["name"].is_string() ||
-        !ValidName(b["name"].get<std::string>())) {
+    if (!b.is_object() || !b.contains("name") || !b["name"].is_string() || !ValidName(b["name"].get<std::string>())) {
       return Status::DataLoss(fmt::format("{}: an entry has no valid \"name\": {}", what, DumpJson(b)));
     }
     ListedBenchmark lb;
@@ -215,8 +212,8 @@ StatusOr<std::vector<ListedBenchmark>> ParseList(std::string_view line) {
       }
       lb.args.push_back(a.get<int64_t>());
     }
-    lb.records_latency = b.contains("records_latency") && b["records_latency"].is_boolean() &&
-                         b["records_latency"].get<bool>();
+    lb.records_latency =
+        b.contains("records_latency") && b["records_latency"].is_boolean() && b["records_latency"].get<bool>();
     out.push_back(std::move(lb));
   }
   return out;
@@ -294,12 +291,11 @@ std::vector<Metric> PerIterationMetrics(const Measurement& m) {
     out.push_back({metric_name::kBenchLatencyP99Ns, double(m.latency->p99_ns), "ns"});
     out.push_back({metric_name::kBenchLatencyMaxNs, double(m.latency->max_ns), "ns"});
   }
-  static const std::set<std::string> kBuiltIn = {"wall_ns",        "cpu_ns",
-                                                 "latency_p50_ns", "latency_p95_ns",
-                                                 "latency_p99_ns", "latency_max_ns"};
+  static const std::set<std::string> kBuiltIn = {"wall_ns",        "cpu_ns",         "latency_p50_ns",
+                                                 "latency_p95_ns", "latency_p99_ns", "latency_max_ns"};
   auto user_name = [](const std::string& name) {
     return kBuiltIn.count(name) || name.rfind("user.", 0) == 0 ? metric_name::kBenchUserPrefix + name
-                                                                : metric_name::kBenchPrefix + name;
+                                                               : metric_name::kBenchPrefix + name;
   };
   for (const auto& [name, total] : m.counters) {
     out.push_back({user_name(name), total / n, name == "bytes_processed" ? "bytes" : "count"});
@@ -332,10 +328,10 @@ StatusOr<AllocFigures> ParseAllocOut(std::string_view file_text, int64_t pid) {
     TARE_ASSIGN_OR_RETURN(f.peak_live_bytes, Unsigned(j, "peak_live_bytes", what));
     return f;
   }
-  return Status::DataLoss(fmt::format(
-      "{}: no line for that pid (the shim writes it at exit; a process that ends with _exit() or "
-      "a signal, or that never loaded the shim, leaves none)",
-      what));
+  return Status::DataLoss(
+      fmt::format("{}: no line for that pid (the shim writes it at exit; a process that ends with _exit() or "
+                  "a signal, or that never loaded the shim, leaves none)",
+                  what));
 }
 
 std::vector<std::string> AllocShimCandidates(std::string_view env_value, std::string_view exe_dir) {

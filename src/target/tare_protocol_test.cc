@@ -23,9 +23,8 @@ TEST(ChildEnv, ListCalibrateMeasure) {
   r.mode = Mode::kList;
   auto env = ChildEnv(r);
   ASSERT_TRUE(env.ok()) << env.status().message();
-  EXPECT_EQ(*env, (std::vector<std::string>{"TARE_CHILD=1", "TARE_PROTOCOL=1", "TARE_MODE=list",
-                                            "TARE_INSTRUMENT=wall", "TARE_RESULT_FD=3",
-                                            "LD_BIND_NOW=1"}));
+  EXPECT_EQ(*env, (std::vector<std::string>{"TARE_CHILD=1", "TARE_PROTOCOL=1", "TARE_MODE=list", "TARE_INSTRUMENT=wall",
+                                            "TARE_RESULT_FD=3", "LD_BIND_NOW=1"}));
   r.mode = Mode::kCalibrate;
   r.benches = {"sort/64"};
   r.calibrate_ns = 50000000;
@@ -66,11 +65,10 @@ TEST(ChildEnv, RefusesWhatTheProtocolCannotExpress) {
 }
 
 TEST(Parse, List) {
-  auto list = ParseList(
-      R"({"protocol":1,"benchmarks":[{"name":"sort/1024","family":"sort","args":[1024]},)"
-      R"({"name":"h/n:1/-2","family":"h","args":[1,-2],"records_latency":true},)"
-      R"({"name":"plain","family":"plain","args":[]}]})"
-      "\n");
+  auto list = ParseList(R"({"protocol":1,"benchmarks":[{"name":"sort/1024","family":"sort","args":[1024]},)"
+                        R"({"name":"h/n:1/-2","family":"h","args":[1,-2],"records_latency":true},)"
+                        R"({"name":"plain","family":"plain","args":[]}]})"
+                        "\n");
   ASSERT_TRUE(list.ok()) << list.status().message();
   ASSERT_EQ(list->size(), 3u);
   EXPECT_EQ((*list)[0].name, "sort/1024");
@@ -82,13 +80,12 @@ TEST(Parse, List) {
 }
 
 TEST(Parse, Measurement) {
-  auto m = ParseMeasurement(
-      R"({"protocol":1,"bench":"sort/1024","iters":1000,"window":{"wall_ns":5000000,)"
-      R"("cpu_ns":4000000},"counters":{"items_processed":1024000,"bytes_processed":2048000},)"
-      R"("gauges":{"size":3},"latency_ns":{"p50":4000,"p95":6000,"p99":9000,"max":20000},)"
-      R"("alloc":{"allocs":3000,"frees":3000,"bytes_allocated":1064000,"peak_live_bytes":1064},)"
-      R"("future_field":"ignored"})",
-      "sort/1024");
+  auto m = ParseMeasurement(R"({"protocol":1,"bench":"sort/1024","iters":1000,"window":{"wall_ns":5000000,)"
+                            R"("cpu_ns":4000000},"counters":{"items_processed":1024000,"bytes_processed":2048000},)"
+                            R"("gauges":{"size":3},"latency_ns":{"p50":4000,"p95":6000,"p99":9000,"max":20000},)"
+                            R"("alloc":{"allocs":3000,"frees":3000,"bytes_allocated":1064000,"peak_live_bytes":1064},)"
+                            R"("future_field":"ignored"})",
+                            "sort/1024");
   ASSERT_TRUE(m.ok()) << m.status().message();
   EXPECT_EQ(m->iters, 1000u);
   EXPECT_EQ(m->wall_ns, 5000000u);
@@ -123,10 +120,9 @@ TEST(Parse, Measurement) {
 }
 
 TEST(Parse, UserNamesThatCollideWithBuiltInsAreMoved) {
-  auto m = ParseMeasurement(
-      R"({"protocol":1,"bench":"b","iters":2,"window":{"wall_ns":10,"cpu_ns":8},)"
-      R"("counters":{"wall_ns":6},"gauges":{"latency_p99_ns":1}})",
-      "b");
+  auto m = ParseMeasurement(R"({"protocol":1,"bench":"b","iters":2,"window":{"wall_ns":10,"cpu_ns":8},)"
+                            R"("counters":{"wall_ns":6},"gauges":{"latency_p99_ns":1}})",
+                            "b");
   ASSERT_TRUE(m.ok()) << m.status().message();
   std::map<std::string, double> metrics;
   for (const auto& metric : PerIterationMetrics(*m)) metrics[metric.name] = metric.value;
@@ -141,15 +137,13 @@ TEST(Parse, Calibration) {
   EXPECT_EQ(c->iters, 4096u);
   EXPECT_EQ(c->window_ns, 13520163u);
   EXPECT_FALSE(c->capped);
-  c = ParseCalibration(R"({"protocol":1,"bench":"x","iters":1073741824,"window_ns":9,"capped":true})",
-                       "x");
+  c = ParseCalibration(R"({"protocol":1,"bench":"x","iters":1073741824,"window_ns":9,"capped":true})", "x");
   ASSERT_TRUE(c.ok());
   EXPECT_TRUE(c->capped);
 }
 
 TEST(Parse, ChildErrorsCarryTheChildsMessageAndTheBenchmark) {
-  auto m = ParseMeasurement(R"({"protocol":1,"bench":"io/4","error":"Failed to read data!"})",
-                            "io/4");
+  auto m = ParseMeasurement(R"({"protocol":1,"bench":"io/4","error":"Failed to read data!"})", "io/4");
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.status().code(), StatusCode::kFailedPrecondition);
   EXPECT_EQ(m.status().message(), "benchmark 'io/4' failed in the child: Failed to read data!");
@@ -180,31 +174,24 @@ TEST(Parse, MalformedMeasurementLinesAreDataLossNamingTheBenchmark) {
       {R"({"protocol":1,"bench":"b","iters":-5,)" + ok_window + "}", "non-negative integer"},
       {R"({"protocol":1,"bench":"b","iters":1.5,)" + ok_window + "}", "non-negative integer"},
       {R"({"protocol":1,"bench":"b","iters":1,"counters":{}})", "no \"window\""},
-      {R"({"protocol":1,"bench":"b","iters":1,"window":{"wall_ns":10},"counters":{}})",
-       "no \"cpu_ns\""},
-      {R"({"protocol":1,"bench":"b","iters":1,"window":{"wall_ns":10,"cpu_ns":8}})",
-       "no \"counters\""},
+      {R"({"protocol":1,"bench":"b","iters":1,"window":{"wall_ns":10},"counters":{}})", "no \"cpu_ns\""},
+      {R"({"protocol":1,"bench":"b","iters":1,"window":{"wall_ns":10,"cpu_ns":8}})", "no \"counters\""},
       {R"({"protocol":1,"bench":"b","iters":1,"window":{"wall_ns":10,"cpu_ns":8},"counters":{"x":"7"}})",
        "counters 'x' must be a finite number"},
-      {R"({"protocol":1,"bench":"b","iters":1,)" + ok_window + R"(,"gauges":[1]})",
-       "\"gauges\" must be an object"},
+      {R"({"protocol":1,"bench":"b","iters":1,)" + ok_window + R"(,"gauges":[1]})", "\"gauges\" must be an object"},
       {R"({"protocol":1,"bench":"b","iters":1,"window":{"wall_ns":1,"cpu_ns":1},"counters":{"x":1},"gauges":{"x":2}})",
        "both a counter and a gauge"},
-      {R"({"protocol":1,"bench":"b","iters":1,)" + ok_window +
-           R"(,"latency_ns":{"p50":9,"p95":5,"p99":10,"max":11}})",
+      {R"({"protocol":1,"bench":"b","iters":1,)" + ok_window + R"(,"latency_ns":{"p50":9,"p95":5,"p99":10,"max":11}})",
        "not in order"},
-      {R"({"protocol":1,"bench":"b","iters":1,)" + ok_window + R"(,"latency_ns":{"p50":1}})",
-       "no \"p95\""},
-      {R"({"protocol":1,"bench":"b","iters":1,)" + ok_window + R"(,"alloc":{"allocs":1}})",
-       "no \"frees\""},
+      {R"({"protocol":1,"bench":"b","iters":1,)" + ok_window + R"(,"latency_ns":{"p50":1}})", "no \"p95\""},
+      {R"({"protocol":1,"bench":"b","iters":1,)" + ok_window + R"(,"alloc":{"allocs":1}})", "no \"frees\""},
       {"{\"protocol\":1}\n{\"protocol\":1}", "several"},
   };
   for (const auto& [line, fragment] : cases) {
     auto m = ParseMeasurement(line, "b");
     ASSERT_FALSE(m.ok()) << line;
     EXPECT_EQ(m.status().code(), StatusCode::kDataLoss) << line << ": " << m.status().message();
-    EXPECT_NE(m.status().message().find(fragment), std::string::npos)
-        << line << ": " << m.status().message();
+    EXPECT_NE(m.status().message().find(fragment), std::string::npos) << line << ": " << m.status().message();
     EXPECT_NE(m.status().message().find("'b'"), std::string::npos) << m.status().message();
   }
 }
@@ -264,7 +251,7 @@ std::map<std::string, std::string> AsMap(const std::vector<std::string>& env) {
 }
 
 testing::ChildOutput RunBinary(const std::string& binary, const Request& r,
-                         std::map<std::string, std::string> extra = {}) {
+                               std::map<std::string, std::string> extra = {}) {
   auto env = ChildEnv(r);
   EXPECT_TRUE(env.ok()) << env.status().message();
   auto m = AsMap(*env);

@@ -41,7 +41,8 @@ std::optional<std::vector<std::string_view>> ScannedSections(std::string_view by
     Shdr sh;
     std::memcpy(&sh, bytes.data() + eh.e_shoff + i * sizeof(Shdr), sizeof sh);
     const bool strings = sh.sh_type == SHT_STRTAB;
-    const bool data = sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_ALLOC) != 0 && (sh.sh_flags & SHF_EXECINSTR) == 0;
+    const bool data =
+        sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_ALLOC) != 0 && (sh.sh_flags & SHF_EXECINSTR) == 0;
     if (!strings && !data) continue;
     if (sh.sh_offset > bytes.size() || sh.sh_size > bytes.size() - sh.sh_offset) return std::nullopt;
     out.push_back(bytes.substr(sh.sh_offset, sh.sh_size));
@@ -75,10 +76,14 @@ StatusOr<TargetKind> DetectTargetKind(const std::string& path) {
   }
   std::string_view bytes(static_cast<const char*>(map), static_cast<size_t>(st.st_size));
   TargetKind kind = TargetKind::kCommand;
-  if (bytes.substr(0, 4) == "\x7f" "ELF") {
+  if (bytes.substr(0, 4) ==
+      "\x7f"
+      "ELF") {
     std::optional<std::vector<std::string_view>> parts;
-    if (bytes.size() > EI_CLASS && bytes[EI_CLASS] == ELFCLASS64) parts = ScannedSections<Elf64_Ehdr, Elf64_Shdr>(bytes);
-    if (bytes.size() > EI_CLASS && bytes[EI_CLASS] == ELFCLASS32) parts = ScannedSections<Elf32_Ehdr, Elf32_Shdr>(bytes);
+    if (bytes.size() > EI_CLASS && bytes[EI_CLASS] == ELFCLASS64)
+      parts = ScannedSections<Elf64_Ehdr, Elf64_Shdr>(bytes);
+    if (bytes.size() > EI_CLASS && bytes[EI_CLASS] == ELFCLASS32)
+      parts = ScannedSections<Elf32_Ehdr, Elf32_Shdr>(bytes);
     if (!parts) parts = std::vector<std::string_view>{bytes};
     // The marker is checked first: gbench_compat binaries also carry Google Benchmark's names.
     if (std::any_of(parts->begin(), parts->end(), protocol::HasProtocolMarker)) {

@@ -77,9 +77,9 @@ TEST(Gbench, MinTimeAndCountFlagsAndWhetherTheTargetSetsItsOwn) {
   EXPECT_TRUE(GbenchMinTimeGiven({"/b", "--x", "--benchmark_min_time=0.1"}, {}));
   EXPECT_TRUE(GbenchMinTimeGiven({"/b"}, {"PATH=/bin", "BENCHMARK_MIN_TIME=0.1"}));
   // Look-alikes are not it: another flag, a value mentioning it, another variable, the program.
-  EXPECT_FALSE(GbenchMinTimeGiven({"/b", "--benchmark_min_warmup_time=0.1", "--benchmark_filter=min_time",
-                                   "-benchmark_min_time=1"},
-                                  {"XBENCHMARK_MIN_TIME=1", "BENCHMARK_MIN_TIMES=1"}));
+  EXPECT_FALSE(GbenchMinTimeGiven(
+      {"/b", "--benchmark_min_warmup_time=0.1", "--benchmark_filter=min_time", "-benchmark_min_time=1"},
+      {"XBENCHMARK_MIN_TIME=1", "BENCHMARK_MIN_TIMES=1"}));
   EXPECT_FALSE(GbenchMinTimeGiven({"--benchmark_min_time=0.1"}, {})) << "argv[0] is the program";
 }
 
@@ -100,9 +100,11 @@ TEST(Gbench, ParsesJsonWithUnitsAndCounters) {
 }
 
 TEST(Gbench, MalformedJsonNamesTheBenchmark) {
-  for (const char* bad : {"", "{\"benchmarks\": [", "[]", "{\"context\":{}}",
-                          R"({"benchmarks":[{"name":"BM_a","run_type":"iteration","iterations":1}]})",
-                          R"({"benchmarks":[{"name":"BM_a","run_type":"iteration","iterations":1,"real_time":1,"cpu_time":1,"time_unit":"fortnights"}]})"}) {
+  for (
+      const char* bad :
+      {"", "{\"benchmarks\": [", "[]", "{\"context\":{}}",
+       R"({"benchmarks":[{"name":"BM_a","run_type":"iteration","iterations":1}]})",
+       R"({"benchmarks":[{"name":"BM_a","run_type":"iteration","iterations":1,"real_time":1,"cpu_time":1,"time_unit":"fortnights"}]})"}) {
     auto r = ParseGbenchJson(bad, "BM_a");
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_NE(r.status().message().find("BM_a"), std::string::npos) << r.status().message();
@@ -123,16 +125,15 @@ TEST(Gbench, WronglyTypedFieldsAreDataLossNamingBenchmarkAndField) {
     std::string value;
   };
   const std::vector<Case> cases = {
-      {"real_time", R"("fast")"},     {"cpu_time", "null"},        {"iterations", "[1]"},
-      {"time_unit", "3"},             {"time_unit", "{}"},         {"run_name", "7"},
-      {"name", "false"},              {"run_type", "1"},           {"error_occurred", R"("yes")"},
-      {"skipped", "1"},               {"threads", R"("four")"},    {"threads", "0"},
+      {"real_time", R"("fast")"}, {"cpu_time", "null"},     {"iterations", "[1]"},
+      {"time_unit", "3"},         {"time_unit", "{}"},      {"run_name", "7"},
+      {"name", "false"},          {"run_type", "1"},        {"error_occurred", R"("yes")"},
+      {"skipped", "1"},           {"threads", R"("four")"}, {"threads", "0"},
       {"threads", "2.5"},
   };
   for (const Case& c : cases) {
     // The crafted field replaces the good one (a later duplicate key wins in nlohmann).
-    const std::string json =
-        R"({"benchmarks":[{)" + good + ",\"" + c.field + "\":" + c.value + "}]}";
+    const std::string json = R"({"benchmarks":[{)" + good + ",\"" + c.field + "\":" + c.value + "}]}";
     StatusOr<GbenchReading> r = StatusOr<GbenchReading>(Status::Ok());
     ASSERT_NO_THROW(r = ParseGbenchJson(json, "BM_a")) << json;
     ASSERT_FALSE(r.ok()) << json;
@@ -142,13 +143,12 @@ TEST(Gbench, WronglyTypedFieldsAreDataLossNamingBenchmarkAndField) {
   }
   // An error row with a non-string message is also refused, not thrown.
   auto error_row = ParseGbenchJson(
-      R"({"benchmarks":[{"name":"BM_a","run_type":"iteration","error_occurred":true,"error_message":5}]})",
-      "BM_a");
+      R"({"benchmarks":[{"name":"BM_a","run_type":"iteration","error_occurred":true,"error_message":5}]})", "BM_a");
   ASSERT_FALSE(error_row.ok());
   EXPECT_NE(error_row.status().message().find("\"error_message\""), std::string::npos);
   // A number too large for a double is refused, not taken as infinity.
-  auto huge = ParseGbenchJson(
-      R"({"benchmarks":[{"name":"BM_a","iterations":1,"real_time":1e999,"cpu_time":1}]})", "BM_a");
+  auto huge =
+      ParseGbenchJson(R"({"benchmarks":[{"name":"BM_a","iterations":1,"real_time":1e999,"cpu_time":1}]})", "BM_a");
   ASSERT_FALSE(huge.ok());
   EXPECT_NE(huge.status().message().find("BM_a"), std::string::npos);
   // The well-typed row still parses, threads included.
@@ -162,15 +162,13 @@ TEST(Gbench, WronglyTypedFieldsAreDataLossNamingBenchmarkAndField) {
 // large for a double make the whole document malformed.)
 TEST(Gbench, ValuesThatAreNotFiniteAfterConversionAreDataLoss) {
   auto seconds = ParseGbenchJson(
-      R"({"benchmarks":[{"name":"BM_a","iterations":1,"real_time":1e300,"cpu_time":1,"time_unit":"s"}]})",
-      "BM_a");
+      R"({"benchmarks":[{"name":"BM_a","iterations":1,"real_time":1e300,"cpu_time":1,"time_unit":"s"}]})", "BM_a");
   ASSERT_FALSE(seconds.ok());
   EXPECT_NE(seconds.status().message().find("overflow when converted to ns"), std::string::npos)
       << seconds.status().message();
   EXPECT_NE(seconds.status().message().find("BM_a"), std::string::npos);
   auto counter = ParseGbenchJson(
-      R"({"benchmarks":[{"name":"BM_a","iterations":1,"real_time":1,"cpu_time":1,"items":1e999}]})",
-      "BM_a");
+      R"({"benchmarks":[{"name":"BM_a","iterations":1,"real_time":1,"cpu_time":1,"items":1e999}]})", "BM_a");
   ASSERT_FALSE(counter.ok());
 }
 
@@ -213,7 +211,8 @@ TEST_F(GbenchBinary, ANameWithANewlineIsRefusedWhenListing) {
   target_.env.push_back("GBENCH_CASES_NEWLINE=1");
   auto list = ListBenchmarks(*spawner_, target_, options_);
   ASSERT_FALSE(list.ok());
-  EXPECT_NE(list.status().message().find("has benchmark names holding a newline ('BM_Line\\nsecond')"), std::string::npos)
+  EXPECT_NE(list.status().message().find("has benchmark names holding a newline ('BM_Line\\nsecond')"),
+            std::string::npos)
       << list.status().message();
   target_.argv.push_back("--benchmark_filter=BM_Empty");
   auto filtered = ListBenchmarks(*spawner_, target_, options_);
@@ -226,9 +225,8 @@ TEST_F(GbenchBinary, ListsAndMeasuresEachBenchmarkInItsOwnProcess) {
   ASSERT_TRUE(list.ok()) << list.status().message();
   std::vector<std::string> names;
   for (const auto& b : *list) names.push_back(b.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"BM_Template<int>", "BM_Template<double>", "BM_Counter",
-                                              "BM_Counter.dot", "BM_Sym[a]{b}^$", "BM_Errors", "BM_Crashes",
-                                              "BM_Empty"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"BM_Template<int>", "BM_Template<double>", "BM_Counter", "BM_Counter.dot",
+                                             "BM_Sym[a]{b}^$", "BM_Errors", "BM_Crashes", "BM_Empty"}));
   EXPECT_EQ((*list)[0].uri, "gbench_cases::BM_Template<int>");
 
   std::vector<std::string> unavailable;

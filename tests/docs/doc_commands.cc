@@ -32,7 +32,7 @@ std::vector<DocCommand> ExtractCommands(const std::string& file, const std::stri
   std::istringstream in(markdown);
   for (std::string l; std::getline(in, l);) lines.push_back(l);
 
-  std::string fence;  // "```" or "~~~" while inside a block
+  std::string fence;     // "```" or "~~~" while inside a block
   bool session = false;  // the block shows a session ($ prompts): only prompted lines are commands
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string t = Trim(lines[i]);

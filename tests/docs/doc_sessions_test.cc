@@ -41,9 +41,9 @@ namespace fs = std::filesystem;
 enum class Check { kLines, kShape };
 
 struct Spec {
-  std::string file;          // docs/NAME.md
-  std::string command;       // the prompted line as the page writes it (continuations joined)
-  std::string cwd = {};      // where it runs, under the scratch directory ("" the scratch directory)
+  std::string file;      // docs/NAME.md
+  std::string command;   // the prompted line as the page writes it (continuations joined)
+  std::string cwd = {};  // where it runs, under the scratch directory ("" the scratch directory)
   Check check = Check::kLines;
   std::vector<std::string> skip = {};    // regexes of shown lines that depend on the host, not compared
   std::vector<std::string> expect = {};  // regexes the output must match (what a comment promises)
@@ -74,7 +74,9 @@ const std::vector<Spec>& Specs() {
       {.file = "docs/bisect.md",
        .command = "tare run --commits HEAD~9..HEAD --instrument sim --samples 1 --filter '^slow$' --store h.db",
        .cwd = "repo"},
-      {.file = "docs/bisect.md", .command = "tare history slow --metric sim.Ir --min-segment 3 --store h.db", .cwd = "repo"},
+      {.file = "docs/bisect.md",
+       .command = "tare history slow --metric sim.Ir --min-segment 3 --store h.db",
+       .cwd = "repo"},
       // docs/bundle.md: an ab --instrument sim cohort in ab/tare.db, a sim run of gbench_basic in s/tare.db.
       {.file = "docs/bundle.md", .command = "tare bundle --store ab/tare.db -o ab.tar.gz"},
       {.file = "docs/bundle.md", .command = "tar tzf ab.tar.gz | grep -v profiles/"},
@@ -95,8 +97,16 @@ const std::vector<Spec>& Specs() {
       {.file = "docs/compare.md", .command = "tare compare main feature-x", .cwd = "branches", .exits = {1}},
       {.file = "docs/compare.md", .command = "echo $?", .cwd = "branches"},
       // The host's load decides the classes and the warnings: their shape only, any exit a compare has.
-      {.file = "docs/compare.md", .command = "tare compare 1 2", .cwd = "gb", .check = Check::kShape, .exits = {0, 1, 3}},
-      {.file = "docs/compare.md", .command = "tare compare 5 4", .cwd = "gb", .check = Check::kShape, .exits = {0, 1, 3}},
+      {.file = "docs/compare.md",
+       .command = "tare compare 1 2",
+       .cwd = "gb",
+       .check = Check::kShape,
+       .exits = {0, 1, 3}},
+      {.file = "docs/compare.md",
+       .command = "tare compare 5 4",
+       .cwd = "gb",
+       .check = Check::kShape,
+       .exits = {0, 1, 3}},
       {.file = "docs/compare.md", .command = "tare variance 1 2 6 7 --all", .cwd = "gb", .check = Check::kShape},
       // docs/fingerprint.md: the comments say what each prints.
       {.file = "docs/fingerprint.md",
@@ -114,9 +124,13 @@ const std::vector<Spec>& Specs() {
                   "--instrument sim --samples 6 --cap 6 --name 'ab_knob: +5% <script>alert(1)</script>' "
                   "--html cohort.html --ledger ledger.md -- --work 1 # exit 1: FAIL",
        .files = {"cohort.html", "ledger.md"}},
-      {.file = "docs/report.md", .command = "tare run -q --instrument sim -n 2 -- build/examples/ab_knob/ab_knob_base --work 1"},
-      {.file = "docs/report.md", .command = "tare run -q --instrument sim -n 2 -- build/examples/ab_knob/ab_knob_plus5 --work 1"},
-      {.file = "docs/report.md", .command = "tare report --compare 2 3 -o compare.html # exit 0", .files = {"compare.html"}},
+      {.file = "docs/report.md",
+       .command = "tare run -q --instrument sim -n 2 -- build/examples/ab_knob/ab_knob_base --work 1"},
+      {.file = "docs/report.md",
+       .command = "tare run -q --instrument sim -n 2 -- build/examples/ab_knob/ab_knob_plus5 --work 1"},
+      {.file = "docs/report.md",
+       .command = "tare report --compare 2 3 -o compare.html # exit 0",
+       .files = {"compare.html"}},
   };
   return kSpecs;
 }
@@ -125,7 +139,8 @@ const std::vector<Spec>& Specs() {
 const std::map<std::pair<std::string, std::string>, std::string>& Offline() {
   static const std::map<std::pair<std::string, std::string>, std::string> kWhy = {
       {{"docs/compare.md", "git checkout main && tare run -n 20 ./build/bench"}, "the reader's checkout and suite"},
-      {{"docs/compare.md", "git checkout feature-x && tare run -n 20 ./build/bench"}, "the reader's checkout and suite"},
+      {{"docs/compare.md", "git checkout feature-x && tare run -n 20 ./build/bench"},
+       "the reader's checkout and suite"},
   };
   return kWhy;
 }
@@ -270,9 +285,9 @@ class Page {
     const fs::path script = dir_.parent_path() / (dir_.filename().string() + ".sh");
     std::ofstream(script) << command << "\n";
     const std::string out = script.string() + ".out", err = script.string() + ".err";
-    const int rc = std::system(("cd '" + (dir_ / cwd).string() + "' && bash '" + script.string() + "' >'" + out +
-                                "' 2>'" + err + "'")
-                                   .c_str());
+    const int rc = std::system(
+        ("cd '" + (dir_ / cwd).string() + "' && bash '" + script.string() + "' >'" + out + "' 2>'" + err + "'")
+            .c_str());
     Outcome o{WIFEXITED(rc) ? WEXITSTATUS(rc) : 128, e2e::Slurp(out), e2e::Slurp(err)};
     fs::remove(script);
     fs::remove(out);
@@ -325,10 +340,13 @@ class Page {
       EXPECT_TRUE(exits.count(o.exit_code)) << where << " exited " << o.exit_code << "\n" << o.out << o.err;
       const std::string problems = CompareOutput(shown, o.out, o.err, spec->check, spec->skip);
       EXPECT_TRUE(problems.empty()) << where << " does not print what the page shows:\n"
-                                    << problems << "--- stdout:\n" << o.out << "--- stderr:\n" << o.err;
+                                    << problems << "--- stdout:\n"
+                                    << o.out << "--- stderr:\n"
+                                    << o.err;
       for (const auto& e : spec->expect) {
         EXPECT_TRUE(std::regex_search(o.out + o.err, std::regex(e)))
-            << where << " printed no match for /" << e << "/:\n" << o.out << o.err;
+            << where << " printed no match for /" << e << "/:\n"
+            << o.out << o.err;
       }
       for (const auto& f : spec->files) EXPECT_TRUE(fs::exists(dir_ / spec->cwd / f)) << where << " left no " << f;
     }
@@ -370,10 +388,11 @@ TEST(DocSessions, ComparisonMasksFiguresAndCatchesWords) {
   EXPECT_EQ(Mask("  run 1 (main@5bbf7a446f96) -> run 2:  +4.37% [-0.2%, +6.0%]  1,800,013 2026-12-05 20:39"),
             "run # (main@#) -> run #: #% [#%, #%] # # #");
   // A duration is the host's, its unit too.
-  EXPECT_EQ(Mask("first block: 2.64 s per sample (96.4 ms of it)"), Mask("first block: 462 ms per sample (1.2 min of it)"));
+  EXPECT_EQ(Mask("first block: 2.64 s per sample (96.4 ms of it)"),
+            Mask("first block: 462 ms per sample (1.2 min of it)"));
   const std::string out = "Ir: base 2368393 -> head 2248396, change -119997 (-5.1%)\n\nself change  share  function\n";
-  EXPECT_EQ(CompareOutput({"Ir: base 1 -> head 2, change +1 (+0.1%)", "...", "self change     share  function"}, out, "",
-                          Check::kLines, {}),
+  EXPECT_EQ(CompareOutput({"Ir: base 1 -> head 2, change +1 (+0.1%)", "...", "self change     share  function"}, out,
+                          "", Check::kLines, {}),
             "");
   EXPECT_NE(CompareOutput({"Ir: base 1 -> head 2, delta +1 (+0.1%)"}, out, "", Check::kLines, {}), "");
   EXPECT_NE(CompareOutput({"self change  percent  function"}, out, "", Check::kLines, {}), "");
@@ -383,8 +402,9 @@ TEST(DocSessions, ComparisonMasksFiguresAndCatchesWords) {
       << "order";
   EXPECT_EQ(CompareOutput({"not this host's line"}, out, "", Check::kLines, {"^not this"}), "");
   // kShape: classes are one word, rows need their benchmark and metric.
-  const std::string cmp = "run 1 -> run 2: 2 untouched, 1 regressed\n\nstatus  benchmark  metric  base\n"
-                          "regressed  BM_A/64  gb.cpu_time_ns  19 ns\n";
+  const std::string cmp =
+      "run 1 -> run 2: 2 untouched, 1 regressed\n\nstatus  benchmark  metric  base\n"
+      "regressed  BM_A/64  gb.cpu_time_ns  19 ns\n";
   EXPECT_EQ(CompareOutput({"run 1 -> run 2: 3 inconclusive", "status benchmark metric base",
                            "inconclusive  BM_A/4096  gb.cpu_time_ns  89.8 ns"},
                           cmp, "", Check::kShape, {}),
@@ -392,9 +412,9 @@ TEST(DocSessions, ComparisonMasksFiguresAndCatchesWords) {
   EXPECT_NE(CompareOutput({"run 1 -> run 2: 3 inconclusive", "inconclusive  BM_B/64  gb.cpu_time_ns  1 ns"}, cmp, "",
                           Check::kShape, {}),
             "");
-  EXPECT_NE(CompareOutput({"run 1 -> run 2: 3 inconclusive", "status benchmark metric median"}, cmp, "", Check::kShape,
-                          {}),
-            "");
+  EXPECT_NE(
+      CompareOutput({"run 1 -> run 2: 3 inconclusive", "status benchmark metric median"}, cmp, "", Check::kShape, {}),
+      "");
 }
 
 TEST(DocSessions, EverySessionLineIsRunOrExcused) {
@@ -422,18 +442,23 @@ TEST(DocSessions, EverySessionLineIsRunOrExcused) {
 
 TEST(DocSessions, Attribute) {
   Page page("docs/attribute.md");
-  for (const auto& [name, exe] : {std::pair{"inline_toggle_outline", TOGGLE_OUTLINE}, {"inline_toggle_inline", TOGGLE_INLINE},
-                                  {"inline_toggle_moved", TOGGLE_MOVED}, {"call_cost_inline", CALL_COST_INLINE},
-                                  {"call_cost_outline", CALL_COST_OUTLINE}, {"memory_walk_seq", MEMORY_WALK_SEQ},
+  for (const auto& [name, exe] : {std::pair{"inline_toggle_outline", TOGGLE_OUTLINE},
+                                  {"inline_toggle_inline", TOGGLE_INLINE},
+                                  {"inline_toggle_moved", TOGGLE_MOVED},
+                                  {"call_cost_inline", CALL_COST_INLINE},
+                                  {"call_cost_outline", CALL_COST_OUTLINE},
+                                  {"memory_walk_seq", MEMORY_WALK_SEQ},
                                   {"memory_walk_scatter", MEMORY_WALK_SCATTER}}) {
     fs::copy_file(exe, page.dir() / name);
   }
   // How the page says its profiles were made.
   for (const auto& [profile, run] : {std::pair{"outline", "inline_toggle_outline 20000"},
-                                     {"inline", "inline_toggle_inline 20000"}, {"moved", "inline_toggle_moved 20000"},
-                                     {"cc_inline", "call_cost_inline"}, {"cc_outline", "call_cost_outline"}}) {
-    page.Prepare("", std::string("valgrind -q --tool=callgrind --callgrind-out-file=") + profile + ".callgrind ./" + run +
-                         " >/dev/null");
+                                     {"inline", "inline_toggle_inline 20000"},
+                                     {"moved", "inline_toggle_moved 20000"},
+                                     {"cc_inline", "call_cost_inline"},
+                                     {"cc_outline", "call_cost_outline"}}) {
+    page.Prepare("", std::string("valgrind -q --tool=callgrind --callgrind-out-file=") + profile + ".callgrind ./" +
+                         run + " >/dev/null");
   }
   for (const auto& [profile, exe] : {std::pair{"seq", "memory_walk_seq"}, {"scatter", "memory_walk_scatter"}}) {
     page.Prepare("", std::string("valgrind -q --tool=callgrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 "
@@ -447,11 +472,12 @@ TEST(DocSessions, Bisect) {
   Page page("docs/bisect.md");
   const fs::path repo = page.dir() / "repo";
   fs::create_directories(repo);
-  std::ofstream(repo / "tare.toml") << "[bisect]\nbuild = \"mkdir -p {build} && g++ -O1 -std=c++20 -I" << TARE_INCLUDE_DIR
-                                    << " -o {build}/bm {src}/bm.cc " << TARE_BENCH_LIB
+  std::ofstream(repo / "tare.toml") << "[bisect]\nbuild = \"mkdir -p {build} && g++ -O1 -std=c++20 -I"
+                                    << TARE_INCLUDE_DIR << " -o {build}/bm {src}/bm.cc " << TARE_BENCH_LIB
                                     << " -ldl -lpthread\"\nexecutable = \"{build}/bm\"\n";
-  page.Prepare("repo", "git init -q -b main . && git config user.email t@example.com && git config user.name Tester && "
-                       "echo .tare > .git/info/exclude && echo h.db >> .git/info/exclude");
+  page.Prepare("repo",
+               "git init -q -b main . && git config user.email t@example.com && git config user.name Tester && "
+               "echo .tare > .git/info/exclude && echo h.db >> .git/info/exclude");
   // The page's history: "slow" does twice the work at the eighth commit, the sixth does not build.
   const std::string comment = "// The benchmarks of the bisect example.\n";
   const std::vector<std::pair<std::string, std::pair<std::string, std::string>>> commits = {
@@ -480,20 +506,24 @@ TEST(DocSessions, Bundle) {
   fs::copy_file(TOGGLE_INLINE, page.dir() / "inline_toggle_inline");
   fs::copy_file(GBENCH_BASIC, page.dir() / "gbench_basic");
   // The page's cohort, piped (its ledger rebuilt in the bundle).
-  page.Prepare("", "mkdir ab s && tare ab --instrument sim --base inline_toggle_outline --head inline_toggle_inline --samples 6 --cap 6 "
-                   "--store ab/tare.db -- 2000 >/dev/null");
+  page.Prepare("",
+               "mkdir ab s && tare ab --instrument sim --base inline_toggle_outline --head inline_toggle_inline "
+               "--samples 6 --cap 6 "
+               "--store ab/tare.db -- 2000 >/dev/null");
   page.Before("tare bundle verify tampered.tar.gz; echo $?", [&] {
     // One bit of bin/head flipped, repacked in the same member order.
-    page.Prepare("", "mkdir t && tar xzf ab.tar.gz -C t && "
-                     "printf '%s' \"$(tar tzf ab.tar.gz)\" > members && "
-                     "python3 -c \"import sys; p='t/bin/head'; b=bytearray(open(p,'rb').read()); b[len(b)//2]^=1; "
-                     "open(p,'wb').write(b)\" && tar czf tampered.tar.gz -C t -T members");
+    page.Prepare("",
+                 "mkdir t && tar xzf ab.tar.gz -C t && "
+                 "printf '%s' \"$(tar tzf ab.tar.gz)\" > members && "
+                 "python3 -c \"import sys; p='t/bin/head'; b=bytearray(open(p,'rb').read()); b[len(b)//2]^=1; "
+                 "open(p,'wb').write(b)\" && tar czf tampered.tar.gz -C t -T members");
   });
   page.Before("tare spread --executable d4e1cb30b3ae", [&] {
     // The sim run of gbench_basic's BM_StringCopy, bundled and replayed in an empty directory.
-    page.Prepare("", "tare run -q --instrument sim --samples 2 --filter BM_StringCopy --store s/tare.db ./gbench_basic && "
-                     "tare bundle --store s/tare.db -o gb.tar.gz >/dev/null && mkdir empty_gb && cd empty_gb && "
-                     "tare replay -q ../gb.tar.gz >/dev/null");
+    page.Prepare("",
+                 "tare run -q --instrument sim --samples 2 --filter BM_StringCopy --store s/tare.db ./gbench_basic && "
+                 "tare bundle --store s/tare.db -o gb.tar.gz >/dev/null && mkdir empty_gb && cd empty_gb && "
+                 "tare replay -q ../gb.tar.gz >/dev/null");
     page.Rewrite("d4e1cb30b3ae", Sha12(page, (page.dir() / "gbench_basic").string()));
   });
   page.Before("tare spread --lock 8ad732848993 --metric sim.Ir --metric sim.est_cycles", [&] {
@@ -510,18 +540,23 @@ TEST(DocSessions, Compare) {
   page.Rewrite("/work/main/build/", build + "/");
   page.Before("tare compare main feature-x", [&] {
     // The deterministic example: ab_knob's base and +5% under sim, on two branches of a checkout.
-    page.Prepare("branches", "git init -q -b main . && git config user.email t@example.com && git config user.name T && "
-                             "echo .tare > .git/info/exclude && git commit -q --allow-empty -m base && "
-                             "tare run -q --instrument sim -n 1 -- " + build + "/examples/ab_knob/ab_knob_base --work 1 && "
-                             "git checkout -q -b feature-x && git commit -q --allow-empty -m plus5 && "
-                             "tare run -q --instrument sim -n 1 -- " + build + "/examples/ab_knob/ab_knob_plus5 --work 1");
+    page.Prepare("branches",
+                 "git init -q -b main . && git config user.email t@example.com && git config user.name T && "
+                 "echo .tare > .git/info/exclude && git commit -q --allow-empty -m base && "
+                 "tare run -q --instrument sim -n 1 -- " +
+                     build +
+                     "/examples/ab_knob/ab_knob_base --work 1 && "
+                     "git checkout -q -b feature-x && git commit -q --allow-empty -m plus5 && "
+                     "tare run -q --instrument sim -n 1 -- " +
+                     build + "/examples/ab_knob/ab_knob_plus5 --work 1");
   });
   page.Before("tare compare 1 2", [&] {
     // Runs 1 and 2 the Google Benchmark example; 3 and 5 gbench_knob's base, 4 its +2% build; 6 and
     // 7 the first again. Three samples: the host's load decides the classes, the test the shape.
     const std::string gb = "tare run -q --samples 3 " + std::string(GBENCH_BASIC) + " && ";
     const std::string base = "tare run -q --samples 3 " + std::string(GBENCH_KNOB_BASE) + " && ";
-    page.Prepare("gb", gb + gb + base + "tare run -q --samples 3 " + GBENCH_KNOB_PLUS2 + " && " + base + gb + gb + "true");
+    page.Prepare("gb",
+                 gb + gb + base + "tare run -q --samples 3 " + GBENCH_KNOB_PLUS2 + " && " + base + gb + gb + "true");
   });
   EXPECT_EQ(page.Run(), 6);
 }

@@ -68,7 +68,8 @@ TEST_F(DocsCommands, EveryDocumentedCommandLineParses) {
   std::string report;
   for (const auto& f : failures) report += f + "\n";
   EXPECT_TRUE(failures.empty()) << failures.size() << " of " << commands.size()
-                                << " documented command lines do not parse:\n" << report;
+                                << " documented command lines do not parse:\n"
+                                << report;
   // Nothing ran: parsing alone creates no store.
   EXPECT_FALSE(fs::exists(dir_ / ".tare"));
 }

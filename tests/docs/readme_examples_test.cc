@@ -34,7 +34,8 @@ std::string Key(const DocCommand& c) {
 // read what earlier ones stored.
 const std::vector<std::pair<std::string, std::vector<std::string>>>& Shapes() {
   static const std::vector<std::pair<std::string, std::vector<std::string>>> kShapes = {
-      {"run sleep 0.1 sleep 0.2", {R"(\nsleep 0\.1 +10 )", R"(`sleep 0\.2` is [0-9.]+ × slower than `sleep 0\.1` \(95%: )"}},
+      {"run sleep 0.1 sleep 0.2",
+       {R"(\nsleep 0\.1 +10 )", R"(`sleep 0\.2` is [0-9.]+ × slower than `sleep 0\.1` \(95%: )"}},
       {"run --runs 20 --warmup 3 --prepare sync gzip -c README.md xz -c README.md",
        {R"(\ngzip -c README\.md +20 )", R"(\nxz -c README\.md +20 )"}},
       {"run --parameter-scan n 1 3 sleep 0.{n}", {R"(\nsleep 0\.1 )", R"(\nsleep 0\.2 )", R"(\nsleep 0\.3 )"}},
@@ -71,7 +72,8 @@ const std::map<std::string, std::string>& Offline() {
       {"oracle check --golden spots.golden -- ./report_spots", "the reader's golden and program"},
       {"ab --base old/bench --head new/bench", "two builds of the reader's suite"},
       {"ab --base old/prog --head new/prog -- --input x", "two builds of the reader's program"},
-      {"ab examples/ab_knob/campaign.toml --ledger ledger.md --json result.json", "a campaign of minutes: scripts/demo.sh runs it"},
+      {"ab examples/ab_knob/campaign.toml --ledger ledger.md --json result.json",
+       "a campaign of minutes: scripts/demo.sh runs it"},
       {"ab examples/ab_knob/campaign.toml --resume", "an interrupted cohort"},
       {"ab examples/ab_knob/campaign.toml --plan", "the example's builds (scripts/demo.sh)"},
       {"attribute --run latest --cell BM_Sort/1024", "a sim cohort of the reader's suite"},
@@ -117,7 +119,8 @@ TEST(ReadmeExamples, EachRunsAndPrintsWhatItsCommentPromises) {
     const std::string both = r.out + r.err;
     for (const auto& shape : shapes) {
       EXPECT_TRUE(std::regex_search(both, std::regex(shape)))
-          << "README.md:" << it->second->line << ": `" << key << "` printed no match for /" << shape << "/:\n" << both;
+          << "README.md:" << it->second->line << ": `" << key << "` printed no match for /" << shape << "/:\n"
+          << both;
     }
   }
   fs::remove_all(dir);

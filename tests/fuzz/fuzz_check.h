@@ -17,12 +17,12 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 // An invariant the parser promises (its header says so) that the input broke.
-#define TARE_FUZZ_CHECK(cond)                                                                  \
-  do {                                                                                         \
-    if (!(cond)) {                                                                             \
-      std::fprintf(stderr, "%s:%d: invariant violated: %s\n", __FILE__, __LINE__, #cond);      \
-      std::abort();                                                                            \
-    }                                                                                          \
+#define TARE_FUZZ_CHECK(cond) \
+  do { \
+    if (!(cond)) { \
+      std::fprintf(stderr, "%s:%d: invariant violated: %s\n", __FILE__, __LINE__, #cond); \
+      std::abort(); \
+    } \
   } while (0)
 
 namespace tare::fuzz {

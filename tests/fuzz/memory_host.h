@@ -26,8 +26,7 @@ class MemoryHost : public tare::env::Host {
       size_t nl = text.find('\n');
       std::string_view line = text.substr(0, nl);
       text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-      if (line.size() >= 8 && line.substr(0, 4) == "==> " &&
-          line.substr(line.size() - 4) == " <==") {
+      if (line.size() >= 8 && line.substr(0, 4) == "==> " && line.substr(line.size() - 4) == " <==") {
         current = &files_[std::string(line.substr(4, line.size() - 8))];
       } else if (current != nullptr) {
         current->append(line).push_back('\n');

@@ -27,8 +27,7 @@ namespace tare::campaign {
 
 class CampaignRunner::Cohort final : public session::Observer {
  public:
-  Cohort(CampaignRunner& runner, store::Store& store)
-      : r_(runner), spec_(runner.input_.spec), store_(store) {}
+  Cohort(CampaignRunner& runner, store::Store& store) : r_(runner), spec_(runner.input_.spec), store_(store) {}
 
   StatusOr<CampaignResult> Run();
 
@@ -46,9 +45,9 @@ class CampaignRunner::Cohort final : public session::Observer {
     size_t look_index = 0;  // next planned look
     bool active = true;
     std::vector<AbComparison> comparisons;  // the latest look's
-    bool exact = false;     // waiting for the exact plan's determinism check (exact_plan.h)
-    std::string fallback;   // why the check failed, when the cell fell back to the statistical plan
-    int64_t saved_look = 0;  // the look SaveLook last stored (0: none yet), and whether it was final
+    bool exact = false;                     // waiting for the exact plan's determinism check (exact_plan.h)
+    std::string fallback;                   // why the check failed, when the cell fell back to the statistical plan
+    int64_t saved_look = 0;                 // the look SaveLook last stored (0: none yet), and whether it was final
     bool saved_final = false;
   };
 
@@ -115,8 +114,12 @@ class CampaignRunner::Cohort final : public session::Observer {
   CellWork MeasureCellWork(size_t cell, session::Measurer& measurer, const target::MeasureOptions& sim) const;
   Status KeepWorkNote(const std::string& note);  // for the ledger, and stored with the run
   StatusOr<report::AbReport> BuildReport(const std::vector<AbCheck>& bounds);
-  void Progress(const std::string& line) const { if (r_.options_.progress) r_.options_.progress(line); }
-  void Notice(const std::string& line) const { if (r_.options_.notice) r_.options_.notice(line); }
+  void Progress(const std::string& line) const {
+    if (r_.options_.progress) r_.options_.progress(line);
+  }
+  void Notice(const std::string& line) const {
+    if (r_.options_.notice) r_.options_.notice(line);
+  }
   AnalysisSettings Settings() const;
   int64_t BlocksDone(size_t cell) const { return session_->blocks_done(cell); }
 
@@ -140,15 +143,16 @@ class CampaignRunner::Cohort final : public session::Observer {
   int64_t session_started_ns_ = 0;  // this Run's start (a resumed cohort's budget restarts)
   int64_t budget_ns_ = 0;           // BudgetNs of the spec for this cohort's cells (0: none)
   bool budget_spent_ = false;
-  int64_t samples_run_ = 0;         // samples this Run measured (not the resumed ones)
+  int64_t samples_run_ = 0;  // samples this Run measured (not the resumed ones)
   bool early_estimate_told_ = false;
-  bool projection_told_ = false;    // NoticeProjection has run
-  session::FailureLog failures_;  // failed samples, told once per cell and error
+  bool projection_told_ = false;     // NoticeProjection has run
+  session::FailureLog failures_;     // failed samples, told once per cell and error
   std::vector<AbSuiteEntry> suite_;  // new and missing benchmarks, the new ones' figures
   std::vector<std::string> cross_check_notes_;
-  std::vector<CellWork> work_;          // the work tier's reading of each cell (unmeasured when it did not run)
+  std::vector<CellWork> work_;           // the work tier's reading of each cell (unmeasured when it did not run)
   std::vector<std::string> work_notes_;  // the work tier's note for the ledger
-  int64_t work_tier_ns_ = 0;            // the wall time the work tier took in this Run  // skipped or bounded cross-checks, for the ledger
+  int64_t work_tier_ns_ =
+      0;  // the wall time the work tier took in this Run  // skipped or bounded cross-checks, for the ledger
 };
 
 }  // namespace tare::campaign

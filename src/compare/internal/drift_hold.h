@@ -11,8 +11,8 @@ namespace tare::compare {
 
 // What tells a time change between two separate runs from the host's drift between them.
 struct DriftEvidence {
-  std::string same_executable;          // the sha256 both runs measured, "" when they differ
-  std::optional<HostDrift> spread;      // the host's drift on that host type (compare.h)
+  std::string same_executable;      // the sha256 both runs measured, "" when they differ
+  std::optional<HostDrift> spread;  // the host's drift on that host type (compare.h)
 };
 
 // A metric classified regressed or improved on its interval [lo, hi] (oriented: positive is worse)

@@ -36,12 +36,10 @@ class PartBuilder {
 
   // The index of function (object, file, name) in profile().functions, added on first sight.
   // `defined`: named by fn= (a block of its own cost lines), not only as the callee of calls=.
-  size_t FunctionIndex(const std::string& object, const std::string& file, const std::string& name,
-                       bool defined);
+  size_t FunctionIndex(const std::string& object, const std::string& file, const std::string& name, bool defined);
 
   // One cost line: `costs` (one per event) is self cost of function `fn` at (file, line, instr).
-  void AddSelfCost(size_t fn, const std::string& file, uint64_t line, uint64_t instr,
-                   const CostVector& costs);
+  void AddSelfCost(size_t fn, const std::string& file, uint64_t line, uint64_t instr, const CostVector& costs);
 
   // One calls= association: `count` calls from `caller` to `callee` costing `inclusive`.
   void AddCall(size_t caller, size_t callee, uint64_t count, const CostVector& inclusive);

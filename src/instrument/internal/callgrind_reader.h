@@ -68,8 +68,7 @@ class CallgrindReader {
   Status AssociationLine(std::string_view line);
   StatusOr<uint64_t> SubPosition(std::string_view word, uint64_t last) const;
   StatusOr<CostVector> Costs(const std::vector<std::string_view>& words, const char* what);
-  Status CostsInto(const std::string_view* begin, const std::string_view* end, const char* what,
-                   CostVector* costs);
+  Status CostsInto(const std::string_view* begin, const std::string_view* end, const char* what, CostVector* costs);
   Status ParseCostLine(std::string_view line);
   Status CostLine(std::string_view line);
 
@@ -106,8 +105,6 @@ class CallgrindReader {
 };
 
 // Whether a body line starting with `c` is a cost line (a subposition comes first).
-inline bool StartsCostLine(char c) {
-  return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '*';
-}
+inline bool StartsCostLine(char c) { return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '*'; }
 
 }  // namespace tare::instrument::callgrind_internal

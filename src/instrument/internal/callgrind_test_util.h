@@ -13,14 +13,11 @@
 namespace tare::instrument::callgrind_test {
 
 // testdata/demo_compute.callgrind: a real profile (see CallgrindStoredProfile.KnownCosts).
-inline std::string StoredProfilePath() {
-  return std::string(CALLGRIND_TESTDATA_DIR) + "/demo_compute.callgrind";
-}
+inline std::string StoredProfilePath() { return std::string(CALLGRIND_TESTDATA_DIR) + "/demo_compute.callgrind"; }
 
 inline uint64_t Ir(const CostVector& c) { return c.empty() ? 0 : c[0]; }
 
-inline const CallEdge* FindEdge(const Profile& p, std::string_view caller,
-                                std::string_view callee) {
+inline const CallEdge* FindEdge(const Profile& p, std::string_view caller, std::string_view callee) {
   for (const auto& e : p.calls) {
     if (p.functions[e.caller].name == caller && p.functions[e.callee].name == callee) return &e;
   }

@@ -35,12 +35,12 @@ __attribute__((noinline)) unsigned long loop(int n) {
 }
 
 #define WINDOW_OPEN() \
-  do {                \
+  do { \
     CALLGRIND_ZERO_STATS; \
     CALLGRIND_START_INSTRUMENTATION; \
   } while (0)
 #define WINDOW_CLOSE(name) \
-  do {                     \
+  do { \
     CALLGRIND_STOP_INSTRUMENTATION; \
     CALLGRIND_DUMP_STATS_AT(name); \
   } while (0)

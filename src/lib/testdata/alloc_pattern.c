@@ -46,13 +46,29 @@ static void pattern(void) {
   void* i = realloc(NULL, 56);
   void* j = malloc(0);
   free(NULL);
-  expected_peak = malloc_usable_size(a) + malloc_usable_size(b) + malloc_usable_size(c) +
-                  malloc_usable_size(d) + malloc_usable_size(e) + malloc_usable_size(f) +
-                  malloc_usable_size(g) + malloc_usable_size(h) + malloc_usable_size(i) +
-                  malloc_usable_size(j);
-  sink = a; sink = b; sink = c; sink = d; sink = e; sink = f; sink = g; sink = h; sink = i;
+  expected_peak = malloc_usable_size(a) + malloc_usable_size(b) + malloc_usable_size(c) + malloc_usable_size(d) +
+                  malloc_usable_size(e) + malloc_usable_size(f) + malloc_usable_size(g) + malloc_usable_size(h) +
+                  malloc_usable_size(i) + malloc_usable_size(j);
+  sink = a;
+  sink = b;
+  sink = c;
+  sink = d;
+  sink = e;
+  sink = f;
+  sink = g;
+  sink = h;
+  sink = i;
   sink = j;
-  free(a); free(b); free(c); free(d); free(e); free(f); free(g); free(h); free(i); free(j);
+  free(a);
+  free(b);
+  free(c);
+  free(d);
+  free(e);
+  free(f);
+  free(g);
+  free(h);
+  free(i);
+  free(j);
   void* k = malloc(72);
   sink = k;
   if (realloc(k, 0) != NULL) abort();
@@ -74,9 +90,8 @@ static void find_window(void) {
 }
 
 static void print_stats(const struct tare_alloc_stats* s) {
-  printf("allocs=%llu frees=%llu bytes=%llu peak=%llu\n", (unsigned long long)s->allocs,
-         (unsigned long long)s->frees, (unsigned long long)s->bytes_allocated,
-         (unsigned long long)s->peak_live_bytes);
+  printf("allocs=%llu frees=%llu bytes=%llu peak=%llu\n", (unsigned long long)s->allocs, (unsigned long long)s->frees,
+         (unsigned long long)s->bytes_allocated, (unsigned long long)s->peak_live_bytes);
 }
 
 static pthread_barrier_t start_line, finish_line;

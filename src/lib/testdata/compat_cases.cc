@@ -51,12 +51,10 @@ BENCHMARK_CAPTURE(BM_Capture, times_three, 3, std::string("abc"));
 static void BM_Counters(benchmark::State& state) {
   for (auto _ : state) {
   }
-  state.counters["plain"] = 5;                                                    // gauge
-  state.counters["rate"] = benchmark::Counter(100, benchmark::Counter::kIsRate);  // total
-  state.counters["invariant"] =
-      benchmark::Counter(2, benchmark::Counter::kIsIterationInvariant);  // 2 x iterations
-  state.counters["average"] =
-      benchmark::Counter(50, benchmark::Counter::kAvgIterations);  // total
+  state.counters["plain"] = 5;                                                                     // gauge
+  state.counters["rate"] = benchmark::Counter(100, benchmark::Counter::kIsRate);                   // total
+  state.counters["invariant"] = benchmark::Counter(2, benchmark::Counter::kIsIterationInvariant);  // 2 x iterations
+  state.counters["average"] = benchmark::Counter(50, benchmark::Counter::kAvgIterations);          // total
   state.SetItemsProcessed(state.iterations() * 10);
 }
 BENCHMARK(BM_Counters);

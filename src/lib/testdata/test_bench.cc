@@ -82,12 +82,12 @@ TARE_BENCHMARK(paused_sleep);
 // Iterations 49 and 99 (of each 100) sleep 2 ms; the rest do nothing: with 100 iterations the
 // nearest-rank p50 and p95 are fast and p99 and max are slow.
 [[maybe_unused]] static tare::Family* latency = tare::register_benchmark("latency", [](tare::State& state) {
-  int i = 0;
-  for (auto _ : state) {
-    if (i % 50 == 49) usleep(2000);
-    ++i;
-  }
-})->record_latency();
+                                                  int i = 0;
+                                                  for (auto _ : state) {
+                                                    if (i % 50 == 49) usleep(2000);
+                                                    ++i;
+                                                  }
+                                                })->record_latency();
 
 // Busy-waits at least 10 us per iteration (calibration).
 static void ten_microseconds(tare::State& state) {
@@ -165,9 +165,7 @@ static void throws_in_setup(tare::State& state) {
   for (auto _ : state) {
   }
 }
-TARE_BENCHMARK(throws_in_setup)->setup([](const tare::State&) {
-  throw std::runtime_error("no fixture data");
-});
+TARE_BENCHMARK(throws_in_setup)->setup([](const tare::State&) { throw std::runtime_error("no fixture data"); });
 
 static void pauses_twice(tare::State& state) {
   for (auto _ : state) {

@@ -31,8 +31,8 @@ std::string Slurp(int fd) {
 
 }  // namespace
 
-ChildOutput RunChild(const std::vector<std::string>& argv,
-                     const std::map<std::string, std::string>& env, int result_fd) {
+ChildOutput RunChild(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                     int result_fd) {
   std::vector<std::string> env_strings;
   for (char** e = environ; *e; ++e) {
     std::string kv = *e;

@@ -98,8 +98,8 @@ int main(int argc, char** argv) {
     long instructions = 1234567;
     if (mode == "counters-changed") instructions = 1234571;
     if (mode == "counters-unstable") instructions += index % 2;
-    report = "# census bench/RefLoop.lua\ninstructions " + std::to_string(instructions) +
-             "\nbranches 90210\ntables 12\n";
+    report =
+        "# census bench/RefLoop.lua\ninstructions " + std::to_string(instructions) + "\nbranches 90210\ntables 12\n";
   } else {
     std::string header = "# trace-report fixture artifact=Bench.RefLoop.lua reps=8";
     if (mode == "header-drift") header += index % 3 == 2 ? " jit=off" : "";
@@ -107,7 +107,8 @@ int main(int argc, char** argv) {
     std::vector<std::string> items = {"Bench.RefLoop.lua:12    JLOOP", "Bench.RefLoop.lua:20 JFUNCF",
                                       "Bench.Lib.lua:3\tIFUNCF"};
     if (mode == "changed") items[1] = "Bench.RefLoop.lua:21 JFUNCF";
-    if (mode == "marginal" && tare::oracle::testing::FixtureDraw(seed, index) < p) items.push_back("Bench.RefLoop.lua:32 JFUNCF");
+    if (mode == "marginal" && tare::oracle::testing::FixtureDraw(seed, index) < p)
+      items.push_back("Bench.RefLoop.lua:32 JFUNCF");
     report = header + "\n## pid " + std::to_string(getpid()) + " (a note: differs every run)\n";
     // Order and alignment vary per process; the oracle must not care.
     for (size_t k = 0; k < items.size(); ++k) {

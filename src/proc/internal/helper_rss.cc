@@ -69,7 +69,7 @@ int64_t SharedRss::ResidentPages() const {
   if (n <= 0) return -1;
   buf[n] = '\0';
   char* p = buf;
-  std::strtol(p, &p, 10);                 // size
+  std::strtol(p, &p, 10);                  // size
   long resident = std::strtol(p, &p, 10);  // resident pages
   return resident > 0 ? resident : -1;
 }

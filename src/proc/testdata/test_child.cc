@@ -80,8 +80,7 @@ int main(int argc, char** argv) {
     do {
       for (int i = 0; i < 10000; ++i) x = x + i;  // (C++20 deprecates += on a volatile)
       clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-    } while ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 <
-             std::atol(argv[2]));
+    } while ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 < std::atol(argv[2]));
     return 0;
   }
   return 64;

@@ -128,8 +128,10 @@ void ReadFields(Statement& q, int* col, T* rec, std::span<const Field<T>> fields
                 else return ParseCheckKind(c.getString());
               }();
               if (!parsed.ok()) {
-                throw SqlError(fmt::format("{}: {}; this store was written by another version of tare or "
-                                           "changed by hand", field, parsed.status().message()));
+                throw SqlError(
+                    fmt::format("{}: {}; this store was written by another version of tare or "
+                                "changed by hand",
+                                field, parsed.status().message()));
               }
               v = *parsed;
             }

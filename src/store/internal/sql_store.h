@@ -65,8 +65,7 @@ class SqlStore final : public Store {
   StatusOr<std::vector<StoredSample>> LoadSamples(int64_t run_id, SampleCursor& after, size_t limit) override;
   StatusOr<std::vector<StoredSample>> LoadBenchmarkSamples(int64_t run_id, int64_t benchmark_id) override;
   StatusOr<std::vector<RunRecord>> ListRuns(int limit) override;
-  StatusOr<std::string> LoadArtifact(int64_t run_id, int64_t benchmark_id,
-                                     const std::string& name) override;
+  StatusOr<std::string> LoadArtifact(int64_t run_id, int64_t benchmark_id, const std::string& name) override;
   StatusOr<std::vector<ArtifactInfo>> ArtifactsOf(int64_t run_id) override;
   StatusOr<std::vector<ExecutableRecord>> ExecutablesOf(int64_t run_id) override;
   StatusOr<std::vector<MetricDef>> MetricsOf(int64_t run_id) override;
@@ -88,16 +87,13 @@ class SqlStore final : public Store {
   StatusOr<std::vector<CohortRecord>> CohortsOf(const std::string& campaign_sha256) override;
   Status AddCell(int64_t run_id, const CellRecord& cell) override;
   StatusOr<std::vector<CellRecord>> CellsOf(int64_t run_id) override;
-  Status DiscardSamples(int64_t run_id, const std::vector<int64_t>& sample_ids,
-                        const std::string& reason) override;
+  Status DiscardSamples(int64_t run_id, const std::vector<int64_t>& sample_ids, const std::string& reason) override;
   StatusOr<std::set<int64_t>> DiscardedSamplesOf(int64_t run_id) override;
   StatusOr<std::map<int64_t, std::string>> DiscardReasonsOf(int64_t run_id) override;
   StatusOr<std::optional<CohortRecord>> CohortOf(int64_t run_id) override;
   Status SaveVerdicts(int64_t run_id, int64_t cell, int64_t look, bool final,
-                      const std::vector<AbComparison>& comparisons,
-                      const std::set<std::string>& lacks = {}) override;
-  Status SaveChecks(int64_t run_id, CheckKind kind,
-                    const std::vector<AbCheck>& checks) override;
+                      const std::vector<AbComparison>& comparisons, const std::set<std::string>& lacks = {}) override;
+  Status SaveChecks(int64_t run_id, CheckKind kind, const std::vector<AbCheck>& checks) override;
   StatusOr<std::vector<StoredLook>> LooksOf(int64_t run_id) override;
   StatusOr<std::vector<AbCheck>> ChecksOf(int64_t run_id) override;
 
@@ -159,8 +155,8 @@ class SqlStore final : public Store {
   bool lost_in_transaction_ = false;
   bool server_gone_ = false;
   bool read_only_ = false;
-  bool disk_full_ = false;  // the last failed call failed for want of space
-  bool lost_a_write_ = false;  // some call failed for want of space or a lost server (sticky)
+  bool disk_full_ = false;         // the last failed call failed for want of space
+  bool lost_a_write_ = false;      // some call failed for want of space or a lost server (sticky)
   bool finishing_waited_ = false;  // Finishing gave a gone server its one more window
 };
 
@@ -206,12 +202,13 @@ auto SqlStore::Guard(const std::string& what, F&& f) -> decltype(f(false)) {
       disk_full_ = !cause.empty();
       lost_a_write_ = lost_a_write_ || disk_full_;
       if (read_only_) {
-        return Status::FailedPrecondition(fmt::format(
-            "store '{}': {} failed: the store was opened read-only ({}); make it writable or choose "
-            "another with --store PATH", path_, what, e.what()));
+        return Status::FailedPrecondition(
+            fmt::format("store '{}': {} failed: the store was opened read-only ({}); make it writable or choose "
+                        "another with --store PATH",
+                        path_, what, e.what()));
       }
-      return Status::DataLoss(fmt::format("store '{}': {} failed: {}{}", path_, what, e.what(),
-                                          cause.empty() ? "" : " — " + cause));
+      return Status::DataLoss(
+          fmt::format("store '{}': {} failed: {}{}", path_, what, e.what(), cause.empty() ? "" : " — " + cause));
     }
     value_inserts_.clear();
     sample_inserts_.clear();
@@ -220,9 +217,10 @@ auto SqlStore::Guard(const std::string& what, F&& f) -> decltype(f(false)) {
       // a run that has already lost a sample reports it instead of waiting again per call.
       if (server_gone_ || std::chrono::steady_clock::now() > give_up) {
         server_gone_ = lost_a_write_ = true;
-        return Status::DataLoss(fmt::format(
-            "store '{}': {} failed: the connection was lost ({}) and the server did not come back "
-            "within {} s; check the server and run again", path_, what, error, kReconnectSeconds));
+        return Status::DataLoss(
+            fmt::format("store '{}': {} failed: the connection was lost ({}) and the server did not come back "
+                        "within {} s; check the server and run again",
+                        path_, what, error, kReconnectSeconds));
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(250));
     }

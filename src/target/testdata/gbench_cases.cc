@@ -18,7 +18,8 @@ static void BM_Counter(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(state.iterations());
   state.counters["widgets"] = 42;
   // Rates: the JSON holds only their per-second values; the console line marks them "/s".
-  state.counters["widget_rate"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["widget_rate"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_Counter);

@@ -81,8 +81,9 @@ class AbE2E : public ::testing::Test {
   // null arm is on by default (issue 21), so null_arm = true passes no flag at all.
   Result Ab(const std::string& base, const std::string& head, std::vector<std::string> extra = {},
             bool null_arm = true) {
-    std::vector<std::string> args = {"ab", "--base", base, "--head", head, "--store", store_,
-                                     "--json", dir_ + "/result.json", "--ledger", dir_ + "/ledger.md"};
+    std::vector<std::string> args = {
+        "ab",       "--base",           base, "--head", head, "--store", store_, "--json", dir_ + "/result.json",
+        "--ledger", dir_ + "/ledger.md"};
     if (!null_arm) args.push_back("--no-null");
     args.insert(args.end(), extra.begin(), extra.end());
     args.insert(args.end(), {"--", "--work", kWork});
@@ -113,9 +114,9 @@ class AbE2E : public ::testing::Test {
     int64_t run = db.execAndGet("SELECT max(run_id) FROM ab_cohorts").getInt64();
     if (run_id) *run_id = run;
     SQLite::Statement q(db,
-        "SELECT c.cell, s.arm, s.block FROM samples s JOIN ab_cells c ON c.run_id = s.run_id AND "
-        "c.benchmark_id = s.benchmark_id WHERE s.run_id = ? AND s.id NOT IN "
-        "(SELECT sample_id FROM ab_discarded_samples)");
+                        "SELECT c.cell, s.arm, s.block FROM samples s JOIN ab_cells c ON c.run_id = s.run_id AND "
+                        "c.benchmark_id = s.benchmark_id WHERE s.run_id = ? AND s.id NOT IN "
+                        "(SELECT sample_id FROM ab_discarded_samples)");
     q.bind(1, static_cast<int64_t>(run));
     std::map<std::tuple<int64_t, std::string, int64_t>, int> out;
     while (q.executeStep()) {
@@ -184,9 +185,9 @@ TEST_F(AbE2E, ThreePercentLessWorkIsASupportedGain) {
 
 TEST_F(AbE2E, InterruptedCohortResumesAndEndsWithEverySampleOnce) {
   // A plan with one look at 24 pairs: long enough to interrupt in the middle.
-  std::vector<std::string> args = {"ab", "--base", Knob("base"), "--head", Knob("plus0_5"), "--null",
-                                   "--store", store_, "--samples", "24", "--cap", "24",
-                                   "--json", dir_ + "/result.json", "--", "--work", kWork};
+  std::vector<std::string> args = {
+      "ab", "--base", Knob("base"), "--head", Knob("plus0_5"),       "--null", "--store", store_, "--samples",
+      "24", "--cap",  "24",         "--json", dir_ + "/result.json", "--",     "--work",  kWork};
   pid_t pid = StartTare(args);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (SampleCount() < 20 && std::chrono::steady_clock::now() < deadline) {
@@ -235,8 +236,9 @@ TEST_F(AbE2E, InterruptedCohortResumesAndEndsWithEverySampleOnce) {
 TEST_F(AbE2E, AnExecutableReplacedMidCampaignStopsIt) {
   const std::string head = dir_ + "/head_build";
   std::filesystem::copy_file(Knob("base"), head);
-  std::vector<std::string> args = {"ab", "--base", Knob("base"), "--head", head, "--store", store_,
-                                    "--json", dir_ + "/result.json", "--samples", "30", "--cap", "30", "--", "--work", kWork};
+  std::vector<std::string> args = {
+      "ab",        "--base", Knob("base"), "--head", head, "--store", store_, "--json", dir_ + "/result.json",
+      "--samples", "30",     "--cap",      "30",     "--", "--work",  kWork};
   pid_t pid = StartTare(args);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (SampleCount() < 6 && std::chrono::steady_clock::now() < deadline) {
@@ -249,8 +251,8 @@ TEST_F(AbE2E, AnExecutableReplacedMidCampaignStopsIt) {
   waitpid(pid, &status, 0);
   Result r = Collect(status);
   ASSERT_EQ(r.exit_code, 4) << r.err;
-  EXPECT_NE(r.err.find("STOPPED: the head executable '" + head + "' changed during the campaign"),
-            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("STOPPED: the head executable '" + head + "' changed during the campaign"), std::string::npos)
+      << r.err;
   EXPECT_NE(r.out.find("> **STOPPED:**"), std::string::npos) << r.out;
   EXPECT_LT(SampleCount(), 60);
   ExpectOutputsAgree(r);
@@ -267,8 +269,10 @@ TEST_F(AbE2E, AHeadThatNeedsFarMoreMemoryTripsTheSanityGate) {
   Result r = Ab(Knob("base"), Knob("fat"), {}, false);
   ASSERT_EQ(r.exit_code, 4) << r.out << r.err;
   EXPECT_NE(r.err.find("STOPPED: sanity gate \"peak_rss_bytes(head) <= 1.5 * peak_rss_bytes(base) + 8MiB\" "
-                       "is violated in cell '--work " + std::string(kWork) + "': head is "),
-            std::string::npos) << r.err;
+                       "is violated in cell '--work " +
+                       std::string(kWork) + "': head is "),
+            std::string::npos)
+      << r.err;
   EXPECT_EQ(SampleCount(), 2) << "stopped after the first block: one sample per arm";
   EXPECT_NE(Slurp(dir_ + "/ledger.md").find("**VIOLATED**"), std::string::npos);
   ExpectOutputsAgree(r);
@@ -277,9 +281,26 @@ TEST_F(AbE2E, AHeadThatNeedsFarMoreMemoryTripsTheSanityGate) {
 TEST_F(AbE2E, AGateNamingHeadChecksEveryHead) {
   // Each head against itself: the fat second head is within 1.2 x its own RSS. Reading the first
   // head's RSS for every head (the old behaviour) would make the fat one violate it.
-  Result r = Tare({"ab", "--base", Knob("base"), "--head", Knob("base"), "--head", Knob("fat"),
-                   "--store", store_, "--json", dir_ + "/result.json", "--samples", "6", "--cap", "6",
-                   "--gate", "peak_rss_bytes(head) <= 1.2 * peak_rss_bytes(head)", "--", "--work", kWork});
+  Result r = Tare({"ab",
+                   "--base",
+                   Knob("base"),
+                   "--head",
+                   Knob("base"),
+                   "--head",
+                   Knob("fat"),
+                   "--store",
+                   store_,
+                   "--json",
+                   dir_ + "/result.json",
+                   "--samples",
+                   "6",
+                   "--cap",
+                   "6",
+                   "--gate",
+                   "peak_rss_bytes(head) <= 1.2 * peak_rss_bytes(head)",
+                   "--",
+                   "--work",
+                   kWork});
   EXPECT_NE(r.exit_code, 4) << r.out << r.err;
   const auto checks = Json()["checks"];
   std::set<std::string> arms;
@@ -287,8 +308,8 @@ TEST_F(AbE2E, AGateNamingHeadChecksEveryHead) {
   EXPECT_EQ(arms, (std::set<std::string>{"head", "hd02"})) << checks.dump();
   ExpectOutputsAgree(r);
   // And the fat head against base trips the default gate even as the second head.
-  Result fat = Tare({"ab", "--base", Knob("base"), "--head", Knob("base"), "--head", Knob("fat"),
-                     "--store", store_, "--samples", "6", "--cap", "6", "--", "--work", kWork});
+  Result fat = Tare({"ab", "--base", Knob("base"), "--head", Knob("base"), "--head", Knob("fat"), "--store", store_,
+                     "--samples", "6", "--cap", "6", "--", "--work", kWork});
   EXPECT_EQ(fat.exit_code, 4) << fat.err;
   EXPECT_NE(fat.err.find("hd02 is"), std::string::npos) << fat.err;
 }
@@ -296,9 +317,8 @@ TEST_F(AbE2E, AGateNamingHeadChecksEveryHead) {
 TEST_F(AbE2E, AnyWorkingDirectoryWorksWithARelativeStore) {
   std::filesystem::create_directories(dir_ + "/elsewhere");
   std::filesystem::create_directories(dir_ + "/rel");  // a store is created only in a directory that exists
-  Result r = Tare({"ab", "--base", Knob("base"), "--head", Knob("base"), "--store", "rel/tare.db",
-                   "--cwd", dir_ + "/elsewhere", "--samples", "6", "--cap", "6", "--quiet", "--",
-                   "--work", kWork});
+  Result r = Tare({"ab", "--base", Knob("base"), "--head", Knob("base"), "--store", "rel/tare.db", "--cwd",
+                   dir_ + "/elsewhere", "--samples", "6", "--cap", "6", "--quiet", "--", "--work", kWork});
   EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.err;
   EXPECT_EQ(r.err.find("cannot execute"), std::string::npos) << r.err;
   EXPECT_TRUE(std::filesystem::exists(dir_ + "/rel/tare.db"));
@@ -306,8 +326,8 @@ TEST_F(AbE2E, AnyWorkingDirectoryWorksWithARelativeStore) {
 
 TEST_F(AbE2E, AUsageErrorFoundAfterStagingLeavesNoCopies) {
   // The filter is checked once the arms are staged and listed: nothing may be left behind.
-  Result r = Tare({"ab", "--base", GBENCH_BASIC, "--head", GBENCH_BASIC, "--store", store_,
-                   "--filter", "^no_such_benchmark$"});
+  Result r = Tare(
+      {"ab", "--base", GBENCH_BASIC, "--head", GBENCH_BASIC, "--store", store_, "--filter", "^no_such_benchmark$"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("matches none"), std::string::npos) << r.err;
   const std::string bin = dir_ + "/store/bin";
@@ -319,8 +339,8 @@ TEST_F(AbE2E, AUsageErrorFoundAfterStagingLeavesNoCopies) {
 }
 
 TEST_F(AbE2E, ExecutablesThatLoadLibrariesThroughOriginRun) {
-  Result r = Tare({"ab", "--base", ORIGIN_APP, "--head", ORIGIN_APP, "--null", "--store", store_,
-                   "--json", dir_ + "/result.json", "--samples", "6", "--cap", "6", "--metric", "wall_ns"});
+  Result r = Tare({"ab", "--base", ORIGIN_APP, "--head", ORIGIN_APP, "--null", "--store", store_, "--json",
+                   dir_ + "/result.json", "--samples", "6", "--cap", "6", "--metric", "wall_ns"});
   EXPECT_NE(r.exit_code, 4) << r.out << r.err;
   EXPECT_EQ(r.err.find("error while loading shared libraries"), std::string::npos) << r.err;
   const auto notes = Json()["notes"].dump();
@@ -330,8 +350,7 @@ TEST_F(AbE2E, ExecutablesThatLoadLibrariesThroughOriginRun) {
 
 TEST_F(AbE2E, AHugeCapIsRefusedAtOnce) {
   const auto start = std::chrono::steady_clock::now();
-  Result r = Tare({"ab", "--base", Knob("base"), "--head", Knob("base"), "--store", store_,
-                   "--cap", "1000000"});
+  Result r = Tare({"ab", "--base", Knob("base"), "--head", Knob("base"), "--store", store_, "--cap", "1000000"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("more than 10000 pairs"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(store_)) << "a usage error creates no store";
@@ -341,8 +360,11 @@ TEST_F(AbE2E, AHugeCapIsRefusedAtOnce) {
 
 TEST_F(AbE2E, ACommentOnlyEditKeepsTheCampaignAndItsCohorts) {
   const std::string file = dir_ + "/campaign.toml";
-  const std::string body = "args = [\"--work\", \"" + std::string(kWork) + "\"]\n"
-                           "[arms]\nbase = \"" + Knob("base") + "\"\nhead = \"" + Knob("base") + "\"\n"
+  const std::string body = "args = [\"--work\", \"" + std::string(kWork) +
+                           "\"]\n"
+                           "[arms]\nbase = \"" +
+                           Knob("base") + "\"\nhead = \"" + Knob("base") +
+                           "\"\n"
                            "[sampling]\ninitial = 6\nstep = 6\ncap = 6\n";
   std::ofstream(file) << body;
   const std::vector<std::string> args = {"ab", file, "--store", store_, "--json", dir_ + "/result.json", "--quiet"};
@@ -375,22 +397,26 @@ TEST_F(AbE2E, ThePlansCostIsSaidAndABudgetEndsUndecidedCells) {
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   // The null arm is on by default (issue 21): three arms.
   EXPECT_NE(r.err.find("plan: 1 cell x 3 arms x 20 to 1280 pairs = 60 to 3840 processes; budget 1 ms"),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("first block: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("of it tare's own); the first looks take about"), std::string::npos) << r.err;
   // The budget counts after the first look, which it never cuts short (issue 21 §6), so the whole
   // campaign is the first looks plus up to the budget (issue 42).
   EXPECT_NE(r.err.find("the first look alone outlasts the budget of 1 ms, which is spent after it: about "),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
   // Once the first look is taken, the projection: no pairs left in the budget, so the cell is named
   // as one the budget will leave undecided (and it is).
   EXPECT_NE(r.err.find("first looks taken ("), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("0 of 1 cell decided; the 1 still sampling, each projected from its own pairs through the "
                        "looks to come, need about 0 more pairs: about "),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("; 1 of them ("), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(") will likely still be undecided when the budget is spent, at this host's noise"),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
   nlohmann::json j = Json();
   EXPECT_EQ(j["outcome"], "INCONCLUSIVE");
   EXPECT_EQ(j["samples"], 60) << "the first look's 20 blocks, then the budget was spent";
@@ -418,8 +444,9 @@ TEST_F(AbE2E, TheFirstLooksProjectTheRestAndNameTheCellsTheBudgetWillLeaveUndeci
   const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
   // The first look came before the budget ran out, so the projection has pairs still to come.
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(line, m, std::regex("need about ([0-9]+) more pairs?: about [0-9.]+ (ms|s|min) in all "
-                                                   "\\(the budget ends it by [0-9.]+ (s|min) at the latest\\)")))
+  ASSERT_TRUE(std::regex_search(line, m,
+                                std::regex("need about ([0-9]+) more pairs?: about [0-9.]+ (ms|s|min) in all "
+                                           "\\(the budget ends it by [0-9.]+ (s|min) at the latest\\)")))
       << line;
   EXPECT_GT(std::stoi(m[1]), 0) << line;
   EXPECT_NE(line.find("; 1 of them ("), std::string::npos) << line;
@@ -436,8 +463,7 @@ TEST_F(AbE2E, TheFirstLooksProjectTheRestAndNameTheCellsTheBudgetWillLeaveUndeci
   Result again = Tare({"ab", file, "--store", store_, "--json", dir_ + "/result.json"});
   EXPECT_EQ(again.exit_code, 3) << again.err;
   const size_t plan = again.err.find("tare: plan: ");
-  const size_t earlier = again.err.find(
-      "tare: the campaign's last cohort on this host type (cohort 1, run 1) took ");
+  const size_t earlier = again.err.find("tare: the campaign's last cohort on this host type (cohort 1, run 1) took ");
   ASSERT_NE(earlier, std::string::npos) << again.err;
   EXPECT_LT(plan, earlier);
   EXPECT_LT(earlier, again.err.find("first block: ")) << "told before the first sample's estimate";
@@ -448,8 +474,8 @@ TEST_F(AbE2E, TheFirstLooksProjectTheRestAndNameTheCellsTheBudgetWillLeaveUndeci
 // the ledger's title and counts, the JSON's gate_outcome, the HTML title and, on a terminal, the
 // summary — while the JSON's outcome keeps its meaning, the worst comparison's.
 TEST_F(AbE2E, AViolatedReleaseBoundExitsFour) {
-  const std::vector<std::string> plan = {"--samples", "8", "--cap", "8", "--bound", "p95(wall_ns, head) <= 1us",
-                                         "--html", dir_ + "/page.html"};
+  const std::vector<std::string> plan = {
+      "--samples", "8", "--cap", "8", "--bound", "p95(wall_ns, head) <= 1us", "--html", dir_ + "/page.html"};
   Result r = Ab(Knob("base"), Knob("base"), plan);
   ASSERT_EQ(r.exit_code, 4) << r.err;
   EXPECT_NE(r.err.find("release bound violated: p95(wall_ns, head) <= 1us"), std::string::npos) << r.err;
@@ -459,14 +485,16 @@ TEST_F(AbE2E, AViolatedReleaseBoundExitsFour) {
   EXPECT_NE(j["outcome"], "BOUND VIOLATED") << "tare.ab/1's outcome stays the worst comparison's";
   const std::string ledger = Slurp(dir_ + "/ledger.md");
   EXPECT_EQ(ledger.find("## tare ab: ab_knob_base vs ab_knob_base — **BOUND VIOLATED**\n\n"), 0u) << ledger;
-  EXPECT_NE(ledger.find("; **1 release bound violated** (exit 4); INCONCLUSIVE is not a pass."), std::string::npos) << ledger;
-  EXPECT_NE(ledger.find("> **BOUND VIOLATED.** <code>p95(wall_ns, head) &lt;= 1us</code> in `--work 12`"), std::string::npos)
+  EXPECT_NE(ledger.find("; **1 release bound violated** (exit 4); INCONCLUSIVE is not a pass."), std::string::npos)
+      << ledger;
+  EXPECT_NE(ledger.find("> **BOUND VIOLATED.** <code>p95(wall_ns, head) &lt;= 1us</code> in `--work 12`"),
+            std::string::npos)
       << ledger;
   EXPECT_NE(Slurp(dir_ + "/page.html").find("<title>tare ab: ab_knob_base vs ab_knob_base — BOUND VIOLATED</title>"),
             std::string::npos);
   // The same campaign at a terminal: the summary.
-  std::vector<std::string> args = {"ab", "--base", Knob("base"), "--head", Knob("base"), "--store", store_, "--json",
-                                   dir_ + "/result.json", "--ledger", dir_ + "/ledger.md"};
+  std::vector<std::string> args = {"ab",   "--base", Knob("base"),          "--head",   Knob("base"),       "--store",
+                                   store_, "--json", dir_ + "/result.json", "--ledger", dir_ + "/ledger.md"};
   args.insert(args.end(), plan.begin(), plan.end());
   args.insert(args.end(), {"--", "--work", kWork});
   Result terminal = tare::e2e::RunTareOnTerminal(TARE_BIN, dir_, args);
@@ -474,7 +502,8 @@ TEST_F(AbE2E, AViolatedReleaseBoundExitsFour) {
   EXPECT_EQ(terminal.out.find("tare ab: 'ab_knob_base vs ab_knob_base' cohort "), 0u) << terminal.out;
   EXPECT_NE(terminal.out.find("): BOUND VIOLATED — "), std::string::npos) << terminal.out;
   EXPECT_NE(terminal.out.find("; 1 release bound violated (exit 4)\n"), std::string::npos) << terminal.out;
-  EXPECT_NE(terminal.out.find(" violated: p95(wall_ns, head) <= 1us (--work 12 head)\n"), std::string::npos) << terminal.out;
+  EXPECT_NE(terminal.out.find(" violated: p95(wall_ns, head) <= 1us (--work 12 head)\n"), std::string::npos)
+      << terminal.out;
   ExpectOutputsAgree(terminal, {.summary = terminal.out});
 }
 
@@ -547,7 +576,8 @@ TEST_F(AbE2E, CommonMistakesSayWhatToTypeInstead) {
   r = Tare({"ab", Knob("base"), Knob("plus3"), "--store", store_});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("tare ab --base " + Knob("base") + " --head " + Knob("plus3") + " --store " + store_),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
   EXPECT_EQ(r.err.find("not expected"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(store_)) << "a usage error must leave no store behind";
 }
@@ -580,7 +610,6 @@ TEST_F(AbE2E, HelpListsTheEssentialFlagsFirst) {
   EXPECT_EQ(r.out.find("\nOptions:"), std::string::npos) << "every flag has its group:\n" << r.out;
 }
 
-
 TEST_F(AbE2E, ACampaignFileRunTwiceMakesTwoCohortsAndTheLedgerListsBoth) {
   std::ofstream(dir_ + "/c.toml") << "name = \"knob twice\"\n"
                                   << "[arms]\nbase = \"" << Knob("base") << "\"\nhead = \"" << Knob("plus3")
@@ -612,9 +641,9 @@ TEST_F(AbE2E, ACampaignFileRunTwiceMakesTwoCohortsAndTheLedgerListsBoth) {
 }
 
 TEST_F(AbE2E, GoogleBenchmarkBinariesAreComparedPerBenchmark) {
-  Result r = Tare({"ab", "--base", GBENCH_BASIC, "--head", GBENCH_BASIC, "--filter", "BM_StringCopy/64",
-                   "--samples", "6", "--cap", "6", "--store", store_, "--json", dir_ + "/result.json", "--",
-                   "--benchmark_min_time=0.01"});
+  Result r =
+      Tare({"ab", "--base", GBENCH_BASIC, "--head", GBENCH_BASIC, "--filter", "BM_StringCopy/64", "--samples", "6",
+            "--cap", "6", "--store", store_, "--json", dir_ + "/result.json", "--", "--benchmark_min_time=0.01"});
   ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 3) << r.out << r.err;
   nlohmann::json j = Json();
   EXPECT_EQ(j["kind"], "gbench");
@@ -623,7 +652,8 @@ TEST_F(AbE2E, GoogleBenchmarkBinariesAreComparedPerBenchmark) {
   EXPECT_EQ(j["comparisons"][0]["metrics"][0]["metric"], "gb.cpu_time_ns");
   EXPECT_NE(r.out.find("Iteration counts: Google Benchmark chooses its own count in every process, for the length "
                        "the campaign's own --benchmark_min_time argument sets (tare adds none)"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
   EXPECT_FALSE(j["lock"].contains("work")) << "the binary's own --benchmark_min_time stands: tare fixes nothing";
   ExpectOutputsAgree(r);
 }
@@ -635,30 +665,46 @@ TEST_F(AbE2E, GoogleBenchmarkBinariesAreComparedPerBenchmark) {
 // is refused (give one).
 TEST_F(AbE2E, GbenchSamplesAreShortByDefaultAndTheirLengthIsLocked) {
   const std::string knob = GBENCH_KNOB_DIR;
-  std::vector<std::string> args = {"ab", "--base", knob + "/gbench_knob_base", "--head", knob + "/gbench_knob_plus2",
-                                   "--null", "--filter", "BM_Steady", "--samples", "6", "--cap", "6", "--store", store_,
-                                   "--json", dir_ + "/result.json"};
+  std::vector<std::string> args = {"ab",
+                                   "--base",
+                                   knob + "/gbench_knob_base",
+                                   "--head",
+                                   knob + "/gbench_knob_plus2",
+                                   "--null",
+                                   "--filter",
+                                   "BM_Steady",
+                                   "--samples",
+                                   "6",
+                                   "--cap",
+                                   "6",
+                                   "--store",
+                                   store_,
+                                   "--json",
+                                   dir_ + "/result.json"};
   Result r = Tare(args);
   ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
   nlohmann::json j = Json();
-  EXPECT_EQ(j["lock"]["work"], nlohmann::json::parse(
-                                   R"([{"cell": "BM_Steady", "gbench_min_time_ns": 20000000, "from": "default"}])"));
+  EXPECT_EQ(j["lock"]["work"],
+            nlohmann::json::parse(R"([{"cell": "BM_Steady", "gbench_min_time_ns": 20000000, "from": "default"}])"));
   EXPECT_NE(r.out.find("Iteration counts: Google Benchmark chooses its own count in every process, within "
                        "--benchmark_min_time=0.02 per sample (20 ms, tare's default instead of Google Benchmark's "
                        "0.5 s; --gbench-min-time sets another)"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
   // Issue 42: the route note, due for an INCONCLUSIVE cell (or a slow sample, or a wide floor), says
   // what a sample cost here, not "about a second" beside 50 ms samples.
   EXPECT_EQ(r.out.find("about a second"), std::string::npos) << r.out;
   if (j["comparisons"][0]["verdict"] == "INCONCLUSIVE") {
     EXPECT_NE(r.out.find("for at least its minimum time, 20 ms here (`--benchmark_min_time=0.02`, kept in the lock)"),
-              std::string::npos) << r.out;
+              std::string::npos)
+        << r.out;
   }
   ExpectOutputsAgree(r);
   SQLite::Database db(store_, SQLite::OPEN_READWRITE);
   auto median_iterations = [&](int64_t run) {
-    SQLite::Statement q(db, "SELECT v.value FROM samples s JOIN sample_values v ON v.sample_id = s.id "
-                            "WHERE v.metric = 'gb.iterations' AND s.run_id = ? ORDER BY v.value");
+    SQLite::Statement q(db,
+                        "SELECT v.value FROM samples s JOIN sample_values v ON v.sample_id = s.id "
+                        "WHERE v.metric = 'gb.iterations' AND s.run_id = ? ORDER BY v.value");
     q.bind(1, run);
     std::vector<double> v;
     while (q.executeStep()) v.push_back(q.getColumn(0).getDouble());
@@ -677,10 +723,11 @@ TEST_F(AbE2E, GbenchSamplesAreShortByDefaultAndTheirLengthIsLocked) {
   ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
   j = Json();
   EXPECT_EQ(j["cohort"], 2);
-  EXPECT_EQ(j["lock"]["work"], nlohmann::json::parse(
-                                   R"([{"cell": "BM_Steady", "gbench_min_time_ns": 2000000, "from": "cohort 1"}])"));
+  EXPECT_EQ(j["lock"]["work"],
+            nlohmann::json::parse(R"([{"cell": "BM_Steady", "gbench_min_time_ns": 2000000, "from": "cohort 1"}])"));
   EXPECT_NE(r.out.find("within --benchmark_min_time=0.002 per sample (2 ms, as cohort 1 ran it (its lock))"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
   if (j["comparisons"][0]["verdict"] == "INCONCLUSIVE") {
     EXPECT_NE(r.out.find("2 ms here (`--benchmark_min_time=0.002`, kept in the lock)"), std::string::npos) << r.out;
   }
@@ -692,8 +739,9 @@ TEST_F(AbE2E, GbenchSamplesAreShortByDefaultAndTheirLengthIsLocked) {
   explicit_args.insert(explicit_args.end(), {"--gbench-min-time", "5ms"});
   r = Tare(explicit_args);
   ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
-  EXPECT_EQ(Json()["lock"]["work"], nlohmann::json::parse(
-                                        R"([{"cell": "BM_Steady", "gbench_min_time_ns": 5000000, "from": "--gbench-min-time"}])"));
+  EXPECT_EQ(
+      Json()["lock"]["work"],
+      nlohmann::json::parse(R"([{"cell": "BM_Steady", "gbench_min_time_ns": 5000000, "from": "--gbench-min-time"}])"));
   explicit_args.insert(explicit_args.end(), {"--", "--benchmark_min_time=0.01"});
   r = Tare(explicit_args);
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
@@ -704,9 +752,9 @@ TEST_F(AbE2E, ARateCounterIsHigherIsBetterWhateverItsName) {
   // "processed" is a Counter::kIsRate: the slow build does twice the work per item, so its rate
   // halves. Judged by name it would be a lower-is-better count and a supported gain.
   const std::string dir = RATE_COUNTER_DIR;
-  Result r = Tare({"ab", "--base", dir + "/rate_counter_base", "--head", dir + "/rate_counter_slow",
-                   "--metric", "gb.counter.processed=5%", "--samples", "6", "--cap", "6", "--store", store_,
-                   "--json", dir_ + "/result.json", "--", "--benchmark_min_time=0.02"});
+  Result r = Tare({"ab", "--base", dir + "/rate_counter_base", "--head", dir + "/rate_counter_slow", "--metric",
+                   "gb.counter.processed=5%", "--samples", "6", "--cap", "6", "--store", store_, "--json",
+                   dir_ + "/result.json", "--", "--benchmark_min_time=0.02"});
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   nlohmann::json j = Json();
   const auto& m = j["comparisons"][0]["metrics"][0];
@@ -729,9 +777,10 @@ TEST_F(AbE2E, ARateCounterIsHigherIsBetterWhateverItsName) {
 TEST_F(AbE2E, HalfAPercentMoreInstructionsFailsUnderSimEveryTime) {
   // Under valgrind the counts are deterministic: the null arm reads exactly 0, the head's interval
   // has no width, and a second campaign (a new cohort) reads the very same numbers.
-  std::vector<std::string> args = {"ab", "--base", Knob("base"), "--head", Knob("plus0_5"), "--null",
-                                   "--instrument", "sim", "--samples", "6", "--cap", "6", "--store", store_,
-                                   "--json", dir_ + "/result.json", "--", "--work", "1"};
+  std::vector<std::string> args = {
+      "ab",        "--base", Knob("base"), "--head", Knob("plus0_5"), "--null", "--instrument", "sim",
+      "--samples", "6",      "--cap",      "6",      "--store",       store_,   "--json",       dir_ + "/result.json",
+      "--",        "--work", "1"};
   std::vector<nlohmann::json> metrics;
   for (int run = 0; run < 2; ++run) {
     Result r = Tare(args);
@@ -764,9 +813,15 @@ TEST_F(AbE2E, TareBinariesRunOneIterationCountInEveryArmAndEveryCohort) {
 #ifndef TARE_BASIC
   GTEST_SKIP() << "examples/tare_basic is not in this build";
 #else
-  const std::vector<std::string> args = {"ab", "--base", TARE_BASIC, "--head", TARE_BASIC, "--null", "--filter", "sort_ints/512",
-                                         "--samples", "6", "--cap", "6", "--store", store_, "--json",
-                                         dir_ + "/result.json", "--ledger", dir_ + "/ledger.md"};
+  const std::vector<std::string> args = {"ab",        "--base",
+                                         TARE_BASIC,  "--head",
+                                         TARE_BASIC,  "--null",
+                                         "--filter",  "sort_ints/512",
+                                         "--samples", "6",
+                                         "--cap",     "6",
+                                         "--store",   store_,
+                                         "--json",    dir_ + "/result.json",
+                                         "--ledger",  dir_ + "/ledger.md"};
   Result r = Tare(args);
   // Any verdict will do (an A/A FAIL happens at the error rate α); this is about the counts.
   ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
@@ -782,12 +837,14 @@ TEST_F(AbE2E, TareBinariesRunOneIterationCountInEveryArmAndEveryCohort) {
   EXPECT_NE(r.out.find("Iteration counts: fixed per cell, the same for every arm and kept in the lock, so every "
                        "later cohort and --resume of this campaign runs them too (sort_ints/512 " +
                        std::to_string(calibrated) + "; calibrated once on base for a 20 ms window)."),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
   SQLite::Database db(store_, SQLite::OPEN_READWRITE);
   // (run, arm) -> the distinct counts its samples ran.
   auto counts = [&](int64_t run) {
-    SQLite::Statement q(db, "SELECT DISTINCT s.arm, v.value FROM samples s JOIN sample_values v ON v.sample_id = s.id "
-                            "WHERE v.metric = 'bench.iterations' AND s.run_id = ? ORDER BY s.arm");
+    SQLite::Statement q(db,
+                        "SELECT DISTINCT s.arm, v.value FROM samples s JOIN sample_values v ON v.sample_id = s.id "
+                        "WHERE v.metric = 'bench.iterations' AND s.run_id = ? ORDER BY s.arm");
     q.bind(1, run);
     std::map<std::string, std::set<int64_t>> out;
     while (q.executeStep()) out[q.getColumn(0).getString()].insert(q.getColumn(1).getInt64());
@@ -836,8 +893,9 @@ TEST_F(AbE2E, TareBinariesRunOneIterationCountInEveryArmAndEveryCohort) {
   longer.insert(longer.begin() + 1, "--resume");
   r = Tare(longer);
   ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
-  SQLite::Statement q(db, "SELECT count(*) FROM samples s JOIN sample_values v ON v.sample_id = s.id WHERE "
-                          "v.metric = 'bench.iterations' AND s.run_id = 3 AND v.value = 5");
+  SQLite::Statement q(db,
+                      "SELECT count(*) FROM samples s JOIN sample_values v ON v.sample_id = s.id WHERE "
+                      "v.metric = 'bench.iterations' AND s.run_id = 3 AND v.value = 5");
   ASSERT_TRUE(q.executeStep());
   EXPECT_GT(q.getColumn(0).getInt(), 0) << "the resumed samples ran the locked count";
 #endif
@@ -853,8 +911,8 @@ TEST_F(AbE2E, InconclusiveOkTurnsExitThreeIntoZero) {
     std::ofstream(path) << "#!/bin/sh\n" << body;
     std::filesystem::permissions(path, std::filesystem::perms::owner_all);
   };
-  write_script(base, "n=$(cat '" + counter + "' 2>/dev/null || echo 0); n=$((n + 1)); echo $n > '" +
-                         counter + "'; [ $n -ne 3 ]\n");
+  write_script(base, "n=$(cat '" + counter + "' 2>/dev/null || echo 0); n=$((n + 1)); echo $n > '" + counter +
+                         "'; [ $n -ne 3 ]\n");
   write_script(head, "exit 0\n");
   const std::vector<std::string> plan = {"--samples", "6", "--cap", "6", "--metric", "wall_ns"};
   Result r = Ab(base, head, plan, false);
@@ -870,18 +928,19 @@ TEST_F(AbE2E, InconclusiveOkTurnsExitThreeIntoZero) {
   ExpectOutputsAgree(ok, {.inconclusive_ok = true});
 }
 
-
 // --plan: a pilot into a temporary store, a prediction per cell; the user's store is not created,
 // no temporary directory is left, and the JSON carries the prediction.
 TEST_F(AbE2E, PlanRunsAPilotAndPredictsWithoutStoringAnything) {
   const std::string tmp = dir_ + "/tmp";
   std::filesystem::create_directories(tmp);
   setenv("TMPDIR", tmp.c_str(), 1);
-  Result r = Tare({"ab", "--base", Knob("base"), "--head", Knob("plus3"), "--null", "--plan", "--pilot", "8",
-                   "--cap", "40", "--store", store_, "--json", dir_ + "/plan.json", "--", "--work", kWork});
+  Result r = Tare({"ab", "--base", Knob("base"), "--head", Knob("plus3"), "--null", "--plan", "--pilot", "8", "--cap",
+                   "40", "--store", store_, "--json", dir_ + "/plan.json", "--", "--work", kWork});
   unsetenv("TMPDIR");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("Plan: 20 pairs per cell, then, for each cell still undecided, looks that double up to 40;"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Plan: 20 pairs per cell, then, for each cell still undecided, looks that double up to 40;"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("Predicted from a pilot of 8 blocks per cell"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("perf.task_clock_ns"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Nothing was locked or stored"), std::string::npos) << r.out;
@@ -915,7 +974,8 @@ TEST_F(AbE2E, PlanRefusesWhatItCannotDo) {
   Result r = Tare({"ab", "--base", Knob("base"), "--head", Knob("plus3"), "--plan", "--pilot", "3", "--store", store_});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--pilot 3 is out of range"), std::string::npos) << r.err;
-  r = Tare({"ab", "--base", Knob("base"), "--head", Knob("plus3"), "--plan", "--ledger", dir_ + "/l.md", "--store", store_});
+  r = Tare(
+      {"ab", "--base", Knob("base"), "--head", Knob("plus3"), "--plan", "--ledger", dir_ + "/l.md", "--store", store_});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--plan gives a prediction, not a verdict"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(store_));
@@ -929,7 +989,9 @@ TEST_F(AbE2E, AFullDiskInterruptsTheCohortAndResumeFinishesIt) {
   const std::string base = Knob("base"), head = Knob("plus3");
   // A first, small campaign creates the store (about 160 KB) before the limit applies.
   ASSERT_EQ(Tare({"ab", "--base", base, "--head", head, "--samples", "6", "--cap", "6", "--store", store_,
-                  "--inconclusive-ok", "--", "--work", "0"}).exit_code, 0);
+                  "--inconclusive-ok", "--", "--work", "0"})
+                .exit_code,
+            0);
   const std::string command = "\"" + std::string(TARE_BIN) + "\" ab --base " + base + " --head " + head +
                               " --null --samples 200 --cap 200 --store " + store_ + " -- --work 0";
   // 600 blocks of 512 bytes (dash): the store fits, its write-ahead log does not for long.
@@ -961,8 +1023,8 @@ TEST_F(AbE2E, AFullDiskInterruptsTheCohortAndResumeFinishesIt) {
 // the changed cell FAILs at +2.00% and the unchanged one PASSes at 0, every time.
 TEST_F(AbE2E, GbenchKnobChangesOneBenchmarkByTwoPercent) {
   Result r = Tare({"ab", "--base", GBENCH_KNOB_DIR "/gbench_knob_base", "--head", GBENCH_KNOB_DIR "/gbench_knob_plus2",
-                   "--instrument", "sim", "--filter", "BM_Knob|BM_Steady", "--samples", "6", "--cap", "6",
-                   "--store", store_, "--json", dir_ + "/result.json"});
+                   "--instrument", "sim", "--filter", "BM_Knob|BM_Steady", "--samples", "6", "--cap", "6", "--store",
+                   store_, "--json", dir_ + "/result.json"});
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   nlohmann::json j = Json();
   ASSERT_EQ(j["comparisons"].size(), 2u) << j.dump();
@@ -986,8 +1048,8 @@ TEST_F(AbE2E, GbenchKnobChangesOneBenchmarkByTwoPercent) {
 TEST_F(AbE2E, GbenchMinTimeSetsEverySamplesLength) {
   auto iterations = [&](const std::string& min_time) {
     const std::string store = dir_ + "/" + min_time + ".db";
-    Result r = Tare({"ab", "--base", GBENCH_BASIC, "--head", GBENCH_BASIC, "--filter", "BM_StringCopy/64",
-                     "--samples", "6", "--cap", "6", "--store", store, "--gbench-min-time", min_time});
+    Result r = Tare({"ab", "--base", GBENCH_BASIC, "--head", GBENCH_BASIC, "--filter", "BM_StringCopy/64", "--samples",
+                     "6", "--cap", "6", "--store", store, "--gbench-min-time", min_time});
     EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.out << r.err;
     SQLite::Database db(store, SQLite::OPEN_READONLY);
     return db.execAndGet("SELECT min(value) FROM sample_values WHERE metric = 'gb.iterations'").getDouble();
@@ -997,7 +1059,8 @@ TEST_F(AbE2E, GbenchMinTimeSetsEverySamplesLength) {
   EXPECT_GT(short_runs, 0);
   EXPECT_GT(long_runs, 10 * short_runs) << short_runs << " vs " << long_runs;
 
-  Result r = Tare({"ab", "--base", Knob("base"), "--head", Knob("plus3"), "--gbench-min-time", "50ms", "--store", store_});
+  Result r =
+      Tare({"ab", "--base", Knob("base"), "--head", Knob("plus3"), "--gbench-min-time", "50ms", "--store", store_});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("applies to Google Benchmark binaries"), std::string::npos) << r.err;
 }
@@ -1013,10 +1076,30 @@ TEST_F(AbE2E, GbenchMinTimeSetsEverySamplesLength) {
 // head identical to base holds in every layout.
 TEST_F(AbE2E, LayoutsMarkAChangeThatDependsOnWhereTheStackSits) {
   const std::string dir = STACK_ALIGN_DIR;
-  Result r = Tare({"ab", "--base", dir + "/stack_align_base", "--head", dir + "/stack_align_shifted", "--head",
-                   dir + "/stack_align_base", "--null", "--instrument", "sim", "--layouts", "4", "--samples", "6",
-                   "--cap", "6", "--store", store_, "--json", dir_ + "/result.json", "--ledger", dir_ + "/ledger.md",
-                   "--", "300"});
+  Result r = Tare({"ab",
+                   "--base",
+                   dir + "/stack_align_base",
+                   "--head",
+                   dir + "/stack_align_shifted",
+                   "--head",
+                   dir + "/stack_align_base",
+                   "--null",
+                   "--instrument",
+                   "sim",
+                   "--layouts",
+                   "4",
+                   "--samples",
+                   "6",
+                   "--cap",
+                   "6",
+                   "--store",
+                   store_,
+                   "--json",
+                   dir_ + "/result.json",
+                   "--ledger",
+                   dir_ + "/ledger.md",
+                   "--",
+                   "300"});
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   nlohmann::json j = Json();
   EXPECT_EQ(j["layouts"], 4);
@@ -1056,7 +1139,8 @@ TEST_F(AbE2E, LayoutsMarkAChangeThatDependsOnWhereTheStackSits) {
   r = Tare({"bundle", "--store", store_, "-o", dir_ + "/cohort.tar.gz"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   std::filesystem::create_directories(dir_ + "/bundle");
-  ASSERT_EQ(std::system(("tar -xzf '" + dir_ + "/cohort.tar.gz' -C '" + dir_ + "/bundle' result.json ledger.md").c_str()), 0);
+  ASSERT_EQ(
+      std::system(("tar -xzf '" + dir_ + "/cohort.tar.gz' -C '" + dir_ + "/bundle' result.json ledger.md").c_str()), 0);
   const nlohmann::json stored = nlohmann::json::parse(Slurp(dir_ + "/bundle/result.json"));
   EXPECT_EQ(stored["layouts"], 4);
   EXPECT_EQ(stored["layout_rows"].dump(1), j["layout_rows"].dump(1));
@@ -1078,9 +1162,24 @@ TEST_F(AbE2E, LayoutsMarkAChangeThatDependsOnWhereTheStackSits) {
 // negative filter) leaves it out, and nothing stored by the first cohort is lost.
 TEST_F(AbE2E, ABrokenBenchmarkIsOneFailedCellNotAStoppedCampaign) {
   const std::string bench = BROKEN_BENCH_DIR "/broken_bench_base";
-  const std::vector<std::string> common = {"ab", "--base", bench, "--head", bench, "--null", "--samples", "6",
-                                           "--cap", "6", "--gbench-min-time", "5ms", "--store", store_,
-                                           "--json", dir_ + "/result.json", "--ledger", dir_ + "/ledger.md"};
+  const std::vector<std::string> common = {"ab",
+                                           "--base",
+                                           bench,
+                                           "--head",
+                                           bench,
+                                           "--null",
+                                           "--samples",
+                                           "6",
+                                           "--cap",
+                                           "6",
+                                           "--gbench-min-time",
+                                           "5ms",
+                                           "--store",
+                                           store_,
+                                           "--json",
+                                           dir_ + "/result.json",
+                                           "--ledger",
+                                           dir_ + "/ledger.md"};
   Result r = Tare(common);
   nlohmann::json j = Json();
   std::map<std::string, nlohmann::json> cells;
@@ -1154,7 +1253,9 @@ TEST_F(AbE2E, ABrokenBenchmarkIsOneFailedCellNotAStoppedCampaign) {
   ExpectOutputsAgree(f);
   SQLite::Database db(store_, SQLite::OPEN_READONLY);
   EXPECT_EQ(db.execAndGet("SELECT count(*) FROM ab_cohorts").getInt64(), 2);
-  EXPECT_EQ(db.execAndGet("SELECT count(*) FROM samples WHERE run_id = (SELECT min(run_id) FROM ab_cohorts)").getInt64(), 3 + 2 * 18)
+  EXPECT_EQ(
+      db.execAndGet("SELECT count(*) FROM samples WHERE run_id = (SELECT min(run_id) FROM ab_cohorts)").getInt64(),
+      3 + 2 * 18)
       << "the first cohort's samples are all still there";
 }
 
@@ -1163,9 +1264,27 @@ TEST_F(AbE2E, ABrokenBenchmarkIsOneFailedCellNotAStoppedCampaign) {
 TEST_F(AbE2E, AHeadThatCrashesWhereBaseRunsIsABrokenHeadAndAFail) {
   std::filesystem::create_directories(dir_ + "/data");
   std::ofstream(dir_ + "/data/broken_bench_data.txt") << "data\n";
-  Result r = Tare({"ab", "--base", BROKEN_BENCH_DIR "/broken_bench_base", "--head", BROKEN_BENCH_DIR "/broken_bench_crash",
-                   "--null", "--samples", "6", "--cap", "6", "--gbench-min-time", "5ms", "--cwd", dir_ + "/data",
-                   "--store", store_, "--json", dir_ + "/result.json", "--ledger", dir_ + "/ledger.md", "--quiet"});
+  Result r = Tare({"ab",
+                   "--base",
+                   BROKEN_BENCH_DIR "/broken_bench_base",
+                   "--head",
+                   BROKEN_BENCH_DIR "/broken_bench_crash",
+                   "--null",
+                   "--samples",
+                   "6",
+                   "--cap",
+                   "6",
+                   "--gbench-min-time",
+                   "5ms",
+                   "--cwd",
+                   dir_ + "/data",
+                   "--store",
+                   store_,
+                   "--json",
+                   dir_ + "/result.json",
+                   "--ledger",
+                   dir_ + "/ledger.md",
+                   "--quiet"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   ExpectOutputsAgree(r);
   nlohmann::json j = Json();
@@ -1184,7 +1303,8 @@ TEST_F(AbE2E, AHeadThatCrashesWhereBaseRunsIsABrokenHeadAndAFail) {
   EXPECT_EQ(cells.at("BM_Sum")["blocks"], 6);
   // Even with --quiet, the broken cell is said once at the end, with the fix.
   EXPECT_NE(r.err.find("BM_Parse: BROKEN in the head, a FAIL: head failed every sample (3 of 3) where base ran"),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("to fix:"), std::string::npos) << r.err;
 }
 
@@ -1192,8 +1312,22 @@ TEST_F(AbE2E, AHeadThatCrashesWhereBaseRunsIsABrokenHeadAndAFail) {
 // again from its stored samples (it replays what AfterRound decided) instead of running it anew.
 TEST_F(AbE2E, AResumedCohortKeepsItsBrokenCellSettled) {
   const std::string bench = BROKEN_BENCH_DIR "/broken_bench_base";
-  std::vector<std::string> args = {"ab", "--base", bench, "--head", bench, "--null", "--samples", "20", "--cap", "20",
-                                   "--gbench-min-time", "5ms", "--store", store_, "--json", dir_ + "/result.json"};
+  std::vector<std::string> args = {"ab",
+                                   "--base",
+                                   bench,
+                                   "--head",
+                                   bench,
+                                   "--null",
+                                   "--samples",
+                                   "20",
+                                   "--cap",
+                                   "20",
+                                   "--gbench-min-time",
+                                   "5ms",
+                                   "--store",
+                                   store_,
+                                   "--json",
+                                   dir_ + "/result.json"};
   pid_t pid = StartTare(args);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   // The first round (9 samples) settles the broken cell; interrupt in a later one.
@@ -1210,7 +1344,8 @@ TEST_F(AbE2E, AResumedCohortKeepsItsBrokenCellSettled) {
   Result second = Tare(args);
   nlohmann::json j = Json();
   bool other_fail = false;
-  for (const auto& c : j["comparisons"]) other_fail = other_fail || (c["cell"] != "BM_NeedsData" && c["verdict"] == "FAIL");
+  for (const auto& c : j["comparisons"])
+    other_fail = other_fail || (c["cell"] != "BM_NeedsData" && c["verdict"] == "FAIL");
   EXPECT_EQ(second.exit_code, other_fail ? 1 : 5) << second.err;
   EXPECT_EQ(j["state"], "complete");
   EXPECT_EQ(j["resumed"], 1);
@@ -1220,7 +1355,8 @@ TEST_F(AbE2E, AResumedCohortKeepsItsBrokenCellSettled) {
   }
   ExpectOutputsAgree(second);
   SQLite::Database db(store_, SQLite::OPEN_READONLY);
-  EXPECT_EQ(db.execAndGet("SELECT count(*) FROM samples WHERE outcome != 'ok' AND outcome != 'interrupted'").getInt64(), 3)
+  EXPECT_EQ(db.execAndGet("SELECT count(*) FROM samples WHERE outcome != 'ok' AND outcome != 'interrupted'").getInt64(),
+            3)
       << "the broken cell ran once, not again after the resume";
 }
 
@@ -1236,15 +1372,18 @@ TEST_F(AbE2E, ALedgerOverACommentsLimitKeepsTheOutcomeAndWritesTheWholeBesideIt)
   for (int i = 0; i < 400; ++i) toml << "[[cells]]\nname = \"c" << i << "\"\nargs = [\"x" << i << "\"]\n";
   toml.close();
   setenv("GITHUB_STEP_SUMMARY", (dir_ + "/summary.md").c_str(), 1);
-  Result r = Tare({"ab", dir_ + "/many.toml", "--store", store_, "--ledger", dir_ + "/pr.md", "--json", dir_ + "/result.json"});
+  Result r = Tare(
+      {"ab", dir_ + "/many.toml", "--store", store_, "--ledger", dir_ + "/pr.md", "--json", dir_ + "/result.json"});
   unsetenv("GITHUB_STEP_SUMMARY");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  const std::string pr = Slurp(dir_ + "/pr.md"), whole = Slurp(dir_ + "/pr.full.md"), summary = Slurp(dir_ + "/summary.md");
+  const std::string pr = Slurp(dir_ + "/pr.md"), whole = Slurp(dir_ + "/pr.full.md"),
+                    summary = Slurp(dir_ + "/summary.md");
   EXPECT_LE(pr.size(), 60000u);
   EXPECT_GT(whole.size(), 100000u);
   EXPECT_EQ(pr.find("## tare ab: many cells — **PASS**"), 0u) << pr.substr(0, 300);
   EXPECT_NE(pr.find("0 FAIL · 0 INCONCLUSIVE · 400 PASS — 400 cells"), std::string::npos) << pr.substr(0, 300);
-  EXPECT_NE(pr.find("more PASS rows: in the whole ledger, `pr.full.md`, and in this job's summary._"), std::string::npos);
+  EXPECT_NE(pr.find("more PASS rows: in the whole ledger, `pr.full.md`, and in this job's summary._"),
+            std::string::npos);
   EXPECT_NE(pr.find("- **Lock** `"), std::string::npos);
   for (int i = 0; i < 400; ++i) EXPECT_NE(whole.find("| `c" + std::to_string(i) + "` |"), std::string::npos) << i;
   EXPECT_EQ(whole.find("_… and "), std::string::npos) << "the whole ledger leaves nothing out";
@@ -1280,8 +1419,8 @@ TEST_F(AbE2E, ALedgerOverACommentsLimitKeepsTheOutcomeAndWritesTheWholeBesideIt)
 // cell is judged at the campaign's allowance and no tier note is written.
 TEST_F(AbE2E, TheWorkTierJudgesSameWorkCellsAgainstWhatPlacementCanDo) {
   const std::string base = SAME_WORK_DIR "/same_work_sorted", head = SAME_WORK_DIR "/same_work_shuffled";
-  Result r = Tare({"ab", "--base", base, "--head", head, "--samples", "10", "--cap", "10", "--store", store_,
-                   "--json", dir_ + "/result.json"});
+  Result r = Tare({"ab", "--base", base, "--head", head, "--samples", "10", "--cap", "10", "--store", store_, "--json",
+                   dir_ + "/result.json"});
   // BM_Branchy's sorted base is itself bimodal here (its null interval reached -30%..+21% at 6 pairs),
   // so a loaded host can leave the +70% undecided: FAIL or INCONCLUSIVE, never a PASS.
   ASSERT_TRUE(r.exit_code == 1 || r.exit_code == 3) << r.exit_code << r.out << r.err;
@@ -1305,12 +1444,14 @@ TEST_F(AbE2E, TheWorkTierJudgesSameWorkCellsAgainstWhatPlacementCanDo) {
     const auto& x = branchy["cross_check"];
     ASSERT_TRUE(x.is_object()) << branchy.dump();
     EXPECT_NE(x["line"].get<std::string>().find("the same work, yet slower by more than placement does"),
-              std::string::npos) << x.dump();
+              std::string::npos)
+        << x.dump();
     EXPECT_EQ(x["line"].get<std::string>().find("--layouts"), std::string::npos) << x.dump();
   }
   EXPECT_NE(cells.at("BM_Steady")["verdict"], "FAIL");
   bool tier_note = false;
-  for (const auto& n : j["notes"]) tier_note = tier_note || n.get<std::string>().find("2 of 2 the same work") != std::string::npos;
+  for (const auto& n : j["notes"])
+    tier_note = tier_note || n.get<std::string>().find("2 of 2 the same work") != std::string::npos;
   EXPECT_TRUE(tier_note) << j["notes"].dump();
   EXPECT_NE(r.err.find("work tier: 2 cells under valgrind before timing"), std::string::npos) << r.err;
   ExpectOutputsAgree(r);
@@ -1335,8 +1476,9 @@ TEST_F(AbE2E, TheWorkTierJudgesSameWorkCellsAgainstWhatPlacementCanDo) {
 // and allocated less (348 against 351), so base = shuffled, head = sorted read a faster head as
 // +0.85% allocations, a FAIL (issue 42). With the count fixed, as under sim, both arms read the same.
 TEST_F(AbE2E, MemOnAGoogleBenchmarkBinaryCountsTheSameBookkeepingInEveryArm) {
-  Result r = Tare({"ab", "--base", SAME_WORK_DIR "/same_work_shuffled", "--head", SAME_WORK_DIR "/same_work_sorted",
-                   "--instrument", "mem", "--filter", "BM_Branchy", "--store", store_, "--json", dir_ + "/result.json"});
+  Result r =
+      Tare({"ab", "--base", SAME_WORK_DIR "/same_work_shuffled", "--head", SAME_WORK_DIR "/same_work_sorted",
+            "--instrument", "mem", "--filter", "BM_Branchy", "--store", store_, "--json", dir_ + "/result.json"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   nlohmann::json j = Json();
   ASSERT_EQ(j["comparisons"].size(), 1u) << j.dump();
@@ -1348,15 +1490,32 @@ TEST_F(AbE2E, MemOnAGoogleBenchmarkBinaryCountsTheSameBookkeepingInEveryArm) {
     EXPECT_EQ(m["verdict"], "PASS");
   }
   EXPECT_TRUE(allocs) << j.dump();
-  EXPECT_NE(r.out.find("under mem every sample of Google Benchmark runs one timed iteration"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("under mem every sample of Google Benchmark runs one timed iteration"), std::string::npos)
+      << r.out;
   ExpectOutputsAgree(r);
 }
 
 TEST_F(AbE2E, ALivingSuiteJudgesWhatBothSidesHaveAndListsTheRest) {
   const std::string base = LIVING_SUITE_DIR "/living_suite_base", head = LIVING_SUITE_DIR "/living_suite_head";
-  std::vector<std::string> args = {"ab", "--base", base, "--head", head, "--samples", "6", "--cap", "6",
-                                   "--gbench-min-time", "5ms", "--store", store_, "--json", dir_ + "/result.json",
-                                   "--ledger", dir_ + "/ledger.md", "--html", dir_ + "/page.html"};
+  std::vector<std::string> args = {"ab",
+                                   "--base",
+                                   base,
+                                   "--head",
+                                   head,
+                                   "--samples",
+                                   "6",
+                                   "--cap",
+                                   "6",
+                                   "--gbench-min-time",
+                                   "5ms",
+                                   "--store",
+                                   store_,
+                                   "--json",
+                                   dir_ + "/result.json",
+                                   "--ledger",
+                                   dir_ + "/ledger.md",
+                                   "--html",
+                                   dir_ + "/page.html"};
   Result r = Tare(args);
   EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 3) << r.exit_code << r.out << r.err;
   nlohmann::json j = Json();
@@ -1385,11 +1544,14 @@ TEST_F(AbE2E, ALivingSuiteJudgesWhatBothSidesHaveAndListsTheRest) {
 
   const std::string ledger = Slurp(dir_ + "/ledger.md");
   EXPECT_NE(ledger.find("**SUITE CHANGED:** 2 benchmarks new (measured, no verdict), 1 missing (not compared)"),
-            std::string::npos) << ledger;
+            std::string::npos)
+      << ledger;
   EXPECT_NE(ledger.find("### The suite changed"), std::string::npos);
   EXPECT_NE(ledger.find("| `BM_Added` | **new** | head (living_suite_head) | "), std::string::npos) << ledger;
-  EXPECT_NE(ledger.find("| `BM_OldName` | **missing** | not in head (living_suite_head) | — |"), std::string::npos) << ledger;
-  EXPECT_NE(r.err.find("the suite changed: 2 benchmarks new in head (BM_Added, BM_NewName)"), std::string::npos) << r.err;
+  EXPECT_NE(ledger.find("| `BM_OldName` | **missing** | not in head (living_suite_head) | — |"), std::string::npos)
+      << ledger;
+  EXPECT_NE(r.err.find("the suite changed: 2 benchmarks new in head (BM_Added, BM_NewName)"), std::string::npos)
+      << r.err;
   const std::string html = Slurp(dir_ + "/page.html");
   EXPECT_NE(html.find("The suite changed"), std::string::npos);
   EXPECT_NE(html.find("<code>BM_NewName</code>"), std::string::npos);
@@ -1397,10 +1559,12 @@ TEST_F(AbE2E, ALivingSuiteJudgesWhatBothSidesHaveAndListsTheRest) {
 
   // In the store: the new benchmarks' samples, under the head alone.
   SQLite::Database db(store_, SQLite::OPEN_READONLY);
-  SQLite::Statement q(db, "SELECT b.name, s.arm, count(*) FROM samples s JOIN benchmarks b ON b.id = s.benchmark_id "
-                          "WHERE b.name IN ('BM_Added', 'BM_NewName', 'BM_OldName') GROUP BY b.name, s.arm");
+  SQLite::Statement q(db,
+                      "SELECT b.name, s.arm, count(*) FROM samples s JOIN benchmarks b ON b.id = s.benchmark_id "
+                      "WHERE b.name IN ('BM_Added', 'BM_NewName', 'BM_OldName') GROUP BY b.name, s.arm");
   std::map<std::string, int64_t> stored;
-  while (q.executeStep()) stored[q.getColumn(0).getString() + " " + q.getColumn(1).getString()] = q.getColumn(2).getInt64();
+  while (q.executeStep())
+    stored[q.getColumn(0).getString() + " " + q.getColumn(1).getString()] = q.getColumn(2).getInt64();
   EXPECT_EQ(stored, (std::map<std::string, int64_t>{{"BM_Added head", 5}, {"BM_NewName head", 5}}));
 
   // A team that wants a changed suite to fail the gate.
@@ -1424,9 +1588,23 @@ TEST_F(AbE2E, ALivingSuiteJudgesWhatBothSidesHaveAndListsTheRest) {
 // misspelled counter is refused before the first sample with the names that exist.
 TEST_F(AbE2E, AUserCounterIsJudgedWhereItIsReportedAndATypoIsRefusedAtOnce) {
   const std::string base = LIVING_SUITE_DIR "/living_suite_base";
-  const std::vector<std::string> common = {"ab", "--base", base, "--head", base, "--samples", "6", "--cap", "6",
-                                           "--gbench-min-time", "5ms", "--store", store_, "--json",
-                                           dir_ + "/result.json", "--ledger", dir_ + "/ledger.md"};
+  const std::vector<std::string> common = {"ab",
+                                           "--base",
+                                           base,
+                                           "--head",
+                                           base,
+                                           "--samples",
+                                           "6",
+                                           "--cap",
+                                           "6",
+                                           "--gbench-min-time",
+                                           "5ms",
+                                           "--store",
+                                           store_,
+                                           "--json",
+                                           dir_ + "/result.json",
+                                           "--ledger",
+                                           dir_ + "/ledger.md"};
   std::vector<std::string> args = common;
   args.insert(args.end(), {"--metric", "gb.counter.spins"});
   Result r = Tare(args);
@@ -1437,7 +1615,8 @@ TEST_F(AbE2E, AUserCounterIsJudgedWhereItIsReportedAndATypoIsRefusedAtOnce) {
     for (const auto& m : c["metrics"]) judged[c["cell"]].push_back(m["metric"]);
   }
   EXPECT_EQ(judged["BM_Keep"], std::vector<std::string>{"gb.counter.spins"}) << j.dump();
-  EXPECT_EQ(judged["BM_Other"], std::vector<std::string>{"gb.cpu_time_ns"}) << "reports none of the declared: the default";
+  EXPECT_EQ(judged["BM_Other"], std::vector<std::string>{"gb.cpu_time_ns"})
+      << "reports none of the declared: the default";
   for (const auto& c : j["comparisons"]) {
     if (c["cell"] == "BM_Keep") {
       EXPECT_EQ(c["verdict"], "PASS") << "the same count in every process: [0, 0]";
@@ -1445,7 +1624,8 @@ TEST_F(AbE2E, AUserCounterIsJudgedWhereItIsReportedAndATypoIsRefusedAtOnce) {
   }
   const std::string ledger = Slurp(dir_ + "/ledger.md");
   EXPECT_NE(ledger.find("Metric gb.counter.spins: reported by 1 of the 3 cells (BM_Keep), judged there only."),
-            std::string::npos) << ledger;
+            std::string::npos)
+      << ledger;
   EXPECT_NE(ledger.find("2 cells report none of the declared metrics"), std::string::npos) << ledger;
   ExpectOutputsAgree(r);
 
@@ -1508,8 +1688,11 @@ TEST_F(AbE2E, AMetricTheProgramReportsAboutItselfIsJudged) {
   r = ab(silent, store_ + ".silent");
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   const std::string ledger = Slurp(dir_ + "/ledger.md");
-  EXPECT_NE(ledger.find("app.throughput is judged, but the program's \\$TARE_METRICS_FILE has no \"throughput\" (it has: latency)"),
-            std::string::npos) << ledger;
+  EXPECT_NE(
+      ledger.find(
+          "app.throughput is judged, but the program's \\$TARE_METRICS_FILE has no \"throughput\" (it has: latency)"),
+      std::string::npos)
+      << ledger;
   ExpectOutputsAgree(r);
 }
 

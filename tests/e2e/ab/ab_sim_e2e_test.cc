@@ -44,7 +44,8 @@ class AbSimE2E : public ::testing::Test {
   // tare ab ARGS --store S --json dir/result.json --ledger dir/ledger.md
   Result Ab(std::vector<std::string> args) {
     args.insert(args.begin(), "ab");
-    std::vector<std::string> out = {"--store", store_, "--json", dir_ + "/result.json", "--ledger", dir_ + "/ledger.md"};
+    std::vector<std::string> out = {"--store",          store_, "--json", dir_ + "/result.json", "--ledger",
+                                    dir_ + "/ledger.md"};
     auto dashes = std::find(args.begin(), args.end(), "--");
     args.insert(dashes, out.begin(), out.end());
     return tare::e2e::RunTare(TARE_BIN, dir_, args);
@@ -79,8 +80,8 @@ class AbSimE2E : public ::testing::Test {
 // base and null read the same, so the verdict is the exact change: +0.5% FAILs, the unchanged head
 // PASSes certifying exactly 0.
 TEST_F(AbSimE2E, ExactPlanJudgesOneSamplePerArm) {
-  Result r = Ab({"--base", Knob("base"), "--head", Knob("plus0_5"), "--head", Knob("base"), "--null",
-                 "--instrument", "sim", "--", "--work", "1"});
+  Result r = Ab({"--base", Knob("base"), "--head", Knob("plus0_5"), "--head", Knob("base"), "--null", "--instrument",
+                 "sim", "--", "--work", "1"});
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("plan: 1 cell x 4 arms x 1 block = 4 processes (exact plan"), std::string::npos) << r.err;
   EXPECT_EQ(StoredSamples(), 4) << "one sample per arm, the null arm's being the check";
@@ -113,14 +114,16 @@ TEST_F(AbSimE2E, ExactPlanJudgesOneSamplePerArm) {
   EXPECT_NE(ledger.find("exact (deterministic) / 0\\.1% **FAIL**"), std::string::npos) << ledger;
   EXPECT_NE(ledger.find("+0.00% exact (deterministic) / 0\\.1% **PASS** ≤ +0.00%"), std::string::npos) << ledger;
   EXPECT_NE(ledger.find("- **Sampling** exact plan (every metric deterministic): 1 block (each arm once)"),
-            std::string::npos) << ledger;
+            std::string::npos)
+      << ledger;
   ExpectOutputsAgree(r);
 }
 
 // Without a null arm the check needs a rerun of every arm: two blocks, each arm twice.
 // The null arm is on by default (issue 21): --no-null leaves it out, and base runs twice instead.
 TEST_F(AbSimE2E, WithoutANullArmEveryArmRunsTwice) {
-  Result r = Ab({"--base", Knob("base"), "--head", Knob("plus0_5"), "--instrument", "sim", "--no-null", "--", "--work", "1"});
+  Result r =
+      Ab({"--base", Knob("base"), "--head", Knob("plus0_5"), "--instrument", "sim", "--no-null", "--", "--work", "1"});
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(StoredSamples(), 4);
   nlohmann::json j = Json();
@@ -144,20 +147,22 @@ TEST_F(AbSimE2E, WithoutANullArmEveryArmRunsTwice) {
 // statistical plan, which the ledger says; the budget ends it after the fallback's first look (20
 // pairs under valgrind: a budget never cuts a first look short).
 TEST_F(AbSimE2E, ANondeterministicProgramFallsBackToPairs) {
-  Result r = Ab({"--base", Fixture("jitter"), "--head", Fixture("jitter"), "--null", "--instrument", "sim",
-                 "--budget", "1s"});
+  Result r =
+      Ab({"--base", Fixture("jitter"), "--head", Fixture("jitter"), "--null", "--instrument", "sim", "--budget", "1s"});
   ASSERT_EQ(r.exit_code, 3) << r.out << r.err;
   const std::string ledger = Ledger();
   EXPECT_NE(ledger.find("determinism check failed: sim.Ir differs between base and its rerun, the null arm, in "
                         "block 0"),
-            std::string::npos) << ledger;
+            std::string::npos)
+      << ledger;
   EXPECT_NE(ledger.find("fell back to the statistical plan (20 pairs, up to 1280)"), std::string::npos) << ledger;
   nlohmann::json j = Json();
   const auto& c = j["comparisons"][0];
   EXPECT_FALSE(c["metrics"][0]["exact"].get<bool>());
   EXPECT_EQ(c["verdict"], "INCONCLUSIVE");
   bool said = false;
-  for (const auto& reason : c["reasons"]) said = said || reason.get<std::string>().find("fell back") != std::string::npos;
+  for (const auto& reason : c["reasons"])
+    said = said || reason.get<std::string>().find("fell back") != std::string::npos;
   EXPECT_TRUE(said) << c.dump();
   ExpectOutputsAgree(r);
 }
@@ -185,8 +190,11 @@ TEST_F(AbSimE2E, NondeterministicAllocationsFallBackToTwentyPairs) {
 // (-3.67%) and its L1 data misses grow 15-fold, and the ledger and the JSON say it is not more
 // work. Six pairs: the verdict needs no more. No timing is asserted beyond the FAIL's direction.
 TEST_F(AbSimE2E, CrossCheckSaysAMemoryBoundSlowdownIsNotMoreWork) {
-  const std::vector<std::string> campaign = {"--base", Fixture("memory_walk_seq"), "--head",
-                                             Fixture("memory_walk_scatter"), "--null", "--samples", "6", "--cap", "6"};
+  const std::vector<std::string> campaign = {"--base", Fixture("memory_walk_seq"),
+                                             "--head", Fixture("memory_walk_scatter"),
+                                             "--null", "--samples",
+                                             "6",      "--cap",
+                                             "6"};
   std::vector<std::string> args = campaign;
   args.insert(args.end(), {"--", "1000000"});
   Result r = Ab(args);
@@ -206,13 +214,15 @@ TEST_F(AbSimE2E, CrossCheckSaysAMemoryBoundSlowdownIsNotMoreWork) {
       << "scattered reads miss L1 where reads in order hit 15 of 16 times";
   const std::string line = x["line"].get<std::string>();
   EXPECT_NE(line.find("fewer instructions, yet slower — memory, branch or layout effects (sim: I1 misses "),
-            std::string::npos) << line;
+            std::string::npos)
+      << line;
   EXPECT_NE(line.find("D1 misses"), std::string::npos) << line;
   EXPECT_NE(line.find("est. cycles"), std::string::npos) << line;
   const std::string ledger = Ledger();
   EXPECT_NE(ledger.find("### Cross-check: instructions under valgrind"), std::string::npos) << ledger;
   EXPECT_NE(ledger.find(", instructions -"), std::string::npos) << ledger;
-  EXPECT_NE(ledger.find("fewer instructions, yet slower — memory, branch or layout effects"), std::string::npos) << ledger;
+  EXPECT_NE(ledger.find("fewer instructions, yet slower — memory, branch or layout effects"), std::string::npos)
+      << ledger;
   EXPECT_NE(ledger.find("| **FAIL** (fewer instructions, yet slower) |"), std::string::npos) << ledger;
   ExpectOutputsAgree(r);
   EXPECT_NE(r.err.find("cross-check: 1 cell whose time FAILed or gained, under valgrind"), std::string::npos) << r.err;

@@ -68,8 +68,11 @@ class AttributeE2E : public ::testing::Test {
     dir_ = ::testing::TempDir() + "tare_attribute_e2e_" + std::to_string(getpid());
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
-    for (const auto& [name, exe] : {std::pair{"outline", TOGGLE_OUTLINE}, {"inline", TOGGLE_INLINE}, {"moved", TOGGLE_MOVED},
-                                    {"cc_inline", CALL_COST_INLINE}, {"cc_outline", CALL_COST_OUTLINE}}) {
+    for (const auto& [name, exe] : {std::pair{"outline", TOGGLE_OUTLINE},
+                                    {"inline", TOGGLE_INLINE},
+                                    {"moved", TOGGLE_MOVED},
+                                    {"cc_inline", CALL_COST_INLINE},
+                                    {"cc_outline", CALL_COST_OUTLINE}}) {
       int rc = RunProgram({"valgrind", "--tool=callgrind", "--callgrind-out-file=" + Profile(name), exe, kRounds},
                           dir_ + "/" + name + ".stdout");
       ASSERT_EQ(rc, 0) << "valgrind on " << exe;
@@ -266,15 +269,17 @@ TEST_F(AttributeE2E, AbAttributeExplainsEachChangeInTheLedger) {
   const std::string store = dir_ + "/ab_attribute/tare.db";
   const std::string ledger = dir_ + "/ab_attribute/ledger.md";
   const std::string json = dir_ + "/ab_attribute/result.json";
-  Result ab = Tare({"ab", "--instrument", "sim", "--base", TOGGLE_OUTLINE, "--head", TOGGLE_INLINE, "--samples", "6",
-                    "--cap", "6", "--attribute", "3", "--store", store, "--ledger", ledger, "--json", json, "--",
-                    kRounds});
+  Result ab = Tare(
+      {"ab",   "--instrument", "sim", "--base",  TOGGLE_OUTLINE, "--head",   TOGGLE_INLINE, "--samples", "6",  "--cap",
+       "6",    "--attribute",  "3",   "--store", store,          "--ledger", ledger,        "--json",    json, "--",
+       kRounds});
   ASSERT_TRUE(ab.exit_code == 0 || ab.exit_code == 3) << ab.out << ab.err;
   const std::string md = Slurp(ledger);
   EXPECT_NE(md.find("## Why it changed: the top 3 functions per change (`tare attribute`, Ir)"), std::string::npos)
       << md;
   EXPECT_NE(md.find("### `20000` head (inline_toggle_inline): supported gain\n\n#### tare attribute: Ir: base "),
-            std::string::npos) << md;
+            std::string::npos)
+      << md;
   EXPECT_NE(md.find("(gone) — inlined into `" + kWork + "`"), std::string::npos) << md;
   EXPECT_EQ(md.find("not attributed"), std::string::npos) << md;
   nlohmann::json j = nlohmann::json::parse(Slurp(json));
@@ -295,7 +300,6 @@ TEST_F(AttributeE2E, AbAttributeExplainsEachChangeInTheLedger) {
   EXPECT_NE(wall.err.find("--attribute needs --instrument sim"), std::string::npos) << wall.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/ab_attribute/wall.db")) << "refused before the store opens";
 }
-
 
 // Issue 24, on real compiler output (examples/inline_toggle/call_cost.cc, g++ -O2): a small
 // function out of line in head is found whatever share of its cost the caller gave up, with what a
@@ -412,7 +416,8 @@ TEST_F(AttributeE2E, FewerInstructionsMoreCacheMissesIsOneTable) {
                          dir_ + "/" + name + ".stdout"),
               0);
   }
-  Result r = Tare({"attribute", Profile("walk_seq"), Profile("walk_scatter"), "--top", "3", "--json", dir_ + "/walk.json"});
+  Result r =
+      Tare({"attribute", Profile("walk_seq"), Profile("walk_scatter"), "--top", "3", "--json", dir_ + "/walk.json"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("est. cycles  I1 misses  D1 misses  LL misses"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("cache simulation: est. cycles "), std::string::npos) << r.out;

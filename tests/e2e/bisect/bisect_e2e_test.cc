@@ -43,17 +43,20 @@ class BisectE2E : public ::testing::Test {
     repo_ = dir_ + "/repo";
     std::filesystem::create_directories(repo_);
     // Every build appends a line to builds.log, outside the cache: the test counts real builds.
-    const std::string recipe =
-        "[bisect]\nbuild = \"echo built >> " + dir_ + "/builds.log && mkdir -p {build} && g++ -O1 -std=c++20 -I" +
-        TARE_INCLUDE_DIR + " -o {build}/bm {src}/bm.cc " + TARE_BENCH_LIB + " -ldl -lpthread\"\n" +
-        "executable = \"{build}/bm\"\n";
+    const std::string recipe = "[bisect]\nbuild = \"echo built >> " + dir_ +
+                               "/builds.log && mkdir -p {build} && g++ -O1 -std=c++20 -I" + TARE_INCLUDE_DIR +
+                               " -o {build}/bm {src}/bm.cc " + TARE_BENCH_LIB + " -ldl -lpthread\"\n" +
+                               "executable = \"{build}/bm\"\n";
     Write("tare.toml", recipe);
-    ASSERT_EQ(Sh("cd " + repo_ + " && git init -q -b main . && git config user.email t@example.com && "
-                 "git config user.name Tester"), 0);
+    ASSERT_EQ(Sh("cd " + repo_ +
+                 " && git init -q -b main . && git config user.email t@example.com && "
+                 "git config user.name Tester"),
+              0);
     Commit("bm.cc", Bench(100000, 50000), "Add the hot and cold benchmarks");  // + tare.toml
     Commit("README", "bm\n", "Add a README");
     Commit("bm.cc", "// The benchmarks of the bisect test.\n" + Bench(100000, 50000), "Say what bm.cc is");
-    Commit("bm.cc", "// The benchmarks of the bisect test.\n" + Bench(100000, 50000, "static int Unused() { return 3; }\n"),
+    Commit("bm.cc",
+           "// The benchmarks of the bisect test.\n" + Bench(100000, 50000, "static int Unused() { return 3; }\n"),
            "Add an unrelated helper");
     Commit("DOCS", "docs\n", "Write docs");
     Commit("bm.cc", Bench(100000, 50000) + "#error tare-bisect-test-broken-build\n", "Break the build");
@@ -107,7 +110,8 @@ TEST_F(BisectE2E, NamesEachCulpritSkipsTheBrokenCommitAndReusesBuilds) {
   EXPECT_NE(r.out.find("cold: first changed at " + cold9 + " Make cold do less work"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(commits_[5].substr(0, 12) + " Break the build: the build command failed"), std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("#error tare-bisect-test-broken-build"), std::string::npos) << "the broken build's log tail: " << r.out;
+  EXPECT_NE(r.out.find("#error tare-bisect-test-broken-build"), std::string::npos)
+      << "the broken build's log tail: " << r.out;
   EXPECT_NE(r.err.find("bisect: hot: step 1, at most"), std::string::npos) << r.err;
 
   nlohmann::json j = nlohmann::json::parse(Slurp(dir_ + "/a.json"));
@@ -126,7 +130,8 @@ TEST_F(BisectE2E, NamesEachCulpritSkipsTheBrokenCommitAndReusesBuilds) {
   EXPECT_FALSE(hot["culprit"]["author_date"].get<std::string>().empty());
   // tare attribute's table between the parent and the culprit: the whole change in Ir, the loop's
   // function first, carrying nearly all of it.
-  EXPECT_NE(r.out.find("hot: where the change went, " + commits_[6].substr(0, 12) + " (parent) -> " + hot7), std::string::npos)
+  EXPECT_NE(r.out.find("hot: where the change went, " + commits_[6].substr(0, 12) + " (parent) -> " + hot7),
+            std::string::npos)
       << r.out;
   ASSERT_TRUE(hot.contains("attribution")) << hot.dump(2);
   const auto& attribution = hot["attribution"];
@@ -173,11 +178,13 @@ TEST_F(BisectE2E, NamesEachCulpritSkipsTheBrokenCommitAndReusesBuilds) {
 // never a guess inside it. A recipe that also fails where hot's +3% meets the first README (commit
 // 7, the culprit, alone) leaves (6, 8].
 TEST_F(BisectE2E, ACulpritHiddenBySkipsIsARange) {
-  const std::string recipe_build = "if grep -q 103000 {src}/bm.cc && grep -qx bm {src}/README; then exit 1; fi; g++ -O1 "
-                                   "-std=c++20 -I" + std::string(TARE_INCLUDE_DIR) + " -o {build}/bm {src}/bm.cc " +
-                                   TARE_BENCH_LIB + " -ldl -lpthread";
-  Result r = Tare({"bisect", "--good", commits_[0], "--bad", "HEAD", "--build", recipe_build, "--executable", "{build}/bm",
-                   "--cache-dir", dir_ + "/range-cache", "--attribute", "0", "--json", dir_ + "/range.json", "hot"});
+  const std::string recipe_build =
+      "if grep -q 103000 {src}/bm.cc && grep -qx bm {src}/README; then exit 1; fi; g++ -O1 "
+      "-std=c++20 -I" +
+      std::string(TARE_INCLUDE_DIR) + " -o {build}/bm {src}/bm.cc " + TARE_BENCH_LIB + " -ldl -lpthread";
+  Result r =
+      Tare({"bisect", "--good", commits_[0], "--bad", "HEAD", "--build", recipe_build, "--executable", "{build}/bm",
+            "--cache-dir", dir_ + "/range-cache", "--attribute", "0", "--json", dir_ + "/range.json", "hot"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("hot: changed in one of 2 commits, which skipped commits hide"), std::string::npos) << r.out;
   nlohmann::json j = nlohmann::json::parse(Slurp(dir_ + "/range.json"));
@@ -202,8 +209,10 @@ TEST_F(BisectE2E, APlainCommandIsOneBenchmarkNamedByTheRecipe) {
     std::ofstream(repo + "/p.c") << "int main(void) { volatile long s = 0; for (long i = 0; i < " << n
                                  << "; ++i) s += i; return 0; }\n";
   };
-  ASSERT_EQ(Sh("cd " + repo + " && git init -q -b main . && git config user.email t@example.com && "
-               "git config user.name Tester"), 0);
+  ASSERT_EQ(Sh("cd " + repo +
+               " && git init -q -b main . && git config user.email t@example.com && "
+               "git config user.name Tester"),
+            0);
   const std::vector<std::pair<int, std::string>> history = {
       {100000, "start"}, {100000, "same"}, {110000, "ten percent more"}, {110000, "same again"}};
   for (const auto& [n, subject] : history) {
@@ -211,8 +220,10 @@ TEST_F(BisectE2E, APlainCommandIsOneBenchmarkNamedByTheRecipe) {
     std::ofstream(repo + "/log", std::ios::app) << subject << "\n";
     ASSERT_EQ(Sh("cd " + repo + " && git add -A && git commit -q -m '" + subject + "'"), 0);
   }
-  const std::vector<std::string> recipe = {"--build", "gcc -O1 -o {build}/p {src}/p.c", "--executable", "{build}/p",
-                                           "--cache-dir", dir_ + "/plain-cache", "--attribute", "0"};
+  const std::vector<std::string> recipe = {"--build",      "gcc -O1 -o {build}/p {src}/p.c",
+                                           "--executable", "{build}/p",
+                                           "--cache-dir",  dir_ + "/plain-cache",
+                                           "--attribute",  "0"};
   std::vector<std::string> args = {"bisect", "--good", "HEAD~3", "--bad", "HEAD", "--json", dir_ + "/p.json"};
   args.insert(args.end(), recipe.begin(), recipe.end());
   Result r = tare::e2e::RunTare(TARE_BIN, repo, args);
@@ -234,12 +245,24 @@ TEST_F(BisectE2E, APlainCommandIsOneBenchmarkNamedByTheRecipe) {
 // commit 5 is said and has no run. Again with the same command: nothing built or measured twice.
 TEST_F(BisectE2E, RunCommitsFillsHistoryWithTheChangeAtTheCulprit) {
   const std::string store = dir_ + "/commits.db";
-  const std::vector<std::string> args = {"run", "--commits", commits_[0] + "..HEAD", "--instrument", "sim",
-                                         "--samples", "1", "--filter", "^hot$", "--branch", "main", "--store", store};
+  const std::vector<std::string> args = {"run",
+                                         "--commits",
+                                         commits_[0] + "..HEAD",
+                                         "--instrument",
+                                         "sim",
+                                         "--samples",
+                                         "1",
+                                         "--filter",
+                                         "^hot$",
+                                         "--branch",
+                                         "main",
+                                         "--store",
+                                         store};
   Result r = Tare(args);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find(commits_[5].substr(0, 12) + " Break the build: not built: the build command failed"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("10 runs in"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("tare: commit 11 of 11: "), std::string::npos) << r.err;
 
@@ -293,8 +316,7 @@ TEST_F(BisectE2E, BadInputExitsTwoSayingWhatToDo) {
       {{"--good", "no-such-commit", "--bad", "HEAD"}, "'no-such-commit' is not a commit"},
       {{"--good", "HEAD", "--bad", commits_[0]}, "is not an ancestor of the bad commit"},
       {{"--good", commits_[0], "--bad", "HEAD", "--config", dir_ + "/empty.toml"}, "no build recipe"},
-      {{"--good", commits_[0], "--bad", "HEAD", "--executable", "{build}/not-there"},
-       "did not produce the executable"},
+      {{"--good", commits_[0], "--bad", "HEAD", "--executable", "{build}/not-there"}, "did not produce the executable"},
       {{"--good", commits_[0], "--bad", "HEAD", "no_such_bench"}, "benchmark 'no_such_bench' is not in"},
       {{"--good", commits_[0], "--bad", "HEAD", "--instrument", "mem"}, "an exact count (sim) or on a time campaign"},
       {{"--good", commits_[0], "--bad", "HEAD", "--instrument", "wall", "--step-budget", "0s"},

@@ -47,12 +47,14 @@ class BisectTimeE2E : public ::testing::Test {
     std::filesystem::remove_all(dir_);
     repo_ = dir_ + "/repo";
     std::filesystem::create_directories(repo_);
-    const std::string recipe =
-        "[bisect]\nbuild = \"echo built >> " + dir_ + "/builds.log && g++ -O1 -std=c++20 -I" + TARE_INCLUDE_DIR +
-        " -o {build}/bm {src}/bm.cc " + TARE_BENCH_LIB + " -ldl -lpthread\"\n" + "executable = \"{build}/bm\"\n";
+    const std::string recipe = "[bisect]\nbuild = \"echo built >> " + dir_ + "/builds.log && g++ -O1 -std=c++20 -I" +
+                               TARE_INCLUDE_DIR + " -o {build}/bm {src}/bm.cc " + TARE_BENCH_LIB +
+                               " -ldl -lpthread\"\n" + "executable = \"{build}/bm\"\n";
     Write("tare.toml", recipe);
-    ASSERT_EQ(Sh("cd " + repo_ + " && git init -q -b main . && git config user.email t@example.com && "
-                 "git config user.name Tester"), 0);
+    ASSERT_EQ(Sh("cd " + repo_ +
+                 " && git init -q -b main . && git config user.email t@example.com && "
+                 "git config user.name Tester"),
+              0);
     const std::string head = "// The benchmarks of the time bisect test.\n";
     Commit("bm.cc", Bench(200000, 200000), "Add the fast and slow benchmarks");
     Commit("README", "bm\n", "Add a README");
@@ -90,8 +92,9 @@ class BisectTimeE2E : public ::testing::Test {
     return n;
   }
   std::vector<std::string> BisectArgs(const std::string& cache, const std::string& json) {
-    return {"bisect", "--good", commits_[0], "--bad", "HEAD", "--instrument", "wall", "--step-budget", "20s",
-            "--cache-dir", dir_ + "/" + cache, "--json", dir_ + "/" + json, "slow"};
+    return {"bisect",           "--good", commits_[0],       "--bad", "HEAD",
+            "--instrument",     "wall",   "--step-budget",   "20s",   "--cache-dir",
+            dir_ + "/" + cache, "--json", dir_ + "/" + json, "slow"};
   }
 
   // The two honest answers for slow: its culprit exactly (commit 7, slower by clearly more than the
@@ -110,7 +113,8 @@ class BisectTimeE2E : public ::testing::Test {
         for (const auto& c : slow["range"]) holds = holds || c["commit"] == commits_[7];
         EXPECT_TRUE(holds) << "the undecided range must hold the culprit: " << slow.dump(2);
       }
-      EXPECT_EQ(out.find("slow: first changed at"), std::string::npos) << "an INCONCLUSIVE step is never guessed through";
+      EXPECT_EQ(out.find("slow: first changed at"), std::string::npos)
+          << "an INCONCLUSIVE step is never guessed through";
       return false;
     }
     EXPECT_TRUE(slow["changed"].get<bool>()) << slow.dump(2);
@@ -124,7 +128,8 @@ class BisectTimeE2E : public ::testing::Test {
     EXPECT_GT(change["estimate"].get<double>(), 0.3) << change.dump(2);
     EXPECT_GE(change["pairs"].get<int>(), 20);
     EXPECT_NE(out.find("slow: first changed at " + commits_[7].substr(0, 12) + " Make slow do twice the work"),
-              std::string::npos) << out;
+              std::string::npos)
+        << out;
     return true;
   }
 
@@ -145,7 +150,8 @@ TEST_F(BisectTimeE2E, NamesTheCulpritOrSaysInconclusive) {
   const bool exact = CheckSlowAnswer(j, r.out);
   EXPECT_EQ(r.exit_code, exact ? 0 : 3) << "INCONCLUSIVE exits 3, as tare ab does";
   EXPECT_NE(r.err.find("bisect: slow: the bad end " + commits_[9].substr(0, 12) + " against the good end"),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
   EXPECT_GE(j["campaigns"].get<int>(), 1);
   // Every campaign is a cohort in the bisection's own store: tare report reads it back.
   const std::string store = dir_ + "/cache/tare.db";

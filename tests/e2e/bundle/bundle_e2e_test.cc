@@ -203,8 +203,10 @@ class BundleE2E : public ::testing::Test {
                                                  {"replay", swapped, "--store", dir_ + "/swapped/tare.db"}}) {
       Result v = Tare(args);
       EXPECT_EQ(v.exit_code, 2) << args[0] << ": " << v.out << v.err;
-      EXPECT_NE(v.err.find("executable 'target' (member 'bin/target') has sha256 " + other_sha +
-                           ", but run.json recorded"), std::string::npos) << args[0] << ": " << v.err;
+      EXPECT_NE(
+          v.err.find("executable 'target' (member 'bin/target') has sha256 " + other_sha + ", but run.json recorded"),
+          std::string::npos)
+          << args[0] << ": " << v.err;
     }
     EXPECT_FALSE(fs::exists(dir_ + "/swapped/tare.db"));
   }
@@ -270,9 +272,9 @@ TEST_F(BundleE2E, SimRunBundledReplayedAndSpreadIsZero) {
 // side by side, and every arm's sim.Ir repeats.
 TEST_F(BundleE2E, AbCohortRoundTripsAndReplays) {
   const std::string store = dir_ + "/s/tare.db";
-  Result ab = Tare({"ab", "--instrument", "sim", "--base", TOGGLE_OUTLINE, "--head", TOGGLE_INLINE, "--null",
-                    "--samples", "6", "--cap", "6", "--bound", "max(sim.Ir, head) <= 1000000", "--store", store,
-                    "--", "2000"});
+  Result ab =
+      Tare({"ab", "--instrument", "sim", "--base", TOGGLE_OUTLINE, "--head", TOGGLE_INLINE, "--null", "--samples", "6",
+            "--cap", "6", "--bound", "max(sim.Ir, head) <= 1000000", "--store", store, "--", "2000"});
   ASSERT_TRUE(ab.exit_code == 0 || ab.exit_code == 1 || ab.exit_code == 3) << ab.out << ab.err;
   const json original = Export(store);
   ASSERT_FALSE(original["campaign"].is_null());
@@ -312,9 +314,7 @@ TEST_F(BundleE2E, RefusesToOverwriteWhatIsNotABundleOrTheStore) {
   Result run = Tare({"run", "--samples", "1", "--warmup", "0", "--store", store, "--", "/bin/true"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string precious = dir_ + "/notes.txt";
-  {
-    std::ofstream(precious) << "mine";
-  }
+  { std::ofstream(precious) << "mine"; }
   Result b = Tare({"bundle", "--store", store, "-o", precious});
   EXPECT_EQ(b.exit_code, 2);
   EXPECT_NE(b.err.find("is not a bundle tare wrote"), std::string::npos) << b.err;
@@ -369,9 +369,7 @@ TEST_F(BundleE2E, HostileArchivesAreRefusedAndNothingRuns) {
   EXPECT_NE(r.err.find("nothing was run"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(empty + "/.tare")) << "no store is created for a refused bundle";
 
-  {
-    std::ofstream(dir_ + "/junk.json") << "[1, 2]";
-  }
+  { std::ofstream(dir_ + "/junk.json") << "[1, 2]"; }
   Result i = Tare({"import", dir_ + "/junk.json", "--store", dir_ + "/i/tare.db"});
   EXPECT_EQ(i.exit_code, 2);
   EXPECT_NE(i.err.find("neither a `tare export` JSON document nor a bundle"), std::string::npos) << i.err;

@@ -73,8 +73,8 @@ class StoredEqualsLiveE2E : public ::testing::Test {
       ++line;
       if (!more_g && !more_w) break;
       if (more_g && more_w && gl == wl) continue;
-      out += "line " + std::to_string(line) + ":\n  rebuilt: " + (more_g ? gl : "<end>") + "\n  live:    " +
-             (more_w ? wl : "<end>") + "\n";
+      out += "line " + std::to_string(line) + ":\n  rebuilt: " + (more_g ? gl : "<end>") +
+             "\n  live:    " + (more_w ? wl : "<end>") + "\n";
       if (++shown == 6) break;
     }
     return out;
@@ -85,16 +85,16 @@ class StoredEqualsLiveE2E : public ::testing::Test {
   // `tare replay` imported it into equal the live ones.
   void ExpectStoredEqualsLive(std::vector<std::string> args, bool replay = false) {
     const std::string store = dir_ + "/s/tare.db";
-    const std::vector<std::string> front = {"ab", "--store", store, "--json", dir_ + "/live.json", "--html",
-                                            dir_ + "/live.html"};
+    const std::vector<std::string> front = {"ab",     "--store",          store, "--json", dir_ + "/live.json",
+                                            "--html", dir_ + "/live.html"};
     args.insert(args.begin(), front.begin(), front.end());
     Result live = Tare(args);
     ASSERT_TRUE(live.exit_code == 0 || live.exit_code == 1 || live.exit_code == 3) << live.out << live.err;
     // Piped: the whole ledger on stdout. With --html, a sim cohort's ledger also says which file this
     // invocation wrote its flame graphs to (`live.html`): where this run put its outputs, not part of
     // the cohort, so it is not in the store and is left out here.
-    const std::string live_ledger =
-        std::regex_replace(live.out, std::regex("\n\n\\*\\*Flame graphs\\.\\*\\* [^\n]*`live\\.html`, under each cell\\.\n\n"), "\n");
+    const std::string live_ledger = std::regex_replace(
+        live.out, std::regex("\n\n\\*\\*Flame graphs\\.\\*\\* [^\n]*`live\\.html`, under each cell\\.\n\n"), "\n");
     const json live_json = json::parse(tare::e2e::Slurp(dir_ + "/live.json"));
     ASSERT_FALSE(live_ledger.empty());
     // The bundle rebuilds the ledger from the store only when tare ab wrote none beside it.
@@ -167,8 +167,8 @@ TEST_F(StoredEqualsLiveE2E, SimCohortExactPlanAndItsReplay) {
 TEST_F(StoredEqualsLiveE2E, LayoutsCohort) {
   const std::string d = STACK_ALIGN_DIR;
   ExpectStoredEqualsLive({"--instrument", "sim", "--base", d + "/stack_align_base", "--head",
-                          d + "/stack_align_shifted", "--null", "--layouts", "2", "--samples", "6", "--cap", "6",
-                          "--", "300"});
+                          d + "/stack_align_shifted", "--null", "--layouts", "2", "--samples", "6", "--cap", "6", "--",
+                          "300"});
 }
 
 // A Google Benchmark suite whose head crashes in one benchmark: the broken cell, its error and fix.

@@ -23,7 +23,8 @@ class CompareE2E : public ::testing::Test {
            ::testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::remove_all(dir_);
     fs::create_directories(dir_);
-    const std::string git = "cd '" + dir_ + "' && git init -q -b main . && git config user.email t@e && "
+    const std::string git = "cd '" + dir_ +
+                            "' && git init -q -b main . && git config user.email t@e && "
                             "git config user.name t && echo v1 > src.txt && git add src.txt && git commit -q -m one";
     ASSERT_EQ(std::system((git + " >/dev/null 2>&1").c_str()), 0) << "git is needed (scripts/deps.sh installs it)";
   }
@@ -33,8 +34,11 @@ class CompareE2E : public ::testing::Test {
   void TwoRuns() {
     Result a = Tare({"run", "-q", "--instrument", "sim", "-n", "2", "--", KNOB_BASE, "--work", "1"});
     ASSERT_EQ(a.exit_code, 0) << a.err;
-    ASSERT_EQ(std::system(("cd '" + dir_ + "' && git checkout -q -b feature-x && echo v2 > src.txt && "
-                           "git commit -q -am two >/dev/null 2>&1").c_str()), 0);
+    ASSERT_EQ(std::system(("cd '" + dir_ +
+                           "' && git checkout -q -b feature-x && echo v2 > src.txt && "
+                           "git commit -q -am two >/dev/null 2>&1")
+                              .c_str()),
+              0);
     Result b = Tare({"run", "-q", "--instrument", "sim", "-n", "2", "--tag", "pr=42", "--", KNOB_PLUS5, "--work", "1"});
     ASSERT_EQ(b.exit_code, 0) << b.err;
   }
@@ -135,7 +139,9 @@ TEST_F(CompareE2E, HistoryFindsTheCommitThatChangedTheCount) {
   for (int i = 0; i < 6; ++i) {
     fs::copy_file(i < 3 ? KNOB_BASE : KNOB_PLUS5, dir_ + "/prog", fs::copy_options::overwrite_existing);
     ASSERT_EQ(std::system(("cd '" + dir_ + "' && echo " + std::to_string(i) + " > src.txt && git commit -q -am c" +
-                           std::to_string(i) + " >/dev/null 2>&1").c_str()), 0);
+                           std::to_string(i) + " >/dev/null 2>&1")
+                              .c_str()),
+              0);
     Result r = Tare({"run", "-q", "--instrument", "sim", "-n", "1", "--", "./prog", "--work", "1"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
@@ -183,7 +189,8 @@ TEST_F(CompareE2E, HistoryFindsTheCommitThatChangedTheCount) {
   Result mixed = Tare({"variance", "1", "2", "3", "4", "5", "6", "--all"});
   ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
   EXPECT_NE(mixed.out.find("runs 1, 2, 3, 4, 5, 6 are not reruns of one thing: they measured 2 different things"),
-            std::string::npos) << mixed.out;
+            std::string::npos)
+      << mixed.out;
   EXPECT_NE(mixed.out.find("runs 1, 2, 3 on host"), std::string::npos) << mixed.out;
   EXPECT_NE(mixed.out.find("runs 4, 5, 6 on host"), std::string::npos) << mixed.out;
   EXPECT_EQ(mixed.out.find("too noisy to gate: 1"), std::string::npos) << mixed.out;
@@ -216,7 +223,8 @@ TEST_F(CompareE2E, AbOnATerminalPrintsASummaryAndKeepsTheLedger) {
   ASSERT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 1);  // FAIL: +4.4% instructions against 0.1%
   const std::string tty = tare::e2e::Slurp(dir_ + "/tty.txt");
   EXPECT_NE(tty.find("cohort 1 (run 1): FAIL"), std::string::npos) << tty;
-  EXPECT_NE(tty.find("Full ledger (lock, host, plan, every look): .tare/ledgers/cohort-1.md"), std::string::npos) << tty;
+  EXPECT_NE(tty.find("Full ledger (lock, host, plan, every look): .tare/ledgers/cohort-1.md"), std::string::npos)
+      << tty;
   EXPECT_EQ(tty.find("**Lock**"), std::string::npos) << "the whole ledger is not printed on a terminal";
   const std::string ledger = tare::e2e::Slurp(dir_ + "/.tare/ledgers/cohort-1.md");
   EXPECT_NE(ledger.find("FAIL"), std::string::npos);
@@ -296,7 +304,8 @@ TEST_F(CompareDriftE2E, AReRunOfBaseIsTheEvidenceACallNeeds) {
   auto doc = CompareJson("1", "2", &code);
   const auto& alone = doc["benchmarks"][0]["metrics"][0];
   EXPECT_EQ(alone["class"], "inconclusive") << doc.dump(2);
-  EXPECT_NE(alone["reason"].get<std::string>().find("nothing stored tells it from the host's drift"), std::string::npos) << alone;
+  EXPECT_NE(alone["reason"].get<std::string>().find("nothing stored tells it from the host's drift"), std::string::npos)
+      << alone;
   EXPECT_EQ(alone["rerun_runs"], 0);
   EXPECT_EQ(code, 3);
 
@@ -370,7 +379,9 @@ TEST_F(CompareDriftE2E, OneRunPerSideIsJudgedAgainstTheDriftOfTheBenchmarksHisto
     std::ofstream(path, std::ios::app | std::ios::binary) << "commit " << ++commit;
     fs::permissions(path, fs::perms::owner_all, fs::perm_options::add);
     ASSERT_EQ(std::system(("cd '" + dir_ + "' && echo " + std::to_string(commit) + " > src.txt && git commit -q -am c" +
-                           std::to_string(commit) + " >/dev/null 2>&1").c_str()), 0);
+                           std::to_string(commit) + " >/dev/null 2>&1")
+                              .c_str()),
+              0);
     Result r = Tare({"run", "-q", "-n", "12", "-w", "1", "--", "./prog", "--work", "4"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   };
@@ -388,7 +399,8 @@ TEST_F(CompareDriftE2E, OneRunPerSideIsJudgedAgainstTheDriftOfTheBenchmarksHisto
   EXPECT_EQ(m["drift_runs"], 7) << "runs 1-6 and 9: the two compared are not their own evidence";
   EXPECT_LT(m["drift"].get<double>(), m["lo"].get<double>()) << m;
   EXPECT_NE(m["reason"].get<std::string>().find("from 7 recent runs of this benchmark on this host type (history)"),
-            std::string::npos) << m["reason"];
+            std::string::npos)
+      << m["reason"];
   Result console = Tare({"compare", "7", "8"});
   EXPECT_NE(console.out.find("beyond the host's drift (±"), std::string::npos) << console.out;
 
@@ -422,8 +434,11 @@ TEST_F(CompareE2E, AShardedSuiteIsComparedWholeAndAMissingShardIsNamed) {
     }
   };
   shards(KNOB_BASE, {"", ""});  // main: both shards in the default store
-  ASSERT_EQ(std::system(("cd '" + dir_ + "' && git checkout -q -b feature-x && echo v2 > src.txt && "
-                         "git commit -q -am two >/dev/null 2>&1").c_str()), 0);
+  ASSERT_EQ(std::system(("cd '" + dir_ +
+                         "' && git checkout -q -b feature-x && echo v2 > src.txt && "
+                         "git commit -q -am two >/dev/null 2>&1")
+                            .c_str()),
+            0);
   shards(KNOB_PLUS5, {"h1.db", "h2.db"});  // feature-x: each shard in its own job's store
 
   // Only head's shard 1 brought in: the benchmarks of its shard 2 are named, inconclusive.
@@ -448,7 +463,8 @@ TEST_F(CompareE2E, AShardedSuiteIsComparedWholeAndAMissingShardIsNamed) {
   EXPECT_GE(in_missing_shard, 1) << doc.dump(2);
   EXPECT_LE(in_missing_shard, 3) << doc.dump(2);
   bool warned = false;
-  for (const auto& w : doc["warnings"]) warned |= w.get<std::string>().find("lacks shard 2 in this store") != std::string::npos;
+  for (const auto& w : doc["warnings"])
+    warned |= w.get<std::string>().find("lacks shard 2 in this store") != std::string::npos;
   EXPECT_TRUE(warned) << doc["warnings"];
 
   // The second job's store brought in too: the suite is compared whole, every benchmark in both.
@@ -514,7 +530,8 @@ TEST_F(CompareE2E, AShortTimedHistoryShowsItsStepWithoutAnUnboundedInterval) {
   // Asked for 5 on each side, the same runs say how many more they need.
   Result strict = Tare({"history", prog, "--min-segment", "5"});
   EXPECT_NE(strict.out.find("6 runs with values: a change point needs 5 on each side (10 in all), 4 more runs"),
-            std::string::npos) << strict.out;
+            std::string::npos)
+      << strict.out;
 }
 
 }  // namespace

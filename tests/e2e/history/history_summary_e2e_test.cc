@@ -62,9 +62,9 @@ struct RunShape {
   tare::RunKind kind = tare::RunKind::kRun;
   double level = 1000;
   int samples = 9;
-  int failed = 0;                   // of the samples, failed (no values)
-  int without_gb = 0;               // of the successful ones, without gb.real_time_ns
-  bool twice = false;               // a second target with a benchmark of the same name
+  int failed = 0;                                       // of the samples, failed (no values)
+  int without_gb = 0;                                   // of the successful ones, without gb.real_time_ns
+  bool twice = false;                                   // a second target with a benchmark of the same name
   tare::RunStatus status = tare::RunStatus::kComplete;  // kRunning: never finished
 };
 
@@ -72,17 +72,17 @@ TEST_F(HistorySummaryE2E, SummariesPrintWhatTheSamplesPrint) {
   std::vector<RunShape> shapes;
   for (int i = 0; i < 18; ++i) {
     RunShape s;
-    s.level = i < 9 ? 1000 : 1120;                 // a change point at the 10th run
-    s.samples = 6 + i % 5;                          // odd and even counts
+    s.level = i < 9 ? 1000 : 1120;  // a change point at the 10th run
+    s.samples = 6 + i % 5;          // odd and even counts
     if (i % 4 == 1) s.branch = "feat";
-    if (i == 3) s.failed = s.samples;               // every sample failed
+    if (i == 3) s.failed = s.samples;  // every sample failed
     if (i == 5 || i == 11) s.failed = 2;
     if (i == 7) s.without_gb = 3;
     if (i == 8) s.status = tare::RunStatus::kInterrupted;
     if (i == 10) s.twice = true;
-    if (i == 12) s.kind = tare::RunKind::kAb;               // campaigns are not history
+    if (i == 12) s.kind = tare::RunKind::kAb;  // campaigns are not history
     if (i == 13 || i == 14) s.host = "h2";
-    if (i == 16) s.level = 2500;                    // an outlier
+    if (i == 16) s.level = 2500;                        // an outlier
     if (i == 17) s.status = tare::RunStatus::kRunning;  // killed: no summary
     shapes.push_back(s);
   }
@@ -103,9 +103,11 @@ TEST_F(HistorySummaryE2E, SummariesPrintWhatTheSamplesPrint) {
       auto run = (*store)->BeginRun(rec);
       ASSERT_TRUE(run.ok()) << run.status().message();
       for (int target = 0; target < (s.twice ? 2 : 1); ++target) {
-        auto bench = (*store)->AddBenchmark(*run, {0, fmt::format("t{}::BM_T", target), "BM_T", tare::TargetKind::kGbench});
+        auto bench =
+            (*store)->AddBenchmark(*run, {0, fmt::format("t{}::BM_T", target), "BM_T", tare::TargetKind::kGbench});
         ASSERT_TRUE(bench.ok());
-        auto other = (*store)->AddBenchmark(*run, {0, fmt::format("t{}::BM_Other", target), "BM_Other", tare::TargetKind::kGbench});
+        auto other = (*store)->AddBenchmark(
+            *run, {0, fmt::format("t{}::BM_Other", target), "BM_Other", tare::TargetKind::kGbench});
         ASSERT_TRUE(other.ok());
         int seq = 0;
         for (int k = 0; k < s.samples + 2; ++k) {

@@ -75,12 +75,24 @@ PngStats AnalysePng(const std::string& bytes) {
       const int a = i >= bpp ? row[i - bpp] : 0, b = prev[i], c = i >= bpp ? prev[i - bpp] : 0;
       int predictor = 0;
       switch (filter) {
-        case 0: predictor = 0; break;
-        case 1: predictor = a; break;
-        case 2: predictor = b; break;
-        case 3: predictor = (a + b) / 2; break;
-        case 4: predictor = Paeth(a, b, c); break;
-        default: s.error = "bad row filter"; return s;
+        case 0:
+          predictor = 0;
+          break;
+        case 1:
+          predictor = a;
+          break;
+        case 2:
+          predictor = b;
+          break;
+        case 3:
+          predictor = (a + b) / 2;
+          break;
+        case 4:
+          predictor = Paeth(a, b, c);
+          break;
+        default:
+          s.error = "bad row filter";
+          return s;
       }
       row[i] = static_cast<unsigned char>(in[1 + i] + predictor);
     }

@@ -9,7 +9,7 @@ namespace tare::e2e {
 
 struct PngStats {
   bool ok = false;
-  std::string error;          // why not ok
+  std::string error;  // why not ok
   uint32_t width = 0, height = 0;
   size_t distinct_colours = 0;  // RGB triples
   double non_white = 0;         // fraction of pixels that are not pure white

@@ -89,10 +89,23 @@ class ReportE2E : public ::testing::Test {
     const std::string png = dir_ + "/" + file + ".png";
     const std::string dom = dir_ + "/" + file + ".dom";
     const std::string log = dir_ + "/" + file + ".log";
-    std::vector<std::string> args = {"timeout", "-k", "5", "90", chromium, "--headless=new", "--no-sandbox",
-                                     "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--disable-extensions",
-                                     "--user-data-dir=" + dir_ + "/chromium-profile", "--enable-logging=stderr",
-                                     "--v=0", "--window-size=1200,2000", "--screenshot=" + png, "--dump-dom",
+    std::vector<std::string> args = {"timeout",
+                                     "-k",
+                                     "5",
+                                     "90",
+                                     chromium,
+                                     "--headless=new",
+                                     "--no-sandbox",
+                                     "--disable-gpu",
+                                     "--hide-scrollbars",
+                                     "--no-first-run",
+                                     "--disable-extensions",
+                                     "--user-data-dir=" + dir_ + "/chromium-profile",
+                                     "--enable-logging=stderr",
+                                     "--v=0",
+                                     "--window-size=1200,2000",
+                                     "--screenshot=" + png,
+                                     "--dump-dom",
                                      "file://" + dir_ + "/" + file};
     pid_t pid = fork();
     if (pid == 0) {
@@ -142,7 +155,8 @@ class ReportE2E : public ::testing::Test {
     out.push('page wider than the window: ' + de.scrollWidth + ' > ' + vw + ', from ' + culprits.join('; '));
   }
   for (const t of document.querySelectorAll('table')) {
-    if ()") + (phone ? "false && " : "") + R"(t.scrollWidth > t.clientWidth + 1)
+    if ()") + (phone ? "false && " : "") +
+                               R"(t.scrollWidth > t.clientWidth + 1)
       out.push('table scrolls: ' + t.scrollWidth + ' > ' + t.clientWidth + ': ' + t.innerText.slice(0, 50));
     const r = t.getBoundingClientRect();
     if (r.right > vw + 1) out.push('table past the window: ' + t.innerText.slice(0, 50));
@@ -166,13 +180,15 @@ class ReportE2E : public ::testing::Test {
   // A short name — a metric, a digest — broken across lines (`gb.real_time_n|s`, issue 44).
   for (const c of document.querySelectorAll('code')) {
     const t = c.textContent;
-    if ()" + (phone ? "false && " : "") + R"(!/\s/.test(t) && t.length <= 24 && c.getClientRects().length > 1)
+    if ()" + (phone ? "false && " : "") +
+                               R"(!/\s/.test(t) && t.length <= 24 && c.getClientRects().length > 1)
       out.push('name broken across lines: ' + t);
   }
   // The site index on a phone: a row a glance tall, the trend on screen (issue 44: ~250 px rows,
   // the trend columns off-screen at 500 px).
   for (const tr of document.querySelectorAll('table.site tr')) {
-    if ()" + (phone ? "" : "false && ") + R"(tr.getBoundingClientRect().height > 160)
+    if ()" + (phone ? "" : "false && ") +
+                               R"(tr.getBoundingClientRect().height > 160)
       out.push('site row ' + Math.round(tr.getBoundingClientRect().height) + ' px tall: ' + tr.innerText.slice(0, 40));
   }
   for (const td of document.querySelectorAll('table.site td.trend')) {
@@ -180,7 +196,8 @@ class ReportE2E : public ::testing::Test {
   }
   for (const c of document.querySelectorAll('td, th')) {
     const text = c.innerText.trim();
-    if ()" + (phone ? "false && " : "") + R"(text.length >= 24 && c.getBoundingClientRect().width < 90)
+    if ()" + (phone ? "false && " : "") +
+                               R"(text.length >= 24 && c.getBoundingClientRect().width < 90)
       out.push('squeezed cell (' + Math.round(c.getBoundingClientRect().width) + ' px): ' + text.slice(0, 40));
   }
   const pre = document.createElement('pre');
@@ -206,7 +223,8 @@ class ReportE2E : public ::testing::Test {
     if (std::system(cmd.c_str()) != 0) return {"chromium failed on " + probe};
     if (const char* artifacts = std::getenv("TARE_ARTIFACTS"); artifacts != nullptr && *artifacts != '\0') {
       fs::create_directories(artifacts);
-      fs::copy_file(png, fs::path(artifacts) / fmt::format("{}-{}.png", file, width), fs::copy_options::overwrite_existing);
+      fs::copy_file(png, fs::path(artifacts) / fmt::format("{}-{}.png", file, width),
+                    fs::copy_options::overwrite_existing);
     }
     const std::string text = Slurp(dom);
     const size_t a = text.find("LAYOUT{"), b = text.find("}LAYOUT");
@@ -249,9 +267,8 @@ class ReportE2E : public ::testing::Test {
 
 // The checks themselves can fail: a page with a script is seen logging, a blank page is blank.
 TEST_F(ReportE2E, TheBrowserCheckSeesScriptsAndBlankPages) {
-  std::ofstream(dir_ + "/probe.html")
-      << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body>"
-         "<script>console.log('tare-probe')</script></body></html>";
+  std::ofstream(dir_ + "/probe.html") << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body>"
+                                         "<script>console.log('tare-probe')</script></body></html>";
   Page page = Browse("probe.html");
   ASSERT_EQ(page.exit_code, 0) << page.log;
   ASSERT_EQ(page.console.size(), 1u) << page.log;
@@ -342,9 +359,9 @@ TEST_F(ReportE2E, HistoryPageShowsTheChangePoint) {
 }
 
 TEST_F(ReportE2E, AbCohortHtmlHasAForestPlotPerCell) {
-  Result r = Tare({"ab", "-q", "--base", KNOB_BASE, "--head", KNOB_PLUS5, "--null", "--instrument", "sim",
-                   "--samples", "6", "--cap", "6", "--name", kHostile, "--html", "cohort.html", "--ledger",
-                   "ledger.md", "--", "--work", "1"});
+  Result r = Tare({"ab",          "-q",        "--base",    KNOB_BASE, "--head", KNOB_PLUS5, "--null", "--instrument",
+                   "sim",         "--samples", "6",         "--cap",   "6",      "--name",   kHostile, "--html",
+                   "cohort.html", "--ledger",  "ledger.md", "--",      "--work", "1"});
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err << "\n+5% more work FAILs under sim";
   const std::string html = Slurp(dir_ + "/cohort.html");
   EXPECT_NE(html.find("class=\"ci fail\""), std::string::npos);
@@ -363,7 +380,8 @@ TEST_F(ReportE2E, AbCohortHtmlHasAForestPlotPerCell) {
   EXPECT_NE(html.find(": Ir base ", flame), std::string::npos);
   EXPECT_NE(ledger.find("**Flame graphs.** Where the instructions of each FAIL and supported gain went, base → head: "
                         "`cohort.html`, under each cell."),
-            std::string::npos) << ledger;
+            std::string::npos)
+      << ledger;
 
   // The cohort's raw samples per arm, from the store.
   Result run = Tare({"report", "--run", "latest", "-o", "cohort-run.html"});
@@ -385,18 +403,18 @@ TEST_F(ReportE2E, MistakesAreUsageErrorsThatWriteNothing) {
     std::vector<std::string> args;
     std::string message;
   };
-  for (const Case& c : std::vector<Case>{
-           {{"report", "--run", "latest", "--store", "missing.db"}, "no store at 'missing.db'"},
-           {{"report", "--run", "nope"}, "'nope'"},
-           {{"report", "--run", "1", "-o", ".tare/tare.db"}, "is the store"},
-           {{"report", "--run", "1", "-o", "adir"}, "--output"},
-           {{"report", "--run", "1", "-o", "no/such/dir/r.html"}, "--output"},
-           {{"report"}, "--run SELECTOR"},
-           {{"report", "--run", "1", "--compare", "1", "2"}, "name one thing to report"},
-           {{"report", "--run", "1", "--history", "BM_x"}, "name one thing to report"},
-           {{"report", "--compare", "1", "1"}, "are the same run"},
-           {{"report", "--compare", "1", "2"}, "HEAD"},
-           {{"ab", "--base", "/bin/true", "--head", "/bin/true", "--html", ".tare/tare.db"}, "--html"}}) {
+  for (const Case& c :
+       std::vector<Case>{{{"report", "--run", "latest", "--store", "missing.db"}, "no store at 'missing.db'"},
+                         {{"report", "--run", "nope"}, "'nope'"},
+                         {{"report", "--run", "1", "-o", ".tare/tare.db"}, "is the store"},
+                         {{"report", "--run", "1", "-o", "adir"}, "--output"},
+                         {{"report", "--run", "1", "-o", "no/such/dir/r.html"}, "--output"},
+                         {{"report"}, "--run SELECTOR"},
+                         {{"report", "--run", "1", "--compare", "1", "2"}, "name one thing to report"},
+                         {{"report", "--run", "1", "--history", "BM_x"}, "name one thing to report"},
+                         {{"report", "--compare", "1", "1"}, "are the same run"},
+                         {{"report", "--compare", "1", "2"}, "HEAD"},
+                         {{"ab", "--base", "/bin/true", "--head", "/bin/true", "--html", ".tare/tare.db"}, "--html"}}) {
     Result r = Tare(c.args);
     EXPECT_EQ(r.exit_code, 2) << c.message << "\n" << r.err;
     EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
@@ -405,7 +423,6 @@ TEST_F(ReportE2E, MistakesAreUsageErrorsThatWriteNothing) {
   EXPECT_FALSE(fs::exists(dir_ + "/missing.db")) << "a report never creates a store";
   EXPECT_FALSE(fs::exists(dir_ + "/no")) << "nothing written";
 }
-
 
 // Issue 24 item 3: `tare attribute --flame` draws the differential flame graph of a held-out pair
 // (examples/inline_toggle/call_cost.cc: Mix() inlined in one build, out of line in the other),
@@ -416,8 +433,9 @@ TEST_F(ReportE2E, TheDifferentialFlameGraphNamesTheFunctionsThatChanged) {
     pid_t pid = fork();
     if (pid == 0) {
       if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(97);
-      execlp("valgrind", "valgrind", "--tool=callgrind", ("--callgrind-out-file=" + dir_ + "/" + name + ".callgrind").c_str(),
-             exe, "20000", static_cast<char*>(nullptr));
+      execlp("valgrind", "valgrind", "--tool=callgrind",
+             ("--callgrind-out-file=" + dir_ + "/" + name + ".callgrind").c_str(), exe, "20000",
+             static_cast<char*>(nullptr));
       _exit(98);
     }
     int status = 0;
@@ -429,7 +447,8 @@ TEST_F(ReportE2E, TheDifferentialFlameGraphNamesTheFunctionsThatChanged) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   // Head's own graph: its frames, each with its share of head's total, no change to colour by.
   const std::string head_svg = Slurp(dir_ + "/head.svg");
-  EXPECT_NE(head_svg.find("<title>Mix(unsigned long, unsigned long) [call_cost_outline]: Ir 240000 ("), std::string::npos)
+  EXPECT_NE(head_svg.find("<title>Mix(unsigned long, unsigned long) [call_cost_outline]: Ir 240000 ("),
+            std::string::npos)
       << head_svg.substr(0, 3000);
   EXPECT_EQ(head_svg.find("→ head"), std::string::npos);
   const std::string svg = Slurp(dir_ + "/flame.svg");
@@ -439,7 +458,8 @@ TEST_F(ReportE2E, TheDifferentialFlameGraphNamesTheFunctionsThatChanged) {
   EXPECT_TRUE(page.console.empty()) << page.console.front();
   // The browser parsed it as SVG: the frames are elements of the DOM it serialises, with their titles.
   EXPECT_NE(page.dom.find("<title>Mix(unsigned long, unsigned long) [call_cost_outline]: Ir base 0 → head "),
-            std::string::npos) << page.dom.substr(0, 2000);
+            std::string::npos)
+      << page.dom.substr(0, 2000);
   EXPECT_NE(page.dom.find("<title>MixAll(long) [call_cost_inline]: Ir base "), std::string::npos);
   EXPECT_NE(page.dom.find(">MixAll(long)</text>"), std::string::npos) << "wide enough to be labelled";
   const size_t mix = page.dom.find("<title>Mix(unsigned long, unsigned long)");
@@ -487,7 +507,8 @@ TEST_F(ReportE2E, TheSiteIndexesEveryBenchmarkAndLinksItsHistory) {
       continue;
     }
     EXPECT_EQ(href.rfind("b/", 0), 0u) << href;
-    EXPECT_EQ(href.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./"), std::string::npos)
+    EXPECT_EQ(href.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./"),
+              std::string::npos)
         << href;
     EXPECT_TRUE(fs::exists(dir_ + "/site/" + href)) << href;
     ++links;
@@ -539,8 +560,8 @@ TEST_F(ReportE2E, TheSiteShowsEveryHostTypeInItsOwnSection) {
     ASSERT_EQ(Tare({"run", "-q", "-n", "2", "--store", "s.db", "--", "/bin/echo", "plain"}).exit_code, 0);
   }
   ASSERT_EQ(Tare({"run", "-q", "-n", "2", "--store", "s.db", "--", "/bin/echo", "only-plain"}).exit_code, 0);
-  Result env = Tare({"run", "-q", "-n", "2", "--env", "MALLOC_ARENA_MAX=2", "--store", "s.db", "--", "/bin/echo",
-                     "plain"});
+  Result env =
+      Tare({"run", "-q", "-n", "2", "--env", "MALLOC_ARENA_MAX=2", "--store", "s.db", "--", "/bin/echo", "plain"});
   ASSERT_EQ(env.exit_code, 0) << env.err;
   Result r = Tare({"site", "-o", "site", "--store", "s.db"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -549,7 +570,8 @@ TEST_F(ReportE2E, TheSiteShowsEveryHostTypeInItsOwnSection) {
   // Whatever the markup: two rows of the benchmark, one per host type (one row, the newest run's
   // host type with its 1 run, before).
   size_t rows = 0;
-  for (size_t at = index.find(">/bin/echo plain</a>"); at != std::string::npos; at = index.find(">/bin/echo plain</a>", at + 1)) {
+  for (size_t at = index.find(">/bin/echo plain</a>"); at != std::string::npos;
+       at = index.find(">/bin/echo plain</a>", at + 1)) {
     ++rows;
   }
   EXPECT_EQ(rows, 2u) << index;

@@ -93,7 +93,8 @@ TEST_F(BadInputE2E, EveryCaseExitsTwoNamesTheFlagAndLeavesTheStoreAsItWas) {
       // Item 16: messages.
       {{"bogus"}, "unknown subcommand 'bogus'; the subcommands are: run"},
       {{"ab", "--store", store_, "--head", head}, "--base is required"},
-      {{"ab", "--store", store_, "--base", dir_ + "/a_dir", "--head", head}, "--base '" + dir_ + "/a_dir' is a directory"},
+      {{"ab", "--store", store_, "--base", dir_ + "/a_dir", "--head", head},
+       "--base '" + dir_ + "/a_dir' is a directory"},
       {{"ab", "--store", store_, dir_ + "/a_dir"}, "is a directory"},
       // Issue 13: a tare flag after the target is ambiguous without `--`.
       {{"run", "--store", store_, "sort", "f", "-n", "2"}, "'-n' after the target 'sort' is also an option"},
@@ -165,15 +166,18 @@ TEST_F(BadInputE2E, EverySubcommandRefusesBadInputAndLeavesTheStoreAsItWas) {
       {{"ab", "--store", S, "--base", "/bin/true", "--head", "head", "--cap", "99999999999"}, "more than 10000 pairs"},
       {{"ab", "--store", S, "--base", "/bin/true", "--head", "head", "--initial", "0"}, "sampling.initial = 0"},
       {{"ab", "--store", S, "--base", "/bin/true", "--head", "head", "--layouts", "100000"}, "outside 1..8"},
-      {{"ab", "--store", S, "--base", "/bin/true", "--head", "head", "--metric", "nosuch"}, "metric 'nosuch' is not measured"},
+      {{"ab", "--store", S, "--base", "/bin/true", "--head", "head", "--metric", "nosuch"},
+       "metric 'nosuch' is not measured"},
       {{"ab", "--store", S, "--base", "/bin/true", "--head", "head", "--budget", "-1s"}, "--budget"},
       {{"ab", "--store", S, "--base", "/bin/true", "--head", "head", "--resume"}, "holds no interrupted cohort"},
       {{"ab", "--store", S, "--base", "/bin/true", "--head", "head", "--html", S}, "is the store"},
       {{"ab", "--store", S, d + "bad.toml"}, "not valid TOML"},
       {{"ab", "--store", S, "./missing.toml"}, "cannot open './missing.toml'"},
-      {{"ab", "--store", S, "--plan", "--base", "/bin/true", "--head", "./missing"}, "missing' does not exist"},  // found here
+      {{"ab", "--store", S, "--plan", "--base", "/bin/true", "--head", "./missing"},
+       "missing' does not exist"},  // found here
       {{"ab", "--store", S, "--plan", "--base", "/bin/true", "--head", "head", "--json", S}, "is the store"},
-      {{"ab", "--store", S, "--plan", "--pilot", "2", "--base", "/bin/true", "--head", "head"}, "--pilot 2 is out of range"},
+      {{"ab", "--store", S, "--plan", "--pilot", "2", "--base", "/bin/true", "--head", "head"},
+       "--pilot 2 is out of range"},
       // compare, history, variance, runs
       {{"compare", "--store", S, "1", "99"}, "run 99 is not in the store"},
       {{"compare", "--store", S, "1", "banana"}, "'banana' names no run"},
@@ -240,14 +244,20 @@ TEST_F(BadInputE2E, EverySubcommandRefusesBadInputAndLeavesTheStoreAsItWas) {
       {{"oracle", "check", "--golden", d + "missing.golden", "--", "/bin/true"}, "create the golden with"},
       {{"oracle", "check", "--golden", d + "a_dir", "--", "/bin/true"}, "is a directory"},
       {{"oracle", "check", "--golden", d + "not_golden", "--", "/bin/echo", "x"}, "is not a tare oracle golden"},
-      {{"oracle", "check", "--golden", d + "not_golden", "--trials", "0", "--", "/bin/true"}, "--trials 0 must be a positive odd number"},
-      {{"oracle", "check", "--golden", d + "not_golden", "--trials", "abc", "--", "/bin/true"}, "--trials: 'abc' is not a value this option takes"},  // found here
-      {{"oracle", "check", "--golden", d + "not_golden", "--trials", "1000001", "--", "/bin/true"}, "is more than 100000 trials"},
-      {{"oracle", "check", "--golden", d + "not_golden", "--quarantine", d + "a_dir", "--", "/bin/true"}, "is a directory"},
+      {{"oracle", "check", "--golden", d + "not_golden", "--trials", "0", "--", "/bin/true"},
+       "--trials 0 must be a positive odd number"},
+      {{"oracle", "check", "--golden", d + "not_golden", "--trials", "abc", "--", "/bin/true"},
+       "--trials: 'abc' is not a value this option takes"},  // found here
+      {{"oracle", "check", "--golden", d + "not_golden", "--trials", "1000001", "--", "/bin/true"},
+       "is more than 100000 trials"},
+      {{"oracle", "check", "--golden", d + "not_golden", "--quarantine", d + "a_dir", "--", "/bin/true"},
+       "is a directory"},
       {{"oracle", "check", "--accept", "--golden", d + "new.golden", "--", "./missing"}, "does not exist"},
-      {{"oracle", "check", "--accept", "--golden", d + "new.golden", "--timeout", "1e99s", "--", "/bin/true"}, "longer than 7 days"},
+      {{"oracle", "check", "--accept", "--golden", d + "new.golden", "--timeout", "1e99s", "--", "/bin/true"},
+       "longer than 7 days"},
       {{"oracle", "stability", "--trials", "-1", "--", "/bin/true"}, "--trials -1 must be at least 1"},
-      {{"oracle", "stability", "--trials", "1000000000", "--", "/bin/true"}, "--trials 1000000000 is more than 100000"},  // found here: bad_alloc, exit 70
+      {{"oracle", "stability", "--trials", "1000000000", "--", "/bin/true"},
+       "--trials 1000000000 is more than 100000"},  // found here: bad_alloc, exit 70
       {{"oracle", "counters", "--golden", d + "a_dir", "--", "/bin/true"}, "is a directory"},
       {{"env", "--bogus"}, "unknown flag '--bogus' for `tare env`"},
       {{"env", "--json", "extra"}, "not expected: extra"},
@@ -313,8 +323,9 @@ TEST_F(BadInputE2E, AStandardOutputThatCannotBeWrittenIsAnError) {
   ASSERT_EQ(Tare({"run", "-n", "1", "-w", "0", "-q", "--store", store_, "/bin/true"}).exit_code, 0);
   const std::string before = StoreDigest();
   const std::string store = " --store '" + store_ + "'";
-  for (const std::string& args : std::vector<std::string>{"runs" + store, "export --run 1" + store, "history /bin/true" + store,
-                                  "env --json", "env", "compare 1 1" + store, "--help"}) {
+  for (const std::string& args :
+       std::vector<std::string>{"runs" + store, "export --run 1" + store, "history /bin/true" + store, "env --json",
+                                "env", "compare 1 1" + store, "--help"}) {
     const std::string err = dir_ + "/err.txt";
     const std::string cmd = "'" + std::string(TARE_BIN) + "' " + args + " >/dev/full 2>'" + err + "'";
     const int rc = std::system(cmd.c_str());
@@ -350,7 +361,8 @@ TEST_F(BadInputE2E, NodesNulsAndADamagedStoreAreRefusedByName) {
       {{"replay", "--store", S, d + "fifo"}, "is a FIFO"},
       {{"attribute", d + "fifo", d + "fifo"}, "is a FIFO"},
       {{"oracle", "check", "--golden", d + "fifo", "--", "/bin/true"}, "is a FIFO"},
-      {{"oracle", "check", "--golden", d + "not_golden", "--quarantine", d + "fifo", "--", "/bin/echo", "x"}, "is a FIFO"},
+      {{"oracle", "check", "--golden", d + "not_golden", "--quarantine", d + "fifo", "--", "/bin/echo", "x"},
+       "is a FIFO"},
       {{"compare", "--store", S, "1", "1", "--config", d + "fifo"}, "fifo"},
       {{"run", "--store", S, "--json", d + "o.json", d + "fifo"}, "is a FIFO (named pipe), not a program"},
       {{"ab", "--store", S, d + "nul.toml"}, "nul.toml:1: args[0]: 'a\\x00b' holds a NUL byte"},
@@ -380,7 +392,8 @@ TEST_F(BadInputE2E, NodesNulsAndADamagedStoreAreRefusedByName) {
   Result text = Tare({"ab", "--store", "notes.txt", "--base", "/bin/true", "--head", "head"});
   EXPECT_EQ(text.exit_code, 2) << text.err;
   EXPECT_FALSE(fs::exists(d + "bin")) << text.err;
-  Result pg = Tare({"ab", "--store", "postgresql://nobody@/x?host=/nonexistent", "--base", "/bin/true", "--head", "head"});
+  Result pg =
+      Tare({"ab", "--store", "postgresql://nobody@/x?host=/nonexistent", "--base", "/bin/true", "--head", "head"});
   EXPECT_EQ(pg.exit_code, 2) << pg.err;
   EXPECT_FALSE(fs::exists(d + ".tare")) << pg.err;
 
@@ -408,7 +421,8 @@ TEST_F(BadInputE2E, NodesNulsAndADamagedStoreAreRefusedByName) {
 TEST_F(BadInputE2E, AMissingSpawnHelperExitsWithTheInternalErrorStatus) {
   fs::create_directories(dir_ + "/bin");
   fs::copy_file(TARE_BIN, dir_ + "/bin/tare");  // without tare-spawn-helper beside it
-  Result r = tare::e2e::RunTare(dir_ + "/bin/tare", dir_, {"run", "-n", "1", "-w", "0", "--store", store_, "/bin/true"});
+  Result r =
+      tare::e2e::RunTare(dir_ + "/bin/tare", dir_, {"run", "-n", "1", "-w", "0", "--store", store_, "/bin/true"});
   EXPECT_EQ(r.exit_code, 70) << r.err;
   EXPECT_NE(r.err.find("the spawn helper"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("is missing"), std::string::npos) << r.err;
@@ -418,7 +432,8 @@ TEST_F(BadInputE2E, AMissingSpawnHelperExitsWithTheInternalErrorStatus) {
   Result e = Tare({"run", "-n", "1", "-w", "0", "--store", store_, "/bin/true"});
   unsetenv("TARE_SPAWN_HELPER");
   EXPECT_EQ(e.exit_code, 2) << e.err;
-  EXPECT_NE(e.err.find("TARE_SPAWN_HELPER '" + dir_ + "/no-such-helper' is not an executable file"), std::string::npos) << e.err;
+  EXPECT_NE(e.err.find("TARE_SPAWN_HELPER '" + dir_ + "/no-such-helper' is not an executable file"), std::string::npos)
+      << e.err;
 }
 
 // Item 2: a child's stderr, an argv element and an --env value that are not UTF-8. nlohmann's
@@ -427,8 +442,8 @@ TEST_F(BadInputE2E, AMissingSpawnHelperExitsWithTheInternalErrorStatus) {
 // tail byte for byte; tare.run/2 carries a tail that is not UTF-8 as {"base64"} (docs/json.md).
 TEST_F(BadInputE2E, BytesThatAreNotUtf8AreStoredAndExportedSafely) {
   const std::string bad = "x\377\376y";
-  Result r = Tare({"run", "-n", "1", "-w", "0", "-q", "--store", store_, "--json", dir_ + "/run.json",
-                   "--env", "TARE_ODD=" + bad, "--", "/bin/sh", "-c", "printf 'x\\377y' >&2; exit 3", bad});
+  Result r = Tare({"run", "-n", "1", "-w", "0", "-q", "--store", store_, "--json", dir_ + "/run.json", "--env",
+                   "TARE_ODD=" + bad, "--", "/bin/sh", "-c", "printf 'x\\377y' >&2; exit 3", bad});
   ASSERT_EQ(r.exit_code, 1) << r.err;  // the sample failed (exit 3): stored with its stderr
   auto run_json = nlohmann::json::parse(tare::e2e::Slurp(dir_ + "/run.json"));
   Result e = Tare({"export", "--store", store_});

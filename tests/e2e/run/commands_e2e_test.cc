@@ -64,8 +64,8 @@ TEST_F(CommandsE2E, SeveralCommandsRunInterleavedAndTheSlowerIsSaidWithAPairedIn
   std::sort(logs.begin(), logs.end());
   const double ratio = std::exp((logs[2] + logs[3]) / 2), lo = std::exp(logs[0]), hi = std::exp(logs[5]);
   EXPECT_GT(ratio, 1.5) << "sleep 0.05 takes about 2.5 times sleep 0.02";
-  const std::string line = fmt::format("`sleep 0.05` is {:.2f} × slower than `sleep 0.02` (95%: {:.2f}–{:.2f}, 6 pairs)",
-                                       ratio, lo, hi);
+  const std::string line =
+      fmt::format("`sleep 0.05` is {:.2f} × slower than `sleep 0.02` (95%: {:.2f}–{:.2f}, 6 pairs)", ratio, lo, hi);
   EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
   EXPECT_NE(r.out.find("`sleep 0.02` is fastest"), std::string::npos) << r.out;
 
@@ -129,9 +129,28 @@ TEST_F(CommandsE2E, ShellSpaceShellMeansHyperfinesShellOrIsRefused) {
 // hyperfine's short forms (-r -p -s -P -L -N), --style, --show-output, and its JSON layout.
 TEST_F(CommandsE2E, HyperfinesShortFlagsStyleShowOutputAndJson) {
   const std::string marks = dir_ + "/marks";
-  Result r = Tare({"run", "-r", "2", "-w", "0", "-N", "-s", "sh -c 'echo setup >> " + marks + "'", "-p",
-                   "sh -c 'echo prepare >> " + marks + "'", "-L", "n", "1,2", "--style", "basic", "--show-output",
-                   "--export-json", dir_ + "/h.json", "--export-json-format", "hyperfine", "--store", store_,
+  Result r = Tare({"run",
+                   "-r",
+                   "2",
+                   "-w",
+                   "0",
+                   "-N",
+                   "-s",
+                   "sh -c 'echo setup >> " + marks + "'",
+                   "-p",
+                   "sh -c 'echo prepare >> " + marks + "'",
+                   "-L",
+                   "n",
+                   "1,2",
+                   "--style",
+                   "basic",
+                   "--show-output",
+                   "--export-json",
+                   dir_ + "/h.json",
+                   "--export-json-format",
+                   "hyperfine",
+                   "--store",
+                   store_,
                    "echo out-{n}"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Slurp(marks), "setup\nprepare\nprepare\nprepare\nprepare\n") << "setup once, prepare per sample";
@@ -161,7 +180,8 @@ TEST_F(CommandsE2E, HyperfinesShortFlagsStyleShowOutputAndJson) {
   ASSERT_EQ(stored.size(), 2u);
   EXPECT_DOUBLE_EQ(j["results"][0]["times"][0].get<double>(), stored[0]);
 
-  Result scan = Tare({"run", "-r", "1", "-w", "0", "-P", "n", "1", "2", "--style", "none", "--store", store_, "true {n}"});
+  Result scan =
+      Tare({"run", "-r", "1", "-w", "0", "-P", "n", "1", "2", "--style", "none", "--store", store_, "true {n}"});
   ASSERT_EQ(scan.exit_code, 0) << scan.err;
   EXPECT_EQ(scan.out, "") << "--style none prints no table";
   EXPECT_EQ(LoadLatest().benchmarks.size(), 2u);
@@ -232,10 +252,9 @@ TEST_F(CommandsE2E, RepeatedCommandFlagAndTheClassicFormSideBySide) {
 
 TEST_F(CommandsE2E, PrepareBeforeEverySampleSetupAndConcludeOnce) {
   // Without a shell, a redirection is written inside sh -c's quoted argument.
-  Result r = Tare({"run", "--runs", "3", "--warmup", "1", "--store", store_,
-                   "--setup", "mkdir once",  // a second mkdir would fail: it ran once
-                   "--prepare", "sh -c 'echo p >> prepared.log'", "--conclude", "rmdir once",
-                   "true 1", "true 2"});
+  Result r = Tare({"run", "--runs", "3", "--warmup", "1", "--store", store_, "--setup",
+                   "mkdir once",  // a second mkdir would fail: it ran once
+                   "--prepare", "sh -c 'echo p >> prepared.log'", "--conclude", "rmdir once", "true 1", "true 2"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // 2 commands x (1 warm-up + 3 samples): one --prepare each.
   EXPECT_EQ(Slurp(dir_ + "/prepared.log"), "p\np\np\np\np\np\np\np\n");
@@ -244,8 +263,8 @@ TEST_F(CommandsE2E, PrepareBeforeEverySampleSetupAndConcludeOnce) {
   EXPECT_EQ(d.samples.size(), 8u);
   for (const auto& s : d.samples) EXPECT_TRUE(s.sample.ok());
 
-  Result failed = Tare({"run", "--runs", "2", "--store", dir_ + "/other.db", "--prepare", "sh -c 'echo no disk >&2; exit 4'",
-                        "true 1"});
+  Result failed = Tare(
+      {"run", "--runs", "2", "--store", dir_ + "/other.db", "--prepare", "sh -c 'echo no disk >&2; exit 4'", "true 1"});
   EXPECT_NE(failed.exit_code, 0);
   EXPECT_NE(failed.err.find("--prepare 'sh -c 'echo no disk >&2; exit 4'' failed (exit status 4)"), std::string::npos)
       << failed.err;
@@ -262,8 +281,8 @@ TEST_F(CommandsE2E, PrepareBeforeEverySampleSetupAndConcludeOnce) {
 }
 
 TEST_F(CommandsE2E, ParameterScanAndListNameEachBenchmarkAfterItsValue) {
-  Result scan = Tare({"run", "--runs", "2", "-w", "0", "--store", store_, "--parameter-scan", "n", "1", "3",
-                      "sleep 0.0{n}"});
+  Result scan =
+      Tare({"run", "--runs", "2", "-w", "0", "--store", store_, "--parameter-scan", "n", "1", "3", "sleep 0.0{n}"});
   ASSERT_EQ(scan.exit_code, 0) << scan.err;
   EXPECT_EQ(Names(LoadLatest()), (std::vector<std::string>{"sleep 0.01", "sleep 0.02", "sleep 0.03"}));
   EXPECT_NE(scan.out.find("`sleep 0.03` is"), std::string::npos) << scan.out;
@@ -274,8 +293,8 @@ TEST_F(CommandsE2E, ParameterScanAndListNameEachBenchmarkAfterItsValue) {
   EXPECT_EQ(Names(LoadLatest()), (std::vector<std::string>{"sleep 0", "sleep 0.01", "sleep 0.02"}))
       << "TARGET ARGS after -- take the parameter too";
 
-  Result list = Tare({"run", "--runs", "1", "-w", "0", "--store", store_, "--parameter-list", "word", "a,b c",
-                      "echo {word}"});
+  Result list =
+      Tare({"run", "--runs", "1", "-w", "0", "--store", store_, "--parameter-list", "word", "a,b c", "echo {word}"});
   ASSERT_EQ(list.exit_code, 0) << list.err;
   EXPECT_EQ(Names(LoadLatest()), (std::vector<std::string>{"echo a", "echo b c"}));
 
@@ -298,7 +317,8 @@ TEST_F(CommandsE2E, ColourOnlyWhenAskedOrOnATerminal) {
   Result always = Tare({"run", "-n", "1", "-w", "0", "--color", "always", "--store", store_, "true 1", "true 2"});
   ASSERT_EQ(always.exit_code, 0) << always.err;
   EXPECT_NE(always.out.find("\x1b[1mtrue 1\x1b[0m"), std::string::npos) << always.out;
-  EXPECT_TRUE(std::regex_search(always.out, std::regex("\x1b\\[32m`true [12]`\x1b\\[0m is fastest"))) << "the fastest is green";
+  EXPECT_TRUE(std::regex_search(always.out, std::regex("\x1b\\[32m`true [12]`\x1b\\[0m is fastest")))
+      << "the fastest is green";
   Result bad = Tare({"run", "--color", "sometimes", "--store", store_, "true 1"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--color 'sometimes' is not one of auto, always, never"), std::string::npos) << bad.err;

@@ -39,7 +39,8 @@ TEST_F(EverydayE2E, AForgottenDashDashIsAnsweredWithACommandThatParses) {
   const std::string suggested = "tare ab --base /bin/true --head /bin/true --store " + store_ + " -- -c data.txt";
   EXPECT_NE(r.err.find(suggested), std::string::npos) << r.err;
   std::string err;
-  EXPECT_TRUE(Parses({"ab", "--base", "/bin/true", "--head", "/bin/true", "--store", store_, "--", "-c", "data.txt"}, &err))
+  EXPECT_TRUE(
+      Parses({"ab", "--base", "/bin/true", "--head", "/bin/true", "--store", store_, "--", "-c", "data.txt"}, &err))
       << err;
   EXPECT_FALSE(fs::exists(store_));
 }
@@ -52,16 +53,11 @@ TEST_F(EverydayE2E, HyperfinesFlagsAreAnsweredWithTaresOrSaidToHaveNone) {
     std::string said;
   };
   const std::vector<Case> cases = {
-      {{"-c", "rm -f x"}, "--conclude"},
-      {{"--cleanup", "rm -f x"}, "--conclude"},
-      {{"-n", "fast"}, "--command-name"},
-      {{"--command-name", "fast"}, "named by its command line"},
-      {{"-u", "millisecond"}, "--time-unit"},
-      {{"--time-unit", "millisecond"}, "--time-unit"},
-      {{"--min-runs", "3"}, "tare ab"},
-      {{"-m", "3"}, "tare ab"},
-      {{"--max-runs", "30"}, "--runs N"},
-      {{"--ignore-failure"}, "|| true"},
+      {{"-c", "rm -f x"}, "--conclude"},      {{"--cleanup", "rm -f x"}, "--conclude"},
+      {{"-n", "fast"}, "--command-name"},     {{"--command-name", "fast"}, "named by its command line"},
+      {{"-u", "millisecond"}, "--time-unit"}, {{"--time-unit", "millisecond"}, "--time-unit"},
+      {{"--min-runs", "3"}, "tare ab"},       {{"-m", "3"}, "tare ab"},
+      {{"--max-runs", "30"}, "--runs N"},     {{"--ignore-failure"}, "|| true"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> args = {"run", "--store", store_};
@@ -163,7 +159,6 @@ TEST_F(EverydayE2E, TwoInvocationsOfOneExecutableAreComparedNotTakenForAnAAPair)
   EXPECT_EQ(second.out.find("within the host's drift"), std::string::npos) << second.out;
 }
 
-
 // Item 5: one host, one digest. A variable set for the whole machine that changes how code behaves
 // (OPENBLAS_CORETYPE) entered `tare run`'s fingerprint as target.env and neither `tare env`'s nor
 // `tare ab`'s, so one machine showed two host digests. Every fingerprint now takes target.env from
@@ -200,7 +195,6 @@ TEST_F(EverydayE2E, OneMachineShowsOneHostDigestWhateverTheCommand) {
   unsetenv("OPENBLAS_CORETYPE");
 }
 
-
 // Item 5: one rule for where a relative executable is found, in `tare run` and `tare ab`: where it
 // was typed (tare's working directory), else under --cwd (where the target runs). `tare run` used
 // to prefer --cwd when both had one and `tare ab` never looked under --cwd.
@@ -229,9 +223,26 @@ TEST_F(EverydayE2E, ARelativeExecutableIsFoundWhereTypedElseUnderCwdInRunAndAb) 
               "TARE_E2E_OUT=" + dir_ + "/run2.out", "--", "./only"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(said(dir_ + "/run2.out"), "cwd-only");
-  Result ab = Tare({"ab", "--base", "./only", "--head", "./prog", "--cwd", dir_ + "/data", "-n", "10", "--cap", "10",
-                    "-q", "--inconclusive-ok", "--no-git", "--store", store_, "--env", "TARE_E2E_OUT=/dev/null",
-                    "--json", dir_ + "/ab.json"});
+  Result ab = Tare({"ab",
+                    "--base",
+                    "./only",
+                    "--head",
+                    "./prog",
+                    "--cwd",
+                    dir_ + "/data",
+                    "-n",
+                    "10",
+                    "--cap",
+                    "10",
+                    "-q",
+                    "--inconclusive-ok",
+                    "--no-git",
+                    "--store",
+                    store_,
+                    "--env",
+                    "TARE_E2E_OUT=/dev/null",
+                    "--json",
+                    dir_ + "/ab.json"});
   ASSERT_NE(ab.exit_code, 2) << ab.err;
   std::ifstream in(dir_ + "/ab.json");
   std::stringstream json;
@@ -240,7 +251,6 @@ TEST_F(EverydayE2E, ARelativeExecutableIsFoundWhereTypedElseUnderCwdInRunAndAb) 
   EXPECT_EQ(json.str().find(dir_ + "/data/prog"), std::string::npos) << "head is the one typed";
   EXPECT_NE(json.str().find("\"" + dir_ + "/prog\""), std::string::npos) << json.str().substr(0, 2000);
 }
-
 
 // Item 5 (and issue 45, item 6): `tare run` printed benchmarks as TARGET::NAME (`true::/bin/true`,
 // `bench::BM_Hash`) while ab, compare, history and its own Markdown and CSV said NAME, and `tare
@@ -264,8 +274,8 @@ TEST_F(EverydayE2E, RunPrintsBenchmarkNamesAsEveryOtherViewAndHistoryTakesThem) 
 // CPU time: tare run shows its median beside the real time's, and history (so the site) follows
 // what is judged, not gb.real_time_ns.
 TEST_F(EverydayE2E, GoogleBenchmarkCpuTimeIsShownAndHistoryFollowsWhatIsJudged) {
-  Result run = Tare({"run", "-n", "2", "-w", "0", "--no-git", "--store", store_, "--filter", "BM_StringCopy/64",
-                     GBENCH_BASIC});
+  Result run =
+      Tare({"run", "-n", "2", "-w", "0", "--no-git", "--store", store_, "--filter", "BM_StringCopy/64", GBENCH_BASIC});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("  cpu median  metrics\n"), std::string::npos) << run.out;
   EXPECT_TRUE(std::regex_search(run.out, std::regex("\nBM_StringCopy/64 [^\n]* [0-9.]+ [mun]?s  gb\\.real_time_ns, "
@@ -279,8 +289,8 @@ TEST_F(EverydayE2E, GoogleBenchmarkCpuTimeIsShownAndHistoryFollowsWhatIsJudged) 
 // Item 7: `sleep` spends a sliver of its wall time on a CPU; its task-clock varying is beside the
 // point. tare run warns about its wall time instead, and says to gate it with --metric wall_ns.
 TEST_F(EverydayE2E, ACommandThatMostlyWaitsIsNotWarnedAboutItsCpuTime) {
-  Result run = Tare({"run", "-n", "6", "-w", "0", "--no-git", "--store", store_, "--json", dir_ + "/run.json",
-                     "sleep 0.02"});
+  Result run =
+      Tare({"run", "-n", "6", "-w", "0", "--no-git", "--store", store_, "--json", dir_ + "/run.json", "sleep 0.02"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   std::ifstream in(dir_ + "/run.json");
   std::stringstream json;

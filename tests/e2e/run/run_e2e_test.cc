@@ -35,16 +35,14 @@ class RunE2E : public tare::e2e::RunFixture {};
 // --gbench-min-time sets another length, and the two together are refused.
 TEST_F(RunE2E, GoogleBenchmarkSamplesAreShortByDefault) {
   auto run = [&](std::vector<std::string> extra, std::vector<std::string> after) {
-    std::vector<std::string> args = {"run", "--samples", "2", "--warmup", "0", "--filter", "BM_StringCopy/64",
-                                     "--store", store_};
+    std::vector<std::string> args = {"run",      "--samples",        "2",       "--warmup", "0",
+                                     "--filter", "BM_StringCopy/64", "--store", store_};
     args.insert(args.end(), extra.begin(), extra.end());
     args.push_back(GBENCH_BASIC);
     args.insert(args.end(), after.begin(), after.end());
     return Tare(args);
   };
-  auto work = [&](const tare::RunData& data) {
-    return nlohmann::json::parse(data.run.options_json)["gbench_work"];
-  };
+  auto work = [&](const tare::RunData& data) { return nlohmann::json::parse(data.run.options_json)["gbench_work"]; };
   auto iterations = [&](const tare::RunData& data) {
     double most = 0;
     for (const auto& s : data.samples) most = std::max(most, s.sample.values.at("gb.iterations"));
@@ -62,7 +60,8 @@ TEST_F(RunE2E, GoogleBenchmarkSamplesAreShortByDefault) {
   tare::RunData by_default = LoadLatest();
   EXPECT_EQ(work(by_default), nlohmann::json::parse(R"({"source": "default", "min_time_ns": 20000000})"));
   EXPECT_NE(note(by_default).find("every sample ran with --benchmark_min_time=0.02 (20 ms, tare's default"),
-            std::string::npos) << note(by_default);
+            std::string::npos)
+      << note(by_default);
   EXPECT_NE(r.err.find("note: Google Benchmark: every sample ran with --benchmark_min_time=0.02"), std::string::npos)
       << r.err;
 
@@ -86,8 +85,8 @@ TEST_F(RunE2E, GoogleBenchmarkSamplesAreShortByDefault) {
 }
 
 TEST_F(RunE2E, GoogleBenchmarkBinaryEachBenchmarkInItsOwnProcess) {
-  Result r = Tare({"run", "--samples", "2", "--warmup", "1", "--store", store_, "--json",
-                   dir_ + "/run.json", GBENCH_BASIC, "--benchmark_min_time=0.01"});
+  Result r = Tare({"run", "--samples", "2", "--warmup", "1", "--store", store_, "--json", dir_ + "/run.json",
+                   GBENCH_BASIC, "--benchmark_min_time=0.01"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // Named as stored, as ab, compare and history name them (no gbench_basic:: prefix: issue 44).
   for (const char* name : {"\nBM_StringCopy/64 ", "\nBM_StringCopy/4096 ", "\nBM_SortVector/1024 "}) {
@@ -100,8 +99,8 @@ TEST_F(RunE2E, GoogleBenchmarkBinaryEachBenchmarkInItsOwnProcess) {
   // each with its primary metric; --all-metrics shows the rest.
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 4) << r.out;
   EXPECT_EQ(r.out.find("peak_rss_bytes"), std::string::npos) << r.out;
-  EXPECT_TRUE(std::regex_search(
-      r.out, std::regex("\nBM_SortVector/1024 +2 +[0-9.]+ [mun]?s +MAD [^\n]* [0-9.]+ [mun]?s  gb\\.real_time_ns, gb\\.cpu_time_ns\n")))
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\nBM_SortVector/1024 +2 +[0-9.]+ [mun]?s +MAD [^\n]* [0-9.]+ "
+                                                  "[mun]?s  gb\\.real_time_ns, gb\\.cpu_time_ns\n")))
       << r.out;
 
   // The store, reopened from the file: 3 benchmarks x (1 warm-up + 2 samples), each its own process.
@@ -152,15 +151,16 @@ TEST_F(RunE2E, SlowGoogleBenchmarkSamplesPointAtGbenchCompat) {
   EXPECT_NE(slow.err.find("Google Benchmark samples took "), std::string::npos) << slow.err;
   // Once, with the run's notes (it was printed live as well, so twice).
   EXPECT_EQ(slow.err.find("Google Benchmark samples took ", slow.err.find("Google Benchmark samples took ") + 1),
-            std::string::npos) << slow.err;
+            std::string::npos)
+      << slow.err;
   EXPECT_NE(slow.err.find("tare/gbench_compat.hpp"), std::string::npos) << slow.err;
   tare::RunData data = LoadLatest();
   bool noted = false;
   for (const auto& n : data.notes) noted = noted || n.message.find("tare/gbench_compat.hpp") != std::string::npos;
   EXPECT_TRUE(noted) << "the note is stored with the run";
 
-  Result fast = Tare({"run", "--samples", "1", "--warmup", "0", "--store", store_, "--filter", "BM_StringCopy/64",
-                      GBENCH_BASIC});
+  Result fast =
+      Tare({"run", "--samples", "1", "--warmup", "0", "--store", store_, "--filter", "BM_StringCopy/64", GBENCH_BASIC});
   ASSERT_EQ(fast.exit_code, 0) << fast.err;
   EXPECT_EQ(fast.err.find("Google Benchmark samples took"), std::string::npos) << fast.err;
 }
@@ -169,7 +169,8 @@ TEST_F(RunE2E, SlowGoogleBenchmarkSamplesPointAtGbenchCompat) {
 // library's context banner) are told once on stderr, the table has one row and one FAILED line
 // with the count (issue 26 item 3: 77 of 128 lines were the same banner, eleven times).
 TEST_F(RunE2E, AFailingGoogleBenchmarkIsToldOncePerRun) {
-  Result r = Tare({"run", "--samples", "10", "--warmup", "1", "--store", store_, "--filter", "BM_Errors", GBENCH_CASES});
+  Result r =
+      Tare({"run", "--samples", "10", "--warmup", "1", "--store", store_, "--filter", "BM_Errors", GBENCH_CASES});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   size_t told = 0;
   for (size_t at = r.err.find("the fixture file is missing"); at != std::string::npos;
@@ -178,7 +179,8 @@ TEST_F(RunE2E, AFailingGoogleBenchmarkIsToldOncePerRun) {
   }
   EXPECT_EQ(told, 2u) << "told in full once, then counted once: " << r.err;
   size_t banners = 0;
-  for (size_t at = r.err.find("Load Average"); at != std::string::npos; at = r.err.find("Load Average", at + 1)) ++banners;
+  for (size_t at = r.err.find("Load Average"); at != std::string::npos; at = r.err.find("Load Average", at + 1))
+    ++banners;
   EXPECT_EQ(banners, 0u) << "Google Benchmark's context is not the benchmark's stderr: " << r.err;
   EXPECT_NE(r.err.find("failed 11 times in all"), std::string::npos) << r.err;
   EXPECT_EQ(r.out,
@@ -211,8 +213,8 @@ TEST_F(RunE2E, GoogleBenchmarkRatesAreShownAsRatesAndHigherIsBetter) {
 // failure lines and `tare runs` show it with the escape made visible, never the raw bytes.
 TEST_F(RunE2E, EscapeSequencesInNamesNeverReachTheTerminalRaw) {
   const std::string title = "\x1b]0;pwned\x07";
-  Result r = Tare({"run", "-n", "2", "--warmup", "0", "--store", store_, "--shell",
-                   "echo '" + title + "' >&2; exit 3 # " + title});
+  Result r = Tare(
+      {"run", "-n", "2", "--warmup", "0", "--store", store_, "--shell", "echo '" + title + "' >&2; exit 3 # " + title});
   ASSERT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
   EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
@@ -262,7 +264,8 @@ TEST_F(RunE2E, AFailedSampleShowsTheEndOfItsStderr) {
                    "echo one >&2; echo two >&2; echo 'config.ini: no such key' >&2; exit 4"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("sample failed: exit status 4; its stderr ends:\n  one\n  two\n  config.ini: no such key"),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
 }
 
 // A benchmark that fails the same way every time (issue 21: a Google Benchmark one printed its
@@ -277,10 +280,13 @@ TEST_F(RunE2E, AFailureThatRepeatsIsToldOnceAndCounted) {
   size_t banners = 0;
   for (size_t at = r.err.find(told); at != std::string::npos; at = r.err.find(told, at + 1)) ++banners;
   EXPECT_EQ(banners, 1u) << r.err;
-  EXPECT_NE(r.err.find("warm-up failed: exit status 4; its stderr ends:\n  Run on (2 X 2445 MHz CPU s)\n  no data file"),
-            std::string::npos) << r.err;
+  EXPECT_NE(
+      r.err.find("warm-up failed: exit status 4; its stderr ends:\n  Run on (2 X 2445 MHz CPU s)\n  no data file"),
+      std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("failed 4 times in all with the error told above (warm-ups included): exit status 4"),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("3 of the measured samples failed"), std::string::npos) << r.err;
   EXPECT_EQ(LoadLatest().samples.size(), 4u) << "every failed sample is stored";
 }
@@ -289,7 +295,9 @@ TEST_F(RunE2E, AnUnknownMetricToShowIsAnErrorListingTheKnownOnes) {
   Result r = Tare({"run", "-n", "1", "--store", store_, "--metrics", "wall_ns,wal_ns", "--", TEST_CHILD, "exit", "0"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--metrics: 'wal_ns' is not measured for command targets under the wall instrument; "
-                       "choose from wall_ns, user_ns"), std::string::npos) << r.err;
+                       "choose from wall_ns, user_ns"),
+            std::string::npos)
+      << r.err;
   EXPECT_FALSE(std::filesystem::exists(store_)) << "nothing measured, nothing stored";
 }
 
@@ -297,8 +305,8 @@ TEST_F(RunE2E, AnUnknownMetricToShowIsAnErrorListingTheKnownOnes) {
 // one no sample carries is an error naming what the samples carry, not empty tables and exit 0
 // (issue 42). The run itself is stored.
 TEST_F(RunE2E, AShownCounterNoSampleCarriesIsAnErrorNamingWhatTheyCarry) {
-  Result r = Tare({"run", "-n", "1", "--store", store_, "--metrics", "gb.counter.nope", "--filter",
-                   "BM_StringCopy/64", GBENCH_BASIC, "--benchmark_min_time=0.001"});
+  Result r = Tare({"run", "-n", "1", "--store", store_, "--metrics", "gb.counter.nope", "--filter", "BM_StringCopy/64",
+                   GBENCH_BASIC, "--benchmark_min_time=0.001"});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("--metrics: no sample of run 1 carries 'gb.counter.nope'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("gb.cpu_time_ns"), std::string::npos) << "names what the samples carry: " << r.err;
@@ -311,14 +319,15 @@ TEST_F(RunE2E, AMistypedFlagGetsDidYouMean) {
   EXPECT_NE(r.err.find("unknown flag '--sampels' for `tare run`; did you mean --samples?"), std::string::npos) << r.err;
   Result far = Tare({"ab", "--frobnicate", "--base", TEST_CHILD, "--head", TEST_CHILD});
   EXPECT_EQ(far.exit_code, 2) << far.err;
-  EXPECT_NE(far.err.find("unknown flag '--frobnicate' for `tare ab`; see `tare ab --help`"), std::string::npos) << far.err;
+  EXPECT_NE(far.err.find("unknown flag '--frobnicate' for `tare ab`; see `tare ab --help`"), std::string::npos)
+      << far.err;
   EXPECT_FALSE(std::filesystem::exists(store_));
 }
 
 TEST_F(RunE2E, TimeoutKillsTheChildAndIsRecorded) {
   auto t0 = std::chrono::steady_clock::now();
-  Result r = Tare({"run", "-n", "1", "--warmup", "0", "--timeout", "200ms", "--store", store_, "--",
-                   TEST_CHILD, "sleep", "30"});
+  Result r = Tare(
+      {"run", "-n", "1", "--warmup", "0", "--timeout", "200ms", "--store", store_, "--", TEST_CHILD, "sleep", "30"});
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_LT(secs, 10);
@@ -411,7 +420,6 @@ TEST_F(RunE2E, EnvPrintsTheFingerprintAndChecks) {
   EXPECT_EQ(Tare({"env", "--nope"}).exit_code, 2);
 }
 
-
 // Issue 26 item 5: a program reports figures of its own in $TARE_METRICS_FILE; they are stored
 // with every sample as app.NAME, with the unit and direction it gave, and a malformed file fails
 // the sample with the reason. The programs are shell scripts: any program can.
@@ -421,8 +429,8 @@ TEST_F(RunE2E, MetricsAProgramReportsAboutItselfAreStoredWithEverySample) {
                            "printf '{\"throughput\": %s, \"p99_ms\": {\"value\": 3.25, \"unit\": \"ms\"},"
                            " \"hits\": {\"value\": 7, \"direction\": \"higher\"}}' \"$1\" > \"$TARE_METRICS_FILE\"\n";
   std::filesystem::permissions(script, std::filesystem::perms::owner_all);
-  Result r = Tare({"run", "-n", "3", "--warmup", "0", "--store", store_, "--metrics", "app.throughput,app.p99_ms",
-                   "--", script, "1234.5"});
+  Result r = Tare({"run", "-n", "3", "--warmup", "0", "--store", store_, "--metrics", "app.throughput,app.p99_ms", "--",
+                   script, "1234.5"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("app.throughput"), std::string::npos) << r.out;
   tare::RunData data = LoadLatest();
@@ -534,8 +542,9 @@ TEST_F(RunE2E, RememberedHashesOfTheExecutableAndLibcStayTrue) {
 // nothing and records none, and --commit given with it is what is recorded.
 TEST_F(RunE2E, ProvenanceComesFromTheCheckoutUnlessNoGit) {
   const std::string git = "cd '" + dir_ + "' && git -c user.name=t -c user.email=t@example.org ";
-  ASSERT_EQ(std::system((git + "init -q -b trunk && echo a > f && " + git + "add f && " + git +
-                         "commit -q -m one").c_str()), 0);
+  ASSERT_EQ(
+      std::system((git + "init -q -b trunk && echo a > f && " + git + "add f && " + git + "commit -q -m one").c_str()),
+      0);
   std::string head = Slurp(dir_ + "/.git/refs/heads/trunk");
   head.erase(head.find_last_not_of(" \n") + 1);
   ASSERT_EQ(head.size(), 40u);

@@ -175,8 +175,8 @@ Result TareAsUser(const std::string& dir, std::vector<std::string> args) {
   if (pid == 0) {
     if (!freopen((dir + "/out").c_str(), "w", stdout) || !freopen((dir + "/err").c_str(), "w", stderr)) _exit(97);
     if (chdir(dir.c_str()) != 0) _exit(99);
-    if (geteuid() == 0 && (setgroups(0, nullptr) != 0 || setresgid(65534, 65534, 65534) != 0 ||
-                           setresuid(65534, 65534, 65534) != 0)) {
+    if (geteuid() == 0 &&
+        (setgroups(0, nullptr) != 0 || setresgid(65534, 65534, 65534) != 0 || setresuid(65534, 65534, 65534) != 0)) {
       _exit(96);
     }
     std::vector<char*> argv;
@@ -220,8 +220,9 @@ void ExpectReadOnlyStoreIsReadable(const std::string& dir, const std::string& st
   EXPECT_TRUE(fs::exists(dir + "/outputs/r.html"));
   EXPECT_TRUE(fs::exists(dir + "/outputs/b.tar.gz"));
   // Writing is refused before anything is measured, saying why.
-  for (std::vector<std::string> args : {std::vector<std::string>{"run", "-n", "1", "-w", "0", "--store", store, "/bin/true"},
-                                        std::vector<std::string>{"import", "--store", store, dir + "/outputs/b.tar.gz"}}) {
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"run", "-n", "1", "-w", "0", "--store", store, "/bin/true"},
+        std::vector<std::string>{"import", "--store", store, dir + "/outputs/b.tar.gz"}}) {
     Result w = TareAsUser(dir, args);
     EXPECT_EQ(w.exit_code, 2) << args[0] << ": " << w.err;
     EXPECT_NE(w.err.find("is read-only"), std::string::npos) << args[0] << ": " << w.err;
