@@ -428,11 +428,16 @@ TEST_F(AbE2E, ThePlansCostIsSaidAndABudgetEndsUndecidedCells) {
 }
 
 // Issue 42: once every cell has had its first look, the estimate is a projection from each cell's
-// own pairs, not a bracket — and a cell no continuation can decide within the budget is named then,
-// before the budget is spent. An allowance no interval can certify (0.001%) keeps the unchanged
-// head undecided however many pairs it gets; a short workload (1 million iterations, ~1 ms) and a
-// 5 s budget leave room for more looks even on a loaded host.
-TEST_F(AbE2E, TheFirstLooksProjectTheRestAndNameTheCellsTheBudgetWillLeaveUndecided) {
+// own pairs, not a bracket. An allowance no interval can certify (0.001%) keeps the unchanged head
+// undecided however many pairs it gets; a short workload (1 million iterations, ~1 ms) and a 5 s
+// budget leave room for more looks even on a loaded host. Whether the projection names the cell
+// as one the budget will leave undecided depends on the first look: its continuations carry the
+// first look's own difference (nothing recentred), and under load that difference can be large
+// enough to decide at 0.001% within the budget (ctest -j2 saw "need about 123 more pairs: about
+// 3.74 s" and no name). So the line is checked against itself — a cell not named is projected to
+// end within the budget — and the naming on a budget that leaves no pairs is
+// ThePlansCostIsSaidAndABudgetEndsUndecidedCells' (deterministic), the fractions ProjectCell's (seeded).
+TEST_F(AbE2E, TheFirstLooksProjectTheRestAndTheNextCohortHearsWhatTheLastTook) {
   const std::string file = dir_ + "/budget.toml";
   std::ofstream(file) << "args = [\"--work\", \"1\"]\nbudget = \"5s\"\n"
                       << "[arms]\nbase = \"" << Knob("base") << "\"\nhead = \"" << Knob("base") << "\"\n"
@@ -445,12 +450,17 @@ TEST_F(AbE2E, TheFirstLooksProjectTheRestAndNameTheCellsTheBudgetWillLeaveUndeci
   // The first look came before the budget ran out, so the projection has pairs still to come.
   std::smatch m;
   ASSERT_TRUE(std::regex_search(line, m,
-                                std::regex("need about ([0-9]+) more pairs?: about [0-9.]+ (ms|s|min) in all "
+                                std::regex("need about ([0-9]+) more pairs?: about ([0-9.]+) (ms|s|min) in all "
                                            "\\(the budget ends it by [0-9.]+ (s|min) at the latest\\)")))
       << line;
   EXPECT_GT(std::stoi(m[1]), 0) << line;
-  EXPECT_NE(line.find("; 1 of them ("), std::string::npos) << line;
-  EXPECT_NE(line.find(") will likely still be undecided when the budget is spent"), std::string::npos) << line;
+  const bool named = line.find("; 1 of them (") != std::string::npos;
+  EXPECT_EQ(named, line.find(") will likely still be undecided when the budget is spent") != std::string::npos) << line;
+  if (!named) {
+    // Projected to be decided: then within the budget (5 s after the first sample).
+    const double in_all_s = std::stod(m[2]) * (m[3] == "ms" ? 1e-3 : m[3] == "min" ? 60.0 : 1.0);
+    EXPECT_LE(in_all_s, 5.0) << line;
+  }
   // It was: the cell ended INCONCLUSIVE at the budget, with more pairs than its first look.
   nlohmann::json j = Json();
   EXPECT_EQ(j["outcome"], "INCONCLUSIVE");
