@@ -8,6 +8,7 @@
 
 #include "attribute/explain.h"
 #include "base/files.h"
+#include "base/json_text.h"
 #include "base/terminal_text.h"
 #include "bundle/stored_report.h"
 #include "cli/common_flags.h"
@@ -21,6 +22,8 @@
 #include "html/compare_page.h"
 #include "html/history_page.h"
 #include "html/run_page.h"
+#include "report/ab_json.h"
+#include "report/ledger.h"
 #include "store/store.h"
 #include "store/transfer.h"
 
@@ -35,6 +38,7 @@ struct ReportFlags {
   std::string host;                  // --history: host digest prefix
   int min_segment = 0;               // --history: runs on each side of a change point
   std::string output;
+  std::string format = "html";  // html | ledger | json | summary (the last three: a tare ab cohort)
   std::string store_path = DefaultStorePath();
   JudgingFlags judging;  // --compare, as `tare compare` takes them (--metric also names --history's metric)
 };
@@ -70,6 +74,33 @@ StatusOr<std::string> RunPage(store::Store& store, const std::string& selector) 
   return html::RenderRunHtml(full.data, figures);
 }
 
+// A `tare ab` cohort as `tare ab` delivered it, rebuilt from the store (issue 47, item 2): its
+// Markdown ledger, its tare.ab/1 JSON or the summary it printed on a terminal. The summary names the
+// whole ledger where `tare ab` wrote it beside the store, when that file is still there.
+StatusOr<std::string> CohortText(store::Store& store, const std::string& store_path, const std::string& selector,
+                                 const std::string& format) {
+  TARE_ASSIGN_OR_RETURN(int64_t id, store.ResolveRun(selector));
+  TARE_ASSIGN_OR_RETURN(RunData head, store.LoadRunHead(id));
+  if (head.run.kind != RunKind::kAb) {
+    return Status::InvalidArgument(fmt::format(
+        "--format {}: run {} is a `tare {}` run, not a `tare ab` cohort; its page is --format html, everything "
+        "stored for it `tare export --run {}`",
+        format, id, RunKindName(head.run.kind), id));
+  }
+  TARE_ASSIGN_OR_RETURN(store::FullRun full, store::ReadFullRun(store, id));
+  TARE_ASSIGN_OR_RETURN(report::AbReport rep, bundle::StoredCohortReport(store, full));
+  if (format == "ledger") return report::RenderLedger(rep);
+  if (format == "json") return DumpJson(report::AbReportToJson(rep), 2) + "\n";
+  // The path `tare ab` wrote the whole ledger to on a terminal (publish/cohort_outputs.cc), spelt alike.
+  const std::string kept =
+      (std::filesystem::path(store::LocalDirectory(store_path)) / "ledgers" / fmt::format("cohort-{}.md", id)).string();
+  std::error_code ec;
+  const std::string where = std::filesystem::is_regular_file(kept, ec)
+                                ? kept
+                                : fmt::format("`tare report --run {} --format ledger` rebuilds it", id);
+  return report::RenderAbSummary(rep, where);
+}
+
 StatusOr<std::string> ComparePage(store::Store& store, const ReportFlags& f, const compare::CompareOptions& options) {
   TARE_ASSIGN_OR_RETURN(const compare::RunPair runs,
                         compare::LoadRunPair(store, f.compare[0], f.compare[1], /*with_samples=*/true));
@@ -84,6 +115,10 @@ StatusOr<int> Report(const ReportFlags& f) {
     return Status::InvalidArgument(
         "name one thing to report: --run SELECTOR (one run), --compare BASE HEAD (two runs) or --history BENCH "
         "(one benchmark over runs)");
+  }
+  if (f.format != "html" && f.run.empty()) {
+    return Status::InvalidArgument(fmt::format(
+        "--format {} is a `tare ab` cohort's (with --run); --compare and --history draw an HTML page", f.format));
   }
   std::optional<compare::CompareOptions> options;
   if (compare_mode) {
@@ -106,6 +141,8 @@ StatusOr<int> Report(const ReportFlags& f) {
     auto h = compare::LoadHistory(**store, {f.history, f.judging.metrics.empty() ? "" : f.judging.metrics.front(),
                                             f.branch, f.host, 200, f.min_segment});
     page = h.ok() ? StatusOr<std::string>(html::RenderHistoryHtml(*h)) : StatusOr<std::string>(h.status());
+  } else if (f.format != "html") {
+    page = CohortText(**store, f.store_path, f.run, f.format);
   } else {
     page = compare_mode ? ComparePage(**store, f, *options) : RunPage(**store, f.run);
   }
@@ -128,16 +165,21 @@ One self-contained HTML file (inline SVG and CSS, no scripts, nothing fetched): 
 tare version, start time and host; per benchmark every sample in the order taken (warm-ups hollow,
 failed samples marked with their reason) beside each arm's distribution, and the summaries.
 A `tare ab` cohort's run is drawn as `tare ab --html` drew it: its verdicts rebuilt from the store.
+--format gives a cohort as `tare ab` printed and wrote it, rebuilt from the store: its ledger
+(Markdown), its JSON (tare.ab/1, as --json) or the short summary it prints on a terminal.
 --compare adds what `tare compare` judges: per benchmark a forest plot of each metric's change and
 95% interval against +-threshold, coloured by class, with the headline and warnings.
 How to read the plots: docs/report.md.
-Exit status: 0 written; 2 bad input (no store, no such run, an output that is the store).
+Exit status: 0 written; 2 bad input (no store, no such run, an output that is the store, --format
+other than html for a run that is not a cohort).
 
 Examples:
   tare report --run latest -o run.html
   tare report --compare main feature-x -o compare.html
   tare report --history BM_Sort/1024 --branch main -o history.html
-  tare report --run 12 > run12.html)");
+  tare report --run 12 > run12.html
+  tare report --run latest --format ledger     the last cohort's ledger, Markdown on stdout
+  tare report --run 7 --format json -o 7.json)");
   sub->add_option("--run", f->run,
                   "One run: 'latest', a run id, commit:HEX, branch:NAME, tag:KEY=VALUE, or a bare branch/tag/commit");
   sub->add_option("--compare", f->compare,
@@ -151,6 +193,10 @@ Examples:
       ->check(CLI::PositiveNumber);
   sub->add_option("--host", f->host, "--history: the host's fingerprint digest (prefix); default: the newest run's");
   sub->add_option("-o,--output", f->output, "Write the page to FILE (default, or '-': stdout; never the store)");
+  sub->add_option("--format", f->format,
+                  "--run of a `tare ab` cohort: html (the page, default), ledger (Markdown), json (tare.ab/1) or "
+                  "summary (what `tare ab` printed on a terminal), each rebuilt from the store")
+      ->check(CLI::IsMember({"html", "ledger", "json", "summary"}));
   sub->add_option("--store", f->store_path, kStoreHelp);
   sub->add_option("--metric,-m", f->judging.metrics,
                   "--compare: judge this metric (repeatable); --history: the metric");

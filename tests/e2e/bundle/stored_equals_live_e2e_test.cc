@@ -1,8 +1,9 @@
 // Issue 47, item 2: what is stored reads back as it was shown. For real `tare ab` cohorts of several
 // kinds (time with two heads, gates, bounds and the cross-check under valgrind; sim with the exact
-// plan; --layouts; a broken benchmark; --instrument mem), the ledger and tare.ab/1 JSON that
-// `tare bundle` rebuilds from the store, and the HTML page `tare report --run` draws from it, equal
-// the ones `tare ab` printed and wrote (--html); so do those
+// plan; --layouts; a broken benchmark; --instrument mem), run on a terminal, the ledger and tare.ab/1
+// JSON that `tare bundle` and `tare report --format` rebuild from the store, the HTML page `tare
+// report --run` draws from it and the terminal summary `tare report --format summary` prints equal
+// the ones `tare ab` printed and wrote (--html, --json); so do those
 // rebuilt after `tare import` of the bundle into a fresh store, and the verdicts after `tare replay`
 // imports it. Before schema version 7 the store kept 16 of a verdict's 24 fields: a rebuilt ledger
 // printed `PASS` for `PASS ≤ −0.24%, changed`, raw nanoseconds for `20.1 ms → 19.8 ms`, and no
@@ -13,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -80,23 +82,69 @@ class StoredEqualsLiveE2E : public ::testing::Test {
     return out;
   }
 
-  // Runs the cohort `args` (without --store/--json), then checks that the ledger and JSON rebuilt
-  // from its store, from its bundle imported into a fresh store, and (with `replay`) from the store
-  // `tare replay` imported it into equal the live ones.
+  static std::string Quoted(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+  }
+  // `tare ARGS` with its stdout on a pseudo-terminal (util-linux's `script`), as a user at a terminal
+  // runs it: out is what the terminal showed (carriage returns dropped), err the stderr, kept apart.
+  Result TareOnATerminal(const std::vector<std::string>& args) {
+    std::string command = Quoted(TARE_BIN);
+    for (const auto& a : args) command += " " + Quoted(a);
+    command += " 2>" + Quoted(dir_ + "/tty.err");
+    const std::string shell =
+        "cd " + Quoted(dir_) + " && script -qec " + Quoted(command) + " /dev/null > " + Quoted(dir_ + "/tty.out");
+    const int status = std::system(shell.c_str());
+    Result r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+    r.out = std::regex_replace(tare::e2e::Slurp(dir_ + "/tty.out"), std::regex("\r"), "");
+    r.err = tare::e2e::Slurp(dir_ + "/tty.err");
+    return r;
+  }
+  // `s` without its last line.
+  static std::string AllButTheLastLine(const std::string& s) {
+    const size_t end = s.find_last_of('\n', s.empty() ? 0 : s.size() - 2);
+    return end == std::string::npos ? "" : s.substr(0, end + 1);
+  }
+
+  // Runs the cohort `args` (without --store/--json) on a terminal, then checks that the ledger, the
+  // JSON, the page and the terminal summary rebuilt from its store, from its bundle imported into a
+  // fresh store, and (with `replay`) from the store `tare replay` imported it into equal the live ones.
   void ExpectStoredEqualsLive(std::vector<std::string> args, bool replay = false) {
     const std::string store = dir_ + "/s/tare.db";
     const std::vector<std::string> front = {"ab",     "--store",          store, "--json", dir_ + "/live.json",
                                             "--html", dir_ + "/live.html"};
     args.insert(args.begin(), front.begin(), front.end());
-    Result live = Tare(args);
+    Result live = TareOnATerminal(args);
     ASSERT_TRUE(live.exit_code == 0 || live.exit_code == 1 || live.exit_code == 3) << live.out << live.err;
-    // Piped: the whole ledger on stdout. With --html, a sim cohort's ledger also says which file this
-    // invocation wrote its flame graphs to (`live.html`): where this run put its outputs, not part of
-    // the cohort, so it is not in the store and is left out here.
+    // On a terminal: the summary on stdout, the whole ledger in the store's ledgers/ (the one file there).
+    ASSERT_NE(live.out.find("Full ledger (lock, host, plan, every look): " + dir_ + "/s/ledgers/cohort-"),
+              std::string::npos)
+        << live.out << live.err;
+    std::string ledger_file;
+    for (const auto& e : fs::directory_iterator(dir_ + "/s/ledgers")) ledger_file = e.path().string();
+    // With --html, a sim cohort's ledger also says which file this invocation wrote its flame graphs
+    // to (`live.html`): where this run put its outputs, not part of the cohort, so it is not in the
+    // store and is left out here.
     const std::string live_ledger = std::regex_replace(
-        live.out, std::regex("\n\n\\*\\*Flame graphs\\.\\*\\* [^\n]*`live\\.html`, under each cell\\.\n\n"), "\n");
+        tare::e2e::Slurp(ledger_file),
+        std::regex("\n\n\\*\\*Flame graphs\\.\\*\\* [^\n]*`live\\.html`, under each cell\\.\n\n"), "\n");
     const json live_json = json::parse(tare::e2e::Slurp(dir_ + "/live.json"));
     ASSERT_FALSE(live_ledger.empty());
+
+    // `tare report --format`: each delivery rebuilt from the store. The summary names the ledger file
+    // tare ab wrote, which is still there.
+    Result summary = Tare({"report", "--run", "latest", "--store", store, "--format", "summary"});
+    ASSERT_EQ(summary.exit_code, 0) << summary.err;
+    EXPECT_EQ(Difference(summary.out, live.out), "") << "terminal summary rebuilt from the store";
+    Result ledger = Tare({"report", "--run", "latest", "--store", store, "--format", "ledger"});
+    ASSERT_EQ(ledger.exit_code, 0) << ledger.err;
+    EXPECT_EQ(Difference(ledger.out, live_ledger), "") << "ledger rebuilt by tare report";
+    Result doc = Tare({"report", "--run", "latest", "--store", store, "--format", "json"});
+    ASSERT_EQ(doc.exit_code, 0) << doc.err;
+    EXPECT_EQ(Difference(json::parse(doc.out).dump(1), live_json.dump(1)), "") << "JSON rebuilt by tare report";
+
     // The bundle rebuilds the ledger from the store only when tare ab wrote none beside it.
     fs::remove_all(dir_ + "/s/ledgers");
 
@@ -127,6 +175,17 @@ class StoredEqualsLiveE2E : public ::testing::Test {
     Result ipage = Tare({"report", "--run", "latest", "--store", dir_ + "/i/tare.db", "-o", dir_ + "/imported.html"});
     ASSERT_EQ(ipage.exit_code, 0) << ipage.out << ipage.err;
     EXPECT_EQ(Difference(tare::e2e::Slurp(dir_ + "/imported.html"), live_html), "") << "HTML page after import";
+    // The imported store has no ledger file beside it: the summary's last line says how to rebuild it.
+    Result isummary = Tare({"report", "--run", "latest", "--store", dir_ + "/i/tare.db", "--format", "summary"});
+    ASSERT_EQ(isummary.exit_code, 0) << isummary.err;
+    EXPECT_EQ(Difference(AllButTheLastLine(isummary.out), AllButTheLastLine(live.out)), "")
+        << "terminal summary after import";
+    EXPECT_TRUE(std::regex_search(isummary.out, std::regex("Full ledger \\(lock, host, plan, every look\\): `tare "
+                                                           "report --run [0-9]+ --format ledger` rebuilds it\n$")))
+        << isummary.out;
+    Result iledger = Tare({"report", "--run", "latest", "--store", dir_ + "/i/tare.db", "--format", "ledger"});
+    ASSERT_EQ(iledger.exit_code, 0) << iledger.err;
+    EXPECT_EQ(Difference(iledger.out, live_ledger), "") << "ledger rebuilt by tare report after import";
     if (!replay) return;
 
     // `tare replay` imports the original, then measures it again as the campaign's next cohort: the
@@ -184,6 +243,29 @@ TEST_F(StoredEqualsLiveE2E, BrokenCellCohort) {
 TEST_F(StoredEqualsLiveE2E, MemCohort) {
   ExpectStoredEqualsLive({"--instrument", "mem", "--base", SAME_WORK_DIR "/same_work_shuffled", "--head",
                           SAME_WORK_DIR "/same_work_sorted", "--filter", "BM_Branchy"});
+}
+
+// `tare report --format` other than html is a cohort's: a plain run, --compare and an unknown
+// format are refused with what to use instead (exit 2), and the store is left as it was.
+TEST_F(StoredEqualsLiveE2E, FormatsOtherThanHtmlAreACohorts) {
+  const std::string store = dir_ + "/s/tare.db";
+  Result run = Tare({"run", "--store", store, "-r", "3", "true"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string before = tare::e2e::Slurp(store);
+  Result ledger = Tare({"report", "--run", "latest", "--store", store, "--format", "ledger"});
+  EXPECT_EQ(ledger.exit_code, 2);
+  EXPECT_NE(ledger.err.find("--format ledger: run 1 is a `tare run` run, not a `tare ab` cohort; its page is --format "
+                            "html, everything stored for it `tare export --run 1`"),
+            std::string::npos)
+      << ledger.err;
+  EXPECT_EQ(ledger.out, "");
+  Result compare = Tare({"report", "--compare", "1", "1", "--store", store, "--format", "json"});
+  EXPECT_EQ(compare.exit_code, 2);
+  EXPECT_NE(compare.err.find("--format json is a `tare ab` cohort's (with --run)"), std::string::npos) << compare.err;
+  Result unknown = Tare({"report", "--run", "latest", "--store", store, "--format", "xml"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("xml not in {html,ledger,json,summary}"), std::string::npos) << unknown.err;
+  EXPECT_EQ(tare::e2e::Slurp(store), before) << "a refused report leaves the store as it was";
 }
 
 }  // namespace
