@@ -296,10 +296,12 @@ TEST_F(CompareDriftE2E, AnUnchangedBuildIsNeverRegressedAndTwoRunsAloneSettleNoT
 
 TEST_F(CompareDriftE2E, AReRunOfBaseIsTheEvidenceACallNeeds) {
   // Head does three times base's work (+200%): far beyond any drift of this host, but with one run
-  // of each nothing says how far this host drifts.
+  // of each nothing says how far this host drifts. 4 and 12 million iterations (about 6 and 18 ms
+  // quiet): at 2 and 6, beside other load (load 4-6 on 2 CPUs), scheduling delays outweighed the
+  // work and the interval reached past ±5% (base 21.5 ms, head 18.9 ms).
   const std::string base = Copy("prog_base"), head = Copy("prog_head", "changed");
-  Run(base, "2");
-  Run(head, "6");
+  Run(base, "4");
+  Run(head, "12");
   int code = 0;
   auto doc = CompareJson("1", "2", &code);
   const auto& alone = doc["benchmarks"][0]["metrics"][0];
@@ -310,7 +312,7 @@ TEST_F(CompareDriftE2E, AReRunOfBaseIsTheEvidenceACallNeeds) {
   EXPECT_EQ(code, 3);
 
   // Base run again: its two runs are the host's drift; +200% stands far beyond it.
-  Run(base, "2");
+  Run(base, "4");
   doc = CompareJson("3", "2", &code);
   const auto& m = doc["benchmarks"][0]["metrics"][0];
   EXPECT_EQ(m["class"], "regressed") << doc.dump(2);
@@ -382,7 +384,9 @@ TEST_F(CompareDriftE2E, OneRunPerSideIsJudgedAgainstTheDriftOfTheBenchmarksHisto
                            std::to_string(commit) + " >/dev/null 2>&1")
                               .c_str()),
               0);
-    Result r = Tare({"run", "-q", "-n", "12", "-w", "1", "--", "./prog", "--work", "4"});
+    // 8 million iterations (about 10-20 ms quiet): at 4, beside other load, the medians were
+    // scheduling delays more than work (30.8 ms for a 6 ms run) and +100% read inconclusive.
+    Result r = Tare({"run", "-q", "-n", "12", "-w", "1", "--", "./prog", "--work", "8"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   };
   for (int i = 0; i < 6; ++i) measure_commit(KNOB_BASE);  // runs 1-6: main's history
