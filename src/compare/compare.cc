@@ -78,21 +78,24 @@ double LogicalCpus(const RunRecord& r) {
   return end == it->second.c_str() || v <= 0 ? kNaN : v;
 }
 
-// Warnings about the host, for timing comparisons of independent runs.
-std::vector<std::string> HostWarnings(const RunData& base, const RunData& head) {
-  std::vector<std::string> out;
+// The warning that the host was busy, or its load changed, between two independent runs: timings
+// carry it ("" when neither).
+std::string LoadWarning(const RunData& base, const RunData& head) {
   const double la = LoadAverage(base.run), lb = LoadAverage(head.run);
   const double cpus = LogicalCpus(head.run);
-  if (std::isfinite(la) && std::isfinite(lb)) {
-    const double busy = std::isfinite(cpus) ? 0.5 * cpus : 1.0;
-    if (std::max(la, lb) > busy || std::fabs(la - lb) > busy) {
-      out.push_back(fmt::format(
-          "the host was busy or its load changed: 1-minute load {:.2f} at run {}, {:.2f} at run {}{}; timings of "
-          "independent runs carry that difference. Compare runs from a quiet host, or use `tare ab`, which "
-          "interleaves base and head and measures the host's noise with a null arm",
-          la, base.run.id, lb, head.run.id, std::isfinite(cpus) ? fmt::format(" ({:g} CPUs)", cpus) : ""));
-    }
-  }
+  if (!std::isfinite(la) || !std::isfinite(lb)) return "";
+  const double busy = std::isfinite(cpus) ? 0.5 * cpus : 1.0;
+  if (std::max(la, lb) <= busy && std::fabs(la - lb) <= busy) return "";
+  return fmt::format(
+      "the host was busy or its load changed: 1-minute load {:.2f} at run {}, {:.2f} at run {}{}; timings of "
+      "independent runs carry that difference. Compare runs from a quiet host, or use `tare ab`, which "
+      "interleaves base and head and measures the host's noise with a null arm",
+      la, base.run.id, lb, head.run.id, std::isfinite(cpus) ? fmt::format(" ({:g} CPUs)", cpus) : "");
+}
+
+// Warnings about what was measured, for comparisons of independent runs.
+std::vector<std::string> HostWarnings(const RunData& base, const RunData& head) {
+  std::vector<std::string> out;
   const std::set<std::string> ea = ExecutableDigests(base.executables);
   if (!ea.empty() && IdentityOf(base.run, base.executables) == IdentityOf(head.run, head.executables)) {
     out.push_back(
@@ -549,6 +552,17 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
     }
   }
   if (!spread_error.ok()) return spread_error.WithContext("reading the host's drift from the stored runs");
+  // The load is a warning about timings: a comparison whose every metric repeats exactly (sim and
+  // allocation counts) does not depend on it and says nothing of it.
+  if (const std::string load = LoadWarning(base, head); !load.empty()) {
+    const bool timed = std::any_of(out.benchmarks.begin(), out.benchmarks.end(), [&](const BenchmarkChange& b) {
+      return std::any_of(b.metrics.begin(), b.metrics.end(), [&](const MetricChange& m) {
+        const auto def = defs.find(m.metric);
+        return def == defs.end() || !def->second.deterministic;
+      });
+    });
+    if (timed) out.warnings.insert(out.warnings.begin(), load);
+  }
   return out;
 }
 

@@ -271,6 +271,30 @@ TEST(Compare, WarnsWhenTheHostWasBusyOrTheExecutableIsTheSame) {
   ASSERT_TRUE(same.ok());
   ASSERT_EQ(same->warnings.size(), 1u);
   EXPECT_NE(same->warnings[0].find("same executable (sha256 aaaa1111bbbb)"), std::string::npos);
+
+  // Counts that repeat exactly do not depend on the host's load: two sim runs of a busy host are
+  // compared without the load's warning (they printed it before), a time metric beside them keeps it.
+  Builder sim_base(3), sim_head(4);
+  sim_base.d.run.fingerprint_json = with_load("0.10");
+  sim_head.d.run.fingerprint_json = with_load("3.90");
+  sim_base.Bench("a", "sim.Ir", {1000, 1000, 1000});
+  sim_head.Bench("a", "sim.Ir", {1100, 1100, 1100});
+  CompareOptions counts_only;
+  counts_only.metrics = {"sim.Ir"};
+  auto counts = CompareRuns(sim_base.d, sim_head.d, counts_only);
+  ASSERT_TRUE(counts.ok()) << counts.status().message();
+  ASSERT_EQ(counts->benchmarks.size(), 1u);
+  ASSERT_EQ(counts->benchmarks[0].metrics.size(), 1u);
+  EXPECT_EQ(counts->benchmarks[0].metrics[0].cls, ChangeClass::kRegressed);
+  EXPECT_TRUE(counts->warnings.empty()) << counts->warnings[0];
+  EXPECT_EQ(RenderCompareConsole(*counts, {}).find("WARNING: the host was busy"), std::string::npos);
+  sim_base.Bench("b", "wall_ns", Ten());
+  sim_head.Bench("b", "wall_ns", Ten());
+  counts_only.metrics = {"sim.Ir", "wall_ns"};
+  auto mixed = CompareRuns(sim_base.d, sim_head.d, counts_only);
+  ASSERT_TRUE(mixed.ok()) << mixed.status().message();
+  ASSERT_EQ(mixed->warnings.size(), 1u);
+  EXPECT_NE(mixed->warnings[0].find("1-minute load 0.10 at run 3, 3.90 at run 4"), std::string::npos);
 }
 
 }  // namespace
