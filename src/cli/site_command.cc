@@ -92,19 +92,35 @@ StatusOr<int> Site(const SiteFlags& f) {
   for (const auto& name : names) {
     auto host_runs = (*store)->HostsOf(name);
     if (!host_runs.ok()) return host_runs.status();
+    // Every host type's history first, so each page links the others' pages (those that exist).
+    std::vector<StatusOr<compare::History>> histories;
     for (const auto& [host, count] : *host_runs) {
+      auto h = compare::LoadHistory(**store, {name, "", "", host, f.limit, 0});
+      if (h.ok() && h->host != host) h = Status::DataLoss(fmt::format("{} runs kept no host fingerprint", count));
+      histories.push_back(std::move(h));
+    }
+    for (size_t k = 0; k < host_runs->size(); ++k) {
+      const auto& [host, count] = (*host_runs)[k];
       html::SiteEntry e;
       e.benchmark = name;
       e.host = host;
-      auto h = compare::LoadHistory(**store, {name, "", "", host, f.limit, 0});
-      if (h.ok() && h->host != host) h = Status::DataLoss(fmt::format("{} runs kept no host fingerprint", count));
+      StatusOr<compare::History>& h = histories[k];
       if (!h.ok()) {
         e.problem = h.status().message();
       } else {
         e.history = std::move(*h);
+        std::vector<html::OtherHostPage> others;
+        for (size_t j = 0; j < host_runs->size(); ++j) {
+          if (j == k || !histories[j].ok()) continue;
+          const std::string& other = (*host_runs)[j].first;
+          others.push_back(
+              {other, fs::path(html::SitePagePath(name, other)).filename().string(), (*host_runs)[j].second});
+        }
         const fs::path page = fs::path(f.output) / html::SitePagePath(name, host);
         const std::string back = "../index.html#" + html::SiteHostAnchor(host);
-        if (Status w = write_page(page.string(), html::RenderHistoryHtml(e.history, back)); !w.ok()) return w;
+        if (Status w = write_page(page.string(), html::RenderHistoryHtml(e.history, back, others)); !w.ok()) {
+          return w;
+        }
         written.insert(page.filename().string());
       }
       // A host type whose runs are all older than the newest N: its section, from its newest run.
@@ -141,8 +157,9 @@ StatusOr<int> Site(const SiteFlags& f) {
   if (removed > 0)
     fmt::print(stderr, "tare: removed {} stale page{} from {}\n", removed, removed == 1 ? "" : "s",
                TerminalText(pages_dir.string()));
-  fmt::print(stderr, "tare: site of {} benchmarks on {} host type{} in {} (open {})\n", names.size(), hosts.size(),
-             hosts.size() == 1 ? "" : "s", TerminalText(f.output), TerminalText(index));
+  fmt::print(stderr, "tare: site of {} benchmark{} on {} host type{} in {} (open {})\n", names.size(),
+             names.size() == 1 ? "" : "s", hosts.size(), hosts.size() == 1 ? "" : "s", TerminalText(f.output),
+             TerminalText(index));
   return kExitOk;
 }
 

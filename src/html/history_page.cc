@@ -24,9 +24,26 @@ std::string WithinDriftText(const compare::History& h) {
                      h.within_drift.size() == 1 ? "" : "s", out);
 }
 
+// What the page says of the benchmark's runs on other host types: on a site, a link to each host
+// type's page; on a page of its own, how to draw one.
+std::string OtherHostsText(const compare::History& h, const std::vector<OtherHostPage>& other_hosts) {
+  if (h.other_hosts_runs <= 0) return "";
+  std::string out = HtmlText(
+      fmt::format(" ({} runs on other hosts not shown: results are never pooled across hosts", h.other_hosts_runs));
+  if (other_hosts.empty()) return out + HtmlText("; --host DIGEST draws another host type's)");
+  out += "; each host type's page: ";
+  for (size_t i = 0; i < other_hosts.size(); ++i) {
+    const auto& o = other_hosts[i];
+    out += fmt::format("{}<a href=\"{}\">{}</a> ({} run{})", i == 0 ? "" : ", ", HtmlAttr(o.href),
+                       HtmlToken(o.host.substr(0, 12)), o.runs, o.runs == 1 ? "" : "s");
+  }
+  return out + ")";
+}
+
 }  // namespace
 
-std::string RenderHistoryHtml(const compare::History& h, const std::string& index_href) {
+std::string RenderHistoryHtml(const compare::History& h, const std::string& index_href,
+                              const std::vector<OtherHostPage>& other_hosts) {
   std::string html = PageStart(fmt::format("tare history: {} {}", h.benchmark, h.metric));
   if (!index_href.empty()) {
     html += fmt::format("<p><a href=\"{}\">← every benchmark</a></p>\n", HtmlAttr(index_href));
@@ -36,11 +53,7 @@ std::string RenderHistoryHtml(const compare::History& h, const std::string& inde
       "samples)</td></tr>\n<tr><th>host</th><td>{}{}</td></tr>\n<tr><th>branch</th><td>{}</td></tr>\n"
       "<tr><th>runs</th><td>{}</td></tr>\n<tr><th>change points</th><td>{}{}</td></tr>\n"
       "<tr><th>drift</th><td>{}{}</td></tr></table>\n",
-      HtmlToken(h.metric), HtmlToken(h.host.substr(0, 16)),
-      h.other_hosts_runs > 0
-          ? HtmlText(fmt::format(" ({} runs on other hosts not shown: results are never pooled across hosts)",
-                                 h.other_hosts_runs))
-          : "",
+      HtmlToken(h.metric), HtmlToken(h.host.substr(0, 16)), OtherHostsText(h, other_hosts),
       h.branch.empty() ? "every branch" : HtmlText(h.branch), h.rows.size(), h.steps.size(),
       h.note.empty() ? "" : " (" + HtmlText(h.note) + ")",
       HtmlText(compare::DriftLabel(h)) + "; a step is a change point only beyond it", HtmlText(WithinDriftText(h)));

@@ -52,7 +52,7 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& Shapes() {
       {"runs", {R"(^id +kind +status +started \(UTC\))"}},
       {"run --shard 2/4 --store part.db ./build/my_gbench", {R"(shard 2/4: [0-9]+ of 3 benchmarks)"}},
       {"variance", {R"(benchmarks, CV within)"}},
-      {"site -o site", {R"(site of [0-9]+ benchmarks on [0-9]+ host types? in site)"}},
+      {"site -o site", {R"(site of [0-9]+ benchmarks? on [0-9]+ host types? in site)"}},
       {"export --run latest --format json", {R"("schema": "tare\.run/2")"}},
   };
   return kShapes;

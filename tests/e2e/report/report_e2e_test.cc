@@ -603,6 +603,24 @@ TEST_F(ReportE2E, TheSiteShowsEveryHostTypeInItsOwnSection) {
   EXPECT_NE(env_page, plain_page);
   EXPECT_NE(Slurp(dir_ + "/site/" + env_page).find("<tr><th>runs</th><td>1</td>"), std::string::npos);
   EXPECT_NE(Slurp(dir_ + "/site/" + plain_page).find("<tr><th>runs</th><td>3</td>"), std::string::npos);
+  // Each page links the same benchmark's page of the other host type (they said "runs on other
+  // hosts not shown" and nothing more); a page of its own says how to draw the other host type.
+  const std::string env_html = Slurp(dir_ + "/site/" + env_page), plain_html = Slurp(dir_ + "/site/" + plain_page);
+  EXPECT_NE(env_html.find("3 runs on other hosts not shown: results are never pooled across hosts; each host type's "
+                          "page: <a href=\"" +
+                          fs::path(plain_page).filename().string() + "\">"),
+            std::string::npos)
+      << env_html;
+  EXPECT_NE(plain_html.find("each host type's page: <a href=\"" + fs::path(env_page).filename().string() + "\">"),
+            std::string::npos)
+      << plain_html;
+  EXPECT_TRUE(fs::exists(dir_ + "/site/b/" + fs::path(plain_page).filename().string()));
+  Result own = Tare({"report", "--history", "/bin/echo plain", "--store", "s.db"});
+  ASSERT_EQ(own.exit_code, 0) << own.err;
+  EXPECT_NE(own.out.find("3 runs on other hosts not shown: results are never pooled across hosts; --host DIGEST "
+                         "draws another host type&#39;s)"),
+            std::string::npos)
+      << own.out;
   EXPECT_FALSE(page_of(plain_section, "/bin/echo only-plain").empty()) << plain_section;
   EXPECT_TRUE(page_of(env_section, "/bin/echo only-plain").empty()) << "measured on the plain host only";
   fs::copy_file(dir_ + "/site/index.html", dir_ + "/site-index.html");
