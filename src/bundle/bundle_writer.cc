@@ -151,8 +151,7 @@ StatusOr<BundleSummary> WriteBundle(store::Store& store, const BundleOptions& o)
     add_text("lock.json", Pretty(run.cohort->lock_json));
     // The ledger tare ab wrote, when it wrote one to a file; else one rebuilt from the store.
     // result.json (tare.ab/1) always comes from the store.
-    const std::string ledger =
-        (std::filesystem::path(o.store_dir) / "ledgers" / fmt::format("cohort-{}.md", o.run_id)).string();
+    const std::string ledger = store::KeptLedgerPath(o.store_dir, o.run_id);
     auto rebuilt = StoredCohortReport(store, run);
     if (auto text = ReadFile(ledger); text.ok()) {
       add_text("ledger.md", *text);

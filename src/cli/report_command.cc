@@ -91,9 +91,8 @@ StatusOr<std::string> CohortText(store::Store& store, const std::string& store_p
   TARE_ASSIGN_OR_RETURN(report::AbReport rep, bundle::StoredCohortReport(store, full));
   if (format == "ledger") return report::RenderLedger(rep);
   if (format == "json") return DumpJson(report::AbReportToJson(rep), 2) + "\n";
-  // The path `tare ab` wrote the whole ledger to on a terminal (publish/cohort_outputs.cc), spelt alike.
-  const std::string kept =
-      (std::filesystem::path(store::LocalDirectory(store_path)) / "ledgers" / fmt::format("cohort-{}.md", id)).string();
+  // Where `tare ab` wrote the whole ledger on a terminal, spelt as it printed it.
+  const std::string kept = store::KeptLedgerPath(store::LocalDirectory(store_path), id);
   std::error_code ec;
   const std::string where = std::filesystem::is_regular_file(kept, ec)
                                 ? kept

@@ -81,10 +81,9 @@ StatusOr<Delivery> DeliverCohort(store::Store& store, const report::AbReport& re
   // Piped (CI logs, scripts), the whole ledger as always.
   std::string ledger_path = o.ledger_path;
   if (ledger_path.empty() && o.terminal && !o.quiet) {
-    const std::filesystem::path dir = std::filesystem::path(store::LocalDirectory(o.store_path)) / "ledgers";
+    ledger_path = store::KeptLedgerPath(store::LocalDirectory(o.store_path), rep.run_id);
     std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    ledger_path = (dir / fmt::format("cohort-{}.md", rep.run_id)).string();
+    std::filesystem::create_directories(std::filesystem::path(ledger_path).parent_path(), ec);
   }
   if (!o.ledger_path.empty()) {
     // --ledger is what a pull request gets as a comment: kept under GitHub's limit, the rows that

@@ -513,6 +513,10 @@ std::string LocalDirectory(const std::string& location) {
   return dir.empty() ? "." : dir;
 }
 
+std::string KeptLedgerPath(const std::string& local_directory, int64_t run_id) {
+  return (std::filesystem::path(local_directory) / "ledgers" / ("cohort-" + std::to_string(run_id) + ".md")).string();
+}
+
 std::string PrintableLocation(const std::string& location) { return RedactSecrets(location); }
 
 std::vector<KeptFile> StoreFiles(const std::string& location) {

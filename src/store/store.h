@@ -45,6 +45,9 @@ bool IsStoreUrl(const std::string& location);
 // ledgers/): a file store's own directory ("." for a bare file name); for a server URL, .tare in
 // the working directory (never a directory named after the URL, which may hold a password).
 std::string LocalDirectory(const std::string& location);
+// Where `tare ab` keeps a cohort's whole ledger beside its store (written on a terminal, read by
+// `tare bundle` and `tare report --format summary`): `local_directory`/ledgers/cohort-RUN.md.
+std::string KeptLedgerPath(const std::string& local_directory, int64_t run_id);
 
 // `location` as tare prints or records it: a URL's password redacted (base/redact.h).
 std::string PrintableLocation(const std::string& location);
