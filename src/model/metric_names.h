@@ -11,6 +11,10 @@
 
 namespace tare::metric_name {
 
+// The whole process, from wait4's rusage (instrument/process_metrics.h).
+inline constexpr char kUserNs[] = "user_ns";
+inline constexpr char kSysNs[] = "sys_ns";
+
 // perf_event counters (instrument/process_metrics.h names them "perf." + the event's name).
 inline constexpr char kPerfPrefix[] = "perf.";
 inline constexpr char kPerfTaskClockNs[] = "perf.task_clock_ns";

@@ -18,6 +18,7 @@
 #include "env/host_fingerprint.h"
 #include "env/target_environment.h"
 #include "env/fingerprint_json.h"
+#include "model/metric_names.h"
 #include "session/environment.h"
 #include "session/failure_log.h"
 #include "session/measurement_setup.h"
@@ -173,7 +174,15 @@ class RunObserver final : public Observer {
     const auto& targets = session.plan().cells[cell].targets;
     if (sample.ok() && !sample.warmup && !targets.empty() && targets[0].kind == TargetKind::kGbench &&
         sample.ended_unix_ns > sample.started_unix_ns) {
-      gbench_sample_ns_.push_back(sample.ended_unix_ns - sample.started_unix_ns);
+      // The process's own CPU time where wait4 gave it: what the binary's minimum time and iteration
+      // estimate cost, which a busy host does not stretch as it stretches the wall time.
+      const auto user = sample.values.find(metric_name::kUserNs);
+      const auto sys = sample.values.find(metric_name::kSysNs);
+      if (user != sample.values.end() && sys != sample.values.end()) {
+        gbench_sample_ns_.push_back(static_cast<int64_t>(user->second + sys->second));
+      } else {
+        gbench_sample_ns_.push_back(sample.ended_unix_ns - sample.started_unix_ns);
+      }
     }
     const auto& uri = session.plan().cells[cell].bench.uri;
     if (spec_.show_output && notice_ && sample.outcome != SampleOutcome::kInterrupted) {
@@ -217,7 +226,7 @@ class RunObserver final : public Observer {
     return out;
   }
 
-  // The median process time of the Google Benchmark samples, 0 when there were none.
+  // The median process CPU time (else wall time) of the Google Benchmark samples, 0 when none.
   int64_t MedianGbenchSampleNs() const {
     if (gbench_sample_ns_.empty()) return 0;
     std::vector<int64_t> v = gbench_sample_ns_;
@@ -240,7 +249,7 @@ class RunObserver final : public Observer {
 
 std::string SlowGbenchNote(int64_t median_sample_ns) {
   return fmt::format(
-      "Google Benchmark samples took {} each (median): an unmodified binary estimates its own "
+      "Google Benchmark samples took {} of CPU each (median): an unmodified binary estimates its own "
       "iteration count and runs for its minimum time in every process. Compiled against "
       "tare/gbench_compat.hpp instead (change the include line, link tare::gbench_compat, or "
       "`pkg-config --cflags --libs tare-gbench-compat`), the same sources run one fixed iteration count "

@@ -86,7 +86,9 @@ std::string EtaText(int64_t elapsed_ns, int64_t done, int64_t total);
 
 // An unmodified Google Benchmark binary runs its own iteration estimate and minimum time (0.5 s on
 // 1.7) in every process, so a sample costs about a second whatever the benchmark. When the median
-// sample of a `tare run` under wall takes at least this long, the run gets an info note
+// sample of a `tare run` under wall takes at least this long of CPU (user + system, wait4; the wall
+// time where rusage is missing: a busy host stretches wall time, not the binary's own cost), the
+// run gets an info note
 // (SlowGbenchNote) showing the route to fixed, short samples: tare/gbench_compat.hpp. A quarter
 // second is ten times the tens of milliseconds that route gives, and well below the default 0.5 s.
 inline constexpr int64_t kSlowGbenchSampleNs = 250'000'000;

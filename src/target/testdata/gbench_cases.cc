@@ -1,10 +1,14 @@
 // Google Benchmark binary with awkward cases for tare's adapter tests: a name full of regex
 // metacharacters, a benchmark that reports an error, one that crashes, and user counters (rates too).
-// With GBENCH_CASES_NEWLINE set it also registers a name holding a newline.
+// With GBENCH_CASES_NEWLINE set it also registers a name holding a newline; with
+// GBENCH_CASES_WAIT_MS=N every process first waits N ms without using the CPU (a busy host that
+// stretches a process's wall time, or a fixture that waits on I/O).
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <thread>
 
 template <typename T>
 static void BM_Template(benchmark::State& state) {
@@ -30,6 +34,12 @@ BENCHMARK(BM_Counter)->Name("BM_Sym[a]{b}^$");
 // A name with a newline prints as two lines of --benchmark_list_tests.
 static const bool kNewlineRegistered = std::getenv("GBENCH_CASES_NEWLINE") != nullptr &&
                                        benchmark::RegisterBenchmark("BM_Line\nsecond", BM_Counter) != nullptr;
+
+static const bool kWaited = [] {
+  const char* ms = std::getenv("GBENCH_CASES_WAIT_MS");
+  if (ms != nullptr) std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
+  return true;
+}();
 
 static void BM_Errors(benchmark::State& state) {
   state.SkipWithError("the fixture file is missing");
