@@ -18,6 +18,7 @@
 #include "bundle/spread.h"
 #include "campaign/campaign_definition.h"
 #include "campaign/campaign_runner.h"
+#include "campaign/lock.h"
 #include "session/plain_run.h"
 #include "stats/summary.h"
 #include "store/store.h"
@@ -28,6 +29,13 @@ namespace tare::bundle {
 namespace {
 
 using nlohmann::json;
+
+// `dir` made `pad` characters longer: underscores on its last component, and further components
+// past 200 (a name has at most 255 bytes, NAME_MAX).
+std::string Padded(std::string dir, size_t pad) {
+  for (; pad > 201; pad -= 201) dir += std::string(200, '_') + "/";
+  return dir + std::string(pad, '_');
+}
 
 // The bundled executable of `role`, ready to run, under the file name it had when it was measured
 // (`name`): target names, and so a command's benchmark names and the ledger's arm names, come
@@ -46,14 +54,9 @@ StatusOr<std::string> BundledExecutable(const OpenedBundle& bundle, const std::s
     chmod(path.c_str(), 0700);
     std::string file = std::filesystem::path(name).filename().string();
     if (file.empty() || file == "." || file == "..") file = role;
-    std::string dir = bundle.dir() + "/" + role;
-    const size_t shortest = dir.size() + 1 + file.size();
-    if (name.size() > shortest) {
-      // A directory name has at most 255 bytes (NAME_MAX): longer padding nests.
-      size_t pad = name.size() - shortest;
-      for (; pad > 200; pad -= 201) dir += "/" + std::string(200, '_');
-      dir += std::string(pad, '_');
-    }
+    const std::string natural = bundle.dir() + "/" + role;
+    const size_t shortest = natural.size() + 1 + file.size();
+    const std::string dir = Padded(natural, name.size() > shortest ? name.size() - shortest : 0);
     if (same_length != nullptr) *same_length = name.size() >= shortest;
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
@@ -182,7 +185,26 @@ Status ReplayCohort(const OpenedBundle& bundle, const store::FullRun& original, 
   input.campaign_source = cohort.campaign_source;
   input.campaign_text = cohort.campaign_text;
   campaign::RunnerOptions ropts;
-  ropts.stage_dir = (std::filesystem::path(store::LocalDirectory(o.store_path)) / "bin").string();
+  // The arms' copies, <store dir>/bin/<arm>, under paths as long as the original's (its lock names
+  // them): BundledExecutable says why. The directory's name is padded; a store whose directory is
+  // longer than the original's cannot be matched, and a sim replay says so.
+  std::error_code ec;
+  ropts.stage_dir = std::filesystem::absolute(std::filesystem::path(store::LocalDirectory(o.store_path)) / "bin", ec)
+                        .lexically_normal()
+                        .string();
+  if (auto lock = campaign::LockFromJsonText(cohort.lock_json, "the bundled cohort's lock");
+      lock.ok() && !lock->executables.empty()) {
+    const campaign::LockedExecutable& first = lock->executables.front();
+    const size_t natural = ropts.stage_dir.size() + 1 + first.arm.size();
+    if (first.path.size() > natural) ropts.stage_dir = Padded(ropts.stage_dir, first.path.size() - natural);
+    if (first.path.size() < natural && spec.instrument == Instrument::kSim) {
+      result->notes.push_back(fmt::format(
+          "the arms run from copies in '{}' ({} characters with the arm's name), measured from copies of {}: "
+          "a program that copies its argv[0] (Google Benchmark does) may count a few instructions differently; "
+          "a store in a directory with a shorter path gives shorter ones",
+          ropts.stage_dir, natural, first.path.size()));
+    }
+  }
   ropts.base_env = o.base_env;
   ropts.command_line = o.command_line;
   ropts.tare_version = o.tare_version;

@@ -502,6 +502,7 @@ TEST(DocSessions, Bisect) {
 
 TEST(DocSessions, Bundle) {
   Page page("docs/bundle.md");
+  page.Rewrite("/home/me/work", page.dir().string());  // the replay's note names its store's directory
   fs::copy_file(TOGGLE_OUTLINE, page.dir() / "inline_toggle_outline");
   fs::copy_file(TOGGLE_INLINE, page.dir() / "inline_toggle_inline");
   fs::copy_file(GBENCH_BASIC, page.dir() / "gbench_basic");

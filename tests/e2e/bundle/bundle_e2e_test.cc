@@ -311,7 +311,9 @@ TEST_F(BundleE2E, SimRunBundledReplayedAndSpreadIsZero) {
 // its bundle carries both arms' builds; the replay is a new cohort tagged with the lock, shown
 // side by side, and every arm's sim.Ir repeats.
 TEST_F(BundleE2E, AbCohortRoundTripsAndReplays) {
-  const std::string store = dir_ + "/s/tare.db";
+  // A store deeper than the replay's (`empty/.tare`): the replay pads its copies' paths to match.
+  fs::create_directories(dir_ + "/s/in/a/deeper/directory");
+  const std::string store = dir_ + "/s/in/a/deeper/directory/tare.db";
   Result ab =
       Tare({"ab", "--instrument", "sim", "--base", TOGGLE_OUTLINE, "--head", TOGGLE_INLINE, "--null", "--samples", "6",
             "--cap", "6", "--bound", "max(sim.Ir, head) <= 1000000", "--store", store, "--", "2000"});
@@ -339,6 +341,17 @@ TEST_F(BundleE2E, AbCohortRoundTripsAndReplays) {
   Result r = Tare({"replay", bundle}, empty);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("Side by side"), std::string::npos) << r.out;
+  // The replay's copies run from paths as long as the original's, so argv[0] allocates alike.
+  EXPECT_EQ(r.out.find("may count a few instructions differently"), std::string::npos) << r.out;
+  const json replayed = Export(empty + "/.tare/tare.db");
+  const json& was = original["campaign"]["cohort"]["lock"]["executables"];
+  const json& now = replayed["campaign"]["cohort"]["lock"]["executables"];
+  ASSERT_EQ(was.size(), now.size()) << replayed["campaign"]["cohort"].dump(1);
+  for (size_t i = 0; i < was.size(); ++i) {
+    const std::string then_path = was[i]["path"], now_path = now[i]["path"];
+    EXPECT_NE(now_path, then_path);
+    EXPECT_EQ(now_path.size(), then_path.size()) << now_path << " vs " << then_path;
+  }
   const std::string lock = original["campaign"]["cohort"]["lock_sha256"];
   Result s = Tare({"spread", "--lock", lock.substr(0, 12), "--json", "-"}, empty);
   ASSERT_EQ(s.exit_code, 0) << s.err;
@@ -347,6 +360,15 @@ TEST_F(BundleE2E, AbCohortRoundTripsAndReplays) {
   // few instructions more or less: 5 to 9 of 355,039 (0.0014-0.0025%) seen from a fresh clone.
   // docs/bundle.md says so; a `tare run` replay (above) is exact.
   ExpectIrRepeated(json::parse(s.out), 3, 0.01);  // base, head, null
+
+  // Replayed into a store deeper than the original's, the copies' paths cannot be as short: a sim
+  // replay says so.
+  const std::string deeper = dir_ + "/i/in/a/store/directory/deeper/than/the/original/one";
+  fs::create_directories(deeper);
+  Result longer = Tare({"replay", "--store", deeper + "/tare.db", bundle}, empty);
+  ASSERT_EQ(longer.exit_code, 0) << longer.out << longer.err;
+  EXPECT_NE(longer.out.find("may count a few instructions differently"), std::string::npos) << longer.out;
+  EXPECT_NE(longer.out.find("a store in a directory with a shorter path"), std::string::npos) << longer.out;
 }
 
 TEST_F(BundleE2E, RefusesToOverwriteWhatIsNotABundleOrTheStore) {
