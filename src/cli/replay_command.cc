@@ -80,6 +80,10 @@ Its run is imported into the store (once), then measured again from the bundled 
   a tare ab cohort: the same campaign declaration (metrics, allowances, plan, looks, arm order,
     seed), each arm from the bundled build of the same sha256, as a new cohort;
   a tare run: the same options (samples, warm-ups, instrument, filter, arguments, environment).
+Each executable runs under a path as long as the one it was measured from (a padded directory
+name): a program that copies its argv[0] counts differently under sim by that length. Where the
+original's was shorter than any path here, a sim replay says so (a shorter TMPDIR, or a store in
+a shallower directory for a cohort, helps).
 The new run keeps the original's commit, branch and tags and is tagged replay-of=<lock sha256>
 (tare ab) or replay-of=<run uid> (tare run). The two hosts' fingerprints are compared (hard keys:
 not comparable; soft keys: conditions differed), and the results are shown side by side, never
