@@ -93,6 +93,55 @@ std::string LoadWarning(const RunData& base, const RunData& head) {
       la, base.run.id, lb, head.run.id, std::isfinite(cpus) ? fmt::format(" ({:g} CPUs)", cpus) : "");
 }
 
+// The warning that two plain runs ran their programs from paths of different lengths, for the
+// exact counts ("" when the lengths agree, or when a side is not one program's plain run: a
+// cohort's arms run from copies of one length). A program that copies its argv[0] allocates by its
+// length, and the heap's alignment moves memcpy's count: the same Google Benchmark binary read 862
+// sim.Ir from a 52-character path and 845 from a 59-character one (docs/sim.md, "Determinism").
+std::string PathLengthWarning(const RunData& base, const RunData& head) {
+  auto program = [](const RunData& d) -> const ExecutableRecord* {
+    const ExecutableRecord* found = nullptr;
+    for (const auto& e : d.executables) {
+      if (e.role != "target") return nullptr;
+      if (found != nullptr && found->path != e.path) return nullptr;
+      found = &e;
+    }
+    return found;
+  };
+  const ExecutableRecord* a = program(base);
+  const ExecutableRecord* b = program(head);
+  if (a == nullptr || b == nullptr || a->path.size() == b->path.size()) return "";
+  return fmt::format(
+      "the runs ran their programs from paths of different lengths ({} characters at run {}, {} at run {}): a "
+      "program that copies its argv[0] (Google Benchmark does) allocates by that length, and its exact counts can "
+      "move with it (one 4 KiB string copy read 862 instructions from a 52-character path, 845 from a 59-character "
+      "one). Measure both builds from paths of one length, or with `tare ab`, whose copies have one",
+      a->path.size(), base.run.id, b->path.size(), head.run.id);
+}
+
+// The warnings that depend on what was compared: the host's load for timings, the paths' lengths
+// for exact counts. Every comparison gets them, a single command's before and after too.
+void AddMeasurementWarnings(const RunData& base, const RunData& head, SuiteComparison* out) {
+  // The load is a warning about timings: a comparison whose every metric repeats exactly (sim and
+  // allocation counts) does not depend on it and says nothing of it. The catalogue says which
+  // repeat exactly: a stored run's metric definitions do not keep it.
+  if (const std::string load = LoadWarning(base, head); !load.empty()) {
+    const bool timed = std::any_of(out->benchmarks.begin(), out->benchmarks.end(), [&](const BenchmarkChange& b) {
+      return std::any_of(b.metrics.begin(), b.metrics.end(),
+                         [&](const MetricChange& m) { return !LookupMetric(m.metric).deterministic; });
+    });
+    if (timed) out->warnings.insert(out->warnings.begin(), load);
+  }
+  // The paths' lengths are a warning about the exact counts.
+  if (const std::string path = PathLengthWarning(base, head); !path.empty()) {
+    const bool exact = std::any_of(out->benchmarks.begin(), out->benchmarks.end(), [&](const BenchmarkChange& b) {
+      return std::any_of(b.metrics.begin(), b.metrics.end(),
+                         [&](const MetricChange& m) { return LookupMetric(m.metric).deterministic; });
+    });
+    if (exact) out->warnings.push_back(path);
+  }
+}
+
 // Warnings about what was measured, for comparisons of independent runs.
 std::vector<std::string> HostWarnings(const RunData& base, const RunData& head) {
   std::vector<std::string> out;
@@ -528,6 +577,7 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
     bc.name = bs[0].name == hs[0].name ? bs[0].name : bs[0].name + " -> " + hs[0].name;
     out.benchmarks.push_back(std::move(bc));
     if (!spread_error.ok()) return spread_error.WithContext("reading the host's drift from the stored runs");
+    AddMeasurementWarnings(base, head, &out);
     return out;
   }
   for (const auto& b : bs) {
@@ -552,17 +602,7 @@ StatusOr<SuiteComparison> CompareRuns(const RunData& base, const RunData& head, 
     }
   }
   if (!spread_error.ok()) return spread_error.WithContext("reading the host's drift from the stored runs");
-  // The load is a warning about timings: a comparison whose every metric repeats exactly (sim and
-  // allocation counts) does not depend on it and says nothing of it.
-  if (const std::string load = LoadWarning(base, head); !load.empty()) {
-    const bool timed = std::any_of(out.benchmarks.begin(), out.benchmarks.end(), [&](const BenchmarkChange& b) {
-      return std::any_of(b.metrics.begin(), b.metrics.end(), [&](const MetricChange& m) {
-        const auto def = defs.find(m.metric);
-        return def == defs.end() || !def->second.deterministic;
-      });
-    });
-    if (timed) out.warnings.insert(out.warnings.begin(), load);
-  }
+  AddMeasurementWarnings(base, head, &out);
   return out;
 }
 

@@ -20,7 +20,8 @@ struct Builder {
     d.run.kind = RunKind::kRun;
     d.run.fingerprint_digest = digest;
     d.metrics.push_back({"wall_ns", "ns", Direction::kLowerIsBetter, MetricKind::kTime, "", false, {}});
-    d.metrics.push_back({"sim.Ir", "count", Direction::kLowerIsBetter, MetricKind::kCount, "", true, {}});
+    // Not marked deterministic, as a stored run's definitions come back: the catalogue says so.
+    d.metrics.push_back({"sim.Ir", "count", Direction::kLowerIsBetter, MetricKind::kCount, "", false, {}});
     d.metrics.push_back(
         {"gb.counter.items_per_second", "1/s", Direction::kHigherIsBetter, MetricKind::kCount, "", false, {}});
   }
@@ -295,6 +296,41 @@ TEST(Compare, WarnsWhenTheHostWasBusyOrTheExecutableIsTheSame) {
   ASSERT_TRUE(mixed.ok()) << mixed.status().message();
   ASSERT_EQ(mixed->warnings.size(), 1u);
   EXPECT_NE(mixed->warnings[0].find("1-minute load 0.10 at run 3, 3.90 at run 4"), std::string::npos);
+}
+
+// Exact counts of two plain runs whose programs ran from paths of different lengths: a program that
+// copies its argv[0] counts by that length, and the comparison says so. Not for timings alone, not
+// for paths of one length, not for a side that is not one program's plain run.
+TEST(Compare, WarnsWhenExactCountsCameFromPathsOfDifferentLengths) {
+  auto compare = [](const std::string& base_path, const std::string& head_path, const char* metric,
+                    const char* role = "target", bool commands = false) {
+    Builder base(1), head(2);
+    if (commands) {  // one command each, named by its command line: that command's before and after
+      base.Bench(base_path + " --work 1", metric, {862, 862, 862}, 0, TargetKind::kCommand);
+      head.Bench(head_path + " --work 1", metric, {845, 845, 845}, 0, TargetKind::kCommand);
+    } else {
+      base.Bench("BM_StringCopy/4096", metric, {862, 862, 862});
+      head.Bench("BM_StringCopy/4096", metric, {845, 845, 845});
+    }
+    base.d.executables.push_back({role, base_path, "aaaa1111", ""});
+    head.d.executables.push_back({role, head_path, "bbbb2222", ""});
+    auto c = CompareRuns(base.d, head.d, {});
+    EXPECT_TRUE(c.ok()) << c.status().message();
+    return c.ok() ? c->warnings : std::vector<std::string>{"(failed)"};
+  };
+  const std::vector<std::string> differ = compare("/src/build/bench", "/src/build-pr-1234/bench", "sim.Ir");
+  ASSERT_EQ(differ.size(), 1u);
+  EXPECT_NE(differ[0].find("paths of different lengths (16 characters at run 1, 24 at run 2)"), std::string::npos)
+      << differ[0];
+  EXPECT_NE(differ[0].find("`tare ab`"), std::string::npos) << differ[0];
+  EXPECT_TRUE(compare("/src/build-a/bench", "/src/build-b/bench", "sim.Ir").empty());
+  EXPECT_TRUE(compare("/src/build/bench", "/src/build-pr-1234/bench", "wall_ns").empty());
+  EXPECT_TRUE(compare("/src/build/bench", "/src/build-pr-1234/bench", "sim.Ir", "base").empty());
+  // Two runs of one command each (compared as one benchmark's before and after) are warned too.
+  const std::vector<std::string> commands =
+      compare("/src/build/bench", "/src/build-pr-1234/bench", "sim.Ir", "target", true);
+  ASSERT_EQ(commands.size(), 1u);
+  EXPECT_NE(commands[0].find("(16 characters at run 1, 24 at run 2)"), std::string::npos) << commands[0];
 }
 
 }  // namespace
