@@ -31,8 +31,10 @@ namespace {
 using nlohmann::json;
 
 // `dir` made `pad` characters longer: underscores on its last component, and further components
-// past 200 (a name has at most 255 bytes, NAME_MAX).
+// past 200 (a name has at most 255 bytes, NAME_MAX); `dir` as it is where that would pass PATH_MAX.
 std::string Padded(std::string dir, size_t pad) {
+  // A bundle is someone else's input: a path longer than Linux takes (PATH_MAX) is not matched.
+  if (dir.size() + pad >= 4000) return dir;
   for (; pad > 201; pad -= 201) dir += std::string(200, '_') + "/";
   return dir + std::string(pad, '_');
 }
@@ -57,7 +59,7 @@ StatusOr<std::string> BundledExecutable(const OpenedBundle& bundle, const std::s
     const std::string natural = bundle.dir() + "/" + role;
     const size_t shortest = natural.size() + 1 + file.size();
     const std::string dir = Padded(natural, name.size() > shortest ? name.size() - shortest : 0);
-    if (same_length != nullptr) *same_length = name.size() >= shortest;
+    if (same_length != nullptr) *same_length = dir.size() + 1 + file.size() == name.size();
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     const std::string placed = dir + "/" + file;
@@ -189,15 +191,15 @@ Status ReplayCohort(const OpenedBundle& bundle, const store::FullRun& original, 
   // them): BundledExecutable says why. The directory's name is padded; a store whose directory is
   // longer than the original's cannot be matched, and a sim replay says so.
   std::error_code ec;
-  ropts.stage_dir = std::filesystem::absolute(std::filesystem::path(store::LocalDirectory(o.store_path)) / "bin", ec)
-                        .lexically_normal()
-                        .string();
+  const std::filesystem::path natural_dir = std::filesystem::path(store::LocalDirectory(o.store_path)) / "bin";
+  ropts.stage_dir = std::filesystem::absolute(natural_dir, ec).lexically_normal().string();
+  if (ec) ropts.stage_dir = natural_dir.string();  // ArmStage says what is wrong with it
   if (auto lock = campaign::LockFromJsonText(cohort.lock_json, "the bundled cohort's lock");
-      lock.ok() && !lock->executables.empty()) {
+      !ec && lock.ok() && !lock->executables.empty()) {
     const campaign::LockedExecutable& first = lock->executables.front();
     const size_t natural = ropts.stage_dir.size() + 1 + first.arm.size();
     if (first.path.size() > natural) ropts.stage_dir = Padded(ropts.stage_dir, first.path.size() - natural);
-    if (first.path.size() < natural && spec.instrument == Instrument::kSim) {
+    if (ropts.stage_dir.size() + 1 + first.arm.size() != first.path.size() && spec.instrument == Instrument::kSim) {
       result->notes.push_back(fmt::format(
           "the arms run from copies in '{}' ({} characters with the arm's name), measured from copies of {}: "
           "a program that copies its argv[0] (Google Benchmark does) may count a few instructions differently; "
