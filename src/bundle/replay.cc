@@ -39,6 +39,15 @@ std::string Padded(std::string dir, size_t pad) {
   return dir + std::string(pad, '_');
 }
 
+// `dir`, padded where that makes `dir/NAME` (NAME of `name_size` characters) `want` characters
+// long; `*matched`: it is that long now.
+std::string PaddedFor(const std::string& dir, size_t name_size, size_t want, bool* matched) {
+  const size_t natural = dir.size() + 1 + name_size;
+  std::string out = want > natural ? Padded(dir, want - natural) : dir;
+  *matched = out.size() + 1 + name_size == want;
+  return out;
+}
+
 // The bundled executable of `role`, ready to run, under the file name it had when it was measured
 // (`name`): target names, and so a command's benchmark names and the ledger's arm names, come
 // from it. A link in a directory of its own inside the bundle's private directory, whose name is
@@ -56,10 +65,9 @@ StatusOr<std::string> BundledExecutable(const OpenedBundle& bundle, const std::s
     chmod(path.c_str(), 0700);
     std::string file = std::filesystem::path(name).filename().string();
     if (file.empty() || file == "." || file == "..") file = role;
-    const std::string natural = bundle.dir() + "/" + role;
-    const size_t shortest = natural.size() + 1 + file.size();
-    const std::string dir = Padded(natural, name.size() > shortest ? name.size() - shortest : 0);
-    if (same_length != nullptr) *same_length = dir.size() + 1 + file.size() == name.size();
+    bool matched = false;
+    const std::string dir = PaddedFor(bundle.dir() + "/" + role, file.size(), name.size(), &matched);
+    if (same_length != nullptr) *same_length = matched;
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     const std::string placed = dir + "/" + file;
@@ -197,14 +205,14 @@ Status ReplayCohort(const OpenedBundle& bundle, const store::FullRun& original, 
   if (auto lock = campaign::LockFromJsonText(cohort.lock_json, "the bundled cohort's lock");
       !ec && lock.ok() && !lock->executables.empty()) {
     const campaign::LockedExecutable& first = lock->executables.front();
-    const size_t natural = ropts.stage_dir.size() + 1 + first.arm.size();
-    if (first.path.size() > natural) ropts.stage_dir = Padded(ropts.stage_dir, first.path.size() - natural);
-    if (ropts.stage_dir.size() + 1 + first.arm.size() != first.path.size() && spec.instrument == Instrument::kSim) {
+    bool matched = false;
+    ropts.stage_dir = PaddedFor(ropts.stage_dir, first.arm.size(), first.path.size(), &matched);
+    if (!matched && spec.instrument == Instrument::kSim) {
       result->notes.push_back(fmt::format(
           "the arms run from copies in '{}' ({} characters with the arm's name), measured from copies of {}: "
           "a program that copies its argv[0] (Google Benchmark does) may count a few instructions differently; "
           "a store in a directory with a shorter path gives shorter ones",
-          ropts.stage_dir, natural, first.path.size()));
+          ropts.stage_dir, ropts.stage_dir.size() + 1 + first.arm.size(), first.path.size()));
     }
   }
   ropts.base_env = o.base_env;

@@ -122,24 +122,18 @@ std::string PathLengthWarning(const RunData& base, const RunData& head) {
 // The warnings that depend on what was compared: the host's load for timings, the paths' lengths
 // for exact counts. Every comparison gets them, a single command's before and after too.
 void AddMeasurementWarnings(const RunData& base, const RunData& head, SuiteComparison* out) {
+  // The catalogue says which metrics repeat exactly: a stored run's metric definitions do not keep it.
+  bool timed = false, exact = false;
+  for (const auto& b : out->benchmarks) {
+    for (const auto& m : b.metrics) (LookupMetric(m.metric).deterministic ? exact : timed) = true;
+  }
   // The load is a warning about timings: a comparison whose every metric repeats exactly (sim and
-  // allocation counts) does not depend on it and says nothing of it. The catalogue says which
-  // repeat exactly: a stored run's metric definitions do not keep it.
-  if (const std::string load = LoadWarning(base, head); !load.empty()) {
-    const bool timed = std::any_of(out->benchmarks.begin(), out->benchmarks.end(), [&](const BenchmarkChange& b) {
-      return std::any_of(b.metrics.begin(), b.metrics.end(),
-                         [&](const MetricChange& m) { return !LookupMetric(m.metric).deterministic; });
-    });
-    if (timed) out->warnings.insert(out->warnings.begin(), load);
+  // allocation counts) does not depend on it and says nothing of it.
+  if (const std::string load = LoadWarning(base, head); timed && !load.empty()) {
+    out->warnings.insert(out->warnings.begin(), load);
   }
   // The paths' lengths are a warning about the exact counts.
-  if (const std::string path = PathLengthWarning(base, head); !path.empty()) {
-    const bool exact = std::any_of(out->benchmarks.begin(), out->benchmarks.end(), [&](const BenchmarkChange& b) {
-      return std::any_of(b.metrics.begin(), b.metrics.end(),
-                         [&](const MetricChange& m) { return LookupMetric(m.metric).deterministic; });
-    });
-    if (exact) out->warnings.push_back(path);
-  }
+  if (const std::string path = PathLengthWarning(base, head); exact && !path.empty()) out->warnings.push_back(path);
 }
 
 // Warnings about what was measured, for comparisons of independent runs.
